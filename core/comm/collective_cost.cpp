@@ -1,0 +1,93 @@
+#include "comm/collective_cost.h"
+
+namespace parascope {
+
+const char* toString(Collective c)
+{
+    switch (c) {
+    case Collective::AllReduce: return "all_reduce";
+    case Collective::AllGather: return "all_gather";
+    case Collective::ReduceScatter: return "reduce_scatter";
+    case Collective::AllToAll: return "all_to_all";
+    case Collective::SendRecv: return "send_recv";
+    }
+    return "?";
+}
+
+double busFactor(Collective c, std::int64_t n)
+{
+    if (n <= 1)
+        return c == Collective::SendRecv ? 1.0 : 0.0;
+    const double nd = double(n);
+    switch (c) {
+    case Collective::AllReduce: return 2.0 * (nd - 1) / nd;
+    case Collective::AllGather:
+    case Collective::ReduceScatter:
+    case Collective::AllToAll: return (nd - 1) / nd;
+    case Collective::SendRecv: return 1.0;
+    }
+    return 0.0;
+}
+
+namespace {
+// Ring steps: all-reduce 2(n−1), all-gather / reduce-scatter / all-to-all n−1, send/recv 1.
+double ringSteps(Collective c, double n)
+{
+    if (c == Collective::SendRecv)
+        return 1;
+    return (c == Collective::AllReduce ? 2 : 1) * (n - 1);
+}
+} // namespace
+
+// One level:    t = steps·α + factor(n)·S / busbw
+// Two levels (k GPUs per node on NVLink, N nodes, one NIC per GPU, rail-optimised):
+//   t = steps(k)·α_nvl + factor(k)·S / busbw_nvl + steps(N)·α_net + factor(N)·(S/k) / busbw_net
+// (schedules-and-comm.md §3.3; NCCL's flat ring over k·N ranks reaches the same bandwidth).
+// All-to-all across nodes: the (n−k)/n of S bound for other nodes leaves through the NIC.
+CollectiveTime collectiveTime(Collective c, double S, const GroupPlacement& g, const ClusterSpec& cl)
+{
+    CollectiveTime out;
+    const double n = double(g.size);
+    const LinkSpec& intra = cl.intra_node;
+    const LinkSpec& inter = cl.inter_node;
+    const char* src = "nccl-tests PERFORMANCE.md bus bandwidth; Thakur et al. 2005 α–β; hierarchical per §3.3";
+    if (g.size <= 1 && c != Collective::SendRecv) {
+        out.term = {"comm.time", 0, "s", "group of 1: nothing to send", "", src};
+        return out;
+    }
+    if (!g.crossesNodes() || c == Collective::SendRecv) {
+        const LinkSpec& link = g.crossesNodes() ? inter : intra;
+        const double f = busFactor(c, g.size);
+        const double steps = ringSteps(c, n);
+        out.seconds = steps * link.latency_s + f * S / link.busBytesPerS();
+        out.term = {"comm.time", out.seconds, "s", "steps·α + factor·S/busbw",
+                    num(steps) + "·" + num(link.latency_s) + " + " + num(f) + "·" + num(S) + "/" + num(link.busBytesPerS()),
+                    src};
+        return out;
+    }
+    const double k = double(g.ranks_per_node), N = double(g.nodes);
+    if (c == Collective::AllToAll) {
+        const double remote = (n - k) / n * S, local = (k - 1) / n * S;
+        const double t_net = (N - 1) * inter.latency_s + remote / inter.busBytesPerS();
+        const double t_nvl = (k - 1) * intra.latency_s + local / intra.busBytesPerS();
+        out.seconds = t_net > t_nvl ? t_net : t_nvl;
+        out.term = {"comm.time", out.seconds, "s",
+                    "max((N−1)·α_net + (n−k)/n·S/busbw_net, (k−1)·α_nvl + (k−1)/n·S/busbw_nvl)",
+                    "max(" + num(t_net) + ", " + num(t_nvl) + ")", src};
+        return out;
+    }
+    const double fk = k > 1 ? busFactor(c, g.ranks_per_node) : 0.0;
+    const double fN = busFactor(c, g.nodes);
+    const double t_nvl = ringSteps(c, k) * intra.latency_s + fk * S / intra.busBytesPerS();
+    const double t_net = ringSteps(c, N) * inter.latency_s + fN * (S / k) / inter.busBytesPerS();
+    out.seconds = t_nvl + t_net;
+    out.term = {"comm.time", out.seconds, "s",
+                "steps(k)·α_nvl + factor(k)·S/busbw_nvl + steps(N)·α_net + factor(N)·(S/k)/busbw_net",
+                num(ringSteps(c, k)) + "·" + num(intra.latency_s) + " + " + num(fk) + "·" + num(S) + "/"
+                    + num(intra.busBytesPerS()) + " + " + num(ringSteps(c, N)) + "·" + num(inter.latency_s) + " + "
+                    + num(fN) + "·(" + num(S) + "/" + num(k) + ")/" + num(inter.busBytesPerS()),
+                src};
+    return out;
+}
+
+} // namespace parascope

@@ -1,0 +1,26 @@
+#pragma once
+// CollectiveCost: time of one NCCL-style collective on a placed group, α–β model with the
+// nccl-tests bus-bandwidth factors, hierarchical (NVLink inside nodes, network across) when the
+// group spans nodes.
+
+#include "estimate/term.h"
+#include "hardware/gpu_spec.h"
+#include "parallel/placement.h"
+
+namespace parascope {
+
+enum class Collective { AllReduce, AllGather, ReduceScatter, AllToAll, SendRecv };
+const char* toString(Collective);
+
+// nccl-tests doc/PERFORMANCE.md: busbw = algbw · factor.
+double busFactor(Collective c, std::int64_t n);
+
+struct CollectiveTime {
+    double seconds = 0;
+    Term term;
+};
+
+// S: the collective's buffer size in bytes (nccl-tests "size").
+CollectiveTime collectiveTime(Collective c, double S, const GroupPlacement& g, const ClusterSpec& cluster);
+
+} // namespace parascope

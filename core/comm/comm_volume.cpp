@@ -1,0 +1,179 @@
+#include "comm/comm_volume.h"
+
+#include "comm/collective_cost.h"
+
+#include <algorithm>
+#include <cmath>
+
+namespace parascope {
+
+const char* toString(Overlap o)
+{
+    switch (o) {
+    case Overlap::None: return "none";
+    case Overlap::LinearLayers: return "linear_layers";
+    case Overlap::Attention: return "attention";
+    case Overlap::PipelineFill: return "pipeline_fill";
+    case Overlap::Backward: return "backward";
+    case Overlap::Forward: return "forward";
+    }
+    return "?";
+}
+
+double bucketParams(std::int64_t dp)
+{
+    return std::max(40e6, 1e6 * double(dp));
+}
+
+namespace {
+
+struct Builder {
+    const CommInputs& in;
+    std::vector<CommEntry> out;
+
+    void add(const std::string& group, Collective c, const std::string& purpose, double calls, double S,
+             double rounds, Overlap overlap, const std::string& volume_formula, const std::string& source)
+    {
+        const GroupPlacement& g = in.placement.group(group);
+        if (calls <= 0 || S <= 0 || (g.size <= 1 && c != Collective::SendRecv))
+            return;
+        CommEntry e;
+        e.group = group == "dp_cp" ? "dp" : group;
+        e.collective = toString(c);
+        e.purpose = purpose;
+        e.link = g.link;
+        e.group_size = g.size;
+        e.nodes_spanned = g.nodes;
+        e.calls_per_step = calls;
+        e.bytes_per_call = S;
+        const double f = busFactor(c, g.size);
+        e.bytes_per_gpu_per_step = calls * S * f;
+        const CollectiveTime one = collectiveTime(c, S, g, in.cluster);
+        e.time_s = calls * one.seconds;
+        e.rounds = rounds;
+        e.overlap = overlap;
+        e.terms.push_back({"comm.bytes_per_gpu_per_step", e.bytes_per_gpu_per_step, "bytes",
+                           "calls · S · factor(n)", num(calls) + "·" + num(S) + "·" + num(f) + "  [" + volume_formula + "]",
+                           source});
+        Term per_call = one.term;
+        per_call.name = "comm.time_per_call";
+        e.terms.push_back(per_call);
+        e.terms.push_back({"comm.time", e.time_s, "s", "calls · t_call", num(calls) + "·" + num(one.seconds), source});
+        out.push_back(std::move(e));
+    }
+};
+
+} // namespace
+
+std::vector<CommEntry> communicationPlan(const CommInputs& in)
+{
+    Builder b{in, {}};
+    const ParallelConfig& p = in.parallel;
+    const TrainingConfig& t = in.training;
+    const ModelSpec& m = in.model;
+    const double mb = double(std::max(1LL, in.microbatches));
+    const double act_bytes = t.precision == Precision::Fp32 ? 4 : 2;
+    const double s = double(t.seq_len) / p.cp, bsz = double(t.micro_batch), h = double(m.hidden);
+    const bool sp = p.sequence_parallel && p.tp > 1;
+    const bool full = t.recompute == Recompute::Full;
+    const double L = in.stage_layers, Lmoe = in.stage_moe_layers;
+
+    // TP (Shoeybi et al. 2019): per layer 2 all-reduces forward (after attention and MLP) and 2
+    // backward of s·b·h; with SP (Korthikanti 2022 §4.2.2) each becomes an all-gather +
+    // reduce-scatter pair of the same size. Full recompute repeats the forward ones.
+    if (p.tp > 1) {
+        const double S = s * bsz * h * act_bytes;
+        const double per_layer = 4 + (full ? 2 : 0);
+        const Overlap ov = p.tp_comm_overlap ? Overlap::LinearLayers : Overlap::None;
+        const char* src = "Shoeybi et al. 2019 (Megatron) §3; Korthikanti et al. 2022 §4.2.2 (SP)";
+        if (sp) {
+            b.add("tp", Collective::AllGather, "activations", per_layer / 2 * 2 * L * mb, S, mb, ov,
+                  "2 AG fwd + 2 AG bwd per layer, S = s·b·h·2", src);
+            b.add("tp", Collective::ReduceScatter, "activations", per_layer / 2 * 2 * L * mb, S, mb, ov,
+                  "2 RS fwd + 2 RS bwd per layer, S = s·b·h·2", src);
+        } else {
+            b.add("tp", Collective::AllReduce, "activations", per_layer * L * mb, S, mb, ov,
+                  "2 AR fwd + 2 AR bwd per layer, S = s·b·h·2", src);
+        }
+    }
+
+    // CP (ring attention, Megatron context_parallel.rst): per layer the K/V chunk travels cp−1
+    // steps forward; backward sends K/V and dK/dV again: 3·(cp−1) sends of 2·(s/cp)·b·g·d·2 bytes.
+    if (p.cp > 1) {
+        const double kv_width = double(m.kvWidth()) / std::min<double>(p.tp, std::max(1, m.kv_heads));
+        const double S = 2 * s * bsz * kv_width * act_bytes;
+        const double per_layer = 3 * (p.cp - 1) + (full ? (p.cp - 1) : 0);
+        b.add("cp", Collective::SendRecv, "kv", per_layer * L * mb, S, mb, Overlap::Attention,
+              "3·(cp−1) sends per layer, S = 2·(s/cp)·b·(g·d/t)·2", "Megatron-LM context_parallel.rst (ring attention)");
+    }
+
+    // EP: dispatch + combine all-to-all forward and again backward per MoE layer; each carries
+    // the microbatch's tokens × top_k × h.
+    if (p.ep > 1 && Lmoe > 0 && m.moe) {
+        const double S = s * bsz / (sp ? p.tp : 1) * m.moe->top_k * h * act_bytes;
+        const double per_layer = 4 + (full ? 2 : 0);
+        b.add("ep", Collective::AllToAll, "tokens", per_layer * Lmoe * mb, S, mb,
+              p.schedule == ScheduleKind::DualPipeV ? Overlap::Forward : Overlap::None,
+              "4 all-to-all per MoE layer, S = s·b·top_k·h·2", "Lepikhin et al. 2020 (GShard); Megatron MoE README");
+    }
+
+    // PP: one send of the activation forward and one of its gradient backward per microbatch and
+    // stage boundary; interleaving crosses v times as many boundaries (Narayanan 2021 §2.2.2);
+    // V-shaped schedules two per rank. SP scatters the tensor over TP ranks (Narayanan §4.1).
+    if (p.pp > 1) {
+        const double S = s * bsz * h * act_bytes / (sp ? p.tp : 1);
+        const bool v_shape = p.schedule == ScheduleKind::ZbV || p.schedule == ScheduleKind::DualPipeV;
+        const double chunks = p.schedule == ScheduleKind::Interleaved ? p.vpp : (v_shape ? 2 : 1);
+        const char* src = "Narayanan et al. 2021 §2.2, §4.1";
+        b.add("pp", Collective::SendRecv, "activations", chunks * mb, S, 1, Overlap::PipelineFill,
+              "v·m sends, S = s·b·h·2" + std::string(sp ? "/t" : ""), src);
+        b.add("pp", Collective::SendRecv, "gradients", chunks * mb, S, 1, Overlap::PipelineFill,
+              "v·m sends, S = s·b·h·2" + std::string(sp ? "/t" : ""), src);
+    }
+
+    // DP over dp·cp (ZeRO paper §7; Megatron distributed optimizer): gradients once per step
+    // (all-reduce, or reduce-scatter + parameter all-gather with ZeRO-1), bucketed. ZeRO-2 must
+    // reduce-scatter every microbatch (its gradients are sharded), ZeRO-3 also gathers the
+    // parameters for every forward and backward: 3Ψ per microbatch, 1.5× DP.
+    const auto data_parallel = [&](const std::string& group, double params) {
+        const GroupPlacement& g = in.placement.group(group);
+        if (g.size <= 1 || params <= 0)
+            return;
+        const double grad_bytes = (t.precision == Precision::Fp32 || t.grad_dtype == GradDtype::Fp32) ? 4 : 2;
+        const double w_bytes = t.precision == Precision::Fp32 ? 4 : 2;
+        const double buckets = std::ceil(params / bucketParams(g.size));
+        const Overlap grad_ov = p.overlap_grad_reduce ? Overlap::Backward : Overlap::None;
+        const Overlap param_ov = p.overlap_grad_reduce ? Overlap::Forward : Overlap::None;
+        const char* src = "Rajbhandari et al. 2019 (ZeRO) §7; Megatron distrib_optimizer.md; bucket max(40M, 1M·dp)";
+        const std::string vol = "Ψ = " + num(params) + " params in " + num(buckets) + " buckets";
+        switch (p.zero) {
+        case 0:
+            b.add(group, Collective::AllReduce, "gradients", buckets, params * grad_bytes / buckets, 1, grad_ov,
+                  "all-reduce of " + vol, src);
+            break;
+        case 1:
+            b.add(group, Collective::ReduceScatter, "gradients", buckets, params * grad_bytes / buckets, 1, grad_ov,
+                  "reduce-scatter of " + vol, src);
+            b.add(group, Collective::AllGather, "parameters", buckets, params * w_bytes / buckets, 1, param_ov,
+                  "all-gather of updated " + vol, src);
+            break;
+        case 2:
+            b.add(group, Collective::ReduceScatter, "gradients", buckets * mb, params * grad_bytes / buckets, mb,
+                  grad_ov, "reduce-scatter per microbatch of " + vol, src);
+            b.add(group, Collective::AllGather, "parameters", buckets, params * w_bytes / buckets, 1, param_ov,
+                  "all-gather of updated " + vol, src);
+            break;
+        default:
+            b.add(group, Collective::AllGather, "parameters", 2 * buckets * mb, params * w_bytes / buckets, 2 * mb,
+                  param_ov, "all-gather forward + backward per microbatch of " + vol, src);
+            b.add(group, Collective::ReduceScatter, "gradients", buckets * mb, params * grad_bytes / buckets, mb,
+                  grad_ov, "reduce-scatter per microbatch of " + vol, src);
+            break;
+        }
+    };
+    data_parallel("dp_cp", in.dense_params);
+    data_parallel("edp", in.expert_params);
+    return b.out;
+}
+
+} // namespace parascope

@@ -1,0 +1,27 @@
+#pragma once
+// Diagnostic: one thing that breaks (or is worth knowing), in both languages, with a concrete
+// suggestion. Codes are stable (DESIGN.md); the GUI and CLI only display them.
+
+#include <string>
+
+namespace parascope {
+
+enum class Severity { Info, Warning, Error };
+const char* toString(Severity);
+
+struct Localized {
+    std::string en;
+    std::string zh;
+    const std::string& in(const std::string& lang) const { return lang.rfind("zh", 0) == 0 ? zh : en; }
+};
+
+struct Diagnostic {
+    Severity severity = Severity::Error;
+    std::string code;   // e.g. "out_of_memory"
+    int stage = -1;     // pipeline rank it concerns, −1 if none
+    std::string knob;   // the scenario path it concerns, e.g. "parallel.pp" (for highlighting)
+    Localized message;
+    Localized suggestion;
+};
+
+} // namespace parascope

@@ -1,0 +1,21 @@
+#pragma once
+// "What breaks": every rule that turns a scenario and its estimate into diagnostics, with a
+// message and a concrete suggestion in English and Chinese.
+
+#include "estimate/estimate.h"
+#include "estimate/scenario.h"
+#include "parallel/stage_layout.h"
+
+#include <vector>
+
+namespace parascope {
+
+// Rules about the configuration itself (checked before any number is computed).
+std::vector<Diagnostic> configurationDiagnostics(const Scenario& sc);
+
+// Rules about the outcome: memory, bubble, exposed communication, placement.
+std::vector<Diagnostic> outcomeDiagnostics(const Scenario& sc, const Estimate& est);
+
+std::string formatBytes(double bytes); // "7.3 GiB"
+
+} // namespace parascope

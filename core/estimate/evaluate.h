@@ -1,0 +1,13 @@
+#pragma once
+// core::evaluate(): the one entry point from a Scenario to its Estimate. Pure, deterministic,
+// no global state. An invalid scenario still gets every number that can be computed, plus the
+// diagnostics that say what breaks.
+
+#include "estimate/estimate.h"
+#include "estimate/scenario.h"
+
+namespace parascope {
+
+Estimate evaluate(const Scenario& scenario);
+
+} // namespace parascope

@@ -1,0 +1,398 @@
+#include "io/scenario_json.h"
+
+#include "io/embedded_presets.h"
+
+#include <algorithm>
+#include <map>
+
+namespace parascope {
+
+namespace {
+
+constexpr double kGiB = double(1ull << 30);
+constexpr double kMiB = double(1ull << 20);
+
+const std::map<std::string, std::vector<PresetInfo>>& catalogue()
+{
+    static const std::map<std::string, std::vector<PresetInfo>> presets = [] {
+        std::map<std::string, std::vector<PresetInfo>> out;
+        for (const EmbeddedPreset& e : embeddedPresets()) {
+            PresetInfo p;
+            p.kind = e.kind;
+            p.id = e.id;
+            p.json = nlohmann::json::parse(e.json); // validated by the tests; a broken file fails the build's tests
+            p.name = p.json.value("name", p.id);
+            p.source = p.json.value("source", "");
+            out[p.kind].push_back(std::move(p));
+        }
+        for (auto& [kind, list] : out)
+            std::sort(list.begin(), list.end(), [](const PresetInfo& a, const PresetInfo& b) { return a.id < b.id; });
+        return out;
+    }();
+    return presets;
+}
+
+std::string presetIds(const std::string& kind)
+{
+    std::string ids;
+    for (const PresetInfo& p : listPresets(kind))
+        ids += (ids.empty() ? "" : ", ") + p.id;
+    return ids;
+}
+
+// A preset id (string) or an inline object; resolves the id against the catalogue.
+const nlohmann::json* resolve(const nlohmann::json& j, const std::string& kind, const std::string& path,
+                              std::vector<InputError>& errors, std::string& id)
+{
+    if (j.is_string()) {
+        id = j.get<std::string>();
+        if (const PresetInfo* p = findPreset(kind, id))
+            return &p->json;
+        errors.push_back({path, "unknown preset \"" + id + "\"; known: " + presetIds(kind)});
+        return nullptr;
+    }
+    if (j.is_object()) {
+        id = "custom";
+        return &j;
+    }
+    errors.push_back({path, "must be a preset id (string) or an object, got " + describeJson(j)});
+    return nullptr;
+}
+
+LinkSpec readLink(ObjectReader& parent, const char* key, LinkSpec fallback, std::vector<InputError>& errors, bool required)
+{
+    const nlohmann::json* j = parent.child(key);
+    if (!j) {
+        if (required)
+            parent.error(key, "is required");
+        return fallback;
+    }
+    ObjectReader r(*j, parent.childPath(key), errors);
+    LinkSpec l = fallback;
+    if (auto v = r.number("bandwidth_gbps", 0.001, 1e6, true))
+        l.bytes_per_s = *v * 1e9;
+    if (auto v = r.number("latency_us", 0, 1e6))
+        l.latency_s = *v * 1e-6;
+    if (auto v = r.number("efficiency", 0.01, 1))
+        l.efficiency = *v;
+    r.finish();
+    return l;
+}
+
+} // namespace
+
+std::vector<PresetInfo> listPresets(const std::string& kind)
+{
+    const auto& c = catalogue();
+    const auto it = c.find(kind);
+    return it == c.end() ? std::vector<PresetInfo>{} : it->second;
+}
+
+const PresetInfo* findPreset(const std::string& kind, const std::string& id)
+{
+    const auto& c = catalogue();
+    const auto it = c.find(kind);
+    if (it == c.end())
+        return nullptr;
+    for (const PresetInfo& p : it->second)
+        if (p.id == id)
+            return &p;
+    return nullptr;
+}
+
+std::optional<ModelSpec> readModel(const nlohmann::json& in, const std::string& path, std::vector<InputError>& errors)
+{
+    std::string id;
+    const std::size_t before = errors.size();
+    const nlohmann::json* j = resolve(in, "models", path, errors, id);
+    if (!j)
+        return std::nullopt;
+    ObjectReader r(*j, path, errors);
+    ModelSpec m;
+    m.id = id;
+    m.name = r.string("name").value_or(id);
+    r.string("source");
+    r.integer("published_params", 0, INT64_MAX);
+    m.layers = int(r.integer("layers", 1, 100000, true).value_or(1));
+    m.hidden = r.integer("hidden", 1, 1 << 20, true).value_or(1);
+    m.heads = int(r.integer("heads", 1, 1 << 16, true).value_or(1));
+    m.kv_heads = int(r.integer("kv_heads", 1, 1 << 16).value_or(m.heads));
+    if (m.kv_heads > m.heads || m.heads % m.kv_heads != 0) {
+        r.error("kv_heads", "must divide heads (" + std::to_string(m.heads) + "), got " + std::to_string(m.kv_heads));
+    }
+    const std::optional<std::int64_t> head_dim = r.integer("head_dim", 1, 1 << 16);
+    if (!head_dim && m.hidden % m.heads != 0)
+        r.error("head_dim", "is required when hidden (" + std::to_string(m.hidden) + ") is not divisible by heads ("
+                                + std::to_string(m.heads) + ")");
+    m.head_dim = head_dim.value_or(std::max<std::int64_t>(1, m.hidden / m.heads));
+    m.ffn_hidden = r.integer("ffn_hidden", 1, 1 << 22, true).value_or(1);
+    m.vocab = r.integer("vocab", 1, 1 << 24, true).value_or(1);
+    m.mlp = r.choice("mlp", {"swiglu", "gelu"}).value_or(0) == 0 ? MlpKind::SwiGlu : MlpKind::Gelu;
+    m.norm = r.choice("norm", {"rmsnorm", "layernorm"}).value_or(0) == 0 ? NormKind::RmsNorm : NormKind::LayerNorm;
+    m.bias = r.boolean("bias").value_or(false);
+    m.tied_embeddings = r.boolean("tied_embeddings").value_or(false);
+    m.position = r.choice("position", {"rope", "learned"}).value_or(0) == 0 ? PositionKind::Rope : PositionKind::Learned;
+    m.max_positions = r.integer("max_positions", 1, 1LL << 30).value_or(0);
+    if (m.position == PositionKind::Learned && m.max_positions == 0)
+        r.error("max_positions", "is required with learned positions");
+    if (const nlohmann::json* moe = r.child("moe"); moe && !moe->is_null()) {
+        ObjectReader e(*moe, r.childPath("moe"), errors);
+        MoeSpec s;
+        s.experts = int(e.integer("experts", 1, 1 << 16, true).value_or(1));
+        s.top_k = int(e.integer("top_k", 1, 1 << 16, true).value_or(1));
+        if (s.top_k > s.experts)
+            e.error("top_k", "must be ≤ experts (" + std::to_string(s.experts) + "), got " + std::to_string(s.top_k));
+        s.ffn_hidden = e.integer("ffn_hidden", 1, 1 << 22, true).value_or(1);
+        s.shared_experts = int(e.integer("shared_experts", 0, 1 << 10).value_or(0));
+        s.shared_ffn_hidden = e.integer("shared_ffn_hidden", 0, 1 << 22).value_or(0);
+        s.layer_freq = int(e.integer("layer_freq", 1, 100000).value_or(1));
+        s.first_dense_layers = int(e.integer("first_dense_layers", 0, 100000).value_or(0));
+        if (s.first_dense_layers > m.layers)
+            e.error("first_dense_layers", "must be ≤ layers (" + std::to_string(m.layers) + ")");
+        e.finish();
+        m.moe = s;
+    }
+    r.finish();
+    if (errors.size() != before)
+        return std::nullopt;
+    return m;
+}
+
+std::optional<GpuSpec> readGpu(const nlohmann::json& in, const std::string& path, std::vector<InputError>& errors)
+{
+    std::string id;
+    const std::size_t before = errors.size();
+    const nlohmann::json* j = resolve(in, "gpus", path, errors, id);
+    if (!j)
+        return std::nullopt;
+    ObjectReader r(*j, path, errors);
+    GpuSpec g;
+    g.id = id;
+    g.name = r.string("name").value_or(id);
+    g.source = r.string("source").value_or("");
+    g.memory_bytes = r.number("memory_gib", 0.001, 1e6, true).value_or(1) * kGiB;
+    g.hbm_bytes_per_s = r.number("hbm_gbps", 0.001, 1e6, true).value_or(1) * 1e9;
+    if (const nlohmann::json* pk = r.child("peak_tflops")) {
+        ObjectReader p(*pk, r.childPath("peak_tflops"), errors);
+        g.peak_bf16_flops = p.number("bf16", 0.001, 1e6, true).value_or(1) * 1e12;
+        g.peak_fp8_flops = p.number("fp8", 0, 1e6).value_or(0) * 1e12;
+        g.peak_fp32_flops = p.number("fp32", 0, 1e6).value_or(0) * 1e12;
+        p.finish();
+    } else {
+        r.error("peak_tflops", "is required");
+    }
+    g.gemm_efficiency = r.number("gemm_efficiency", 0.01, 1).value_or(g.gemm_efficiency);
+    g.hbm_efficiency = r.number("hbm_efficiency", 0.01, 1).value_or(g.hbm_efficiency);
+    r.finish();
+    if (errors.size() != before)
+        return std::nullopt;
+    return g;
+}
+
+std::optional<ClusterSpec> readCluster(const nlohmann::json& in, const std::string& path, std::vector<InputError>& errors)
+{
+    std::string id;
+    const std::size_t before = errors.size();
+    const nlohmann::json* j = resolve(in, "clusters", path, errors, id);
+    if (!j)
+        return std::nullopt;
+    ObjectReader r(*j, path, errors);
+    ClusterSpec c;
+    c.id = id;
+    c.name = r.string("name").value_or(id);
+    c.source = r.string("source").value_or("");
+    if (const nlohmann::json* g = r.child("gpu")) {
+        if (auto gpu = readGpu(*g, r.childPath("gpu"), errors))
+            c.gpu = *gpu;
+    } else {
+        r.error("gpu", "is required");
+    }
+    c.gpus_per_node = int(r.integer("gpus_per_node", 1, 1 << 16, true).value_or(8));
+    c.nodes = int(r.integer("nodes", 1, 1 << 24).value_or(0));
+    c.intra_is_pcie = r.choice("intra_node_link", {"nvlink", "pcie"}).value_or(0) == 1;
+    c.intra_node = readLink(r, "intra_node", c.intra_node, errors, true);
+    c.inter_node = readLink(r, "inter_node", c.inter_node, errors, true);
+    r.finish();
+    if (errors.size() != before)
+        return std::nullopt;
+    return c;
+}
+
+std::optional<Scenario> readScenario(const nlohmann::json& j, std::vector<InputError>& errors)
+{
+    const std::size_t before = errors.size();
+    ObjectReader r(j, "", errors);
+    if (!r.valid())
+        return std::nullopt;
+    Scenario sc;
+    if (auto schema = r.string("schema", true); schema && *schema != kScenarioSchema)
+        r.error("schema", std::string("must be \"") + kScenarioSchema + "\", got \"" + *schema + "\"");
+    sc.name = r.string("name").value_or("");
+    if (const nlohmann::json* m = r.child("model")) {
+        if (auto model = readModel(*m, "model", errors))
+            sc.model = *model;
+    } else {
+        r.error("model", "is required");
+    }
+    if (const nlohmann::json* c = r.child("cluster")) {
+        if (auto cluster = readCluster(*c, "cluster", errors))
+            sc.cluster = *cluster;
+    } else {
+        r.error("cluster", "is required");
+    }
+
+    if (const nlohmann::json* pj = r.child("parallel")) {
+        ObjectReader p(*pj, "parallel", errors);
+        ParallelConfig& pc = sc.parallel;
+        constexpr std::int64_t kMaxDegree = 1 << 24;
+        pc.tp = int(p.integer("tp", 1, kMaxDegree).value_or(1));
+        pc.pp = int(p.integer("pp", 1, 100000).value_or(1));
+        pc.dp = int(p.integer("dp", 1, kMaxDegree).value_or(1));
+        pc.cp = int(p.integer("cp", 1, kMaxDegree).value_or(1));
+        pc.ep = int(p.integer("ep", 1, kMaxDegree).value_or(1));
+        pc.etp = int(p.integer("etp", 1, kMaxDegree).value_or(0));
+        pc.vpp = int(p.integer("vpp", 1, 1024).value_or(1));
+        pc.sequence_parallel = p.boolean("sequence_parallel").value_or(false);
+        pc.zero = int(p.integer("zero", 0, 3).value_or(0));
+        pc.tp_comm_overlap = p.boolean("tp_comm_overlap").value_or(false);
+        pc.overlap_grad_reduce = p.boolean("overlap_grad_reduce").value_or(true);
+        if (auto s = p.choice("schedule", {"gpipe", "1f1b", "interleaved", "zb-h1", "zb-v", "dualpipe-v"}))
+            pc.schedule = ScheduleKind(*s);
+        if (const nlohmann::json* sl = p.child("stage_layers")) {
+            if (!sl->is_array()) {
+                p.error("stage_layers", "must be an array of layer counts, got " + describeJson(*sl));
+            } else {
+                for (std::size_t i = 0; i < sl->size(); ++i) {
+                    const nlohmann::json& v = (*sl)[i];
+                    if (!v.is_number_integer() || v.get<std::int64_t>() < 0 || v.get<std::int64_t>() > 100000)
+                        errors.push_back({"parallel.stage_layers[" + std::to_string(i) + "]",
+                                          "must be an integer in 0 … 100000, got " + describeJson(v)});
+                    else
+                        pc.stage_layers.push_back(int(v.get<std::int64_t>()));
+                }
+            }
+        }
+        if (pc.gpus() > (1LL << 24))
+            errors.push_back({"parallel", "tp·pp·dp·cp = " + std::to_string(pc.gpus()) + " GPUs is over the 16,777,216 limit"});
+        p.finish();
+    }
+
+    if (const nlohmann::json* tj = r.child("training")) {
+        ObjectReader t(*tj, "training", errors);
+        TrainingConfig& tc = sc.training;
+        tc.seq_len = t.integer("seq_len", 1, 1LL << 27).value_or(tc.seq_len);
+        tc.micro_batch = t.integer("micro_batch", 1, 1LL << 20).value_or(tc.micro_batch);
+        tc.global_batch = t.integer("global_batch", 1, 1LL << 32).value_or(tc.global_batch);
+        if (auto v = t.choice("precision", {"bf16", "fp16", "fp8", "fp32"}))
+            tc.precision = Precision(*v);
+        if (auto v = t.choice("grad_dtype", {"bf16", "fp32"}))
+            tc.grad_dtype = GradDtype(*v);
+        if (auto v = t.choice("optimizer", {"adamw", "sgd"}))
+            tc.optimizer = Optimizer(*v);
+        if (auto v = t.choice("recompute", {"none", "selective", "full"}))
+            tc.recompute = Recompute(*v);
+        tc.flash_attention = t.boolean("flash_attention").value_or(tc.flash_attention);
+        t.finish();
+    }
+
+    if (const nlohmann::json* oj = r.child("overheads")) {
+        ObjectReader o(*oj, "overheads", errors);
+        OverheadConfig& oc = sc.overheads;
+        oc.cuda_context_bytes = o.number("cuda_context_gib", 0, 1024).value_or(oc.cuda_context_bytes / kGiB) * kGiB;
+        oc.workspace_bytes = o.number("workspace_gib", 0, 1024).value_or(oc.workspace_bytes / kGiB) * kGiB;
+        oc.nccl_bytes_per_group = o.number("nccl_buffer_mib", 0, 1 << 20).value_or(oc.nccl_bytes_per_group / kMiB) * kMiB;
+        oc.fragmentation = o.number("fragmentation", 0, 1).value_or(oc.fragmentation);
+        o.finish();
+    }
+    r.finish();
+    if (errors.size() != before)
+        return std::nullopt;
+    return sc;
+}
+
+std::optional<Scenario> readScenarioFile(const std::string& file, std::vector<InputError>& errors)
+{
+    const auto j = readJsonFile(file, errors);
+    if (!j)
+        return std::nullopt;
+    return readScenario(*j, errors);
+}
+
+namespace {
+
+nlohmann::json modelToJson(const ModelSpec& m)
+{
+    nlohmann::json j = {{"name", m.name}, {"layers", m.layers}, {"hidden", m.hidden}, {"heads", m.heads},
+                        {"kv_heads", m.kv_heads}, {"head_dim", m.head_dim}, {"ffn_hidden", m.ffn_hidden},
+                        {"vocab", m.vocab}, {"mlp", toString(m.mlp)}, {"norm", toString(m.norm)}, {"bias", m.bias},
+                        {"tied_embeddings", m.tied_embeddings}, {"position", toString(m.position)}};
+    if (m.position == PositionKind::Learned)
+        j["max_positions"] = m.max_positions;
+    if (m.moe) {
+        const MoeSpec& e = *m.moe;
+        j["moe"] = {{"experts", e.experts}, {"top_k", e.top_k}, {"ffn_hidden", e.ffn_hidden},
+                    {"shared_experts", e.shared_experts}, {"shared_ffn_hidden", e.shared_ffn_hidden},
+                    {"layer_freq", e.layer_freq}, {"first_dense_layers", e.first_dense_layers}};
+    } else {
+        j["moe"] = nullptr;
+    }
+    return j;
+}
+
+nlohmann::json linkToJson(const LinkSpec& l)
+{
+    return {{"bandwidth_gbps", l.bytes_per_s / 1e9}, {"latency_us", l.latency_s * 1e6}, {"efficiency", l.efficiency}};
+}
+
+nlohmann::json gpuToJson(const GpuSpec& g)
+{
+    return {{"name", g.name},
+            {"memory_gib", g.memory_bytes / kGiB},
+            {"hbm_gbps", g.hbm_bytes_per_s / 1e9},
+            {"peak_tflops", {{"bf16", g.peak_bf16_flops / 1e12}, {"fp8", g.peak_fp8_flops / 1e12}, {"fp32", g.peak_fp32_flops / 1e12}}},
+            {"gemm_efficiency", g.gemm_efficiency},
+            {"hbm_efficiency", g.hbm_efficiency}};
+}
+
+} // namespace
+
+nlohmann::json scenarioToJson(const Scenario& sc)
+{
+    nlohmann::json j;
+    j["schema"] = kScenarioSchema;
+    j["name"] = sc.name;
+    const bool model_preset = findPreset("models", sc.model.id) != nullptr;
+    j["model"] = model_preset ? nlohmann::json(sc.model.id) : modelToJson(sc.model);
+    if (findPreset("clusters", sc.cluster.id)) {
+        j["cluster"] = sc.cluster.id;
+    } else {
+        nlohmann::json c = {{"name", sc.cluster.name}, {"gpus_per_node", sc.cluster.gpus_per_node},
+                            {"intra_node", linkToJson(sc.cluster.intra_node)},
+                            {"inter_node", linkToJson(sc.cluster.inter_node)}};
+        c["gpu"] = findPreset("gpus", sc.cluster.gpu.id) ? nlohmann::json(sc.cluster.gpu.id) : gpuToJson(sc.cluster.gpu);
+        if (sc.cluster.nodes > 0)
+            c["nodes"] = sc.cluster.nodes;
+        if (sc.cluster.intra_is_pcie)
+            c["intra_node_link"] = "pcie";
+        j["cluster"] = c;
+    }
+    const ParallelConfig& p = sc.parallel;
+    j["parallel"] = {{"tp", p.tp}, {"pp", p.pp}, {"dp", p.dp}, {"cp", p.cp}, {"ep", p.ep}, {"vpp", p.vpp},
+                     {"sequence_parallel", p.sequence_parallel}, {"zero", p.zero}, {"schedule", toString(p.schedule)},
+                     {"tp_comm_overlap", p.tp_comm_overlap}, {"overlap_grad_reduce", p.overlap_grad_reduce}};
+    if (p.etp > 0)
+        j["parallel"]["etp"] = p.etp;
+    if (!p.stage_layers.empty())
+        j["parallel"]["stage_layers"] = p.stage_layers;
+    const TrainingConfig& t = sc.training;
+    j["training"] = {{"seq_len", t.seq_len}, {"micro_batch", t.micro_batch}, {"global_batch", t.global_batch},
+                     {"precision", toString(t.precision)}, {"grad_dtype", toString(t.grad_dtype)},
+                     {"optimizer", toString(t.optimizer)}, {"recompute", toString(t.recompute)},
+                     {"flash_attention", t.flash_attention}};
+    const OverheadConfig& o = sc.overheads;
+    j["overheads"] = {{"cuda_context_gib", o.cuda_context_bytes / kGiB}, {"workspace_gib", o.workspace_bytes / kGiB},
+                      {"nccl_buffer_mib", o.nccl_bytes_per_group / kMiB}, {"fragmentation", o.fragmentation}};
+    return j;
+}
+
+} // namespace parascope

@@ -1,0 +1,91 @@
+#include "memory/activation_memory.h"
+
+namespace parascope {
+
+namespace {
+constexpr const char* kSource =
+    "Korthikanti et al. 2022, Table 2 (34·sbh + 5·a·s²·b), generalised: GQA, SwiGLU, MoE, flash attention";
+}
+
+// Per token (bytes), in Korthikanti's accounting with 16-bit activations and 1-byte dropout masks:
+//   kept whole under TP (split by SP): norm inputs 2h + 2h, QKV input 2h, MLP input 2h,
+//     two dropout masks h + h                                               → 10h
+//   split by TP: Q 2q, K 2kv, V 2kv, attention output 2q, MLP activations
+//     (GELU: fc1 out 2f + GELU out 2f = 4f; SwiGLU: gate+up out 4f + product 2f = 6f) → 24h for GPT
+//   attention scores: softmax 2as, dropout mask as, dropout out 2as → 5as (per token, s keys);
+//     flash attention keeps only the fp32 log-sum-exp, 4a; selective recompute keeps neither.
+// With q = h, kv = h, f = 4h this is Table 2's sbh(10 + 24/t + 5as/(ht)).
+// MoE layer: the dense MLP part is replaced by top_k copies of each token: dispatched input 2h,
+// expert activations (4f_e or 6f_e)/etp, expert output 2h; router probabilities 4E (fp32);
+// shared experts like a dense MLP.
+// Context parallelism splits the sequence: s becomes s/cp for every token count.
+LayerActivation layerActivation(const ModelSpec& m, const TrainingConfig& t,
+                                const ParallelConfig& p, bool moe)
+{
+    const double s = double(t.seq_len) / p.cp, b = double(t.micro_batch);
+    const double h = double(m.hidden), q = double(m.queryWidth()), kv = double(m.kvWidth());
+    const double a = m.heads, tp = p.tp;
+    const bool sp = p.sequence_parallel && p.tp > 1;
+    const double mlp_factor = m.mlp == MlpKind::SwiGlu ? 6 : 4;
+
+    double replicated = 10 * h;                  // split only by SP
+    double split = 2 * q + 4 * kv + 2 * q;       // Q, K, V, attention output
+    double expert = 0;                           // split by etp (and by tp with SP)
+    std::string mlp_text = std::string(m.mlp == MlpKind::SwiGlu ? "6" : "4") + "·f";
+    if (moe && m.moe) {
+        const MoeSpec& e = *m.moe;
+        const double shared_f = double(e.shared_ffn_hidden > 0 ? e.shared_ffn_hidden : e.ffn_hidden);
+        split += e.shared_experts * mlp_factor * shared_f;
+        replicated += 4.0 * e.experts;           // router probabilities (fp32)
+        expert = e.top_k * (4 * h + mlp_factor * double(e.ffn_hidden) / p.expertTp());
+        mlp_text = "shared·" + mlp_text + " + k·(4h + " + (m.mlp == MlpKind::SwiGlu ? "6" : "4") + "·f_e/etp)";
+        replicated -= 2 * h;                     // the MoE block has no separate fc1 input copy
+    } else {
+        split += mlp_factor * double(m.ffn_hidden);
+    }
+
+    double scores = 0;
+    std::string score_text;
+    if (t.recompute == Recompute::None || t.recompute == Recompute::Full) {
+        scores = t.flash_attention ? 4 * a : 5 * a * s;
+        score_text = t.flash_attention ? " + 4·a (flash: fp32 log-sum-exp)" : " + 5·a·s";
+    }
+
+    const double token_div = sp ? tp : 1;        // SP splits the sequence among TP ranks
+    const double per_token_full = replicated / token_div + split / tp + scores / tp + expert / token_div;
+    LayerActivation out;
+    out.working_set = s * b * per_token_full;
+    if (t.recompute == Recompute::Full) {
+        out.stored = s * b * 2 * h / token_div; // only the layer input survives
+    } else {
+        out.stored = out.working_set;
+    }
+
+    const std::string S = num(s), B = num(b), H = num(h), Q = num(q), KV = num(kv), T = num(tp);
+    const std::string div = sp ? "/t" : "";
+    if (t.recompute == Recompute::Full) {
+        out.term = {"activations.per_layer", out.stored, "bytes",
+                    "2·s·b·h" + div + " (full recompute: layer input only)",
+                    "2·" + S + "·" + B + "·" + H + (sp ? "/" + T : ""), "Korthikanti et al. 2022, Table 2 (full recompute 2sbh)"};
+    } else {
+        std::string formula = "s·b·(10h" + div + " + (2q + 4kv + 2q + " + mlp_text + ")/t" + (score_text.empty() ? "" : score_text + "/t") + ")";
+        std::string subst = S + "·" + B + "·(10·" + H + (sp ? "/" + T : "") + " + (2·" + Q + " + 4·" + KV + " + 2·" + Q + " + "
+            + (moe && m.moe ? num(split - 4 * q - 4 * kv) : num(mlp_factor * double(m.ffn_hidden))) + ")/" + T
+            + (scores > 0 ? " + " + num(scores) + "/" + T : "") + (expert > 0 ? " + " + num(expert) + div : "") + ")";
+        out.term = {"activations.per_layer", out.stored, "bytes", formula, subst, kSource};
+    }
+    return out;
+}
+
+// Megatron compute_activation_memory: 8·s·b (int64 input ids) + s·b·h (embedding dropout mask).
+Term embeddingActivation(const ModelSpec& m, const TrainingConfig& t, const ParallelConfig& p)
+{
+    const double s = double(t.seq_len) / p.cp, b = double(t.micro_batch), h = double(m.hidden);
+    const bool sp = p.sequence_parallel && p.tp > 1;
+    const double v = 8 * s * b + s * b * h / (sp ? p.tp : 1);
+    return {"activations.embedding", v, "bytes", sp ? "8·s·b + s·b·h/t" : "8·s·b + s·b·h",
+            "8·" + num(s) + "·" + num(b) + " + " + num(s) + "·" + num(b) + "·" + num(h) + (sp ? "/" + num(p.tp) : ""),
+            "Megatron-LM theoretical_memory_usage.py compute_activation_memory"};
+}
+
+} // namespace parascope

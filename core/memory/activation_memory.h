@@ -1,0 +1,25 @@
+#pragma once
+// ActivationMemory: bytes one GPU keeps for the backward pass, per transformer layer and
+// microbatch, after Korthikanti et al. 2022 (Table 2), generalised to GQA, SwiGLU, MoE, flash
+// attention and context parallelism.
+
+#include "estimate/term.h"
+#include "model/model_spec.h"
+#include "parallel/parallel_config.h"
+
+namespace parascope {
+
+struct LayerActivation {
+    double stored = 0;      // bytes kept per microbatch between forward and backward
+    double working_set = 0; // bytes alive while the layer's backward runs (full recompute)
+    Term term;
+};
+
+// One transformer layer, one microbatch. `moe` selects the MoE block instead of the dense MLP.
+LayerActivation layerActivation(const ModelSpec& m, const TrainingConfig& t,
+                                const ParallelConfig& p, bool moe);
+
+// Embedding-stage extras per microbatch: input ids (int64) and the embedding dropout mask.
+Term embeddingActivation(const ModelSpec& m, const TrainingConfig& t, const ParallelConfig& p);
+
+} // namespace parascope

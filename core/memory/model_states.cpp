@@ -1,0 +1,74 @@
+#include "memory/model_states.h"
+
+namespace parascope {
+
+// Mixed-precision Adam keeps 2 (weights) + 2 (grads) + 12 (fp32 master, m, v) bytes/param:
+// Rajbhandari et al. 2019 (ZeRO) §3.1, K = 12. fp32 grads give Megatron's 18 B/param.
+StateBytes stateBytes(const TrainingConfig& t)
+{
+    StateBytes b;
+    const bool fp32 = t.precision == Precision::Fp32;
+    b.weights = fp32 ? 4 : (t.precision == Precision::Fp8 ? 3 : 2);
+    b.gradients = (fp32 || t.grad_dtype == GradDtype::Fp32) ? 4 : 2;
+    const double master = fp32 ? 0 : 4;
+    b.optimizer = master + (t.optimizer == Optimizer::AdamW ? 8 : 4);
+    return b;
+}
+
+// Attention and dense MLP weights are split by TP; norms and the router are replicated; routed
+// experts are split by EP·ETP (Megatron PR #4687); the vocab-parallel embedding and output layer
+// by TP, on the rank that holds them.
+StageParams stageParams(const ParamCounts& c, const StageLayers& s, const ParallelConfig& p)
+{
+    const double tp = p.tp, ep_etp = double(p.ep) * p.expertTp();
+    const int dense_layers = s.layers - s.moe_layers;
+    StageParams out;
+    out.dense = dense_layers * ((c.dense_layer.attention + c.dense_layer.dense_mlp) / tp + c.dense_layer.norms)
+              + s.moe_layers * ((c.moe_layer.attention + c.moe_layer.dense_mlp) / tp + c.moe_layer.norms
+                                + c.moe_layer.router);
+    out.experts = s.moe_layers * (c.moe_layer.routed_experts / ep_etp);
+    if (s.has_embedding)
+        out.dense += (c.word_embedding + c.position_embedding) / tp;
+    if (s.has_output) {
+        out.dense += c.final_norm;
+        // Tied embeddings with pp > 1: Megatron keeps a copy of the word embedding on the last
+        // stage as the output layer and all-reduces its gradient with the first stage.
+        const bool tied_copy = c.output_layer == 0 && !s.has_embedding;
+        out.dense += (tied_copy ? c.word_embedding : c.output_layer) / tp;
+    }
+    return out;
+}
+
+ModelStates modelStates(const StageParams& params, const TrainingConfig& t, int zero,
+                        double N, double Ne)
+{
+    const StateBytes b = stateBytes(t);
+    const double P = params.dense, E = params.experts;
+    const auto shard = [&](int from_stage, double bytes) {
+        // Dense params shard over N = dp·cp, experts over Ne = expert-dp when ZeRO ≥ from_stage.
+        return zero >= from_stage ? bytes * (P / N + E / Ne) : bytes * (P + E);
+    };
+    ModelStates s;
+    s.weights = shard(3, b.weights);
+    s.gradients = shard(2, b.gradients);
+    s.optimizer = shard(1, b.optimizer);
+
+    const char* src = "Rajbhandari et al. 2019 (ZeRO) §5: P_os 4Ψ+KΨ/N, P_os+g 2Ψ+(2+K)Ψ/N, P_os+g+p (4+K)Ψ/N";
+    const std::string PE = "(" + num(P) + (E > 0 ? " + " + num(E) : std::string()) + ")";
+    const std::string sharded = "(" + num(P) + "/" + num(N) + (E > 0 ? " + " + num(E) + "/" + num(Ne) : std::string()) + ")";
+    const auto term = [&](const char* name, double value, const char* sym, double bytes, int from_stage) {
+        const bool sh = zero >= from_stage;
+        Term tm{name, value, "bytes", std::string(sym) + (sh ? "·Ψ/N_d" : "·Ψ"),
+                num(bytes) + "·" + (sh ? sharded : PE), src};
+        return tm;
+    };
+    s.terms.push_back(term("weights", s.weights, t.precision == Precision::Fp8 ? "(2+1)" : "w", b.weights, 3));
+    s.terms.push_back(term("gradients", s.gradients, "g", b.gradients, 2));
+    s.terms.push_back(term("optimizer", s.optimizer, "K", b.optimizer, 1));
+    s.terms.push_back({"params.on_gpu", P + E, "params",
+                       "Ψ = layers·((attn + mlp)/t + norms) + experts/(ep·etp) + embedding/t",
+                       num(P) + " + " + num(E), "Megatron-LM theoretical_memory_usage.py, PR #4687"});
+    return s;
+}
+
+} // namespace parascope

@@ -1,0 +1,31 @@
+#include "memory/other_memory.h"
+
+namespace parascope {
+
+OtherMemory otherMemory(const OverheadConfig& c, const OtherMemoryInputs& in)
+{
+    OtherMemory o;
+    const auto add = [&](Term t) {
+        o.total += t.value;
+        o.terms.push_back(std::move(t));
+    };
+    add({"other.cuda_context", c.cuda_context_bytes, "bytes", "configured (overheads.cuda_context_gib)",
+         num(c.cuda_context_bytes), "typical PyTorch CUDA context; measure yours with parascope-probe"});
+    add({"other.workspace", c.workspace_bytes, "bytes", "configured (overheads.workspace_gib)",
+         num(c.workspace_bytes), "cuBLASLt 32 MiB workspace per stream on sm90 + Transformer Engine buffers"});
+    add({"other.nccl_buffers", c.nccl_bytes_per_group * in.communicators, "bytes",
+         "communicators · nccl_buffer", num(in.communicators) + "·" + num(c.nccl_bytes_per_group),
+         "NCCL: NCCL_BUFFSIZE 4 MiB per channel and peer, up to 32 channels"});
+    if (in.logits_bytes > 0)
+        add({"other.logits", in.logits_bytes, "bytes", "4·s·b·V/t", num(in.logits_bytes),
+             "Megatron-LM theoretical_memory_usage.py: fp32 logits of the vocab-parallel cross-entropy"});
+    if (in.zero3_gather_bytes > 0)
+        add({"other.zero3_gather", in.zero3_gather_bytes, "bytes", "2 layers of unsharded weights (prefetch)",
+             num(in.zero3_gather_bytes), "Rajbhandari et al. 2019 (ZeRO-3): parameters gathered per layer, one ahead"});
+    add({"other.fragmentation", c.fragmentation * in.activations, "bytes", "fragmentation · activations",
+         num(c.fragmentation) + "·" + num(in.activations),
+         "Megatron-LM theoretical_memory_usage.py (×1.05 on activations)"});
+    return o;
+}
+
+} // namespace parascope

@@ -1,0 +1,25 @@
+#pragma once
+// Training FLOPs per step: model FLOPs (the basis of MFU) and hardware FLOPs (with recompute).
+// Convention: Megatron's generalised count (num_floating_point_operations, 2024), matmuls only,
+// full (non-causal) attention, backward = 2 × forward. For a GPT (MHA, GELU, ffn = 4h) it equals
+// Narayanan et al. 2021 eq. 3: 72·B·s·L·h²·(1 + s/(6h) + V/(12hL)).
+
+#include "estimate/estimate.h"
+#include "model/model_spec.h"
+#include "parallel/parallel_config.h"
+
+namespace parascope {
+
+// Forward matmul FLOPs of one token through one layer, split by kind.
+struct LayerForwardFlops {
+    double attention_linear = 0; // QKV and output projections: 2h(q + 2kv) + 2qh
+    double attention_scores = 0; // QKᵀ and scores·V over s keys: 4·s·q
+    double mlp = 0;              // dense MLP, or router + top_k routed + shared experts
+    double total() const { return attention_linear + attention_scores + mlp; }
+};
+
+LayerForwardFlops layerForwardFlops(const ModelSpec& m, std::int64_t seq_len, bool moe);
+
+FlopsReport trainingFlops(const ModelSpec& m, const TrainingConfig& t);
+
+} // namespace parascope

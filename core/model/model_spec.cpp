@@ -1,0 +1,25 @@
+#include "model/model_spec.h"
+
+namespace parascope {
+
+bool ModelSpec::isMoeLayer(int layer) const
+{
+    if (!moe || moe->experts <= 0 || layer < moe->first_dense_layers)
+        return false;
+    const int freq = moe->layer_freq > 0 ? moe->layer_freq : 1;
+    return (layer - moe->first_dense_layers) % freq == 0;
+}
+
+int ModelSpec::moeLayerCount() const
+{
+    int n = 0;
+    for (int l = 0; l < layers; ++l)
+        n += isMoeLayer(l) ? 1 : 0;
+    return n;
+}
+
+const char* toString(MlpKind k) { return k == MlpKind::SwiGlu ? "swiglu" : "gelu"; }
+const char* toString(NormKind k) { return k == NormKind::RmsNorm ? "rmsnorm" : "layernorm"; }
+const char* toString(PositionKind k) { return k == PositionKind::Rope ? "rope" : "learned"; }
+
+} // namespace parascope

@@ -1,0 +1,45 @@
+#pragma once
+// Exact parameter counts of a ModelSpec, split the way parallelism splits them.
+
+#include "estimate/term.h"
+#include "model/model_spec.h"
+
+#include <cstdint>
+#include <vector>
+
+namespace parascope {
+
+// Parameters of one transformer layer, by how tensor/expert parallelism divides them.
+struct LayerParams {
+    std::int64_t attention = 0;      // Q, K, V, O projections (+ biases): divided by TP
+    std::int64_t dense_mlp = 0;      // dense MLP or shared experts: divided by TP
+    std::int64_t routed_experts = 0; // all routed experts of the layer: divided by EP·ETP
+    std::int64_t router = 0;         // gating matrix h·E: replicated
+    std::int64_t norms = 0;          // the layer's two norms: replicated
+    std::int64_t active_experts = 0; // routed-expert parameters one token touches (top_k)
+
+    std::int64_t total() const { return attention + dense_mlp + routed_experts + router + norms; }
+    std::int64_t activePerToken() const { return attention + dense_mlp + active_experts + router + norms; }
+};
+
+struct ParamCounts {
+    LayerParams dense_layer;          // a layer with a dense MLP
+    LayerParams moe_layer;            // a layer with an MoE block (zero when the model has none)
+    int dense_layers = 0;
+    int moe_layers = 0;
+    std::int64_t word_embedding = 0;  // V·h (input), divided by TP (vocab-parallel)
+    std::int64_t position_embedding = 0; // max_positions·h for learned positions
+    std::int64_t output_layer = 0;    // V·h when untied, else 0
+    std::int64_t final_norm = 0;
+    std::int64_t total = 0;
+    std::int64_t active = 0;          // per token: routed experts counted top_k of E
+    std::vector<Term> terms;          // explanation
+};
+
+std::int64_t attentionParams(const ModelSpec& m);
+std::int64_t mlpParams(const ModelSpec& m, std::int64_t ffn_hidden); // one MLP / expert
+std::int64_t normParams(const ModelSpec& m);                        // one norm
+
+ParamCounts countParameters(const ModelSpec& m);
+
+} // namespace parascope

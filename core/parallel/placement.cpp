@@ -1,0 +1,70 @@
+#include "parallel/placement.h"
+
+#include <stdexcept>
+
+namespace parascope {
+
+const char* toString(Link l)
+{
+    switch (l) {
+    case Link::NvLink: return "nvlink";
+    case Link::Network: return "network";
+    case Link::Pcie: return "pcie";
+    }
+    return "?";
+}
+
+// The group of rank 0 holds ranks 0, stride, 2·stride, … (size members). With G GPUs per node:
+// if stride ≥ G every member sits on its own node; otherwise members fill consecutive ranks
+// 0 … stride·(size−1), which span ceil((stride·(size−1)+1)/G) nodes.
+GroupPlacement placeGroup(const std::string& name, std::int64_t size, std::int64_t stride,
+                          const ClusterSpec& cluster)
+{
+    GroupPlacement g;
+    g.group = name;
+    g.size = size < 1 ? 1 : size;
+    g.stride = stride < 1 ? 1 : stride;
+    const std::int64_t G = cluster.gpus_per_node > 0 ? cluster.gpus_per_node : 1;
+    if (g.size == 1)
+        g.nodes = 1;
+    else if (g.stride >= G)
+        g.nodes = g.size;
+    else
+        g.nodes = (g.stride * (g.size - 1) + 1 + G - 1) / G;
+    g.ranks_per_node = g.size / g.nodes > 0 ? g.size / g.nodes : 1;
+    g.link = g.nodes > 1 ? Link::Network : (cluster.intra_is_pcie ? Link::Pcie : Link::NvLink);
+    return g;
+}
+
+Placement placeRanks(const ParallelConfig& p, const ClusterSpec& cluster)
+{
+    Placement pl;
+    pl.gpus = p.gpus();
+    const std::int64_t G = cluster.gpus_per_node > 0 ? cluster.gpus_per_node : 1;
+    pl.nodes = (pl.gpus + G - 1) / G;
+    const std::int64_t tp = p.tp, cp = p.cp, dp = p.dp;
+    const std::int64_t etp = p.expertTp(), ep = p.ep;
+    // Expert data parallel: the ranks of one pipeline stage (tp·cp·dp) that hold the same experts.
+    const std::int64_t stage_ranks = tp * cp * dp;
+    const std::int64_t edp = (etp * ep > 0 && stage_ranks % (etp * ep) == 0) ? stage_ranks / (etp * ep) : 1;
+    pl.groups.push_back(placeGroup("tp", tp, 1, cluster));
+    pl.groups.push_back(placeGroup("cp", cp, tp, cluster));
+    pl.groups.push_back(placeGroup("ep", ep, etp, cluster));
+    pl.groups.push_back(placeGroup("dp", dp, tp * cp, cluster));
+    // Gradients are reduced over dp·cp: CP ranks hold the same weights (Megatron's
+    // data-parallel group "with cp"). cp and dp are adjacent in the rank order, so stride tp.
+    pl.groups.push_back(placeGroup("dp_cp", dp * cp, tp, cluster));
+    pl.groups.push_back(placeGroup("edp", edp, etp * ep, cluster));
+    pl.groups.push_back(placeGroup("pp", p.pp, stage_ranks, cluster));
+    return pl;
+}
+
+const GroupPlacement& Placement::group(const std::string& name) const
+{
+    for (const GroupPlacement& g : groups)
+        if (g.group == name)
+            return g;
+    throw std::out_of_range("no parallel group " + name);
+}
+
+} // namespace parascope

@@ -1,0 +1,40 @@
+#pragma once
+// Rank placement in Megatron order: tp innermost, then cp, dp, pp (rank = tp_rank + tp·(cp_rank
+// + cp·(dp_rank + dp·pp_rank))). EP is carved out of dp·cp: an EP group takes ep consecutive
+// expert-tp blocks (Megatron's expert grid etp-ep-edp-pp). For every group: its size, the stride
+// between its members, whether it stays inside a node, and how many nodes it spans.
+
+#include "hardware/gpu_spec.h"
+#include "parallel/parallel_config.h"
+
+#include <cstdint>
+#include <string>
+#include <vector>
+
+namespace parascope {
+
+enum class Link { NvLink, Network, Pcie };
+const char* toString(Link);
+
+struct GroupPlacement {
+    std::string group;        // "tp", "cp", "ep", "dp", "dp_cp" (gradient group), "edp" (expert data parallel), "pp"
+    std::int64_t size = 1;
+    std::int64_t stride = 1;  // rank distance between neighbouring members
+    std::int64_t nodes = 1;   // nodes the group of rank 0 spans
+    std::int64_t ranks_per_node = 1; // members that share a node (size / nodes)
+    Link link = Link::NvLink; // the slowest link the group's traffic crosses
+    bool crossesNodes() const { return nodes > 1; }
+};
+
+struct Placement {
+    std::int64_t gpus = 1;
+    std::int64_t nodes = 1;
+    std::vector<GroupPlacement> groups; // tp, cp, ep, dp, dp_cp, edp, pp
+    const GroupPlacement& group(const std::string& name) const;
+};
+
+GroupPlacement placeGroup(const std::string& name, std::int64_t size, std::int64_t stride,
+                          const ClusterSpec& cluster);
+Placement placeRanks(const ParallelConfig& p, const ClusterSpec& cluster);
+
+} // namespace parascope

@@ -1,0 +1,22 @@
+#pragma once
+// Closed forms of a pipeline schedule: how many microbatches' activations each rank holds at its
+// peak, and the bubble. The event simulator of the timeline refines both; the memory model takes
+// the in-flight counts as an input so either source can feed it.
+
+#include "estimate/term.h"
+#include "parallel/parallel_config.h"
+
+#include <vector>
+
+namespace parascope {
+
+// Peak in-flight activations per pipeline rank, in units of "one microbatch through all the
+// layers this rank holds" (so a value of p on rank 0 of 1F1B means p microbatches).
+std::vector<double> inflightMicrobatches(ScheduleKind s, int pp, int vpp, long long microbatches);
+Term inflightTerm(ScheduleKind s, int pp, int vpp, long long microbatches, int rank, double value);
+
+// Idle fraction of the step (bubble / step time) for unit costs F = 1, B = 2 (Bi = W = 1).
+double bubbleFraction(ScheduleKind s, int pp, int vpp, long long microbatches);
+Term bubbleTerm(ScheduleKind s, int pp, int vpp, long long microbatches);
+
+} // namespace parascope

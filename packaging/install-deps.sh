@@ -1,0 +1,48 @@
+#!/usr/bin/env bash
+# Installs the Debian 12 packages ParaScope needs to build, test and run.
+# Skips what is already installed; works as root or through sudo.
+#   packaging/install-deps.sh            build + test + run dependencies
+#   packaging/install-deps.sh --runtime  only what the installed app needs
+set -euo pipefail
+
+build_pkgs=(
+  build-essential cmake ninja-build pkg-config git
+  qt6-base-dev qt6-base-dev-tools qt6-svg-dev qt6-tools-dev qt6-tools-dev-tools
+  qt6-l10n-tools libqcustomplot-dev nlohmann-json3-dev libgl-dev
+)
+runtime_pkgs=(
+  libqt6widgets6 libqt6svg6 libqt6printsupport6 libqcustomplot2.1
+  qt6-qpa-plugins fonts-noto-cjk
+)
+test_pkgs=( xvfb xauth imagemagick )
+
+wanted=("${runtime_pkgs[@]}")
+if [[ "${1:-}" != "--runtime" ]]; then
+  wanted+=("${build_pkgs[@]}" "${test_pkgs[@]}")
+fi
+
+missing=()
+for p in "${wanted[@]}"; do
+  if ! dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "install ok installed"; then
+    missing+=("$p")
+  fi
+done
+
+if [[ ${#missing[@]} -eq 0 ]]; then
+  echo "install-deps: all ${#wanted[@]} packages already installed"
+  exit 0
+fi
+
+if [[ $(id -u) -eq 0 ]]; then
+  SUDO=()
+elif command -v sudo >/dev/null 2>&1; then
+  SUDO=(sudo)
+else
+  echo "install-deps: need root or sudo to install: ${missing[*]}" >&2
+  exit 1
+fi
+
+echo "install-deps: installing ${missing[*]}"
+export DEBIAN_FRONTEND=noninteractive
+"${SUDO[@]}" apt-get update -qq
+"${SUDO[@]}" apt-get install -y -qq --no-install-recommends "${missing[@]}"

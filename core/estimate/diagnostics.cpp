@@ -313,7 +313,7 @@ std::vector<Diagnostic> outcomeDiagnostics(const Scenario& sc, const Estimate& e
         }
         out.push_back(make(Severity::Error, "out_of_memory", "",
             "Stage " + n(st.stage) + " needs " + formatBytes(st.total()) + " per GPU, " + formatBytes(over) + " more than the "
-                + formatBytes(mem.capacity_bytes) + " of a " + sc.cluster.gpu.name + "; " + top->en + " dominate ("
+                + formatBytes(mem.capacity_bytes) + " of the " + sc.cluster.gpu.name + "; " + top->en + " dominate ("
                 + formatBytes(top->v) + ").",
             "阶段 " + n(st.stage) + " 每块 GPU 需要 " + formatBytes(st.total()) + "，比 " + sc.cluster.gpu.name + " 的 "
                 + formatBytes(mem.capacity_bytes) + " 多出 " + formatBytes(over) + "；其中" + top->zh + "最大（"

@@ -181,7 +181,7 @@ std::string textReport(const Scenario& sc, const Estimate& est, const std::strin
           << pad(gib(s.gradients), 9) << pad(gib(s.optimizer), 9) << pad(gib(s.activations), 9) << pad(gib(s.other), 9)
           << pad(gib(s.total()), 9) << (s.total() > est.memory.capacity_bytes ? T("  OOM", "  超出") : "") << "\n";
     }
-    o << T("Peak: stage ", "峰值：阶段 ") << est.memory.peak_stage << ", " << gib(est.memory.peak_bytes) << " GiB "
+    o << T("Peak: stage ", "峰值：阶段 ") << est.memory.peak_stage << T(", ", "，") << gib(est.memory.peak_bytes) << " GiB "
       << (est.memory.fits ? T("(fits)", "（放得下）") : T("(does NOT fit)", "（放不下）")) << "\n\n";
 
     o << T("Communication per GPU per step", "每块 GPU 每步通信") << "\n";
@@ -207,7 +207,10 @@ std::string textReport(const Scenario& sc, const Estimate& est, const std::strin
     o << T("Bubble (idle / step): ", "气泡（空闲/步长）：") << fmt("%.1f %%", tr.bubble_fraction * 100) << "   "
       << T("Tokens/s: ", "吞吐 tokens/s：") << fmt("%.0f", th.tokens_per_s) << "   MFU " << fmt("%.1f %%", th.mfu * 100)
       << "   HFU " << fmt("%.1f %%", th.hfu * 100) << "\n";
-    o << T("FLOPs: ", "FLOPs：") << est.flops.convention << "\n\n";
+    o << T("FLOPs: ", "FLOPs 口径：")
+      << (zh ? "Megatron 通用公式（2024）：只计矩阵乘，注意力按非因果全量计，反向 = 2×前向；对 GPT 即 Narayanan 2021 式 (3)"
+             : est.flops.convention)
+      << "\n\n";
 
     o << T("What breaks", "问题诊断") << " (" << est.diagnostics.size() << ")\n";
     if (est.diagnostics.empty())

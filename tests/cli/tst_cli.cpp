@@ -1,5 +1,215 @@
-// placeholder, being written
+// parascope-cli end to end: exit codes (0 evaluated, 2 bad input with the JSON path on stderr),
+// the report contract, golden outputs, presets. Set PARASCOPE_UPDATE_GOLDEN=1 to rewrite the
+// golden files after an intended engine change (and review the diff).
+
 #include <QtTest>
-class T : public QObject { Q_OBJECT };
-QTEST_GUILESS_MAIN(T)
+
+#include <nlohmann/json.hpp>
+
+class TstCli : public QObject {
+    Q_OBJECT
+
+    struct Run {
+        int code = -1;
+        QByteArray out, err;
+    };
+
+    static Run run(const QStringList& args)
+    {
+        QProcess p;
+        p.start(QStringLiteral(PARASCOPE_CLI), args);
+        Run r;
+        if (!p.waitForFinished(60000)) {
+            p.kill();
+            return r;
+        }
+        r.code = p.exitStatus() == QProcess::NormalExit ? p.exitCode() : -2;
+        r.out = p.readAllStandardOutput();
+        r.err = p.readAllStandardError();
+        return r;
+    }
+    static QString data(const char* name) { return QStringLiteral(PARASCOPE_TEST_DATA "/") + QString::fromUtf8(name); }
+    static QString defaultScenario() { return QStringLiteral(PARASCOPE_SOURCE_DIR "/resources/scenarios/default.parascope.json"); }
+
+    static void compareGolden(const QByteArray& actual, const char* name)
+    {
+        const QString path = data("golden/") + QString::fromUtf8(name);
+        if (qEnvironmentVariableIsSet("PARASCOPE_UPDATE_GOLDEN")) {
+            QFile f(path);
+            QVERIFY(f.open(QIODevice::WriteOnly));
+            f.write(actual);
+            return;
+        }
+        QFile f(path);
+        QVERIFY2(f.open(QIODevice::ReadOnly), qPrintable(path));
+        const QByteArray expected = f.readAll();
+        if (actual != expected) {
+            const QList<QByteArray> a = actual.split('\n'), e = expected.split('\n');
+            for (int i = 0; i < std::max(a.size(), e.size()); ++i) {
+                const QByteArray al = i < a.size() ? a[i] : QByteArray("<missing>");
+                const QByteArray el = i < e.size() ? e[i] : QByteArray("<missing>");
+                if (al != el)
+                    QFAIL(qPrintable(QStringLiteral("%1 differs at line %2:\n  got:      %3\n  expected: %4")
+                                         .arg(path).arg(i + 1).arg(QString::fromUtf8(al), QString::fromUtf8(el))));
+            }
+        }
+    }
+
+private slots:
+    void evaluateDefaultText()
+    {
+        const Run r = run({QStringLiteral("evaluate"), defaultScenario()});
+        QCOMPARE(r.code, 0);
+        QVERIFY(r.err.isEmpty());
+        QVERIFY(r.out.contains("Memory per GPU"));
+        QVERIFY(r.out.contains("What breaks"));
+        compareGolden(r.out, "default.txt");
+    }
+
+    void evaluateDefaultChinese()
+    {
+        const Run r = run({QStringLiteral("evaluate"), defaultScenario(), QStringLiteral("--lang"), QStringLiteral("zh")});
+        QCOMPARE(r.code, 0);
+        QVERIFY(QString::fromUtf8(r.out).contains(QStringLiteral("每块 GPU 内存")));
+        compareGolden(r.out, "default.zh.txt");
+    }
+
+    void evaluateJsonFollowsTheContract()
+    {
+        const Run r = run({QStringLiteral("evaluate"), defaultScenario(), QStringLiteral("--format"), QStringLiteral("json")});
+        QCOMPARE(r.code, 0);
+        const nlohmann::json j = nlohmann::json::parse(r.out.toStdString());
+        QCOMPARE(j["schema"].get<std::string>(), std::string("parascope.report/1"));
+        // Every key of DESIGN.md's parascope.report/1.
+        for (const char* k : {"model", "memory", "flops", "communication", "time", "throughput", "diagnostics"})
+            QVERIFY2(j.contains(k), k);
+        for (const char* k : {"params", "active_params"})
+            QVERIFY2(j["model"].contains(k), k);
+        for (const char* k : {"capacity_bytes", "peak_bytes", "peak_stage", "fits", "stages"})
+            QVERIFY2(j["memory"].contains(k), k);
+        for (const char* k : {"stage", "weights", "gradients", "optimizer", "activations", "other", "total"})
+            QVERIFY2(j["memory"]["stages"][0].contains(k), k);
+        for (const char* k : {"model_flops_per_step", "hardware_flops_per_step"})
+            QVERIFY2(j["flops"].contains(k), k);
+        for (const char* k : {"group", "collective", "calls_per_step", "bytes_per_call", "bytes_per_gpu_per_step", "link",
+                              "purpose", "time_s", "exposed_s"})
+            QVERIFY2(j["communication"][0].contains(k), k);
+        for (const char* k : {"step_s", "compute_s", "bubble_s", "bubble_fraction", "exposed_comm_s", "optimizer_s"})
+            QVERIFY2(j["time"].contains(k), k);
+        for (const char* k : {"tokens_per_s", "model_tflops_per_gpu", "hardware_tflops_per_gpu", "mfu", "hfu"})
+            QVERIFY2(j["throughput"].contains(k), k);
+        QCOMPARE(j["model"]["params"].get<std::int64_t>(), std::int64_t(68976648192));
+        QCOMPARE(j["memory"]["capacity_bytes"].get<std::int64_t>(), std::int64_t(85899345920)); // 80 GiB
+        // Every stage total is the sum of its parts.
+        for (const auto& s : j["memory"]["stages"]) {
+            const std::int64_t sum = s["weights"].get<std::int64_t>() + s["gradients"].get<std::int64_t>()
+                                   + s["optimizer"].get<std::int64_t>() + s["activations"].get<std::int64_t>()
+                                   + s["other"].get<std::int64_t>();
+            QVERIFY(std::abs(sum - s["total"].get<std::int64_t>()) <= 5); // each rounded to whole bytes
+            QVERIFY(!s["terms"].empty());
+        }
+        const Run brief = run({QStringLiteral("evaluate"), defaultScenario(), QStringLiteral("--format"),
+                               QStringLiteral("json"), QStringLiteral("--no-explain")});
+        compareGolden(brief.out, "default.json");
+    }
+
+    void outOfMemoryStillExitsZero()
+    {
+        // Evaluated but does not fit: exit 0, "fits": false, an out_of_memory diagnostic.
+        const Run r = run({QStringLiteral("evaluate"), data("cli-ddp-13b-oom.parascope.json"), QStringLiteral("--format"),
+                           QStringLiteral("json")});
+        QCOMPARE(r.code, 0);
+        const nlohmann::json j = nlohmann::json::parse(r.out.toStdString());
+        QCOMPARE(j["memory"]["fits"].get<bool>(), false);
+        bool oom = false;
+        for (const auto& d : j["diagnostics"])
+            oom = oom || (d["code"] == "out_of_memory" && d["severity"] == "error" && d["stage"] == 0);
+        QVERIFY(oom);
+    }
+
+    void customModelAndCluster()
+    {
+        const Run r = run({QStringLiteral("evaluate"), data("cli-custom-moe.parascope.json")});
+        QCOMPARE(r.code, 0);
+        compareGolden(r.out, "custom-moe.txt");
+    }
+
+    void badInputNamesThePath()
+    {
+        const Run r = run({QStringLiteral("evaluate"), data("cli-bad-tp.parascope.json")});
+        QCOMPARE(r.code, 2);
+        QVERIFY(r.out.isEmpty());
+        QVERIFY2(r.err.contains("parallel.tp: must be an integer in 1"), r.err.constData());
+        QVERIFY2(r.err.contains("got 0"), r.err.constData());
+        QVERIFY2(r.err.contains("parallel.colour: unknown key"), r.err.constData());
+    }
+
+    void usageErrors_data()
+    {
+        QTest::addColumn<QStringList>("args");
+        QTest::addColumn<QByteArray>("stderrContains");
+        QTest::newRow("no command") << QStringList{} << QByteArray("missing command");
+        QTest::newRow("unknown command") << QStringList{QStringLiteral("frobnicate")} << QByteArray("unknown command");
+        QTest::newRow("missing file") << QStringList{QStringLiteral("evaluate"), QStringLiteral("/nonexistent.json")}
+                                      << QByteArray("no such file");
+        QTest::newRow("directory") << QStringList{QStringLiteral("evaluate"), QStringLiteral(PARASCOPE_TEST_DATA)}
+                                   << QByteArray("is a directory");
+        QTest::newRow("no file") << QStringList{QStringLiteral("evaluate")} << QByteArray("exactly one scenario FILE");
+        QTest::newRow("bad format") << QStringList{QStringLiteral("evaluate"), defaultScenario(), QStringLiteral("--format"),
+                                                   QStringLiteral("xml")}
+                                    << QByteArray("--format needs json or text");
+        QTest::newRow("unknown option") << QStringList{QStringLiteral("evaluate"), QStringLiteral("--fast")}
+                                        << QByteArray("unknown option --fast");
+        QTest::newRow("bad preset kind") << QStringList{QStringLiteral("presets"), QStringLiteral("tpus")}
+                                         << QByteArray("unknown preset kind");
+    }
+
+    void usageErrors()
+    {
+        QFETCH(QStringList, args);
+        QFETCH(QByteArray, stderrContains);
+        const Run r = run(args);
+        QCOMPARE(r.code, 2);
+        QVERIFY2(r.err.contains(stderrContains), r.err.constData());
+    }
+
+    void versionAndHelp()
+    {
+        Run r = run({QStringLiteral("--version")});
+        QCOMPARE(r.code, 0);
+        QVERIFY(r.out.startsWith("parascope-cli "));
+        r = run({QStringLiteral("--help")});
+        QCOMPARE(r.code, 0);
+        QVERIFY(r.out.contains("usage:"));
+    }
+
+    void presets()
+    {
+        Run r = run({QStringLiteral("presets")});
+        QCOMPARE(r.code, 0);
+        for (const char* id : {"llama2-7b", "llama2-70b", "llama3.1-405b", "mixtral-8x7b", "gpt3-175b", "megatron-gpt-1t",
+                               "a100-40g", "a100-80g", "h100-sxm", "h200", "b200", "dgx-a100-80g", "dgx-h100"})
+            QVERIFY2(r.out.contains(id), id);
+        r = run({QStringLiteral("presets"), QStringLiteral("gpus"), QStringLiteral("--format"), QStringLiteral("json")});
+        QCOMPARE(r.code, 0);
+        const nlohmann::json j = nlohmann::json::parse(r.out.toStdString());
+        QCOMPARE(j["gpus"]["a100-80g"]["memory_gib"].get<double>(), 80.0);
+        QVERIFY(!j.contains("models"));
+    }
+
+    // Every scenario in tests/data answers: 0 for valid files, 2 for the deliberately bad ones.
+    void everyExampleAnswers()
+    {
+        const QDir dir(QStringLiteral(PARASCOPE_TEST_DATA));
+        const QStringList files = dir.entryList({QStringLiteral("*.parascope.json")}, QDir::Files);
+        QVERIFY(files.size() >= 3);
+        for (const QString& f : files) {
+            const Run r = run({QStringLiteral("evaluate"), dir.filePath(f), QStringLiteral("--format"), QStringLiteral("json")});
+            const bool bad = f.contains(QStringLiteral("bad"));
+            QVERIFY2(r.code == (bad ? 2 : 0), qPrintable(f + QStringLiteral(": ") + QString::fromUtf8(r.err)));
+        }
+    }
+};
+
+QTEST_GUILESS_MAIN(TstCli)
 #include "tst_cli.moc"

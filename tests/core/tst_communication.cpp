@@ -1,5 +1,177 @@
-// placeholder, being written
-#include <QtTest>
-class T : public QObject { Q_OBJECT };
-QTEST_GUILESS_MAIN(T)
+// Communication per parallel group and collective: bus-bandwidth factors, α–β times (flat and
+// hierarchical), and the volumes each kind of parallelism sends per step.
+
+#include "comm/collective_cost.h"
+#include "comm/comm_volume.h"
+#include "scenario_fixture.h"
+
+using namespace parascope;
+using namespace parascope::test;
+
+class TstCommunication : public QObject {
+    Q_OBJECT
+
+    static const CommEntry& entry(const Estimate& e, const std::string& group, const std::string& collective,
+                                  const std::string& purpose)
+    {
+        for (const CommEntry& c : e.communication)
+            if (c.group == group && c.collective == collective && c.purpose == purpose)
+                return c;
+        qFatal("no %s %s %s entry", group.c_str(), collective.c_str(), purpose.c_str());
+    }
+    static bool close(double a, double b) { return std::abs(a - b) <= 1e-9 * std::abs(b); }
+
+    // DGX A100 (preset): NVLink 300 GB/s × 0.77, α 3.4 µs; HDR 25 GB/s × 0.96, α 6 µs.
+    static ClusterSpec dgx() { return presetScenario("llama2-7b", "dgx-a100-80g", 1, 1, 1).cluster; }
+
+private slots:
+    void busBandwidthFactors()
+    {
+        // nccl-tests PERFORMANCE.md: all-reduce 2(n−1)/n, all-gather/reduce-scatter/all-to-all (n−1)/n.
+        QCOMPARE(busFactor(Collective::AllReduce, 8), 1.75);
+        QCOMPARE(busFactor(Collective::AllGather, 8), 0.875);
+        QCOMPARE(busFactor(Collective::ReduceScatter, 4), 0.75);
+        QCOMPARE(busFactor(Collective::AllToAll, 2), 0.5);
+        QCOMPARE(busFactor(Collective::SendRecv, 2), 1.0);
+        QCOMPARE(busFactor(Collective::AllReduce, 1), 0.0);
+    }
+
+    void flatRingInsideANode()
+    {
+        // 8 GPUs on NVLink, S = 1 GB: t = 2·7·3.4 µs + 1.75·1e9 / (300e9·0.77).
+        const ClusterSpec c = dgx();
+        const GroupPlacement g = placeGroup("tp", 8, 1, c);
+        const double t = collectiveTime(Collective::AllReduce, 1e9, g, c).seconds;
+        QVERIFY(close(t, 14 * 3.4e-6 + 1.75 * 1e9 / (300e9 * 0.77)));
+    }
+
+    void ringAcrossNodes()
+    {
+        // 8 members, one per node (stride 8): t = 14·6 µs + 1.75·S / (25e9·0.96).
+        const ClusterSpec c = dgx();
+        const GroupPlacement g = placeGroup("dp", 8, 8, c);
+        QVERIFY(close(collectiveTime(Collective::AllReduce, 1e9, g, c).seconds, 14 * 6e-6 + 1.75 * 1e9 / (25e9 * 0.96)));
+    }
+
+    void hierarchicalAllReduce()
+    {
+        // 8 members, 4 per node on 2 nodes (stride 2): NVLink ring over k = 4 on S, then the
+        // network over N = 2 on S/k, per schedules-and-comm.md §3.3:
+        // t = 2·3·3.4 µs + 1.5·S/(231e9) + 2·1·6 µs + 1·(S/4)/(24e9).
+        const ClusterSpec c = dgx();
+        const GroupPlacement g = placeGroup("dp", 8, 2, c);
+        QCOMPARE(g.ranks_per_node, std::int64_t(4));
+        const double S = 1e9;
+        QVERIFY(close(collectiveTime(Collective::AllReduce, S, g, c).seconds,
+                      6 * 3.4e-6 + 1.5 * S / 231e9 + 2 * 6e-6 + (S / 4) / 24e9));
+    }
+
+    void tensorParallelVolume()
+    {
+        // Llama-2 7B, TP 8, no SP, 4 microbatches (global 4, micro 1, DP 1): per layer 2 AR
+        // forward + 2 backward of S = s·b·h·2 = 4096·4096·2 → 4·32·4 = 512 calls.
+        Scenario sc = presetScenario("llama2-7b", "dgx-a100-80g", 8, 1, 1);
+        sc.training.global_batch = 4;
+        Estimate e = evaluate(sc);
+        const CommEntry& ar = entry(e, "tp", "all_reduce", "activations");
+        const double S = 4096.0 * 4096 * 2;
+        QCOMPARE(ar.calls_per_step, 512.0);
+        QCOMPARE(ar.bytes_per_call, S);
+        QCOMPARE(ar.bytes_per_gpu_per_step, 512 * S * 1.75);
+        QCOMPARE(ar.link, Link::NvLink);
+        QCOMPARE(ar.exposed_s, ar.time_s); // no --tp-comm-overlap: on the critical path
+
+        // With SP the all-reduce becomes all-gather + reduce-scatter: same bytes in total.
+        sc.parallel.sequence_parallel = true;
+        e = evaluate(sc);
+        const CommEntry& ag = entry(e, "tp", "all_gather", "activations");
+        const CommEntry& rs = entry(e, "tp", "reduce_scatter", "activations");
+        QCOMPARE(ag.calls_per_step, 512.0);
+        QCOMPARE(ag.bytes_per_gpu_per_step + rs.bytes_per_gpu_per_step, 512 * S * 1.75);
+    }
+
+    void dataParallelRingNotTextbook()
+    {
+        // Course case 3: 7B on DP 8. A ring all-reduce sends 2(N−1)/N·Ψ·2 bytes per GPU
+        // (1.75 × 13.48 GB = 23.6 GB), not the seed's 2·Ψ·DP; ZeRO-1 (reduce-scatter +
+        // all-gather) sends exactly the same.
+        Scenario sc = presetScenario("llama2-7b", "dgx-a100-80g", 1, 1, 8);
+        sc.training.global_batch = 64;
+        const double psi = 6738415616.0;
+        const CommEntry ar = entry(evaluate(sc), "dp", "all_reduce", "gradients");
+        QVERIFY(close(ar.bytes_per_gpu_per_step, 1.75 * psi * 2));
+        QCOMPARE(ar.calls_per_step, std::ceil(psi / 40e6)); // Megatron buckets of max(40M, 1M·dp)
+        sc.parallel.zero = 1;
+        const Estimate z1 = evaluate(sc);
+        const double zero1 = entry(z1, "dp", "reduce_scatter", "gradients").bytes_per_gpu_per_step
+                           + entry(z1, "dp", "all_gather", "parameters").bytes_per_gpu_per_step;
+        QVERIFY(close(zero1, ar.bytes_per_gpu_per_step));
+        // ZeRO-3 with one microbatch: all-gather forward + backward + reduce-scatter = 1.5×.
+        sc.parallel.zero = 3;
+        sc.training.global_batch = 8;
+        const Estimate z3 = evaluate(sc);
+        const double zero3 = entry(z3, "dp", "all_gather", "parameters").bytes_per_gpu_per_step
+                           + entry(z3, "dp", "reduce_scatter", "gradients").bytes_per_gpu_per_step;
+        QVERIFY(close(zero3, 1.5 * ar.bytes_per_gpu_per_step));
+    }
+
+    void pipelineSendRecv()
+    {
+        // Default scenario (Llama-2 70B, TP 8 + SP, PP 8, 64 microbatches): one activation and
+        // one gradient per microbatch, S = s·b·h·2/t = 4096·8192·2/8, over the network.
+        const Estimate e = evaluate(scenarioFromFile("../../resources/scenarios/default.parascope.json"));
+        const CommEntry& fwd = entry(e, "pp", "send_recv", "activations");
+        QCOMPARE(fwd.calls_per_step, 64.0);
+        QCOMPARE(fwd.bytes_per_call, 4096.0 * 8192 * 2 / 8);
+        QCOMPARE(fwd.link, Link::Network);
+        // Only the fill and the drain are exposed: (p − 1) transfers.
+        QVERIFY(close(fwd.exposed_s, fwd.time_s / 64 * 7));
+
+        // Interleaving crosses v times as many stage boundaries (Narayanan 2021 §2.2.2).
+        Scenario sc = scenarioFromFile("../../resources/scenarios/default.parascope.json");
+        sc.parallel.schedule = ScheduleKind::Interleaved;
+        sc.parallel.vpp = 2;
+        QCOMPARE(entry(evaluate(sc), "pp", "send_recv", "activations").calls_per_step, 128.0);
+    }
+
+    void contextParallelRing()
+    {
+        // Llama-2 7B, CP 2 (TP 1), global 2 → 1 microbatch: per layer 3·(cp−1) sends of the
+        // K/V chunk 2·(s/cp)·b·(g·d)·2 = 2·2048·4096·2 bytes → 3·32 = 96 calls.
+        Scenario sc = presetScenario("llama2-7b", "dgx-a100-80g", 1, 1, 1);
+        sc.parallel.cp = 2;
+        sc.training.global_batch = 1;
+        const CommEntry& kv = entry(evaluate(sc), "cp", "send_recv", "kv");
+        QCOMPARE(kv.calls_per_step, 96.0);
+        QCOMPARE(kv.bytes_per_call, 2.0 * 2048 * 4096 * 2);
+    }
+
+    void expertAllToAll()
+    {
+        // Mixtral, EP 8 over DP 8, 1 microbatch: 4 all-to-all per MoE layer (dispatch, combine,
+        // forward and backward), S = s·b·top_k·h·2 = 4096·2·4096·2.
+        Scenario sc = presetScenario("mixtral-8x7b", "dgx-h100", 1, 1, 8);
+        sc.parallel.ep = 8;
+        sc.training.global_batch = 8;
+        const CommEntry& a2a = entry(evaluate(sc), "ep", "all_to_all", "tokens");
+        QCOMPARE(a2a.calls_per_step, 128.0);
+        QCOMPARE(a2a.bytes_per_call, 4096.0 * 2 * 4096 * 2);
+        QCOMPARE(a2a.bytes_per_gpu_per_step, 128 * a2a.bytes_per_call * 7 / 8);
+    }
+
+    void exposureNeverExceedsLinkTime()
+    {
+        for (const char* file : {"../../resources/scenarios/default.parascope.json"}) {
+            const Estimate e = evaluate(scenarioFromFile(file));
+            QVERIFY(!e.communication.empty());
+            for (const CommEntry& c : e.communication) {
+                QVERIFY2(c.exposed_s >= 0 && c.exposed_s <= c.time_s * (1 + 1e-12), (c.group + " " + c.collective).c_str());
+                QVERIFY(findTerm(c.terms, "comm.exposed") != nullptr);
+                QVERIFY(findTerm(c.terms, "comm.time") != nullptr);
+            }
+        }
+    }
+};
+
+QTEST_GUILESS_MAIN(TstCommunication)
 #include "tst_communication.moc"

@@ -5,6 +5,7 @@
 // JSON path), 1 internal error.
 
 #include "estimate/evaluate.h"
+#include "hardware/hardware_profile.h"
 #include "io/report_json.h"
 #include "io/scenario_json.h"
 
@@ -20,18 +21,20 @@ constexpr int kExitOk = 0, kExitInternal = 1, kExitBadInput = 2;
 
 const char* kUsage =
     "usage:\n"
-    "  parascope-cli evaluate FILE [--format text|json] [--lang en|zh] [--no-explain]\n"
+    "  parascope-cli evaluate FILE [--format text|json] [--lang en|zh] [--no-explain] [--profile PROFILE]\n"
     "  parascope-cli presets [models|gpus|clusters] [--format text|json]\n"
     "  parascope-cli --version | --help\n"
     "\n"
     "evaluate  reads a parascope.scenario/1 JSON file and prints memory per pipeline stage,\n"
-    "          communication per collective, step time and what breaks.\n"
+    "          communication per collective, step time and what breaks. --profile applies a\n"
+    "          parascope.hardware-profile/1 (from parascope-probe) to the cluster.\n"
     "exit codes: 0 evaluated (even when it does not fit), 2 bad input, 1 internal error.\n";
 
 struct Args {
     std::vector<std::string> positional;
     std::string format = "text";
     std::string lang = "en";
+    std::string profile;
     bool explain = true;
 };
 
@@ -46,22 +49,22 @@ int parseArgs(int argc, char** argv, int first, Args& a)
 {
     for (int i = first; i < argc; ++i) {
         const std::string arg = argv[i];
-        const auto value = [&](const char* name) -> const char* {
-            if (i + 1 >= argc)
-                return nullptr;
-            (void)name;
-            return argv[++i];
-        };
+        const auto value = [&]() -> const char* { return i + 1 < argc ? argv[++i] : nullptr; };
         if (arg == "--format") {
-            const char* v = value("--format");
+            const char* v = value();
             if (!v || (std::string(v) != "json" && std::string(v) != "text"))
                 return badUsage("--format needs json or text");
             a.format = v;
         } else if (arg == "--lang") {
-            const char* v = value("--lang");
+            const char* v = value();
             if (!v || (std::string(v) != "en" && std::string(v).rfind("zh", 0) != 0))
                 return badUsage("--lang needs en or zh");
             a.lang = std::string(v).rfind("zh", 0) == 0 ? "zh" : "en";
+        } else if (arg == "--profile") {
+            const char* v = value();
+            if (!v)
+                return badUsage("--profile needs a hardware profile FILE");
+            a.profile = v;
         } else if (arg == "--no-explain") {
             a.explain = false;
         } else if (arg.rfind("--", 0) == 0) {
@@ -78,11 +81,20 @@ int evaluateCommand(const Args& a)
     if (a.positional.size() != 1)
         return badUsage("evaluate needs exactly one scenario FILE");
     std::vector<parascope::InputError> errors;
-    const auto scenario = parascope::readScenarioFile(a.positional[0], errors);
+    auto scenario = parascope::readScenarioFile(a.positional[0], errors);
     if (!scenario) {
         for (const parascope::InputError& e : errors)
             std::cerr << "parascope-cli: " << (e.path.empty() ? "" : a.positional[0] + ": ") << e.text() << "\n";
         return kExitBadInput;
+    }
+    if (!a.profile.empty()) {
+        const auto profile = parascope::readHardwareProfileFile(a.profile, errors);
+        if (!profile) {
+            for (const parascope::InputError& e : errors)
+                std::cerr << "parascope-cli: " << (e.path.empty() ? "" : a.profile + ": ") << e.text() << "\n";
+            return kExitBadInput;
+        }
+        scenario->cluster = parascope::calibrate(scenario->cluster, *profile);
     }
     const parascope::Estimate est = parascope::evaluate(*scenario);
     if (a.format == "json")

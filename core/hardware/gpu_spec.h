@@ -3,7 +3,10 @@
 // the engine uses by default for each GPU type. A hardware profile from parascope-probe
 // replaces them with measured numbers.
 
+#include "estimate/term.h"
+
 #include <string>
+#include <vector>
 
 namespace parascope {
 
@@ -37,6 +40,7 @@ struct ClusterSpec {
     LinkSpec inter_node;    // InfiniBand / RoCE, per GPU (rail-optimised)
     bool intra_is_pcie = false;
     std::string source;
+    std::vector<Term> calibration; // what a hardware profile changed (empty: datasheet defaults)
 };
 
 } // namespace parascope

@@ -37,6 +37,8 @@ nlohmann::json reportToJson(const Scenario& sc, const Estimate& est, const std::
     if (explain)
         j["model"]["terms"] = termsToJson(est.params.terms);
     j["gpus"] = est.gpus;
+    if (!sc.cluster.calibration.empty())
+        j["calibration"] = termsToJson(sc.cluster.calibration);
     j["microbatches"] = est.microbatches;
 
     nlohmann::json stages = nlohmann::json::array();
@@ -157,6 +159,9 @@ std::string textReport(const Scenario& sc, const Estimate& est, const std::strin
     o << "\n";
     o << T("Cluster: ", "集群：") << est.gpus << " × " << sc.cluster.gpu.name << " (" << est.placement.nodes << " "
       << T("nodes", "节点") << ", " << sc.cluster.gpus_per_node << T(" GPUs/node", " GPU/节点") << ")\n";
+    for (const Term& c : sc.cluster.calibration)
+        o << T("  calibrated ", "  已校准 ") << c.name.substr(c.name.find('.') + 1) << " = " << num(c.value) << "  ["
+          << c.substituted << "; " << c.source << "]\n";
     o << T("Parallel: ", "并行：") << "TP " << p.tp << " · PP " << p.pp << " · DP " << p.dp << " · CP " << p.cp << " · EP " << p.ep;
     if (p.schedule == ScheduleKind::Interleaved)
         o << " · VPP " << p.vpp;

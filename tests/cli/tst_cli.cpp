@@ -144,6 +144,24 @@ private slots:
         QVERIFY2(r.err.contains("parallel.colour: unknown key"), r.err.constData());
     }
 
+    void profileCalibrates()
+    {
+        const Run r = run({QStringLiteral("evaluate"), defaultScenario(), QStringLiteral("--profile"), data("profile-a100-80g.json"),
+                           QStringLiteral("--format"), QStringLiteral("json")});
+        QCOMPARE(r.code, 0);
+        const nlohmann::json j = nlohmann::json::parse(r.out.toStdString());
+        QCOMPARE(j["calibration"].size(), std::size_t(5));
+        const Run plain = run({QStringLiteral("evaluate"), defaultScenario(), QStringLiteral("--format"), QStringLiteral("json")});
+        const nlohmann::json k = nlohmann::json::parse(plain.out.toStdString());
+        QVERIFY(!k.contains("calibration"));
+        // Measured GEMM 262.1 TFLOP/s < datasheet-derived 0.869·312 = 271.1: compute takes longer.
+        QVERIFY(j["time"]["compute_s"].get<double>() > k["time"]["compute_s"].get<double>());
+
+        const Run bad = run({QStringLiteral("evaluate"), defaultScenario(), QStringLiteral("--profile"), data("bad-profile.json")});
+        QCOMPARE(bad.code, 2);
+        QVERIFY2(bad.err.contains("bad-profile.json: devices[0].gemm[0].dtype"), bad.err.constData());
+    }
+
     void usageErrors_data()
     {
         QTest::addColumn<QStringList>("args");

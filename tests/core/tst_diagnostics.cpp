@@ -1,5 +1,419 @@
-// placeholder, being written
+// "What breaks": every diagnostic code that core/estimate/diagnostics.cpp can emit has a scenario
+// file tests/data/diag-<code>[-variant].parascope.json that triggers it. For each file: the code is
+// there with the right severity (and stage, for out_of_memory), its message and suggestion exist in
+// English and Chinese, and the invalid scenario still gets every number. A clean scenario has no
+// errors. The comments in cases() say why each file triggers its code, with the arithmetic.
+
+#include "estimate/diagnostics.h"
+#include "scenario_fixture.h"
+
 #include <QtTest>
-class T : public QObject { Q_OBJECT };
-QTEST_GUILESS_MAIN(T)
+
+#include <algorithm>
+#include <cmath>
+#include <fstream>
+#include <map>
+#include <regex>
+#include <set>
+#include <sstream>
+#include <string>
+#include <vector>
+
+using namespace parascope;
+
+namespace {
+
+struct Case {
+    const char* file;     // under tests/data
+    const char* code;     // the diagnostic it must raise
+    const char* severity; // "error" | "warning"
+    int stage;            // the pipeline stage the diagnostic names (−1: none)
+    // Other error-severity codes the file raises on purpose (the file is otherwise valid and fits).
+    std::vector<std::string> other_errors;
+};
+
+// One row per (code, variant). Why each file triggers its code:
+const std::vector<Case>& cases()
+{
+    static const std::vector<Case> list = {
+        // Cluster of 12 nodes × 8 = 96 GPUs, but tp·pp·dp·cp = 8·4·4·1 = 128 ≠ 96: an error because
+        // the cluster says how many nodes it has (96 % (8·4·1) = 0, so the suggestion is dp = 3).
+        {"diag-gpu_count_mismatch.parascope.json", "gpu_count_mismatch", "error", -1, {}},
+        // Preset cluster (nodes not fixed): tp·dp = 4·3 = 12 GPUs > 8 per node and 12 % 8 = 4, so the
+        // last node is half empty: a warning.
+        {"diag-gpu_count_mismatch-partial-node.parascope.json", "gpu_count_mismatch", "warning", -1, {}},
+        // Llama-2 13B has 40 heads; 40 % 16 = 8 ≠ 0. Its 40 KV heads (MHA) fail the same way, so
+        // kv_heads_not_divisible_by_tp comes too (any TP dividing the KV heads divides the heads).
+        {"diag-heads_not_divisible_by_tp.parascope.json", "heads_not_divisible_by_tp", "error", -1,
+         {"kv_heads_not_divisible_by_tp"}},
+        // Llama-2 70B: 64 heads % 16 = 0, but its 8 KV heads (GQA groups) % 16 = 8 ≠ 0.
+        {"diag-kv_heads_not_divisible_by_tp.parascope.json", "kv_heads_not_divisible_by_tp", "error", -1, {}},
+        // Llama-2 7B has 32 layers; PP = 64 > 32, so stages 32 … 63 hold no layer.
+        {"diag-pp_exceeds_layers.parascope.json", "pp_exceeds_layers", "error", -1, {}},
+        // Llama-3.1 405B has 126 layers; 126 % 16 = 14: 14 stages get 8 layers and 2 get 7
+        // (14·8 + 2·7 = 126). Uneven but runnable: a warning.
+        {"diag-layers_not_divisible_by_pp.parascope.json", "layers_not_divisible_by_pp", "warning", -1, {}},
+        // Explicit parallel.stage_layers [19, 20, 20, 19] add up to 78, Llama-2 70B has 80: an error.
+        {"diag-layers_not_divisible_by_pp-stage-layers.parascope.json", "layers_not_divisible_by_pp", "error", -1, {}},
+        // Interleaved with PP·VPP = 4·3 = 12 and 32 layers: 32 % 12 = 8 ≠ 0. (Microbatches
+        // 256/(1·4) = 64, a multiple of PP = 4, so only the VPP rule fires.)
+        {"diag-vpp_not_divisible.parascope.json", "vpp_not_divisible", "error", -1, {}},
+        // VPP = 2 with the plain 1F1B schedule: VPP only applies to interleaved, it is ignored: a warning.
+        {"diag-vpp_not_divisible-ignored.parascope.json", "vpp_not_divisible", "warning", -1, {}},
+        // ZB-V puts two chunks on every rank: 40 layers % (2·PP = 16) = 8 ≠ 0.
+        {"diag-vpp_not_divisible-zb-v.parascope.json", "vpp_not_divisible", "error", -1, {}},
+        // Global batch 1000, micro batch × DP = 1·16 = 16; 1000 % 16 = 8 ≠ 0 (992 or 1008 would do).
+        {"diag-batch_not_divisible.parascope.json", "batch_not_divisible", "error", -1, {}},
+        // m = 32 / (1·8) = 4 microbatches < PP = 8: the 1F1B pipeline never fills (a warning; the
+        // bubble (8−1)/(4+8−1) = 64 % also raises large_bubble).
+        {"diag-microbatches_lt_pp.parascope.json", "microbatches_lt_pp", "warning", -1, {}},
+        // DualPipeV needs m ≥ 2·PP = 8; m = 24 / (1·4) = 6 (≥ PP = 4, so not the warning): an error.
+        {"diag-microbatches_lt_pp-dualpipe-v.parascope.json", "microbatches_lt_pp", "error", -1, {}},
+        // Interleaved PP4 VPP2 (32 layers % 8 = 0, fine), m = 40 / (1·4) = 10 and 10 % 4 = 2 ≠ 0.
+        {"diag-interleaved_needs_microbatch_multiple.parascope.json", "interleaved_needs_microbatch_multiple", "error",
+         -1, {}},
+        // PP = 8 with m = 64 / (1·8) = 8 microbatches: 1F1B idles (p−1)/(m+p−1) = 7/15 = 47 % of
+        // compute + bubble; with the exposed communication in the step still ≈ 41 % > 25 %.
+        {"diag-large_bubble.parascope.json", "large_bubble", "warning", -1, {}},
+        // Llama-2 13B, DP = 64 without ZeRO: every GPU holds all of Ψ = 13.0e9 params × 16 B
+        // (2 weights + 2 grads + 12 AdamW) = 208 GB = 194 GiB of model states > 80 GiB. One stage: 0.
+        {"diag-out_of_memory.parascope.json", "out_of_memory", "error", 0, {}},
+        // Llama-2 70B, TP8 PP4 DP2, ZeRO-0, stage_layers [2, 2, 2, 74]: one layer is 855.7e6 params,
+        // 855.6e6/8 + 16384 (norms) = 106.97e6 per GPU; stage 3 holds 74 of them + the output layer
+        // 32000·8192/8 = 32.8e6: Ψ = 7.95e9 × 16 B = 127 GB = 118 GiB > 80 GiB. Stages 0-2 hold 2 layers
+        // (≈ 0.21e9 params, 3.4 GB): only stage 3 overflows.
+        {"diag-out_of_memory-last-stage.parascope.json", "out_of_memory", "error", 3, {}},
+        // Llama-2 70B, TP8 PP8 DP8, micro batch 8: one layer's activations are
+        // s·b·(10h/t + (2q + 4kv + 2q + 6f)/t) = 4096·8·(10240 + 26112) = 1.19e9 B; 1F1B keeps 8 − i
+        // microbatches in flight on stage i, 10 layers each: stage 0 ≈ 8·10·1.19e9 = 95.6 GB = 89 GiB of
+        // activations alone > 80 GiB; stage 1 (7/8 of that, + 5.9 GB states) 88 GiB; stage 2 76.5 GiB fits.
+        // Full recompute keeps one layer input per layer and saves enough: "(fits)".
+        {"diag-out_of_memory-activations.parascope.json", "out_of_memory", "error", 0, {}},
+        // TP = 16 on DGX H100 (8 GPUs per node): each TP group spans 2 nodes. GPT-3's 96 heads
+        // % 16 = 0, so TP16 is otherwise legal.
+        {"diag-tp_spans_nodes.parascope.json", "tp_spans_nodes", "warning", -1, {}},
+        // Llama-2 7B on DP = 512 (64 nodes), one 1024-token sequence per GPU, overlap_grad_reduce off:
+        // ZeRO-1 reduce-scatters the bf16 gradients and all-gathers the parameters, 2 B × 6.74e9 =
+        // 13.5 GB each, hierarchical: NVLink 0.875·13.5e9/231e9 ≈ 0.051 s + network (13.5e9/8)/24e9
+        // ≈ 0.070 s ⇒ 0.126 s per collective, 0.25 s exposed. Compute: 6·6.74e9·1024 FLOP / 271 TFLOP/s
+        // ≈ 0.16 s. Exposed ≈ 0.25 / 0.41 ≈ 61 % > 20 % of the step.
+        {"diag-exposed_comm_high.parascope.json", "exposed_comm_high", "warning", -1, {}},
+        // Mixtral 8x7B has 8 experts; EP = 16: 8 % 16 ≠ 0.
+        {"diag-ep_invalid.parascope.json", "ep_invalid", "error", -1, {}},
+        // EP = 2 on Llama-2 7B, a dense model: there are no experts to spread.
+        {"diag-ep_invalid-dense.parascope.json", "ep_invalid", "error", -1, {}},
+        // Mixtral, EP = 8 (divides 8 experts), ETP = TP = 2: EP·ETP = 16 must divide the
+        // tp·cp·dp = 2·1·2 = 4 GPUs of a stage; 4 % 16 ≠ 0.
+        {"diag-ep_invalid-grid.parascope.json", "ep_invalid", "error", -1, {}},
+        // sequence_parallel with TP = 1: nothing to split over.
+        {"diag-sp_requires_tp.parascope.json", "sp_requires_tp", "warning", -1, {}},
+        // CP = 3: load-balanced ring attention needs seq_len % 2·CP; 4096 % 6 = 4 ≠ 0.
+        {"diag-cp_not_divisible.parascope.json", "cp_not_divisible", "error", -1, {}},
+        // GPT-3 175B has 2048 learned positions; seq_len 4096 > 2048.
+        {"diag-seq_exceeds_positions.parascope.json", "seq_exceeds_positions", "error", -1, {}},
+        // ZeRO-2 (gradient sharding) with PP = 4 > 1.
+        {"diag-zero_with_pp.parascope.json", "zero_with_pp", "warning", -1, {}},
+    };
+    return list;
+}
+
+// The codes DESIGN.md says must exist.
+const char* const kRequiredCodes[] = {
+    "gpu_count_mismatch", "heads_not_divisible_by_tp", "kv_heads_not_divisible_by_tp", "pp_exceeds_layers",
+    "layers_not_divisible_by_pp", "vpp_not_divisible", "batch_not_divisible", "microbatches_lt_pp",
+    "interleaved_needs_microbatch_multiple", "large_bubble", "out_of_memory", "tp_spans_nodes",
+    "exposed_comm_high", "ep_invalid", "sp_requires_tp", "cp_not_divisible",
+};
+
+bool isCjk(uint c)
+{
+    return (c >= 0x4E00 && c <= 0x9FFF) || (c >= 0x3400 && c <= 0x4DBF) || (c >= 0xF900 && c <= 0xFAFF);
+}
+
+bool hasCjk(const std::string& s)
+{
+    const auto ucs4 = QString::fromStdString(s).toUcs4();
+    return std::any_of(ucs4.begin(), ucs4.end(), isCjk);
+}
+
+std::string describe(const Estimate& est)
+{
+    std::string out;
+    for (const Diagnostic& d : est.diagnostics)
+        out += std::string("\n  ") + toString(d.severity) + " " + d.code + " (stage " + std::to_string(d.stage)
+               + "): " + d.message.en;
+    return out.empty() ? std::string("\n  (no diagnostics)") : out;
+}
+
+const Diagnostic* find(const Estimate& est, const std::string& code, int stage)
+{
+    for (const Diagnostic& d : est.diagnostics)
+        if (d.code == code && d.stage == stage)
+            return &d;
+    return nullptr;
+}
+
+bool contains(const std::string& haystack, const std::string& needle)
+{
+    return haystack.find(needle) != std::string::npos;
+}
+
+bool finitePositive(double v)
+{
+    return std::isfinite(v) && v > 0;
+}
+
+// Every (code, severity) pair that diagnostics.cpp can emit, read from its source, so that a new rule
+// without a scenario file fails here.
+std::set<std::pair<std::string, std::string>> emittedBySource()
+{
+    std::ifstream in(PARASCOPE_SOURCE_DIR "/core/estimate/diagnostics.cpp");
+    std::stringstream ss;
+    ss << in.rdbuf();
+    const std::string src = ss.str();
+    std::set<std::pair<std::string, std::string>> out;
+    static const std::regex re(R"(make\(\s*Severity::(\w+)\s*,\s*\"(\w+)\")");
+    for (auto it = std::sregex_iterator(src.begin(), src.end(), re); it != std::sregex_iterator(); ++it) {
+        std::string sev = (*it)[1].str();
+        std::transform(sev.begin(), sev.end(), sev.begin(), [](unsigned char c) { return char(std::tolower(c)); });
+        out.insert({(*it)[2].str(), sev});
+    }
+    return out;
+}
+
+} // namespace
+
+class TstDiagnostics : public QObject {
+    Q_OBJECT
+
+private slots:
+    void everyCodeHasAScenario();
+    void triggers_data();
+    void triggers();
+    void outOfMemoryDetails_data();
+    void outOfMemoryDetails();
+    void cleanScenarioHasNoErrors();
+    void formatBytesUnits();
+};
+
+void TstDiagnostics::everyCodeHasAScenario()
+{
+    const auto emitted = emittedBySource();
+    // The regex must see the rules at all (guards against a silent match failure).
+    QVERIFY2(emitted.size() >= 18, ("only " + std::to_string(emitted.size()) + " rules found in diagnostics.cpp").c_str());
+
+    std::set<std::pair<std::string, std::string>> covered;
+    for (const Case& c : cases())
+        covered.insert({c.code, c.severity});
+    for (const auto& [code, sev] : emitted) {
+        QVERIFY2(covered.count({code, sev}),
+                 ("diagnostics.cpp emits " + code + " as " + sev + " but no scenario file covers it").c_str());
+        const std::string main = std::string(PARASCOPE_TEST_DATA) + "/diag-" + code + ".parascope.json";
+        QVERIFY2(std::ifstream(main).good(), ("missing " + main).c_str());
+    }
+    for (const char* code : kRequiredCodes) {
+        const bool in_source = std::any_of(emitted.begin(), emitted.end(), [&](const auto& p) { return p.first == code; });
+        QVERIFY2(in_source, (std::string("DESIGN.md requires diagnostic ") + code + ", diagnostics.cpp never emits it").c_str());
+    }
+}
+
+void TstDiagnostics::triggers_data()
+{
+    QTest::addColumn<int>("index");
+    for (std::size_t i = 0; i < cases().size(); ++i)
+        QTest::newRow(cases()[i].file) << int(i);
+}
+
+void TstDiagnostics::triggers()
+{
+    QFETCH(int, index);
+    const Case& c = cases()[std::size_t(index)];
+    const Scenario sc = test::scenarioFromFile(c.file);
+    if (QTest::currentTestFailed())
+        return;
+    const Estimate est = evaluate(sc);
+    const std::string all = describe(est);
+
+    // The code, with the expected severity and stage.
+    QVERIFY2(est.has(c.code), (std::string(c.file) + " does not raise " + c.code + ":" + all).c_str());
+    const Diagnostic* d = find(est, c.code, c.stage);
+    QVERIFY2(d, (std::string(c.code) + " not raised for stage " + std::to_string(c.stage) + ":" + all).c_str());
+    QCOMPARE(QString::fromUtf8(toString(d->severity)), QString::fromUtf8(c.severity));
+
+    // Both languages, message and suggestion; zh is Chinese, en is not.
+    QVERIFY2(!d->message.en.empty() && !d->suggestion.en.empty(), c.code);
+    QVERIFY2(!d->message.zh.empty() && !d->suggestion.zh.empty(), c.code);
+    QVERIFY2(hasCjk(d->message.zh), ("zh message has no Chinese: " + d->message.zh).c_str());
+    QVERIFY2(hasCjk(d->suggestion.zh), ("zh suggestion has no Chinese: " + d->suggestion.zh).c_str());
+    QVERIFY2(!hasCjk(d->message.en), ("en message has Chinese: " + d->message.en).c_str());
+    QVERIFY2(!hasCjk(d->suggestion.en), ("en suggestion has Chinese: " + d->suggestion.en).c_str());
+    QVERIFY(d->message.in("zh_CN") == d->message.zh);
+    QVERIFY(d->message.in("en") == d->message.en);
+
+    // The knob to highlight names a scenario path (out_of_memory concerns no single knob).
+    if (std::string(c.code) != "out_of_memory")
+        QVERIFY2(d->knob.rfind("parallel.", 0) == 0 || d->knob.rfind("training.", 0) == 0,
+                 ("knob \"" + d->knob + "\" is not a scenario path").c_str());
+
+    // Exactly the intended errors: the file is a focused example of its rule.
+    std::set<std::string> errors, expected(c.other_errors.begin(), c.other_errors.end());
+    if (std::string(c.severity) == "error")
+        expected.insert(c.code);
+    for (const Diagnostic& x : est.diagnostics)
+        if (x.severity == Severity::Error)
+            errors.insert(x.code);
+    QVERIFY2(errors == expected, ("unexpected set of errors:" + all).c_str());
+
+    // An invalid configuration still gets every number.
+    QVERIFY(est.params.total > 0);
+    QVERIFY(est.params.active > 0 && est.params.active <= est.params.total);
+    QCOMPARE(est.gpus, sc.parallel.gpus());
+    QVERIFY(est.microbatches >= 1);
+    QCOMPARE(est.memory.stages.size(), std::size_t(sc.parallel.pp));
+    QVERIFY(finitePositive(est.memory.capacity_bytes));
+    double peak = 0;
+    int peak_stage = 0;
+    for (std::size_t s = 0; s < est.memory.stages.size(); ++s) {
+        const StageMemory& st = est.memory.stages[s];
+        QCOMPARE(st.stage, int(s));
+        QVERIFY2(finitePositive(st.total()), ("stage " + std::to_string(s) + " has no memory").c_str());
+        for (double v : {st.weights, st.gradients, st.optimizer, st.activations, st.other})
+            QVERIFY(std::isfinite(v) && v >= 0);
+        if (st.total() > peak) {
+            peak = st.total();
+            peak_stage = int(s);
+        }
+    }
+    QCOMPARE(est.memory.peak_bytes, peak);
+    QCOMPARE(est.memory.peak_stage, peak_stage);
+    QCOMPARE(est.memory.fits, peak <= est.memory.capacity_bytes);
+    QCOMPARE(est.has("out_of_memory"), !est.memory.fits);
+    QVERIFY(finitePositive(est.flops.model_flops_per_step));
+    QVERIFY(finitePositive(est.time.step_s));
+    QVERIFY(finitePositive(est.time.compute_s));
+    QVERIFY(est.time.bubble_fraction >= 0 && est.time.bubble_fraction < 1);
+    QVERIFY(finitePositive(est.throughput.tokens_per_s));
+    QVERIFY(est.throughput.mfu > 0 && est.throughput.mfu < 1);
+}
+
+void TstDiagnostics::outOfMemoryDetails_data()
+{
+    QTest::addColumn<QString>("file");
+    for (const Case& c : cases())
+        if (std::string(c.code) == "out_of_memory")
+            QTest::newRow(c.file) << QString::fromUtf8(c.file);
+}
+
+void TstDiagnostics::outOfMemoryDetails()
+{
+    QFETCH(QString, file);
+    const Scenario sc = test::scenarioFromFile(file.toStdString());
+    if (QTest::currentTestFailed())
+        return;
+    const Estimate est = evaluate(sc);
+    const double cap = est.memory.capacity_bytes;
+    QVERIFY(cap > 0);
+
+    // One out_of_memory per stage that overflows, and none for a stage that fits.
+    int overflowing = 0;
+    for (const StageMemory& st : est.memory.stages) {
+        const Diagnostic* d = find(est, "out_of_memory", st.stage);
+        const double over = st.total() - cap;
+        if (over <= 0) {
+            QVERIFY2(!d, ("stage " + std::to_string(st.stage) + " fits but is reported").c_str());
+            continue;
+        }
+        ++overflowing;
+        QVERIFY2(d, ("stage " + std::to_string(st.stage) + " overflows but is not reported" + describe(est)).c_str());
+
+        // The message says how much: total, the excess (total − capacity) and the capacity, as formatBytes prints them.
+        const std::string& en = d->message.en;
+        const std::string& zh = d->message.zh;
+        QVERIFY2(contains(en, "Stage " + std::to_string(st.stage) + " "), en.c_str());
+        QVERIFY2(contains(en, formatBytes(st.total()) + " per GPU"), en.c_str());
+        QVERIFY2(contains(en, formatBytes(over) + " more than"), (en + " ≠ excess " + formatBytes(over)).c_str());
+        QVERIFY2(contains(en, formatBytes(cap)), en.c_str());
+        QVERIFY2(contains(en, sc.cluster.gpu.name), en.c_str());
+        QVERIFY2(contains(zh, formatBytes(over)), zh.c_str());
+        QVERIFY2(contains(zh, formatBytes(st.total())), zh.c_str());
+
+        // It names the part that dominates, with its size.
+        const std::pair<const char*, double> parts[] = {{"weights", st.weights},
+                                                        {"gradients", st.gradients},
+                                                        {"optimizer states", st.optimizer},
+                                                        {"activations", st.activations},
+                                                        {"other", st.other}};
+        const auto top = std::max_element(std::begin(parts), std::end(parts),
+                                          [](const auto& a, const auto& b) { return a.second < b.second; });
+        QVERIFY2(contains(en, std::string(top->first) + " dominate (" + formatBytes(top->second) + ")"), en.c_str());
+
+        // The suggestion is a remedy with its saving, in both languages.
+        const std::string& sug = d->suggestion.en;
+        QVERIFY2(contains(sug, " saves "), sug.c_str());
+        QVERIFY2(contains(d->suggestion.zh, "可省"), d->suggestion.zh.c_str());
+
+        // Each knob-level remedy's saving equals what evaluating the changed scenario gives for this
+        // stage, and "(fits)" appears exactly when that saving covers the excess.
+        struct Remedy { const char* label; Scenario alt; bool applies; };
+        std::vector<Remedy> remedies;
+        {
+            Scenario alt = sc;
+            alt.parallel.zero = 1;
+            remedies.push_back({"ZeRO-1 (distributed optimizer)", alt, sc.parallel.zero == 0 && sc.parallel.dp * sc.parallel.cp > 1});
+        }
+        {
+            Scenario alt = sc;
+            alt.training.recompute = Recompute::Full;
+            remedies.push_back({"full recompute", alt, sc.training.recompute != Recompute::Full});
+        }
+        int checked = 0;
+        for (const Remedy& r : remedies) {
+            if (!r.applies)
+                continue;
+            const Estimate alt = evaluate(r.alt);
+            const double saved = st.total() - alt.memory.stages[std::size_t(st.stage)].total();
+            if (saved <= 0)
+                continue;
+            const std::string expect = std::string(r.label) + " saves " + formatBytes(saved) + (saved >= over ? " (fits)" : "");
+            QVERIFY2(contains(sug, expect + ";") || contains(sug, expect + "."),
+                     ("suggestion \"" + sug + "\" lacks \"" + expect + "\"").c_str());
+            ++checked;
+        }
+        QVERIFY2(checked > 0, "no remedy could be checked for this stage");
+    }
+    QVERIFY(overflowing > 0);
+    const Case* c = nullptr;
+    for (const Case& x : cases())
+        if (file.toStdString() == x.file)
+            c = &x;
+    QVERIFY(c);
+    QVERIFY(est.memory.stages[std::size_t(c->stage)].total() > cap);
+    QCOMPARE(est.memory.fits, false);
+}
+
+void TstDiagnostics::cleanScenarioHasNoErrors()
+{
+    std::vector<InputError> errors;
+    const auto sc = readScenarioFile(PARASCOPE_SOURCE_DIR "/resources/scenarios/default.parascope.json", errors);
+    QVERIFY2(sc, errors.empty() ? "no scenario" : errors.front().text().c_str());
+    const Estimate est = evaluate(*sc);
+    QVERIFY2(!est.hasErrors(), ("default scenario has errors:" + describe(est)).c_str());
+    for (const Diagnostic& d : est.diagnostics)
+        QVERIFY2(d.severity != Severity::Error, d.code.c_str());
+    QVERIFY(est.memory.fits);
+    QVERIFY(!est.has("out_of_memory"));
+    // Every warning still comes in both languages.
+    for (const Diagnostic& d : est.diagnostics)
+        QVERIFY2(hasCjk(d.message.zh) && !d.message.en.empty(), d.code.c_str());
+}
+
+void TstDiagnostics::formatBytesUnits()
+{
+    // The unit switches at 1 GiB and 1 TiB (binary units, as the capacity line shows them).
+    QCOMPARE(QString::fromStdString(formatBytes(512.0 * (1 << 20))), QStringLiteral("512 MiB"));
+    QCOMPARE(QString::fromStdString(formatBytes(80 * test::GiB)), QStringLiteral("80.0 GiB"));
+    QCOMPARE(QString::fromStdString(formatBytes(1.5 * 1024 * test::GiB)), QStringLiteral("1.50 TiB"));
+}
+
+QTEST_GUILESS_MAIN(TstDiagnostics)
 #include "tst_diagnostics.moc"

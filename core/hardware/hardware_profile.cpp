@@ -1,0 +1,208 @@
+#include "hardware/hardware_profile.h"
+
+#include <algorithm>
+
+namespace parascope {
+
+namespace {
+
+// A measured value may be null ("unknown values are null, never 0").
+std::optional<double> measured(ObjectReader& r, const char* key, double scale)
+{
+    const nlohmann::json* v = r.child(key);
+    if (!v || v->is_null())
+        return std::nullopt;
+    if (!v->is_number() || v->get<double>() < 0) {
+        r.error(key, "must be a non-negative number or null, got " + describeJson(*v));
+        return std::nullopt;
+    }
+    return v->get<double>() * scale;
+}
+
+template <typename F>
+void eachObject(ObjectReader& r, const char* key, std::vector<InputError>& errors, F&& f)
+{
+    const nlohmann::json* a = r.child(key);
+    if (!a || a->is_null())
+        return;
+    if (!a->is_array()) {
+        r.error(key, "must be an array, got " + describeJson(*a));
+        return;
+    }
+    for (std::size_t i = 0; i < a->size(); ++i) {
+        ObjectReader item((*a)[i], r.childPath(key) + "[" + std::to_string(i) + "]", errors);
+        if (item.valid())
+            f(item);
+    }
+}
+
+} // namespace
+
+std::optional<HardwareProfile> readHardwareProfile(const nlohmann::json& j, std::vector<InputError>& errors)
+{
+    const std::size_t before = errors.size();
+    ObjectReader r(j, "", errors);
+    if (!r.valid())
+        return std::nullopt;
+    HardwareProfile p;
+    if (auto schema = r.string("schema", true); schema && *schema != kHardwareProfileSchema)
+        r.error("schema", std::string("must be \"") + kHardwareProfileSchema + "\", got \"" + *schema + "\"");
+    if (auto s = r.choice("status", {"ok", "partial", "no_gpu"}))
+        p.status = *s == 0 ? "ok" : *s == 1 ? "partial" : "no_gpu";
+    r.child("versions");
+    r.child("host");
+    r.child("created");
+    r.child("units");
+    r.child("statistic");
+    r.child("skipped");
+    r.child("warnings");
+    r.child("reason");
+    eachObject(r, "devices", errors, [&](ObjectReader& d) {
+        const bool first = p.device_name.empty();
+        const std::string name = d.string("name").value_or("");
+        const auto mem = measured(d, "memory_bytes", 1);
+        d.child("index");
+        d.child("sms");
+        d.child("compute_capability");
+        d.child("host_to_device_gbps");
+        d.child("device_to_host_gbps");
+        d.child("clocks");
+        std::optional<double> copy;
+        if (const nlohmann::json* h = d.child("hbm"); h && !h->is_null()) {
+            ObjectReader hbm(*h, d.childPath("hbm"), errors);
+            hbm.child("theoretical_gbps");
+            copy = measured(hbm, "copy_gbps", 1e9);
+            hbm.child("triad_gbps");
+            hbm.child("copy_engine_gbps");
+            hbm.child("bytes");
+            hbm.finish();
+        }
+        eachObject(d, "gemm", errors, [&](ObjectReader& g) {
+            MeasuredGemm mg;
+            static const char* const kDtypes[] = {"bf16", "fp16", "tf32", "fp32", "fp8"};
+            if (auto i = g.choice("dtype", {"bf16", "fp16", "tf32", "fp32", "fp8"}))
+                mg.dtype = kDtypes[*i];
+            mg.m = g.number("m", 1, 1e9).value_or(0);
+            mg.n = g.number("n", 1, 1e9).value_or(0);
+            mg.k = g.number("k", 1, 1e9).value_or(0);
+            mg.flops_per_s = measured(g, "tflops", 1e12).value_or(0);
+            g.child("algorithm");
+            g.child("samples");
+            g.finish();
+            if (first && !mg.dtype.empty() && mg.flops_per_s > 0)
+                p.gemm.push_back(mg);
+        });
+        d.finish();
+        if (first) { // the engine models one GPU type: the first device speaks for the node
+            p.device_name = name.empty() ? "GPU 0" : name;
+            p.memory_bytes = mem;
+            p.hbm_copy_bytes_per_s = copy;
+        }
+    });
+    eachObject(r, "links", errors, [&](ObjectReader& l) {
+        l.child("src");
+        l.child("dst");
+        l.child("kind");
+        const auto one_way = measured(l, "unidirectional_gbps", 1e9);
+        l.child("bidirectional_gbps");
+        l.finish();
+        if (one_way)
+            p.p2p_unidirectional_bytes_per_s = std::max(p.p2p_unidirectional_bytes_per_s.value_or(0), *one_way);
+    });
+    eachObject(r, "collectives", errors, [&](ObjectReader& c) {
+        MeasuredCollective mc;
+        static const char* const kOps[] = {"all_reduce", "all_gather", "reduce_scatter", "all_to_all", "broadcast", "reduce", "send_recv"};
+        if (auto i = c.choice("op", {"all_reduce", "all_gather", "reduce_scatter", "all_to_all", "broadcast", "reduce", "send_recv"}))
+            mc.op = kOps[*i];
+        mc.ranks = int(c.integer("ranks", 1, 1 << 24, true).value_or(0));
+        mc.nodes = int(c.integer("nodes", 1, 1 << 24).value_or(1));
+        mc.bytes = c.number("bytes", 0, 1e15, true).value_or(0);
+        c.child("algbw_gbps");
+        c.child("time_us");
+        c.child("algorithm");
+        mc.busbw_bytes_per_s = measured(c, "busbw_gbps", 1e9).value_or(0);
+        c.finish();
+        if (!mc.op.empty() && mc.busbw_bytes_per_s > 0)
+            p.collectives.push_back(mc);
+    });
+    r.finish();
+    if (errors.size() != before)
+        return std::nullopt;
+    return p;
+}
+
+std::optional<HardwareProfile> readHardwareProfileFile(const std::string& file, std::vector<InputError>& errors)
+{
+    const auto j = readJsonFile(file, errors);
+    if (!j)
+        return std::nullopt;
+    std::vector<InputError> local;
+    auto p = readHardwareProfile(*j, local);
+    for (InputError& e : local)
+        errors.push_back({e.path, e.message});
+    return p;
+}
+
+ClusterSpec calibrate(ClusterSpec c, const HardwareProfile& p)
+{
+    GpuSpec& g = c.gpu;
+    const std::string src = "hardware profile: " + p.device_name;
+    const auto note = [&](const char* name, double before, double after, const std::string& formula, const std::string& subst) {
+        c.calibration.push_back({name, after, "fraction", formula, subst + "  (was " + num(before) + ")", src});
+    };
+    // GEMM: the best bf16 (else fp16) throughput measured, over the dense bf16 peak.
+    double best = 0;
+    for (const MeasuredGemm& m : p.gemm)
+        if (m.dtype == "bf16" || (m.dtype == "fp16" && best == 0))
+            best = std::max(best, m.flops_per_s);
+    if (best > 0 && g.peak_bf16_flops > 0) {
+        const double eff = std::min(1.0, best / g.peak_bf16_flops);
+        note("calibration.gemm_efficiency", g.gemm_efficiency, eff, "measured bf16 GEMM / dense bf16 peak",
+             num(best / 1e12) + " / " + num(g.peak_bf16_flops / 1e12) + " TFLOP/s");
+        g.gemm_efficiency = eff;
+    }
+    if (p.hbm_copy_bytes_per_s && g.hbm_bytes_per_s > 0) {
+        const double eff = std::min(1.0, *p.hbm_copy_bytes_per_s / g.hbm_bytes_per_s);
+        note("calibration.hbm_efficiency", g.hbm_efficiency, eff, "measured copy bandwidth (read + write) / datasheet HBM",
+             num(*p.hbm_copy_bytes_per_s / 1e9) + " / " + num(g.hbm_bytes_per_s / 1e9) + " GB/s");
+        g.hbm_efficiency = eff;
+    }
+    if (p.memory_bytes && *p.memory_bytes > 0) {
+        c.calibration.push_back({"calibration.memory_bytes", *p.memory_bytes, "bytes", "device total memory",
+                                 num(*p.memory_bytes) + "  (was " + num(g.memory_bytes) + ")", src});
+        g.memory_bytes = *p.memory_bytes;
+    }
+    // Links: the largest single-node all-reduce busbw (ring factor already in busbw), else the
+    // peer-to-peer one-way bandwidth; across nodes, the busbw per GPU of the node (÷ ranks per node).
+    double intra = 0, inter = 0;
+    double intra_bytes = 0, inter_bytes = 0;
+    for (const MeasuredCollective& m : p.collectives) {
+        if (m.op != "all_reduce" || m.ranks < 2)
+            continue;
+        if (m.nodes <= 1 && m.bytes >= intra_bytes) {
+            intra_bytes = m.bytes;
+            intra = m.busbw_bytes_per_s;
+        } else if (m.nodes > 1 && m.bytes >= inter_bytes) {
+            inter_bytes = m.bytes;
+            inter = m.busbw_bytes_per_s / std::max(1, m.ranks / m.nodes);
+        }
+    }
+    if (intra == 0 && p.p2p_unidirectional_bytes_per_s)
+        intra = *p.p2p_unidirectional_bytes_per_s;
+    if (intra > 0 && c.intra_node.bytes_per_s > 0) {
+        const double eff = std::min(1.0, intra / c.intra_node.bytes_per_s);
+        note("calibration.intra_node_efficiency", c.intra_node.efficiency, eff,
+             "measured busbw (all-reduce, one node) / link bandwidth", num(intra / 1e9) + " / " + num(c.intra_node.bytes_per_s / 1e9) + " GB/s");
+        c.intra_node.efficiency = eff;
+    }
+    if (inter > 0 && c.inter_node.bytes_per_s > 0) {
+        const double eff = std::min(1.0, inter / c.inter_node.bytes_per_s);
+        note("calibration.inter_node_efficiency", c.inter_node.efficiency, eff,
+             "measured busbw per GPU (all-reduce across nodes ÷ ranks per node) / NIC bandwidth",
+             num(inter / 1e9) + " / " + num(c.inter_node.bytes_per_s / 1e9) + " GB/s");
+        c.inter_node.efficiency = eff;
+    }
+    return c;
+}
+
+} // namespace parascope

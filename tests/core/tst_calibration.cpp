@@ -1,0 +1,83 @@
+// Calibration from a hardware profile: each measured number replaces the datasheet-derived
+// efficiency it measures, and the change is recorded as a Term.
+
+#include "hardware/hardware_profile.h"
+#include "scenario_fixture.h"
+
+using namespace parascope;
+using namespace parascope::test;
+
+class TstCalibration : public QObject {
+    Q_OBJECT
+
+    static HardwareProfile profile()
+    {
+        std::vector<InputError> errors;
+        auto p = readHardwareProfileFile(std::string(PARASCOPE_TEST_DATA) + "/profile-a100-80g.json", errors);
+        if (!p)
+            qFatal("fixture profile does not load: %s", errors.empty() ? "?" : errors[0].text().c_str());
+        return *p;
+    }
+
+private slots:
+    void readsTheFixture()
+    {
+        const HardwareProfile p = profile();
+        QCOMPARE(p.status, std::string("ok"));
+        QCOMPARE(p.gemm.size(), std::size_t(3));
+        QCOMPARE(p.collectives.size(), std::size_t(3));
+        QCOMPARE(*p.hbm_copy_bytes_per_s, 1800e9);
+    }
+
+    void calibratesTheCluster()
+    {
+        const ClusterSpec before = presetScenario("llama2-7b", "dgx-a100-80g", 1, 1, 1).cluster;
+        const ClusterSpec after = calibrate(before, profile());
+        // GEMM: best bf16 262.1 of 312 TFLOP/s.
+        QCOMPARE(after.gpu.gemm_efficiency, 262.1 / 312);
+        // HBM: 1800 of 2039 GB/s.
+        QCOMPARE(after.gpu.hbm_efficiency, 1800.0 / 2039);
+        // NVLink: the largest single-node all-reduce, busbw 230 of 300 GB/s.
+        QCOMPARE(after.intra_node.efficiency, 230.0 / 300);
+        // Network: 2 nodes × 8 ranks, busbw 188 GB/s ÷ 8 ranks per node = 23.5 of 25 GB/s per GPU.
+        QCOMPARE(after.inter_node.efficiency, 188.0 / 8 / 25);
+        QCOMPARE(after.calibration.size(), std::size_t(5));
+        for (const Term& t : after.calibration)
+            QVERIFY(t.source.find("A100-SXM4-80GB (fixture)") != std::string::npos);
+        QVERIFY(before.calibration.empty());
+
+        // Calibration changes time, not memory: the same scenario on both clusters.
+        Scenario sc = presetScenario("llama2-7b", "dgx-a100-80g", 8, 1, 1);
+        const Estimate a = evaluate(sc);
+        sc.cluster = after;
+        const Estimate b = evaluate(sc);
+        QCOMPARE(b.memory.peak_bytes, a.memory.peak_bytes);
+        QCOMPARE(b.time.compute_s, a.time.compute_s * (0.869 * 312) / 262.1);
+    }
+
+    void badProfileNamesPaths()
+    {
+        std::vector<InputError> errors;
+        QVERIFY(!readHardwareProfileFile(std::string(PARASCOPE_TEST_DATA) + "/bad-profile.json", errors));
+        std::string all;
+        for (const InputError& e : errors)
+            all += e.text() + "\n";
+        QVERIFY2(all.find("status: must be one of ok, partial, no_gpu") != std::string::npos, all.c_str());
+        QVERIFY2(all.find("devices[0].gemm[0].dtype: must be one of") != std::string::npos, all.c_str());
+        QVERIFY2(all.find("devices[0].gemm[0].tflops: must be a non-negative number or null") != std::string::npos, all.c_str());
+    }
+
+    void nullMeansUnknown()
+    {
+        std::vector<InputError> errors;
+        const auto p = readHardwareProfile(nlohmann::json::parse(R"({"schema":"parascope.hardware-profile/1","status":"no_gpu",
+            "reason":"no CUDA driver","devices":[{"name":"none","memory_bytes":null,"hbm":{"copy_gbps":null}}]})"), errors);
+        QVERIFY(p);
+        QVERIFY(!p->hbm_copy_bytes_per_s);
+        const ClusterSpec c = presetScenario("llama2-7b", "dgx-a100-80g", 1, 1, 1).cluster;
+        QVERIFY(calibrate(c, *p).calibration.empty());
+    }
+};
+
+QTEST_GUILESS_MAIN(TstCalibration)
+#include "tst_calibration.moc"

@@ -243,82 +243,104 @@ std::vector<Diagnostic> outcomeDiagnostics(const Scenario& sc, const Estimate& e
     const ParallelConfig& p = sc.parallel;
     const MemoryReport& mem = est.memory;
 
-    // Out of memory: per stage, what dominates and what each standard remedy would save.
-    for (const StageMemory& st : mem.stages) {
-        const double over = st.total() - mem.capacity_bytes;
-        if (over <= 0)
-            continue;
-        struct Part { const char* en; const char* zh; double v; };
-        const Part parts[] = {{"weights", "权重", st.weights}, {"gradients", "梯度", st.gradients},
-                              {"optimizer states", "优化器状态", st.optimizer}, {"activations", "激活", st.activations},
-                              {"other", "其他", st.other}};
-        const Part* top = &parts[0];
-        for (const Part& pt : parts)
-            if (pt.v > top->v)
-                top = &pt;
-
-        // Savings of each remedy: re-run the memory model with one knob changed.
-        std::string sug_en, sug_zh;
-        const auto saving = [&](Scenario alt, const char* en, const char* zh) {
+    // Out of memory: per stage, what dominates and what each standard remedy would save. Each
+    // remedy's memory is computed once for all stages; with many overflowing stages the worst
+    // one is explained and the rest summarised, so the work stays bounded.
+    std::vector<int> oom;
+    for (const StageMemory& st : mem.stages)
+        if (st.total() > mem.capacity_bytes)
+            oom.push_back(st.stage);
+    if (!oom.empty()) {
+        struct Remedy { std::string en, zh; MemoryReport memory; };
+        std::vector<Remedy> remedies;
+        const auto consider = [&](Scenario alt, std::string en, std::string zh) {
             const std::vector<StageLayers> alt_layout = layoutStages(alt.model, alt.parallel);
             const std::vector<double> inflight = inflightMicrobatches(alt.parallel.schedule, alt.parallel.pp,
-                                                                      alt.parallel.vpp, std::max(1LL, alt.microbatches()));
-            const MemoryReport r = computeMemory(alt, est.params, alt_layout, inflight, placeRanks(alt.parallel, alt.cluster));
-            if (st.stage >= int(r.stages.size()))
-                return;
-            const double saved = st.total() - r.stages[st.stage].total();
-            if (saved <= 0)
-                return;
-            const std::string fits = saved >= over ? " (fits)" : "";
-            const std::string fits_zh = saved >= over ? "（可放下）" : "";
-            sug_en += std::string(sug_en.empty() ? "" : "; ") + en + " saves " + formatBytes(saved) + fits;
-            sug_zh += std::string(sug_zh.empty() ? "" : "；") + zh + " 可省 " + formatBytes(saved) + fits_zh;
+                                                                      alt.parallel.vpp, std::max(1LL, est.microbatches));
+            remedies.push_back({std::move(en), std::move(zh),
+                                computeMemory(alt, est.params, alt_layout, inflight, placeRanks(alt.parallel, alt.cluster))});
         };
         if (sc.training.recompute == Recompute::None) {
             Scenario alt = sc;
             alt.training.recompute = Recompute::Selective;
-            saving(alt, "selective recompute", "选择性重计算");
+            consider(alt, "selective recompute", "选择性重计算");
         }
         if (sc.training.recompute != Recompute::Full) {
             Scenario alt = sc;
             alt.training.recompute = Recompute::Full;
-            saving(alt, "full recompute", "完全重计算");
+            consider(alt, "full recompute", "完全重计算");
         }
         if (p.zero == 0 && p.dp * p.cp > 1) {
             Scenario alt = sc;
             alt.parallel.zero = 1;
-            saving(alt, "ZeRO-1 (distributed optimizer)", "ZeRO-1（分布式优化器）");
+            consider(alt, "ZeRO-1 (distributed optimizer)", "ZeRO-1（分布式优化器）");
         }
         if (p.tp * 2 <= sc.cluster.gpus_per_node && sc.model.heads % (p.tp * 2) == 0 && p.dp % 2 == 0) {
             Scenario alt = sc;
             alt.parallel.tp *= 2;
             alt.parallel.dp /= 2;
             alt.parallel.sequence_parallel = true;
-            saving(alt, ("TP " + n(p.tp * 2) + " + SP (DP " + n(p.dp / 2) + ")").c_str(),
-                   ("TP " + n(p.tp * 2) + " + SP（DP " + n(p.dp / 2) + "）").c_str());
+            consider(alt, "TP " + n(p.tp * 2) + " + SP (DP " + n(p.dp / 2) + ")", "TP " + n(p.tp * 2) + " + SP（DP " + n(p.dp / 2) + "）");
         }
         if (p.tp > 1 && !p.sequence_parallel) {
             Scenario alt = sc;
             alt.parallel.sequence_parallel = true;
-            saving(alt, "sequence parallelism", "序列并行");
+            consider(alt, "sequence parallelism", "序列并行");
         }
         if (sc.training.micro_batch > 1) {
             Scenario alt = sc;
             alt.training.micro_batch = 1;
-            saving(alt, "micro batch 1", "微批设为 1");
+            consider(alt, "micro batch 1", "微批设为 1");
         }
-        if (sug_en.empty()) {
-            sug_en = "Add pipeline stages or GPUs: no single knob saves enough here";
-            sug_zh = "增加流水线阶段或 GPU：单个旋钮不足以节省足够内存";
+
+        const auto explain = [&](const StageMemory& st) {
+            const double over = st.total() - mem.capacity_bytes;
+            struct Part { const char* en; const char* zh; double v; };
+            const Part parts[] = {{"weights", "权重", st.weights}, {"gradients", "梯度", st.gradients},
+                                  {"optimizer states", "优化器状态", st.optimizer}, {"activations", "激活", st.activations},
+                                  {"other", "其他", st.other}};
+            const Part* top = &parts[0];
+            for (const Part& pt : parts)
+                if (pt.v > top->v)
+                    top = &pt;
+            std::string sug_en, sug_zh;
+            for (const Remedy& r : remedies) {
+                if (st.stage >= int(r.memory.stages.size()))
+                    continue;
+                const double saved = st.total() - r.memory.stages[st.stage].total();
+                if (saved <= 0)
+                    continue;
+                sug_en += (sug_en.empty() ? "" : "; ") + r.en + " saves " + formatBytes(saved) + (saved >= over ? " (fits)" : "");
+                sug_zh += (sug_zh.empty() ? "" : "；") + r.zh + " 可省 " + formatBytes(saved) + (saved >= over ? "（可放下）" : "");
+            }
+            if (sug_en.empty()) {
+                sug_en = "Add pipeline stages or GPUs: no single knob saves enough here";
+                sug_zh = "增加流水线阶段或 GPU：单个旋钮不足以节省足够内存";
+            }
+            out.push_back(make(Severity::Error, "out_of_memory", "",
+                "Stage " + n(st.stage) + " needs " + formatBytes(st.total()) + " per GPU, " + formatBytes(over) + " more than the "
+                    + formatBytes(mem.capacity_bytes) + " of the " + sc.cluster.gpu.name + "; " + top->en + " dominate ("
+                    + formatBytes(top->v) + ").",
+                "阶段 " + n(st.stage) + " 每块 GPU 需要 " + formatBytes(st.total()) + "，比 " + sc.cluster.gpu.name + " 的 "
+                    + formatBytes(mem.capacity_bytes) + " 多出 " + formatBytes(over) + "；其中" + top->zh + "最大（"
+                    + formatBytes(top->v) + "）。",
+                sug_en + ".", sug_zh + "。", st.stage));
+        };
+        constexpr std::size_t kMaxDetailed = 8;
+        if (oom.size() <= kMaxDetailed) {
+            for (int s : oom)
+                explain(mem.stages[s]);
+        } else {
+            explain(mem.stages[mem.peak_stage]);
+            out.push_back(make(Severity::Error, "out_of_memory", "parallel.pp",
+                n(static_cast<long long>(oom.size())) + " of " + n(static_cast<long long>(mem.stages.size()))
+                    + " pipeline stages run out of memory (stages " + n(oom.front()) + "–" + n(oom.back()) + "); stage "
+                    + n(mem.peak_stage) + " is the worst.",
+                n(static_cast<long long>(mem.stages.size())) + " 个流水线阶段中有 " + n(static_cast<long long>(oom.size()))
+                    + " 个内存不足（阶段 " + n(oom.front()) + "–" + n(oom.back()) + "）；阶段 " + n(mem.peak_stage) + " 最严重。",
+                "Fix the worst stage first; the same remedies apply to the others.",
+                "先解决最严重的阶段；同样的办法也适用于其他阶段。"));
         }
-        out.push_back(make(Severity::Error, "out_of_memory", "",
-            "Stage " + n(st.stage) + " needs " + formatBytes(st.total()) + " per GPU, " + formatBytes(over) + " more than the "
-                + formatBytes(mem.capacity_bytes) + " of the " + sc.cluster.gpu.name + "; " + top->en + " dominate ("
-                + formatBytes(top->v) + ").",
-            "阶段 " + n(st.stage) + " 每块 GPU 需要 " + formatBytes(st.total()) + "，比 " + sc.cluster.gpu.name + " 的 "
-                + formatBytes(mem.capacity_bytes) + " 多出 " + formatBytes(over) + "；其中" + top->zh + "最大（"
-                + formatBytes(top->v) + "）。",
-            sug_en + ".", sug_zh + "。", st.stage));
     }
 
     if (p.pp > 1 && est.time.bubble_fraction > 0.25) {

@@ -1,6 +1,7 @@
 #include "io/json_reader.h"
 
 #include <cmath>
+#include <cstdio>
 #include <filesystem>
 #include <fstream>
 #include <sstream>
@@ -9,14 +10,25 @@ namespace parascope {
 
 namespace {
 struct DepthExceeded {};
+
+std::string formatSize(double bytes)
+{
+    char buf[32];
+    if (bytes >= double(1 << 20))
+        std::snprintf(buf, sizeof buf, "%.1f MiB", bytes / double(1 << 20));
+    else if (bytes >= 1024)
+        std::snprintf(buf, sizeof buf, "%.1f KiB", bytes / 1024);
+    else
+        std::snprintf(buf, sizeof buf, "%.0f bytes", bytes);
+    return buf;
+}
 } // namespace
 
 std::optional<nlohmann::json> parseJsonText(const std::string& text, std::vector<InputError>& errors,
                                             std::size_t max_bytes, int max_depth)
 {
     if (text.size() > max_bytes) {
-        errors.push_back({"", "file is " + std::to_string(text.size() >> 20) + " MiB; the limit is "
-                                  + std::to_string(max_bytes >> 20) + " MiB"});
+        errors.push_back({"", "the text is " + formatSize(double(text.size())) + "; the limit is " + formatSize(double(max_bytes))});
         return std::nullopt;
     }
     if (text.find_first_not_of(" \t\r\n") == std::string::npos) {
@@ -24,8 +36,12 @@ std::optional<nlohmann::json> parseJsonText(const std::string& text, std::vector
         return std::nullopt;
     }
     try {
-        const auto cb = [max_depth](int depth, nlohmann::json::parse_event_t, nlohmann::json&) {
-            if (depth > max_depth)
+        // nlohmann reports the outermost container at depth 0: max_depth containers are depths
+        // 0 … max_depth − 1 (values inside the deepest one are at depth max_depth).
+        const auto cb = [max_depth](int depth, nlohmann::json::parse_event_t event, nlohmann::json&) {
+            const bool opens = event == nlohmann::json::parse_event_t::object_start
+                            || event == nlohmann::json::parse_event_t::array_start;
+            if ((opens && depth >= max_depth) || depth > max_depth)
                 throw DepthExceeded{};
             return true;
         };
@@ -66,8 +82,8 @@ std::optional<nlohmann::json> readJsonFile(const std::string& file, std::vector<
     }
     const auto size = fs::file_size(file, ec);
     if (!ec && size > max_bytes) {
-        errors.push_back({"", file + ": " + std::to_string(size >> 20) + " MiB is over the " + std::to_string(max_bytes >> 20)
-                                  + " MiB limit for ParaScope files"});
+        errors.push_back({"", file + ": " + formatSize(double(size)) + " is over the " + formatSize(double(max_bytes))
+                                  + " limit for ParaScope files"});
         return std::nullopt;
     }
     std::ifstream in(file, std::ios::binary);

@@ -3,6 +3,7 @@
 #include "io/embedded_presets.h"
 
 #include <algorithm>
+#include <cmath>
 #include <map>
 
 namespace parascope {
@@ -114,14 +115,18 @@ std::optional<ModelSpec> readModel(const nlohmann::json& in, const std::string& 
     r.string("source");
     r.integer("published_params", 0, INT64_MAX);
     m.layers = int(r.integer("layers", 1, 100000, true).value_or(1));
-    m.hidden = r.integer("hidden", 1, 1 << 20, true).value_or(1);
-    m.heads = int(r.integer("heads", 1, 1 << 16, true).value_or(1));
-    m.kv_heads = int(r.integer("kv_heads", 1, 1 << 16).value_or(m.heads));
-    if (m.kv_heads > m.heads || m.heads % m.kv_heads != 0) {
+    const std::optional<std::int64_t> hidden = r.integer("hidden", 1, 1 << 20, true);
+    m.hidden = hidden.value_or(1);
+    const std::optional<std::int64_t> heads = r.integer("heads", 1, 1 << 16, true);
+    const std::optional<std::int64_t> kv_heads = r.integer("kv_heads", 1, 1 << 16);
+    m.heads = int(heads.value_or(1));
+    m.kv_heads = int(kv_heads.value_or(m.heads));
+    // Checks that combine fields run only when every field they use was read.
+    if (heads && kv_heads && (m.kv_heads > m.heads || m.heads % m.kv_heads != 0)) {
         r.error("kv_heads", "must divide heads (" + std::to_string(m.heads) + "), got " + std::to_string(m.kv_heads));
     }
     const std::optional<std::int64_t> head_dim = r.integer("head_dim", 1, 1 << 16);
-    if (!head_dim && m.hidden % m.heads != 0)
+    if (!head_dim && hidden && heads && m.hidden % m.heads != 0)
         r.error("head_dim", "is required when hidden (" + std::to_string(m.hidden) + ") is not divisible by heads ("
                                 + std::to_string(m.heads) + ")");
     m.head_dim = head_dim.value_or(std::max<std::int64_t>(1, m.hidden / m.heads));
@@ -138,9 +143,11 @@ std::optional<ModelSpec> readModel(const nlohmann::json& in, const std::string& 
     if (const nlohmann::json* moe = r.child("moe"); moe && !moe->is_null()) {
         ObjectReader e(*moe, r.childPath("moe"), errors);
         MoeSpec s;
-        s.experts = int(e.integer("experts", 1, 1 << 16, true).value_or(1));
-        s.top_k = int(e.integer("top_k", 1, 1 << 16, true).value_or(1));
-        if (s.top_k > s.experts)
+        const std::optional<std::int64_t> experts = e.integer("experts", 1, 1 << 16, true);
+        const std::optional<std::int64_t> top_k = e.integer("top_k", 1, 1 << 16, true);
+        s.experts = int(experts.value_or(1));
+        s.top_k = int(top_k.value_or(1));
+        if (experts && top_k && s.top_k > s.experts)
             e.error("top_k", "must be ≤ experts (" + std::to_string(s.experts) + "), got " + std::to_string(s.top_k));
         s.ffn_hidden = e.integer("ffn_hidden", 1, 1 << 22, true).value_or(1);
         s.shared_experts = int(e.integer("shared_experts", 0, 1 << 10).value_or(0));
@@ -264,11 +271,12 @@ std::optional<Scenario> readScenario(const nlohmann::json& j, std::vector<InputE
             } else {
                 for (std::size_t i = 0; i < sl->size(); ++i) {
                     const nlohmann::json& v = (*sl)[i];
-                    if (!v.is_number_integer() || v.get<std::int64_t>() < 0 || v.get<std::int64_t>() > 100000)
+                    const bool whole = v.is_number() && std::isfinite(v.get<double>()) && v.get<double>() == std::floor(v.get<double>());
+                    if (!whole || v.get<double>() < 0 || v.get<double>() > 100000)
                         errors.push_back({"parallel.stage_layers[" + std::to_string(i) + "]",
                                           "must be an integer in 0 … 100000, got " + describeJson(v)});
                     else
-                        pc.stage_layers.push_back(int(v.get<std::int64_t>()));
+                        pc.stage_layers.push_back(int(v.get<double>()));
                 }
             }
         }
@@ -339,17 +347,29 @@ nlohmann::json modelToJson(const ModelSpec& m)
     return j;
 }
 
+// Unit conversions back to the file's units, rounded to 12 significant digits so that
+// save → load → save is stable (7.5 µs stays 7.5, not 7.499999999999999).
+double fileUnits(double v)
+{
+    if (v == 0 || !std::isfinite(v))
+        return v;
+    const double scale = std::pow(10.0, 11 - std::floor(std::log10(std::fabs(v))));
+    return std::round(v * scale) / scale;
+}
+
 nlohmann::json linkToJson(const LinkSpec& l)
 {
-    return {{"bandwidth_gbps", l.bytes_per_s / 1e9}, {"latency_us", l.latency_s * 1e6}, {"efficiency", l.efficiency}};
+    return {{"bandwidth_gbps", fileUnits(l.bytes_per_s / 1e9)}, {"latency_us", fileUnits(l.latency_s * 1e6)},
+            {"efficiency", l.efficiency}};
 }
 
 nlohmann::json gpuToJson(const GpuSpec& g)
 {
     return {{"name", g.name},
-            {"memory_gib", g.memory_bytes / kGiB},
-            {"hbm_gbps", g.hbm_bytes_per_s / 1e9},
-            {"peak_tflops", {{"bf16", g.peak_bf16_flops / 1e12}, {"fp8", g.peak_fp8_flops / 1e12}, {"fp32", g.peak_fp32_flops / 1e12}}},
+            {"memory_gib", fileUnits(g.memory_bytes / kGiB)},
+            {"hbm_gbps", fileUnits(g.hbm_bytes_per_s / 1e9)},
+            {"peak_tflops", {{"bf16", fileUnits(g.peak_bf16_flops / 1e12)}, {"fp8", fileUnits(g.peak_fp8_flops / 1e12)},
+                             {"fp32", fileUnits(g.peak_fp32_flops / 1e12)}}},
             {"gemm_efficiency", g.gemm_efficiency},
             {"hbm_efficiency", g.hbm_efficiency}};
 }
@@ -390,8 +410,8 @@ nlohmann::json scenarioToJson(const Scenario& sc)
                      {"optimizer", toString(t.optimizer)}, {"recompute", toString(t.recompute)},
                      {"flash_attention", t.flash_attention}};
     const OverheadConfig& o = sc.overheads;
-    j["overheads"] = {{"cuda_context_gib", o.cuda_context_bytes / kGiB}, {"workspace_gib", o.workspace_bytes / kGiB},
-                      {"nccl_buffer_mib", o.nccl_bytes_per_group / kMiB}, {"fragmentation", o.fragmentation}};
+    j["overheads"] = {{"cuda_context_gib", fileUnits(o.cuda_context_bytes / kGiB)}, {"workspace_gib", fileUnits(o.workspace_bytes / kGiB)},
+                      {"nccl_buffer_mib", fileUnits(o.nccl_bytes_per_group / kMiB)}, {"fragmentation", o.fragmentation}};
     return j;
 }
 

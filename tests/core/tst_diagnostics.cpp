@@ -81,7 +81,7 @@ const std::vector<Case>& cases()
         // Llama-2 70B, TP8 PP4 DP2, ZeRO-0, stage_layers [2, 2, 2, 74]: one layer is 855.7e6 params,
         // 855.6e6/8 + 16384 (norms) = 106.97e6 per GPU; stage 3 holds 74 of them + the output layer
         // 32000·8192/8 = 32.8e6: Ψ = 7.95e9 × 16 B = 127 GB = 118 GiB > 80 GiB. Stages 0-2 hold 2 layers
-        // (≈ 0.21e9 params, 3.4 GB): only stage 3 overflows.
+        // (0.21-0.25e9 params with the embedding, 3.4-3.9 GB of states): only stage 3 overflows.
         {"diag-out_of_memory-last-stage.parascope.json", "out_of_memory", "error", 3, {}},
         // Llama-2 70B, TP8 PP8 DP8, micro batch 8: one layer's activations are
         // s·b·(10h/t + (2q + 4kv + 2q + 6f)/t) = 4096·8·(10240 + 26112) = 1.19e9 B; 1F1B keeps 8 − i

@@ -6,5 +6,5 @@ set -euo pipefail
 cd "$(dirname "$0")/.."
 bash packaging/install-deps.sh >&2
 cmake --preset release >&2
-cmake --build --preset release -j "$(nproc)" >&2
+cmake --build --preset release -j "$(nproc)" --target parascope-cli >&2
 exec build/release/app/cli/parascope-cli evaluate resources/scenarios/default.parascope.json "$@"

@@ -1,0 +1,287 @@
+#include "schedule/generators.h"
+
+#include <algorithm>
+#include <deque>
+#include <map>
+
+namespace parascope {
+
+namespace {
+
+PipelineSchedule make(ScheduleKind kind, int p, int chunks, int m)
+{
+    PipelineSchedule s;
+    s.kind = kind;
+    s.ranks = p;
+    s.chunks = chunks;
+    s.microbatches = m;
+    s.actions.resize(p);
+    return s;
+}
+
+Action op(OpKind k, int stage, int mb) { return Action{k, stage, mb, -1, -1}; }
+
+// Per-(kind, stage) counters: the V-shaped generators advance each chunk's microbatches
+// independently, as the reference implementations do.
+struct Counters {
+    std::map<std::pair<int, int>, int> next;
+    int take(OpKind k, int stage) { return next[{int(k), stage}]++; }
+    int count(OpKind k, int stage) const
+    {
+        const auto it = next.find({int(k), stage});
+        return it == next.end() ? 0 : it->second;
+    }
+};
+
+} // namespace
+
+// GPipe (Huang et al. 2019): all forwards, then all backwards.
+PipelineSchedule gpipeSchedule(int p, int m)
+{
+    PipelineSchedule s = make(ScheduleKind::GPipe, p, 1, m);
+    for (int i = 0; i < p; ++i) {
+        for (int k = 0; k < m; ++k)
+            s.actions[i].push_back(op(OpKind::Forward, i, k));
+        for (int k = 0; k < m; ++k)
+            s.actions[i].push_back(op(OpKind::Backward, i, k));
+    }
+    return s;
+}
+
+// 1F1B / PipeDream-Flush (Megatron forward_backward_pipelining_without_interleaving):
+// warm-up min(p − i − 1, m) forwards, then {F; B} pairs, then the remaining backwards.
+PipelineSchedule oneFOneBSchedule(int p, int m)
+{
+    PipelineSchedule s = make(ScheduleKind::OneFOneB, p, 1, m);
+    for (int i = 0; i < p; ++i) {
+        auto& list = s.actions[i];
+        const int warmup = std::min(p - i - 1, m);
+        int f = 0, b = 0;
+        for (; f < warmup; ++f)
+            list.push_back(op(OpKind::Forward, i, f));
+        while (f < m) {
+            list.push_back(op(OpKind::Forward, i, f++));
+            list.push_back(op(OpKind::Backward, i, b++));
+        }
+        while (b < m)
+            list.push_back(op(OpKind::Backward, i, b++));
+    }
+    return s;
+}
+
+// Megatron interleaved 1F1B: rank r holds chunks r, r + p, …; warm-up
+// (m == p ? m·v : min((p − r − 1)·2 + (v − 1)·p, m·v)) chunk-ops; the k-th forward runs chunk
+// (k mod p·v) / p on microbatch (k / p·v)·p + k mod p, the k-th backward the mirror chunk.
+PipelineSchedule interleavedSchedule(int p, int v, int m)
+{
+    PipelineSchedule s = make(ScheduleKind::Interleaved, p, v, m);
+    const int total = m * v;
+    for (int r = 0; r < p; ++r) {
+        auto& list = s.actions[r];
+        const auto mb = [&](int k) { return (k / (p * v)) * p + k % p; };
+        const auto fwd = [&](int k) { return op(OpKind::Forward, ((k % (p * v)) / p) * p + r, mb(k)); };
+        const auto bwd = [&](int k) { return op(OpKind::Backward, (v - 1 - (k % (p * v)) / p) * p + r, mb(k)); };
+        const int warmup = m == p ? total : std::min((p - r - 1) * 2 + (v - 1) * p, total);
+        int f = 0, b = 0;
+        for (; f < warmup; ++f)
+            list.push_back(fwd(f));
+        while (f < total) {
+            list.push_back(fwd(f++));
+            list.push_back(bwd(b++));
+        }
+        while (b < total)
+            list.push_back(bwd(b++));
+    }
+    return s;
+}
+
+// ZB-H1 (Qi et al. 2024): 1F1B with the backward split into I and W; rank i delays its W's by i
+// steady iterations so they fill the cool-down bubbles; memory as 1F1B.
+PipelineSchedule zbH1Schedule(int p, int m)
+{
+    PipelineSchedule s = make(ScheduleKind::ZbH1, p, 1, m);
+    for (int i = 0; i < p; ++i) {
+        auto& list = s.actions[i];
+        const int warmup = std::min(p - i - 1, m);
+        int f = 0, b = 0, w = 0;
+        for (; f < warmup; ++f)
+            list.push_back(op(OpKind::Forward, i, f));
+        for (int k = 0; f < m; ++k) {
+            list.push_back(op(OpKind::Forward, i, f++));
+            list.push_back(op(OpKind::BackwardInput, i, b++));
+            if (k >= i)
+                list.push_back(op(OpKind::BackwardWeight, i, w++));
+        }
+        while (b < m) {
+            list.push_back(op(OpKind::BackwardInput, i, b++));
+            list.push_back(op(OpKind::BackwardWeight, i, w++));
+        }
+        while (w < m)
+            list.push_back(op(OpKind::BackwardWeight, i, w++));
+    }
+    return s;
+}
+
+// ZB-V (PyTorch ScheduleZBVZeroBubble): rank r holds stages r and 2p − 1 − r.
+PipelineSchedule zbVSchedule(int p, int m)
+{
+    PipelineSchedule s = make(ScheduleKind::ZbV, p, 2, m);
+    for (int r = 0; r < p; ++r) {
+        auto& list = s.actions[r];
+        const int c0 = r, c1 = 2 * p - 1 - r;
+        Counters n;
+        const auto emit = [&](OpKind k, int stage) {
+            if (n.count(k, stage) < m)
+                list.push_back(op(k, stage, n.take(k, stage)));
+        };
+        for (int i = 0; i < 2 * (p - r) - 1; ++i)
+            emit(OpKind::Forward, c0);
+        for (int i = 0; i < r; ++i) {
+            emit(OpKind::Forward, c1);
+            emit(OpKind::Forward, c0);
+        }
+        for (int i = 0; i < p - r; ++i) {
+            emit(OpKind::Forward, c1);
+            emit(OpKind::BackwardInput, c1);
+            emit(OpKind::BackwardWeight, c1);
+        }
+        while (n.count(OpKind::Forward, c1) < m) {
+            emit(OpKind::Forward, c0);
+            emit(OpKind::BackwardInput, c0);
+            emit(OpKind::BackwardWeight, c0);
+            emit(OpKind::Forward, c1);
+            emit(OpKind::BackwardInput, c1);
+            emit(OpKind::BackwardWeight, c1);
+        }
+        for (int i = 0; i < r; ++i) {
+            emit(OpKind::BackwardInput, c0);
+            emit(OpKind::BackwardInput, c1);
+        }
+        for (int i = 0; i < p - r; ++i) {
+            emit(OpKind::BackwardInput, c0);
+            emit(OpKind::BackwardWeight, c0);
+        }
+        while (n.count(OpKind::BackwardWeight, c1) < m)
+            emit(OpKind::BackwardWeight, c1);
+        while (n.count(OpKind::BackwardWeight, c0) < m)
+            emit(OpKind::BackwardWeight, c0);
+        // Any I not yet emitted (tiny m) goes before its W.
+        for (int c : {c0, c1})
+            while (n.count(OpKind::BackwardInput, c) < m)
+                emit(OpKind::BackwardInput, c);
+    }
+    return s;
+}
+
+// DualPipeV (deepseek-ai/DualPipe dualpipev.py): 8 steps per rank; overlapped F&B pairs in the
+// main step; zero-bubble splits (I now, W from a FIFO later) where the reference enables them.
+PipelineSchedule dualPipeVSchedule(int R, int m)
+{
+    PipelineSchedule s = make(ScheduleKind::DualPipeV, R, 2, m);
+    for (int r = 0; r < R; ++r) {
+        auto& list = s.actions[r];
+        const int c0 = r, c1 = 2 * R - 1 - r;
+        Counters n;
+        std::deque<Action> pending_w;
+        const auto F = [&](int stage) { list.push_back(op(OpKind::Forward, stage, n.take(OpKind::Forward, stage))); };
+        const auto B = [&](int stage, bool zero_bubble) {
+            const int mb = n.take(OpKind::Backward, stage);
+            if (zero_bubble) {
+                list.push_back(op(OpKind::BackwardInput, stage, mb));
+                pending_w.push_back(op(OpKind::BackwardWeight, stage, mb));
+            } else {
+                list.push_back(op(OpKind::Backward, stage, mb));
+            }
+        };
+        const auto W = [&] {
+            if (!pending_w.empty()) {
+                list.push_back(pending_w.front());
+                pending_w.pop_front();
+            }
+        };
+        const auto FB = [&](int f_stage, int b_stage) {
+            Action a{OpKind::ForwardBackward, f_stage, n.take(OpKind::Forward, f_stage), b_stage,
+                     n.take(OpKind::Backward, b_stage)};
+            list.push_back(a);
+        };
+        for (int i = 0; i < (R - r - 1) * 2; ++i)
+            F(c0);
+        for (int i = 0; i < r + 1; ++i) {
+            F(c0);
+            F(c1);
+        }
+        for (int i = 0; i < R - r - 1; ++i) {
+            B(c1, true);
+            W();
+            F(c1);
+        }
+        const int main_steps = m - 2 * R + r + 1;
+        for (int i = 0; i < main_steps; ++i) {
+            if (i == 0 && r == R - 1) {
+                F(c0);
+                B(c1, false);
+            } else {
+                FB(c0, c1);
+            }
+            FB(c1, c0);
+        }
+        for (int i = 0; i < R - r - 1; ++i) {
+            B(c1, false);
+            FB(c1, c0);
+        }
+        bool zb = false;
+        const int step6 = r + 1;
+        for (int i = 0; i < step6; ++i) {
+            if (i == step6 / 2 && r % 2 == 1)
+                zb = true;
+            B(c1, zb);
+            if (i == step6 / 2 && r % 2 == 0)
+                zb = true;
+            B(c0, zb);
+        }
+        for (int i = 0; i < R - r - 1; ++i) {
+            W();
+            B(c0, true);
+        }
+        while (!pending_w.empty())
+            W();
+    }
+    return s;
+}
+
+std::string scheduleRequirement(const ScheduleRequest& r)
+{
+    if (r.ranks < 1 || r.microbatches < 1)
+        return "needs at least one pipeline rank and one microbatch";
+    switch (r.kind) {
+    case ScheduleKind::Interleaved:
+        if (r.vpp < 2)
+            return "interleaved 1F1B needs vpp ≥ 2";
+        if (r.microbatches % r.ranks != 0)
+            return "interleaved 1F1B needs the microbatch count to be a multiple of pp";
+        return "";
+    case ScheduleKind::DualPipeV:
+        if (r.microbatches < 2 * r.ranks)
+            return "DualPipeV needs at least 2·pp microbatches";
+        return "";
+    default:
+        return "";
+    }
+}
+
+std::optional<PipelineSchedule> generateSchedule(const ScheduleRequest& r)
+{
+    if (!scheduleRequirement(r).empty())
+        return std::nullopt;
+    switch (r.kind) {
+    case ScheduleKind::GPipe: return gpipeSchedule(r.ranks, r.microbatches);
+    case ScheduleKind::OneFOneB: return oneFOneBSchedule(r.ranks, r.microbatches);
+    case ScheduleKind::Interleaved: return interleavedSchedule(r.ranks, r.vpp, r.microbatches);
+    case ScheduleKind::ZbH1: return zbH1Schedule(r.ranks, r.microbatches);
+    case ScheduleKind::ZbV: return zbVSchedule(r.ranks, r.microbatches);
+    case ScheduleKind::DualPipeV: return dualPipeVSchedule(r.ranks, r.microbatches);
+    }
+    return std::nullopt;
+}
+
+} // namespace parascope

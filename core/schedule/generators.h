@@ -1,0 +1,33 @@
+#pragma once
+// Schedule generators: one function per schedule, each emitting the exact per-rank op order of
+// its reference (schedules-and-comm.md §1). A new schedule is one generator and a golden test.
+
+#include "schedule/action.h"
+
+#include <optional>
+#include <string>
+
+namespace parascope {
+
+struct ScheduleRequest {
+    ScheduleKind kind = ScheduleKind::OneFOneB;
+    int ranks = 1;
+    int vpp = 1;            // interleaved only
+    int microbatches = 1;
+};
+
+// Why a request cannot be generated (empty when it can): interleaved with m not a multiple of
+// p, DualPipeV with m < 2p, V shapes with fewer than … (the same rules as the diagnostics).
+std::string scheduleRequirement(const ScheduleRequest& r);
+
+// nullopt when scheduleRequirement() is not empty.
+std::optional<PipelineSchedule> generateSchedule(const ScheduleRequest& r);
+
+PipelineSchedule gpipeSchedule(int p, int m);
+PipelineSchedule oneFOneBSchedule(int p, int m);
+PipelineSchedule interleavedSchedule(int p, int v, int m);
+PipelineSchedule zbH1Schedule(int p, int m);
+PipelineSchedule zbVSchedule(int p, int m);
+PipelineSchedule dualPipeVSchedule(int p, int m);
+
+} // namespace parascope

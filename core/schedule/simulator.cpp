@@ -1,0 +1,254 @@
+#include "schedule/simulator.h"
+
+#include <algorithm>
+#include <cmath>
+#include <deque>
+
+namespace parascope {
+
+const char* toString(OpType t)
+{
+    switch (t) {
+    case OpType::F: return "F";
+    case OpType::B: return "B";
+    case OpType::I: return "I";
+    case OpType::W: return "W";
+    case OpType::FB: return "F&B";
+    case OpType::Send: return "send";
+    case OpType::Recv: return "recv";
+    case OpType::AllReduce: return "all_reduce";
+    case OpType::ReduceScatter: return "reduce_scatter";
+    case OpType::AllGather: return "all_gather";
+    case OpType::AllToAll: return "all_to_all";
+    case OpType::Optimizer: return "optimizer";
+    }
+    return "?";
+}
+
+bool isCompute(OpType t)
+{
+    return t == OpType::F || t == OpType::B || t == OpType::I || t == OpType::W || t == OpType::FB || t == OpType::Optimizer;
+}
+
+namespace {
+
+constexpr double kUnset = -1.0;
+
+struct Ends {
+    int m = 0;
+    std::vector<double> f, b, i; // b: end of B or I (the input gradient is ready); i: end of I or B
+    explicit Ends(int stages, int microbatches)
+        : m(microbatches), f(std::size_t(stages) * microbatches, kUnset), b(f.size(), kUnset), i(f.size(), kUnset)
+    {
+    }
+    std::size_t at(int s, int mb) const { return std::size_t(s) * m + mb; }
+};
+
+} // namespace
+
+Timeline simulate(const SimulationInput& in)
+{
+    const PipelineSchedule& sch = *in.schedule;
+    const int p = sch.ranks, S = sch.stages(), m = sch.microbatches;
+    Timeline tl;
+    tl.ranks = p;
+    tl.busy_s.assign(p, 0);
+    tl.comm_in_ops_s.assign(p, 0);
+    tl.pipeline_end_per_rank_s.assign(p, 0);
+    tl.tail_exposed_s.assign(p, 0);
+    tl.peak_inflight.assign(p, 0);
+    Ends ends(S, m);
+    std::vector<std::size_t> pos(p, 0);
+    std::vector<double> clock(p, 0);
+    std::vector<double> last_backward_start(p, 0);
+    std::vector<int> inflight(p, 0), peak(p, 0);
+    if (in.record_ops)
+        tl.ops.reserve(sch.actionCount() + 4 * std::size_t(p));
+
+    const auto cost = [&](int s) -> const StageCost& { return in.stages[std::size_t(s)]; };
+    const auto arrive = [&](int from_stage, int to_rank, double end) {
+        return sch.rankOfStage(from_stage) == to_rank ? end : end + in.p2p_s;
+    };
+    // When the inputs of a compute op are ready (kUnset if not yet).
+    const auto forwardReady = [&](int s, int mb, int r) -> double {
+        if (s == 0)
+            return 0;
+        const double e = ends.f[ends.at(s - 1, mb)];
+        return e < 0 ? kUnset : arrive(s - 1, r, e);
+    };
+    const auto backwardReady = [&](int s, int mb, int r) -> double {
+        if (s == S - 1) {
+            const double e = ends.f[ends.at(s, mb)];
+            return e < 0 ? kUnset : e;
+        }
+        const double e = ends.b[ends.at(s + 1, mb)];
+        return e < 0 ? kUnset : arrive(s + 1, r, e);
+    };
+
+    std::deque<int> work;
+    std::vector<char> queued(p, 1);
+    for (int r = 0; r < p; ++r)
+        work.push_back(r);
+    const auto wake = [&](int stage) {
+        if (stage < 0 || stage >= S)
+            return;
+        const int r = sch.rankOfStage(stage);
+        if (!queued[r]) {
+            queued[r] = 1;
+            work.push_back(r);
+        }
+    };
+    const auto record = [&](int r, OpType t, int stage, int mb, double start, double end, double comm) {
+        if (in.record_ops)
+            tl.ops.push_back({r, false, t, stage, stage >= 0 ? sch.chunkOfStage(stage) : 0, mb, start, end, comm});
+    };
+    const auto recordSend = [&](int r, int stage, int mb, double start) {
+        if (in.record_ops && in.p2p_s > 0)
+            tl.ops.push_back({r, true, OpType::Send, stage, sch.chunkOfStage(stage), mb, start, start + in.p2p_s, in.p2p_s});
+    };
+
+    std::size_t done = 0;
+    const std::size_t total = sch.actionCount();
+    while (!work.empty()) {
+        const int r = work.front();
+        work.pop_front();
+        queued[r] = 0;
+        const auto& list = sch.actions[r];
+        while (pos[r] < list.size()) {
+            const Action& a = list[pos[r]];
+            double ready = 0, duration = 0, comm = 0;
+            OpType type = OpType::F;
+            switch (a.kind) {
+            case OpKind::Forward:
+                ready = forwardReady(a.stage, a.microbatch, r);
+                duration = cost(a.stage).forward_s;
+                comm = cost(a.stage).forward_comm_s;
+                type = OpType::F;
+                break;
+            case OpKind::Backward:
+            case OpKind::BackwardInput:
+                ready = backwardReady(a.stage, a.microbatch, r);
+                duration = a.kind == OpKind::Backward ? cost(a.stage).backward_s() : cost(a.stage).backward_input_s;
+                comm = cost(a.stage).backward_comm_s;
+                type = a.kind == OpKind::Backward ? OpType::B : OpType::I;
+                break;
+            case OpKind::BackwardWeight: {
+                const double e = ends.i[ends.at(a.stage, a.microbatch)];
+                ready = e < 0 ? kUnset : e;
+                duration = cost(a.stage).backward_weight_s;
+                type = OpType::W;
+                break;
+            }
+            case OpKind::ForwardBackward: {
+                const double rf = forwardReady(a.stage, a.microbatch, r);
+                const double rb = backwardReady(a.b_stage, a.b_microbatch, r);
+                ready = (rf < 0 || rb < 0) ? kUnset : std::max(rf, rb);
+                // Overlapped: each half's communication hides behind the other's compute.
+                const StageCost& cf = cost(a.stage);
+                const StageCost& cb = cost(a.b_stage);
+                const double compute = (cf.forward_s - cf.forward_comm_s) + (cb.backward_s() - cb.backward_comm_s);
+                const double c = cf.forward_comm_s + cb.backward_comm_s;
+                comm = std::max(0.0, c - compute);
+                duration = compute + comm;
+                type = OpType::FB;
+                break;
+            }
+            }
+            if (ready < 0)
+                break; // waits for another rank
+            const double start = std::max(clock[r], ready);
+            const double end = start + duration;
+            clock[r] = end;
+            tl.busy_s[r] += duration;
+            tl.comm_in_ops_s[r] += comm;
+            record(r, type, a.stage, a.microbatch, start, end, comm);
+            ++done;
+            ++pos[r];
+
+            // Activation bookkeeping (in chunk units): +1 at F, −1 when the stage's backward is
+            // complete (B, or W after a split: the ZB code frees most activations at W).
+            const auto finishForward = [&](int s, int mb) {
+                ends.f[ends.at(s, mb)] = end;
+                ++inflight[r];
+                peak[r] = std::max(peak[r], inflight[r]);
+                if (s + 1 < S && sch.rankOfStage(s + 1) != r)
+                    recordSend(r, s, mb, end);
+                wake(s + 1);
+                if (s == S - 1)
+                    wake(s);
+            };
+            const auto finishBackward = [&](int s, int mb, bool full) {
+                ends.b[ends.at(s, mb)] = end;
+                ends.i[ends.at(s, mb)] = end;
+                last_backward_start[r] = start;
+                if (full)
+                    --inflight[r];
+                if (s > 0 && sch.rankOfStage(s - 1) != r)
+                    recordSend(r, s, mb, end);
+                wake(s - 1);
+            };
+            switch (a.kind) {
+            case OpKind::Forward: finishForward(a.stage, a.microbatch); break;
+            case OpKind::Backward: finishBackward(a.stage, a.microbatch, true); break;
+            case OpKind::BackwardInput: finishBackward(a.stage, a.microbatch, false); break;
+            case OpKind::BackwardWeight:
+                --inflight[r];
+                last_backward_start[r] = start;
+                break;
+            case OpKind::ForwardBackward:
+                finishForward(a.stage, a.microbatch);
+                finishBackward(a.b_stage, a.b_microbatch, true);
+                break;
+            }
+        }
+    }
+    if (done != total) {
+        tl.deadlock = true;
+        for (int r = 0; r < p; ++r)
+            if (pos[r] < sch.actions[r].size()) {
+                tl.problem = "rank " + std::to_string(r) + " waits forever at " + toString(sch.actions[r][pos[r]]);
+                break;
+            }
+        return tl;
+    }
+
+    for (int r = 0; r < p; ++r) {
+        tl.pipeline_end_per_rank_s[r] = clock[r];
+        tl.pipeline_end_s = std::max(tl.pipeline_end_s, clock[r]);
+        tl.peak_inflight[r] = double(peak[r]) / sch.chunks;
+    }
+    // Tails: gradient reduction from the start of the last backward (when overlapped), then the
+    // optimizer once both are done, then the exposed part of the parameter all-gather.
+    tl.step_s = tl.pipeline_end_s;
+    for (int r = 0; r < p && r < int(in.tails.size()); ++r) {
+        const RankTail& t = in.tails[r];
+        double now = clock[r];
+        if (t.grad_reduce_s > 0) {
+            const double start = t.overlap_grad_reduce ? last_backward_start[r] : clock[r];
+            const double end = start + t.grad_reduce_s;
+            if (in.record_ops)
+                tl.ops.push_back({r, true, t.grad_reduce_type, -1, 0, -1, start, end, t.grad_reduce_s});
+            tl.tail_exposed_s[r] += std::max(0.0, end - clock[r]);
+            now = std::max(now, end);
+        }
+        if (t.optimizer_s > 0) {
+            if (in.record_ops)
+                tl.ops.push_back({r, false, OpType::Optimizer, -1, 0, -1, now, now + t.optimizer_s, 0});
+            now += t.optimizer_s;
+        }
+        if (t.param_gather_s > 0) {
+            if (in.record_ops)
+                tl.ops.push_back({r, true, OpType::AllGather, -1, 0, -1, now, now + t.param_gather_s, t.param_gather_s});
+            tl.tail_exposed_s[r] += t.param_gather_s;
+            now += t.param_gather_s;
+        }
+        tl.step_s = std::max(tl.step_s, now);
+    }
+    if (in.record_ops)
+        std::stable_sort(tl.ops.begin(), tl.ops.end(), [](const TimedOp& a, const TimedOp& b) {
+            return a.rank != b.rank ? a.rank < b.rank : a.start_s < b.start_s;
+        });
+    return tl;
+}
+
+} // namespace parascope

@@ -1,0 +1,79 @@
+#pragma once
+// The event simulator: turns per-rank action lists plus per-op durations into timed ops on
+// lanes (a compute lane and a communication lane per pipeline rank), the step's makespan, and the
+// peak number of in-flight microbatch activations per rank.
+//
+// Timing rule (ZB manual_order, PyTorch add_schedule_op_spacing): an op starts when the previous
+// op of its rank has ended and every cross-stage input has arrived (producer end + p2p time):
+//   F(s, mb) needs F(s−1, mb); B/I(s, mb) needs B/I(s+1, mb), the last stage F(s, mb);
+//   W(s, mb) needs I(s, mb); an overlapped F&B needs both halves' inputs.
+
+#include "schedule/action.h"
+
+#include <string>
+#include <vector>
+
+namespace parascope {
+
+enum class OpType : std::uint8_t {
+    F, B, I, W, FB,                     // compute (FB: overlapped forward + backward)
+    Send, Recv,                         // pipeline p2p (drawn on the communication lane)
+    AllReduce, ReduceScatter, AllGather, AllToAll,
+    Optimizer,
+};
+const char* toString(OpType);
+bool isCompute(OpType);
+
+struct TimedOp {
+    int rank = 0;
+    bool comm_lane = false;
+    OpType type = OpType::F;
+    int stage = -1;      // virtual stage
+    int chunk = 0;       // which of the rank's chunks
+    int microbatch = -1; // −1 for per-step ops (all-reduce, optimizer)
+    double start_s = 0, end_s = 0;
+    double comm_s = 0;   // of the duration, communication not hidden (TP/EP/CP inside the op)
+};
+
+// Duration of each op kind on one virtual stage, and how much of it is exposed communication.
+struct StageCost {
+    double forward_s = 0, backward_input_s = 0, backward_weight_s = 0;
+    double forward_comm_s = 0, backward_comm_s = 0; // parts of F and of I(/B) that are communication
+    double backward_s() const { return backward_input_s + backward_weight_s; }
+};
+
+// Work after the last backward of a rank: gradient reduction (overlappable with the backward
+// of the last microbatch), the optimizer, and an exposed parameter all-gather (ZeRO-1/2).
+struct RankTail {
+    double grad_reduce_s = 0;
+    OpType grad_reduce_type = OpType::AllReduce;
+    bool overlap_grad_reduce = true;
+    double optimizer_s = 0;
+    double param_gather_s = 0; // exposed part only
+};
+
+struct SimulationInput {
+    const PipelineSchedule* schedule = nullptr;
+    std::vector<StageCost> stages; // one per virtual stage
+    double p2p_s = 0;              // one activation or gradient between two ranks
+    std::vector<RankTail> tails;   // one per rank (optional)
+    bool record_ops = true;        // false: timings only (search, sweeps)
+};
+
+struct Timeline {
+    int ranks = 0;
+    std::vector<TimedOp> ops;        // compute and communication ops, by rank then time
+    double pipeline_end_s = 0;       // last pipeline op of any rank
+    double step_s = 0;               // including the tails
+    std::vector<double> busy_s;      // per rank: compute-lane busy time of the pipeline ops
+    std::vector<double> comm_in_ops_s; // per rank: exposed communication inside pipeline ops
+    std::vector<double> pipeline_end_per_rank_s;
+    std::vector<double> tail_exposed_s; // per rank: exposed grad reduce + param gather
+    std::vector<double> peak_inflight; // per rank, in units of "the rank's layers for one microbatch"
+    bool deadlock = false;
+    std::string problem;             // why it deadlocked
+};
+
+Timeline simulate(const SimulationInput& in);
+
+} // namespace parascope

@@ -1,0 +1,220 @@
+// Pipeline schedules: exact op order, validation, and the event simulator's makespans against
+// the golden values of schedules-and-comm.md §1.11 (unit costs F = 1, B = 2 with Bi = W = 1, no
+// communication) and the closed-form bubbles.
+
+#include "schedule/generators.h"
+#include "schedule/pipeline_closed_form.h"
+#include "schedule/simulator.h"
+#include "schedule/validate.h"
+
+#include <QtTest>
+
+using namespace parascope;
+
+namespace {
+
+std::string order(const PipelineSchedule& s, int rank)
+{
+    std::string out;
+    for (const Action& a : s.actions[rank])
+        out += (out.empty() ? "" : " ") + toString(a);
+    return out;
+}
+
+// Unit costs for a rank's layers: F = 1, B = 2 (I = W = 1), split evenly over its chunks;
+// an overlapped F&B costs F + B (no overlap gain) unless fb_gain hides some of it.
+Timeline unitSimulation(const PipelineSchedule& s, double p2p = 0)
+{
+    SimulationInput in;
+    in.schedule = &s;
+    const double c = s.chunks;
+    in.stages.assign(std::size_t(s.stages()), StageCost{1 / c, 1 / c, 1 / c, 0, 0});
+    in.p2p_s = p2p;
+    return simulate(in);
+}
+
+} // namespace
+
+class TstSchedules : public QObject {
+    Q_OBJECT
+
+private slots:
+    void oneFOneBOrder()
+    {
+        // p = 4, m = 6: rank 0 warms up with p − 1 = 3 forwards; rank 3 alternates at once.
+        const PipelineSchedule s = oneFOneBSchedule(4, 6);
+        QCOMPARE(order(s, 0), std::string("0F0 0F1 0F2 0F3 0B0 0F4 0B1 0F5 0B2 0B3 0B4 0B5"));
+        QCOMPARE(order(s, 3), std::string("3F0 3B0 3F1 3B1 3F2 3B2 3F3 3B3 3F4 3B4 3F5 3B5"));
+    }
+
+    void gpipeOrder()
+    {
+        QCOMPARE(order(gpipeSchedule(2, 3), 1), std::string("1F0 1F1 1F2 1B0 1B1 1B2"));
+    }
+
+    void interleavedOrder()
+    {
+        // p = 2, v = 2, m = 4: rank 0 holds stages 0 and 2; warm-up (2−0−1)·2 + (2−1)·2 = 4;
+        // forwards go two microbatches per chunk, backwards start with the last chunk.
+        const PipelineSchedule s = interleavedSchedule(2, 2, 4);
+        QCOMPARE(order(s, 0), std::string("0F0 0F1 2F0 2F1 0F2 2B0 0F3 2B1 2F2 0B0 2F3 0B1 2B2 2B3 0B2 0B3"));
+    }
+
+    void zbH1Order()
+    {
+        // Rank 1 of 3 delays its W's by one steady iteration.
+        QCOMPARE(order(zbH1Schedule(3, 4), 1),
+                 std::string("1F0 1F1 1I0 1F2 1I1 1W0 1F3 1I2 1W1 1I3 1W2 1W3"));
+    }
+
+    void vShapePlacement()
+    {
+        const PipelineSchedule s = zbVSchedule(4, 8);
+        QCOMPARE(s.stages(), 8);
+        QCOMPARE(s.rankOfStage(0), 0);
+        QCOMPARE(s.rankOfStage(7), 0); // rank 0 holds the first and the last stage
+        QCOMPARE(s.rankOfStage(4), 3);
+        QCOMPARE(s.actions[0].front().stage, 0);
+    }
+
+    void goldenMakespans_data()
+    {
+        QTest::addColumn<int>("p");
+        QTest::addColumn<int>("m");
+        QTest::addColumn<double>("gpipe");
+        QTest::addColumn<double>("v2");
+        QTest::addColumn<double>("v4");
+        QTest::addColumn<double>("zbh1");
+        // schedules-and-comm.md §1.11: GPipe = 1F1B = (m + p − 1)(F + B);
+        // interleaved m(F + B) + (p − 1)(F + B)/v; ZB-H1 m(F + B) + (p − 1)(F + Bi − W).
+        QTest::newRow("p4 m8") << 4 << 8 << 33.0 << 28.5 << 26.25 << 27.0;
+        QTest::newRow("p8 m16") << 8 << 16 << 69.0 << 58.5 << 53.25 << 55.0;
+        QTest::newRow("p8 m24") << 8 << 24 << 93.0 << 82.5 << 77.25 << 79.0;
+        QTest::newRow("p8 m32") << 8 << 32 << 117.0 << 106.5 << 101.25 << 103.0;
+        QTest::newRow("p16 m32") << 16 << 32 << 141.0 << 118.5 << 107.25 << 111.0;
+        QTest::newRow("p16 m64") << 16 << 64 << 237.0 << 214.5 << 203.25 << 207.0;
+    }
+
+    void goldenMakespans()
+    {
+        QFETCH(int, p);
+        QFETCH(int, m);
+        QFETCH(double, gpipe);
+        QFETCH(double, v2);
+        QFETCH(double, v4);
+        QFETCH(double, zbh1);
+        QCOMPARE(unitSimulation(gpipeSchedule(p, m)).pipeline_end_s, gpipe);
+        QCOMPARE(unitSimulation(oneFOneBSchedule(p, m)).pipeline_end_s, gpipe);
+        QCOMPARE(unitSimulation(interleavedSchedule(p, 2, m)).pipeline_end_s, v2);
+        QCOMPARE(unitSimulation(interleavedSchedule(p, 4, m)).pipeline_end_s, v4);
+        QCOMPARE(unitSimulation(zbH1Schedule(p, m)).pipeline_end_s, zbh1);
+        // ZB-V (F = Bi = W): only the ramp remains, m(F + B) + (p − 1)·F/2 (one chunk-forward per
+        // rank before the last rank starts) — the lower bound for a V placement.
+        QCOMPARE(unitSimulation(zbVSchedule(p, m)).pipeline_end_s, 3.0 * m + (p - 1) * 0.5);
+        // And the closed forms agree with the simulation: bubble / (ideal + bubble).
+        const double ideal = 3.0 * m;
+        for (auto [kind, v, sim] : {std::tuple{ScheduleKind::OneFOneB, 1, gpipe}, std::tuple{ScheduleKind::Interleaved, 2, v2},
+                                    std::tuple{ScheduleKind::Interleaved, 4, v4}, std::tuple{ScheduleKind::ZbH1, 1, zbh1}})
+            QCOMPARE(bubbleFraction(kind, p, v, m), (sim - ideal) / sim);
+    }
+
+    void dualPipeV()
+    {
+        // schedules-and-comm.md §1.8: R = 4 ranks (8 stages), m = 10, per chunk F = 0.5, B = 1,
+        // W = 0.5, F&B = 1.5 (no overlap gain): makespan 33 vs ideal 30, bubble
+        // (PP/2 − 1)(F&B + B − 3W) = 3·1 = 3 with PP = 8 stages.
+        const PipelineSchedule s = dualPipeVSchedule(4, 10);
+        QVERIFY(validateSchedule(s).empty());
+        QCOMPARE(unitSimulation(s).pipeline_end_s, 33.0);
+        // R = 8, m = 20: bubble (16/2 − 1)·1 = 7 → 67.
+        QCOMPARE(unitSimulation(dualPipeVSchedule(8, 20)).pipeline_end_s, 67.0);
+        // An overlap gain shortens the step below the ideal m(F + B): F&B = 1.2 instead of 1.5.
+        SimulationInput in;
+        in.schedule = &s;
+        in.stages.assign(8, StageCost{0.5, 0.5, 0.5, 0.15, 0.15}); // 0.3 of comm per F&B hidden
+        QVERIFY(simulate(in).pipeline_end_s < 30.0);
+    }
+
+    void everyGeneratorValidates()
+    {
+        for (int p : {1, 2, 4, 8})
+            for (int m : {p, 2 * p, 3 * p + 1, 4 * p}) {
+                for (ScheduleKind k : {ScheduleKind::GPipe, ScheduleKind::OneFOneB, ScheduleKind::Interleaved,
+                                       ScheduleKind::ZbH1, ScheduleKind::ZbV, ScheduleKind::DualPipeV}) {
+                    const ScheduleRequest req{k, p, 2, m};
+                    const auto s = generateSchedule(req);
+                    if (!scheduleRequirement(req).empty()) {
+                        QVERIFY(!s);
+                        continue;
+                    }
+                    QVERIFY(s);
+                    const auto problems = validateSchedule(*s);
+                    QVERIFY2(problems.empty(), (std::string(toString(k)) + " p" + std::to_string(p) + " m" + std::to_string(m)
+                                                + ": " + (problems.empty() ? "" : problems[0]))
+                                                   .c_str());
+                }
+            }
+    }
+
+    void validationCatchesBrokenSchedules()
+    {
+        PipelineSchedule s = oneFOneBSchedule(2, 2);
+        // Backward before its forward.
+        std::swap(s.actions[1][0], s.actions[1][1]);
+        auto problems = validateSchedule(s);
+        QVERIFY(!problems.empty());
+        QVERIFY(problems[0].find("comes before its forward") != std::string::npos);
+        // A missing op.
+        s = oneFOneBSchedule(2, 2);
+        s.actions[0].pop_back();
+        problems = validateSchedule(s);
+        QVERIFY(!problems.empty());
+        QVERIFY(problems[0].find("want 1 each") != std::string::npos);
+        // Wrong rank.
+        s = oneFOneBSchedule(2, 2);
+        s.actions[0][0].stage = 1;
+        QVERIFY(validateSchedule(s)[0].find("lives on rank 1") != std::string::npos);
+        // Deadlock: rank 0 waits for gradient 1 before sending forward 1.
+        s = gpipeSchedule(2, 2);
+        s.actions[0] = {Action{OpKind::Forward, 0, 0}, Action{OpKind::Backward, 0, 1}, Action{OpKind::Forward, 0, 1},
+                        Action{OpKind::Backward, 0, 0}};
+        problems = validateSchedule(s);
+        QVERIFY(!problems.empty());
+        const std::string all = problems.back();
+        QVERIFY2(all.find("deadlock") != std::string::npos || all.find("before its forward") != std::string::npos, all.c_str());
+    }
+
+    void requirementsBecomeMessages()
+    {
+        QVERIFY(scheduleRequirement({ScheduleKind::Interleaved, 4, 2, 6}).find("multiple of pp") != std::string::npos);
+        QVERIFY(scheduleRequirement({ScheduleKind::DualPipeV, 4, 1, 7}).find("2·pp") != std::string::npos);
+        QVERIFY(scheduleRequirement({ScheduleKind::OneFOneB, 4, 1, 3}).empty()); // m < p is valid, just slow
+    }
+
+    void peakInflightMatchesClosedForms()
+    {
+        for (int p : {2, 4, 8}) {
+            const int m = 4 * p;
+            const auto sim = [&](const PipelineSchedule& s) { return unitSimulation(s).peak_inflight; };
+            const auto closed = [&](ScheduleKind k, int v) { return inflightMicrobatches(k, p, v, m); };
+            QCOMPARE(sim(oneFOneBSchedule(p, m)), closed(ScheduleKind::OneFOneB, 1));
+            QCOMPARE(sim(gpipeSchedule(p, m)), closed(ScheduleKind::GPipe, 1));
+            QCOMPARE(sim(interleavedSchedule(p, 2, m)), closed(ScheduleKind::Interleaved, 2));
+            QCOMPARE(sim(zbH1Schedule(p, m)), closed(ScheduleKind::ZbH1, 1));
+        }
+        // 1F1B with m < p: stage i holds min(p − i, m).
+        QCOMPARE(unitSimulation(oneFOneBSchedule(8, 3)).peak_inflight[0], 3.0);
+    }
+
+    void p2pDelaysTheCriticalPath()
+    {
+        // 1F1B p = 4, m = 8 with a p2p time c: the fill and drain each cross p − 1 boundaries,
+        // and the steady state adds 2c per round trip on the critical path:
+        // makespan ≥ 33 + 2·(p − 1)·c.
+        const double c = 0.1;
+        QVERIFY(unitSimulation(oneFOneBSchedule(4, 8), c).pipeline_end_s >= 33 + 6 * c - 1e-12);
+    }
+};
+
+QTEST_GUILESS_MAIN(TstSchedules)
+#include "tst_schedules.moc"

@@ -8,9 +8,16 @@
 #include "hardware/hardware_profile.h"
 #include "io/report_json.h"
 #include "io/scenario_json.h"
+#include "io/timeline_json.h"
+#include "validation/published_runs.h"
 
 #include <cstdio>
+#include <filesystem>
+#include <fstream>
+
 #include <exception>
+#include <optional>
+#include <sstream>
 #include <iostream>
 #include <string>
 #include <vector>
@@ -22,19 +29,26 @@ constexpr int kExitOk = 0, kExitInternal = 1, kExitBadInput = 2;
 const char* kUsage =
     "usage:\n"
     "  parascope-cli evaluate FILE [--format text|json] [--lang en|zh] [--no-explain] [--profile PROFILE]\n"
+    "  parascope-cli timeline FILE [--format json|chrome-trace] [--out FILE] [--profile PROFILE]\n"
+    "  parascope-cli validate [RUNS.json] [--format text|json]\n"
     "  parascope-cli presets [models|gpus|clusters] [--format text|json]\n"
     "  parascope-cli --version | --help\n"
     "\n"
     "evaluate  reads a parascope.scenario/1 JSON file and prints memory per pipeline stage,\n"
     "          communication per collective, step time and what breaks. --profile applies a\n"
     "          parascope.hardware-profile/1 (from parascope-probe) to the cluster.\n"
+    "timeline  writes the simulated training step: parascope.timeline/1 JSON, or a Chrome trace\n"
+    "          (Trace Event Format) that Perfetto and chrome://tracing open.\n"
+    "validate  predicts every published run (default: the built-in reference set) and prints\n"
+    "          predicted vs published step time, the error and the MAPE.\n"
     "exit codes: 0 evaluated (even when it does not fit), 2 bad input, 1 internal error.\n";
 
 struct Args {
     std::vector<std::string> positional;
-    std::string format = "text";
+    std::string format; // per command default
     std::string lang = "en";
     std::string profile;
+    std::string out;
     bool explain = true;
 };
 
@@ -52,9 +66,14 @@ int parseArgs(int argc, char** argv, int first, Args& a)
         const auto value = [&]() -> const char* { return i + 1 < argc ? argv[++i] : nullptr; };
         if (arg == "--format") {
             const char* v = value();
-            if (!v || (std::string(v) != "json" && std::string(v) != "text"))
-                return badUsage("--format needs json or text");
+            if (!v)
+                return badUsage("--format needs a value");
             a.format = v;
+        } else if (arg == "--out") {
+            const char* v = value();
+            if (!v)
+                return badUsage("--out needs a FILE");
+            a.out = v;
         } else if (arg == "--lang") {
             const char* v = value();
             if (!v || (std::string(v) != "en" && std::string(v).rfind("zh", 0) != 0))
@@ -76,32 +95,157 @@ int parseArgs(int argc, char** argv, int first, Args& a)
     return -1;
 }
 
-int evaluateCommand(const Args& a)
+// Reads the scenario (and applies --profile); prints every input error with its path.
+std::optional<parascope::Scenario> loadScenario(const Args& a, const char* command)
 {
-    if (a.positional.size() != 1)
-        return badUsage("evaluate needs exactly one scenario FILE");
+    if (a.positional.size() != 1) {
+        badUsage(std::string(command) + " needs exactly one scenario FILE");
+        return std::nullopt;
+    }
     std::vector<parascope::InputError> errors;
     auto scenario = parascope::readScenarioFile(a.positional[0], errors);
     if (!scenario) {
         for (const parascope::InputError& e : errors)
             std::cerr << "parascope-cli: " << (e.path.empty() ? "" : a.positional[0] + ": ") << e.text() << "\n";
-        return kExitBadInput;
+        return std::nullopt;
     }
     if (!a.profile.empty()) {
         const auto profile = parascope::readHardwareProfileFile(a.profile, errors);
         if (!profile) {
             for (const parascope::InputError& e : errors)
                 std::cerr << "parascope-cli: " << (e.path.empty() ? "" : a.profile + ": ") << e.text() << "\n";
-            return kExitBadInput;
+            return std::nullopt;
         }
         scenario->cluster = parascope::calibrate(scenario->cluster, *profile);
     }
-    const parascope::Estimate est = parascope::evaluate(*scenario);
-    if (a.format == "json")
-        std::cout << parascope::reportToJson(*scenario, est, a.lang, a.explain).dump(2) << "\n";
-    else
-        std::cout << parascope::textReport(*scenario, est, a.lang);
+    return scenario;
+}
+
+// Writes text to --out (atomically: a temporary file renamed over the target) or stdout.
+int emit(const Args& a, const std::string& text)
+{
+    if (a.out.empty()) {
+        std::cout << text;
+        return kExitOk;
+    }
+    namespace fs = std::filesystem;
+    const fs::path target(a.out);
+    const fs::path tmp = target.string() + ".tmp-parascope";
+    {
+        std::ofstream f(tmp, std::ios::binary | std::ios::trunc);
+        if (!f || !(f << text) || !f.flush()) {
+            std::cerr << "parascope-cli: cannot write " << a.out << "\n";
+            std::error_code ec;
+            fs::remove(tmp, ec);
+            return kExitBadInput;
+        }
+    }
+    std::error_code ec;
+    fs::rename(tmp, target, ec);
+    if (ec) {
+        std::cerr << "parascope-cli: cannot write " << a.out << ": " << ec.message() << "\n";
+        fs::remove(tmp, ec);
+        return kExitBadInput;
+    }
     return kExitOk;
+}
+
+int evaluateCommand(const Args& a)
+{
+    const std::string format = a.format.empty() ? "text" : a.format;
+    if (format != "json" && format != "text")
+        return badUsage("--format needs json or text");
+    const auto scenario = loadScenario(a, "evaluate");
+    if (!scenario)
+        return kExitBadInput;
+    parascope::EvaluateOptions options;
+    options.record_timeline = false;
+    const parascope::Estimate est = parascope::evaluate(*scenario, options);
+    if (format == "json")
+        return emit(a, parascope::reportToJson(*scenario, est, a.lang, a.explain).dump(2) + "\n");
+    return emit(a, parascope::textReport(*scenario, est, a.lang));
+}
+
+int timelineCommand(const Args& a)
+{
+    const std::string format = a.format.empty() ? "json" : a.format;
+    if (format != "json" && format != "chrome-trace")
+        return badUsage("--format needs json or chrome-trace");
+    const auto scenario = loadScenario(a, "timeline");
+    if (!scenario)
+        return kExitBadInput;
+    const parascope::Estimate est = parascope::evaluate(*scenario);
+    if (!est.timeline.simulated)
+        std::cerr << "parascope-cli: note: no simulated timeline (" << est.time.note << ")\n";
+    const nlohmann::json j = format == "json" ? parascope::timelineToJson(*scenario, est)
+                                              : parascope::timelineToChromeTrace(*scenario, est);
+    return emit(a, j.dump() + "\n");
+}
+
+int validateCommand(const Args& a)
+{
+    const std::string format = a.format.empty() ? "text" : a.format;
+    if (format != "json" && format != "text")
+        return badUsage("--format needs json or text");
+    if (a.positional.size() > 1)
+        return badUsage("validate takes at most one RUNS file");
+    std::vector<parascope::InputError> errors;
+    nlohmann::json runs;
+    std::string name = "built-in reference set";
+    if (a.positional.empty()) {
+        runs = parascope::findPreset("validation", "published-runs")->json;
+    } else {
+        name = a.positional[0];
+        auto j = parascope::readJsonFile(a.positional[0], errors);
+        if (!j) {
+            for (const auto& e : errors)
+                std::cerr << "parascope-cli: " << e.text() << "\n";
+            return kExitBadInput;
+        }
+        runs = std::move(*j);
+    }
+    const parascope::ValidationSummary v = parascope::validateRuns(runs, errors);
+    if (!errors.empty()) {
+        for (const auto& e : errors)
+            std::cerr << "parascope-cli: " << name << ": " << e.text() << "\n";
+        return kExitBadInput;
+    }
+    if (format == "json") {
+        nlohmann::json rows = nlohmann::json::array();
+        for (const auto& r : v.rows) {
+            nlohmann::json row = {{"id", r.id}, {"family", r.source_family}, {"evaluated", r.evaluated}};
+            if (r.evaluated) {
+                row.update({{"published_step_s", r.published_step_s}, {"predicted_step_s", r.predicted_step_s},
+                            {"published_tflops_per_gpu", r.published_tflops_per_gpu},
+                            {"predicted_tflops_per_gpu", r.predicted_tflops_per_gpu}, {"error", r.error},
+                            {"convention", r.convention}, {"predicted_mfu", r.predicted_mfu},
+                            {"bubble_fraction", r.bubble_fraction}, {"defaults_used", r.defaults_used}});
+            } else {
+                row["skipped_because"] = r.skipped_because;
+            }
+            rows.push_back(std::move(row));
+        }
+        return emit(a, nlohmann::json{{"runs", rows}, {"evaluated", v.evaluated}, {"mape", v.mape},
+                                      {"max_abs_error", v.max_abs_error}, {"worst", v.worst}}.dump(2) + "\n");
+    }
+    std::ostringstream o;
+    o << "Validation against published runs (" << name << ")\n";
+    char line[256];
+    std::snprintf(line, sizeof line, "%-36s %10s %10s %9s %9s %8s\n", "run", "pub step", "pred step", "pub TF/s", "pred TF/s", "error");
+    o << line;
+    for (const auto& r : v.rows) {
+        if (!r.evaluated) {
+            o << "  " << r.id << ": skipped (" << r.skipped_because << ")\n";
+            continue;
+        }
+        std::snprintf(line, sizeof line, "%-36s %9.2fs %9.2fs %9.1f %9.1f %+7.1f%%\n", r.id.c_str(), r.published_step_s,
+                      r.predicted_step_s, r.published_tflops_per_gpu, r.predicted_tflops_per_gpu, r.error * 100);
+        o << line;
+    }
+    std::snprintf(line, sizeof line, "MAPE %.1f %% over %d runs; worst %s (%.1f %%)\n", v.mape * 100, v.evaluated,
+                  v.worst.c_str(), v.max_abs_error * 100);
+    o << line;
+    return emit(a, o.str());
 }
 
 int presetsCommand(const Args& a)
@@ -115,6 +259,8 @@ int presetsCommand(const Args& a)
             return badUsage("unknown preset kind \"" + k + "\" (models, gpus, clusters)");
         kinds = {k};
     }
+    if (!a.format.empty() && a.format != "json" && a.format != "text")
+        return badUsage("--format needs json or text");
     if (a.format == "json") {
         nlohmann::json out = nlohmann::json::object();
         for (const std::string& k : kinds) {
@@ -158,6 +304,10 @@ int main(int argc, char** argv)
             return rc;
         if (cmd == "evaluate")
             return evaluateCommand(a);
+        if (cmd == "timeline")
+            return timelineCommand(a);
+        if (cmd == "validate")
+            return validateCommand(a);
         if (cmd == "presets")
             return presetsCommand(a);
         return badUsage("unknown command \"" + cmd + "\"");

@@ -44,7 +44,7 @@ double ringSteps(Collective c, double n)
 //   t = steps(k)·α_nvl + factor(k)·S / busbw_nvl + steps(N)·α_net + factor(N)·(S/k) / busbw_net
 // (schedules-and-comm.md §3.3; NCCL's flat ring over k·N ranks reaches the same bandwidth).
 // All-to-all across nodes: the (n−k)/n of S bound for other nodes leaves through the NIC.
-CollectiveTime collectiveTime(Collective c, double S, const GroupPlacement& g, const ClusterSpec& cl)
+CollectiveTime collectiveTime(Collective c, double S, const GroupPlacement& g, const ClusterSpec& cl, bool flat)
 {
     CollectiveTime out;
     const double n = double(g.size);
@@ -59,33 +59,42 @@ CollectiveTime collectiveTime(Collective c, double S, const GroupPlacement& g, c
         const LinkSpec& link = g.crossesNodes() ? inter : intra;
         const double f = busFactor(c, g.size);
         const double steps = ringSteps(c, n);
-        out.seconds = steps * link.latency_s + f * S / link.busBytesPerS();
-        out.term = {"comm.time", out.seconds, "s", "steps·α + factor·S/busbw",
-                    num(steps) + "·" + num(link.latency_s) + " + " + num(f) + "·" + num(S) + "/" + num(link.busBytesPerS()),
+        out.seconds = steps * link.latency_s + f * S / link.busBytesPerS(S);
+        out.term = {"comm.time", out.seconds, "s", "steps·α + factor·S/busbw(S)",
+                    num(steps) + "·" + num(link.latency_s) + " + " + num(f) + "·" + num(S) + "/" + num(link.busBytesPerS(S)),
                     src};
         return out;
     }
     const double k = double(g.ranks_per_node), N = double(g.nodes);
     if (c == Collective::AllToAll) {
         const double remote = (n - k) / n * S, local = (k - 1) / n * S;
-        const double t_net = (N - 1) * inter.latency_s + remote / inter.busBytesPerS();
-        const double t_nvl = (k - 1) * intra.latency_s + local / intra.busBytesPerS();
+        const double t_net = (N - 1) * inter.latency_s + remote / inter.busBytesPerS(S);
+        const double t_nvl = (k - 1) * intra.latency_s + local / intra.busBytesPerS(S);
         out.seconds = t_net > t_nvl ? t_net : t_nvl;
         out.term = {"comm.time", out.seconds, "s",
                     "max((N−1)·α_net + (n−k)/n·S/busbw_net, (k−1)·α_nvl + (k−1)/n·S/busbw_nvl)",
                     "max(" + num(t_net) + ", " + num(t_nvl) + ")", src};
         return out;
     }
+    if (flat) {
+        // One ring over all n ranks whose traffic leaves each GPU through its own NIC.
+        const double f = busFactor(c, g.size);
+        out.seconds = ringSteps(c, n) * inter.latency_s + f * S / inter.busBytesPerS(S);
+        out.term = {"comm.time", out.seconds, "s", "flat ring over the network: steps·α_net + factor·S/busbw_net(S)",
+                    num(ringSteps(c, n)) + "·" + num(inter.latency_s) + " + " + num(f) + "·" + num(S) + "/" + num(inter.busBytesPerS(S)),
+                    src};
+        return out;
+    }
     const double fk = k > 1 ? busFactor(c, g.ranks_per_node) : 0.0;
     const double fN = busFactor(c, g.nodes);
-    const double t_nvl = ringSteps(c, k) * intra.latency_s + fk * S / intra.busBytesPerS();
-    const double t_net = ringSteps(c, N) * inter.latency_s + fN * (S / k) / inter.busBytesPerS();
+    const double t_nvl = ringSteps(c, k) * intra.latency_s + fk * S / intra.busBytesPerS(S);
+    const double t_net = ringSteps(c, N) * inter.latency_s + fN * (S / k) / inter.busBytesPerS(S / k);
     out.seconds = t_nvl + t_net;
     out.term = {"comm.time", out.seconds, "s",
                 "steps(k)·α_nvl + factor(k)·S/busbw_nvl + steps(N)·α_net + factor(N)·(S/k)/busbw_net",
                 num(ringSteps(c, k)) + "·" + num(intra.latency_s) + " + " + num(fk) + "·" + num(S) + "/"
-                    + num(intra.busBytesPerS()) + " + " + num(ringSteps(c, N)) + "·" + num(inter.latency_s) + " + "
-                    + num(fN) + "·(" + num(S) + "/" + num(k) + ")/" + num(inter.busBytesPerS()),
+                    + num(intra.busBytesPerS(S)) + " + " + num(ringSteps(c, N)) + "·" + num(inter.latency_s) + " + "
+                    + num(fN) + "·(" + num(S) + "/" + num(k) + ")/" + num(inter.busBytesPerS(S / k)),
                 src};
     return out;
 }

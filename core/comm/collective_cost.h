@@ -20,7 +20,8 @@ struct CollectiveTime {
     Term term;
 };
 
-// S: the collective's buffer size in bytes (nccl-tests "size").
-CollectiveTime collectiveTime(Collective c, double S, const GroupPlacement& g, const ClusterSpec& cluster);
+// S: the collective's buffer size in bytes (nccl-tests "size"). flat: the group's traffic does
+// not aggregate inside nodes (ZeRO-2/3 per-layer gathers issued as many small calls).
+CollectiveTime collectiveTime(Collective c, double S, const GroupPlacement& g, const ClusterSpec& cluster, bool flat = false);
 
 } // namespace parascope

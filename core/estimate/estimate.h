@@ -6,6 +6,7 @@
 #include "estimate/term.h"
 #include "model/parameter_count.h"
 #include "parallel/placement.h"
+#include "schedule/simulator.h"
 
 #include <string>
 #include <vector>
@@ -68,8 +69,18 @@ struct CommEntry {
 
 struct TimeReport {
     double step_s = 0, compute_s = 0, bubble_s = 0, bubble_fraction = 0, exposed_comm_s = 0, optimizer_s = 0;
-    std::string method; // "closed-form" or "simulated"
+    std::string method; // "simulated", "simulated (extrapolated)" or "closed-form"
+    std::string note;   // why the closed form, or what was extrapolated
+    int critical_rank = 0; // the pipeline rank whose step is the longest
     std::vector<Term> terms;
+};
+
+// The simulated training step, for the Gantt chart and the trace export.
+struct TimelineReport {
+    bool simulated = false;
+    long long microbatches_shown = 0; // microbatches materialised in `timeline`
+    long long microbatches_total = 0;
+    Timeline timeline;
 };
 
 struct ThroughputReport {
@@ -86,6 +97,7 @@ struct Estimate {
     FlopsReport flops;
     std::vector<CommEntry> communication;
     TimeReport time;
+    TimelineReport timeline;
     ThroughputReport throughput;
     std::vector<Diagnostic> diagnostics;
 

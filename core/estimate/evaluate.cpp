@@ -2,6 +2,7 @@
 
 #include "comm/comm_volume.h"
 #include "estimate/diagnostics.h"
+#include "estimate/op_costs.h"
 #include "estimate/step_time.h"
 #include "memory/model_states.h"
 #include "memory/stage_memory.h"
@@ -33,7 +34,32 @@ bool Estimate::has(const std::string& code) const
     return std::any_of(diagnostics.begin(), diagnostics.end(), [&](const Diagnostic& d) { return d.code == code; });
 }
 
-Estimate evaluate(const Scenario& sc)
+namespace {
+
+// Shares each group's exposed time (from the simulation's critical rank) out over that group's
+// entries in proportion to their link time.
+void distributeExposure(std::vector<CommEntry>& comm, const std::vector<std::pair<std::string, double>>& by_group)
+{
+    for (const auto& [group, exposed] : by_group) {
+        const auto member = [&](const CommEntry& c) { return c.group == group || (group == "dp" && c.group == "edp"); };
+        double total = 0;
+        for (const CommEntry& c : comm)
+            if (member(c))
+                total += c.time_s;
+        if (total <= 0)
+            continue;
+        for (CommEntry& c : comm)
+            if (member(c))
+                c.exposed_s = std::min(c.time_s, exposed * c.time_s / total);
+    }
+    for (CommEntry& c : comm)
+        c.terms.push_back({"comm.exposed", c.exposed_s, "s", "the group's exposed time on the critical rank × t/Σt",
+                           num(c.exposed_s), std::string("simulated; hidden behind: ") + toString(c.overlap)});
+}
+
+} // namespace
+
+Estimate evaluate(const Scenario& sc, const EvaluateOptions& options)
 {
     Estimate est;
     est.params = countParameters(sc.model);
@@ -46,9 +72,6 @@ Estimate evaluate(const Scenario& sc)
 
     const std::vector<StageLayers> layout = layoutStages(sc.model, sc.parallel);
     est.placement = placeRanks(sc.parallel, sc.cluster);
-    const std::vector<double> inflight =
-        inflightMicrobatches(sc.parallel.schedule, sc.parallel.pp, sc.parallel.vpp, est.microbatches);
-    est.memory = computeMemory(sc, est.params, layout, inflight, est.placement);
     est.flops = trainingFlops(sc.model, sc.training);
 
     // Communication of one GPU of the busiest stage (most layers; the last on a tie, which also
@@ -62,7 +85,17 @@ Estimate evaluate(const Scenario& sc)
                   busiest->layers, busiest->moe_layers, params.dense, params.experts};
     est.communication = communicationPlan(ci);
 
-    estimateStepTime(sc, layout, est);
+    // Time: op costs → simulated schedule → step; its peak in-flight microbatches feed memory.
+    const ScheduleKind kind = sc.parallel.schedule;
+    const int chunks = kind == ScheduleKind::Interleaved ? std::max(1, sc.parallel.vpp)
+                     : (kind == ScheduleKind::ZbV || kind == ScheduleKind::DualPipeV) ? 2 : 1;
+    const OpCostModel costs = opCosts(sc, est.params, layout, chunks, est.communication);
+    StepSimulation step = simulateStep(sc, costs, est.microbatches, options.record_timeline);
+    est.time = std::move(step.time);
+    est.timeline = std::move(step.timeline);
+    distributeExposure(est.communication, step.exposed_by_group);
+    est.memory = computeMemory(sc, est.params, layout, step.inflight, est.placement);
+    computeThroughput(sc, est);
 
     std::vector<Diagnostic> outcome = outcomeDiagnostics(sc, est);
     est.diagnostics.insert(est.diagnostics.end(), outcome.begin(), outcome.end());

@@ -8,6 +8,10 @@
 
 namespace parascope {
 
-Estimate evaluate(const Scenario& scenario);
+struct EvaluateOptions {
+    bool record_timeline = true; // false: numbers only (sweeps and search)
+};
+
+Estimate evaluate(const Scenario& scenario, const EvaluateOptions& options = {});
 
 } // namespace parascope

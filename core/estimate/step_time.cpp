@@ -1,10 +1,10 @@
 #include "estimate/step_time.h"
 
-#include "memory/stage_memory.h"
-#include "model/flops.h"
+#include "schedule/generators.h"
 #include "schedule/pipeline_closed_form.h"
 
 #include <algorithm>
+#include <map>
 
 namespace parascope {
 
@@ -17,112 +17,194 @@ double peakFlops(const GpuSpec& gpu, Precision p)
     }
 }
 
-double achievableFlops(const GpuSpec& gpu, Precision p)
+namespace {
+
+bool vShape(ScheduleKind k) { return k == ScheduleKind::ZbV || k == ScheduleKind::DualPipeV; }
+
+// Exposed communication of one op, by group.
+void addExposure(std::map<std::string, double>& into, const GroupExposure& e, double scale)
 {
-    return peakFlops(gpu, p) * gpu.gemm_efficiency;
+    into["tp"] += e.tp * scale;
+    into["ep"] += e.ep * scale;
+    into["cp"] += e.cp * scale;
+    into["dp"] += e.dp * scale;
 }
 
-double rankMicrobatchFlops(const Scenario& sc, const StageLayers& layers)
+void finish(StepSimulation& out, const OpCostModel& costs, double step, double compute, double exposed_ops,
+            double exposed_tail, double exposed_pp, std::map<std::string, double> by_group)
 {
-    const TrainingConfig& t = sc.training;
-    const ModelSpec& m = sc.model;
-    const double tokens = double(t.seq_len) * double(t.micro_batch);
-    const auto layer = [&](bool moe) {
-        const LayerForwardFlops f = layerForwardFlops(m, t.seq_len, moe);
-        double hw = 3 * f.total();
-        if (t.recompute == Recompute::Full)
-            hw += f.total();
-        else if (t.recompute == Recompute::Selective)
-            hw += 3 * f.attention_scores;
-        return hw;
-    };
-    double flops = tokens * ((layers.layers - layers.moe_layers) * layer(false) + layers.moe_layers * layer(true));
-    if (layers.has_output)
-        flops += tokens * 3 * 2.0 * double(m.hidden) * double(m.vocab);
-    // TP and CP split every matmul of the rank; EP keeps each expert's tokens on one GPU, so the
-    // expert FLOPs per GPU stay the same on average.
-    return flops / (double(sc.parallel.tp) * sc.parallel.cp);
+    TimeReport& t = out.time;
+    t.step_s = step;
+    t.compute_s = compute;
+    t.optimizer_s = costs.optimizer_s;
+    t.exposed_comm_s = exposed_ops + exposed_tail + exposed_pp;
+    t.bubble_s = std::max(0.0, step - compute - t.exposed_comm_s - t.optimizer_s);
+    t.bubble_fraction = step > 0 ? t.bubble_s / step : 0;
+    by_group["dp"] += exposed_tail;
+    by_group["pp"] += exposed_pp;
+    for (const auto& [g, v] : by_group)
+        if (v > 0)
+            out.exposed_by_group.emplace_back(g, v);
+    t.terms.insert(t.terms.end(), costs.terms.begin(), costs.terms.end());
+    t.terms.push_back({"time.step", step, "s", "compute + bubble + exposed communication + optimizer",
+                       num(compute) + " + " + num(t.bubble_s) + " + " + num(t.exposed_comm_s) + " + " + num(t.optimizer_s),
+                       t.method == "closed-form" ? "closed form: m·t_microbatch + schedule bubble + tails"
+                                                 : "event simulation of the schedule (critical rank " + num(t.critical_rank) + ")"});
+    t.terms.push_back({"time.bubble_fraction", t.bubble_fraction, "fraction", "idle time / step time",
+                       num(t.bubble_s) + " / " + num(step), "idle = step − compute − exposed communication − optimizer"});
 }
 
-void estimateStepTime(const Scenario& sc, const std::vector<StageLayers>& layout, Estimate& est)
+StepSimulation closedForm(const Scenario& sc, const OpCostModel& costs, long long m, const std::string& why)
 {
     const ParallelConfig& p = sc.parallel;
+    StepSimulation out;
+    out.time.method = "closed-form";
+    out.time.note = why;
+    const int ranks = std::max(1, p.pp);
+    const bool v = vShape(p.schedule);
+    int critical = 0;
+    double t_mb = 0;
+    for (int r = 0; r < ranks; ++r) {
+        const double tr = rankMicrobatchTime(costs, r, ranks, v);
+        if (tr > t_mb) {
+            t_mb = tr;
+            critical = r;
+        }
+    }
+    std::map<std::string, double> by_group;
+    double comm_mb = 0;
+    for (int s = 0; s < int(costs.stages.size()); ++s)
+        if (costs.rankOfStage(s, ranks, v) == critical) {
+            const StageOpCost& st = costs.stages[std::size_t(s)];
+            comm_mb += st.cost.forward_comm_s + st.cost.backward_comm_s;
+            addExposure(by_group, st.forward, double(m));
+            addExposure(by_group, st.backward, double(m));
+        }
+    const double md = double(std::max(1LL, m));
+    const double bf = p.pp > 1 ? bubbleFraction(p.schedule, p.pp, p.vpp, m) : 0.0;
+    const double pipeline = md * t_mb / (1 - bf);
+    const RankTail& tail = costs.tails.empty() ? RankTail{} : costs.tails.front();
+    const double last_bwd = t_mb * 2 / 3;
+    const double grad_exposed = tail.overlap_grad_reduce ? std::max(0.0, tail.grad_reduce_s - last_bwd) : tail.grad_reduce_s;
+    const double tail_exposed = grad_exposed + tail.param_gather_s;
+    const double p2p_exposed = p.pp > 1 ? 2.0 * (p.pp - 1) * costs.p2p_s : 0.0;
+    out.time.critical_rank = critical;
+    out.inflight = inflightMicrobatches(p.schedule, p.pp, p.vpp, m);
+    finish(out, costs, pipeline + p2p_exposed + tail_exposed + costs.optimizer_s, md * (t_mb - comm_mb), md * comm_mb,
+           tail_exposed, p2p_exposed, by_group);
+    return out;
+}
+
+Timeline run(const PipelineSchedule& s, const OpCostModel& costs, bool record, double p2p)
+{
+    SimulationInput in;
+    in.schedule = &s;
+    in.stages.reserve(costs.stages.size());
+    for (const StageOpCost& c : costs.stages)
+        in.stages.push_back(c.cost);
+    in.p2p_s = p2p;
+    in.tails = costs.tails;
+    in.record_ops = record;
+    return simulate(in);
+}
+
+} // namespace
+
+StepSimulation simulateStep(const Scenario& sc, const OpCostModel& costs, long long m, bool record_ops)
+{
+    const ParallelConfig& par = sc.parallel;
+    const int p = std::max(1, par.pp);
+    const ScheduleKind kind = par.schedule;
+    const int vpp = kind == ScheduleKind::Interleaved ? par.vpp : 1;
+    const ScheduleRequest full{kind, p, vpp, int(std::min<long long>(m, 1 << 30))};
+    if (const std::string why = scheduleRequirement(full); !why.empty())
+        return closedForm(sc, costs, m, "the schedule cannot run: " + why);
+
+    // Bounded work: simulate at most kMaxSimulatedOps ops; beyond, fewer microbatches and a
+    // linear extrapolation of the steady state (each extra microbatch adds one period).
+    const bool split = kind == ScheduleKind::ZbH1 || kind == ScheduleKind::ZbV || kind == ScheduleKind::DualPipeV;
+    const double ops_per_mb = double(p) * costs.chunks * (split ? 3 : 2);
+    const long long step_mb = kind == ScheduleKind::Interleaved ? p : std::max(1, p);
+    long long m_sim = m;
+    if (ops_per_mb * double(m) > double(kMaxSimulatedOps)) {
+        m_sim = (long long)(double(kMaxSimulatedOps) / ops_per_mb);
+        if (kind == ScheduleKind::Interleaved)
+            m_sim -= m_sim % p;
+        const long long m_min = 2LL * p + step_mb;
+        if (m_sim < m_min)
+            return closedForm(sc, costs, m,
+                              "the pipeline is too large to simulate (" + num(ops_per_mb * double(m)) + " ops)");
+    }
+    const auto schedule = generateSchedule({kind, p, vpp, int(m_sim)});
+    Timeline tl = run(*schedule, costs, record_ops, costs.p2p_s);
+    if (tl.deadlock)
+        return closedForm(sc, costs, m, "the schedule deadlocks: " + tl.problem);
+
+    StepSimulation out;
+    out.time.method = m_sim == m ? "simulated" : "simulated (extrapolated)";
+    double extra = 0;
+    if (m_sim < m) {
+        const auto shorter = generateSchedule({kind, p, vpp, int(m_sim - step_mb)});
+        const Timeline t2 = run(*shorter, costs, false, costs.p2p_s);
+        const double period = (tl.pipeline_end_s - t2.pipeline_end_s) / double(step_mb);
+        extra = period * double(m - m_sim);
+        out.time.note = "simulated " + num(double(m_sim)) + " of " + num(double(m)) + " microbatches; the other "
+                      + num(double(m - m_sim)) + " add the steady-state period " + num(period) + " s each";
+    }
+    // Exposed pipeline p2p: the same schedule without p2p time.
+    double pp_exposed = 0;
+    if (p > 1 && costs.p2p_s > 0) {
+        const Timeline no_p2p = run(*schedule, costs, false, 0);
+        pp_exposed = std::max(0.0, tl.step_s - no_p2p.step_s);
+    }
+
+    int critical = 0;
+    for (int r = 0; r < p; ++r)
+        if (tl.step_end_per_rank_s[r] > tl.step_end_per_rank_s[critical])
+            critical = r;
+    const double scale = double(m) / double(m_sim);
+    std::map<std::string, double> by_group;
+    for (const Action& a : schedule->actions[critical]) {
+        const StageOpCost& f = costs.stages[std::size_t(a.stage)];
+        switch (a.kind) {
+        case OpKind::Forward: addExposure(by_group, f.forward, scale); break;
+        case OpKind::Backward:
+        case OpKind::BackwardInput: addExposure(by_group, f.backward, scale); break;
+        case OpKind::BackwardWeight: break;
+        case OpKind::ForwardBackward: {
+            // Overlapped: what stays exposed is shared out in proportion.
+            const StageOpCost& b = costs.stages[std::size_t(a.b_stage)];
+            const double naive = f.forward.total() + b.backward.total();
+            const double compute = (f.cost.forward_s - f.cost.forward_comm_s) + (b.cost.backward_s() - b.cost.backward_comm_s);
+            const double left = std::max(0.0, naive - compute);
+            const double k = naive > 0 ? left / naive : 0;
+            addExposure(by_group, f.forward, scale * k);
+            addExposure(by_group, b.backward, scale * k);
+            break;
+        }
+        }
+    }
+    out.time.critical_rank = critical;
+    out.inflight = tl.peak_inflight;
+    if (m_sim < m && kind == ScheduleKind::GPipe)
+        out.inflight = inflightMicrobatches(kind, p, vpp, m); // GPipe holds all m
+    const double step = tl.step_s + extra;
+    const double compute = (tl.busy_s[critical] - tl.comm_in_ops_s[critical]) * scale;
+    finish(out, costs, step, compute, tl.comm_in_ops_s[critical] * scale, tl.tail_exposed_s[critical], pp_exposed, by_group);
+
+    out.timeline.simulated = true;
+    out.timeline.microbatches_shown = m_sim;
+    out.timeline.microbatches_total = m;
+    if (record_ops)
+        out.timeline.timeline = std::move(tl);
+    return out;
+}
+
+void computeThroughput(const Scenario& sc, Estimate& est)
+{
     const TrainingConfig& t = sc.training;
     const GpuSpec& gpu = sc.cluster.gpu;
-    const double m = double(std::max(1LL, est.microbatches));
-    const double rate = achievableFlops(gpu, t.precision);
-    TimeReport& tr = est.time;
-    tr.method = "closed-form";
-
-    double mb_flops = 0;
-    for (const StageLayers& s : layout)
-        mb_flops = std::max(mb_flops, rankMicrobatchFlops(sc, s));
-    const double t_mb = rate > 0 ? mb_flops / rate : 0; // one microbatch forward + backward on the busiest rank
-    tr.compute_s = m * t_mb;
-    tr.terms.push_back({"time.compute", tr.compute_s, "s", "m · FLOPs_mb(busiest rank) / (peak · gemm_efficiency)",
-                        num(m) + "·" + num(mb_flops) + "/(" + num(peakFlops(gpu, t.precision)) + "·" + num(gpu.gemm_efficiency) + ")",
-                        "FLOPs per matmul (Megatron 2024); GEMM efficiency per GPU type from mamf-finder"});
-
-    const double bf = p.pp > 1 ? bubbleFraction(p.schedule, p.pp, p.vpp, est.microbatches) : 0.0;
-    tr.bubble_s = bf < 1 ? tr.compute_s * bf / (1 - bf) : 0;
-    Term bt = bubbleTerm(p.schedule, p.pp, p.vpp, est.microbatches);
-    bt.value = bf;
-    tr.terms.push_back(bt);
-
-    // Exposure: what a collective's rounds cannot hide behind the compute of that round.
-    const double t_fwd = t_mb / 3, t_bwd = 2 * t_mb / 3;
-    const LayerForwardFlops lf = layerForwardFlops(sc.model, t.seq_len, false);
-    const double attention_share = lf.total() > 0 ? lf.attention_scores / lf.total() : 0;
-    double exposed = 0;
-    for (CommEntry& c : est.communication) {
-        const double per_round = c.time_s / std::max(1.0, c.rounds);
-        double window = 0;
-        switch (c.overlap) {
-        case Overlap::None: window = 0; break;
-        case Overlap::LinearLayers: window = t_mb * (1 - attention_share); break;
-        case Overlap::Attention: window = t_mb * attention_share; break;
-        case Overlap::Backward: window = t_bwd; break;
-        case Overlap::Forward: window = t_fwd; break;
-        case Overlap::PipelineFill: window = 0; break;
-        }
-        if (c.overlap == Overlap::PipelineFill) {
-            // Only the transfers of the fill and the drain sit on the critical path: p−1 each way.
-            const double per_call = c.calls_per_step > 0 ? c.time_s / c.calls_per_step : 0;
-            c.exposed_s = std::min(c.time_s, per_call * (p.pp - 1));
-        } else {
-            c.exposed_s = std::max(0.0, per_round - window) * std::max(1.0, c.rounds);
-        }
-        c.terms.push_back({"comm.exposed", c.exposed_s, "s",
-                           c.overlap == Overlap::PipelineFill ? "t_call · (p − 1)" : "rounds · max(0, t_round − overlap window)",
-                           num(std::max(1.0, c.rounds)) + "·max(0, " + num(per_round) + " − " + num(window) + ")",
-                           std::string("overlap with ") + toString(c.overlap) + "; Megatron overlap_grad_reduce / overlap_param_gather"});
-        exposed += c.exposed_s;
-    }
-    tr.exposed_comm_s = exposed;
-
-    // Optimizer: a memory-bound sweep over the GPU's shard of the states. AdamW reads master, m,
-    // v, gradient and writes master, m, v, weights; SGD reads master, momentum, gradient.
-    double shard_params = 0;
-    for (const StageMemory& st : est.memory.stages) {
-        const Term* pt = findTerm(st.terms, "params.on_gpu");
-        if (pt)
-            shard_params = std::max(shard_params, pt->value);
-    }
-    const double opt_shard = p.zero >= 1 ? shard_params / zeroDegree(p) : shard_params;
-    const bool adam = t.optimizer == Optimizer::AdamW;
-    const double bytes_per_param = (adam ? 24.0 : 16.0) + (t.grad_dtype == GradDtype::Fp32 ? 4 : 2) + 2;
-    const double hbm = gpu.hbm_bytes_per_s * gpu.hbm_efficiency;
-    tr.optimizer_s = hbm > 0 ? opt_shard * bytes_per_param / hbm : 0;
-    tr.terms.push_back({"time.optimizer", tr.optimizer_s, "s", "Ψ_shard · bytes touched / (HBM · efficiency)",
-                        num(opt_shard) + "·" + num(bytes_per_param) + "/" + num(hbm),
-                        "memory-bound fused Adam: read master, m, v, grad; write master, m, v, weights"});
-
-    tr.step_s = tr.compute_s + tr.bubble_s + tr.exposed_comm_s + tr.optimizer_s;
-    tr.bubble_fraction = tr.step_s > 0 ? tr.bubble_s / tr.step_s : 0;
-    tr.terms.push_back({"time.step", tr.step_s, "s", "compute + bubble + exposed comm + optimizer",
-                        num(tr.compute_s) + " + " + num(tr.bubble_s) + " + " + num(tr.exposed_comm_s) + " + " + num(tr.optimizer_s),
-                        "closed form (the timeline simulation refines it)"});
-
+    const TimeReport& tr = est.time;
     ThroughputReport& th = est.throughput;
     const double gpus = double(std::max<std::int64_t>(1, est.gpus));
     const double peak = peakFlops(gpu, t.precision);

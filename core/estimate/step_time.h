@@ -1,9 +1,11 @@
 #pragma once
-// Closed-form step time: compute of the busiest rank, the schedule's bubble, communication that
-// compute cannot hide, and the optimizer step; then throughput, MFU and HFU. The event simulator
-// of the timeline replaces compute/bubble/exposure with simulated values.
+// The training step: the pipeline schedule simulated with the op costs (or, when it cannot be
+// generated or is too large, the closed form), plus gradient reduction, optimizer and exposed
+// communication; then throughput, MFU and HFU. Also decides the in-flight microbatches that the
+// memory model uses, so memory and timeline always agree.
 
 #include "estimate/estimate.h"
+#include "estimate/op_costs.h"
 #include "estimate/scenario.h"
 #include "parallel/stage_layout.h"
 
@@ -11,14 +13,22 @@
 
 namespace parascope {
 
-// Achievable FLOP/s of one GPU for the scenario's precision: dense peak × GEMM efficiency.
-double achievableFlops(const GpuSpec& gpu, Precision p);
 double peakFlops(const GpuSpec& gpu, Precision p);
 
-// Hardware FLOPs one GPU of the rank spends on one microbatch (forward + backward + recompute).
-double rankMicrobatchFlops(const Scenario& sc, const StageLayers& layers);
+struct StepSimulation {
+    TimeReport time;
+    TimelineReport timeline;
+    std::vector<double> inflight; // per rank, for the memory model
+    // Exposed communication per (group, purpose) on the critical rank.
+    std::vector<std::pair<std::string, double>> exposed_by_group;
+};
 
-// Fills est.time, est.throughput and every CommEntry's exposed_s.
-void estimateStepTime(const Scenario& sc, const std::vector<StageLayers>& layout, Estimate& est);
+// Ops materialised at most; beyond, fewer microbatches are simulated and the step extrapolated.
+inline constexpr std::size_t kMaxSimulatedOps = 400000;
+
+StepSimulation simulateStep(const Scenario& sc, const OpCostModel& costs, long long microbatches, bool record_ops);
+
+// Fills est.throughput from est.time and est.flops.
+void computeThroughput(const Scenario& sc, Estimate& est);
 
 } // namespace parascope

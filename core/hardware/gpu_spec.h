@@ -20,14 +20,25 @@ struct GpuSpec {
     double peak_fp32_flops = 0;  // without TF32
     double gemm_efficiency = 0.8; // achievable fraction of peak for large GEMMs (mamf-finder)
     double hbm_efficiency = 0.85; // achievable fraction of HBM bandwidth (BabelStream copy)
+    double attention_efficiency = 0.5; // fused attention kernels, fraction of the dense peak (FlashAttention-2/3)
+    double gemm_half_flops = 0;   // a GEMM of this many FLOPs reaches half of gemm_efficiency (0: no size effect)
+    double kernel_overhead_s = 0; // launch + tail per transformer layer and pass (forward, or each backward half)
+    double sustained_clock = 1;   // sustained / boost clock under hours of full load (power and thermal limits)
     std::string source;
 };
 
 struct LinkSpec {
     double bytes_per_s = 0; // per GPU, one direction (datasheet)
     double latency_s = 0;   // per message hop
-    double efficiency = 1;  // achievable bus bandwidth / datasheet (nccl-tests busbw)
-    double busBytesPerS() const { return bytes_per_s * efficiency; }
+    double efficiency = 1;  // achievable bus bandwidth / datasheet (nccl-tests busbw, large messages)
+    double half_bytes = 0;  // message size that reaches half of that bandwidth (0: no size effect)
+    // Achievable bus bandwidth for a message of S bytes: the nccl-tests curve rises with size
+    // and saturates, modelled as efficiency · S/(S + half).
+    double busBytesPerS(double S) const
+    {
+        const double ramp = half_bytes > 0 ? S / (S + half_bytes) : 1.0;
+        return bytes_per_s * efficiency * ramp;
+    }
 };
 
 struct ClusterSpec {

@@ -82,7 +82,9 @@ nlohmann::json reportToJson(const Scenario& sc, const Estimate& est, const std::
     const TimeReport& t = est.time;
     j["time"] = {{"step_s", t.step_s}, {"compute_s", t.compute_s}, {"bubble_s", t.bubble_s},
                  {"bubble_fraction", t.bubble_fraction}, {"exposed_comm_s", t.exposed_comm_s},
-                 {"optimizer_s", t.optimizer_s}, {"method", t.method}};
+                 {"optimizer_s", t.optimizer_s}, {"method", t.method}, {"critical_rank", t.critical_rank}};
+    if (!t.note.empty())
+        j["time"]["note"] = t.note;
     if (explain)
         j["time"]["terms"] = termsToJson(t.terms);
     const ThroughputReport& th = est.throughput;
@@ -205,10 +207,14 @@ std::string textReport(const Scenario& sc, const Estimate& est, const std::strin
 
     const TimeReport& tr = est.time;
     const ThroughputReport& th = est.throughput;
-    o << T("Step (closed form): ", "步长（解析估计）：") << seconds(tr.step_s) << " = " << T("compute ", "计算 ")
+    const bool simulated = tr.method.rfind("simulated", 0) == 0;
+    o << (simulated ? T("Step (simulated): ", "步长（事件仿真）：") : T("Step (closed form): ", "步长（解析估计）："))
+      << seconds(tr.step_s) << " = " << T("compute ", "计算 ")
       << seconds(tr.compute_s) << " + " << T("bubble ", "气泡 ") << seconds(tr.bubble_s) << " + "
       << T("exposed comm ", "暴露通信 ") << seconds(tr.exposed_comm_s) << " + " << T("optimizer ", "优化器 ")
       << seconds(tr.optimizer_s) << "\n";
+    if (!tr.note.empty())
+        o << "  (" << tr.note << ")\n";
     o << T("Bubble (idle / step): ", "气泡（空闲/步长）：") << fmt("%.1f %%", tr.bubble_fraction * 100) << "   "
       << T("Tokens/s: ", "吞吐 tokens/s：") << fmt("%.0f", th.tokens_per_s) << "   MFU " << fmt("%.1f %%", th.mfu * 100)
       << "   HFU " << fmt("%.1f %%", th.hfu * 100) << "\n";

@@ -76,6 +76,8 @@ LinkSpec readLink(ObjectReader& parent, const char* key, LinkSpec fallback, std:
         l.latency_s = *v * 1e-6;
     if (auto v = r.number("efficiency", 0.01, 1))
         l.efficiency = *v;
+    if (auto v = r.number("half_size_mib", 0, 1 << 20))
+        l.half_bytes = *v * double(1 << 20);
     r.finish();
     return l;
 }
@@ -190,6 +192,10 @@ std::optional<GpuSpec> readGpu(const nlohmann::json& in, const std::string& path
     }
     g.gemm_efficiency = r.number("gemm_efficiency", 0.01, 1).value_or(g.gemm_efficiency);
     g.hbm_efficiency = r.number("hbm_efficiency", 0.01, 1).value_or(g.hbm_efficiency);
+    g.attention_efficiency = r.number("attention_efficiency", 0.01, 1).value_or(g.attention_efficiency);
+    g.gemm_half_flops = r.number("gemm_half_gflop", 0, 1e9).value_or(g.gemm_half_flops / 1e9) * 1e9;
+    g.kernel_overhead_s = r.number("kernel_overhead_us", 0, 1e6).value_or(g.kernel_overhead_s * 1e6) * 1e-6;
+    g.sustained_clock = r.number("sustained_clock", 0.1, 1).value_or(g.sustained_clock);
     r.finish();
     if (errors.size() != before)
         return std::nullopt;
@@ -360,7 +366,7 @@ double fileUnits(double v)
 nlohmann::json linkToJson(const LinkSpec& l)
 {
     return {{"bandwidth_gbps", fileUnits(l.bytes_per_s / 1e9)}, {"latency_us", fileUnits(l.latency_s * 1e6)},
-            {"efficiency", l.efficiency}};
+            {"efficiency", l.efficiency}, {"half_size_mib", fileUnits(l.half_bytes / double(1 << 20))}};
 }
 
 nlohmann::json gpuToJson(const GpuSpec& g)
@@ -371,7 +377,11 @@ nlohmann::json gpuToJson(const GpuSpec& g)
             {"peak_tflops", {{"bf16", fileUnits(g.peak_bf16_flops / 1e12)}, {"fp8", fileUnits(g.peak_fp8_flops / 1e12)},
                              {"fp32", fileUnits(g.peak_fp32_flops / 1e12)}}},
             {"gemm_efficiency", g.gemm_efficiency},
-            {"hbm_efficiency", g.hbm_efficiency}};
+            {"hbm_efficiency", g.hbm_efficiency},
+            {"attention_efficiency", g.attention_efficiency},
+            {"gemm_half_gflop", fileUnits(g.gemm_half_flops / 1e9)},
+            {"kernel_overhead_us", fileUnits(g.kernel_overhead_s * 1e6)},
+            {"sustained_clock", g.sustained_clock}};
 }
 
 } // namespace

@@ -56,6 +56,7 @@ Timeline simulate(const SimulationInput& in)
     tl.comm_in_ops_s.assign(p, 0);
     tl.pipeline_end_per_rank_s.assign(p, 0);
     tl.tail_exposed_s.assign(p, 0);
+    tl.step_end_per_rank_s.assign(p, 0);
     tl.peak_inflight.assign(p, 0);
     Ends ends(S, m);
     std::vector<std::size_t> pos(p, 0);
@@ -220,6 +221,8 @@ Timeline simulate(const SimulationInput& in)
     // Tails: gradient reduction from the start of the last backward (when overlapped), then the
     // optimizer once both are done, then the exposed part of the parameter all-gather.
     tl.step_s = tl.pipeline_end_s;
+    for (int r = 0; r < p; ++r)
+        tl.step_end_per_rank_s[r] = clock[r];
     for (int r = 0; r < p && r < int(in.tails.size()); ++r) {
         const RankTail& t = in.tails[r];
         double now = clock[r];
@@ -242,6 +245,7 @@ Timeline simulate(const SimulationInput& in)
             tl.tail_exposed_s[r] += t.param_gather_s;
             now += t.param_gather_s;
         }
+        tl.step_end_per_rank_s[r] = now;
         tl.step_s = std::max(tl.step_s, now);
     }
     if (in.record_ops)

@@ -69,6 +69,7 @@ struct Timeline {
     std::vector<double> comm_in_ops_s; // per rank: exposed communication inside pipeline ops
     std::vector<double> pipeline_end_per_rank_s;
     std::vector<double> tail_exposed_s; // per rank: exposed grad reduce + param gather
+    std::vector<double> step_end_per_rank_s; // per rank: end of its tail (optimizer, gathers)
     std::vector<double> peak_inflight; // per rank, in units of "the rank's layers for one microbatch"
     bool deadlock = false;
     std::string problem;             // why it deadlocked

@@ -1,0 +1,248 @@
+#include "estimate/op_costs.h"
+
+#include "memory/activation_memory.h"
+#include "memory/model_states.h"
+#include "memory/stage_memory.h"
+#include "model/flops.h"
+#include "estimate/step_time.h"
+
+#include <algorithm>
+
+namespace parascope {
+
+namespace {
+
+// Fraction of an op's compute that can hide ZeRO-2/3 per-microbatch collectives: DeepSpeed
+// prefetches a bounded bucket ahead and the collectives compete with compute for SMs and HBM.
+// Narayanan et al. 2021 Table 2 (ZeRO-3, 175B and 530B on 384–2240 A100s) fits about 0.7.
+constexpr double kZeroOverlap = 0.7;
+
+// Time of one call of (group, collective) from the communication plan; 0 if absent.
+double callTime(const std::vector<CommEntry>& comm, const std::string& group, const std::string& collective,
+                const std::string& purpose = "")
+{
+    for (const CommEntry& c : comm)
+        if (c.group == group && c.collective == collective && (purpose.empty() || c.purpose == purpose) && c.calls_per_step > 0)
+            return c.time_s / c.calls_per_step;
+    return 0;
+}
+
+const CommEntry* findEntry(const std::vector<CommEntry>& comm, const std::string& group, const std::string& purpose)
+{
+    for (const CommEntry& c : comm)
+        if (c.group == group && c.purpose == purpose)
+            return &c;
+    return nullptr;
+}
+
+struct LayerCost {
+    double linear_s = 0;    // forward GEMMs (= each of the dX and dW GEMM passes)
+    double attention_s = 0; // forward fused attention
+    double elementwise_s = 0; // one pass over the layer's activations
+    double tp_f = 0, tp_b = 0, ep_f = 0, ep_b = 0, cp_f = 0, cp_b = 0; // exposed comm
+};
+
+} // namespace
+
+int OpCostModel::rankOfStage(int stage, int ranks, bool v_shape) const
+{
+    if (v_shape)
+        return stage < ranks ? stage : 2 * ranks - 1 - stage;
+    return stage % ranks;
+}
+
+OpCostModel opCosts(const Scenario& sc, const ParamCounts& params, const std::vector<StageLayers>& layout, int chunks,
+                    const std::vector<CommEntry>& comm)
+{
+    const ParallelConfig& p = sc.parallel;
+    const TrainingConfig& t = sc.training;
+    const ModelSpec& m = sc.model;
+    const GpuSpec& gpu = sc.cluster.gpu;
+    OpCostModel out;
+    out.chunks = std::max(1, chunks);
+    const int ranks = int(layout.size());
+    const bool v_shape = p.schedule == ScheduleKind::ZbV || p.schedule == ScheduleKind::DualPipeV;
+    const double peak = peakFlops(gpu, t.precision);
+    // Tensor-core work runs at the sustained clock, not the boost clock the peak is quoted at.
+    const double gemm_rate = peak * gpu.gemm_efficiency * gpu.sustained_clock;
+    const double attn_rate = peak * gpu.attention_efficiency * gpu.sustained_clock;
+    const double hbm = gpu.hbm_bytes_per_s * gpu.hbm_efficiency;
+    const double tokens = double(t.seq_len) / p.cp * double(t.micro_batch);
+    const double split = double(p.tp) * 1.0; // matmuls split over TP (CP already in tokens)
+    const bool sp = p.sequence_parallel && p.tp > 1;
+
+    // Communication per layer and microbatch, from the plan's per-call times.
+    const double t_ar = callTime(comm, "tp", "all_reduce");
+    const double t_ag = callTime(comm, "tp", "all_gather");
+    const double t_rs = callTime(comm, "tp", "reduce_scatter");
+    // Per layer and direction: two all-reduces, or with SP two all-gather + reduce-scatter pairs.
+    const double tp_dir = sp ? 2 * (t_ag + t_rs) : 2 * t_ar;
+    const double t_a2a = callTime(comm, "ep", "all_to_all");
+    const double t_kv = callTime(comm, "cp", "send_recv");
+    const bool full = t.recompute == Recompute::Full;
+
+    // GEMM efficiency rises with size and saturates (mamf-finder sweeps): eff·g/(g + g_half).
+    const auto gemmSizeFactor = [&](double flops) {
+        return gpu.gemm_half_flops > 0 ? flops / (flops + gpu.gemm_half_flops) : 1.0;
+    };
+    const auto layerCost = [&](bool moe) {
+        LayerCost c;
+        const LayerForwardFlops f = layerForwardFlops(m, t.seq_len, moe);
+        // The layer's GEMMs on one GPU (M = tokens; TP splits N or K), each at the efficiency
+        // its size reaches: QKV, attention output, MLP up (+ gate), MLP down.
+        const double h = double(m.hidden), q = double(m.queryWidth()), kv = double(m.kvWidth());
+        const double up = m.mlp == MlpKind::SwiGlu ? 2 : 1;
+        const auto gemm = [&](double M, double N, double K) {
+            const double flops = 2 * M * N * K;
+            return flops / (gemm_rate * gemmSizeFactor(flops));
+        };
+        c.linear_s = gemm(tokens, (q + 2 * kv) / split, h) + gemm(tokens, h, q / split);
+        if (moe && m.moe) {
+            const MoeSpec& e = *m.moe;
+            const double etp = p.expertTp();
+            const double local_experts = std::max(1.0, double(e.experts) / p.ep);
+            const double per_expert = tokens * e.top_k / local_experts;
+            const double fe = double(e.ffn_hidden);
+            c.linear_s += local_experts * (gemm(per_expert, up * fe / etp, h) + gemm(per_expert, h, fe / etp));
+            c.linear_s += gemm(tokens, double(e.experts), h); // router
+            if (e.shared_experts > 0) {
+                const double fs = double(e.shared_ffn_hidden > 0 ? e.shared_ffn_hidden : e.ffn_hidden) * e.shared_experts;
+                c.linear_s += gemm(tokens, up * fs / split, h) + gemm(tokens, h, fs / split);
+            }
+        } else {
+            const double ff = double(m.ffn_hidden);
+            c.linear_s += gemm(tokens, up * ff / split, h) + gemm(tokens, h, ff / split);
+        }
+        c.attention_s = tokens * f.attention_scores / split / attn_rate;
+        // Elementwise kernels (norms, activations, dropout, residuals, rotary, softmax without
+        // flash) stream the activations: one pass of the layer's no-recompute working set.
+        TrainingConfig whole = t;
+        whole.recompute = Recompute::None;
+        c.elementwise_s = layerActivation(m, whole, p, moe).stored / hbm + gpu.kernel_overhead_s;
+        const double tp_hide = p.tp_comm_overlap ? c.linear_s : 0; // --tp-comm-overlap chunks GEMMs with comm
+        c.tp_f = std::max(0.0, tp_dir - tp_hide);
+        c.tp_b = std::max(0.0, tp_dir - tp_hide);
+        if (moe) {
+            c.ep_f = 2 * t_a2a;
+            c.ep_b = 2 * t_a2a;
+        }
+        if (p.cp > 1) { // ring steps hidden behind the attention blocks they feed
+            c.cp_f = std::max(0.0, (p.cp - 1) * t_kv - c.attention_s);
+            c.cp_b = std::max(0.0, 2 * (p.cp - 1) * t_kv - 2 * c.attention_s);
+        }
+        return c;
+    };
+    const LayerCost dense = layerCost(false);
+    const LayerCost moe = layerCost(true);
+
+    // ZeRO-2/3 collectives run every microbatch, hidden behind that microbatch's compute.
+    const CommEntry* zero_rs = p.zero >= 2 ? findEntry(comm, "dp", "gradients") : nullptr;
+    const CommEntry* zero_ag = p.zero >= 3 ? findEntry(comm, "dp", "parameters") : nullptr;
+
+    const int S = ranks * out.chunks;
+    out.stages.resize(std::size_t(S));
+    const double logits_flops = tokens * 2.0 * double(m.hidden) * double(m.vocab) / split;
+    const double logits_s = logits_flops / (gemm_rate * gemmSizeFactor(logits_flops));
+    for (int s = 0; s < S; ++s) {
+        const int r = out.rankOfStage(s, ranks, v_shape);
+        const int c = s / ranks;
+        const StageLayers& L = layout[std::size_t(r)];
+        // The rank's layers are shared out over its chunks as evenly as possible.
+        const int layers = L.layers / out.chunks + (c < L.layers % out.chunks ? 1 : 0);
+        const int moe_layers = L.moe_layers / out.chunks + (c < L.moe_layers % out.chunks ? 1 : 0);
+        const int dense_layers = layers - moe_layers;
+        StageOpCost& st = out.stages[std::size_t(s)];
+        st.layers = layers;
+        const auto sum = [&](auto field) { return dense_layers * field(dense) + moe_layers * field(moe); };
+        const double lin = sum([](const LayerCost& x) { return x.linear_s; });
+        const double att = sum([](const LayerCost& x) { return x.attention_s; });
+        const double elem = sum([](const LayerCost& x) { return x.elementwise_s; });
+        st.forward.tp = sum([](const LayerCost& x) { return x.tp_f; });
+        st.backward.tp = sum([](const LayerCost& x) { return x.tp_b; }) + (full ? st.forward.tp : 0);
+        st.forward.ep = sum([](const LayerCost& x) { return x.ep_f; });
+        st.backward.ep = sum([](const LayerCost& x) { return x.ep_b; }) + (full ? st.forward.ep : 0);
+        st.forward.cp = sum([](const LayerCost& x) { return x.cp_f; });
+        st.backward.cp = sum([](const LayerCost& x) { return x.cp_b; }) + (full ? st.forward.cp : 0);
+        const bool output = s == S - 1;
+        const double head = output ? logits_s : 0;
+
+        double fwd = lin + att + elem + head;
+        // Backward: dX GEMMs (= forward GEMMs) and the attention backward (≈ 2× its forward)
+        // in I, dW GEMMs in W, elementwise twice (read activation + write gradient), and what
+        // recompute repeats of the forward.
+        double bwd_in = lin + 2 * att + 2 * elem + head;
+        const double bwd_w = lin + head;
+        if (t.recompute == Recompute::Selective)
+            bwd_in += att;
+        else if (full)
+            bwd_in += lin + att + elem;
+        // The plan's ZeRO collectives cover the whole rank; this stage's share is its layers.
+        const double stage_share = double(layers) / std::max(1, L.layers);
+        // ZeRO-2/3 prefetch hides the per-microbatch collectives behind at most kZeroOverlap
+        // of the compute they run with.
+        const double rs = zero_rs && zero_rs->rounds > 0 ? zero_rs->time_s / zero_rs->rounds * stage_share : 0;
+        const double ag = zero_ag && zero_ag->rounds > 0 ? zero_ag->time_s / zero_ag->rounds * stage_share : 0;
+        const double backward_gathers = full ? 2 : 1; // the recompute forward gathers again
+        st.forward.dp += std::max(0.0, ag - kZeroOverlap * fwd);
+        st.backward.dp += std::max(0.0, backward_gathers * ag + rs - kZeroOverlap * (bwd_in + bwd_w));
+        st.cost.forward_s = fwd + st.forward.total();
+        st.cost.forward_comm_s = st.forward.total();
+        st.cost.backward_input_s = bwd_in + st.backward.total();
+        st.cost.backward_weight_s = bwd_w;
+        st.cost.backward_comm_s = st.backward.total();
+    }
+
+    // Pipeline p2p and the per-rank tails (gradient reduction, optimizer, parameter gather).
+    out.p2p_s = callTime(comm, "pp", "send_recv", "activations");
+    double shard_params = 0;
+    for (const StageLayers& L : layout)
+        shard_params = std::max(shard_params, stageParams(params, L, p).total());
+    const double opt_shard = p.zero >= 1 ? shard_params / zeroDegree(p) : shard_params;
+    const bool adam = t.optimizer == Optimizer::AdamW;
+    const double bytes_per_param = (adam ? 24.0 : 16.0) + (t.grad_dtype == GradDtype::Fp32 ? 4 : 2) + 2;
+    out.optimizer_s = hbm > 0 ? opt_shard * bytes_per_param / hbm : 0;
+    out.terms.push_back({"time.optimizer", out.optimizer_s, "s", "Ψ_shard · bytes touched / (HBM · efficiency)",
+                         num(opt_shard) + "·" + num(bytes_per_param) + "/" + num(hbm),
+                         "memory-bound fused Adam: read master, m, v, grad; write master, m, v, weights"});
+    RankTail tail;
+    tail.optimizer_s = out.optimizer_s;
+    tail.overlap_grad_reduce = p.overlap_grad_reduce;
+    for (const CommEntry& c : comm) {
+        if (c.group != "dp" && c.group != "edp")
+            continue;
+        if (c.purpose == "gradients" && p.zero <= 1) {
+            tail.grad_reduce_s += c.time_s;
+            tail.grad_reduce_type = c.collective == "all_reduce" ? OpType::AllReduce : OpType::ReduceScatter;
+        }
+        if (c.purpose == "parameters" && p.zero <= 2) {
+            // Megatron overlap_param_gather hides it behind the next step's first forward.
+            const double first_fwd = out.stages.empty() ? 0 : out.stages.front().cost.forward_s;
+            tail.param_gather_s += p.overlap_grad_reduce ? std::max(0.0, c.time_s - first_fwd) : c.time_s;
+        }
+    }
+    out.tails.assign(std::size_t(ranks), tail);
+
+    const std::string src = "FLOPs / (peak · efficiency); elementwise bytes / (HBM · efficiency)";
+    out.terms.push_back({"time.layer_forward_gemm", dense.linear_s, "s",
+                         "tokens·(2h(q + 2kv) + 2qh + MLP)/t / (peak · gemm_efficiency)",
+                         num(tokens) + "·…/" + num(split) + "/" + num(gemm_rate), src});
+    out.terms.push_back({"time.layer_forward_attention", dense.attention_s, "s", "tokens·4·s·q/t / (peak · attention_efficiency)",
+                         num(tokens) + "·4·" + num(double(t.seq_len)) + "·" + num(double(m.queryWidth())) + "/" + num(split) + "/" + num(attn_rate),
+                         "FlashAttention-2/3 measured efficiencies"});
+    out.terms.push_back({"time.layer_elementwise", dense.elementwise_s, "s", "activation bytes per layer / (HBM · efficiency)",
+                         num(dense.elementwise_s * hbm) + "/" + num(hbm), "memory-bound kernels stream each activation once per pass"});
+    out.terms.push_back({"time.layer_tp_comm", dense.tp_f, "s", sp ? "2·(t_AG + t_RS) per direction" : "2·t_AR per direction",
+                         num(tp_dir), "Megatron TP: 2 collectives per layer and direction"});
+    return out;
+}
+
+double rankMicrobatchTime(const OpCostModel& c, int rank, int ranks, bool v_shape)
+{
+    double t = 0;
+    for (int s = 0; s < int(c.stages.size()); ++s)
+        if (c.rankOfStage(s, ranks, v_shape) == rank)
+            t += c.stages[std::size_t(s)].cost.forward_s + c.stages[std::size_t(s)].cost.backward_s();
+    return t;
+}
+
+} // namespace parascope

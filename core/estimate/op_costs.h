@@ -1,0 +1,48 @@
+#pragma once
+// How long each pipeline op takes: the forward, input-gradient and weight-gradient time of every
+// virtual stage for one microbatch on one GPU, built from the FLOPs (GEMMs at the GPU's GEMM
+// efficiency, fused attention at its attention efficiency), memory-bound elementwise work (bytes
+// over achievable HBM bandwidth) and the communication inside the op that compute cannot hide
+// (TP collectives, EP all-to-all, CP ring exchange, ZeRO-2/3 per-microbatch collectives).
+// The simulator turns these into the step; the closed form multiplies them out.
+
+#include "estimate/estimate.h"
+#include "estimate/scenario.h"
+#include "parallel/stage_layout.h"
+#include "schedule/simulator.h"
+
+#include <vector>
+
+namespace parascope {
+
+// Exposed communication inside one op, by parallel group (seconds).
+struct GroupExposure {
+    double tp = 0, ep = 0, cp = 0, dp = 0;
+    double total() const { return tp + ep + cp + dp; }
+};
+
+struct StageOpCost {
+    StageCost cost;                 // what the simulator needs
+    GroupExposure forward, backward; // what of forward_comm_s / backward_comm_s each group is
+    int layers = 0;
+};
+
+struct OpCostModel {
+    std::vector<StageOpCost> stages; // per virtual stage
+    int chunks = 1;                  // virtual stages per rank
+    double p2p_s = 0;                // one pipeline send
+    std::vector<RankTail> tails;     // per rank
+    double optimizer_s = 0;
+    std::vector<Term> terms;         // per-layer costs of a typical layer, explained
+    int rankOfStage(int stage, int ranks, bool v_shape) const;
+};
+
+// chunks: virtual stages per rank (vpp for interleaved, 2 for V shapes, else 1).
+OpCostModel opCosts(const Scenario& sc, const ParamCounts& params, const std::vector<StageLayers>& layout, int chunks,
+                    const std::vector<CommEntry>& comm);
+
+// Per-microbatch time of one rank's layers (forward + backward, communication inside ops
+// included): the sum of its stages' op costs.
+double rankMicrobatchTime(const OpCostModel& c, int rank, int ranks, bool v_shape);
+
+} // namespace parascope

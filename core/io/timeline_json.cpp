@@ -1,0 +1,106 @@
+#include "io/timeline_json.h"
+
+namespace parascope {
+
+namespace {
+
+std::string opName(const TimedOp& op)
+{
+    std::string name = toString(op.type);
+    if (op.microbatch >= 0)
+        name += " mb" + std::to_string(op.microbatch);
+    if (op.stage >= 0)
+        name += " s" + std::to_string(op.stage);
+    return name;
+}
+
+// Chrome's reserved colour names (trace_viewer color_scheme), one per op family.
+const char* colourOf(OpType t)
+{
+    switch (t) {
+    case OpType::F: return "thread_state_running";      // green
+    case OpType::B: return "rail_animation";            // purple
+    case OpType::I: return "thread_state_iowait";       // orange
+    case OpType::W: return "rail_idle";                 // grey-blue
+    case OpType::FB: return "rail_load";                // blue
+    case OpType::Send:
+    case OpType::Recv: return "cq_build_passed";        // teal
+    case OpType::Optimizer: return "terrible";          // red
+    default: return "thread_state_uninterruptible";     // dark red: collectives
+    }
+}
+
+} // namespace
+
+nlohmann::json timelineToJson(const Scenario& sc, const Estimate& est)
+{
+    const TimelineReport& t = est.timeline;
+    nlohmann::json j;
+    j["schema"] = kTimelineSchema;
+    j["scenario"] = sc.name;
+    j["schedule"] = toString(sc.parallel.schedule);
+    j["simulated"] = t.simulated;
+    j["microbatches_shown"] = t.microbatches_shown;
+    j["microbatches_total"] = t.microbatches_total;
+    j["step_s"] = est.time.step_s;
+    j["method"] = est.time.method;
+    if (!est.time.note.empty())
+        j["note"] = est.time.note;
+    nlohmann::json lanes = nlohmann::json::array();
+    for (int r = 0; r < t.timeline.ranks; ++r) {
+        lanes.push_back({{"lane", 2 * r}, {"rank", r}, {"kind", "compute"}});
+        lanes.push_back({{"lane", 2 * r + 1}, {"rank", r}, {"kind", "communication"}});
+    }
+    j["lanes"] = std::move(lanes);
+    nlohmann::json ops = nlohmann::json::array();
+    for (const TimedOp& op : t.timeline.ops) {
+        nlohmann::json o = {{"lane", 2 * op.rank + (op.comm_lane ? 1 : 0)}, {"type", toString(op.type)},
+                            {"start_s", op.start_s}, {"end_s", op.end_s}};
+        o["microbatch"] = op.microbatch >= 0 ? nlohmann::json(op.microbatch) : nlohmann::json(nullptr);
+        o["stage"] = op.stage >= 0 ? nlohmann::json(op.stage) : nlohmann::json(nullptr);
+        o["chunk"] = op.chunk;
+        if (op.comm_s > 0 && !op.comm_lane)
+            o["exposed_comm_s"] = op.comm_s;
+        ops.push_back(std::move(o));
+    }
+    j["ops"] = std::move(ops);
+    nlohmann::json peak = nlohmann::json::array();
+    for (double v : t.timeline.peak_inflight)
+        peak.push_back(v);
+    j["peak_inflight_microbatches"] = std::move(peak);
+    return j;
+}
+
+nlohmann::json timelineToChromeTrace(const Scenario& sc, const Estimate& est)
+{
+    const Timeline& tl = est.timeline.timeline;
+    nlohmann::json events = nlohmann::json::array();
+    for (int r = 0; r < tl.ranks; ++r) {
+        events.push_back({{"ph", "M"}, {"name", "process_name"}, {"pid", r}, {"tid", 0},
+                          {"args", {{"name", "pipeline rank " + std::to_string(r)}}}});
+        events.push_back({{"ph", "M"}, {"name", "process_sort_index"}, {"pid", r}, {"tid", 0}, {"args", {{"sort_index", r}}}});
+        events.push_back({{"ph", "M"}, {"name", "thread_name"}, {"pid", r}, {"tid", 0}, {"args", {{"name", "compute"}}}});
+        events.push_back({{"ph", "M"}, {"name", "thread_name"}, {"pid", r}, {"tid", 1}, {"args", {{"name", "communication"}}}});
+    }
+    for (const TimedOp& op : tl.ops) {
+        nlohmann::json args = {{"type", toString(op.type)}};
+        if (op.microbatch >= 0)
+            args["microbatch"] = op.microbatch;
+        if (op.stage >= 0) {
+            args["stage"] = op.stage;
+            args["chunk"] = op.chunk;
+        }
+        if (op.comm_s > 0 && !op.comm_lane)
+            args["exposed_comm_us"] = op.comm_s * 1e6;
+        events.push_back({{"ph", "X"}, {"name", opName(op)}, {"cat", isCompute(op.type) ? "compute" : "communication"},
+                          {"pid", op.rank}, {"tid", op.comm_lane ? 1 : 0}, {"ts", op.start_s * 1e6},
+                          {"dur", (op.end_s - op.start_s) * 1e6}, {"cname", colourOf(op.type)}, {"args", std::move(args)}});
+    }
+    return {{"traceEvents", std::move(events)},
+            {"displayTimeUnit", "ms"},
+            {"otherData", {{"generator", "ParaScope"}, {"scenario", sc.name}, {"schedule", toString(sc.parallel.schedule)},
+                           {"step_s", est.time.step_s}, {"microbatches_shown", est.timeline.microbatches_shown},
+                           {"microbatches_total", est.timeline.microbatches_total}}}};
+}
+
+} // namespace parascope

@@ -123,7 +123,8 @@ StepSimulation simulateStep(const Scenario& sc, const OpCostModel& costs, long l
     // Bounded work: simulate at most kMaxSimulatedOps ops; beyond, fewer microbatches and a
     // linear extrapolation of the steady state (each extra microbatch adds one period).
     const bool split = kind == ScheduleKind::ZbH1 || kind == ScheduleKind::ZbV || kind == ScheduleKind::DualPipeV;
-    const double ops_per_mb = double(p) * costs.chunks * (split ? 3 : 2);
+    // Compute ops per microbatch, and about as many pipeline sends on the communication lanes.
+    const double ops_per_mb = double(p) * costs.chunks * (split ? 3 : 2) * (p > 1 ? 2 : 1);
     const long long step_mb = kind == ScheduleKind::Interleaved ? p : std::max(1, p);
     long long m_sim = m;
     if (ops_per_mb * double(m) > double(kMaxSimulatedOps)) {

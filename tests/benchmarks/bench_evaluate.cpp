@@ -13,6 +13,7 @@ class BenchEvaluate : public QObject {
 private slots:
     void evaluateDefault()
     {
+        // Llama-2 70B, TP 8 × PP 8 × DP 8, 64 microbatches, 1F1B (the README's scenario).
         const Scenario sc = scenarioFromFile("../../resources/scenarios/default.parascope.json");
         QBENCHMARK {
             const Estimate e = evaluate(sc);
@@ -20,18 +21,31 @@ private slots:
         }
     }
 
+    void evaluate405bOn16kGpus_data()
+    {
+        QTest::addColumn<bool>("record");
+        QTest::newRow("with timeline") << true;
+        QTest::newRow("numbers only") << false;
+    }
+
     void evaluate405bOn16kGpus()
     {
-        // Llama-3.1 405B on 16,384 H100: TP 8, PP 16, DP 128, interleaved VPP 7 (126 layers ≠
-        // multiple of 112, so diagnostics fire too — the engine still computes everything).
+        // Llama-3.1 405B on 16,384 H100: TP 8 × PP 16 × DP 128, interleaved VPP 8, 128
+        // microbatches (global batch 16,384 × micro batch 1): memory + the full simulation
+        // (16 ranks × 8 chunks × 128 microbatches × F/B = 32,768 compute ops + sends).
         Scenario sc = presetScenario("llama3.1-405b", "dgx-h100", 8, 16, 128);
         sc.parallel.sequence_parallel = true;
         sc.parallel.zero = 1;
+        sc.parallel.schedule = ScheduleKind::Interleaved;
+        sc.parallel.vpp = 8;
         sc.training.seq_len = 8192;
-        sc.training.global_batch = 2048;
+        sc.training.global_batch = 16384;
+        QFETCH(bool, record);
+        EvaluateOptions opt;
+        opt.record_timeline = record;
         QBENCHMARK {
-            const Estimate e = evaluate(sc);
-            QCOMPARE(e.memory.stages.size(), std::size_t(16));
+            const Estimate e = evaluate(sc, opt);
+            QCOMPARE(e.time.method, std::string("simulated"));
         }
     }
 

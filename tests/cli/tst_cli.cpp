@@ -162,6 +162,51 @@ private slots:
         QVERIFY2(bad.err.contains("bad-profile.json: devices[0].gemm[0].dtype"), bad.err.constData());
     }
 
+    void timelineExports()
+    {
+        const QString dir = QDir::tempPath() + QStringLiteral("/parascope-tst-cli-%1").arg(QCoreApplication::applicationPid());
+        QDir().mkpath(dir);
+        const QString trace = dir + QStringLiteral("/step.trace.json");
+        Run r = run({QStringLiteral("timeline"), defaultScenario(), QStringLiteral("--format"), QStringLiteral("chrome-trace"),
+                     QStringLiteral("--out"), trace});
+        QCOMPARE(r.code, 0);
+        QVERIFY(r.out.isEmpty());
+        QFile f(trace);
+        QVERIFY(f.open(QIODevice::ReadOnly));
+        const nlohmann::json t = nlohmann::json::parse(f.readAll().toStdString());
+        QVERIFY(t["traceEvents"].size() > 1000);
+        QCOMPARE(t["otherData"]["schedule"].get<std::string>(), std::string("1f1b"));
+        QVERIFY(!QFile::exists(trace + QStringLiteral(".tmp-parascope")));
+
+        r = run({QStringLiteral("timeline"), defaultScenario()});
+        QCOMPARE(r.code, 0);
+        const nlohmann::json j = nlohmann::json::parse(r.out.toStdString());
+        QCOMPARE(j["schema"].get<std::string>(), std::string("parascope.timeline/1"));
+
+        r = run({QStringLiteral("timeline"), defaultScenario(), QStringLiteral("--format"), QStringLiteral("svg")});
+        QCOMPARE(r.code, 2);
+        r = run({QStringLiteral("timeline"), defaultScenario(), QStringLiteral("--out"), dir + QStringLiteral("/no/such/dir/x.json")});
+        QCOMPARE(r.code, 2);
+        QVERIFY(r.err.contains("cannot write"));
+        QDir(dir).removeRecursively();
+    }
+
+    void validatePublishedRuns()
+    {
+        Run r = run({QStringLiteral("validate")});
+        QCOMPARE(r.code, 0);
+        QVERIFY(r.out.contains("narayanan21_t1_1T"));
+        QVERIFY(r.out.contains("MAPE"));
+        r = run({QStringLiteral("validate"), QStringLiteral("--format"), QStringLiteral("json")});
+        QCOMPARE(r.code, 0);
+        const nlohmann::json j = nlohmann::json::parse(r.out.toStdString());
+        QVERIFY(j["mape"].get<double>() <= 0.10);
+        QVERIFY(j["evaluated"].get<int>() >= 30);
+        r = run({QStringLiteral("validate"), data("cli-bad-tp.parascope.json")});
+        QCOMPARE(r.code, 2);
+        QVERIFY(r.err.contains("runs"));
+    }
+
     void usageErrors_data()
     {
         QTest::addColumn<QStringList>("args");

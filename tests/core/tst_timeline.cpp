@@ -1,0 +1,162 @@
+// The simulated step inside evaluate(): memory takes the simulated in-flight peak, the step
+// decomposes exactly, bounded work for huge scenarios, the closed form when a schedule cannot
+// run, and the timeline / Chrome-trace exports.
+
+#include "estimate/step_time.h"
+#include "io/timeline_json.h"
+#include "schedule/pipeline_closed_form.h"
+#include "scenario_fixture.h"
+
+using namespace parascope;
+using namespace parascope::test;
+
+class TstTimeline : public QObject {
+    Q_OBJECT
+
+    static Scenario defaultScenario() { return scenarioFromFile("../../resources/scenarios/default.parascope.json"); }
+
+private slots:
+    void memoryUsesTheSimulatedPeak()
+    {
+        for (ScheduleKind k : {ScheduleKind::OneFOneB, ScheduleKind::GPipe, ScheduleKind::ZbH1, ScheduleKind::ZbV,
+                               ScheduleKind::DualPipeV}) {
+            Scenario sc = defaultScenario();
+            sc.parallel.schedule = k;
+            const Estimate e = evaluate(sc);
+            QVERIFY2(e.timeline.simulated, toString(k));
+            for (const StageMemory& s : e.memory.stages)
+                QCOMPARE(s.inflight_microbatches, e.timeline.timeline.peak_inflight[std::size_t(s.stage)]);
+        }
+        // 1F1B: the simulated peak equals the closed form min(p − i, m).
+        const Estimate e = evaluate(defaultScenario());
+        QCOMPARE(e.timeline.timeline.peak_inflight, inflightMicrobatches(ScheduleKind::OneFOneB, 8, 1, 64));
+    }
+
+    void stepDecomposes()
+    {
+        for (const char* file : {"../../resources/scenarios/default.parascope.json", "cli-custom-moe.parascope.json",
+                                 "cli-ddp-13b-oom.parascope.json"}) {
+            const Estimate e = evaluate(scenarioFromFile(file));
+            const TimeReport& t = e.time;
+            QVERIFY2(std::abs(t.compute_s + t.bubble_s + t.exposed_comm_s + t.optimizer_s - t.step_s) <= 1e-9 * t.step_s, file);
+            double exposed = 0;
+            for (const CommEntry& c : e.communication)
+                exposed += c.exposed_s;
+            QVERIFY2(std::abs(exposed - t.exposed_comm_s) <= 1e-6 * t.step_s, file);
+            QVERIFY(t.bubble_fraction >= 0 && t.bubble_fraction < 1);
+            QVERIFY(e.throughput.mfu > 0 && e.throughput.mfu < 1);
+            QVERIFY(e.throughput.hfu >= e.throughput.mfu);
+        }
+    }
+
+    void moreMicrobatchesShrinkTheBubble()
+    {
+        // 1F1B on PP 8: the idle fraction falls as m grows, towards (p − 1)/(m + p − 1).
+        Scenario sc = defaultScenario();
+        double last = 1;
+        for (long long gb : {64, 128, 512, 2048}) {
+            sc.training.global_batch = gb;
+            const double f = evaluate(sc).time.bubble_fraction;
+            QVERIFY2(f < last, std::to_string(gb).c_str());
+            last = f;
+        }
+    }
+
+    void interleavingCutsTheBubble()
+    {
+        Scenario sc = defaultScenario();
+        const double plain = evaluate(sc).time.bubble_s;
+        sc.parallel.schedule = ScheduleKind::Interleaved;
+        sc.parallel.vpp = 2;
+        const Estimate e = evaluate(sc);
+        QCOMPARE(e.time.method, std::string("simulated"));
+        QVERIFY(e.time.bubble_s < plain);
+    }
+
+    void closedFormWhenTheScheduleCannotRun()
+    {
+        // Interleaved needs m to be a multiple of p: 60 microbatches on PP 8 is not.
+        Scenario sc = defaultScenario();
+        sc.parallel.schedule = ScheduleKind::Interleaved;
+        sc.parallel.vpp = 2;
+        sc.training.global_batch = 480;
+        const Estimate e = evaluate(sc);
+        QCOMPARE(e.time.method, std::string("closed-form"));
+        QVERIFY(e.time.note.find("multiple of pp") != std::string::npos);
+        QVERIFY(!e.timeline.simulated);
+        QVERIFY(e.time.step_s > 0);
+        QVERIFY(e.has("interleaved_needs_microbatch_multiple"));
+    }
+
+    void boundedWork()
+    {
+        // 10⁶ microbatches on PP 8: simulate a prefix, extrapolate the steady state, say so.
+        Scenario sc = defaultScenario();
+        sc.training.global_batch = 8'000'000;
+        const Estimate e = evaluate(sc);
+        QCOMPARE(e.time.method, std::string("simulated (extrapolated)"));
+        QVERIFY(e.timeline.microbatches_shown < e.timeline.microbatches_total);
+        QCOMPARE(e.timeline.microbatches_total, 1'000'000LL);
+        QVERIFY(e.timeline.timeline.ops.size() <= kMaxSimulatedOps + 64);
+        // The extrapolation is linear in m: per microbatch, the same as a fully simulated run.
+        Scenario small = defaultScenario();
+        small.training.global_batch = 8 * 2048;
+        const Estimate s = evaluate(small);
+        QCOMPARE(s.time.method, std::string("simulated"));
+        const double per_mb_big = e.time.step_s / 1e6, per_mb_small = s.time.step_s / 2048;
+        QVERIFY(std::abs(per_mb_big / per_mb_small - 1) < 0.02);
+        // PP = 10⁴ with 1 microbatch per rank pair: too large to simulate → closed form.
+        Scenario deep = presetScenario("llama2-7b", "dgx-a100-80g", 1, 10000, 1);
+        deep.model.layers = 10000;
+        deep.training.global_batch = 100000;
+        const Estimate d = evaluate(deep);
+        QCOMPARE(d.time.method, std::string("closed-form"));
+        QVERIFY(d.time.note.find("too large") != std::string::npos);
+    }
+
+    void timelineJson()
+    {
+        const Scenario sc = defaultScenario();
+        const Estimate e = evaluate(sc);
+        const nlohmann::json j = timelineToJson(sc, e);
+        QCOMPARE(j["schema"].get<std::string>(), std::string("parascope.timeline/1"));
+        QCOMPARE(j["lanes"].size(), std::size_t(16)); // 8 ranks × (compute, communication)
+        // 8 ranks × 64 microbatches × (F + B) compute ops, plus sends, reductions, optimizers.
+        std::size_t compute = 0;
+        for (const auto& op : j["ops"]) {
+            QVERIFY(op["end_s"].get<double>() >= op["start_s"].get<double>());
+            QVERIFY(op["end_s"].get<double>() <= e.time.step_s * (1 + 1e-12));
+            const std::string type = op["type"];
+            if (type == "F" || type == "B")
+                ++compute;
+        }
+        QCOMPARE(compute, std::size_t(8 * 64 * 2));
+    }
+
+    void chromeTrace()
+    {
+        const Scenario sc = defaultScenario();
+        const Estimate e = evaluate(sc);
+        const nlohmann::json t = timelineToChromeTrace(sc, e);
+        QVERIFY(t["traceEvents"].is_array());
+        std::set<int> pids;
+        int named_processes = 0, x = 0;
+        for (const auto& ev : t["traceEvents"]) {
+            if (ev["ph"] == "M" && ev["name"] == "process_name")
+                ++named_processes;
+            if (ev["ph"] == "X") {
+                ++x;
+                pids.insert(ev["pid"].get<int>());
+                QVERIFY(ev.contains("ts") && ev.contains("dur") && ev.contains("name") && ev.contains("cname"));
+                QVERIFY(ev["dur"].get<double>() >= 0);
+                QVERIFY(ev["tid"] == 0 || ev["tid"] == 1);
+            }
+        }
+        QCOMPARE(named_processes, 8); // one process per pipeline rank
+        QCOMPARE(int(pids.size()), 8);
+        QCOMPARE(x, int(e.timeline.timeline.ops.size()));
+    }
+};
+
+QTEST_GUILESS_MAIN(TstTimeline)
+#include "tst_timeline.moc"

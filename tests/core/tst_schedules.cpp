@@ -67,6 +67,25 @@ private slots:
                  std::string("1F0 1F1 1I0 1F2 1I1 1W0 1F3 1I2 1W1 1I3 1W2 1W3"));
     }
 
+    void zbVOrder()
+    {
+        // p = 2, m = 4, rank 0 (stages 0 and 3), following the reference steps: 2(p−r)−1 = 3
+        // F(0); r = 0 {F(3); F(0)}; p − r = 2 {F(3) I(3) W(3)}; steady {F(0) I(0) W(0) F(3) I(3)
+        // W(3)} until F(3) is exhausted (F(0) runs out first); r = 0 {I(0) I(3)};
+        // p − r = 2 {I(0) W(0)}.
+        QCOMPARE(order(zbVSchedule(2, 4), 0), std::string("0F0 0F1 0F2 3F0 3I0 3W0 3F1 3I1 3W1 0F3 0I0 0W0 3F2 3I2 3W2 "
+                                                          "0I1 0W1 3F3 3I3 3W3 0I2 0W2 0I3 0W3"));
+    }
+
+    void dualPipeVOrder()
+    {
+        // R = 2, m = 4, last rank (stages 1 and 2), dualpipev.py steps: (r+1) {F0 F1}; main
+        // m − 2R + r + 1 = 2 steps, the first pair not overlapped on the last rank; step 6
+        // (r+1) {B1 B0}, zero-bubble (I now, W later) from half-way; step 8 the queued W's.
+        QCOMPARE(order(dualPipeVSchedule(2, 4), 1),
+                 std::string("1F0 2F0 1F1 2F1 1F2 2B0 (2F2;1B0) (1F3;2B1) (2F3;1B1) 2B2 1B2 2I3 1I3 2W3 1W3"));
+    }
+
     void vShapePlacement()
     {
         const PipelineSchedule s = zbVSchedule(4, 8);

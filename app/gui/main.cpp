@@ -1,0 +1,85 @@
+// parascope: the desktop application.
+//   parascope [SCENARIO]
+//   parascope SCENARIO --export memory|timeline|communication --out FILE [--size WxH] [--scale S] [--lang zh|en]
+// The export form renders without a display (offscreen) and exits: 0 written, 2 bad input.
+
+#include "main_window.h"
+
+#include <QApplication>
+#include <QCommandLineParser>
+#include <QSize>
+
+#include <cstdio>
+#include <cstring>
+
+int main(int argc, char** argv)
+{
+    // Headless export needs no display: pick the offscreen platform unless one is forced.
+    bool exporting = false;
+    for (int i = 1; i < argc; ++i)
+        exporting = exporting || std::strcmp(argv[i], "--export") == 0;
+    if (exporting && qEnvironmentVariableIsEmpty("QT_QPA_PLATFORM"))
+        qputenv("QT_QPA_PLATFORM", "offscreen");
+
+    QApplication app(argc, argv);
+    QCoreApplication::setOrganizationName(QStringLiteral("ParaScope"));
+    QCoreApplication::setApplicationName(QStringLiteral("ParaScope"));
+    QCoreApplication::setApplicationVersion(QStringLiteral(PARASCOPE_VERSION));
+
+    QCommandLineParser parser;
+    parser.setApplicationDescription(QStringLiteral("ParaScope: an explorer for parallel LLM training"));
+    parser.addHelpOption();
+    parser.addVersionOption();
+    parser.addPositionalArgument(QStringLiteral("scenario"), QStringLiteral("A parascope.scenario/1 file to open"));
+    const QCommandLineOption exportOpt(QStringLiteral("export"), QStringLiteral("Render a chart and exit: memory, timeline or communication"),
+                                       QStringLiteral("chart"));
+    const QCommandLineOption outOpt(QStringLiteral("out"), QStringLiteral("File to write (png, svg or pdf)"), QStringLiteral("file"));
+    const QCommandLineOption sizeOpt(QStringLiteral("size"), QStringLiteral("Image size WxH (default 1920x1080)"),
+                                     QStringLiteral("WxH"), QStringLiteral("1920x1080"));
+    const QCommandLineOption scaleOpt(QStringLiteral("scale"), QStringLiteral("PNG scale 1-3 (default 1)"), QStringLiteral("s"),
+                                      QStringLiteral("1"));
+    const QCommandLineOption langOpt(QStringLiteral("lang"), QStringLiteral("Language: zh or en"), QStringLiteral("lang"));
+    parser.addOptions({exportOpt, outOpt, sizeOpt, scaleOpt, langOpt});
+    parser.process(app);
+
+    parascope::ui::MainWindow window;
+    if (parser.isSet(langOpt))
+        window.setLanguage(parser.value(langOpt));
+    const QStringList args = parser.positionalArguments();
+    if (!args.isEmpty()) {
+        const QString error = window.openScenario(args.front());
+        if (!error.isEmpty() && exporting) {
+            std::fprintf(stderr, "parascope: %s: %s\n", qPrintable(args.front()), qPrintable(error));
+            return 2;
+        }
+    }
+    if (exporting) {
+        const QString chart = parser.value(exportOpt);
+        if (chart != QLatin1String("memory") && chart != QLatin1String("timeline") && chart != QLatin1String("communication")) {
+            std::fprintf(stderr, "parascope: --export needs memory, timeline or communication\n");
+            return 2;
+        }
+        if (!parser.isSet(outOpt)) {
+            std::fprintf(stderr, "parascope: --export needs --out FILE\n");
+            return 2;
+        }
+        const QStringList wh = parser.value(sizeOpt).split(QLatin1Char('x'));
+        bool okw = false, okh = false, oks = false;
+        const int w = wh.size() == 2 ? wh[0].toInt(&okw) : 0;
+        const int h = wh.size() == 2 ? wh[1].toInt(&okh) : 0;
+        const double scale = parser.value(scaleOpt).toDouble(&oks);
+        if (!okw || !okh || !oks) {
+            std::fprintf(stderr, "parascope: --size needs WxH (e.g. 1920x1080) and --scale a number\n");
+            return 2;
+        }
+        window.resize(w, h);
+        const QString error = window.exportChartTo(chart, parser.value(outOpt), QSize(w, h), scale);
+        if (!error.isEmpty()) {
+            std::fprintf(stderr, "parascope: %s\n", qPrintable(error));
+            return 2;
+        }
+        return 0;
+    }
+    window.show();
+    return app.exec();
+}

@@ -1,0 +1,537 @@
+<?xml version="1.0" encoding="utf-8"?>
+<!DOCTYPE TS>
+<TS version="2.1" language="en">
+<context>
+    <name>ChartExport</name>
+    <message>
+        <source>size %1×%2 is out of range (16–10000 pixels)</source>
+        <translation>size %1×%2 is out of range (16–10000 pixels)</translation>
+    </message>
+    <message>
+        <source>folder %1 does not exist</source>
+        <translation>folder %1 does not exist</translation>
+    </message>
+    <message>
+        <source>folder %1 is not writable</source>
+        <translation>folder %1 is not writable</translation>
+    </message>
+    <message>
+        <source>the SVG painter could not start</source>
+        <translation>the SVG painter could not start</translation>
+    </message>
+    <message>
+        <source>rendering the %1 failed</source>
+        <translation>rendering the %1 failed</translation>
+    </message>
+</context>
+<context>
+    <name>CommChart</name>
+    <message>
+        <source>network</source>
+        <translation>network</translation>
+    </message>
+</context>
+<context>
+    <name>Knobs</name>
+    <message>
+        <source>Sequence length</source>
+        <translation>Sequence length</translation>
+    </message>
+    <message>
+        <source>Micro batch</source>
+        <translation>Micro batch</translation>
+    </message>
+    <message>
+        <source>Global batch</source>
+        <translation>Global batch</translation>
+    </message>
+    <message>
+        <source>Tensor parallel (TP)</source>
+        <translation>Tensor parallel (TP)</translation>
+    </message>
+    <message>
+        <source>Pipeline parallel (PP)</source>
+        <translation>Pipeline parallel (PP)</translation>
+    </message>
+    <message>
+        <source>Virtual stages (VPP)</source>
+        <translation>Virtual stages (VPP)</translation>
+    </message>
+    <message>
+        <source>Data parallel (DP)</source>
+        <translation>Data parallel (DP)</translation>
+    </message>
+    <message>
+        <source>Context parallel (CP)</source>
+        <translation>Context parallel (CP)</translation>
+    </message>
+    <message>
+        <source>Expert parallel (EP)</source>
+        <translation>Expert parallel (EP)</translation>
+    </message>
+    <message>
+        <source>ZeRO stage</source>
+        <translation>ZeRO stage</translation>
+    </message>
+</context>
+<context>
+    <name>MemoryChart</name>
+    <message>
+        <source>Weights</source>
+        <translation>Weights</translation>
+    </message>
+    <message>
+        <source>Gradients</source>
+        <translation>Gradients</translation>
+    </message>
+    <message>
+        <source>Optimizer states</source>
+        <translation>Optimizer states</translation>
+    </message>
+    <message>
+        <source>Activations</source>
+        <translation>Activations</translation>
+    </message>
+    <message>
+        <source>Other</source>
+        <translation>Other</translation>
+    </message>
+</context>
+<context>
+    <name>TimelineChart</name>
+    <message>
+        <source>Forward</source>
+        <translation>Forward</translation>
+    </message>
+    <message>
+        <source>Backward</source>
+        <translation>Backward</translation>
+    </message>
+    <message>
+        <source>Backward (input)</source>
+        <translation>Backward (input)</translation>
+    </message>
+    <message>
+        <source>Backward (weight)</source>
+        <translation>Backward (weight)</translation>
+    </message>
+    <message>
+        <source>Forward &amp; backward overlapped</source>
+        <translation>Forward &amp; backward overlapped</translation>
+    </message>
+    <message>
+        <source>Send / receive</source>
+        <translation>Send / receive</translation>
+    </message>
+    <message>
+        <source>Optimizer</source>
+        <translation>Optimizer</translation>
+    </message>
+    <message>
+        <source>Collective (DP)</source>
+        <translation>Collective (DP)</translation>
+    </message>
+</context>
+<context>
+    <name>parascope::ui::CommChart</name>
+    <message>
+        <source>Time on the link per step</source>
+        <translation>Time on the link per step</translation>
+    </message>
+    <message>
+        <source>Exposed (not hidden by compute)</source>
+        <translation>Exposed (not hidden by compute)</translation>
+    </message>
+    <message>
+        <source>A: exposed (pinned)</source>
+        <translation>A: exposed (pinned)</translation>
+    </message>
+    <message>
+        <source>Seconds per step</source>
+        <translation>Seconds per step</translation>
+    </message>
+    <message>
+        <source>&lt;b&gt;%1&lt;/b&gt;&lt;br&gt;group of %2 GPUs on %3 node(s); %4 calls of %5 MB; %6 GB sent per GPU</source>
+        <translation>&lt;b&gt;%1&lt;/b&gt;&lt;br&gt;group of %2 GPUs on %3 node(s); %4 calls of %5 MB; %6 GB sent per GPU</translation>
+    </message>
+</context>
+<context>
+    <name>parascope::ui::DiagnosticsPanel</name>
+    <message>
+        <source>&lt;b&gt;What breaks:&lt;/b&gt; nothing — the configuration is valid and fits.</source>
+        <translation>&lt;b&gt;What breaks:&lt;/b&gt; nothing — the configuration is valid and fits.</translation>
+    </message>
+    <message>
+        <source>&lt;b&gt;What breaks:&lt;/b&gt; %1 error(s), %2 warning(s)</source>
+        <translation>&lt;b&gt;What breaks:&lt;/b&gt; %1 error(s), %2 warning(s)</translation>
+    </message>
+</context>
+<context>
+    <name>parascope::ui::MainWindow</name>
+    <message>
+        <source>Open scenario</source>
+        <translation>Open scenario</translation>
+    </message>
+    <message>
+        <source>ParaScope scenarios (*.parascope.json *.json)</source>
+        <translation>ParaScope scenarios (*.parascope.json *.json)</translation>
+    </message>
+    <message>
+        <source>Save scenario</source>
+        <translation>Save scenario</translation>
+    </message>
+    <message>
+        <source>ParaScope scenarios (*.parascope.json)</source>
+        <translation>ParaScope scenarios (*.parascope.json)</translation>
+    </message>
+    <message>
+        <source>Memory chart copied to the clipboard</source>
+        <translation>Memory chart copied to the clipboard</translation>
+    </message>
+    <message>
+        <source>Export report</source>
+        <translation>Export report</translation>
+    </message>
+    <message>
+        <source>JSON (*.json)</source>
+        <translation>JSON (*.json)</translation>
+    </message>
+    <message>
+        <source>Could not write %1: %2</source>
+        <translation>Could not write %1: %2</translation>
+    </message>
+    <message>
+        <source>Export Chrome trace</source>
+        <translation>Export Chrome trace</translation>
+    </message>
+    <message>
+        <source>Trace (*.json)</source>
+        <translation>Trace (*.json)</translation>
+    </message>
+    <message>
+        <source>About ParaScope</source>
+        <translation>About ParaScope</translation>
+    </message>
+    <message>
+        <source>&lt;b&gt;ParaScope %1&lt;/b&gt;&lt;br&gt;An explorer for parallel LLM training: memory per pipeline stage, communication per collective, the pipeline timeline and what breaks.</source>
+        <translation>&lt;b&gt;ParaScope %1&lt;/b&gt;&lt;br&gt;An explorer for parallel LLM training: memory per pipeline stage, communication per collective, the pipeline timeline and what breaks.</translation>
+    </message>
+    <message>
+        <source>&amp;File</source>
+        <translation>&amp;File</translation>
+    </message>
+    <message>
+        <source>&amp;Open…</source>
+        <translation>&amp;Open…</translation>
+    </message>
+    <message>
+        <source>Open &amp;recent</source>
+        <translation>Open &amp;recent</translation>
+    </message>
+    <message>
+        <source>&amp;Save</source>
+        <translation>&amp;Save</translation>
+    </message>
+    <message>
+        <source>Save &amp;as…</source>
+        <translation>Save &amp;as…</translation>
+    </message>
+    <message>
+        <source>&amp;Export chart</source>
+        <translation>&amp;Export chart</translation>
+    </message>
+    <message>
+        <source>Memory chart…</source>
+        <translation>Memory chart…</translation>
+    </message>
+    <message>
+        <source>Timeline chart…</source>
+        <translation>Timeline chart…</translation>
+    </message>
+    <message>
+        <source>Communication chart…</source>
+        <translation>Communication chart…</translation>
+    </message>
+    <message>
+        <source>&amp;Copy memory chart</source>
+        <translation>&amp;Copy memory chart</translation>
+    </message>
+    <message>
+        <source>Export report (JSON)…</source>
+        <translation>Export report (JSON)…</translation>
+    </message>
+    <message>
+        <source>Export Chrome trace…</source>
+        <translation>Export Chrome trace…</translation>
+    </message>
+    <message>
+        <source>&amp;Quit</source>
+        <translation>&amp;Quit</translation>
+    </message>
+    <message>
+        <source>&amp;View</source>
+        <translation>&amp;View</translation>
+    </message>
+    <message>
+        <source>&amp;Language</source>
+        <translation>&amp;Language</translation>
+    </message>
+    <message>
+        <source>&amp;Presenter mode</source>
+        <translation>&amp;Presenter mode</translation>
+    </message>
+    <message>
+        <source>Scenario panel</source>
+        <translation>Scenario panel</translation>
+    </message>
+    <message>
+        <source>What breaks and lesson</source>
+        <translation>What breaks and lesson</translation>
+    </message>
+    <message>
+        <source>&amp;Scenario</source>
+        <translation>&amp;Scenario</translation>
+    </message>
+    <message>
+        <source>&amp;Pin as A (compare)</source>
+        <translation>&amp;Pin as A (compare)</translation>
+    </message>
+    <message>
+        <source>&amp;Clear pin</source>
+        <translation>&amp;Clear pin</translation>
+    </message>
+    <message>
+        <source>&amp;Play the timeline</source>
+        <translation>&amp;Play the timeline</translation>
+    </message>
+    <message>
+        <source>&amp;Next lesson step</source>
+        <translation>&amp;Next lesson step</translation>
+    </message>
+    <message>
+        <source>&amp;Help</source>
+        <translation>&amp;Help</translation>
+    </message>
+    <message>
+        <source>&amp;About ParaScope</source>
+        <translation>&amp;About ParaScope</translation>
+    </message>
+    <message>
+        <source>Scenario</source>
+        <translation>Scenario</translation>
+    </message>
+    <message>
+        <source>What breaks</source>
+        <translation>What breaks</translation>
+    </message>
+    <message>
+        <source>&lt;p&gt;&lt;i&gt;Step %1 of %2: %3 — Scenario → Next lesson step (Ctrl+→)&lt;/i&gt;&lt;/p&gt;</source>
+        <translation>&lt;p&gt;&lt;i&gt;Step %1 of %2: %3 — Scenario → Next lesson step (Ctrl+→)&lt;/i&gt;&lt;/p&gt;</translation>
+    </message>
+    <message>
+        <source>&lt;p&gt;Pick a lesson in the scenario panel to read what it shows.&lt;/p&gt;</source>
+        <translation>&lt;p&gt;Pick a lesson in the scenario panel to read what it shows.&lt;/p&gt;</translation>
+    </message>
+    <message>
+        <source>Step %1 · %2 tokens/s · MFU %3 % · peak %4 / %5 GiB (stage %6)</source>
+        <translation>Step %1 · %2 tokens/s · MFU %3 % · peak %4 / %5 GiB (stage %6)</translation>
+    </message>
+    <message>
+        <source>OUT OF MEMORY</source>
+        <translation>OUT OF MEMORY</translation>
+    </message>
+    <message>
+        <source> · vs A: step %1, tokens/s %2, peak %3</source>
+        <translation> · vs A: step %1, tokens/s %2, peak %3</translation>
+    </message>
+    <message>
+        <source>%1 is not a valid scenario:
+
+%2</source>
+        <translation>%1 is not a valid scenario:
+
+%2</translation>
+    </message>
+    <message>
+        <source>Could not save %1: %2
+The previous file is unchanged.</source>
+        <translation>Could not save %1: %2
+The previous file is unchanged.</translation>
+    </message>
+    <message>
+        <source>Saved %1</source>
+        <translation>Saved %1</translation>
+    </message>
+    <message>
+        <source>Export chart</source>
+        <translation>Export chart</translation>
+    </message>
+    <message>
+        <source>1920 × 1080 (16:9)</source>
+        <translation>1920 × 1080 (16:9)</translation>
+    </message>
+    <message>
+        <source>1280 × 720 (16:9)</source>
+        <translation>1280 × 720 (16:9)</translation>
+    </message>
+    <message>
+        <source>1024 × 768 (4:3)</source>
+        <translation>1024 × 768 (4:3)</translation>
+    </message>
+    <message>
+        <source>Size</source>
+        <translation>Size</translation>
+    </message>
+    <message>
+        <source>PNG scale</source>
+        <translation>PNG scale</translation>
+    </message>
+    <message>
+        <source>PNG image (*.png);;SVG vector image (*.svg);;PDF (*.pdf)</source>
+        <translation>PNG image (*.png);;SVG vector image (*.svg);;PDF (*.pdf)</translation>
+    </message>
+    <message>
+        <source>Could not export %1: %2</source>
+        <translation>Could not export %1: %2</translation>
+    </message>
+    <message>
+        <source>Exported %1</source>
+        <translation>Exported %1</translation>
+    </message>
+</context>
+<context>
+    <name>parascope::ui::MemoryChart</name>
+    <message>
+        <source>A: total (pinned)</source>
+        <translation>A: total (pinned)</translation>
+    </message>
+    <message>
+        <source>Pipeline stage</source>
+        <translation>Pipeline stage</translation>
+    </message>
+    <message>
+        <source>Memory per GPU (GiB)</source>
+        <translation>Memory per GPU (GiB)</translation>
+    </message>
+    <message>
+        <source>&lt;b&gt;Stage %1 — %2: %3 GiB&lt;/b&gt;</source>
+        <translation>&lt;b&gt;Stage %1 — %2: %3 GiB&lt;/b&gt;</translation>
+    </message>
+    <message>
+        <source>%1
+OOM</source>
+        <translation>%1
+OOM</translation>
+    </message>
+    <message>
+        <source>capacity %1 GiB</source>
+        <translation>capacity %1 GiB</translation>
+    </message>
+</context>
+<context>
+    <name>parascope::ui::ScenarioPanel</name>
+    <message>
+        <source>Lesson</source>
+        <translation>Lesson</translation>
+    </message>
+    <message>
+        <source>Model</source>
+        <translation>Model</translation>
+    </message>
+    <message>
+        <source>Cluster</source>
+        <translation>Cluster</translation>
+    </message>
+    <message>
+        <source>Schedule</source>
+        <translation>Schedule</translation>
+    </message>
+    <message>
+        <source>Recompute</source>
+        <translation>Recompute</translation>
+    </message>
+    <message>
+        <source>Precision</source>
+        <translation>Precision</translation>
+    </message>
+    <message>
+        <source>Gradient dtype</source>
+        <translation>Gradient dtype</translation>
+    </message>
+    <message>
+        <source>Custom…</source>
+        <translation>Custom…</translation>
+    </message>
+    <message>
+        <source>Edit the model as JSON (the same fields as a preset)</source>
+        <translation>Edit the model as JSON (the same fields as a preset)</translation>
+    </message>
+    <message>
+        <source>(none)</source>
+        <translation>(none)</translation>
+    </message>
+    <message>
+        <source>Sequence parallelism (SP)</source>
+        <translation>Sequence parallelism (SP)</translation>
+    </message>
+    <message>
+        <source>Flash attention</source>
+        <translation>Flash attention</translation>
+    </message>
+    <message>
+        <source>GPUs = TP·PP·DP·CP = %1·%2·%3·%4 = &lt;b&gt;%5&lt;/b&gt; (%6 nodes of %7)</source>
+        <translation>GPUs = TP·PP·DP·CP = %1·%2·%3·%4 = &lt;b&gt;%5&lt;/b&gt; (%6 nodes of %7)</translation>
+    </message>
+    <message>
+        <source>Custom model</source>
+        <translation>Custom model</translation>
+    </message>
+    <message>
+        <source>A model is a JSON object with the fields of a preset (layers, hidden, heads, kv_heads, ffn_hidden, vocab, mlp, norm, bias, tied_embeddings, position, moe).</source>
+        <translation>A model is a JSON object with the fields of a preset (layers, hidden, heads, kv_heads, ffn_hidden, vocab, mlp, norm, bias, tied_embeddings, position, moe).</translation>
+    </message>
+</context>
+<context>
+    <name>parascope::ui::TimelineChart</name>
+    <message>
+        <source>Time in the step (s)</source>
+        <translation>Time in the step (s)</translation>
+    </message>
+    <message>
+        <source>&lt;b&gt;%1&lt;/b&gt;&lt;br&gt;rank %2</source>
+        <translation>&lt;b&gt;%1&lt;/b&gt;&lt;br&gt;rank %2</translation>
+    </message>
+    <message>
+        <source>, stage %1 (chunk %2)</source>
+        <translation>, stage %1 (chunk %2)</translation>
+    </message>
+    <message>
+        <source>, microbatch %1</source>
+        <translation>, microbatch %1</translation>
+    </message>
+    <message>
+        <source>&lt;br&gt;start %1, duration %2</source>
+        <translation>&lt;br&gt;start %1, duration %2</translation>
+    </message>
+    <message>
+        <source>&lt;br&gt;of which exposed communication %1</source>
+        <translation>&lt;br&gt;of which exposed communication %1</translation>
+    </message>
+    <message>
+        <source>rank %1</source>
+        <translation>rank %1</translation>
+    </message>
+    <message>
+        <source>%1 · step %2 · bubble (idle/step) %3 %</source>
+        <translation>%1 · step %2 · bubble (idle/step) %3 %</translation>
+    </message>
+    <message>
+        <source> · showing %1 of %2 microbatches</source>
+        <translation> · showing %1 of %2 microbatches</translation>
+    </message>
+    <message>
+        <source>No simulated timeline: %1</source>
+        <translation>No simulated timeline: %1</translation>
+    </message>
+</context>
+</TS>

@@ -1,0 +1,537 @@
+<?xml version="1.0" encoding="utf-8"?>
+<!DOCTYPE TS>
+<TS version="2.1" language="zh_CN">
+<context>
+    <name>ChartExport</name>
+    <message>
+        <source>size %1×%2 is out of range (16–10000 pixels)</source>
+        <translation>尺寸 %1×%2 超出范围（16–10000 像素）</translation>
+    </message>
+    <message>
+        <source>folder %1 does not exist</source>
+        <translation>文件夹 %1 不存在</translation>
+    </message>
+    <message>
+        <source>folder %1 is not writable</source>
+        <translation>文件夹 %1 不可写</translation>
+    </message>
+    <message>
+        <source>the SVG painter could not start</source>
+        <translation>SVG 绘制器无法启动</translation>
+    </message>
+    <message>
+        <source>rendering the %1 failed</source>
+        <translation>渲染 %1 失败</translation>
+    </message>
+</context>
+<context>
+    <name>CommChart</name>
+    <message>
+        <source>network</source>
+        <translation>网络</translation>
+    </message>
+</context>
+<context>
+    <name>Knobs</name>
+    <message>
+        <source>Sequence length</source>
+        <translation>序列长度</translation>
+    </message>
+    <message>
+        <source>Micro batch</source>
+        <translation>微批大小</translation>
+    </message>
+    <message>
+        <source>Global batch</source>
+        <translation>全局批大小</translation>
+    </message>
+    <message>
+        <source>Tensor parallel (TP)</source>
+        <translation>张量并行 (TP)</translation>
+    </message>
+    <message>
+        <source>Pipeline parallel (PP)</source>
+        <translation>流水线并行 (PP)</translation>
+    </message>
+    <message>
+        <source>Virtual stages (VPP)</source>
+        <translation>虚拟流水线 (VPP)</translation>
+    </message>
+    <message>
+        <source>Data parallel (DP)</source>
+        <translation>数据并行 (DP)</translation>
+    </message>
+    <message>
+        <source>Context parallel (CP)</source>
+        <translation>上下文并行 (CP)</translation>
+    </message>
+    <message>
+        <source>Expert parallel (EP)</source>
+        <translation>专家并行 (EP)</translation>
+    </message>
+    <message>
+        <source>ZeRO stage</source>
+        <translation>ZeRO 阶段</translation>
+    </message>
+</context>
+<context>
+    <name>MemoryChart</name>
+    <message>
+        <source>Weights</source>
+        <translation>权重</translation>
+    </message>
+    <message>
+        <source>Gradients</source>
+        <translation>梯度</translation>
+    </message>
+    <message>
+        <source>Optimizer states</source>
+        <translation>优化器状态</translation>
+    </message>
+    <message>
+        <source>Activations</source>
+        <translation>激活</translation>
+    </message>
+    <message>
+        <source>Other</source>
+        <translation>其他</translation>
+    </message>
+</context>
+<context>
+    <name>TimelineChart</name>
+    <message>
+        <source>Forward</source>
+        <translation>前向</translation>
+    </message>
+    <message>
+        <source>Backward</source>
+        <translation>反向</translation>
+    </message>
+    <message>
+        <source>Backward (input)</source>
+        <translation>反向（输入梯度）</translation>
+    </message>
+    <message>
+        <source>Backward (weight)</source>
+        <translation>反向（权重梯度）</translation>
+    </message>
+    <message>
+        <source>Forward &amp; backward overlapped</source>
+        <translation>前向与反向重叠</translation>
+    </message>
+    <message>
+        <source>Send / receive</source>
+        <translation>发送 / 接收</translation>
+    </message>
+    <message>
+        <source>Optimizer</source>
+        <translation>优化器</translation>
+    </message>
+    <message>
+        <source>Collective (DP)</source>
+        <translation>集合通信 (DP)</translation>
+    </message>
+</context>
+<context>
+    <name>parascope::ui::CommChart</name>
+    <message>
+        <source>Time on the link per step</source>
+        <translation>每步链路占用时间</translation>
+    </message>
+    <message>
+        <source>Exposed (not hidden by compute)</source>
+        <translation>暴露时间（未被计算掩盖）</translation>
+    </message>
+    <message>
+        <source>A: exposed (pinned)</source>
+        <translation>A：暴露时间（已固定）</translation>
+    </message>
+    <message>
+        <source>Seconds per step</source>
+        <translation>每步秒数</translation>
+    </message>
+    <message>
+        <source>&lt;b&gt;%1&lt;/b&gt;&lt;br&gt;group of %2 GPUs on %3 node(s); %4 calls of %5 MB; %6 GB sent per GPU</source>
+        <translation>&lt;b&gt;%1&lt;/b&gt;&lt;br&gt;组内 %2 块 GPU，跨 %3 个节点；%4 次调用，每次 %5 MB；每块 GPU 发送 %6 GB</translation>
+    </message>
+</context>
+<context>
+    <name>parascope::ui::DiagnosticsPanel</name>
+    <message>
+        <source>&lt;b&gt;What breaks:&lt;/b&gt; nothing — the configuration is valid and fits.</source>
+        <translation>&lt;b&gt;问题诊断：&lt;/b&gt;无 —— 该配置有效且放得下。</translation>
+    </message>
+    <message>
+        <source>&lt;b&gt;What breaks:&lt;/b&gt; %1 error(s), %2 warning(s)</source>
+        <translation>&lt;b&gt;问题诊断：&lt;/b&gt;%1 个错误，%2 个警告</translation>
+    </message>
+</context>
+<context>
+    <name>parascope::ui::MainWindow</name>
+    <message>
+        <source>Open scenario</source>
+        <translation>打开场景</translation>
+    </message>
+    <message>
+        <source>ParaScope scenarios (*.parascope.json *.json)</source>
+        <translation>ParaScope 场景 (*.parascope.json *.json)</translation>
+    </message>
+    <message>
+        <source>Save scenario</source>
+        <translation>保存场景</translation>
+    </message>
+    <message>
+        <source>ParaScope scenarios (*.parascope.json)</source>
+        <translation>ParaScope 场景 (*.parascope.json)</translation>
+    </message>
+    <message>
+        <source>Memory chart copied to the clipboard</source>
+        <translation>内存图已复制到剪贴板</translation>
+    </message>
+    <message>
+        <source>Export report</source>
+        <translation>导出报告</translation>
+    </message>
+    <message>
+        <source>JSON (*.json)</source>
+        <translation>JSON (*.json)</translation>
+    </message>
+    <message>
+        <source>Could not write %1: %2</source>
+        <translation>无法写入 %1：%2</translation>
+    </message>
+    <message>
+        <source>Export Chrome trace</source>
+        <translation>导出 Chrome 跟踪</translation>
+    </message>
+    <message>
+        <source>Trace (*.json)</source>
+        <translation>跟踪文件 (*.json)</translation>
+    </message>
+    <message>
+        <source>About ParaScope</source>
+        <translation>关于 ParaScope</translation>
+    </message>
+    <message>
+        <source>&lt;b&gt;ParaScope %1&lt;/b&gt;&lt;br&gt;An explorer for parallel LLM training: memory per pipeline stage, communication per collective, the pipeline timeline and what breaks.</source>
+        <translation>&lt;b&gt;ParaScope %1&lt;/b&gt;&lt;br&gt;大模型并行训练探索工具：每个流水线阶段的内存、每种集合通信的开销、流水线时间线以及问题诊断。</translation>
+    </message>
+    <message>
+        <source>&amp;File</source>
+        <translation>文件(&amp;F)</translation>
+    </message>
+    <message>
+        <source>&amp;Open…</source>
+        <translation>打开(&amp;O)…</translation>
+    </message>
+    <message>
+        <source>Open &amp;recent</source>
+        <translation>最近打开(&amp;R)</translation>
+    </message>
+    <message>
+        <source>&amp;Save</source>
+        <translation>保存(&amp;S)</translation>
+    </message>
+    <message>
+        <source>Save &amp;as…</source>
+        <translation>另存为(&amp;A)…</translation>
+    </message>
+    <message>
+        <source>&amp;Export chart</source>
+        <translation>导出图表(&amp;E)</translation>
+    </message>
+    <message>
+        <source>Memory chart…</source>
+        <translation>内存图…</translation>
+    </message>
+    <message>
+        <source>Timeline chart…</source>
+        <translation>时间线图…</translation>
+    </message>
+    <message>
+        <source>Communication chart…</source>
+        <translation>通信图…</translation>
+    </message>
+    <message>
+        <source>&amp;Copy memory chart</source>
+        <translation>复制内存图(&amp;C)</translation>
+    </message>
+    <message>
+        <source>Export report (JSON)…</source>
+        <translation>导出报告 (JSON)…</translation>
+    </message>
+    <message>
+        <source>Export Chrome trace…</source>
+        <translation>导出 Chrome 跟踪…</translation>
+    </message>
+    <message>
+        <source>&amp;Quit</source>
+        <translation>退出(&amp;Q)</translation>
+    </message>
+    <message>
+        <source>&amp;View</source>
+        <translation>视图(&amp;V)</translation>
+    </message>
+    <message>
+        <source>&amp;Language</source>
+        <translation>语言(&amp;L)</translation>
+    </message>
+    <message>
+        <source>&amp;Presenter mode</source>
+        <translation>演示模式(&amp;P)</translation>
+    </message>
+    <message>
+        <source>Scenario panel</source>
+        <translation>场景面板</translation>
+    </message>
+    <message>
+        <source>What breaks and lesson</source>
+        <translation>问题诊断与课程</translation>
+    </message>
+    <message>
+        <source>&amp;Scenario</source>
+        <translation>场景(&amp;S)</translation>
+    </message>
+    <message>
+        <source>&amp;Pin as A (compare)</source>
+        <translation>固定为 A（对比）(&amp;P)</translation>
+    </message>
+    <message>
+        <source>&amp;Clear pin</source>
+        <translation>取消固定(&amp;C)</translation>
+    </message>
+    <message>
+        <source>&amp;Play the timeline</source>
+        <translation>播放时间线(&amp;P)</translation>
+    </message>
+    <message>
+        <source>&amp;Next lesson step</source>
+        <translation>课程下一步(&amp;N)</translation>
+    </message>
+    <message>
+        <source>&amp;Help</source>
+        <translation>帮助(&amp;H)</translation>
+    </message>
+    <message>
+        <source>&amp;About ParaScope</source>
+        <translation>关于 ParaScope(&amp;A)</translation>
+    </message>
+    <message>
+        <source>Scenario</source>
+        <translation>场景</translation>
+    </message>
+    <message>
+        <source>What breaks</source>
+        <translation>问题诊断</translation>
+    </message>
+    <message>
+        <source>&lt;p&gt;&lt;i&gt;Step %1 of %2: %3 — Scenario → Next lesson step (Ctrl+→)&lt;/i&gt;&lt;/p&gt;</source>
+        <translation>&lt;p&gt;&lt;i&gt;第 %1 步，共 %2 步：%3 —— 场景 → 课程下一步 (Ctrl+→)&lt;/i&gt;&lt;/p&gt;</translation>
+    </message>
+    <message>
+        <source>&lt;p&gt;Pick a lesson in the scenario panel to read what it shows.&lt;/p&gt;</source>
+        <translation>&lt;p&gt;在场景面板中选择一个课程，这里会显示它的讲解。&lt;/p&gt;</translation>
+    </message>
+    <message>
+        <source>Step %1 · %2 tokens/s · MFU %3 % · peak %4 / %5 GiB (stage %6)</source>
+        <translation>步长 %1 · %2 tokens/s · MFU %3 % · 峰值 %4 / %5 GiB（阶段 %6）</translation>
+    </message>
+    <message>
+        <source>OUT OF MEMORY</source>
+        <translation>内存不足</translation>
+    </message>
+    <message>
+        <source> · vs A: step %1, tokens/s %2, peak %3</source>
+        <translation> · 相对 A：步长 %1，吞吐 %2，峰值内存 %3</translation>
+    </message>
+    <message>
+        <source>%1 is not a valid scenario:
+
+%2</source>
+        <translation>%1 不是有效的场景文件：
+
+%2</translation>
+    </message>
+    <message>
+        <source>Could not save %1: %2
+The previous file is unchanged.</source>
+        <translation>无法保存 %1：%2
+原文件保持不变。</translation>
+    </message>
+    <message>
+        <source>Saved %1</source>
+        <translation>已保存 %1</translation>
+    </message>
+    <message>
+        <source>Export chart</source>
+        <translation>导出图表</translation>
+    </message>
+    <message>
+        <source>1920 × 1080 (16:9)</source>
+        <translation>1920 × 1080 (16:9)</translation>
+    </message>
+    <message>
+        <source>1280 × 720 (16:9)</source>
+        <translation>1280 × 720 (16:9)</translation>
+    </message>
+    <message>
+        <source>1024 × 768 (4:3)</source>
+        <translation>1024 × 768 (4:3)</translation>
+    </message>
+    <message>
+        <source>Size</source>
+        <translation>尺寸</translation>
+    </message>
+    <message>
+        <source>PNG scale</source>
+        <translation>PNG 缩放倍数</translation>
+    </message>
+    <message>
+        <source>PNG image (*.png);;SVG vector image (*.svg);;PDF (*.pdf)</source>
+        <translation>PNG 图片 (*.png);;SVG 矢量图 (*.svg);;PDF (*.pdf)</translation>
+    </message>
+    <message>
+        <source>Could not export %1: %2</source>
+        <translation>无法导出 %1：%2</translation>
+    </message>
+    <message>
+        <source>Exported %1</source>
+        <translation>已导出 %1</translation>
+    </message>
+</context>
+<context>
+    <name>parascope::ui::MemoryChart</name>
+    <message>
+        <source>A: total (pinned)</source>
+        <translation>A：合计（已固定）</translation>
+    </message>
+    <message>
+        <source>Pipeline stage</source>
+        <translation>流水线阶段</translation>
+    </message>
+    <message>
+        <source>Memory per GPU (GiB)</source>
+        <translation>每块 GPU 内存 (GiB)</translation>
+    </message>
+    <message>
+        <source>&lt;b&gt;Stage %1 — %2: %3 GiB&lt;/b&gt;</source>
+        <translation>&lt;b&gt;阶段 %1 —— %2：%3 GiB&lt;/b&gt;</translation>
+    </message>
+    <message>
+        <source>%1
+OOM</source>
+        <translation>%1
+超出</translation>
+    </message>
+    <message>
+        <source>capacity %1 GiB</source>
+        <translation>容量 %1 GiB</translation>
+    </message>
+</context>
+<context>
+    <name>parascope::ui::ScenarioPanel</name>
+    <message>
+        <source>Lesson</source>
+        <translation>课程</translation>
+    </message>
+    <message>
+        <source>Model</source>
+        <translation>模型</translation>
+    </message>
+    <message>
+        <source>Cluster</source>
+        <translation>集群</translation>
+    </message>
+    <message>
+        <source>Schedule</source>
+        <translation>调度</translation>
+    </message>
+    <message>
+        <source>Recompute</source>
+        <translation>重计算</translation>
+    </message>
+    <message>
+        <source>Precision</source>
+        <translation>精度</translation>
+    </message>
+    <message>
+        <source>Gradient dtype</source>
+        <translation>梯度类型</translation>
+    </message>
+    <message>
+        <source>Custom…</source>
+        <translation>自定义…</translation>
+    </message>
+    <message>
+        <source>Edit the model as JSON (the same fields as a preset)</source>
+        <translation>以 JSON 编辑模型（字段与预设相同）</translation>
+    </message>
+    <message>
+        <source>(none)</source>
+        <translation>（无）</translation>
+    </message>
+    <message>
+        <source>Sequence parallelism (SP)</source>
+        <translation>序列并行 (SP)</translation>
+    </message>
+    <message>
+        <source>Flash attention</source>
+        <translation>Flash Attention</translation>
+    </message>
+    <message>
+        <source>GPUs = TP·PP·DP·CP = %1·%2·%3·%4 = &lt;b&gt;%5&lt;/b&gt; (%6 nodes of %7)</source>
+        <translation>GPU 数 = TP·PP·DP·CP = %1·%2·%3·%4 = &lt;b&gt;%5&lt;/b&gt;（%6 个节点，每节点 %7 块）</translation>
+    </message>
+    <message>
+        <source>Custom model</source>
+        <translation>自定义模型</translation>
+    </message>
+    <message>
+        <source>A model is a JSON object with the fields of a preset (layers, hidden, heads, kv_heads, ffn_hidden, vocab, mlp, norm, bias, tied_embeddings, position, moe).</source>
+        <translation>模型是一个 JSON 对象，字段与预设相同（layers、hidden、heads、kv_heads、ffn_hidden、vocab、mlp、norm、bias、tied_embeddings、position、moe）。</translation>
+    </message>
+</context>
+<context>
+    <name>parascope::ui::TimelineChart</name>
+    <message>
+        <source>Time in the step (s)</source>
+        <translation>步内时间 (s)</translation>
+    </message>
+    <message>
+        <source>&lt;b&gt;%1&lt;/b&gt;&lt;br&gt;rank %2</source>
+        <translation>&lt;b&gt;%1&lt;/b&gt;&lt;br&gt;rank %2</translation>
+    </message>
+    <message>
+        <source>, stage %1 (chunk %2)</source>
+        <translation>，阶段 %1（块 %2）</translation>
+    </message>
+    <message>
+        <source>, microbatch %1</source>
+        <translation>，微批 %1</translation>
+    </message>
+    <message>
+        <source>&lt;br&gt;start %1, duration %2</source>
+        <translation>&lt;br&gt;开始 %1，时长 %2</translation>
+    </message>
+    <message>
+        <source>&lt;br&gt;of which exposed communication %1</source>
+        <translation>&lt;br&gt;其中暴露通信 %1</translation>
+    </message>
+    <message>
+        <source>rank %1</source>
+        <translation>rank %1</translation>
+    </message>
+    <message>
+        <source>%1 · step %2 · bubble (idle/step) %3 %</source>
+        <translation>%1 · 步长 %2 · 气泡（空闲/步长）%3 %</translation>
+    </message>
+    <message>
+        <source> · showing %1 of %2 microbatches</source>
+        <translation> · 显示 %2 个微批中的 %1 个</translation>
+    </message>
+    <message>
+        <source>No simulated timeline: %1</source>
+        <translation>无仿真时间线：%1</translation>
+    </message>
+</context>
+</TS>

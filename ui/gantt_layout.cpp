@@ -1,0 +1,77 @@
+#include "gantt_layout.h"
+
+#include <algorithm>
+#include <tuple>
+
+namespace parascope::ui {
+
+std::vector<GanttSegment> ganttSegments(const Timeline& t)
+{
+    std::vector<GanttSegment> out;
+    out.reserve(t.ops.size());
+    for (std::size_t i = 0; i < t.ops.size(); ++i) {
+        const TimedOp& op = t.ops[i];
+        out.push_back({op.rank, op.comm_lane ? 1 : 0, op.start_s, op.end_s, op.type, op.microbatch, int(i)});
+    }
+    std::stable_sort(out.begin(), out.end(), [](const GanttSegment& a, const GanttSegment& b) {
+        if (a.row != b.row)
+            return a.row < b.row;
+        if (a.lane != b.lane)
+            return a.lane < b.lane;
+        return a.start < b.start;
+    });
+    return out;
+}
+
+std::vector<GanttRect> layoutGantt(const std::vector<GanttSegment>& segments, const TimeToPixel& map, double min_px)
+{
+    std::vector<GanttRect> out;
+    bool open = false;
+    GanttRect cur;
+    const auto flush = [&] {
+        if (open)
+            out.push_back(cur);
+        open = false;
+    };
+    for (const GanttSegment& s : segments) {
+        if (s.end < map.t0 || s.start > map.t1)
+            continue; // not visible
+        const double x0 = map.x(std::max(s.start, map.t0));
+        const double x1 = map.x(std::min(s.end, map.t1));
+        const bool narrow = x1 - x0 < min_px;
+        const bool same_lane = open && cur.row == s.row && cur.lane == s.lane;
+        // Merge a narrow segment into the open rectangle when they touch (within a pixel), or
+        // any segment into an open rectangle that is itself still narrower than a pixel.
+        if (same_lane && x0 <= cur.x1 + min_px && (narrow || cur.x1 - cur.x0 < min_px)) {
+            cur.x1 = std::max(cur.x1, x1);
+            cur.mixed = cur.mixed || cur.type != s.type;
+            cur.microbatch = -1;
+            ++cur.count;
+            continue;
+        }
+        flush();
+        cur = GanttRect{s.row, s.lane, x0, x1, s.type, false, s.microbatch, 1, s.op};
+        open = true;
+    }
+    flush();
+    return out;
+}
+
+int segmentAt(const std::vector<GanttSegment>& segments, int row, int lane, double t)
+{
+    // First segment of (row, lane) that ends after t.
+    auto it = std::lower_bound(segments.begin(), segments.end(), std::make_tuple(row, lane, t),
+                               [](const GanttSegment& s, const std::tuple<int, int, double>& key) {
+                                   const auto [r, l, time] = key;
+                                   if (s.row != r)
+                                       return s.row < r;
+                                   if (s.lane != l)
+                                       return s.lane < l;
+                                   return s.end < time;
+                               });
+    if (it != segments.end() && it->row == row && it->lane == lane && it->start <= t && t <= it->end)
+        return int(it - segments.begin());
+    return -1;
+}
+
+} // namespace parascope::ui

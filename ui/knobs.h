@@ -1,0 +1,29 @@
+#pragma once
+// The numeric knobs of the scenario panel: which scenario field each one moves and which values
+// make sense for the current scenario (powers of two, divisors of the layer count, multiples of
+// micro batch × DP, …). Pure functions: the panel draws them, the tests check them.
+
+#include "estimate/scenario.h"
+
+#include <QString>
+
+#include <functional>
+#include <vector>
+
+namespace parascope::ui {
+
+struct Knob {
+    const char* path;  // scenario JSON path, e.g. "parallel.pp" (diagnostics highlight by it)
+    const char* label; // untranslated; shown through QCoreApplication::translate("Knobs", label)
+    std::function<std::vector<long long>(const Scenario&)> values; // sorted, contains the current value
+    std::function<long long(const Scenario&)> get;
+    std::function<void(Scenario&, long long)> set;
+};
+
+const std::vector<Knob>& knobs();
+const Knob* findKnob(const QString& path);
+
+// Index of the value closest to v (for a typed number that is not a valid value).
+std::size_t nearestIndex(const std::vector<long long>& values, long long v);
+
+} // namespace parascope::ui

@@ -1,0 +1,551 @@
+#include "main_window.h"
+
+#include "chart_export.h"
+#include "comm_chart.h"
+#include "diagnostics_panel.h"
+#include "estimate/diagnostics.h"
+#include "io/report_json.h"
+#include "io/scenario_json.h"
+#include "io/timeline_json.h"
+#include "language.h"
+#include "lessons.h"
+#include "memory_chart.h"
+#include "scenario_model.h"
+#include "scenario_panel.h"
+#include "timeline_chart.h"
+
+#include <qcustomplot.h>
+
+#include <QAction>
+#include <QApplication>
+#include <QClipboard>
+#include <QCloseEvent>
+#include <QComboBox>
+#include <QDialog>
+#include <QDialogButtonBox>
+#include <QDockWidget>
+#include <QDoubleSpinBox>
+#include <QDragEnterEvent>
+#include <QFileDialog>
+#include <QFormLayout>
+#include <QLabel>
+#include <QMenuBar>
+#include <QMessageBox>
+#include <QMimeData>
+#include <QSaveFile>
+#include <QScreen>
+#include <QScrollArea>
+#include <QSettings>
+#include <QSplitter>
+#include <QStatusBar>
+#include <QTextBrowser>
+#include <QTranslator>
+#include <QVBoxLayout>
+
+namespace parascope::ui {
+
+namespace {
+
+QString str(const std::string& s) { return QString::fromStdString(s); }
+
+QString seconds(double s)
+{
+    if (s >= 1)
+        return QString::number(s, 'f', 2) + QStringLiteral(" s");
+    return QString::number(s * 1e3, 'f', 1) + QStringLiteral(" ms");
+}
+
+QString signedPct(double now, double before)
+{
+    if (before == 0)
+        return QString();
+    const double p = (now / before - 1) * 100;
+    return (p >= 0 ? QStringLiteral("+") : QString()) + QString::number(p, 'f', 1) + QStringLiteral(" %");
+}
+
+// Writes text atomically; an empty result means success.
+QString writeAtomically(const QString& file, const QByteArray& bytes)
+{
+    QSaveFile f(file);
+    if (!f.open(QIODevice::WriteOnly))
+        return f.errorString();
+    if (f.write(bytes) != bytes.size()) {
+        const QString e = f.errorString();
+        f.cancelWriting();
+        return e;
+    }
+    if (!f.commit())
+        return f.errorString();
+    return {};
+}
+
+Scenario defaultScenario()
+{
+    std::vector<InputError> errors;
+    const auto j = parseJsonText(findPreset("lessons", "2-llama70b-512")->json["steps"][0]["scenario"].dump(), errors);
+    return readScenario(*j, errors).value_or(Scenario{});
+}
+
+} // namespace
+
+MainWindow::MainWindow(QWidget* parent)
+    : QMainWindow(parent)
+    , model_(new ScenarioModel(this))
+    , translator_(new QTranslator(this))
+{
+    setObjectName(QStringLiteral("ParaScopeMainWindow"));
+    setAcceptDrops(true);
+    model_->setScenario(defaultScenario());
+
+    panel_ = new ScenarioPanel(model_);
+    auto* scroll = new QScrollArea;
+    scroll->setWidget(panel_);
+    scroll->setWidgetResizable(true);
+    scroll->setHorizontalScrollBarPolicy(Qt::ScrollBarAlwaysOff);
+    scroll->setMinimumWidth(430);
+    panel_dock_ = new QDockWidget(this);
+    panel_dock_->setObjectName(QStringLiteral("scenarioDock"));
+    panel_dock_->setWidget(scroll);
+    panel_dock_->setFeatures(QDockWidget::DockWidgetMovable | QDockWidget::DockWidgetClosable);
+    addDockWidget(Qt::LeftDockWidgetArea, panel_dock_);
+
+    memory_ = new MemoryChart(model_);
+    comm_ = new CommChart(model_);
+    timeline_ = new TimelineChart(model_);
+    memory_->setMinimumSize(360, 260);
+    comm_->setMinimumSize(300, 260);
+    timeline_->setMinimumSize(500, 280);
+    auto* top = new QSplitter(Qt::Horizontal);
+    top->addWidget(memory_);
+    top->addWidget(comm_);
+    top->setStretchFactor(0, 3);
+    top->setStretchFactor(1, 2);
+    auto* centre = new QSplitter(Qt::Vertical);
+    centre->addWidget(top);
+    centre->addWidget(timeline_);
+    centre->setStretchFactor(0, 1);
+    centre->setStretchFactor(1, 1);
+    setCentralWidget(centre);
+
+    diagnostics_ = new DiagnosticsPanel(model_);
+    lesson_text_ = new QTextBrowser;
+    lesson_text_->setOpenExternalLinks(false);
+    auto* right = new QSplitter(Qt::Vertical);
+    right->addWidget(diagnostics_);
+    right->addWidget(lesson_text_);
+    right_dock_ = new QDockWidget(this);
+    right_dock_->setObjectName(QStringLiteral("rightDock"));
+    right_dock_->setWidget(right);
+    right_dock_->setMinimumWidth(320);
+    right_dock_->setFeatures(QDockWidget::DockWidgetMovable | QDockWidget::DockWidgetClosable);
+    addDockWidget(Qt::RightDockWidgetArea, right_dock_);
+
+    status_ = new QLabel;
+    status_->setTextFormat(Qt::RichText);
+    statusBar()->addWidget(status_, 1);
+
+    connect(diagnostics_, &DiagnosticsPanel::stageActivated, memory_, &MemoryChart::highlightStage);
+    connect(diagnostics_, &DiagnosticsPanel::stageActivated, timeline_, &TimelineChart::highlightStage);
+    connect(diagnostics_, &DiagnosticsPanel::knobActivated, panel_, &ScenarioPanel::highlightKnob);
+    connect(panel_, &ScenarioPanel::lessonChosen, this, [this](const QString& id) { loadLesson(id, 0); });
+    connect(model_, &ScenarioModel::estimateChanged, this, &MainWindow::updateStatus);
+    connect(model_, &ScenarioModel::scenarioChanged, this, &MainWindow::updateTitle);
+
+    buildMenus();
+    restoreSession();
+    retranslate();
+    updateStatus();
+}
+
+MainWindow::~MainWindow() = default;
+
+void MainWindow::buildMenus()
+{
+    file_menu_ = menuBar()->addMenu(QString());
+    open_ = file_menu_->addAction(QString(), QKeySequence::Open, this, [this] {
+        const QString f = QFileDialog::getOpenFileName(this, tr("Open scenario"), QString(),
+                                                       tr("ParaScope scenarios (*.parascope.json *.json)"));
+        if (!f.isEmpty())
+            openScenario(f);
+    });
+    recent_menu_ = file_menu_->addMenu(QString());
+    file_menu_->addSeparator();
+    save_ = file_menu_->addAction(QString(), QKeySequence::Save, this, [this] {
+        if (current_file_.isEmpty())
+            save_as_->trigger();
+        else
+            saveScenario(current_file_);
+    });
+    save_as_ = file_menu_->addAction(QString(), QKeySequence::SaveAs, this, [this] {
+        QString f = QFileDialog::getSaveFileName(this, tr("Save scenario"), current_file_,
+                                                 tr("ParaScope scenarios (*.parascope.json)"));
+        if (f.isEmpty())
+            return;
+        if (!f.endsWith(QLatin1String(".json")))
+            f += QStringLiteral(".parascope.json");
+        saveScenario(f);
+    });
+    file_menu_->addSeparator();
+    export_menu_ = file_menu_->addMenu(QString());
+    export_memory_ = export_menu_->addAction(QString(), this, [this] { exportChartDialog(QStringLiteral("memory")); });
+    export_timeline_ = export_menu_->addAction(QString(), this, [this] { exportChartDialog(QStringLiteral("timeline")); });
+    export_comm_ = export_menu_->addAction(QString(), this, [this] { exportChartDialog(QStringLiteral("communication")); });
+    copy_chart_ = file_menu_->addAction(QString(), QKeySequence::Copy, this, [this] {
+        QGuiApplication::clipboard()->setPixmap(memory_->plot()->toPixmap(0, 0, 2.0));
+        statusBar()->showMessage(tr("Memory chart copied to the clipboard"), 3000);
+    });
+    export_report_ = file_menu_->addAction(QString(), this, [this] {
+        QString f = QFileDialog::getSaveFileName(this, tr("Export report"), QString(), tr("JSON (*.json)"));
+        if (f.isEmpty())
+            return;
+        if (!f.endsWith(QLatin1String(".json")))
+            f += QStringLiteral(".json");
+        const std::string lang = chineseUi() ? "zh" : "en";
+        const QString e = writeAtomically(f, QByteArray::fromStdString(reportToJson(model_->scenario(), model_->estimate(), lang).dump(2)));
+        if (!e.isEmpty())
+            showError(tr("Export report"), tr("Could not write %1: %2").arg(f, e));
+    });
+    export_trace_ = file_menu_->addAction(QString(), this, [this] {
+        QString f = QFileDialog::getSaveFileName(this, tr("Export Chrome trace"), QString(), tr("Trace (*.json)"));
+        if (f.isEmpty())
+            return;
+        if (!f.endsWith(QLatin1String(".json")))
+            f += QStringLiteral(".json");
+        const QString e = writeAtomically(f, QByteArray::fromStdString(timelineToChromeTrace(model_->scenario(), model_->estimate()).dump()));
+        if (!e.isEmpty())
+            showError(tr("Export Chrome trace"), tr("Could not write %1: %2").arg(f, e));
+    });
+    file_menu_->addSeparator();
+    quit_ = file_menu_->addAction(QString(), QKeySequence::Quit, this, &QWidget::close);
+
+    view_menu_ = menuBar()->addMenu(QString());
+    language_menu_ = view_menu_->addMenu(QString());
+    english_ = language_menu_->addAction(QStringLiteral("English"), this, [this] { setLanguage(QStringLiteral("en")); });
+    chinese_ = language_menu_->addAction(QStringLiteral("中文"), this, [this] { setLanguage(QStringLiteral("zh")); });
+    english_->setCheckable(true);
+    chinese_->setCheckable(true);
+    presenter_action_ = view_menu_->addAction(QString(), this, [this](bool on) { setPresenterMode(on); });
+    presenter_action_->setCheckable(true);
+    presenter_action_->setShortcut(QKeySequence(Qt::Key_F11));
+    toggle_panel_ = panel_dock_->toggleViewAction();
+    toggle_right_ = right_dock_->toggleViewAction();
+    view_menu_->addAction(toggle_panel_);
+    view_menu_->addAction(toggle_right_);
+
+    scenario_menu_ = menuBar()->addMenu(QString());
+    pin_ = scenario_menu_->addAction(QString(), this, [this] { model_->pin(); });
+    pin_->setShortcut(QKeySequence(Qt::CTRL | Qt::Key_P));
+    unpin_ = scenario_menu_->addAction(QString(), this, [this] { model_->unpin(); });
+    play_ = scenario_menu_->addAction(QString(), timeline_, &TimelineChart::togglePlayback);
+    play_->setShortcut(QKeySequence(Qt::Key_Space));
+    next_step_ = scenario_menu_->addAction(QString(), this, [this] {
+        if (const Lesson* l = findLesson(lesson_id_); l && !l->steps.empty())
+            loadLesson(lesson_id_, (lesson_step_ + 1) % int(l->steps.size()));
+    });
+    next_step_->setShortcut(QKeySequence(Qt::CTRL | Qt::Key_Right));
+
+    help_menu_ = menuBar()->addMenu(QString());
+    about_ = help_menu_->addAction(QString(), this, [this] {
+        QMessageBox::about(this, tr("About ParaScope"),
+                           tr("<b>ParaScope %1</b><br>An explorer for parallel LLM training: memory per pipeline stage, "
+                              "communication per collective, the pipeline timeline and what breaks.")
+                               .arg(QApplication::applicationVersion()));
+    });
+    connect(model_, &ScenarioModel::pinChanged, this, [this] { unpin_->setEnabled(model_->hasPin()); });
+    unpin_->setEnabled(false);
+}
+
+void MainWindow::retranslate()
+{
+    file_menu_->setTitle(tr("&File"));
+    open_->setText(tr("&Open…"));
+    recent_menu_->setTitle(tr("Open &recent"));
+    save_->setText(tr("&Save"));
+    save_as_->setText(tr("Save &as…"));
+    export_menu_->setTitle(tr("&Export chart"));
+    export_memory_->setText(tr("Memory chart…"));
+    export_timeline_->setText(tr("Timeline chart…"));
+    export_comm_->setText(tr("Communication chart…"));
+    copy_chart_->setText(tr("&Copy memory chart"));
+    export_report_->setText(tr("Export report (JSON)…"));
+    export_trace_->setText(tr("Export Chrome trace…"));
+    quit_->setText(tr("&Quit"));
+    view_menu_->setTitle(tr("&View"));
+    language_menu_->setTitle(tr("&Language"));
+    presenter_action_->setText(tr("&Presenter mode"));
+    toggle_panel_->setText(tr("Scenario panel"));
+    toggle_right_->setText(tr("What breaks and lesson"));
+    scenario_menu_->setTitle(tr("&Scenario"));
+    pin_->setText(tr("&Pin as A (compare)"));
+    unpin_->setText(tr("&Clear pin"));
+    play_->setText(tr("&Play the timeline"));
+    next_step_->setText(tr("&Next lesson step"));
+    help_menu_->setTitle(tr("&Help"));
+    about_->setText(tr("&About ParaScope"));
+    panel_dock_->setWindowTitle(tr("Scenario"));
+    right_dock_->setWindowTitle(tr("What breaks"));
+    english_->setChecked(!chineseUi());
+    chinese_->setChecked(chineseUi());
+    panel_->retranslate();
+    memory_->retranslate();
+    timeline_->retranslate();
+    comm_->retranslate();
+    diagnostics_->retranslate();
+    if (const Lesson* l = findLesson(lesson_id_)) {
+        QString html = QStringLiteral("<h3>%1</h3><p>%2</p>").arg(l->title().toHtmlEscaped(), l->text().toHtmlEscaped());
+        if (l->steps.size() > 1)
+            html += tr("<p><i>Step %1 of %2: %3 — Scenario → Next lesson step (Ctrl+→)</i></p>")
+                        .arg(lesson_step_ + 1)
+                        .arg(l->steps.size())
+                        .arg(l->steps[std::size_t(lesson_step_)].label().toHtmlEscaped());
+        lesson_text_->setHtml(html);
+    } else {
+        lesson_text_->setHtml(tr("<p>Pick a lesson in the scenario panel to read what it shows.</p>"));
+    }
+    updateRecentMenu();
+    updateStatus();
+    updateTitle();
+}
+
+void MainWindow::setLanguage(const QString& lang)
+{
+    const bool zh = lang.startsWith(QLatin1String("zh"));
+    uiLanguageStorage() = zh ? QStringLiteral("zh") : QStringLiteral("en");
+    QApplication::removeTranslator(translator_);
+    if (zh && translator_->load(QStringLiteral(":/i18n/parascope_zh_CN.qm")))
+        QApplication::installTranslator(translator_);
+    retranslate(); // also runs on QEvent::LanguageChange
+    QSettings().setValue(QStringLiteral("language"), uiLanguage());
+}
+
+QString MainWindow::language() const
+{
+    return uiLanguage();
+}
+
+void MainWindow::changeEvent(QEvent* e)
+{
+    if (e->type() == QEvent::LanguageChange && file_menu_)
+        retranslate();
+    QMainWindow::changeEvent(e);
+}
+
+void MainWindow::setPresenterMode(bool on)
+{
+    presenter_ = on;
+    presenter_action_->setChecked(on);
+    QFont f = QApplication::font();
+    f.setPointSize(on ? 18 : 10);
+    QApplication::setFont(f);
+    theme_.font_pt = on ? 18 : 10;
+    theme_.high_contrast = on;
+    applyTheme();
+    if (on)
+        showFullScreen();
+    else
+        showNormal();
+}
+
+void MainWindow::applyTheme()
+{
+    memory_->setTheme(theme_);
+    timeline_->setTheme(theme_);
+    comm_->setTheme(theme_);
+}
+
+void MainWindow::updateStatus()
+{
+    const Estimate& e = model_->estimate();
+    const double gib = double(1ull << 30);
+    QString text = tr("Step %1 · %2 tokens/s · MFU %3 % · peak %4 / %5 GiB (stage %6)")
+                       .arg(seconds(e.time.step_s))
+                       .arg(e.throughput.tokens_per_s, 0, 'f', 0)
+                       .arg(e.throughput.mfu * 100, 0, 'f', 1)
+                       .arg(e.memory.peak_bytes / gib, 0, 'f', 1)
+                       .arg(e.memory.capacity_bytes / gib, 0, 'f', 1)
+                       .arg(e.memory.peak_stage);
+    if (!e.memory.fits)
+        text = QStringLiteral("<span style='color:#D55E00'><b>") + tr("OUT OF MEMORY") + QStringLiteral("</b></span> · ") + text;
+    if (const Estimate* a = model_->pinnedEstimate())
+        text += tr(" · vs A: step %1, tokens/s %2, peak %3")
+                    .arg(signedPct(e.time.step_s, a->time.step_s), signedPct(e.throughput.tokens_per_s, a->throughput.tokens_per_s),
+                         signedPct(e.memory.peak_bytes, a->memory.peak_bytes));
+    status_->setText(text);
+}
+
+void MainWindow::updateTitle()
+{
+    const QString name = str(model_->scenario().name);
+    setWindowTitle((name.isEmpty() ? str(model_->scenario().model.name) : name) + QStringLiteral(" — ParaScope"));
+}
+
+QString MainWindow::openScenario(const QString& file)
+{
+    std::vector<InputError> errors;
+    const auto sc = readScenarioFile(file.toStdString(), errors);
+    if (!sc) {
+        QString text;
+        for (const InputError& e : errors)
+            text += str(e.text()) + QLatin1Char('\n');
+        showError(tr("Open scenario"), tr("%1 is not a valid scenario:\n\n%2").arg(file, text.trimmed()));
+        return text.trimmed();
+    }
+    lesson_id_.clear();
+    model_->setScenario(*sc);
+    current_file_ = file;
+    rememberRecent(file);
+    retranslate();
+    return {};
+}
+
+QString MainWindow::saveScenario(const QString& file)
+{
+    const QString e = writeAtomically(file, QByteArray::fromStdString(scenarioToJson(model_->scenario()).dump(2) + "\n"));
+    if (!e.isEmpty()) {
+        showError(tr("Save scenario"), tr("Could not save %1: %2\nThe previous file is unchanged.").arg(file, e));
+        return e;
+    }
+    current_file_ = file;
+    rememberRecent(file);
+    statusBar()->showMessage(tr("Saved %1").arg(file), 3000);
+    return {};
+}
+
+QCustomPlot* MainWindow::plotFor(const QString& which) const
+{
+    if (which == QLatin1String("timeline"))
+        return timeline_->plot();
+    if (which == QLatin1String("communication"))
+        return comm_->plot();
+    return memory_->plot();
+}
+
+QString MainWindow::exportChartTo(const QString& which, const QString& file, QSize size, double scale)
+{
+    std::function<void(const ChartTheme&)> set;
+    if (which == QLatin1String("timeline"))
+        set = [this](const ChartTheme& t) { timeline_->setTheme(t); };
+    else if (which == QLatin1String("communication"))
+        set = [this](const ChartTheme& t) { comm_->setTheme(t); };
+    else
+        set = [this](const ChartTheme& t) { memory_->setTheme(t); };
+    model_->flush();
+    return exportChart(plotFor(which), {file, size, scale}, set, theme_);
+}
+
+void MainWindow::exportChartDialog(const QString& which)
+{
+    QDialog d(this);
+    d.setWindowTitle(tr("Export chart"));
+    auto* form = new QFormLayout(&d);
+    auto* size = new QComboBox;
+    size->addItem(tr("1920 × 1080 (16:9)"), QSize(1920, 1080));
+    size->addItem(tr("1280 × 720 (16:9)"), QSize(1280, 720));
+    size->addItem(tr("1024 × 768 (4:3)"), QSize(1024, 768));
+    auto* scale = new QDoubleSpinBox;
+    scale->setRange(1, 3);
+    scale->setSingleStep(1);
+    scale->setValue(2);
+    form->addRow(tr("Size"), size);
+    form->addRow(tr("PNG scale"), scale);
+    auto* buttons = new QDialogButtonBox(QDialogButtonBox::Ok | QDialogButtonBox::Cancel);
+    form->addRow(buttons);
+    connect(buttons, &QDialogButtonBox::accepted, &d, &QDialog::accept);
+    connect(buttons, &QDialogButtonBox::rejected, &d, &QDialog::reject);
+    if (d.exec() != QDialog::Accepted)
+        return;
+    const QString f = QFileDialog::getSaveFileName(this, tr("Export chart"), which,
+                                                   tr("PNG image (*.png);;SVG vector image (*.svg);;PDF (*.pdf)"));
+    if (f.isEmpty())
+        return;
+    const QString error = exportChartTo(which, f, size->currentData().toSize(), scale->value());
+    if (!error.isEmpty())
+        showError(tr("Export chart"), tr("Could not export %1: %2").arg(withExtension(f), error));
+    else
+        statusBar()->showMessage(tr("Exported %1").arg(withExtension(f)), 3000);
+}
+
+void MainWindow::loadLesson(const QString& id, int step)
+{
+    const Lesson* l = findLesson(id);
+    if (!l || l->steps.empty())
+        return;
+    lesson_id_ = id;
+    lesson_step_ = std::clamp(step, 0, int(l->steps.size()) - 1);
+    model_->setScenario(l->steps[std::size_t(lesson_step_)].scenario);
+    current_file_.clear();
+    retranslate();
+}
+
+void MainWindow::rememberRecent(const QString& file)
+{
+    recent_.removeAll(file);
+    recent_.prepend(file);
+    while (recent_.size() > 8)
+        recent_.removeLast();
+    QSettings().setValue(QStringLiteral("recentFiles"), recent_);
+    updateRecentMenu();
+}
+
+void MainWindow::updateRecentMenu()
+{
+    recent_menu_->clear();
+    for (const QString& f : recent_)
+        recent_menu_->addAction(f, this, [this, f] { openScenario(f); });
+    recent_menu_->setEnabled(!recent_.isEmpty());
+}
+
+void MainWindow::showError(const QString& title, const QString& text)
+{
+    statusBar()->showMessage(text.section(QLatin1Char('\n'), 0, 0), 8000);
+    if (isVisible())
+        QMessageBox::warning(this, title, text);
+}
+
+void MainWindow::restoreSession()
+{
+    QSettings s;
+    recent_ = s.value(QStringLiteral("recentFiles")).toStringList();
+    if (!restoreGeometry(s.value(QStringLiteral("geometry")).toByteArray())) {
+        // First start: most of the screen, the charts need room.
+        const QRect screen = QGuiApplication::primaryScreen() ? QGuiApplication::primaryScreen()->availableGeometry()
+                                                              : QRect(0, 0, 1600, 1000);
+        resize(screen.size() * 0.92);
+    }
+    restoreState(s.value(QStringLiteral("windowState")).toByteArray());
+    const QString last = s.value(QStringLiteral("lastScenario")).toString();
+    if (!last.isEmpty()) {
+        std::vector<InputError> errors;
+        if (auto j = parseJsonText(last.toStdString(), errors))
+            if (auto sc = readScenario(*j, errors))
+                model_->setScenario(*sc);
+    }
+    const QString lang = s.value(QStringLiteral("language"), QLocale::system().name()).toString();
+    uiLanguageStorage() = lang.startsWith(QLatin1String("zh")) ? QStringLiteral("zh") : QStringLiteral("en");
+    if (chineseUi() && translator_->load(QStringLiteral(":/i18n/parascope_zh_CN.qm")))
+        QApplication::installTranslator(translator_);
+}
+
+void MainWindow::closeEvent(QCloseEvent* e)
+{
+    QSettings s;
+    s.setValue(QStringLiteral("geometry"), saveGeometry());
+    s.setValue(QStringLiteral("windowState"), saveState());
+    s.setValue(QStringLiteral("lastScenario"), QString::fromStdString(scenarioToJson(model_->scenario()).dump()));
+    QMainWindow::closeEvent(e);
+}
+
+void MainWindow::dragEnterEvent(QDragEnterEvent* e)
+{
+    if (e->mimeData()->hasUrls())
+        e->acceptProposedAction();
+}
+
+void MainWindow::dropEvent(QDropEvent* e)
+{
+    const auto urls = e->mimeData()->urls();
+    if (!urls.isEmpty() && urls.front().isLocalFile())
+        openScenario(urls.front().toLocalFile());
+}
+
+} // namespace parascope::ui

@@ -1,0 +1,123 @@
+#pragma once
+// The main window: scenario panel on the left, the memory, communication and timeline charts in
+// the centre, "What breaks" and the lesson text on the right, key figures in the status bar.
+// Files, export, language, presenter mode and compare live in the menus.
+
+#include "chart_style.h"
+
+#include <QMainWindow>
+#include <QStringList>
+
+class QAction;
+class QDockWidget;
+class QLabel;
+class QMenu;
+class QTextBrowser;
+class QTranslator;
+class QCustomPlot;
+
+namespace parascope {
+struct Scenario;
+}
+
+namespace parascope::ui {
+
+class CommChart;
+class DiagnosticsPanel;
+class MemoryChart;
+class ScenarioModel;
+class ScenarioPanel;
+class TimelineChart;
+
+class MainWindow : public QMainWindow {
+    Q_OBJECT
+public:
+    explicit MainWindow(QWidget* parent = nullptr);
+    ~MainWindow() override;
+
+    ScenarioModel* model() const { return model_; }
+    ScenarioPanel* panel() const { return panel_; }
+    MemoryChart* memoryChart() const { return memory_; }
+    TimelineChart* timelineChart() const { return timeline_; }
+    CommChart* commChart() const { return comm_; }
+    DiagnosticsPanel* diagnosticsPanel() const { return diagnostics_; }
+    QLabel* statusLabel() const { return status_; }
+
+    // "en" or "zh" (zh_CN); switches every label at run time.
+    void setLanguage(const QString& lang);
+    QString language() const;
+    void setPresenterMode(bool on);
+
+    // File operations; the error (with JSON paths) is returned and shown, never thrown.
+    QString openScenario(const QString& file);
+    QString saveScenario(const QString& file);
+    QString exportChartTo(const QString& which, const QString& file, QSize size, double scale);
+    void loadLesson(const QString& id, int step = 0);
+
+protected:
+    void changeEvent(QEvent* e) override;
+    void closeEvent(QCloseEvent* e) override;
+    void dragEnterEvent(QDragEnterEvent* e) override;
+    void dropEvent(QDropEvent* e) override;
+
+private:
+    void buildMenus();
+    void retranslate();
+    void updateStatus();
+    void updateTitle();
+    void updateRecentMenu();
+    void rememberRecent(const QString& file);
+    void showError(const QString& title, const QString& text);
+    void exportChartDialog(const QString& which);
+    void restoreSession();
+    void applyTheme();
+    QCustomPlot* plotFor(const QString& which) const;
+
+    ScenarioModel* model_;
+    ScenarioPanel* panel_;
+    MemoryChart* memory_;
+    TimelineChart* timeline_;
+    CommChart* comm_;
+    DiagnosticsPanel* diagnostics_;
+    QTextBrowser* lesson_text_;
+    QDockWidget* panel_dock_;
+    QDockWidget* right_dock_;
+    QLabel* status_;
+    QTranslator* translator_;
+    QString current_file_;
+    QString lesson_id_;
+    int lesson_step_ = 0;
+    QStringList recent_;
+    bool presenter_ = false;
+    ChartTheme theme_;
+
+    QMenu* file_menu_ = nullptr;
+    QMenu* recent_menu_ = nullptr;
+    QMenu* export_menu_ = nullptr;
+    QMenu* view_menu_ = nullptr;
+    QMenu* language_menu_ = nullptr;
+    QMenu* scenario_menu_ = nullptr;
+    QMenu* help_menu_ = nullptr;
+    QAction* open_ = nullptr;
+    QAction* save_ = nullptr;
+    QAction* save_as_ = nullptr;
+    QAction* export_memory_ = nullptr;
+    QAction* export_timeline_ = nullptr;
+    QAction* export_comm_ = nullptr;
+    QAction* copy_chart_ = nullptr;
+    QAction* export_report_ = nullptr;
+    QAction* export_trace_ = nullptr;
+    QAction* quit_ = nullptr;
+    QAction* english_ = nullptr;
+    QAction* chinese_ = nullptr;
+    QAction* presenter_action_ = nullptr;
+    QAction* toggle_panel_ = nullptr;
+    QAction* toggle_right_ = nullptr;
+    QAction* pin_ = nullptr;
+    QAction* unpin_ = nullptr;
+    QAction* play_ = nullptr;
+    QAction* next_step_ = nullptr;
+    QAction* about_ = nullptr;
+};
+
+} // namespace parascope::ui

@@ -1,0 +1,210 @@
+#include "memory_chart.h"
+
+#include "estimate/diagnostics.h"
+#include "scenario_model.h"
+
+#include <qcustomplot.h>
+
+#include <QToolTip>
+#include <QVBoxLayout>
+
+namespace parascope::ui {
+
+namespace {
+
+constexpr double kGiB = double(1ull << 30);
+
+// The five parts, their Term names and colours.
+struct Part {
+    const char* name;
+    const char* term;
+    QColor colour;
+};
+const Part kParts[5] = {
+    {QT_TRANSLATE_NOOP("MemoryChart", "Weights"), "weights", palette::blue},
+    {QT_TRANSLATE_NOOP("MemoryChart", "Gradients"), "gradients", palette::sky},
+    {QT_TRANSLATE_NOOP("MemoryChart", "Optimizer states"), "optimizer", palette::green},
+    {QT_TRANSLATE_NOOP("MemoryChart", "Activations"), "activations", palette::orange},
+    {QT_TRANSLATE_NOOP("MemoryChart", "Other"), "other", palette::grey},
+};
+
+double partValue(const StageMemory& s, int i)
+{
+    switch (i) {
+    case 0: return s.weights;
+    case 1: return s.gradients;
+    case 2: return s.optimizer;
+    case 3: return s.activations;
+    default: return s.other;
+    }
+}
+
+QString str(const std::string& s) { return QString::fromStdString(s); }
+
+} // namespace
+
+MemoryChart::MemoryChart(ScenarioModel* model, QWidget* parent)
+    : QWidget(parent)
+    , model_(model)
+    , plot_(new QCustomPlot(this))
+{
+    auto* layout = new QVBoxLayout(this);
+    layout->setContentsMargins(0, 0, 0, 0);
+    layout->addWidget(plot_);
+    QCPBars* below = nullptr;
+    for (int i = 0; i < 5; ++i) {
+        auto* b = new QCPBars(plot_->xAxis, plot_->yAxis);
+        b->setBrush(kParts[i].colour);
+        b->setPen(Qt::NoPen);
+        b->setWidth(0.7);
+        b->setStackingGap(1);
+        if (below)
+            b->moveAbove(below);
+        below = b;
+        bars_[i] = b;
+    }
+    pinned_ = plot_->addGraph();
+    pinned_->setLineStyle(QCPGraph::lsNone);
+    pinned_->setScatterStyle(QCPScatterStyle(QCPScatterStyle::ssDiamond, Qt::black, Qt::white, 11));
+    capacity_ = new QCPItemStraightLine(plot_);
+    capacity_->setPen(QPen(palette::vermillion, 2, Qt::DashLine));
+    capacity_label_ = new QCPItemText(plot_);
+    capacity_label_->setPositionAlignment(Qt::AlignRight | Qt::AlignBottom);
+    capacity_label_->position->setType(QCPItemPosition::ptAxisRectRatio);
+    capacity_label_->setColor(palette::vermillion);
+    highlight_ = new QCPItemRect(plot_);
+    highlight_->setLayer(QStringLiteral("grid")); // behind the bars
+    highlight_->setPen(Qt::NoPen);
+    highlight_->setBrush(QColor(230, 159, 0, 60));
+    highlight_->setVisible(false);
+    placeLegendBelow(plot_, 6);
+    plot_->setNotAntialiasedElements(QCP::aeAll);
+    plot_->setPlottingHint(QCP::phCacheLabels, true);
+    plot_->setMouseTracking(true);
+    connect(plot_, &QCustomPlot::mouseMove, this, [this](QMouseEvent* e) {
+        int index = -1;
+        QCPAbstractPlottable* p = plot_->plottableAt(e->pos(), false, &index);
+        for (int i = 0; i < 5; ++i)
+            if (p == bars_[i] && index >= 0) {
+                QToolTip::showText(e->globalPosition().toPoint(), tooltipFor(i, int(bars_[i]->data()->at(index)->key)), plot_);
+                return;
+            }
+        QToolTip::hideText();
+    });
+    applyTheme(plot_, theme_);
+    connect(model_, &ScenarioModel::estimateChanged, this, &MemoryChart::refresh);
+    retranslate();
+    refresh();
+}
+
+void MemoryChart::retranslate()
+{
+    for (int i = 0; i < 5; ++i)
+        bars_[i]->setName(QCoreApplication::translate("MemoryChart", kParts[i].name));
+    pinned_->setName(tr("A: total (pinned)"));
+    plot_->xAxis->setLabel(tr("Pipeline stage"));
+    plot_->yAxis->setLabel(tr("Memory per GPU (GiB)"));
+    refresh();
+}
+
+void MemoryChart::setTheme(const ChartTheme& t)
+{
+    theme_ = t;
+    applyTheme(plot_, theme_);
+    refresh();
+}
+
+int MemoryChart::barCount() const
+{
+    return bars_[0]->data()->size();
+}
+
+void MemoryChart::highlightStage(int stage)
+{
+    highlighted_ = stage;
+    refresh();
+}
+
+QString MemoryChart::tooltipFor(int component, int stage) const
+{
+    const Estimate& e = model_->estimate();
+    if (stage < 0 || stage >= int(e.memory.stages.size()) || component < 0 || component > 4)
+        return {};
+    const StageMemory& s = e.memory.stages[std::size_t(stage)];
+    QString text = tr("<b>Stage %1 — %2: %3 GiB</b>")
+                       .arg(stage)
+                       .arg(QCoreApplication::translate("MemoryChart", kParts[component].name))
+                       .arg(partValue(s, component) / kGiB, 0, 'f', 2);
+    const std::string prefix = kParts[component].term;
+    for (const Term& t : s.terms) {
+        const bool mine = t.name == prefix || t.name.rfind(prefix + ".", 0) == 0
+                       || (component == 3 && t.name.rfind("activations", 0) == 0);
+        if (!mine)
+            continue;
+        text += QStringLiteral("<br><br><b>%1</b> = %2 %3<br>%4<br>= %5<br><i>%6</i>")
+                    .arg(str(t.name).toHtmlEscaped())
+                    .arg(t.unit == "bytes" ? QString::number(t.value / kGiB, 'f', 3) : QString::number(t.value, 'g', 6))
+                    .arg(t.unit == "bytes" ? QStringLiteral("GiB") : str(t.unit).toHtmlEscaped())
+                    .arg(str(t.formula).toHtmlEscaped())
+                    .arg(str(t.substituted).toHtmlEscaped())
+                    .arg(str(t.source).toHtmlEscaped());
+    }
+    return text;
+}
+
+void MemoryChart::refresh()
+{
+    const Estimate& e = model_->estimate();
+    const MemoryReport& m = e.memory;
+    const int n = int(m.stages.size());
+    QVector<double> keys(n);
+    for (int i = 0; i < n; ++i)
+        keys[i] = i;
+    for (int part = 0; part < 5; ++part) {
+        QVector<double> values(n);
+        for (int i = 0; i < n; ++i)
+            values[i] = partValue(m.stages[std::size_t(i)], part) / kGiB;
+        bars_[part]->setData(keys, values, true);
+    }
+    // Stage labels: OOM stages in red with a marker, the highlighted one in bold.
+    auto ticker = QSharedPointer<QCPAxisTickerText>::create();
+    const int step = n > 32 ? (n + 31) / 32 : 1; // at most ~32 labels
+    for (int i = 0; i < n; i += step) {
+        const bool oom = m.stages[std::size_t(i)].total() > m.capacity_bytes;
+        ticker->addTick(i, oom ? tr("%1\nOOM").arg(i) : QString::number(i));
+    }
+    plot_->xAxis->setTicker(ticker);
+    double top = m.capacity_bytes / kGiB;
+    for (const StageMemory& s : m.stages)
+        top = std::max(top, s.total() / kGiB);
+    QVector<double> pk, pv;
+    if (const Estimate* a = model_->pinnedEstimate()) {
+        for (const StageMemory& s : a->memory.stages) {
+            pk << s.stage;
+            pv << s.total() / kGiB;
+            top = std::max(top, s.total() / kGiB);
+        }
+    }
+    pinned_->setData(pk, pv);
+    pinned_->setVisible(!pk.isEmpty());
+    pinned_->removeFromLegend();
+    if (!pk.isEmpty())
+        pinned_->addToLegend();
+    const double cap = m.capacity_bytes / kGiB;
+    capacity_->point1->setCoords(-1, cap);
+    capacity_->point2->setCoords(n + 1, cap);
+    capacity_label_->setText(tr("capacity %1 GiB").arg(cap, 0, 'f', 1));
+    capacity_label_->position->setType(QCPItemPosition::ptPlotCoords);
+    capacity_label_->position->setCoords(-0.55, cap);
+    capacity_label_->setPositionAlignment(Qt::AlignLeft | Qt::AlignBottom);
+    QFont f = plot_->font();
+    capacity_label_->setFont(f);
+    highlight_->setVisible(highlighted_ >= 0 && highlighted_ < n);
+    highlight_->topLeft->setCoords(highlighted_ - 0.48, top * 1.12);
+    highlight_->bottomRight->setCoords(highlighted_ + 0.48, 0);
+    plot_->xAxis->setRange(-0.6, n - 0.4);
+    plot_->yAxis->setRange(0, top * 1.12);
+    plot_->replot(QCustomPlot::rpQueuedReplot);
+}
+
+} // namespace parascope::ui

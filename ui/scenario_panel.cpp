@@ -1,0 +1,301 @@
+#include "scenario_panel.h"
+
+#include "io/scenario_json.h"
+#include "lessons.h"
+#include "scenario_model.h"
+
+#include <QCheckBox>
+#include <QComboBox>
+#include <QCoreApplication>
+#include <QDialog>
+#include <QDialogButtonBox>
+#include <QFormLayout>
+#include <QGroupBox>
+#include <QHBoxLayout>
+#include <QLabel>
+#include <QPlainTextEdit>
+#include <QPushButton>
+#include <QSlider>
+#include <QSpinBox>
+#include <QTimer>
+#include <QVBoxLayout>
+
+namespace parascope::ui {
+
+namespace {
+
+QString str(const std::string& s) { return QString::fromStdString(s); }
+
+QComboBox* enumCombo(std::initializer_list<const char*> items)
+{
+    auto* c = new QComboBox;
+    for (const char* i : items)
+        c->addItem(QString::fromLatin1(i));
+    return c;
+}
+
+} // namespace
+
+ScenarioPanel::ScenarioPanel(ScenarioModel* model, QWidget* parent)
+    : QWidget(parent)
+    , model_(model)
+{
+    auto* outer = new QVBoxLayout(this);
+    auto* presets = new QFormLayout;
+    outer->addLayout(presets);
+    const auto label = [&](const char* text) {
+        auto* l = new QLabel;
+        static_labels_.emplace_back(l, text);
+        return l;
+    };
+
+    lesson_combo_ = new QComboBox;
+    lesson_combo_->addItem(QString(), QString());
+    for (const Lesson& l : lessons())
+        lesson_combo_->addItem(QString(), l.id);
+    presets->addRow(label(QT_TR_NOOP("Lesson")), lesson_combo_);
+
+    model_combo_ = new QComboBox;
+    for (const PresetInfo& p : listPresets("models"))
+        model_combo_->addItem(str(p.name), str(p.id));
+    custom_button_ = new QPushButton;
+    auto* model_row = new QHBoxLayout;
+    model_row->addWidget(model_combo_, 1);
+    model_row->addWidget(custom_button_);
+    presets->addRow(label(QT_TR_NOOP("Model")), model_row);
+
+    cluster_combo_ = new QComboBox;
+    for (const PresetInfo& p : listPresets("clusters"))
+        cluster_combo_->addItem(str(p.name), str(p.id));
+    presets->addRow(label(QT_TR_NOOP("Cluster")), cluster_combo_);
+
+    auto* knobs_box = new QGroupBox;
+    auto* form = new QFormLayout(knobs_box);
+    outer->addWidget(knobs_box);
+    for (const Knob& k : knobs()) {
+        Row row;
+        row.knob = &k;
+        row.label = new QLabel;
+        row.slider = new QSlider(Qt::Horizontal);
+        row.slider->setObjectName(QString::fromLatin1(k.path) + QStringLiteral(".slider"));
+        row.spin = new QSpinBox;
+        row.spin->setObjectName(QString::fromLatin1(k.path) + QStringLiteral(".spin"));
+        row.spin->setRange(0, 1 << 30);
+        row.spin->setKeyboardTracking(false);
+        row.spin->setMinimumWidth(90);
+        row.slider->setMinimumWidth(90);
+        auto* line = new QHBoxLayout;
+        line->addWidget(row.slider, 1);
+        line->addWidget(row.spin);
+        form->addRow(row.label, line);
+        rows_.push_back(row);
+    }
+    for (std::size_t i = 0; i < rows_.size(); ++i) {
+        connect(rows_[i].slider, &QSlider::valueChanged, this, [this, i](int index) {
+            Row& r = rows_[i];
+            if (!syncing_ && index >= 0 && std::size_t(index) < r.values.size())
+                applyKnob(r, r.values[std::size_t(index)]);
+        });
+        connect(rows_[i].spin, qOverload<int>(&QSpinBox::valueChanged), this, [this, i](int v) {
+            Row& r = rows_[i];
+            if (!syncing_ && !r.values.empty())
+                applyKnob(r, r.values[nearestIndex(r.values, v)]); // snap a typed number to a valid value
+        });
+    }
+
+    schedule_combo_ = enumCombo({"gpipe", "1f1b", "interleaved", "zb-h1", "zb-v", "dualpipe-v"});
+    recompute_combo_ = enumCombo({"none", "selective", "full"});
+    precision_combo_ = enumCombo({"bf16", "fp16", "fp8", "fp32"});
+    grad_combo_ = enumCombo({"bf16", "fp32"});
+    sp_check_ = new QCheckBox;
+    flash_check_ = new QCheckBox;
+    form->addRow(label(QT_TR_NOOP("Schedule")), schedule_combo_);
+    form->addRow(label(QT_TR_NOOP("Recompute")), recompute_combo_);
+    form->addRow(label(QT_TR_NOOP("Precision")), precision_combo_);
+    form->addRow(label(QT_TR_NOOP("Gradient dtype")), grad_combo_);
+    form->addRow(QString(), sp_check_);
+    form->addRow(QString(), flash_check_);
+    gpus_label_ = new QLabel;
+    gpus_label_->setWordWrap(true);
+    outer->addWidget(gpus_label_);
+    outer->addStretch(1);
+
+    connect(model_combo_, qOverload<int>(&QComboBox::activated), this, [this](int i) {
+        std::vector<InputError> errors;
+        if (auto m = readModel(nlohmann::json(model_combo_->itemData(i).toString().toStdString()), "model", errors))
+            model_->edit([&](Scenario& s) {
+                s.model = *m;
+                s.parallel.stage_layers.clear();
+            });
+    });
+    connect(cluster_combo_, qOverload<int>(&QComboBox::activated), this, [this](int i) {
+        std::vector<InputError> errors;
+        if (auto c = readCluster(nlohmann::json(cluster_combo_->itemData(i).toString().toStdString()), "cluster", errors))
+            model_->edit([&](Scenario& s) { s.cluster = *c; });
+    });
+    connect(lesson_combo_, qOverload<int>(&QComboBox::activated), this, [this](int i) {
+        const QString id = lesson_combo_->itemData(i).toString();
+        if (!id.isEmpty())
+            emit lessonChosen(id);
+    });
+    connect(custom_button_, &QPushButton::clicked, this, &ScenarioPanel::editCustomModel);
+    const auto enumEdit = [this](QComboBox* c, auto apply) {
+        connect(c, qOverload<int>(&QComboBox::activated), this, [this, apply](int i) {
+            if (!syncing_)
+                model_->edit([&](Scenario& s) { apply(s, i); });
+        });
+    };
+    enumEdit(schedule_combo_, [](Scenario& s, int i) { s.parallel.schedule = ScheduleKind(i); });
+    enumEdit(recompute_combo_, [](Scenario& s, int i) { s.training.recompute = Recompute(i); });
+    enumEdit(precision_combo_, [](Scenario& s, int i) { s.training.precision = Precision(i); });
+    enumEdit(grad_combo_, [](Scenario& s, int i) { s.training.grad_dtype = GradDtype(i); });
+    connect(sp_check_, &QCheckBox::toggled, this, [this](bool on) {
+        if (!syncing_)
+            model_->edit([on](Scenario& s) { s.parallel.sequence_parallel = on; });
+    });
+    connect(flash_check_, &QCheckBox::toggled, this, [this](bool on) {
+        if (!syncing_)
+            model_->edit([on](Scenario& s) { s.training.flash_attention = on; });
+    });
+    connect(model_, &ScenarioModel::scenarioChanged, this, &ScenarioPanel::sync);
+    retranslate();
+    sync();
+}
+
+void ScenarioPanel::retranslate()
+{
+    for (auto& [l, text] : static_labels_)
+        l->setText(tr(text));
+    for (Row& r : rows_)
+        r.label->setText(QCoreApplication::translate("Knobs", r.knob->label));
+    custom_button_->setText(tr("Custom…"));
+    custom_button_->setToolTip(tr("Edit the model as JSON (the same fields as a preset)"));
+    lesson_combo_->setItemText(0, tr("(none)"));
+    for (int i = 1; i < lesson_combo_->count(); ++i)
+        if (const Lesson* l = findLesson(lesson_combo_->itemData(i).toString()))
+            lesson_combo_->setItemText(i, l->title());
+    sp_check_->setText(tr("Sequence parallelism (SP)"));
+    flash_check_->setText(tr("Flash attention"));
+    sync();
+}
+
+void ScenarioPanel::sync()
+{
+    syncing_ = true;
+    const Scenario& s = model_->scenario();
+    for (Row& r : rows_) {
+        r.values = r.knob->values(s);
+        const long long v = r.knob->get(s);
+        r.slider->setRange(0, int(r.values.size()) - 1);
+        r.slider->setValue(int(nearestIndex(r.values, v)));
+        r.spin->setValue(int(std::min<long long>(v, 1 << 30)));
+    }
+    const int mi = model_combo_->findData(str(s.model.id));
+    model_combo_->setCurrentIndex(mi);
+    if (mi < 0)
+        model_combo_->setPlaceholderText(str(s.model.name));
+    const int ci = cluster_combo_->findData(str(s.cluster.id));
+    cluster_combo_->setCurrentIndex(ci);
+    if (ci < 0)
+        cluster_combo_->setPlaceholderText(str(s.cluster.name));
+    schedule_combo_->setCurrentIndex(int(s.parallel.schedule));
+    recompute_combo_->setCurrentIndex(int(s.training.recompute));
+    precision_combo_->setCurrentIndex(int(s.training.precision));
+    grad_combo_->setCurrentIndex(int(s.training.grad_dtype));
+    sp_check_->setChecked(s.parallel.sequence_parallel);
+    flash_check_->setChecked(s.training.flash_attention);
+    const long long gpus = s.parallel.gpus();
+    const long long per_node = std::max(1, s.cluster.gpus_per_node);
+    gpus_label_->setText(tr("GPUs = TP·PP·DP·CP = %1·%2·%3·%4 = <b>%5</b> (%6 nodes of %7)")
+                             .arg(s.parallel.tp).arg(s.parallel.pp).arg(s.parallel.dp).arg(s.parallel.cp)
+                             .arg(gpus).arg((gpus + per_node - 1) / per_node).arg(per_node));
+    syncing_ = false;
+}
+
+void ScenarioPanel::applyKnob(Row& row, long long value)
+{
+    if (row.knob->get(model_->scenario()) == value)
+        return;
+    model_->edit([&](Scenario& s) { row.knob->set(s, value); });
+}
+
+void ScenarioPanel::highlightKnob(const QString& path)
+{
+    for (Row& r : rows_) {
+        if (path != QLatin1String(r.knob->path))
+            continue;
+        r.label->setStyleSheet(QStringLiteral("background: #E69F00; color: black; border-radius: 3px;"));
+        r.slider->setFocus();
+        QLabel* l = r.label;
+        QTimer::singleShot(1500, l, [l] { l->setStyleSheet(QString()); });
+    }
+}
+
+QSlider* ScenarioPanel::slider(const QString& path) const
+{
+    for (const Row& r : rows_)
+        if (path == QLatin1String(r.knob->path))
+            return r.slider;
+    return nullptr;
+}
+
+QSpinBox* ScenarioPanel::spinBox(const QString& path) const
+{
+    for (const Row& r : rows_)
+        if (path == QLatin1String(r.knob->path))
+            return r.spin;
+    return nullptr;
+}
+
+void ScenarioPanel::editCustomModel()
+{
+    QDialog dialog(this);
+    dialog.setWindowTitle(tr("Custom model"));
+    auto* layout = new QVBoxLayout(&dialog);
+    auto* hint = new QLabel(tr("A model is a JSON object with the fields of a preset (layers, hidden, heads, kv_heads, "
+                               "ffn_hidden, vocab, mlp, norm, bias, tied_embeddings, position, moe)."));
+    hint->setWordWrap(true);
+    auto* edit = new QPlainTextEdit;
+    QFont mono(QStringLiteral("monospace"));
+    mono.setStyleHint(QFont::Monospace);
+    edit->setFont(mono);
+    const nlohmann::json j = scenarioToJson([&] {
+        Scenario s = model_->scenario();
+        s.model.id = "custom"; // always show the fields
+        return s;
+    }())["model"];
+    edit->setPlainText(str(j.dump(2)));
+    auto* errors_label = new QLabel;
+    errors_label->setStyleSheet(QStringLiteral("color: #D55E00"));
+    errors_label->setWordWrap(true);
+    auto* buttons = new QDialogButtonBox(QDialogButtonBox::Ok | QDialogButtonBox::Cancel);
+    layout->addWidget(hint);
+    layout->addWidget(edit, 1);
+    layout->addWidget(errors_label);
+    layout->addWidget(buttons);
+    dialog.resize(520, 560);
+    connect(buttons, &QDialogButtonBox::rejected, &dialog, &QDialog::reject);
+    connect(buttons, &QDialogButtonBox::accepted, &dialog, [&] {
+        std::vector<InputError> errors;
+        const auto parsed = parseJsonText(edit->toPlainText().toStdString(), errors);
+        std::optional<ModelSpec> m;
+        if (parsed)
+            m = readModel(*parsed, "model", errors);
+        if (!m) {
+            QString text;
+            for (const InputError& e : errors)
+                text += str(e.text()) + QLatin1Char('\n');
+            errors_label->setText(text.trimmed());
+            return;
+        }
+        model_->edit([&](Scenario& s) {
+            s.model = *m;
+            s.model.id = "custom";
+            s.parallel.stage_layers.clear();
+        });
+        dialog.accept();
+    });
+    dialog.exec();
+}
+
+} // namespace parascope::ui

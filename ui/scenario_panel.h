@@ -1,0 +1,67 @@
+#pragma once
+// The scenario panel: preset pickers, a custom-model editor, and every knob as a slider paired
+// with a number box that offers only sensible values, plus the GPU count they imply.
+
+#include "knobs.h"
+
+#include <QWidget>
+
+#include <vector>
+
+class QCheckBox;
+class QComboBox;
+class QFormLayout;
+class QLabel;
+class QPushButton;
+class QSlider;
+class QSpinBox;
+
+namespace parascope::ui {
+
+class ScenarioModel;
+
+class ScenarioPanel : public QWidget {
+    Q_OBJECT
+public:
+    explicit ScenarioPanel(ScenarioModel* model, QWidget* parent = nullptr);
+
+    void retranslate();
+    // Briefly highlights the knob with this scenario path (from a diagnostic).
+    void highlightKnob(const QString& path);
+    QSlider* slider(const QString& path) const;
+    QSpinBox* spinBox(const QString& path) const;
+    QComboBox* modelCombo() const { return model_combo_; }
+
+signals:
+    void lessonChosen(const QString& id);
+
+private:
+    struct Row {
+        const Knob* knob = nullptr;
+        QLabel* label = nullptr;
+        QSlider* slider = nullptr;
+        QSpinBox* spin = nullptr;
+        std::vector<long long> values;
+    };
+    void sync();
+    void applyKnob(Row& row, long long value);
+    void editCustomModel();
+
+    ScenarioModel* model_;
+    std::vector<Row> rows_;
+    QComboBox* model_combo_ = nullptr;
+    QComboBox* cluster_combo_ = nullptr;
+    QComboBox* lesson_combo_ = nullptr;
+    QComboBox* schedule_combo_ = nullptr;
+    QComboBox* recompute_combo_ = nullptr;
+    QComboBox* precision_combo_ = nullptr;
+    QComboBox* grad_combo_ = nullptr;
+    QCheckBox* sp_check_ = nullptr;
+    QCheckBox* flash_check_ = nullptr;
+    QPushButton* custom_button_ = nullptr;
+    QLabel* gpus_label_ = nullptr;
+    std::vector<std::pair<QLabel*, const char*>> static_labels_;
+    bool syncing_ = false;
+};
+
+} // namespace parascope::ui

@@ -1,0 +1,212 @@
+#include "timeline_chart.h"
+
+#include "gantt_plottable.h"
+#include "scenario_model.h"
+
+#include <qcustomplot.h>
+
+#include <QTimer>
+#include <QToolTip>
+#include <QVBoxLayout>
+
+namespace parascope::ui {
+
+namespace {
+
+const OpType kLegendTypes[] = {OpType::F, OpType::B, OpType::I, OpType::W, OpType::FB, OpType::Send,
+                               OpType::AllReduce, OpType::Optimizer};
+
+QString typeName(OpType t)
+{
+    switch (t) {
+    case OpType::F: return QCoreApplication::translate("TimelineChart", "Forward");
+    case OpType::B: return QCoreApplication::translate("TimelineChart", "Backward");
+    case OpType::I: return QCoreApplication::translate("TimelineChart", "Backward (input)");
+    case OpType::W: return QCoreApplication::translate("TimelineChart", "Backward (weight)");
+    case OpType::FB: return QCoreApplication::translate("TimelineChart", "Forward & backward overlapped");
+    case OpType::Send:
+    case OpType::Recv: return QCoreApplication::translate("TimelineChart", "Send / receive");
+    case OpType::Optimizer: return QCoreApplication::translate("TimelineChart", "Optimizer");
+    default: return QCoreApplication::translate("TimelineChart", "Collective (DP)");
+    }
+}
+
+QString seconds(double s)
+{
+    if (s >= 1)
+        return QString::number(s, 'f', 3) + QStringLiteral(" s");
+    return QString::number(s * 1e3, 'f', 2) + QStringLiteral(" ms");
+}
+
+} // namespace
+
+TimelineChart::TimelineChart(ScenarioModel* model, QWidget* parent)
+    : QWidget(parent)
+    , model_(model)
+    , plot_(new QCustomPlot(this))
+{
+    auto* layout = new QVBoxLayout(this);
+    layout->setContentsMargins(0, 0, 0, 0);
+    layout->addWidget(plot_);
+    gantt_ = new GanttPlottable(plot_->yAxis, plot_->xAxis);
+    gantt_->removeFromLegend();
+    for (OpType t : kLegendTypes) {
+        QCPGraph* g = plot_->addGraph();
+        g->setLineStyle(QCPGraph::lsNone);
+        g->setScatterStyle(QCPScatterStyle(QCPScatterStyle::ssSquare, colourOf(t), colourOf(t), 10));
+        legend_entries_.push_back(g);
+    }
+    plot_->yAxis->setRangeReversed(true);
+    plot_->axisRect()->setRangeDrag(Qt::Horizontal);
+    plot_->axisRect()->setRangeZoom(Qt::Horizontal);
+    plot_->setInteractions(QCP::iRangeDrag | QCP::iRangeZoom);
+    plot_->setNotAntialiasedElements(QCP::aeAll);
+    plot_->setPlottingHint(QCP::phCacheLabels, true);
+    // Title above, legend below the axis rect (one row), so the legend never covers ops.
+    title_ = new QCPTextElement(plot_, QString());
+    plot_->plotLayout()->insertRow(0);
+    plot_->plotLayout()->addElement(0, 0, title_);
+    plot_->plotLayout()->setRowStretchFactor(0, 0.001);
+    placeLegendBelow(plot_, 8);
+    cursor_ = new QCPItemStraightLine(plot_);
+    cursor_->setPen(QPen(Qt::black, 2));
+    cursor_->setVisible(false);
+    pinned_step_ = new QCPItemStraightLine(plot_);
+    pinned_step_->setPen(QPen(Qt::black, 1, Qt::DashLine));
+    pinned_step_->setVisible(false);
+    playback_ = new QTimer(this);
+    playback_->setInterval(33);
+    connect(playback_, &QTimer::timeout, this, [this] {
+        const double step = model_->estimate().time.step_s;
+        cursor_t_ += step / 300; // the whole step in about 10 s
+        if (cursor_t_ > step) {
+            playback_->stop();
+            cursor_->setVisible(false);
+        }
+        cursor_->point1->setCoords(cursor_t_, 0);
+        cursor_->point2->setCoords(cursor_t_, 1);
+        plot_->replot(QCustomPlot::rpQueuedReplot);
+    });
+    plot_->setMouseTracking(true);
+    connect(plot_, &QCustomPlot::mouseMove, this, [this](QMouseEvent* e) {
+        const int i = gantt_->segmentAtPixel(e->pos());
+        if (i >= 0)
+            QToolTip::showText(e->globalPosition().toPoint(), tooltipFor(i), plot_);
+        else
+            QToolTip::hideText();
+    });
+    applyTheme(plot_, theme_);
+    connect(model_, &ScenarioModel::estimateChanged, this, &TimelineChart::refresh);
+    retranslate();
+}
+
+void TimelineChart::retranslate()
+{
+    for (std::size_t i = 0; i < legend_entries_.size(); ++i)
+        legend_entries_[i]->setName(typeName(kLegendTypes[i]));
+    plot_->xAxis->setLabel(tr("Time in the step (s)"));
+    refresh();
+}
+
+void TimelineChart::setTheme(const ChartTheme& t)
+{
+    theme_ = t;
+    applyTheme(plot_, theme_);
+    QFont f = plot_->font();
+    f.setBold(true);
+    title_->setFont(f);
+    refresh();
+}
+
+int TimelineChart::rowCount() const
+{
+    return gantt_->rows();
+}
+
+QString TimelineChart::tooltipFor(int segment) const
+{
+    const auto& segs = gantt_->segments();
+    const Estimate& e = model_->estimate();
+    if (segment < 0 || segment >= int(segs.size()))
+        return {};
+    const GanttSegment& s = segs[std::size_t(segment)];
+    const TimedOp& op = e.timeline.timeline.ops[std::size_t(s.op)];
+    QString text = tr("<b>%1</b><br>rank %2").arg(typeName(op.type)).arg(op.rank);
+    if (op.stage >= 0)
+        text += tr(", stage %1 (chunk %2)").arg(op.stage).arg(op.chunk);
+    if (op.microbatch >= 0)
+        text += tr(", microbatch %1").arg(op.microbatch);
+    text += tr("<br>start %1, duration %2").arg(seconds(op.start_s), seconds(op.end_s - op.start_s));
+    if (op.comm_s > 0 && !op.comm_lane)
+        text += tr("<br>of which exposed communication %1").arg(seconds(op.comm_s));
+    return text;
+}
+
+void TimelineChart::refresh()
+{
+    const Estimate& e = model_->estimate();
+    const Timeline& tl = e.timeline.timeline;
+    const int rows = e.timeline.simulated ? tl.ranks : 0;
+    gantt_->setSegments(ganttSegments(tl), rows, e.time.step_s);
+    // Legend: only the op types this step has.
+    bool present[std::size(kLegendTypes)] = {};
+    for (const TimedOp& op : tl.ops)
+        for (std::size_t i = 0; i < std::size(kLegendTypes); ++i)
+            if (colourOf(op.type) == colourOf(kLegendTypes[i]))
+                present[i] = true;
+    for (std::size_t i = 0; i < legend_entries_.size(); ++i) {
+        legend_entries_[i]->removeFromLegend();
+        if (present[i])
+            legend_entries_[i]->addToLegend();
+    }
+    auto ticker = QSharedPointer<QCPAxisTickerText>::create();
+    const int step = rows > 24 ? (rows + 23) / 24 : 1;
+    for (int r = 0; r < rows; r += step)
+        ticker->addTick(r, tr("rank %1").arg(r));
+    plot_->yAxis->setTicker(ticker);
+    plot_->yAxis->setRange(-0.6, std::max(rows, 1) - 0.4);
+    plot_->xAxis->setRange(0, std::max(1e-9, e.time.step_s));
+    QString title;
+    if (e.timeline.simulated) {
+        title = tr("%1 · step %2 · bubble (idle/step) %3 %")
+                    .arg(QString::fromLatin1(toString(model_->scenario().parallel.schedule)), seconds(e.time.step_s))
+                    .arg(e.time.bubble_fraction * 100, 0, 'f', 1);
+        if (e.timeline.microbatches_shown < e.timeline.microbatches_total)
+            title += tr(" · showing %1 of %2 microbatches").arg(e.timeline.microbatches_shown).arg(e.timeline.microbatches_total);
+    } else {
+        title = tr("No simulated timeline: %1").arg(QString::fromStdString(e.time.note));
+    }
+    title_->setText(title);
+    if (const Estimate* a = model_->pinnedEstimate()) {
+        pinned_step_->point1->setCoords(a->time.step_s, 0);
+        pinned_step_->point2->setCoords(a->time.step_s, 1);
+        pinned_step_->setVisible(true);
+        plot_->xAxis->setRange(0, std::max(e.time.step_s, a->time.step_s) * 1.02);
+    } else {
+        pinned_step_->setVisible(false);
+    }
+    plot_->replot(QCustomPlot::rpQueuedReplot);
+}
+
+void TimelineChart::togglePlayback()
+{
+    if (playback_->isActive()) {
+        playback_->stop();
+        cursor_->setVisible(false);
+    } else {
+        cursor_t_ = 0;
+        cursor_->setVisible(true);
+        playback_->start();
+    }
+    plot_->replot(QCustomPlot::rpQueuedReplot);
+}
+
+void TimelineChart::highlightStage(int stage)
+{
+    if (stage < 0 || stage >= rowCount())
+        return;
+    plot_->yAxis->setRange(stage - 1.6, stage + 1.6);
+    plot_->replot(QCustomPlot::rpQueuedReplot);
+}
+
+} // namespace parascope::ui

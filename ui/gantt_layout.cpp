@@ -7,11 +7,37 @@ namespace parascope::ui {
 
 std::vector<GanttSegment> ganttSegments(const Timeline& t)
 {
-    std::vector<GanttSegment> out;
-    out.reserve(t.ops.size());
+    // The simulator orders ops by (rank, start); a counting pass splits them by (rank, lane)
+    // keeping that order: O(n), no sort on the slider path.
+    const int ranks = std::max(0, t.ranks);
+    std::vector<std::size_t> offset(std::size_t(ranks) * 2 + 1, 0);
+    bool ordered = true;
     for (std::size_t i = 0; i < t.ops.size(); ++i) {
         const TimedOp& op = t.ops[i];
-        out.push_back({op.rank, op.comm_lane ? 1 : 0, op.start_s, op.end_s, op.type, op.microbatch, int(i)});
+        if (op.rank < 0 || op.rank >= ranks) {
+            ordered = false;
+            break;
+        }
+        if (i > 0) {
+            const TimedOp& prev = t.ops[i - 1];
+            ordered = ordered && (prev.rank < op.rank || (prev.rank == op.rank && prev.start_s <= op.start_s));
+        }
+        ++offset[std::size_t(op.rank) * 2 + (op.comm_lane ? 1 : 0) + 1];
+    }
+    std::vector<GanttSegment> out(t.ops.size());
+    if (ordered) {
+        for (std::size_t k = 1; k < offset.size(); ++k)
+            offset[k] += offset[k - 1];
+        for (std::size_t i = 0; i < t.ops.size(); ++i) {
+            const TimedOp& op = t.ops[i];
+            const std::size_t slot = std::size_t(op.rank) * 2 + (op.comm_lane ? 1 : 0);
+            out[offset[slot]++] = {op.rank, op.comm_lane ? 1 : 0, op.start_s, op.end_s, op.type, op.microbatch, int(i)};
+        }
+        return out;
+    }
+    for (std::size_t i = 0; i < t.ops.size(); ++i) {
+        const TimedOp& op = t.ops[i];
+        out[i] = {op.rank, op.comm_lane ? 1 : 0, op.start_s, op.end_s, op.type, op.microbatch, int(i)};
     }
     std::stable_sort(out.begin(), out.end(), [](const GanttSegment& a, const GanttSegment& b) {
         if (a.row != b.row)

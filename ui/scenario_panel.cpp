@@ -98,8 +98,12 @@ ScenarioPanel::ScenarioPanel(ScenarioModel* model, QWidget* parent)
         });
         connect(rows_[i].spin, qOverload<int>(&QSpinBox::valueChanged), this, [this, i](int v) {
             Row& r = rows_[i];
-            if (!syncing_ && !r.values.empty())
-                applyKnob(r, r.values[nearestIndex(r.values, v)]); // snap a typed number to a valid value
+            if (syncing_ || r.values.empty())
+                return;
+            const long long valid = r.values[nearestIndex(r.values, v)]; // snap a typed number to a valid value
+            applyKnob(r, valid);
+            if (valid != v)
+                QTimer::singleShot(0, this, &ScenarioPanel::sync); // show the snapped value
         });
     }
 

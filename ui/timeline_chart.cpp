@@ -148,15 +148,16 @@ void TimelineChart::refresh()
     const Timeline& tl = e.timeline.timeline;
     const int rows = e.timeline.simulated ? tl.ranks : 0;
     gantt_->setSegments(ganttSegments(tl), rows, e.time.step_s);
-    // Legend: only the op types this step has.
-    bool present[std::size(kLegendTypes)] = {};
+    // Legend: only the op types this step has (entries share a colour: send/recv, collectives).
+    bool type_present[int(OpType::Optimizer) + 1] = {};
     for (const TimedOp& op : tl.ops)
-        for (std::size_t i = 0; i < std::size(kLegendTypes); ++i)
-            if (colourOf(op.type) == colourOf(kLegendTypes[i]))
-                present[i] = true;
+        type_present[int(op.type)] = true;
     for (std::size_t i = 0; i < legend_entries_.size(); ++i) {
+        bool present = false;
+        for (int t = 0; t <= int(OpType::Optimizer); ++t)
+            present = present || (type_present[t] && colourOf(OpType(t)) == colourOf(kLegendTypes[i]));
         legend_entries_[i]->removeFromLegend();
-        if (present[i])
+        if (present)
             legend_entries_[i]->addToLegend();
     }
     auto ticker = QSharedPointer<QCPAxisTickerText>::create();

@@ -64,7 +64,7 @@ Timeline simulate(const SimulationInput& in)
     std::vector<double> last_backward_start(p, 0);
     std::vector<int> inflight(p, 0), peak(p, 0);
     if (in.record_ops)
-        tl.ops.reserve(sch.actionCount() + 4 * std::size_t(p));
+        tl.ops.reserve(2 * sch.actionCount() + 4 * std::size_t(p)); // compute ops and about as many sends
 
     const auto cost = [&](int s) -> const StageCost& { return in.stages[std::size_t(s)]; };
     const auto arrive = [&](int from_stage, int to_rank, double end) {

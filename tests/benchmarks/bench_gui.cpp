@@ -1,0 +1,73 @@
+// Slider → engine → every visible chart replotted, on the largest preset (Llama-3.1 405B on
+// 16,384 H100, TP 8 × PP 16 × DP 128, interleaved VPP 8, 128 microbatches), in a shown window at
+// 1600×1000 on the offscreen (software) platform. Prints the median and p99 latency.
+//   build/dev/tests/bench_gui
+
+#include "main_window.h"
+#include "memory_chart.h"
+#include "comm_chart.h"
+#include "io/scenario_json.h"
+#include "scenario_model.h"
+#include "scenario_panel.h"
+#include "gantt_plottable.h"
+#include "timeline_chart.h"
+
+#include <qcustomplot.h>
+
+#include <QElapsedTimer>
+#include <QSlider>
+#include <QtTest>
+
+using namespace parascope;
+using namespace parascope::ui;
+
+class BenchGui : public QObject {
+    Q_OBJECT
+
+private slots:
+    void sliderToReplot()
+    {
+        QStandardPaths::setTestModeEnabled(true);
+        MainWindow w;
+        w.resize(1600, 1000);
+        w.show();
+        QVERIFY(QTest::qWaitForWindowExposed(&w));
+        std::vector<InputError> errors;
+        const auto j = parseJsonText(R"({"schema":"parascope.scenario/1","model":"llama3.1-405b","cluster":"dgx-h100",
+            "parallel":{"tp":8,"pp":16,"dp":128,"vpp":8,"schedule":"interleaved","sequence_parallel":true,"zero":1},
+            "training":{"seq_len":8192,"micro_batch":1,"global_batch":16384}})", errors);
+        w.model()->setScenario(*readScenario(*j, errors));
+        QSlider* seq = w.panel()->slider(QStringLiteral("training.seq_len"));
+        const int base = seq->value();
+        std::vector<double> ms, engine, update, charts[3];
+        for (int i = 0; i < 60; ++i) {
+            QElapsedTimer t;
+            t.start();
+            seq->setValue(base + (i % 2 == 0 ? -1 : 0)); // 4096 ↔ 8192 tokens
+            w.model()->flush(); // engine + every view's refresh (data into the plots)
+            engine.push_back(w.model()->lastEvaluationMs());
+            update.push_back(double(t.nsecsElapsed()) / 1e6);
+            int c = 0;
+            for (QCustomPlot* p : {w.memoryChart()->plot(), w.timelineChart()->plot(), w.commChart()->plot()}) {
+                QElapsedTimer r;
+                r.start();
+                p->replot(QCustomPlot::rpImmediateRefresh);
+                charts[c++].push_back(double(r.nsecsElapsed()) / 1e6);
+            }
+            ms.push_back(double(t.nsecsElapsed()) / 1e6);
+        }
+        const auto at = [](std::vector<double> v, double q) {
+            std::sort(v.begin(), v.end());
+            return v[std::min(v.size() - 1, std::size_t(q * v.size()))];
+        };
+        qInfo("slider -> engine + 3 charts replotted: median %.1f ms, p99 %.1f ms", at(ms, 0.5), at(ms, 0.99));
+        qInfo("  engine %.1f ms, engine + view updates %.1f ms, replot memory %.1f / timeline %.1f / communication %.1f ms "
+              "(medians); timeline drew %zu rectangles for %zu ops",
+              at(engine, 0.5), at(update, 0.5), at(charts[0], 0.5), at(charts[1], 0.5), at(charts[2], 0.5),
+              w.timelineChart()->gantt()->lastDrawnRects(), w.timelineChart()->gantt()->segments().size());
+        QVERIFY(!ms.empty());
+    }
+};
+
+QTEST_MAIN(BenchGui)
+#include "bench_gui.moc"

@@ -178,6 +178,9 @@ void ScenarioPanel::retranslate()
     for (int i = 1; i < lesson_combo_->count(); ++i)
         if (const Lesson* l = findLesson(lesson_combo_->itemData(i).toString()))
             lesson_combo_->setItemText(i, l->title());
+    recompute_combo_->setItemText(0, tr("none"));
+    recompute_combo_->setItemText(1, tr("selective"));
+    recompute_combo_->setItemText(2, tr("full"));
     sp_check_->setText(tr("Sequence parallelism (SP)"));
     flash_check_->setText(tr("Flash attention"));
     sync();

@@ -490,6 +490,18 @@ OOM</source>
         <source>A model is a JSON object with the fields of a preset (layers, hidden, heads, kv_heads, ffn_hidden, vocab, mlp, norm, bias, tied_embeddings, position, moe).</source>
         <translation>模型是一个 JSON 对象，字段与预设相同（layers、hidden、heads、kv_heads、ffn_hidden、vocab、mlp、norm、bias、tied_embeddings、position、moe）。</translation>
     </message>
+    <message>
+        <source>none</source>
+        <translation>不重计算</translation>
+    </message>
+    <message>
+        <source>selective</source>
+        <translation>选择性重计算</translation>
+    </message>
+    <message>
+        <source>full</source>
+        <translation>完全重计算</translation>
+    </message>
 </context>
 <context>
     <name>parascope::ui::TimelineChart</name>

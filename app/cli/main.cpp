@@ -6,6 +6,7 @@
 
 #include "estimate/evaluate.h"
 #include "hardware/hardware_profile.h"
+#include "hardware/nccl_tests_import.h"
 #include "io/report_json.h"
 #include "io/scenario_json.h"
 #include "io/timeline_json.h"
@@ -15,6 +16,8 @@
 #include <filesystem>
 #include <fstream>
 
+#include <algorithm>
+#include <cstdlib>
 #include <exception>
 #include <optional>
 #include <sstream>
@@ -31,6 +34,7 @@ const char* kUsage =
     "  parascope-cli evaluate FILE [--format text|json] [--lang en|zh] [--no-explain] [--profile PROFILE]\n"
     "  parascope-cli timeline FILE [--format json|chrome-trace] [--out FILE] [--profile PROFILE]\n"
     "  parascope-cli validate [RUNS.json] [--format text|json]\n"
+    "  parascope-cli profile import-nccl-tests LOG... [--op OP] [--ranks N] [--nodes N] [--into PROFILE] --out PROFILE\n"
     "  parascope-cli presets [models|gpus|clusters] [--format text|json]\n"
     "  parascope-cli --version | --help\n"
     "\n"
@@ -39,6 +43,8 @@ const char* kUsage =
     "          parascope.hardware-profile/1 (from parascope-probe) to the cluster.\n"
     "timeline  writes the simulated training step: parascope.timeline/1 JSON, or a Chrome trace\n"
     "          (Trace Event Format) that Perfetto and chrome://tracing open.\n"
+    "profile   import-nccl-tests reads nccl-tests logs (text or -J JSON) into a hardware profile;\n"
+    "          the collective, ranks and nodes come from the log, or from --op/--ranks/--nodes.\n"
     "validate  predicts every published run (default: the built-in reference set) and prints\n"
     "          predicted vs published step time, the error and the MAPE.\n"
     "exit codes: 0 evaluated (even when it does not fit), 2 bad input, 1 internal error.\n";
@@ -49,6 +55,8 @@ struct Args {
     std::string lang = "en";
     std::string profile;
     std::string out;
+    std::string into;
+    parascope::NcclTestsOverrides nccl;
     bool explain = true;
 };
 
@@ -69,6 +77,17 @@ int parseArgs(int argc, char** argv, int first, Args& a)
             if (!v)
                 return badUsage("--format needs a value");
             a.format = v;
+        } else if (arg == "--op" || arg == "--into") {
+            const char* v = value();
+            if (!v)
+                return badUsage(arg + " needs a value");
+            (arg == "--op" ? a.nccl.op : a.into) = v;
+        } else if (arg == "--ranks" || arg == "--nodes") {
+            const char* v = value();
+            const int n = v ? std::atoi(v) : 0;
+            if (n < 1)
+                return badUsage(arg + " needs a whole number ≥ 1");
+            (arg == "--ranks" ? a.nccl.ranks : a.nccl.nodes) = n;
         } else if (arg == "--out") {
             const char* v = value();
             if (!v)
@@ -248,6 +267,58 @@ int validateCommand(const Args& a)
     return emit(a, o.str());
 }
 
+int profileCommand(const Args& a)
+{
+    if (a.positional.empty() || a.positional[0] != "import-nccl-tests")
+        return badUsage("profile needs a subcommand: import-nccl-tests");
+    if (a.positional.size() < 2)
+        return badUsage("import-nccl-tests needs at least one LOG");
+    if (a.out.empty())
+        return badUsage("import-nccl-tests needs --out PROFILE");
+    static const char* const kOps[] = {"all_reduce", "all_gather", "reduce_scatter", "all_to_all", "send_recv", "broadcast", "reduce"};
+    if (!a.nccl.op.empty() && std::find(std::begin(kOps), std::end(kOps), a.nccl.op) == std::end(kOps))
+        return badUsage("--op must be one of all_reduce, all_gather, reduce_scatter, all_to_all, send_recv, broadcast, reduce");
+    std::vector<parascope::InputError> errors;
+    std::optional<nlohmann::json> base;
+    if (!a.into.empty()) {
+        base = parascope::readJsonFile(a.into, errors);
+        if (base && !parascope::readHardwareProfile(*base, errors))
+            base.reset();
+        if (!base) {
+            for (const auto& e : errors)
+                std::cerr << "parascope-cli: " << a.into << ": " << e.text() << "\n";
+            return kExitBadInput;
+        }
+    }
+    std::vector<parascope::NcclTestsImport> imports;
+    std::vector<std::string> sources;
+    for (std::size_t i = 1; i < a.positional.size(); ++i) {
+        const std::string& file = a.positional[i];
+        std::ifstream in(file, std::ios::binary);
+        if (!in || std::filesystem::is_directory(file)) {
+            std::cerr << "parascope-cli: " << file << ": cannot be read\n";
+            return kExitBadInput;
+        }
+        std::ostringstream text;
+        text << in.rdbuf();
+        const std::string name = std::filesystem::path(file).filename().string();
+        auto imported = parascope::parseNcclTests(text.str(), name, a.nccl, errors);
+        if (!imported)
+            continue;
+        std::cerr << "parascope-cli: " << name << ": " << imported->op << " on " << imported->ranks << " ranks, "
+                  << imported->nodes << " node(s), " << imported->rows.size() << " sizes\n";
+        imports.push_back(std::move(*imported));
+        sources.push_back(name);
+    }
+    if (!errors.empty()) {
+        for (const auto& e : errors)
+            std::cerr << "parascope-cli: " << e.text() << "\n";
+        return kExitBadInput;
+    }
+    const nlohmann::json merged = parascope::mergeIntoProfile(base ? &*base : nullptr, imports, sources);
+    return emit(a, merged.dump(2) + "\n");
+}
+
 int presetsCommand(const Args& a)
 {
     std::vector<std::string> kinds = {"models", "gpus", "clusters"};
@@ -308,6 +379,8 @@ int main(int argc, char** argv)
             return timelineCommand(a);
         if (cmd == "validate")
             return validateCommand(a);
+        if (cmd == "profile")
+            return profileCommand(a);
         if (cmd == "presets")
             return presetsCommand(a);
         return badUsage("unknown command \"" + cmd + "\"");

@@ -1,5 +1,9 @@
 #include "comm/collective_cost.h"
 
+#include <algorithm>
+#include <cmath>
+#include <vector>
+
 namespace parascope {
 
 const char* toString(Collective c)
@@ -44,9 +48,47 @@ double ringSteps(Collective c, double n)
 //   t = steps(k)·α_nvl + factor(k)·S / busbw_nvl + steps(N)·α_net + factor(N)·(S/k) / busbw_net
 // (schedules-and-comm.md §3.3; NCCL's flat ring over k·N ranks reaches the same bandwidth).
 // All-to-all across nodes: the (n−k)/n of S bound for other nodes leaves through the NIC.
+namespace {
+
+// Bus bandwidth measured for this collective on a group of the same size and node count, at
+// message size S: log-linear interpolation between the measured sizes, clamped at the ends.
+double measuredBusbw(Collective c, double S, const GroupPlacement& g, const ClusterSpec& cl)
+{
+    std::vector<const MeasuredCollective*> pts;
+    for (const MeasuredCollective& m : cl.measured_collectives)
+        if (m.op == toString(c) && m.ranks == g.size && m.nodes == g.nodes && m.bytes > 0 && m.busbw_bytes_per_s > 0)
+            pts.push_back(&m);
+    if (pts.empty())
+        return 0;
+    std::sort(pts.begin(), pts.end(), [](auto* a, auto* b) { return a->bytes < b->bytes; });
+    if (S <= pts.front()->bytes)
+        return pts.front()->busbw_bytes_per_s;
+    if (S >= pts.back()->bytes)
+        return pts.back()->busbw_bytes_per_s;
+    for (std::size_t i = 1; i < pts.size(); ++i)
+        if (S <= pts[i]->bytes) {
+            const double x0 = std::log(pts[i - 1]->bytes), x1 = std::log(pts[i]->bytes);
+            const double w = x1 > x0 ? (std::log(S) - x0) / (x1 - x0) : 0;
+            return pts[i - 1]->busbw_bytes_per_s + w * (pts[i]->busbw_bytes_per_s - pts[i - 1]->busbw_bytes_per_s);
+        }
+    return pts.back()->busbw_bytes_per_s;
+}
+
+} // namespace
+
 CollectiveTime collectiveTime(Collective c, double S, const GroupPlacement& g, const ClusterSpec& cl, bool flat)
 {
     CollectiveTime out;
+    if (const double bw = measuredBusbw(c, S, g, cl); bw > 0) {
+        // Measured on this cluster: nccl-tests' busbw already includes latency and protocol.
+        const double f = busFactor(c, g.size);
+        out.seconds = f * S / bw;
+        out.term = {"comm.time", out.seconds, "s", "factor·S / busbw_measured(S)",
+                    num(f) + "·" + num(S) + "/" + num(bw),
+                    "measured: hardware profile (nccl-tests / parascope-probe), " + std::string(toString(c)) + " on "
+                        + num(double(g.size)) + " ranks, " + num(double(g.nodes)) + " node(s)"};
+        return out;
+    }
     const double n = double(g.size);
     const LinkSpec& intra = cl.intra_node;
     const LinkSpec& inter = cl.inter_node;

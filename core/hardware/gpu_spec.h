@@ -41,6 +41,16 @@ struct LinkSpec {
     }
 };
 
+// A collective measured on this cluster (nccl-tests or parascope-probe): its bus bandwidth at a
+// message size, for a group of `ranks` GPUs on `nodes` nodes.
+struct MeasuredCollective {
+    std::string op;   // all_reduce, all_gather, reduce_scatter, all_to_all, send_recv, …
+    int ranks = 0;
+    int nodes = 1;
+    double bytes = 0;
+    double busbw_bytes_per_s = 0;
+};
+
 struct ClusterSpec {
     std::string id;
     std::string name;
@@ -52,6 +62,7 @@ struct ClusterSpec {
     bool intra_is_pcie = false;
     std::string source;
     std::vector<Term> calibration; // what a hardware profile changed (empty: datasheet defaults)
+    std::vector<MeasuredCollective> measured_collectives; // used for groups of the same op, size and placement
 };
 
 } // namespace parascope

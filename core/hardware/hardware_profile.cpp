@@ -57,6 +57,10 @@ std::optional<HardwareProfile> readHardwareProfile(const nlohmann::json& j, std:
     r.child("skipped");
     r.child("warnings");
     r.child("reason");
+    r.child("imported");
+    r.child("probe");
+    r.child("runtime");
+    r.child("error");
     eachObject(r, "devices", errors, [&](ObjectReader& d) {
         const bool first = p.device_name.empty();
         const std::string name = d.string("name").value_or("");
@@ -202,6 +206,14 @@ ClusterSpec calibrate(ClusterSpec c, const HardwareProfile& p)
              num(inter / 1e9) + " / " + num(c.inter_node.bytes_per_s / 1e9) + " GB/s");
         c.inter_node.efficiency = eff;
     }
+    // Every measured collective: collectiveTime() uses it for groups of the same op, size and
+    // placement instead of the α–β model.
+    for (const MeasuredCollective& m : p.collectives)
+        c.measured_collectives.push_back(m);
+    if (!p.collectives.empty())
+        c.calibration.push_back({"calibration.collectives", double(p.collectives.size()), "count",
+                                 "measured (op, ranks, nodes, size) → busbw points", num(double(p.collectives.size())) + " points",
+                                 src});
     return c;
 }
 

@@ -21,14 +21,6 @@ struct MeasuredGemm {
     double flops_per_s = 0;
 };
 
-struct MeasuredCollective {
-    std::string op;   // all_reduce, all_gather, reduce_scatter, all_to_all
-    int ranks = 0;
-    int nodes = 1;
-    double bytes = 0;
-    double busbw_bytes_per_s = 0;
-};
-
 struct HardwareProfile {
     std::string status; // ok, partial, no_gpu
     std::string device_name;

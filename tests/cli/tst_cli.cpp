@@ -2,6 +2,7 @@
 // the report contract, golden outputs, presets. Set PARASCOPE_UPDATE_GOLDEN=1 to rewrite the
 // golden files after an intended engine change (and review the diff).
 
+#include <QTemporaryDir>
 #include <QtTest>
 
 #include <nlohmann/json.hpp>
@@ -150,7 +151,7 @@ private slots:
                            QStringLiteral("--format"), QStringLiteral("json")});
         QCOMPARE(r.code, 0);
         const nlohmann::json j = nlohmann::json::parse(r.out.toStdString());
-        QCOMPARE(j["calibration"].size(), std::size_t(5));
+        QCOMPARE(j["calibration"].size(), std::size_t(6));
         const Run plain = run({QStringLiteral("evaluate"), defaultScenario(), QStringLiteral("--format"), QStringLiteral("json")});
         const nlohmann::json k = nlohmann::json::parse(plain.out.toStdString());
         QVERIFY(!k.contains("calibration"));
@@ -205,6 +206,38 @@ private slots:
         r = run({QStringLiteral("validate"), data("cli-bad-tp.parascope.json")});
         QCOMPARE(r.code, 2);
         QVERIFY(r.err.contains("runs"));
+    }
+
+    void importNcclTests()
+    {
+        QTemporaryDir dir;
+        const QString out = dir.filePath(QStringLiteral("cluster.profile.json"));
+        Run r = run({QStringLiteral("profile"), QStringLiteral("import-nccl-tests"), data("nccl-all_reduce-2x8.log"),
+                     data("nccl-reduce_scatter.json"), QStringLiteral("--out"), out});
+        QCOMPARE(r.code, 0);
+        QVERIFY(r.err.contains("all_reduce on 16 ranks, 2 node(s), 7 sizes"));
+        QFile f(out);
+        QVERIFY(f.open(QIODevice::ReadOnly));
+        const nlohmann::json p = nlohmann::json::parse(f.readAll().toStdString());
+        QCOMPARE(p["collectives"].size(), std::size_t(9));
+        // Merged into an existing profile with --into, and used by evaluate --profile.
+        const QString merged = dir.filePath(QStringLiteral("merged.json"));
+        r = run({QStringLiteral("profile"), QStringLiteral("import-nccl-tests"), data("nccl_all_gather_perf_1node.txt"),
+                 QStringLiteral("--ranks"), QStringLiteral("8"), QStringLiteral("--into"), data("profile-a100-80g.json"),
+                 QStringLiteral("--out"), merged});
+        QCOMPARE(r.code, 0);
+        r = run({QStringLiteral("evaluate"), defaultScenario(), QStringLiteral("--profile"), merged});
+        QCOMPARE(r.code, 0);
+        // Errors: no --out, no ranks in a log that does not say them, a bad --op.
+        r = run({QStringLiteral("profile"), QStringLiteral("import-nccl-tests"), data("nccl-all_reduce-2x8.log")});
+        QCOMPARE(r.code, 2);
+        r = run({QStringLiteral("profile"), QStringLiteral("import-nccl-tests"), data("nccl_all_gather_perf_1node.txt"),
+                 QStringLiteral("--out"), merged});
+        QCOMPARE(r.code, 2);
+        QVERIFY(r.err.contains("--ranks"));
+        r = run({QStringLiteral("profile"), QStringLiteral("import-nccl-tests"), data("nccl-all_reduce-2x8.log"),
+                 QStringLiteral("--op"), QStringLiteral("allreduce"), QStringLiteral("--out"), merged});
+        QCOMPARE(r.code, 2);
     }
 
     void usageErrors_data()

@@ -41,7 +41,7 @@ private slots:
         QCOMPARE(after.intra_node.efficiency, 230.0 / 300);
         // Network: 2 nodes × 8 ranks, busbw 188 GB/s ÷ 8 ranks per node = 23.5 of 25 GB/s per GPU.
         QCOMPARE(after.inter_node.efficiency, 188.0 / 8 / 25);
-        QCOMPARE(after.calibration.size(), std::size_t(5));
+        QCOMPARE(after.calibration.size(), std::size_t(6)); // + the 3 measured collectives
         for (const Term& t : after.calibration)
             QVERIFY(t.source.find("A100-SXM4-80GB (fixture)") != std::string::npos);
         QVERIFY(before.calibration.empty());

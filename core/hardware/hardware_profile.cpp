@@ -71,6 +71,8 @@ std::optional<HardwareProfile> readHardwareProfile(const nlohmann::json& j, std:
         d.child("host_to_device_gbps");
         d.child("device_to_host_gbps");
         d.child("clocks");
+        d.child("pcie");
+        d.child("nvlink");
         std::optional<double> copy;
         if (const nlohmann::json* h = d.child("hbm"); h && !h->is_null()) {
             ObjectReader hbm(*h, d.childPath("hbm"), errors);

@@ -1,0 +1,246 @@
+// parascope-probe: measures the local GPUs (HBM, host↔device, GPU↔GPU, GEMM, collectives) and
+// writes a parascope.hardware-profile/1 JSON for `parascope-cli evaluate --profile` and the GUI.
+//   parascope-probe [--quick] [--out FILE] [--shape MxNxK]...
+// Exit codes: 0 ok, 2 no usable GPU (the JSON is still written, status no_gpu), 3 partial
+// (something failed or was skipped on error), 1 usage or internal error. Progress on stderr.
+
+#include "comm/collective_cost.h"
+#include "hardware/probe_report.h"
+#include "nvml_loader.h"
+#include "probe_cuda.h"
+
+#include <array>
+#include <cstdio>
+#include <cstring>
+#include <filesystem>
+#include <fstream>
+#include <iostream>
+#include <string>
+
+namespace {
+
+constexpr double MiB = 1 << 20;
+
+const char* kUsage =
+    "usage: parascope-probe [--quick] [--out FILE] [--shape MxNxK]...\n"
+    "  --quick       small buffers and few samples (about 20 s on one GPU)\n"
+    "  --out FILE    write the profile there (default: standard output)\n"
+    "  --shape MxNxK also time this GEMM shape (e.g. the scenario's)\n"
+    "exit codes: 0 ok, 2 no usable GPU (profile still written), 3 partial, 1 usage/internal error\n";
+
+void progress(const std::string& what)
+{
+    std::fprintf(stderr, "[parascope-probe] %s\n", what.c_str());
+    std::fflush(stderr);
+}
+
+struct Options {
+    bool quick = false;
+    std::string out;
+    std::vector<std::array<int, 3>> shapes;
+};
+
+// Runs a bandwidth test, halving the buffer on out-of-memory down to a floor, then skipping.
+template <typename F>
+probe::Timing withFallback(F run, double bytes, double floor, parascope::ProbeResult& r, const std::string& what)
+{
+    probe::Timing t;
+    for (double b = bytes; b >= floor; b /= 2) {
+        t = run(b);
+        if (!t.status.outOfMemory)
+            break;
+        r.warnings.push_back(what + ": out of memory at " + std::to_string(int(b / MiB)) + " MiB, retrying smaller");
+    }
+    if (!t.status.ok()) {
+        r.skipped.emplace_back(what, t.status.message.empty() ? "failed" : t.status.message);
+        r.status = "partial";
+    }
+    return t;
+}
+
+bool writeAtomically(const std::string& file, const std::string& text)
+{
+    const std::string tmp = file + ".tmp-probe";
+    {
+        std::ofstream f(tmp, std::ios::binary | std::ios::trunc);
+        if (!f || !(f << text) || !f.flush())
+            return false;
+    }
+    std::error_code ec;
+    std::filesystem::rename(tmp, file, ec);
+    return !ec;
+}
+
+} // namespace
+
+int main(int argc, char** argv)
+{
+    Options o;
+    for (int i = 1; i < argc; ++i) {
+        const std::string a = argv[i];
+        if (a == "--quick") {
+            o.quick = true;
+        } else if (a == "--out" && i + 1 < argc) {
+            o.out = argv[++i];
+        } else if (a == "--shape" && i + 1 < argc) {
+            int m = 0, n = 0, k = 0;
+            if (std::sscanf(argv[++i], "%dx%dx%d", &m, &n, &k) != 3 || m < 1 || n < 1 || k < 1 || m > 65536 || n > 65536 || k > 65536) {
+                std::fprintf(stderr, "parascope-probe: --shape needs MxNxK with each in 1 … 65536\n%s", kUsage);
+                return 1;
+            }
+            o.shapes.push_back({m, n, k});
+        } else if (a == "--version") {
+            std::printf("parascope-probe %s\n", PARASCOPE_VERSION);
+            return 0;
+        } else if (a == "--help" || a == "-h") {
+            std::printf("%s", kUsage);
+            return 0;
+        } else {
+            std::fprintf(stderr, "parascope-probe: unknown argument %s\n%s", a.c_str(), kUsage);
+            return 1;
+        }
+    }
+
+    parascope::ProbeResult r;
+    r.probe_version = PARASCOPE_VERSION;
+    r.quick = o.quick;
+    r.runtime_version = probe::runtimeVersion();
+    int gpus = 0;
+    const probe::Status count = probe::deviceCount(gpus);
+    if (const int drv = probe::driverVersion(); drv > 0)
+        r.driver_version = drv;
+    if (!count.ok() || gpus == 0) {
+        r.status = "no_gpu";
+        r.error_code = count.code;
+        r.error_message = count.ok() ? "no CUDA device" : count.message;
+        r.skipped.emplace_back("all measurements", "no usable GPU: " + r.error_message);
+        progress("no usable GPU: " + r.error_message);
+    } else {
+        const probe::Nvml nvml;
+        if (!nvml.available())
+            r.skipped.emplace_back("nvml", nvml.why());
+        const int samples = o.quick ? 5 : 10;
+        const double hbm_bytes = o.quick ? 256 * MiB : 1024 * MiB;
+        const double host_bytes = o.quick ? 64 * MiB : 512 * MiB;
+        for (int dev = 0; dev < gpus; ++dev) {
+            parascope::ProbeDevice d;
+            d.index = dev;
+            probe::DeviceInfo info;
+            if (const probe::Status s = probe::deviceInfo(dev, info); !s.ok()) {
+                r.skipped.emplace_back("device " + std::to_string(dev), s.message);
+                r.status = "partial";
+                continue;
+            }
+            d.name = info.name;
+            d.memory_bytes = info.total_bytes;
+            d.sms = info.sms;
+            d.compute_capability = std::to_string(info.cc_major) + "." + std::to_string(info.cc_minor);
+            if (const double th = parascope::theoreticalHbmBytesPerS(info.mem_clock_khz * 1e3, info.bus_width_bits); th > 0)
+                d.theoretical_hbm_bytes_per_s = th;
+            else
+                r.warnings.push_back("GPU " + std::to_string(dev) + ": memory clock or bus width not reported; theoretical HBM unknown");
+            d.pcie_gen = nvml.pcieGeneration(dev);
+            d.pcie_width = nvml.pcieWidth(dev);
+            d.nvlink_active_links = nvml.activeNvlinks(dev);
+            const std::string tag = "GPU " + std::to_string(dev) + " (" + d.name + ")";
+
+            progress(tag + ": HBM copy and triad");
+            auto copy = withFallback([&](double b) { return probe::hbmCopy(dev, b, samples); }, hbm_bytes, 64 * MiB, r, "hbm copy, " + tag);
+            if (copy.status.ok()) {
+                d.hbm_array_bytes = copy.bytes;
+                d.copy_bytes_per_s = parascope::copyBytes(copy.bytes) / parascope::sampleStats(copy.seconds).median;
+            }
+            auto triad = withFallback([&](double b) { return probe::hbmTriad(dev, b, samples); }, hbm_bytes, 64 * MiB, r, "hbm triad, " + tag);
+            if (triad.status.ok())
+                d.triad_bytes_per_s = parascope::triadBytes(triad.bytes) / parascope::sampleStats(triad.seconds).median;
+            auto ce = withFallback([&](double b) { return probe::copyEngine(dev, b, samples); }, hbm_bytes, 64 * MiB, r, "copy engine, " + tag);
+            if (ce.status.ok())
+                d.copy_engine_bytes_per_s = parascope::copyBytes(ce.bytes) / parascope::sampleStats(ce.seconds).median;
+
+            progress(tag + ": host <-> device (pinned)");
+            auto h2d = withFallback([&](double b) { return probe::hostDevice(dev, b, 3, true); }, host_bytes, 16 * MiB, r, "host to device, " + tag);
+            if (h2d.status.ok())
+                d.h2d_bytes_per_s = h2d.bytes / parascope::sampleStats(h2d.seconds).median;
+            auto d2h = withFallback([&](double b) { return probe::hostDevice(dev, b, 3, false); }, host_bytes, 16 * MiB, r, "device to host, " + tag);
+            if (d2h.status.ok())
+                d.d2h_bytes_per_s = d2h.bytes / parascope::sampleStats(d2h.seconds).median;
+
+            std::vector<std::array<int, 3>> shapes = {{4096, 4096, 4096}};
+            if (!o.quick)
+                shapes.push_back({8192, 8192, 8192});
+            shapes.insert(shapes.end(), o.shapes.begin(), o.shapes.end());
+            for (const char* dtype : {"bf16", "fp16", "tf32", "fp32"}) {
+                for (const auto& [m, n, k] : shapes) {
+                    if (std::strcmp(dtype, "fp32") == 0 && m * double(n) * k > 4096.0 * 4096 * 4096 && o.quick)
+                        continue;
+                    progress(tag + ": GEMM " + dtype + " " + std::to_string(m) + "x" + std::to_string(n) + "x" + std::to_string(k));
+                    const probe::Timing g = probe::gemm(dev, dtype, m, n, k, o.quick ? 5 : 20);
+                    if (!g.status.ok() || g.seconds.empty()) {
+                        r.skipped.emplace_back(std::string("gemm ") + dtype + ", " + tag, g.status.message);
+                        r.status = "partial";
+                        continue;
+                    }
+                    d.gemm.push_back({dtype, double(m), double(n), double(k),
+                                      parascope::gemmFlops(m, n, k) / parascope::sampleStats(g.seconds).median});
+                }
+            }
+            if (info.cc_major * 10 + info.cc_minor >= 89)
+                r.skipped.emplace_back("gemm fp8, " + tag, "fp8 GEMMs need per-tensor scales and a TN layout; not measured by this version");
+            r.devices.push_back(std::move(d));
+        }
+
+        if (gpus < 2) {
+            r.skipped.emplace_back("peer copies", "single_gpu");
+            r.skipped.emplace_back("collectives", "single_gpu");
+        } else {
+            const double peer_bytes = o.quick ? 64 * MiB : 512 * MiB;
+            for (int a = 0; a < gpus; ++a)
+                for (int b = 0; b < gpus; ++b) {
+                    if (a == b)
+                        continue;
+                    progress("peer copy GPU " + std::to_string(a) + " -> GPU " + std::to_string(b));
+                    parascope::ProbeLink l;
+                    l.src = a;
+                    l.dst = b;
+                    const probe::Timing one = probe::peerCopy(a, b, peer_bytes, 3, false, l.p2p_access);
+                    if (one.status.ok())
+                        l.unidirectional_bytes_per_s = one.bytes / parascope::sampleStats(one.seconds).median;
+                    const probe::Timing two = probe::peerCopy(a, b, peer_bytes, 3, true, l.p2p_access);
+                    if (two.status.ok())
+                        l.bidirectional_bytes_per_s = 2 * two.bytes / parascope::sampleStats(two.seconds).median;
+                    if (!one.status.ok() || !two.status.ok()) {
+                        r.skipped.emplace_back("peer copy " + std::to_string(a) + "->" + std::to_string(b),
+                                               one.status.ok() ? two.status.message : one.status.message);
+                        r.status = "partial";
+                    }
+                    r.links.push_back(l);
+                }
+            std::vector<double> sizes;
+            for (double s = o.quick ? 64 * MiB : 1 * MiB; s <= (o.quick ? 256 * MiB : 1024 * MiB); s *= 4)
+                sizes.push_back(s);
+            const struct { const char* name; parascope::Collective kind; } ops[] = {
+                {"all_reduce", parascope::Collective::AllReduce}, {"all_gather", parascope::Collective::AllGather},
+                {"reduce_scatter", parascope::Collective::ReduceScatter}, {"all_to_all", parascope::Collective::AllToAll}};
+            for (const auto& op : ops) {
+                progress(std::string("NCCL ") + op.name + " over " + std::to_string(gpus) + " GPUs");
+                const probe::CollectiveTiming c = probe::collective(gpus, op.name, sizes, o.quick ? 5 : 20);
+                if (!c.skipped.empty()) {
+                    r.skipped.emplace_back(std::string("collective ") + op.name, c.skipped);
+                    continue;
+                }
+                // nccl-tests: algbw = S/t, busbw = algbw · factor (2(n−1)/n all-reduce, (n−1)/n others).
+                for (const auto& [bytes, seconds] : c.size_seconds)
+                    r.collectives.push_back({op.name, gpus, 1, bytes, bytes / seconds * parascope::busFactor(op.kind, gpus)});
+            }
+        }
+    }
+
+    const std::string text = parascope::probeResultToJson(r).dump(2) + "\n";
+    if (o.out.empty()) {
+        std::cout << text;
+    } else if (!writeAtomically(o.out, text)) {
+        std::fprintf(stderr, "parascope-probe: cannot write %s\n", o.out.c_str());
+        return 1;
+    }
+    return parascope::probeExitCode(r);
+}

@@ -1,0 +1,485 @@
+// The GPU measurements of parascope-probe (method: ../../../shared/reference/cuda-probe.md,
+// after nvbandwidth, BabelStream, mamf-finder and nccl-tests). Only the CUDA runtime, cuBLASLt
+// and (optionally) NCCL are used, never libcuda directly, so the binary starts without a driver.
+
+#include "probe_cuda.h"
+
+#include <cublasLt.h>
+#include <cuda_bf16.h>
+#include <cuda_fp16.h>
+#include <cuda_runtime.h>
+#if defined(PROBE_HAVE_NCCL)
+#include <nccl.h>
+#endif
+
+#include <chrono>
+#include <cstdint>
+
+namespace probe {
+
+namespace {
+
+Status fromCuda(cudaError_t e)
+{
+    Status s;
+    s.code = int(e);
+    if (e != cudaSuccess) {
+        s.message = cudaGetErrorString(e);
+        s.outOfMemory = e == cudaErrorMemoryAllocation;
+        cudaGetLastError(); // clear a sticky-free error so the next test can run
+    }
+    return s;
+}
+
+#define PROBE_TRY(expr)                                                                                                     \
+    do {                                                                                                                    \
+        const cudaError_t e_ = (expr);                                                                                      \
+        if (e_ != cudaSuccess) {                                                                                            \
+            out.status = fromCuda(e_);                                                                                      \
+            return out;                                                                                                     \
+        }                                                                                                                   \
+    } while (0)
+
+// RAII device buffer.
+struct DeviceBuffer {
+    void* p = nullptr;
+    cudaError_t alloc(std::size_t bytes) { return cudaMalloc(&p, bytes); }
+    ~DeviceBuffer()
+    {
+        if (p)
+            cudaFree(p);
+    }
+};
+
+struct Events {
+    cudaEvent_t a = nullptr, b = nullptr;
+    Events()
+    {
+        cudaEventCreate(&a);
+        cudaEventCreate(&b);
+    }
+    ~Events()
+    {
+        cudaEventDestroy(a);
+        cudaEventDestroy(b);
+    }
+    double seconds()
+    {
+        float ms = 0;
+        cudaEventElapsedTime(&ms, a, b);
+        return double(ms) / 1e3;
+    }
+};
+
+// Pseudo-random fill (never zeros: zeros make GEMMs look faster than they are).
+__device__ float hashToUnit(std::uint64_t i)
+{
+    i ^= i >> 33;
+    i *= 0xff51afd7ed558ccdULL;
+    i ^= i >> 33;
+    i *= 0xc4ceb9fe1a85ec53ULL;
+    i ^= i >> 33;
+    return float(i & 0xffffff) / float(0xffffff) * 2.0f - 1.0f;
+}
+
+template <typename T>
+__global__ void fillRandom(T* p, std::size_t n, std::uint64_t seed)
+{
+    for (std::size_t i = blockIdx.x * blockDim.x + threadIdx.x; i < n; i += std::size_t(gridDim.x) * blockDim.x)
+        p[i] = T(hashToUnit(i + seed * 0x9e3779b97f4a7c15ULL));
+}
+
+// Copy with 16-byte accesses, 4 independent loads in flight per thread (grid-stride).
+__global__ void copyKernel(const uint4* __restrict__ src, uint4* __restrict__ dst, std::size_t n)
+{
+    const std::size_t stride = std::size_t(gridDim.x) * blockDim.x;
+    std::size_t i = blockIdx.x * blockDim.x + threadIdx.x;
+    for (; i + 3 * stride < n; i += 4 * stride) {
+        const uint4 a = src[i], b = src[i + stride], c = src[i + 2 * stride], d = src[i + 3 * stride];
+        dst[i] = a;
+        dst[i + stride] = b;
+        dst[i + 2 * stride] = c;
+        dst[i + 3 * stride] = d;
+    }
+    for (; i < n; i += stride)
+        dst[i] = src[i];
+}
+
+// Triad a = b + s·c on float4.
+__global__ void triadKernel(float4* __restrict__ a, const float4* __restrict__ b, const float4* __restrict__ c,
+                            float s, std::size_t n)
+{
+    const std::size_t stride = std::size_t(gridDim.x) * blockDim.x;
+    for (std::size_t i = blockIdx.x * blockDim.x + threadIdx.x; i < n; i += stride) {
+        const float4 x = b[i], y = c[i];
+        a[i] = make_float4(x.x + s * y.x, x.y + s * y.y, x.z + s * y.z, x.w + s * y.w);
+    }
+}
+
+int gridFor(int dev)
+{
+    int sms = 0;
+    cudaDeviceGetAttribute(&sms, cudaDevAttrMultiProcessorCount, dev);
+    return std::max(1, sms) * 8;
+}
+
+} // namespace
+
+Status deviceCount(int& n)
+{
+    n = 0;
+    return fromCuda(cudaGetDeviceCount(&n));
+}
+
+int runtimeVersion()
+{
+    int v = 0;
+    cudaRuntimeGetVersion(&v);
+    return v;
+}
+
+int driverVersion()
+{
+    int v = 0;
+    cudaDriverGetVersion(&v);
+    return v;
+}
+
+Status deviceInfo(int dev, DeviceInfo& out)
+{
+    cudaDeviceProp prop{};
+    const cudaError_t e = cudaGetDeviceProperties(&prop, dev);
+    if (e != cudaSuccess)
+        return fromCuda(e);
+    out.name = prop.name;
+    out.total_bytes = double(prop.totalGlobalMem);
+    cudaDeviceGetAttribute(&out.sms, cudaDevAttrMultiProcessorCount, dev);
+    cudaDeviceGetAttribute(&out.cc_major, cudaDevAttrComputeCapabilityMajor, dev);
+    cudaDeviceGetAttribute(&out.cc_minor, cudaDevAttrComputeCapabilityMinor, dev);
+    cudaDeviceGetAttribute(&out.mem_clock_khz, cudaDevAttrMemoryClockRate, dev);
+    cudaDeviceGetAttribute(&out.bus_width_bits, cudaDevAttrGlobalMemoryBusWidth, dev);
+    return {};
+}
+
+Timing hbmCopy(int dev, double bytes, int samples)
+{
+    Timing out;
+    out.bytes = bytes;
+    PROBE_TRY(cudaSetDevice(dev));
+    const std::size_t n = std::size_t(bytes) / sizeof(uint4);
+    DeviceBuffer a, b;
+    PROBE_TRY(a.alloc(n * sizeof(uint4)));
+    PROBE_TRY(b.alloc(n * sizeof(uint4)));
+    fillRandom<float><<<gridFor(dev), 256>>>(static_cast<float*>(a.p), n * 4, 1);
+    Events ev;
+    const int grid = gridFor(dev);
+    for (int i = 0; i < samples + 2; ++i) { // two warm-ups
+        cudaEventRecord(ev.a);
+        copyKernel<<<grid, 256>>>(static_cast<const uint4*>(a.p), static_cast<uint4*>(b.p), n);
+        cudaEventRecord(ev.b);
+        PROBE_TRY(cudaEventSynchronize(ev.b));
+        PROBE_TRY(cudaGetLastError());
+        if (i >= 2)
+            out.seconds.push_back(ev.seconds());
+    }
+    return out;
+}
+
+Timing hbmTriad(int dev, double bytes, int samples)
+{
+    Timing out;
+    out.bytes = bytes;
+    PROBE_TRY(cudaSetDevice(dev));
+    const std::size_t n = std::size_t(bytes) / sizeof(float4);
+    DeviceBuffer a, b, c;
+    PROBE_TRY(a.alloc(n * sizeof(float4)));
+    PROBE_TRY(b.alloc(n * sizeof(float4)));
+    PROBE_TRY(c.alloc(n * sizeof(float4)));
+    fillRandom<float><<<gridFor(dev), 256>>>(static_cast<float*>(b.p), n * 4, 2);
+    fillRandom<float><<<gridFor(dev), 256>>>(static_cast<float*>(c.p), n * 4, 3);
+    Events ev;
+    for (int i = 0; i < samples + 2; ++i) {
+        cudaEventRecord(ev.a);
+        triadKernel<<<gridFor(dev), 256>>>(static_cast<float4*>(a.p), static_cast<const float4*>(b.p),
+                                           static_cast<const float4*>(c.p), 0.4f, n);
+        cudaEventRecord(ev.b);
+        PROBE_TRY(cudaEventSynchronize(ev.b));
+        PROBE_TRY(cudaGetLastError());
+        if (i >= 2)
+            out.seconds.push_back(ev.seconds());
+    }
+    return out;
+}
+
+Timing copyEngine(int dev, double bytes, int samples)
+{
+    Timing out;
+    out.bytes = bytes;
+    PROBE_TRY(cudaSetDevice(dev));
+    DeviceBuffer a, b;
+    PROBE_TRY(a.alloc(std::size_t(bytes)));
+    PROBE_TRY(b.alloc(std::size_t(bytes)));
+    Events ev;
+    for (int i = 0; i < samples + 1; ++i) {
+        cudaEventRecord(ev.a);
+        PROBE_TRY(cudaMemcpyAsync(b.p, a.p, std::size_t(bytes), cudaMemcpyDeviceToDevice));
+        cudaEventRecord(ev.b);
+        PROBE_TRY(cudaEventSynchronize(ev.b));
+        if (i >= 1)
+            out.seconds.push_back(ev.seconds());
+    }
+    return out;
+}
+
+Timing hostDevice(int dev, double bytes, int samples, bool to_device)
+{
+    Timing out;
+    out.bytes = bytes;
+    PROBE_TRY(cudaSetDevice(dev));
+    void* host = nullptr;
+    PROBE_TRY(cudaHostAlloc(&host, std::size_t(bytes), cudaHostAllocDefault));
+    DeviceBuffer d;
+    const cudaError_t e = d.alloc(std::size_t(bytes));
+    if (e != cudaSuccess) {
+        cudaFreeHost(host);
+        out.status = fromCuda(e);
+        return out;
+    }
+    Events ev;
+    for (int i = 0; i < samples + 1 && out.status.ok(); ++i) {
+        cudaEventRecord(ev.a);
+        const cudaError_t c = to_device ? cudaMemcpyAsync(d.p, host, std::size_t(bytes), cudaMemcpyHostToDevice)
+                                        : cudaMemcpyAsync(host, d.p, std::size_t(bytes), cudaMemcpyDeviceToHost);
+        cudaEventRecord(ev.b);
+        const cudaError_t s = cudaEventSynchronize(ev.b);
+        if (c != cudaSuccess || s != cudaSuccess)
+            out.status = fromCuda(c != cudaSuccess ? c : s);
+        else if (i >= 1)
+            out.seconds.push_back(ev.seconds());
+    }
+    cudaFreeHost(host);
+    return out;
+}
+
+Timing peerCopy(int src, int dst, double bytes, int samples, bool both_ways, bool& p2p_access)
+{
+    Timing out;
+    out.bytes = bytes;
+    int can = 0;
+    cudaDeviceCanAccessPeer(&can, dst, src);
+    p2p_access = can != 0;
+    DeviceBuffer a, b, a2, b2;
+    PROBE_TRY(cudaSetDevice(src));
+    if (p2p_access) {
+        const cudaError_t e = cudaDeviceEnablePeerAccess(dst, 0);
+        if (e != cudaSuccess && e != cudaErrorPeerAccessAlreadyEnabled)
+            PROBE_TRY(e);
+        cudaGetLastError();
+    }
+    PROBE_TRY(a.alloc(std::size_t(bytes)));
+    PROBE_TRY(a2.alloc(std::size_t(bytes)));
+    PROBE_TRY(cudaSetDevice(dst));
+    if (p2p_access) {
+        const cudaError_t e = cudaDeviceEnablePeerAccess(src, 0);
+        if (e != cudaSuccess && e != cudaErrorPeerAccessAlreadyEnabled)
+            PROBE_TRY(e);
+        cudaGetLastError();
+    }
+    PROBE_TRY(b.alloc(std::size_t(bytes)));
+    PROBE_TRY(b2.alloc(std::size_t(bytes)));
+    PROBE_TRY(cudaSetDevice(src));
+    cudaStream_t s1 = nullptr, s2 = nullptr;
+    cudaStreamCreate(&s1);
+    cudaStreamCreate(&s2);
+    for (int i = 0; i < samples + 1; ++i) {
+        const auto t0 = std::chrono::steady_clock::now();
+        cudaMemcpyPeerAsync(b.p, dst, a.p, src, std::size_t(bytes), s1);
+        if (both_ways)
+            cudaMemcpyPeerAsync(a2.p, src, b2.p, dst, std::size_t(bytes), s2);
+        const cudaError_t e1 = cudaStreamSynchronize(s1);
+        const cudaError_t e2 = cudaStreamSynchronize(s2);
+        const double t = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
+        if (e1 != cudaSuccess || e2 != cudaSuccess) {
+            out.status = fromCuda(e1 != cudaSuccess ? e1 : e2);
+            break;
+        }
+        if (i >= 1)
+            out.seconds.push_back(t);
+    }
+    cudaStreamDestroy(s1);
+    cudaStreamDestroy(s2);
+    return out;
+}
+
+Timing gemm(int dev, const std::string& dtype, int m, int n, int k, int samples)
+{
+    Timing out;
+    PROBE_TRY(cudaSetDevice(dev));
+    cudaDataType_t ab = CUDA_R_32F;
+    cublasComputeType_t compute = CUBLAS_COMPUTE_32F;
+    std::size_t elem = 4;
+    if (dtype == "bf16") {
+        ab = CUDA_R_16BF;
+        elem = 2;
+    } else if (dtype == "fp16") {
+        ab = CUDA_R_16F;
+        elem = 2;
+    } else if (dtype == "tf32") {
+        compute = CUBLAS_COMPUTE_32F_FAST_TF32;
+    }
+    DeviceBuffer A, B, C, work;
+    const std::size_t workspace = 32u << 20;
+    PROBE_TRY(A.alloc(std::size_t(m) * k * elem));
+    PROBE_TRY(B.alloc(std::size_t(k) * n * elem));
+    PROBE_TRY(C.alloc(std::size_t(m) * n * elem));
+    PROBE_TRY(work.alloc(workspace));
+    const auto fill = [&](void* p, std::size_t count, std::uint64_t seed) {
+        if (elem == 2 && ab == CUDA_R_16BF)
+            fillRandom<__nv_bfloat16><<<gridFor(dev), 256>>>(static_cast<__nv_bfloat16*>(p), count, seed);
+        else if (elem == 2)
+            fillRandom<__half><<<gridFor(dev), 256>>>(static_cast<__half*>(p), count, seed);
+        else
+            fillRandom<float><<<gridFor(dev), 256>>>(static_cast<float*>(p), count, seed);
+    };
+    fill(A.p, std::size_t(m) * k, 11);
+    fill(B.p, std::size_t(k) * n, 12);
+    cublasLtHandle_t lt = nullptr;
+    cublasLtMatmulDesc_t desc = nullptr;
+    cublasLtMatrixLayout_t la = nullptr, lb = nullptr, lc = nullptr;
+    cublasLtMatmulPreference_t pref = nullptr;
+    const auto check = [&](cublasStatus_t st, const char* what) {
+        if (st != CUBLAS_STATUS_SUCCESS && out.status.ok()) {
+            out.status.code = int(st);
+            out.status.message = std::string(what) + " failed (cuBLAS status " + std::to_string(int(st)) + ")";
+        }
+        return st == CUBLAS_STATUS_SUCCESS;
+    };
+    bool ok = check(cublasLtCreate(&lt), "cublasLtCreate") && check(cublasLtMatmulDescCreate(&desc, compute, CUDA_R_32F), "MatmulDescCreate")
+           && check(cublasLtMatrixLayoutCreate(&la, ab, m, k, m), "layout A") && check(cublasLtMatrixLayoutCreate(&lb, ab, k, n, k), "layout B")
+           && check(cublasLtMatrixLayoutCreate(&lc, ab, m, n, m), "layout C") && check(cublasLtMatmulPreferenceCreate(&pref), "preference")
+           && check(cublasLtMatmulPreferenceSetAttribute(pref, CUBLASLT_MATMUL_PREF_MAX_WORKSPACE_BYTES, &workspace, sizeof workspace), "workspace");
+    cublasLtMatmulHeuristicResult_t heur{};
+    int found = 0;
+    if (ok)
+        ok = check(cublasLtMatmulAlgoGetHeuristic(lt, desc, la, lb, lc, lc, pref, 1, &heur, &found), "heuristic") && found > 0;
+    if (ok) {
+        const float alpha = 1, beta = 0;
+        Events ev;
+        for (int i = 0; i < samples + 3 && ok; ++i) { // three warm-ups
+            cudaEventRecord(ev.a);
+            ok = check(cublasLtMatmul(lt, desc, &alpha, A.p, la, B.p, lb, &beta, C.p, lc, C.p, lc, &heur.algo, work.p, workspace, nullptr),
+                       "cublasLtMatmul");
+            cudaEventRecord(ev.b);
+            if (cudaEventSynchronize(ev.b) != cudaSuccess) {
+                out.status = fromCuda(cudaGetLastError());
+                ok = false;
+            }
+            if (ok && i >= 3)
+                out.seconds.push_back(ev.seconds());
+        }
+    } else if (out.status.ok()) {
+        out.status.code = -1;
+        out.status.message = "cuBLASLt found no algorithm for " + dtype;
+    }
+    if (pref)
+        cublasLtMatmulPreferenceDestroy(pref);
+    if (lc)
+        cublasLtMatrixLayoutDestroy(lc);
+    if (lb)
+        cublasLtMatrixLayoutDestroy(lb);
+    if (la)
+        cublasLtMatrixLayoutDestroy(la);
+    if (desc)
+        cublasLtMatmulDescDestroy(desc);
+    if (lt)
+        cublasLtDestroy(lt);
+    return out;
+}
+
+CollectiveTiming collective(int gpus, const std::string& op, const std::vector<double>& sizes, int iters)
+{
+    CollectiveTiming out;
+#if !defined(PROBE_HAVE_NCCL)
+    (void)gpus;
+    (void)op;
+    (void)sizes;
+    (void)iters;
+    out.skipped = "built without NCCL";
+    return out;
+#else
+    if (gpus < 2) {
+        out.skipped = "single_gpu";
+        return out;
+    }
+    std::vector<ncclComm_t> comms(static_cast<std::size_t>(gpus), nullptr);
+    std::vector<int> devs(static_cast<std::size_t>(gpus));
+    for (int i = 0; i < gpus; ++i)
+        devs[std::size_t(i)] = i;
+    if (ncclCommInitAll(comms.data(), gpus, devs.data()) != ncclSuccess) {
+        out.skipped = "ncclCommInitAll failed";
+        return out;
+    }
+    std::vector<cudaStream_t> streams(static_cast<std::size_t>(gpus));
+    for (int i = 0; i < gpus; ++i) {
+        cudaSetDevice(i);
+        cudaStreamCreate(&streams[std::size_t(i)]);
+    }
+    for (double S : sizes) {
+        std::vector<DeviceBuffer> send(static_cast<std::size_t>(gpus)), recv(static_cast<std::size_t>(gpus));
+        bool alloc_ok = true;
+        for (int i = 0; i < gpus && alloc_ok; ++i) {
+            cudaSetDevice(i);
+            alloc_ok = send[std::size_t(i)].alloc(std::size_t(S)) == cudaSuccess && recv[std::size_t(i)].alloc(std::size_t(S)) == cudaSuccess;
+        }
+        if (!alloc_ok) {
+            cudaGetLastError();
+            break; // larger sizes will not fit either
+        }
+        const std::size_t count = std::size_t(S) / sizeof(float);
+        const std::size_t per_rank = count / std::size_t(gpus);
+        const auto launch = [&] {
+            ncclGroupStart();
+            for (int i = 0; i < gpus; ++i) {
+                void* s = send[std::size_t(i)].p;
+                void* r = recv[std::size_t(i)].p;
+                ncclComm_t c = comms[std::size_t(i)];
+                cudaStream_t st = streams[std::size_t(i)];
+                if (op == "all_reduce")
+                    ncclAllReduce(s, r, count, ncclFloat, ncclSum, c, st);
+                else if (op == "all_gather")
+                    ncclAllGather(s, r, per_rank, ncclFloat, c, st);
+                else if (op == "reduce_scatter")
+                    ncclReduceScatter(s, r, per_rank, ncclFloat, ncclSum, c, st);
+                else // all_to_all: one chunk to every peer
+                    for (int peer = 0; peer < gpus; ++peer) {
+                        ncclSend(static_cast<char*>(s) + std::size_t(peer) * per_rank * sizeof(float), per_rank, ncclFloat, peer, c, st);
+                        ncclRecv(static_cast<char*>(r) + std::size_t(peer) * per_rank * sizeof(float), per_rank, ncclFloat, peer, c, st);
+                    }
+            }
+            ncclGroupEnd();
+        };
+        const auto sync = [&] {
+            for (int i = 0; i < gpus; ++i) {
+                cudaSetDevice(i);
+                cudaStreamSynchronize(streams[std::size_t(i)]);
+            }
+        };
+        launch(); // warm-up
+        sync();
+        const auto t0 = std::chrono::steady_clock::now();
+        for (int it = 0; it < iters; ++it)
+            launch();
+        sync();
+        const double t = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count() / iters;
+        out.size_seconds.emplace_back(S, t);
+    }
+    for (int i = 0; i < gpus; ++i) {
+        cudaSetDevice(i);
+        cudaStreamDestroy(streams[std::size_t(i)]);
+        ncclCommDestroy(comms[std::size_t(i)]);
+    }
+    return out;
+#endif
+}
+
+} // namespace probe

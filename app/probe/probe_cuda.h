@@ -1,0 +1,59 @@
+#pragma once
+// The CUDA half of parascope-probe: measurements that need a GPU, behind plain C++ types so
+// the host side (main.cpp, compiled by the C++ compiler) never sees a CUDA header.
+
+#include <string>
+#include <utility>
+#include <vector>
+
+namespace probe {
+
+struct Status {
+    int code = 0; // cudaError_t / cublasStatus_t / ncclResult_t value, 0 = success
+    std::string message;
+    bool ok() const { return code == 0; }
+    bool outOfMemory = false;
+};
+
+Status deviceCount(int& n);
+int runtimeVersion();
+int driverVersion();
+
+struct DeviceInfo {
+    std::string name;
+    double total_bytes = 0;
+    int sms = 0, cc_major = 0, cc_minor = 0;
+    int mem_clock_khz = 0, bus_width_bits = 0;
+};
+Status deviceInfo(int dev, DeviceInfo& out);
+
+// Timed samples (seconds per repetition) of one bandwidth test.
+struct Timing {
+    Status status;
+    std::vector<double> seconds;
+    double bytes = 0; // buffer size used
+};
+
+// SM kernels over arrays of `bytes` each (16-byte loads, several in flight per thread).
+Timing hbmCopy(int dev, double bytes, int samples);
+Timing hbmTriad(int dev, double bytes, int samples);
+// Copy engine, device to device (cudaMemcpyAsync).
+Timing copyEngine(int dev, double bytes, int samples);
+// Pinned host ↔ device.
+Timing hostDevice(int dev, double bytes, int samples, bool to_device);
+// GPU ↔ GPU: one-way (src → dst) or both ways at once.
+Timing peerCopy(int src, int dst, double bytes, int samples, bool both_ways, bool& p2p_access);
+
+// cuBLASLt GEMM, random data, best heuristic algorithm; dtype: bf16, fp16, tf32, fp32.
+Timing gemm(int dev, const std::string& dtype, int m, int n, int k, int samples);
+
+// NCCL collectives over all local GPUs (single process); op: all_reduce, all_gather,
+// reduce_scatter, all_to_all. Returns (bytes, seconds) per size; empty when NCCL is absent.
+struct CollectiveTiming {
+    Status status;
+    std::string skipped; // why, when not measured
+    std::vector<std::pair<double, double>> size_seconds;
+};
+CollectiveTiming collective(int gpus, const std::string& op, const std::vector<double>& sizes, int iters);
+
+} // namespace probe

@@ -1,0 +1,103 @@
+#include "hardware/probe_report.h"
+
+#include <algorithm>
+
+namespace parascope {
+
+SampleStats sampleStats(std::vector<double> s)
+{
+    SampleStats out;
+    out.samples = int(s.size());
+    if (s.empty())
+        return out;
+    std::sort(s.begin(), s.end());
+    const std::size_t n = s.size();
+    out.median = n % 2 ? s[n / 2] : (s[n / 2 - 1] + s[n / 2]) / 2;
+    out.best = s.front();
+    out.worst = s.back();
+    return out;
+}
+
+double theoreticalHbmBytesPerS(double mem_clock_hz, int bus_width_bits)
+{
+    if (mem_clock_hz <= 0 || bus_width_bits <= 0)
+        return 0;
+    return 2 * mem_clock_hz * bus_width_bits / 8;
+}
+
+namespace {
+
+nlohmann::json opt(const std::optional<double>& v, double scale = 1)
+{
+    return v ? nlohmann::json(*v / scale) : nlohmann::json(nullptr);
+}
+
+nlohmann::json opt(const std::optional<int>& v)
+{
+    return v ? nlohmann::json(*v) : nlohmann::json(nullptr);
+}
+
+} // namespace
+
+nlohmann::json probeResultToJson(const ProbeResult& r)
+{
+    nlohmann::json j;
+    j["schema"] = kHardwareProfileSchema;
+    j["status"] = r.status;
+    j["probe"] = {{"version", r.probe_version}, {"mode", r.quick ? "quick" : "full"}};
+    j["versions"] = {{"cuda_runtime", opt(r.runtime_version)}, {"cuda_driver", opt(r.driver_version)}};
+    if (r.error_code)
+        j["error"] = {{"cuda_code", *r.error_code}, {"message", r.error_message}};
+    j["units"] = {{"bandwidth", "GB/s, 1e9 bytes/s"}, {"flops", "TFLOP/s, 1e12"}};
+    j["statistic"] = "median of timed samples (best alongside where given); HBM bytes: copy 2n, triad 3n";
+    nlohmann::json devices = nlohmann::json::array();
+    for (const ProbeDevice& d : r.devices) {
+        nlohmann::json gemm = nlohmann::json::array();
+        for (const MeasuredGemm& g : d.gemm)
+            gemm.push_back({{"dtype", g.dtype}, {"m", g.m}, {"n", g.n}, {"k", g.k}, {"tflops", g.flops_per_s / 1e12}});
+        devices.push_back({{"index", d.index},
+                           {"name", d.name},
+                           {"memory_bytes", opt(d.memory_bytes)},
+                           {"sms", opt(d.sms)},
+                           {"compute_capability", d.compute_capability.empty() ? nlohmann::json(nullptr) : nlohmann::json(d.compute_capability)},
+                           {"hbm", {{"theoretical_gbps", opt(d.theoretical_hbm_bytes_per_s, 1e9)},
+                                    {"copy_gbps", opt(d.copy_bytes_per_s, 1e9)},
+                                    {"triad_gbps", opt(d.triad_bytes_per_s, 1e9)},
+                                    {"copy_engine_gbps", opt(d.copy_engine_bytes_per_s, 1e9)},
+                                    {"bytes", d.hbm_array_bytes > 0 ? nlohmann::json(d.hbm_array_bytes) : nlohmann::json(nullptr)}}},
+                           {"host_to_device_gbps", opt(d.h2d_bytes_per_s, 1e9)},
+                           {"device_to_host_gbps", opt(d.d2h_bytes_per_s, 1e9)},
+                           {"pcie", {{"gen", opt(d.pcie_gen)}, {"width", opt(d.pcie_width)}}},
+                           {"nvlink", {{"active_links", opt(d.nvlink_active_links)}}},
+                           {"gemm", gemm}});
+    }
+    j["devices"] = devices;
+    nlohmann::json links = nlohmann::json::array();
+    for (const ProbeLink& l : r.links)
+        links.push_back({{"src", l.src}, {"dst", l.dst}, {"kind", l.p2p_access ? "p2p" : "staged"},
+                         {"unidirectional_gbps", opt(l.unidirectional_bytes_per_s, 1e9)},
+                         {"bidirectional_gbps", opt(l.bidirectional_bytes_per_s, 1e9)}});
+    j["links"] = links;
+    nlohmann::json coll = nlohmann::json::array();
+    for (const MeasuredCollective& c : r.collectives)
+        coll.push_back({{"op", c.op}, {"ranks", c.ranks}, {"nodes", c.nodes}, {"bytes", c.bytes},
+                        {"busbw_gbps", c.busbw_bytes_per_s / 1e9}, {"algorithm", "nccl"}});
+    j["collectives"] = coll;
+    nlohmann::json skipped = nlohmann::json::array();
+    for (const auto& [what, why] : r.skipped)
+        skipped.push_back({{"what", what}, {"reason", why}});
+    j["skipped"] = skipped;
+    j["warnings"] = r.warnings;
+    return j;
+}
+
+int probeExitCode(const ProbeResult& r)
+{
+    if (r.status == "no_gpu")
+        return 2;
+    if (r.status == "partial")
+        return 3;
+    return 0;
+}
+
+} // namespace parascope

@@ -1,0 +1,72 @@
+#pragma once
+// The pure half of parascope-probe: statistics over timed samples, how many bytes each
+// bandwidth test moves, FLOP counting, and the `parascope.hardware-profile/1` JSON it writes.
+// No CUDA here, so all of it is unit-tested on machines without a GPU.
+
+#include "hardware/gpu_spec.h"
+#include "hardware/hardware_profile.h"
+
+#include <nlohmann/json.hpp>
+
+#include <optional>
+#include <string>
+#include <vector>
+
+namespace parascope {
+
+struct SampleStats {
+    double median = 0, best = 0, worst = 0; // of the samples (seconds: best = shortest)
+    int samples = 0;
+};
+SampleStats sampleStats(std::vector<double> seconds);
+
+// Bytes that cross HBM per element-array size n (BabelStream accounting): copy reads a and
+// writes b (2n); triad reads b and c and writes a (3n). nvbandwidth's device_local_copy counts
+// the size once: compare with care.
+inline double copyBytes(double n) { return 2 * n; }
+inline double triadBytes(double n) { return 3 * n; }
+// Theoretical HBM bandwidth: 2 (DDR) · memory clock · bus width / 8.
+double theoreticalHbmBytesPerS(double mem_clock_hz, int bus_width_bits);
+inline double gemmFlops(double m, double n, double k) { return 2 * m * n * k; }
+
+struct ProbeDevice {
+    int index = 0;
+    std::string name;
+    std::optional<double> memory_bytes;
+    std::optional<int> sms;
+    std::string compute_capability;
+    std::optional<double> theoretical_hbm_bytes_per_s;
+    std::optional<double> copy_bytes_per_s, triad_bytes_per_s, copy_engine_bytes_per_s;
+    double hbm_array_bytes = 0;
+    std::optional<double> h2d_bytes_per_s, d2h_bytes_per_s;
+    std::vector<MeasuredGemm> gemm;
+    std::optional<int> pcie_gen, pcie_width, nvlink_active_links;
+};
+
+struct ProbeLink {
+    int src = 0, dst = 0;
+    bool p2p_access = false;
+    std::optional<double> unidirectional_bytes_per_s, bidirectional_bytes_per_s;
+};
+
+struct ProbeResult {
+    std::string status = "ok"; // ok, partial, no_gpu
+    std::string probe_version;
+    bool quick = false;
+    std::optional<int> runtime_version, driver_version;
+    std::optional<int> error_code;
+    std::string error_message;
+    std::vector<ProbeDevice> devices;
+    std::vector<ProbeLink> links;
+    std::vector<MeasuredCollective> collectives;
+    std::vector<std::pair<std::string, std::string>> skipped; // what, why
+    std::vector<std::string> warnings;
+};
+
+// Unknown values are null, never 0 (DESIGN.md).
+nlohmann::json probeResultToJson(const ProbeResult& r);
+
+// Exit code of the probe for a result: 0 ok, 2 no usable GPU, 3 partial.
+int probeExitCode(const ProbeResult& r);
+
+} // namespace parascope

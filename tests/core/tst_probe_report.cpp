@@ -1,0 +1,116 @@
+// The probe's pure parts: statistics, byte and FLOP accounting, theoretical HBM bandwidth, the
+// profile JSON it writes (read back by the engine), exit codes; and, where the probe was built,
+// the binary itself on this machine (no GPU in CI: exit 2 with a no_gpu profile).
+
+#include "hardware/probe_report.h"
+
+#include <QtTest>
+
+#include <fstream>
+
+using namespace parascope;
+
+class TstProbeReport : public QObject {
+    Q_OBJECT
+
+private slots:
+    void statistics()
+    {
+        SampleStats s = sampleStats({0.3, 0.1, 0.2});
+        QCOMPARE(s.median, 0.2);
+        QCOMPARE(s.best, 0.1);
+        QCOMPARE(s.worst, 0.3);
+        QCOMPARE(s.samples, 3);
+        s = sampleStats({4, 1, 3, 2}); // even: mean of the middle two
+        QCOMPARE(s.median, 2.5);
+        QCOMPARE(sampleStats({}).samples, 0);
+    }
+
+    void accounting()
+    {
+        // BabelStream: copy moves 2n (read + write), triad 3n; GEMM 2·M·N·K FLOPs.
+        QCOMPARE(copyBytes(1e9), 2e9);
+        QCOMPARE(triadBytes(1e9), 3e9);
+        QCOMPARE(gemmFlops(8192, 8192, 8192), 2.0 * 8192 * 8192 * 8192);
+        // Theoretical HBM = 2 · clock · bus / 8 (cuda-probe.md): H200 3201 MHz × 6144 bit =
+        // 4.917 TB/s; A100 80 GB 1593 MHz × 5120 bit = 2.039 TB/s.
+        QCOMPARE(theoreticalHbmBytesPerS(3201e6, 6144), 2 * 3201e6 * 6144 / 8);
+        QVERIFY(std::abs(theoreticalHbmBytesPerS(1593e6, 5120) / 1e12 - 2.039) < 0.001);
+        QCOMPARE(theoreticalHbmBytesPerS(0, 5120), 0.0);
+    }
+
+    void profileRoundTrip()
+    {
+        ProbeResult r;
+        r.probe_version = "test";
+        r.runtime_version = 13000;
+        ProbeDevice d;
+        d.index = 0;
+        d.name = "NVIDIA H200";
+        d.memory_bytes = 150754820096.0;
+        d.sms = 132;
+        d.compute_capability = "9.0";
+        d.copy_bytes_per_s = 4.3e12;
+        d.gemm.push_back({"bf16", 8192, 8192, 8192, 790e12});
+        r.devices.push_back(d); // triad, theoretical, PCIe … unknown
+        r.links.push_back({0, 1, true, 396e9, std::nullopt});
+        r.collectives.push_back({"all_reduce", 8, 1, 8589934592.0, 365e9});
+        r.skipped.emplace_back("gemm fp8", "not measured");
+        const nlohmann::json j = probeResultToJson(r);
+        // Unknown values are null, never 0.
+        QVERIFY(j["devices"][0]["hbm"]["triad_gbps"].is_null());
+        QVERIFY(j["devices"][0]["pcie"]["gen"].is_null());
+        QVERIFY(j["links"][0]["bidirectional_gbps"].is_null());
+        QCOMPARE(j["devices"][0]["hbm"]["copy_gbps"].get<double>(), 4300.0);
+        std::vector<InputError> errors;
+        const auto p = readHardwareProfile(j, errors);
+        QVERIFY2(p, errors.empty() ? "" : errors[0].text().c_str());
+        QCOMPARE(p->device_name, std::string("NVIDIA H200"));
+        QCOMPARE(*p->hbm_copy_bytes_per_s, 4.3e12);
+        QCOMPARE(p->gemm.size(), std::size_t(1));
+        QCOMPARE(p->gemm[0].flops_per_s, 790e12);
+        QCOMPARE(*p->p2p_unidirectional_bytes_per_s, 396e9);
+        QCOMPARE(p->collectives.size(), std::size_t(1));
+        QCOMPARE(probeExitCode(r), 0);
+        r.status = "partial";
+        QCOMPARE(probeExitCode(r), 3);
+        r.status = "no_gpu";
+        QCOMPARE(probeExitCode(r), 2);
+    }
+
+    void binaryWithoutAGpu()
+    {
+#if defined(PARASCOPE_PROBE)
+        const QString out = QDir::temp().filePath(QStringLiteral("parascope-probe-test-%1.json").arg(QCoreApplication::applicationPid()));
+        QProcess p;
+        p.start(QStringLiteral(PARASCOPE_PROBE), {QStringLiteral("--quick"), QStringLiteral("--out"), out});
+        QVERIFY(p.waitForFinished(120000));
+        QVERIFY2(p.exitStatus() == QProcess::NormalExit, "the probe crashed");
+        QFile f(out);
+        QVERIFY(f.open(QIODevice::ReadOnly));
+        const nlohmann::json j = nlohmann::json::parse(f.readAll().toStdString());
+        std::vector<InputError> errors;
+        QVERIFY(readHardwareProfile(j, errors));
+        if (p.exitCode() == 2) { // no driver or no GPU (CI): still a profile, saying why
+            QCOMPARE(j["status"].get<std::string>(), std::string("no_gpu"));
+            QVERIFY(j.contains("error"));
+            QVERIFY(!j["skipped"].empty());
+        } else { // a GPU machine
+            QVERIFY(p.exitCode() == 0 || p.exitCode() == 3);
+            QVERIFY(!j["devices"].empty());
+        }
+        f.remove();
+        p.start(QStringLiteral(PARASCOPE_PROBE), {QStringLiteral("--shape"), QStringLiteral("8x8")});
+        QVERIFY(p.waitForFinished(60000));
+        QCOMPARE(p.exitCode(), 1);
+        p.start(QStringLiteral(PARASCOPE_PROBE), {QStringLiteral("--help")});
+        QVERIFY(p.waitForFinished(60000));
+        QCOMPARE(p.exitCode(), 0);
+#else
+        QSKIP("parascope-probe is not built here (no CUDA compiler)");
+#endif
+    }
+};
+
+QTEST_GUILESS_MAIN(TstProbeReport)
+#include "tst_probe_report.moc"

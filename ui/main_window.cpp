@@ -1,9 +1,11 @@
 #include "main_window.h"
 
+#include "calibration_dialog.h"
 #include "chart_export.h"
 #include "comm_chart.h"
 #include "diagnostics_panel.h"
 #include "estimate/diagnostics.h"
+#include "hardware/hardware_profile.h"
 #include "io/report_json.h"
 #include "io/scenario_json.h"
 #include "io/timeline_json.h"
@@ -32,6 +34,10 @@
 #include <QMenuBar>
 #include <QMessageBox>
 #include <QMimeData>
+#include <QProcess>
+#include <QProgressDialog>
+#include <QStandardPaths>
+#include <QTemporaryDir>
 #include <QSaveFile>
 #include <QScreen>
 #include <QScrollArea>
@@ -244,6 +250,15 @@ void MainWindow::buildMenus()
     });
     next_step_->setShortcut(QKeySequence(Qt::CTRL | Qt::Key_Right));
 
+    tools_menu_ = menuBar()->addMenu(QString());
+    calibrate_ = tools_menu_->addAction(QString(), this, [this] { calibrateFromThisMachine(true); });
+    import_profile_ = tools_menu_->addAction(QString(), this, [this] {
+        const QString f = QFileDialog::getOpenFileName(this, tr("Import hardware profile"), QString(),
+                                                       tr("Hardware profiles (*.json)"));
+        if (!f.isEmpty())
+            importProfile(f, true);
+    });
+
     help_menu_ = menuBar()->addMenu(QString());
     about_ = help_menu_->addAction(QString(), this, [this] {
         QMessageBox::about(this, tr("About ParaScope"),
@@ -280,6 +295,9 @@ void MainWindow::retranslate()
     unpin_->setText(tr("&Clear pin"));
     play_->setText(tr("&Play the timeline"));
     next_step_->setText(tr("&Next lesson step"));
+    tools_menu_->setTitle(tr("&Tools"));
+    calibrate_->setText(tr("&Calibrate from this machine…"));
+    import_profile_->setText(tr("&Import profile…"));
     help_menu_->setTitle(tr("&Help"));
     about_->setText(tr("&About ParaScope"));
     panel_dock_->setWindowTitle(tr("Scenario"));
@@ -364,6 +382,8 @@ void MainWindow::updateStatus()
                        .arg(e.memory.peak_bytes / gib, 0, 'f', 1)
                        .arg(e.memory.capacity_bytes / gib, 0, 'f', 1)
                        .arg(e.memory.peak_stage);
+    if (!model_->scenario().cluster.calibration.empty())
+        text = tr("<b>calibrated</b> · ") + text;
     if (!e.memory.fits)
         text = QStringLiteral("<span style='color:#D55E00'><b>") + tr("OUT OF MEMORY") + QStringLiteral("</b></span> · ") + text;
     if (const Estimate* a = model_->pinnedEstimate())
@@ -475,6 +495,99 @@ void MainWindow::loadLesson(const QString& id, int step)
     model_->setScenario(l->steps[std::size_t(lesson_step_)].scenario);
     current_file_.clear();
     retranslate();
+}
+
+QString MainWindow::applyProfile(const QString& file, bool ask)
+{
+    std::vector<InputError> errors;
+    const auto profile = readHardwareProfileFile(file.toStdString(), errors);
+    if (!profile) {
+        QString text;
+        for (const InputError& e : errors)
+            text += str(e.text()) + QLatin1Char('\n');
+        showError(tr("Hardware profile"), tr("%1 is not a valid hardware profile:\n\n%2").arg(file, text.trimmed()));
+        return text.trimmed();
+    }
+    if (profile->status == "no_gpu") {
+        const QString why = tr("The profile says there is no usable GPU here; nothing to calibrate.");
+        showError(tr("Hardware profile"), why);
+        return why;
+    }
+    CalibrationDialog dialog(model_->scenario().cluster, *profile, this);
+    if (ask && dialog.exec() != QDialog::Accepted)
+        return tr("cancelled");
+    const ClusterSpec calibrated = dialog.calibrated();
+    model_->edit([&](Scenario& s) { s.cluster = calibrated; });
+    model_->flush();
+    statusBar()->showMessage(tr("Calibrated from %1").arg(file), 5000);
+    return {};
+}
+
+QString MainWindow::importProfile(const QString& file, bool ask)
+{
+    return applyProfile(file, ask);
+}
+
+QString MainWindow::calibrateFromThisMachine(bool ask)
+{
+    // The probe sits next to the app when installed, in ../probe in the build tree, or on PATH.
+    const QString dir = QCoreApplication::applicationDirPath();
+    QString exe = QStandardPaths::findExecutable(QStringLiteral("parascope-probe"), {dir, dir + QStringLiteral("/../probe"),
+                                                                                     dir + QStringLiteral("/../app/probe")});
+    if (exe.isEmpty())
+        exe = QStandardPaths::findExecutable(QStringLiteral("parascope-probe"));
+    if (exe.isEmpty()) {
+        const QString why = tr("parascope-probe is not installed: it is built only where the CUDA Toolkit is found.");
+        showError(tr("Calibrate"), why);
+        return why;
+    }
+    QTemporaryDir tmp;
+    const QString out = tmp.filePath(QStringLiteral("profile.json"));
+    QProcess probe;
+    probe.setProcessChannelMode(QProcess::SeparateChannels);
+    QProgressDialog progress(tr("Measuring this machine (parascope-probe --quick)…"), tr("Cancel"), 0, 0, this);
+    progress.setWindowModality(Qt::WindowModal);
+    progress.setMinimumDuration(0);
+    connect(&probe, &QProcess::readyReadStandardError, this, [&] {
+        const QString line = QString::fromLocal8Bit(probe.readAllStandardError()).trimmed().section(QLatin1Char('\n'), -1);
+        if (!line.isEmpty())
+            progress.setLabelText(line);
+    });
+    connect(&progress, &QProgressDialog::canceled, &probe, &QProcess::kill);
+    probe.start(exe, {QStringLiteral("--quick"), QStringLiteral("--out"), out});
+    if (!probe.waitForStarted(10000)) {
+        const QString why = tr("parascope-probe did not start: %1").arg(probe.errorString());
+        showError(tr("Calibrate"), why);
+        return why;
+    }
+    if (ask && isVisible()) {
+        QEventLoop loop;
+        connect(&probe, &QProcess::finished, &loop, &QEventLoop::quit);
+        loop.exec();
+    } else {
+        probe.waitForFinished(600000);
+    }
+    progress.close();
+    if (probe.exitStatus() != QProcess::NormalExit) {
+        const QString why = tr("parascope-probe was stopped or crashed");
+        showError(tr("Calibrate"), why);
+        return why;
+    }
+    if (probe.exitCode() == 2) {
+        std::vector<InputError> errors;
+        QString reason;
+        if (const auto j = readJsonFile(out.toStdString(), errors); j && j->contains("error"))
+            reason = QString::fromStdString((*j)["error"].value("message", ""));
+        const QString why = tr("No usable GPU on this machine: %1").arg(reason);
+        showError(tr("Calibrate"), why);
+        return why;
+    }
+    if (probe.exitCode() != 0 && probe.exitCode() != 3) {
+        const QString why = tr("parascope-probe failed (exit code %1)").arg(probe.exitCode());
+        showError(tr("Calibrate"), why);
+        return why;
+    }
+    return applyProfile(out, ask);
 }
 
 void MainWindow::rememberRecent(const QString& file)

@@ -53,6 +53,10 @@ public:
     QString saveScenario(const QString& file);
     QString exportChartTo(const QString& which, const QString& file, QSize size, double scale);
     void loadLesson(const QString& id, int step = 0);
+    // Calibration: import a parascope.hardware-profile/1 file, or run parascope-probe here.
+    // With ask = false the profile is applied without the dialog (tests, scripts).
+    QString importProfile(const QString& file, bool ask = true);
+    QString calibrateFromThisMachine(bool ask = true);
 
 protected:
     void changeEvent(QEvent* e) override;
@@ -72,6 +76,7 @@ private:
     void restoreSession();
     void applyTheme();
     QCustomPlot* plotFor(const QString& which) const;
+    QString applyProfile(const QString& file, bool ask);
 
     ScenarioModel* model_;
     ScenarioPanel* panel_;
@@ -118,6 +123,9 @@ private:
     QAction* play_ = nullptr;
     QAction* next_step_ = nullptr;
     QAction* about_ = nullptr;
+    QMenu* tools_menu_ = nullptr;
+    QAction* calibrate_ = nullptr;
+    QAction* import_profile_ = nullptr;
 };
 
 } // namespace parascope::ui

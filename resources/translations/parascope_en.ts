@@ -133,6 +133,57 @@
     </message>
 </context>
 <context>
+    <name>parascope::ui::CalibrationDialog</name>
+    <message>
+        <source>Calibrate from a hardware profile</source>
+        <translation>Calibrate from a hardware profile</translation>
+    </message>
+    <message>
+        <source>Measured on &lt;b&gt;%1&lt;/b&gt; (profile status: %2). Measured numbers replace the datasheet-derived defaults of &lt;b&gt;%3&lt;/b&gt;; memory is unaffected, times change.</source>
+        <translation>Measured on &lt;b&gt;%1&lt;/b&gt; (profile status: %2). Measured numbers replace the datasheet-derived defaults of &lt;b&gt;%3&lt;/b&gt;; memory is unaffected, times change.</translation>
+    </message>
+    <message>
+        <source>GEMM efficiency (of the dense bf16 peak)</source>
+        <translation>GEMM efficiency (of the dense bf16 peak)</translation>
+    </message>
+    <message>
+        <source>HBM efficiency (of the datasheet bandwidth)</source>
+        <translation>HBM efficiency (of the datasheet bandwidth)</translation>
+    </message>
+    <message>
+        <source>GPU memory</source>
+        <translation>GPU memory</translation>
+    </message>
+    <message>
+        <source>NVLink efficiency (busbw / link)</source>
+        <translation>NVLink efficiency (busbw / link)</translation>
+    </message>
+    <message>
+        <source>Network efficiency (busbw per GPU / NIC)</source>
+        <translation>Network efficiency (busbw per GPU / NIC)</translation>
+    </message>
+    <message>
+        <source>Measured collective points</source>
+        <translation>Measured collective points</translation>
+    </message>
+    <message>
+        <source>Quantity</source>
+        <translation>Quantity</translation>
+    </message>
+    <message>
+        <source>Datasheet</source>
+        <translation>Datasheet</translation>
+    </message>
+    <message>
+        <source>Measured</source>
+        <translation>Measured</translation>
+    </message>
+    <message>
+        <source>(not measured)</source>
+        <translation>(not measured)</translation>
+    </message>
+</context>
+<context>
     <name>parascope::ui::CommChart</name>
     <message>
         <source>Time on the link per step</source>
@@ -397,6 +448,86 @@ The previous file is unchanged.</translation>
     <message>
         <source>Exported %1</source>
         <translation>Exported %1</translation>
+    </message>
+    <message>
+        <source>Import hardware profile</source>
+        <translation>Import hardware profile</translation>
+    </message>
+    <message>
+        <source>Hardware profiles (*.json)</source>
+        <translation>Hardware profiles (*.json)</translation>
+    </message>
+    <message>
+        <source>&amp;Tools</source>
+        <translation>&amp;Tools</translation>
+    </message>
+    <message>
+        <source>&amp;Calibrate from this machine…</source>
+        <translation>&amp;Calibrate from this machine…</translation>
+    </message>
+    <message>
+        <source>&amp;Import profile…</source>
+        <translation>&amp;Import profile…</translation>
+    </message>
+    <message>
+        <source>&lt;b&gt;calibrated&lt;/b&gt; · </source>
+        <translation>&lt;b&gt;calibrated&lt;/b&gt; · </translation>
+    </message>
+    <message>
+        <source>Hardware profile</source>
+        <translation>Hardware profile</translation>
+    </message>
+    <message>
+        <source>%1 is not a valid hardware profile:
+
+%2</source>
+        <translation>%1 is not a valid hardware profile:
+
+%2</translation>
+    </message>
+    <message>
+        <source>The profile says there is no usable GPU here; nothing to calibrate.</source>
+        <translation>The profile says there is no usable GPU here; nothing to calibrate.</translation>
+    </message>
+    <message>
+        <source>cancelled</source>
+        <translation>cancelled</translation>
+    </message>
+    <message>
+        <source>Calibrated from %1</source>
+        <translation>Calibrated from %1</translation>
+    </message>
+    <message>
+        <source>parascope-probe is not installed: it is built only where the CUDA Toolkit is found.</source>
+        <translation>parascope-probe is not installed: it is built only where the CUDA Toolkit is found.</translation>
+    </message>
+    <message>
+        <source>Calibrate</source>
+        <translation>Calibrate</translation>
+    </message>
+    <message>
+        <source>Measuring this machine (parascope-probe --quick)…</source>
+        <translation>Measuring this machine (parascope-probe --quick)…</translation>
+    </message>
+    <message>
+        <source>Cancel</source>
+        <translation>Cancel</translation>
+    </message>
+    <message>
+        <source>parascope-probe did not start: %1</source>
+        <translation>parascope-probe did not start: %1</translation>
+    </message>
+    <message>
+        <source>parascope-probe was stopped or crashed</source>
+        <translation>parascope-probe was stopped or crashed</translation>
+    </message>
+    <message>
+        <source>No usable GPU on this machine: %1</source>
+        <translation>No usable GPU on this machine: %1</translation>
+    </message>
+    <message>
+        <source>parascope-probe failed (exit code %1)</source>
+        <translation>parascope-probe failed (exit code %1)</translation>
     </message>
 </context>
 <context>

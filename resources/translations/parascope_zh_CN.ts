@@ -133,6 +133,57 @@
     </message>
 </context>
 <context>
+    <name>parascope::ui::CalibrationDialog</name>
+    <message>
+        <source>Calibrate from a hardware profile</source>
+        <translation>用硬件画像校准</translation>
+    </message>
+    <message>
+        <source>Measured on &lt;b&gt;%1&lt;/b&gt; (profile status: %2). Measured numbers replace the datasheet-derived defaults of &lt;b&gt;%3&lt;/b&gt;; memory is unaffected, times change.</source>
+        <translation>测量设备：&lt;b&gt;%1&lt;/b&gt;（画像状态：%2）。实测数值将替换 &lt;b&gt;%3&lt;/b&gt; 基于规格的默认值；内存不受影响，时间会改变。</translation>
+    </message>
+    <message>
+        <source>GEMM efficiency (of the dense bf16 peak)</source>
+        <translation>GEMM 效率（相对 bf16 稠密峰值）</translation>
+    </message>
+    <message>
+        <source>HBM efficiency (of the datasheet bandwidth)</source>
+        <translation>HBM 效率（相对规格带宽）</translation>
+    </message>
+    <message>
+        <source>GPU memory</source>
+        <translation>GPU 显存</translation>
+    </message>
+    <message>
+        <source>NVLink efficiency (busbw / link)</source>
+        <translation>NVLink 效率（总线带宽 / 链路带宽）</translation>
+    </message>
+    <message>
+        <source>Network efficiency (busbw per GPU / NIC)</source>
+        <translation>网络效率（每 GPU 总线带宽 / 网卡带宽）</translation>
+    </message>
+    <message>
+        <source>Measured collective points</source>
+        <translation>实测集合通信数据点</translation>
+    </message>
+    <message>
+        <source>Quantity</source>
+        <translation>项目</translation>
+    </message>
+    <message>
+        <source>Datasheet</source>
+        <translation>规格值</translation>
+    </message>
+    <message>
+        <source>Measured</source>
+        <translation>实测值</translation>
+    </message>
+    <message>
+        <source>(not measured)</source>
+        <translation>（未测量）</translation>
+    </message>
+</context>
+<context>
     <name>parascope::ui::CommChart</name>
     <message>
         <source>Time on the link per step</source>
@@ -397,6 +448,86 @@ The previous file is unchanged.</source>
     <message>
         <source>Exported %1</source>
         <translation>已导出 %1</translation>
+    </message>
+    <message>
+        <source>Import hardware profile</source>
+        <translation>导入硬件画像</translation>
+    </message>
+    <message>
+        <source>Hardware profiles (*.json)</source>
+        <translation>硬件画像 (*.json)</translation>
+    </message>
+    <message>
+        <source>&amp;Tools</source>
+        <translation>工具(&amp;T)</translation>
+    </message>
+    <message>
+        <source>&amp;Calibrate from this machine…</source>
+        <translation>用本机测量校准(&amp;C)…</translation>
+    </message>
+    <message>
+        <source>&amp;Import profile…</source>
+        <translation>导入硬件画像(&amp;I)…</translation>
+    </message>
+    <message>
+        <source>&lt;b&gt;calibrated&lt;/b&gt; · </source>
+        <translation>&lt;b&gt;已校准&lt;/b&gt; · </translation>
+    </message>
+    <message>
+        <source>Hardware profile</source>
+        <translation>硬件画像</translation>
+    </message>
+    <message>
+        <source>%1 is not a valid hardware profile:
+
+%2</source>
+        <translation>%1 不是有效的硬件画像文件：
+
+%2</translation>
+    </message>
+    <message>
+        <source>The profile says there is no usable GPU here; nothing to calibrate.</source>
+        <translation>画像显示这里没有可用的 GPU，无可校准。</translation>
+    </message>
+    <message>
+        <source>cancelled</source>
+        <translation>已取消</translation>
+    </message>
+    <message>
+        <source>Calibrated from %1</source>
+        <translation>已用 %1 校准</translation>
+    </message>
+    <message>
+        <source>parascope-probe is not installed: it is built only where the CUDA Toolkit is found.</source>
+        <translation>未安装 parascope-probe：只有找到 CUDA Toolkit 时才会构建它。</translation>
+    </message>
+    <message>
+        <source>Calibrate</source>
+        <translation>校准</translation>
+    </message>
+    <message>
+        <source>Measuring this machine (parascope-probe --quick)…</source>
+        <translation>正在测量本机（parascope-probe --quick）…</translation>
+    </message>
+    <message>
+        <source>Cancel</source>
+        <translation>取消</translation>
+    </message>
+    <message>
+        <source>parascope-probe did not start: %1</source>
+        <translation>parascope-probe 未能启动：%1</translation>
+    </message>
+    <message>
+        <source>parascope-probe was stopped or crashed</source>
+        <translation>parascope-probe 被终止或崩溃</translation>
+    </message>
+    <message>
+        <source>No usable GPU on this machine: %1</source>
+        <translation>本机没有可用的 GPU：%1</translation>
+    </message>
+    <message>
+        <source>parascope-probe failed (exit code %1)</source>
+        <translation>parascope-probe 运行失败（退出码 %1）</translation>
     </message>
 </context>
 <context>

@@ -3,6 +3,7 @@
 // the asked size, the diagnostics model passes QAbstractItemModelTester, compare shows deltas,
 // the headless export of the executable works, and the zh_CN translation is complete.
 
+#include "calibration_dialog.h"
 #include "chart_export.h"
 #include "comm_chart.h"
 #include "diagnostics_model.h"
@@ -21,6 +22,7 @@
 #include <QMenuBar>
 #include <QSlider>
 #include <QSpinBox>
+#include <QTableWidget>
 #include <QTemporaryDir>
 #include <QtTest>
 
@@ -290,6 +292,40 @@ private slots:
                                                 QStringLiteral("memory"), QStringLiteral("--out"), out});
         QVERIFY(p.waitForFinished(60000));
         QCOMPARE(p.exitCode(), 2);
+    }
+
+    void calibrationFromAProfile()
+    {
+        MainWindow w;
+        w.setLanguage(QStringLiteral("en"));
+        w.model()->setScenario(sevenB());
+        const double before = w.model()->estimate().time.compute_s;
+        QVERIFY(w.importProfile(QStringLiteral(PARASCOPE_TEST_DATA "/profile-a100-80g.json"), false).isEmpty());
+        QVERIFY(!w.model()->scenario().cluster.calibration.empty());
+        QVERIFY(w.statusLabel()->text().contains(QStringLiteral("calibrated")));
+        QVERIFY(w.model()->estimate().time.compute_s > before); // measured GEMM 262 < 0.869·312 TFLOP/s
+        // The dialog shows datasheet next to measured.
+        std::vector<InputError> errors;
+        const auto profile = readHardwareProfileFile(PARASCOPE_TEST_DATA "/profile-a100-80g.json", errors);
+        CalibrationDialog d(sevenB().cluster, *profile);
+        QCOMPARE(d.table()->rowCount(), 6);
+        QCOMPARE(d.table()->item(0, 1)->text().trimmed(), QStringLiteral("0.869"));
+        QCOMPARE(d.table()->item(0, 2)->text().trimmed(), QString::number(262.1 / 312, 'g', 4));
+        // A bad profile names the JSON path and changes nothing.
+        const QString error = w.importProfile(QStringLiteral(PARASCOPE_TEST_DATA "/bad-profile.json"), false);
+        QVERIFY2(error.contains(QStringLiteral("devices[0].gemm[0]")), qPrintable(error));
+    }
+
+    void calibrateFromThisMachine()
+    {
+        MainWindow w;
+        w.setLanguage(QStringLiteral("en"));
+        const QString result = w.calibrateFromThisMachine(false);
+        // CI has no GPU (the probe exits 2 and says why); without CUDA the probe is not built;
+        // on a GPU machine the measured profile is applied.
+        QVERIFY2(result.contains(QStringLiteral("No usable GPU")) || result.contains(QStringLiteral("not installed"))
+                     || (result.isEmpty() && !w.model()->scenario().cluster.calibration.empty()),
+                 qPrintable(result));
     }
 
     void zhTranslationIsComplete()

@@ -156,16 +156,43 @@ ClusterSpec calibrate(ClusterSpec c, const HardwareProfile& p)
     const auto note = [&](const char* name, double before, double after, const std::string& formula, const std::string& subst) {
         c.calibration.push_back({name, after, "fraction", formula, subst + "  (was " + num(before) + ")", src});
     };
-    // GEMM: the best bf16 (else fp16) throughput measured, over the dense bf16 peak.
-    double best = 0;
-    for (const MeasuredGemm& m : p.gemm)
-        if (m.dtype == "bf16" || (m.dtype == "fp16" && best == 0))
-            best = std::max(best, m.flops_per_s);
-    if (best > 0 && g.peak_bf16_flops > 0) {
-        const double eff = std::min(1.0, best / g.peak_bf16_flops);
-        note("calibration.gemm_efficiency", g.gemm_efficiency, eff, "measured bf16 GEMM / dense bf16 peak",
-             num(best / 1e12) + " / " + num(g.peak_bf16_flops / 1e12) + " TFLOP/s");
+    // GEMM: efficiency vs the dense bf16 peak per measured shape (bf16, else fp16). Two or more
+    // sizes fit the engine's curve eff(g) = eff_max·g/(g + g_half) through the smallest and the
+    // largest; one size sets eff_max alone.
+    const std::string dtype = std::any_of(p.gemm.begin(), p.gemm.end(), [](const MeasuredGemm& m) { return m.dtype == "bf16"; })
+        ? "bf16" : "fp16";
+    const MeasuredGemm* small = nullptr;
+    const MeasuredGemm* large = nullptr;
+    for (const MeasuredGemm& m : p.gemm) {
+        if (m.dtype != dtype || m.flops_per_s <= 0)
+            continue;
+        const double f = 2 * m.m * m.n * m.k;
+        if (!small || f < 2 * small->m * small->n * small->k)
+            small = &m;
+        if (!large || f > 2 * large->m * large->n * large->k)
+            large = &m;
+    }
+    if (large && g.peak_bf16_flops > 0) {
+        const double g2 = 2 * large->m * large->n * large->k, e2 = large->flops_per_s / g.peak_bf16_flops;
+        double eff = std::min(1.0, e2), half = 0;
+        if (small != large) {
+            const double g1 = 2 * small->m * small->n * small->k, e1 = small->flops_per_s / g.peak_bf16_flops;
+            const double denom = e1 / g1 - e2 / g2;
+            if (e2 > e1 && denom > 0) {
+                half = (e2 - e1) / denom;
+                eff = std::min(1.0, e1 * (g1 + half) / g1);
+            }
+        }
+        note("calibration.gemm_efficiency", g.gemm_efficiency, eff,
+             half > 0 ? "eff_max of eff(g) = eff_max·g/(g + g_half) through the measured sizes" : "measured GEMM / dense bf16 peak",
+             num(large->flops_per_s / 1e12) + " / " + num(g.peak_bf16_flops / 1e12) + " TFLOP/s at " + num(large->m) + "x"
+                 + num(large->n) + "x" + num(large->k));
         g.gemm_efficiency = eff;
+        if (half > 0) {
+            c.calibration.push_back({"calibration.gemm_half_gflop", half / 1e9, "GFLOP", "g_half of the fitted curve",
+                                     num(half / 1e9) + "  (was " + num(g.gemm_half_flops / 1e9) + ")", src});
+            g.gemm_half_flops = half;
+        }
     }
     if (p.hbm_copy_bytes_per_s && g.hbm_bytes_per_s > 0) {
         const double eff = std::min(1.0, *p.hbm_copy_bytes_per_s / g.hbm_bytes_per_s);

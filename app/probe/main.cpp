@@ -149,10 +149,13 @@ int main(int argc, char** argv)
             if (copy.status.ok()) {
                 d.hbm_array_bytes = copy.bytes;
                 d.copy_bytes_per_s = parascope::copyBytes(copy.bytes) / parascope::sampleStats(copy.seconds).median;
+                d.copy_best_bytes_per_s = parascope::copyBytes(copy.bytes) / parascope::sampleStats(copy.seconds).best;
             }
             auto triad = withFallback([&](double b) { return probe::hbmTriad(dev, b, samples); }, hbm_bytes, 64 * MiB, r, "hbm triad, " + tag);
-            if (triad.status.ok())
+            if (triad.status.ok()) {
                 d.triad_bytes_per_s = parascope::triadBytes(triad.bytes) / parascope::sampleStats(triad.seconds).median;
+                d.triad_best_bytes_per_s = parascope::triadBytes(triad.bytes) / parascope::sampleStats(triad.seconds).best;
+            }
             auto ce = withFallback([&](double b) { return probe::copyEngine(dev, b, samples); }, hbm_bytes, 64 * MiB, r, "copy engine, " + tag);
             if (ce.status.ok())
                 d.copy_engine_bytes_per_s = parascope::copyBytes(ce.bytes) / parascope::sampleStats(ce.seconds).median;
@@ -184,8 +187,21 @@ int main(int argc, char** argv)
                                       parascope::gemmFlops(m, n, k) / parascope::sampleStats(g.seconds).median});
                 }
             }
-            if (info.cc_major * 10 + info.cc_minor >= 89)
-                r.skipped.emplace_back("gemm fp8, " + tag, "fp8 GEMMs need per-tensor scales and a TN layout; not measured by this version");
+            if (info.cc_major * 10 + info.cc_minor >= 89) {
+                for (const auto& [m, n, k] : shapes) {
+                    progress(tag + ": GEMM fp8 " + std::to_string(m) + "x" + std::to_string(n) + "x" + std::to_string(k));
+                    const probe::Timing g = probe::gemm(dev, "fp8", m, n, k, o.quick ? 5 : 20);
+                    if (!g.status.ok() || g.seconds.empty()) {
+                        r.skipped.emplace_back("gemm fp8, " + tag, g.status.message);
+                        r.status = "partial";
+                        continue;
+                    }
+                    d.gemm.push_back({"fp8", double(m), double(n), double(k),
+                                      parascope::gemmFlops(m, n, k) / parascope::sampleStats(g.seconds).median});
+                }
+            } else {
+                r.skipped.emplace_back("gemm fp8, " + tag, "fp8 tensor cores need compute capability 8.9 or newer");
+            }
             r.devices.push_back(std::move(d));
         }
 

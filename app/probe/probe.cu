@@ -7,6 +7,7 @@
 #include <cublasLt.h>
 #include <cuda_bf16.h>
 #include <cuda_fp16.h>
+#include <cuda_fp8.h>
 #include <cuda_runtime.h>
 #if defined(PROBE_HAVE_NCCL)
 #include <nccl.h>
@@ -315,10 +316,18 @@ Timing gemm(int dev, const std::string& dtype, int m, int n, int k, int samples)
 {
     Timing out;
     PROBE_TRY(cudaSetDevice(dev));
-    cudaDataType_t ab = CUDA_R_32F;
+    cudaDataType_t ab = CUDA_R_32F, cd = CUDA_R_32F;
     cublasComputeType_t compute = CUBLAS_COMPUTE_32F;
-    std::size_t elem = 4;
-    if (dtype == "bf16") {
+    std::size_t elem = 4, out_elem = 4;
+    const bool fp8 = dtype == "fp8";
+    if (fp8) {
+        // FP8 (sm_89+): e4m3 inputs, A transposed (the TN layout cuBLASLt requires), bf16 output,
+        // unit scales.
+        ab = CUDA_R_8F_E4M3;
+        cd = CUDA_R_16BF;
+        elem = 1;
+        out_elem = 2;
+    } else if (dtype == "bf16") {
         ab = CUDA_R_16BF;
         elem = 2;
     } else if (dtype == "fp16") {
@@ -331,10 +340,12 @@ Timing gemm(int dev, const std::string& dtype, int m, int n, int k, int samples)
     const std::size_t workspace = 32u << 20;
     PROBE_TRY(A.alloc(std::size_t(m) * k * elem));
     PROBE_TRY(B.alloc(std::size_t(k) * n * elem));
-    PROBE_TRY(C.alloc(std::size_t(m) * n * elem));
+    PROBE_TRY(C.alloc(std::size_t(m) * n * out_elem));
     PROBE_TRY(work.alloc(workspace));
     const auto fill = [&](void* p, std::size_t count, std::uint64_t seed) {
-        if (elem == 2 && ab == CUDA_R_16BF)
+        if (fp8)
+            fillRandom<__nv_fp8_e4m3><<<gridFor(dev), 256>>>(static_cast<__nv_fp8_e4m3*>(p), count, seed);
+        else if (elem == 2 && ab == CUDA_R_16BF)
             fillRandom<__nv_bfloat16><<<gridFor(dev), 256>>>(static_cast<__nv_bfloat16*>(p), count, seed);
         else if (elem == 2)
             fillRandom<__half><<<gridFor(dev), 256>>>(static_cast<__half*>(p), count, seed);
@@ -355,9 +366,14 @@ Timing gemm(int dev, const std::string& dtype, int m, int n, int k, int samples)
         return st == CUBLAS_STATUS_SUCCESS;
     };
     bool ok = check(cublasLtCreate(&lt), "cublasLtCreate") && check(cublasLtMatmulDescCreate(&desc, compute, CUDA_R_32F), "MatmulDescCreate")
-           && check(cublasLtMatrixLayoutCreate(&la, ab, m, k, m), "layout A") && check(cublasLtMatrixLayoutCreate(&lb, ab, k, n, k), "layout B")
-           && check(cublasLtMatrixLayoutCreate(&lc, ab, m, n, m), "layout C") && check(cublasLtMatmulPreferenceCreate(&pref), "preference")
+           && (fp8 ? check(cublasLtMatrixLayoutCreate(&la, ab, k, m, k), "layout A") : check(cublasLtMatrixLayoutCreate(&la, ab, m, k, m), "layout A"))
+           && check(cublasLtMatrixLayoutCreate(&lb, ab, k, n, k), "layout B")
+           && check(cublasLtMatrixLayoutCreate(&lc, cd, m, n, m), "layout C") && check(cublasLtMatmulPreferenceCreate(&pref), "preference")
            && check(cublasLtMatmulPreferenceSetAttribute(pref, CUBLASLT_MATMUL_PREF_MAX_WORKSPACE_BYTES, &workspace, sizeof workspace), "workspace");
+    if (ok && fp8) {
+        const cublasOperation_t transpose = CUBLAS_OP_T;
+        ok = check(cublasLtMatmulDescSetAttribute(desc, CUBLASLT_MATMUL_DESC_TRANSA, &transpose, sizeof transpose), "transpose A");
+    }
     cublasLtMatmulHeuristicResult_t heur{};
     int found = 0;
     if (ok)

@@ -79,6 +79,8 @@ std::optional<HardwareProfile> readHardwareProfile(const nlohmann::json& j, std:
             hbm.child("theoretical_gbps");
             copy = measured(hbm, "copy_gbps", 1e9);
             hbm.child("triad_gbps");
+            hbm.child("copy_best_gbps");
+            hbm.child("triad_best_gbps");
             hbm.child("copy_engine_gbps");
             hbm.child("bytes");
             hbm.finish();

@@ -63,6 +63,8 @@ nlohmann::json probeResultToJson(const ProbeResult& r)
                            {"hbm", {{"theoretical_gbps", opt(d.theoretical_hbm_bytes_per_s, 1e9)},
                                     {"copy_gbps", opt(d.copy_bytes_per_s, 1e9)},
                                     {"triad_gbps", opt(d.triad_bytes_per_s, 1e9)},
+                                    {"copy_best_gbps", opt(d.copy_best_bytes_per_s, 1e9)},
+                                    {"triad_best_gbps", opt(d.triad_best_bytes_per_s, 1e9)},
                                     {"copy_engine_gbps", opt(d.copy_engine_bytes_per_s, 1e9)},
                                     {"bytes", d.hbm_array_bytes > 0 ? nlohmann::json(d.hbm_array_bytes) : nlohmann::json(nullptr)}}},
                            {"host_to_device_gbps", opt(d.h2d_bytes_per_s, 1e9)},

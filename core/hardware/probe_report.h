@@ -36,7 +36,8 @@ struct ProbeDevice {
     std::optional<int> sms;
     std::string compute_capability;
     std::optional<double> theoretical_hbm_bytes_per_s;
-    std::optional<double> copy_bytes_per_s, triad_bytes_per_s, copy_engine_bytes_per_s;
+    std::optional<double> copy_bytes_per_s, triad_bytes_per_s, copy_engine_bytes_per_s; // medians
+    std::optional<double> copy_best_bytes_per_s, triad_best_bytes_per_s;                  // best samples
     double hbm_array_bytes = 0;
     std::optional<double> h2d_bytes_per_s, d2h_bytes_per_s;
     std::vector<MeasuredGemm> gemm;

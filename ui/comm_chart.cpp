@@ -32,13 +32,8 @@ QString entryLabel(const CommEntry& c)
 } // namespace
 
 CommChart::CommChart(ScenarioModel* model, QWidget* parent)
-    : QWidget(parent)
-    , model_(model)
-    , plot_(new QCustomPlot(this))
+    : ChartView(model, parent)
 {
-    auto* layout = new QVBoxLayout(this);
-    layout->setContentsMargins(0, 0, 0, 0);
-    layout->addWidget(plot_);
     // Horizontal bars: the key axis is the vertical one.
     link_ = new QCPBars(plot_->yAxis, plot_->xAxis);
     exposed_ = new QCPBars(plot_->yAxis, plot_->xAxis);
@@ -54,8 +49,6 @@ CommChart::CommChart(ScenarioModel* model, QWidget* parent)
     pinned_->setBrush(palette::grey);
     plot_->yAxis->setRangeReversed(true);
     placeLegendBelow(plot_, 3);
-    plot_->setNotAntialiasedElements(QCP::aeAll);
-    plot_->setMouseTracking(true);
     connect(plot_, &QCustomPlot::mouseMove, this, [this](QMouseEvent* e) {
         int index = -1;
         QCPAbstractPlottable* p = plot_->plottableAt(e->pos(), false, &index);
@@ -64,8 +57,6 @@ CommChart::CommChart(ScenarioModel* model, QWidget* parent)
         else
             QToolTip::hideText();
     });
-    applyTheme(plot_, theme_);
-    connect(model_, &ScenarioModel::estimateChanged, this, &CommChart::refresh);
     retranslate();
 }
 
@@ -78,12 +69,6 @@ void CommChart::retranslate()
     refresh();
 }
 
-void CommChart::setTheme(const ChartTheme& t)
-{
-    theme_ = t;
-    applyTheme(plot_, theme_);
-    refresh();
-}
 
 int CommChart::entryCount() const
 {

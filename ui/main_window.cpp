@@ -431,26 +431,20 @@ QString MainWindow::saveScenario(const QString& file)
     return {};
 }
 
-QCustomPlot* MainWindow::plotFor(const QString& which) const
+ChartView* MainWindow::chartFor(const QString& which) const
 {
     if (which == QLatin1String("timeline"))
-        return timeline_->plot();
+        return timeline_;
     if (which == QLatin1String("communication"))
-        return comm_->plot();
-    return memory_->plot();
+        return comm_;
+    return memory_;
 }
 
 QString MainWindow::exportChartTo(const QString& which, const QString& file, QSize size, double scale)
 {
-    std::function<void(const ChartTheme&)> set;
-    if (which == QLatin1String("timeline"))
-        set = [this](const ChartTheme& t) { timeline_->setTheme(t); };
-    else if (which == QLatin1String("communication"))
-        set = [this](const ChartTheme& t) { comm_->setTheme(t); };
-    else
-        set = [this](const ChartTheme& t) { memory_->setTheme(t); };
+    ChartView* view = chartFor(which);
     model_->flush();
-    return exportChart(plotFor(which), {file, size, scale}, set, theme_);
+    return exportChart(view->plot(), {file, size, scale}, [view](const ChartTheme& t) { view->setTheme(t); }, theme_);
 }
 
 void MainWindow::exportChartDialog(const QString& which)

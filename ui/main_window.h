@@ -14,7 +14,6 @@ class QLabel;
 class QMenu;
 class QTextBrowser;
 class QTranslator;
-class QCustomPlot;
 
 namespace parascope {
 struct Scenario;
@@ -22,6 +21,7 @@ struct Scenario;
 
 namespace parascope::ui {
 
+class ChartView;
 class CommChart;
 class DiagnosticsPanel;
 class MemoryChart;
@@ -75,7 +75,7 @@ private:
     void exportChartDialog(const QString& which);
     void restoreSession();
     void applyTheme();
-    QCustomPlot* plotFor(const QString& which) const;
+    ChartView* chartFor(const QString& which) const;
     QString applyProfile(const QString& file, bool ask);
 
     ScenarioModel* model_;

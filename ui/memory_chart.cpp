@@ -44,13 +44,8 @@ QString str(const std::string& s) { return QString::fromStdString(s); }
 } // namespace
 
 MemoryChart::MemoryChart(ScenarioModel* model, QWidget* parent)
-    : QWidget(parent)
-    , model_(model)
-    , plot_(new QCustomPlot(this))
+    : ChartView(model, parent)
 {
-    auto* layout = new QVBoxLayout(this);
-    layout->setContentsMargins(0, 0, 0, 0);
-    layout->addWidget(plot_);
     QCPBars* below = nullptr;
     for (int i = 0; i < 5; ++i) {
         auto* b = new QCPBars(plot_->xAxis, plot_->yAxis);
@@ -78,9 +73,6 @@ MemoryChart::MemoryChart(ScenarioModel* model, QWidget* parent)
     highlight_->setBrush(QColor(230, 159, 0, 60));
     highlight_->setVisible(false);
     placeLegendBelow(plot_, 6);
-    plot_->setNotAntialiasedElements(QCP::aeAll);
-    plot_->setPlottingHint(QCP::phCacheLabels, true);
-    plot_->setMouseTracking(true);
     connect(plot_, &QCustomPlot::mouseMove, this, [this](QMouseEvent* e) {
         int index = -1;
         QCPAbstractPlottable* p = plot_->plottableAt(e->pos(), false, &index);
@@ -91,8 +83,6 @@ MemoryChart::MemoryChart(ScenarioModel* model, QWidget* parent)
             }
         QToolTip::hideText();
     });
-    applyTheme(plot_, theme_);
-    connect(model_, &ScenarioModel::estimateChanged, this, &MemoryChart::refresh);
     retranslate();
     refresh();
 }
@@ -107,12 +97,6 @@ void MemoryChart::retranslate()
     refresh();
 }
 
-void MemoryChart::setTheme(const ChartTheme& t)
-{
-    theme_ = t;
-    applyTheme(plot_, theme_);
-    refresh();
-}
 
 int MemoryChart::barCount() const
 {

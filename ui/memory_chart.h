@@ -4,11 +4,8 @@
 // Hover shows each term's value, formula with the values put in, and source. With a pinned
 // scenario A, its per-stage totals are overlaid.
 
-#include "chart_style.h"
+#include "chart_view.h"
 
-#include <QWidget>
-
-class QCustomPlot;
 class QCPBars;
 class QCPGraph;
 class QCPItemStraightLine;
@@ -17,31 +14,25 @@ class QCPItemText;
 
 namespace parascope::ui {
 
-class ScenarioModel;
 
-class MemoryChart : public QWidget {
+class MemoryChart : public ChartView {
     Q_OBJECT
 public:
     explicit MemoryChart(ScenarioModel* model, QWidget* parent = nullptr);
-    QCustomPlot* plot() const { return plot_; }
     void retranslate();
-    void setTheme(const ChartTheme& t);
     void highlightStage(int stage);
     int barCount() const; // stages drawn (for tests)
     QString tooltipFor(int component, int stage) const;
 
 public slots:
-    void refresh();
+    void refresh() override;
 
 private:
-    ScenarioModel* model_;
-    QCustomPlot* plot_;
     QCPBars* bars_[5] = {};
     QCPGraph* pinned_ = nullptr;
     QCPItemStraightLine* capacity_ = nullptr;
     QCPItemText* capacity_label_ = nullptr;
     QCPItemRect* highlight_ = nullptr;
-    ChartTheme theme_;
     int highlighted_ = -1;
 };
 

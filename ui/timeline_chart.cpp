@@ -41,13 +41,8 @@ QString seconds(double s)
 } // namespace
 
 TimelineChart::TimelineChart(ScenarioModel* model, QWidget* parent)
-    : QWidget(parent)
-    , model_(model)
-    , plot_(new QCustomPlot(this))
+    : ChartView(model, parent)
 {
-    auto* layout = new QVBoxLayout(this);
-    layout->setContentsMargins(0, 0, 0, 0);
-    layout->addWidget(plot_);
     gantt_ = new GanttPlottable(plot_->yAxis, plot_->xAxis);
     gantt_->removeFromLegend();
     for (OpType t : kLegendTypes) {
@@ -60,8 +55,6 @@ TimelineChart::TimelineChart(ScenarioModel* model, QWidget* parent)
     plot_->axisRect()->setRangeDrag(Qt::Horizontal);
     plot_->axisRect()->setRangeZoom(Qt::Horizontal);
     plot_->setInteractions(QCP::iRangeDrag | QCP::iRangeZoom);
-    plot_->setNotAntialiasedElements(QCP::aeAll);
-    plot_->setPlottingHint(QCP::phCacheLabels, true);
     // Title above, legend below the axis rect (one row), so the legend never covers ops.
     title_ = new QCPTextElement(plot_, QString());
     plot_->plotLayout()->insertRow(0);
@@ -87,7 +80,6 @@ TimelineChart::TimelineChart(ScenarioModel* model, QWidget* parent)
         cursor_->point2->setCoords(cursor_t_, 1);
         plot_->replot(QCustomPlot::rpQueuedReplot);
     });
-    plot_->setMouseTracking(true);
     connect(plot_, &QCustomPlot::mouseMove, this, [this](QMouseEvent* e) {
         const int i = gantt_->segmentAtPixel(e->pos());
         if (i >= 0)
@@ -95,9 +87,14 @@ TimelineChart::TimelineChart(ScenarioModel* model, QWidget* parent)
         else
             QToolTip::hideText();
     });
-    applyTheme(plot_, theme_);
-    connect(model_, &ScenarioModel::estimateChanged, this, &TimelineChart::refresh);
     retranslate();
+}
+
+void TimelineChart::themeChanged()
+{
+    QFont f = plot_->font();
+    f.setBold(true);
+    title_->setFont(f);
 }
 
 void TimelineChart::retranslate()
@@ -108,15 +105,6 @@ void TimelineChart::retranslate()
     refresh();
 }
 
-void TimelineChart::setTheme(const ChartTheme& t)
-{
-    theme_ = t;
-    applyTheme(plot_, theme_);
-    QFont f = plot_->font();
-    f.setBold(true);
-    title_->setFont(f);
-    refresh();
-}
 
 int TimelineChart::rowCount() const
 {

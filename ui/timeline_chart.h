@@ -4,11 +4,8 @@
 // zoom and drag on the time axis only; hover names the op; a play-back cursor walks through the
 // step so a class can watch microbatches flow.
 
-#include "chart_style.h"
+#include "chart_view.h"
 
-#include <QWidget>
-
-class QCustomPlot;
 class QCPGraph;
 class QCPItemStraightLine;
 class QCPTextElement;
@@ -17,27 +14,25 @@ class QTimer;
 namespace parascope::ui {
 
 class GanttPlottable;
-class ScenarioModel;
 
-class TimelineChart : public QWidget {
+class TimelineChart : public ChartView {
     Q_OBJECT
 public:
     explicit TimelineChart(ScenarioModel* model, QWidget* parent = nullptr);
-    QCustomPlot* plot() const { return plot_; }
     GanttPlottable* gantt() const { return gantt_; }
     void retranslate();
-    void setTheme(const ChartTheme& t);
     int rowCount() const;
     QString tooltipFor(int segment) const;
 
 public slots:
-    void refresh();
+    void refresh() override;
     void togglePlayback();
     void highlightStage(int stage);
 
+protected:
+    void themeChanged() override;
+
 private:
-    ScenarioModel* model_;
-    QCustomPlot* plot_;
     GanttPlottable* gantt_;
     std::vector<QCPGraph*> legend_entries_;
     QCPItemStraightLine* cursor_ = nullptr;
@@ -45,7 +40,6 @@ private:
     QCPTextElement* title_ = nullptr;
     QTimer* playback_ = nullptr;
     double cursor_t_ = 0;
-    ChartTheme theme_;
 };
 
 } // namespace parascope::ui

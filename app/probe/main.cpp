@@ -142,6 +142,7 @@ int main(int argc, char** argv)
             d.pcie_gen = nvml.pcieGeneration(dev);
             d.pcie_width = nvml.pcieWidth(dev);
             d.nvlink_active_links = nvml.activeNvlinks(dev);
+            d.nvlink_version = nvml.nvlinkVersion(dev);
             const std::string tag = "GPU " + std::to_string(dev) + " (" + d.name + ")";
 
             progress(tag + ": HBM copy and triad");
@@ -218,6 +219,7 @@ int main(int argc, char** argv)
                     parascope::ProbeLink l;
                     l.src = a;
                     l.dst = b;
+                    l.topology = nvml.topology(a, b);
                     const probe::Timing one = probe::peerCopy(a, b, peer_bytes, 3, false, l.p2p_access);
                     if (one.status.ok())
                         l.unidirectional_bytes_per_s = one.bytes / parascope::sampleStats(one.seconds).median;

@@ -17,6 +17,8 @@ using ShutdownFn = nvmlReturn (*)();
 using HandleFn = nvmlReturn (*)(unsigned, nvmlDevice*);
 using UintFn = nvmlReturn (*)(nvmlDevice, unsigned*);
 using LinkStateFn = nvmlReturn (*)(nvmlDevice, unsigned, int*);
+using LinkVersionFn = nvmlReturn (*)(nvmlDevice, unsigned, unsigned*);
+using AncestorFn = nvmlReturn (*)(nvmlDevice, nvmlDevice, int*);
 
 void* symbol(void* lib, const char* name)
 {
@@ -101,6 +103,48 @@ std::optional<int> Nvml::activeNvlinks(int dev) const
             ++active;
     }
     return active;
+}
+
+std::optional<int> Nvml::nvlinkVersion(int dev) const
+{
+    if (!ok_)
+        return std::nullopt;
+    auto handle = fn<HandleFn>(lib_, "nvmlDeviceGetHandleByIndex_v2");
+    auto state = fn<LinkStateFn>(lib_, "nvmlDeviceGetNvLinkState");
+    auto version = fn<LinkVersionFn>(lib_, "nvmlDeviceGetNvLinkVersion");
+    nvmlDevice d = nullptr;
+    if (!handle || !state || !version || handle(unsigned(dev), &d) != 0)
+        return std::nullopt;
+    for (unsigned link = 0; link < 18; ++link) {
+        int on = 0;
+        unsigned v = 0;
+        if (state(d, link, &on) == 0 && on && version(d, link, &v) == 0)
+            return int(v);
+    }
+    return std::nullopt;
+}
+
+std::optional<std::string> Nvml::topology(int a, int b) const
+{
+    if (!ok_)
+        return std::nullopt;
+    auto handle = fn<HandleFn>(lib_, "nvmlDeviceGetHandleByIndex_v2");
+    auto ancestor = fn<AncestorFn>(lib_, "nvmlDeviceGetTopologyCommonAncestor");
+    nvmlDevice da = nullptr, db = nullptr;
+    int level = 0;
+    if (!handle || !ancestor || handle(unsigned(a), &da) != 0 || handle(unsigned(b), &db) != 0 || ancestor(da, db, &level) != 0)
+        return std::nullopt;
+    // nvmlGpuTopologyLevel_t: 0 internal, 10 single switch, 20 multiple switches, 30 host bridge,
+    // 40 NUMA node, 50 system.
+    switch (level) {
+    case 0: return std::string("INTERNAL");
+    case 10: return std::string("SINGLE");
+    case 20: return std::string("MULTIPLE");
+    case 30: return std::string("HOSTBRIDGE");
+    case 40: return std::string("NODE");
+    case 50: return std::string("SYSTEM");
+    default: return std::to_string(level);
+    }
 }
 
 } // namespace probe

@@ -111,6 +111,7 @@ std::optional<HardwareProfile> readHardwareProfile(const nlohmann::json& j, std:
         l.child("src");
         l.child("dst");
         l.child("kind");
+        l.child("topology");
         const auto one_way = measured(l, "unidirectional_gbps", 1e9);
         l.child("bidirectional_gbps");
         l.finish();

@@ -70,13 +70,14 @@ nlohmann::json probeResultToJson(const ProbeResult& r)
                            {"host_to_device_gbps", opt(d.h2d_bytes_per_s, 1e9)},
                            {"device_to_host_gbps", opt(d.d2h_bytes_per_s, 1e9)},
                            {"pcie", {{"gen", opt(d.pcie_gen)}, {"width", opt(d.pcie_width)}}},
-                           {"nvlink", {{"active_links", opt(d.nvlink_active_links)}}},
+                           {"nvlink", {{"active_links", opt(d.nvlink_active_links)}, {"version", opt(d.nvlink_version)}}},
                            {"gemm", gemm}});
     }
     j["devices"] = devices;
     nlohmann::json links = nlohmann::json::array();
     for (const ProbeLink& l : r.links)
         links.push_back({{"src", l.src}, {"dst", l.dst}, {"kind", l.p2p_access ? "p2p" : "staged"},
+                         {"topology", l.topology ? nlohmann::json(*l.topology) : nlohmann::json(nullptr)},
                          {"unidirectional_gbps", opt(l.unidirectional_bytes_per_s, 1e9)},
                          {"bidirectional_gbps", opt(l.bidirectional_bytes_per_s, 1e9)}});
     j["links"] = links;

@@ -41,12 +41,13 @@ struct ProbeDevice {
     double hbm_array_bytes = 0;
     std::optional<double> h2d_bytes_per_s, d2h_bytes_per_s;
     std::vector<MeasuredGemm> gemm;
-    std::optional<int> pcie_gen, pcie_width, nvlink_active_links;
+    std::optional<int> pcie_gen, pcie_width, nvlink_active_links, nvlink_version;
 };
 
 struct ProbeLink {
     int src = 0, dst = 0;
     bool p2p_access = false;
+    std::optional<std::string> topology; // NVML common ancestor (SINGLE, NODE, SYSTEM, …)
     std::optional<double> unidirectional_bytes_per_s, bidirectional_bytes_per_s;
 };
 

@@ -53,7 +53,12 @@ private slots:
         d.copy_bytes_per_s = 4.3e12;
         d.gemm.push_back({"bf16", 8192, 8192, 8192, 790e12});
         r.devices.push_back(d); // triad, theoretical, PCIe … unknown
-        r.links.push_back({0, 1, true, 396e9, std::nullopt});
+        ProbeLink link;
+        link.src = 0;
+        link.dst = 1;
+        link.p2p_access = true;
+        link.unidirectional_bytes_per_s = 396e9; // two-way and topology unknown
+        r.links.push_back(link);
         r.collectives.push_back({"all_reduce", 8, 1, 8589934592.0, 365e9});
         r.skipped.emplace_back("gemm fp8", "not measured");
         const nlohmann::json j = probeResultToJson(r);
@@ -61,6 +66,7 @@ private slots:
         QVERIFY(j["devices"][0]["hbm"]["triad_gbps"].is_null());
         QVERIFY(j["devices"][0]["pcie"]["gen"].is_null());
         QVERIFY(j["links"][0]["bidirectional_gbps"].is_null());
+        QVERIFY(j["links"][0]["topology"].is_null());
         QCOMPARE(j["devices"][0]["hbm"]["copy_gbps"].get<double>(), 4300.0);
         std::vector<InputError> errors;
         const auto p = readHardwareProfile(j, errors);

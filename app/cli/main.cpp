@@ -10,6 +10,7 @@
 #include "io/report_json.h"
 #include "io/scenario_json.h"
 #include "io/timeline_json.h"
+#include "search/sweep.h"
 #include "validation/published_runs.h"
 
 #include <cstdio>
@@ -33,6 +34,7 @@ const char* kUsage =
     "usage:\n"
     "  parascope-cli evaluate FILE [--format text|json] [--lang en|zh] [--no-explain] [--profile PROFILE]\n"
     "  parascope-cli timeline FILE [--format json|chrome-trace] [--out FILE] [--profile PROFILE]\n"
+    "  parascope-cli sweep FILE --param PARAM --values V1,V2,… [--format text|json|csv] [--lang en|zh]\n"
     "  parascope-cli validate [RUNS.json] [--format text|json]\n"
     "  parascope-cli profile import-nccl-tests LOG... [--op OP] [--ranks N] [--nodes N] [--into PROFILE] --out PROFILE\n"
     "  parascope-cli presets [models|gpus|clusters] [--format text|json]\n"
@@ -45,6 +47,10 @@ const char* kUsage =
     "          (Trace Event Format) that Perfetto and chrome://tracing open.\n"
     "profile   import-nccl-tests reads nccl-tests logs (text or -J JSON) into a hardware profile;\n"
     "          the collective, ranks and nodes come from the log, or from --op/--ranks/--nodes.\n"
+    "sweep     evaluates one knob across values (PARAM: parallel.tp, parallel.pp, parallel.vpp,\n"
+    "          parallel.dp, parallel.cp, parallel.ep, parallel.zero, training.seq_len,\n"
+    "          training.micro_batch, training.global_batch, training.recompute (0-2),\n"
+    "          parallel.schedule (0-5), gpus) and names the breaking points.\n"
     "validate  predicts every published run (default: the built-in reference set) and prints\n"
     "          predicted vs published step time, the error and the MAPE.\n"
     "exit codes: 0 evaluated (even when it does not fit), 2 bad input, 1 internal error.\n";
@@ -56,6 +62,8 @@ struct Args {
     std::string profile;
     std::string out;
     std::string into;
+    std::string param;
+    std::string values;
     parascope::NcclTestsOverrides nccl;
     bool explain = true;
 };
@@ -77,6 +85,11 @@ int parseArgs(int argc, char** argv, int first, Args& a)
             if (!v)
                 return badUsage("--format needs a value");
             a.format = v;
+        } else if (arg == "--param" || arg == "--values") {
+            const char* v = value();
+            if (!v)
+                return badUsage(arg + " needs a value");
+            (arg == "--param" ? a.param : a.values) = v;
         } else if (arg == "--op" || arg == "--into") {
             const char* v = value();
             if (!v)
@@ -199,6 +212,86 @@ int timelineCommand(const Args& a)
     const nlohmann::json j = format == "json" ? parascope::timelineToJson(*scenario, est)
                                               : parascope::timelineToChromeTrace(*scenario, est);
     return emit(a, j.dump() + "\n");
+}
+
+int sweepCommand(const Args& a)
+{
+    const std::string format = a.format.empty() ? "text" : a.format;
+    if (format != "json" && format != "text" && format != "csv")
+        return badUsage("--format needs text, json or csv");
+    const auto& params = parascope::sweepableParams();
+    if (std::find(params.begin(), params.end(), a.param) == params.end()) {
+        std::string list;
+        for (const std::string& p : params)
+            list += (list.empty() ? "" : ", ") + p;
+        return badUsage("--param must be one of " + list);
+    }
+    std::vector<long long> values;
+    std::stringstream ss(a.values);
+    for (std::string item; std::getline(ss, item, ',');) {
+        char* end = nullptr;
+        const long long v = std::strtoll(item.c_str(), &end, 10);
+        if (item.empty() || !end || *end != '\0')
+            return badUsage("--values needs whole numbers separated by commas, got \"" + item + "\"");
+        values.push_back(v);
+    }
+    if (values.empty() || values.size() > 10000)
+        return badUsage("--values needs 1 to 10000 values");
+    const auto scenario = loadScenario(a, "sweep");
+    if (!scenario)
+        return kExitBadInput;
+    const parascope::SweepResult r = parascope::sweep(*scenario, a.param, values);
+    const double gib = double(1ull << 30);
+    const auto codes = [](const parascope::SweepPoint& p, const char* sep) {
+        std::string c;
+        for (const auto& d : p.diagnostics)
+            c += (c.empty() ? "" : sep) + d.code;
+        return c;
+    };
+    if (format == "json") {
+        nlohmann::json points = nlohmann::json::array();
+        for (const auto& p : r.points) {
+            nlohmann::json diags = nlohmann::json::array();
+            for (const auto& d : p.diagnostics)
+                diags.push_back({{"severity", parascope::toString(d.severity)}, {"code", d.code}, {"message", d.message.in(a.lang)}});
+            points.push_back({{"value", p.value}, {"valid", p.valid}, {"peak_bytes", p.peak_bytes}, {"capacity_bytes", p.capacity_bytes},
+                              {"peak_stage", p.peak_stage}, {"stage_bytes", p.stage_bytes}, {"step_s", p.step_s},
+                              {"bubble_fraction", p.bubble_fraction}, {"exposed_comm_s", p.exposed_comm_s}, {"mfu", p.mfu},
+                              {"tokens_per_s", p.tokens_per_s}, {"diagnostics", diags}});
+        }
+        nlohmann::json breaks = nlohmann::json::array();
+        for (const auto& b : r.breaks)
+            breaks.push_back({{"value", b.value}, {"code", b.code}, {"message", b.message.in(a.lang)}});
+        return emit(a, nlohmann::json{{"schema", "parascope.sweep/1"}, {"param", r.param}, {"points", points}, {"breaking_points", breaks}}.dump(2) + "\n");
+    }
+    std::ostringstream o;
+    char line[512];
+    if (format == "csv") {
+        o << "value,valid,peak_gib,capacity_gib,peak_stage,step_s,bubble_fraction,exposed_comm_s,mfu,tokens_per_s,diagnostics\n";
+        for (const auto& p : r.points) {
+            std::snprintf(line, sizeof line, "%lld,%d,%.4f,%.4f,%d,%.6g,%.6g,%.6g,%.6g,%.6g,%s\n", p.value, p.valid ? 1 : 0,
+                          p.peak_bytes / gib, p.capacity_bytes / gib, p.peak_stage, p.step_s, p.bubble_fraction, p.exposed_comm_s,
+                          p.mfu, p.tokens_per_s, codes(p, ";").c_str());
+            o << line;
+        }
+        return emit(a, o.str());
+    }
+    o << "Sweep of " << r.param << "\n";
+    std::snprintf(line, sizeof line, "%10s %6s %10s %9s %8s %8s %9s %6s %12s  %s\n", "value", "valid", "peak GiB", "capacity", "step s",
+                  "bubble", "exposed s", "MFU", "tokens/s", "diagnostics");
+    o << line;
+    for (const auto& p : r.points) {
+        std::snprintf(line, sizeof line, "%10lld %6s %10.2f %9.1f %8.3f %7.1f%% %9.3f %5.1f%% %12.0f  %s\n", p.value, p.valid ? "yes" : "no",
+                      p.peak_bytes / gib, p.capacity_bytes / gib, p.step_s, p.bubble_fraction * 100, p.exposed_comm_s, p.mfu * 100,
+                      p.tokens_per_s, codes(p, ", ").c_str());
+        o << line;
+    }
+    o << (a.lang == "zh" ? "\n临界点：\n" : "\nBreaking points:\n");
+    if (r.breaks.empty())
+        o << (a.lang == "zh" ? "  无\n" : "  none\n");
+    for (const auto& b : r.breaks)
+        o << "  " << b.message.in(a.lang) << "\n";
+    return emit(a, o.str());
 }
 
 int validateCommand(const Args& a)
@@ -379,6 +472,8 @@ int main(int argc, char** argv)
             return timelineCommand(a);
         if (cmd == "validate")
             return validateCommand(a);
+        if (cmd == "sweep")
+            return sweepCommand(a);
         if (cmd == "profile")
             return profileCommand(a);
         if (cmd == "presets")

@@ -240,6 +240,33 @@ private slots:
         QCOMPARE(r.code, 2);
     }
 
+    void sweepOutputs()
+    {
+        Run r = run({QStringLiteral("sweep"), defaultScenario(), QStringLiteral("--param"), QStringLiteral("parallel.pp"),
+                     QStringLiteral("--values"), QStringLiteral("4,8,16"), QStringLiteral("--format"), QStringLiteral("json")});
+        QCOMPARE(r.code, 0);
+        const nlohmann::json j = nlohmann::json::parse(r.out.toStdString());
+        QCOMPARE(j["points"].size(), std::size_t(3));
+        QCOMPARE(j["points"][1]["value"].get<long long>(), 8LL);
+        r = run({QStringLiteral("sweep"), defaultScenario(), QStringLiteral("--param"), QStringLiteral("parallel.pp"),
+                 QStringLiteral("--values"), QStringLiteral("4,8,16"), QStringLiteral("--format"), QStringLiteral("csv")});
+        QCOMPARE(r.code, 0);
+        const QList<QByteArray> lines = r.out.trimmed().split('\n');
+        QCOMPARE(lines.size(), 4);
+        QVERIFY(lines[0].startsWith("value,valid,peak_gib"));
+        QCOMPARE(lines[2].split(',').size(), lines[0].split(',').size());
+        r = run({QStringLiteral("sweep"), defaultScenario(), QStringLiteral("--param"), QStringLiteral("parallel.pp"),
+                 QStringLiteral("--values"), QStringLiteral("8,16"), QStringLiteral("--lang"), QStringLiteral("zh")});
+        QCOMPARE(r.code, 0);
+        QVERIFY(QString::fromUtf8(r.out).contains(QStringLiteral("临界点")));
+        r = run({QStringLiteral("sweep"), defaultScenario(), QStringLiteral("--param"), QStringLiteral("model.hidden"),
+                 QStringLiteral("--values"), QStringLiteral("1")});
+        QCOMPARE(r.code, 2);
+        r = run({QStringLiteral("sweep"), defaultScenario(), QStringLiteral("--param"), QStringLiteral("parallel.pp"),
+                 QStringLiteral("--values"), QStringLiteral("4,x")});
+        QCOMPARE(r.code, 2);
+    }
+
     void usageErrors_data()
     {
         QTest::addColumn<QStringList>("args");

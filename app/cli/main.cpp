@@ -10,6 +10,7 @@
 #include "io/report_json.h"
 #include "io/scenario_json.h"
 #include "io/timeline_json.h"
+#include "search/search.h"
 #include "search/sweep.h"
 #include "validation/published_runs.h"
 
@@ -35,6 +36,7 @@ const char* kUsage =
     "  parascope-cli evaluate FILE [--format text|json] [--lang en|zh] [--no-explain] [--profile PROFILE]\n"
     "  parascope-cli timeline FILE [--format json|chrome-trace] [--out FILE] [--profile PROFILE]\n"
     "  parascope-cli sweep FILE --param PARAM --values V1,V2,… [--format text|json|csv] [--lang en|zh]\n"
+    "  parascope-cli search FILE [--gpus N] [--top K] [--threads N] [--closed-form] [--fewest-gpus] [--format text|json|csv]\n"
     "  parascope-cli validate [RUNS.json] [--format text|json]\n"
     "  parascope-cli profile import-nccl-tests LOG... [--op OP] [--ranks N] [--nodes N] [--into PROFILE] --out PROFILE\n"
     "  parascope-cli presets [models|gpus|clusters] [--format text|json]\n"
@@ -51,6 +53,9 @@ const char* kUsage =
     "          parallel.dp, parallel.cp, parallel.ep, parallel.zero, training.seq_len,\n"
     "          training.micro_batch, training.global_batch, training.recompute (0-2),\n"
     "          parallel.schedule (0-5), gpus) and names the breaking points.\n"
+    "search    evaluates every valid strategy (tp, pp, vpp, dp, cp, ep, SP, ZeRO, micro batch,\n"
+    "          recompute, schedule) for the scenario's model, cluster, sequence and batch, ranks\n"
+    "          them by tokens/s and prints the Pareto front of peak memory vs step time.\n"
     "validate  predicts every published run (default: the built-in reference set) and prints\n"
     "          predicted vs published step time, the error and the MAPE.\n"
     "exit codes: 0 evaluated (even when it does not fit), 2 bad input, 1 internal error.\n";
@@ -64,6 +69,8 @@ struct Args {
     std::string into;
     std::string param;
     std::string values;
+    long long gpus = 0, top = 10, threads = 0;
+    bool closed_form = false, fewest_gpus = false;
     parascope::NcclTestsOverrides nccl;
     bool explain = true;
 };
@@ -85,6 +92,16 @@ int parseArgs(int argc, char** argv, int first, Args& a)
             if (!v)
                 return badUsage("--format needs a value");
             a.format = v;
+        } else if (arg == "--gpus" || arg == "--top" || arg == "--threads") {
+            const char* v = value();
+            const long long n = v ? std::atoll(v) : 0;
+            if (n < 1 || n > (1 << 24))
+                return badUsage(arg + " needs a whole number ≥ 1");
+            (arg == "--gpus" ? a.gpus : arg == "--top" ? a.top : a.threads) = n;
+        } else if (arg == "--closed-form") {
+            a.closed_form = true;
+        } else if (arg == "--fewest-gpus") {
+            a.fewest_gpus = true;
         } else if (arg == "--param" || arg == "--values") {
             const char* v = value();
             if (!v)
@@ -294,6 +311,88 @@ int sweepCommand(const Args& a)
     return emit(a, o.str());
 }
 
+int searchCommand(const Args& a)
+{
+    const std::string format = a.format.empty() ? "text" : a.format;
+    if (format != "json" && format != "text" && format != "csv")
+        return badUsage("--format needs text, json or csv");
+    const auto scenario = loadScenario(a, "search");
+    if (!scenario)
+        return kExitBadInput;
+    parascope::SearchOptions o;
+    o.gpus = a.gpus;
+    o.top = std::size_t(a.top);
+    o.threads = int(a.threads);
+    o.simulate = !a.closed_form;
+    const parascope::SearchResult r = parascope::searchStrategies(*scenario, o);
+    const double gib = double(1ull << 30);
+    const auto describe = [](const parascope::SearchRow& row) {
+        const auto& p = row.parallel;
+        char buf[160];
+        std::snprintf(buf, sizeof buf, "TP%d PP%d%s DP%d CP%d EP%d%s ZeRO-%d mb%lld %s %s", p.tp, p.pp,
+                      p.schedule == parascope::ScheduleKind::Interleaved ? (" VPP" + std::to_string(p.vpp)).c_str() : "",
+                      p.dp, p.cp, p.ep, p.sequence_parallel ? " SP" : "", p.zero, (long long)row.training.micro_batch,
+                      parascope::toString(row.training.recompute), parascope::toString(p.schedule));
+        return std::string(buf);
+    };
+    const auto rowJson = [&](const parascope::SearchRow& row) {
+        nlohmann::json j = parascope::scenarioToJson(parascope::applyRow(*scenario, row));
+        return nlohmann::json{{"rank_index", row.index}, {"parallel", j["parallel"]}, {"training", j["training"]},
+                              {"step_s", row.step_s}, {"tokens_per_s", row.tokens_per_s}, {"mfu", row.mfu},
+                              {"peak_bytes", row.peak_bytes}, {"bubble_fraction", row.bubble_fraction}};
+    };
+    long long fewest = -1;
+    if (a.fewest_gpus)
+        fewest = parascope::fewestGpus(*scenario);
+    if (format == "json") {
+        nlohmann::json top = nlohmann::json::array(), pareto = nlohmann::json::array();
+        for (const auto& row : r.top)
+            top.push_back(rowJson(row));
+        for (const auto& row : r.pareto)
+            pareto.push_back(rowJson(row));
+        nlohmann::json out = {{"schema", "parascope.search/1"}, {"gpus", r.top.empty() ? a.gpus : (long long)r.top.front().parallel.gpus()},
+                              {"enumerated", r.enumerated}, {"valid", r.valid}, {"fitting", r.fitting}, {"seconds", r.seconds},
+                              {"top", top}, {"pareto", pareto}};
+        if (fewest >= 0)
+            out["fewest_gpus"] = fewest;
+        return emit(a, out.dump(2) + "\n");
+    }
+    std::ostringstream o2;
+    char line[320];
+    if (format == "csv") {
+        o2 << "rank,tp,pp,vpp,dp,cp,ep,sp,zero,micro_batch,recompute,schedule,step_s,tokens_per_s,mfu,peak_gib\n";
+        int k = 0;
+        for (const auto& row : r.top) {
+            const auto& p = row.parallel;
+            std::snprintf(line, sizeof line, "%d,%d,%d,%d,%d,%d,%d,%d,%d,%lld,%s,%s,%.6g,%.6g,%.6g,%.4f\n", ++k, p.tp, p.pp, p.vpp, p.dp,
+                          p.cp, p.ep, p.sequence_parallel ? 1 : 0, p.zero, (long long)row.training.micro_batch,
+                          parascope::toString(row.training.recompute), parascope::toString(p.schedule), row.step_s, row.tokens_per_s,
+                          row.mfu, row.peak_bytes / gib);
+            o2 << line;
+        }
+        return emit(a, o2.str());
+    }
+    std::snprintf(line, sizeof line, "Search: %zu strategies enumerated, %zu valid, %zu fit; %.2f s (%s)\n", r.enumerated, r.valid,
+                  r.fitting, r.seconds, a.closed_form ? "closed-form step" : "simulated step");
+    o2 << line;
+    int k = 0;
+    for (const auto& row : r.top) {
+        std::snprintf(line, sizeof line, "%3d. %-62s step %8.3f s  %10.0f tokens/s  MFU %5.1f%%  peak %6.1f GiB\n", ++k,
+                      describe(row).c_str(), row.step_s, row.tokens_per_s, row.mfu * 100, row.peak_bytes / gib);
+        o2 << line;
+    }
+    if (r.top.empty())
+        o2 << "  no strategy fits: more GPUs, a shorter sequence or a smaller batch\n";
+    o2 << "\nPareto front (peak memory vs step time):\n";
+    for (const auto& row : r.pareto) {
+        std::snprintf(line, sizeof line, "  %6.1f GiB  %8.3f s  %s\n", row.peak_bytes / gib, row.step_s, describe(row).c_str());
+        o2 << line;
+    }
+    if (fewest >= 0)
+        o2 << "\nFewest GPUs on which it trains: " << fewest << "\n";
+    return emit(a, o2.str());
+}
+
 int validateCommand(const Args& a)
 {
     const std::string format = a.format.empty() ? "text" : a.format;
@@ -474,6 +573,8 @@ int main(int argc, char** argv)
             return validateCommand(a);
         if (cmd == "sweep")
             return sweepCommand(a);
+        if (cmd == "search")
+            return searchCommand(a);
         if (cmd == "profile")
             return profileCommand(a);
         if (cmd == "presets")

@@ -90,7 +90,7 @@ Estimate evaluate(const Scenario& sc, const EvaluateOptions& options)
     const int chunks = kind == ScheduleKind::Interleaved ? std::max(1, sc.parallel.vpp)
                      : (kind == ScheduleKind::ZbV || kind == ScheduleKind::DualPipeV) ? 2 : 1;
     const OpCostModel costs = opCosts(sc, est.params, layout, chunks, est.communication);
-    StepSimulation step = simulateStep(sc, costs, est.microbatches, options.record_timeline);
+    StepSimulation step = simulateStep(sc, costs, est.microbatches, options.record_timeline, options.simulate);
     est.time = std::move(step.time);
     est.timeline = std::move(step.timeline);
     distributeExposure(est.communication, step.exposed_by_group);

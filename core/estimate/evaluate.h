@@ -10,6 +10,7 @@ namespace parascope {
 
 struct EvaluateOptions {
     bool record_timeline = true; // false: numbers only (sweeps and search)
+    bool simulate = true;        // false: the closed-form step instead of the event simulation
 };
 
 Estimate evaluate(const Scenario& scenario, const EvaluateOptions& options = {});

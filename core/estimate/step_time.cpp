@@ -110,8 +110,10 @@ Timeline run(const PipelineSchedule& s, const OpCostModel& costs, bool record, d
 
 } // namespace
 
-StepSimulation simulateStep(const Scenario& sc, const OpCostModel& costs, long long m, bool record_ops)
+StepSimulation simulateStep(const Scenario& sc, const OpCostModel& costs, long long m, bool record_ops, bool simulate)
 {
+    if (!simulate)
+        return closedForm(sc, costs, m, "closed form requested (search)");
     const ParallelConfig& par = sc.parallel;
     const int p = std::max(1, par.pp);
     const ScheduleKind kind = par.schedule;

@@ -26,7 +26,8 @@ struct StepSimulation {
 // Ops materialised at most; beyond, fewer microbatches are simulated and the step extrapolated.
 inline constexpr std::size_t kMaxSimulatedOps = 400000;
 
-StepSimulation simulateStep(const Scenario& sc, const OpCostModel& costs, long long microbatches, bool record_ops);
+StepSimulation simulateStep(const Scenario& sc, const OpCostModel& costs, long long microbatches, bool record_ops,
+                            bool simulate = true);
 
 // Fills est.throughput from est.time and est.flops.
 void computeThroughput(const Scenario& sc, Estimate& est);

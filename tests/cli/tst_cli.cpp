@@ -267,6 +267,28 @@ private slots:
         QCOMPARE(r.code, 2);
     }
 
+    void searchOutputs()
+    {
+        const QString scen = data("cli-ddp-13b-oom.parascope.json"); // 13B on 64 GPUs: DDP does not fit, others do
+        Run r = run({QStringLiteral("search"), scen, QStringLiteral("--gpus"), QStringLiteral("8"), QStringLiteral("--top"),
+                     QStringLiteral("3"), QStringLiteral("--closed-form"), QStringLiteral("--format"), QStringLiteral("json")});
+        QCOMPARE(r.code, 0);
+        const nlohmann::json j = nlohmann::json::parse(r.out.toStdString());
+        QCOMPARE(j["schema"].get<std::string>(), std::string("parascope.search/1"));
+        QVERIFY(j["top"].size() <= 3 && !j["top"].empty());
+        QVERIFY(j["top"][0]["tokens_per_s"].get<double>() >= j["top"].back()["tokens_per_s"].get<double>());
+        QCOMPARE(j["top"][0]["parallel"]["tp"].get<int>() * j["top"][0]["parallel"]["pp"].get<int>()
+                     * j["top"][0]["parallel"]["dp"].get<int>() * j["top"][0]["parallel"]["cp"].get<int>(),
+                 8);
+        r = run({QStringLiteral("search"), scen, QStringLiteral("--gpus"), QStringLiteral("8"), QStringLiteral("--top"),
+                 QStringLiteral("3"), QStringLiteral("--closed-form"), QStringLiteral("--format"), QStringLiteral("csv")});
+        QCOMPARE(r.code, 0);
+        QVERIFY(r.out.startsWith("rank,tp,pp,vpp,dp"));
+        QCOMPARE(r.out.trimmed().split('\n').size(), 4);
+        r = run({QStringLiteral("search"), scen, QStringLiteral("--gpus"), QStringLiteral("0")});
+        QCOMPARE(r.code, 2);
+    }
+
     void usageErrors_data()
     {
         QTest::addColumn<QStringList>("args");

@@ -1,0 +1,219 @@
+#include "search/search.h"
+
+#include "estimate/evaluate.h"
+
+#include <algorithm>
+#include <atomic>
+#include <chrono>
+#include <thread>
+
+namespace parascope {
+
+namespace {
+
+std::vector<int> powersOfTwoUpTo(long long limit)
+{
+    std::vector<int> v;
+    for (long long x = 1; x <= limit; x *= 2)
+        v.push_back(int(x));
+    return v;
+}
+
+} // namespace
+
+std::vector<Scenario> enumerateStrategies(const Scenario& base, const SearchOptions& o)
+{
+    std::vector<Scenario> out;
+    const ModelSpec& m = base.model;
+    const std::int64_t gpus = o.gpus > 0 ? o.gpus : base.parallel.gpus();
+    const int per_node = std::max(1, base.cluster.gpus_per_node);
+    const long long tp_limit = o.tp_across_nodes ? gpus : std::min<std::int64_t>(gpus, per_node);
+    const int experts = m.moe ? m.moe->experts : 1;
+    for (int tp : powersOfTwoUpTo(tp_limit)) {
+        if (m.heads % tp || m.kv_heads % tp || gpus % tp)
+            continue;
+        for (int pp = 1; pp <= m.layers && tp * (long long)pp <= gpus; ++pp) {
+            if (m.layers % pp || gpus % (static_cast<long long>(tp) * pp))
+                continue;
+            for (int cp : powersOfTwoUpTo(64)) {
+                const long long rest = gpus / (static_cast<long long>(tp) * pp);
+                if (rest % cp || base.training.seq_len % (2LL * cp) != 0 || (cp > 1 && base.training.seq_len / cp < 1024))
+                    continue;
+                const int dp = int(rest / cp);
+                for (int ep : powersOfTwoUpTo(experts)) {
+                    if (experts % ep || (static_cast<long long>(dp) * cp) % ep || (ep > 1 && !m.moe))
+                        continue;
+                    for (long long mb : o.micro_batches) {
+                        if (base.training.global_batch % (mb * dp))
+                            continue;
+                        const long long microbatches = base.training.global_batch / (mb * dp);
+                        struct Sched { ScheduleKind kind; int vpp; };
+                        std::vector<Sched> schedules = {{ScheduleKind::OneFOneB, 1}};
+                        if (pp > 1) {
+                            schedules.push_back({ScheduleKind::ZbH1, 1});
+                            for (int vpp : {2, 4})
+                                if (m.layers % (pp * vpp) == 0 && microbatches % pp == 0)
+                                    schedules.push_back({ScheduleKind::Interleaved, vpp});
+                        }
+                        const std::vector<int> zeros = pp > 1 ? std::vector<int>{0, 1} : std::vector<int>{0, 1, 2, 3};
+                        for (const Sched& s : schedules)
+                            for (int zero : zeros) {
+                                if (zero > 0 && dp * cp == 1)
+                                    continue; // nothing to shard over
+                                for (Recompute rc : {Recompute::None, Recompute::Selective, Recompute::Full}) {
+                                    Scenario sc = base;
+                                    ParallelConfig& p = sc.parallel;
+                                    p.tp = tp;
+                                    p.pp = pp;
+                                    p.cp = cp;
+                                    p.dp = dp;
+                                    p.ep = ep;
+                                    p.vpp = s.vpp;
+                                    p.schedule = s.kind;
+                                    p.zero = zero;
+                                    p.sequence_parallel = tp > 1;
+                                    p.stage_layers.clear();
+                                    sc.training.micro_batch = mb;
+                                    sc.training.recompute = rc;
+                                    sc.cluster.nodes = 0;
+                                    out.push_back(std::move(sc));
+                                }
+                            }
+                    }
+                }
+            }
+        }
+    }
+    return out;
+}
+
+Scenario applyRow(const Scenario& base, const SearchRow& row)
+{
+    Scenario sc = base;
+    sc.parallel = row.parallel;
+    sc.training = row.training;
+    sc.cluster.nodes = 0;
+    return sc;
+}
+
+SearchResult searchStrategies(const Scenario& base, const SearchOptions& o)
+{
+    const auto t0 = std::chrono::steady_clock::now();
+    SearchResult r;
+    const std::vector<Scenario> candidates = enumerateStrategies(base, o);
+    r.enumerated = candidates.size();
+    std::vector<SearchRow> rows(candidates.size());
+    std::vector<char> ok(candidates.size(), 0);
+    std::atomic<std::size_t> next{0}, done{0};
+    std::atomic<bool> cancel{false};
+    const int threads = std::max(1, o.threads > 0 ? o.threads : int(std::thread::hardware_concurrency()));
+    EvaluateOptions eo;
+    eo.record_timeline = false;
+    eo.simulate = o.simulate;
+    // Each candidate writes only its own row: no locks, and the outcome is independent of which
+    // thread took it.
+    const auto evaluateNext = [&]() -> bool {
+        const std::size_t i = next.fetch_add(1);
+        if (cancel || i >= candidates.size())
+            return false;
+        const Estimate e = evaluate(candidates[i], eo);
+        SearchRow& row = rows[i];
+        row.index = i;
+        row.parallel = candidates[i].parallel;
+        row.training = candidates[i].training;
+        row.step_s = e.time.step_s;
+        row.tokens_per_s = e.throughput.tokens_per_s;
+        row.mfu = e.throughput.mfu;
+        row.peak_bytes = e.memory.peak_bytes;
+        row.bubble_fraction = e.time.bubble_fraction;
+        row.fits = e.memory.fits;
+        ok[i] = !e.hasErrors();
+        ++done;
+        return true;
+    };
+    std::vector<std::thread> pool;
+    for (int t = 1; t < threads; ++t)
+        pool.emplace_back([&] {
+            while (evaluateNext()) {
+            }
+        });
+    // The calling thread works too, and reports progress (and takes a cancel) between evaluations.
+    while (evaluateNext())
+        if (o.progress && !o.progress(done.load(), candidates.size()))
+            cancel = true;
+    for (std::thread& t : pool)
+        t.join();
+    r.cancelled = cancel;
+    r.evaluated = done.load();
+
+    std::vector<SearchRow> good;
+    for (std::size_t i = 0; i < rows.size(); ++i) {
+        if (!ok[i] || rows[i].step_s <= 0)
+            continue;
+        ++r.valid;
+        if (rows[i].fits) {
+            ++r.fitting;
+            good.push_back(rows[i]);
+        }
+    }
+    // Deterministic order: tokens/s, then the enumeration index.
+    std::sort(good.begin(), good.end(), [](const SearchRow& a, const SearchRow& b) {
+        return a.tokens_per_s != b.tokens_per_s ? a.tokens_per_s > b.tokens_per_s : a.index < b.index;
+    });
+    r.top.assign(good.begin(), good.begin() + std::min(good.size(), o.top));
+    // Pareto front in (peak memory, step time): sweep by memory, keep strictly faster steps.
+    std::vector<SearchRow> by_memory = good;
+    std::sort(by_memory.begin(), by_memory.end(), [](const SearchRow& a, const SearchRow& b) {
+        if (a.peak_bytes != b.peak_bytes)
+            return a.peak_bytes < b.peak_bytes;
+        return a.step_s != b.step_s ? a.step_s < b.step_s : a.index < b.index;
+    });
+    double best_step = 1e300;
+    for (const SearchRow& row : by_memory)
+        if (row.step_s < best_step) {
+            r.pareto.push_back(row);
+            best_step = row.step_s;
+        }
+    r.seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
+    return r;
+}
+
+long long largestFittingMicroBatch(const Scenario& base)
+{
+    long long best = 0;
+    EvaluateOptions eo;
+    eo.record_timeline = false;
+    for (long long mb = 1; mb <= 1024; mb *= 2) {
+        Scenario sc = base;
+        sc.training.micro_batch = mb;
+        // Keep the global batch divisible: at least one microbatch per pipeline.
+        const long long unit = mb * sc.parallel.dp;
+        if (sc.training.global_batch % unit)
+            sc.training.global_batch = std::max(unit, sc.training.global_batch / unit * unit);
+        if (!evaluate(sc, eo).memory.fits)
+            break;
+        best = mb;
+    }
+    return best;
+}
+
+std::int64_t fewestGpus(const Scenario& base, std::int64_t max_gpus)
+{
+    const std::int64_t node = std::max(1, base.cluster.gpus_per_node);
+    for (std::int64_t g = 1; g <= max_gpus; g = g < node ? g * 2 : g + node) {
+        SearchOptions o;
+        o.gpus = g;
+        o.top = 1;
+        o.simulate = false;
+        o.micro_batches = {1};
+        Scenario sc = base;
+        // A global batch every data-parallel width divides.
+        sc.training.global_batch = std::max<long long>(sc.training.global_batch, g);
+        sc.training.global_batch = (sc.training.global_batch + g - 1) / g * g;
+        if (!searchStrategies(sc, o).top.empty())
+            return g;
+    }
+    return 0;
+}
+
+} // namespace parascope

@@ -1,0 +1,57 @@
+#pragma once
+// Search: every valid strategy for a model on a number of GPUs — tp, pp, vpp, dp, cp, ep,
+// sequence parallelism, ZeRO stage, micro batch, recompute and schedule within sensible bounds —
+// evaluated with the same evaluate() as everything else (so a result equals a full evaluation
+// of its configuration), ranked by tokens/s, plus the Pareto front of peak memory vs step time.
+// Uses every core; results do not depend on the thread count.
+
+#include "estimate/estimate.h"
+#include "estimate/scenario.h"
+
+#include <functional>
+#include <string>
+#include <vector>
+
+namespace parascope {
+
+struct SearchOptions {
+    std::int64_t gpus = 0;             // 0: the base scenario's tp·pp·dp·cp
+    bool tp_across_nodes = false;      // allow TP beyond one node
+    std::vector<long long> micro_batches{1, 2, 4, 8};
+    std::size_t top = 10;
+    int threads = 0;                   // 0: all cores
+    bool simulate = true;              // false: the closed-form step (faster)
+    std::function<bool(std::size_t done, std::size_t total)> progress; // return false to cancel
+};
+
+struct SearchRow {
+    std::size_t index = 0; // position in the enumeration (ties break on it)
+    ParallelConfig parallel;
+    TrainingConfig training;
+    double step_s = 0, tokens_per_s = 0, mfu = 0, peak_bytes = 0, bubble_fraction = 0;
+    bool fits = false;
+};
+
+struct SearchResult {
+    std::size_t enumerated = 0, evaluated = 0, valid = 0, fitting = 0;
+    bool cancelled = false;
+    std::vector<SearchRow> top;    // by tokens/s, best first
+    std::vector<SearchRow> pareto; // fitting, not dominated in (peak memory, step time); by memory
+    double seconds = 0;
+};
+
+// All candidate configurations (cheap structural checks only) for the base scenario's model,
+// cluster, sequence length and global batch.
+std::vector<Scenario> enumerateStrategies(const Scenario& base, const SearchOptions& options);
+
+SearchResult searchStrategies(const Scenario& base, const SearchOptions& options);
+
+// The largest micro batch (power of two, ≤ 1024) that fits with the base strategy; 0 if none.
+long long largestFittingMicroBatch(const Scenario& base);
+
+// The fewest GPUs (multiples of a node, up to `max_gpus`) on which any strategy fits; 0 if none.
+std::int64_t fewestGpus(const Scenario& base, std::int64_t max_gpus = 1 << 16);
+
+Scenario applyRow(const Scenario& base, const SearchRow& row);
+
+} // namespace parascope

@@ -1,0 +1,136 @@
+// Search: the ranking is a brute force over evaluate() (same code path, so every row equals a
+// full evaluation), results do not depend on the thread count, the bounds hold, and the
+// helpers answer hand-checked cases.
+
+#include "search/search.h"
+#include "scenario_fixture.h"
+
+using namespace parascope;
+using namespace parascope::test;
+
+class TstSearch : public QObject {
+    Q_OBJECT
+
+    // Llama-2 7B on one node of 8 A100-80GB, 8 sequences of 4096 per step.
+    static Scenario small()
+    {
+        Scenario sc = presetScenario("llama2-7b", "dgx-a100-80g", 1, 1, 8);
+        sc.training.global_batch = 8;
+        return sc;
+    }
+
+private slots:
+    void boundsHold()
+    {
+        SearchOptions o;
+        const auto all = enumerateStrategies(small(), o);
+        QVERIFY(all.size() > 50);
+        for (const Scenario& s : all) {
+            const ParallelConfig& p = s.parallel;
+            QCOMPARE(p.gpus(), std::int64_t(8));
+            QVERIFY(p.tp <= 8);              // TP inside the node
+            QCOMPARE(32 % p.tp, 0);          // Llama-2 7B: 32 heads (and 32 KV heads) divide by TP
+            QCOMPARE(32 % p.pp, 0);          // 32 layers divide by PP
+            QCOMPARE(s.training.global_batch % (s.training.micro_batch * p.dp), 0LL); // the batch divides
+        }
+    }
+
+    void rowsEqualFullEvaluations()
+    {
+        SearchOptions o;
+        o.top = 5;
+        const SearchResult r = searchStrategies(small(), o);
+        QVERIFY(!r.top.empty());
+        QCOMPARE(r.evaluated, r.enumerated);
+        // The best row is the brute-force maximum of tokens/s over every fitting candidate.
+        double best = 0;
+        EvaluateOptions eo;
+        eo.record_timeline = false;
+        for (const Scenario& s : enumerateStrategies(small(), o)) {
+            const Estimate e = evaluate(s, eo);
+            if (!e.hasErrors() && e.memory.fits)
+                best = std::max(best, e.throughput.tokens_per_s);
+        }
+        QCOMPARE(r.top.front().tokens_per_s, best);
+        for (const SearchRow& row : r.top) {
+            const Estimate e = evaluate(applyRow(small(), row), eo);
+            QCOMPARE(row.step_s, e.time.step_s);
+            QCOMPARE(row.peak_bytes, e.memory.peak_bytes);
+            QVERIFY(e.memory.fits && !e.hasErrors());
+        }
+        for (std::size_t i = 1; i < r.top.size(); ++i)
+            QVERIFY(r.top[i - 1].tokens_per_s >= r.top[i].tokens_per_s);
+        // Pareto: along increasing memory, the step time strictly falls.
+        for (std::size_t i = 1; i < r.pareto.size(); ++i) {
+            QVERIFY(r.pareto[i - 1].peak_bytes <= r.pareto[i].peak_bytes);
+            QVERIFY(r.pareto[i - 1].step_s > r.pareto[i].step_s);
+        }
+    }
+
+    void deterministicAcrossThreadCounts()
+    {
+        SearchOptions one, two;
+        one.threads = 1;
+        two.threads = 2;
+        one.top = two.top = 20;
+        const SearchResult a = searchStrategies(small(), one), b = searchStrategies(small(), two);
+        QCOMPARE(a.top.size(), b.top.size());
+        for (std::size_t i = 0; i < a.top.size(); ++i) {
+            QCOMPARE(a.top[i].index, b.top[i].index);
+            QCOMPARE(a.top[i].tokens_per_s, b.top[i].tokens_per_s);
+        }
+        QCOMPARE(a.pareto.size(), b.pareto.size());
+        QCOMPARE(a.fitting, b.fitting);
+    }
+
+    void nothingFitsWhenStatesDoNot()
+    {
+        // Llama-2 70B on 8 A100-80GB: 68.98e9 × 16 B = 1.10 TB of model states; even split
+        // eight ways (ZeRO-3 or TP·PP) that is 138 GB per GPU > 80 GiB.
+        Scenario sc = presetScenario("llama2-70b", "dgx-a100-80g", 1, 1, 8);
+        sc.training.global_batch = 8;
+        SearchOptions o;
+        o.simulate = false;
+        const SearchResult r = searchStrategies(sc, o);
+        QVERIFY(r.enumerated > 0);
+        QVERIFY(r.top.empty());
+        QCOMPARE(r.fitting, std::size_t(0));
+    }
+
+    void cancel()
+    {
+        SearchOptions o;
+        o.threads = 1;
+        o.progress = [](std::size_t done, std::size_t) { return done < 10; };
+        const SearchResult r = searchStrategies(small(), o);
+        QVERIFY(r.cancelled);
+        QVERIFY(r.evaluated < r.enumerated);
+    }
+
+    void largestMicroBatch()
+    {
+        // Llama-2 7B, TP 8 + SP, selective recompute: the largest power-of-two micro batch that
+        // fits, and twice that does not.
+        Scenario sc = presetScenario("llama2-7b", "dgx-a100-80g", 8, 1, 1);
+        sc.parallel.sequence_parallel = true;
+        sc.training.global_batch = 64;
+        const long long mb = largestFittingMicroBatch(sc);
+        QVERIFY(mb >= 1);
+        Scenario bigger = sc;
+        bigger.training.micro_batch = mb * 2;
+        bigger.training.global_batch = std::max<long long>(64, mb * 2);
+        QVERIFY(mb == 1024 || !evaluate(bigger).memory.fits);
+    }
+
+    void fewestGpusForThirteenB()
+    {
+        // Llama-2 13B at 16 B/param = 208 GB of model states: on 2 GPUs any split leaves 104 GB
+        // per GPU (> 80 GiB); on 4, 52 GB + activations fit.
+        Scenario sc = presetScenario("llama2-13b", "dgx-a100-80g", 1, 1, 1);
+        sc.training.global_batch = 8;
+        QCOMPARE(fewestGpus(sc, 64), std::int64_t(4));
+    }
+};
+
+QTEST_GUILESS_MAIN(TstSearch)
+#include "tst_search.moc"

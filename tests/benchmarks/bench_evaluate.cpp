@@ -2,6 +2,7 @@
 //   ctest --preset dev -L bench -V      or      build/dev/tests/bench_evaluate
 // Figures go into the README; nothing here asserts a time.
 
+#include "search/search.h"
 #include "scenario_fixture.h"
 
 using namespace parascope;
@@ -59,6 +60,33 @@ private slots:
             const Estimate e = evaluate(*sc);
             QVERIFY(!e.communication.empty());
         }
+    }
+
+    void searchTuring530b_data()
+    {
+        QTest::addColumn<bool>("simulate");
+        QTest::newRow("closed-form step") << false;
+        QTest::newRow("simulated step") << true;
+    }
+
+    void searchTuring530b()
+    {
+        // The reference point: Turing-530B (105 layers, h 20480, 128 heads, seq 2048) on
+        // about 5,000 A100-80GB, global batch 2,520. Configurations per second.
+        Scenario sc = presetScenario("megatron-gpt-530b", "dgx-a100-80g", 8, 1, 1);
+        sc.training.seq_len = 2048;
+        sc.training.global_batch = 2520;
+        QFETCH(bool, simulate);
+        SearchOptions o;
+        // 5,128 = 8·641 leaves no split of 105 layers and a batch of 2,520 that uses every GPU
+        // (the reference tool also counts layouts on fewer GPUs); 5,040 = 8·35·18 is the nearest
+        // count with exact layouts.
+        o.gpus = 5040;
+        o.simulate = simulate;
+        const SearchResult r = searchStrategies(sc, o);
+        qInfo("Turing-530B on %lld GPUs: %zu configurations in %.3f s = %.0f configurations/s (%s); %zu fit",
+              (long long)o.gpus, r.evaluated, r.seconds, double(r.evaluated) / r.seconds, simulate ? "simulated" : "closed form", r.fitting);
+        QVERIFY(r.evaluated > 0);
     }
 
     void hugePipeline()

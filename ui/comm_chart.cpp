@@ -48,7 +48,8 @@ CommChart::CommChart(ScenarioModel* model, QWidget* parent)
     exposed_->setBrush(palette::vermillion);
     pinned_->setBrush(palette::grey);
     plot_->yAxis->setRangeReversed(true);
-    placeLegendBelow(plot_, 3);
+    placeLegendBelow(plot_, 1); // one entry per row: the chart is often narrow
+    plot_->xAxis->ticker()->setTickCount(3);
     connect(plot_, &QCustomPlot::mouseMove, this, [this](QMouseEvent* e) {
         int index = -1;
         QCPAbstractPlottable* p = plot_->plottableAt(e->pos(), false, &index);

@@ -124,8 +124,8 @@ MainWindow::MainWindow(QWidget* parent)
     auto* top = new QSplitter(Qt::Horizontal);
     top->addWidget(memory_);
     top->addWidget(comm_);
-    top->setStretchFactor(0, 3);
-    top->setStretchFactor(1, 2);
+    top->setStretchFactor(0, 1);
+    top->setStretchFactor(1, 1);
     auto* centre = new QSplitter(Qt::Vertical);
     centre->addWidget(top);
     centre->addWidget(timeline_);

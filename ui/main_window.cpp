@@ -14,6 +14,7 @@
 #include "memory_chart.h"
 #include "scenario_model.h"
 #include "scenario_panel.h"
+#include "sweep_view.h"
 #include "timeline_chart.h"
 
 #include <qcustomplot.h>
@@ -43,6 +44,7 @@
 #include <QScrollArea>
 #include <QSettings>
 #include <QSplitter>
+#include <QTabWidget>
 #include <QStatusBar>
 #include <QTextBrowser>
 #include <QTranslator>
@@ -131,7 +133,11 @@ MainWindow::MainWindow(QWidget* parent)
     centre->addWidget(timeline_);
     centre->setStretchFactor(0, 1);
     centre->setStretchFactor(1, 1);
-    setCentralWidget(centre);
+    sweep_ = new SweepView(model_);
+    tabs_ = new QTabWidget;
+    tabs_->addTab(centre, QString());
+    tabs_->addTab(sweep_, QString());
+    setCentralWidget(tabs_);
 
     diagnostics_ = new DiagnosticsPanel(model_);
     lesson_text_ = new QTextBrowser;
@@ -154,6 +160,7 @@ MainWindow::MainWindow(QWidget* parent)
     connect(diagnostics_, &DiagnosticsPanel::stageActivated, timeline_, &TimelineChart::highlightStage);
     connect(diagnostics_, &DiagnosticsPanel::knobActivated, panel_, &ScenarioPanel::highlightKnob);
     connect(panel_, &ScenarioPanel::lessonChosen, this, [this](const QString& id) { loadLesson(id, 0); });
+    connect(panel_, &ScenarioPanel::sweepRequested, this, &MainWindow::showSweep);
     connect(model_, &ScenarioModel::estimateChanged, this, &MainWindow::updateStatus);
     connect(model_, &ScenarioModel::scenarioChanged, this, &MainWindow::updateTitle);
 
@@ -196,6 +203,7 @@ void MainWindow::buildMenus()
     export_memory_ = export_menu_->addAction(QString(), this, [this] { exportChartDialog(QStringLiteral("memory")); });
     export_timeline_ = export_menu_->addAction(QString(), this, [this] { exportChartDialog(QStringLiteral("timeline")); });
     export_comm_ = export_menu_->addAction(QString(), this, [this] { exportChartDialog(QStringLiteral("communication")); });
+    export_sweep_ = export_menu_->addAction(QString(), this, [this] { exportChartDialog(QStringLiteral("sweep")); });
     copy_chart_ = file_menu_->addAction(QString(), QKeySequence::Copy, this, [this] {
         QGuiApplication::clipboard()->setPixmap(memory_->plot()->toPixmap(0, 0, 2.0));
         statusBar()->showMessage(tr("Memory chart copied to the clipboard"), 3000);
@@ -281,6 +289,10 @@ void MainWindow::retranslate()
     export_memory_->setText(tr("Memory chart…"));
     export_timeline_->setText(tr("Timeline chart…"));
     export_comm_->setText(tr("Communication chart…"));
+    export_sweep_->setText(tr("Sweep chart…"));
+    tabs_->setTabText(0, tr("Explorer"));
+    tabs_->setTabText(1, tr("Sweep"));
+    sweep_->retranslate();
     copy_chart_->setText(tr("&Copy memory chart"));
     export_report_->setText(tr("Export report (JSON)…"));
     export_trace_->setText(tr("Export Chrome trace…"));
@@ -369,6 +381,7 @@ void MainWindow::applyTheme()
     memory_->setTheme(theme_);
     timeline_->setTheme(theme_);
     comm_->setTheme(theme_);
+    sweep_->setTheme(theme_);
 }
 
 void MainWindow::updateStatus()
@@ -431,8 +444,16 @@ QString MainWindow::saveScenario(const QString& file)
     return {};
 }
 
+void MainWindow::showSweep(const QString& path)
+{
+    tabs_->setCurrentWidget(sweep_);
+    sweep_->runSweep(path);
+}
+
 ChartView* MainWindow::chartFor(const QString& which) const
 {
+    if (which == QLatin1String("sweep"))
+        return sweep_;
     if (which == QLatin1String("timeline"))
         return timeline_;
     if (which == QLatin1String("communication"))

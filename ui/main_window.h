@@ -27,6 +27,7 @@ class DiagnosticsPanel;
 class MemoryChart;
 class ScenarioModel;
 class ScenarioPanel;
+class SweepView;
 class TimelineChart;
 
 class MainWindow : public QMainWindow {
@@ -40,6 +41,8 @@ public:
     MemoryChart* memoryChart() const { return memory_; }
     TimelineChart* timelineChart() const { return timeline_; }
     CommChart* commChart() const { return comm_; }
+    SweepView* sweepView() const { return sweep_; }
+    void showSweep(const QString& path);
     DiagnosticsPanel* diagnosticsPanel() const { return diagnostics_; }
     QLabel* statusLabel() const { return status_; }
 
@@ -83,6 +86,8 @@ private:
     MemoryChart* memory_;
     TimelineChart* timeline_;
     CommChart* comm_;
+    SweepView* sweep_;
+    class QTabWidget* tabs_;
     DiagnosticsPanel* diagnostics_;
     QTextBrowser* lesson_text_;
     QDockWidget* panel_dock_;
@@ -109,6 +114,7 @@ private:
     QAction* export_memory_ = nullptr;
     QAction* export_timeline_ = nullptr;
     QAction* export_comm_ = nullptr;
+    QAction* export_sweep_ = nullptr;
     QAction* copy_chart_ = nullptr;
     QAction* export_report_ = nullptr;
     QAction* export_trace_ = nullptr;

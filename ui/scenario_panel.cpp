@@ -13,6 +13,7 @@
 #include <QGroupBox>
 #include <QHBoxLayout>
 #include <QLabel>
+#include <QMenu>
 #include <QPlainTextEdit>
 #include <QPushButton>
 #include <QSlider>
@@ -83,6 +84,8 @@ ScenarioPanel::ScenarioPanel(ScenarioModel* model, QWidget* parent)
         row.spin->setRange(0, 1 << 30);
         row.spin->setKeyboardTracking(false);
         row.spin->setMinimumWidth(90);
+        row.slider->setContextMenuPolicy(Qt::CustomContextMenu);
+        row.label->setContextMenuPolicy(Qt::CustomContextMenu);
         row.slider->setMinimumWidth(90);
         auto* line = new QHBoxLayout;
         line->addWidget(row.slider, 1);
@@ -96,6 +99,13 @@ ScenarioPanel::ScenarioPanel(ScenarioModel* model, QWidget* parent)
             if (!syncing_ && index >= 0 && std::size_t(index) < r.values.size())
                 applyKnob(r, r.values[std::size_t(index)]);
         });
+        const auto sweepMenu = [this, i](const QPoint&) {
+            QMenu menu;
+            menu.addAction(tr("Sweep this knob"), this, [this, i] { emit sweepRequested(QString::fromLatin1(rows_[i].knob->path)); });
+            menu.exec(QCursor::pos());
+        };
+        connect(rows_[i].slider, &QWidget::customContextMenuRequested, this, sweepMenu);
+        connect(rows_[i].label, &QWidget::customContextMenuRequested, this, sweepMenu);
         connect(rows_[i].spin, qOverload<int>(&QSpinBox::valueChanged), this, [this, i](int v) {
             Row& r = rows_[i];
             if (syncing_ || r.values.empty())
@@ -182,6 +192,8 @@ void ScenarioPanel::retranslate()
     recompute_combo_->setItemText(1, tr("selective"));
     recompute_combo_->setItemText(2, tr("full"));
     sp_check_->setText(tr("Sequence parallelism (SP)"));
+    for (Row& r : rows_)
+        r.slider->setToolTip(tr("Right-click: sweep this knob"));
     flash_check_->setText(tr("Flash attention"));
     sync();
 }

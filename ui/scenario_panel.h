@@ -34,6 +34,7 @@ public:
 
 signals:
     void lessonChosen(const QString& id);
+    void sweepRequested(const QString& path);
 
 private:
     struct Row {

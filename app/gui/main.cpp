@@ -1,6 +1,6 @@
 // parascope: the desktop application.
 //   parascope [SCENARIO]
-//   parascope SCENARIO --export memory|timeline|communication --out FILE [--size WxH] [--scale S] [--lang zh|en]
+//   parascope SCENARIO --export memory|timeline|communication|sweep --out FILE [--size WxH] [--scale S] [--lang zh|en] [--sweep PATH]
 // The export form renders without a display (offscreen) and exits: 0 written, 2 bad input.
 
 #include "main_window.h"
@@ -39,7 +39,9 @@ int main(int argc, char** argv)
     const QCommandLineOption scaleOpt(QStringLiteral("scale"), QStringLiteral("PNG scale 1-3 (default 1)"), QStringLiteral("s"),
                                       QStringLiteral("1"));
     const QCommandLineOption langOpt(QStringLiteral("lang"), QStringLiteral("Language: zh or en"), QStringLiteral("lang"));
-    parser.addOptions({exportOpt, outOpt, sizeOpt, scaleOpt, langOpt});
+    const QCommandLineOption sweepOpt(QStringLiteral("sweep"), QStringLiteral("With --export sweep: the knob to sweep (default parallel.pp)"),
+                                      QStringLiteral("path"), QStringLiteral("parallel.pp"));
+    parser.addOptions({exportOpt, outOpt, sizeOpt, scaleOpt, langOpt, sweepOpt});
     parser.process(app);
 
     parascope::ui::MainWindow window;
@@ -55,10 +57,13 @@ int main(int argc, char** argv)
     }
     if (exporting) {
         const QString chart = parser.value(exportOpt);
-        if (chart != QLatin1String("memory") && chart != QLatin1String("timeline") && chart != QLatin1String("communication")) {
-            std::fprintf(stderr, "parascope: --export needs memory, timeline or communication\n");
+        if (chart != QLatin1String("memory") && chart != QLatin1String("timeline") && chart != QLatin1String("communication")
+            && chart != QLatin1String("sweep")) {
+            std::fprintf(stderr, "parascope: --export needs memory, timeline, communication or sweep\n");
             return 2;
         }
+        if (chart == QLatin1String("sweep"))
+            window.showSweep(parser.value(sweepOpt));
         if (!parser.isSet(outOpt)) {
             std::fprintf(stderr, "parascope: --export needs --out FILE\n");
             return 2;

@@ -529,6 +529,18 @@ The previous file is unchanged.</translation>
         <source>parascope-probe failed (exit code %1)</source>
         <translation>parascope-probe failed (exit code %1)</translation>
     </message>
+    <message>
+        <source>Sweep chart…</source>
+        <translation>Sweep chart…</translation>
+    </message>
+    <message>
+        <source>Explorer</source>
+        <translation>Explorer</translation>
+    </message>
+    <message>
+        <source>Sweep</source>
+        <translation>Sweep</translation>
+    </message>
 </context>
 <context>
     <name>parascope::ui::MemoryChart</name>
@@ -632,6 +644,77 @@ OOM</translation>
     <message>
         <source>full</source>
         <translation>full</translation>
+    </message>
+    <message>
+        <source>Sweep this knob</source>
+        <translation>Sweep this knob</translation>
+    </message>
+    <message>
+        <source>Right-click: sweep this knob</source>
+        <translation>Right-click: sweep this knob</translation>
+    </message>
+</context>
+<context>
+    <name>parascope::ui::SweepView</name>
+    <message>
+        <source>values, e.g. 1,2,4,8,16,32 (empty: sensible values around the current one)</source>
+        <translation>values, e.g. 1,2,4,8,16,32 (empty: sensible values around the current one)</translation>
+    </message>
+    <message>
+        <source>Sweep</source>
+        <translation>Sweep</translation>
+    </message>
+    <message>
+        <source>Peak memory per GPU (GiB)</source>
+        <translation>Peak memory per GPU (GiB)</translation>
+    </message>
+    <message>
+        <source>GPU capacity (GiB)</source>
+        <translation>GPU capacity (GiB)</translation>
+    </message>
+    <message>
+        <source>Step time (s)</source>
+        <translation>Step time (s)</translation>
+    </message>
+    <message>
+        <source>Bubble (idle / step, %)</source>
+        <translation>Bubble (idle / step, %)</translation>
+    </message>
+    <message>
+        <source>MFU (%)</source>
+        <translation>MFU (%)</translation>
+    </message>
+    <message>
+        <source>GiB</source>
+        <translation>GiB</translation>
+    </message>
+    <message>
+        <source>s</source>
+        <translation>s</translation>
+    </message>
+    <message>
+        <source>%</source>
+        <translation>%</translation>
+    </message>
+    <message>
+        <source>&lt;b&gt;%1 = %2&lt;/b&gt;%3&lt;br&gt;peak %4 of %5 GiB (stage %6)&lt;br&gt;step %7 s · bubble %8 % · MFU %9 %</source>
+        <translation>&lt;b&gt;%1 = %2&lt;/b&gt;%3&lt;br&gt;peak %4 of %5 GiB (stage %6)&lt;br&gt;step %7 s · bubble %8 % · MFU %9 %</translation>
+    </message>
+    <message>
+        <source> — invalid</source>
+        <translation> — invalid</translation>
+    </message>
+    <message>
+        <source>Pick a knob and press Sweep.</source>
+        <translation>Pick a knob and press Sweep.</translation>
+    </message>
+    <message>
+        <source>&lt;b&gt;Breaking points:&lt;/b&gt; none in this range.</source>
+        <translation>&lt;b&gt;Breaking points:&lt;/b&gt; none in this range.</translation>
+    </message>
+    <message>
+        <source>&lt;b&gt;Breaking points:&lt;/b&gt;&lt;br&gt;</source>
+        <translation>&lt;b&gt;Breaking points:&lt;/b&gt;&lt;br&gt;</translation>
     </message>
 </context>
 <context>

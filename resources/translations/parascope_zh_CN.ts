@@ -529,6 +529,18 @@ The previous file is unchanged.</source>
         <source>parascope-probe failed (exit code %1)</source>
         <translation>parascope-probe 运行失败（退出码 %1）</translation>
     </message>
+    <message>
+        <source>Sweep chart…</source>
+        <translation>扫描图…</translation>
+    </message>
+    <message>
+        <source>Explorer</source>
+        <translation>探索</translation>
+    </message>
+    <message>
+        <source>Sweep</source>
+        <translation>扫描</translation>
+    </message>
 </context>
 <context>
     <name>parascope::ui::MemoryChart</name>
@@ -632,6 +644,77 @@ OOM</source>
     <message>
         <source>full</source>
         <translation>完全重计算</translation>
+    </message>
+    <message>
+        <source>Sweep this knob</source>
+        <translation>扫描此参数</translation>
+    </message>
+    <message>
+        <source>Right-click: sweep this knob</source>
+        <translation>右键：扫描此参数</translation>
+    </message>
+</context>
+<context>
+    <name>parascope::ui::SweepView</name>
+    <message>
+        <source>values, e.g. 1,2,4,8,16,32 (empty: sensible values around the current one)</source>
+        <translation>取值，例如 1,2,4,8,16,32（留空：当前值附近的合理取值）</translation>
+    </message>
+    <message>
+        <source>Sweep</source>
+        <translation>扫描</translation>
+    </message>
+    <message>
+        <source>Peak memory per GPU (GiB)</source>
+        <translation>每块 GPU 峰值内存 (GiB)</translation>
+    </message>
+    <message>
+        <source>GPU capacity (GiB)</source>
+        <translation>GPU 容量 (GiB)</translation>
+    </message>
+    <message>
+        <source>Step time (s)</source>
+        <translation>步长 (s)</translation>
+    </message>
+    <message>
+        <source>Bubble (idle / step, %)</source>
+        <translation>气泡（空闲/步长，%）</translation>
+    </message>
+    <message>
+        <source>MFU (%)</source>
+        <translation>MFU (%)</translation>
+    </message>
+    <message>
+        <source>GiB</source>
+        <translation>GiB</translation>
+    </message>
+    <message>
+        <source>s</source>
+        <translation>s</translation>
+    </message>
+    <message>
+        <source>%</source>
+        <translation>%</translation>
+    </message>
+    <message>
+        <source>&lt;b&gt;%1 = %2&lt;/b&gt;%3&lt;br&gt;peak %4 of %5 GiB (stage %6)&lt;br&gt;step %7 s · bubble %8 % · MFU %9 %</source>
+        <translation>&lt;b&gt;%1 = %2&lt;/b&gt;%3&lt;br&gt;峰值 %4 / %5 GiB（阶段 %6）&lt;br&gt;步长 %7 s · 气泡 %8 % · MFU %9 %</translation>
+    </message>
+    <message>
+        <source> — invalid</source>
+        <translation> —— 无效</translation>
+    </message>
+    <message>
+        <source>Pick a knob and press Sweep.</source>
+        <translation>选择一个参数并点击“扫描”。</translation>
+    </message>
+    <message>
+        <source>&lt;b&gt;Breaking points:&lt;/b&gt; none in this range.</source>
+        <translation>&lt;b&gt;临界点：&lt;/b&gt;此范围内没有。</translation>
+    </message>
+    <message>
+        <source>&lt;b&gt;Breaking points:&lt;/b&gt;&lt;br&gt;</source>
+        <translation>&lt;b&gt;临界点：&lt;/b&gt;&lt;br&gt;</translation>
     </message>
 </context>
 <context>

@@ -14,11 +14,14 @@
 #include "memory_chart.h"
 #include "scenario_model.h"
 #include "scenario_panel.h"
+#include "sweep_view.h"
 #include "timeline_chart.h"
 
 #include <qcustomplot.h>
 
 #include <QAbstractItemModelTester>
+
+#include <set>
 #include <QMenuBar>
 #include <QSlider>
 #include <QSpinBox>
@@ -327,6 +330,31 @@ private slots:
         QVERIFY2(result.contains(QStringLiteral("No usable GPU")) || result.contains(QStringLiteral("not installed"))
                      || (result.isEmpty() && !w.model()->scenario().cluster.calibration.empty()),
                  qPrintable(result));
+    }
+
+    void sweepViewAndExport()
+    {
+        QTemporaryDir dir;
+        MainWindow w;
+        w.setLanguage(QStringLiteral("en"));
+        Scenario s = sevenB();
+        s.parallel.pp = 1;
+        s.training.global_batch = 16;
+        w.model()->setScenario(s);
+        // From the knob's context menu in the app; here directly: PP 1 … 64 on 32 layers.
+        emit w.panel()->sweepRequested(QStringLiteral("parallel.pp"));
+        QVERIFY(!w.sweepView()->result().points.empty()); // sensible values around PP = 1
+        w.sweepView()->runSweep(QStringLiteral("parallel.pp"), {1, 2, 4, 8, 16, 32, 64});
+        const SweepResult& r = w.sweepView()->result();
+        QCOMPARE(r.points.size(), std::size_t(7));
+        std::set<std::string> codes;
+        for (const BreakingPoint& b : r.breaks)
+            codes.insert(b.code);
+        QVERIFY(codes.count("out_of_memory") && codes.count("microbatches_lt_pp") && codes.count("pp_exceeds_layers"));
+        QVERIFY(w.sweepView()->pointText(0).contains(QStringLiteral("parallel.pp = 1")));
+        const QString png = dir.filePath(QStringLiteral("sweep.png"));
+        QVERIFY(w.exportChartTo(QStringLiteral("sweep"), png, QSize(1280, 720), 1).isEmpty());
+        QCOMPARE(QImage(png).size(), QSize(1280, 720));
     }
 
     void zhTranslationIsComplete()

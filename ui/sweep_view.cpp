@@ -1,0 +1,236 @@
+#include "sweep_view.h"
+
+#include "knobs.h"
+#include "language.h"
+#include "scenario_model.h"
+
+#include <qcustomplot.h>
+
+#include <QComboBox>
+#include <QHBoxLayout>
+#include <QLabel>
+#include <QLineEdit>
+#include <QPushButton>
+#include <QToolTip>
+#include <QVBoxLayout>
+
+namespace parascope::ui {
+
+SweepView::SweepView(ScenarioModel* model, QWidget* parent)
+    : ChartView(model, parent)
+    , param_(new QComboBox)
+    , values_(new QLineEdit)
+    , run_(new QPushButton)
+    , breaks_(new QLabel)
+{
+    // Controls above the plot, the breaking points below it.
+    auto* controls = new QHBoxLayout;
+    for (const Knob& k : knobs())
+        param_->addItem(QString(), QString::fromLatin1(k.path));
+    controls->addWidget(param_);
+    controls->addWidget(values_, 1);
+    controls->addWidget(run_);
+    auto* outer = qobject_cast<QVBoxLayout*>(layout());
+    outer->insertLayout(0, controls);
+    breaks_->setWordWrap(true);
+    breaks_->setTextFormat(Qt::RichText);
+    outer->addWidget(breaks_);
+
+    // Three axis rects stacked, sharing the x range (the legend moves out first: clearing the
+    // layout deletes the default axis rect and what its inset layout holds).
+    plot_->axisRect()->insetLayout()->take(plot_->legend);
+    plot_->plotLayout()->clear();
+    const auto addRect = [&](int row) {
+        auto* r = new QCPAxisRect(plot_);
+        plot_->plotLayout()->addElement(row, 0, r);
+        r->axis(QCPAxis::atBottom)->setLayer(QStringLiteral("axes"));
+        return r;
+    };
+    memory_rect_ = addRect(0);
+    time_rect_ = addRect(1);
+    ratio_rect_ = addRect(2);
+    auto* group = new QCPMarginGroup(plot_);
+    for (QCPAxisRect* r : {memory_rect_, time_rect_, ratio_rect_})
+        r->setMarginGroup(QCP::msLeft | QCP::msRight, group);
+    const auto graph = [&](QCPAxisRect* r, QColor c, Qt::PenStyle style = Qt::SolidLine) {
+        QCPGraph* g = plot_->addGraph(r->axis(QCPAxis::atBottom), r->axis(QCPAxis::atLeft));
+        g->setPen(QPen(c, 2, style));
+        g->setScatterStyle(QCPScatterStyle(QCPScatterStyle::ssCircle, c, Qt::white, 7));
+        return g;
+    };
+    peak_ = graph(memory_rect_, palette::blue);
+    capacity_ = graph(memory_rect_, palette::vermillion, Qt::DashLine);
+    capacity_->setScatterStyle(QCPScatterStyle::ssNone);
+    step_ = graph(time_rect_, palette::green);
+    bubble_ = graph(ratio_rect_, palette::orange);
+    mfu_ = graph(ratio_rect_, palette::purple);
+    placeLegendBelow(plot_, 5);
+    themeChanged();
+
+    connect(run_, &QPushButton::clicked, this, [this] {
+        std::vector<long long> values;
+        for (const QString& v : values_->text().split(QLatin1Char(','), Qt::SkipEmptyParts)) {
+            bool ok = false;
+            const long long x = v.trimmed().toLongLong(&ok);
+            if (ok)
+                values.push_back(x);
+        }
+        runSweep(param_->currentData().toString(), values);
+    });
+    connect(param_, qOverload<int>(&QComboBox::activated), this, [this] { runSweep(param_->currentData().toString()); });
+    connect(plot_, &QCustomPlot::mouseMove, this, [this](QMouseEvent* e) {
+        for (QCPAxisRect* r : {memory_rect_, time_rect_, ratio_rect_}) {
+            if (!r->rect().contains(e->pos()))
+                continue;
+            const double x = r->axis(QCPAxis::atBottom)->pixelToCoord(e->pos().x());
+            const int i = int(std::lround(x));
+            if (i >= 0 && i < int(result_.points.size())) {
+                QToolTip::showText(e->globalPosition().toPoint(), pointText(i), plot_);
+                return;
+            }
+        }
+        QToolTip::hideText();
+    });
+    retranslate();
+}
+
+void SweepView::retranslate()
+{
+    for (int i = 0; i < param_->count(); ++i)
+        if (const Knob* k = findKnob(param_->itemData(i).toString()))
+            param_->setItemText(i, QCoreApplication::translate("Knobs", k->label));
+    values_->setPlaceholderText(tr("values, e.g. 1,2,4,8,16,32 (empty: sensible values around the current one)"));
+    run_->setText(tr("Sweep"));
+    peak_->setName(tr("Peak memory per GPU (GiB)"));
+    capacity_->setName(tr("GPU capacity (GiB)"));
+    step_->setName(tr("Step time (s)"));
+    bubble_->setName(tr("Bubble (idle / step, %)"));
+    mfu_->setName(tr("MFU (%)"));
+    memory_rect_->axis(QCPAxis::atLeft)->setLabel(tr("GiB"));
+    time_rect_->axis(QCPAxis::atLeft)->setLabel(tr("s"));
+    ratio_rect_->axis(QCPAxis::atLeft)->setLabel(tr("%"));
+    draw();
+}
+
+void SweepView::runSweep(const QString& param, std::vector<long long> values)
+{
+    const Knob* knob = findKnob(param);
+    if (!knob)
+        return;
+    const Scenario& base = model_->scenario();
+    if (values.empty()) {
+        // The knob's sensible values, at most 6 either side of the current one.
+        const std::vector<long long> all = knob->values(base);
+        const std::size_t at = nearestIndex(all, knob->get(base));
+        const std::size_t from = at > 6 ? at - 6 : 0, to = std::min(all.size(), at + 7);
+        values.assign(all.begin() + std::ptrdiff_t(from), all.begin() + std::ptrdiff_t(to));
+    }
+    param_->setCurrentIndex(param_->findData(param));
+    QStringList text;
+    for (long long v : values)
+        text << QString::number(v);
+    values_->setText(text.join(QLatin1Char(',')));
+    result_ = sweep(base, param.toStdString(), values);
+    draw();
+}
+
+QString SweepView::pointText(int i) const
+{
+    if (i < 0 || i >= int(result_.points.size()))
+        return {};
+    const SweepPoint& p = result_.points[std::size_t(i)];
+    QString t = tr("<b>%1 = %2</b>%3<br>peak %4 of %5 GiB (stage %6)<br>step %7 s · bubble %8 % · MFU %9 %")
+                    .arg(QString::fromStdString(result_.param)).arg(p.value)
+                    .arg(p.valid ? QString() : tr(" — invalid"))
+                    .arg(p.peak_bytes / double(1ull << 30), 0, 'f', 1).arg(p.capacity_bytes / double(1ull << 30), 0, 'f', 1)
+                    .arg(p.peak_stage).arg(p.step_s, 0, 'f', 3).arg(p.bubble_fraction * 100, 0, 'f', 1).arg(p.mfu * 100, 0, 'f', 1);
+    for (const Diagnostic& d : p.diagnostics)
+        t += QStringLiteral("<br>• ") + QString::fromStdString(d.message.in(chineseUi() ? "zh" : "en")).toHtmlEscaped();
+    return t;
+}
+
+void SweepView::themeChanged()
+{
+    // applyTheme styles the first axis rect; the other two follow it.
+    QFont ticks = plot_->font();
+    ticks.setPointSize(std::max(6, theme_.font_pt - 1));
+    for (QCPAxisRect* r : {memory_rect_, time_rect_, ratio_rect_})
+        for (QCPAxis* a : r->axes()) {
+            a->setTickLabelFont(ticks);
+            a->setLabelFont(plot_->font());
+            a->grid()->setPen(QPen(QColor(220, 220, 220), 1, Qt::DotLine));
+        }
+}
+
+void SweepView::refresh()
+{
+    // A sweep is re-run on request, not on every slider move (it evaluates many scenarios).
+}
+
+void SweepView::draw()
+{
+    const int n = int(result_.points.size());
+    QVector<double> x(n), peak(n), cap(n), step(n), bubble(n), mfu(n);
+    auto ticker = QSharedPointer<QCPAxisTickerText>::create();
+    for (int i = 0; i < n; ++i) {
+        const SweepPoint& p = result_.points[std::size_t(i)];
+        x[i] = i; // categorical: one slot per value
+        peak[i] = p.peak_bytes / double(1ull << 30);
+        cap[i] = p.capacity_bytes / double(1ull << 30);
+        step[i] = p.step_s;
+        bubble[i] = p.bubble_fraction * 100;
+        mfu[i] = p.mfu * 100;
+        ticker->addTick(i, (p.valid ? QString() : QStringLiteral("✗ ")) + QString::number(p.value));
+    }
+    peak_->setData(x, peak, true);
+    capacity_->setData(x, cap, true);
+    step_->setData(x, step, true);
+    bubble_->setData(x, bubble, true);
+    mfu_->setData(x, mfu, true);
+    for (QCPAxisRect* r : {memory_rect_, time_rect_, ratio_rect_}) {
+        r->axis(QCPAxis::atBottom)->setTicker(ticker);
+        r->axis(QCPAxis::atBottom)->setRange(-0.5, std::max(1, n) - 0.5);
+    }
+    ratio_rect_->axis(QCPAxis::atBottom)->setLabel(QString::fromStdString(result_.param));
+    bool found = false;
+    memory_rect_->axis(QCPAxis::atLeft)->setRange(0, std::max(1.0, std::max(peak_->getValueRange(found).upper, cap.isEmpty() ? 1 : cap[0])) * 1.1);
+    time_rect_->axis(QCPAxis::atLeft)->setRange(0, std::max(1e-6, step_->getValueRange(found).upper) * 1.1);
+    ratio_rect_->axis(QCPAxis::atLeft)->setRange(0, 100);
+    // Breaking points: a dashed line before the first value where each appears, named below.
+    plot_->clearItems();
+    QString text;
+    for (const BreakingPoint& b : result_.breaks) {
+        int idx = 0;
+        for (int i = 0; i < n; ++i)
+            if (result_.points[std::size_t(i)].value == b.value)
+                idx = i;
+        for (QCPAxisRect* r : {memory_rect_, time_rect_, ratio_rect_}) {
+            auto* line = new QCPItemStraightLine(plot_);
+            line->setClipAxisRect(r);
+            line->point1->setAxes(r->axis(QCPAxis::atBottom), r->axis(QCPAxis::atLeft));
+            line->point2->setAxes(r->axis(QCPAxis::atBottom), r->axis(QCPAxis::atLeft));
+            line->point1->setCoords(idx - 0.5, 0);
+            line->point2->setCoords(idx - 0.5, 1);
+            line->setPen(QPen(palette::vermillion, 1, Qt::DashLine));
+        }
+        // Named on the chart too (exports carry it): the diagnostic code at the top of the line.
+        auto* label = new QCPItemText(plot_);
+        label->setClipAxisRect(memory_rect_);
+        label->position->setAxes(memory_rect_->axis(QCPAxis::atBottom), memory_rect_->axis(QCPAxis::atLeft));
+        label->position->setCoords(idx - 0.45, memory_rect_->axis(QCPAxis::atLeft)->range().upper);
+        label->setPositionAlignment(Qt::AlignLeft | Qt::AlignTop);
+        label->setText(QString::fromStdString(b.code));
+        label->setColor(palette::vermillion);
+        QFont f = plot_->font();
+        f.setPointSize(std::max(6, theme_.font_pt - 2));
+        label->setFont(f);
+        text += QStringLiteral("• ") + QString::fromStdString(b.message.in(chineseUi() ? "zh" : "en")).toHtmlEscaped()
+              + QStringLiteral("<br>");
+    }
+    breaks_->setText(n == 0 ? tr("Pick a knob and press Sweep.")
+                            : (result_.breaks.empty() ? tr("<b>Breaking points:</b> none in this range.")
+                                                      : tr("<b>Breaking points:</b><br>") + text));
+    plot_->replot(QCustomPlot::rpQueuedReplot);
+}
+
+} // namespace parascope::ui

@@ -1,0 +1,53 @@
+#pragma once
+// The Sweep view: one knob across its values, as line charts sharing the x axis — peak memory
+// per GPU against the capacity, step time, and bubble fraction and MFU — with the breaking
+// points marked and named. Exportable like every chart.
+
+#include "chart_view.h"
+#include "search/sweep.h"
+
+class QComboBox;
+class QLabel;
+class QLineEdit;
+class QPushButton;
+class QCPAxisRect;
+class QCPGraph;
+
+namespace parascope::ui {
+
+class SweepView : public ChartView {
+    Q_OBJECT
+public:
+    explicit SweepView(ScenarioModel* model, QWidget* parent = nullptr);
+    void retranslate();
+    // Sweeps `param` (a scenario path) over `values`; empty values: the knob's sensible values
+    // around the current one.
+    void runSweep(const QString& param, std::vector<long long> values = {});
+    const SweepResult& result() const { return result_; }
+    QString pointText(int index) const;
+
+public slots:
+    void refresh() override;
+
+protected:
+    void themeChanged() override;
+
+private:
+    void draw();
+
+    QComboBox* param_;
+    QLineEdit* values_;
+    QPushButton* run_;
+    QLabel* breaks_;
+    QCPAxisRect* memory_rect_ = nullptr;
+    QCPAxisRect* time_rect_ = nullptr;
+    QCPAxisRect* ratio_rect_ = nullptr;
+    QCPGraph* peak_ = nullptr;
+    QCPGraph* capacity_ = nullptr;
+    QCPGraph* step_ = nullptr;
+    QCPGraph* bubble_ = nullptr;
+    QCPGraph* mfu_ = nullptr;
+    SweepResult result_;
+};
+
+} // namespace parascope::ui

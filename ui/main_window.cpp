@@ -14,6 +14,7 @@
 #include "memory_chart.h"
 #include "scenario_model.h"
 #include "scenario_panel.h"
+#include "search_view.h"
 #include "sweep_view.h"
 #include "timeline_chart.h"
 
@@ -137,6 +138,8 @@ MainWindow::MainWindow(QWidget* parent)
     tabs_ = new QTabWidget;
     tabs_->addTab(centre, QString());
     tabs_->addTab(sweep_, QString());
+    search_ = new SearchView(model_);
+    tabs_->addTab(search_, QString());
     setCentralWidget(tabs_);
 
     diagnostics_ = new DiagnosticsPanel(model_);
@@ -204,6 +207,7 @@ void MainWindow::buildMenus()
     export_timeline_ = export_menu_->addAction(QString(), this, [this] { exportChartDialog(QStringLiteral("timeline")); });
     export_comm_ = export_menu_->addAction(QString(), this, [this] { exportChartDialog(QStringLiteral("communication")); });
     export_sweep_ = export_menu_->addAction(QString(), this, [this] { exportChartDialog(QStringLiteral("sweep")); });
+    export_search_ = export_menu_->addAction(QString(), this, [this] { exportChartDialog(QStringLiteral("search")); });
     copy_chart_ = file_menu_->addAction(QString(), QKeySequence::Copy, this, [this] {
         QGuiApplication::clipboard()->setPixmap(memory_->plot()->toPixmap(0, 0, 2.0));
         statusBar()->showMessage(tr("Memory chart copied to the clipboard"), 3000);
@@ -292,7 +296,10 @@ void MainWindow::retranslate()
     export_sweep_->setText(tr("Sweep chart…"));
     tabs_->setTabText(0, tr("Explorer"));
     tabs_->setTabText(1, tr("Sweep"));
+    tabs_->setTabText(2, tr("Search"));
+    export_search_->setText(tr("Search (Pareto) chart…"));
     sweep_->retranslate();
+    search_->retranslate();
     copy_chart_->setText(tr("&Copy memory chart"));
     export_report_->setText(tr("Export report (JSON)…"));
     export_trace_->setText(tr("Export Chrome trace…"));
@@ -382,6 +389,7 @@ void MainWindow::applyTheme()
     timeline_->setTheme(theme_);
     comm_->setTheme(theme_);
     sweep_->setTheme(theme_);
+    search_->setTheme(theme_);
 }
 
 void MainWindow::updateStatus()
@@ -454,6 +462,8 @@ ChartView* MainWindow::chartFor(const QString& which) const
 {
     if (which == QLatin1String("sweep"))
         return sweep_;
+    if (which == QLatin1String("search"))
+        return search_;
     if (which == QLatin1String("timeline"))
         return timeline_;
     if (which == QLatin1String("communication"))

@@ -27,6 +27,7 @@ class DiagnosticsPanel;
 class MemoryChart;
 class ScenarioModel;
 class ScenarioPanel;
+class SearchView;
 class SweepView;
 class TimelineChart;
 
@@ -42,6 +43,7 @@ public:
     TimelineChart* timelineChart() const { return timeline_; }
     CommChart* commChart() const { return comm_; }
     SweepView* sweepView() const { return sweep_; }
+    SearchView* searchView() const { return search_; }
     void showSweep(const QString& path);
     DiagnosticsPanel* diagnosticsPanel() const { return diagnostics_; }
     QLabel* statusLabel() const { return status_; }
@@ -87,6 +89,7 @@ private:
     TimelineChart* timeline_;
     CommChart* comm_;
     SweepView* sweep_;
+    SearchView* search_;
     class QTabWidget* tabs_;
     DiagnosticsPanel* diagnostics_;
     QTextBrowser* lesson_text_;
@@ -115,6 +118,7 @@ private:
     QAction* export_timeline_ = nullptr;
     QAction* export_comm_ = nullptr;
     QAction* export_sweep_ = nullptr;
+    QAction* export_search_ = nullptr;
     QAction* copy_chart_ = nullptr;
     QAction* export_report_ = nullptr;
     QAction* export_trace_ = nullptr;

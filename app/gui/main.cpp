@@ -1,9 +1,10 @@
 // parascope: the desktop application.
 //   parascope [SCENARIO]
-//   parascope SCENARIO --export memory|timeline|communication|sweep --out FILE [--size WxH] [--scale S] [--lang zh|en] [--sweep PATH]
+//   parascope SCENARIO --export memory|timeline|communication|sweep|search --out FILE [--size WxH] [--scale S] [--lang zh|en] [--sweep PATH]
 // The export form renders without a display (offscreen) and exits: 0 written, 2 bad input.
 
 #include "main_window.h"
+#include "search_view.h"
 
 #include <QApplication>
 #include <QCommandLineParser>
@@ -58,12 +59,14 @@ int main(int argc, char** argv)
     if (exporting) {
         const QString chart = parser.value(exportOpt);
         if (chart != QLatin1String("memory") && chart != QLatin1String("timeline") && chart != QLatin1String("communication")
-            && chart != QLatin1String("sweep")) {
-            std::fprintf(stderr, "parascope: --export needs memory, timeline, communication or sweep\n");
+            && chart != QLatin1String("sweep") && chart != QLatin1String("search")) {
+            std::fprintf(stderr, "parascope: --export needs memory, timeline, communication, sweep or search\n");
             return 2;
         }
         if (chart == QLatin1String("sweep"))
             window.showSweep(parser.value(sweepOpt));
+        if (chart == QLatin1String("search"))
+            window.searchView()->runSearch(false);
         if (!parser.isSet(outOpt)) {
             std::fprintf(stderr, "parascope: --export needs --out FILE\n");
             return 2;

@@ -541,6 +541,14 @@ The previous file is unchanged.</translation>
         <source>Sweep</source>
         <translation>Sweep</translation>
     </message>
+    <message>
+        <source>Search</source>
+        <translation>Search</translation>
+    </message>
+    <message>
+        <source>Search (Pareto) chart…</source>
+        <translation>Search (Pareto) chart…</translation>
+    </message>
 </context>
 <context>
     <name>parascope::ui::MemoryChart</name>
@@ -652,6 +660,88 @@ OOM</translation>
     <message>
         <source>Right-click: sweep this knob</source>
         <translation>Right-click: sweep this knob</translation>
+    </message>
+</context>
+<context>
+    <name>parascope::ui::SearchTableModel</name>
+    <message>
+        <source>#</source>
+        <translation>#</translation>
+    </message>
+    <message>
+        <source>Layout</source>
+        <translation>Layout</translation>
+    </message>
+    <message>
+        <source>Recompute</source>
+        <translation>Recompute</translation>
+    </message>
+    <message>
+        <source>Schedule</source>
+        <translation>Schedule</translation>
+    </message>
+    <message>
+        <source>Step (s)</source>
+        <translation>Step (s)</translation>
+    </message>
+    <message>
+        <source>Tokens/s</source>
+        <translation>Tokens/s</translation>
+    </message>
+    <message>
+        <source>MFU (%)</source>
+        <translation>MFU (%)</translation>
+    </message>
+    <message>
+        <source>Peak (GiB)</source>
+        <translation>Peak (GiB)</translation>
+    </message>
+</context>
+<context>
+    <name>parascope::ui::SearchView</name>
+    <message>
+        <source>Search all strategies</source>
+        <translation>Search all strategies</translation>
+    </message>
+    <message>
+        <source>strategies that fit (top)</source>
+        <translation>strategies that fit (top)</translation>
+    </message>
+    <message>
+        <source>Pareto front</source>
+        <translation>Pareto front</translation>
+    </message>
+    <message>
+        <source>best tokens/s</source>
+        <translation>best tokens/s</translation>
+    </message>
+    <message>
+        <source>Peak memory per GPU (GiB)</source>
+        <translation>Peak memory per GPU (GiB)</translation>
+    </message>
+    <message>
+        <source>Step time (s)</source>
+        <translation>Step time (s)</translation>
+    </message>
+    <message>
+        <source>Finds every valid TP × PP × DP × CP × EP × ZeRO × micro batch × recompute × schedule for this model on this many GPUs. Double-click a row to apply it.</source>
+        <translation>Finds every valid TP × PP × DP × CP × EP × ZeRO × micro batch × recompute × schedule for this model on this many GPUs. Double-click a row to apply it.</translation>
+    </message>
+    <message>
+        <source>Evaluating strategies…</source>
+        <translation>Evaluating strategies…</translation>
+    </message>
+    <message>
+        <source>Cancel</source>
+        <translation>Cancel</translation>
+    </message>
+    <message>
+        <source>%1 strategies on %2 GPUs: %3 valid, %4 fit%5 (%6 s). Double-click a row to apply it.</source>
+        <translation>%1 strategies on %2 GPUs: %3 valid, %4 fit%5 (%6 s). Double-click a row to apply it.</translation>
+    </message>
+    <message>
+        <source>, cancelled</source>
+        <translation>, cancelled</translation>
     </message>
 </context>
 <context>

@@ -541,6 +541,14 @@ The previous file is unchanged.</source>
         <source>Sweep</source>
         <translation>扫描</translation>
     </message>
+    <message>
+        <source>Search</source>
+        <translation>搜索</translation>
+    </message>
+    <message>
+        <source>Search (Pareto) chart…</source>
+        <translation>搜索（帕累托）图…</translation>
+    </message>
 </context>
 <context>
     <name>parascope::ui::MemoryChart</name>
@@ -652,6 +660,88 @@ OOM</source>
     <message>
         <source>Right-click: sweep this knob</source>
         <translation>右键：扫描此参数</translation>
+    </message>
+</context>
+<context>
+    <name>parascope::ui::SearchTableModel</name>
+    <message>
+        <source>#</source>
+        <translation>#</translation>
+    </message>
+    <message>
+        <source>Layout</source>
+        <translation>并行布局</translation>
+    </message>
+    <message>
+        <source>Recompute</source>
+        <translation>重计算</translation>
+    </message>
+    <message>
+        <source>Schedule</source>
+        <translation>调度</translation>
+    </message>
+    <message>
+        <source>Step (s)</source>
+        <translation>步长 (s)</translation>
+    </message>
+    <message>
+        <source>Tokens/s</source>
+        <translation>Tokens/s</translation>
+    </message>
+    <message>
+        <source>MFU (%)</source>
+        <translation>MFU (%)</translation>
+    </message>
+    <message>
+        <source>Peak (GiB)</source>
+        <translation>峰值 (GiB)</translation>
+    </message>
+</context>
+<context>
+    <name>parascope::ui::SearchView</name>
+    <message>
+        <source>Search all strategies</source>
+        <translation>搜索全部策略</translation>
+    </message>
+    <message>
+        <source>strategies that fit (top)</source>
+        <translation>放得下的策略（前列）</translation>
+    </message>
+    <message>
+        <source>Pareto front</source>
+        <translation>帕累托前沿</translation>
+    </message>
+    <message>
+        <source>best tokens/s</source>
+        <translation>吞吐最高</translation>
+    </message>
+    <message>
+        <source>Peak memory per GPU (GiB)</source>
+        <translation>每块 GPU 峰值内存 (GiB)</translation>
+    </message>
+    <message>
+        <source>Step time (s)</source>
+        <translation>步长 (s)</translation>
+    </message>
+    <message>
+        <source>Finds every valid TP × PP × DP × CP × EP × ZeRO × micro batch × recompute × schedule for this model on this many GPUs. Double-click a row to apply it.</source>
+        <translation>在当前 GPU 数量上为该模型找出所有有效的 TP × PP × DP × CP × EP × ZeRO × 微批 × 重计算 × 调度组合。双击一行即可应用。</translation>
+    </message>
+    <message>
+        <source>Evaluating strategies…</source>
+        <translation>正在评估各种策略…</translation>
+    </message>
+    <message>
+        <source>Cancel</source>
+        <translation>取消</translation>
+    </message>
+    <message>
+        <source>%1 strategies on %2 GPUs: %3 valid, %4 fit%5 (%6 s). Double-click a row to apply it.</source>
+        <translation>%2 块 GPU 上共 %1 种策略：%3 种有效，%4 种放得下%5（%6 s）。双击一行即可应用。</translation>
+    </message>
+    <message>
+        <source>, cancelled</source>
+        <translation>，已取消</translation>
     </message>
 </context>
 <context>

@@ -14,6 +14,7 @@
 #include "memory_chart.h"
 #include "scenario_model.h"
 #include "scenario_panel.h"
+#include "search_view.h"
 #include "sweep_view.h"
 #include "timeline_chart.h"
 
@@ -354,6 +355,34 @@ private slots:
         QVERIFY(w.sweepView()->pointText(0).contains(QStringLiteral("parallel.pp = 1")));
         const QString png = dir.filePath(QStringLiteral("sweep.png"));
         QVERIFY(w.exportChartTo(QStringLiteral("sweep"), png, QSize(1280, 720), 1).isEmpty());
+        QCOMPARE(QImage(png).size(), QSize(1280, 720));
+    }
+
+    void searchViewAppliesARow()
+    {
+        QTemporaryDir dir;
+        MainWindow w;
+        w.setLanguage(QStringLiteral("en"));
+        Scenario s = sevenB();
+        s.parallel.pp = 1;
+        s.parallel.dp = 8; // 8 GPUs of one node, 8 sequences per step
+        w.model()->setScenario(s);
+        SearchView* v = w.searchView();
+        QAbstractItemModelTester tester(v->table(), QAbstractItemModelTester::FailureReportingMode::QtTest);
+        v->runSearch(false);
+        QVERIFY(v->table()->rowCount() > 0);
+        QCOMPARE(v->table()->columnCount(), 8);
+        QVERIFY(!v->result().pareto.empty());
+        // Apply the best row: the scenario takes its layout and the numbers follow.
+        const SearchRow best = *v->table()->row(0);
+        v->applyRow(0);
+        w.model()->flush();
+        QCOMPARE(w.model()->scenario().parallel.tp, best.parallel.tp);
+        QCOMPARE(w.model()->scenario().parallel.pp, best.parallel.pp);
+        QCOMPARE(w.model()->scenario().training.micro_batch, best.training.micro_batch);
+        QCOMPARE(w.model()->estimate().throughput.tokens_per_s, best.tokens_per_s);
+        const QString png = dir.filePath(QStringLiteral("pareto.png"));
+        QVERIFY(w.exportChartTo(QStringLiteral("search"), png, QSize(1280, 720), 1).isEmpty());
         QCOMPARE(QImage(png).size(), QSize(1280, 720));
     }
 

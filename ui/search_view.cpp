@@ -1,0 +1,211 @@
+#include "search_view.h"
+
+#include "scenario_model.h"
+
+#include <qcustomplot.h>
+
+#include <QApplication>
+#include <QHeaderView>
+#include <QLabel>
+#include <QProgressDialog>
+#include <QPushButton>
+#include <QSplitter>
+#include <QTableView>
+#include <QVBoxLayout>
+
+namespace parascope::ui {
+
+namespace {
+enum Column { Rank, Layout, Recompute_, Schedule, StepCol, TokensCol, MfuCol, PeakCol, ColumnCount };
+constexpr double kGiB = double(1ull << 30);
+} // namespace
+
+void SearchTableModel::setRows(std::vector<SearchRow> rows)
+{
+    beginResetModel();
+    rows_ = std::move(rows);
+    endResetModel();
+}
+
+const SearchRow* SearchTableModel::row(int r) const
+{
+    return r >= 0 && r < int(rows_.size()) ? &rows_[std::size_t(r)] : nullptr;
+}
+
+int SearchTableModel::rowCount(const QModelIndex& parent) const
+{
+    return parent.isValid() ? 0 : int(rows_.size());
+}
+
+int SearchTableModel::columnCount(const QModelIndex& parent) const
+{
+    return parent.isValid() ? 0 : ColumnCount;
+}
+
+QVariant SearchTableModel::data(const QModelIndex& index, int role) const
+{
+    const SearchRow* r = index.isValid() ? row(index.row()) : nullptr;
+    if (!r || role != Qt::DisplayRole || index.column() >= ColumnCount)
+        return {};
+    const ParallelConfig& p = r->parallel;
+    switch (index.column()) {
+    case Rank: return index.row() + 1;
+    case Layout:
+        return QStringLiteral("TP%1 PP%2%3 DP%4 CP%5 EP%6%7 ZeRO-%8 mb%9")
+            .arg(p.tp).arg(p.pp)
+            .arg(p.schedule == ScheduleKind::Interleaved ? QStringLiteral(" VPP%1").arg(p.vpp) : QString())
+            .arg(p.dp).arg(p.cp).arg(p.ep)
+            .arg(p.sequence_parallel ? QStringLiteral(" SP") : QString())
+            .arg(p.zero).arg(r->training.micro_batch);
+    case Recompute_: return QString::fromLatin1(toString(r->training.recompute));
+    case Schedule: return QString::fromLatin1(toString(p.schedule));
+    case StepCol: return QString::number(r->step_s, 'f', 3);
+    case TokensCol: return QString::number(r->tokens_per_s, 'f', 0);
+    case MfuCol: return QString::number(r->mfu * 100, 'f', 1);
+    case PeakCol: return QString::number(r->peak_bytes / kGiB, 'f', 1);
+    default: return {};
+    }
+}
+
+QVariant SearchTableModel::headerData(int section, Qt::Orientation o, int role) const
+{
+    if (o != Qt::Horizontal || role != Qt::DisplayRole)
+        return {};
+    switch (section) {
+    case Rank: return tr("#");
+    case Layout: return tr("Layout");
+    case Recompute_: return tr("Recompute");
+    case Schedule: return tr("Schedule");
+    case StepCol: return tr("Step (s)");
+    case TokensCol: return tr("Tokens/s");
+    case MfuCol: return tr("MFU (%)");
+    case PeakCol: return tr("Peak (GiB)");
+    default: return {};
+    }
+}
+
+SearchView::SearchView(ScenarioModel* model, QWidget* parent)
+    : ChartView(model, parent)
+    , table_(new SearchTableModel(this))
+    , view_(new QTableView)
+    , run_(new QPushButton)
+    , summary_(new QLabel)
+{
+    auto* outer = qobject_cast<QVBoxLayout*>(layout());
+    outer->removeWidget(plot_);
+    auto* top = new QHBoxLayout;
+    top->addWidget(run_);
+    top->addWidget(summary_, 1);
+    outer->addLayout(top);
+    auto* split = new QSplitter(Qt::Horizontal);
+    view_->setModel(table_);
+    view_->setSelectionBehavior(QAbstractItemView::SelectRows);
+    view_->setSelectionMode(QAbstractItemView::SingleSelection);
+    view_->horizontalHeader()->setSectionResizeMode(QHeaderView::ResizeToContents);
+    view_->verticalHeader()->setVisible(false);
+    split->addWidget(view_);
+    split->addWidget(plot_);
+    outer->addWidget(split, 1);
+    summary_->setWordWrap(true);
+
+    all_ = plot_->addGraph();
+    all_->setLineStyle(QCPGraph::lsNone);
+    all_->setScatterStyle(QCPScatterStyle(QCPScatterStyle::ssDisc, QColor(153, 153, 153, 120), 5));
+    front_ = plot_->addGraph();
+    front_->setPen(QPen(palette::blue, 2));
+    front_->setLineStyle(QCPGraph::lsStepRight);
+    front_->setScatterStyle(QCPScatterStyle(QCPScatterStyle::ssCircle, palette::blue, Qt::white, 8));
+    best_ = plot_->addGraph();
+    best_->setLineStyle(QCPGraph::lsNone);
+    best_->setScatterStyle(QCPScatterStyle(QCPScatterStyle::ssStar, palette::vermillion, 14));
+    placeLegendBelow(plot_, 3);
+
+    connect(run_, &QPushButton::clicked, this, [this] { runSearch(true); });
+    connect(view_, &QTableView::doubleClicked, this, [this](const QModelIndex& i) { applyRow(i.row()); });
+    retranslate();
+}
+
+void SearchView::retranslate()
+{
+    run_->setText(tr("Search all strategies"));
+    all_->setName(tr("strategies that fit (top)"));
+    front_->setName(tr("Pareto front"));
+    best_->setName(tr("best tokens/s"));
+    plot_->xAxis->setLabel(tr("Peak memory per GPU (GiB)"));
+    plot_->yAxis->setLabel(tr("Step time (s)"));
+    if (result_.enumerated == 0)
+        summary_->setText(tr("Finds every valid TP × PP × DP × CP × EP × ZeRO × micro batch × recompute × schedule for "
+                             "this model on this many GPUs. Double-click a row to apply it."));
+    draw();
+}
+
+void SearchView::runSearch(bool interactive)
+{
+    SearchOptions o;
+    o.top = 50;
+    o.gpus = model_->scenario().parallel.gpus();
+    QProgressDialog progress(tr("Evaluating strategies…"), tr("Cancel"), 0, 100, this);
+    progress.setWindowModality(Qt::WindowModal);
+    progress.setMinimumDuration(300);
+    if (interactive) {
+        o.threads = 0;
+        o.progress = [&](std::size_t done, std::size_t total) {
+            if (done % 64 == 0) {
+                progress.setMaximum(int(total));
+                progress.setValue(int(done));
+                QApplication::processEvents();
+            }
+            return !progress.wasCanceled();
+        };
+    }
+    result_ = searchStrategies(model_->scenario(), o);
+    progress.close();
+    table_->setRows(result_.top);
+    summary_->setText(tr("%1 strategies on %2 GPUs: %3 valid, %4 fit%5 (%6 s). Double-click a row to apply it.")
+                          .arg(result_.enumerated).arg(o.gpus).arg(result_.valid).arg(result_.fitting)
+                          .arg(result_.cancelled ? tr(", cancelled") : QString())
+                          .arg(result_.seconds, 0, 'f', 2));
+    draw();
+}
+
+void SearchView::applyRow(int r)
+{
+    const SearchRow* row = table_->row(r);
+    if (!row)
+        return;
+    const Scenario applied = parascope::applyRow(model_->scenario(), *row);
+    model_->edit([&](Scenario& s) { s = applied; });
+}
+
+void SearchView::refresh()
+{
+    // The search re-runs on request (it evaluates thousands of scenarios).
+}
+
+void SearchView::draw()
+{
+    QVector<double> ax, ay, fx, fy, bx, by;
+    for (const SearchRow& r : result_.top) {
+        ax << r.peak_bytes / kGiB;
+        ay << r.step_s;
+    }
+    for (const SearchRow& r : result_.pareto) {
+        fx << r.peak_bytes / kGiB;
+        fy << r.step_s;
+    }
+    if (!result_.top.empty()) {
+        bx << result_.top.front().peak_bytes / kGiB;
+        by << result_.top.front().step_s;
+    }
+    all_->setData(ax, ay);
+    front_->setData(fx, fy, true);
+    best_->setData(bx, by);
+    plot_->rescaleAxes();
+    plot_->xAxis->setRangeLower(0);
+    plot_->yAxis->setRangeLower(0);
+    plot_->xAxis->scaleRange(1.1, plot_->xAxis->range().center());
+    plot_->yAxis->scaleRange(1.1, plot_->yAxis->range().center());
+    plot_->replot(QCustomPlot::rpQueuedReplot);
+}
+
+} // namespace parascope::ui

@@ -1,0 +1,60 @@
+#pragma once
+// The Search tab: every valid strategy for the current model, cluster, sequence length and
+// batch on the current GPU count, ranked by tokens/s in a table (apply a row to the scenario
+// with one click), and the Pareto front of peak memory vs step time. Runs with progress and
+// cancel; exportable like every chart.
+
+#include "chart_view.h"
+#include "search/search.h"
+
+#include <QAbstractTableModel>
+
+class QLabel;
+class QPushButton;
+class QTableView;
+class QCPGraph;
+
+namespace parascope::ui {
+
+class SearchTableModel : public QAbstractTableModel {
+    Q_OBJECT
+public:
+    using QAbstractTableModel::QAbstractTableModel;
+    void setRows(std::vector<SearchRow> rows);
+    const SearchRow* row(int r) const;
+    int rowCount(const QModelIndex& parent = QModelIndex()) const override;
+    int columnCount(const QModelIndex& parent = QModelIndex()) const override;
+    QVariant data(const QModelIndex& index, int role = Qt::DisplayRole) const override;
+    QVariant headerData(int section, Qt::Orientation o, int role = Qt::DisplayRole) const override;
+
+private:
+    std::vector<SearchRow> rows_;
+};
+
+class SearchView : public ChartView {
+    Q_OBJECT
+public:
+    explicit SearchView(ScenarioModel* model, QWidget* parent = nullptr);
+    void retranslate();
+    // Runs the search on the scenario's GPU count (progress dialog when `interactive`).
+    void runSearch(bool interactive = true);
+    void applyRow(int row);
+    SearchTableModel* table() const { return table_; }
+    const SearchResult& result() const { return result_; }
+
+public slots:
+    void refresh() override;
+
+private:
+    void draw();
+    SearchTableModel* table_;
+    QTableView* view_;
+    QPushButton* run_;
+    QLabel* summary_;
+    QCPGraph* all_ = nullptr;
+    QCPGraph* front_ = nullptr;
+    QCPGraph* best_ = nullptr;
+    SearchResult result_;
+};
+
+} // namespace parascope::ui

@@ -5,6 +5,8 @@
 #include <qcustomplot.h>
 
 #include <QApplication>
+
+#include <limits>
 #include <QHeaderView>
 #include <QLabel>
 #include <QProgressDialog>
@@ -119,6 +121,24 @@ SearchView::SearchView(ScenarioModel* model, QWidget* parent)
     best_->setLineStyle(QCPGraph::lsNone);
     best_->setScatterStyle(QCPScatterStyle(QCPScatterStyle::ssStar, palette::vermillion, 14));
     placeLegendBelow(plot_, 3);
+    // Below the Pareto chart: TP × PP heatmap of the best step time; cells where nothing fits
+    // are left empty and marked "OOM".
+    heat_rect_ = new QCPAxisRect(plot_);
+    plot_->plotLayout()->insertRow(1);
+    plot_->plotLayout()->addElement(1, 0, heat_rect_);
+    heat_ = new QCPColorMap(heat_rect_->axis(QCPAxis::atBottom), heat_rect_->axis(QCPAxis::atLeft));
+    heat_scale_ = new QCPColorScale(plot_);
+    plot_->plotLayout()->addElement(1, 1, heat_scale_);
+    heat_->setColorScale(heat_scale_);
+    QCPColorGradient gradient(QCPColorGradient::gpThermal);
+    gradient.setNanHandling(QCPColorGradient::nhTransparent);
+    heat_->setGradient(gradient.inverted()); // fast = bright
+    heat_->setInterpolate(false);
+    heat_->removeFromLegend();
+    auto* margins = new QCPMarginGroup(plot_);
+    plot_->axisRect(0)->setMarginGroup(QCP::msLeft | QCP::msRight, margins);
+    heat_rect_->setMarginGroup(QCP::msLeft | QCP::msRight, margins);
+    themeChanged();
 
     connect(run_, &QPushButton::clicked, this, [this] { runSearch(true); });
     connect(view_, &QTableView::doubleClicked, this, [this](const QModelIndex& i) { applyRow(i.row()); });
@@ -133,6 +153,9 @@ void SearchView::retranslate()
     best_->setName(tr("best tokens/s"));
     plot_->xAxis->setLabel(tr("Peak memory per GPU (GiB)"));
     plot_->yAxis->setLabel(tr("Step time (s)"));
+    heat_rect_->axis(QCPAxis::atBottom)->setLabel(tr("TP"));
+    heat_rect_->axis(QCPAxis::atLeft)->setLabel(tr("PP"));
+    heat_scale_->axis()->setLabel(tr("best step (s)"));
     if (result_.enumerated == 0)
         summary_->setText(tr("Finds every valid TP × PP × DP × CP × EP × ZeRO × micro batch × recompute × schedule for "
                              "this model on this many GPUs. Double-click a row to apply it."));
@@ -177,6 +200,17 @@ void SearchView::applyRow(int r)
     model_->edit([&](Scenario& s) { s = applied; });
 }
 
+void SearchView::themeChanged()
+{
+    // applyTheme styles the first axis rect; the heatmap and its scale follow it.
+    QFont ticks = plot_->font();
+    ticks.setPointSize(std::max(6, theme_.font_pt - 1));
+    for (QCPAxis* a : heat_rect_->axes() + QList<QCPAxis*>{heat_scale_->axis()}) {
+        a->setTickLabelFont(ticks);
+        a->setLabelFont(plot_->font());
+    }
+}
+
 void SearchView::refresh()
 {
     // The search re-runs on request (it evaluates thousands of scenarios).
@@ -197,10 +231,57 @@ void SearchView::draw()
         bx << result_.top.front().peak_bytes / kGiB;
         by << result_.top.front().step_s;
     }
+    // Heatmap: categorical TP and PP values.
+    std::vector<int> tps, pps;
+    for (const SearchCell& c : result_.cells) {
+        if (std::find(tps.begin(), tps.end(), c.tp) == tps.end())
+            tps.push_back(c.tp);
+        if (std::find(pps.begin(), pps.end(), c.pp) == pps.end())
+            pps.push_back(c.pp);
+    }
+    std::sort(tps.begin(), tps.end());
+    std::sort(pps.begin(), pps.end());
+    const int nx = std::max<int>(1, int(tps.size())), ny = std::max<int>(1, int(pps.size()));
+    heat_->data()->setSize(nx, ny);
+    heat_->data()->setRange(QCPRange(0, nx - 1), QCPRange(0, ny - 1));
+    for (int x = 0; x < nx; ++x)
+        for (int y = 0; y < ny; ++y)
+            heat_->data()->setCell(x, y, std::numeric_limits<double>::quiet_NaN());
+    for (QCPAbstractItem* item : heat_items_)
+        plot_->removeItem(item);
+    heat_items_.clear();
+    for (const SearchCell& c : result_.cells) {
+        const int x = int(std::find(tps.begin(), tps.end(), c.tp) - tps.begin());
+        const int y = int(std::find(pps.begin(), pps.end(), c.pp) - pps.begin());
+        if (c.fits) {
+            heat_->data()->setCell(x, y, c.best_step_s);
+        } else {
+            auto* t = new QCPItemText(plot_);
+            t->setClipAxisRect(heat_rect_);
+            t->position->setAxes(heat_rect_->axis(QCPAxis::atBottom), heat_rect_->axis(QCPAxis::atLeft));
+            t->position->setCoords(x, y);
+            t->setText(QStringLiteral("OOM"));
+            t->setColor(palette::vermillion);
+            heat_items_.push_back(t);
+        }
+    }
+    auto tx = QSharedPointer<QCPAxisTickerText>::create();
+    auto ty = QSharedPointer<QCPAxisTickerText>::create();
+    for (int i = 0; i < int(tps.size()); ++i)
+        tx->addTick(i, QString::number(tps[std::size_t(i)]));
+    for (int i = 0; i < int(pps.size()); ++i)
+        ty->addTick(i, QString::number(pps[std::size_t(i)]));
+    heat_rect_->axis(QCPAxis::atBottom)->setTicker(tx);
+    heat_rect_->axis(QCPAxis::atLeft)->setTicker(ty);
+    heat_rect_->axis(QCPAxis::atBottom)->setRange(-0.5, nx - 0.5);
+    heat_rect_->axis(QCPAxis::atLeft)->setRange(-0.5, ny - 0.5);
+    heat_->rescaleDataRange(true);
+
     all_->setData(ax, ay);
     front_->setData(fx, fy, true);
     best_->setData(bx, by);
-    plot_->rescaleAxes();
+    all_->rescaleAxes();
+    front_->rescaleAxes(true);
     plot_->xAxis->setRangeLower(0);
     plot_->yAxis->setRangeLower(0);
     plot_->xAxis->scaleRange(1.1, plot_->xAxis->range().center());

@@ -13,6 +13,10 @@ class QLabel;
 class QPushButton;
 class QTableView;
 class QCPGraph;
+class QCPAxisRect;
+class QCPColorMap;
+class QCPColorScale;
+class QCPAbstractItem;
 
 namespace parascope::ui {
 
@@ -41,9 +45,13 @@ public:
     void applyRow(int row);
     SearchTableModel* table() const { return table_; }
     const SearchResult& result() const { return result_; }
+    QCPColorMap* heatmap() const { return heat_; }
 
 public slots:
     void refresh() override;
+
+protected:
+    void themeChanged() override;
 
 private:
     void draw();
@@ -54,6 +62,10 @@ private:
     QCPGraph* all_ = nullptr;
     QCPGraph* front_ = nullptr;
     QCPGraph* best_ = nullptr;
+    QCPAxisRect* heat_rect_ = nullptr;
+    QCPColorMap* heat_ = nullptr;
+    QCPColorScale* heat_scale_ = nullptr;
+    std::vector<QCPAbstractItem*> heat_items_;
     SearchResult result_;
 };
 

@@ -146,6 +146,23 @@ SearchResult searchStrategies(const Scenario& base, const SearchOptions& o)
     r.cancelled = cancel;
     r.evaluated = done.load();
 
+    // Best step per (TP, PP): cells exist for every pair enumerated, fitting or not.
+    for (std::size_t i = 0; i < candidates.size() && i < rows.size(); ++i) {
+        const ParallelConfig& p = candidates[i].parallel;
+        auto it = std::find_if(r.cells.begin(), r.cells.end(), [&](const SearchCell& c) { return c.tp == p.tp && c.pp == p.pp; });
+        if (it == r.cells.end()) {
+            r.cells.push_back({p.tp, p.pp, false, 0});
+            it = r.cells.end() - 1;
+        }
+        if (ok[i] && rows[i].fits && rows[i].step_s > 0 && (!it->fits || rows[i].step_s < it->best_step_s)) {
+            it->fits = true;
+            it->best_step_s = rows[i].step_s;
+        }
+    }
+    std::sort(r.cells.begin(), r.cells.end(), [](const SearchCell& a, const SearchCell& b) {
+        return a.tp != b.tp ? a.tp < b.tp : a.pp < b.pp;
+    });
+
     std::vector<SearchRow> good;
     for (std::size_t i = 0; i < rows.size(); ++i) {
         if (!ok[i] || rows[i].step_s <= 0)

@@ -32,11 +32,19 @@ struct SearchRow {
     bool fits = false;
 };
 
+// The best strategy of each (TP, PP) pair, for the TP×PP heatmap.
+struct SearchCell {
+    int tp = 1, pp = 1;
+    bool fits = false;    // some strategy with this TP and PP fits
+    double best_step_s = 0; // the fastest of those
+};
+
 struct SearchResult {
     std::size_t enumerated = 0, evaluated = 0, valid = 0, fitting = 0;
     bool cancelled = false;
     std::vector<SearchRow> top;    // by tokens/s, best first
     std::vector<SearchRow> pareto; // fitting, not dominated in (peak memory, step time); by memory
+    std::vector<SearchCell> cells; // every (TP, PP) enumerated, by TP then PP
     double seconds = 0;
 };
 

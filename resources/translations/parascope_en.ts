@@ -743,6 +743,18 @@ OOM</translation>
         <source>, cancelled</source>
         <translation>, cancelled</translation>
     </message>
+    <message>
+        <source>TP</source>
+        <translation>TP</translation>
+    </message>
+    <message>
+        <source>PP</source>
+        <translation>PP</translation>
+    </message>
+    <message>
+        <source>best step (s)</source>
+        <translation>best step (s)</translation>
+    </message>
 </context>
 <context>
     <name>parascope::ui::SweepView</name>

@@ -743,6 +743,18 @@ OOM</source>
         <source>, cancelled</source>
         <translation>，已取消</translation>
     </message>
+    <message>
+        <source>TP</source>
+        <translation>TP</translation>
+    </message>
+    <message>
+        <source>PP</source>
+        <translation>PP</translation>
+    </message>
+    <message>
+        <source>best step (s)</source>
+        <translation>最短步长 (s)</translation>
+    </message>
 </context>
 <context>
     <name>parascope::ui::SweepView</name>

@@ -5,6 +5,8 @@
 #include "search/search.h"
 #include "scenario_fixture.h"
 
+#include <set>
+
 using namespace parascope;
 using namespace parascope::test;
 
@@ -64,6 +66,28 @@ private slots:
         for (std::size_t i = 1; i < r.pareto.size(); ++i) {
             QVERIFY(r.pareto[i - 1].peak_bytes <= r.pareto[i].peak_bytes);
             QVERIFY(r.pareto[i - 1].step_s > r.pareto[i].step_s);
+        }
+    }
+
+    void tpPpCells()
+    {
+        // One cell per (TP, PP) enumerated; its best step is the fastest fitting strategy with
+        // that TP and PP.
+        SearchOptions o;
+        o.top = 100000;
+        const SearchResult r = searchStrategies(small(), o);
+        std::set<std::pair<int, int>> pairs;
+        for (const Scenario& s : enumerateStrategies(small(), o))
+            pairs.insert({s.parallel.tp, s.parallel.pp});
+        QCOMPARE(r.cells.size(), pairs.size());
+        for (const SearchCell& c : r.cells) {
+            double best = 0;
+            for (const SearchRow& row : r.top)
+                if (row.parallel.tp == c.tp && row.parallel.pp == c.pp && (best == 0 || row.step_s < best))
+                    best = row.step_s;
+            QCOMPARE(c.fits, best > 0);
+            if (c.fits)
+                QCOMPARE(c.best_step_s, best);
         }
     }
 

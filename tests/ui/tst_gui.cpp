@@ -373,6 +373,9 @@ private slots:
         QVERIFY(v->table()->rowCount() > 0);
         QCOMPARE(v->table()->columnCount(), 8);
         QVERIFY(!v->result().pareto.empty());
+        // The TP × PP heatmap has one cell per TP and PP value enumerated.
+        QVERIFY(!v->result().cells.empty());
+        QVERIFY(v->heatmap()->data()->keySize() >= 1 && v->heatmap()->data()->valueSize() >= 1);
         // Apply the best row: the scenario takes its layout and the numbers follow.
         const SearchRow best = *v->table()->row(0);
         v->applyRow(0);

@@ -344,6 +344,7 @@ int searchCommand(const Args& a)
     long long fewest = -1;
     if (a.fewest_gpus)
         fewest = parascope::fewestGpus(*scenario);
+    const long long largest_mb = parascope::largestFittingMicroBatch(*scenario);
     if (format == "json") {
         nlohmann::json top = nlohmann::json::array(), pareto = nlohmann::json::array();
         for (const auto& row : r.top)
@@ -355,6 +356,7 @@ int searchCommand(const Args& a)
                               {"top", top}, {"pareto", pareto}};
         if (fewest >= 0)
             out["fewest_gpus"] = fewest;
+        out["largest_micro_batch"] = largest_mb;
         return emit(a, out.dump(2) + "\n");
     }
     std::ostringstream o2;
@@ -388,8 +390,10 @@ int searchCommand(const Args& a)
         std::snprintf(line, sizeof line, "  %6.1f GiB  %8.3f s  %s\n", row.peak_bytes / gib, row.step_s, describe(row).c_str());
         o2 << line;
     }
+    o2 << "\nLargest micro batch that fits the scenario's own strategy: "
+       << (largest_mb > 0 ? std::to_string(largest_mb) : std::string("none (it does not fit)")) << "\n";
     if (fewest >= 0)
-        o2 << "\nFewest GPUs on which it trains: " << fewest << "\n";
+        o2 << "Fewest GPUs on which it trains: " << fewest << "\n";
     return emit(a, o2.str());
 }
 

@@ -275,6 +275,7 @@ private slots:
         QCOMPARE(r.code, 0);
         const nlohmann::json j = nlohmann::json::parse(r.out.toStdString());
         QCOMPARE(j["schema"].get<std::string>(), std::string("parascope.search/1"));
+        QCOMPARE(j["largest_micro_batch"].get<long long>(), 0LL); // plain DDP of 13B does not fit at any micro batch
         QVERIFY(j["top"].size() <= 3 && !j["top"].empty());
         QVERIFY(j["top"][0]["tokens_per_s"].get<double>() >= j["top"].back()["tokens_per_s"].get<double>());
         QCOMPARE(j["top"][0]["parallel"]["tp"].get<int>() * j["top"][0]["parallel"]["pp"].get<int>()

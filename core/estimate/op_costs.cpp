@@ -44,13 +44,6 @@ struct LayerCost {
 
 } // namespace
 
-int OpCostModel::rankOfStage(int stage, int ranks, bool v_shape) const
-{
-    if (v_shape)
-        return stage < ranks ? stage : 2 * ranks - 1 - stage;
-    return stage % ranks;
-}
-
 OpCostModel opCosts(const Scenario& sc, const ParamCounts& params, const std::vector<StageLayers>& layout, int chunks,
                     const std::vector<CommEntry>& comm)
 {
@@ -144,7 +137,7 @@ OpCostModel opCosts(const Scenario& sc, const ParamCounts& params, const std::ve
     const double logits_flops = tokens * 2.0 * double(m.hidden) * double(m.vocab) / split;
     const double logits_s = logits_flops / (gemm_rate * gemmSizeFactor(logits_flops));
     for (int s = 0; s < S; ++s) {
-        const int r = out.rankOfStage(s, ranks, v_shape);
+        const int r = rankOfVirtualStage(s, ranks, v_shape);
         const int c = s / ranks;
         const StageLayers& L = layout[std::size_t(r)];
         // The rank's layers are shared out over its chunks as evenly as possible.
@@ -240,7 +233,7 @@ double rankMicrobatchTime(const OpCostModel& c, int rank, int ranks, bool v_shap
 {
     double t = 0;
     for (int s = 0; s < int(c.stages.size()); ++s)
-        if (c.rankOfStage(s, ranks, v_shape) == rank)
+        if (rankOfVirtualStage(s, ranks, v_shape) == rank)
             t += c.stages[std::size_t(s)].cost.forward_s + c.stages[std::size_t(s)].cost.backward_s();
     return t;
 }

@@ -34,7 +34,6 @@ struct OpCostModel {
     std::vector<RankTail> tails;     // per rank
     double optimizer_s = 0;
     std::vector<Term> terms;         // per-layer costs of a typical layer, explained
-    int rankOfStage(int stage, int ranks, bool v_shape) const;
 };
 
 // chunks: virtual stages per rank (vpp for interleaved, 2 for V shapes, else 1).

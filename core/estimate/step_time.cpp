@@ -74,7 +74,7 @@ StepSimulation closedForm(const Scenario& sc, const OpCostModel& costs, long lon
     std::map<std::string, double> by_group;
     double comm_mb = 0;
     for (int s = 0; s < int(costs.stages.size()); ++s)
-        if (costs.rankOfStage(s, ranks, v) == critical) {
+        if (rankOfVirtualStage(s, ranks, v) == critical) {
             const StageOpCost& st = costs.stages[std::size_t(s)];
             comm_mb += st.cost.forward_comm_s + st.cost.backward_comm_s;
             addExposure(by_group, st.forward, double(m));

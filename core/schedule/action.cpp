@@ -22,9 +22,9 @@ std::string toString(const Action& a)
     return std::to_string(a.stage) + opLetter(a.kind) + std::to_string(a.microbatch);
 }
 
-int PipelineSchedule::rankOfStage(int stage) const
+int rankOfVirtualStage(int stage, int ranks, bool v_shape)
 {
-    if (vShape())
+    if (v_shape)
         return stage < ranks ? stage : 2 * ranks - 1 - stage;
     return stage % ranks;
 }

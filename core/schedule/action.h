@@ -30,6 +30,10 @@ struct Action {
 };
 std::string toString(const Action& a); // "0F1", "(0F3;7B2)"
 
+// Loop placement: stage s on rank s mod p; V placement: rank r holds r and 2p−1−r.
+// The one place the stage→rank map lives; schedules and the cost model both use it.
+int rankOfVirtualStage(int stage, int ranks, bool v_shape);
+
 struct PipelineSchedule {
     ScheduleKind kind = ScheduleKind::OneFOneB;
     int ranks = 1;          // pipeline ranks (PP)
@@ -39,8 +43,7 @@ struct PipelineSchedule {
 
     int stages() const { return ranks * chunks; }
     bool vShape() const { return kind == ScheduleKind::ZbV || kind == ScheduleKind::DualPipeV; }
-    // Loop placement: stage s on rank s mod p; V placement: rank r holds r and 2p−1−r.
-    int rankOfStage(int stage) const;
+    int rankOfStage(int stage) const { return rankOfVirtualStage(stage, ranks, vShape()); }
     int chunkOfStage(int stage) const;
     std::size_t actionCount() const;
 };

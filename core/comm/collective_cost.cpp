@@ -76,14 +76,15 @@ double measuredBusbw(Collective c, double S, const GroupPlacement& g, const Clus
 
 } // namespace
 
-CollectiveTime collectiveTime(Collective c, double S, const GroupPlacement& g, const ClusterSpec& cl, bool flat)
+CollectiveTime collectiveTime(Collective c, double S, const GroupPlacement& g, const ClusterSpec& cl, bool flat, Explain explain)
 {
     CollectiveTime out;
     if (const double bw = measuredBusbw(c, S, g, cl); bw > 0) {
         // Measured on this cluster: nccl-tests' busbw already includes latency and protocol.
         const double f = busFactor(c, g.size);
         out.seconds = f * S / bw;
-        out.term = {"comm.time", out.seconds, "s", "factor·S / busbw_measured(S)",
+        if (explain == Explain::Full)
+            out.term = {"comm.time", out.seconds, "s", "factor·S / busbw_measured(S)",
                     num(f) + "·" + num(S) + "/" + num(bw),
                     "measured: hardware profile (nccl-tests / parascope-probe), " + std::string(toString(c)) + " on "
                         + num(double(g.size)) + " ranks, " + num(double(g.nodes)) + " node(s)"};
@@ -94,7 +95,8 @@ CollectiveTime collectiveTime(Collective c, double S, const GroupPlacement& g, c
     const LinkSpec& inter = cl.inter_node;
     const char* src = "nccl-tests PERFORMANCE.md bus bandwidth; Thakur et al. 2005 α–β; hierarchical per §3.3";
     if (g.size <= 1 && c != Collective::SendRecv) {
-        out.term = {"comm.time", 0, "s", "group of 1: nothing to send", "", src};
+        if (explain == Explain::Full)
+            out.term = {"comm.time", 0, "s", "group of 1: nothing to send", "", src};
         return out;
     }
     if (!g.crossesNodes() || c == Collective::SendRecv) {
@@ -102,6 +104,8 @@ CollectiveTime collectiveTime(Collective c, double S, const GroupPlacement& g, c
         const double f = busFactor(c, g.size);
         const double steps = ringSteps(c, n);
         out.seconds = steps * link.latency_s + f * S / link.busBytesPerS(S);
+        if (explain == Explain::NumbersOnly)
+            return out;
         out.term = {"comm.time", out.seconds, "s", "steps·α + factor·S/busbw(S)",
                     num(steps) + "·" + num(link.latency_s) + " + " + num(f) + "·" + num(S) + "/" + num(link.busBytesPerS(S)),
                     src};
@@ -113,6 +117,8 @@ CollectiveTime collectiveTime(Collective c, double S, const GroupPlacement& g, c
         const double t_net = (N - 1) * inter.latency_s + remote / inter.busBytesPerS(S);
         const double t_nvl = (k - 1) * intra.latency_s + local / intra.busBytesPerS(S);
         out.seconds = t_net > t_nvl ? t_net : t_nvl;
+        if (explain == Explain::NumbersOnly)
+            return out;
         out.term = {"comm.time", out.seconds, "s",
                     "max((N−1)·α_net + (n−k)/n·S/busbw_net, (k−1)·α_nvl + (k−1)/n·S/busbw_nvl)",
                     "max(" + num(t_net) + ", " + num(t_nvl) + ")", src};
@@ -122,6 +128,8 @@ CollectiveTime collectiveTime(Collective c, double S, const GroupPlacement& g, c
         // One ring over all n ranks whose traffic leaves each GPU through its own NIC.
         const double f = busFactor(c, g.size);
         out.seconds = ringSteps(c, n) * inter.latency_s + f * S / inter.busBytesPerS(S);
+        if (explain == Explain::NumbersOnly)
+            return out;
         out.term = {"comm.time", out.seconds, "s", "flat ring over the network: steps·α_net + factor·S/busbw_net(S)",
                     num(ringSteps(c, n)) + "·" + num(inter.latency_s) + " + " + num(f) + "·" + num(S) + "/" + num(inter.busBytesPerS(S)),
                     src};
@@ -132,6 +140,8 @@ CollectiveTime collectiveTime(Collective c, double S, const GroupPlacement& g, c
     const double t_nvl = ringSteps(c, k) * intra.latency_s + fk * S / intra.busBytesPerS(S);
     const double t_net = ringSteps(c, N) * inter.latency_s + fN * (S / k) / inter.busBytesPerS(S / k);
     out.seconds = t_nvl + t_net;
+    if (explain == Explain::NumbersOnly)
+        return out;
     out.term = {"comm.time", out.seconds, "s",
                 "steps(k)·α_nvl + factor(k)·S/busbw_nvl + steps(N)·α_net + factor(N)·(S/k)/busbw_net",
                 num(ringSteps(c, k)) + "·" + num(intra.latency_s) + " + " + num(fk) + "·" + num(S) + "/"

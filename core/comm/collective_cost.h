@@ -22,6 +22,8 @@ struct CollectiveTime {
 
 // S: the collective's buffer size in bytes (nccl-tests "size"). flat: the group's traffic does
 // not aggregate inside nodes (ZeRO-2/3 per-layer gathers issued as many small calls).
-CollectiveTime collectiveTime(Collective c, double S, const GroupPlacement& g, const ClusterSpec& cluster, bool flat = false);
+// With Explain::NumbersOnly the term is left empty.
+CollectiveTime collectiveTime(Collective c, double S, const GroupPlacement& g, const ClusterSpec& cluster, bool flat = false,
+                              Explain explain = Explain::Full);
 
 } // namespace parascope

@@ -4,6 +4,7 @@
 
 #include <algorithm>
 #include <cmath>
+#include <string_view>
 
 namespace parascope {
 
@@ -27,18 +28,25 @@ double bucketParams(std::int64_t dp)
 
 namespace {
 
+// A volume formula is either text or a function that writes it (when it needs numbers).
+std::string volumeText(const char* text) { return text; }
+template <class Write>
+std::string volumeText(const Write& write) { return write(); }
+
 struct Builder {
     const CommInputs& in;
     std::vector<CommEntry> out;
 
-    void add(const std::string& group, Collective c, const std::string& purpose, double calls, double S,
-             double rounds, Overlap overlap, const std::string& volume_formula, const std::string& source, bool flat = false)
+    // volume_formula and source explain the entry; they are only read when explaining.
+    template <class VolumeFormula>
+    void add(const char* group, Collective c, const char* purpose, double calls, double S, double rounds, Overlap overlap,
+             VolumeFormula&& volume_formula, const char* source, bool flat = false)
     {
         const GroupPlacement& g = in.placement.group(group);
         if (calls <= 0 || S <= 0 || (g.size <= 1 && c != Collective::SendRecv))
             return;
         CommEntry e;
-        e.group = group == "dp_cp" ? "dp" : group;
+        e.group = std::string_view(group) == "dp_cp" ? "dp" : group;
         e.collective = toString(c);
         e.purpose = purpose;
         e.link = g.link;
@@ -48,12 +56,16 @@ struct Builder {
         e.bytes_per_call = S;
         const double f = busFactor(c, g.size);
         e.bytes_per_gpu_per_step = calls * S * f;
-        const CollectiveTime one = collectiveTime(c, S, g, in.cluster, flat);
+        const CollectiveTime one = collectiveTime(c, S, g, in.cluster, flat, in.explain);
         e.time_s = calls * one.seconds;
         e.rounds = rounds;
         e.overlap = overlap;
+        if (in.explain == Explain::NumbersOnly) {
+            out.push_back(std::move(e));
+            return;
+        }
         e.terms.push_back({"comm.bytes_per_gpu_per_step", e.bytes_per_gpu_per_step, "bytes",
-                           "calls · S · factor(n)", num(calls) + "·" + num(S) + "·" + num(f) + "  [" + volume_formula + "]",
+                           "calls · S · factor(n)", num(calls) + "·" + num(S) + "·" + num(f) + "  [" + volumeText(volume_formula) + "]",
                            source});
         Term per_call = one.term;
         per_call.name = "comm.time_per_call";
@@ -126,16 +138,16 @@ std::vector<CommEntry> communicationPlan(const CommInputs& in)
         const double chunks = p.schedule == ScheduleKind::Interleaved ? p.vpp : (v_shape ? 2 : 1);
         const char* src = "Narayanan et al. 2021 §2.2, §4.1";
         b.add("pp", Collective::SendRecv, "activations", chunks * mb, S, 1, Overlap::PipelineFill,
-              "v·m sends, S = s·b·h·2" + std::string(sp ? "/t" : ""), src);
+              sp ? "v·m sends, S = s·b·h·2/t" : "v·m sends, S = s·b·h·2", src);
         b.add("pp", Collective::SendRecv, "gradients", chunks * mb, S, 1, Overlap::PipelineFill,
-              "v·m sends, S = s·b·h·2" + std::string(sp ? "/t" : ""), src);
+              sp ? "v·m sends, S = s·b·h·2/t" : "v·m sends, S = s·b·h·2", src);
     }
 
     // DP over dp·cp (ZeRO paper §7; Megatron distributed optimizer): gradients once per step
     // (all-reduce, or reduce-scatter + parameter all-gather with ZeRO-1), bucketed. ZeRO-2 must
     // reduce-scatter every microbatch (its gradients are sharded), ZeRO-3 also gathers the
     // parameters for every forward and backward: 3Ψ per microbatch, 1.5× DP.
-    const auto data_parallel = [&](const std::string& group, double params) {
+    const auto data_parallel = [&](const char* group, double params) {
         const GroupPlacement& g = in.placement.group(group);
         if (g.size <= 1 || params <= 0)
             return;
@@ -145,35 +157,37 @@ std::vector<CommEntry> communicationPlan(const CommInputs& in)
         const Overlap grad_ov = p.overlap_grad_reduce ? Overlap::Backward : Overlap::None;
         const Overlap param_ov = p.overlap_grad_reduce ? Overlap::Forward : Overlap::None;
         const char* src = "Rajbhandari et al. 2019 (ZeRO) §7; Megatron distrib_optimizer.md; bucket max(40M, 1M·dp)";
-        const std::string vol = "Ψ = " + num(params) + " params in " + num(buckets) + " buckets";
+        const auto vol = [&](const char* what) {
+            return [=] { return what + std::string("Ψ = ") + num(params) + " params in " + num(buckets) + " buckets"; };
+        };
         switch (p.zero) {
         case 0:
             b.add(group, Collective::AllReduce, "gradients", buckets, params * grad_bytes / buckets, 1, grad_ov,
-                  "all-reduce of " + vol, src);
+                  vol("all-reduce of "), src);
             break;
         case 1:
             b.add(group, Collective::ReduceScatter, "gradients", buckets, params * grad_bytes / buckets, 1, grad_ov,
-                  "reduce-scatter of " + vol, src);
+                  vol("reduce-scatter of "), src);
             b.add(group, Collective::AllGather, "parameters", buckets, params * w_bytes / buckets, 1, param_ov,
-                  "all-gather of updated " + vol, src);
+                  vol("all-gather of updated "), src);
             break;
         // ZeRO-2/3 collectives go out per layer as many small calls (DeepSpeed, FSDP) and do not
         // aggregate inside nodes: each GPU's share crosses its own NIC (flat ring); this is what
         // Narayanan et al. 2021 Table 2 measured for ZeRO-3 at 384–2240 GPUs.
         case 2:
             b.add(group, Collective::ReduceScatter, "gradients", buckets * mb, params * grad_bytes / buckets, mb,
-                  grad_ov, "reduce-scatter per microbatch of " + vol, src, true);
+                  grad_ov, vol("reduce-scatter per microbatch of "), src, true);
             b.add(group, Collective::AllGather, "parameters", buckets, params * w_bytes / buckets, 1, param_ov,
-                  "all-gather of updated " + vol, src, true);
+                  vol("all-gather of updated "), src, true);
             break;
         default: {
             // Full recompute runs the forward again in the backward and gathers the parameters
             // once more for it.
             const double gathers = 2 + (t.recompute == Recompute::Full ? 1 : 0);
             b.add(group, Collective::AllGather, "parameters", gathers * buckets * mb, params * w_bytes / buckets, gathers * mb,
-                  param_ov, "all-gather forward + backward (+ recompute) per microbatch of " + vol, src, true);
+                  param_ov, vol("all-gather forward + backward (+ recompute) per microbatch of "), src, true);
             b.add(group, Collective::ReduceScatter, "gradients", buckets * mb, params * grad_bytes / buckets, mb,
-                  grad_ov, "reduce-scatter per microbatch of " + vol, src, true);
+                  grad_ov, vol("reduce-scatter per microbatch of "), src, true);
             break;
         }
         }

@@ -24,6 +24,7 @@ struct CommInputs {
     int stage_moe_layers = 0;
     double dense_params = 0;    // parameters of one GPU of that stage, before ZeRO sharding
     double expert_params = 0;
+    Explain explain = Explain::Full;
 };
 
 std::vector<CommEntry> communicationPlan(const CommInputs& in);

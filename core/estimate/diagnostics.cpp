@@ -4,21 +4,31 @@
 #include "schedule/pipeline_closed_form.h"
 
 #include <algorithm>
-#include <cstdio>
+#include <charconv>
 
 namespace parascope {
 
+namespace {
+
+// `v` with `decimals` digits after the point, then `unit` (std::to_chars: printf's rounding,
+// without its locale and format parsing; search formats many of these).
+std::string fixed(double v, int decimals, const char* unit)
+{
+    char buf[64];
+    const auto r = std::to_chars(buf, buf + sizeof buf - 8, v, std::chars_format::fixed, decimals);
+    return std::string(buf, r.ptr) + unit;
+}
+
+} // namespace
+
 std::string formatBytes(double bytes)
 {
-    char buf[48];
     const double gib = bytes / double(1ull << 30);
     if (gib >= 1024)
-        std::snprintf(buf, sizeof buf, "%.2f TiB", gib / 1024);
-    else if (gib >= 1)
-        std::snprintf(buf, sizeof buf, "%.1f GiB", gib);
-    else
-        std::snprintf(buf, sizeof buf, "%.0f MiB", bytes / double(1 << 20));
-    return buf;
+        return fixed(gib / 1024, 2, " TiB");
+    if (gib >= 1)
+        return fixed(gib, 1, " GiB");
+    return fixed(bytes / double(1 << 20), 0, " MiB");
 }
 
 namespace {
@@ -27,9 +37,7 @@ std::string n(long long v) { return std::to_string(v); }
 
 std::string pct(double f)
 {
-    char buf[32];
-    std::snprintf(buf, sizeof buf, "%.0f %%", f * 100);
-    return buf;
+    return fixed(f * 100, 0, " %");
 }
 
 Diagnostic make(Severity sev, const char* code, const std::string& knob, std::string en, std::string zh,
@@ -237,7 +245,7 @@ std::vector<Diagnostic> configurationDiagnostics(const Scenario& sc)
     return out;
 }
 
-std::vector<Diagnostic> outcomeDiagnostics(const Scenario& sc, const Estimate& est)
+std::vector<Diagnostic> outcomeDiagnostics(const Scenario& sc, const Estimate& est, Explain explain)
 {
     std::vector<Diagnostic> out;
     const ParallelConfig& p = sc.parallel;
@@ -254,11 +262,14 @@ std::vector<Diagnostic> outcomeDiagnostics(const Scenario& sc, const Estimate& e
         struct Remedy { std::string en, zh; MemoryReport memory; };
         std::vector<Remedy> remedies;
         const auto consider = [&](Scenario alt, std::string en, std::string zh) {
+            if (explain == Explain::NumbersOnly)
+                return;
             const std::vector<StageLayers> alt_layout = layoutStages(alt.model, alt.parallel);
             const std::vector<double> inflight = inflightMicrobatches(alt.parallel.schedule, alt.parallel.pp,
                                                                       alt.parallel.vpp, std::max(1LL, est.microbatches));
             remedies.push_back({std::move(en), std::move(zh),
-                                computeMemory(alt, est.params, alt_layout, inflight, placeRanks(alt.parallel, alt.cluster))});
+                                computeMemory(alt, est.params, alt_layout, inflight, placeRanks(alt.parallel, alt.cluster),
+                                              Explain::NumbersOnly)});
         };
         if (sc.training.recompute == Recompute::None) {
             Scenario alt = sc;
@@ -293,7 +304,7 @@ std::vector<Diagnostic> outcomeDiagnostics(const Scenario& sc, const Estimate& e
             consider(alt, "micro batch 1", "微批设为 1");
         }
 
-        const auto explain = [&](const StageMemory& st) {
+        const auto explainStage = [&](const StageMemory& st) {
             const double over = st.total() - mem.capacity_bytes;
             struct Part { const char* en; const char* zh; double v; };
             const Part parts[] = {{"weights", "权重", st.weights}, {"gradients", "梯度", st.gradients},
@@ -329,9 +340,9 @@ std::vector<Diagnostic> outcomeDiagnostics(const Scenario& sc, const Estimate& e
         constexpr std::size_t kMaxDetailed = 8;
         if (oom.size() <= kMaxDetailed) {
             for (int s : oom)
-                explain(mem.stages[s]);
+                explainStage(mem.stages[s]);
         } else {
-            explain(mem.stages[mem.peak_stage]);
+            explainStage(mem.stages[mem.peak_stage]);
             out.push_back(make(Severity::Error, "out_of_memory", "parallel.pp",
                 n(static_cast<long long>(oom.size())) + " of " + n(static_cast<long long>(mem.stages.size()))
                     + " pipeline stages run out of memory (stages " + n(oom.front()) + "–" + n(oom.back()) + "); stage "

@@ -13,8 +13,10 @@ namespace parascope {
 // Rules about the configuration itself (checked before any number is computed).
 std::vector<Diagnostic> configurationDiagnostics(const Scenario& sc);
 
-// Rules about the outcome: memory, bubble, exposed communication, placement.
-std::vector<Diagnostic> outcomeDiagnostics(const Scenario& sc, const Estimate& est);
+// Rules about the outcome: memory, bubble, exposed communication, placement. With
+// Explain::NumbersOnly the same diagnostics appear, but out-of-memory ones do not work out what
+// each remedy would save.
+std::vector<Diagnostic> outcomeDiagnostics(const Scenario& sc, const Estimate& est, Explain explain = Explain::Full);
 
 std::string formatBytes(double bytes); // "7.3 GiB"
 

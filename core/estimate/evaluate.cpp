@@ -38,7 +38,8 @@ namespace {
 
 // Shares each group's exposed time (from the simulation's critical rank) out over that group's
 // entries in proportion to their link time.
-void distributeExposure(std::vector<CommEntry>& comm, const std::vector<std::pair<std::string, double>>& by_group)
+void distributeExposure(std::vector<CommEntry>& comm, const std::vector<std::pair<std::string, double>>& by_group,
+                        Explain explain)
 {
     for (const auto& [group, exposed] : by_group) {
         const auto member = [&](const CommEntry& c) { return c.group == group || (group == "dp" && c.group == "edp"); };
@@ -52,6 +53,8 @@ void distributeExposure(std::vector<CommEntry>& comm, const std::vector<std::pai
             if (member(c))
                 c.exposed_s = std::min(c.time_s, exposed * c.time_s / total);
     }
+    if (explain == Explain::NumbersOnly)
+        return;
     for (CommEntry& c : comm)
         c.terms.push_back({"comm.exposed", c.exposed_s, "s", "the group's exposed time on the critical rank × t/Σt",
                            num(c.exposed_s), std::string("simulated; hidden behind: ") + toString(c.overlap)});
@@ -62,7 +65,8 @@ void distributeExposure(std::vector<CommEntry>& comm, const std::vector<std::pai
 Estimate evaluate(const Scenario& sc, const EvaluateOptions& options)
 {
     Estimate est;
-    est.params = countParameters(sc.model);
+    const Explain explain = options.explain;
+    est.params = countParameters(sc.model, explain);
     est.gpus = sc.parallel.gpus();
     est.diagnostics = configurationDiagnostics(sc);
 
@@ -72,7 +76,7 @@ Estimate evaluate(const Scenario& sc, const EvaluateOptions& options)
 
     const std::vector<StageLayers> layout = layoutStages(sc.model, sc.parallel);
     est.placement = placeRanks(sc.parallel, sc.cluster);
-    est.flops = trainingFlops(sc.model, sc.training);
+    est.flops = trainingFlops(sc.model, sc.training, explain);
 
     // Communication of one GPU of the busiest stage (most layers; the last on a tie, which also
     // holds the output layer).
@@ -82,22 +86,22 @@ Estimate evaluate(const Scenario& sc, const EvaluateOptions& options)
             busiest = &s;
     const StageParams params = stageParams(est.params, *busiest, sc.parallel);
     CommInputs ci{sc.model, sc.parallel, sc.training, sc.cluster, est.placement, est.microbatches,
-                  busiest->layers, busiest->moe_layers, params.dense, params.experts};
+                  busiest->layers, busiest->moe_layers, params.dense, params.experts, explain};
     est.communication = communicationPlan(ci);
 
     // Time: op costs → simulated schedule → step; its peak in-flight microbatches feed memory.
     const ScheduleKind kind = sc.parallel.schedule;
     const int chunks = kind == ScheduleKind::Interleaved ? std::max(1, sc.parallel.vpp)
                      : (kind == ScheduleKind::ZbV || kind == ScheduleKind::DualPipeV) ? 2 : 1;
-    const OpCostModel costs = opCosts(sc, est.params, layout, chunks, est.communication);
-    StepSimulation step = simulateStep(sc, costs, est.microbatches, options.record_timeline, options.simulate);
+    const OpCostModel costs = opCosts(sc, est.params, layout, chunks, est.communication, explain);
+    StepSimulation step = simulateStep(sc, costs, est.microbatches, options.record_timeline, options.simulate, explain);
     est.time = std::move(step.time);
     est.timeline = std::move(step.timeline);
-    distributeExposure(est.communication, step.exposed_by_group);
-    est.memory = computeMemory(sc, est.params, layout, step.inflight, est.placement);
-    computeThroughput(sc, est);
+    distributeExposure(est.communication, step.exposed_by_group, explain);
+    est.memory = computeMemory(sc, est.params, layout, step.inflight, est.placement, explain);
+    computeThroughput(sc, est, explain);
 
-    std::vector<Diagnostic> outcome = outcomeDiagnostics(sc, est);
+    std::vector<Diagnostic> outcome = outcomeDiagnostics(sc, est, explain);
     est.diagnostics.insert(est.diagnostics.end(), outcome.begin(), outcome.end());
     return est;
 }

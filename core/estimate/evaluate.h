@@ -11,6 +11,7 @@ namespace parascope {
 struct EvaluateOptions {
     bool record_timeline = true; // false: numbers only (sweeps and search)
     bool simulate = true;        // false: the closed-form step instead of the event simulation
+    Explain explain = Explain::Full; // NumbersOnly: no Term strings, no out-of-memory remedies (search)
 };
 
 Estimate evaluate(const Scenario& scenario, const EvaluateOptions& options = {});

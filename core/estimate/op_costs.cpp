@@ -45,7 +45,7 @@ struct LayerCost {
 } // namespace
 
 OpCostModel opCosts(const Scenario& sc, const ParamCounts& params, const std::vector<StageLayers>& layout, int chunks,
-                    const std::vector<CommEntry>& comm)
+                    const std::vector<CommEntry>& comm, Explain explain)
 {
     const ParallelConfig& p = sc.parallel;
     const TrainingConfig& t = sc.training;
@@ -194,9 +194,11 @@ OpCostModel opCosts(const Scenario& sc, const ParamCounts& params, const std::ve
     const bool adam = t.optimizer == Optimizer::AdamW;
     const double bytes_per_param = (adam ? 24.0 : 16.0) + (t.grad_dtype == GradDtype::Fp32 ? 4 : 2) + 2;
     out.optimizer_s = hbm > 0 ? opt_shard * bytes_per_param / hbm : 0;
-    out.terms.push_back({"time.optimizer", out.optimizer_s, "s", "Ψ_shard · bytes touched / (HBM · efficiency)",
-                         num(opt_shard) + "·" + num(bytes_per_param) + "/" + num(hbm),
-                         "memory-bound fused Adam: read master, m, v, grad; write master, m, v, weights"});
+    addTerm(out.terms, explain, [&] {
+        return Term{"time.optimizer", out.optimizer_s, "s", "Ψ_shard · bytes touched / (HBM · efficiency)",
+                    num(opt_shard) + "·" + num(bytes_per_param) + "/" + num(hbm),
+                    "memory-bound fused Adam: read master, m, v, grad; write master, m, v, weights"};
+    });
     RankTail tail;
     tail.optimizer_s = out.optimizer_s;
     tail.overlap_grad_reduce = p.overlap_grad_reduce;
@@ -214,6 +216,8 @@ OpCostModel opCosts(const Scenario& sc, const ParamCounts& params, const std::ve
         }
     }
     out.tails.assign(std::size_t(ranks), tail);
+    if (explain == Explain::NumbersOnly)
+        return out;
 
     const std::string src = "FLOPs / (peak · efficiency); elementwise bytes / (HBM · efficiency)";
     out.terms.push_back({"time.layer_forward_gemm", dense.linear_s, "s",
@@ -229,12 +233,14 @@ OpCostModel opCosts(const Scenario& sc, const ParamCounts& params, const std::ve
     return out;
 }
 
-double rankMicrobatchTime(const OpCostModel& c, int rank, int ranks, bool v_shape)
+std::vector<double> rankMicrobatchTimes(const OpCostModel& c, int ranks, bool v_shape)
 {
-    double t = 0;
-    for (int s = 0; s < int(c.stages.size()); ++s)
-        if (rankOfVirtualStage(s, ranks, v_shape) == rank)
-            t += c.stages[std::size_t(s)].cost.forward_s + c.stages[std::size_t(s)].cost.backward_s();
+    std::vector<double> t(std::size_t(std::max(1, ranks)), 0.0);
+    for (int s = 0; s < int(c.stages.size()); ++s) {
+        const int r = rankOfVirtualStage(s, ranks, v_shape);
+        if (r >= 0 && r < int(t.size()))
+            t[std::size_t(r)] += c.stages[std::size_t(s)].cost.forward_s + c.stages[std::size_t(s)].cost.backward_s();
+    }
     return t;
 }
 

@@ -38,10 +38,10 @@ struct OpCostModel {
 
 // chunks: virtual stages per rank (vpp for interleaved, 2 for V shapes, else 1).
 OpCostModel opCosts(const Scenario& sc, const ParamCounts& params, const std::vector<StageLayers>& layout, int chunks,
-                    const std::vector<CommEntry>& comm);
+                    const std::vector<CommEntry>& comm, Explain explain = Explain::Full);
 
-// Per-microbatch time of one rank's layers (forward + backward, communication inside ops
-// included): the sum of its stages' op costs.
-double rankMicrobatchTime(const OpCostModel& c, int rank, int ranks, bool v_shape);
+// Per-microbatch time of each rank's layers (forward + backward, communication inside ops
+// included): the sum of its stages' op costs, in one pass over the stages.
+std::vector<double> rankMicrobatchTimes(const OpCostModel& c, int ranks, bool v_shape);
 
 } // namespace parascope

@@ -31,7 +31,7 @@ void addExposure(std::map<std::string, double>& into, const GroupExposure& e, do
 }
 
 void finish(StepSimulation& out, const OpCostModel& costs, double step, double compute, double exposed_ops,
-            double exposed_tail, double exposed_pp, std::map<std::string, double> by_group)
+            double exposed_tail, double exposed_pp, std::map<std::string, double> by_group, Explain explain)
 {
     TimeReport& t = out.time;
     t.step_s = step;
@@ -45,6 +45,8 @@ void finish(StepSimulation& out, const OpCostModel& costs, double step, double c
     for (const auto& [g, v] : by_group)
         if (v > 0)
             out.exposed_by_group.emplace_back(g, v);
+    if (explain == Explain::NumbersOnly)
+        return;
     t.terms.insert(t.terms.end(), costs.terms.begin(), costs.terms.end());
     t.terms.push_back({"time.step", step, "s", "compute + bubble + exposed communication + optimizer",
                        num(compute) + " + " + num(t.bubble_s) + " + " + num(t.exposed_comm_s) + " + " + num(t.optimizer_s),
@@ -54,7 +56,8 @@ void finish(StepSimulation& out, const OpCostModel& costs, double step, double c
                        num(t.bubble_s) + " / " + num(step), "idle = step − compute − exposed communication − optimizer"});
 }
 
-StepSimulation closedForm(const Scenario& sc, const OpCostModel& costs, long long m, const std::string& why)
+StepSimulation closedForm(const Scenario& sc, const OpCostModel& costs, long long m, const std::string& why,
+                          Explain explain)
 {
     const ParallelConfig& p = sc.parallel;
     StepSimulation out;
@@ -64,8 +67,9 @@ StepSimulation closedForm(const Scenario& sc, const OpCostModel& costs, long lon
     const bool v = vShape(p.schedule);
     int critical = 0;
     double t_mb = 0;
+    const std::vector<double> per_rank = rankMicrobatchTimes(costs, ranks, v);
     for (int r = 0; r < ranks; ++r) {
-        const double tr = rankMicrobatchTime(costs, r, ranks, v);
+        const double tr = per_rank[std::size_t(r)];
         if (tr > t_mb) {
             t_mb = tr;
             critical = r;
@@ -91,7 +95,7 @@ StepSimulation closedForm(const Scenario& sc, const OpCostModel& costs, long lon
     out.time.critical_rank = critical;
     out.inflight = inflightMicrobatches(p.schedule, p.pp, p.vpp, m);
     finish(out, costs, pipeline + p2p_exposed + tail_exposed + costs.optimizer_s, md * (t_mb - comm_mb), md * comm_mb,
-           tail_exposed, p2p_exposed, by_group);
+           tail_exposed, p2p_exposed, by_group, explain);
     return out;
 }
 
@@ -110,17 +114,18 @@ Timeline run(const PipelineSchedule& s, const OpCostModel& costs, bool record, d
 
 } // namespace
 
-StepSimulation simulateStep(const Scenario& sc, const OpCostModel& costs, long long m, bool record_ops, bool simulate)
+StepSimulation simulateStep(const Scenario& sc, const OpCostModel& costs, long long m, bool record_ops, bool simulate,
+                            Explain explain)
 {
     if (!simulate)
-        return closedForm(sc, costs, m, "closed form requested (search)");
+        return closedForm(sc, costs, m, "closed form requested (search)", explain);
     const ParallelConfig& par = sc.parallel;
     const int p = std::max(1, par.pp);
     const ScheduleKind kind = par.schedule;
     const int vpp = kind == ScheduleKind::Interleaved ? par.vpp : 1;
     const ScheduleRequest full{kind, p, vpp, int(std::min<long long>(m, 1 << 30))};
     if (const std::string why = scheduleRequirement(full); !why.empty())
-        return closedForm(sc, costs, m, "the schedule cannot run: " + why);
+        return closedForm(sc, costs, m, "the schedule cannot run: " + why, explain);
 
     // Bounded work: simulate at most kMaxSimulatedOps ops; beyond, fewer microbatches and a
     // linear extrapolation of the steady state (each extra microbatch adds one period).
@@ -136,12 +141,12 @@ StepSimulation simulateStep(const Scenario& sc, const OpCostModel& costs, long l
         const long long m_min = 2LL * p + step_mb;
         if (m_sim < m_min)
             return closedForm(sc, costs, m,
-                              "the pipeline is too large to simulate (" + num(ops_per_mb * double(m)) + " ops)");
+                              "the pipeline is too large to simulate (" + num(ops_per_mb * double(m)) + " ops)", explain);
     }
     const auto schedule = generateSchedule({kind, p, vpp, int(m_sim)});
     Timeline tl = run(*schedule, costs, record_ops, costs.p2p_s);
     if (tl.deadlock)
-        return closedForm(sc, costs, m, "the schedule deadlocks: " + tl.problem);
+        return closedForm(sc, costs, m, "the schedule deadlocks: " + tl.problem, explain);
 
     StepSimulation out;
     out.time.method = m_sim == m ? "simulated" : "simulated (extrapolated)";
@@ -193,7 +198,7 @@ StepSimulation simulateStep(const Scenario& sc, const OpCostModel& costs, long l
         out.inflight = inflightMicrobatches(kind, p, vpp, m); // GPipe holds all m
     const double step = tl.step_s + extra;
     const double compute = (tl.busy_s[critical] - tl.comm_in_ops_s[critical]) * scale;
-    finish(out, costs, step, compute, tl.comm_in_ops_s[critical] * scale, tl.tail_exposed_s[critical], pp_exposed, by_group);
+    finish(out, costs, step, compute, tl.comm_in_ops_s[critical] * scale, tl.tail_exposed_s[critical], pp_exposed, by_group, explain);
 
     out.timeline.simulated = true;
     out.timeline.microbatches_shown = m_sim;
@@ -203,7 +208,7 @@ StepSimulation simulateStep(const Scenario& sc, const OpCostModel& costs, long l
     return out;
 }
 
-void computeThroughput(const Scenario& sc, Estimate& est)
+void computeThroughput(const Scenario& sc, Estimate& est, Explain explain)
 {
     const TrainingConfig& t = sc.training;
     const GpuSpec& gpu = sc.cluster.gpu;
@@ -218,6 +223,8 @@ void computeThroughput(const Scenario& sc, Estimate& est)
         th.mfu = peak > 0 ? th.model_tflops_per_gpu * 1e12 / peak : 0;
         th.hfu = peak > 0 ? th.hardware_tflops_per_gpu * 1e12 / peak : 0;
     }
+    if (explain == Explain::NumbersOnly)
+        return;
     th.terms.push_back({"throughput.mfu", th.mfu, "fraction", "model FLOPs / (step · GPUs · peak)",
                         num(est.flops.model_flops_per_step) + "/(" + num(tr.step_s) + "·" + num(gpus) + "·" + num(peak) + ")",
                         "Chowdhery et al. 2022 (PaLM) App. B; FLOPs convention: " + est.flops.convention});

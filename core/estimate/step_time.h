@@ -27,9 +27,9 @@ struct StepSimulation {
 inline constexpr std::size_t kMaxSimulatedOps = 400000;
 
 StepSimulation simulateStep(const Scenario& sc, const OpCostModel& costs, long long microbatches, bool record_ops,
-                            bool simulate = true);
+                            bool simulate = true, Explain explain = Explain::Full);
 
 // Fills est.throughput from est.time and est.flops.
-void computeThroughput(const Scenario& sc, Estimate& est);
+void computeThroughput(const Scenario& sc, Estimate& est, Explain explain = Explain::Full);
 
 } // namespace parascope

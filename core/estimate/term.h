@@ -16,6 +16,20 @@ struct Term {
     std::string source;      // e.g. "Korthikanti et al. 2022, Table 2"
 };
 
+// How much an evaluation explains. Search and sweeps evaluate thousands of strategies and read
+// only the numbers: with NumbersOnly no formula string is built. Every number is computed by the
+// same code either way (tests compare the two).
+enum class Explain { Full, NumbersOnly };
+
+// Appends the Term `make()` builds when explaining; with NumbersOnly `make` is never called, so
+// no string is formatted.
+template <class Make>
+void addTerm(std::vector<Term>& terms, Explain explain, Make&& make)
+{
+    if (explain == Explain::Full)
+        terms.push_back(make());
+}
+
 // Compact number for substituted formulas: integers print without a fraction, large values
 // keep their digits, others use up to 4 significant digits.
 std::string num(double v);

@@ -20,7 +20,7 @@ constexpr const char* kSource =
 // shared experts like a dense MLP.
 // Context parallelism splits the sequence: s becomes s/cp for every token count.
 LayerActivation layerActivation(const ModelSpec& m, const TrainingConfig& t,
-                                const ParallelConfig& p, bool moe)
+                                const ParallelConfig& p, bool moe, Explain explain)
 {
     const double s = double(t.seq_len) / p.cp, b = double(t.micro_batch);
     const double h = double(m.hidden), q = double(m.queryWidth()), kv = double(m.kvWidth());
@@ -31,25 +31,22 @@ LayerActivation layerActivation(const ModelSpec& m, const TrainingConfig& t,
     double replicated = 10 * h;                  // split only by SP
     double split = 2 * q + 4 * kv + 2 * q;       // Q, K, V, attention output
     double expert = 0;                           // split by etp (and by tp with SP)
-    std::string mlp_text = std::string(m.mlp == MlpKind::SwiGlu ? "6" : "4") + "·f";
-    if (moe && m.moe) {
+    const bool moe_block = moe && m.moe;
+    if (moe_block) {
         const MoeSpec& e = *m.moe;
         const double shared_f = double(e.shared_ffn_hidden > 0 ? e.shared_ffn_hidden : e.ffn_hidden);
         split += e.shared_experts * mlp_factor * shared_f;
         replicated += 4.0 * e.experts;           // router probabilities (fp32)
         expert = e.top_k * (4 * h + mlp_factor * double(e.ffn_hidden) / p.expertTp());
-        mlp_text = "shared·" + mlp_text + " + k·(4h + " + (m.mlp == MlpKind::SwiGlu ? "6" : "4") + "·f_e/etp)";
         replicated -= 2 * h;                     // the MoE block has no separate fc1 input copy
     } else {
         split += mlp_factor * double(m.ffn_hidden);
     }
 
     double scores = 0;
-    std::string score_text;
-    if (t.recompute == Recompute::None || t.recompute == Recompute::Full) {
+    const bool keeps_scores = t.recompute == Recompute::None || t.recompute == Recompute::Full;
+    if (keeps_scores)
         scores = t.flash_attention ? 4 * a : 5 * a * s;
-        score_text = t.flash_attention ? " + 4·a (flash: fp32 log-sum-exp)" : " + 5·a·s";
-    }
 
     const double token_div = sp ? tp : 1;        // SP splits the sequence among TP ranks
     const double per_token_full = replicated / token_div + split / tp + scores / tp + expert / token_div;
@@ -60,7 +57,16 @@ LayerActivation layerActivation(const ModelSpec& m, const TrainingConfig& t,
     } else {
         out.stored = out.working_set;
     }
+    if (explain == Explain::NumbersOnly) {
+        out.term.name = "activations.per_layer";
+        out.term.value = out.stored;
+        return out;
+    }
 
+    const char* f = m.mlp == MlpKind::SwiGlu ? "6" : "4";
+    const std::string mlp_text = moe_block ? std::string("shared·") + f + "·f + k·(4h + " + f + "·f_e/etp)"
+                                           : std::string(f) + "·f";
+    const std::string score_text = !keeps_scores ? "" : t.flash_attention ? " + 4·a (flash: fp32 log-sum-exp)" : " + 5·a·s";
     const std::string S = num(s), B = num(b), H = num(h), Q = num(q), KV = num(kv), T = num(tp);
     const std::string div = sp ? "/t" : "";
     if (t.recompute == Recompute::Full) {
@@ -70,7 +76,7 @@ LayerActivation layerActivation(const ModelSpec& m, const TrainingConfig& t,
     } else {
         std::string formula = "s·b·(10h" + div + " + (2q + 4kv + 2q + " + mlp_text + ")/t" + (score_text.empty() ? "" : score_text + "/t") + ")";
         std::string subst = S + "·" + B + "·(10·" + H + (sp ? "/" + T : "") + " + (2·" + Q + " + 4·" + KV + " + 2·" + Q + " + "
-            + (moe && m.moe ? num(split - 4 * q - 4 * kv) : num(mlp_factor * double(m.ffn_hidden))) + ")/" + T
+            + (moe_block ? num(split - 4 * q - 4 * kv) : num(mlp_factor * double(m.ffn_hidden))) + ")/" + T
             + (scores > 0 ? " + " + num(scores) + "/" + T : "") + (expert > 0 ? " + " + num(expert) + div : "") + ")";
         out.term = {"activations.per_layer", out.stored, "bytes", formula, subst, kSource};
     }
@@ -78,11 +84,13 @@ LayerActivation layerActivation(const ModelSpec& m, const TrainingConfig& t,
 }
 
 // Megatron compute_activation_memory: 8·s·b (int64 input ids) + s·b·h (embedding dropout mask).
-Term embeddingActivation(const ModelSpec& m, const TrainingConfig& t, const ParallelConfig& p)
+Term embeddingActivation(const ModelSpec& m, const TrainingConfig& t, const ParallelConfig& p, Explain explain)
 {
     const double s = double(t.seq_len) / p.cp, b = double(t.micro_batch), h = double(m.hidden);
     const bool sp = p.sequence_parallel && p.tp > 1;
     const double v = 8 * s * b + s * b * h / (sp ? p.tp : 1);
+    if (explain == Explain::NumbersOnly)
+        return {"activations.embedding", v, "bytes", "", "", ""};
     return {"activations.embedding", v, "bytes", sp ? "8·s·b + s·b·h/t" : "8·s·b + s·b·h",
             "8·" + num(s) + "·" + num(b) + " + " + num(s) + "·" + num(b) + "·" + num(h) + (sp ? "/" + num(p.tp) : ""),
             "Megatron-LM theoretical_memory_usage.py compute_activation_memory"};

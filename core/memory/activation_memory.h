@@ -16,10 +16,12 @@ struct LayerActivation {
 };
 
 // One transformer layer, one microbatch. `moe` selects the MoE block instead of the dense MLP.
+// With Explain::NumbersOnly the term carries only its name and value.
 LayerActivation layerActivation(const ModelSpec& m, const TrainingConfig& t,
-                                const ParallelConfig& p, bool moe);
+                                const ParallelConfig& p, bool moe, Explain explain = Explain::Full);
 
 // Embedding-stage extras per microbatch: input ids (int64) and the embedding dropout mask.
-Term embeddingActivation(const ModelSpec& m, const TrainingConfig& t, const ParallelConfig& p);
+Term embeddingActivation(const ModelSpec& m, const TrainingConfig& t, const ParallelConfig& p,
+                         Explain explain = Explain::Full);
 
 } // namespace parascope

@@ -40,7 +40,7 @@ StageParams stageParams(const ParamCounts& c, const StageLayers& s, const Parall
 }
 
 ModelStates modelStates(const StageParams& params, const TrainingConfig& t, int zero,
-                        double N, double Ne)
+                        double N, double Ne, Explain explain)
 {
     const StateBytes b = stateBytes(t);
     const double P = params.dense, E = params.experts;
@@ -52,6 +52,8 @@ ModelStates modelStates(const StageParams& params, const TrainingConfig& t, int 
     s.weights = shard(3, b.weights);
     s.gradients = shard(2, b.gradients);
     s.optimizer = shard(1, b.optimizer);
+    if (explain == Explain::NumbersOnly)
+        return s;
 
     const char* src = "Rajbhandari et al. 2019 (ZeRO) §5: P_os 4Ψ+KΨ/N, P_os+g 2Ψ+(2+K)Ψ/N, P_os+g+p (4+K)Ψ/N";
     const std::string PE = "(" + num(P) + (E > 0 ? " + " + num(E) : std::string()) + ")";

@@ -32,6 +32,6 @@ struct ModelStates {
 
 // zero_degree: dp·cp for dense parameters; expert_zero_degree: tp·cp·dp/(etp·ep).
 ModelStates modelStates(const StageParams& params, const TrainingConfig& t, int zero,
-                        double zero_degree, double expert_zero_degree);
+                        double zero_degree, double expert_zero_degree, Explain explain = Explain::Full);
 
 } // namespace parascope

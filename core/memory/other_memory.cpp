@@ -2,29 +2,44 @@
 
 namespace parascope {
 
-OtherMemory otherMemory(const OverheadConfig& c, const OtherMemoryInputs& in)
+OtherMemory otherMemory(const OverheadConfig& c, const OtherMemoryInputs& in, Explain explain)
 {
     OtherMemory o;
-    const auto add = [&](Term t) {
-        o.total += t.value;
-        o.terms.push_back(std::move(t));
+    // Each item: its value, and how to explain it (only called when explaining).
+    const auto add = [&](double value, auto&& explained) {
+        o.total += value;
+        addTerm(o.terms, explain, explained);
     };
-    add({"other.cuda_context", c.cuda_context_bytes, "bytes", "configured (overheads.cuda_context_gib)",
-         num(c.cuda_context_bytes), "typical PyTorch CUDA context; measure yours with parascope-probe"});
-    add({"other.workspace", c.workspace_bytes, "bytes", "configured (overheads.workspace_gib)",
-         num(c.workspace_bytes), "cuBLASLt 32 MiB workspace per stream on sm90 + Transformer Engine buffers"});
-    add({"other.nccl_buffers", c.nccl_bytes_per_group * in.communicators, "bytes",
-         "communicators · nccl_buffer", num(in.communicators) + "·" + num(c.nccl_bytes_per_group),
-         "NCCL: NCCL_BUFFSIZE 4 MiB per channel and peer, up to 32 channels"});
+    add(c.cuda_context_bytes, [&] {
+        return Term{"other.cuda_context", c.cuda_context_bytes, "bytes", "configured (overheads.cuda_context_gib)",
+                    num(c.cuda_context_bytes), "typical PyTorch CUDA context; measure yours with parascope-probe"};
+    });
+    add(c.workspace_bytes, [&] {
+        return Term{"other.workspace", c.workspace_bytes, "bytes", "configured (overheads.workspace_gib)",
+                    num(c.workspace_bytes), "cuBLASLt 32 MiB workspace per stream on sm90 + Transformer Engine buffers"};
+    });
+    const double nccl = c.nccl_bytes_per_group * in.communicators;
+    add(nccl, [&] {
+        return Term{"other.nccl_buffers", nccl, "bytes", "communicators · nccl_buffer",
+                    num(in.communicators) + "·" + num(c.nccl_bytes_per_group),
+                    "NCCL: NCCL_BUFFSIZE 4 MiB per channel and peer, up to 32 channels"};
+    });
     if (in.logits_bytes > 0)
-        add({"other.logits", in.logits_bytes, "bytes", "4·s·b·V/t", num(in.logits_bytes),
-             "Megatron-LM theoretical_memory_usage.py: fp32 logits of the vocab-parallel cross-entropy"});
+        add(in.logits_bytes, [&] {
+            return Term{"other.logits", in.logits_bytes, "bytes", "4·s·b·V/t", num(in.logits_bytes),
+                        "Megatron-LM theoretical_memory_usage.py: fp32 logits of the vocab-parallel cross-entropy"};
+        });
     if (in.zero3_gather_bytes > 0)
-        add({"other.zero3_gather", in.zero3_gather_bytes, "bytes", "2 layers of unsharded weights (prefetch)",
-             num(in.zero3_gather_bytes), "Rajbhandari et al. 2019 (ZeRO-3): parameters gathered per layer, one ahead"});
-    add({"other.fragmentation", c.fragmentation * in.activations, "bytes", "fragmentation · activations",
-         num(c.fragmentation) + "·" + num(in.activations),
-         "Megatron-LM theoretical_memory_usage.py (×1.05 on activations)"});
+        add(in.zero3_gather_bytes, [&] {
+            return Term{"other.zero3_gather", in.zero3_gather_bytes, "bytes", "2 layers of unsharded weights (prefetch)",
+                        num(in.zero3_gather_bytes), "Rajbhandari et al. 2019 (ZeRO-3): parameters gathered per layer, one ahead"};
+        });
+    const double fragmentation = c.fragmentation * in.activations;
+    add(fragmentation, [&] {
+        return Term{"other.fragmentation", fragmentation, "bytes", "fragmentation · activations",
+                    num(c.fragmentation) + "·" + num(in.activations),
+                    "Megatron-LM theoretical_memory_usage.py (×1.05 on activations)"};
+    });
     return o;
 }
 

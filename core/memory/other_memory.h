@@ -27,6 +27,6 @@ struct OtherMemory {
     std::vector<Term> terms;
 };
 
-OtherMemory otherMemory(const OverheadConfig& c, const OtherMemoryInputs& in);
+OtherMemory otherMemory(const OverheadConfig& c, const OtherMemoryInputs& in, Explain explain = Explain::Full);
 
 } // namespace parascope

@@ -6,6 +6,7 @@
 #include "schedule/pipeline_closed_form.h"
 
 #include <algorithm>
+#include <iterator>
 
 namespace parascope {
 
@@ -21,7 +22,7 @@ double expertZeroDegree(const ParallelConfig& p)
 }
 
 MemoryReport computeMemory(const Scenario& sc, const ParamCounts& params, const std::vector<StageLayers>& layout,
-                           const std::vector<double>& inflight, const Placement& placement)
+                           const std::vector<double>& inflight, const Placement& placement, Explain explain)
 {
     const ParallelConfig& p = sc.parallel;
     const TrainingConfig& t = sc.training;
@@ -29,9 +30,10 @@ MemoryReport computeMemory(const Scenario& sc, const ParamCounts& params, const 
     MemoryReport r;
     r.capacity_bytes = sc.cluster.gpu.memory_bytes;
 
-    const LayerActivation dense_act = layerActivation(m, t, p, false);
-    const LayerActivation moe_act = layerActivation(m, t, p, true);
-    const Term emb_act = embeddingActivation(m, t, p);
+    const LayerActivation dense_act = layerActivation(m, t, p, false, explain);
+    const LayerActivation moe_act = layerActivation(m, t, p, true, explain);
+    const Term emb_act = embeddingActivation(m, t, p, explain);
+    const bool explaining = explain == Explain::Full;
     int communicators = 0;
     const bool has_experts = params.moe_layers > 0;
     for (const GroupPlacement& g : placement.groups) {
@@ -43,6 +45,7 @@ MemoryReport computeMemory(const Scenario& sc, const ParamCounts& params, const 
     const StateBytes sb = stateBytes(t);
     const double largest_layer = std::max(params.dense_layer.total(), params.moe_layer.total());
 
+    r.stages.reserve(layout.size());
     for (const StageLayers& layers : layout) {
         StageMemory st;
         st.stage = layers.rank;
@@ -51,11 +54,11 @@ MemoryReport computeMemory(const Scenario& sc, const ParamCounts& params, const 
         st.inflight_microbatches = layers.rank < int(inflight.size()) ? inflight[layers.rank] : 1.0;
 
         const StageParams sp = stageParams(params, layers, p);
-        const ModelStates ms = modelStates(sp, t, p.zero, zeroDegree(p), expertZeroDegree(p));
+        ModelStates ms = modelStates(sp, t, p.zero, zeroDegree(p), expertZeroDegree(p), explain);
         st.weights = ms.weights;
         st.gradients = ms.gradients;
         st.optimizer = ms.optimizer;
-        st.terms = ms.terms;
+        st.terms = std::move(ms.terms);
 
         // Activations: in-flight microbatches × the rank's layers, + embedding extras on rank 0,
         // + with full recompute one layer's full activations while its backward runs.
@@ -66,25 +69,27 @@ MemoryReport computeMemory(const Scenario& sc, const ParamCounts& params, const 
             ? std::max(dense_layers > 0 ? dense_act.working_set : 0.0, layers.moe_layers > 0 ? moe_act.working_set : 0.0)
             : 0.0;
         st.activations = st.inflight_microbatches * per_mb + working;
-        st.terms.push_back(layers.moe_layers < layers.layers ? dense_act.term : moe_act.term);
-        if (layers.moe_layers > 0 && layers.moe_layers < layers.layers) {
-            Term mt = moe_act.term;
-            mt.name = "activations.per_moe_layer";
-            st.terms.push_back(mt);
+        if (explaining) {
+            st.terms.push_back(layers.moe_layers < layers.layers ? dense_act.term : moe_act.term);
+            if (layers.moe_layers > 0 && layers.moe_layers < layers.layers) {
+                Term mt = moe_act.term;
+                mt.name = "activations.per_moe_layer";
+                st.terms.push_back(mt);
+            }
+            if (layers.has_embedding)
+                st.terms.push_back(emb_act);
+            st.terms.push_back(inflightTerm(p.schedule, p.pp, p.vpp, sc.microbatches(), layers.rank, st.inflight_microbatches));
+            if (working > 0)
+                st.terms.push_back({"activations.recompute_working_set", working, "bytes",
+                                    "one layer's activations without recompute (rebuilt during its backward)", num(working),
+                                    "Chen et al. 2016 (gradient checkpointing)"});
+            st.terms.push_back({"activations", st.activations, "bytes",
+                                "inflight · (L_dense·A_layer + L_moe·A_moe + A_embedding)" + std::string(working > 0 ? " + working set" : ""),
+                                num(st.inflight_microbatches) + "·(" + num(dense_layers) + "·" + num(dense_act.stored) + " + "
+                                    + num(layers.moe_layers) + "·" + num(moe_act.stored) + " + "
+                                    + num(layers.has_embedding ? emb_act.value : 0.0) + ")" + (working > 0 ? " + " + num(working) : ""),
+                                "Korthikanti et al. 2022 §4; Megatron-LM compute_activation_memory"});
         }
-        if (layers.has_embedding)
-            st.terms.push_back(emb_act);
-        st.terms.push_back(inflightTerm(p.schedule, p.pp, p.vpp, sc.microbatches(), layers.rank, st.inflight_microbatches));
-        if (working > 0)
-            st.terms.push_back({"activations.recompute_working_set", working, "bytes",
-                                "one layer's activations without recompute (rebuilt during its backward)", num(working),
-                                "Chen et al. 2016 (gradient checkpointing)"});
-        st.terms.push_back({"activations", st.activations, "bytes",
-                            "inflight · (L_dense·A_layer + L_moe·A_moe + A_embedding)" + std::string(working > 0 ? " + working set" : ""),
-                            num(st.inflight_microbatches) + "·(" + num(dense_layers) + "·" + num(dense_act.stored) + " + "
-                                + num(layers.moe_layers) + "·" + num(moe_act.stored) + " + "
-                                + num(layers.has_embedding ? emb_act.value : 0.0) + ")" + (working > 0 ? " + " + num(working) : ""),
-                            "Korthikanti et al. 2022 §4; Megatron-LM compute_activation_memory"});
 
         OtherMemoryInputs oi;
         oi.communicators = communicators;
@@ -93,14 +98,17 @@ MemoryReport computeMemory(const Scenario& sc, const ParamCounts& params, const 
             oi.logits_bytes = 4.0 * double(t.seq_len) / p.cp * double(t.micro_batch) * double(m.vocab) / p.tp;
         if (p.zero >= 3)
             oi.zero3_gather_bytes = 2.0 * largest_layer / p.tp * sb.weights;
-        const OtherMemory other = otherMemory(sc.overheads, oi);
+        OtherMemory other = otherMemory(sc.overheads, oi, explain);
         st.other = other.total;
-        st.terms.insert(st.terms.end(), other.terms.begin(), other.terms.end());
-        st.terms.push_back({"other", st.other, "bytes", "Σ other.*", num(st.other), "sum of the items above"});
-        st.terms.push_back({"total", st.total(), "bytes", "weights + gradients + optimizer + activations + other",
-                            num(st.weights) + " + " + num(st.gradients) + " + " + num(st.optimizer) + " + "
-                                + num(st.activations) + " + " + num(st.other),
-                            ""});
+        if (explaining) {
+            st.terms.insert(st.terms.end(), std::make_move_iterator(other.terms.begin()),
+                            std::make_move_iterator(other.terms.end()));
+            st.terms.push_back({"other", st.other, "bytes", "Σ other.*", num(st.other), "sum of the items above"});
+            st.terms.push_back({"total", st.total(), "bytes", "weights + gradients + optimizer + activations + other",
+                                num(st.weights) + " + " + num(st.gradients) + " + " + num(st.optimizer) + " + "
+                                    + num(st.activations) + " + " + num(st.other),
+                                ""});
+        }
         r.stages.push_back(std::move(st));
     }
     for (const StageMemory& st : r.stages) {

@@ -12,7 +12,8 @@
 namespace parascope {
 
 MemoryReport computeMemory(const Scenario& sc, const ParamCounts& params, const std::vector<StageLayers>& layout,
-                           const std::vector<double>& inflight, const Placement& placement);
+                           const std::vector<double>& inflight, const Placement& placement,
+                           Explain explain = Explain::Full);
 
 // The same two ZeRO degrees everywhere: dense parameters shard over dp·cp, routed experts over
 // the expert-data-parallel group tp·cp·dp/(etp·ep).

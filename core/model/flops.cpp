@@ -21,7 +21,7 @@ LayerForwardFlops layerForwardFlops(const ModelSpec& m, std::int64_t seq_len, bo
     return f;
 }
 
-FlopsReport trainingFlops(const ModelSpec& m, const TrainingConfig& t)
+FlopsReport trainingFlops(const ModelSpec& m, const TrainingConfig& t, Explain explain)
 {
     FlopsReport r;
     const double tokens = double(t.global_batch) * double(t.seq_len);
@@ -48,6 +48,8 @@ FlopsReport trainingFlops(const ModelSpec& m, const TrainingConfig& t)
     r.hardware_flops_per_step = r.model_flops_per_step + extra;
     r.convention = "Megatron generalised (2024): matmul FLOPs, full non-causal attention, backward = 2×forward; "
                    "= Narayanan 2021 eq. 3 for GPT";
+    if (explain == Explain::NumbersOnly)
+        return r;
 
     const std::string B = num(double(t.global_batch)), S = num(double(t.seq_len));
     r.terms.push_back({"flops.forward_per_token_layer", dense.total(), "FLOP",

@@ -20,6 +20,6 @@ struct LayerForwardFlops {
 
 LayerForwardFlops layerForwardFlops(const ModelSpec& m, std::int64_t seq_len, bool moe);
 
-FlopsReport trainingFlops(const ModelSpec& m, const TrainingConfig& t);
+FlopsReport trainingFlops(const ModelSpec& m, const TrainingConfig& t, Explain explain = Explain::Full);
 
 } // namespace parascope

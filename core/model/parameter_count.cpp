@@ -28,7 +28,7 @@ std::int64_t normParams(const ModelSpec& m)
     return m.norm == NormKind::RmsNorm ? m.hidden : 2 * m.hidden;
 }
 
-ParamCounts countParameters(const ModelSpec& m)
+ParamCounts countParameters(const ModelSpec& m, Explain explain)
 {
     ParamCounts c;
     const std::int64_t h = m.hidden;
@@ -59,6 +59,8 @@ ParamCounts countParameters(const ModelSpec& m)
     c.total = c.dense_layers * c.dense_layer.total() + c.moe_layers * c.moe_layer.total() + outside_layers;
     c.active = c.dense_layers * c.dense_layer.activePerToken()
              + c.moe_layers * c.moe_layer.activePerToken() + outside_layers;
+    if (explain == Explain::NumbersOnly)
+        return c;
 
     const char* src = "Megatron-LM theoretical_memory_usage.py (parameter count); Llama/Mixtral configs";
     const std::string mlp_formula = m.mlp == MlpKind::SwiGlu ? "3·h·f" : "2·h·f";

@@ -40,6 +40,6 @@ std::int64_t attentionParams(const ModelSpec& m);
 std::int64_t mlpParams(const ModelSpec& m, std::int64_t ffn_hidden); // one MLP / expert
 std::int64_t normParams(const ModelSpec& m);                        // one norm
 
-ParamCounts countParameters(const ModelSpec& m);
+ParamCounts countParameters(const ModelSpec& m, Explain explain = Explain::Full);
 
 } // namespace parascope

@@ -21,9 +21,9 @@ std::vector<int> powersOfTwoUpTo(long long limit)
 
 } // namespace
 
-std::vector<Scenario> enumerateStrategies(const Scenario& base, const SearchOptions& o)
+std::vector<Strategy> enumerateStrategies(const Scenario& base, const SearchOptions& o)
 {
-    std::vector<Scenario> out;
+    std::vector<Strategy> out;
     const ModelSpec& m = base.model;
     const std::int64_t gpus = o.gpus > 0 ? o.gpus : base.parallel.gpus();
     const int per_node = std::max(1, base.cluster.gpus_per_node);
@@ -33,7 +33,9 @@ std::vector<Scenario> enumerateStrategies(const Scenario& base, const SearchOpti
         if (m.heads % tp || m.kv_heads % tp || gpus % tp)
             continue;
         for (int pp = 1; pp <= m.layers && tp * (long long)pp <= gpus; ++pp) {
-            if (m.layers % pp || gpus % (static_cast<long long>(tp) * pp))
+            // Uneven splits are valid (the first stages take one layer more, as Megatron's
+            // uneven pipelines do; diagnosed as a warning): Llama 3 405B trained 126 layers on PP 16.
+            if (gpus % (static_cast<long long>(tp) * pp))
                 continue;
             for (int cp : powersOfTwoUpTo(64)) {
                 const long long rest = gpus / (static_cast<long long>(tp) * pp);
@@ -61,7 +63,7 @@ std::vector<Scenario> enumerateStrategies(const Scenario& base, const SearchOpti
                                 if (zero > 0 && dp * cp == 1)
                                     continue; // nothing to shard over
                                 for (Recompute rc : {Recompute::None, Recompute::Selective, Recompute::Full}) {
-                                    Scenario sc = base;
+                                    Strategy sc{base.parallel, base.training};
                                     ParallelConfig& p = sc.parallel;
                                     p.tp = tp;
                                     p.pp = pp;
@@ -75,7 +77,6 @@ std::vector<Scenario> enumerateStrategies(const Scenario& base, const SearchOpti
                                     p.stage_layers.clear();
                                     sc.training.micro_batch = mb;
                                     sc.training.recompute = rc;
-                                    sc.cluster.nodes = 0;
                                     out.push_back(std::move(sc));
                                 }
                             }
@@ -87,20 +88,25 @@ std::vector<Scenario> enumerateStrategies(const Scenario& base, const SearchOpti
     return out;
 }
 
-Scenario applyRow(const Scenario& base, const SearchRow& row)
+Scenario applyStrategy(const Scenario& base, const Strategy& strategy)
 {
     Scenario sc = base;
-    sc.parallel = row.parallel;
-    sc.training = row.training;
+    sc.parallel = strategy.parallel;
+    sc.training = strategy.training;
     sc.cluster.nodes = 0;
     return sc;
+}
+
+Scenario applyRow(const Scenario& base, const SearchRow& row)
+{
+    return applyStrategy(base, {row.parallel, row.training});
 }
 
 SearchResult searchStrategies(const Scenario& base, const SearchOptions& o)
 {
     const auto t0 = std::chrono::steady_clock::now();
     SearchResult r;
-    const std::vector<Scenario> candidates = enumerateStrategies(base, o);
+    const std::vector<Strategy> candidates = enumerateStrategies(base, o);
     r.enumerated = candidates.size();
     std::vector<SearchRow> rows(candidates.size());
     std::vector<char> ok(candidates.size(), 0);
@@ -110,13 +116,17 @@ SearchResult searchStrategies(const Scenario& base, const SearchOptions& o)
     EvaluateOptions eo;
     eo.record_timeline = false;
     eo.simulate = o.simulate;
+    eo.explain = Explain::NumbersOnly; // rows keep numbers only
     // Each candidate writes only its own row: no locks, and the outcome is independent of which
-    // thread took it.
-    const auto evaluateNext = [&]() -> bool {
+    // thread took it. Each thread reuses one scenario (applyStrategy without the copy).
+    const Scenario start = applyStrategy(base, {base.parallel, base.training});
+    const auto evaluateNext = [&](Scenario& sc) -> bool {
         const std::size_t i = next.fetch_add(1);
         if (cancel || i >= candidates.size())
             return false;
-        const Estimate e = evaluate(candidates[i], eo);
+        sc.parallel = candidates[i].parallel;
+        sc.training = candidates[i].training;
+        const Estimate e = evaluate(sc, eo);
         SearchRow& row = rows[i];
         row.index = i;
         row.parallel = candidates[i].parallel;
@@ -134,11 +144,13 @@ SearchResult searchStrategies(const Scenario& base, const SearchOptions& o)
     std::vector<std::thread> pool;
     for (int t = 1; t < threads; ++t)
         pool.emplace_back([&] {
-            while (evaluateNext()) {
+            Scenario sc = start;
+            while (evaluateNext(sc)) {
             }
         });
     // The calling thread works too, and reports progress (and takes a cancel) between evaluations.
-    while (evaluateNext())
+    Scenario sc = start;
+    while (evaluateNext(sc))
         if (o.progress && !o.progress(done.load(), candidates.size()))
             cancel = true;
     for (std::thread& t : pool)

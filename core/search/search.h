@@ -24,6 +24,13 @@ struct SearchOptions {
     std::function<bool(std::size_t done, std::size_t total)> progress; // return false to cancel
 };
 
+// One candidate: the knobs the search sets. Everything else (model, cluster, sequence length,
+// global batch, overheads) comes from the base scenario.
+struct Strategy {
+    ParallelConfig parallel;
+    TrainingConfig training;
+};
+
 struct SearchRow {
     std::size_t index = 0; // position in the enumeration (ties break on it)
     ParallelConfig parallel;
@@ -48,9 +55,12 @@ struct SearchResult {
     double seconds = 0;
 };
 
-// All candidate configurations (cheap structural checks only) for the base scenario's model,
+// All candidate strategies (cheap structural checks only) for the base scenario's model,
 // cluster, sequence length and global batch.
-std::vector<Scenario> enumerateStrategies(const Scenario& base, const SearchOptions& options);
+std::vector<Strategy> enumerateStrategies(const Scenario& base, const SearchOptions& options);
+
+// The base scenario with a strategy's knobs (node count derived from the GPU count again).
+Scenario applyStrategy(const Scenario& base, const Strategy& strategy);
 
 SearchResult searchStrategies(const Scenario& base, const SearchOptions& options);
 

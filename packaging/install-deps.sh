@@ -11,10 +11,11 @@ build_pkgs=(
   qt6-l10n-tools libqcustomplot-dev nlohmann-json3-dev libgl-dev
 )
 runtime_pkgs=(
-  libqt6widgets6 libqt6svg6 libqt6printsupport6 libqcustomplot2.1
+  libqt6widgets6 libqt6svg6 libqt6printsupport6 libqcustomplot2.1-qt6
   qt6-qpa-plugins fonts-noto-cjk
 )
-test_pkgs=( xvfb xauth imagemagick )
+# Packaging tests: build and unpack the .deb, validate the desktop entry, AppStream and MIME data.
+test_pkgs=( xvfb xauth imagemagick dpkg-dev file desktop-file-utils appstream shared-mime-info )
 
 wanted=("${runtime_pkgs[@]}")
 if [[ "${1:-}" != "--runtime" ]]; then

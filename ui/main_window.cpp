@@ -1,5 +1,7 @@
 #include "main_window.h"
 
+#include "about.h"
+
 #include "calibration_dialog.h"
 #include "chart_export.h"
 #include "comm_chart.h"
@@ -272,12 +274,7 @@ void MainWindow::buildMenus()
     });
 
     help_menu_ = menuBar()->addMenu(QString());
-    about_ = help_menu_->addAction(QString(), this, [this] {
-        QMessageBox::about(this, tr("About ParaScope"),
-                           tr("<b>ParaScope %1</b><br>An explorer for parallel LLM training: memory per pipeline stage, "
-                              "communication per collective, the pipeline timeline and what breaks.")
-                               .arg(QApplication::applicationVersion()));
-    });
+    about_ = help_menu_->addAction(QString(), this, [this] { showAbout(this); });
     connect(model_, &ScenarioModel::pinChanged, this, [this] { unpin_->setEnabled(model_->hasPin()); });
     unpin_->setEnabled(false);
 }

@@ -10,6 +10,7 @@
 #include "io/report_json.h"
 #include "io/scenario_json.h"
 #include "io/timeline_json.h"
+#include "parascope/version.h"
 #include "search/search.h"
 #include "search/sweep.h"
 #include "validation/published_runs.h"
@@ -559,7 +560,7 @@ int main(int argc, char** argv)
             return badUsage("missing command");
         const std::string cmd = argv[1];
         if (cmd == "--version") {
-            std::cout << "parascope-cli " << PARASCOPE_VERSION << "\n";
+            std::cout << "parascope-cli " << parascope::versionText() << "\n";
             return kExitOk;
         }
         if (cmd == "--help" || cmd == "-h" || cmd == "help") {

@@ -4,10 +4,12 @@
 // The export form renders without a display (offscreen) and exits: 0 written, 2 bad input.
 
 #include "main_window.h"
+#include "parascope/version.h"
 #include "search_view.h"
 
 #include <QApplication>
 #include <QCommandLineParser>
+#include <QIcon>
 #include <QSize>
 
 #include <cstdio>
@@ -25,7 +27,12 @@ int main(int argc, char** argv)
     QApplication app(argc, argv);
     QCoreApplication::setOrganizationName(QStringLiteral("ParaScope"));
     QCoreApplication::setApplicationName(QStringLiteral("ParaScope"));
-    QCoreApplication::setApplicationVersion(QStringLiteral(PARASCOPE_VERSION));
+    QCoreApplication::setApplicationVersion(QString::fromStdString(parascope::versionText()));
+    // The desktop entry's id (Wayland app id, task bar grouping) and the window icon: the theme's
+    // installed icon, or the copy compiled in when run from the build tree.
+    QGuiApplication::setDesktopFileName(QStringLiteral("io.github.parascope.ParaScope"));
+    QApplication::setWindowIcon(QIcon::fromTheme(QStringLiteral("io.github.parascope.ParaScope"),
+                                                 QIcon(QStringLiteral(":/icons/io.github.parascope.ParaScope.svg"))));
 
     QCommandLineParser parser;
     parser.setApplicationDescription(QStringLiteral("ParaScope: an explorer for parallel LLM training"));

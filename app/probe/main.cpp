@@ -7,6 +7,7 @@
 #include "comm/collective_cost.h"
 #include "hardware/probe_report.h"
 #include "nvml_loader.h"
+#include "parascope/version.h"
 #include "probe_cuda.h"
 
 #include <array>
@@ -90,7 +91,7 @@ int main(int argc, char** argv)
             }
             o.shapes.push_back({m, n, k});
         } else if (a == "--version") {
-            std::printf("parascope-probe %s\n", PARASCOPE_VERSION);
+            std::printf("parascope-probe %s\n", parascope::versionText().c_str());
             return 0;
         } else if (a == "--help" || a == "-h") {
             std::printf("%s", kUsage);
@@ -102,7 +103,7 @@ int main(int argc, char** argv)
     }
 
     parascope::ProbeResult r;
-    r.probe_version = PARASCOPE_VERSION;
+    r.probe_version = parascope::versionText();
     r.quick = o.quick;
     r.runtime_version = probe::runtimeVersion();
     int gpus = 0;

@@ -2,6 +2,33 @@
 <!DOCTYPE TS>
 <TS version="2.1" language="en">
 <context>
+    <name>About</name>
+    <message>
+        <source>git revision %1</source>
+        <translation>git revision %1</translation>
+    </message>
+    <message>
+        <source>not built from git</source>
+        <translation>not built from git</translation>
+    </message>
+    <message>
+        <source>An explorer for parallel LLM training: memory per pipeline stage, communication per collective, the pipeline timeline and what breaks.</source>
+        <translation>An explorer for parallel LLM training: memory per pipeline stage, communication per collective, the pipeline timeline and what breaks.</translation>
+    </message>
+    <message>
+        <source>Qt %1 (built with %2), QCustomPlot %3, nlohmann/json %4.%5.%6</source>
+        <translation>Qt %1 (built with %2), QCustomPlot %3, nlohmann/json %4.%5.%6</translation>
+    </message>
+    <message>
+        <source>Licensed under the GNU General Public License, version 3 or later.</source>
+        <translation>Licensed under the GNU General Public License, version 3 or later.</translation>
+    </message>
+    <message>
+        <source>About ParaScope</source>
+        <translation>About ParaScope</translation>
+    </message>
+</context>
+<context>
     <name>ChartExport</name>
     <message>
         <source>size %1×%2 is out of range (16–10000 pixels)</source>
@@ -258,14 +285,6 @@
     <message>
         <source>Trace (*.json)</source>
         <translation>Trace (*.json)</translation>
-    </message>
-    <message>
-        <source>About ParaScope</source>
-        <translation>About ParaScope</translation>
-    </message>
-    <message>
-        <source>&lt;b&gt;ParaScope %1&lt;/b&gt;&lt;br&gt;An explorer for parallel LLM training: memory per pipeline stage, communication per collective, the pipeline timeline and what breaks.</source>
-        <translation>&lt;b&gt;ParaScope %1&lt;/b&gt;&lt;br&gt;An explorer for parallel LLM training: memory per pipeline stage, communication per collective, the pipeline timeline and what breaks.</translation>
     </message>
     <message>
         <source>&amp;File</source>

@@ -2,6 +2,33 @@
 <!DOCTYPE TS>
 <TS version="2.1" language="zh_CN">
 <context>
+    <name>About</name>
+    <message>
+        <source>git revision %1</source>
+        <translation>git 修订 %1</translation>
+    </message>
+    <message>
+        <source>not built from git</source>
+        <translation>非 git 构建</translation>
+    </message>
+    <message>
+        <source>An explorer for parallel LLM training: memory per pipeline stage, communication per collective, the pipeline timeline and what breaks.</source>
+        <translation>大模型并行训练探索器：各流水线阶段的显存、每种集合通信的开销、流水线时间线，以及哪里会出问题。</translation>
+    </message>
+    <message>
+        <source>Qt %1 (built with %2), QCustomPlot %3, nlohmann/json %4.%5.%6</source>
+        <translation>Qt %1（编译时 %2）、QCustomPlot %3、nlohmann/json %4.%5.%6</translation>
+    </message>
+    <message>
+        <source>Licensed under the GNU General Public License, version 3 or later.</source>
+        <translation>依据 GNU 通用公共许可证第 3 版或更新版本授权。</translation>
+    </message>
+    <message>
+        <source>About ParaScope</source>
+        <translation>关于 ParaScope</translation>
+    </message>
+</context>
+<context>
     <name>ChartExport</name>
     <message>
         <source>size %1×%2 is out of range (16–10000 pixels)</source>
@@ -258,14 +285,6 @@
     <message>
         <source>Trace (*.json)</source>
         <translation>跟踪文件 (*.json)</translation>
-    </message>
-    <message>
-        <source>About ParaScope</source>
-        <translation>关于 ParaScope</translation>
-    </message>
-    <message>
-        <source>&lt;b&gt;ParaScope %1&lt;/b&gt;&lt;br&gt;An explorer for parallel LLM training: memory per pipeline stage, communication per collective, the pipeline timeline and what breaks.</source>
-        <translation>&lt;b&gt;ParaScope %1&lt;/b&gt;&lt;br&gt;大模型并行训练探索工具：每个流水线阶段的内存、每种集合通信的开销、流水线时间线以及问题诊断。</translation>
     </message>
     <message>
         <source>&amp;File</source>

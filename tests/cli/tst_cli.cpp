@@ -2,6 +2,8 @@
 // the report contract, golden outputs, presets. Set PARASCOPE_UPDATE_GOLDEN=1 to rewrite the
 // golden files after an intended engine change (and review the diff).
 
+#include "parascope/version.h"
+
 #include <QTemporaryDir>
 #include <QtTest>
 
@@ -323,7 +325,10 @@ private slots:
     {
         Run r = run({QStringLiteral("--version")});
         QCOMPARE(r.code, 0);
-        QVERIFY(r.out.startsWith("parascope-cli "));
+        // project(VERSION), then the git revision when built from git.
+        QCOMPARE(r.out.trimmed(), QByteArray("parascope-cli ") + QByteArray::fromStdString(parascope::versionText()));
+        if (*parascope::kGitRevision)
+            QVERIFY(r.out.contains(QByteArray(" (git ") + parascope::kGitRevision + ')'));
         r = run({QStringLiteral("--help")});
         QCOMPARE(r.code, 0);
         QVERIFY(r.out.contains("usage:"));

@@ -3,6 +3,7 @@
 // the asked size, the diagnostics model passes QAbstractItemModelTester, compare shows deltas,
 // the headless export of the executable works, and the zh_CN translation is complete.
 
+#include "about.h"
 #include "calibration_dialog.h"
 #include "chart_export.h"
 #include "comm_chart.h"
@@ -16,6 +17,7 @@
 #include "scenario_panel.h"
 #include "search_view.h"
 #include "sweep_view.h"
+#include "parascope/version.h"
 #include "timeline_chart.h"
 
 #include <qcustomplot.h>
@@ -135,6 +137,35 @@ private slots:
         QVERIFY2(first.contains(QStringLiteral("微批")) || first.contains(QStringLiteral("气泡")), qPrintable(first));
         w.setLanguage(QStringLiteral("en"));
         QCOMPARE(w.memoryChart()->plot()->yAxis->label(), QStringLiteral("Memory per GPU (GiB)"));
+    }
+
+    void aboutShowsVersionAndRevision()
+    {
+        // Help → About: project(VERSION), the git revision the build came from (when built from
+        // git), the libraries and the licence; in the chosen language.
+        MainWindow w;
+        w.setLanguage(QStringLiteral("en"));
+        QString html = aboutHtml();
+        QVERIFY2(html.contains(QStringLiteral("ParaScope ") + QLatin1String(parascope::kVersion)), qPrintable(html));
+        if (*parascope::kGitRevision)
+            QVERIFY(html.contains(QStringLiteral("git revision ") + QLatin1String(parascope::kGitRevision)));
+        QVERIFY(html.contains(QStringLiteral("Qt ") + QLatin1String(qVersion())));
+        QVERIFY(html.contains(QStringLiteral("GNU General Public License")));
+        w.setLanguage(QStringLiteral("zh"));
+        html = aboutHtml();
+        QVERIFY2(html.contains(QStringLiteral("GNU 通用公共许可证")), qPrintable(html));
+        QVERIFY(html.contains(QLatin1String(parascope::kVersion)));
+        w.setLanguage(QStringLiteral("en"));
+    }
+
+    void versionOnTheCommandLine()
+    {
+        QProcess p;
+        p.start(QStringLiteral(PARASCOPE_GUI), {QStringLiteral("--version")});
+        QVERIFY(p.waitForFinished(60000));
+        QCOMPARE(p.exitCode(), 0);
+        QCOMPARE(QString::fromUtf8(p.readAllStandardOutput()).trimmed(),
+                 QStringLiteral("ParaScope ") + QString::fromStdString(parascope::versionText()));
     }
 
     void saveOpenRoundTrip()

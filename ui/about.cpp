@@ -1,0 +1,42 @@
+#include "about.h"
+
+#include "parascope/version.h"
+
+#include <QCoreApplication>
+#include <QMessageBox>
+#include <nlohmann/json.hpp>
+#include <qcustomplot.h>
+
+namespace parascope::ui {
+
+namespace {
+// Translation context "About" for the free functions below.
+struct About {
+    Q_DECLARE_TR_FUNCTIONS(About)
+};
+} // namespace
+
+QString aboutHtml()
+{
+    const QString revision = *kGitRevision ? About::tr("git revision %1").arg(QLatin1String(kGitRevision)) : About::tr("not built from git");
+    const QString homepage = QLatin1String(kHomepage);
+    return QStringLiteral("<h3>ParaScope %1</h3><p>%2</p><p>%3</p><p>%4</p><p>%5<br><a href=\"%6\">%6</a></p>")
+        .arg(QLatin1String(kVersion), revision.toHtmlEscaped(),
+             About::tr("An explorer for parallel LLM training: memory per pipeline stage, communication per collective, "
+                "the pipeline timeline and what breaks.")
+                 .toHtmlEscaped(),
+             About::tr("Qt %1 (built with %2), QCustomPlot %3, nlohmann/json %4.%5.%6")
+                 .arg(QLatin1String(qVersion()), QLatin1String(QT_VERSION_STR), QLatin1String(QCUSTOMPLOT_VERSION_STR))
+                 .arg(NLOHMANN_JSON_VERSION_MAJOR)
+                 .arg(NLOHMANN_JSON_VERSION_MINOR)
+                 .arg(NLOHMANN_JSON_VERSION_PATCH)
+                 .toHtmlEscaped(),
+             About::tr("Licensed under the GNU General Public License, version 3 or later.").toHtmlEscaped(), homepage);
+}
+
+void showAbout(QWidget* parent)
+{
+    QMessageBox::about(parent, About::tr("About ParaScope"), aboutHtml());
+}
+
+} // namespace parascope::ui

@@ -1,5 +1,7 @@
 #include "chart_export.h"
 
+#include "save_file.h"
+
 #include <qcustomplot.h>
 
 #include <QFileInfo>
@@ -70,8 +72,10 @@ QString exportChart(QCustomPlot* plot, const ExportRequest& request, const std::
             error = out.errorString();
         rendered.remove();
     }
-    if (error.isEmpty() && !out.commit())
-        error = out.errorString();
+    if (error.isEmpty())
+        error = commitSaveFile(out);
+    else
+        out.cancelWriting();
     if (!error.isEmpty())
         out.cancelWriting();
     setTheme(restore);

@@ -1,6 +1,8 @@
 #include "main_window.h"
 
 #include "about.h"
+#include "autosave.h"
+#include "save_file.h"
 
 #include "calibration_dialog.h"
 #include "chart_export.h"
@@ -42,7 +44,6 @@
 #include <QProgressDialog>
 #include <QStandardPaths>
 #include <QTemporaryDir>
-#include <QSaveFile>
 #include <QScreen>
 #include <QScrollArea>
 #include <QSettings>
@@ -74,21 +75,6 @@ QString signedPct(double now, double before)
     return (p >= 0 ? QStringLiteral("+") : QString()) + QString::number(p, 'f', 1) + QStringLiteral(" %");
 }
 
-// Writes text atomically; an empty result means success.
-QString writeAtomically(const QString& file, const QByteArray& bytes)
-{
-    QSaveFile f(file);
-    if (!f.open(QIODevice::WriteOnly))
-        return f.errorString();
-    if (f.write(bytes) != bytes.size()) {
-        const QString e = f.errorString();
-        f.cancelWriting();
-        return e;
-    }
-    if (!f.commit())
-        return f.errorString();
-    return {};
-}
 
 Scenario defaultScenario()
 {
@@ -221,7 +207,7 @@ void MainWindow::buildMenus()
         if (!f.endsWith(QLatin1String(".json")))
             f += QStringLiteral(".json");
         const std::string lang = chineseUi() ? "zh" : "en";
-        const QString e = writeAtomically(f, QByteArray::fromStdString(reportToJson(model_->scenario(), model_->estimate(), lang).dump(2)));
+        const QString e = writeFileAtomically(f, QByteArray::fromStdString(reportToJson(model_->scenario(), model_->estimate(), lang).dump(2)));
         if (!e.isEmpty())
             showError(tr("Export report"), tr("Could not write %1: %2").arg(f, e));
     });
@@ -231,7 +217,7 @@ void MainWindow::buildMenus()
             return;
         if (!f.endsWith(QLatin1String(".json")))
             f += QStringLiteral(".json");
-        const QString e = writeAtomically(f, QByteArray::fromStdString(timelineToChromeTrace(model_->scenario(), model_->estimate()).dump()));
+        const QString e = writeFileAtomically(f, QByteArray::fromStdString(timelineToChromeTrace(model_->scenario(), model_->estimate()).dump()));
         if (!e.isEmpty())
             showError(tr("Export Chrome trace"), tr("Could not write %1: %2").arg(f, e));
     });
@@ -438,7 +424,7 @@ QString MainWindow::openScenario(const QString& file)
 
 QString MainWindow::saveScenario(const QString& file)
 {
-    const QString e = writeAtomically(file, QByteArray::fromStdString(scenarioToJson(model_->scenario()).dump(2) + "\n"));
+    const QString e = writeFileAtomically(file, QByteArray::fromStdString(scenarioToJson(model_->scenario()).dump(2) + "\n"));
     if (!e.isEmpty()) {
         showError(tr("Save scenario"), tr("Could not save %1: %2\nThe previous file is unchanged.").arg(file, e));
         return e;
@@ -446,6 +432,51 @@ QString MainWindow::saveScenario(const QString& file)
     current_file_ = file;
     rememberRecent(file);
     statusBar()->showMessage(tr("Saved %1").arg(file), 3000);
+    return {};
+}
+
+QString MainWindow::startAutosave(const QString& dir)
+{
+    if (!autosave_) {
+        autosave_ = new Autosave(this, dir);
+        const auto save = [this] {
+            autosave_->schedule(QByteArray::fromStdString(scenarioToJson(model_->scenario()).dump(2) + "\n"));
+        };
+        connect(model_, &ScenarioModel::scenarioChanged, this, save);
+        save(); // what is open now (a file given on the command line) counts too
+    }
+    return autosave_->recoverableFile();
+}
+
+void MainWindow::offerRecovery()
+{
+    if (!autosave_ || autosave_->recoverableFile().isEmpty())
+        return;
+    const auto answer = QMessageBox::question(
+        this, tr("Recover scenario"),
+        tr("ParaScope did not close properly last time. Restore the scenario you were working on?"),
+        QMessageBox::Yes | QMessageBox::No, QMessageBox::Yes);
+    if (answer == QMessageBox::Yes)
+        recoverAutosave();
+    else
+        autosave_->discardRecoverable();
+}
+
+QString MainWindow::recoverAutosave()
+{
+    if (!autosave_ || autosave_->recoverableFile().isEmpty())
+        return tr("There is no scenario to recover.");
+    const QString file = autosave_->recoverableFile();
+    const QString error = openScenario(file);
+    if (!error.isEmpty())
+        return error;
+    // Restored, not saved: Save asks where, and the recovered copy is not remembered as a file.
+    current_file_.clear();
+    recent_.removeAll(file);
+    updateRecentMenu();
+    updateTitle();
+    autosave_->discardRecoverable();
+    statusBar()->showMessage(tr("Restored the scenario from the last session"), 5000);
     return {};
 }
 
@@ -663,6 +694,8 @@ void MainWindow::restoreSession()
 
 void MainWindow::closeEvent(QCloseEvent* e)
 {
+    if (autosave_)
+        autosave_->finish(); // a clean exit: nothing to recover next time
     QSettings s;
     s.setValue(QStringLiteral("geometry"), saveGeometry());
     s.setValue(QStringLiteral("windowState"), saveState());

@@ -63,6 +63,14 @@ public:
     QString importProfile(const QString& file, bool ask = true);
     QString calibrateFromThisMachine(bool ask = true);
 
+    // Crash recovery (interactive sessions only; see autosave.h). Starts autosaving the scenario
+    // to `dir` (default: the app's data folder) and returns the scenario file a killed or
+    // crashed session left behind, "" if none. offerRecovery() asks whether to restore it;
+    // recoverAutosave() restores it without asking.
+    QString startAutosave(const QString& dir = QString());
+    void offerRecovery();
+    QString recoverAutosave();
+
 protected:
     void changeEvent(QEvent* e) override;
     void closeEvent(QCloseEvent* e) override;
@@ -103,6 +111,7 @@ private:
     QStringList recent_;
     bool presenter_ = false;
     ChartTheme theme_;
+    class Autosave* autosave_ = nullptr;
 
     QMenu* file_menu_ = nullptr;
     QMenu* recent_menu_ = nullptr;

@@ -9,6 +9,7 @@
 #include "hardware/nccl_tests_import.h"
 #include "io/report_json.h"
 #include "io/scenario_json.h"
+#include "io/atomic_file.h"
 #include "io/timeline_json.h"
 #include "parascope/version.h"
 #include "search/search.h"
@@ -178,23 +179,8 @@ int emit(const Args& a, const std::string& text)
         std::cout << text;
         return kExitOk;
     }
-    namespace fs = std::filesystem;
-    const fs::path target(a.out);
-    const fs::path tmp = target.string() + ".tmp-parascope";
-    {
-        std::ofstream f(tmp, std::ios::binary | std::ios::trunc);
-        if (!f || !(f << text) || !f.flush()) {
-            std::cerr << "parascope-cli: cannot write " << a.out << "\n";
-            std::error_code ec;
-            fs::remove(tmp, ec);
-            return kExitBadInput;
-        }
-    }
-    std::error_code ec;
-    fs::rename(tmp, target, ec);
-    if (ec) {
-        std::cerr << "parascope-cli: cannot write " << a.out << ": " << ec.message() << "\n";
-        fs::remove(tmp, ec);
+    if (const std::string error = parascope::writeFileAtomically(a.out, text); !error.empty()) {
+        std::cerr << "parascope-cli: " << error << "\n";
         return kExitBadInput;
     }
     return kExitOk;
@@ -491,15 +477,11 @@ int profileCommand(const Args& a)
     std::vector<std::string> sources;
     for (std::size_t i = 1; i < a.positional.size(); ++i) {
         const std::string& file = a.positional[i];
-        std::ifstream in(file, std::ios::binary);
-        if (!in || std::filesystem::is_directory(file)) {
-            std::cerr << "parascope-cli: " << file << ": cannot be read\n";
-            return kExitBadInput;
-        }
-        std::ostringstream text;
-        text << in.rdbuf();
+        const std::optional<std::string> text = parascope::readTextFile(file, errors);
+        if (!text)
+            continue;
         const std::string name = std::filesystem::path(file).filename().string();
-        auto imported = parascope::parseNcclTests(text.str(), name, a.nccl, errors);
+        auto imported = parascope::parseNcclTests(*text, name, a.nccl, errors);
         if (!imported)
             continue;
         std::cerr << "parascope-cli: " << name << ": " << imported->op << " on " << imported->ranks << " ranks, "

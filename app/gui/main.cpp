@@ -95,6 +95,9 @@ int main(int argc, char** argv)
         }
         return 0;
     }
+    // Crash recovery: autosave from here on, and offer back what a killed session left.
+    window.startAutosave();
     window.show();
+    window.offerRecovery();
     return app.exec();
 }

@@ -6,6 +6,7 @@
 
 #include "comm/collective_cost.h"
 #include "hardware/probe_report.h"
+#include "io/atomic_file.h"
 #include "nvml_loader.h"
 #include "parascope/version.h"
 #include "probe_cuda.h"
@@ -59,18 +60,6 @@ probe::Timing withFallback(F run, double bytes, double floor, parascope::ProbeRe
     return t;
 }
 
-bool writeAtomically(const std::string& file, const std::string& text)
-{
-    const std::string tmp = file + ".tmp-probe";
-    {
-        std::ofstream f(tmp, std::ios::binary | std::ios::trunc);
-        if (!f || !(f << text) || !f.flush())
-            return false;
-    }
-    std::error_code ec;
-    std::filesystem::rename(tmp, file, ec);
-    return !ec;
-}
 
 } // namespace
 
@@ -257,7 +246,7 @@ int main(int argc, char** argv)
     const std::string text = parascope::probeResultToJson(r).dump(2) + "\n";
     if (o.out.empty()) {
         std::cout << text;
-    } else if (!writeAtomically(o.out, text)) {
+    } else if (!parascope::writeFileAtomically(o.out, text).empty()) {
         std::fprintf(stderr, "parascope-probe: cannot write %s\n", o.out.c_str());
         return 1;
     }

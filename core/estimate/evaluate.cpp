@@ -62,17 +62,26 @@ void distributeExposure(std::vector<CommEntry>& comm, const std::vector<std::pai
 
 } // namespace
 
-Estimate evaluate(const Scenario& sc, const EvaluateOptions& options)
+Estimate evaluate(const Scenario& input, const EvaluateOptions& options)
 {
     Estimate est;
     const Explain explain = options.explain;
-    est.params = countParameters(sc.model, explain);
-    est.gpus = sc.parallel.gpus();
-    est.diagnostics = configurationDiagnostics(sc);
+    est.params = countParameters(input.model, explain);
+    est.gpus = input.parallel.gpus();
+    est.diagnostics = configurationDiagnostics(input);
 
-    // A batch that does not divide still gets numbers, for the nearest whole microbatch count.
-    const long long per_step = std::max<long long>(1, (long long)sc.training.micro_batch * sc.parallel.dp);
-    est.microbatches = std::max(1LL, (long long)(sc.training.global_batch / per_step));
+    // A batch that does not divide (diagnosed above) still gets numbers, for the nearest whole
+    // microbatch count: FLOPs, tokens and MFU are those of the batch actually processed, so that
+    // they stay consistent with the step time.
+    const long long per_step = std::max<long long>(1, (long long)input.training.micro_batch * input.parallel.dp);
+    est.microbatches = std::max(1LL, (long long)(input.training.global_batch / per_step));
+    Scenario whole_batch;
+    const bool divides = est.microbatches * per_step == input.training.global_batch;
+    if (!divides) {
+        whole_batch = input;
+        whole_batch.training.global_batch = est.microbatches * per_step;
+    }
+    const Scenario& sc = divides ? input : whole_batch;
 
     const std::vector<StageLayers> layout = layoutStages(sc.model, sc.parallel);
     est.placement = placeRanks(sc.parallel, sc.cluster);

@@ -1,6 +1,9 @@
 #include "io/json_reader.h"
 
+#include <algorithm>
+#include <cerrno>
 #include <cmath>
+#include <cstring>
 #include <cstdio>
 #include <filesystem>
 #include <fstream>
@@ -21,6 +24,20 @@ std::string formatSize(double bytes)
     else
         std::snprintf(buf, sizeof buf, "%.0f bytes", bytes);
     return buf;
+}
+// "line L, column C" of a 1-based byte position (0: the start).
+std::string lineColumn(const std::string& text, std::size_t byte)
+{
+    std::size_t line = 1, col = 1;
+    for (std::size_t i = 0; i + 1 < byte && i < text.size(); ++i) {
+        if (text[i] == '\n') {
+            ++line;
+            col = 1;
+        } else {
+            ++col;
+        }
+    }
+    return "line " + std::to_string(line) + ", column " + std::to_string(col);
 }
 } // namespace
 
@@ -49,29 +66,36 @@ std::optional<nlohmann::json> parseJsonText(const std::string& text, std::vector
     } catch (const DepthExceeded&) {
         errors.push_back({"", "JSON is nested deeper than " + std::to_string(max_depth) + " levels"});
     } catch (const nlohmann::json::parse_error& e) {
-        // e.byte is the 1-based position of the error; turn it into line:column.
-        std::size_t line = 1, col = 1;
-        for (std::size_t i = 0; i + 1 < e.byte && i < text.size(); ++i) {
-            if (text[i] == '\n') {
-                ++line;
-                col = 1;
-            } else {
-                ++col;
-            }
-        }
         std::string what = e.what();
         const auto pos = what.find("syntax error");
-        errors.push_back({"", "not valid JSON at line " + std::to_string(line) + ", column " + std::to_string(col) + ": "
+        errors.push_back({"", "not valid JSON at " + lineColumn(text, e.byte) + ": "
                                   + (pos != std::string::npos ? what.substr(pos) : what)});
+    } catch (const nlohmann::json::exception& e) {
+        // A number beyond double's range ("number overflow parsing '1e400'"): point at it.
+        const std::string what = e.what();
+        const auto open = what.find("parsing '");
+        const auto close = open == std::string::npos ? open : what.find('\'', open + 9);
+        if (close != std::string::npos) {
+            const std::string token = what.substr(open + 9, close - open - 9);
+            const auto at = text.find(token);
+            errors.push_back({"", "not valid JSON at " + lineColumn(text, at == std::string::npos ? 0 : at + 1)
+                                      + ": the number " + token.substr(0, 40) + " is too large"});
+        } else {
+            errors.push_back({"", "not valid JSON: " + what});
+        }
     }
     return std::nullopt;
 }
 
-std::optional<nlohmann::json> readJsonFile(const std::string& file, std::vector<InputError>& errors, std::size_t max_bytes)
+std::optional<std::string> readTextFile(const std::string& file, std::vector<InputError>& errors, std::size_t max_bytes)
 {
     namespace fs = std::filesystem;
     std::error_code ec;
     const fs::file_status st = fs::status(file, ec);
+    if (ec == std::errc::permission_denied) {
+        errors.push_back({"", file + ": cannot be read (permission denied on its folder)"});
+        return std::nullopt;
+    }
     if (ec || !fs::exists(st)) {
         errors.push_back({"", file + ": no such file"});
         return std::nullopt;
@@ -80,21 +104,46 @@ std::optional<nlohmann::json> readJsonFile(const std::string& file, std::vector<
         errors.push_back({"", file + ": is a directory, not a file"});
         return std::nullopt;
     }
+    if (!fs::is_regular_file(st)) {
+        // A device, FIFO or socket could block or never end (/dev/zero): refused before reading.
+        errors.push_back({"", file + ": is not a regular file"});
+        return std::nullopt;
+    }
     const auto size = fs::file_size(file, ec);
     if (!ec && size > max_bytes) {
         errors.push_back({"", file + ": " + formatSize(double(size)) + " is over the " + formatSize(double(max_bytes))
                                   + " limit for ParaScope files"});
         return std::nullopt;
     }
+    errno = 0;
     std::ifstream in(file, std::ios::binary);
     if (!in) {
-        errors.push_back({"", file + ": cannot be read (permissions?)"});
+        // errno says why (permission denied, most often).
+        errors.push_back({"", file + ": cannot be read" + (errno ? " (" + std::string(std::strerror(errno)) + ")" : std::string())});
         return std::nullopt;
     }
-    std::ostringstream ss;
-    ss << in.rdbuf();
+    // Read at most one byte over the limit, whatever the file claimed to be when checked.
+    std::string text(std::min<std::uintmax_t>(ec ? max_bytes + 1 : size, max_bytes + 1), '\0');
+    in.read(text.data(), std::streamsize(text.size()));
+    text.resize(std::size_t(in.gcount()));
+    if (in.bad()) {
+        errors.push_back({"", file + ": cannot be read"});
+        return std::nullopt;
+    }
+    if (text.size() > max_bytes) {
+        errors.push_back({"", file + ": is over the " + formatSize(double(max_bytes)) + " limit for ParaScope files"});
+        return std::nullopt;
+    }
+    return text;
+}
+
+std::optional<nlohmann::json> readJsonFile(const std::string& file, std::vector<InputError>& errors, std::size_t max_bytes)
+{
+    const std::optional<std::string> text = readTextFile(file, errors, max_bytes);
+    if (!text)
+        return std::nullopt;
     std::vector<InputError> local;
-    auto j = parseJsonText(ss.str(), local, max_bytes);
+    auto j = parseJsonText(*text, local, max_bytes);
     for (InputError& e : local)
         errors.push_back({e.path, file + ": " + e.message});
     return j;

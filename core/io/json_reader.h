@@ -25,7 +25,12 @@ struct InputError {
 std::optional<nlohmann::json> parseJsonText(const std::string& text, std::vector<InputError>& errors,
                                             std::size_t max_bytes = 16u << 20, int max_depth = 64);
 
-// Reads a file (refusing directories, unreadable and oversized files) and parses it.
+// Reads a whole file, refusing what is not a regular file (directories, devices, FIFOs), what
+// cannot be read (with the reason) and what is over `max_bytes`.
+std::optional<std::string> readTextFile(const std::string& file, std::vector<InputError>& errors,
+                                        std::size_t max_bytes = 16u << 20);
+
+// Reads a file as readTextFile() does and parses it.
 std::optional<nlohmann::json> readJsonFile(const std::string& file, std::vector<InputError>& errors,
                                            std::size_t max_bytes = 16u << 20);
 

@@ -125,6 +125,13 @@
     </message>
 </context>
 <context>
+    <name>SaveFile</name>
+    <message>
+        <source>only %1 of %2 bytes reached the disk (disk full or file too large?)</source>
+        <translation>only %1 of %2 bytes reached the disk (disk full or file too large?)</translation>
+    </message>
+</context>
+<context>
     <name>TimelineChart</name>
     <message>
         <source>Forward</source>
@@ -567,6 +574,22 @@ The previous file is unchanged.</translation>
     <message>
         <source>Search (Pareto) chart…</source>
         <translation>Search (Pareto) chart…</translation>
+    </message>
+    <message>
+        <source>Recover scenario</source>
+        <translation>Recover scenario</translation>
+    </message>
+    <message>
+        <source>ParaScope did not close properly last time. Restore the scenario you were working on?</source>
+        <translation>ParaScope did not close properly last time. Restore the scenario you were working on?</translation>
+    </message>
+    <message>
+        <source>There is no scenario to recover.</source>
+        <translation>There is no scenario to recover.</translation>
+    </message>
+    <message>
+        <source>Restored the scenario from the last session</source>
+        <translation>Restored the scenario from the last session</translation>
     </message>
 </context>
 <context>

@@ -125,6 +125,13 @@
     </message>
 </context>
 <context>
+    <name>SaveFile</name>
+    <message>
+        <source>only %1 of %2 bytes reached the disk (disk full or file too large?)</source>
+        <translation>只有 %1 / %2 字节写入了磁盘（磁盘已满或文件过大？）</translation>
+    </message>
+</context>
+<context>
     <name>TimelineChart</name>
     <message>
         <source>Forward</source>
@@ -567,6 +574,22 @@ The previous file is unchanged.</source>
     <message>
         <source>Search (Pareto) chart…</source>
         <translation>搜索（帕累托）图…</translation>
+    </message>
+    <message>
+        <source>Recover scenario</source>
+        <translation>恢复场景</translation>
+    </message>
+    <message>
+        <source>ParaScope did not close properly last time. Restore the scenario you were working on?</source>
+        <translation>ParaScope 上次没有正常关闭。要恢复当时正在编辑的场景吗？</translation>
+    </message>
+    <message>
+        <source>There is no scenario to recover.</source>
+        <translation>没有可恢复的场景。</translation>
+    </message>
+    <message>
+        <source>Restored the scenario from the last session</source>
+        <translation>已恢复上次会话的场景</translation>
     </message>
 </context>
 <context>

@@ -2,12 +2,18 @@
 // the report contract, golden outputs, presets. Set PARASCOPE_UPDATE_GOLDEN=1 to rewrite the
 // golden files after an intended engine change (and review the diff).
 
+#include "hostile_files.h"
 #include "parascope/version.h"
 
+#include <QStandardPaths>
 #include <QTemporaryDir>
 #include <QtTest>
 
 #include <nlohmann/json.hpp>
+
+#ifdef Q_OS_UNIX
+#include <unistd.h>
+#endif
 
 class TstCli : public QObject {
     Q_OBJECT
@@ -319,6 +325,47 @@ private slots:
         const Run r = run(args);
         QCOMPARE(r.code, 2);
         QVERIFY2(r.err.contains(stderrContains), r.err.constData());
+    }
+
+    void hostileFilesAreRefusedClearly()
+    {
+        // Every hostile file: exit code 2 (bad input), a message that names the problem, quickly,
+        // for the scenario and for the two measurement inputs.
+        QTemporaryDir dir;
+        for (const parascope::test::HostileFile& f : parascope::test::hostileFiles(dir)) {
+            const Run r = run({QStringLiteral("evaluate"), f.path});
+            const QString why = f.name + QStringLiteral(": ") + QString::fromUtf8(r.err);
+            QVERIFY2(r.code == 2, qPrintable(why));
+            QVERIFY2(QString::fromUtf8(r.err).contains(f.expected, Qt::CaseInsensitive), qPrintable(why));
+            const Run p = run({QStringLiteral("evaluate"), defaultScenario(), QStringLiteral("--profile"), f.path});
+            QVERIFY2(p.code == 2 && !p.err.isEmpty(), qPrintable(f.name + QStringLiteral(" as --profile: ") + QString::fromUtf8(p.err)));
+            const Run n = run({QStringLiteral("profile"), QStringLiteral("import-nccl-tests"), f.path});
+            QVERIFY2(n.code == 2 && !n.err.isEmpty(),
+                     qPrintable(f.name + QStringLiteral(" as an nccl-tests log: ") + QString::fromUtf8(n.err)));
+        }
+        // A file without read permission. Root reads it anyway, so as root the CLI runs as "nobody"
+        // (runuser), with the folder open to it.
+        QFile::setPermissions(dir.path(), QFileDevice::ReadOwner | QFileDevice::WriteOwner | QFileDevice::ExeOwner
+                                              | QFileDevice::ReadOther | QFileDevice::ExeOther);
+        const QString locked = parascope::test::unreadableFile(dir);
+        Run r;
+#ifdef Q_OS_UNIX
+        if (geteuid() == 0) {
+            if (QStandardPaths::findExecutable(QStringLiteral("runuser")).isEmpty())
+                QSKIP("running as root without runuser: a mode-000 file is readable to root");
+            QProcess p;
+            p.start(QStringLiteral("runuser"), {QStringLiteral("-u"), QStringLiteral("nobody"), QStringLiteral("--"),
+                                                QStringLiteral(PARASCOPE_CLI), QStringLiteral("evaluate"), locked});
+            QVERIFY(p.waitForFinished(60000));
+            r.code = p.exitCode();
+            r.err = p.readAllStandardError();
+        } else
+#endif
+        {
+            r = run({QStringLiteral("evaluate"), locked});
+        }
+        QCOMPARE(r.code, 2);
+        QVERIFY2(r.err.contains("cannot be read") && r.err.toLower().contains("permission denied"), r.err.constData());
     }
 
     void versionAndHelp()

@@ -9,6 +9,7 @@
 #include "comm_chart.h"
 #include "diagnostics_model.h"
 #include "diagnostics_panel.h"
+#include "hostile_files.h"
 #include "io/scenario_json.h"
 #include "lessons.h"
 #include "main_window.h"
@@ -25,11 +26,17 @@
 #include <QAbstractItemModelTester>
 
 #include <set>
+
+#include <csignal>
+#ifdef Q_OS_LINUX
+#include <sys/resource.h>
+#endif
 #include <QMenuBar>
 #include <QSlider>
 #include <QSpinBox>
 #include <QTableWidget>
 #include <QTemporaryDir>
+#include <QDirIterator>
 #include <QtTest>
 
 using namespace parascope;
@@ -139,6 +146,25 @@ private slots:
         QCOMPARE(w.memoryChart()->plot()->yAxis->label(), QStringLiteral("Memory per GPU (GiB)"));
     }
 
+    void hostileFilesAreRefusedClearly()
+    {
+        // Opening any hostile file leaves the current scenario as it was, and says what is wrong.
+        QTemporaryDir dir;
+        MainWindow w;
+        w.setLanguage(QStringLiteral("en"));
+        w.model()->setScenario(sevenB());
+        const std::string before = scenarioToJson(w.model()->scenario()).dump();
+        for (const parascope::test::HostileFile& f : parascope::test::hostileFiles(dir)) {
+            const QString error = w.openScenario(f.path);
+            QVERIFY2(error.contains(f.expected, Qt::CaseInsensitive), qPrintable(f.name + QStringLiteral(": ") + error));
+            QCOMPARE(scenarioToJson(w.model()->scenario()).dump(), before);
+        }
+        // And the app keeps working.
+        w.panel()->spinBox(QStringLiteral("parallel.pp"))->setValue(4);
+        w.model()->flush();
+        QCOMPARE(w.model()->scenario().parallel.pp, 4);
+    }
+
     void aboutShowsVersionAndRevision()
     {
         // Help → About: project(VERSION), the git revision the build came from (when built from
@@ -167,6 +193,111 @@ private slots:
         QCOMPARE(QString::fromUtf8(p.readAllStandardOutput()).trimmed(),
                  QStringLiteral("ParaScope ") + QString::fromStdString(parascope::versionText()));
     }
+
+    void crashRecoveryAfterKill()
+    {
+        // A session killed with SIGKILL (no destructor, no clean exit) leaves its lock and its
+        // autosave; the next session offers that scenario back.
+        QTemporaryDir dir;
+        Scenario sc = sevenB();
+        sc.parallel.pp = 4;
+        sc.parallel.dp = 2;
+        const QString file = dir.filePath(QStringLiteral("edited.parascope.json"));
+        QFile f(file);
+        QVERIFY(f.open(QIODevice::WriteOnly));
+        f.write(QByteArray::fromStdString(scenarioToJson(sc).dump()));
+        f.close();
+        QProcess app;
+        QProcessEnvironment env = QProcessEnvironment::systemEnvironment();
+        env.insert(QStringLiteral("XDG_DATA_HOME"), dir.filePath(QStringLiteral("data")));
+        env.insert(QStringLiteral("XDG_CONFIG_HOME"), dir.filePath(QStringLiteral("config")));
+        env.insert(QStringLiteral("QT_QPA_PLATFORM"), QStringLiteral("offscreen"));
+        app.setProcessEnvironment(env);
+        app.start(QStringLiteral(PARASCOPE_GUI), {file});
+        QVERIFY(app.waitForStarted(30000));
+        // Wait for the autosave (written a second after the scenario was opened), then kill.
+        QString autosave;
+        for (int i = 0; i < 300 && autosave.isEmpty(); ++i) {
+            QTest::qWait(100);
+            QDirIterator it(dir.filePath(QStringLiteral("data")), {QStringLiteral("autosave.parascope.json")}, QDir::Files,
+                            QDirIterator::Subdirectories);
+            if (it.hasNext())
+                autosave = it.next();
+        }
+        QVERIFY2(!autosave.isEmpty(), "the running app never autosaved");
+        app.kill();
+        QVERIFY(app.waitForFinished(30000));
+
+        const QString session = QFileInfo(autosave).absolutePath();
+        QVERIFY(QFile::exists(session + QStringLiteral("/session.lock")));
+        MainWindow w;
+        w.setLanguage(QStringLiteral("en"));
+        const QString recoverable = w.startAutosave(session);
+        QVERIFY2(!recoverable.isEmpty(), "the killed session's scenario is not offered");
+        QCOMPARE(w.recoverAutosave(), QString());
+        QCOMPARE(w.model()->scenario().parallel.pp, 4);
+        QCOMPARE(w.model()->scenario().parallel.dp, 2);
+        QVERIFY(!QFile::exists(recoverable)); // restored once, not again
+    }
+
+    void cleanExitLeavesNothingToRecover()
+    {
+        QTemporaryDir dir;
+        {
+            MainWindow w;
+            QCOMPARE(w.startAutosave(dir.path()), QString());
+            w.model()->setScenario(sevenB());
+            w.close(); // a clean exit
+        }
+        MainWindow again;
+        QCOMPARE(again.startAutosave(dir.path()), QString());
+        QVERIFY(!again.recoverAutosave().isEmpty()); // "nothing to recover", as an error
+    }
+
+    void secondWindowDoesNotTakeTheSession()
+    {
+        QTemporaryDir dir;
+        MainWindow first, second;
+        first.startAutosave(dir.path());
+        second.startAutosave(dir.path());
+        first.model()->setScenario(sevenB());
+        QTRY_VERIFY_WITH_TIMEOUT(QFile::exists(dir.filePath(QStringLiteral("autosave.parascope.json"))), 5000);
+    }
+
+#ifdef Q_OS_LINUX
+    void failedSaveKeepsTheOldFile()
+    {
+        // A save that fails half-way (here: the file-size limit, which binds root too) leaves the
+        // previous file byte for byte: QSaveFile writes a temporary file and renames it only on
+        // success.
+        QTemporaryDir dir;
+        const QString file = dir.filePath(QStringLiteral("kept.parascope.json"));
+        MainWindow w;
+        w.model()->setScenario(sevenB());
+        QCOMPARE(w.saveScenario(file), QString());
+        QFile before(file);
+        QVERIFY(before.open(QIODevice::ReadOnly));
+        const QByteArray old = before.readAll();
+        before.close();
+        Scenario changed = sevenB();
+        changed.name = std::string(4096, 'x'); // larger than the limit below
+        w.model()->setScenario(changed);
+        rlimit saved{};
+        getrlimit(RLIMIT_FSIZE, &saved);
+        const auto old_handler = std::signal(SIGXFSZ, SIG_IGN);
+        rlimit small = saved;
+        small.rlim_cur = 1024;
+        QCOMPARE(setrlimit(RLIMIT_FSIZE, &small), 0);
+        const QString error = w.saveScenario(file);
+        setrlimit(RLIMIT_FSIZE, &saved);
+        std::signal(SIGXFSZ, old_handler);
+        QVERIFY2(error.contains(QStringLiteral("reached the disk")), qPrintable(error));
+        QFile after(file);
+        QVERIFY(after.open(QIODevice::ReadOnly));
+        QCOMPARE(after.readAll(), old);
+        QCOMPARE(QDir(dir.path()).entryList(QDir::Files).size(), 1); // no temporary file left
+    }
+#endif
 
     void saveOpenRoundTrip()
     {

@@ -1,0 +1,269 @@
+// Property tests over 10,000 random scenarios (fixed seed, so a failure reproduces): scenario files
+// as users write them — presets and custom models, valid and invalid values — go through the
+// reader and evaluate(). What must hold for every one of them:
+//
+//  1. Nothing crashes, and invalid input is rejected with at least one error that names a path.
+//  2. No NaN or infinity anywhere in the report (every number of parascope.report/1 is walked).
+//  3. Every stage total is the sum of its five parts, and each part equals its explaining term
+//     ("other" equals the sum of the other.* items): what the user reads adds up.
+//  4. Physical bounds: memory parts ≥ 0; peak = the largest stage; fits ⇔ peak ≤ capacity;
+//     0 ≤ bubble fraction < 1; compute ≤ step; MFU ≤ HFU ≤ 1, i.e. the step is never shorter than
+//     the model FLOPs on all GPUs at peak (step ≥ compute / GPUs); tokens/s · step = the tokens
+//     of the step (of its whole microbatches, when the batch does not divide).
+//  5. Monotonicity, each compared on the same scenario with one knob changed:
+//     - doubling TP never increases the weights per GPU of any stage (every split tensor gets
+//       smaller, the replicated norms stay);
+//     - ZeRO-k never holds more model states (weights + gradients + optimizer) on any stage than
+//       ZeRO-(k−1): each stage only adds sharding. (Total memory may grow from ZeRO-2 to 3, by
+//       the gather buffer of two unsharded layers, so the property is on the states.)
+//     - no recompute never keeps fewer activations than selective recompute, which only drops
+//       the attention scores.
+//  6. A scenario written to JSON and read back evaluates to the same numbers.
+//
+// The invariants in 5 use the closed-form step and numbers-only evaluation (the memory model is
+// the same; tst_search proves numbers-only equal to the explained evaluation).
+
+#include "estimate/evaluate.h"
+#include "io/report_json.h"
+#include "io/scenario_json.h"
+
+#include <QtTest>
+
+#include <cmath>
+#include <random>
+#include <string>
+
+using namespace parascope;
+
+namespace {
+
+// mt19937_64's output is fixed by the standard; the distributions are not, so picks are done here.
+class Random {
+public:
+    explicit Random(std::uint64_t seed) : g_(seed) {}
+    std::size_t below(std::size_t n) { return std::size_t(g_() % n); }
+    bool chance(double p) { return double(g_() % 1000000) < p * 1e6; }
+    template <class T>
+    T pick(std::initializer_list<T> values) { return values.begin()[below(values.size())]; }
+
+private:
+    std::mt19937_64 g_;
+};
+
+const char* const kModels[] = {"gpt3-175b", "llama2-7b", "llama2-13b", "llama2-70b", "llama3.1-8b", "llama3.1-70b",
+                               "llama3.1-405b", "megatron-gpt-1.7b", "megatron-gpt-18b", "megatron-gpt-145b",
+                               "mixtral-8x7b"};
+const char* const kClusters[] = {"dgx-a100-40g", "dgx-a100-80g", "dgx-h100", "hgx-h200", "hgx-b200"};
+
+// A custom model: sometimes MoE, mostly consistent, occasionally not (the reader must say why).
+nlohmann::json customModel(Random& r)
+{
+    const int heads = r.pick({1, 2, 8, 16, 32, 64, 96, 128});
+    const int head_dim = r.pick({32, 64, 128});
+    nlohmann::json m = {{"name", "random"},
+                        {"layers", r.pick({1, 2, 3, 12, 24, 32, 61, 80, 126})},
+                        {"hidden", heads * head_dim},
+                        {"heads", heads},
+                        {"kv_heads", r.chance(0.5) ? heads : std::max(1, heads / r.pick({1, 2, 4, 8}))},
+                        {"ffn_hidden", heads * head_dim * r.pick({2, 4}) + (r.chance(0.2) ? 8 : 0)},
+                        {"vocab", r.pick({32000, 50257, 128256})},
+                        {"mlp", r.chance(0.7) ? "swiglu" : "gelu"},
+                        {"tied_embeddings", r.chance(0.3)}};
+    if (r.chance(0.3))
+        m["moe"] = {{"experts", r.pick({4, 8, 16, 64})}, {"top_k", r.pick({1, 2, 8})}, {"ffn_hidden", r.pick({1024, 2048, 14336})},
+                    {"shared_experts", r.pick({0, 0, 1})}, {"layer_freq", r.pick({1, 1, 2})}};
+    if (r.chance(0.03))
+        m["kv_heads"] = heads + 1; // does not divide heads
+    if (r.chance(0.03))
+        m["layers"] = r.pick({0, -4}); // out of range
+    return m;
+}
+
+nlohmann::json randomScenario(Random& r)
+{
+    nlohmann::json j = {{"schema", "parascope.scenario/1"}, {"name", "property"}};
+    const bool custom = r.chance(0.25);
+    j["model"] = custom ? customModel(r) : nlohmann::json(kModels[r.below(std::size(kModels))]);
+    const bool moe = custom ? j["model"].contains("moe") : j["model"] == "mixtral-8x7b";
+    j["cluster"] = kClusters[r.below(std::size(kClusters))];
+    const bool interleaved = r.chance(0.2);
+    const int dp = r.pick({1, 2, 4, 8, 64, 1000});
+    const int micro_batch = r.pick({1, 1, 2, 4, 8});
+    // Mostly a batch that divides into whole microbatches (a few per pipeline); sometimes not.
+    const long long global_batch = r.chance(0.85) ? (long long)micro_batch * dp * r.pick({1, 2, 4, 8, 16, 32, 64})
+                                                  : r.pick<long long>({1, 7, 1000, 4096});
+    j["parallel"] = {{"tp", r.pick({1, 1, 2, 4, 8, 8, 16})},
+                     {"pp", r.pick({1, 1, 2, 3, 4, 8, 16, 32, 64})},
+                     {"dp", dp},
+                     {"cp", r.pick({1, 1, 1, 2, 4})},
+                     {"ep", moe ? r.pick({1, 2, 4, 8}) : 1},
+                     {"vpp", interleaved ? r.pick({2, 3, 4}) : 1},
+                     {"sequence_parallel", r.chance(0.5)},
+                     {"zero", r.pick({0, 1, 1, 2, 3})},
+                     {"schedule", interleaved ? "interleaved" : r.pick({"1f1b", "1f1b", "gpipe", "zb-h1", "zb-v", "dualpipe-v"})}};
+    j["training"] = {{"seq_len", r.pick({128, 2048, 4096, 8192, 32768, 131072})},
+                     {"micro_batch", micro_batch},
+                     {"global_batch", global_batch},
+                     {"precision", r.pick({"bf16", "bf16", "fp16", "fp8", "fp32"})},
+                     {"grad_dtype", r.pick({"bf16", "fp32"})},
+                     {"optimizer", r.pick({"adamw", "adamw", "sgd"})},
+                     {"recompute", r.pick({"none", "selective", "full"})},
+                     {"flash_attention", r.chance(0.8)}};
+    // About one file in ten carries a value the reader must refuse.
+    if (r.chance(0.1)) {
+        switch (r.below(6)) {
+        case 0: j["parallel"]["tp"] = r.pick({0, -1}); break;
+        case 1: j["parallel"]["zero"] = 4; break;
+        case 2: j["training"]["micro_batch"] = "two"; break;
+        case 3: j["parallel"]["schedule"] = "1f2b"; break;
+        case 4: j["training"]["seq_len"] = 1e300; break;
+        default: j["parallel"]["unknown_knob"] = 1; break;
+        }
+    }
+    return j;
+}
+
+// Every number in the report, with its JSON path for the failure message.
+void checkFinite(const nlohmann::json& j, const std::string& path, std::string& bad)
+{
+    if (!bad.empty())
+        return;
+    if (j.is_number_float() && !std::isfinite(j.get<double>()))
+        bad = path;
+    else if (j.is_object())
+        for (auto it = j.begin(); it != j.end(); ++it)
+            checkFinite(*it, path + "." + it.key(), bad);
+    else if (j.is_array())
+        for (std::size_t i = 0; i < j.size(); ++i)
+            checkFinite(j[i], path + "[" + std::to_string(i) + "]", bad);
+}
+
+double termValue(const StageMemory& st, const char* name)
+{
+    const Term* t = findTerm(st.terms, name);
+    return t ? t->value : std::nan("");
+}
+
+bool close(double a, double b) { return std::fabs(a - b) <= 1e-9 * std::max({1.0, std::fabs(a), std::fabs(b)}); }
+
+Estimate numbers(const Scenario& sc)
+{
+    EvaluateOptions o;
+    o.record_timeline = false;
+    o.simulate = false;
+    o.explain = Explain::NumbersOnly;
+    return evaluate(sc, o);
+}
+
+} // namespace
+
+class TstProperties : public QObject {
+    Q_OBJECT
+
+private slots:
+    void randomScenarios()
+    {
+        Random r(20261130);
+        constexpr int kScenarios = 10000;
+        int rejected = 0, evaluated = 0, with_errors = 0, fitting = 0, compared = 0;
+        EvaluateOptions full;
+        full.record_timeline = false;
+        for (int n = 0; n < kScenarios; ++n) {
+            const nlohmann::json file = randomScenario(r);
+            const std::string where = "scenario #" + std::to_string(n) + ": " + file.dump();
+            std::vector<InputError> errors;
+            const std::optional<Scenario> read = readScenario(file, errors);
+            if (!read) {
+                // 1. Refused with a reason; every error names where (or is about the whole file).
+                QVERIFY2(!errors.empty(), where.c_str());
+                ++rejected;
+                continue;
+            }
+            const Scenario& sc = *read;
+            const Estimate e = evaluate(sc, full);
+            ++evaluated;
+            with_errors += e.hasErrors() ? 1 : 0;
+            fitting += e.memory.fits ? 1 : 0;
+
+            // 2. Finite numbers only.
+            std::string bad;
+            checkFinite(reportToJson(sc, e), "report", bad);
+            QVERIFY2(bad.empty(), (bad + " is not finite in " + where).c_str());
+
+            // 3. Totals add up, and the terms say the same numbers.
+            double peak = 0;
+            for (const StageMemory& st : e.memory.stages) {
+                QVERIFY2(close(st.total(), st.weights + st.gradients + st.optimizer + st.activations + st.other), where.c_str());
+                QVERIFY2(close(termValue(st, "total"), st.total()), where.c_str());
+                QVERIFY2(close(termValue(st, "weights"), st.weights), where.c_str());
+                QVERIFY2(close(termValue(st, "gradients"), st.gradients), where.c_str());
+                QVERIFY2(close(termValue(st, "optimizer"), st.optimizer), where.c_str());
+                QVERIFY2(close(termValue(st, "activations"), st.activations), where.c_str());
+                double other = 0;
+                for (const Term& t : st.terms)
+                    if (t.name.rfind("other.", 0) == 0)
+                        other += t.value;
+                QVERIFY2(close(other, st.other), where.c_str());
+                // 4. Bounds.
+                QVERIFY2(st.weights >= 0 && st.gradients >= 0 && st.optimizer >= 0 && st.activations >= 0 && st.other >= 0,
+                         where.c_str());
+                peak = std::max(peak, st.total());
+            }
+            QCOMPARE(e.memory.peak_bytes, peak);
+            QCOMPARE(e.memory.fits, e.memory.peak_bytes <= e.memory.capacity_bytes);
+            const TimeReport& t = e.time;
+            QVERIFY2(t.step_s > 0, where.c_str());
+            QVERIFY2(t.bubble_fraction >= 0 && t.bubble_fraction < 1, where.c_str());
+            QVERIFY2(t.compute_s <= t.step_s * (1 + 1e-9) && t.exposed_comm_s >= 0, where.c_str());
+            const ThroughputReport& th = e.throughput;
+            QVERIFY2(th.mfu > 0 && th.mfu <= th.hfu * (1 + 1e-12) && th.hfu <= 1, (where + " MFU " + std::to_string(th.mfu)).c_str());
+            // (A batch that does not divide is evaluated for the whole microbatches it holds.)
+            const double processed = double(e.microbatches) * double(sc.training.micro_batch) * sc.parallel.dp * double(sc.training.seq_len);
+            QVERIFY2(close(th.tokens_per_s * t.step_s, processed), where.c_str());
+
+            // 5. Monotonicity (on scenarios the engine accepts).
+            if (!e.hasErrors()) {
+                ++compared;
+                const Estimate base = numbers(sc);
+                Scenario wider = sc;
+                wider.parallel.tp *= 2;
+                const Estimate more_tp = numbers(wider);
+                for (std::size_t s = 0; s < base.memory.stages.size(); ++s)
+                    QVERIFY2(more_tp.memory.stages[s].weights <= base.memory.stages[s].weights * (1 + 1e-12), where.c_str());
+                for (int zero = 1; zero <= 3; ++zero) {
+                    Scenario lo = sc, hi = sc;
+                    lo.parallel.zero = zero - 1;
+                    hi.parallel.zero = zero;
+                    const Estimate a = numbers(lo), b = numbers(hi);
+                    for (std::size_t s = 0; s < a.memory.stages.size(); ++s) {
+                        const StageMemory &x = a.memory.stages[s], &y = b.memory.stages[s];
+                        QVERIFY2(y.weights + y.gradients + y.optimizer <= (x.weights + x.gradients + x.optimizer) * (1 + 1e-12),
+                                 (where + " ZeRO-" + std::to_string(zero)).c_str());
+                    }
+                }
+                Scenario none = sc, selective = sc;
+                none.training.recompute = Recompute::None;
+                selective.training.recompute = Recompute::Selective;
+                const Estimate kept = numbers(none), dropped = numbers(selective);
+                for (std::size_t s = 0; s < kept.memory.stages.size(); ++s)
+                    QVERIFY2(kept.memory.stages[s].activations >= dropped.memory.stages[s].activations * (1 - 1e-12), where.c_str());
+
+                // 6. Write, read back, same numbers.
+                std::vector<InputError> again_errors;
+                const std::optional<Scenario> again = readScenario(scenarioToJson(sc), again_errors);
+                QVERIFY2(again, where.c_str());
+                const Estimate back = numbers(*again);
+                QCOMPARE(back.time.step_s, base.time.step_s);
+                QCOMPARE(back.memory.peak_bytes, base.memory.peak_bytes);
+            }
+        }
+        qInfo("%d scenarios: %d refused by the reader, %d evaluated (%d with error diagnostics, %d fit), %d compared "
+              "under TP/ZeRO/recompute changes",
+              kScenarios, rejected, evaluated, with_errors, fitting, compared);
+        // The mix exercises both sides.
+        QVERIFY(rejected > 300 && evaluated > 7000 && fitting > 500 && with_errors > 500 && compared > 1000);
+    }
+};
+
+QTEST_GUILESS_MAIN(TstProperties)
+#include "tst_properties.moc"

@@ -1,0 +1,13 @@
+// libFuzzer target: scenario files (see fuzz_targets.h). Built by the "fuzz" preset (clang);
+// run by tests/fuzz/run-fuzz.sh.
+
+#include "fuzz_targets.h"
+
+#include <cstddef>
+#include <cstdint>
+
+extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size)
+{
+    parascope::fuzz::scenarioFile(std::string(reinterpret_cast<const char*>(data), size));
+    return 0;
+}

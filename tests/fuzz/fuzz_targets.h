@@ -1,0 +1,59 @@
+#pragma once
+// The bodies of the fuzz targets, shared by the libFuzzer executables (clang, preset "fuzz") and
+// by tst_fuzz_regressions, which replays the seed corpus and every input a fuzzer ever found.
+
+#include "estimate/evaluate.h"
+#include "hardware/hardware_profile.h"
+#include "hardware/nccl_tests_import.h"
+#include "io/report_json.h"
+#include "io/scenario_json.h"
+
+#include <string>
+
+namespace parascope::fuzz {
+
+// A scenario file's bytes, through the path of `parascope-cli evaluate`: parse (size and depth
+// limits) → read (errors with paths) → evaluate → report JSON.
+inline void scenarioFile(const std::string& bytes)
+{
+    std::vector<InputError> errors;
+    const auto json = parseJsonText(bytes, errors);
+    if (!json)
+        return;
+    const auto scenario = readScenario(*json, errors);
+    if (!scenario)
+        return;
+    EvaluateOptions options;
+    options.record_timeline = false;
+    const Estimate estimate = evaluate(*scenario, options);
+    (void)reportToJson(*scenario, estimate).dump();
+}
+
+// The measurement imports; the first byte picks the format, the rest is the file: a hardware
+// profile (applied to a cluster as --profile does) or an nccl-tests log (text or -J JSON,
+// merged into a profile as `parascope-cli profile import-nccl-tests` does).
+inline void measurementFile(const std::string& bytes)
+{
+    if (bytes.empty())
+        return;
+    const std::string text = bytes.substr(1);
+    std::vector<InputError> errors;
+    if (bytes[0] & 1) {
+        const auto json = parseJsonText(text, errors);
+        if (!json)
+            return;
+        const auto profile = readHardwareProfile(*json, errors);
+        if (!profile)
+            return;
+        std::vector<InputError> cluster_errors;
+        if (const auto cluster = readCluster(nlohmann::json("dgx-h100"), "cluster", cluster_errors))
+            (void)calibrate(*cluster, *profile);
+    } else {
+        const auto imported = parseNcclTests(text, "all_reduce_perf.log", {}, errors);
+        if (!imported)
+            return;
+        (void)mergeIntoProfile(nullptr, {*imported}, {"fuzz"}).dump();
+    }
+}
+
+} // namespace parascope::fuzz

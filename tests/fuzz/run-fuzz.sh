@@ -1,0 +1,41 @@
+#!/usr/bin/env bash
+# Builds the libFuzzer targets (preset "fuzz": clang, ASan + UBSan) and runs each for SECONDS
+# (default 60) on a seed corpus made from tests/data and resources/scenarios plus every earlier
+# finding. Prints executions per target; exits 1 on a crash, sanitizer report, leak or timeout,
+# whose input is left in build/fuzz/findings/. Copy such an input into
+# tests/data/fuzz-regressions/<scenario|measurement>/ and fix the bug: tst_fuzz_regressions
+# replays it from then on.
+#   bash tests/fuzz/run-fuzz.sh [SECONDS]
+set -euo pipefail
+cd "$(dirname "$0")/../.."
+seconds=${1:-60}
+cmake --preset fuzz >/dev/null
+cmake --build --preset fuzz -j "$(nproc)"
+
+out=build/fuzz
+rm -rf "$out/corpus" "$out/findings"
+mkdir -p "$out/corpus/scenario" "$out/corpus/measurement" "$out/findings"
+cp tests/data/*.parascope.json resources/scenarios/*.parascope.json "$out/corpus/scenario/"
+cp tests/data/fuzz-regressions/scenario/* "$out/corpus/scenario/" 2>/dev/null || true
+# The measurement target reads a format byte first: odd = hardware profile, even = nccl-tests log.
+for f in tests/data/profile-*.json tests/data/bad-profile.json; do
+  { printf '\001'; cat "$f"; } >"$out/corpus/measurement/profile-$(basename "$f")"
+done
+for f in tests/data/nccl*; do
+  { printf '\000'; cat "$f"; } >"$out/corpus/measurement/nccl-$(basename "$f")"
+done
+cp tests/data/fuzz-regressions/measurement/* "$out/corpus/measurement/" 2>/dev/null || true
+
+status=0
+for target in scenario measurement; do
+  log="$out/fuzz_$target.log"
+  if ! "$out/tests/fuzz/fuzz_$target" -max_total_time="$seconds" -timeout=10 -rss_limit_mb=2048 -max_len=65536 \
+       -print_final_stats=1 -artifact_prefix="$out/findings/$target-" "$out/corpus/$target" >"$log" 2>&1; then
+    status=1
+    tail -60 "$log"
+  fi
+  runs=$(grep -o 'stat::number_of_executed_units: *[0-9]*' "$log" | grep -o '[0-9]*$' || echo "?")
+  found=$(find "$out/findings" -name "$target-*" | wc -l)
+  echo "fuzz_$target: $runs executions in $seconds s, $found finding(s)"
+done
+exit $status

@@ -1,6 +1,7 @@
 #include "gantt_layout.h"
 
 #include <algorithm>
+#include <array>
 #include <tuple>
 
 namespace parascope::ui {
@@ -54,10 +55,15 @@ std::vector<GanttRect> layoutGantt(const std::vector<GanttSegment>& segments, co
     std::vector<GanttRect> out;
     bool open = false;
     GanttRect cur;
+    // Time per op type inside the open rectangle: a merged one takes its dominant type's colour.
+    std::array<double, std::size_t(OpType::Optimizer) + 1> time_by_type{};
     const auto flush = [&] {
-        if (open)
+        if (open) {
+            cur.type = OpType(std::max_element(time_by_type.begin(), time_by_type.end()) - time_by_type.begin());
             out.push_back(cur);
+        }
         open = false;
+        time_by_type.fill(0);
     };
     for (const GanttSegment& s : segments) {
         if (s.end < map.t0 || s.start > map.t1)
@@ -66,17 +72,22 @@ std::vector<GanttRect> layoutGantt(const std::vector<GanttSegment>& segments, co
         const double x1 = map.x(std::min(s.end, map.t1));
         const bool narrow = x1 - x0 < min_px;
         const bool same_lane = open && cur.row == s.row && cur.lane == s.lane;
-        // Merge a narrow segment into the open rectangle when they touch (within a pixel), or
-        // any segment into an open rectangle that is itself still narrower than a pixel.
-        if (same_lane && x0 <= cur.x1 + min_px && (narrow || cur.x1 - cur.x0 < min_px)) {
+        // Merge a touching segment into the open rectangle while that is still narrower than a
+        // pixel (or a narrow one of the same type into a wider one): dense stretches become
+        // about one rectangle per pixel, each in the colour of the op type that fills most of it
+        // (one long merged run would hide the pattern).
+        const bool cur_narrow = cur.x1 - cur.x0 < min_px;
+        if (same_lane && x0 <= cur.x1 + min_px && (cur_narrow || (narrow && s.type == cur.type))) {
             cur.x1 = std::max(cur.x1, x1);
             cur.mixed = cur.mixed || cur.type != s.type;
             cur.microbatch = -1;
             ++cur.count;
+            time_by_type[std::size_t(s.type)] += s.end - s.start;
             continue;
         }
         flush();
         cur = GanttRect{s.row, s.lane, x0, x1, s.type, false, s.microbatch, 1, s.op};
+        time_by_type[std::size_t(s.type)] += s.end - s.start;
         open = true;
     }
     flush();

@@ -29,7 +29,7 @@ struct TimeToPixel {
 struct GanttRect {
     int row = 0, lane = 0;
     double x0 = 0, x1 = 0; // pixels
-    OpType type = OpType::F;
+    OpType type = OpType::F; // when merged: the type that fills most of the rectangle
     bool mixed = false;    // merged ops of different types
     int microbatch = -1;   // −1 when merged
     int count = 1;         // ops in the rectangle

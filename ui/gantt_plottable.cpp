@@ -92,7 +92,7 @@ void GanttPlottable::draw(QCPPainter* painter)
     for (const GanttRect& r : rects) {
         const double top = k->coordToPixel(r.row + (r.lane == 0 ? kComputeTop : kCommTop));
         const double bottom = k->coordToPixel(r.row + (r.lane == 0 ? kComputeBottom : kCommBottom));
-        const QColor c = r.mixed ? palette::grey : colourOf(r.type);
+        const QColor c = colourOf(r.type);
         if (c != current) {
             painter->setBrush(c);
             current = c;

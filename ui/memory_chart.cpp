@@ -120,6 +120,11 @@ QString MemoryChart::tooltipFor(int component, int stage) const
                        .arg(QCoreApplication::translate("MemoryChart", kParts[component].name))
                        .arg(partValue(s, component) / kGiB, 0, 'f', 2);
     const std::string prefix = kParts[component].term;
+    if (s.terms.empty())
+        text += QStringLiteral("<br><br>")
+              + tr("With %1 stages, formulas are shown for the first and last %2 and for the peak stage.")
+                    .arg(e.memory.stages.size())
+                    .arg(kExplainedStages / 2);
     for (const Term& t : s.terms) {
         const bool mine = t.name == prefix || t.name.rfind(prefix + ".", 0) == 0
                        || (component == 3 && t.name.rfind("activations", 0) == 0);
@@ -152,7 +157,13 @@ void MemoryChart::refresh()
     }
     // Stage labels: OOM stages in red with a marker, the highlighted one in bold.
     auto ticker = QSharedPointer<QCPAxisTickerText>::create();
-    const int step = n > 32 ? (n + 31) / 32 : 1; // at most ~32 labels
+    // At most ~32 labels (16 once they have four digits), on a 1-2-5 step: 0, 500, 1000, …
+    const int max_labels = n > 999 ? 16 : 32;
+    int step = 1;
+    for (int decade = 1; n / step > max_labels; decade *= 10)
+        for (int f : {1, 2, 5})
+            if (n / step > max_labels)
+                step = f * decade;
     for (int i = 0; i < n; i += step) {
         const bool oom = m.stages[std::size_t(i)].total() > m.capacity_bytes;
         ticker->addTick(i, oom ? tr("%1\nOOM").arg(i) : QString::number(i));

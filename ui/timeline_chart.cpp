@@ -154,7 +154,15 @@ void TimelineChart::refresh()
         ticker->addTick(r, tr("rank %1").arg(r));
     plot_->yAxis->setTicker(ticker);
     plot_->yAxis->setRange(-0.6, std::max(rows, 1) - 0.4);
-    plot_->xAxis->setRange(0, std::max(1e-9, e.time.step_s));
+    // An extrapolated step (very many microbatches) shows the simulated part, not a step of which
+    // it would be a sliver.
+    double shown_s = e.time.step_s;
+    if (e.timeline.microbatches_shown < e.timeline.microbatches_total && !tl.ops.empty()) {
+        shown_s = 0;
+        for (const TimedOp& op : tl.ops)
+            shown_s = std::max(shown_s, op.end_s);
+    }
+    plot_->xAxis->setRange(0, std::max(1e-9, shown_s));
     QString title;
     if (e.timeline.simulated) {
         title = tr("%1 · step %2 · bubble (idle/step) %3 %")

@@ -23,12 +23,17 @@ struct StageMemory {
     std::vector<Term> terms; // every term behind the five numbers
 };
 
+// Stages whose memory terms are written out when there are very many (bounded work): the first
+// and last half of these, plus the peak stage.
+inline constexpr int kExplainedStages = 64;
+
 struct MemoryReport {
     double capacity_bytes = 0;
     double peak_bytes = 0;
     int peak_stage = 0;
     bool fits = true;
     std::vector<StageMemory> stages;
+    int explained_stages = 0; // stages that carry terms (all of them up to kExplainedStages)
 };
 
 struct FlopsReport {

@@ -41,7 +41,10 @@ namespace {
 void distributeExposure(std::vector<CommEntry>& comm, const std::vector<std::pair<std::string, double>>& by_group,
                         Explain explain)
 {
-    for (const auto& [group, exposed] : by_group) {
+    for (const auto& entry : by_group) {
+        // (Not a structured binding: lambdas may capture those only from clang 16 on.)
+        const std::string& group = entry.first;
+        const double exposed = entry.second;
         const auto member = [&](const CommEntry& c) { return c.group == group || (group == "dp" && c.group == "edp"); };
         double total = 0;
         for (const CommEntry& c : comm)
@@ -103,7 +106,7 @@ Estimate evaluate(const Scenario& input, const EvaluateOptions& options)
     const int chunks = kind == ScheduleKind::Interleaved ? std::max(1, sc.parallel.vpp)
                      : (kind == ScheduleKind::ZbV || kind == ScheduleKind::DualPipeV) ? 2 : 1;
     const OpCostModel costs = opCosts(sc, est.params, layout, chunks, est.communication, explain);
-    StepSimulation step = simulateStep(sc, costs, est.microbatches, options.record_timeline, options.simulate, explain);
+    StepSimulation step = simulateStep(sc, costs, est.microbatches, options);
     est.time = std::move(step.time);
     est.timeline = std::move(step.timeline);
     distributeExposure(est.communication, step.exposed_by_group, explain);

@@ -114,10 +114,12 @@ Timeline run(const PipelineSchedule& s, const OpCostModel& costs, bool record, d
 
 } // namespace
 
-StepSimulation simulateStep(const Scenario& sc, const OpCostModel& costs, long long m, bool record_ops, bool simulate,
-                            Explain explain)
+StepSimulation simulateStep(const Scenario& sc, const OpCostModel& costs, long long m, const EvaluateOptions& options)
 {
-    if (!simulate)
+    const bool record_ops = options.record_timeline;
+    const Explain explain = options.explain;
+    const double max_ops = double(record_ops ? std::min(options.max_simulated_ops, kMaxRecordedOps) : options.max_simulated_ops);
+    if (!options.simulate)
         return closedForm(sc, costs, m, "closed form requested (search)", explain);
     const ParallelConfig& par = sc.parallel;
     const int p = std::max(1, par.pp);
@@ -127,15 +129,15 @@ StepSimulation simulateStep(const Scenario& sc, const OpCostModel& costs, long l
     if (const std::string why = scheduleRequirement(full); !why.empty())
         return closedForm(sc, costs, m, "the schedule cannot run: " + why, explain);
 
-    // Bounded work: simulate at most kMaxSimulatedOps ops; beyond, fewer microbatches and a
+    // Bounded work: simulate at most max_ops ops; beyond, fewer microbatches and a
     // linear extrapolation of the steady state (each extra microbatch adds one period).
     const bool split = kind == ScheduleKind::ZbH1 || kind == ScheduleKind::ZbV || kind == ScheduleKind::DualPipeV;
     // Compute ops per microbatch, and about as many pipeline sends on the communication lanes.
     const double ops_per_mb = double(p) * costs.chunks * (split ? 3 : 2) * (p > 1 ? 2 : 1);
     const long long step_mb = kind == ScheduleKind::Interleaved ? p : std::max(1, p);
     long long m_sim = m;
-    if (ops_per_mb * double(m) > double(kMaxSimulatedOps)) {
-        m_sim = (long long)(double(kMaxSimulatedOps) / ops_per_mb);
+    if (ops_per_mb * double(m) > max_ops) {
+        m_sim = (long long)(max_ops / ops_per_mb);
         if (kind == ScheduleKind::Interleaved)
             m_sim -= m_sim % p;
         const long long m_min = 2LL * p + step_mb;

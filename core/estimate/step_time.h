@@ -5,6 +5,7 @@
 // memory model uses, so memory and timeline always agree.
 
 #include "estimate/estimate.h"
+#include "estimate/evaluate.h"
 #include "estimate/op_costs.h"
 #include "estimate/scenario.h"
 #include "parallel/stage_layout.h"
@@ -23,11 +24,10 @@ struct StepSimulation {
     std::vector<std::pair<std::string, double>> exposed_by_group;
 };
 
-// Ops materialised at most; beyond, fewer microbatches are simulated and the step extrapolated.
-inline constexpr std::size_t kMaxSimulatedOps = 400000;
-
-StepSimulation simulateStep(const Scenario& sc, const OpCostModel& costs, long long microbatches, bool record_ops,
-                            bool simulate = true, Explain explain = Explain::Full);
+// Simulates options.max_simulated_ops ops at most (kMaxRecordedOps when the ops are kept for the
+// timeline); beyond, fewer microbatches are simulated and the steady state extrapolated.
+StepSimulation simulateStep(const Scenario& sc, const OpCostModel& costs, long long microbatches,
+                            const EvaluateOptions& options);
 
 // Fills est.throughput from est.time and est.flops.
 void computeThroughput(const Scenario& sc, Estimate& est, Explain explain = Explain::Full);

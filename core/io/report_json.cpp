@@ -47,12 +47,13 @@ nlohmann::json reportToJson(const Scenario& sc, const Estimate& est, const std::
                              {"weights", whole(s.weights)}, {"gradients", whole(s.gradients)},
                              {"optimizer", whole(s.optimizer)}, {"activations", whole(s.activations)},
                              {"other", whole(s.other)}, {"total", whole(s.total())}};
-        if (explain)
+        if (explain && !s.terms.empty()) // with thousands of stages, only some carry terms
             st["terms"] = termsToJson(s.terms);
         stages.push_back(std::move(st));
     }
     j["memory"] = {{"capacity_bytes", whole(est.memory.capacity_bytes)}, {"peak_bytes", whole(est.memory.peak_bytes)},
-                   {"peak_stage", est.memory.peak_stage}, {"fits", est.memory.fits}, {"stages", std::move(stages)}};
+                   {"peak_stage", est.memory.peak_stage}, {"fits", est.memory.fits},
+                   {"explained_stages", est.memory.explained_stages}, {"stages", std::move(stages)}};
 
     j["flops"] = {{"model_flops_per_step", est.flops.model_flops_per_step},
                   {"hardware_flops_per_step", est.flops.hardware_flops_per_step},

@@ -45,8 +45,9 @@ MemoryReport computeMemory(const Scenario& sc, const ParamCounts& params, const 
     const StateBytes sb = stateBytes(t);
     const double largest_layer = std::max(params.dense_layer.total(), params.moe_layer.total());
 
-    r.stages.reserve(layout.size());
-    for (const StageLayers& layers : layout) {
+    // One stage's memory; its terms only `with_terms`.
+    const auto stageMemory = [&](const StageLayers& layers, bool with_terms) {
+        const Explain stage_explain = with_terms ? Explain::Full : Explain::NumbersOnly;
         StageMemory st;
         st.stage = layers.rank;
         st.layers = layers.layers;
@@ -54,7 +55,7 @@ MemoryReport computeMemory(const Scenario& sc, const ParamCounts& params, const 
         st.inflight_microbatches = layers.rank < int(inflight.size()) ? inflight[layers.rank] : 1.0;
 
         const StageParams sp = stageParams(params, layers, p);
-        ModelStates ms = modelStates(sp, t, p.zero, zeroDegree(p), expertZeroDegree(p), explain);
+        ModelStates ms = modelStates(sp, t, p.zero, zeroDegree(p), expertZeroDegree(p), stage_explain);
         st.weights = ms.weights;
         st.gradients = ms.gradients;
         st.optimizer = ms.optimizer;
@@ -69,7 +70,7 @@ MemoryReport computeMemory(const Scenario& sc, const ParamCounts& params, const 
             ? std::max(dense_layers > 0 ? dense_act.working_set : 0.0, layers.moe_layers > 0 ? moe_act.working_set : 0.0)
             : 0.0;
         st.activations = st.inflight_microbatches * per_mb + working;
-        if (explaining) {
+        if (with_terms) {
             st.terms.push_back(layers.moe_layers < layers.layers ? dense_act.term : moe_act.term);
             if (layers.moe_layers > 0 && layers.moe_layers < layers.layers) {
                 Term mt = moe_act.term;
@@ -98,9 +99,9 @@ MemoryReport computeMemory(const Scenario& sc, const ParamCounts& params, const 
             oi.logits_bytes = 4.0 * double(t.seq_len) / p.cp * double(t.micro_batch) * double(m.vocab) / p.tp;
         if (p.zero >= 3)
             oi.zero3_gather_bytes = 2.0 * largest_layer / p.tp * sb.weights;
-        OtherMemory other = otherMemory(sc.overheads, oi, explain);
+        OtherMemory other = otherMemory(sc.overheads, oi, stage_explain);
         st.other = other.total;
-        if (explaining) {
+        if (with_terms) {
             st.terms.insert(st.terms.end(), std::make_move_iterator(other.terms.begin()),
                             std::make_move_iterator(other.terms.end()));
             st.terms.push_back({"other", st.other, "bytes", "Σ other.*", num(st.other), "sum of the items above"});
@@ -109,14 +110,27 @@ MemoryReport computeMemory(const Scenario& sc, const ParamCounts& params, const 
                                     + num(st.activations) + " + " + num(st.other),
                                 ""});
         }
-        r.stages.push_back(std::move(st));
-    }
+        return st;
+    };
+
+    // Bounded work: with thousands of stages, the first and last kExplainedStages / 2 and the
+    // peak one carry their terms; the others their numbers only.
+    const int stages = int(layout.size());
+    const auto explained = [&](int rank) {
+        return explaining && (stages <= kExplainedStages || rank < kExplainedStages / 2 || rank >= stages - kExplainedStages / 2);
+    };
+    r.stages.reserve(layout.size());
+    for (const StageLayers& layers : layout)
+        r.stages.push_back(stageMemory(layers, explained(layers.rank)));
     for (const StageMemory& st : r.stages) {
         if (st.total() > r.peak_bytes) {
             r.peak_bytes = st.total();
             r.peak_stage = st.stage;
         }
     }
+    if (explaining && !explained(r.peak_stage))
+        r.stages[std::size_t(r.peak_stage)] = stageMemory(layout[std::size_t(r.peak_stage)], true);
+    r.explained_stages = explaining ? std::min(stages, kExplainedStages) + (explained(r.peak_stage) ? 0 : 1) : 0;
     r.fits = r.peak_bytes <= r.capacity_bytes;
     return r;
 }

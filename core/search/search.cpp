@@ -117,6 +117,7 @@ SearchResult searchStrategies(const Scenario& base, const SearchOptions& o)
     eo.record_timeline = false;
     eo.simulate = o.simulate;
     eo.explain = Explain::NumbersOnly; // rows keep numbers only
+    eo.max_simulated_ops = o.max_simulated_ops;
     // Each candidate writes only its own row: no locks, and the outcome is independent of which
     // thread took it. Each thread reuses one scenario (applyStrategy without the copy).
     const Scenario start = applyStrategy(base, {base.parallel, base.training});

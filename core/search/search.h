@@ -21,6 +21,9 @@ struct SearchOptions {
     std::size_t top = 10;
     int threads = 0;                   // 0: all cores
     bool simulate = true;              // false: the closed-form step (faster)
+    // Simulated ops per candidate at most (bounded work: 10⁶ microbatches or PP 10⁴ stay fast);
+    // longer schedules simulate a prefix and extrapolate, or use the closed form.
+    std::size_t max_simulated_ops = 5000;
     std::function<bool(std::size_t done, std::size_t total)> progress; // return false to cancel
 };
 

@@ -620,6 +620,10 @@ OOM</translation>
         <source>capacity %1 GiB</source>
         <translation>capacity %1 GiB</translation>
     </message>
+    <message>
+        <source>With %1 stages, formulas are shown for the first and last %2 and for the peak stage.</source>
+        <translation>With %1 stages, formulas are shown for the first and last %2 and for the peak stage.</translation>
+    </message>
 </context>
 <context>
     <name>parascope::ui::ScenarioPanel</name>

@@ -620,6 +620,10 @@ OOM</source>
         <source>capacity %1 GiB</source>
         <translation>容量 %1 GiB</translation>
     </message>
+    <message>
+        <source>With %1 stages, formulas are shown for the first and last %2 and for the peak stage.</source>
+        <translation>共有 %1 个阶段：只为前 %2 个、后 %2 个阶段和峰值阶段显示公式。</translation>
+    </message>
 </context>
 <context>
     <name>parascope::ui::ScenarioPanel</name>

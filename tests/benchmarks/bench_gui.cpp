@@ -67,6 +67,30 @@ private slots:
               w.timelineChart()->gantt()->lastDrawnRects(), w.timelineChart()->gantt()->segments().size());
         QVERIFY(!ms.empty());
     }
+
+    void boundedScenarios()
+    {
+        // Bounded work: open each extreme scenario (10⁶ GPUs, 10⁶ microbatches, PP 10⁴, seq 10⁷)
+        // in a shown window: read + evaluate + every view updated + the three charts replotted.
+        QStandardPaths::setTestModeEnabled(true);
+        MainWindow w;
+        w.resize(1600, 1000);
+        w.show();
+        QVERIFY(QTest::qWaitForWindowExposed(&w));
+        for (const char* name : {"bounded-gpus-1e6", "bounded-microbatches-1e6", "bounded-pp-1e4", "bounded-seq-1e7"}) {
+            QElapsedTimer t;
+            t.start();
+            const QString error = w.openScenario(QStringLiteral(PARASCOPE_TEST_DATA "/") + QLatin1String(name)
+                                                 + QStringLiteral(".parascope.json"));
+            QVERIFY2(error.isEmpty(), qPrintable(error));
+            w.model()->flush();
+            for (QCustomPlot* p : {w.memoryChart()->plot(), w.timelineChart()->plot(), w.commChart()->plot()})
+                p->replot(QCustomPlot::rpImmediateRefresh);
+            qInfo("%-26s open + evaluate + replot: %6.1f ms (engine %.1f ms; timeline %zu ops, %zu rectangles drawn)", name,
+                  double(t.nsecsElapsed()) / 1e6, w.model()->lastEvaluationMs(), w.timelineChart()->gantt()->segments().size(),
+                  w.timelineChart()->gantt()->lastDrawnRects());
+        }
+    }
 };
 
 QTEST_MAIN(BenchGui)

@@ -327,6 +327,47 @@ private slots:
         QVERIFY2(r.err.contains(stderrContains), r.err.constData());
     }
 
+    void boundedWork_data()
+    {
+        QTest::addColumn<QString>("file");
+        for (const char* f : {"bounded-gpus-1e6", "bounded-microbatches-1e6", "bounded-pp-1e4", "bounded-seq-1e7"})
+            QTest::newRow(f) << data(f) + QStringLiteral(".parascope.json");
+    }
+
+    void boundedWork()
+    {
+        // 10⁶ GPUs, 10⁶ microbatches, PP 10⁴, seq 10⁷: every command answers, and what it writes
+        // stays bounded (the times are in the README, from bench_gui and these commands).
+        QFETCH(QString, file);
+        Run r = run({QStringLiteral("evaluate"), file, QStringLiteral("--format"), QStringLiteral("json")});
+        QCOMPARE(r.code, 0);
+        const nlohmann::json report = nlohmann::json::parse(r.out.toStdString());
+        std::size_t with_terms = 0;
+        for (const auto& st : report["memory"]["stages"])
+            with_terms += st.contains("terms") ? 1 : 0;
+        QVERIFY(with_terms <= 65); // kExplainedStages + the peak stage
+        QCOMPARE(report["memory"]["explained_stages"].get<std::size_t>(), with_terms);
+        QVERIFY(r.out.size() < 8'000'000);
+
+        r = run({QStringLiteral("timeline"), file});
+        QCOMPARE(r.code, 0);
+        const nlohmann::json timeline = nlohmann::json::parse(r.out.toStdString());
+        QVERIFY(timeline["ops"].size() <= 50000 + 64); // kMaxRecordedOps: a prefix, extrapolated
+        if (timeline["microbatches_shown"].get<long long>() < timeline["microbatches_total"].get<long long>())
+            QVERIFY(timeline["note"].get<std::string>().find("simulated") != std::string::npos);
+        r = run({QStringLiteral("timeline"), file, QStringLiteral("--format"), QStringLiteral("chrome-trace")});
+        QCOMPARE(r.code, 0);
+        QVERIFY(r.out.size() < 30'000'000);
+
+        r = run({QStringLiteral("sweep"), file, QStringLiteral("--param"), QStringLiteral("parallel.pp"), QStringLiteral("--values"),
+                 QStringLiteral("1,2,4,8,16,10000")});
+        QCOMPARE(r.code, 0);
+        r = run({QStringLiteral("search"), file, QStringLiteral("--top"), QStringLiteral("3"), QStringLiteral("--format"),
+                 QStringLiteral("json")});
+        QCOMPARE(r.code, 0);
+        QVERIFY(nlohmann::json::parse(r.out.toStdString()).contains("top"));
+    }
+
     void hostileFilesAreRefusedClearly()
     {
         // Every hostile file: exit code 2 (bad input), a message that names the problem, quickly,

@@ -5,6 +5,7 @@
 #include "search/search.h"
 #include "scenario_fixture.h"
 
+#include <cmath>
 #include <set>
 
 using namespace parascope;
@@ -67,6 +68,34 @@ private slots:
             QVERIFY(r.pareto[i - 1].peak_bytes <= r.pareto[i].peak_bytes);
             QVERIFY(r.pareto[i - 1].step_s > r.pareto[i].step_s);
         }
+    }
+
+    void extrapolatedRowsMatchTheFullSimulation()
+    {
+        // A search simulates at most 5,000 ops per candidate and extrapolates the steady state
+        // beyond (bounded work); the full evaluation simulates up to 400,000. The pipeline's
+        // steady state is periodic, so both agree: here 512 microbatches per pipeline.
+        Scenario sc = presetScenario("llama2-7b", "dgx-a100-80g", 1, 1, 8);
+        sc.training.global_batch = 4096;
+        SearchOptions o;
+        o.top = 8;
+        o.micro_batches = {1};
+        const SearchResult r = searchStrategies(sc, o);
+        QVERIFY(r.top.size() >= 4);
+        EvaluateOptions full;
+        full.record_timeline = false;
+        int extrapolated = 0;
+        for (const SearchRow& row : r.top) {
+            const Estimate e = evaluate(applyRow(sc, row), full);
+            QVERIFY2(std::fabs(row.step_s / e.time.step_s - 1) < 1e-9,
+                     qPrintable(QStringLiteral("TP %1 PP %2: %3 vs %4").arg(row.parallel.tp).arg(row.parallel.pp)
+                                    .arg(row.step_s, 0, 'g', 12).arg(e.time.step_s, 0, 'g', 12)));
+            QCOMPARE(row.peak_bytes, e.memory.peak_bytes);
+            EvaluateOptions bounded = full;
+            bounded.max_simulated_ops = o.max_simulated_ops;
+            extrapolated += evaluate(applyRow(sc, row), bounded).time.method == "simulated (extrapolated)" ? 1 : 0;
+        }
+        QVERIFY(extrapolated > 0); // the case does exercise the extrapolation
     }
 
     void tpPpCells()

@@ -13,6 +13,7 @@
 
 #include <array>
 #include <cstdio>
+#include <cstdlib>
 #include <cstring>
 #include <filesystem>
 #include <fstream>
@@ -24,10 +25,12 @@ namespace {
 constexpr double MiB = 1 << 20;
 
 const char* kUsage =
-    "usage: parascope-probe [--quick] [--out FILE] [--shape MxNxK]...\n"
+    "usage: parascope-probe [--quick] [--out FILE] [--shape MxNxK]... [--timeout S]\n"
     "  --quick       small buffers and few samples (about 20 s on one GPU)\n"
     "  --out FILE    write the profile there (default: standard output)\n"
     "  --shape MxNxK also time this GEMM shape (e.g. the scenario's)\n"
+    "  --timeout S   give up on a kernel or copy after S seconds (default 60): the GPU is then\n"
+    "                left alone and the profile written with what was measured\n"
     "exit codes: 0 ok, 2 no usable GPU (profile still written), 3 partial, 1 usage/internal error\n";
 
 void progress(const std::string& what)
@@ -42,26 +45,40 @@ struct Options {
     std::vector<std::array<int, 3>> shapes;
 };
 
-// Runs a bandwidth test, halving the buffer on out-of-memory down to a floor, then skipping.
+double g_timeout_s = 60; // --timeout
+
+parascope::ProbeAttempt attemptOf(const probe::Status& s)
+{
+    return {s.ok(), s.outOfMemory, s.timedOut, s.message};
+}
+
+// Runs a bandwidth test with the engine's policy (parascope::runWithSmallerSizes): halving the
+// buffer on out-of-memory down to a floor, then skipping with the reason.
 template <typename F>
 probe::Timing withFallback(F run, double bytes, double floor, parascope::ProbeResult& r, const std::string& what)
 {
     probe::Timing t;
-    for (double b = bytes; b >= floor; b /= 2) {
-        t = run(b);
-        if (!t.status.outOfMemory)
-            break;
-        r.warnings.push_back(what + ": out of memory at " + std::to_string(int(b / MiB)) + " MiB, retrying smaller");
-    }
-    if (!t.status.ok()) {
-        r.skipped.emplace_back(what, t.status.message.empty() ? "failed" : t.status.message);
-        r.status = "partial";
-    }
+    parascope::runWithSmallerSizes(
+        [&](double b) {
+            t = run(b);
+            return attemptOf(t.status);
+        },
+        bytes, floor, r, what);
     return t;
 }
 
 
 } // namespace
+
+int probe::waitForGpu(const std::function<int()>& query)
+{
+    switch (parascope::waitWithTimeout(query, g_timeout_s)) {
+    case parascope::WaitResult::Done: return 0;
+    case parascope::WaitResult::Failed: return -1;
+    case parascope::WaitResult::TimedOut: return 1;
+    }
+    return -1;
+}
 
 int main(int argc, char** argv)
 {
@@ -79,6 +96,13 @@ int main(int argc, char** argv)
                 return 1;
             }
             o.shapes.push_back({m, n, k});
+        } else if (a == "--timeout" && i + 1 < argc) {
+            char* end = nullptr;
+            g_timeout_s = std::strtod(argv[++i], &end);
+            if (!end || *end || !(g_timeout_s >= 0.01 && g_timeout_s <= 86400)) {
+                std::fprintf(stderr, "parascope-probe: --timeout needs seconds between 0.01 and 86400\n%s", kUsage);
+                return 1;
+            }
         } else if (a == "--version") {
             std::printf("parascope-probe %s\n", parascope::versionText().c_str());
             return 0;
@@ -112,7 +136,19 @@ int main(int argc, char** argv)
         const int samples = o.quick ? 5 : 10;
         const double hbm_bytes = o.quick ? 256 * MiB : 1024 * MiB;
         const double host_bytes = o.quick ? 64 * MiB : 512 * MiB;
-        for (int dev = 0; dev < gpus; ++dev) {
+        // After a timeout the GPU is left alone: the rest is skipped, once, with the reason.
+        bool stop_noted = false;
+        const auto stopped = [&] {
+            if (!probe::gpuHung())
+                return false;
+            if (!stop_noted)
+                r.skipped.emplace_back("remaining measurements", "a kernel or copy did not finish within "
+                                                                     + std::to_string(g_timeout_s) + " s; the GPU may be hung");
+            stop_noted = true;
+            r.status = "partial";
+            return true;
+        };
+        for (int dev = 0; dev < gpus && !stopped(); ++dev) {
             parascope::ProbeDevice d;
             d.index = dev;
             probe::DeviceInfo info;
@@ -151,6 +187,10 @@ int main(int argc, char** argv)
             if (ce.status.ok())
                 d.copy_engine_bytes_per_s = parascope::copyBytes(ce.bytes) / parascope::sampleStats(ce.seconds).median;
 
+            if (stopped()) {
+                r.devices.push_back(std::move(d));
+                break;
+            }
             progress(tag + ": host <-> device (pinned)");
             auto h2d = withFallback([&](double b) { return probe::hostDevice(dev, b, 3, true); }, host_bytes, 16 * MiB, r, "host to device, " + tag);
             if (h2d.status.ok())
@@ -165,6 +205,8 @@ int main(int argc, char** argv)
             shapes.insert(shapes.end(), o.shapes.begin(), o.shapes.end());
             for (const char* dtype : {"bf16", "fp16", "tf32", "fp32"}) {
                 for (const auto& [m, n, k] : shapes) {
+                    if (stopped())
+                        break;
                     if (std::strcmp(dtype, "fp32") == 0 && m * double(n) * k > 4096.0 * 4096 * 4096 && o.quick)
                         continue;
                     progress(tag + ": GEMM " + dtype + " " + std::to_string(m) + "x" + std::to_string(n) + "x" + std::to_string(k));
@@ -196,14 +238,16 @@ int main(int argc, char** argv)
             r.devices.push_back(std::move(d));
         }
 
-        if (gpus < 2) {
+        if (stopped()) {
+            // nothing more on a hung GPU
+        } else if (gpus < 2) {
             r.skipped.emplace_back("peer copies", "single_gpu");
             r.skipped.emplace_back("collectives", "single_gpu");
         } else {
             const double peer_bytes = o.quick ? 64 * MiB : 512 * MiB;
             for (int a = 0; a < gpus; ++a)
                 for (int b = 0; b < gpus; ++b) {
-                    if (a == b)
+                    if (a == b || stopped())
                         continue;
                     progress("peer copy GPU " + std::to_string(a) + " -> GPU " + std::to_string(b));
                     parascope::ProbeLink l;
@@ -230,6 +274,8 @@ int main(int argc, char** argv)
                 {"all_reduce", parascope::Collective::AllReduce}, {"all_gather", parascope::Collective::AllGather},
                 {"reduce_scatter", parascope::Collective::ReduceScatter}, {"all_to_all", parascope::Collective::AllToAll}};
             for (const auto& op : ops) {
+                if (stopped())
+                    break;
                 progress(std::string("NCCL ") + op.name + " over " + std::to_string(gpus) + " GPUs");
                 const probe::CollectiveTiming c = probe::collective(gpus, op.name, sizes, o.quick ? 5 : 20);
                 if (!c.skipped.empty()) {
@@ -244,11 +290,15 @@ int main(int argc, char** argv)
     }
 
     const std::string text = parascope::probeResultToJson(r).dump(2) + "\n";
+    int code = parascope::probeExitCode(r);
     if (o.out.empty()) {
-        std::cout << text;
-    } else if (!parascope::writeFileAtomically(o.out, text).empty()) {
-        std::fprintf(stderr, "parascope-probe: cannot write %s\n", o.out.c_str());
-        return 1;
+        std::cout << text << std::flush;
+    } else if (const std::string error = parascope::writeFileAtomically(o.out, text); !error.empty()) {
+        std::fprintf(stderr, "parascope-probe: %s\n", error.c_str());
+        code = 1;
     }
-    return parascope::probeExitCode(r);
+    // With hung work on a GPU the CUDA runtime's teardown would wait for it: leave at once.
+    if (probe::gpuHung())
+        std::_Exit(code);
+    return code;
 }

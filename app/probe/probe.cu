@@ -20,6 +20,17 @@ namespace probe {
 
 namespace {
 
+bool g_hung = false; // see gpuHung()
+
+// waitForGpu(), remembering a timeout.
+int waitFor(const std::function<int()>& query)
+{
+    const int r = waitForGpu(query);
+    if (r > 0)
+        g_hung = true;
+    return r;
+}
+
 Status fromCuda(cudaError_t e)
 {
     Status s;
@@ -31,6 +42,32 @@ Status fromCuda(cudaError_t e)
     }
     return s;
 }
+
+// Waits for an event with the probe's timeout (waitForGpu) instead of blocking forever.
+Status waitEvent(cudaEvent_t ev)
+{
+    const int r = waitFor([ev] {
+        const cudaError_t e = cudaEventQuery(ev);
+        return e == cudaSuccess ? 0 : e == cudaErrorNotReady ? 1 : -1;
+    });
+    if (r > 0) {
+        Status s;
+        s.code = -2;
+        s.timedOut = true;
+        s.message = "the GPU did not finish the work in time";
+        return s;
+    }
+    return fromCuda(r == 0 ? cudaSuccess : cudaGetLastError());
+}
+
+#define PROBE_WAIT(event)                                                                                                   \
+    do {                                                                                                                    \
+        const Status w_ = waitEvent(event);                                                                                 \
+        if (!w_.ok()) {                                                                                                     \
+            out.status = w_;                                                                                                \
+            return out;                                                                                                     \
+        }                                                                                                                   \
+    } while (0)
 
 #define PROBE_TRY(expr)                                                                                                     \
     do {                                                                                                                    \
@@ -47,7 +84,7 @@ struct DeviceBuffer {
     cudaError_t alloc(std::size_t bytes) { return cudaMalloc(&p, bytes); }
     ~DeviceBuffer()
     {
-        if (p)
+        if (p && !g_hung) // after a timeout cudaFree would wait for the hung work: leak instead
             cudaFree(p);
     }
 };
@@ -126,6 +163,11 @@ int gridFor(int dev)
 
 } // namespace
 
+bool gpuHung()
+{
+    return g_hung;
+}
+
 Status deviceCount(int& n)
 {
     n = 0;
@@ -178,7 +220,7 @@ Timing hbmCopy(int dev, double bytes, int samples)
         cudaEventRecord(ev.a);
         copyKernel<<<grid, 256>>>(static_cast<const uint4*>(a.p), static_cast<uint4*>(b.p), n);
         cudaEventRecord(ev.b);
-        PROBE_TRY(cudaEventSynchronize(ev.b));
+        PROBE_WAIT(ev.b);
         PROBE_TRY(cudaGetLastError());
         if (i >= 2)
             out.seconds.push_back(ev.seconds());
@@ -204,7 +246,7 @@ Timing hbmTriad(int dev, double bytes, int samples)
         triadKernel<<<gridFor(dev), 256>>>(static_cast<float4*>(a.p), static_cast<const float4*>(b.p),
                                            static_cast<const float4*>(c.p), 0.4f, n);
         cudaEventRecord(ev.b);
-        PROBE_TRY(cudaEventSynchronize(ev.b));
+        PROBE_WAIT(ev.b);
         PROBE_TRY(cudaGetLastError());
         if (i >= 2)
             out.seconds.push_back(ev.seconds());
@@ -225,7 +267,7 @@ Timing copyEngine(int dev, double bytes, int samples)
         cudaEventRecord(ev.a);
         PROBE_TRY(cudaMemcpyAsync(b.p, a.p, std::size_t(bytes), cudaMemcpyDeviceToDevice));
         cudaEventRecord(ev.b);
-        PROBE_TRY(cudaEventSynchronize(ev.b));
+        PROBE_WAIT(ev.b);
         if (i >= 1)
             out.seconds.push_back(ev.seconds());
     }
@@ -252,13 +294,16 @@ Timing hostDevice(int dev, double bytes, int samples, bool to_device)
         const cudaError_t c = to_device ? cudaMemcpyAsync(d.p, host, std::size_t(bytes), cudaMemcpyHostToDevice)
                                         : cudaMemcpyAsync(host, d.p, std::size_t(bytes), cudaMemcpyDeviceToHost);
         cudaEventRecord(ev.b);
-        const cudaError_t s = cudaEventSynchronize(ev.b);
-        if (c != cudaSuccess || s != cudaSuccess)
-            out.status = fromCuda(c != cudaSuccess ? c : s);
+        const Status w = waitEvent(ev.b);
+        if (c != cudaSuccess)
+            out.status = fromCuda(c);
+        else if (!w.ok())
+            out.status = w;
         else if (i >= 1)
             out.seconds.push_back(ev.seconds());
     }
-    cudaFreeHost(host);
+    if (!g_hung)
+        cudaFreeHost(host);
     return out;
 }
 
@@ -297,8 +342,21 @@ Timing peerCopy(int src, int dst, double bytes, int samples, bool both_ways, boo
         cudaMemcpyPeerAsync(b.p, dst, a.p, src, std::size_t(bytes), s1);
         if (both_ways)
             cudaMemcpyPeerAsync(a2.p, src, b2.p, dst, std::size_t(bytes), s2);
-        const cudaError_t e1 = cudaStreamSynchronize(s1);
-        const cudaError_t e2 = cudaStreamSynchronize(s2);
+        const auto streamDone = [](cudaStream_t st) {
+            return waitFor([st] {
+                const cudaError_t e = cudaStreamQuery(st);
+                return e == cudaSuccess ? 0 : e == cudaErrorNotReady ? 1 : -1;
+            });
+        };
+        const int w1 = streamDone(s1), w2 = streamDone(s2);
+        if (w1 > 0 || w2 > 0) {
+            out.status.code = -2;
+            out.status.timedOut = true;
+            out.status.message = "the peer copy did not finish in time";
+            break;
+        }
+        const cudaError_t e1 = w1 == 0 ? cudaSuccess : cudaGetLastError();
+        const cudaError_t e2 = w2 == 0 ? cudaSuccess : cudaGetLastError();
         const double t = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
         if (e1 != cudaSuccess || e2 != cudaSuccess) {
             out.status = fromCuda(e1 != cudaSuccess ? e1 : e2);
@@ -386,8 +444,8 @@ Timing gemm(int dev, const std::string& dtype, int m, int n, int k, int samples)
             ok = check(cublasLtMatmul(lt, desc, &alpha, A.p, la, B.p, lb, &beta, C.p, lc, C.p, lc, &heur.algo, work.p, workspace, nullptr),
                        "cublasLtMatmul");
             cudaEventRecord(ev.b);
-            if (cudaEventSynchronize(ev.b) != cudaSuccess) {
-                out.status = fromCuda(cudaGetLastError());
+            if (const Status w = waitEvent(ev.b); !w.ok()) {
+                out.status = w;
                 ok = false;
             }
             if (ok && i >= 3)
@@ -474,18 +532,33 @@ CollectiveTiming collective(int gpus, const std::string& op, const std::vector<d
             }
             ncclGroupEnd();
         };
+        // True when every stream finished in time (a hung collective must not hang the probe).
         const auto sync = [&] {
-            for (int i = 0; i < gpus; ++i) {
+            bool in_time = true;
+            for (int i = 0; i < gpus && in_time; ++i) {
                 cudaSetDevice(i);
-                cudaStreamSynchronize(streams[std::size_t(i)]);
+                cudaStream_t st = streams[std::size_t(i)];
+                in_time = waitFor([st] {
+                              const cudaError_t e = cudaStreamQuery(st);
+                              return e == cudaSuccess ? 0 : e == cudaErrorNotReady ? 1 : -1;
+                          }) <= 0;
             }
+            return in_time;
         };
         launch(); // warm-up
-        sync();
+        if (!sync()) {
+            // Streams and communicators are left as they are: destroying them would wait too.
+            out.skipped = "timed out: the collective did not finish in time";
+            return out;
+        }
         const auto t0 = std::chrono::steady_clock::now();
         for (int it = 0; it < iters; ++it)
             launch();
-        sync();
+        if (!sync()) {
+            // Streams and communicators are left as they are: destroying them would wait too.
+            out.skipped = "timed out: the collective did not finish in time";
+            return out;
+        }
         const double t = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count() / iters;
         out.size_seconds.emplace_back(S, t);
     }

@@ -2,6 +2,7 @@
 // The CUDA half of parascope-probe: measurements that need a GPU, behind plain C++ types so
 // the host side (main.cpp, compiled by the C++ compiler) never sees a CUDA header.
 
+#include <functional>
 #include <string>
 #include <utility>
 #include <vector>
@@ -13,7 +14,18 @@ struct Status {
     std::string message;
     bool ok() const { return code == 0; }
     bool outOfMemory = false;
+    bool timedOut = false; // a kernel or copy did not finish in time (the GPU may be hung)
 };
+
+// How every measurement waits for the GPU: `query` returns 1 while the work runs, 0 when it is
+// done, < 0 on an error. Returns 0, −1 (error) or 1 (timed out). Implemented on the host side
+// (main.cpp) with the engine's waitWithTimeout, so the timeout policy is tested without a GPU.
+int waitForGpu(const std::function<int()>& query);
+
+// True once any wait timed out. From then on buffers are not freed (cudaFree would wait for the
+// hung work) and the probe stops measuring, writes what it has and exits without the runtime's
+// teardown.
+bool gpuHung();
 
 Status deviceCount(int& n);
 int runtimeVersion();

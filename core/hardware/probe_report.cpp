@@ -1,5 +1,10 @@
 #include "hardware/probe_report.h"
 
+#include "estimate/term.h"
+
+#include <chrono>
+#include <thread>
+
 #include <algorithm>
 
 namespace parascope {
@@ -101,6 +106,47 @@ int probeExitCode(const ProbeResult& r)
     if (r.status == "partial")
         return 3;
     return 0;
+}
+
+double runWithSmallerSizes(const std::function<ProbeAttempt(double bytes)>& attempt, double bytes, double floor,
+                           ProbeResult& result, const std::string& what)
+{
+    ProbeAttempt a;
+    double b = bytes;
+    for (; b >= floor; b /= 2) {
+        a = attempt(b);
+        if (a.ok)
+            return b;
+        if (!a.out_of_memory)
+            break; // a timeout or another failure: retrying smaller would not help
+        if (b / 2 >= floor)
+            result.warnings.push_back(what + ": out of memory at " + num(b / double(1 << 20)) + " MiB, retrying at "
+                                      + num(b / 2 / double(1 << 20)) + " MiB");
+    }
+    std::string why = a.message.empty() ? "failed" : a.message;
+    if (a.out_of_memory)
+        why = "out of memory even at " + num(floor / double(1 << 20)) + " MiB (" + why + ")";
+    else if (a.timed_out)
+        why = "timed out: " + why;
+    result.skipped.emplace_back(what, why);
+    if (result.status == "ok")
+        result.status = "partial";
+    return 0;
+}
+
+WaitResult waitWithTimeout(const std::function<int()>& query, double timeout_s, double poll_s)
+{
+    const auto deadline = std::chrono::steady_clock::now() + std::chrono::duration<double>(timeout_s);
+    for (;;) {
+        const int state = query();
+        if (state == 0)
+            return WaitResult::Done;
+        if (state < 0)
+            return WaitResult::Failed;
+        if (std::chrono::steady_clock::now() >= deadline)
+            return WaitResult::TimedOut;
+        std::this_thread::sleep_for(std::chrono::duration<double>(poll_s));
+    }
 }
 
 } // namespace parascope

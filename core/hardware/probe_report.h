@@ -8,6 +8,7 @@
 
 #include <nlohmann/json.hpp>
 
+#include <functional>
 #include <optional>
 #include <string>
 #include <vector>
@@ -70,5 +71,27 @@ nlohmann::json probeResultToJson(const ProbeResult& r);
 
 // Exit code of the probe for a result: 0 ok, 2 no usable GPU, 3 partial.
 int probeExitCode(const ProbeResult& r);
+
+// ---- The probe's policies, pure so that they are tested without a GPU ------------------------
+
+// How one attempt at a measurement went.
+struct ProbeAttempt {
+    bool ok = true;
+    bool out_of_memory = false; // the buffers did not fit: worth retrying smaller
+    bool timed_out = false;     // a kernel did not finish in time: the device is left alone
+    std::string message;        // why, when not ok
+};
+
+// Runs `attempt(bytes)`; on out-of-memory halves the size down to `floor` (each retry a
+// warning); what still fails is skipped with its reason and makes the result "partial".
+// Returns the size that worked, 0 if none.
+double runWithSmallerSizes(const std::function<ProbeAttempt(double bytes)>& attempt, double bytes, double floor,
+                           ProbeResult& result, const std::string& what);
+
+// Polls `query` (1 = still running, 0 = done, < 0 = failed) until it is no longer running or
+// `timeout_s` has passed, sleeping `poll_s` in between. The probe waits for every kernel this
+// way, so a hung kernel becomes a skipped measurement instead of a hung probe.
+enum class WaitResult { Done, Failed, TimedOut };
+WaitResult waitWithTimeout(const std::function<int()>& query, double timeout_s, double poll_s = 0.001);
 
 } // namespace parascope

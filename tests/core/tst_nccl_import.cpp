@@ -132,7 +132,8 @@ private slots:
         // A group of another size keeps the datasheet model.
         Scenario tp4 = full;
         tp4.parallel.tp = 4;
-        const Term* t4 = findTerm(entry(evaluate(tp4), "tp", "all_reduce").terms, "comm.time_per_call");
+        const Estimate e4 = evaluate(tp4); // kept: entry() returns a reference into it
+        const Term* t4 = findTerm(entry(e4, "tp", "all_reduce").terms, "comm.time_per_call");
         QVERIFY(t4 && t4->source.find("measured") == std::string::npos);
     }
 };

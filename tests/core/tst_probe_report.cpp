@@ -84,6 +84,69 @@ private slots:
         QCOMPARE(probeExitCode(r), 2);
     }
 
+    void outOfMemoryRetriesSmallerThenSkips()
+    {
+        // The probe's policy, without a GPU: a device where only 100 MiB fit. From 256 MiB the
+        // test halves to 128 (still too big) and 64 MiB (fits): two warnings, no skip.
+        constexpr double MiB = 1 << 20;
+        ProbeResult r;
+        std::vector<double> tried;
+        const auto fitsBelow100 = [&](double bytes) {
+            tried.push_back(bytes / MiB);
+            ProbeAttempt a;
+            a.ok = bytes <= 100 * MiB;
+            a.out_of_memory = !a.ok;
+            a.message = a.ok ? "" : "out of memory";
+            return a;
+        };
+        QCOMPARE(runWithSmallerSizes(fitsBelow100, 256 * MiB, 16 * MiB, r, "hbm copy"), 64 * MiB);
+        QCOMPARE(tried, (std::vector<double>{256, 128, 64}));
+        QCOMPARE(r.warnings.size(), std::size_t(2));
+        QVERIFY(r.skipped.empty());
+        QCOMPARE(r.status, std::string("ok"));
+
+        // Nothing fits down to the floor: skipped, saying so, and the profile is partial.
+        tried.clear();
+        QCOMPARE(runWithSmallerSizes(fitsBelow100, 1024 * MiB, 512 * MiB, r, "copy engine"), 0.0);
+        QCOMPARE(tried, (std::vector<double>{1024, 512}));
+        QCOMPARE(r.skipped.size(), std::size_t(1));
+        QCOMPARE(r.skipped[0].first, std::string("copy engine"));
+        QVERIFY(r.skipped[0].second.find("out of memory even at 512 MiB") != std::string::npos);
+        QCOMPARE(r.status, std::string("partial"));
+        QCOMPARE(probeExitCode(r), 3);
+    }
+
+    void timeoutIsNotRetried()
+    {
+        ProbeResult r;
+        int calls = 0;
+        const auto hangs = [&](double) {
+            ++calls;
+            ProbeAttempt a;
+            a.ok = false;
+            a.timed_out = true;
+            a.message = "the GPU did not finish the work in time";
+            return a;
+        };
+        QCOMPARE(runWithSmallerSizes(hangs, 256.0 * (1 << 20), 1 << 20, r, "hbm triad"), 0.0);
+        QCOMPARE(calls, 1);
+        QVERIFY(r.skipped[0].second.rfind("timed out: ", 0) == 0);
+        QCOMPARE(r.status, std::string("partial"));
+    }
+
+    void waitingHasADeadline()
+    {
+        // A kernel that never finishes: the wait gives up (here after 50 ms) instead of hanging.
+        int polls = 0;
+        QCOMPARE(waitWithTimeout([&] { ++polls; return 1; }, 0.05, 0.001), WaitResult::TimedOut);
+        QVERIFY(polls >= 2);
+        // Work that finishes on the third poll, and work that fails.
+        polls = 0;
+        QCOMPARE(waitWithTimeout([&] { return ++polls < 3 ? 1 : 0; }, 60, 0.0001), WaitResult::Done);
+        QCOMPARE(polls, 3);
+        QCOMPARE(waitWithTimeout([] { return -1; }, 60), WaitResult::Failed);
+    }
+
     void binaryWithoutAGpu()
     {
 #if defined(PARASCOPE_PROBE)
@@ -107,6 +170,9 @@ private slots:
         }
         f.remove();
         p.start(QStringLiteral(PARASCOPE_PROBE), {QStringLiteral("--shape"), QStringLiteral("8x8")});
+        QVERIFY(p.waitForFinished(60000));
+        QCOMPARE(p.exitCode(), 1);
+        p.start(QStringLiteral(PARASCOPE_PROBE), {QStringLiteral("--timeout"), QStringLiteral("0")});
         QVERIFY(p.waitForFinished(60000));
         QCOMPARE(p.exitCode(), 1);
         p.start(QStringLiteral(PARASCOPE_PROBE), {QStringLiteral("--help")});

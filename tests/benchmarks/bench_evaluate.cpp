@@ -75,9 +75,11 @@ private slots:
         QFETCH(bool, record);
         EvaluateOptions opt;
         opt.record_timeline = record;
+        // With the timeline kept, 65,328 ops are over the 50,000 the timeline holds: 96 of the 128
+        // microbatches are simulated and the steady state extrapolated; numbers only, all 128.
         QBENCHMARK {
             const Estimate e = evaluate(sc, opt);
-            QCOMPARE(e.time.method, std::string("simulated"));
+            QCOMPARE(e.time.method, std::string(record ? "simulated (extrapolated)" : "simulated"));
         }
     }
 

@@ -385,7 +385,7 @@ private slots:
                      qPrintable(f.name + QStringLiteral(" as an nccl-tests log: ") + QString::fromUtf8(n.err)));
         }
         // A file without read permission. Root reads it anyway, so as root the CLI runs as "nobody"
-        // (runuser), with the folder open to it.
+        // (runuser), from a folder open to it.
         QFile::setPermissions(dir.path(), QFileDevice::ReadOwner | QFileDevice::WriteOwner | QFileDevice::ExeOwner
                                               | QFileDevice::ReadOther | QFileDevice::ExeOther);
         const QString locked = parascope::test::unreadableFile(dir);
@@ -394,9 +394,14 @@ private slots:
         if (geteuid() == 0) {
             if (QStandardPaths::findExecutable(QStringLiteral("runuser")).isEmpty())
                 QSKIP("running as root without runuser: a mode-000 file is readable to root");
+            // A copy of the CLI next to the file: the build folder itself may be closed to nobody.
+            const QString cli = dir.filePath(QStringLiteral("parascope-cli"));
+            QVERIFY(QFile::copy(QStringLiteral(PARASCOPE_CLI), cli));
+            QVERIFY(QFile::setPermissions(cli, QFileDevice::ReadOwner | QFileDevice::WriteOwner | QFileDevice::ExeOwner
+                                                   | QFileDevice::ReadOther | QFileDevice::ExeOther));
             QProcess p;
-            p.start(QStringLiteral("runuser"), {QStringLiteral("-u"), QStringLiteral("nobody"), QStringLiteral("--"),
-                                                QStringLiteral(PARASCOPE_CLI), QStringLiteral("evaluate"), locked});
+            p.start(QStringLiteral("runuser"), {QStringLiteral("-u"), QStringLiteral("nobody"), QStringLiteral("--"), cli,
+                                                QStringLiteral("evaluate"), locked});
             QVERIFY(p.waitForFinished(60000));
             r.code = p.exitCode();
             r.err = p.readAllStandardError();

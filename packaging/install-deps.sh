@@ -12,7 +12,7 @@ build_pkgs=(
 )
 runtime_pkgs=(
   libqt6widgets6 libqt6svg6 libqt6printsupport6 libqcustomplot2.1-qt6
-  qt6-qpa-plugins fonts-noto-cjk
+  qt6-qpa-plugins qt6-translations-l10n fonts-noto-cjk
 )
 # Packaging tests: build and unpack the .deb, validate the desktop entry, AppStream and MIME data.
 test_pkgs=( xvfb xauth imagemagick dpkg-dev file desktop-file-utils appstream shared-mime-info )

@@ -51,6 +51,8 @@
 #include <QTabWidget>
 #include <QStatusBar>
 #include <QTextBrowser>
+#include <QLibraryInfo>
+#include <QPushButton>
 #include <QTranslator>
 #include <QVBoxLayout>
 
@@ -89,6 +91,7 @@ MainWindow::MainWindow(QWidget* parent)
     : QMainWindow(parent)
     , model_(new ScenarioModel(this))
     , translator_(new QTranslator(this))
+    , qt_translator_(new QTranslator(this))
 {
     setObjectName(QStringLiteral("ParaScopeMainWindow"));
     setAcceptDrops(true);
@@ -331,9 +334,7 @@ void MainWindow::setLanguage(const QString& lang)
 {
     const bool zh = lang.startsWith(QLatin1String("zh"));
     uiLanguageStorage() = zh ? QStringLiteral("zh") : QStringLiteral("en");
-    QApplication::removeTranslator(translator_);
-    if (zh && translator_->load(QStringLiteral(":/i18n/parascope_zh_CN.qm")))
-        QApplication::installTranslator(translator_);
+    installTranslators(zh);
     retranslate(); // also runs on QEvent::LanguageChange
     QSettings().setValue(QStringLiteral("language"), uiLanguage());
 }
@@ -452,11 +453,14 @@ void MainWindow::offerRecovery()
 {
     if (!autosave_ || autosave_->recoverableFile().isEmpty())
         return;
-    const auto answer = QMessageBox::question(
-        this, tr("Recover scenario"),
-        tr("ParaScope did not close properly last time. Restore the scenario you were working on?"),
-        QMessageBox::Yes | QMessageBox::No, QMessageBox::Yes);
-    if (answer == QMessageBox::Yes)
+    QMessageBox box(QMessageBox::Question, tr("Recover scenario"),
+                    tr("ParaScope did not close properly last time. Restore the scenario you were working on?"),
+                    QMessageBox::NoButton, this);
+    QPushButton* restore = box.addButton(tr("Restore"), QMessageBox::AcceptRole);
+    box.addButton(tr("Discard"), QMessageBox::RejectRole);
+    box.setDefaultButton(restore);
+    box.exec();
+    if (box.clickedButton() == restore)
         recoverAutosave();
     else
         autosave_->discardRecoverable();
@@ -688,8 +692,20 @@ void MainWindow::restoreSession()
     }
     const QString lang = s.value(QStringLiteral("language"), QLocale::system().name()).toString();
     uiLanguageStorage() = lang.startsWith(QLatin1String("zh")) ? QStringLiteral("zh") : QStringLiteral("en");
-    if (chineseUi() && translator_->load(QStringLiteral(":/i18n/parascope_zh_CN.qm")))
+    installTranslators(chineseUi());
+}
+
+void MainWindow::installTranslators(bool zh)
+{
+    QApplication::removeTranslator(translator_);
+    QApplication::removeTranslator(qt_translator_);
+    if (!zh)
+        return;
+    if (translator_->load(QStringLiteral(":/i18n/parascope_zh_CN.qm")))
         QApplication::installTranslator(translator_);
+    // Qt's standard buttons and dialogs (package qt6-translations-l10n); English without it.
+    if (qt_translator_->load(QStringLiteral("qtbase_zh_CN"), QLibraryInfo::path(QLibraryInfo::TranslationsPath)))
+        QApplication::installTranslator(qt_translator_);
 }
 
 void MainWindow::closeEvent(QCloseEvent* e)

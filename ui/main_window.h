@@ -105,6 +105,8 @@ private:
     QDockWidget* right_dock_;
     QLabel* status_;
     QTranslator* translator_;
+    QTranslator* qt_translator_; // Qt's own strings (standard buttons, file dialogs), when installed
+    void installTranslators(bool zh);
     QString current_file_;
     QString lesson_id_;
     int lesson_step_ = 0;

@@ -591,6 +591,14 @@ The previous file is unchanged.</translation>
         <source>Restored the scenario from the last session</source>
         <translation>Restored the scenario from the last session</translation>
     </message>
+    <message>
+        <source>Restore</source>
+        <translation>Restore</translation>
+    </message>
+    <message>
+        <source>Discard</source>
+        <translation>Discard</translation>
+    </message>
 </context>
 <context>
     <name>parascope::ui::MemoryChart</name>

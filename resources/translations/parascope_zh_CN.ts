@@ -591,6 +591,14 @@ The previous file is unchanged.</source>
         <source>Restored the scenario from the last session</source>
         <translation>已恢复上次会话的场景</translation>
     </message>
+    <message>
+        <source>Restore</source>
+        <translation>恢复</translation>
+    </message>
+    <message>
+        <source>Discard</source>
+        <translation>放弃</translation>
+    </message>
 </context>
 <context>
     <name>parascope::ui::MemoryChart</name>

@@ -26,6 +26,7 @@ for dep in libqt6widgets6 libqt6core6 libqcustomplot2.1 qt6-qpa-plugins libstdc+
   [[ "$depends" == *"$dep"* ]] || fail "Depends lacks $dep"
 done
 [[ "$recommends" == *fonts-noto-cjk* ]] || fail "Recommends lacks fonts-noto-cjk"
+[[ "$recommends" == *qt6-translations-l10n* ]] || fail "Recommends lacks qt6-translations-l10n"
 [[ "$(dpkg-deb -f "$app_deb" Version)" == "$version-1" ]] || fail "package version is not $version-1"
 
 root="$work/root"

@@ -16,10 +16,12 @@ runtime_pkgs=(
 )
 # Packaging tests: build and unpack the .deb, validate the desktop entry, AppStream and MIME data.
 test_pkgs=( xvfb xauth imagemagick dpkg-dev file desktop-file-utils appstream shared-mime-info )
+# Fuzzing (tests/fuzz/run-fuzz.sh): clang and its libFuzzer/sanitizer runtimes.
+fuzz_pkgs=( clang libclang-rt-14-dev )
 
 wanted=("${runtime_pkgs[@]}")
 if [[ "${1:-}" != "--runtime" ]]; then
-  wanted+=("${build_pkgs[@]}" "${test_pkgs[@]}")
+  wanted+=("${build_pkgs[@]}" "${test_pkgs[@]}" "${fuzz_pkgs[@]}")
 fi
 
 missing=()

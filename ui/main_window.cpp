@@ -406,6 +406,16 @@ void MainWindow::updateTitle()
 
 QString MainWindow::openScenario(const QString& file)
 {
+    if (const QString error = loadScenario(file); !error.isEmpty())
+        return error;
+    current_file_ = file;
+    rememberRecent(file);
+    retranslate();
+    return {};
+}
+
+QString MainWindow::loadScenario(const QString& file)
+{
     std::vector<InputError> errors;
     const auto sc = readScenarioFile(file.toStdString(), errors);
     if (!sc) {
@@ -417,9 +427,6 @@ QString MainWindow::openScenario(const QString& file)
     }
     lesson_id_.clear();
     model_->setScenario(*sc);
-    current_file_ = file;
-    rememberRecent(file);
-    retranslate();
     return {};
 }
 
@@ -470,15 +477,11 @@ QString MainWindow::recoverAutosave()
 {
     if (!autosave_ || autosave_->recoverableFile().isEmpty())
         return tr("There is no scenario to recover.");
-    const QString file = autosave_->recoverableFile();
-    const QString error = openScenario(file);
-    if (!error.isEmpty())
+    if (const QString error = loadScenario(autosave_->recoverableFile()); !error.isEmpty())
         return error;
-    // Restored, not saved: Save asks where, and the recovered copy is not remembered as a file.
+    // Restored, not saved: Save asks where, and the recovered copy is no recent file.
     current_file_.clear();
-    recent_.removeAll(file);
-    updateRecentMenu();
-    updateTitle();
+    retranslate();
     autosave_->discardRecoverable();
     statusBar()->showMessage(tr("Restored the scenario from the last session"), 5000);
     return {};

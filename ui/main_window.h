@@ -87,6 +87,9 @@ private:
     void showError(const QString& title, const QString& text);
     void exportChartDialog(const QString& which);
     void restoreSession();
+    // Reads a scenario file into the model (the error, with JSON paths, is shown and returned);
+    // openScenario() also makes it the current and a recent file.
+    QString loadScenario(const QString& file);
     void applyTheme();
     ChartView* chartFor(const QString& which) const;
     QString applyProfile(const QString& file, bool ask);

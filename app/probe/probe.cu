@@ -43,13 +43,16 @@ Status fromCuda(cudaError_t e)
     return s;
 }
 
+// An event or stream query as waitForGpu() wants it: 0 done, 1 still running, −1 failed.
+int queryState(cudaError_t e)
+{
+    return e == cudaSuccess ? 0 : e == cudaErrorNotReady ? 1 : -1;
+}
+
 // Waits for an event with the probe's timeout (waitForGpu) instead of blocking forever.
 Status waitEvent(cudaEvent_t ev)
 {
-    const int r = waitFor([ev] {
-        const cudaError_t e = cudaEventQuery(ev);
-        return e == cudaSuccess ? 0 : e == cudaErrorNotReady ? 1 : -1;
-    });
+    const int r = waitFor([ev] { return queryState(cudaEventQuery(ev)); });
     if (r > 0) {
         Status s;
         s.code = -2;
@@ -59,15 +62,6 @@ Status waitEvent(cudaEvent_t ev)
     }
     return fromCuda(r == 0 ? cudaSuccess : cudaGetLastError());
 }
-
-#define PROBE_WAIT(event)                                                                                                   \
-    do {                                                                                                                    \
-        const Status w_ = waitEvent(event);                                                                                 \
-        if (!w_.ok()) {                                                                                                     \
-            out.status = w_;                                                                                                \
-            return out;                                                                                                     \
-        }                                                                                                                   \
-    } while (0)
 
 #define PROBE_TRY(expr)                                                                                                     \
     do {                                                                                                                    \
@@ -108,6 +102,28 @@ struct Events {
         return double(ms) / 1e3;
     }
 };
+
+// Times `work` (which queues GPU work and returns its launch status) between two events,
+// `warmups + samples` times, waiting for each with the probe's deadline; keeps the samples after
+// the warm-ups. Stops at the first error or timeout.
+template <typename Work>
+Status timeSamples(int warmups, int samples, std::vector<double>& seconds, Work work)
+{
+    Events ev;
+    for (int i = 0; i < warmups + samples; ++i) {
+        cudaEventRecord(ev.a);
+        const cudaError_t launched = work();
+        cudaEventRecord(ev.b);
+        const Status waited = waitEvent(ev.b);
+        if (launched != cudaSuccess)
+            return fromCuda(launched);
+        if (!waited.ok())
+            return waited;
+        if (i >= warmups)
+            seconds.push_back(ev.seconds());
+    }
+    return {};
+}
 
 // Pseudo-random fill (never zeros: zeros make GEMMs look faster than they are).
 __device__ float hashToUnit(std::uint64_t i)
@@ -214,17 +230,11 @@ Timing hbmCopy(int dev, double bytes, int samples)
     PROBE_TRY(a.alloc(n * sizeof(uint4)));
     PROBE_TRY(b.alloc(n * sizeof(uint4)));
     fillRandom<float><<<gridFor(dev), 256>>>(static_cast<float*>(a.p), n * 4, 1);
-    Events ev;
     const int grid = gridFor(dev);
-    for (int i = 0; i < samples + 2; ++i) { // two warm-ups
-        cudaEventRecord(ev.a);
+    out.status = timeSamples(2, samples, out.seconds, [&] {
         copyKernel<<<grid, 256>>>(static_cast<const uint4*>(a.p), static_cast<uint4*>(b.p), n);
-        cudaEventRecord(ev.b);
-        PROBE_WAIT(ev.b);
-        PROBE_TRY(cudaGetLastError());
-        if (i >= 2)
-            out.seconds.push_back(ev.seconds());
-    }
+        return cudaGetLastError();
+    });
     return out;
 }
 
@@ -240,17 +250,12 @@ Timing hbmTriad(int dev, double bytes, int samples)
     PROBE_TRY(c.alloc(n * sizeof(float4)));
     fillRandom<float><<<gridFor(dev), 256>>>(static_cast<float*>(b.p), n * 4, 2);
     fillRandom<float><<<gridFor(dev), 256>>>(static_cast<float*>(c.p), n * 4, 3);
-    Events ev;
-    for (int i = 0; i < samples + 2; ++i) {
-        cudaEventRecord(ev.a);
-        triadKernel<<<gridFor(dev), 256>>>(static_cast<float4*>(a.p), static_cast<const float4*>(b.p),
-                                           static_cast<const float4*>(c.p), 0.4f, n);
-        cudaEventRecord(ev.b);
-        PROBE_WAIT(ev.b);
-        PROBE_TRY(cudaGetLastError());
-        if (i >= 2)
-            out.seconds.push_back(ev.seconds());
-    }
+    const int grid = gridFor(dev);
+    out.status = timeSamples(2, samples, out.seconds, [&] {
+        triadKernel<<<grid, 256>>>(static_cast<float4*>(a.p), static_cast<const float4*>(b.p),
+                                   static_cast<const float4*>(c.p), 0.4f, n);
+        return cudaGetLastError();
+    });
     return out;
 }
 
@@ -262,15 +267,8 @@ Timing copyEngine(int dev, double bytes, int samples)
     DeviceBuffer a, b;
     PROBE_TRY(a.alloc(std::size_t(bytes)));
     PROBE_TRY(b.alloc(std::size_t(bytes)));
-    Events ev;
-    for (int i = 0; i < samples + 1; ++i) {
-        cudaEventRecord(ev.a);
-        PROBE_TRY(cudaMemcpyAsync(b.p, a.p, std::size_t(bytes), cudaMemcpyDeviceToDevice));
-        cudaEventRecord(ev.b);
-        PROBE_WAIT(ev.b);
-        if (i >= 1)
-            out.seconds.push_back(ev.seconds());
-    }
+    out.status = timeSamples(1, samples, out.seconds,
+                             [&] { return cudaMemcpyAsync(b.p, a.p, std::size_t(bytes), cudaMemcpyDeviceToDevice); });
     return out;
 }
 
@@ -288,20 +286,10 @@ Timing hostDevice(int dev, double bytes, int samples, bool to_device)
         out.status = fromCuda(e);
         return out;
     }
-    Events ev;
-    for (int i = 0; i < samples + 1 && out.status.ok(); ++i) {
-        cudaEventRecord(ev.a);
-        const cudaError_t c = to_device ? cudaMemcpyAsync(d.p, host, std::size_t(bytes), cudaMemcpyHostToDevice)
-                                        : cudaMemcpyAsync(host, d.p, std::size_t(bytes), cudaMemcpyDeviceToHost);
-        cudaEventRecord(ev.b);
-        const Status w = waitEvent(ev.b);
-        if (c != cudaSuccess)
-            out.status = fromCuda(c);
-        else if (!w.ok())
-            out.status = w;
-        else if (i >= 1)
-            out.seconds.push_back(ev.seconds());
-    }
+    out.status = timeSamples(1, samples, out.seconds, [&] {
+        return to_device ? cudaMemcpyAsync(d.p, host, std::size_t(bytes), cudaMemcpyHostToDevice)
+                         : cudaMemcpyAsync(host, d.p, std::size_t(bytes), cudaMemcpyDeviceToHost);
+    });
     if (!g_hung)
         cudaFreeHost(host);
     return out;
@@ -343,10 +331,7 @@ Timing peerCopy(int src, int dst, double bytes, int samples, bool both_ways, boo
         if (both_ways)
             cudaMemcpyPeerAsync(a2.p, src, b2.p, dst, std::size_t(bytes), s2);
         const auto streamDone = [](cudaStream_t st) {
-            return waitFor([st] {
-                const cudaError_t e = cudaStreamQuery(st);
-                return e == cudaSuccess ? 0 : e == cudaErrorNotReady ? 1 : -1;
-            });
+            return waitFor([st] { return queryState(cudaStreamQuery(st)); });
         };
         const int w1 = streamDone(s1), w2 = streamDone(s2);
         if (w1 > 0 || w2 > 0) {
@@ -538,10 +523,7 @@ CollectiveTiming collective(int gpus, const std::string& op, const std::vector<d
             for (int i = 0; i < gpus && in_time; ++i) {
                 cudaSetDevice(i);
                 cudaStream_t st = streams[std::size_t(i)];
-                in_time = waitFor([st] {
-                              const cudaError_t e = cudaStreamQuery(st);
-                              return e == cudaSuccess ? 0 : e == cudaErrorNotReady ? 1 : -1;
-                          }) <= 0;
+                in_time = waitFor([st] { return queryState(cudaStreamQuery(st)); }) <= 0;
             }
             return in_time;
         };

@@ -4,9 +4,13 @@
 
 #include <qcustomplot.h>
 
+#include <QBuffer>
 #include <QFileInfo>
-#include <QSaveFile>
+#include <QPageLayout>
+#include <QPdfWriter>
 #include <QSvgGenerator>
+
+#include <cmath>
 
 namespace parascope::ui {
 
@@ -25,59 +29,85 @@ ChartTheme slideTheme(QSize size)
     return t;
 }
 
+QString checkExportSize(QSize size, double scale, bool raster)
+{
+    const int w = size.width(), h = size.height();
+    if (w < kExportMinSide || h < kExportMinSide || w > kExportMaxSide || h > kExportMaxSide)
+        return QCoreApplication::translate("ChartExport", "size %1×%2 is out of range (%3–%4 pixels a side)")
+            .arg(w).arg(h).arg(kExportMinSide).arg(kExportMaxSide);
+    if (!std::isfinite(scale) || scale < 1 || scale > 3)
+        return QCoreApplication::translate("ChartExport", "scale %1 is out of range (1–3)").arg(scale);
+    const double pixels = double(w) * h * scale * scale;
+    if (raster && pixels > kExportPixelBudget)
+        return QCoreApplication::translate("ChartExport",
+                                           "%1×%2 at scale %3 is %4 megapixels, over the %5-megapixel budget "
+                                           "(e.g. 3840×2160 at 2×, or 1920×1080 at 3×)")
+            .arg(w).arg(h).arg(scale).arg(pixels / 1e6, 0, 'f', 1).arg(kExportPixelBudget / 1e6, 0, 'f', 0);
+    return {};
+}
+
+namespace {
+
+// The chart drawn into `device` page by page (PDF) or as one picture (SVG), as QCustomPlot's own
+// savePdf() does, but into memory so that the file is written once, atomically.
+bool paintVector(QCustomPlot* plot, QPaintDevice* device, int w, int h)
+{
+    QCPPainter painter;
+    if (!painter.begin(device))
+        return false;
+    painter.setMode(QCPPainter::pmVectorized);
+    painter.setMode(QCPPainter::pmNoCaching);
+    painter.setMode(QCPPainter::pmNonCosmetic);
+    plot->toPainter(&painter, w, h);
+    painter.end();
+    return true;
+}
+
+} // namespace
+
 QString exportChart(QCustomPlot* plot, const ExportRequest& request, const std::function<void(const ChartTheme&)>& setTheme,
                     const ChartTheme& restore)
 {
     const QString file = withExtension(request.file);
     const QString suffix = QFileInfo(file).suffix().toLower();
     const int w = request.size.width(), h = request.size.height();
-    if (w < 16 || h < 16 || w > 10000 || h > 10000)
-        return QCoreApplication::translate("ChartExport", "size %1×%2 is out of range (16–10000 pixels)").arg(w).arg(h);
+    if (const QString e = checkExportSize(request.size, request.scale, suffix == QLatin1String("png")); !e.isEmpty())
+        return e;
     const QFileInfo dir(QFileInfo(file).absolutePath());
     if (!dir.exists() || !dir.isDir())
         return QCoreApplication::translate("ChartExport", "folder %1 does not exist").arg(dir.absoluteFilePath());
-    if (!dir.isWritable())
-        return QCoreApplication::translate("ChartExport", "folder %1 is not writable").arg(dir.absoluteFilePath());
 
     setTheme(slideTheme(request.size));
     plot->replot(QCustomPlot::rpImmediateRefresh);
     QString error;
-    // Render to a temporary next to the target, then move it over atomically (QSaveFile).
-    QSaveFile out(file);
-    if (!out.open(QIODevice::WriteOnly)) {
-        error = out.errorString();
-    } else if (suffix == QLatin1String("svg")) {
+    QByteArray bytes;
+    QBuffer buffer(&bytes);
+    buffer.open(QIODevice::WriteOnly);
+    if (suffix == QLatin1String("svg")) {
         QSvgGenerator gen;
-        gen.setOutputDevice(&out);
+        gen.setOutputDevice(&buffer);
         gen.setSize(request.size);
         gen.setViewBox(QRect(QPoint(0, 0), request.size));
         gen.setTitle(QStringLiteral("ParaScope"));
-        QCPPainter painter;
-        if (!painter.begin(&gen))
+        if (!paintVector(plot, &gen, w, h))
             error = QCoreApplication::translate("ChartExport", "the SVG painter could not start");
-        else {
-            plot->toPainter(&painter, w, h);
-            painter.end();
-        }
+    } else if (suffix == QLatin1String("pdf")) {
+        QPdfWriter pdf(&buffer);
+        pdf.setCreator(QStringLiteral("ParaScope"));
+        pdf.setTitle(QStringLiteral("ParaScope"));
+        pdf.setResolution(72); // one PDF point per chart pixel
+        pdf.setPageLayout(QPageLayout(QPageSize(QSizeF(w, h), QPageSize::Point, QString(), QPageSize::ExactMatch),
+                                      QPageLayout::Portrait, QMarginsF(0, 0, 0, 0)));
+        if (!paintVector(plot, &pdf, w, h))
+            error = QCoreApplication::translate("ChartExport", "the PDF painter could not start");
     } else {
-        // PNG and PDF render through a temporary file QCustomPlot writes, copied into the save file.
-        const QString tmp = file + QStringLiteral(".render-tmp");
-        const bool ok = suffix == QLatin1String("pdf")
-            ? plot->savePdf(tmp, w, h, QCP::epNoCosmetic, QStringLiteral("ParaScope"))
-            : plot->savePng(tmp, w, h, std::clamp(request.scale, 1.0, 3.0));
-        QFile rendered(tmp);
-        if (!ok || !rendered.open(QIODevice::ReadOnly))
+        const QPixmap pixmap = plot->toPixmap(w, h, request.scale);
+        if (pixmap.isNull() || !pixmap.save(&buffer, "PNG"))
             error = QCoreApplication::translate("ChartExport", "rendering the %1 failed").arg(suffix.toUpper());
-        else if (out.write(rendered.readAll()) < 0)
-            error = out.errorString();
-        rendered.remove();
     }
+    buffer.close();
     if (error.isEmpty())
-        error = commitSaveFile(out);
-    else
-        out.cancelWriting();
-    if (!error.isEmpty())
-        out.cancelWriting();
+        error = writeFileAtomically(file, bytes);
     setTheme(restore);
     plot->replot(QCustomPlot::rpQueuedReplot);
     return error;

@@ -19,6 +19,15 @@ struct ExportRequest {
     double scale = 1;       // PNG only
 };
 
+// What an export may ask for: each side 16–10,000 pixels, a PNG scale of 1–3, and at most 50
+// megapixels in the PNG (width·height·scale²: 3840×2160 at 2× or 1920×1080 at 3× fit), so that
+// no request renders for minutes. Checked before anything is drawn.
+inline constexpr int kExportMinSide = 16, kExportMaxSide = 10000;
+inline constexpr double kExportPixelBudget = 50e6;
+// Returns why `size` at `scale` cannot be exported, "" when it can; `raster`: a PNG, whose
+// pixels count against the budget (SVG and PDF are vector: only the sides are checked).
+QString checkExportSize(QSize size, double scale, bool raster = true);
+
 // The format follows the extension (png, svg, pdf); without one, ".png" is added.
 QString withExtension(const QString& file, const QString& default_ext = QStringLiteral("png"));
 

@@ -1,7 +1,13 @@
 #include "save_file.h"
 
+#include "io/atomic_file.h"
+
 #include <QCoreApplication>
 #include <QSaveFile>
+
+#ifdef Q_OS_UNIX
+#include <csignal>
+#endif
 
 namespace parascope::ui {
 
@@ -27,6 +33,19 @@ QString commitSaveFile(QSaveFile& f)
 
 QString writeFileAtomically(const QString& file, const QByteArray& bytes)
 {
+    switch (outputTargetKind(file.toStdString())) {
+    case OutputTarget::Directory:
+        return QCoreApplication::translate("SaveFile", "%1 is a folder").arg(file);
+    case OutputTarget::Special: // QSaveFile would rename a temporary file over the device
+        return QString::fromStdString(parascope::writeFileAtomically(file.toStdString(), bytes.toStdString()));
+    case OutputTarget::Missing:
+    case OutputTarget::Regular:
+        break;
+    }
+#ifdef Q_OS_UNIX
+    // Past the file-size limit the write fails (and is reported) instead of SIGXFSZ ending the app.
+    std::signal(SIGXFSZ, SIG_IGN);
+#endif
     QSaveFile f(file);
     if (!f.open(QIODevice::WriteOnly))
         return f.errorString();

@@ -3,6 +3,7 @@
 //   parascope SCENARIO --export memory|timeline|communication|sweep|search --out FILE [--size WxH] [--scale S] [--lang zh|en] [--sweep PATH]
 // The export form renders without a display (offscreen) and exits: 0 written, 2 bad input.
 
+#include "chart_export.h"
 #include "main_window.h"
 #include "parascope/version.h"
 #include "search_view.h"
@@ -52,6 +53,25 @@ int main(int argc, char** argv)
     parser.addOptions({exportOpt, outOpt, sizeOpt, scaleOpt, langOpt, sweepOpt});
     parser.process(app);
 
+    // An export's size and scale are checked before anything is loaded or drawn.
+    QSize export_size;
+    double scale = 1;
+    if (exporting) {
+        const QStringList wh = parser.value(sizeOpt).split(QLatin1Char('x'));
+        bool okw = false, okh = false, oks = false;
+        export_size = QSize(wh.size() == 2 ? wh[0].toInt(&okw) : 0, wh.size() == 2 ? wh[1].toInt(&okh) : 0);
+        scale = parser.value(scaleOpt).toDouble(&oks);
+        if (!okw || !okh || !oks) {
+            std::fprintf(stderr, "parascope: --size needs WxH (e.g. 1920x1080) and --scale a number\n");
+            return 2;
+        }
+        const bool png = parascope::ui::withExtension(parser.value(outOpt)).endsWith(QLatin1String(".png"), Qt::CaseInsensitive);
+        if (const QString e = parascope::ui::checkExportSize(export_size, scale, png); !e.isEmpty()) {
+            std::fprintf(stderr, "parascope: %s\n", qPrintable(e));
+            return 2;
+        }
+    }
+
     parascope::ui::MainWindow window;
     if (parser.isSet(langOpt))
         window.setLanguage(parser.value(langOpt));
@@ -78,17 +98,8 @@ int main(int argc, char** argv)
             std::fprintf(stderr, "parascope: --export needs --out FILE\n");
             return 2;
         }
-        const QStringList wh = parser.value(sizeOpt).split(QLatin1Char('x'));
-        bool okw = false, okh = false, oks = false;
-        const int w = wh.size() == 2 ? wh[0].toInt(&okw) : 0;
-        const int h = wh.size() == 2 ? wh[1].toInt(&okh) : 0;
-        const double scale = parser.value(scaleOpt).toDouble(&oks);
-        if (!okw || !okh || !oks) {
-            std::fprintf(stderr, "parascope: --size needs WxH (e.g. 1920x1080) and --scale a number\n");
-            return 2;
-        }
-        window.resize(w, h);
-        const QString error = window.exportChartTo(chart, parser.value(outOpt), QSize(w, h), scale);
+        window.resize(export_size);
+        const QString error = window.exportChartTo(chart, parser.value(outOpt), export_size, scale);
         if (!error.isEmpty()) {
             std::fprintf(stderr, "parascope: %s\n", qPrintable(error));
             return 2;

@@ -207,13 +207,24 @@ std::vector<Diagnostic> configurationDiagnostics(const Scenario& sc)
             n(experts) + " experts cannot be spread evenly over EP = " + n(p.ep) + ".",
             n(experts) + " 个专家无法均分到 EP = " + n(p.ep) + "。",
             "Use an EP that divides " + n(experts) + ".", "选择能整除 " + n(experts) + " 的 EP。"));
-    } else if (p.ep > 1 && (static_cast<long long>(p.tp) * p.cp * p.dp) % (static_cast<long long>(p.ep) * p.expertTp()) != 0) {
-        out.push_back(make(Severity::Error, "ep_invalid", "parallel.ep",
-            "EP·ETP = " + n(static_cast<long long>(p.ep) * p.expertTp()) + " must divide the " + n(static_cast<long long>(p.tp) * p.cp * p.dp)
-                + " GPUs of a pipeline stage (EP is carved out of DP·CP).",
-            "EP·ETP = " + n(static_cast<long long>(p.ep) * p.expertTp()) + " 必须整除每个流水线阶段的 " + n(static_cast<long long>(p.tp) * p.cp * p.dp)
-                + " 块 GPU（EP 从 DP·CP 中划分）。",
-            "Choose EP dividing DP·CP = " + n(static_cast<long long>(p.dp) * p.cp) + ".", "选择能整除 DP·CP = " + n(static_cast<long long>(p.dp) * p.cp) + " 的 EP。"));
+    } else if ((p.ep > 1 || p.etp > 0) && (static_cast<long long>(p.tp) * p.cp * p.dp) % (static_cast<long long>(p.ep) * p.expertTp()) != 0) {
+        // Megatron-Core's expert grid (etp × ep × edp) re-slices the tp·cp·dp GPUs of a stage,
+        // so etp·ep must divide them (parallel_state.initialize_model_parallel asserts it). This
+        // holds for an explicit ETP with EP = 1 too.
+        const long long stage_gpus = static_cast<long long>(p.tp) * p.cp * p.dp;
+        const long long grid = static_cast<long long>(p.ep) * p.expertTp();
+        const bool etp_set = p.etp > 0 && p.etp != p.tp;
+        out.push_back(make(Severity::Error, "ep_invalid", etp_set ? "parallel.etp" : "parallel.ep",
+            "EP·ETP = " + n(p.ep) + "·" + n(p.expertTp()) + " = " + n(grid) + " must divide the " + n(stage_gpus)
+                + " GPUs of a pipeline stage (tp·cp·dp): the expert grid re-slices them.",
+            "EP·ETP = " + n(p.ep) + "·" + n(p.expertTp()) + " = " + n(grid) + " 必须整除每个流水线阶段的 " + n(stage_gpus)
+                + " 块 GPU（tp·cp·dp）：专家网格是对它们的重新划分。",
+            etp_set && stage_gpus % p.ep == 0
+                ? "Use ETP = " + n(largestDivisorAtMost(stage_gpus / p.ep, p.etp)) + " (EP·ETP must divide " + n(stage_gpus) + ")."
+                : "Choose EP dividing DP·CP = " + n(static_cast<long long>(p.dp) * p.cp) + ".",
+            etp_set && stage_gpus % p.ep == 0
+                ? "改用 ETP = " + n(largestDivisorAtMost(stage_gpus / p.ep, p.etp)) + "（EP·ETP 必须整除 " + n(stage_gpus) + "）。"
+                    : "选择能整除 DP·CP = " + n(static_cast<long long>(p.dp) * p.cp) + " 的 EP。"));
     }
 
     if (p.sequence_parallel && p.tp == 1) {

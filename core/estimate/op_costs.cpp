@@ -92,9 +92,13 @@ OpCostModel opCosts(const Scenario& sc, const ParamCounts& params, const std::ve
         c.linear_s = gemm(tokens, (q + 2 * kv) / split, h) + gemm(tokens, h, q / split);
         if (moe && m.moe) {
             const MoeSpec& e = *m.moe;
+            // The expert grid re-slices the stage's tp·cp·dp GPUs: an ETP group holds every token
+            // of etp/tp attention-TP groups and 1/etp of each local expert's width, so a GPU's
+            // routed-expert FLOPs are tokens·top_k·(MLP FLOPs)/tp whatever EP and ETP are
+            // (docs/ARCHITECTURE.md, "expert grid"); per expert it sees tokens·top_k·(etp/tp)/local.
             const double etp = p.expertTp();
             const double local_experts = std::max(1.0, double(e.experts) / p.ep);
-            const double per_expert = tokens * e.top_k / local_experts;
+            const double per_expert = tokens * e.top_k * (etp / p.tp) / local_experts;
             const double fe = double(e.ffn_hidden);
             c.linear_s += local_experts * (gemm(per_expert, up * fe / etp, h) + gemm(per_expert, h, fe / etp));
             c.linear_s += gemm(tokens, double(e.experts), h); // router
@@ -223,6 +227,17 @@ OpCostModel opCosts(const Scenario& sc, const ParamCounts& params, const std::ve
     out.terms.push_back({"time.layer_forward_gemm", dense.linear_s, "s",
                          "tokens·(2h(q + 2kv) + 2qh + MLP)/t / (peak · gemm_efficiency)",
                          num(tokens) + "·…/" + num(split) + "/" + num(gemm_rate), src});
+    if (m.moe) {
+        const MoeSpec& e = *m.moe;
+        out.terms.push_back({"time.moe_layer_forward_gemm", moe.linear_s, "s",
+                             "tokens·(2h(q + 2kv) + 2qh + 2·k·3h·f_e (SwiGLU; GELU 2h·f_e) + shared experts)/t + 2·tokens·h·E (router)"
+                             " / (peak · gemm_efficiency)",
+                             num(tokens) + " tokens, k = " + num(double(e.top_k)) + ", f_e = " + num(double(e.ffn_hidden)) + ", t = "
+                                 + num(split) + ", EP·ETP = " + num(double(p.ep)) + "·" + num(double(p.expertTp())) + "; /"
+                                 + num(gemm_rate),
+                             "the expert grid re-slices the stage's tp·cp·dp GPUs: each GPU computes tokens·k/t of the "
+                             "routed expert FLOPs whatever EP and ETP are (Megatron-Core MoE, docs/ARCHITECTURE.md)"});
+    }
     out.terms.push_back({"time.layer_forward_attention", dense.attention_s, "s", "tokens·4·s·q/t / (peak · attention_efficiency)",
                          num(tokens) + "·4·" + num(double(t.seq_len)) + "·" + num(double(m.queryWidth())) + "/" + num(split) + "/" + num(attn_rate),
                          "FlashAttention-2/3 measured efficiencies"});

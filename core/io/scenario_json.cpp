@@ -241,9 +241,12 @@ std::optional<Scenario> readScenario(const nlohmann::json& j, std::vector<InputE
     if (auto schema = r.string("schema", true); schema && *schema != kScenarioSchema)
         r.error("schema", std::string("must be \"") + kScenarioSchema + "\", got \"" + *schema + "\"");
     sc.name = r.string("name").value_or("");
+    bool have_model = false;
     if (const nlohmann::json* m = r.child("model")) {
-        if (auto model = readModel(*m, "model", errors))
+        if (auto model = readModel(*m, "model", errors)) {
             sc.model = *model;
+            have_model = true;
+        }
     } else {
         r.error("model", "is required");
     }
@@ -285,6 +288,21 @@ std::optional<Scenario> readScenario(const nlohmann::json& j, std::vector<InputE
                         pc.stage_layers.push_back(int(v.get<double>()));
                 }
             }
+        }
+        // An uneven layout names every pipeline stage and places every layer: anything else has
+        // no meaning (a stage list that places 0 of 32 layers would "train" at 4,000 % MFU).
+        if (!pc.stage_layers.empty() && have_model) {
+            long long sum = 0;
+            for (int l : pc.stage_layers)
+                sum += l;
+            if (int(pc.stage_layers.size()) != pc.pp)
+                errors.push_back({"parallel.stage_layers", "lists " + std::to_string(pc.stage_layers.size())
+                                                               + " stages, but pp is " + std::to_string(pc.pp)
+                                                               + ": give one layer count per pipeline stage"});
+            else if (sum != sc.model.layers)
+                errors.push_back({"parallel.stage_layers", "places " + std::to_string(sum) + " layers, but the model has "
+                                                               + std::to_string(sc.model.layers)
+                                                               + ": the counts must add up to the model's layers"});
         }
         if (pc.gpus() > (1LL << 24))
             errors.push_back({"parallel", "tp·pp·dp·cp = " + std::to_string(pc.gpus()) + " GPUs is over the 16,777,216 limit"});

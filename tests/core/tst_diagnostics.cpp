@@ -30,6 +30,9 @@ struct Case {
     int stage;            // the pipeline stage the diagnostic names (−1: none)
     // Other error-severity codes the file raises on purpose (the file is otherwise valid and fits).
     std::vector<std::string> other_errors;
+    // A change made after reading, for what only an edited scenario can hold (the reader refuses
+    // it in a file): nullptr for none.
+    void (*edit)(Scenario&) = nullptr;
 };
 
 // One row per (code, variant). Why each file triggers its code:
@@ -53,8 +56,11 @@ const std::vector<Case>& cases()
         // Llama-3.1 405B has 126 layers; 126 % 16 = 14: 14 stages get 8 layers and 2 get 7
         // (14·8 + 2·7 = 126). Uneven but runnable: a warning.
         {"diag-layers_not_divisible_by_pp.parascope.json", "layers_not_divisible_by_pp", "warning", -1, {}},
-        // Explicit parallel.stage_layers [19, 20, 20, 19] add up to 78, Llama-2 70B has 80: an error.
-        {"diag-layers_not_divisible_by_pp-stage-layers.parascope.json", "layers_not_divisible_by_pp", "error", -1, {}},
+        // parallel.stage_layers [19, 20, 20, 19] add up to 78, Llama-2 70B has 80: an error. A file
+        // saying so is refused by the reader (tests/data/bad-stage_layers-sum); the app can still
+        // hold it after a model change, so the file has a valid [20, 20, 20, 20] and the test edits it.
+        {"diag-layers_not_divisible_by_pp-stage-layers.parascope.json", "layers_not_divisible_by_pp", "error", -1, {},
+         [](Scenario& sc) { sc.parallel.stage_layers = {19, 20, 20, 19}; }},
         // Interleaved with PP·VPP = 4·3 = 12 and 32 layers: 32 % 12 = 8 ≠ 0. (Microbatches
         // 256/(1·4) = 64, a multiple of PP = 4, so only the VPP rule fires.)
         {"diag-vpp_not_divisible.parascope.json", "vpp_not_divisible", "error", -1, {}},
@@ -105,6 +111,10 @@ const std::vector<Case>& cases()
         // Mixtral, EP = 8 (divides 8 experts), ETP = TP = 2: EP·ETP = 16 must divide the
         // tp·cp·dp = 2·1·2 = 4 GPUs of a stage; 4 % 16 ≠ 0.
         {"diag-ep_invalid-grid.parascope.json", "ep_invalid", "error", -1, {}},
+        // Mixtral, EP = 1 with an explicit ETP = 8: EP·ETP = 8 must divide tp·cp·dp = 2·1·2 = 4.
+        // (Before, the rule looked only at EP > 1, and the 8-way expert split made a GPU's share
+        // of the expert FLOPs 1/8 instead of 1/TP = 1/2: MFU above 100 %.)
+        {"diag-ep_invalid-etp.parascope.json", "ep_invalid", "error", -1, {}},
         // sequence_parallel with TP = 1: nothing to split over.
         {"diag-sp_requires_tp.parascope.json", "sp_requires_tp", "warning", -1, {}},
         // CP = 3: load-balanced ring attention needs seq_len % 2·CP; 4096 % 6 = 4 ≠ 0.
@@ -228,9 +238,11 @@ void TstDiagnostics::triggers()
 {
     QFETCH(int, index);
     const Case& c = cases()[std::size_t(index)];
-    const Scenario sc = test::scenarioFromFile(c.file);
+    Scenario sc = test::scenarioFromFile(c.file);
     if (QTest::currentTestFailed())
         return;
+    if (c.edit)
+        c.edit(sc);
     const Estimate est = evaluate(sc);
     const std::string all = describe(est);
 

@@ -2,12 +2,14 @@
 // as users write them — presets and custom models, valid and invalid values — go through the
 // reader and evaluate(). What must hold for every one of them:
 //
-//  1. Nothing crashes, and invalid input is rejected with at least one error that names a path.
+//  1. Nothing crashes, and invalid input is rejected with at least one error that names a path
+//     (stage_layers that do not name every stage or place every layer included).
 //  2. No NaN or infinity anywhere in the report (every number of parascope.report/1 is walked).
 //  3. Every stage total is the sum of its five parts, and each part equals its explaining term
 //     ("other" equals the sum of the other.* items): what the user reads adds up.
 //  4. Physical bounds: memory parts ≥ 0; peak = the largest stage; fits ⇔ peak ≤ capacity;
-//     0 ≤ bubble fraction < 1; compute ≤ step; MFU ≤ HFU ≤ 1, i.e. the step is never shorter than
+//     0 ≤ bubble fraction < 1; compute ≤ step; MFU ≤ HFU ≤ 1 (random ETP and uneven stages
+//     included, diagnosed or not), i.e. the step is never shorter than
 //     the model FLOPs on all GPUs at peak (step ≥ compute / GPUs); tokens/s · step = the tokens
 //     of the step (of its whole microbatches, when the batch does not divide).
 //  5. Monotonicity, each compared on the same scenario with one knob changed:
@@ -109,6 +111,32 @@ nlohmann::json randomScenario(Random& r)
                      {"optimizer", r.pick({"adamw", "adamw", "sgd"})},
                      {"recompute", r.pick({"none", "selective", "full"})},
                      {"flash_attention", r.chance(0.8)}};
+    // Expert tensor parallelism, any value (etp·ep larger than the stage's GPUs included: the
+    // engine must diagnose it and still keep MFU ≤ HFU ≤ 1).
+    if (moe && r.chance(0.4))
+        j["parallel"]["etp"] = r.pick({1, 2, 4, 8, 16, 64});
+    // An uneven pipeline: for a custom model, a split that places every layer (one layer moved
+    // between two stages); otherwise a random list, which the reader refuses unless it happens
+    // to name every stage and place every layer.
+    if (r.chance(0.15)) {
+        const int pp = j["parallel"]["pp"].get<int>();
+        const nlohmann::json& layers = j["model"].is_object() ? j["model"]["layers"] : nlohmann::json();
+        std::vector<int> split;
+        if (layers.is_number_integer() && layers.get<int>() >= pp) {
+            const int total = layers.get<int>();
+            for (int i = 0; i < pp; ++i)
+                split.push_back(total / pp + (i < total % pp ? 1 : 0));
+            const std::size_t from = r.below(split.size()), to = r.below(split.size());
+            if (split[from] > 1) {
+                --split[from];
+                ++split[to];
+            }
+        } else {
+            for (int i = 0, n = int(r.pick({1, 2, 4})) * pp / 2 + 1; i < n; ++i)
+                split.push_back(int(r.below(41)));
+        }
+        j["parallel"]["stage_layers"] = split;
+    }
     // About one file in ten carries a value the reader must refuse.
     if (r.chance(0.1)) {
         switch (r.below(6)) {

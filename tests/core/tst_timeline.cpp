@@ -156,6 +156,45 @@ private slots:
         QCOMPARE(int(pids.size()), 8);
         QCOMPARE(x, int(e.timeline.timeline.ops.size()));
     }
+
+    void expertWorkPerGpuDoesNotDependOnEtpOrEp()
+    {
+        // Megatron-Core's expert grid re-slices the tp·cp·dp GPUs of a stage. Per microbatch the
+        // stage routes dp·cp·T·k token-slots (T = seq·mb/cp tokens per TP group, k = top_k)
+        // through experts of 3·h·f_e weights each (SwiGLU: gate, up, down), i.e.
+        // 2·3·h·f_e·dp·cp·T·k FLOPs spread evenly over tp·cp·dp GPUs: 6·h·f_e·T·k/tp per GPU,
+        // whatever EP and ETP are. (An ETP group gathers the tokens of etp/tp TP groups and
+        // holds 1/etp of each expert's width: (etp/tp)·T·k tokens × 1/etp = T·k/tp.) The old
+        // engine divided by ETP instead of TP: ETP 4 made the expert GEMMs 2× too cheap, and an
+        // ETP larger than the GPUs pushed MFU past 100 %.
+        //
+        // Mixtral 8x7B (h = q = 4096, kv = 8·128 = 1024, f_e = 14336, E = 8, k = 2) on TP 2,
+        // seq 4096, micro batch 1 (T = 4096), with a flat GEMM efficiency curve (g_half = 0):
+        //   attention GEMMs  2·T·h·(q + 2kv)/2 + 2·T·q·h/2 = 4096·4096·6144 + 4096·4096·4096
+        //   routed experts   2·T·k·3·h·f_e/2 = 4096·2·3·4096·14336
+        //   router           2·T·h·E = 2·4096·4096·8
+        // all at peak_bf16 · gemm_efficiency · sustained_clock.
+        Scenario sc = presetScenario("mixtral-8x7b", "dgx-h100", 2, 1, 4);
+        sc.parallel.sequence_parallel = true;
+        sc.training.global_batch = 8;
+        sc.cluster.gpu.gemm_half_flops = 0;
+        const double T = 4096, h = 4096, q = 4096, kv = 1024, fe = 14336, E = 8, k = 2;
+        const double flops = 2 * T * h * (q + 2 * kv) / 2 + 2 * T * q * h / 2 + 2 * T * k * 3 * h * fe / 2 + 2 * T * h * E;
+        const GpuSpec& g = sc.cluster.gpu;
+        const double expected = flops / (g.peak_bf16_flops * g.gemm_efficiency * g.sustained_clock);
+        for (const auto [ep, etp] : {std::pair{2, 2}, std::pair{2, 1}, std::pair{2, 4}, std::pair{4, 2}, std::pair{4, 1}}) {
+            Scenario s = sc;
+            s.parallel.ep = ep;
+            s.parallel.etp = etp;
+            const Estimate e = evaluate(s);
+            const QString label = QStringLiteral("EP %1 ETP %2").arg(ep).arg(etp);
+            QVERIFY2(!e.has("ep_invalid"), qPrintable(label));
+            const Term* moe = findTerm(e.time.terms, "time.moe_layer_forward_gemm");
+            QVERIFY2(moe, qPrintable(label));
+            QVERIFY2(std::fabs(moe->value - expected) <= 1e-9 * expected,
+                     qPrintable(label + QStringLiteral(": %1 s, by hand %2 s").arg(moe->value).arg(expected)));
+        }
+    }
 };
 
 QTEST_GUILESS_MAIN(TstTimeline)

@@ -1,5 +1,7 @@
 #include "search_view.h"
 
+#include "language.h"
+
 #include "scenario_model.h"
 
 #include <qcustomplot.h>
@@ -188,6 +190,18 @@ void SearchView::runSearch(bool interactive)
                           .arg(result_.enumerated).arg(o.gpus).arg(result_.valid).arg(result_.fitting)
                           .arg(result_.cancelled ? tr(", cancelled") : QString())
                           .arg(result_.seconds, 0, 'f', 2));
+    if (result_.top.empty() && !result_.cancelled) {
+        // Nothing to rank: say what rules every layout out, and where a layout exists.
+        const EmptySearchReason why = explainEmptySearch(model_->scenario(), o, result_);
+        QString text = summary_->text() + QLatin1Char('\n') + QString::fromStdString(why.text.in(uiLanguage().toStdString()));
+        if (!why.nearest.empty()) {
+            QStringList counts;
+            for (std::int64_t g : why.nearest)
+                counts << QString::number(g);
+            text += QLatin1Char(' ') + tr("Nearest GPU counts with a valid layout: %1.").arg(counts.join(QStringLiteral(", ")));
+        }
+        summary_->setText(text);
+    }
     draw();
 }
 

@@ -328,9 +328,12 @@ int searchCommand(const Args& a)
                               {"step_s", row.step_s}, {"tokens_per_s", row.tokens_per_s}, {"mfu", row.mfu},
                               {"peak_bytes", row.peak_bytes}, {"bubble_fraction", row.bubble_fraction}};
     };
-    long long fewest = -1;
+    std::optional<parascope::FewestGpusResult> fewest;
     if (a.fewest_gpus)
         fewest = parascope::fewestGpus(*scenario);
+    std::optional<parascope::EmptySearchReason> empty;
+    if (r.top.empty())
+        empty = parascope::explainEmptySearch(*scenario, o, r);
     const long long largest_mb = parascope::largestFittingMicroBatch(*scenario);
     if (format == "json") {
         nlohmann::json top = nlohmann::json::array(), pareto = nlohmann::json::array();
@@ -341,8 +344,14 @@ int searchCommand(const Args& a)
         nlohmann::json out = {{"schema", "parascope.search/1"}, {"gpus", r.top.empty() ? a.gpus : (long long)r.top.front().parallel.gpus()},
                               {"enumerated", r.enumerated}, {"valid", r.valid}, {"fitting", r.fitting}, {"seconds", r.seconds},
                               {"top", top}, {"pareto", pareto}};
-        if (fewest >= 0)
-            out["fewest_gpus"] = fewest;
+        if (fewest) {
+            out["fewest_gpus"] = fewest->gpus; // 0: none up to fewest_gpus_searched_up_to
+            out["fewest_gpus_searched_up_to"] = fewest->searched_up_to;
+            if (fewest->gpus == 0)
+                out["fewest_gpus_reason"] = fewest->reason.in(a.lang);
+        }
+        if (empty)
+            out["no_result"] = {{"reason", empty->text.in(a.lang)}, {"nearest_gpus", empty->nearest}};
         out["largest_micro_batch"] = largest_mb;
         return emit(a, out.dump(2) + "\n");
     }
@@ -370,8 +379,15 @@ int searchCommand(const Args& a)
                       describe(row).c_str(), row.step_s, row.tokens_per_s, row.mfu * 100, row.peak_bytes / gib);
         o2 << line;
     }
-    if (r.top.empty())
-        o2 << "  no strategy fits: more GPUs, a shorter sequence or a smaller batch\n";
+    if (empty) {
+        o2 << "  " << empty->text.in(a.lang) << "\n";
+        if (!empty->nearest.empty()) {
+            o2 << "  Nearest GPU counts with a valid layout:";
+            for (std::size_t i = 0; i < empty->nearest.size(); ++i)
+                o2 << (i ? ", " : " ") << empty->nearest[i];
+            o2 << "\n";
+        }
+    }
     o2 << "\nPareto front (peak memory vs step time):\n";
     for (const auto& row : r.pareto) {
         std::snprintf(line, sizeof line, "  %6.1f GiB  %8.3f s  %s\n", row.peak_bytes / gib, row.step_s, describe(row).c_str());
@@ -379,8 +395,12 @@ int searchCommand(const Args& a)
     }
     o2 << "\nLargest micro batch that fits the scenario's own strategy: "
        << (largest_mb > 0 ? std::to_string(largest_mb) : std::string("none (it does not fit)")) << "\n";
-    if (fewest >= 0)
-        o2 << "Fewest GPUs on which it trains: " << fewest << "\n";
+    if (fewest && fewest->gpus > 0)
+        o2 << "Fewest GPUs on which it trains: " << fewest->gpus << "\n";
+    else if (fewest && fewest->searched_up_to > 0)
+        o2 << "Fewest GPUs on which it trains: none up to " << fewest->searched_up_to << " (" << fewest->reason.in(a.lang) << ")\n";
+    else if (fewest)
+        o2 << "Fewest GPUs on which it trains: none, whatever the count: " << fewest->reason.in(a.lang) << "\n";
     return emit(a, o2.str());
 }
 

@@ -80,11 +80,14 @@ struct TimeReport {
     std::vector<Term> terms;
 };
 
-// The simulated training step, for the Gantt chart and the trace export.
+// The simulated training step, for the Gantt chart and the trace export. Kept only when asked
+// for (EvaluateOptions::record_timeline); at most kMaxRecordedOps ops: a longer step shows its
+// first microbatches. The step time is in TimeReport, the same whether or not this is kept.
 struct TimelineReport {
-    bool simulated = false;
+    bool simulated = false; // `timeline` holds the simulated ops
     long long microbatches_shown = 0; // microbatches materialised in `timeline`
     long long microbatches_total = 0;
+    std::string note; // why fewer microbatches are shown than the step has
     Timeline timeline;
 };
 

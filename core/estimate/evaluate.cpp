@@ -78,13 +78,20 @@ Estimate evaluate(const Scenario& input, const EvaluateOptions& options)
     // they stay consistent with the step time.
     const long long per_step = std::max<long long>(1, (long long)input.training.micro_batch * input.parallel.dp);
     est.microbatches = std::max(1LL, (long long)(input.training.global_batch / per_step));
-    Scenario whole_batch;
     const bool divides = est.microbatches * per_step == input.training.global_batch;
-    if (!divides) {
-        whole_batch = input;
-        whole_batch.training.global_batch = est.microbatches * per_step;
+    // An interleaved layout with more virtual stages than layers (diagnosed: vpp_not_divisible)
+    // is evaluated with the most chunks that still hold a layer each, so that the work stays
+    // bounded by the model (PP 100,000 × VPP 1,024 would be 10^8 empty virtual stages).
+    const long long virtual_stages = (long long)std::max(1, input.parallel.pp) * std::max(1, input.parallel.vpp);
+    const bool too_many_chunks = input.parallel.schedule == ScheduleKind::Interleaved && virtual_stages > input.model.layers;
+    Scenario adjusted;
+    if (!divides || too_many_chunks) {
+        adjusted = input;
+        adjusted.training.global_batch = est.microbatches * per_step;
+        if (too_many_chunks)
+            adjusted.parallel.vpp = std::max(1, input.model.layers / std::max(1, input.parallel.pp));
     }
-    const Scenario& sc = divides ? input : whole_batch;
+    const Scenario& sc = divides && !too_many_chunks ? input : adjusted;
 
     const std::vector<StageLayers> layout = layoutStages(sc.model, sc.parallel);
     est.placement = placeRanks(sc.parallel, sc.cluster);

@@ -114,11 +114,23 @@ Timeline run(const PipelineSchedule& s, const OpCostModel& costs, bool record, d
 
 } // namespace
 
-StepSimulation simulateStep(const Scenario& sc, const OpCostModel& costs, long long m, const EvaluateOptions& options)
+namespace {
+
+// Compute ops per microbatch of the schedule, and about as many pipeline sends on the
+// communication lanes.
+double opsPerMicrobatch(ScheduleKind kind, int p, int chunks)
 {
-    const bool record_ops = options.record_timeline;
+    const bool split = kind == ScheduleKind::ZbH1 || kind == ScheduleKind::ZbV || kind == ScheduleKind::DualPipeV;
+    return double(p) * chunks * (split ? 3 : 2) * (p > 1 ? 2 : 1);
+}
+
+// The numbers of the step: at most options.max_simulated_ops ops simulated, whether or not the
+// timeline is wanted, so that a scenario has one step time whatever is asked. The ops are kept
+// (record_ops) only when they fit kMaxRecordedOps.
+StepSimulation simulateNumbers(const Scenario& sc, const OpCostModel& costs, long long m, const EvaluateOptions& options)
+{
     const Explain explain = options.explain;
-    const double max_ops = double(record_ops ? std::min(options.max_simulated_ops, kMaxRecordedOps) : options.max_simulated_ops);
+    const double max_ops = double(options.max_simulated_ops);
     if (!options.simulate)
         return closedForm(sc, costs, m, "closed form requested (search)", explain);
     const ParallelConfig& par = sc.parallel;
@@ -131,9 +143,7 @@ StepSimulation simulateStep(const Scenario& sc, const OpCostModel& costs, long l
 
     // Bounded work: simulate at most max_ops ops; beyond, fewer microbatches and a
     // linear extrapolation of the steady state (each extra microbatch adds one period).
-    const bool split = kind == ScheduleKind::ZbH1 || kind == ScheduleKind::ZbV || kind == ScheduleKind::DualPipeV;
-    // Compute ops per microbatch, and about as many pipeline sends on the communication lanes.
-    const double ops_per_mb = double(p) * costs.chunks * (split ? 3 : 2) * (p > 1 ? 2 : 1);
+    const double ops_per_mb = opsPerMicrobatch(kind, p, costs.chunks);
     const long long step_mb = kind == ScheduleKind::Interleaved ? p : std::max(1, p);
     long long m_sim = m;
     if (ops_per_mb * double(m) > max_ops) {
@@ -145,6 +155,7 @@ StepSimulation simulateStep(const Scenario& sc, const OpCostModel& costs, long l
             return closedForm(sc, costs, m,
                               "the pipeline is too large to simulate (" + num(ops_per_mb * double(m)) + " ops)", explain);
     }
+    const bool record_ops = options.record_timeline && ops_per_mb * double(m_sim) <= double(kMaxRecordedOps);
     const auto schedule = generateSchedule({kind, p, vpp, int(m_sim)});
     Timeline tl = run(*schedule, costs, record_ops, costs.p2p_s);
     if (tl.deadlock)
@@ -202,11 +213,48 @@ StepSimulation simulateStep(const Scenario& sc, const OpCostModel& costs, long l
     const double compute = (tl.busy_s[critical] - tl.comm_in_ops_s[critical]) * scale;
     finish(out, costs, step, compute, tl.comm_in_ops_s[critical] * scale, tl.tail_exposed_s[critical], pp_exposed, by_group, explain);
 
-    out.timeline.simulated = true;
+    out.timeline.simulated = record_ops;
+    if (m_sim < m)
+        out.timeline.note = out.time.note;
     out.timeline.microbatches_shown = m_sim;
     out.timeline.microbatches_total = m;
     if (record_ops)
         out.timeline.timeline = std::move(tl);
+    return out;
+}
+
+} // namespace
+
+StepSimulation simulateStep(const Scenario& sc, const OpCostModel& costs, long long m, const EvaluateOptions& options)
+{
+    StepSimulation out = simulateNumbers(sc, costs, m, options);
+    if (!options.record_timeline || out.timeline.simulated)
+        return out;
+    // The numbers came from more ops than a timeline keeps (or from the closed form): draw the
+    // first microbatches of the same schedule instead, as many as kMaxRecordedOps allow, and
+    // say so ("showing N of M microbatches"). The step time stays the one computed above.
+    const ParallelConfig& par = sc.parallel;
+    const int p = std::max(1, par.pp);
+    const ScheduleKind kind = par.schedule;
+    const int vpp = kind == ScheduleKind::Interleaved ? par.vpp : 1;
+    const double ops_per_mb = opsPerMicrobatch(kind, p, costs.chunks);
+    if (!scheduleRequirement({kind, p, vpp, int(std::min<long long>(m, 1 << 30))}).empty())
+        return out; // the schedule cannot run as asked: nothing to draw
+    long long shown = std::min<long long>(m, (long long)(double(kMaxRecordedOps) / ops_per_mb));
+    if (kind == ScheduleKind::Interleaved)
+        shown -= shown % p;
+    if (shown < 1 || !scheduleRequirement({kind, p, vpp, int(shown)}).empty())
+        return out; // not even one round of the schedule fits: no timeline, the numbers stand
+    const auto schedule = generateSchedule({kind, p, vpp, int(shown)});
+    Timeline tl = run(*schedule, costs, true, costs.p2p_s);
+    if (tl.deadlock)
+        return out;
+    out.timeline.simulated = true;
+    out.timeline.note = "the timeline shows the first " + num(double(shown)) + " of " + num(double(m))
+                      + " microbatches, simulated for drawing; the step time is the " + out.time.method + " one";
+    out.timeline.microbatches_shown = shown;
+    out.timeline.microbatches_total = m;
+    out.timeline.timeline = std::move(tl);
     return out;
 }
 

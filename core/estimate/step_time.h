@@ -24,8 +24,10 @@ struct StepSimulation {
     std::vector<std::pair<std::string, double>> exposed_by_group;
 };
 
-// Simulates options.max_simulated_ops ops at most (kMaxRecordedOps when the ops are kept for the
-// timeline); beyond, fewer microbatches are simulated and the steady state extrapolated.
+// Simulates options.max_simulated_ops ops at most; beyond, fewer microbatches are simulated and
+// the steady state extrapolated. With options.record_timeline the ops are kept when they fit
+// kMaxRecordedOps, else the first microbatches are simulated once more for the timeline alone:
+// the step time never depends on whether the timeline was asked for.
 StepSimulation simulateStep(const Scenario& sc, const OpCostModel& costs, long long microbatches,
                             const EvaluateOptions& options);
 

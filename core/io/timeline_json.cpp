@@ -46,6 +46,8 @@ nlohmann::json timelineToJson(const Scenario& sc, const Estimate& est)
     j["method"] = est.time.method;
     if (!est.time.note.empty())
         j["note"] = est.time.note;
+    if (!t.note.empty())
+        j["timeline_note"] = t.note;
     nlohmann::json lanes = nlohmann::json::array();
     for (int r = 0; r < t.timeline.ranks; ++r) {
         lanes.push_back({{"lane", 2 * r}, {"rank", r}, {"kind", "compute"}});

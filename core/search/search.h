@@ -70,8 +70,32 @@ SearchResult searchStrategies(const Scenario& base, const SearchOptions& options
 // The largest micro batch (power of two, ≤ 1024) that fits with the base strategy; 0 if none.
 long long largestFittingMicroBatch(const Scenario& base);
 
-// The fewest GPUs (multiples of a node, up to `max_gpus`) on which any strategy fits; 0 if none.
-std::int64_t fewestGpus(const Scenario& base, std::int64_t max_gpus = 1 << 16);
+// Why a search found nothing, and where it would find something.
+struct EmptySearchReason {
+    Localized text;                    // what rules every layout out (or that none fits in memory)
+    std::vector<std::int64_t> nearest; // the nearest GPU counts (whole nodes) with a valid layout
+};
+
+// For a search that returned no row: a layout-independent error (e.g. the sequence is longer
+// than the model's positions), the divisibility rules that leave no layout for this GPU count
+// (with the data-parallel widths they leave), or memory. Bounded: a few hundred structural checks.
+EmptySearchReason explainEmptySearch(const Scenario& base, const SearchOptions& options, const SearchResult& result);
+
+// Errors that no parallel layout can fix (checked on the scenario with every degree 1).
+std::vector<Diagnostic> layoutIndependentErrors(const Scenario& base);
+
+struct FewestGpusResult {
+    std::int64_t gpus = 0;        // 0: none up to searched_up_to
+    std::int64_t searched_up_to = 0; // 0 with gpus == 0: no GPU count can work (see reason)
+    int searches = 0;             // strategy searches it took (bounded by ~2·log2(max_gpus))
+    Localized reason;             // when gpus == 0: why
+};
+
+// The fewest GPUs on which some strategy fits. More GPUs never need more memory per GPU (the same
+// layout with twice the data parallelism fits too), so doubling from one GPU finds the first
+// power-of-two multiple of a node that fits, and bisection over whole nodes below it finds the
+// fewest. At most ~2·log2(max_gpus) searches; a layout-independent error answers at once.
+FewestGpusResult fewestGpus(const Scenario& base, std::int64_t max_gpus = 1 << 16);
 
 Scenario applyRow(const Scenario& base, const SearchRow& row);
 

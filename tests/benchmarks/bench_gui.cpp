@@ -77,7 +77,8 @@ private slots:
         w.resize(1600, 1000);
         w.show();
         QVERIFY(QTest::qWaitForWindowExposed(&w));
-        for (const char* name : {"bounded-gpus-1e6", "bounded-microbatches-1e6", "bounded-pp-1e4", "bounded-seq-1e7"}) {
+        for (const char* name : {"bounded-gpus-1e6", "bounded-microbatches-1e6", "bounded-pp-1e4", "bounded-seq-1e7",
+                                 "bounded-pp-1e5-vpp-1024", "bounded-pp-128"}) {
             QElapsedTimer t;
             t.start();
             const QString error = w.openScenario(QStringLiteral(PARASCOPE_TEST_DATA "/") + QLatin1String(name)

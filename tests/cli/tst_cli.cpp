@@ -330,7 +330,8 @@ private slots:
     void boundedWork_data()
     {
         QTest::addColumn<QString>("file");
-        for (const char* f : {"bounded-gpus-1e6", "bounded-microbatches-1e6", "bounded-pp-1e4", "bounded-seq-1e7"})
+        for (const char* f : {"bounded-gpus-1e6", "bounded-microbatches-1e6", "bounded-pp-1e4", "bounded-seq-1e7",
+                              "bounded-pp-1e5-vpp-1024", "bounded-pp-128"})
             QTest::newRow(f) << data(f) + QStringLiteral(".parascope.json");
     }
 
@@ -347,14 +348,17 @@ private slots:
             with_terms += st.contains("terms") ? 1 : 0;
         QVERIFY(with_terms <= 65); // kExplainedStages + the peak stage
         QCOMPARE(report["memory"]["explained_stages"].get<std::size_t>(), with_terms);
-        QVERIFY(r.out.size() < 8'000'000);
+        // One entry per pipeline stage (about 260 bytes each without terms), plus the rest.
+        QVERIFY(r.out.size() < 8'000'000 + 300 * qsizetype(report["memory"]["stages"].size()));
 
         r = run({QStringLiteral("timeline"), file});
         QCOMPARE(r.code, 0);
         const nlohmann::json timeline = nlohmann::json::parse(r.out.toStdString());
         QVERIFY(timeline["ops"].size() <= 50000 + 64); // kMaxRecordedOps: a prefix, extrapolated
         if (timeline["microbatches_shown"].get<long long>() < timeline["microbatches_total"].get<long long>())
-            QVERIFY(timeline["note"].get<std::string>().find("simulated") != std::string::npos);
+            QVERIFY(timeline["timeline_note"].get<std::string>().find("simulated") != std::string::npos);
+        // One step time for one scenario, whether or not the timeline was asked for.
+        QCOMPARE(timeline["step_s"].get<double>(), report["time"]["step_s"].get<double>());
         r = run({QStringLiteral("timeline"), file, QStringLiteral("--format"), QStringLiteral("chrome-trace")});
         QCOMPARE(r.code, 0);
         QVERIFY(r.out.size() < 30'000'000);

@@ -245,7 +245,7 @@ private slots:
         // per GPU (> 80 GiB); on 4, 52 GB + activations fit.
         Scenario sc = presetScenario("llama2-13b", "dgx-a100-80g", 1, 1, 1);
         sc.training.global_batch = 8;
-        QCOMPARE(fewestGpus(sc, 64), std::int64_t(4));
+        QCOMPARE(fewestGpus(sc, 64).gpus, std::int64_t(4));
     }
 };
 

@@ -6,14 +6,16 @@ namespace parascope {
 
 namespace {
 
-// A measured value may be null ("unknown values are null, never 0").
+// A measured value may be null ("unknown values are null, never 0"). A bandwidth, a FLOP rate
+// or a memory size of 0 is no measurement (a probe kernel that failed can write it) and would
+// divide the engine's times by zero: refused, with its path.
 std::optional<double> measured(ObjectReader& r, const char* key, double scale)
 {
     const nlohmann::json* v = r.child(key);
     if (!v || v->is_null())
         return std::nullopt;
-    if (!v->is_number() || v->get<double>() < 0) {
-        r.error(key, "must be a non-negative number or null, got " + describeJson(*v));
+    if (!v->is_number() || !(v->get<double>() > 0)) {
+        r.error(key, "must be a positive number, or null when it was not measured; got " + describeJson(*v));
         return std::nullopt;
     }
     return v->get<double>() * scale;

@@ -1,5 +1,7 @@
 #include "hardware/probe_report.h"
 
+#include <cmath>
+
 #include "estimate/term.h"
 
 #include <chrono>
@@ -32,9 +34,11 @@ double theoreticalHbmBytesPerS(double mem_clock_hz, int bus_width_bits)
 
 namespace {
 
+// A measurement: null when unknown, and null too when it is not a positive finite number (a
+// kernel that failed can time 0 s or produce 0 bytes/s; the profile reader refuses such values).
 nlohmann::json opt(const std::optional<double>& v, double scale = 1)
 {
-    return v ? nlohmann::json(*v / scale) : nlohmann::json(nullptr);
+    return v && std::isfinite(*v) && *v > 0 ? nlohmann::json(*v / scale) : nlohmann::json(nullptr);
 }
 
 nlohmann::json opt(const std::optional<int>& v)
@@ -89,7 +93,7 @@ nlohmann::json probeResultToJson(const ProbeResult& r)
     nlohmann::json coll = nlohmann::json::array();
     for (const MeasuredCollective& c : r.collectives)
         coll.push_back({{"op", c.op}, {"ranks", c.ranks}, {"nodes", c.nodes}, {"bytes", c.bytes},
-                        {"busbw_gbps", c.busbw_bytes_per_s / 1e9}, {"algorithm", "nccl"}});
+                        {"busbw_gbps", opt(c.busbw_bytes_per_s, 1e9)}, {"algorithm", "nccl"}});
     j["collectives"] = coll;
     nlohmann::json skipped = nlohmann::json::array();
     for (const auto& [what, why] : r.skipped)

@@ -1,6 +1,7 @@
 #include "validation/published_runs.h"
 
 #include "estimate/evaluate.h"
+#include "io/json_reader.h"
 #include "io/scenario_json.h"
 
 #include <cmath>
@@ -72,6 +73,56 @@ std::string clusterFor(const std::string& gpu)
 double narayananFlops(double B, double s, double L, double h, double V)
 {
     return 96 * B * s * L * h * h * (1 + s / (6 * h) + V / (16 * L * h));
+}
+
+// Every field of a published run, typed, with its path: a wrongly typed field is an input error
+// (runs[0].gpu: must be a string), never an exception deep in the evaluation. Null means "not
+// published" for every field but the id and the source.
+void checkRun(const nlohmann::json& run, const std::string& path, std::vector<InputError>& errors)
+{
+    ObjectReader r(run, path, errors);
+    if (!r.valid())
+        return;
+    const auto present = [&](const char* key) {
+        const nlohmann::json* v = r.child(key);
+        return v && !v->is_null();
+    };
+    r.string("id", true);
+    r.string("source", true);
+    for (const char* key : {"model", "gpu", "zero_or_fsdp", "recompute", "precision", "notes"})
+        if (present(key))
+            r.string(key);
+    for (const char* key : {"layers", "heads", "kv_heads", "tp", "pp", "vp", "dp", "cp", "ep", "micro_batch"})
+        if (present(key))
+            r.integer(key, 1, 1 << 24);
+    for (const char* key : {"hidden", "ffn_hidden", "vocab", "seq_len", "num_gpus", "global_batch_seqs", "global_batch_tokens"})
+        if (present(key))
+            r.integer(key, 1, 1LL << 40);
+    if (present("params_b"))
+        r.number("params_b", 0, 1e9);
+    if (present("sp"))
+        r.boolean("sp");
+    r.child("moe");
+    if (const nlohmann::json* inferred = r.child("inferred"); inferred && !inferred->is_null() && !inferred->is_array())
+        r.error("inferred", "must be an array, got " + describeJson(*inferred));
+    if (const nlohmann::json* m = r.child("measured"); m && !m->is_null()) {
+        ObjectReader measured(*m, r.childPath("measured"), errors);
+        if (measured.valid()) {
+            for (const char* key : {"step_time_s", "tflops_per_gpu"}) {
+                const nlohmann::json* v = measured.child(key);
+                if (v && !v->is_null())
+                    measured.number(key, 1e-9, 1e9);
+            }
+            for (const char* key : {"mfu_pct", "pct_of_peak", "aggregate_pflops", "peak_assumed_tflops",
+                                    "training_days_for_300B_tokens"}) {
+                const nlohmann::json* v = measured.child(key);
+                if (v && !v->is_null())
+                    measured.number(key, 0, 1e12);
+            }
+            measured.finish();
+        }
+    }
+    r.finish();
 }
 
 } // namespace
@@ -171,6 +222,11 @@ ValidationSummary validateRuns(const nlohmann::json& file, std::vector<InputErro
         errors.push_back({"runs", "a published-runs file needs a \"runs\" array"});
         return out;
     }
+    const std::size_t before = errors.size();
+    for (std::size_t i = 0; i < file["runs"].size(); ++i)
+        checkRun(file["runs"][i], "runs[" + std::to_string(i) + "]", errors);
+    if (errors.size() != before)
+        return out;
     double sum = 0;
     for (const nlohmann::json& run : file["runs"]) {
         ValidationRow row;

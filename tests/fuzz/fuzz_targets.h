@@ -7,6 +7,7 @@
 #include "hardware/nccl_tests_import.h"
 #include "io/report_json.h"
 #include "io/scenario_json.h"
+#include "validation/published_runs.h"
 
 #include <string>
 
@@ -29,16 +30,21 @@ inline void scenarioFile(const std::string& bytes)
     (void)reportToJson(*scenario, estimate).dump();
 }
 
-// The measurement imports; the first byte picks the format, the rest is the file: a hardware
-// profile (applied to a cluster as --profile does) or an nccl-tests log (text or -J JSON,
-// merged into a profile as `parascope-cli profile import-nccl-tests` does).
+// The measurement imports; the first byte picks the format, the rest is the file: odd, a
+// hardware profile (applied to a cluster as --profile does); 2 mod 4, a published-runs file
+// (read and evaluated as `parascope-cli validate RUNS` does); else an nccl-tests log (text or -J
+// JSON, merged into a profile as `parascope-cli profile import-nccl-tests` does).
 inline void measurementFile(const std::string& bytes)
 {
     if (bytes.empty())
         return;
     const std::string text = bytes.substr(1);
     std::vector<InputError> errors;
-    if (bytes[0] & 1) {
+    if ((bytes[0] & 3) == 2) {
+        const auto json = parseJsonText(text, errors);
+        if (json)
+            (void)validateRuns(*json, errors);
+    } else if (bytes[0] & 1) {
         const auto json = parseJsonText(text, errors);
         if (!json)
             return;

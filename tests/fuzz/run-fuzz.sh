@@ -18,9 +18,14 @@ rm -rf "$out/corpus" "$out/findings"
 mkdir -p "$out/corpus/scenario" "$out/corpus/measurement" "$out/findings"
 cp tests/data/*.parascope.json resources/scenarios/*.parascope.json "$out/corpus/scenario/"
 cp tests/data/fuzz-regressions/scenario/* "$out/corpus/scenario/" 2>/dev/null || true
-# The measurement target reads a format byte first: odd = hardware profile, even = nccl-tests log.
+# The measurement target reads a format byte first: odd = hardware profile, 2 mod 4 = runs file,
+# 0 mod 4 = nccl-tests log.
 for f in tests/data/profile-*.json tests/data/bad-profile.json; do
   { printf '\001'; cat "$f"; } >"$out/corpus/measurement/profile-$(basename "$f")"
+done
+# 2 mod 4 = a published-runs file (parascope-cli validate).
+for f in resources/presets/validation/published-runs.json tests/data/runs-*.json; do
+  { printf '\002'; cat "$f"; } >"$out/corpus/measurement/runs-$(basename "$f")"
 done
 for f in tests/data/nccl*; do
   { printf '\000'; cat "$f"; } >"$out/corpus/measurement/nccl-$(basename "$f")"

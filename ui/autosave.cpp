@@ -2,11 +2,32 @@
 
 #include "save_file.h"
 
+#include <QDateTime>
 #include <QDir>
 #include <QFile>
+#include <QFileInfo>
 #include <QStandardPaths>
+#include <QUuid>
+
+#include <algorithm>
 
 namespace parascope::ui {
+
+namespace {
+
+const QString kSuffix = QStringLiteral(".parascope.json");
+
+QString lockFor(const QString& dir, const QString& id) { return dir + QLatin1Char('/') + id + QStringLiteral(".lock"); }
+
+std::unique_ptr<QLockFile> makeLock(const QString& path)
+{
+    auto lock = std::make_unique<QLockFile>(path);
+    // Stale only when its process is gone, never by age: a session may run for days.
+    lock->setStaleLockTime(0);
+    return lock;
+}
+
+} // namespace
 
 Autosave::Autosave(QObject* parent, const QString& dir, int delay_ms)
     : QObject(parent)
@@ -17,43 +38,52 @@ Autosave::Autosave(QObject* parent, const QString& dir, int delay_ms)
     connect(&timer_, &QTimer::timeout, this, &Autosave::writeNow);
     if (dir_.isEmpty() || !QDir().mkpath(dir_))
         return; // nowhere to write: no autosave, nothing to recover
-    const QString lock_path = dir_ + QStringLiteral("/session.lock");
-    const bool left_behind = QFile::exists(lock_path);
-    auto lock = std::make_unique<QLockFile>(lock_path);
-    // Another ParaScope holds a live lock: leave its session alone. A lock whose process is gone
-    // is stale; QLockFile removes it and this session takes over.
-    if (!lock->tryLock(0))
+    id_ = QStringLiteral("session-") + QUuid::createUuid().toString(QUuid::Id128);
+    auto own = makeLock(lockFor(dir_, id_));
+    if (!own->tryLock(0))
         return;
-    lock_ = std::move(lock);
-    const QString last = autosaveFile();
-    if (left_behind && QFile::exists(last)) {
-        // Kept aside, so that this session's autosaves cannot overwrite it before the user answers.
-        recoverable_ = dir_ + QStringLiteral("/recovered.parascope.json");
-        QFile::remove(recoverable_);
-        if (!QFile::rename(last, recoverable_))
-            recoverable_.clear();
+    lock_ = std::move(own);
+
+    // Every other session's scenario whose lock nobody holds: its owner is gone.
+    QFileInfoList candidates = QDir(dir_).entryInfoList({QStringLiteral("session-*") + kSuffix}, QDir::Files);
+    std::sort(candidates.begin(), candidates.end(), [](const QFileInfo& a, const QFileInfo& b) {
+        return a.lastModified() > b.lastModified();
+    });
+    for (const QFileInfo& f : candidates) {
+        const QString id = f.fileName().chopped(kSuffix.size());
+        if (id == id_)
+            continue;
+        auto lock = makeLock(lockFor(dir_, id));
+        if (!lock->tryLock(0))
+            continue; // a running copy owns it (or another copy has just adopted it)
+        recoverable_.append(f.absoluteFilePath());
+        adopted_[f.absoluteFilePath()] = std::move(lock);
     }
-    QFile::remove(last);
 }
 
 Autosave::~Autosave()
 {
-    // A change still waiting is written; the lock is released with lock_. Only a session that
-    // never got here (killed, crashed) leaves its lock behind, and so is offered back.
+    // A change still waiting is written; the locks are released with their objects. Only a
+    // session that never got here (killed, crashed) leaves its lock behind.
     if (timer_.isActive())
         writeNow();
 }
 
 QString Autosave::autosaveFile() const
 {
-    return dir_ + QStringLiteral("/autosave.parascope.json");
+    return id_.isEmpty() ? QString() : dir_ + QLatin1Char('/') + id_ + kSuffix;
 }
 
-void Autosave::discardRecoverable()
+void Autosave::discardRecoverable(const QString& file)
 {
-    if (!recoverable_.isEmpty())
-        QFile::remove(recoverable_);
-    recoverable_.clear();
+    if (!recoverable_.contains(file))
+        return;
+    QFile::remove(file);
+    recoverable_.removeAll(file);
+    if (auto it = adopted_.find(file); it != adopted_.end()) {
+        it->second->unlock(); // removes the lock file
+        adopted_.erase(it);
+    }
 }
 
 void Autosave::schedule(const QByteArray& json)
@@ -81,8 +111,11 @@ void Autosave::finish()
     if (!active())
         return;
     QFile::remove(autosaveFile());
-    lock_->unlock(); // removes session.lock
+    lock_->unlock(); // removes this session's lock
     lock_.reset();
+    // Scenarios nobody answered for stay on disk; released, they are offered again next start.
+    adopted_.clear();
+    recoverable_.clear();
 }
 
 } // namespace parascope::ui

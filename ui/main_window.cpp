@@ -458,31 +458,43 @@ QString MainWindow::startAutosave(const QString& dir)
 
 void MainWindow::offerRecovery()
 {
-    if (!autosave_ || autosave_->recoverableFile().isEmpty())
-        return;
-    QMessageBox box(QMessageBox::Question, tr("Recover scenario"),
-                    tr("ParaScope did not close properly last time. Restore the scenario you were working on?"),
-                    QMessageBox::NoButton, this);
-    QPushButton* restore = box.addButton(tr("Restore"), QMessageBox::AcceptRole);
-    box.addButton(tr("Discard"), QMessageBox::RejectRole);
-    box.setDefaultButton(restore);
-    box.exec();
-    if (box.clickedButton() == restore)
-        recoverAutosave();
-    else
-        autosave_->discardRecoverable();
+    // Newest first; each answer removes that one. Restoring one ends the questions (the others
+    // stay, unanswered, for the next start); closing the dialog answers nothing.
+    while (autosave_ && !autosave_->recoverableFile().isEmpty()) {
+        const QString file = autosave_->recoverableFile();
+        const int left = int(autosave_->recoverableFiles().size()) - 1;
+        QMessageBox box(QMessageBox::Question, tr("Recover scenario"),
+                        tr("ParaScope did not close properly on %1. Restore the scenario it was working on?")
+                            .arg(QLocale().toString(QFileInfo(file).lastModified(), QLocale::ShortFormat)),
+                        QMessageBox::NoButton, this);
+        if (left > 0)
+            box.setInformativeText(tr("Other unsaved scenarios, kept until you answer for each: %1").arg(left));
+        QPushButton* restore = box.addButton(tr("Restore"), QMessageBox::AcceptRole);
+        QPushButton* discard = box.addButton(tr("Discard"), QMessageBox::DestructiveRole);
+        box.addButton(tr("Later"), QMessageBox::RejectRole);
+        box.setDefaultButton(restore);
+        box.exec();
+        if (box.clickedButton() == restore) {
+            recoverAutosave();
+            return;
+        }
+        if (box.clickedButton() != discard)
+            return; // later: everything stays
+        autosave_->discardRecoverable(file);
+    }
 }
 
 QString MainWindow::recoverAutosave()
 {
     if (!autosave_ || autosave_->recoverableFile().isEmpty())
         return tr("There is no scenario to recover.");
-    if (const QString error = loadScenario(autosave_->recoverableFile()); !error.isEmpty())
+    const QString file = autosave_->recoverableFile();
+    if (const QString error = loadScenario(file); !error.isEmpty())
         return error;
     // Restored, not saved: Save asks where, and the recovered copy is no recent file.
     current_file_.clear();
     retranslate();
-    autosave_->discardRecoverable();
+    autosave_->discardRecoverable(file);
     statusBar()->showMessage(tr("Restored the scenario from the last session"), 5000);
     return {};
 }
@@ -654,7 +666,7 @@ void MainWindow::rememberRecent(const QString& file)
 {
     recent_.removeAll(file);
     recent_.prepend(file);
-    while (recent_.size() > 8)
+    while (recent_.size() > kMaxRecentFiles)
         recent_.removeLast();
     QSettings().setValue(QStringLiteral("recentFiles"), recent_);
     updateRecentMenu();
@@ -678,7 +690,18 @@ void MainWindow::showError(const QString& title, const QString& text)
 void MainWindow::restoreSession()
 {
     QSettings s;
-    recent_ = s.value(QStringLiteral("recentFiles")).toStringList();
+    // Trimmed on read: a settings file edited by hand (or by another program) with 200,000
+    // entries must not build 200,000 menu items. The trimmed list is written back.
+    const QStringList recent = s.value(QStringLiteral("recentFiles")).toStringList();
+    recent_.clear();
+    for (const QString& f : recent) {
+        if (recent_.size() >= kMaxRecentFiles)
+            break;
+        if (!f.isEmpty() && f.size() <= 4096 && !recent_.contains(f))
+            recent_.append(f);
+    }
+    if (recent_ != recent)
+        s.setValue(QStringLiteral("recentFiles"), recent_);
     if (!restoreGeometry(s.value(QStringLiteral("geometry")).toByteArray())) {
         // First start: most of the screen, the charts need room.
         const QRect screen = QGuiApplication::primaryScreen() ? QGuiApplication::primaryScreen()->availableGeometry()

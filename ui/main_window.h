@@ -113,6 +113,7 @@ private:
     QString current_file_;
     QString lesson_id_;
     int lesson_step_ = 0;
+    static constexpr int kMaxRecentFiles = 8;
     QStringList recent_;
     bool presenter_ = false;
     ChartTheme theme_;

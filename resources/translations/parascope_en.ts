@@ -31,16 +31,8 @@
 <context>
     <name>ChartExport</name>
     <message>
-        <source>size %1×%2 is out of range (16–10000 pixels)</source>
-        <translation>size %1×%2 is out of range (16–10000 pixels)</translation>
-    </message>
-    <message>
         <source>folder %1 does not exist</source>
         <translation>folder %1 does not exist</translation>
-    </message>
-    <message>
-        <source>folder %1 is not writable</source>
-        <translation>folder %1 is not writable</translation>
     </message>
     <message>
         <source>the SVG painter could not start</source>
@@ -49,6 +41,22 @@
     <message>
         <source>rendering the %1 failed</source>
         <translation>rendering the %1 failed</translation>
+    </message>
+    <message>
+        <source>size %1×%2 is out of range (%3–%4 pixels a side)</source>
+        <translation>size %1×%2 is out of range (%3–%4 pixels a side)</translation>
+    </message>
+    <message>
+        <source>scale %1 is out of range (1–3)</source>
+        <translation>scale %1 is out of range (1–3)</translation>
+    </message>
+    <message>
+        <source>%1×%2 at scale %3 is %4 megapixels, over the %5-megapixel budget (e.g. 3840×2160 at 2×, or 1920×1080 at 3×)</source>
+        <translation>%1×%2 at scale %3 is %4 megapixels, over the %5-megapixel budget (e.g. 3840×2160 at 2×, or 1920×1080 at 3×)</translation>
+    </message>
+    <message>
+        <source>the PDF painter could not start</source>
+        <translation>the PDF painter could not start</translation>
     </message>
 </context>
 <context>
@@ -129,6 +137,10 @@
     <message>
         <source>only %1 of %2 bytes reached the disk (disk full or file too large?)</source>
         <translation>only %1 of %2 bytes reached the disk (disk full or file too large?)</translation>
+    </message>
+    <message>
+        <source>%1 is a folder</source>
+        <translation>%1 is a folder</translation>
     </message>
 </context>
 <context>
@@ -580,10 +592,6 @@ The previous file is unchanged.</translation>
         <translation>Recover scenario</translation>
     </message>
     <message>
-        <source>ParaScope did not close properly last time. Restore the scenario you were working on?</source>
-        <translation>ParaScope did not close properly last time. Restore the scenario you were working on?</translation>
-    </message>
-    <message>
         <source>There is no scenario to recover.</source>
         <translation>There is no scenario to recover.</translation>
     </message>
@@ -598,6 +606,18 @@ The previous file is unchanged.</translation>
     <message>
         <source>Discard</source>
         <translation>Discard</translation>
+    </message>
+    <message>
+        <source>ParaScope did not close properly on %1. Restore the scenario it was working on?</source>
+        <translation>ParaScope did not close properly on %1. Restore the scenario it was working on?</translation>
+    </message>
+    <message>
+        <source>Other unsaved scenarios, kept until you answer for each: %1</source>
+        <translation>Other unsaved scenarios, kept until you answer for each: %1</translation>
+    </message>
+    <message>
+        <source>Later</source>
+        <translation>Later</translation>
     </message>
 </context>
 <context>
@@ -808,6 +828,10 @@ OOM</translation>
     <message>
         <source>best step (s)</source>
         <translation>best step (s)</translation>
+    </message>
+    <message>
+        <source>Nearest GPU counts with a valid layout: %1.</source>
+        <translation>Nearest GPU counts with a valid layout: %1.</translation>
     </message>
 </context>
 <context>

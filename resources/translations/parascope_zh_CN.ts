@@ -31,16 +31,8 @@
 <context>
     <name>ChartExport</name>
     <message>
-        <source>size %1×%2 is out of range (16–10000 pixels)</source>
-        <translation>尺寸 %1×%2 超出范围（16–10000 像素）</translation>
-    </message>
-    <message>
         <source>folder %1 does not exist</source>
         <translation>文件夹 %1 不存在</translation>
-    </message>
-    <message>
-        <source>folder %1 is not writable</source>
-        <translation>文件夹 %1 不可写</translation>
     </message>
     <message>
         <source>the SVG painter could not start</source>
@@ -49,6 +41,22 @@
     <message>
         <source>rendering the %1 failed</source>
         <translation>渲染 %1 失败</translation>
+    </message>
+    <message>
+        <source>size %1×%2 is out of range (%3–%4 pixels a side)</source>
+        <translation>尺寸 %1×%2 超出范围（每边 %3–%4 像素）</translation>
+    </message>
+    <message>
+        <source>scale %1 is out of range (1–3)</source>
+        <translation>缩放 %1 超出范围（1–3）</translation>
+    </message>
+    <message>
+        <source>%1×%2 at scale %3 is %4 megapixels, over the %5-megapixel budget (e.g. 3840×2160 at 2×, or 1920×1080 at 3×)</source>
+        <translation>%1×%2 在 %3 倍缩放下为 %4 百万像素，超过 %5 百万像素的上限（例如 3840×2160 的 2 倍，或 1920×1080 的 3 倍）</translation>
+    </message>
+    <message>
+        <source>the PDF painter could not start</source>
+        <translation>无法启动 PDF 绘制</translation>
     </message>
 </context>
 <context>
@@ -129,6 +137,10 @@
     <message>
         <source>only %1 of %2 bytes reached the disk (disk full or file too large?)</source>
         <translation>只有 %1 / %2 字节写入了磁盘（磁盘已满或文件过大？）</translation>
+    </message>
+    <message>
+        <source>%1 is a folder</source>
+        <translation>%1 是一个文件夹</translation>
     </message>
 </context>
 <context>
@@ -580,10 +592,6 @@ The previous file is unchanged.</source>
         <translation>恢复场景</translation>
     </message>
     <message>
-        <source>ParaScope did not close properly last time. Restore the scenario you were working on?</source>
-        <translation>ParaScope 上次没有正常关闭。要恢复当时正在编辑的场景吗？</translation>
-    </message>
-    <message>
         <source>There is no scenario to recover.</source>
         <translation>没有可恢复的场景。</translation>
     </message>
@@ -598,6 +606,18 @@ The previous file is unchanged.</source>
     <message>
         <source>Discard</source>
         <translation>放弃</translation>
+    </message>
+    <message>
+        <source>ParaScope did not close properly on %1. Restore the scenario it was working on?</source>
+        <translation>ParaScope 在 %1 没有正常关闭。要恢复当时正在编辑的场景吗？</translation>
+    </message>
+    <message>
+        <source>Other unsaved scenarios, kept until you answer for each: %1</source>
+        <translation>其他未保存的场景（逐一答复前一直保留）：%1</translation>
+    </message>
+    <message>
+        <source>Later</source>
+        <translation>稍后</translation>
     </message>
 </context>
 <context>
@@ -808,6 +828,10 @@ OOM</source>
     <message>
         <source>best step (s)</source>
         <translation>最短步长 (s)</translation>
+    </message>
+    <message>
+        <source>Nearest GPU counts with a valid layout: %1.</source>
+        <translation>最接近且存在合法布局的 GPU 数：%1。</translation>
     </message>
 </context>
 <context>

@@ -6,7 +6,9 @@
 #include <QSaveFile>
 
 #ifdef Q_OS_UNIX
+#include <cerrno>
 #include <csignal>
+#include <unistd.h>
 #endif
 
 namespace parascope::ui {
@@ -14,7 +16,13 @@ namespace parascope::ui {
 QString commitSaveFile(QSaveFile& f)
 {
     const qint64 written = f.pos();
-    const bool flushed = f.flush();
+    bool flushed = f.flush();
+#ifdef Q_OS_UNIX
+    // The bytes reach the disk before the rename makes them the file (as the CLI's writer does),
+    // whatever QSaveFile::commit() does itself.
+    if (flushed && f.handle() >= 0 && ::fsync(f.handle()) != 0 && errno != EINVAL)
+        flushed = false;
+#endif
     const qint64 on_disk = f.size();
     if (!flushed || f.error() != QFileDevice::NoError || on_disk != written) {
         // Qt's own message for a short write is "Unknown error": say what happened.

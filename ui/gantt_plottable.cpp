@@ -75,6 +75,7 @@ double GanttPlottable::selectTest(const QPointF& pos, bool onlySelectable, QVari
 
 void GanttPlottable::draw(QCPPainter* painter)
 {
+    last_rects_ = 0;
     if (!keyAxis() || !valueAxis() || segments_.empty())
         return;
     QCPAxis* k = keyAxis();

@@ -3,6 +3,7 @@
 // golden files after an intended engine change (and review the diff).
 
 #include "hostile_files.h"
+#include "process_runner.h"
 #include "parascope/version.h"
 
 #include <QStandardPaths>
@@ -18,25 +19,8 @@
 class TstCli : public QObject {
     Q_OBJECT
 
-    struct Run {
-        int code = -1;
-        QByteArray out, err;
-    };
-
-    static Run run(const QStringList& args)
-    {
-        QProcess p;
-        p.start(QStringLiteral(PARASCOPE_CLI), args);
-        Run r;
-        if (!p.waitForFinished(60000)) {
-            p.kill();
-            return r;
-        }
-        r.code = p.exitStatus() == QProcess::NormalExit ? p.exitCode() : -2;
-        r.out = p.readAllStandardOutput();
-        r.err = p.readAllStandardError();
-        return r;
-    }
+    using Run = parascope::test::ProcessRun;
+    static Run run(const QStringList& args) { return parascope::test::runProcess(QStringLiteral(PARASCOPE_CLI), args, QProcessEnvironment::systemEnvironment(), 60000); }
     static QString data(const char* name) { return QStringLiteral(PARASCOPE_TEST_DATA "/") + QString::fromUtf8(name); }
     static QString defaultScenario() { return QStringLiteral(PARASCOPE_SOURCE_DIR "/resources/scenarios/default.parascope.json"); }
 
@@ -403,12 +387,8 @@ private slots:
             QVERIFY(QFile::copy(QStringLiteral(PARASCOPE_CLI), cli));
             QVERIFY(QFile::setPermissions(cli, QFileDevice::ReadOwner | QFileDevice::WriteOwner | QFileDevice::ExeOwner
                                                    | QFileDevice::ReadOther | QFileDevice::ExeOther));
-            QProcess p;
-            p.start(QStringLiteral("runuser"), {QStringLiteral("-u"), QStringLiteral("nobody"), QStringLiteral("--"), cli,
-                                                QStringLiteral("evaluate"), locked});
-            QVERIFY(p.waitForFinished(60000));
-            r.code = p.exitCode();
-            r.err = p.readAllStandardError();
+            r = parascope::test::runProcess(QStringLiteral("runuser"), {QStringLiteral("-u"), QStringLiteral("nobody"),
+                                                                       QStringLiteral("--"), cli, QStringLiteral("evaluate"), locked});
         } else
 #endif
         {

@@ -3,6 +3,8 @@
 // asked for unbounded work; searches with nothing to find; measured files with zeros and wrong
 // types. Each case failed before its fix.
 
+#include "process_runner.h"
+
 #include <QDir>
 #include <QFile>
 #include <QProcess>
@@ -18,42 +20,14 @@
 class TstCliReliability : public QObject {
     Q_OBJECT
 
-    struct Run {
-        int code = -1;
-        QByteArray out, err;
-    };
-
-    static Run run(const QStringList& args)
-    {
-        QProcess p;
-        p.start(QStringLiteral(PARASCOPE_CLI), args);
-        Run r;
-        if (!p.waitForFinished(120000)) {
-            p.kill();
-            return r;
-        }
-        r.code = p.exitStatus() == QProcess::NormalExit ? p.exitCode() : -2;
-        r.out = p.readAllStandardOutput();
-        r.err = p.readAllStandardError();
-        return r;
-    }
-    // The CLI through /bin/sh, for a ulimit.
+    using Run = parascope::test::ProcessRun;
+    static Run run(const QStringList& args) { return parascope::test::runProcess(QStringLiteral(PARASCOPE_CLI), args); }
+    // The CLI through /bin/sh, for a ulimit; $CLI names it.
     static Run shell(const QString& script)
     {
-        QProcess p;
         QProcessEnvironment env = QProcessEnvironment::systemEnvironment();
         env.insert(QStringLiteral("CLI"), QStringLiteral(PARASCOPE_CLI));
-        p.setProcessEnvironment(env);
-        p.start(QStringLiteral("/bin/sh"), {QStringLiteral("-c"), script});
-        Run r;
-        if (!p.waitForFinished(60000)) {
-            p.kill();
-            return r;
-        }
-        r.code = p.exitStatus() == QProcess::NormalExit ? p.exitCode() : -2;
-        r.out = p.readAllStandardOutput();
-        r.err = p.readAllStandardError();
-        return r;
+        return parascope::test::runProcess(QStringLiteral("/bin/sh"), {QStringLiteral("-c"), script}, env);
     }
     static QString data(const char* name) { return QStringLiteral(PARASCOPE_TEST_DATA "/") + QString::fromUtf8(name); }
     static QString defaultScenario() { return QStringLiteral(PARASCOPE_SOURCE_DIR "/resources/scenarios/default.parascope.json"); }

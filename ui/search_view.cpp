@@ -205,6 +205,11 @@ void SearchView::runSearch(bool interactive)
     draw();
 }
 
+QString SearchView::summary() const
+{
+    return summary_->text();
+}
+
 void SearchView::applyRow(int r)
 {
     const SearchRow* row = table_->row(r);

@@ -45,6 +45,7 @@ public:
     void applyRow(int row);
     SearchTableModel* table() const { return table_; }
     const SearchResult& result() const { return result_; }
+    QString summary() const; // the line above the table: counts, and why nothing ranked
     QCPColorMap* heatmap() const { return heat_; }
 
 public slots:

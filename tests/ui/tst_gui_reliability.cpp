@@ -9,6 +9,7 @@
 #include "main_window.h"
 #include "scenario_fixture.h"
 #include "scenario_model.h"
+#include "search_view.h"
 
 #include <QDirIterator>
 #include <QMenu>
@@ -254,6 +255,20 @@ private slots:
             QVERIFY2(err.contains("megapixel") || err.contains("scale"), err.constData());
         }
         QVERIFY(!QFile::exists(dir.filePath(QStringLiteral("big.png"))));
+    }
+
+    void emptySearchSaysWhichRuleAndWhereALayoutExists()
+    {
+        // 5,128 = 8·641 GPUs and a batch of 2,520: before, the Search tab said only "0 valid".
+        MainWindow w;
+        w.setLanguage(QStringLiteral("en"));
+        w.model()->setScenario(test::scenarioFromJson(R"({"schema":"parascope.scenario/1","model":"megatron-gpt-530b",
+            "cluster":"dgx-a100-80g","parallel":{"tp":8,"pp":1,"dp":641},"training":{"seq_len":2048,"global_batch":2520}})"));
+        w.searchView()->runSearch(false);
+        QVERIFY(w.searchView()->result().top.empty());
+        const QString summary = w.searchView()->summary();
+        QVERIFY2(summary.contains(QStringLiteral("641")) && summary.contains(QStringLiteral("2520")), qPrintable(summary));
+        QVERIFY2(summary.contains(QStringLiteral("5120, 5152")), qPrintable(summary));
     }
 
     void hugeRecentFileListIsTrimmedOnRead()

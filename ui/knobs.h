@@ -1,7 +1,7 @@
 #pragma once
-// The numeric knobs of the scenario panel: which scenario field each one moves and which values
-// make sense for the current scenario (powers of two, divisors of the layer count, multiples of
-// micro batch × DP, …). Pure functions: the panel draws them, the tests check them.
+// The sliders of the scenario panel: a view of the core's knob table (core/estimate/knobs.h) —
+// which scenario field each one moves, by which rule, and which values make sense for the current
+// scenario — with the UI's translatable labels. The panel draws them, the tests check them.
 
 #include "estimate/scenario.h"
 

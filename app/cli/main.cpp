@@ -5,6 +5,7 @@
 // JSON path), 1 internal error.
 
 #include "estimate/evaluate.h"
+#include "estimate/knobs.h"
 #include "hardware/hardware_profile.h"
 #include "hardware/nccl_tests_import.h"
 #include "io/report_json.h"
@@ -35,9 +36,9 @@ constexpr int kExitOk = 0, kExitInternal = 1, kExitBadInput = 2;
 
 const char* kUsage =
     "usage:\n"
-    "  parascope-cli evaluate FILE [--format text|json] [--lang en|zh] [--no-explain] [--profile PROFILE]\n"
-    "  parascope-cli timeline FILE [--format json|chrome-trace] [--out FILE] [--profile PROFILE]\n"
-    "  parascope-cli sweep FILE --param PARAM --values V1,V2,… [--format text|json|csv] [--lang en|zh]\n"
+    "  parascope-cli evaluate FILE [--set PATH=VALUE]… [--format text|json] [--lang en|zh] [--no-explain] [--profile PROFILE]\n"
+    "  parascope-cli timeline FILE [--set PATH=VALUE]… [--format json|chrome-trace] [--out FILE] [--profile PROFILE]\n"
+    "  parascope-cli sweep FILE --param PARAM --values V1,V2,… [--set PATH=VALUE]… [--format text|json|csv] [--lang en|zh]\n"
     "  parascope-cli search FILE [--gpus N] [--top K] [--threads N] [--closed-form] [--fewest-gpus] [--format text|json|csv]\n"
     "  parascope-cli validate [RUNS.json] [--format text|json]\n"
     "  parascope-cli profile import-nccl-tests LOG... [--op OP] [--ranks N] [--nodes N] [--into PROFILE] --out PROFILE\n"
@@ -55,6 +56,8 @@ const char* kUsage =
     "          parallel.dp, parallel.cp, parallel.ep, parallel.zero, training.seq_len,\n"
     "          training.micro_batch, training.global_batch, training.recompute (0-2),\n"
     "          parallel.schedule (0-5), gpus) and names the breaking points.\n"
+    "--set     moves one of those knobs before evaluating, as the app's slider does (DP keeps\n"
+    "          the microbatch count: the global batch follows); repeat it for several.\n"
     "search    evaluates every valid strategy (tp, pp, vpp, dp, cp, ep, SP, ZeRO, micro batch,\n"
     "          recompute, schedule) for the scenario's model, cluster, sequence and batch, ranks\n"
     "          them by tokens/s and prints the Pareto front of peak memory vs step time.\n"
@@ -71,6 +74,7 @@ struct Args {
     std::string into;
     std::string param;
     std::string values;
+    std::vector<std::string> sets; // --set PATH=VALUE, in order
     long long gpus = 0, top = 10, threads = 0;
     bool closed_form = false, fewest_gpus = false;
     parascope::NcclTestsOverrides nccl;
@@ -120,6 +124,11 @@ int parseArgs(int argc, char** argv, int first, Args& a)
             if (n < 1)
                 return badUsage(arg + " needs a whole number ≥ 1");
             (arg == "--ranks" ? a.nccl.ranks : a.nccl.nodes) = n;
+        } else if (arg == "--set") {
+            const char* v = value();
+            if (!v)
+                return badUsage("--set needs PATH=VALUE (e.g. --set parallel.dp=16)");
+            a.sets.push_back(v);
         } else if (arg == "--out") {
             const char* v = value();
             if (!v)
@@ -168,6 +177,14 @@ std::optional<parascope::Scenario> loadScenario(const Args& a, const char* comma
             return std::nullopt;
         }
         scenario->cluster = parascope::calibrate(scenario->cluster, *profile);
+    }
+    // --set moves a knob exactly as the app's slider and a sweep do (estimate/knobs.h).
+    for (const std::string& assignment : a.sets) {
+        std::string why;
+        if (!parascope::applyKnobAssignment(*scenario, assignment, why)) {
+            std::cerr << "parascope-cli: --set " << assignment << ": " << why << "\n";
+            return std::nullopt;
+        }
     }
     return scenario;
 }
@@ -223,11 +240,10 @@ int sweepCommand(const Args& a)
     const std::string format = a.format.empty() ? "text" : a.format;
     if (format != "json" && format != "text" && format != "csv")
         return badUsage("--format needs text, json or csv");
-    const auto& params = parascope::sweepableParams();
-    if (std::find(params.begin(), params.end(), a.param) == params.end()) {
+    if (!parascope::findKnob(a.param)) {
         std::string list;
-        for (const std::string& p : params)
-            list += (list.empty() ? "" : ", ") + p;
+        for (const parascope::Knob& k : parascope::knobs())
+            list += (list.empty() ? "" : ", ") + k.path;
         return badUsage("--param must be one of " + list);
     }
     std::vector<long long> values;

@@ -1,5 +1,7 @@
 #include "io/scenario_json.h"
 
+#include "estimate/knobs.h"
+
 #include "io/embedded_presets.h"
 
 #include <algorithm>
@@ -231,6 +233,19 @@ std::optional<ClusterSpec> readCluster(const nlohmann::json& in, const std::stri
     return c;
 }
 
+namespace {
+
+// A knob's field, in the range of its entry in the knob table (estimate/knobs.h): a file may hold
+// what a slider, a sweep or --set may set, and no more.
+std::optional<std::int64_t> knobInteger(ObjectReader& r, const char* path)
+{
+    const Knob* k = findKnob(path);
+    const std::string_view field = std::string_view(path).substr(std::string_view(path).find('.') + 1);
+    return r.integer(std::string(field).c_str(), k->min, k->max);
+}
+
+} // namespace
+
 std::optional<Scenario> readScenario(const nlohmann::json& j, std::vector<InputError>& errors)
 {
     const std::size_t before = errors.size();
@@ -261,15 +276,15 @@ std::optional<Scenario> readScenario(const nlohmann::json& j, std::vector<InputE
         ObjectReader p(*pj, "parallel", errors);
         ParallelConfig& pc = sc.parallel;
         constexpr std::int64_t kMaxDegree = 1 << 24;
-        pc.tp = int(p.integer("tp", 1, kMaxDegree).value_or(1));
-        pc.pp = int(p.integer("pp", 1, 100000).value_or(1));
-        pc.dp = int(p.integer("dp", 1, kMaxDegree).value_or(1));
-        pc.cp = int(p.integer("cp", 1, kMaxDegree).value_or(1));
-        pc.ep = int(p.integer("ep", 1, kMaxDegree).value_or(1));
+        pc.tp = int(knobInteger(p, "parallel.tp").value_or(1));
+        pc.pp = int(knobInteger(p, "parallel.pp").value_or(1));
+        pc.dp = int(knobInteger(p, "parallel.dp").value_or(1));
+        pc.cp = int(knobInteger(p, "parallel.cp").value_or(1));
+        pc.ep = int(knobInteger(p, "parallel.ep").value_or(1));
         pc.etp = int(p.integer("etp", 1, kMaxDegree).value_or(0));
-        pc.vpp = int(p.integer("vpp", 1, 1024).value_or(1));
+        pc.vpp = int(knobInteger(p, "parallel.vpp").value_or(1));
         pc.sequence_parallel = p.boolean("sequence_parallel").value_or(false);
-        pc.zero = int(p.integer("zero", 0, 3).value_or(0));
+        pc.zero = int(knobInteger(p, "parallel.zero").value_or(0));
         pc.tp_comm_overlap = p.boolean("tp_comm_overlap").value_or(false);
         pc.overlap_grad_reduce = p.boolean("overlap_grad_reduce").value_or(true);
         if (auto s = p.choice("schedule", {"gpipe", "1f1b", "interleaved", "zb-h1", "zb-v", "dualpipe-v"}))
@@ -312,9 +327,9 @@ std::optional<Scenario> readScenario(const nlohmann::json& j, std::vector<InputE
     if (const nlohmann::json* tj = r.child("training")) {
         ObjectReader t(*tj, "training", errors);
         TrainingConfig& tc = sc.training;
-        tc.seq_len = t.integer("seq_len", 1, 1LL << 27).value_or(tc.seq_len);
-        tc.micro_batch = t.integer("micro_batch", 1, 1LL << 20).value_or(tc.micro_batch);
-        tc.global_batch = t.integer("global_batch", 1, 1LL << 32).value_or(tc.global_batch);
+        tc.seq_len = knobInteger(t, "training.seq_len").value_or(tc.seq_len);
+        tc.micro_batch = knobInteger(t, "training.micro_batch").value_or(tc.micro_batch);
+        tc.global_batch = knobInteger(t, "training.global_batch").value_or(tc.global_batch);
         if (auto v = t.choice("precision", {"bf16", "fp16", "fp8", "fp32"}))
             tc.precision = Precision(*v);
         if (auto v = t.choice("grad_dtype", {"bf16", "fp32"}))

@@ -34,13 +34,8 @@ struct SweepResult {
     std::vector<BreakingPoint> breaks;
 };
 
-// Knobs that can be swept (scenario paths): parallel.tp/pp/vpp/dp/cp/ep/zero,
-// training.seq_len/micro_batch/global_batch, training.recompute (0 none, 1 selective, 2 full),
-// parallel.schedule (0 … 5 in the order of the scenario file), gpus (DP follows).
-const std::vector<std::string>& sweepableParams();
-// Applies one value; false (with the reason) when the param is unknown or the value is out of range.
-bool applySweepValue(Scenario& sc, const std::string& param, long long value, std::string& why);
-
+// Sweeps one knob of estimate/knobs.h (any of knobs(): the same rule as the app's slider and
+// `--set`; a value the knob refuses stays on the axis as an invalid point with the reason).
 SweepResult sweep(const Scenario& base, const std::string& param, const std::vector<long long>& values);
 
 } // namespace parascope

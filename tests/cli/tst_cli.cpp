@@ -425,6 +425,52 @@ private slots:
         QVERIFY(!j.contains("models"));
     }
 
+    void setMovesAKnobAsTheSweepDoes_data()
+    {
+        // One value per knob of estimate/knobs.h, each different from the default scenario's.
+        QTest::addColumn<QString>("path");
+        QTest::addColumn<QString>("value");
+        const std::pair<const char*, const char*> rows[] = {
+            {"training.seq_len", "2048"}, {"training.micro_batch", "2"}, {"training.global_batch", "1024"},
+            {"parallel.tp", "4"},         {"parallel.pp", "4"},          {"parallel.vpp", "2"},
+            {"parallel.dp", "32"},        {"parallel.cp", "2"},          {"parallel.ep", "1"},
+            {"parallel.zero", "0"},       {"training.recompute", "2"},   {"parallel.schedule", "2"},
+            {"gpus", "1024"}};
+        for (const auto& [path, value] : rows)
+            QTest::newRow(path) << QString::fromLatin1(path) << QString::fromLatin1(value);
+    }
+
+    void setMovesAKnobAsTheSweepDoes()
+    {
+        // `evaluate --set PATH=V` and the sweep's point at V are the same scenario, number for
+        // number (the app's slider calls the same rule; tst_knobs and tst_gui check that side).
+        QFETCH(QString, path);
+        QFETCH(QString, value);
+        const Run e = run({QStringLiteral("evaluate"), defaultScenario(), QStringLiteral("--set"), path + QLatin1Char('=') + value,
+                           QStringLiteral("--format"), QStringLiteral("json"), QStringLiteral("--no-explain")});
+        QCOMPARE(e.code, 0);
+        const Run w = run({QStringLiteral("sweep"), defaultScenario(), QStringLiteral("--param"), path, QStringLiteral("--values"), value,
+                           QStringLiteral("--format"), QStringLiteral("json")});
+        QCOMPARE(w.code, 0);
+        const nlohmann::json report = nlohmann::json::parse(e.out.toStdString());
+        const nlohmann::json point = nlohmann::json::parse(w.out.toStdString())["points"][0];
+        QCOMPARE(point["step_s"].get<double>(), report["time"]["step_s"].get<double>());
+        QCOMPARE(point["tokens_per_s"].get<double>(), report["throughput"]["tokens_per_s"].get<double>());
+        QCOMPARE(point["mfu"].get<double>(), report["throughput"]["mfu"].get<double>());
+        // (The report rounds bytes to whole bytes; the sweep keeps the engine's double.)
+        QVERIFY(std::abs(point["peak_bytes"].get<double>() - report["memory"]["peak_bytes"].get<double>()) <= 0.5);
+        QCOMPARE(point["diagnostics"].size(), report["diagnostics"].size());
+    }
+
+    void setRefusesWhatNoKnobCanDo()
+    {
+        for (const char* bad : {"parallel.pp", "model.hidden=1", "parallel.zero=7", "parallel.tp=two"}) {
+            const Run r = run({QStringLiteral("evaluate"), defaultScenario(), QStringLiteral("--set"), QString::fromLatin1(bad)});
+            QCOMPARE(r.code, 2);
+            QVERIFY2(r.err.contains("--set"), r.err.constData());
+        }
+    }
+
     // Every scenario in tests/data answers: 0 for valid files, 2 for the deliberately bad ones.
     void everyExampleAnswers()
     {

@@ -1,6 +1,7 @@
 // Sweep: every point equals a single evaluation of that value, invalid points stay on the axis
 // with their reason, and the breaking points are found and named on constructed cases.
 
+#include "estimate/knobs.h"
 #include "search/sweep.h"
 #include "scenario_fixture.h"
 
@@ -89,10 +90,10 @@ private slots:
         QVERIFY(r.points[1].valid);
         std::string why;
         Scenario sc = base();
-        QVERIFY(!applySweepValue(sc, "model.hidden", 1, why));
-        QVERIFY(why.find("cannot sweep") != std::string::npos);
+        QVERIFY(!applyKnob(sc, "model.hidden", 1, why));
+        QVERIFY(why.find("no knob \"model.hidden\"") != std::string::npos);
         sc.parallel.tp = 2;
-        QVERIFY(!applySweepValue(sc, "gpus", 3, why)); // not a multiple of tp·pp·cp = 2
+        QVERIFY(!applyKnob(sc, "gpus", 3, why)); // not a multiple of tp·pp·cp = 2
         QVERIFY(why.find("not a multiple") != std::string::npos);
     }
 
@@ -104,7 +105,7 @@ private slots:
         const SweepResult r = sweep(sc, "gpus", {2, 8});
         QCOMPARE(r.points.size(), std::size_t(2));
         std::string why;
-        QVERIFY(applySweepValue(sc, "gpus", 8, why));
+        QVERIFY(applyKnob(sc, "gpus", 8, why));
         QCOMPARE(sc.parallel.dp, 4);
         QCOMPARE(sc.microbatches(), 16LL);
     }

@@ -9,12 +9,14 @@
 #include "comm_chart.h"
 #include "diagnostics_model.h"
 #include "diagnostics_panel.h"
+#include "estimate/knobs.h"
 #include "hostile_files.h"
 #include "io/scenario_json.h"
 #include "lessons.h"
 #include "main_window.h"
 #include "memory_chart.h"
 #include "scenario_model.h"
+#include "scenario_fixture.h"
 #include "scenario_panel.h"
 #include "search_view.h"
 #include "sweep_view.h"
@@ -103,6 +105,29 @@ private slots:
         QVERIFY(hasCode(w.diagnosticsPanel()->diagnostics(), QStringLiteral("microbatches_lt_pp")));
         QVERIFY(hasCode(w.diagnosticsPanel()->diagnostics(), QStringLiteral("large_bubble")));
         QVERIFY(w.statusLabel()->text().contains(QStringLiteral("MFU")));
+    }
+
+    void everySliderMovesItsKnobAsSweepAndSetDo()
+    {
+        // Each slider of the panel, moved to each value it offers on the default scenario, gives
+        // the scenario that the core's knob rule (the one `sweep` and `--set` use) gives.
+        MainWindow w;
+        const Scenario base = test::scenarioFromFile("../../resources/scenarios/default.parascope.json");
+        for (const parascope::ui::Knob& k : parascope::ui::knobs()) {
+            w.model()->setScenario(base);
+            w.model()->flush();
+            QSlider* slider = w.panel()->slider(QString::fromLatin1(k.path));
+            QVERIFY2(slider, k.path);
+            const std::vector<long long> values = k.values(base);
+            const int index = int(values.size() / 2);
+            slider->setValue(index);
+            w.model()->flush();
+            Scenario expected = base;
+            std::string why;
+            QVERIFY2(parascope::applyKnob(expected, k.path, values[std::size_t(index)], why), why.c_str());
+            QCOMPARE(QString::fromStdString(scenarioToJson(w.model()->scenario()).dump()),
+                     QString::fromStdString(scenarioToJson(expected).dump()));
+        }
     }
 
     void typedValuesSnapToValidOnes()

@@ -1,0 +1,217 @@
+#include "estimate/knobs.h"
+
+#include <algorithm>
+#include <charconv>
+
+namespace parascope {
+
+namespace {
+
+std::vector<long long> powersOfTwo(long long from, long long to)
+{
+    std::vector<long long> v;
+    for (long long x = from; x <= to; x *= 2)
+        v.push_back(x);
+    return v;
+}
+
+// Sorted, unique, and always containing the current value (so a loaded file never snaps).
+std::vector<long long> withCurrent(std::vector<long long> v, long long current)
+{
+    v.push_back(current);
+    std::sort(v.begin(), v.end());
+    v.erase(std::unique(v.begin(), v.end()), v.end());
+    return v;
+}
+
+std::vector<long long> divisors(long long n, long long limit)
+{
+    std::vector<long long> v;
+    for (long long d = 1; d <= n && d <= limit; ++d)
+        if (n % d == 0)
+            v.push_back(d);
+    return v;
+}
+
+std::vector<long long> range(long long from, long long to)
+{
+    std::vector<long long> v;
+    for (long long x = from; x <= to; ++x)
+        v.push_back(x);
+    return v;
+}
+
+// The microbatch count a step has now (at least one).
+long long microbatchesOf(const Scenario& s)
+{
+    return std::max<long long>(1, s.training.global_batch / std::max<long long>(1, s.training.micro_batch * s.parallel.dp));
+}
+
+constexpr long long kMaxDegree = 1LL << 24;
+
+} // namespace
+
+const std::vector<Knob>& knobs()
+{
+    static const std::vector<Knob> list = {
+        {"training.seq_len", "seq", {"Sequence length", "序列长度"}, 1, 1LL << 27, "",
+         [](const Scenario& s) { return (long long)s.training.seq_len; },
+         [](Scenario& s, long long v) { s.training.seq_len = v; },
+         [](const Scenario& s) { return withCurrent(powersOfTwo(256, 1 << 20), s.training.seq_len); }},
+        {"training.micro_batch", "micro batch", {"Micro batch", "微批大小"}, 1, 1 << 20, "",
+         [](const Scenario& s) { return (long long)s.training.micro_batch; },
+         [](Scenario& s, long long v) { s.training.micro_batch = v; },
+         [](const Scenario& s) { return withCurrent(powersOfTwo(1, 64), s.training.micro_batch); }},
+        {"training.global_batch", "global batch", {"Global batch", "全局批大小"}, 1, 1LL << 32, "",
+         [](const Scenario& s) { return (long long)s.training.global_batch; },
+         [](Scenario& s, long long v) { s.training.global_batch = v; },
+         // Multiples of micro batch × DP, so the batch always divides.
+         [](const Scenario& s) {
+             const long long unit = std::max<long long>(1, s.training.micro_batch * s.parallel.dp);
+             std::vector<long long> v;
+             for (long long k = 1; k <= (1 << 16) && unit * k <= (1LL << 24); k *= 2)
+                 v.push_back(unit * k);
+             return withCurrent(v, s.training.global_batch);
+         }},
+        {"parallel.tp", "TP", {"Tensor parallel (TP)", "张量并行（TP）"}, 1, kMaxDegree, "",
+         [](const Scenario& s) { return (long long)s.parallel.tp; },
+         [](Scenario& s, long long v) { s.parallel.tp = int(v); },
+         [](const Scenario& s) { return withCurrent(powersOfTwo(1, 64), s.parallel.tp); }},
+        {"parallel.pp", "PP", {"Pipeline parallel (PP)", "流水线并行（PP）"}, 1, 100000,
+         "an uneven parallel.stage_layers list is dropped (it names the old stages)",
+         [](const Scenario& s) { return (long long)s.parallel.pp; },
+         [](Scenario& s, long long v) {
+             s.parallel.pp = int(v);
+             s.parallel.stage_layers.clear();
+         },
+         // Divisors of the layer count, and powers of two (to show what breaks beyond).
+         [](const Scenario& s) {
+             std::vector<long long> v = divisors(s.model.layers, 512);
+             for (long long p : powersOfTwo(1, 256))
+                 v.push_back(p);
+             return withCurrent(v, s.parallel.pp);
+         }},
+        {"parallel.vpp", "VPP", {"Virtual stages (VPP)", "虚拟流水线（VPP）"}, 1, 1024, "",
+         [](const Scenario& s) { return (long long)s.parallel.vpp; },
+         [](Scenario& s, long long v) { s.parallel.vpp = int(v); },
+         [](const Scenario& s) { return withCurrent({1, 2, 3, 4, 5, 6, 8, 10, 12, 16}, s.parallel.vpp); }},
+        {"parallel.dp", "DP", {"Data parallel (DP)", "数据并行（DP）"}, 1, kMaxDegree,
+         "the microbatch count stays: the global batch follows DP (m · micro batch · DP)",
+         [](const Scenario& s) { return (long long)s.parallel.dp; },
+         [](Scenario& s, long long v) {
+             const long long m = microbatchesOf(s);
+             s.parallel.dp = int(v);
+             s.training.global_batch = m * s.training.micro_batch * v;
+         },
+         [](const Scenario& s) { return withCurrent(powersOfTwo(1, 1 << 16), s.parallel.dp); }},
+        {"parallel.cp", "CP", {"Context parallel (CP)", "上下文并行（CP）"}, 1, kMaxDegree, "",
+         [](const Scenario& s) { return (long long)s.parallel.cp; },
+         [](Scenario& s, long long v) { s.parallel.cp = int(v); },
+         [](const Scenario& s) { return withCurrent(powersOfTwo(1, 64), s.parallel.cp); }},
+        {"parallel.ep", "EP", {"Expert parallel (EP)", "专家并行（EP）"}, 1, kMaxDegree, "",
+         [](const Scenario& s) { return (long long)s.parallel.ep; },
+         [](Scenario& s, long long v) { s.parallel.ep = int(v); },
+         [](const Scenario& s) {
+             const long long experts = s.model.moe ? s.model.moe->experts : 1;
+             return withCurrent(divisors(experts, 1024), s.parallel.ep);
+         }},
+        {"parallel.zero", "ZeRO", {"ZeRO stage", "ZeRO 级别"}, 0, 3, "",
+         [](const Scenario& s) { return (long long)s.parallel.zero; },
+         [](Scenario& s, long long v) { s.parallel.zero = int(v); },
+         [](const Scenario&) { return std::vector<long long>{0, 1, 2, 3}; }},
+        {"training.recompute", "recompute", {"Recompute (0 none, 1 selective, 2 full)", "重计算（0 无，1 选择性，2 完全）"}, 0, 2, "",
+         [](const Scenario& s) { return (long long)s.training.recompute; },
+         [](Scenario& s, long long v) { s.training.recompute = Recompute(v); },
+         [](const Scenario&) { return range(0, 2); }},
+        {"parallel.schedule", "schedule",
+         {"Schedule (0 gpipe, 1 1f1b, 2 interleaved, 3 zb-h1, 4 zb-v, 5 dualpipe-v)",
+          "调度（0 gpipe，1 1f1b，2 interleaved，3 zb-h1，4 zb-v，5 dualpipe-v）"},
+         0, 5, "",
+         [](const Scenario& s) { return (long long)s.parallel.schedule; },
+         [](Scenario& s, long long v) { s.parallel.schedule = ScheduleKind(v); },
+         [](const Scenario&) { return range(0, 5); }},
+        {"gpus", "GPUs", {"GPUs (through DP)", "GPU 数（通过 DP）"}, 1, kMaxDegree,
+         "DP = GPUs/(TP·PP·CP); the microbatch count stays, so the global batch follows",
+         [](const Scenario& s) { return (long long)s.parallel.gpus(); },
+         [](Scenario& s, long long v) {
+             const long long per_replica = (long long)s.parallel.tp * s.parallel.pp * s.parallel.cp;
+             const long long m = microbatchesOf(s);
+             s.parallel.dp = int(v / per_replica);
+             s.training.global_batch = m * s.training.micro_batch * s.parallel.dp;
+         },
+         [](const Scenario& s) {
+             const long long per_replica = (long long)s.parallel.tp * s.parallel.pp * s.parallel.cp;
+             std::vector<long long> v;
+             for (long long dp = 1; dp <= (1 << 16); dp *= 2)
+                 v.push_back(per_replica * dp);
+             return withCurrent(v, s.parallel.gpus());
+         }},
+    };
+    return list;
+}
+
+const Knob* findKnob(std::string_view path)
+{
+    for (const Knob& k : knobs())
+        if (k.path == path)
+            return &k;
+    return nullptr;
+}
+
+bool applyKnob(Scenario& sc, std::string_view path, long long value, std::string& why)
+{
+    const Knob* k = findKnob(path);
+    if (!k) {
+        std::string list;
+        for (const Knob& x : knobs())
+            list += (list.empty() ? "" : ", ") + x.path;
+        why = "no knob \"" + std::string(path) + "\" (knobs: " + list + ")";
+        return false;
+    }
+    if (value < k->min || value > k->max) {
+        why = k->path + " = " + std::to_string(value) + " is outside " + std::to_string(k->min) + " … " + std::to_string(k->max);
+        return false;
+    }
+    if (k->path == "gpus") {
+        const long long per_replica = (long long)sc.parallel.tp * sc.parallel.pp * sc.parallel.cp;
+        if (value % per_replica != 0) {
+            why = "gpus = " + std::to_string(value) + " is not a multiple of tp·pp·cp = " + std::to_string(per_replica);
+            return false;
+        }
+    }
+    k->set(sc, value);
+    return true;
+}
+
+bool applyKnobAssignment(Scenario& sc, std::string_view assignment, std::string& why)
+{
+    const std::size_t eq = assignment.find('=');
+    if (eq == std::string_view::npos || eq == 0 || eq + 1 == assignment.size()) {
+        why = "--set needs PATH=VALUE, got \"" + std::string(assignment) + "\"";
+        return false;
+    }
+    const std::string_view path = assignment.substr(0, eq), text = assignment.substr(eq + 1);
+    long long value = 0;
+    const auto [end, ec] = std::from_chars(text.data(), text.data() + text.size(), value);
+    if (ec != std::errc() || end != text.data() + text.size()) {
+        // Enum knobs by name, as the scenario file spells them.
+        static const std::pair<const char*, std::vector<const char*>> kNames[] = {
+            {"training.recompute", {"none", "selective", "full"}},
+            {"parallel.schedule", {"gpipe", "1f1b", "interleaved", "zb-h1", "zb-v", "dualpipe-v"}}};
+        bool named = false;
+        for (const auto& [knob, names] : kNames)
+            if (path == knob)
+                for (std::size_t i = 0; i < names.size(); ++i)
+                    if (text == names[i]) {
+                        value = (long long)i;
+                        named = true;
+                    }
+        if (!named) {
+            why = std::string(path) + ": \"" + std::string(text) + "\" is not a whole number";
+            return false;
+        }
+    }
+    return applyKnob(sc, path, value, why);
+}
+
+} // namespace parascope

@@ -1,0 +1,45 @@
+#pragma once
+// The knobs: every scenario value a user moves one at a time — a slider in the app, a sweep's
+// axis, `parascope-cli … --set PATH=VALUE` — in one table. Each knob has its scenario path, its
+// name in both languages, the range a scenario file may hold, the values worth offering for the
+// current scenario, and the rule for what else moves with it (DP keeps the microbatch count, so
+// the global batch follows; PP drops an uneven stage_layers list). A slider, a sweep point and
+// `--set` go through the same set(), so they give the same scenario, number for number.
+
+#include "estimate/diagnostic.h"
+#include "estimate/scenario.h"
+
+#include <functional>
+#include <string>
+#include <string_view>
+#include <vector>
+
+namespace parascope {
+
+struct Knob {
+    std::string path;       // scenario JSON path ("parallel.dp"), or "gpus" (through DP)
+    std::string short_name; // "DP", for axes and breaking points ("from DP = 64: …")
+    Localized label;        // "Data parallel (DP)" / "数据并行（DP）"
+    long long min = 1, max = 1; // the range a value may take (as the scenario reader accepts)
+    std::string rule;       // what else moves when this one does ("" when nothing)
+    std::function<long long(const Scenario&)> get;
+    // Sets the value and applies the rule; the value is in [min, max].
+    std::function<void(Scenario&, long long)> set;
+    // Sorted values worth offering for this scenario (powers of two, divisors of the layer count,
+    // multiples of micro batch × DP, …), always including the current value.
+    std::function<std::vector<long long>(const Scenario&)> offered;
+};
+
+// Every knob, in the order the app shows them.
+const std::vector<Knob>& knobs();
+const Knob* findKnob(std::string_view path);
+
+// Sets `path` to `value` by its knob's rule. False (with the reason in `why`) for an unknown path,
+// a value out of range, or a value the rule cannot apply (gpus not a multiple of tp·pp·cp).
+bool applyKnob(Scenario& sc, std::string_view path, long long value, std::string& why);
+
+// Parses "PATH=VALUE" (as `--set` takes it) and applies it. Enum knobs take their names too:
+// training.recompute=full, parallel.schedule=interleaved.
+bool applyKnobAssignment(Scenario& sc, std::string_view assignment, std::string& why);
+
+} // namespace parascope

@@ -240,6 +240,13 @@ void ScenarioPanel::applyKnob(Row& row, long long value)
 
 void ScenarioPanel::highlightKnob(const QString& path)
 {
+    if (path == QLatin1String("parallel.sequence_parallel")) { // the one knob that is a check box
+        sp_check_->setStyleSheet(QStringLiteral("background: #E69F00; color: black; border-radius: 3px;"));
+        sp_check_->setFocus();
+        QCheckBox* c = sp_check_;
+        QTimer::singleShot(1500, c, [c] { c->setStyleSheet(QString()); });
+        return;
+    }
     for (Row& r : rows_) {
         if (path != QLatin1String(r.knob->path))
             continue;

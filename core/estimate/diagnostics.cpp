@@ -120,13 +120,13 @@ std::vector<Diagnostic> configurationDiagnostics(const Scenario& sc)
         for (int l : p.stage_layers)
             sum += l;
         if (sum != m.layers)
-            out.push_back(make(Severity::Error, "layers_not_divisible_by_pp", "parallel.stage_layers",
+            out.push_back(make(Severity::Error, "layers_not_divisible_by_pp", "parallel.pp",
                 "parallel.stage_layers adds up to " + n(sum) + " layers, the model has " + n(m.layers) + ".",
                 "parallel.stage_layers 合计 " + n(sum) + " 层，而模型有 " + n(m.layers) + " 层。",
                 "Make the per-stage layer counts add up to " + n(m.layers) + ".",
                 "让各阶段层数之和等于 " + n(m.layers) + "。"));
     } else if (!p.stage_layers.empty()) {
-        out.push_back(make(Severity::Error, "layers_not_divisible_by_pp", "parallel.stage_layers",
+        out.push_back(make(Severity::Error, "layers_not_divisible_by_pp", "parallel.pp",
             "parallel.stage_layers lists " + n((long long)p.stage_layers.size()) + " stages, PP = " + n(p.pp) + ".",
             "parallel.stage_layers 列出了 " + n((long long)p.stage_layers.size()) + " 个阶段，而 PP = " + n(p.pp) + "。",
             "Give one layer count per pipeline stage.", "为每个流水线阶段给出一个层数。"));
@@ -214,7 +214,7 @@ std::vector<Diagnostic> configurationDiagnostics(const Scenario& sc)
         const long long stage_gpus = static_cast<long long>(p.tp) * p.cp * p.dp;
         const long long grid = static_cast<long long>(p.ep) * p.expertTp();
         const bool etp_set = p.etp > 0 && p.etp != p.tp;
-        out.push_back(make(Severity::Error, "ep_invalid", etp_set ? "parallel.etp" : "parallel.ep",
+        out.push_back(make(Severity::Error, "ep_invalid", "parallel.ep",
             "EP·ETP = " + n(p.ep) + "·" + n(p.expertTp()) + " = " + n(grid) + " must divide the " + n(stage_gpus)
                 + " GPUs of a pipeline stage (tp·cp·dp): the expert grid re-slices them.",
             "EP·ETP = " + n(p.ep) + "·" + n(p.expertTp()) + " = " + n(grid) + " 必须整除每个流水线阶段的 " + n(stage_gpus)
@@ -391,7 +391,11 @@ std::vector<Diagnostic> outcomeDiagnostics(const Scenario& sc, const Estimate& e
             if (!worst || c.exposed_s > worst->exposed_s)
                 worst = &c;
         const std::string what = worst ? worst->group + " " + worst->collective : std::string("?");
-        out.push_back(make(Severity::Warning, "exposed_comm_high", worst ? "parallel." + worst->group : "",
+        // The knob that sizes the worst group (the expert-data-parallel group follows EP).
+        const std::string group = worst ? worst->group : std::string();
+        const std::string knob = group == "tp" || group == "cp" || group == "dp" || group == "pp" || group == "ep"
+            ? "parallel." + group : group == "edp" ? "parallel.ep" : std::string();
+        out.push_back(make(Severity::Warning, "exposed_comm_high", knob,
             "Communication not hidden by compute takes " + pct(est.time.exposed_comm_s / est.time.step_s)
                 + " of the step; most from " + what + ".",
             "未被计算掩盖的通信占步长的 " + pct(est.time.exposed_comm_s / est.time.step_s) + "；主要来自 " + what + "。",

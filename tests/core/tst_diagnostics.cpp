@@ -5,6 +5,7 @@
 // errors. The comments in cases() say why each file triggers its code, with the arithmetic.
 
 #include "estimate/diagnostics.h"
+#include "estimate/knobs.h"
 #include "scenario_fixture.h"
 
 #include <QtTest>
@@ -251,6 +252,12 @@ void TstDiagnostics::triggers()
     const Diagnostic* d = find(est, c.code, c.stage);
     QVERIFY2(d, (std::string(c.code) + " not raised for stage " + std::to_string(c.stage) + ":" + all).c_str());
     QCOMPARE(QString::fromUtf8(toString(d->severity)), QString::fromUtf8(c.severity));
+
+    // Every diagnostic names a knob the app can highlight (one with a slider, or the SP check
+    // box) or none: before, some named parallel.stage_layers, parallel.etp or parallel.edp.
+    for (const Diagnostic& x : est.diagnostics)
+        QVERIFY2(x.knob.empty() || findKnob(x.knob) || x.knob == "parallel.sequence_parallel",
+                 (x.code + " names " + x.knob).c_str());
 
     // Both languages, message and suggestion; zh is Chinese, en is not.
     QVERIFY2(!d->message.en.empty() && !d->suggestion.en.empty(), c.code);

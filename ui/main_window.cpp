@@ -602,10 +602,13 @@ QString MainWindow::importProfile(const QString& file, bool ask)
 
 QString MainWindow::calibrateFromThisMachine(bool ask)
 {
-    // The probe sits next to the app when installed, in ../probe in the build tree, or on PATH.
+    // $PARASCOPE_PROBE when set; else the probe next to the app when installed, in ../probe in
+    // the build tree, or on PATH.
     const QString dir = QCoreApplication::applicationDirPath();
-    QString exe = QStandardPaths::findExecutable(QStringLiteral("parascope-probe"), {dir, dir + QStringLiteral("/../probe"),
-                                                                                     dir + QStringLiteral("/../app/probe")});
+    QString exe = qEnvironmentVariable("PARASCOPE_PROBE");
+    if (exe.isEmpty())
+        exe = QStandardPaths::findExecutable(QStringLiteral("parascope-probe"), {dir, dir + QStringLiteral("/../probe"),
+                                                                                 dir + QStringLiteral("/../app/probe")});
     if (exe.isEmpty())
         exe = QStandardPaths::findExecutable(QStringLiteral("parascope-probe"));
     if (exe.isEmpty()) {

@@ -88,7 +88,11 @@ StepSimulation closedForm(const Scenario& sc, const OpCostModel& costs, long lon
     const double bf = p.pp > 1 ? bubbleFraction(p.schedule, p.pp, p.vpp, m) : 0.0;
     const double pipeline = md * t_mb / (1 - bf);
     const RankTail& tail = costs.tails.empty() ? RankTail{} : costs.tails.front();
-    const double last_bwd = t_mb * 2 / 3;
+    // The gradient reduction overlaps the last microbatch's backward, which is the backward share
+    // of a microbatch: 4 of the 6 FLOPs per parameter and token (forward 2, backward dX 2 + dW 2;
+    // Kaplan et al. 2020 §2.1, Narayanan et al. 2021 §3.3).
+    constexpr double kBackwardShareOfMicrobatch = 4.0 / 6.0;
+    const double last_bwd = t_mb * kBackwardShareOfMicrobatch;
     const double grad_exposed = tail.overlap_grad_reduce ? std::max(0.0, tail.grad_reduce_s - last_bwd) : tail.grad_reduce_s;
     const double tail_exposed = grad_exposed + tail.param_gather_s;
     const double p2p_exposed = p.pp > 1 ? 2.0 * (p.pp - 1) * costs.p2p_s : 0.0;

@@ -95,8 +95,11 @@ MemoryReport computeMemory(const Scenario& sc, const ParamCounts& params, const 
         OtherMemoryInputs oi;
         oi.communicators = communicators;
         oi.activations = st.activations;
+        // The output stage keeps the fp32 logits of its vocab-parallel cross-entropy: 4 bytes per
+        // token and vocab entry of its shard (Megatron-LM theoretical_memory_usage.py; Term other.logits).
+        constexpr double kFp32LogitBytes = 4.0;
         if (layers.has_output)
-            oi.logits_bytes = 4.0 * double(t.seq_len) / p.cp * double(t.micro_batch) * double(m.vocab) / p.tp;
+            oi.logits_bytes = kFp32LogitBytes * double(t.seq_len) / p.cp * double(t.micro_batch) * double(m.vocab) / p.tp;
         if (p.zero >= 3)
             oi.zero3_gather_bytes = 2.0 * largest_layer / p.tp * sb.weights;
         OtherMemory other = otherMemory(sc.overheads, oi, stage_explain);

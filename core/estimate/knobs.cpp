@@ -194,18 +194,16 @@ bool applyKnobAssignment(Scenario& sc, std::string_view assignment, std::string&
     long long value = 0;
     const auto [end, ec] = std::from_chars(text.data(), text.data() + text.size(), value);
     if (ec != std::errc() || end != text.data() + text.size()) {
-        // Enum knobs by name, as the scenario file spells them.
-        static const std::pair<const char*, std::vector<const char*>> kNames[] = {
-            {"training.recompute", {"none", "selective", "full"}},
-            {"parallel.schedule", {"gpipe", "1f1b", "interleaved", "zb-h1", "zb-v", "dualpipe-v"}}};
+        // Enum knobs by name, as the scenario file spells them (the enums' own toString()).
         bool named = false;
-        for (const auto& [knob, names] : kNames)
-            if (path == knob)
-                for (std::size_t i = 0; i < names.size(); ++i)
-                    if (text == names[i]) {
-                        value = (long long)i;
-                        named = true;
-                    }
+        for (long long i = 0; i <= 5 && !named; ++i) {
+            const char* name = path == "training.recompute" ? (i <= 2 ? toString(Recompute(i)) : "")
+                             : path == "parallel.schedule" ? toString(ScheduleKind(i)) : "";
+            if (*name && text == name) {
+                value = i;
+                named = true;
+            }
+        }
         if (!named) {
             why = std::string(path) + ": \"" + std::string(text) + "\" is not a whole number";
             return false;

@@ -22,70 +22,85 @@ std::vector<int> powersOfTwoUpTo(long long limit)
 
 } // namespace
 
-std::vector<Strategy> enumerateStrategies(const Scenario& base, const SearchOptions& o)
+namespace {
+
+// Every (TP, PP, CP, DP) grid the search considers on `gpus` GPUs: TP a power of two dividing the
+// heads, the KV heads and the GPUs, inside a node unless allowed across; PP up to the layer count
+// (uneven splits are valid: the first stages take one layer more, as Megatron's uneven pipelines
+// do, diagnosed as a warning; Llama 3 405B trained 126 layers on PP 16); CP a power of two with
+// 2·CP dividing the sequence and at least 1,024 tokens per rank; DP the rest.
+template <typename F>
+void forEachGrid(const Scenario& base, const SearchOptions& o, std::int64_t gpus, F&& f)
 {
-    std::vector<Strategy> out;
     const ModelSpec& m = base.model;
-    const std::int64_t gpus = o.gpus > 0 ? o.gpus : base.parallel.gpus();
     const int per_node = std::max(1, base.cluster.gpus_per_node);
     const long long tp_limit = o.tp_across_nodes ? gpus : std::min<std::int64_t>(gpus, per_node);
-    const int experts = m.moe ? m.moe->experts : 1;
     for (int tp : powersOfTwoUpTo(tp_limit)) {
         if (m.heads % tp || m.kv_heads % tp || gpus % tp)
             continue;
         for (int pp = 1; pp <= m.layers && tp * (long long)pp <= gpus; ++pp) {
-            // Uneven splits are valid (the first stages take one layer more, as Megatron's
-            // uneven pipelines do; diagnosed as a warning): Llama 3 405B trained 126 layers on PP 16.
             if (gpus % (static_cast<long long>(tp) * pp))
                 continue;
             for (int cp : powersOfTwoUpTo(64)) {
                 const long long rest = gpus / (static_cast<long long>(tp) * pp);
                 if (rest % cp || base.training.seq_len % (2LL * cp) != 0 || (cp > 1 && base.training.seq_len / cp < 1024))
                     continue;
-                const int dp = int(rest / cp);
-                for (int ep : powersOfTwoUpTo(experts)) {
-                    if (experts % ep || (static_cast<long long>(dp) * cp) % ep || (ep > 1 && !m.moe))
-                        continue;
-                    for (long long mb : o.micro_batches) {
-                        if (base.training.global_batch % (mb * dp))
-                            continue;
-                        const long long microbatches = base.training.global_batch / (mb * dp);
-                        struct Sched { ScheduleKind kind; int vpp; };
-                        std::vector<Sched> schedules = {{ScheduleKind::OneFOneB, 1}};
-                        if (pp > 1) {
-                            schedules.push_back({ScheduleKind::ZbH1, 1});
-                            for (int vpp : {2, 4})
-                                if (m.layers % (pp * vpp) == 0 && microbatches % pp == 0)
-                                    schedules.push_back({ScheduleKind::Interleaved, vpp});
-                        }
-                        const std::vector<int> zeros = pp > 1 ? std::vector<int>{0, 1} : std::vector<int>{0, 1, 2, 3};
-                        for (const Sched& s : schedules)
-                            for (int zero : zeros) {
-                                if (zero > 0 && dp * cp == 1)
-                                    continue; // nothing to shard over
-                                for (Recompute rc : {Recompute::None, Recompute::Selective, Recompute::Full}) {
-                                    Strategy sc{base.parallel, base.training};
-                                    ParallelConfig& p = sc.parallel;
-                                    p.tp = tp;
-                                    p.pp = pp;
-                                    p.cp = cp;
-                                    p.dp = dp;
-                                    p.ep = ep;
-                                    p.vpp = s.vpp;
-                                    p.schedule = s.kind;
-                                    p.zero = zero;
-                                    p.sequence_parallel = tp > 1;
-                                    p.stage_layers.clear();
-                                    sc.training.micro_batch = mb;
-                                    sc.training.recompute = rc;
-                                    out.push_back(std::move(sc));
-                                }
-                            }
-                    }
-                }
+                f(tp, pp, cp, int(rest / cp));
             }
         }
     }
+}
+
+} // namespace
+
+std::vector<Strategy> enumerateStrategies(const Scenario& base, const SearchOptions& o)
+{
+    std::vector<Strategy> out;
+    const ModelSpec& m = base.model;
+    const std::int64_t gpus = o.gpus > 0 ? o.gpus : base.parallel.gpus();
+    const int experts = m.moe ? m.moe->experts : 1;
+    forEachGrid(base, o, gpus, [&](int tp, int pp, int cp, int dp) {
+        for (int ep : powersOfTwoUpTo(experts)) {
+            if (experts % ep || (static_cast<long long>(dp) * cp) % ep || (ep > 1 && !m.moe))
+                continue;
+            for (long long mb : o.micro_batches) {
+                if (base.training.global_batch % (mb * dp))
+                    continue;
+                const long long microbatches = base.training.global_batch / (mb * dp);
+                struct Sched { ScheduleKind kind; int vpp; };
+                std::vector<Sched> schedules = {{ScheduleKind::OneFOneB, 1}};
+                if (pp > 1) {
+                    schedules.push_back({ScheduleKind::ZbH1, 1});
+                    for (int vpp : {2, 4})
+                        if (m.layers % (pp * vpp) == 0 && microbatches % pp == 0)
+                            schedules.push_back({ScheduleKind::Interleaved, vpp});
+                }
+                const std::vector<int> zeros = pp > 1 ? std::vector<int>{0, 1} : std::vector<int>{0, 1, 2, 3};
+                for (const Sched& s : schedules)
+                    for (int zero : zeros) {
+                        if (zero > 0 && dp * cp == 1)
+                            continue; // nothing to shard over
+                        for (Recompute rc : {Recompute::None, Recompute::Selective, Recompute::Full}) {
+                            Strategy sc{base.parallel, base.training};
+                            ParallelConfig& p = sc.parallel;
+                            p.tp = tp;
+                            p.pp = pp;
+                            p.cp = cp;
+                            p.dp = dp;
+                            p.ep = ep;
+                            p.vpp = s.vpp;
+                            p.schedule = s.kind;
+                            p.zero = zero;
+                            p.sequence_parallel = tp > 1;
+                            p.stage_layers.clear();
+                            sc.training.micro_batch = mb;
+                            sc.training.recompute = rc;
+                            out.push_back(std::move(sc));
+                        }
+                    }
+            }
+        }
+    });
     return out;
 }
 
@@ -282,16 +297,7 @@ EmptySearchReason explainEmptySearch(const Scenario& base, const SearchOptions& 
     const ModelSpec& m = base.model;
     const int per_node = std::max(1, base.cluster.gpus_per_node);
     std::vector<long long> widths;
-    for (long long tp = 1; tp <= std::min<std::int64_t>(gpus, o.tp_across_nodes ? gpus : per_node); tp *= 2) {
-        if (m.heads % tp || m.kv_heads % tp || gpus % tp)
-            continue;
-        for (long long pp = 1; pp <= m.layers && tp * pp <= gpus; ++pp)
-            for (long long cp = 1; cp <= 64; cp *= 2) {
-                if (gpus % (tp * pp * cp) || base.training.seq_len % (2 * cp))
-                    continue;
-                widths.push_back(gpus / (tp * pp * cp));
-            }
-    }
+    forEachGrid(base, o, gpus, [&](int, int, int, int dp) { widths.push_back(dp); });
     std::sort(widths.begin(), widths.end());
     widths.erase(std::unique(widths.begin(), widths.end()), widths.end());
     std::string mbs;

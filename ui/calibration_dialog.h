@@ -2,7 +2,7 @@
 // Shows what a hardware profile measured next to the datasheet-derived defaults it replaces,
 // and lets the user apply it to the scenario's cluster.
 
-#include "estimate/scenario.h"
+#include "types/scenario.h"
 #include "hardware/hardware_profile.h"
 
 #include <QDialog>

@@ -2,7 +2,7 @@
 // "What breaks" as an item model: one row per diagnostic, in the UI language, with severity
 // icon, code, stage and the knob it concerns.
 
-#include "estimate/diagnostic.h"
+#include "types/diagnostic.h"
 
 #include <QAbstractListModel>
 

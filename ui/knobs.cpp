@@ -1,6 +1,6 @@
 #include "knobs.h"
 
-#include "estimate/knobs.h"
+#include "types/knobs.h"
 
 #include <QCoreApplication>
 

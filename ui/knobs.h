@@ -3,7 +3,7 @@
 // which scenario field each one moves, by which rule, and which values make sense for the current
 // scenario — with the UI's translatable labels. The panel draws them, the tests check them.
 
-#include "estimate/scenario.h"
+#include "types/scenario.h"
 
 #include <QString>
 

@@ -14,7 +14,7 @@
 #include "io/scenario_json.h"
 #include "io/timeline_json.h"
 #include "language.h"
-#include "lessons.h"
+#include "lessons/lessons.h"
 #include "memory_chart.h"
 #include "scenario_model.h"
 #include "scenario_panel.h"
@@ -248,7 +248,7 @@ void MainWindow::buildMenus()
     play_ = scenario_menu_->addAction(QString(), timeline_, &TimelineChart::togglePlayback);
     play_->setShortcut(QKeySequence(Qt::Key_Space));
     next_step_ = scenario_menu_->addAction(QString(), this, [this] {
-        if (const Lesson* l = findLesson(lesson_id_); l && !l->steps.empty())
+        if (const Lesson* l = findLesson(lesson_id_.toStdString()); l && !l->steps.empty())
             loadLesson(lesson_id_, (lesson_step_ + 1) % int(l->steps.size()));
     });
     next_step_->setShortcut(QKeySequence(Qt::CTRL | Qt::Key_Right));
@@ -314,13 +314,13 @@ void MainWindow::retranslate()
     timeline_->retranslate();
     comm_->retranslate();
     diagnostics_->retranslate();
-    if (const Lesson* l = findLesson(lesson_id_)) {
-        QString html = QStringLiteral("<h3>%1</h3><p>%2</p>").arg(l->title().toHtmlEscaped(), l->text().toHtmlEscaped());
+    if (const Lesson* l = findLesson(lesson_id_.toStdString())) {
+        QString html = QStringLiteral("<h3>%1</h3><p>%2</p>").arg(inUi(l->title).toHtmlEscaped(), inUi(l->text).toHtmlEscaped());
         if (l->steps.size() > 1)
             html += tr("<p><i>Step %1 of %2: %3 — Scenario → Next lesson step (Ctrl+→)</i></p>")
                         .arg(lesson_step_ + 1)
                         .arg(l->steps.size())
-                        .arg(l->steps[std::size_t(lesson_step_)].label().toHtmlEscaped());
+                        .arg(inUi(l->steps[std::size_t(lesson_step_)].label).toHtmlEscaped());
         lesson_text_->setHtml(html);
     } else {
         lesson_text_->setHtml(tr("<p>Pick a lesson in the scenario panel to read what it shows.</p>"));
@@ -559,7 +559,7 @@ void MainWindow::exportChartDialog(const QString& which)
 
 void MainWindow::loadLesson(const QString& id, int step)
 {
-    const Lesson* l = findLesson(id);
+    const Lesson* l = findLesson(id.toStdString());
     if (!l || l->steps.empty())
         return;
     lesson_id_ = id;

@@ -4,7 +4,7 @@
 // the views. Also holds the pinned comparison scenario "A".
 
 #include "estimate/estimate.h"
-#include "estimate/scenario.h"
+#include "types/scenario.h"
 
 #include <QObject>
 

@@ -1,7 +1,8 @@
 #include "scenario_panel.h"
 
 #include "io/scenario_json.h"
-#include "lessons.h"
+#include "language.h"
+#include "lessons/lessons.h"
 #include "scenario_model.h"
 
 #include <QCheckBox>
@@ -53,7 +54,7 @@ ScenarioPanel::ScenarioPanel(ScenarioModel* model, QWidget* parent)
     lesson_combo_ = new QComboBox;
     lesson_combo_->addItem(QString(), QString());
     for (const Lesson& l : lessons())
-        lesson_combo_->addItem(QString(), l.id);
+        lesson_combo_->addItem(QString(), QString::fromStdString(l.id));
     presets->addRow(label(QT_TR_NOOP("Lesson")), lesson_combo_);
 
     model_combo_ = new QComboBox;
@@ -186,8 +187,8 @@ void ScenarioPanel::retranslate()
     custom_button_->setToolTip(tr("Edit the model as JSON (the same fields as a preset)"));
     lesson_combo_->setItemText(0, tr("(none)"));
     for (int i = 1; i < lesson_combo_->count(); ++i)
-        if (const Lesson* l = findLesson(lesson_combo_->itemData(i).toString()))
-            lesson_combo_->setItemText(i, l->title());
+        if (const Lesson* l = findLesson(lesson_combo_->itemData(i).toString().toStdString()))
+            lesson_combo_->setItemText(i, inUi(l->title));
     recompute_combo_->setItemText(0, tr("none"));
     recompute_combo_->setItemText(1, tr("selective"));
     recompute_combo_->setItemText(2, tr("full"));

@@ -5,7 +5,7 @@
 // JSON path), 1 internal error.
 
 #include "estimate/evaluate.h"
-#include "estimate/knobs.h"
+#include "types/knobs.h"
 #include "hardware/hardware_profile.h"
 #include "hardware/nccl_tests_import.h"
 #include "io/report_json.h"

@@ -3,8 +3,8 @@
 // nccl-tests bus-bandwidth factors, hierarchical (NVLink inside nodes, network across) when the
 // group spans nodes.
 
-#include "estimate/term.h"
-#include "hardware/gpu_spec.h"
+#include "types/term.h"
+#include "types/gpu_spec.h"
 #include "parallel/placement.h"
 
 namespace parascope {

@@ -3,15 +3,43 @@
 // stage: calls, buffer size, bytes over the link and time on it (exposure is decided with the
 // compute time in estimate/step_time).
 
-#include "estimate/estimate.h"
-#include "hardware/gpu_spec.h"
-#include "model/model_spec.h"
-#include "parallel/parallel_config.h"
+#include "types/term.h"
+#include "types/gpu_spec.h"
+#include "types/model_spec.h"
+#include "types/parallel_config.h"
 #include "parallel/placement.h"
 
 #include <vector>
 
 namespace parascope {
+
+// What a collective can hide behind (closed-form exposure; the timeline simulates it).
+enum class Overlap {
+    None,           // on the critical path (TP without --tp-comm-overlap, EP all-to-all)
+    LinearLayers,   // TP with --tp-comm-overlap: chunked with the GEMMs
+    Attention,      // CP ring exchange: hidden behind the attention blocks
+    PipelineFill,   // PP p2p: exposed only while the pipeline fills and drains
+    Backward,       // DP/ZeRO gradient reduce-scatter/all-reduce: behind the backward
+    Forward,        // ZeRO parameter all-gather: behind the forward
+};
+const char* toString(Overlap);
+
+struct CommEntry {
+    std::string group;      // tp, cp, ep, dp, edp, pp
+    std::string collective; // all_reduce, all_gather, reduce_scatter, all_to_all, send_recv
+    std::string purpose;    // gradients, parameters, activations, kv, tokens
+    Link link = Link::NvLink;
+    std::int64_t group_size = 1;
+    std::int64_t nodes_spanned = 1;
+    double calls_per_step = 0;
+    double bytes_per_call = 0;         // S, the nccl-tests "size"
+    double bytes_per_gpu_per_step = 0; // calls · S · bus factor
+    double time_s = 0;                 // on its link, per step
+    double exposed_s = 0;              // not hidden behind compute
+    Overlap overlap = Overlap::None;
+    double rounds = 1;                 // times per step the collective's calls happen together
+    std::vector<Term> terms;           // volume, time, exposure
+};
 
 struct CommInputs {
     const ModelSpec& model;

@@ -3,7 +3,7 @@
 // message and a concrete suggestion in English and Chinese.
 
 #include "estimate/estimate.h"
-#include "estimate/scenario.h"
+#include "types/scenario.h"
 #include "parallel/stage_layout.h"
 
 #include <vector>

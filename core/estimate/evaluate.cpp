@@ -2,8 +2,8 @@
 
 #include "comm/comm_volume.h"
 #include "estimate/diagnostics.h"
-#include "estimate/op_costs.h"
-#include "estimate/step_time.h"
+#include "time/op_costs.h"
+#include "time/step_time.h"
 #include "memory/model_states.h"
 #include "memory/stage_memory.h"
 #include "model/flops.h"
@@ -118,7 +118,7 @@ Estimate evaluate(const Scenario& input, const EvaluateOptions& options)
     est.timeline = std::move(step.timeline);
     distributeExposure(est.communication, step.exposed_by_group, explain);
     est.memory = computeMemory(sc, est.params, layout, step.inflight, est.placement, explain);
-    computeThroughput(sc, est, explain);
+    est.throughput = computeThroughput(sc, est.time, est.flops, explain);
 
     std::vector<Diagnostic> outcome = outcomeDiagnostics(sc, est, explain);
     est.diagnostics.insert(est.diagnostics.end(), outcome.begin(), outcome.end());

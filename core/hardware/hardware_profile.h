@@ -3,9 +3,9 @@
 // nccl-tests): measured numbers of one machine. calibrate() replaces the datasheet-derived
 // efficiencies of a ClusterSpec with the measured ones and records each change as a Term.
 
-#include "estimate/term.h"
-#include "hardware/gpu_spec.h"
-#include "io/json_reader.h"
+#include "types/term.h"
+#include "types/gpu_spec.h"
+#include "util/json_reader.h"
 
 #include <optional>
 #include <string>

@@ -6,7 +6,7 @@
 // host), or given by the caller.
 
 #include "hardware/hardware_profile.h"
-#include "io/json_reader.h"
+#include "util/json_reader.h"
 
 #include <optional>
 #include <string>

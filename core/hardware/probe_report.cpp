@@ -2,7 +2,7 @@
 
 #include <cmath>
 
-#include "estimate/term.h"
+#include "types/term.h"
 
 #include <chrono>
 #include <thread>

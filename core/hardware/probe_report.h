@@ -3,7 +3,7 @@
 // bandwidth test moves, FLOP counting, and the `parascope.hardware-profile/1` JSON it writes.
 // No CUDA here, so all of it is unit-tested on machines without a GPU.
 
-#include "hardware/gpu_spec.h"
+#include "types/gpu_spec.h"
 #include "hardware/hardware_profile.h"
 
 #include <nlohmann/json.hpp>

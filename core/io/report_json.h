@@ -2,7 +2,7 @@
 // Estimate → `parascope.report/1` JSON and the readable terminal report.
 
 #include "estimate/estimate.h"
-#include "estimate/scenario.h"
+#include "types/scenario.h"
 
 #include <nlohmann/json.hpp>
 

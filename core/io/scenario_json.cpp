@@ -1,6 +1,6 @@
 #include "io/scenario_json.h"
 
-#include "estimate/knobs.h"
+#include "types/knobs.h"
 
 #include "io/embedded_presets.h"
 

@@ -3,8 +3,8 @@
 // Presets and custom objects go through the same readers, so a custom model is a JSON object
 // with exactly the fields of a preset file.
 
-#include "estimate/scenario.h"
-#include "io/json_reader.h"
+#include "types/scenario.h"
+#include "util/json_reader.h"
 
 #include <nlohmann/json.hpp>
 

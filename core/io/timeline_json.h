@@ -4,7 +4,7 @@
 // in µs, named and coloured by op type) that Perfetto and chrome://tracing open.
 
 #include "estimate/estimate.h"
-#include "estimate/scenario.h"
+#include "types/scenario.h"
 
 #include <nlohmann/json.hpp>
 

@@ -3,9 +3,9 @@
 // microbatch, after Korthikanti et al. 2022 (Table 2), generalised to GQA, SwiGLU, MoE, flash
 // attention and context parallelism.
 
-#include "estimate/term.h"
-#include "model/model_spec.h"
-#include "parallel/parallel_config.h"
+#include "types/term.h"
+#include "types/model_spec.h"
+#include "types/parallel_config.h"
 
 namespace parascope {
 

@@ -2,9 +2,9 @@
 // Model states per GPU: weights, gradients and optimizer states of the parameters one GPU of a
 // pipeline stage holds, after TP/PP/EP splitting and ZeRO sharding.
 
-#include "estimate/term.h"
+#include "types/term.h"
 #include "model/parameter_count.h"
-#include "parallel/parallel_config.h"
+#include "types/parallel_config.h"
 #include "parallel/stage_layout.h"
 
 namespace parascope {

@@ -2,18 +2,12 @@
 // "Other" memory per GPU: everything that is not a model state or a stored activation, each item
 // configurable (scenario key "overheads").
 
-#include "estimate/term.h"
+#include "types/scenario.h"
+#include "types/term.h"
 
 #include <vector>
 
 namespace parascope {
-
-struct OverheadConfig {
-    double cuda_context_bytes = 0.5 * (1ull << 30); // CUDA context, kernels, cuBLAS/cuDNN handles
-    double workspace_bytes = 0.25 * (1ull << 30);   // cuBLAS(Lt)/Transformer Engine workspaces
-    double nccl_bytes_per_group = 128.0 * (1 << 20); // NCCL buffers per communicator
-    double fragmentation = 0.05;                    // allocator reserve, fraction of activations
-};
 
 struct OtherMemoryInputs {
     int communicators = 0;         // process groups of size > 1 this GPU belongs to

@@ -3,13 +3,37 @@
 // `inflight` gives the peak in-flight microbatches per rank: the schedule's closed form now, the
 // simulated peak of the timeline when there is one.
 
-#include "estimate/estimate.h"
-#include "estimate/scenario.h"
+#include "parallel/placement.h"
+#include "model/parameter_count.h"
+#include "types/scenario.h"
 #include "parallel/stage_layout.h"
 
 #include <vector>
 
 namespace parascope {
+
+struct StageMemory {
+    int stage = 0;
+    int layers = 0;
+    int moe_layers = 0;
+    double inflight_microbatches = 0;
+    double weights = 0, gradients = 0, optimizer = 0, activations = 0, other = 0; // bytes per GPU
+    double total() const { return weights + gradients + optimizer + activations + other; }
+    std::vector<Term> terms; // every term behind the five numbers
+};
+
+// Stages whose memory terms are written out when there are very many (bounded work): the first
+// and last half of these, plus the peak stage.
+inline constexpr int kExplainedStages = 64;
+
+struct MemoryReport {
+    double capacity_bytes = 0;
+    double peak_bytes = 0;
+    int peak_stage = 0;
+    bool fits = true;
+    std::vector<StageMemory> stages;
+    int explained_stages = 0; // stages that carry terms (all of them up to kExplainedStages)
+};
 
 MemoryReport computeMemory(const Scenario& sc, const ParamCounts& params, const std::vector<StageLayers>& layout,
                            const std::vector<double>& inflight, const Placement& placement,

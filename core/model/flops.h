@@ -4,11 +4,19 @@
 // full (non-causal) attention, backward = 2 × forward. For a GPT (MHA, GELU, ffn = 4h) it equals
 // Narayanan et al. 2021 eq. 3: 72·B·s·L·h²·(1 + s/(6h) + V/(12hL)).
 
-#include "estimate/estimate.h"
-#include "model/model_spec.h"
-#include "parallel/parallel_config.h"
+#include "types/term.h"
+#include "types/model_spec.h"
+#include "types/parallel_config.h"
 
 namespace parascope {
+
+struct FlopsReport {
+    double model_flops_per_step = 0;    // basis of MFU
+    double hardware_flops_per_step = 0; // + recompute, basis of HFU
+    double forward_flops_per_token_layer = 0; // one dense layer, one token (for the timeline)
+    std::string convention;
+    std::vector<Term> terms;
+};
 
 // Forward matmul FLOPs of one token through one layer, split by kind.
 struct LayerForwardFlops {

@@ -1,8 +1,8 @@
 #pragma once
 // Exact parameter counts of a ModelSpec, split the way parallelism splits them.
 
-#include "estimate/term.h"
-#include "model/model_spec.h"
+#include "types/term.h"
+#include "types/model_spec.h"
 
 #include <cstdint>
 #include <vector>

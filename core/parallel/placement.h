@@ -4,8 +4,8 @@
 // expert-tp blocks (Megatron's expert grid etp-ep-edp-pp). For every group: its size, the stride
 // between its members, whether it stays inside a node, and how many nodes it spans.
 
-#include "hardware/gpu_spec.h"
-#include "parallel/parallel_config.h"
+#include "types/gpu_spec.h"
+#include "types/parallel_config.h"
 
 #include <cstdint>
 #include <string>

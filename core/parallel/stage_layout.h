@@ -2,8 +2,8 @@
 // Which transformer layers live on which pipeline rank, and which rank holds the embedding and
 // the output layer. Even split by default; `parallel.stage_layers` gives an uneven one.
 
-#include "model/model_spec.h"
-#include "parallel/parallel_config.h"
+#include "types/model_spec.h"
+#include "types/parallel_config.h"
 
 #include <vector>
 

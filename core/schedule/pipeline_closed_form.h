@@ -3,8 +3,8 @@
 // peak, and the bubble. The event simulator of the timeline refines both; the memory model takes
 // the in-flight counts as an input so either source can feed it.
 
-#include "estimate/term.h"
-#include "parallel/parallel_config.h"
+#include "types/term.h"
+#include "types/parallel_config.h"
 
 #include <vector>
 

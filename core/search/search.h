@@ -6,7 +6,7 @@
 // Uses every core; results do not depend on the thread count.
 
 #include "estimate/estimate.h"
-#include "estimate/scenario.h"
+#include "types/scenario.h"
 
 #include <functional>
 #include <string>

@@ -1,7 +1,7 @@
 #include "search/sweep.h"
 
 #include "estimate/evaluate.h"
-#include "estimate/knobs.h"
+#include "types/knobs.h"
 
 #include <algorithm>
 

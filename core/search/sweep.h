@@ -5,7 +5,7 @@
 // breaking points, named ("from PP = 32: …").
 
 #include "estimate/estimate.h"
-#include "estimate/scenario.h"
+#include "types/scenario.h"
 
 #include <string>
 #include <vector>

@@ -1,7 +1,7 @@
 #include "validation/published_runs.h"
 
 #include "estimate/evaluate.h"
-#include "io/json_reader.h"
+#include "util/json_reader.h"
 #include "io/scenario_json.h"
 
 #include <cmath>

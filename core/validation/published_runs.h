@@ -4,8 +4,8 @@
 // unstated filled from documented per-source defaults, never per-run — and the engine's step
 // time is compared with the published one.
 
-#include "estimate/scenario.h"
-#include "io/json_reader.h"
+#include "types/scenario.h"
+#include "util/json_reader.h"
 
 #include <nlohmann/json.hpp>
 

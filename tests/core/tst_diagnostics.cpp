@@ -5,7 +5,7 @@
 // errors. The comments in cases() say why each file triggers its code, with the arithmetic.
 
 #include "estimate/diagnostics.h"
-#include "estimate/knobs.h"
+#include "types/knobs.h"
 #include "scenario_fixture.h"
 
 #include <QtTest>

@@ -4,7 +4,7 @@
 // "Sweep this knob" kept the global batch, so the sweep reported 534k tokens/s and a large-bubble
 // warning where the slider showed 694k and none.
 
-#include "estimate/knobs.h"
+#include "types/knobs.h"
 #include "search/sweep.h"
 #include "scenario_fixture.h"
 

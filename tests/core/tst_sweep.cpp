@@ -1,7 +1,7 @@
 // Sweep: every point equals a single evaluation of that value, invalid points stay on the axis
 // with their reason, and the breaking points are found and named on constructed cases.
 
-#include "estimate/knobs.h"
+#include "types/knobs.h"
 #include "search/sweep.h"
 #include "scenario_fixture.h"
 

@@ -2,7 +2,7 @@
 // decomposes exactly, bounded work for huge scenarios, the closed form when a schedule cannot
 // run, and the timeline / Chrome-trace exports.
 
-#include "estimate/step_time.h"
+#include "time/step_time.h"
 #include "io/timeline_json.h"
 #include "schedule/pipeline_closed_form.h"
 #include "scenario_fixture.h"

@@ -9,10 +9,10 @@
 #include "comm_chart.h"
 #include "diagnostics_model.h"
 #include "diagnostics_panel.h"
-#include "estimate/knobs.h"
+#include "types/knobs.h"
 #include "hostile_files.h"
 #include "io/scenario_json.h"
-#include "lessons.h"
+#include "lessons/lessons.h"
 #include "main_window.h"
 #include "memory_chart.h"
 #include "scenario_model.h"
@@ -369,12 +369,14 @@ private slots:
 
     void lessonsLoad()
     {
-        QCOMPARE(int(lessons().size()), 4);
+        std::vector<InputError> errors;
+        QCOMPARE(int(readLessons(errors).size()), 4);
+        QVERIFY2(errors.empty(), errors.empty() ? "" : errors.front().text().c_str());
         MainWindow w;
         for (const Lesson& l : lessons()) {
-            QVERIFY2(!l.steps.empty(), qPrintable(l.id));
-            QVERIFY(!l.title_en.isEmpty() && !l.title_zh.isEmpty() && !l.text_en.isEmpty() && !l.text_zh.isEmpty());
-            w.loadLesson(l.id, 0);
+            QVERIFY2(!l.steps.empty(), l.id.c_str());
+            QVERIFY(!l.title.en.empty() && !l.title.zh.empty() && !l.text.en.empty() && !l.text.zh.empty());
+            w.loadLesson(QString::fromStdString(l.id), 0);
             QCOMPARE(scenarioToJson(w.model()->scenario()), scenarioToJson(l.steps.front().scenario));
         }
         // Case 1: DDP runs out of memory, TP 8 × DP 8 fits.

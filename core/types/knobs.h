@@ -6,8 +6,8 @@
 // the global batch follows; PP drops an uneven stage_layers list). A slider, a sweep point and
 // `--set` go through the same set(), so they give the same scenario, number for number.
 
-#include "estimate/diagnostic.h"
-#include "estimate/scenario.h"
+#include "types/diagnostic.h"
+#include "types/scenario.h"
 
 #include <functional>
 #include <string>

@@ -1,10 +1,10 @@
-#include "estimate/op_costs.h"
+#include "time/op_costs.h"
 
 #include "memory/activation_memory.h"
 #include "memory/model_states.h"
 #include "memory/stage_memory.h"
 #include "model/flops.h"
-#include "estimate/step_time.h"
+#include "time/step_time.h"
 
 #include <algorithm>
 

@@ -1,4 +1,4 @@
-#include "parallel/parallel_config.h"
+#include "types/parallel_config.h"
 
 namespace parascope {
 

@@ -1,4 +1,4 @@
-#include "model/model_spec.h"
+#include "types/model_spec.h"
 
 namespace parascope {
 

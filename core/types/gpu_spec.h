@@ -3,7 +3,7 @@
 // the engine uses by default for each GPU type. A hardware profile from parascope-probe
 // replaces them with measured numbers.
 
-#include "estimate/term.h"
+#include "types/term.h"
 
 #include <string>
 #include <vector>

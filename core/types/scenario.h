@@ -2,14 +2,22 @@
 // Scenario: everything the user chooses — model, cluster, parallel strategy, training settings —
 // and nothing derived. `parascope.scenario/1` in JSON.
 
-#include "hardware/gpu_spec.h"
-#include "memory/other_memory.h"
-#include "model/model_spec.h"
-#include "parallel/parallel_config.h"
+#include "types/gpu_spec.h"
+#include "types/model_spec.h"
+#include "types/parallel_config.h"
 
 #include <string>
 
 namespace parascope {
+
+// "Other" memory per GPU beyond model states and activations (memory/other_memory.h), each
+// configurable (scenario key "overheads").
+struct OverheadConfig {
+    double cuda_context_bytes = 0.5 * (1ull << 30); // CUDA context, kernels, cuBLAS/cuDNN handles
+    double workspace_bytes = 0.25 * (1ull << 30);   // cuBLAS(Lt)/Transformer Engine workspaces
+    double nccl_bytes_per_group = 128.0 * (1 << 20); // NCCL buffers per communicator
+    double fragmentation = 0.05;                    // allocator reserve, fraction of activations
+};
 
 struct Scenario {
     std::string name;

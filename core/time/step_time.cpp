@@ -1,4 +1,4 @@
-#include "estimate/step_time.h"
+#include "time/step_time.h"
 
 #include "schedule/generators.h"
 #include "schedule/pipeline_closed_form.h"
@@ -262,29 +262,29 @@ StepSimulation simulateStep(const Scenario& sc, const OpCostModel& costs, long l
     return out;
 }
 
-void computeThroughput(const Scenario& sc, Estimate& est, Explain explain)
+ThroughputReport computeThroughput(const Scenario& sc, const TimeReport& tr, const FlopsReport& flops, Explain explain)
 {
     const TrainingConfig& t = sc.training;
     const GpuSpec& gpu = sc.cluster.gpu;
-    const TimeReport& tr = est.time;
-    ThroughputReport& th = est.throughput;
-    const double gpus = double(std::max<std::int64_t>(1, est.gpus));
+    ThroughputReport th;
+    const double gpus = double(std::max<std::int64_t>(1, sc.parallel.gpus()));
     const double peak = peakFlops(gpu, t.precision);
     if (tr.step_s > 0) {
         th.tokens_per_s = double(sc.tokensPerStep()) / tr.step_s;
-        th.model_tflops_per_gpu = est.flops.model_flops_per_step / tr.step_s / gpus / 1e12;
-        th.hardware_tflops_per_gpu = est.flops.hardware_flops_per_step / tr.step_s / gpus / 1e12;
+        th.model_tflops_per_gpu = flops.model_flops_per_step / tr.step_s / gpus / 1e12;
+        th.hardware_tflops_per_gpu = flops.hardware_flops_per_step / tr.step_s / gpus / 1e12;
         th.mfu = peak > 0 ? th.model_tflops_per_gpu * 1e12 / peak : 0;
         th.hfu = peak > 0 ? th.hardware_tflops_per_gpu * 1e12 / peak : 0;
     }
     if (explain == Explain::NumbersOnly)
-        return;
+        return th;
     th.terms.push_back({"throughput.mfu", th.mfu, "fraction", "model FLOPs / (step · GPUs · peak)",
-                        num(est.flops.model_flops_per_step) + "/(" + num(tr.step_s) + "·" + num(gpus) + "·" + num(peak) + ")",
-                        "Chowdhery et al. 2022 (PaLM) App. B; FLOPs convention: " + est.flops.convention});
+                        num(flops.model_flops_per_step) + "/(" + num(tr.step_s) + "·" + num(gpus) + "·" + num(peak) + ")",
+                        "Chowdhery et al. 2022 (PaLM) App. B; FLOPs convention: " + flops.convention});
     th.terms.push_back({"throughput.hfu", th.hfu, "fraction", "hardware FLOPs (with recompute) / (step · GPUs · peak)",
-                        num(est.flops.hardware_flops_per_step) + "/(" + num(tr.step_s) + "·" + num(gpus) + "·" + num(peak) + ")",
+                        num(flops.hardware_flops_per_step) + "/(" + num(tr.step_s) + "·" + num(gpus) + "·" + num(peak) + ")",
                         "Korthikanti et al. 2022 §6"});
+    return th;
 }
 
 } // namespace parascope

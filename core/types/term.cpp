@@ -1,4 +1,4 @@
-#include "estimate/term.h"
+#include "types/term.h"
 
 #include <cmath>
 #include <charconv>

@@ -1,4 +1,4 @@
-#include "io/json_reader.h"
+#include "util/json_reader.h"
 
 #include <algorithm>
 #include <cerrno>

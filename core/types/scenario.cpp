@@ -1,4 +1,4 @@
-#include "estimate/scenario.h"
+#include "types/scenario.h"
 
 namespace parascope {
 

@@ -6,8 +6,9 @@
 // (TP collectives, EP all-to-all, CP ring exchange, ZeRO-2/3 per-microbatch collectives).
 // The simulator turns these into the step; the closed form multiplies them out.
 
-#include "estimate/estimate.h"
-#include "estimate/scenario.h"
+#include "comm/comm_volume.h"
+#include "model/parameter_count.h"
+#include "types/scenario.h"
 #include "parallel/stage_layout.h"
 #include "schedule/simulator.h"
 

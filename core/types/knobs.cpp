@@ -1,4 +1,4 @@
-#include "estimate/knobs.h"
+#include "types/knobs.h"
 
 #include <algorithm>
 #include <charconv>

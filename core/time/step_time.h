@@ -1,0 +1,65 @@
+#pragma once
+// The training step: the pipeline schedule simulated with the op costs (or, when it cannot be
+// generated or is too large, the closed form), plus gradient reduction, optimizer and exposed
+// communication; then throughput, MFU and HFU. Also decides the in-flight microbatches that the
+// memory model uses, so memory and timeline always agree.
+
+#include "types/evaluate_options.h"
+#include "model/flops.h"
+#include "schedule/simulator.h"
+#include "time/op_costs.h"
+#include "types/scenario.h"
+#include "parallel/stage_layout.h"
+
+#include <string>
+#include <utility>
+#include <vector>
+
+namespace parascope {
+
+struct TimeReport {
+    double step_s = 0, compute_s = 0, bubble_s = 0, bubble_fraction = 0, exposed_comm_s = 0, optimizer_s = 0;
+    std::string method; // "simulated", "simulated (extrapolated)" or "closed-form"
+    std::string note;   // why the closed form, or what was extrapolated
+    int critical_rank = 0; // the pipeline rank whose step is the longest
+    std::vector<Term> terms;
+};
+
+// The simulated training step, for the Gantt chart and the trace export. Kept only when asked
+// for (EvaluateOptions::record_timeline); at most kMaxRecordedOps ops: a longer step shows its
+// first microbatches. The step time is in TimeReport, the same whether or not this is kept.
+struct TimelineReport {
+    bool simulated = false; // `timeline` holds the simulated ops
+    long long microbatches_shown = 0; // microbatches materialised in `timeline`
+    long long microbatches_total = 0;
+    std::string note; // why fewer microbatches are shown than the step has
+    Timeline timeline;
+};
+
+struct ThroughputReport {
+    double tokens_per_s = 0, model_tflops_per_gpu = 0, hardware_tflops_per_gpu = 0, mfu = 0, hfu = 0;
+    std::vector<Term> terms;
+};
+
+double peakFlops(const GpuSpec& gpu, Precision p);
+
+struct StepSimulation {
+    TimeReport time;
+    TimelineReport timeline;
+    std::vector<double> inflight; // per rank, for the memory model
+    // Exposed communication per (group, purpose) on the critical rank.
+    std::vector<std::pair<std::string, double>> exposed_by_group;
+};
+
+// Simulates options.max_simulated_ops ops at most; beyond, fewer microbatches are simulated and
+// the steady state extrapolated. With options.record_timeline the ops are kept when they fit
+// kMaxRecordedOps, else the first microbatches are simulated once more for the timeline alone:
+// the step time never depends on whether the timeline was asked for.
+StepSimulation simulateStep(const Scenario& sc, const OpCostModel& costs, long long microbatches,
+                            const EvaluateOptions& options);
+
+// Tokens/s, TFLOP/s per GPU, MFU and HFU from the step time and the FLOPs.
+ThroughputReport computeThroughput(const Scenario& sc, const TimeReport& time, const FlopsReport& flops,
+                                   Explain explain = Explain::Full);
+
+} // namespace parascope

@@ -25,7 +25,8 @@ QString linkName(Link l)
 
 QString entryLabel(const CommEntry& c)
 {
-    return QStringLiteral("%1 %2\n%3 · %4").arg(str(c.group).toUpper(), str(c.collective), str(c.purpose), linkName(c.link));
+    return QStringLiteral("%1 %2\n%3 · %4").arg(QString::fromLatin1(toString(c.group)).toUpper(), QString::fromLatin1(toString(c.collective)),
+                                                   QString::fromLatin1(toString(c.purpose)), linkName(c.link));
 }
 
 } // namespace

@@ -28,12 +28,20 @@ namespace {
 
 QString str(const std::string& s) { return QString::fromStdString(s); }
 
-QComboBox* enumCombo(std::initializer_list<const char*> items)
+// A combo box over an enum's name table: the item data is the value's name (util/enum_names.h).
+template <NamedEnum E>
+QComboBox* enumCombo()
 {
     auto* c = new QComboBox;
-    for (const char* i : items)
-        c->addItem(QString::fromLatin1(i));
+    for (const EnumName<E>& n : enumNames(E{}))
+        c->addItem(QString::fromLatin1(n.name), QString::fromLatin1(n.name));
     return c;
+}
+
+template <NamedEnum E>
+void selectEnum(QComboBox* c, E value)
+{
+    c->setCurrentIndex(c->findData(QString::fromLatin1(toString(value))));
 }
 
 } // namespace
@@ -118,10 +126,10 @@ ScenarioPanel::ScenarioPanel(ScenarioModel* model, QWidget* parent)
         });
     }
 
-    schedule_combo_ = enumCombo({"gpipe", "1f1b", "interleaved", "zb-h1", "zb-v", "dualpipe-v"});
-    recompute_combo_ = enumCombo({"none", "selective", "full"});
-    precision_combo_ = enumCombo({"bf16", "fp16", "fp8", "fp32"});
-    grad_combo_ = enumCombo({"bf16", "fp32"});
+    schedule_combo_ = enumCombo<ScheduleKind>();
+    recompute_combo_ = enumCombo<Recompute>();
+    precision_combo_ = enumCombo<Precision>();
+    grad_combo_ = enumCombo<GradDtype>();
     sp_check_ = new QCheckBox;
     flash_check_ = new QCheckBox;
     form->addRow(label(QT_TR_NOOP("Schedule")), schedule_combo_);
@@ -154,16 +162,19 @@ ScenarioPanel::ScenarioPanel(ScenarioModel* model, QWidget* parent)
             emit lessonChosen(id);
     });
     connect(custom_button_, &QPushButton::clicked, this, &ScenarioPanel::editCustomModel);
-    const auto enumEdit = [this](QComboBox* c, auto apply) {
-        connect(c, qOverload<int>(&QComboBox::activated), this, [this, apply](int i) {
-            if (!syncing_)
-                model_->edit([&](Scenario& s) { apply(s, i); });
+    // `field` returns the scenario's member the combo edits; the chosen item's data names the value.
+    const auto enumEdit = [this](QComboBox* c, auto field) {
+        connect(c, qOverload<int>(&QComboBox::activated), this, [this, c, field](int i) {
+            using E = std::remove_reference_t<decltype(field(std::declval<Scenario&>()))>;
+            const auto value = enumFromName<E>(c->itemData(i).toString().toStdString());
+            if (!syncing_ && value)
+                model_->edit([&](Scenario& s) { field(s) = *value; });
         });
     };
-    enumEdit(schedule_combo_, [](Scenario& s, int i) { s.parallel.schedule = ScheduleKind(i); });
-    enumEdit(recompute_combo_, [](Scenario& s, int i) { s.training.recompute = Recompute(i); });
-    enumEdit(precision_combo_, [](Scenario& s, int i) { s.training.precision = Precision(i); });
-    enumEdit(grad_combo_, [](Scenario& s, int i) { s.training.grad_dtype = GradDtype(i); });
+    enumEdit(schedule_combo_, [](Scenario& s) -> ScheduleKind& { return s.parallel.schedule; });
+    enumEdit(recompute_combo_, [](Scenario& s) -> Recompute& { return s.training.recompute; });
+    enumEdit(precision_combo_, [](Scenario& s) -> Precision& { return s.training.precision; });
+    enumEdit(grad_combo_, [](Scenario& s) -> GradDtype& { return s.training.grad_dtype; });
     connect(sp_check_, &QCheckBox::toggled, this, [this](bool on) {
         if (!syncing_)
             model_->edit([on](Scenario& s) { s.parallel.sequence_parallel = on; });
@@ -189,9 +200,10 @@ void ScenarioPanel::retranslate()
     for (int i = 1; i < lesson_combo_->count(); ++i)
         if (const Lesson* l = findLesson(lesson_combo_->itemData(i).toString().toStdString()))
             lesson_combo_->setItemText(i, inUi(l->title));
-    recompute_combo_->setItemText(0, tr("none"));
-    recompute_combo_->setItemText(1, tr("selective"));
-    recompute_combo_->setItemText(2, tr("full"));
+    const QString recompute_text[] = {tr("none"), tr("selective"), tr("full")};
+    for (const EnumName<Recompute>& n : enumNames(Recompute{}))
+        recompute_combo_->setItemText(recompute_combo_->findData(QString::fromLatin1(n.name)),
+                                      recompute_text[int(n.value)]);
     sp_check_->setText(tr("Sequence parallelism (SP)"));
     for (Row& r : rows_)
         r.slider->setToolTip(tr("Right-click: sweep this knob"));
@@ -218,10 +230,10 @@ void ScenarioPanel::sync()
     cluster_combo_->setCurrentIndex(ci);
     if (ci < 0)
         cluster_combo_->setPlaceholderText(str(s.cluster.name));
-    schedule_combo_->setCurrentIndex(int(s.parallel.schedule));
-    recompute_combo_->setCurrentIndex(int(s.training.recompute));
-    precision_combo_->setCurrentIndex(int(s.training.precision));
-    grad_combo_->setCurrentIndex(int(s.training.grad_dtype));
+    selectEnum(schedule_combo_, s.parallel.schedule);
+    selectEnum(recompute_combo_, s.training.recompute);
+    selectEnum(precision_combo_, s.training.precision);
+    selectEnum(grad_combo_, s.training.grad_dtype);
     sp_check_->setChecked(s.parallel.sequence_parallel);
     flash_check_->setChecked(s.training.flash_attention);
     const long long gpus = s.parallel.gpus();

@@ -113,11 +113,18 @@ int parseArgs(int argc, char** argv, int first, Args& a)
             if (!v)
                 return badUsage(arg + " needs a value");
             (arg == "--param" ? a.param : a.values) = v;
-        } else if (arg == "--op" || arg == "--into") {
+        } else if (arg == "--op") {
             const char* v = value();
             if (!v)
                 return badUsage(arg + " needs a value");
-            (arg == "--op" ? a.nccl.op : a.into) = v;
+            a.nccl.op = parascope::enumFromName<parascope::Collective>(v);
+            if (!a.nccl.op)
+                return badUsage("--op must be one of " + parascope::enumNameList<parascope::Collective>());
+        } else if (arg == "--into") {
+            const char* v = value();
+            if (!v)
+                return badUsage(arg + " needs a value");
+            a.into = v;
         } else if (arg == "--ranks" || arg == "--nodes") {
             const char* v = value();
             const int n = v ? std::atoi(v) : 0;
@@ -494,9 +501,6 @@ int profileCommand(const Args& a)
         return badUsage("import-nccl-tests needs at least one LOG");
     if (a.out.empty())
         return badUsage("import-nccl-tests needs --out PROFILE");
-    static const char* const kOps[] = {"all_reduce", "all_gather", "reduce_scatter", "all_to_all", "send_recv", "broadcast", "reduce"};
-    if (!a.nccl.op.empty() && std::find(std::begin(kOps), std::end(kOps), a.nccl.op) == std::end(kOps))
-        return badUsage("--op must be one of all_reduce, all_gather, reduce_scatter, all_to_all, send_recv, broadcast, reduce");
     std::vector<parascope::InputError> errors;
     std::optional<nlohmann::json> base;
     if (!a.into.empty()) {
@@ -520,7 +524,7 @@ int profileCommand(const Args& a)
         auto imported = parascope::parseNcclTests(*text, name, a.nccl, errors);
         if (!imported)
             continue;
-        std::cerr << "parascope-cli: " << name << ": " << imported->op << " on " << imported->ranks << " ranks, "
+        std::cerr << "parascope-cli: " << name << ": " << parascope::toString(imported->op.value_or(parascope::Collective::AllReduce)) << " on " << imported->ranks << " ranks, "
                   << imported->nodes << " node(s), " << imported->rows.size() << " sizes\n";
         imports.push_back(std::move(*imported));
         sources.push_back(name);

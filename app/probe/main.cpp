@@ -270,10 +270,10 @@ int main(int argc, char** argv)
             std::vector<double> sizes;
             for (double s = o.quick ? 64 * MiB : 1 * MiB; s <= (o.quick ? 256 * MiB : 1024 * MiB); s *= 4)
                 sizes.push_back(s);
-            const struct { const char* name; parascope::Collective kind; } ops[] = {
-                {"all_reduce", parascope::Collective::AllReduce}, {"all_gather", parascope::Collective::AllGather},
-                {"reduce_scatter", parascope::Collective::ReduceScatter}, {"all_to_all", parascope::Collective::AllToAll}};
-            for (const auto& op : ops) {
+            using parascope::Collective;
+            for (const Collective kind : {Collective::AllReduce, Collective::AllGather, Collective::ReduceScatter,
+                                          Collective::AllToAll}) {
+                const struct { const char* name; Collective kind; } op{parascope::toString(kind), kind};
                 if (stopped())
                     break;
                 progress(std::string("NCCL ") + op.name + " over " + std::to_string(gpus) + " GPUs");
@@ -284,7 +284,7 @@ int main(int argc, char** argv)
                 }
                 // nccl-tests: algbw = S/t, busbw = algbw · factor (2(n−1)/n all-reduce, (n−1)/n others).
                 for (const auto& [bytes, seconds] : c.size_seconds)
-                    r.collectives.push_back({op.name, gpus, 1, bytes, bytes / seconds * parascope::busFactor(op.kind, gpus)});
+                    r.collectives.push_back({op.kind, gpus, 1, bytes, bytes / seconds * parascope::busFactor(op.kind, gpus)});
             }
         }
     }

@@ -6,18 +6,6 @@
 
 namespace parascope {
 
-const char* toString(Collective c)
-{
-    switch (c) {
-    case Collective::AllReduce: return "all_reduce";
-    case Collective::AllGather: return "all_gather";
-    case Collective::ReduceScatter: return "reduce_scatter";
-    case Collective::AllToAll: return "all_to_all";
-    case Collective::SendRecv: return "send_recv";
-    }
-    return "?";
-}
-
 double busFactor(Collective c, std::int64_t n)
 {
     if (n <= 1)
@@ -28,13 +16,16 @@ double busFactor(Collective c, std::int64_t n)
     case Collective::AllGather:
     case Collective::ReduceScatter:
     case Collective::AllToAll: return (nd - 1) / nd;
-    case Collective::SendRecv: return 1.0;
+    case Collective::SendRecv:
+    case Collective::Broadcast:
+    case Collective::Reduce: return 1.0;
     }
     return 0.0;
 }
 
 namespace {
-// Ring steps: all-reduce 2(n−1), all-gather / reduce-scatter / all-to-all n−1, send/recv 1.
+// Ring steps: all-reduce 2(n−1), all-gather / reduce-scatter / all-to-all / broadcast / reduce
+// (a pipelined chain) n−1, send/recv 1.
 double ringSteps(Collective c, double n)
 {
     if (c == Collective::SendRecv)
@@ -56,7 +47,7 @@ double measuredBusbw(Collective c, double S, const GroupPlacement& g, const Clus
 {
     std::vector<const MeasuredCollective*> pts;
     for (const MeasuredCollective& m : cl.measured_collectives)
-        if (m.op == toString(c) && m.ranks == g.size && m.nodes == g.nodes && m.bytes > 0 && m.busbw_bytes_per_s > 0)
+        if (m.op == c && m.ranks == g.size && m.nodes == g.nodes && m.bytes > 0 && m.busbw_bytes_per_s > 0)
             pts.push_back(&m);
     if (pts.empty())
         return 0;

@@ -3,14 +3,13 @@
 // nccl-tests bus-bandwidth factors, hierarchical (NVLink inside nodes, network across) when the
 // group spans nodes.
 
+#include "types/comm_types.h"
 #include "types/term.h"
 #include "types/gpu_spec.h"
 #include "parallel/placement.h"
 
 namespace parascope {
 
-enum class Collective { AllReduce, AllGather, ReduceScatter, AllToAll, SendRecv };
-const char* toString(Collective);
 
 // nccl-tests doc/PERFORMANCE.md: busbw = algbw · factor.
 double busFactor(Collective c, std::int64_t n);

@@ -8,19 +8,6 @@
 
 namespace parascope {
 
-const char* toString(Overlap o)
-{
-    switch (o) {
-    case Overlap::None: return "none";
-    case Overlap::LinearLayers: return "linear_layers";
-    case Overlap::Attention: return "attention";
-    case Overlap::PipelineFill: return "pipeline_fill";
-    case Overlap::Backward: return "backward";
-    case Overlap::Forward: return "forward";
-    }
-    return "?";
-}
-
 double bucketParams(std::int64_t dp)
 {
     return std::max(40e6, 1e6 * double(dp));
@@ -39,15 +26,15 @@ struct Builder {
 
     // volume_formula and source explain the entry; they are only read when explaining.
     template <class VolumeFormula>
-    void add(const char* group, Collective c, const char* purpose, double calls, double S, double rounds, Overlap overlap,
+    void add(Group group, Collective c, Purpose purpose, double calls, double S, double rounds, Overlap overlap,
              VolumeFormula&& volume_formula, const char* source, bool flat = false)
     {
         const GroupPlacement& g = in.placement.group(group);
         if (calls <= 0 || S <= 0 || (g.size <= 1 && c != Collective::SendRecv))
             return;
         CommEntry e;
-        e.group = std::string_view(group) == "dp_cp" ? "dp" : group;
-        e.collective = toString(c);
+        e.group = group == Group::DpCp ? Group::Dp : group;
+        e.collective = c;
         e.purpose = purpose;
         e.link = g.link;
         e.group_size = g.size;
@@ -99,12 +86,12 @@ std::vector<CommEntry> communicationPlan(const CommInputs& in)
         const Overlap ov = p.tp_comm_overlap ? Overlap::LinearLayers : Overlap::None;
         const char* src = "Shoeybi et al. 2019 (Megatron) §3; Korthikanti et al. 2022 §4.2.2 (SP)";
         if (sp) {
-            b.add("tp", Collective::AllGather, "activations", per_layer / 2 * 2 * L * mb, S, mb, ov,
+            b.add(Group::Tp, Collective::AllGather, Purpose::Activations, per_layer / 2 * 2 * L * mb, S, mb, ov,
                   "2 AG fwd + 2 AG bwd per layer, S = s·b·h·2", src);
-            b.add("tp", Collective::ReduceScatter, "activations", per_layer / 2 * 2 * L * mb, S, mb, ov,
+            b.add(Group::Tp, Collective::ReduceScatter, Purpose::Activations, per_layer / 2 * 2 * L * mb, S, mb, ov,
                   "2 RS fwd + 2 RS bwd per layer, S = s·b·h·2", src);
         } else {
-            b.add("tp", Collective::AllReduce, "activations", per_layer * L * mb, S, mb, ov,
+            b.add(Group::Tp, Collective::AllReduce, Purpose::Activations, per_layer * L * mb, S, mb, ov,
                   "2 AR fwd + 2 AR bwd per layer, S = s·b·h·2", src);
         }
     }
@@ -115,7 +102,7 @@ std::vector<CommEntry> communicationPlan(const CommInputs& in)
         const double kv_width = double(m.kvWidth()) / std::min<double>(p.tp, std::max(1, m.kv_heads));
         const double S = 2 * s * bsz * kv_width * act_bytes;
         const double per_layer = 3 * (p.cp - 1) + (full ? (p.cp - 1) : 0);
-        b.add("cp", Collective::SendRecv, "kv", per_layer * L * mb, S, mb, Overlap::Attention,
+        b.add(Group::Cp, Collective::SendRecv, Purpose::Kv, per_layer * L * mb, S, mb, Overlap::Attention,
               "3·(cp−1) sends per layer, S = 2·(s/cp)·b·(g·d/t)·2", "Megatron-LM context_parallel.rst (ring attention)");
     }
 
@@ -124,7 +111,7 @@ std::vector<CommEntry> communicationPlan(const CommInputs& in)
     if (p.ep > 1 && Lmoe > 0 && m.moe) {
         const double S = s * bsz / (sp ? p.tp : 1) * m.moe->top_k * h * act_bytes;
         const double per_layer = 4 + (full ? 2 : 0);
-        b.add("ep", Collective::AllToAll, "tokens", per_layer * Lmoe * mb, S, mb,
+        b.add(Group::Ep, Collective::AllToAll, Purpose::Tokens, per_layer * Lmoe * mb, S, mb,
               p.schedule == ScheduleKind::DualPipeV ? Overlap::Forward : Overlap::None,
               "4 all-to-all per MoE layer, S = s·b·top_k·h·2", "Lepikhin et al. 2020 (GShard); Megatron MoE README");
     }
@@ -137,9 +124,9 @@ std::vector<CommEntry> communicationPlan(const CommInputs& in)
         const bool v_shape = p.schedule == ScheduleKind::ZbV || p.schedule == ScheduleKind::DualPipeV;
         const double chunks = p.schedule == ScheduleKind::Interleaved ? p.vpp : (v_shape ? 2 : 1);
         const char* src = "Narayanan et al. 2021 §2.2, §4.1";
-        b.add("pp", Collective::SendRecv, "activations", chunks * mb, S, 1, Overlap::PipelineFill,
+        b.add(Group::Pp, Collective::SendRecv, Purpose::Activations, chunks * mb, S, 1, Overlap::PipelineFill,
               sp ? "v·m sends, S = s·b·h·2/t" : "v·m sends, S = s·b·h·2", src);
-        b.add("pp", Collective::SendRecv, "gradients", chunks * mb, S, 1, Overlap::PipelineFill,
+        b.add(Group::Pp, Collective::SendRecv, Purpose::Gradients, chunks * mb, S, 1, Overlap::PipelineFill,
               sp ? "v·m sends, S = s·b·h·2/t" : "v·m sends, S = s·b·h·2", src);
     }
 
@@ -147,7 +134,7 @@ std::vector<CommEntry> communicationPlan(const CommInputs& in)
     // (all-reduce, or reduce-scatter + parameter all-gather with ZeRO-1), bucketed. ZeRO-2 must
     // reduce-scatter every microbatch (its gradients are sharded), ZeRO-3 also gathers the
     // parameters for every forward and backward: 3Ψ per microbatch, 1.5× DP.
-    const auto data_parallel = [&](const char* group, double params) {
+    const auto data_parallel = [&](Group group, double params) {
         const GroupPlacement& g = in.placement.group(group);
         if (g.size <= 1 || params <= 0)
             return;
@@ -162,38 +149,38 @@ std::vector<CommEntry> communicationPlan(const CommInputs& in)
         };
         switch (p.zero) {
         case 0:
-            b.add(group, Collective::AllReduce, "gradients", buckets, params * grad_bytes / buckets, 1, grad_ov,
+            b.add(group, Collective::AllReduce, Purpose::Gradients, buckets, params * grad_bytes / buckets, 1, grad_ov,
                   vol("all-reduce of "), src);
             break;
         case 1:
-            b.add(group, Collective::ReduceScatter, "gradients", buckets, params * grad_bytes / buckets, 1, grad_ov,
+            b.add(group, Collective::ReduceScatter, Purpose::Gradients, buckets, params * grad_bytes / buckets, 1, grad_ov,
                   vol("reduce-scatter of "), src);
-            b.add(group, Collective::AllGather, "parameters", buckets, params * w_bytes / buckets, 1, param_ov,
+            b.add(group, Collective::AllGather, Purpose::Parameters, buckets, params * w_bytes / buckets, 1, param_ov,
                   vol("all-gather of updated "), src);
             break;
         // ZeRO-2/3 collectives go out per layer as many small calls (DeepSpeed, FSDP) and do not
         // aggregate inside nodes: each GPU's share crosses its own NIC (flat ring); this is what
         // Narayanan et al. 2021 Table 2 measured for ZeRO-3 at 384–2240 GPUs.
         case 2:
-            b.add(group, Collective::ReduceScatter, "gradients", buckets * mb, params * grad_bytes / buckets, mb,
+            b.add(group, Collective::ReduceScatter, Purpose::Gradients, buckets * mb, params * grad_bytes / buckets, mb,
                   grad_ov, vol("reduce-scatter per microbatch of "), src, true);
-            b.add(group, Collective::AllGather, "parameters", buckets, params * w_bytes / buckets, 1, param_ov,
+            b.add(group, Collective::AllGather, Purpose::Parameters, buckets, params * w_bytes / buckets, 1, param_ov,
                   vol("all-gather of updated "), src, true);
             break;
         default: {
             // Full recompute runs the forward again in the backward and gathers the parameters
             // once more for it.
             const double gathers = 2 + (t.recompute == Recompute::Full ? 1 : 0);
-            b.add(group, Collective::AllGather, "parameters", gathers * buckets * mb, params * w_bytes / buckets, gathers * mb,
+            b.add(group, Collective::AllGather, Purpose::Parameters, gathers * buckets * mb, params * w_bytes / buckets, gathers * mb,
                   param_ov, vol("all-gather forward + backward (+ recompute) per microbatch of "), src, true);
-            b.add(group, Collective::ReduceScatter, "gradients", buckets * mb, params * grad_bytes / buckets, mb,
+            b.add(group, Collective::ReduceScatter, Purpose::Gradients, buckets * mb, params * grad_bytes / buckets, mb,
                   grad_ov, vol("reduce-scatter per microbatch of "), src, true);
             break;
         }
         }
     };
-    data_parallel("dp_cp", in.dense_params);
-    data_parallel("edp", in.expert_params);
+    data_parallel(Group::DpCp, in.dense_params);
+    data_parallel(Group::Edp, in.expert_params);
     return b.out;
 }
 

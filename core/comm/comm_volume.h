@@ -3,6 +3,7 @@
 // stage: calls, buffer size, bytes over the link and time on it (exposure is decided with the
 // compute time in estimate/step_time).
 
+#include "types/comm_types.h"
 #include "types/term.h"
 #include "types/gpu_spec.h"
 #include "types/model_spec.h"
@@ -22,12 +23,14 @@ enum class Overlap {
     Backward,       // DP/ZeRO gradient reduce-scatter/all-reduce: behind the backward
     Forward,        // ZeRO parameter all-gather: behind the forward
 };
-const char* toString(Overlap);
+inline constexpr EnumName<Overlap> kOverlapNames[] = {{Overlap::None, "none"}, {Overlap::LinearLayers, "linear_layers"}, {Overlap::Attention, "attention"}, {Overlap::PipelineFill, "pipeline_fill"}, {Overlap::Backward, "backward"}, {Overlap::Forward, "forward"}};
+constexpr std::span<const EnumName<Overlap>> enumNames(Overlap) { return kOverlapNames; }
+inline const char* toString(Overlap v) { return nameOf(v); }
 
 struct CommEntry {
-    std::string group;      // tp, cp, ep, dp, edp, pp
-    std::string collective; // all_reduce, all_gather, reduce_scatter, all_to_all, send_recv
-    std::string purpose;    // gradients, parameters, activations, kv, tokens
+    Group group = Group::Tp; // tp, cp, ep, dp (dense gradients over dp·cp), edp, pp
+    Collective collective = Collective::AllReduce;
+    Purpose purpose = Purpose::Activations;
     Link link = Link::NvLink;
     std::int64_t group_size = 1;
     std::int64_t nodes_spanned = 1;

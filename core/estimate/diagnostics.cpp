@@ -376,7 +376,7 @@ std::vector<Diagnostic> outcomeDiagnostics(const Scenario& sc, const Estimate& e
     }
 
     for (const GroupPlacement& g : est.placement.groups) {
-        if (g.group == "tp" && g.crossesNodes()) {
+        if (g.group == Group::Tp && g.crossesNodes()) {
             out.push_back(make(Severity::Warning, "tp_spans_nodes", "parallel.tp",
                 "TP = " + n(g.size) + " spans " + n(g.nodes) + " nodes: its 4 collectives per layer go over the network.",
                 "TP = " + n(g.size) + " 跨越 " + n(g.nodes) + " 个节点：每层 4 次集合通信都要走网络。",
@@ -390,11 +390,19 @@ std::vector<Diagnostic> outcomeDiagnostics(const Scenario& sc, const Estimate& e
         for (const CommEntry& c : est.communication)
             if (!worst || c.exposed_s > worst->exposed_s)
                 worst = &c;
-        const std::string what = worst ? worst->group + " " + worst->collective : std::string("?");
+        const std::string what = worst ? std::string(toString(worst->group)) + " " + toString(worst->collective) : "?";
         // The knob that sizes the worst group (the expert-data-parallel group follows EP).
-        const std::string group = worst ? worst->group : std::string();
-        const std::string knob = group == "tp" || group == "cp" || group == "dp" || group == "pp" || group == "ep"
-            ? "parallel." + group : group == "edp" ? "parallel.ep" : std::string();
+        std::string knob;
+        if (worst)
+            switch (worst->group) {
+            case Group::Tp: knob = "parallel.tp"; break;
+            case Group::Cp: knob = "parallel.cp"; break;
+            case Group::Ep:
+            case Group::Edp: knob = "parallel.ep"; break;
+            case Group::Dp:
+            case Group::DpCp: knob = "parallel.dp"; break;
+            case Group::Pp: knob = "parallel.pp"; break;
+            }
         out.push_back(make(Severity::Warning, "exposed_comm_high", knob,
             "Communication not hidden by compute takes " + pct(est.time.exposed_comm_s / est.time.step_s)
                 + " of the step; most from " + what + ".",

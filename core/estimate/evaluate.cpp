@@ -13,16 +13,6 @@
 
 namespace parascope {
 
-const char* toString(Severity s)
-{
-    switch (s) {
-    case Severity::Info: return "info";
-    case Severity::Warning: return "warning";
-    case Severity::Error: return "error";
-    }
-    return "?";
-}
-
 bool Estimate::hasErrors() const
 {
     return std::any_of(diagnostics.begin(), diagnostics.end(),
@@ -38,14 +28,14 @@ namespace {
 
 // Shares each group's exposed time (from the simulation's critical rank) out over that group's
 // entries in proportion to their link time.
-void distributeExposure(std::vector<CommEntry>& comm, const std::vector<std::pair<std::string, double>>& by_group,
+void distributeExposure(std::vector<CommEntry>& comm, const std::vector<std::pair<Group, double>>& by_group,
                         Explain explain)
 {
     for (const auto& entry : by_group) {
         // (Not a structured binding: lambdas may capture those only from clang 16 on.)
-        const std::string& group = entry.first;
+        const Group group = entry.first;
         const double exposed = entry.second;
-        const auto member = [&](const CommEntry& c) { return c.group == group || (group == "dp" && c.group == "edp"); };
+        const auto member = [&](const CommEntry& c) { return c.group == group || (group == Group::Dp && c.group == Group::Edp); };
         double total = 0;
         for (const CommEntry& c : comm)
             if (member(c))

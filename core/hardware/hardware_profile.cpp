@@ -122,9 +122,9 @@ std::optional<HardwareProfile> readHardwareProfile(const nlohmann::json& j, std:
     });
     eachObject(r, "collectives", errors, [&](ObjectReader& c) {
         MeasuredCollective mc;
-        static const char* const kOps[] = {"all_reduce", "all_gather", "reduce_scatter", "all_to_all", "broadcast", "reduce", "send_recv"};
-        if (auto i = c.choice("op", {"all_reduce", "all_gather", "reduce_scatter", "all_to_all", "broadcast", "reduce", "send_recv"}))
-            mc.op = kOps[*i];
+        const std::optional<Collective> op = c.choice<Collective>("op");
+        if (op)
+            mc.op = *op;
         mc.ranks = int(c.integer("ranks", 1, 1 << 24, true).value_or(0));
         mc.nodes = int(c.integer("nodes", 1, 1 << 24).value_or(1));
         mc.bytes = c.number("bytes", 0, 1e15, true).value_or(0);
@@ -133,7 +133,7 @@ std::optional<HardwareProfile> readHardwareProfile(const nlohmann::json& j, std:
         c.child("algorithm");
         mc.busbw_bytes_per_s = measured(c, "busbw_gbps", 1e9).value_or(0);
         c.finish();
-        if (!mc.op.empty() && mc.busbw_bytes_per_s > 0)
+        if (op && mc.busbw_bytes_per_s > 0)
             p.collectives.push_back(mc);
     });
     r.finish();
@@ -215,7 +215,7 @@ ClusterSpec calibrate(ClusterSpec c, const HardwareProfile& p)
     double intra = 0, inter = 0;
     double intra_bytes = 0, inter_bytes = 0;
     for (const MeasuredCollective& m : p.collectives) {
-        if (m.op != "all_reduce" || m.ranks < 2)
+        if (m.op != Collective::AllReduce || m.ranks < 2)
             continue;
         if (m.nodes <= 1 && m.bytes >= intra_bytes) {
             intra_bytes = m.bytes;

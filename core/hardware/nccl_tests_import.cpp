@@ -9,16 +9,17 @@ namespace parascope {
 namespace {
 
 // nccl-tests binary names → our collective names.
-std::string opFromName(const std::string& s)
+std::optional<Collective> opFromName(const std::string& s)
 {
-    static const std::pair<const char*, const char*> names[] = {
-        {"all_reduce", "all_reduce"}, {"all_gather", "all_gather"}, {"reduce_scatter", "reduce_scatter"},
-        {"alltoall", "all_to_all"},   {"all_to_all", "all_to_all"}, {"sendrecv", "send_recv"},
-        {"broadcast", "broadcast"},   {"reduce_perf", "reduce"}};
+    static const std::pair<const char*, Collective> names[] = {
+        {"all_reduce", Collective::AllReduce}, {"all_gather", Collective::AllGather},
+        {"reduce_scatter", Collective::ReduceScatter}, {"alltoall", Collective::AllToAll},
+        {"all_to_all", Collective::AllToAll}, {"sendrecv", Collective::SendRecv},
+        {"broadcast", Collective::Broadcast}, {"reduce_perf", Collective::Reduce}};
     for (const auto& [needle, op] : names)
         if (s.find(needle) != std::string::npos)
             return op;
-    return "";
+    return std::nullopt;
 }
 
 bool isNumber(const std::string& t)
@@ -41,7 +42,7 @@ void fromText(const std::string& text, NcclTestsImport& out, std::vector<InputEr
         if (!line.empty() && line.back() == '\r')
             line.pop_back();
         if (line.rfind("#", 0) == 0) {
-            if (const auto p = line.find("Collective test starting:"); p != std::string::npos && out.op.empty())
+            if (const auto p = line.find("Collective test starting:"); p != std::string::npos && !out.op)
                 out.op = opFromName(line.substr(p));
             if (line.find(" Rank ") != std::string::npos && line.find(" on ") != std::string::npos) {
                 ++out.ranks;
@@ -105,7 +106,7 @@ void fromJson(const nlohmann::json& j, NcclTestsImport& out)
                 out.ranks = value.get<int>();
             if ((key == "nnodes" || key == "nodes") && value.is_number_integer() && out.nodes == 0)
                 out.nodes = value.get<int>();
-            if ((key == "collective" || key == "test" || key == "name") && value.is_string() && out.op.empty())
+            if ((key == "collective" || key == "test" || key == "name") && value.is_string() && !out.op)
                 out.op = opFromName(value.get<std::string>());
             fromJson(value, out);
         }
@@ -139,15 +140,15 @@ std::optional<NcclTestsImport> parseNcclTests(const std::string& text, const std
     } else {
         fromText(text, out, errors, name);
     }
-    if (!over.op.empty())
+    if (over.op)
         out.op = over.op;
-    if (out.op.empty())
+    if (!out.op)
         out.op = opFromName(name);
     if (over.ranks > 0)
         out.ranks = over.ranks;
     if (over.nodes > 0)
         out.nodes = over.nodes;
-    if (out.op.empty())
+    if (!out.op)
         errors.push_back({name, "cannot tell which collective this is: the log has no \"Collective test starting\" line "
                                 "and the file name none of all_reduce, all_gather, reduce_scatter, alltoall, sendrecv; "
                                 "give --op"});
@@ -158,7 +159,7 @@ std::optional<NcclTestsImport> parseNcclTests(const std::string& text, const std
     if (out.rows.empty())
         errors.push_back({name, "no result rows (size … busbw) found"});
     for (MeasuredCollective& m : out.rows) {
-        m.op = out.op;
+        m.op = out.op.value_or(Collective::AllReduce);
         m.ranks = out.ranks;
         m.nodes = out.nodes;
     }
@@ -186,13 +187,13 @@ nlohmann::json mergeIntoProfile(const nlohmann::json* profile, const std::vector
             // A later import of the same (op, ranks, nodes, bytes) replaces the earlier one.
             auto& list = j["collectives"];
             for (auto it = list.begin(); it != list.end();) {
-                if (it->value("op", "") == m.op && it->value("ranks", 0) == m.ranks && it->value("nodes", 1) == m.nodes
+                if (it->value("op", "") == toString(m.op) && it->value("ranks", 0) == m.ranks && it->value("nodes", 1) == m.nodes
                     && it->value("bytes", 0.0) == m.bytes)
                     it = list.erase(it);
                 else
                     ++it;
             }
-            list.push_back({{"op", m.op}, {"ranks", m.ranks}, {"nodes", m.nodes}, {"bytes", m.bytes},
+            list.push_back({{"op", toString(m.op)}, {"ranks", m.ranks}, {"nodes", m.nodes}, {"bytes", m.bytes},
                             {"busbw_gbps", m.busbw_bytes_per_s / 1e9}, {"algorithm", "nccl-tests"}});
         }
     }

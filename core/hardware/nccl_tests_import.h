@@ -15,13 +15,13 @@
 namespace parascope {
 
 struct NcclTestsOverrides {
-    std::string op; // all_reduce, all_gather, reduce_scatter, all_to_all, send_recv; empty: from the log
+    std::optional<Collective> op; // none: from the log
     int ranks = 0;  // 0: from the log
     int nodes = 0;  // 0: from the log
 };
 
 struct NcclTestsImport {
-    std::string op;
+    std::optional<Collective> op;
     int ranks = 0, nodes = 0;
     std::vector<MeasuredCollective> rows; // one per message size (out-of-place busbw)
     double avg_busbw_gbps = 0;            // "# Avg bus bandwidth", when present

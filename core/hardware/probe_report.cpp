@@ -92,7 +92,7 @@ nlohmann::json probeResultToJson(const ProbeResult& r)
     j["links"] = links;
     nlohmann::json coll = nlohmann::json::array();
     for (const MeasuredCollective& c : r.collectives)
-        coll.push_back({{"op", c.op}, {"ranks", c.ranks}, {"nodes", c.nodes}, {"bytes", c.bytes},
+        coll.push_back({{"op", toString(c.op)}, {"ranks", c.ranks}, {"nodes", c.nodes}, {"bytes", c.bytes},
                         {"busbw_gbps", opt(c.busbw_bytes_per_s, 1e9)}, {"algorithm", "nccl"}});
     j["collectives"] = coll;
     nlohmann::json skipped = nlohmann::json::array();

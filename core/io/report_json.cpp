@@ -63,9 +63,9 @@ nlohmann::json reportToJson(const Scenario& sc, const Estimate& est, const std::
 
     nlohmann::json comm = nlohmann::json::array();
     for (const CommEntry& c : est.communication) {
-        nlohmann::json e = {{"group", c.group}, {"collective", c.collective}, {"calls_per_step", c.calls_per_step},
+        nlohmann::json e = {{"group", toString(c.group)}, {"collective", toString(c.collective)}, {"calls_per_step", c.calls_per_step},
                             {"bytes_per_call", whole(c.bytes_per_call)}, {"bytes_per_gpu_per_step", whole(c.bytes_per_gpu_per_step)},
-                            {"link", toString(c.link)}, {"purpose", c.purpose}, {"time_s", c.time_s},
+                            {"link", toString(c.link)}, {"purpose", toString(c.purpose)}, {"time_s", c.time_s},
                             {"exposed_s", c.exposed_s}, {"group_size", c.group_size}, {"nodes_spanned", c.nodes_spanned},
                             {"overlap", toString(c.overlap)}};
         if (explain)
@@ -76,7 +76,7 @@ nlohmann::json reportToJson(const Scenario& sc, const Estimate& est, const std::
 
     nlohmann::json groups = nlohmann::json::array();
     for (const GroupPlacement& g : est.placement.groups)
-        groups.push_back({{"group", g.group}, {"size", g.size}, {"stride", g.stride}, {"nodes", g.nodes},
+        groups.push_back({{"group", toString(g.group)}, {"size", g.size}, {"stride", g.stride}, {"nodes", g.nodes},
                           {"link", toString(g.link)}});
     j["placement"] = {{"gpus", est.placement.gpus}, {"nodes", est.placement.nodes}, {"groups", std::move(groups)}};
 
@@ -197,7 +197,7 @@ std::string textReport(const Scenario& sc, const Estimate& est, const std::strin
       << pad(T("link", "链路"), 8, false) << pad("n", 6) << pad(T("calls", "次数"), 9) << pad(T("GB sent", "发送 GB"), 10)
       << pad(T("link time", "链路时间"), 12) << pad(T("exposed", "暴露"), 12) << "\n";
     for (const CommEntry& c : est.communication) {
-        o << pad(c.group, 6, false) << pad(c.collective, 16, false) << pad(c.purpose, 12, false)
+        o << pad(toString(c.group), 6, false) << pad(toString(c.collective), 16, false) << pad(toString(c.purpose), 12, false)
           << pad(toString(c.link), 8, false) << pad(std::to_string(c.group_size), 6) << pad(fmt("%.0f", c.calls_per_step), 9)
           << pad(fmt("%.2f", c.bytes_per_gpu_per_step / 1e9), 10) << pad(seconds(c.time_s), 12)
           << pad(seconds(c.exposed_s), 12) << "\n";

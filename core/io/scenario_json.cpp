@@ -136,11 +136,11 @@ std::optional<ModelSpec> readModel(const nlohmann::json& in, const std::string& 
     m.head_dim = head_dim.value_or(std::max<std::int64_t>(1, m.hidden / m.heads));
     m.ffn_hidden = r.integer("ffn_hidden", 1, 1 << 22, true).value_or(1);
     m.vocab = r.integer("vocab", 1, 1 << 24, true).value_or(1);
-    m.mlp = r.choice("mlp", {"swiglu", "gelu"}).value_or(0) == 0 ? MlpKind::SwiGlu : MlpKind::Gelu;
-    m.norm = r.choice("norm", {"rmsnorm", "layernorm"}).value_or(0) == 0 ? NormKind::RmsNorm : NormKind::LayerNorm;
+    m.mlp = r.choice<MlpKind>("mlp").value_or(MlpKind::SwiGlu);
+    m.norm = r.choice<NormKind>("norm").value_or(NormKind::RmsNorm);
     m.bias = r.boolean("bias").value_or(false);
     m.tied_embeddings = r.boolean("tied_embeddings").value_or(false);
-    m.position = r.choice("position", {"rope", "learned"}).value_or(0) == 0 ? PositionKind::Rope : PositionKind::Learned;
+    m.position = r.choice<PositionKind>("position").value_or(PositionKind::Rope);
     m.max_positions = r.integer("max_positions", 1, 1LL << 30).value_or(0);
     if (m.position == PositionKind::Learned && m.max_positions == 0)
         r.error("max_positions", "is required with learned positions");
@@ -287,8 +287,8 @@ std::optional<Scenario> readScenario(const nlohmann::json& j, std::vector<InputE
         pc.zero = int(knobInteger(p, "parallel.zero").value_or(0));
         pc.tp_comm_overlap = p.boolean("tp_comm_overlap").value_or(false);
         pc.overlap_grad_reduce = p.boolean("overlap_grad_reduce").value_or(true);
-        if (auto s = p.choice("schedule", {"gpipe", "1f1b", "interleaved", "zb-h1", "zb-v", "dualpipe-v"}))
-            pc.schedule = ScheduleKind(*s);
+        if (auto s = p.choice<ScheduleKind>("schedule"))
+            pc.schedule = *s;
         if (const nlohmann::json* sl = p.child("stage_layers")) {
             if (!sl->is_array()) {
                 p.error("stage_layers", "must be an array of layer counts, got " + describeJson(*sl));
@@ -330,14 +330,14 @@ std::optional<Scenario> readScenario(const nlohmann::json& j, std::vector<InputE
         tc.seq_len = knobInteger(t, "training.seq_len").value_or(tc.seq_len);
         tc.micro_batch = knobInteger(t, "training.micro_batch").value_or(tc.micro_batch);
         tc.global_batch = knobInteger(t, "training.global_batch").value_or(tc.global_batch);
-        if (auto v = t.choice("precision", {"bf16", "fp16", "fp8", "fp32"}))
-            tc.precision = Precision(*v);
-        if (auto v = t.choice("grad_dtype", {"bf16", "fp32"}))
-            tc.grad_dtype = GradDtype(*v);
-        if (auto v = t.choice("optimizer", {"adamw", "sgd"}))
-            tc.optimizer = Optimizer(*v);
-        if (auto v = t.choice("recompute", {"none", "selective", "full"}))
-            tc.recompute = Recompute(*v);
+        if (auto v = t.choice<Precision>("precision"))
+            tc.precision = *v;
+        if (auto v = t.choice<GradDtype>("grad_dtype"))
+            tc.grad_dtype = *v;
+        if (auto v = t.choice<Optimizer>("optimizer"))
+            tc.optimizer = *v;
+        if (auto v = t.choice<Recompute>("recompute"))
+            tc.recompute = *v;
         tc.flash_attention = t.boolean("flash_attention").value_or(tc.flash_attention);
         t.finish();
     }

@@ -37,9 +37,9 @@ MemoryReport computeMemory(const Scenario& sc, const ParamCounts& params, const 
     int communicators = 0;
     const bool has_experts = params.moe_layers > 0;
     for (const GroupPlacement& g : placement.groups) {
-        const bool expert_group = g.group == "ep" || g.group == "edp";
+        const bool expert_group = g.group == Group::Ep || g.group == Group::Edp;
         // dp is part of dp_cp (the gradient communicator); expert groups exist only with MoE.
-        if (g.size > 1 && g.group != "dp" && (!expert_group || has_experts))
+        if (g.size > 1 && g.group != Group::Dp && (!expert_group || has_experts))
             ++communicators;
     }
     const StateBytes sb = stateBytes(t);

@@ -4,24 +4,14 @@
 
 namespace parascope {
 
-const char* toString(Link l)
-{
-    switch (l) {
-    case Link::NvLink: return "nvlink";
-    case Link::Network: return "network";
-    case Link::Pcie: return "pcie";
-    }
-    return "?";
-}
-
 // The group of rank 0 holds ranks 0, stride, 2·stride, … (size members). With G GPUs per node:
 // if stride ≥ G every member sits on its own node; otherwise members fill consecutive ranks
 // 0 … stride·(size−1), which span ceil((stride·(size−1)+1)/G) nodes.
-GroupPlacement placeGroup(const std::string& name, std::int64_t size, std::int64_t stride,
+GroupPlacement placeGroup(Group group, std::int64_t size, std::int64_t stride,
                           const ClusterSpec& cluster)
 {
     GroupPlacement g;
-    g.group = name;
+    g.group = group;
     g.size = size < 1 ? 1 : size;
     g.stride = stride < 1 ? 1 : stride;
     const std::int64_t G = cluster.gpus_per_node > 0 ? cluster.gpus_per_node : 1;
@@ -47,24 +37,24 @@ Placement placeRanks(const ParallelConfig& p, const ClusterSpec& cluster)
     // Expert data parallel: the ranks of one pipeline stage (tp·cp·dp) that hold the same experts.
     const std::int64_t stage_ranks = tp * cp * dp;
     const std::int64_t edp = (etp * ep > 0 && stage_ranks % (etp * ep) == 0) ? stage_ranks / (etp * ep) : 1;
-    pl.groups.push_back(placeGroup("tp", tp, 1, cluster));
-    pl.groups.push_back(placeGroup("cp", cp, tp, cluster));
-    pl.groups.push_back(placeGroup("ep", ep, etp, cluster));
-    pl.groups.push_back(placeGroup("dp", dp, tp * cp, cluster));
+    pl.groups.push_back(placeGroup(Group::Tp, tp, 1, cluster));
+    pl.groups.push_back(placeGroup(Group::Cp, cp, tp, cluster));
+    pl.groups.push_back(placeGroup(Group::Ep, ep, etp, cluster));
+    pl.groups.push_back(placeGroup(Group::Dp, dp, tp * cp, cluster));
     // Gradients are reduced over dp·cp: CP ranks hold the same weights (Megatron's
     // data-parallel group "with cp"). cp and dp are adjacent in the rank order, so stride tp.
-    pl.groups.push_back(placeGroup("dp_cp", dp * cp, tp, cluster));
-    pl.groups.push_back(placeGroup("edp", edp, etp * ep, cluster));
-    pl.groups.push_back(placeGroup("pp", p.pp, stage_ranks, cluster));
+    pl.groups.push_back(placeGroup(Group::DpCp, dp * cp, tp, cluster));
+    pl.groups.push_back(placeGroup(Group::Edp, edp, etp * ep, cluster));
+    pl.groups.push_back(placeGroup(Group::Pp, p.pp, stage_ranks, cluster));
     return pl;
 }
 
-const GroupPlacement& Placement::group(const std::string& name) const
+const GroupPlacement& Placement::group(Group which) const
 {
     for (const GroupPlacement& g : groups)
-        if (g.group == name)
+        if (g.group == which)
             return g;
-    throw std::out_of_range("no parallel group " + name);
+    throw std::out_of_range(std::string("no parallel group ") + toString(which));
 }
 
 } // namespace parascope

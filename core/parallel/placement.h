@@ -4,6 +4,7 @@
 // expert-tp blocks (Megatron's expert grid etp-ep-edp-pp). For every group: its size, the stride
 // between its members, whether it stays inside a node, and how many nodes it spans.
 
+#include "types/comm_types.h"
 #include "types/gpu_spec.h"
 #include "types/parallel_config.h"
 
@@ -14,10 +15,12 @@
 namespace parascope {
 
 enum class Link { NvLink, Network, Pcie };
-const char* toString(Link);
+inline constexpr EnumName<Link> kLinkNames[] = {{Link::NvLink, "nvlink"}, {Link::Network, "network"}, {Link::Pcie, "pcie"}};
+constexpr std::span<const EnumName<Link>> enumNames(Link) { return kLinkNames; }
+inline const char* toString(Link v) { return nameOf(v); }
 
 struct GroupPlacement {
-    std::string group;        // "tp", "cp", "ep", "dp", "dp_cp" (gradient group), "edp" (expert data parallel), "pp"
+    Group group = Group::Tp;
     std::int64_t size = 1;
     std::int64_t stride = 1;  // rank distance between neighbouring members
     std::int64_t nodes = 1;   // nodes the group of rank 0 spans
@@ -30,10 +33,10 @@ struct Placement {
     std::int64_t gpus = 1;
     std::int64_t nodes = 1;
     std::vector<GroupPlacement> groups; // tp, cp, ep, dp, dp_cp, edp, pp
-    const GroupPlacement& group(const std::string& name) const;
+    const GroupPlacement& group(Group g) const;
 };
 
-GroupPlacement placeGroup(const std::string& name, std::int64_t size, std::int64_t stride,
+GroupPlacement placeGroup(Group group, std::int64_t size, std::int64_t stride,
                           const ClusterSpec& cluster);
 Placement placeRanks(const ParallelConfig& p, const ClusterSpec& cluster);
 

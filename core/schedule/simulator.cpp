@@ -6,25 +6,6 @@
 
 namespace parascope {
 
-const char* toString(OpType t)
-{
-    switch (t) {
-    case OpType::F: return "F";
-    case OpType::B: return "B";
-    case OpType::I: return "I";
-    case OpType::W: return "W";
-    case OpType::FB: return "F&B";
-    case OpType::Send: return "send";
-    case OpType::Recv: return "recv";
-    case OpType::AllReduce: return "all_reduce";
-    case OpType::ReduceScatter: return "reduce_scatter";
-    case OpType::AllGather: return "all_gather";
-    case OpType::AllToAll: return "all_to_all";
-    case OpType::Optimizer: return "optimizer";
-    }
-    return "?";
-}
-
 bool isCompute(OpType t)
 {
     return t == OpType::F || t == OpType::B || t == OpType::I || t == OpType::W || t == OpType::FB || t == OpType::Optimizer;

@@ -9,6 +9,7 @@
 //   W(s, mb) needs I(s, mb); an overlapped F&B needs both halves' inputs.
 
 #include "schedule/action.h"
+#include "util/enum_names.h"
 
 #include <string>
 #include <vector>
@@ -21,7 +22,9 @@ enum class OpType : std::uint8_t {
     AllReduce, ReduceScatter, AllGather, AllToAll,
     Optimizer,
 };
-const char* toString(OpType);
+inline constexpr EnumName<OpType> kOpTypeNames[] = {{OpType::F, "F"}, {OpType::B, "B"}, {OpType::I, "I"}, {OpType::W, "W"}, {OpType::FB, "F&B"}, {OpType::Send, "send"}, {OpType::Recv, "recv"}, {OpType::AllReduce, "all_reduce"}, {OpType::ReduceScatter, "reduce_scatter"}, {OpType::AllGather, "all_gather"}, {OpType::AllToAll, "all_to_all"}, {OpType::Optimizer, "optimizer"}};
+constexpr std::span<const EnumName<OpType>> enumNames(OpType) { return kOpTypeNames; }
+inline const char* toString(OpType v) { return nameOf(v); }
 bool isCompute(OpType);
 
 struct TimedOp {

@@ -7,6 +7,7 @@
 #include "time/step_time.h"
 
 #include <algorithm>
+#include <optional>
 
 namespace parascope {
 
@@ -18,16 +19,16 @@ namespace {
 constexpr double kZeroOverlap = 0.7;
 
 // Time of one call of (group, collective) from the communication plan; 0 if absent.
-double callTime(const std::vector<CommEntry>& comm, const std::string& group, const std::string& collective,
-                const std::string& purpose = "")
+double callTime(const std::vector<CommEntry>& comm, Group group, Collective collective,
+                std::optional<Purpose> purpose = std::nullopt)
 {
     for (const CommEntry& c : comm)
-        if (c.group == group && c.collective == collective && (purpose.empty() || c.purpose == purpose) && c.calls_per_step > 0)
+        if (c.group == group && c.collective == collective && (!purpose || c.purpose == *purpose) && c.calls_per_step > 0)
             return c.time_s / c.calls_per_step;
     return 0;
 }
 
-const CommEntry* findEntry(const std::vector<CommEntry>& comm, const std::string& group, const std::string& purpose)
+const CommEntry* findEntry(const std::vector<CommEntry>& comm, Group group, Purpose purpose)
 {
     for (const CommEntry& c : comm)
         if (c.group == group && c.purpose == purpose)
@@ -65,13 +66,13 @@ OpCostModel opCosts(const Scenario& sc, const ParamCounts& params, const std::ve
     const bool sp = p.sequence_parallel && p.tp > 1;
 
     // Communication per layer and microbatch, from the plan's per-call times.
-    const double t_ar = callTime(comm, "tp", "all_reduce");
-    const double t_ag = callTime(comm, "tp", "all_gather");
-    const double t_rs = callTime(comm, "tp", "reduce_scatter");
+    const double t_ar = callTime(comm, Group::Tp, Collective::AllReduce);
+    const double t_ag = callTime(comm, Group::Tp, Collective::AllGather);
+    const double t_rs = callTime(comm, Group::Tp, Collective::ReduceScatter);
     // Per layer and direction: two all-reduces, or with SP two all-gather + reduce-scatter pairs.
     const double tp_dir = sp ? 2 * (t_ag + t_rs) : 2 * t_ar;
-    const double t_a2a = callTime(comm, "ep", "all_to_all");
-    const double t_kv = callTime(comm, "cp", "send_recv");
+    const double t_a2a = callTime(comm, Group::Ep, Collective::AllToAll);
+    const double t_kv = callTime(comm, Group::Cp, Collective::SendRecv);
     const bool full = t.recompute == Recompute::Full;
 
     // GEMM efficiency rises with size and saturates (mamf-finder sweeps): eff·g/(g + g_half).
@@ -133,8 +134,8 @@ OpCostModel opCosts(const Scenario& sc, const ParamCounts& params, const std::ve
     const LayerCost moe = layerCost(true);
 
     // ZeRO-2/3 collectives run every microbatch, hidden behind that microbatch's compute.
-    const CommEntry* zero_rs = p.zero >= 2 ? findEntry(comm, "dp", "gradients") : nullptr;
-    const CommEntry* zero_ag = p.zero >= 3 ? findEntry(comm, "dp", "parameters") : nullptr;
+    const CommEntry* zero_rs = p.zero >= 2 ? findEntry(comm, Group::Dp, Purpose::Gradients) : nullptr;
+    const CommEntry* zero_ag = p.zero >= 3 ? findEntry(comm, Group::Dp, Purpose::Parameters) : nullptr;
 
     const int S = ranks * out.chunks;
     out.stages.resize(std::size_t(S));
@@ -190,7 +191,7 @@ OpCostModel opCosts(const Scenario& sc, const ParamCounts& params, const std::ve
     }
 
     // Pipeline p2p and the per-rank tails (gradient reduction, optimizer, parameter gather).
-    out.p2p_s = callTime(comm, "pp", "send_recv", "activations");
+    out.p2p_s = callTime(comm, Group::Pp, Collective::SendRecv, Purpose::Activations);
     double shard_params = 0;
     for (const StageLayers& L : layout)
         shard_params = std::max(shard_params, stageParams(params, L, p).total());
@@ -207,13 +208,13 @@ OpCostModel opCosts(const Scenario& sc, const ParamCounts& params, const std::ve
     tail.optimizer_s = out.optimizer_s;
     tail.overlap_grad_reduce = p.overlap_grad_reduce;
     for (const CommEntry& c : comm) {
-        if (c.group != "dp" && c.group != "edp")
+        if (c.group != Group::Dp && c.group != Group::Edp)
             continue;
-        if (c.purpose == "gradients" && p.zero <= 1) {
+        if (c.purpose == Purpose::Gradients && p.zero <= 1) {
             tail.grad_reduce_s += c.time_s;
-            tail.grad_reduce_type = c.collective == "all_reduce" ? OpType::AllReduce : OpType::ReduceScatter;
+            tail.grad_reduce_type = c.collective == Collective::AllReduce ? OpType::AllReduce : OpType::ReduceScatter;
         }
-        if (c.purpose == "parameters" && p.zero <= 2) {
+        if (c.purpose == Purpose::Parameters && p.zero <= 2) {
             // Megatron overlap_param_gather hides it behind the next step's first forward.
             const double first_fwd = out.stages.empty() ? 0 : out.stages.front().cost.forward_s;
             tail.param_gather_s += p.overlap_grad_reduce ? std::max(0.0, c.time_s - first_fwd) : c.time_s;

@@ -22,16 +22,16 @@ namespace {
 bool vShape(ScheduleKind k) { return k == ScheduleKind::ZbV || k == ScheduleKind::DualPipeV; }
 
 // Exposed communication of one op, by group.
-void addExposure(std::map<std::string, double>& into, const GroupExposure& e, double scale)
+void addExposure(std::map<Group, double>& into, const GroupExposure& e, double scale)
 {
-    into["tp"] += e.tp * scale;
-    into["ep"] += e.ep * scale;
-    into["cp"] += e.cp * scale;
-    into["dp"] += e.dp * scale;
+    into[Group::Tp] += e.tp * scale;
+    into[Group::Ep] += e.ep * scale;
+    into[Group::Cp] += e.cp * scale;
+    into[Group::Dp] += e.dp * scale;
 }
 
 void finish(StepSimulation& out, const OpCostModel& costs, double step, double compute, double exposed_ops,
-            double exposed_tail, double exposed_pp, std::map<std::string, double> by_group, Explain explain)
+            double exposed_tail, double exposed_pp, std::map<Group, double> by_group, Explain explain)
 {
     TimeReport& t = out.time;
     t.step_s = step;
@@ -40,8 +40,8 @@ void finish(StepSimulation& out, const OpCostModel& costs, double step, double c
     t.exposed_comm_s = exposed_ops + exposed_tail + exposed_pp;
     t.bubble_s = std::max(0.0, step - compute - t.exposed_comm_s - t.optimizer_s);
     t.bubble_fraction = step > 0 ? t.bubble_s / step : 0;
-    by_group["dp"] += exposed_tail;
-    by_group["pp"] += exposed_pp;
+    by_group[Group::Dp] += exposed_tail;
+    by_group[Group::Pp] += exposed_pp;
     for (const auto& [g, v] : by_group)
         if (v > 0)
             out.exposed_by_group.emplace_back(g, v);
@@ -75,7 +75,7 @@ StepSimulation closedForm(const Scenario& sc, const OpCostModel& costs, long lon
             critical = r;
         }
     }
-    std::map<std::string, double> by_group;
+    std::map<Group, double> by_group;
     double comm_mb = 0;
     for (int s = 0; s < int(costs.stages.size()); ++s)
         if (rankOfVirtualStage(s, ranks, v) == critical) {
@@ -188,7 +188,7 @@ StepSimulation simulateNumbers(const Scenario& sc, const OpCostModel& costs, lon
         if (tl.step_end_per_rank_s[r] > tl.step_end_per_rank_s[critical])
             critical = r;
     const double scale = double(m) / double(m_sim);
-    std::map<std::string, double> by_group;
+    std::map<Group, double> by_group;
     for (const Action& a : schedule->actions[critical]) {
         const StageOpCost& f = costs.stages[std::size_t(a.stage)];
         switch (a.kind) {

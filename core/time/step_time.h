@@ -48,7 +48,7 @@ struct StepSimulation {
     TimelineReport timeline;
     std::vector<double> inflight; // per rank, for the memory model
     // Exposed communication per (group, purpose) on the critical rank.
-    std::vector<std::pair<std::string, double>> exposed_by_group;
+    std::vector<std::pair<Group, double>> exposed_by_group;
 };
 
 // Simulates options.max_simulated_ops ops at most; beyond, fewer microbatches are simulated and

@@ -2,12 +2,16 @@
 // Diagnostic: one thing that breaks (or is worth knowing), in both languages, with a concrete
 // suggestion. Codes are stable (DESIGN.md); the GUI and CLI only display them.
 
+#include "util/enum_names.h"
+
 #include <string>
 
 namespace parascope {
 
 enum class Severity { Info, Warning, Error };
-const char* toString(Severity);
+inline constexpr EnumName<Severity> kSeverityNames[] = {{Severity::Info, "info"}, {Severity::Warning, "warning"}, {Severity::Error, "error"}};
+constexpr std::span<const EnumName<Severity>> enumNames(Severity) { return kSeverityNames; }
+inline const char* toString(Severity v) { return nameOf(v); }
 
 struct Localized {
     std::string en;

@@ -3,6 +3,7 @@
 // the engine uses by default for each GPU type. A hardware profile from parascope-probe
 // replaces them with measured numbers.
 
+#include "types/comm_types.h"
 #include "types/term.h"
 
 #include <string>
@@ -44,7 +45,7 @@ struct LinkSpec {
 // A collective measured on this cluster (nccl-tests or parascope-probe): its bus bandwidth at a
 // message size, for a group of `ranks` GPUs on `nodes` nodes.
 struct MeasuredCollective {
-    std::string op;   // all_reduce, all_gather, reduce_scatter, all_to_all, send_recv, …
+    Collective op = Collective::AllReduce;
     int ranks = 0;
     int nodes = 1;
     double bytes = 0;

@@ -41,6 +41,35 @@ std::vector<long long> range(long long from, long long to)
     return v;
 }
 
+// A knob over an enum: its values are the positions in the enum's name table, and the label lists
+// them ("Schedule (0 gpipe, 1 1f1b, …)").
+// `field` is a generic lambda returning the enum member of a (const) Scenario.
+template <NamedEnum E, class Field>
+Knob enumKnob(const char* path, const char* short_name, Localized label, Field field)
+{
+    const auto names = enumNames(E{});
+    std::string list;
+    for (std::size_t i = 0; i < names.size(); ++i)
+        list += (i ? ", " : "") + std::to_string(i) + " " + names[i].name;
+    label.en += " (" + list + ")";
+    label.zh += "（" + list + "）";
+    const long long last = (long long)names.size() - 1;
+    Knob k{path, short_name, label, 0, last, "", {}, {}, {}, {}};
+    k.get = [field](const Scenario& s) {
+        const E value = field(s);
+        const auto table = enumNames(E{});
+        for (std::size_t i = 0; i < table.size(); ++i)
+            if (table[i].value == value)
+                return (long long)i;
+        return 0LL;
+    };
+    k.set = [field](Scenario& s, long long v) { field(s) = enumNames(E{})[std::size_t(v)].value; };
+    k.offered = [last](const Scenario&) { return range(0, last); };
+    k.value_name = [](long long v) { return enumNames(E{})[std::size_t(v)].name; };
+    return k;
+}
+
+
 // The microbatch count a step has now (at least one).
 long long microbatchesOf(const Scenario& s)
 {
@@ -119,17 +148,10 @@ const std::vector<Knob>& knobs()
          [](const Scenario& s) { return (long long)s.parallel.zero; },
          [](Scenario& s, long long v) { s.parallel.zero = int(v); },
          [](const Scenario&) { return std::vector<long long>{0, 1, 2, 3}; }},
-        {"training.recompute", "recompute", {"Recompute (0 none, 1 selective, 2 full)", "重计算（0 无，1 选择性，2 完全）"}, 0, 2, "",
-         [](const Scenario& s) { return (long long)s.training.recompute; },
-         [](Scenario& s, long long v) { s.training.recompute = Recompute(v); },
-         [](const Scenario&) { return range(0, 2); }},
-        {"parallel.schedule", "schedule",
-         {"Schedule (0 gpipe, 1 1f1b, 2 interleaved, 3 zb-h1, 4 zb-v, 5 dualpipe-v)",
-          "调度（0 gpipe，1 1f1b，2 interleaved，3 zb-h1，4 zb-v，5 dualpipe-v）"},
-         0, 5, "",
-         [](const Scenario& s) { return (long long)s.parallel.schedule; },
-         [](Scenario& s, long long v) { s.parallel.schedule = ScheduleKind(v); },
-         [](const Scenario&) { return range(0, 5); }},
+        enumKnob<Recompute>("training.recompute", "recompute", {"Recompute", "重计算"},
+                            [](auto& s) -> auto& { return s.training.recompute; }),
+        enumKnob<ScheduleKind>("parallel.schedule", "schedule", {"Schedule", "流水线调度"},
+                               [](auto& s) -> auto& { return s.parallel.schedule; }),
         {"gpus", "GPUs", {"GPUs (through DP)", "GPU 数（通过 DP）"}, 1, kMaxDegree,
          "DP = GPUs/(TP·PP·CP); the microbatch count stays, so the global batch follows",
          [](const Scenario& s) { return (long long)s.parallel.gpus(); },
@@ -194,16 +216,14 @@ bool applyKnobAssignment(Scenario& sc, std::string_view assignment, std::string&
     long long value = 0;
     const auto [end, ec] = std::from_chars(text.data(), text.data() + text.size(), value);
     if (ec != std::errc() || end != text.data() + text.size()) {
-        // Enum knobs by name, as the scenario file spells them (the enums' own toString()).
+        // Enum knobs by name, as the scenario file spells them (the enums' name tables).
         bool named = false;
-        for (long long i = 0; i <= 5 && !named; ++i) {
-            const char* name = path == "training.recompute" ? (i <= 2 ? toString(Recompute(i)) : "")
-                             : path == "parallel.schedule" ? toString(ScheduleKind(i)) : "";
-            if (*name && text == name) {
-                value = i;
-                named = true;
-            }
-        }
+        if (const Knob* k = findKnob(path); k && k->value_name)
+            for (long long i = k->min; i <= k->max && !named; ++i)
+                if (text == k->value_name(i)) {
+                    value = i;
+                    named = true;
+                }
         if (!named) {
             why = std::string(path) + ": \"" + std::string(text) + "\" is not a whole number";
             return false;

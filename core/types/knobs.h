@@ -28,6 +28,9 @@ struct Knob {
     // Sorted values worth offering for this scenario (powers of two, divisors of the layer count,
     // multiples of micro batch × DP, …), always including the current value.
     std::function<std::vector<long long>(const Scenario&)> offered;
+    // Enum knobs: the name of a value, from the enum's name table ("full", "interleaved");
+    // empty for numeric knobs.
+    std::function<const char*(long long)> value_name = nullptr;
 };
 
 // Every knob, in the order the app shows them.

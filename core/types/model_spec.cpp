@@ -18,8 +18,4 @@ int ModelSpec::moeLayerCount() const
     return n;
 }
 
-const char* toString(MlpKind k) { return k == MlpKind::SwiGlu ? "swiglu" : "gelu"; }
-const char* toString(NormKind k) { return k == NormKind::RmsNorm ? "rmsnorm" : "layernorm"; }
-const char* toString(PositionKind k) { return k == PositionKind::Rope ? "rope" : "learned"; }
-
 } // namespace parascope

@@ -1,6 +1,8 @@
 #pragma once
 // ModelSpec: the shape of a dense or MoE decoder-only transformer, as the course describes it.
 
+#include "util/enum_names.h"
+
 #include <cstdint>
 #include <optional>
 #include <string>
@@ -10,6 +12,15 @@ namespace parascope {
 enum class MlpKind { SwiGlu, Gelu };       // SwiGLU: gate, up, down (3 matrices); GELU: 2
 enum class NormKind { RmsNorm, LayerNorm }; // RMSNorm: weight only; LayerNorm: weight + bias
 enum class PositionKind { Rope, Learned };  // learned absolute positions add max_positions·h
+inline constexpr EnumName<MlpKind> kMlpKindNames[] = {{MlpKind::SwiGlu, "swiglu"}, {MlpKind::Gelu, "gelu"}};
+constexpr std::span<const EnumName<MlpKind>> enumNames(MlpKind) { return kMlpKindNames; }
+inline const char* toString(MlpKind v) { return nameOf(v); }
+inline constexpr EnumName<NormKind> kNormKindNames[] = {{NormKind::RmsNorm, "rmsnorm"}, {NormKind::LayerNorm, "layernorm"}};
+constexpr std::span<const EnumName<NormKind>> enumNames(NormKind) { return kNormKindNames; }
+inline const char* toString(NormKind v) { return nameOf(v); }
+inline constexpr EnumName<PositionKind> kPositionKindNames[] = {{PositionKind::Rope, "rope"}, {PositionKind::Learned, "learned"}};
+constexpr std::span<const EnumName<PositionKind>> enumNames(PositionKind) { return kPositionKindNames; }
+inline const char* toString(PositionKind v) { return nameOf(v); }
 
 struct MoeSpec {
     int experts = 0;             // routed experts per MoE layer
@@ -45,8 +56,5 @@ struct ModelSpec {
     std::int64_t kvWidth() const { return kv_heads * head_dim; }  // g·d_head
 };
 
-const char* toString(MlpKind);
-const char* toString(NormKind);
-const char* toString(PositionKind);
 
 } // namespace parascope

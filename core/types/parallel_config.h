@@ -1,6 +1,8 @@
 #pragma once
 // ParallelConfig and TrainingConfig: the knobs of the course.
 
+#include "util/enum_names.h"
+
 #include <cstdint>
 #include <string>
 #include <vector>
@@ -12,6 +14,22 @@ enum class Recompute { None, Selective, Full };
 enum class Precision { Bf16, Fp16, Fp8, Fp32 };
 enum class GradDtype { Bf16, Fp32 };
 enum class Optimizer { AdamW, Sgd };
+
+inline constexpr EnumName<ScheduleKind> kScheduleKindNames[] = {{ScheduleKind::GPipe, "gpipe"}, {ScheduleKind::OneFOneB, "1f1b"}, {ScheduleKind::Interleaved, "interleaved"}, {ScheduleKind::ZbH1, "zb-h1"}, {ScheduleKind::ZbV, "zb-v"}, {ScheduleKind::DualPipeV, "dualpipe-v"}};
+constexpr std::span<const EnumName<ScheduleKind>> enumNames(ScheduleKind) { return kScheduleKindNames; }
+inline const char* toString(ScheduleKind v) { return nameOf(v); }
+inline constexpr EnumName<Recompute> kRecomputeNames[] = {{Recompute::None, "none"}, {Recompute::Selective, "selective"}, {Recompute::Full, "full"}};
+constexpr std::span<const EnumName<Recompute>> enumNames(Recompute) { return kRecomputeNames; }
+inline const char* toString(Recompute v) { return nameOf(v); }
+inline constexpr EnumName<Precision> kPrecisionNames[] = {{Precision::Bf16, "bf16"}, {Precision::Fp16, "fp16"}, {Precision::Fp8, "fp8"}, {Precision::Fp32, "fp32"}};
+constexpr std::span<const EnumName<Precision>> enumNames(Precision) { return kPrecisionNames; }
+inline const char* toString(Precision v) { return nameOf(v); }
+inline constexpr EnumName<GradDtype> kGradDtypeNames[] = {{GradDtype::Bf16, "bf16"}, {GradDtype::Fp32, "fp32"}};
+constexpr std::span<const EnumName<GradDtype>> enumNames(GradDtype) { return kGradDtypeNames; }
+inline const char* toString(GradDtype v) { return nameOf(v); }
+inline constexpr EnumName<Optimizer> kOptimizerNames[] = {{Optimizer::AdamW, "adamw"}, {Optimizer::Sgd, "sgd"}};
+constexpr std::span<const EnumName<Optimizer>> enumNames(Optimizer) { return kOptimizerNames; }
+inline const char* toString(Optimizer v) { return nameOf(v); }
 
 struct ParallelConfig {
     int tp = 1, pp = 1, dp = 1, cp = 1, ep = 1, vpp = 1;
@@ -38,10 +56,5 @@ struct TrainingConfig {
     bool flash_attention = true;
 };
 
-const char* toString(ScheduleKind);
-const char* toString(Recompute);
-const char* toString(Precision);
-const char* toString(GradDtype);
-const char* toString(Optimizer);
 
 } // namespace parascope

@@ -3,6 +3,8 @@
 // got 0"). Unknown keys are errors, not silently ignored. All errors are collected, so the user
 // sees every problem of a file at once.
 
+#include "util/enum_names.h"
+
 #include <nlohmann/json.hpp>
 
 #include <cstdint>
@@ -47,6 +49,18 @@ public:
     std::optional<std::string> string(const char* key, bool required = false);
     // A string that must be one of `choices`; returns its index.
     std::optional<int> choice(const char* key, std::initializer_list<const char*> choices);
+    // A string that must name a value of E (its name table, util/enum_names.h).
+    template <NamedEnum E>
+    std::optional<E> choice(const char* key)
+    {
+        const std::optional<std::string> s = string(key);
+        if (!s)
+            return std::nullopt;
+        if (const std::optional<E> e = enumFromName<E>(*s))
+            return e;
+        error(key, "must be one of " + enumNameList<E>() + ", got \"" + *s + "\"");
+        return std::nullopt;
+    }
     const nlohmann::json* child(const char* key); // marks the key as known; nullptr if absent
     std::string childPath(const char* key) const;
 

@@ -15,7 +15,7 @@ class TstCommunication : public QObject {
                                   const std::string& purpose)
     {
         for (const CommEntry& c : e.communication)
-            if (c.group == group && c.collective == collective && c.purpose == purpose)
+            if (toString(c.group) == group && toString(c.collective) == collective && toString(c.purpose) == purpose)
                 return c;
         qFatal("no %s %s %s entry", group.c_str(), collective.c_str(), purpose.c_str());
     }
@@ -40,7 +40,7 @@ private slots:
     {
         // 8 GPUs on NVLink, S = 1 GB: t = 2·7·3.4 µs + 1.75·1e9 / (300e9·0.77).
         const ClusterSpec c = dgx();
-        const GroupPlacement g = placeGroup("tp", 8, 1, c);
+        const GroupPlacement g = placeGroup(Group::Tp, 8, 1, c);
         const double t = collectiveTime(Collective::AllReduce, 1e9, g, c).seconds;
         QVERIFY(close(t, 14 * 3.4e-6 + 1.75 * 1e9 / (300e9 * 0.77)));
     }
@@ -49,7 +49,7 @@ private slots:
     {
         // 8 members, one per node (stride 8): t = 14·6 µs + 1.75·S / (25e9·0.96).
         const ClusterSpec c = dgx();
-        const GroupPlacement g = placeGroup("dp", 8, 8, c);
+        const GroupPlacement g = placeGroup(Group::Dp, 8, 8, c);
         QVERIFY(close(collectiveTime(Collective::AllReduce, 1e9, g, c).seconds, 14 * 6e-6 + 1.75 * 1e9 / (25e9 * 0.96)));
     }
 
@@ -59,7 +59,7 @@ private slots:
         // network over N = 2 on S/k, per schedules-and-comm.md §3.3:
         // t = 2·3·3.4 µs + 1.5·S/(231e9) + 2·1·6 µs + 1·(S/4)/(24e9).
         const ClusterSpec c = dgx();
-        const GroupPlacement g = placeGroup("dp", 8, 2, c);
+        const GroupPlacement g = placeGroup(Group::Dp, 8, 2, c);
         QCOMPARE(g.ranks_per_node, std::int64_t(4));
         const double S = 1e9;
         QVERIFY(close(collectiveTime(Collective::AllReduce, S, g, c).seconds,
@@ -166,7 +166,7 @@ private slots:
             const Estimate e = evaluate(scenarioFromFile(file));
             QVERIFY(!e.communication.empty());
             for (const CommEntry& c : e.communication) {
-                QVERIFY2(c.exposed_s >= 0 && c.exposed_s <= c.time_s * (1 + 1e-12), (c.group + " " + c.collective).c_str());
+                QVERIFY2(c.exposed_s >= 0 && c.exposed_s <= c.time_s * (1 + 1e-12), (std::string(toString(c.group)) + " " + toString(c.collective)).c_str());
                 QVERIFY(findTerm(c.terms, "comm.exposed") != nullptr);
                 QVERIFY(findTerm(c.terms, "comm.time") != nullptr);
             }

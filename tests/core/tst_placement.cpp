@@ -33,32 +33,32 @@ private slots:
         // sit on 8 nodes; pp stride 64 → 8 nodes. 512 GPUs = 64 nodes.
         const Placement pl = placeRanks(config(8, 1, 8, 8), cluster());
         QCOMPARE(pl.nodes, std::int64_t(64));
-        QCOMPARE(pl.group("tp").nodes, std::int64_t(1));
-        QCOMPARE(pl.group("tp").link, Link::NvLink);
-        QCOMPARE(pl.group("dp").stride, std::int64_t(8));
-        QCOMPARE(pl.group("dp").nodes, std::int64_t(8));
-        QCOMPARE(pl.group("dp").link, Link::Network);
-        QCOMPARE(pl.group("pp").stride, std::int64_t(64));
-        QCOMPARE(pl.group("pp").nodes, std::int64_t(8));
-        QCOMPARE(pl.group("pp").ranks_per_node, std::int64_t(1));
+        QCOMPARE(pl.group(Group::Tp).nodes, std::int64_t(1));
+        QCOMPARE(pl.group(Group::Tp).link, Link::NvLink);
+        QCOMPARE(pl.group(Group::Dp).stride, std::int64_t(8));
+        QCOMPARE(pl.group(Group::Dp).nodes, std::int64_t(8));
+        QCOMPARE(pl.group(Group::Dp).link, Link::Network);
+        QCOMPARE(pl.group(Group::Pp).stride, std::int64_t(64));
+        QCOMPARE(pl.group(Group::Pp).nodes, std::int64_t(8));
+        QCOMPARE(pl.group(Group::Pp).ranks_per_node, std::int64_t(1));
     }
 
     void smallGroupsStayInANode()
     {
         // TP 2 × DP 4 = 8 GPUs: dp members 0, 2, 4, 6 → one node, NVLink.
         const Placement pl = placeRanks(config(2, 1, 4, 1), cluster());
-        QCOMPARE(pl.group("dp").nodes, std::int64_t(1));
-        QCOMPARE(pl.group("dp").link, Link::NvLink);
+        QCOMPARE(pl.group(Group::Dp).nodes, std::int64_t(1));
+        QCOMPARE(pl.group(Group::Dp).link, Link::NvLink);
         // TP 2 × DP 8: dp members 0, 2, …, 14 → 2 nodes with 4 members each (hierarchical).
         const Placement wide = placeRanks(config(2, 1, 8, 1), cluster());
-        QCOMPARE(wide.group("dp").nodes, std::int64_t(2));
-        QCOMPARE(wide.group("dp").ranks_per_node, std::int64_t(4));
+        QCOMPARE(wide.group(Group::Dp).nodes, std::int64_t(2));
+        QCOMPARE(wide.group(Group::Dp).ranks_per_node, std::int64_t(4));
     }
 
     void tensorParallelBeyondANode()
     {
         // TP 16 spans ranks 0–15: two nodes, over the network.
-        const GroupPlacement tp = placeRanks(config(16, 1, 1, 1), cluster()).group("tp");
+        const GroupPlacement tp = placeRanks(config(16, 1, 1, 1), cluster()).group(Group::Tp);
         QCOMPARE(tp.nodes, std::int64_t(2));
         QVERIFY(tp.crossesNodes());
         QCOMPARE(tp.link, Link::Network);
@@ -69,11 +69,11 @@ private slots:
         // TP 4 × CP 2 × DP 4: cp stride 4 (ranks 0, 4: one node); the gradient group dp·cp = 8
         // has stride tp = 4 → ranks 0 … 28, 4 nodes with 2 members each.
         const Placement pl = placeRanks(config(4, 2, 4, 1), cluster());
-        QCOMPARE(pl.group("cp").stride, std::int64_t(4));
-        QCOMPARE(pl.group("cp").nodes, std::int64_t(1));
-        QCOMPARE(pl.group("dp_cp").size, std::int64_t(8));
-        QCOMPARE(pl.group("dp_cp").nodes, std::int64_t(4));
-        QCOMPARE(pl.group("dp_cp").ranks_per_node, std::int64_t(2));
+        QCOMPARE(pl.group(Group::Cp).stride, std::int64_t(4));
+        QCOMPARE(pl.group(Group::Cp).nodes, std::int64_t(1));
+        QCOMPARE(pl.group(Group::DpCp).size, std::int64_t(8));
+        QCOMPARE(pl.group(Group::DpCp).nodes, std::int64_t(4));
+        QCOMPARE(pl.group(Group::DpCp).ranks_per_node, std::int64_t(2));
     }
 
     void expertGroups()
@@ -81,10 +81,10 @@ private slots:
         // EP 8 with ETP 1 takes 8 consecutive ranks: one node. Expert-DP = tp·cp·dp/(etp·ep)
         // = 1·1·16/8 = 2, stride 8 → two nodes.
         const Placement pl = placeRanks(config(1, 1, 16, 1, 8), cluster());
-        QCOMPARE(pl.group("ep").nodes, std::int64_t(1));
-        QCOMPARE(pl.group("edp").size, std::int64_t(2));
-        QCOMPARE(pl.group("edp").stride, std::int64_t(8));
-        QCOMPARE(pl.group("edp").nodes, std::int64_t(2));
+        QCOMPARE(pl.group(Group::Ep).nodes, std::int64_t(1));
+        QCOMPARE(pl.group(Group::Edp).size, std::int64_t(2));
+        QCOMPARE(pl.group(Group::Edp).stride, std::int64_t(8));
+        QCOMPARE(pl.group(Group::Edp).nodes, std::int64_t(2));
     }
 
     void hugeClustersAreCheap()
@@ -92,7 +92,7 @@ private slots:
         // 10⁶ GPUs: placement is arithmetic, not enumeration.
         const Placement pl = placeRanks(config(8, 1, 125000, 1), cluster());
         QCOMPARE(pl.gpus, std::int64_t(1000000));
-        QCOMPARE(pl.group("dp").nodes, std::int64_t(125000));
+        QCOMPARE(pl.group(Group::Dp).nodes, std::int64_t(125000));
     }
 };
 

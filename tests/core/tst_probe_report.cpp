@@ -59,7 +59,7 @@ private slots:
         link.p2p_access = true;
         link.unidirectional_bytes_per_s = 396e9; // two-way and topology unknown
         r.links.push_back(link);
-        r.collectives.push_back({"all_reduce", 8, 1, 8589934592.0, 365e9});
+        r.collectives.push_back({Collective::AllReduce, 8, 1, 8589934592.0, 365e9});
         r.skipped.emplace_back("gemm fp8", "not measured");
         const nlohmann::json j = probeResultToJson(r);
         // Unknown values are null, never 0.

@@ -1,6 +1,7 @@
 #include "comm/comm_volume.h"
 
 #include "comm/collective_cost.h"
+#include "parallel/pipeline_geometry.h"
 
 #include <algorithm>
 #include <cmath>
@@ -121,8 +122,7 @@ std::vector<CommEntry> communicationPlan(const CommInputs& in)
     // V-shaped schedules two per rank. SP scatters the tensor over TP ranks (Narayanan §4.1).
     if (p.pp > 1) {
         const double S = s * bsz * h * act_bytes / (sp ? p.tp : 1);
-        const bool v_shape = p.schedule == ScheduleKind::ZbV || p.schedule == ScheduleKind::DualPipeV;
-        const double chunks = p.schedule == ScheduleKind::Interleaved ? p.vpp : (v_shape ? 2 : 1);
+        const double chunks = chunksPerRank(p);
         const char* src = "Narayanan et al. 2021 §2.2, §4.1";
         b.add(Group::Pp, Collective::SendRecv, Purpose::Activations, chunks * mb, S, 1, Overlap::PipelineFill,
               sp ? "v·m sends, S = s·b·h·2/t" : "v·m sends, S = s·b·h·2", src);

@@ -153,8 +153,7 @@ std::vector<Diagnostic> configurationDiagnostics(const Scenario& sc)
             "VPP = " + n(p.vpp) + " 只对交错式调度有效，这里被忽略。",
             "Set schedule to \"interleaved\" or VPP = 1.", "把调度设为 \"interleaved\"，或令 VPP = 1。"));
     }
-    const bool v_shape = p.schedule == ScheduleKind::ZbV || p.schedule == ScheduleKind::DualPipeV;
-    if (v_shape && m.layers % (2LL * p.pp) != 0)
+    if (isVShape(p.schedule) && m.layers % (2LL * p.pp) != 0)
         out.push_back(make(Severity::Error, "vpp_not_divisible", "parallel.pp",
             std::string(toString(p.schedule)) + " puts two chunks on every rank: layers must divide by 2·PP = " + n(2LL * p.pp) + ".",
             std::string(toString(p.schedule)) + " 每个 rank 放两个模型块：层数必须能被 2·PP = " + n(2LL * p.pp) + " 整除。",
@@ -275,11 +274,11 @@ std::vector<Diagnostic> outcomeDiagnostics(const Scenario& sc, const Estimate& e
         const auto consider = [&](Scenario alt, std::string en, std::string zh) {
             if (explain == Explain::NumbersOnly)
                 return;
-            const std::vector<StageLayers> alt_layout = layoutStages(alt.model, alt.parallel);
+            const PipelineGeometry alt_geometry = pipelineGeometry(alt.model, alt.parallel);
             const std::vector<double> inflight = inflightMicrobatches(alt.parallel.schedule, alt.parallel.pp,
                                                                       alt.parallel.vpp, std::max(1LL, est.microbatches));
             remedies.push_back({std::move(en), std::move(zh),
-                                computeMemory(alt, est.params, alt_layout, inflight, placeRanks(alt.parallel, alt.cluster),
+                                computeMemory(alt, est.params, alt_geometry, inflight, placeRanks(alt.parallel, alt.cluster),
                                               Explain::NumbersOnly)});
         };
         if (sc.training.recompute == Recompute::None) {

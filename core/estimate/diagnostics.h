@@ -4,7 +4,7 @@
 
 #include "estimate/estimate.h"
 #include "types/scenario.h"
-#include "parallel/stage_layout.h"
+#include "parallel/pipeline_geometry.h"
 
 #include <vector>
 

@@ -83,7 +83,8 @@ Estimate evaluate(const Scenario& input, const EvaluateOptions& options)
     }
     const Scenario& sc = divides && !too_many_chunks ? input : adjusted;
 
-    const std::vector<StageLayers> layout = layoutStages(sc.model, sc.parallel);
+    const PipelineGeometry geometry = pipelineGeometry(sc.model, sc.parallel);
+    const std::vector<StageLayers>& layout = geometry.rank_layers;
     est.placement = placeRanks(sc.parallel, sc.cluster);
     est.flops = trainingFlops(sc.model, sc.training, explain);
 
@@ -99,15 +100,12 @@ Estimate evaluate(const Scenario& input, const EvaluateOptions& options)
     est.communication = communicationPlan(ci);
 
     // Time: op costs → simulated schedule → step; its peak in-flight microbatches feed memory.
-    const ScheduleKind kind = sc.parallel.schedule;
-    const int chunks = kind == ScheduleKind::Interleaved ? std::max(1, sc.parallel.vpp)
-                     : (kind == ScheduleKind::ZbV || kind == ScheduleKind::DualPipeV) ? 2 : 1;
-    const OpCostModel costs = opCosts(sc, est.params, layout, chunks, est.communication, explain);
+    const OpCostModel costs = opCosts(sc, est.params, geometry, est.communication, explain);
     StepSimulation step = simulateStep(sc, costs, est.microbatches, options);
     est.time = std::move(step.time);
     est.timeline = std::move(step.timeline);
     distributeExposure(est.communication, step.exposed_by_group, explain);
-    est.memory = computeMemory(sc, est.params, layout, step.inflight, est.placement, explain);
+    est.memory = computeMemory(sc, est.params, geometry, step.inflight, est.placement, explain);
     est.throughput = computeThroughput(sc, est.time, est.flops, explain);
 
     std::vector<Diagnostic> outcome = outcomeDiagnostics(sc, est, explain);

@@ -21,9 +21,10 @@ double expertZeroDegree(const ParallelConfig& p)
     return std::max(1.0, double(p.tp) * p.cp * p.dp / e);
 }
 
-MemoryReport computeMemory(const Scenario& sc, const ParamCounts& params, const std::vector<StageLayers>& layout,
+MemoryReport computeMemory(const Scenario& sc, const ParamCounts& params, const PipelineGeometry& geometry,
                            const std::vector<double>& inflight, const Placement& placement, Explain explain)
 {
+    const std::vector<StageLayers>& layout = geometry.rank_layers;
     const ParallelConfig& p = sc.parallel;
     const TrainingConfig& t = sc.training;
     const ModelSpec& m = sc.model;

@@ -6,7 +6,7 @@
 #include "parallel/placement.h"
 #include "model/parameter_count.h"
 #include "types/scenario.h"
-#include "parallel/stage_layout.h"
+#include "parallel/pipeline_geometry.h"
 
 #include <vector>
 
@@ -35,7 +35,7 @@ struct MemoryReport {
     int explained_stages = 0; // stages that carry terms (all of them up to kExplainedStages)
 };
 
-MemoryReport computeMemory(const Scenario& sc, const ParamCounts& params, const std::vector<StageLayers>& layout,
+MemoryReport computeMemory(const Scenario& sc, const ParamCounts& params, const PipelineGeometry& geometry,
                            const std::vector<double>& inflight, const Placement& placement,
                            Explain explain = Explain::Full);
 

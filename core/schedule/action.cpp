@@ -22,13 +22,6 @@ std::string toString(const Action& a)
     return std::to_string(a.stage) + opLetter(a.kind) + std::to_string(a.microbatch);
 }
 
-int rankOfVirtualStage(int stage, int ranks, bool v_shape)
-{
-    if (v_shape)
-        return stage < ranks ? stage : 2 * ranks - 1 - stage;
-    return stage % ranks;
-}
-
 int PipelineSchedule::chunkOfStage(int stage) const
 {
     return stage / ranks;

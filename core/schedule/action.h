@@ -4,6 +4,7 @@
 // "(0F3;7B2)" = a forward and a backward overlapped on one rank, DualPipe style).
 // Generation, validation, simulation, drawing and trace export all read the same lists.
 
+#include "parallel/pipeline_geometry.h"
 #include "types/parallel_config.h"
 
 #include <cstdint>
@@ -30,19 +31,15 @@ struct Action {
 };
 std::string toString(const Action& a); // "0F1", "(0F3;7B2)"
 
-// Loop placement: stage s on rank s mod p; V placement: rank r holds r and 2p−1−r.
-// The one place the stage→rank map lives; schedules and the cost model both use it.
-int rankOfVirtualStage(int stage, int ranks, bool v_shape);
-
 struct PipelineSchedule {
     ScheduleKind kind = ScheduleKind::OneFOneB;
     int ranks = 1;          // pipeline ranks (PP)
-    int chunks = 1;         // virtual stages per rank: vpp for interleaved, 2 for V shapes
+    int chunks = 1;         // virtual stages per rank (chunksPerRank())
     int microbatches = 1;
     std::vector<std::vector<Action>> actions; // one list per rank
 
     int stages() const { return ranks * chunks; }
-    bool vShape() const { return kind == ScheduleKind::ZbV || kind == ScheduleKind::DualPipeV; }
+    bool vShape() const { return isVShape(kind); }
     int rankOfStage(int stage) const { return rankOfVirtualStage(stage, ranks, vShape()); }
     int chunkOfStage(int stage) const;
     std::size_t actionCount() const;

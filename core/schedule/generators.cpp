@@ -35,6 +35,11 @@ struct Counters {
 
 } // namespace
 
+ScheduleRequest scheduleRequest(const PipelineGeometry& g, long long m)
+{
+    return {g.kind, g.ranks, g.kind == ScheduleKind::Interleaved ? g.chunks : 1, int(std::min<long long>(m, 1 << 30))};
+}
+
 // GPipe (Huang et al. 2019): all forwards, then all backwards.
 PipelineSchedule gpipeSchedule(int p, int m)
 {

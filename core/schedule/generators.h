@@ -16,6 +16,9 @@ struct ScheduleRequest {
     int microbatches = 1;
 };
 
+// The request for the pipeline of an evaluation, with m microbatches (clamped to int).
+ScheduleRequest scheduleRequest(const PipelineGeometry& g, long long m);
+
 // Why a request cannot be generated (empty when it can): interleaved with m not a multiple of
 // p, DualPipeV with m < 2p, V shapes with fewer than … (the same rules as the diagnostics).
 std::string scheduleRequirement(const ScheduleRequest& r);

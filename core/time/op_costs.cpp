@@ -45,7 +45,7 @@ struct LayerCost {
 
 } // namespace
 
-OpCostModel opCosts(const Scenario& sc, const ParamCounts& params, const std::vector<StageLayers>& layout, int chunks,
+OpCostModel opCosts(const Scenario& sc, const ParamCounts& params, const PipelineGeometry& geometry,
                     const std::vector<CommEntry>& comm, Explain explain)
 {
     const ParallelConfig& p = sc.parallel;
@@ -53,9 +53,7 @@ OpCostModel opCosts(const Scenario& sc, const ParamCounts& params, const std::ve
     const ModelSpec& m = sc.model;
     const GpuSpec& gpu = sc.cluster.gpu;
     OpCostModel out;
-    out.chunks = std::max(1, chunks);
-    const int ranks = int(layout.size());
-    const bool v_shape = p.schedule == ScheduleKind::ZbV || p.schedule == ScheduleKind::DualPipeV;
+    out.geometry = geometry;
     const double peak = peakFlops(gpu, t.precision);
     // Tensor-core work runs at the sustained clock, not the boost clock the peak is quoted at.
     const double gemm_rate = peak * gpu.gemm_efficiency * gpu.sustained_clock;
@@ -137,17 +135,15 @@ OpCostModel opCosts(const Scenario& sc, const ParamCounts& params, const std::ve
     const CommEntry* zero_rs = p.zero >= 2 ? findEntry(comm, Group::Dp, Purpose::Gradients) : nullptr;
     const CommEntry* zero_ag = p.zero >= 3 ? findEntry(comm, Group::Dp, Purpose::Parameters) : nullptr;
 
-    const int S = ranks * out.chunks;
+    const int S = geometry.virtualStages();
     out.stages.resize(std::size_t(S));
     const double logits_flops = tokens * 2.0 * double(m.hidden) * double(m.vocab) / split;
     const double logits_s = logits_flops / (gemm_rate * gemmSizeFactor(logits_flops));
     for (int s = 0; s < S; ++s) {
-        const int r = rankOfVirtualStage(s, ranks, v_shape);
-        const int c = s / ranks;
-        const StageLayers& L = layout[std::size_t(r)];
-        // The rank's layers are shared out over its chunks as evenly as possible.
-        const int layers = L.layers / out.chunks + (c < L.layers % out.chunks ? 1 : 0);
-        const int moe_layers = L.moe_layers / out.chunks + (c < L.moe_layers % out.chunks ? 1 : 0);
+        const VirtualStage& V = geometry.stages[std::size_t(s)];
+        const StageLayers& L = geometry.rank_layers[std::size_t(V.rank)];
+        const int layers = V.layers;
+        const int moe_layers = V.moe_layers;
         const int dense_layers = layers - moe_layers;
         StageOpCost& st = out.stages[std::size_t(s)];
         st.layers = layers;
@@ -193,7 +189,7 @@ OpCostModel opCosts(const Scenario& sc, const ParamCounts& params, const std::ve
     // Pipeline p2p and the per-rank tails (gradient reduction, optimizer, parameter gather).
     out.p2p_s = callTime(comm, Group::Pp, Collective::SendRecv, Purpose::Activations);
     double shard_params = 0;
-    for (const StageLayers& L : layout)
+    for (const StageLayers& L : geometry.rank_layers)
         shard_params = std::max(shard_params, stageParams(params, L, p).total());
     const double opt_shard = p.zero >= 1 ? shard_params / zeroDegree(p) : shard_params;
     const bool adam = t.optimizer == Optimizer::AdamW;
@@ -220,7 +216,7 @@ OpCostModel opCosts(const Scenario& sc, const ParamCounts& params, const std::ve
             tail.param_gather_s += p.overlap_grad_reduce ? std::max(0.0, c.time_s - first_fwd) : c.time_s;
         }
     }
-    out.tails.assign(std::size_t(ranks), tail);
+    out.tails.assign(std::size_t(geometry.ranks), tail);
     if (explain == Explain::NumbersOnly)
         return out;
 
@@ -249,11 +245,11 @@ OpCostModel opCosts(const Scenario& sc, const ParamCounts& params, const std::ve
     return out;
 }
 
-std::vector<double> rankMicrobatchTimes(const OpCostModel& c, int ranks, bool v_shape)
+std::vector<double> rankMicrobatchTimes(const OpCostModel& c)
 {
-    std::vector<double> t(std::size_t(std::max(1, ranks)), 0.0);
+    std::vector<double> t(std::size_t(std::max(1, c.geometry.ranks)), 0.0);
     for (int s = 0; s < int(c.stages.size()); ++s) {
-        const int r = rankOfVirtualStage(s, ranks, v_shape);
+        const int r = c.geometry.rankOfStage(s);
         if (r >= 0 && r < int(t.size()))
             t[std::size_t(r)] += c.stages[std::size_t(s)].cost.forward_s + c.stages[std::size_t(s)].cost.backward_s();
     }

@@ -9,7 +9,7 @@
 #include "comm/comm_volume.h"
 #include "model/parameter_count.h"
 #include "types/scenario.h"
-#include "parallel/stage_layout.h"
+#include "parallel/pipeline_geometry.h"
 #include "schedule/simulator.h"
 
 #include <vector>
@@ -29,20 +29,19 @@ struct StageOpCost {
 };
 
 struct OpCostModel {
+    PipelineGeometry geometry;       // the pipeline the stages belong to
     std::vector<StageOpCost> stages; // per virtual stage
-    int chunks = 1;                  // virtual stages per rank
     double p2p_s = 0;                // one pipeline send
     std::vector<RankTail> tails;     // per rank
     double optimizer_s = 0;
     std::vector<Term> terms;         // per-layer costs of a typical layer, explained
 };
 
-// chunks: virtual stages per rank (vpp for interleaved, 2 for V shapes, else 1).
-OpCostModel opCosts(const Scenario& sc, const ParamCounts& params, const std::vector<StageLayers>& layout, int chunks,
+OpCostModel opCosts(const Scenario& sc, const ParamCounts& params, const PipelineGeometry& geometry,
                     const std::vector<CommEntry>& comm, Explain explain = Explain::Full);
 
 // Per-microbatch time of each rank's layers (forward + backward, communication inside ops
 // included): the sum of its stages' op costs, in one pass over the stages.
-std::vector<double> rankMicrobatchTimes(const OpCostModel& c, int ranks, bool v_shape);
+std::vector<double> rankMicrobatchTimes(const OpCostModel& c);
 
 } // namespace parascope

@@ -19,8 +19,6 @@ double peakFlops(const GpuSpec& gpu, Precision p)
 
 namespace {
 
-bool vShape(ScheduleKind k) { return k == ScheduleKind::ZbV || k == ScheduleKind::DualPipeV; }
-
 // Exposed communication of one op, by group.
 void addExposure(std::map<Group, double>& into, const GroupExposure& e, double scale)
 {
@@ -63,11 +61,10 @@ StepSimulation closedForm(const Scenario& sc, const OpCostModel& costs, long lon
     StepSimulation out;
     out.time.method = "closed-form";
     out.time.note = why;
-    const int ranks = std::max(1, p.pp);
-    const bool v = vShape(p.schedule);
+    const int ranks = costs.geometry.ranks;
     int critical = 0;
     double t_mb = 0;
-    const std::vector<double> per_rank = rankMicrobatchTimes(costs, ranks, v);
+    const std::vector<double> per_rank = rankMicrobatchTimes(costs);
     for (int r = 0; r < ranks; ++r) {
         const double tr = per_rank[std::size_t(r)];
         if (tr > t_mb) {
@@ -78,7 +75,7 @@ StepSimulation closedForm(const Scenario& sc, const OpCostModel& costs, long lon
     std::map<Group, double> by_group;
     double comm_mb = 0;
     for (int s = 0; s < int(costs.stages.size()); ++s)
-        if (rankOfVirtualStage(s, ranks, v) == critical) {
+        if (costs.geometry.rankOfStage(s) == critical) {
             const StageOpCost& st = costs.stages[std::size_t(s)];
             comm_mb += st.cost.forward_comm_s + st.cost.backward_comm_s;
             addExposure(by_group, st.forward, double(m));
@@ -122,10 +119,9 @@ namespace {
 
 // Compute ops per microbatch of the schedule, and about as many pipeline sends on the
 // communication lanes.
-double opsPerMicrobatch(ScheduleKind kind, int p, int chunks)
+double opsPerMicrobatch(const PipelineGeometry& g)
 {
-    const bool split = kind == ScheduleKind::ZbH1 || kind == ScheduleKind::ZbV || kind == ScheduleKind::DualPipeV;
-    return double(p) * chunks * (split ? 3 : 2) * (p > 1 ? 2 : 1);
+    return double(g.ranks) * g.chunks * (g.split_backward ? 3 : 2) * (g.ranks > 1 ? 2 : 1);
 }
 
 // The numbers of the step: at most options.max_simulated_ops ops simulated, whether or not the
@@ -137,17 +133,16 @@ StepSimulation simulateNumbers(const Scenario& sc, const OpCostModel& costs, lon
     const double max_ops = double(options.max_simulated_ops);
     if (!options.simulate)
         return closedForm(sc, costs, m, "closed form requested (search)", explain);
-    const ParallelConfig& par = sc.parallel;
-    const int p = std::max(1, par.pp);
-    const ScheduleKind kind = par.schedule;
-    const int vpp = kind == ScheduleKind::Interleaved ? par.vpp : 1;
-    const ScheduleRequest full{kind, p, vpp, int(std::min<long long>(m, 1 << 30))};
+    const PipelineGeometry& g = costs.geometry;
+    const int p = g.ranks;
+    const ScheduleKind kind = g.kind;
+    const ScheduleRequest full = scheduleRequest(g, m);
     if (const std::string why = scheduleRequirement(full); !why.empty())
         return closedForm(sc, costs, m, "the schedule cannot run: " + why, explain);
 
     // Bounded work: simulate at most max_ops ops; beyond, fewer microbatches and a
     // linear extrapolation of the steady state (each extra microbatch adds one period).
-    const double ops_per_mb = opsPerMicrobatch(kind, p, costs.chunks);
+    const double ops_per_mb = opsPerMicrobatch(costs.geometry);
     const long long step_mb = kind == ScheduleKind::Interleaved ? p : std::max(1, p);
     long long m_sim = m;
     if (ops_per_mb * double(m) > max_ops) {
@@ -160,7 +155,7 @@ StepSimulation simulateNumbers(const Scenario& sc, const OpCostModel& costs, lon
                               "the pipeline is too large to simulate (" + num(ops_per_mb * double(m)) + " ops)", explain);
     }
     const bool record_ops = options.record_timeline && ops_per_mb * double(m_sim) <= double(kMaxRecordedOps);
-    const auto schedule = generateSchedule({kind, p, vpp, int(m_sim)});
+    const auto schedule = generateSchedule(scheduleRequest(g, m_sim));
     Timeline tl = run(*schedule, costs, record_ops, costs.p2p_s);
     if (tl.deadlock)
         return closedForm(sc, costs, m, "the schedule deadlocks: " + tl.problem, explain);
@@ -169,7 +164,7 @@ StepSimulation simulateNumbers(const Scenario& sc, const OpCostModel& costs, lon
     out.time.method = m_sim == m ? "simulated" : "simulated (extrapolated)";
     double extra = 0;
     if (m_sim < m) {
-        const auto shorter = generateSchedule({kind, p, vpp, int(m_sim - step_mb)});
+        const auto shorter = generateSchedule(scheduleRequest(g, m_sim - step_mb));
         const Timeline t2 = run(*shorter, costs, false, costs.p2p_s);
         const double period = (tl.pipeline_end_s - t2.pipeline_end_s) / double(step_mb);
         extra = period * double(m - m_sim);
@@ -212,7 +207,7 @@ StepSimulation simulateNumbers(const Scenario& sc, const OpCostModel& costs, lon
     out.time.critical_rank = critical;
     out.inflight = tl.peak_inflight;
     if (m_sim < m && kind == ScheduleKind::GPipe)
-        out.inflight = inflightMicrobatches(kind, p, vpp, m); // GPipe holds all m
+        out.inflight = inflightMicrobatches(kind, p, full.vpp, m); // GPipe holds all m
     const double step = tl.step_s + extra;
     const double compute = (tl.busy_s[critical] - tl.comm_in_ops_s[critical]) * scale;
     finish(out, costs, step, compute, tl.comm_in_ops_s[critical] * scale, tl.tail_exposed_s[critical], pp_exposed, by_group, explain);
@@ -237,19 +232,17 @@ StepSimulation simulateStep(const Scenario& sc, const OpCostModel& costs, long l
     // The numbers came from more ops than a timeline keeps (or from the closed form): draw the
     // first microbatches of the same schedule instead, as many as kMaxRecordedOps allow, and
     // say so ("showing N of M microbatches"). The step time stays the one computed above.
-    const ParallelConfig& par = sc.parallel;
-    const int p = std::max(1, par.pp);
-    const ScheduleKind kind = par.schedule;
-    const int vpp = kind == ScheduleKind::Interleaved ? par.vpp : 1;
-    const double ops_per_mb = opsPerMicrobatch(kind, p, costs.chunks);
-    if (!scheduleRequirement({kind, p, vpp, int(std::min<long long>(m, 1 << 30))}).empty())
+    const PipelineGeometry& g = costs.geometry;
+    const int p = g.ranks;
+    const double ops_per_mb = opsPerMicrobatch(g);
+    if (!scheduleRequirement(scheduleRequest(g, m)).empty())
         return out; // the schedule cannot run as asked: nothing to draw
     long long shown = std::min<long long>(m, (long long)(double(kMaxRecordedOps) / ops_per_mb));
-    if (kind == ScheduleKind::Interleaved)
+    if (g.kind == ScheduleKind::Interleaved)
         shown -= shown % p;
-    if (shown < 1 || !scheduleRequirement({kind, p, vpp, int(shown)}).empty())
+    if (shown < 1 || !scheduleRequirement(scheduleRequest(g, shown)).empty())
         return out; // not even one round of the schedule fits: no timeline, the numbers stand
-    const auto schedule = generateSchedule({kind, p, vpp, int(shown)});
+    const auto schedule = generateSchedule(scheduleRequest(g, shown));
     Timeline tl = run(*schedule, costs, true, costs.p2p_s);
     if (tl.deadlock)
         return out;

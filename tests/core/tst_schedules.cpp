@@ -2,6 +2,7 @@
 // the golden values of schedules-and-comm.md §1.11 (unit costs F = 1, B = 2 with Bi = W = 1, no
 // communication) and the closed-form bubbles.
 
+#include "parallel/pipeline_geometry.h"
 #include "schedule/generators.h"
 #include "schedule/pipeline_closed_form.h"
 #include "schedule/simulator.h"
@@ -39,6 +40,44 @@ class TstSchedules : public QObject {
     Q_OBJECT
 
 private slots:
+    void pipelineGeometry()
+    {
+        ModelSpec m;
+        m.layers = 30;
+        ParallelConfig p;
+        p.pp = 4;
+        p.vpp = 2;
+        p.schedule = ScheduleKind::Interleaved;
+        // Interleaved, p = 4, v = 2: 30 layers → ranks 8, 8, 7, 7; stage s on rank s mod 4, chunk
+        // s div 4; a rank's layers shared over its chunks (8 → 4 + 4, 7 → 4 + 3).
+        PipelineGeometry g = parascope::pipelineGeometry(m, p);
+        QCOMPARE(g.chunks, 2);
+        QCOMPARE(g.virtualStages(), 8);
+        QVERIFY(!g.v_shape && !g.split_backward);
+        QCOMPARE(g.stages[5].rank, 1);
+        QCOMPARE(g.stages[5].chunk, 1);
+        QCOMPARE(g.stages[2].layers, 4);
+        QCOMPARE(g.stages[6].layers, 3);
+        int total = 0;
+        for (const VirtualStage& v : g.stages)
+            total += v.layers;
+        QCOMPARE(total, 30);
+        QVERIFY(g.rank_layers.back().has_output && g.rank_layers.front().has_embedding);
+        // V shape, p = 4: rank r holds stages r and 7 − r; rank 0 holds the first and last stage, so
+        // the embedding and the output layer.
+        p.schedule = ScheduleKind::ZbV;
+        m.layers = 32;
+        g = parascope::pipelineGeometry(m, p);
+        QCOMPARE(g.chunks, 2);
+        QVERIFY(g.v_shape && g.split_backward);
+        QCOMPARE(g.stages[7].rank, 0);
+        QCOMPARE(g.stages[4].rank, 3);
+        QVERIFY(g.rank_layers.front().has_output && !g.rank_layers.back().has_output);
+        // 1F1B: one chunk per rank, the vpp knob ignored.
+        p.schedule = ScheduleKind::OneFOneB;
+        QCOMPARE(chunksPerRank(p), 1);
+    }
+
     void oneFOneBOrder()
     {
         // p = 4, m = 6: rank 0 warms up with p − 1 = 3 forwards; rank 3 alternates at once.

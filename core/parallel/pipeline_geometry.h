@@ -1,0 +1,60 @@
+#pragma once
+// The pipeline's geometry, computed once per evaluation and handed to memory, op costs, the
+// schedules, the simulator and the Gantt chart: how many ranks and chunks, which rank holds which
+// virtual stage, how many (MoE) layers each stage and each rank has, and which rank holds the
+// embedding and the output layer. Every "is this a V shape" and "chunks per rank" lives here.
+
+#include "types/model_spec.h"
+#include "types/parallel_config.h"
+
+#include <vector>
+
+namespace parascope {
+
+// V-shaped schedules (zb-v, dualpipe-v): rank r holds virtual stages r and 2p−1−r, so rank 0 holds
+// the first and the last chunk (Qi et al. 2024 "Pipeline parallelism with controllable memory";
+// DeepSeek-V3 report §3.2.1).
+constexpr bool isVShape(ScheduleKind k) { return k == ScheduleKind::ZbV || k == ScheduleKind::DualPipeV; }
+// Schedules that split the backward into input gradient (B/I) and weight gradient (W)
+// (Qi et al. 2023, zero bubble).
+constexpr bool splitsBackward(ScheduleKind k) { return k == ScheduleKind::ZbH1 || isVShape(k); }
+// Virtual stages per rank: vpp for interleaved 1F1B, 2 for V shapes, else 1.
+int chunksPerRank(const ParallelConfig& p);
+
+// Loop placement: stage s on rank s mod p; V placement: rank r holds r and 2p−1−r.
+int rankOfVirtualStage(int stage, int ranks, bool v_shape);
+
+struct StageLayers {
+    int rank = 0;
+    int layers = 0;        // transformer layers on this rank (all its virtual chunks)
+    int moe_layers = 0;    // of which MoE
+    bool has_embedding = false; // input embedding (+ learned positions)
+    bool has_output = false;    // final norm + output layer (and its loss)
+};
+
+struct VirtualStage {
+    int rank = 0, chunk = 0;
+    int layers = 0, moe_layers = 0; // the rank's layers shared out over its chunks as evenly as possible
+};
+
+struct PipelineGeometry {
+    ScheduleKind kind = ScheduleKind::OneFOneB;
+    int ranks = 1;              // PP
+    int chunks = 1;             // chunksPerRank()
+    bool v_shape = false;       // isVShape()
+    bool split_backward = false; // splitsBackward()
+    std::vector<StageLayers> rank_layers; // per rank
+    std::vector<VirtualStage> stages;     // per virtual stage, in pipeline order (ranks · chunks)
+
+    int virtualStages() const { return ranks * chunks; }
+    int rankOfStage(int stage) const { return rankOfVirtualStage(stage, ranks, v_shape); }
+};
+
+// Even split of the layers by default (a remainder goes one layer each to the first ranks,
+// diagnosed separately); `parallel.stage_layers` gives an uneven one.
+PipelineGeometry pipelineGeometry(const ModelSpec& m, const ParallelConfig& p);
+
+// Layers per rank alone (the memory of a what-if layout in the diagnostics).
+std::vector<StageLayers> layoutStages(const ModelSpec& m, const ParallelConfig& p);
+
+} // namespace parascope

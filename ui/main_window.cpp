@@ -194,11 +194,11 @@ void MainWindow::buildMenus()
     });
     file_menu_->addSeparator();
     export_menu_ = file_menu_->addMenu(QString());
-    export_memory_ = export_menu_->addAction(QString(), this, [this] { exportChartDialog(QStringLiteral("memory")); });
-    export_timeline_ = export_menu_->addAction(QString(), this, [this] { exportChartDialog(QStringLiteral("timeline")); });
-    export_comm_ = export_menu_->addAction(QString(), this, [this] { exportChartDialog(QStringLiteral("communication")); });
-    export_sweep_ = export_menu_->addAction(QString(), this, [this] { exportChartDialog(QStringLiteral("sweep")); });
-    export_search_ = export_menu_->addAction(QString(), this, [this] { exportChartDialog(QStringLiteral("search")); });
+    export_memory_ = export_menu_->addAction(QString(), this, [this] { exportChartDialog(ChartKind::Memory); });
+    export_timeline_ = export_menu_->addAction(QString(), this, [this] { exportChartDialog(ChartKind::Timeline); });
+    export_comm_ = export_menu_->addAction(QString(), this, [this] { exportChartDialog(ChartKind::Communication); });
+    export_sweep_ = export_menu_->addAction(QString(), this, [this] { exportChartDialog(ChartKind::Sweep); });
+    export_search_ = export_menu_->addAction(QString(), this, [this] { exportChartDialog(ChartKind::Search); });
     copy_chart_ = file_menu_->addAction(QString(), QKeySequence::Copy, this, [this] {
         QGuiApplication::clipboard()->setPixmap(memory_->plot()->toPixmap(0, 0, 2.0));
         statusBar()->showMessage(tr("Memory chart copied to the clipboard"), 3000);
@@ -505,27 +505,26 @@ void MainWindow::showSweep(const QString& path)
     sweep_->runSweep(path);
 }
 
-ChartView* MainWindow::chartFor(const QString& which) const
+ChartView* MainWindow::chartFor(ChartKind which) const
 {
-    if (which == QLatin1String("sweep"))
-        return sweep_;
-    if (which == QLatin1String("search"))
-        return search_;
-    if (which == QLatin1String("timeline"))
-        return timeline_;
-    if (which == QLatin1String("communication"))
-        return comm_;
+    switch (which) {
+    case ChartKind::Memory: return memory_;
+    case ChartKind::Timeline: return timeline_;
+    case ChartKind::Communication: return comm_;
+    case ChartKind::Sweep: return sweep_;
+    case ChartKind::Search: return search_;
+    }
     return memory_;
 }
 
-QString MainWindow::exportChartTo(const QString& which, const QString& file, QSize size, double scale)
+QString MainWindow::exportChartTo(ChartKind which, const QString& file, QSize size, double scale)
 {
     ChartView* view = chartFor(which);
     model_->flush();
     return exportChart(view->plot(), {file, size, scale}, [view](const ChartTheme& t) { view->setTheme(t); }, theme_);
 }
 
-void MainWindow::exportChartDialog(const QString& which)
+void MainWindow::exportChartDialog(ChartKind which)
 {
     QDialog d(this);
     d.setWindowTitle(tr("Export chart"));
@@ -546,7 +545,7 @@ void MainWindow::exportChartDialog(const QString& which)
     connect(buttons, &QDialogButtonBox::rejected, &d, &QDialog::reject);
     if (d.exec() != QDialog::Accepted)
         return;
-    const QString f = QFileDialog::getSaveFileName(this, tr("Export chart"), which,
+    const QString f = QFileDialog::getSaveFileName(this, tr("Export chart"), QString::fromLatin1(toString(which)),
                                                    tr("PNG image (*.png);;SVG vector image (*.svg);;PDF (*.pdf)"));
     if (f.isEmpty())
         return;

@@ -3,6 +3,7 @@
 // the centre, "What breaks" and the lesson text on the right, key figures in the status bar.
 // Files, export, language, presenter mode and compare live in the menus.
 
+#include "chart_kind.h"
 #include "chart_style.h"
 
 #include <QMainWindow>
@@ -56,7 +57,7 @@ public:
     // File operations; the error (with JSON paths) is returned and shown, never thrown.
     QString openScenario(const QString& file);
     QString saveScenario(const QString& file);
-    QString exportChartTo(const QString& which, const QString& file, QSize size, double scale);
+    QString exportChartTo(ChartKind which, const QString& file, QSize size, double scale);
     void loadLesson(const QString& id, int step = 0);
     // Calibration: import a parascope.hardware-profile/1 file, or run parascope-probe here.
     // With ask = false the profile is applied without the dialog (tests, scripts).
@@ -85,13 +86,13 @@ private:
     void updateRecentMenu();
     void rememberRecent(const QString& file);
     void showError(const QString& title, const QString& text);
-    void exportChartDialog(const QString& which);
+    void exportChartDialog(ChartKind which);
     void restoreSession();
     // Reads a scenario file into the model (the error, with JSON paths, is shown and returned);
     // openScenario() also makes it the current and a recent file.
     QString loadScenario(const QString& file);
     void applyTheme();
-    ChartView* chartFor(const QString& which) const;
+    ChartView* chartFor(ChartKind which) const;
     QString applyProfile(const QString& file, bool ask);
 
     ScenarioModel* model_;

@@ -84,22 +84,21 @@ int main(int argc, char** argv)
         }
     }
     if (exporting) {
-        const QString chart = parser.value(exportOpt);
-        if (chart != QLatin1String("memory") && chart != QLatin1String("timeline") && chart != QLatin1String("communication")
-            && chart != QLatin1String("sweep") && chart != QLatin1String("search")) {
-            std::fprintf(stderr, "parascope: --export needs memory, timeline, communication, sweep or search\n");
+        const std::optional<parascope::ui::ChartKind> chart = parascope::enumFromName<parascope::ui::ChartKind>(parser.value(exportOpt).toStdString());
+        if (!chart) {
+            std::fprintf(stderr, "parascope: --export needs one of %s\n", parascope::enumNameList<parascope::ui::ChartKind>().c_str());
             return 2;
         }
-        if (chart == QLatin1String("sweep"))
+        if (*chart == parascope::ui::ChartKind::Sweep)
             window.showSweep(parser.value(sweepOpt));
-        if (chart == QLatin1String("search"))
+        if (*chart == parascope::ui::ChartKind::Search)
             window.searchView()->runSearch(false);
         if (!parser.isSet(outOpt)) {
             std::fprintf(stderr, "parascope: --export needs --out FILE\n");
             return 2;
         }
         window.resize(export_size);
-        const QString error = window.exportChartTo(chart, parser.value(outOpt), export_size, scale);
+        const QString error = window.exportChartTo(*chart, parser.value(outOpt), export_size, scale);
         if (!error.isEmpty()) {
             std::fprintf(stderr, "parascope: %s\n", qPrintable(error));
             return 2;

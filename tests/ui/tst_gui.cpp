@@ -286,26 +286,26 @@ private slots:
         QTemporaryDir dir;
         MainWindow w;
         w.model()->setScenario(sevenB());
-        for (const char* which : {"memory", "timeline", "communication"}) {
-            const QString png = dir.filePath(QString::fromLatin1(which)); // no extension: .png is added
-            QVERIFY(w.exportChartTo(QString::fromLatin1(which), png, QSize(1280, 720), 2).isEmpty());
+        for (const ChartKind which : {ChartKind::Memory, ChartKind::Timeline, ChartKind::Communication}) {
+            const QString png = dir.filePath(QString::fromLatin1(toString(which))); // no extension: .png is added
+            QVERIFY(w.exportChartTo(which, png, QSize(1280, 720), 2).isEmpty());
             QImage img(png + QStringLiteral(".png"));
             QCOMPARE(img.size(), QSize(2560, 1440));
         }
         const QString svg = dir.filePath(QStringLiteral("m.svg"));
-        QVERIFY(w.exportChartTo(QStringLiteral("memory"), svg, QSize(1024, 768), 1).isEmpty());
+        QVERIFY(w.exportChartTo(ChartKind::Memory, svg, QSize(1024, 768), 1).isEmpty());
         QFile s(svg);
         QVERIFY(s.open(QIODevice::ReadOnly));
         const QByteArray svgText = s.readAll();
         QVERIFY(svgText.contains("<svg"));
         QVERIFY(svgText.contains("1024"));
         const QString pdf = dir.filePath(QStringLiteral("t.pdf"));
-        QVERIFY(w.exportChartTo(QStringLiteral("timeline"), pdf, QSize(1920, 1080), 1).isEmpty());
+        QVERIFY(w.exportChartTo(ChartKind::Timeline, pdf, QSize(1920, 1080), 1).isEmpty());
         QFile p(pdf);
         QVERIFY(p.open(QIODevice::ReadOnly));
         QVERIFY(p.read(4) == "%PDF");
-        QVERIFY(!w.exportChartTo(QStringLiteral("memory"), dir.filePath(QStringLiteral("no/such/x.png")), QSize(800, 600), 1).isEmpty());
-        QVERIFY(!w.exportChartTo(QStringLiteral("memory"), dir.filePath(QStringLiteral("x.png")), QSize(5, 5), 1).isEmpty());
+        QVERIFY(!w.exportChartTo(ChartKind::Memory, dir.filePath(QStringLiteral("no/such/x.png")), QSize(800, 600), 1).isEmpty());
+        QVERIFY(!w.exportChartTo(ChartKind::Memory, dir.filePath(QStringLiteral("x.png")), QSize(5, 5), 1).isEmpty());
     }
 
     void diagnosticsModelIsSound()
@@ -504,7 +504,7 @@ private slots:
         QVERIFY(codes.count("out_of_memory") && codes.count("microbatches_lt_pp") && codes.count("pp_exceeds_layers"));
         QVERIFY(w.sweepView()->pointText(0).contains(QStringLiteral("parallel.pp = 1")));
         const QString png = dir.filePath(QStringLiteral("sweep.png"));
-        QVERIFY(w.exportChartTo(QStringLiteral("sweep"), png, QSize(1280, 720), 1).isEmpty());
+        QVERIFY(w.exportChartTo(ChartKind::Sweep, png, QSize(1280, 720), 1).isEmpty());
         QCOMPARE(QImage(png).size(), QSize(1280, 720));
     }
 
@@ -535,7 +535,7 @@ private slots:
         QCOMPARE(w.model()->scenario().training.micro_batch, best.training.micro_batch);
         QCOMPARE(w.model()->estimate().throughput.tokens_per_s, best.tokens_per_s);
         const QString png = dir.filePath(QStringLiteral("pareto.png"));
-        QVERIFY(w.exportChartTo(QStringLiteral("search"), png, QSize(1280, 720), 1).isEmpty());
+        QVERIFY(w.exportChartTo(ChartKind::Search, png, QSize(1280, 720), 1).isEmpty());
         QCOMPARE(QImage(png).size(), QSize(1280, 720));
     }
 

@@ -219,7 +219,7 @@ private slots:
         const QByteArray dev_path = dev.toLocal8Bit();
         if (::mknod(dev_path.constData(), S_IFCHR | 0666, makedev(1, 3)) != 0)
             QSKIP("mknod is not permitted here (needs CAP_MKNOD)");
-        QCOMPARE(w.exportChartTo(QStringLiteral("memory"), dev, QSize(640, 360), 1), QString());
+        QCOMPARE(w.exportChartTo(ChartKind::Memory, dev, QSize(640, 360), 1), QString());
         struct stat st {};
         QCOMPARE(::lstat(dev_path.constData(), &st), 0);
         QVERIFY(S_ISCHR(st.st_mode));

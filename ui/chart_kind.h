@@ -1,0 +1,17 @@
+#pragma once
+// The charts that can be exported (File → Export, `parascope --export KIND`), with their names.
+
+#include "util/enum_names.h"
+
+namespace parascope::ui {
+
+enum class ChartKind { Memory, Timeline, Communication, Sweep, Search };
+inline constexpr EnumName<ChartKind> kChartKindNames[] = {{ChartKind::Memory, "memory"},
+                                                          {ChartKind::Timeline, "timeline"},
+                                                          {ChartKind::Communication, "communication"},
+                                                          {ChartKind::Sweep, "sweep"},
+                                                          {ChartKind::Search, "search"}};
+constexpr std::span<const EnumName<ChartKind>> enumNames(ChartKind) { return kChartKindNames; }
+inline const char* toString(ChartKind k) { return nameOf(k); }
+
+} // namespace parascope::ui

@@ -2,6 +2,7 @@
 
 #include "estimate/diagnostics.h"
 #include "estimate/evaluate.h"
+#include "types/knobs.h"
 
 #include <algorithm>
 #include <atomic>
@@ -12,40 +13,35 @@ namespace parascope {
 
 namespace {
 
-std::vector<int> powersOfTwoUpTo(long long limit)
+// The values the knob table offers for `path` (types/knobs.h): the search tries what a slider
+// offers, filtered by the rules below.
+std::vector<long long> offered(const Scenario& base, std::string_view path)
 {
-    std::vector<int> v;
-    for (long long x = 1; x <= limit; x *= 2)
-        v.push_back(int(x));
-    return v;
+    return findKnob(path)->offered(base);
 }
 
-} // namespace
-
-namespace {
-
-// Every (TP, PP, CP, DP) grid the search considers on `gpus` GPUs: TP a power of two dividing the
-// heads, the KV heads and the GPUs, inside a node unless allowed across; PP up to the layer count
-// (uneven splits are valid: the first stages take one layer more, as Megatron's uneven pipelines
-// do, diagnosed as a warning; Llama 3 405B trained 126 layers on PP 16); CP a power of two with
-// 2·CP dividing the sequence and at least 1,024 tokens per rank; DP the rest.
+// Every (TP, PP, CP, DP) grid the search considers on `gpus` GPUs, from the knobs' offered values:
+// TP dividing the heads, the KV heads and the GPUs, inside a node unless allowed across; PP up to
+// the layer count (uneven splits are diagnosed as a warning); CP with 2·CP dividing the sequence
+// and at least 1,024 tokens per rank; DP the rest.
 template <typename F>
 void forEachGrid(const Scenario& base, const SearchOptions& o, std::int64_t gpus, F&& f)
 {
     const ModelSpec& m = base.model;
     const int per_node = std::max(1, base.cluster.gpus_per_node);
     const long long tp_limit = o.tp_across_nodes ? gpus : std::min<std::int64_t>(gpus, per_node);
-    for (int tp : powersOfTwoUpTo(tp_limit)) {
-        if (m.heads % tp || m.kv_heads % tp || gpus % tp)
+    const std::vector<long long> pps = offered(base, "parallel.pp"), cps = offered(base, "parallel.cp");
+    for (long long tp : offered(base, "parallel.tp")) {
+        if (tp > tp_limit || m.heads % tp || m.kv_heads % tp || gpus % tp)
             continue;
-        for (int pp = 1; pp <= m.layers && tp * (long long)pp <= gpus; ++pp) {
-            if (gpus % (static_cast<long long>(tp) * pp))
+        for (long long pp : pps) {
+            if (pp > m.layers || tp * pp > gpus || gpus % (tp * pp))
                 continue;
-            for (int cp : powersOfTwoUpTo(64)) {
-                const long long rest = gpus / (static_cast<long long>(tp) * pp);
+            for (long long cp : cps) {
+                const long long rest = gpus / (tp * pp);
                 if (rest % cp || base.training.seq_len % (2LL * cp) != 0 || (cp > 1 && base.training.seq_len / cp < 1024))
                     continue;
-                f(tp, pp, cp, int(rest / cp));
+                f(int(tp), int(pp), int(cp), int(rest / cp));
             }
         }
     }
@@ -59,8 +55,10 @@ std::vector<Strategy> enumerateStrategies(const Scenario& base, const SearchOpti
     const ModelSpec& m = base.model;
     const std::int64_t gpus = o.gpus > 0 ? o.gpus : base.parallel.gpus();
     const int experts = m.moe ? m.moe->experts : 1;
+    const std::vector<long long> eps = offered(base, "parallel.ep"), zeros = offered(base, "parallel.zero");
     forEachGrid(base, o, gpus, [&](int tp, int pp, int cp, int dp) {
-        for (int ep : powersOfTwoUpTo(experts)) {
+        for (long long ep_value : eps) {
+            const int ep = int(ep_value);
             if (experts % ep || (static_cast<long long>(dp) * cp) % ep || (ep > 1 && !m.moe))
                 continue;
             for (long long mb : o.micro_batches) {
@@ -75,12 +73,14 @@ std::vector<Strategy> enumerateStrategies(const Scenario& base, const SearchOpti
                         if (m.layers % (pp * vpp) == 0 && microbatches % pp == 0)
                             schedules.push_back({ScheduleKind::Interleaved, vpp});
                 }
-                const std::vector<int> zeros = pp > 1 ? std::vector<int>{0, 1} : std::vector<int>{0, 1, 2, 3};
                 for (const Sched& s : schedules)
-                    for (int zero : zeros) {
+                    for (long long zero : zeros) {
                         if (zero > 0 && dp * cp == 1)
                             continue; // nothing to shard over
-                        for (Recompute rc : {Recompute::None, Recompute::Selective, Recompute::Full}) {
+                        if (zero > 1 && pp > 1)
+                            continue; // ZeRO-2/3 shard gradients per microbatch: not with a pipeline
+                        for (const EnumName<Recompute>& recompute : enumNames(Recompute{})) {
+                            const Recompute rc = recompute.value;
                             Strategy sc{base.parallel, base.training};
                             ParallelConfig& p = sc.parallel;
                             p.tp = tp;
@@ -90,7 +90,7 @@ std::vector<Strategy> enumerateStrategies(const Scenario& base, const SearchOpti
                             p.ep = ep;
                             p.vpp = s.vpp;
                             p.schedule = s.kind;
-                            p.zero = zero;
+                            p.zero = int(zero);
                             p.sequence_parallel = tp > 1;
                             p.stage_layers.clear();
                             sc.training.micro_batch = mb;

@@ -3,8 +3,10 @@
 // helpers answer hand-checked cases.
 
 #include "search/search.h"
+#include "types/knobs.h"
 #include "scenario_fixture.h"
 
+#include <algorithm>
 #include <cmath>
 #include <set>
 
@@ -36,6 +38,25 @@ private slots:
             QVERIFY(p.pp <= 32);             // at least one of the 32 layers per stage
             QCOMPARE(s.training.global_batch % (s.training.micro_batch * p.dp), 0LL); // the batch divides
         }
+    }
+
+    void enumerationDrawsFromTheKnobTable()
+    {
+        // Every searched TP, PP, CP, EP and ZeRO value is one the knob table offers for the scenario
+        // (a slider could reach it), and every offered PP that divides the GPUs is searched.
+        const Scenario base = small();
+        const auto offered = [&](const char* path, long long v) {
+            const std::vector<long long> o = findKnob(path)->offered(base);
+            return std::find(o.begin(), o.end(), v) != o.end();
+        };
+        std::set<int> pps;
+        for (const Strategy& s : enumerateStrategies(base, SearchOptions{})) {
+            const ParallelConfig& p = s.parallel;
+            QVERIFY(offered("parallel.tp", p.tp) && offered("parallel.pp", p.pp) && offered("parallel.cp", p.cp));
+            QVERIFY(offered("parallel.ep", p.ep) && offered("parallel.zero", p.zero));
+            pps.insert(p.pp);
+        }
+        QCOMPARE(pps, (std::set<int>{1, 2, 4, 8}));
     }
 
     void rowsEqualFullEvaluations()

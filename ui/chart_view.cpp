@@ -1,6 +1,6 @@
 #include "chart_view.h"
 
-#include "scenario_model.h"
+#include "models/scenario_model.h"
 
 #include <qcustomplot.h>
 

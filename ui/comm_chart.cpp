@@ -1,6 +1,7 @@
 #include "comm_chart.h"
+#include "format.h"
 
-#include "scenario_model.h"
+#include "models/scenario_model.h"
 
 #include <qcustomplot.h>
 
@@ -10,8 +11,6 @@
 namespace parascope::ui {
 
 namespace {
-
-QString str(const std::string& s) { return QString::fromStdString(s); }
 
 QString linkName(Link l)
 {
@@ -90,9 +89,7 @@ QString CommChart::tooltipFor(int entry) const
                        .arg(c.bytes_per_call / 1e6, 0, 'f', 2)
                        .arg(c.bytes_per_gpu_per_step / 1e9, 0, 'f', 2);
     for (const Term& t : c.terms)
-        text += QStringLiteral("<br><br><b>%1</b>: %2<br>= %3<br><i>%4</i>")
-                    .arg(str(t.name).toHtmlEscaped(), str(t.formula).toHtmlEscaped(), str(t.substituted).toHtmlEscaped(),
-                         str(t.source).toHtmlEscaped());
+        text += QStringLiteral("<br><br>") + termHtml(t, false);
     return text;
 }
 

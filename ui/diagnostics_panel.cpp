@@ -1,7 +1,7 @@
 #include "diagnostics_panel.h"
 
-#include "diagnostics_model.h"
-#include "scenario_model.h"
+#include "models/diagnostics_model.h"
+#include "models/scenario_model.h"
 
 #include <QLabel>
 #include <QListView>

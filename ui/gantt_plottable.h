@@ -4,7 +4,7 @@
 // fills most of a row, the communication lane a thin strip below it. Sub-pixel segments merge
 // (gantt_layout), microbatch numbers appear when they fit.
 
-#include "gantt_layout.h"
+#include "models/gantt_layout.h"
 
 #include <qcustomplot.h>
 

@@ -1,7 +1,8 @@
 #include "memory_chart.h"
+#include "format.h"
 
 #include "estimate/diagnostics.h"
-#include "scenario_model.h"
+#include "models/scenario_model.h"
 
 #include <qcustomplot.h>
 
@@ -12,7 +13,6 @@ namespace parascope::ui {
 
 namespace {
 
-constexpr double kGiB = double(1ull << 30);
 
 // The five parts, their Term names and colours.
 struct Part {
@@ -38,8 +38,6 @@ double partValue(const StageMemory& s, int i)
     default: return s.other;
     }
 }
-
-QString str(const std::string& s) { return QString::fromStdString(s); }
 
 } // namespace
 
@@ -130,13 +128,7 @@ QString MemoryChart::tooltipFor(int component, int stage) const
                        || (component == 3 && t.name.rfind("activations", 0) == 0);
         if (!mine)
             continue;
-        text += QStringLiteral("<br><br><b>%1</b> = %2 %3<br>%4<br>= %5<br><i>%6</i>")
-                    .arg(str(t.name).toHtmlEscaped())
-                    .arg(t.unit == "bytes" ? QString::number(t.value / kGiB, 'f', 3) : QString::number(t.value, 'g', 6))
-                    .arg(t.unit == "bytes" ? QStringLiteral("GiB") : str(t.unit).toHtmlEscaped())
-                    .arg(str(t.formula).toHtmlEscaped())
-                    .arg(str(t.substituted).toHtmlEscaped())
-                    .arg(str(t.source).toHtmlEscaped());
+        text += QStringLiteral("<br><br>") + termHtml(t);
     }
     return text;
 }

@@ -1,9 +1,11 @@
 #include "scenario_panel.h"
+#include "dialogs/custom_model_dialog.h"
+#include "format.h"
 
 #include "io/scenario_json.h"
 #include "language.h"
 #include "lessons/lessons.h"
-#include "scenario_model.h"
+#include "models/scenario_model.h"
 
 #include <QCheckBox>
 #include <QComboBox>
@@ -25,8 +27,6 @@
 namespace parascope::ui {
 
 namespace {
-
-QString str(const std::string& s) { return QString::fromStdString(s); }
 
 // A combo box over an enum's name table: the item data is the value's name (util/enum_names.h).
 template <NamedEnum E>
@@ -288,53 +288,14 @@ QSpinBox* ScenarioPanel::spinBox(const QString& path) const
 
 void ScenarioPanel::editCustomModel()
 {
-    QDialog dialog(this);
-    dialog.setWindowTitle(tr("Custom model"));
-    auto* layout = new QVBoxLayout(&dialog);
-    auto* hint = new QLabel(tr("A model is a JSON object with the fields of a preset (layers, hidden, heads, kv_heads, "
-                               "ffn_hidden, vocab, mlp, norm, bias, tied_embeddings, position, moe)."));
-    hint->setWordWrap(true);
-    auto* edit = new QPlainTextEdit;
-    QFont mono(QStringLiteral("monospace"));
-    mono.setStyleHint(QFont::Monospace);
-    edit->setFont(mono);
-    const nlohmann::json j = scenarioToJson([&] {
-        Scenario s = model_->scenario();
-        s.model.id = "custom"; // always show the fields
-        return s;
-    }())["model"];
-    edit->setPlainText(str(j.dump(2)));
-    auto* errors_label = new QLabel;
-    errors_label->setStyleSheet(QStringLiteral("color: #D55E00"));
-    errors_label->setWordWrap(true);
-    auto* buttons = new QDialogButtonBox(QDialogButtonBox::Ok | QDialogButtonBox::Cancel);
-    layout->addWidget(hint);
-    layout->addWidget(edit, 1);
-    layout->addWidget(errors_label);
-    layout->addWidget(buttons);
-    dialog.resize(520, 560);
-    connect(buttons, &QDialogButtonBox::rejected, &dialog, &QDialog::reject);
-    connect(buttons, &QDialogButtonBox::accepted, &dialog, [&] {
-        std::vector<InputError> errors;
-        const auto parsed = parseJsonText(edit->toPlainText().toStdString(), errors);
-        std::optional<ModelSpec> m;
-        if (parsed)
-            m = readModel(*parsed, "model", errors);
-        if (!m) {
-            QString text;
-            for (const InputError& e : errors)
-                text += str(e.text()) + QLatin1Char('\n');
-            errors_label->setText(text.trimmed());
-            return;
-        }
-        model_->edit([&](Scenario& s) {
-            s.model = *m;
-            s.model.id = "custom";
-            s.parallel.stage_layers.clear();
-        });
-        dialog.accept();
+    CustomModelDialog dialog(model_->scenario(), this);
+    if (dialog.exec() != QDialog::Accepted || !dialog.model())
+        return;
+    model_->edit([&](Scenario& s) {
+        s.model = *dialog.model();
+        s.model.id = "custom";
+        s.parallel.stage_layers.clear();
     });
-    dialog.exec();
 }
 
 } // namespace parascope::ui

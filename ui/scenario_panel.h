@@ -2,7 +2,7 @@
 // The scenario panel: preset pickers, a custom-model editor, and every knob as a slider paired
 // with a number box that offers only sensible values, plus the GPU count they imply.
 
-#include "knobs.h"
+#include "models/knobs.h"
 
 #include <QWidget>
 

@@ -7,7 +7,6 @@
 #include "chart_view.h"
 #include "search/search.h"
 
-#include <QAbstractTableModel>
 
 class QLabel;
 class QPushButton;
@@ -20,20 +19,7 @@ class QCPAbstractItem;
 
 namespace parascope::ui {
 
-class SearchTableModel : public QAbstractTableModel {
-    Q_OBJECT
-public:
-    using QAbstractTableModel::QAbstractTableModel;
-    void setRows(std::vector<SearchRow> rows);
-    const SearchRow* row(int r) const;
-    int rowCount(const QModelIndex& parent = QModelIndex()) const override;
-    int columnCount(const QModelIndex& parent = QModelIndex()) const override;
-    QVariant data(const QModelIndex& index, int role = Qt::DisplayRole) const override;
-    QVariant headerData(int section, Qt::Orientation o, int role = Qt::DisplayRole) const override;
-
-private:
-    std::vector<SearchRow> rows_;
-};
+class SearchTableModel;
 
 class SearchView : public ChartView {
     Q_OBJECT

@@ -1,8 +1,9 @@
 #include "sweep_view.h"
+#include "format.h"
 
-#include "knobs.h"
+#include "models/knobs.h"
 #include "language.h"
-#include "scenario_model.h"
+#include "models/scenario_model.h"
 
 #include <qcustomplot.h>
 
@@ -142,7 +143,7 @@ QString SweepView::pointText(int i) const
     QString t = tr("<b>%1 = %2</b>%3<br>peak %4 of %5 GiB (stage %6)<br>step %7 s · bubble %8 % · MFU %9 %")
                     .arg(QString::fromStdString(result_.param)).arg(p.value)
                     .arg(p.valid ? QString() : tr(" — invalid"))
-                    .arg(p.peak_bytes / double(1ull << 30), 0, 'f', 1).arg(p.capacity_bytes / double(1ull << 30), 0, 'f', 1)
+                    .arg(gib(p.peak_bytes, 1), gib(p.capacity_bytes, 1))
                     .arg(p.peak_stage).arg(p.step_s, 0, 'f', 3).arg(p.bubble_fraction * 100, 0, 'f', 1).arg(p.mfu * 100, 0, 'f', 1);
     for (const Diagnostic& d : p.diagnostics)
         t += QStringLiteral("<br>• ") + QString::fromStdString(d.message.in(chineseUi() ? "zh" : "en")).toHtmlEscaped();
@@ -175,8 +176,8 @@ void SweepView::draw()
     for (int i = 0; i < n; ++i) {
         const SweepPoint& p = result_.points[std::size_t(i)];
         x[i] = i; // categorical: one slot per value
-        peak[i] = p.peak_bytes / double(1ull << 30);
-        cap[i] = p.capacity_bytes / double(1ull << 30);
+        peak[i] = p.peak_bytes / kGiB;
+        cap[i] = p.capacity_bytes / kGiB;
         step[i] = p.step_s;
         bubble[i] = p.bubble_fraction * 100;
         mfu[i] = p.mfu * 100;

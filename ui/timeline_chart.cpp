@@ -1,7 +1,8 @@
 #include "timeline_chart.h"
+#include "format.h"
 
 #include "gantt_plottable.h"
-#include "scenario_model.h"
+#include "models/scenario_model.h"
 
 #include <qcustomplot.h>
 
@@ -29,13 +30,6 @@ QString typeName(OpType t)
     case OpType::Optimizer: return QCoreApplication::translate("TimelineChart", "Optimizer");
     default: return QCoreApplication::translate("TimelineChart", "Collective (DP)");
     }
-}
-
-QString seconds(double s)
-{
-    if (s >= 1)
-        return QString::number(s, 'f', 3) + QStringLiteral(" s");
-    return QString::number(s * 1e3, 'f', 2) + QStringLiteral(" ms");
 }
 
 } // namespace

@@ -7,7 +7,7 @@
 #include "memory_chart.h"
 #include "comm_chart.h"
 #include "io/scenario_json.h"
-#include "scenario_model.h"
+#include "models/scenario_model.h"
 #include "scenario_panel.h"
 #include "gantt_plottable.h"
 #include "timeline_chart.h"

@@ -1,7 +1,7 @@
 // The Gantt geometry, apart from painting: time → pixel mapping, merging of sub-pixel segments,
 // culling outside the visible range, and hit-testing.
 
-#include "gantt_layout.h"
+#include "models/gantt_layout.h"
 
 #include <QtTest>
 

@@ -8,7 +8,8 @@
 #include "io/scenario_json.h"
 #include "main_window.h"
 #include "scenario_fixture.h"
-#include "scenario_model.h"
+#include "models/scenario_model.h"
+#include "models/search_table_model.h"
 #include "search_view.h"
 
 #include <QDirIterator>

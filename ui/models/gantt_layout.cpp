@@ -1,4 +1,4 @@
-#include "gantt_layout.h"
+#include "models/gantt_layout.h"
 
 #include <algorithm>
 #include <array>

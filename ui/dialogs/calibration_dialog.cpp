@@ -1,4 +1,5 @@
-#include "calibration_dialog.h"
+#include "dialogs/calibration_dialog.h"
+#include "format.h"
 
 #include <QDialogButtonBox>
 #include <QHeaderView>
@@ -32,7 +33,7 @@ CalibrationDialog::CalibrationDialog(const ClusterSpec& before, const HardwarePr
     const std::vector<Row> rows = {
         {tr("GEMM efficiency (of the dense bf16 peak)"), g0.gemm_efficiency, g1.gemm_efficiency, QStringLiteral("")},
         {tr("HBM efficiency (of the datasheet bandwidth)"), g0.hbm_efficiency, g1.hbm_efficiency, QStringLiteral("")},
-        {tr("GPU memory"), g0.memory_bytes / double(1ull << 30), g1.memory_bytes / double(1ull << 30), QStringLiteral("GiB")},
+        {tr("GPU memory"), g0.memory_bytes / kGiB, g1.memory_bytes / kGiB, QStringLiteral("GiB")},
         {tr("NVLink efficiency (busbw / link)"), before.intra_node.efficiency, after_.intra_node.efficiency, QStringLiteral("")},
         {tr("Network efficiency (busbw per GPU / NIC)"), before.inter_node.efficiency, after_.inter_node.efficiency, QStringLiteral("")},
         {tr("Measured collective points"), 0, double(after_.measured_collectives.size()), QStringLiteral("")},

@@ -1,4 +1,4 @@
-#include "diagnostics_model.h"
+#include "models/diagnostics_model.h"
 
 #include "language.h"
 

@@ -1,4 +1,4 @@
-#include "knobs.h"
+#include "models/knobs.h"
 
 #include "types/knobs.h"
 

@@ -1,4 +1,4 @@
-#include "scenario_model.h"
+#include "models/scenario_model.h"
 
 #include "estimate/evaluate.h"
 

@@ -1,0 +1,332 @@
+// Step times of evaluate() derived by hand from the op-cost formulas (core/time/op_costs.cpp),
+// the α–β collective model (core/comm/collective_cost.cpp) and the schedule (simulator or closed
+// form), with the derivation and its numbers written out. Unlike golden files, these fail when a
+// formula changes: the attention backward factor, the all-to-all count per MoE layer, the
+// logits on the last stage, the GEMM size curve, the backward share of the closed form.
+//
+// The preset numbers each derivation uses are asserted first, so the comments stay true.
+
+#include "scenario_fixture.h"
+
+#include <cmath>
+
+using namespace parascope;
+using namespace parascope::test;
+
+namespace {
+
+// |engine − hand| ≤ rel·|hand|, both printed on failure.
+bool near(double engine, double hand, double rel = 1e-9)
+{
+    return std::fabs(engine - hand) <= rel * std::fabs(hand);
+}
+
+QString versus(const char* what, double engine, double hand)
+{
+    return QStringLiteral("%1: engine %2, by hand %3")
+        .arg(QLatin1String(what))
+        .arg(engine, 0, 'g', 15)
+        .arg(hand, 0, 'g', 15);
+}
+
+const CommEntry* findComm(const Estimate& e, Group group, Collective collective)
+{
+    for (const CommEntry& c : e.communication)
+        if (c.group == group && c.collective == collective)
+            return &c;
+    return nullptr;
+}
+
+} // namespace
+
+class TstStepByHand : public QObject {
+    Q_OBJECT
+
+private slots:
+    void dense1F1BSimulatedByHand()
+    {
+        // Llama-2 7B (L = 32, h = q = kv = 4096, a = 32, f = 11008 SwiGLU, V = 32000) on one
+        // DGX A100 80GB node, TP = DP = 1, PP = 4 (8 layers per stage), 1F1B, seq s = 4096,
+        // micro batch 1 (T = 4096 tokens), global batch 8 → m = 8 microbatches, no recompute,
+        // flash attention, bf16, AdamW with bf16 gradients. Simulated (the default).
+        Scenario sc = presetScenario("llama2-7b", "dgx-a100-80g", 1, 4, 1);
+        sc.parallel.schedule = ScheduleKind::OneFOneB;
+        sc.training.seq_len = 4096;
+        sc.training.micro_batch = 1;
+        sc.training.global_batch = 8;
+        sc.training.recompute = Recompute::None;
+        sc.training.flash_attention = true;
+        sc.training.precision = Precision::Bf16;
+        sc.training.grad_dtype = GradDtype::Bf16;
+        sc.training.optimizer = Optimizer::AdamW;
+        const GpuSpec& g = sc.cluster.gpu;
+        QCOMPARE(g.peak_bf16_flops, 312e12);
+        QCOMPARE(g.gemm_efficiency, 0.869);
+        QCOMPARE(g.attention_efficiency, 0.6);
+        QCOMPARE(g.sustained_clock, 0.82);
+        QCOMPARE(g.gemm_half_flops, 2e9);
+        QCOMPARE(g.hbm_bytes_per_s, 2039e9);
+        QCOMPARE(g.hbm_efficiency, 0.9);
+        QCOMPARE(g.kernel_overhead_s, 150e-6);
+        QCOMPARE(sc.cluster.intra_node.bytes_per_s, 300e9);
+        QCOMPARE(sc.cluster.intra_node.efficiency, 0.77);
+        QCOMPARE(sc.cluster.intra_node.latency_s, 3.4e-6);
+        QCOMPARE(sc.cluster.intra_node.half_bytes, 0.0);
+
+        // Rates: GEMM 312e12·0.869·0.82 = 2.2232496e14 FLOP/s, each GEMM of F FLOPs further
+        // scaled by its size factor F/(F + 2e9); attention 312e12·0.6·0.82 = 1.53504e14 FLOP/s;
+        // HBM 2039e9·0.9 = 1.8351e12 B/s.
+        const double h = 4096, q = 4096, kv = 4096, a = 32, f = 11008, V = 32000, T = 4096, s = 4096;
+        const double gemm_rate = 312e12 * 0.869 * 0.82, attn_rate = 312e12 * 0.6 * 0.82, hbm = 2039e9 * 0.9;
+        const auto gemm = [&](double M, double N, double K) {
+            const double flops = 2 * M * N * K;
+            return flops / (gemm_rate * flops / (flops + 2e9));
+        };
+        // One layer, one microbatch, forward:
+        //   GEMMs  QKV 2·T·(q + 2kv)·h = 412.3 GFLOP (size factor 0.99517) → 1.8636 ms
+        //          out 2·T·h·q         = 137.4 GFLOP (0.98566)              → 0.6272 ms
+        //          gate+up 2·T·2f·h    = 738.7 GFLOP (0.99730)              → 3.3318 ms
+        //          down 2·T·h·f        = 369.4 GFLOP (0.99461)              → 1.6704 ms
+        //          lin                                                      = 7.4929 ms
+        //   attention  T·4·s·q = 274.9 GFLOP at attention efficiency       att = 1.7907 ms
+        //   elementwise: one pass over the layer's stored activations (Korthikanti, flash):
+        //          s·(10h + 2q + 4kv + 2q + 6f + 4a) = 4096·139,904 = 573,046,784 B
+        //          / 1.8351e12 B/s + 150 µs kernel overhead                elem = 0.46227 ms
+        const double lin = gemm(T, q + 2 * kv, h) + gemm(T, h, q) + gemm(T, 2 * f, h) + gemm(T, h, f);
+        const double att = T * 4 * s * q / attn_rate;
+        const double elem = s * (10 * h + 2 * q + 4 * kv + 2 * q + 6 * f + 4 * a) / hbm + 150e-6;
+        // Per stage of 8 layers: forward F = 8·(lin + att + elem) = 77.967 ms; backward (1F1B runs
+        // it whole, B = I + W) = 8·[(lin + 2·att + 2·elem) + lin] = 155.934 ms: dX GEMMs, the
+        // attention backward at 2× its forward, the elementwise passes twice, then the dW GEMMs.
+        const double F = 8 * (lin + att + elem);
+        const double B = 8 * ((lin + 2 * att + 2 * elem) + lin);
+        // The last stage also runs the output layer, 2·T·h·V = 1073.7 GFLOP (0.99814) → H =
+        // 4.8386 ms, in its forward, its input gradient and its weight gradient:
+        //   F₃ = F + H = 82.805 ms,   B₃ = B + 2H = 165.611 ms.
+        // (The first stage's embedding is a lookup: no op time.)
+        const double H = gemm(T, V, h);
+        const double F3 = F + H, B3 = B + 2 * H;
+        // A pipeline send of one activation (or its gradient), S = s·b·h·2 = 33,554,432 B over
+        // NVLink (the 4 stages are on one node): t = α + S/(bw·eff) = 3.4 µs + S/(300e9·0.77)
+        // = 148.657 µs.
+        const double t = 3.4e-6 + s * h * 2 / (300e9 * 0.77);
+
+        // The 1F1B simulation (rank i: p−i−1 warm-up forwards, then F/B pairs, then backwards):
+        //   fill   microbatch 0 crosses stages 0–2 and three sends: stage 3 starts at 3·(F + t);
+        //   steady stage 3 then runs F₃ B₃ for each microbatch without waiting, m·(F₃ + B₃):
+        //          its next input leaves stage 2 after stage 2 has run B (ready t after stage 3's
+        //          B) and F, so it arrives F + B + 2t after stage 3's previous B ended, while
+        //          stage 3 is busy F₃ + B₃ = F + B + 3H in between (3H = 14.5 ms ≥ 2t = 0.30 ms);
+        //          stages 0–2 follow stage 3's period the same way, each with that slack;
+        //   drain  stage 3's last B walks back to stage 0: 3·(t + B), each stage idle by then.
+        //   pipeline = 3·(F + t) + m·(F₃ + B₃) + 3·(t + B) = (p−1)·(F + B + 2t) + m·(F + B + 3H)
+        //            = 3·(233.901 + 0.297) ms + 8·248.416 ms = 2.689924 s, ending on rank 0.
+        const double p = 4, m = 8;
+        const double pipeline = (p - 1) * (F + B + 2 * t) + m * (F3 + B3);
+        // Tail: no DP, so no gradient reduction; the optimizer (fused AdamW, memory bound) on the
+        // largest shard, stage 3: 8 layers · (4h² + 3hf + 2h) + V·h (output) + h (final norm)
+        // = 8·202,383,360 + 131,072,000 + 4096 = 1,750,142,976 params, touching 24 (master, m, v
+        // read + write) + 2 (grad) + 2 (weights) = 28 B each: 49.0 GB / 1.8351e12 B/s = 26.704 ms.
+        const double shard = 8 * (4 * h * h + 3 * h * f + 2 * h) + V * h + h;
+        const double optimizer = shard * 28 / hbm;
+        const double step = pipeline + optimizer; // = 2.716627 s
+        // Bubble: the critical rank 0 computes m·(F + B) = 1.871204 s; the exposed p2p is what the
+        // sends add to the step, 2·(p−1)·t = 0.892 ms (the simulator reruns without them); the
+        // rest is idle: (p−1)·(F + B) + 3·m·H = 0.701704 + 0.116126 = 0.817828 s, 30.10 % of the
+        // step (H = 0 would give the textbook (p−1)/(m+p−1) share of the pipeline).
+        const double compute = m * (F + B);
+        const double bubble = (p - 1) * (F + B) + 3 * m * H;
+
+        const Estimate e = evaluate(sc);
+        QCOMPARE(e.time.method, std::string("simulated"));
+        QCOMPARE(e.microbatches, 8LL);
+        QCOMPARE(e.time.critical_rank, 0);
+        const Term* layer_gemm = findTerm(e.time.terms, "time.layer_forward_gemm");
+        QVERIFY(layer_gemm);
+        QVERIFY2(near(layer_gemm->value, lin), qPrintable(versus("layer GEMMs", layer_gemm->value, lin)));
+        QVERIFY2(near(e.time.optimizer_s, optimizer), qPrintable(versus("optimizer", e.time.optimizer_s, optimizer)));
+        QVERIFY2(near(e.time.compute_s, compute), qPrintable(versus("compute", e.time.compute_s, compute)));
+        QVERIFY2(near(e.time.exposed_comm_s, 2 * (p - 1) * t),
+                 qPrintable(versus("exposed p2p", e.time.exposed_comm_s, 2 * (p - 1) * t)));
+        QVERIFY2(near(e.time.step_s, step), qPrintable(versus("step", e.time.step_s, step)));
+        QVERIFY2(near(e.time.bubble_fraction, bubble / step),
+                 qPrintable(versus("bubble fraction", e.time.bubble_fraction, bubble / step)));
+    }
+
+    void moeWithExpertParallelByHand()
+    {
+        // Mixtral 8x7B (L = 32 MoE layers, h = q = 4096, kv = 8·128 = 1024, a = 32, E = 8
+        // experts of f_e = 14336 SwiGLU, top_k = 2, V = 32000) on one DGX H100 node: TP = PP = 1,
+        // DP = 8, EP = 8 (ETP = TP = 1: one whole expert per GPU), seq s = 4096, micro batch 1
+        // (T = 4096 tokens), global batch 16 → m = 2 microbatches, selective recompute (the
+        // course default), flash attention, bf16, AdamW with bf16 gradients, overlapped grad
+        // reduce. Simulated (the default).
+        Scenario sc = presetScenario("mixtral-8x7b", "dgx-h100", 1, 1, 8);
+        sc.parallel.ep = 8;
+        sc.parallel.overlap_grad_reduce = true;
+        sc.training.seq_len = 4096;
+        sc.training.micro_batch = 1;
+        sc.training.global_batch = 16;
+        sc.training.recompute = Recompute::Selective;
+        sc.training.flash_attention = true;
+        sc.training.precision = Precision::Bf16;
+        sc.training.grad_dtype = GradDtype::Bf16;
+        sc.training.optimizer = Optimizer::AdamW;
+        const GpuSpec& g = sc.cluster.gpu;
+        QCOMPARE(g.peak_bf16_flops, 989e12);
+        QCOMPARE(g.gemm_efficiency, 0.803);
+        QCOMPARE(g.attention_efficiency, 0.55);
+        QCOMPARE(g.sustained_clock, 0.85);
+        QCOMPARE(g.gemm_half_flops, 10e9);
+        QCOMPARE(g.hbm_bytes_per_s, 3350e9);
+        QCOMPARE(g.hbm_efficiency, 0.9);
+        QCOMPARE(g.kernel_overhead_s, 150e-6);
+        QCOMPARE(sc.cluster.intra_node.bytes_per_s, 450e9);
+        QCOMPARE(sc.cluster.intra_node.efficiency, 0.82);
+        QCOMPARE(sc.cluster.intra_node.latency_s, 3.4e-6);
+        QCOMPARE(sc.cluster.intra_node.half_bytes, 0.0);
+
+        // Rates: GEMM 989e12·0.803·0.85 = 6.7504195e14 FLOP/s times F/(F + 10e9) per GEMM;
+        // attention 989e12·0.55·0.85 = 4.623575e14 FLOP/s; HBM 3350e9·0.9 = 3.015e12 B/s.
+        const double h = 4096, q = 4096, kv = 1024, a = 32, E = 8, k = 2, fe = 14336, V = 32000;
+        const double T = 4096, s = 4096, L = 32, m = 2;
+        const double gemm_rate = 989e12 * 0.803 * 0.85, attn_rate = 989e12 * 0.55 * 0.85, hbm = 3350e9 * 0.9;
+        const auto gemm = [&](double M, double N, double K) {
+            const double flops = 2 * M * N * K;
+            return flops / (gemm_rate * flops / (flops + 10e9));
+        };
+        // One MoE layer, one microbatch, forward GEMMs on one GPU:
+        //   QKV 2·T·(q + 2kv)·h = 206.2 GFLOP (size factor 0.95374)      → 0.32021 ms
+        //   out 2·T·h·q         = 137.4 GFLOP (0.93218)                   → 0.21841 ms
+        //   routed experts: the EP group's 8·T·k token-slots spread over its 8 GPUs, one expert
+        //     each: T·k = 8192 tokens per GPU (tokens·top_k/TP; time.moe_layer_forward_gemm)
+        //     gate+up 2·(T·k)·2f_e·h = 1924.1 GFLOP (0.99483)           → 2.86522 ms
+        //     down 2·(T·k)·h·f_e     =  962.1 GFLOP (0.98971)           → 1.44002 ms
+        //   router 2·T·E·h = 0.268 GFLOP (size factor 0.02614: tiny)      → 0.01521 ms
+        //   lin                                                          = 4.85908 ms
+        const double lin = gemm(T, q + 2 * kv, h) + gemm(T, h, q) + gemm(T * k, 2 * fe, h) + gemm(T * k, h, fe)
+                         + gemm(T, E, h);
+        //   attention T·4·s·q = 274.9 GFLOP                               att = 0.59451 ms
+        const double att = T * 4 * s * q / attn_rate;
+        //   elementwise: the MoE layer's activations per token (Korthikanti, flash, TP 1):
+        //     10h − 2h + 4E (norms, masks, fp32 router probabilities) + 2q + 4kv + 2q
+        //     + 4a (log-sum-exp) + k·(4h + 6f_e) (dispatched in/out, expert SwiGLU) = 258,208 B;
+        //     ·s = 1,057,619,968 B / 3.015e12 B/s + 150 µs                 elem = 0.50079 ms
+        const double elem = s * ((10 * h - 2 * h + 4 * E) + (2 * q + 4 * kv + 2 * q) + 4 * a + k * (4 * h + 6 * fe)) / hbm
+                          + 150e-6;
+        //   EP all-to-all: dispatch and combine in the forward, again in the backward (4 per MoE
+        //     layer), each S = s·b·k·h·2 = 67,108,864 B on the 8 GPUs of the node:
+        //     t_a2a = (n−1)·α + (n−1)/n·S/(bw·eff) = 7·3.4 µs + 7/8·S/(450e9·0.82) = 182.933 µs
+        const double S = s * k * h * 2;
+        const double a2a = 7 * 3.4e-6 + 7.0 / 8.0 * S / (450e9 * 0.82);
+        // Per layer: forward lin + att + elem + 2·t_a2a = 6.32025 ms;
+        // input gradient lin + 2·att + 2·elem + att (selective recompute redoes the attention)
+        //   + 2·t_a2a = 8.01006 ms; weight gradient lin = 4.85908 ms.
+        // The output layer 2·T·h·V = 1073.7 GFLOP (0.99077) → H = 1.60544 ms, in F, I and W.
+        const double H = gemm(T, V, h);
+        const double F = L * (lin + att + elem + 2 * a2a) + H;                   // 203.853 ms
+        const double B = L * (lin + 2 * att + 2 * elem + att + 2 * a2a) + H + L * lin + H; // 415.023 ms
+        // PP = 1: 1F1B is F B F B on one rank, pipeline = m·(F + B) = 1.237754 s.
+        // Tail: the dense gradients (attention, norms, router, embeddings) all-reduce over DP 8
+        // on NVLink, 1,605,636,096 params in 41 buckets: 41·14·α + 2·7/8·3.21 GB/(369 GB/s) ≈ 17.2
+        // ms, started with the last backward (415 ms): hidden. The expert-DP group is 8/(1·8) = 1:
+        // no expert reduction. The optimizer on the GPU's shard: dense 32·(2h·q + 2h·kv + 2h +
+        // h·E) + 2·V·h + h = 1,605,636,096, plus one expert per layer (8 experts over EP 8),
+        // 32·3·h·f_e = 5,637,144,576; 28 B each / 3.015e12 B/s = 67.263 ms.
+        const double shard = L * (2 * h * q + 2 * h * kv + 2 * h + h * E) + 2 * V * h + h + L * E * 3 * h * fe / 8;
+        const double optimizer = shard * 28 / hbm;
+        const double step = m * (F + B) + optimizer; // = 1.305017 s
+        // Exposed communication: the all-to-alls inside the ops, m·L·4·t_a2a = 46.831 ms; no
+        // bubble.
+        const double exposed = m * L * 4 * a2a;
+
+        const Estimate e = evaluate(sc);
+        QVERIFY(!e.has("ep_invalid"));
+        QCOMPARE(e.time.method, std::string("simulated"));
+        QCOMPARE(e.microbatches, 2LL);
+        const Term* moe_gemm = findTerm(e.time.terms, "time.moe_layer_forward_gemm");
+        QVERIFY(moe_gemm);
+        QVERIFY2(near(moe_gemm->value, lin), qPrintable(versus("MoE layer GEMMs", moe_gemm->value, lin)));
+        // The plan's all-to-all entry: 4 calls per MoE layer and microbatch, t_a2a each, all exposed.
+        const CommEntry* ep = findComm(e, Group::Ep, Collective::AllToAll);
+        QVERIFY(ep);
+        QCOMPARE(ep->calls_per_step, 4 * L * m);
+        QCOMPARE(ep->bytes_per_call, S);
+        QVERIFY2(near(ep->time_s, exposed), qPrintable(versus("all-to-all time", ep->time_s, exposed)));
+        QVERIFY2(near(ep->exposed_s, exposed), qPrintable(versus("all-to-all exposed", ep->exposed_s, exposed)));
+        QVERIFY2(near(e.time.exposed_comm_s, exposed), qPrintable(versus("exposed", e.time.exposed_comm_s, exposed)));
+        QVERIFY2(near(e.time.optimizer_s, optimizer), qPrintable(versus("optimizer", e.time.optimizer_s, optimizer)));
+        QVERIFY2(near(e.time.step_s, step), qPrintable(versus("step", e.time.step_s, step)));
+        QVERIFY(e.time.bubble_fraction < 1e-9);
+    }
+
+    void closedFormGradientReduceByHand()
+    {
+        // The closed form hides the gradient all-reduce behind the backward share of the last
+        // microbatch, 4/6 of its time (forward 2, backward 4 of the 6 FLOPs per parameter and
+        // token). A scenario where it does not fully hide: Llama-2 7B on two DGX A100 80GB
+        // nodes, TP = PP = 1, DP = 16, short sequences (s = 512, micro batch 1, T = 512),
+        // global batch 32 → m = 2, no recompute. Only the matmuls cost time (flat GEMM curve,
+        // no kernel overhead, an HBM so fast that elementwise passes and the optimizer vanish).
+        Scenario sc = presetScenario("llama2-7b", "dgx-a100-80g", 1, 1, 16);
+        sc.parallel.overlap_grad_reduce = true;
+        sc.training.seq_len = 512;
+        sc.training.micro_batch = 1;
+        sc.training.global_batch = 32;
+        sc.training.recompute = Recompute::None;
+        sc.training.precision = Precision::Bf16;
+        sc.training.grad_dtype = GradDtype::Bf16;
+        GpuSpec& g = sc.cluster.gpu;
+        g.gemm_half_flops = 0;
+        g.kernel_overhead_s = 0;
+        g.hbm_bytes_per_s = 1e30;
+        QCOMPARE(g.peak_bf16_flops, 312e12);
+        QCOMPARE(g.gemm_efficiency, 0.869);
+        QCOMPARE(g.attention_efficiency, 0.6);
+        QCOMPARE(g.sustained_clock, 0.82);
+        QCOMPARE(sc.cluster.intra_node.bytes_per_s, 300e9);
+        QCOMPARE(sc.cluster.intra_node.efficiency, 0.77);
+        QCOMPARE(sc.cluster.intra_node.latency_s, 3.4e-6);
+        QCOMPARE(sc.cluster.inter_node.bytes_per_s, 25e9);
+        QCOMPARE(sc.cluster.inter_node.efficiency, 0.96);
+        QCOMPARE(sc.cluster.inter_node.latency_s, 6e-6);
+        EvaluateOptions o;
+        o.simulate = false;
+
+        // One microbatch (as in TstTimeline::closedFormStepByHand):
+        //   per layer GEMMs 2T·h·(q + 2kv) + 2T·q·h + 3·2T·h·f = 207.2 GFLOP / 2.2232496e14 = 0.93211 ms
+        //   per layer attention T·4·s·q = 4.29 GFLOP / 1.53504e14                          = 27.980 µs
+        //   output layer 2T·h·V = 134.2 GFLOP / 2.2232496e14                                = 0.60370 ms
+        //   t_mb = L·(3·gemm + 3·attn) + 3·head = 93.980 ms (forward 1×, backward dX 1× + 2× the
+        //   attention, dW 1×).
+        const double L = 32, T = 512, s = 512, h = 4096, q = 4096, kv = 4096, f = 11008, V = 32000, m = 2;
+        const double gemm_rate = 312e12 * 0.869 * 0.82, attn_rate = 312e12 * 0.6 * 0.82;
+        const double gemm = (2 * T * h * (q + 2 * kv) + 2 * T * q * h + 3 * 2 * T * h * f) / gemm_rate;
+        const double attn = T * 4 * s * q / attn_rate;
+        const double head = 2 * T * h * V / gemm_rate;
+        const double t_mb = L * (3 * gemm + 3 * attn) + 3 * head;
+        // Gradients: Ψ = 6,738,415,616 params, bf16, in ceil(Ψ/max(40M, 16M)) = 169 buckets of
+        // S = 2Ψ/169 = 79.74 MB, each all-reduced hierarchically over 8 GPUs × 2 nodes:
+        //   2·7·3.4 µs + 2·7/8·S/(300e9·0.77) + 2·1·6 µs + 1·(S/8)/(25e9·0.96) = 1.07906 ms;
+        //   ×169 = 182.361 ms.
+        const double P = 6738415616.0, buckets = 169, Sb = 2 * P / buckets;
+        const double grad = buckets
+                          * (2 * 7 * 3.4e-6 + 2 * 7.0 / 8.0 * Sb / (300e9 * 0.77) + 2 * 1 * 6e-6 + 1 * (Sb / 8) / (25e9 * 0.96));
+        // Exposed: what the backward share of the last microbatch cannot hide,
+        //   182.361 − 4/6·93.980 = 119.708 ms;  step = m·t_mb + exposed = 307.668 ms.
+        const double exposed = grad - 4.0 / 6.0 * t_mb;
+        const double step = m * t_mb + exposed;
+
+        const Estimate e = evaluate(sc, o);
+        QCOMPARE(e.time.method, std::string("closed-form"));
+        const CommEntry* ar = findComm(e, Group::Dp, Collective::AllReduce);
+        QVERIFY(ar);
+        QCOMPARE(ar->calls_per_step, buckets);
+        QVERIFY2(near(ar->time_s, grad), qPrintable(versus("gradient all-reduce", ar->time_s, grad)));
+        QVERIFY2(near(e.time.exposed_comm_s, exposed), qPrintable(versus("exposed", e.time.exposed_comm_s, exposed)));
+        QVERIFY2(near(e.time.step_s, step), qPrintable(versus("step", e.time.step_s, step)));
+    }
+};
+
+QTEST_GUILESS_MAIN(TstStepByHand)
+#include "tst_step_by_hand.moc"

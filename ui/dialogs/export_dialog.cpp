@@ -1,0 +1,41 @@
+#include "dialogs/export_dialog.h"
+
+#include <QComboBox>
+#include <QCoreApplication>
+#include <QDialog>
+#include <QDialogButtonBox>
+#include <QDoubleSpinBox>
+#include <QFileDialog>
+#include <QFormLayout>
+
+namespace parascope::ui {
+
+std::optional<ExportChoice> askExport(QWidget* parent, const QString& name)
+{
+    QDialog d(parent);
+    d.setWindowTitle(QCoreApplication::translate("ExportDialog", "Export chart"));
+    auto* form = new QFormLayout(&d);
+    auto* size = new QComboBox;
+    size->addItem(QCoreApplication::translate("ExportDialog", "1920 × 1080 (16:9)"), QSize(1920, 1080));
+    size->addItem(QCoreApplication::translate("ExportDialog", "1280 × 720 (16:9)"), QSize(1280, 720));
+    size->addItem(QCoreApplication::translate("ExportDialog", "1024 × 768 (4:3)"), QSize(1024, 768));
+    auto* scale = new QDoubleSpinBox;
+    scale->setRange(1, 3);
+    scale->setSingleStep(1);
+    scale->setValue(2);
+    form->addRow(QCoreApplication::translate("ExportDialog", "Size"), size);
+    form->addRow(QCoreApplication::translate("ExportDialog", "PNG scale"), scale);
+    auto* buttons = new QDialogButtonBox(QDialogButtonBox::Ok | QDialogButtonBox::Cancel);
+    form->addRow(buttons);
+    QObject::connect(buttons, &QDialogButtonBox::accepted, &d, &QDialog::accept);
+    QObject::connect(buttons, &QDialogButtonBox::rejected, &d, &QDialog::reject);
+    if (d.exec() != QDialog::Accepted)
+        return std::nullopt;
+    const QString f = QFileDialog::getSaveFileName(parent, QCoreApplication::translate("ExportDialog", "Export chart"), name,
+                                                   QCoreApplication::translate("ExportDialog", "PNG image (*.png);;SVG vector image (*.svg);;PDF (*.pdf)"));
+    if (f.isEmpty())
+        return std::nullopt;
+    return ExportChoice{f, size->currentData().toSize(), scale->value()};
+}
+
+} // namespace parascope::ui

@@ -1,0 +1,22 @@
+#pragma once
+// Export a chart for slides: the size (16:9 or 4:3 projector sizes), the PNG scale, then the file.
+
+#include <QSize>
+#include <QString>
+
+#include <optional>
+
+class QWidget;
+
+namespace parascope::ui {
+
+struct ExportChoice {
+    QString file;
+    QSize size;
+    double scale = 2;
+};
+
+// Asks for size and scale, then for the file (suggested name `name`); nullopt when cancelled.
+std::optional<ExportChoice> askExport(QWidget* parent, const QString& name);
+
+} // namespace parascope::ui

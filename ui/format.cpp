@@ -1,0 +1,48 @@
+#include "format.h"
+
+#include <QStringList>
+
+namespace parascope::ui {
+
+QString seconds(double s)
+{
+    if (s >= 1)
+        return QString::number(s, 'f', 2) + QStringLiteral(" s");
+    if (s >= 1e-3 || s == 0)
+        return QString::number(s * 1e3, 'f', 2) + QStringLiteral(" ms");
+    return QString::number(s * 1e6, 'f', 1) + QStringLiteral(" µs");
+}
+
+QString signedPercent(double now, double before)
+{
+    if (before == 0)
+        return QString();
+    const double p = (now / before - 1) * 100;
+    return (p >= 0 ? QStringLiteral("+") : QString()) + QString::number(p, 'f', 1) + QStringLiteral(" %");
+}
+
+QString gib(double bytes, int decimals)
+{
+    return QString::number(bytes / kGiB, 'f', decimals);
+}
+
+QString errorsText(const std::vector<InputError>& errors)
+{
+    QStringList lines;
+    for (const InputError& e : errors)
+        lines << str(e.text());
+    return lines.join(QLatin1Char('\n'));
+}
+
+QString termHtml(const Term& t, bool with_value)
+{
+    QString head = QStringLiteral("<b>%1</b>").arg(str(t.name).toHtmlEscaped());
+    if (with_value)
+        head += QStringLiteral(" = %1 %2")
+                    .arg(t.unit == "bytes" ? gib(t.value, 3) : QString::number(t.value, 'g', 6))
+                    .arg(t.unit == "bytes" ? QStringLiteral("GiB") : str(t.unit).toHtmlEscaped());
+    return head + QStringLiteral("<br>%1<br>= %2<br><i>%3</i>")
+                      .arg(str(t.formula).toHtmlEscaped(), str(t.substituted).toHtmlEscaped(), str(t.source).toHtmlEscaped());
+}
+
+} // namespace parascope::ui

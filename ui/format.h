@@ -1,0 +1,36 @@
+#pragma once
+// The one home of number and text formatting in the app: strings from the core, seconds, GiB,
+// input errors as text and a Term as tooltip HTML. Views format through these, so "12.3 ms"
+// and "3.40 GiB" read the same in every chart, table and status line.
+
+#include "types/term.h"
+#include "util/json_reader.h"
+
+#include <QString>
+
+#include <string>
+#include <vector>
+
+namespace parascope::ui {
+
+inline constexpr double kGiB = double(1ull << 30);
+
+inline QString str(const std::string& s) { return QString::fromStdString(s); }
+
+// "1.23 s", "12.35 ms", "45.6 µs": three significant figures or more, in the unit that fits.
+QString seconds(double s);
+
+// "+12.3 %" / "−4.0 %": now relative to before; empty when before is 0.
+QString signedPercent(double now, double before);
+
+// Bytes in GiB with `decimals` decimals, without the unit ("3.40").
+QString gib(double bytes, int decimals = 2);
+
+// One error per line, each with its path ("parallel.tp: must be …").
+QString errorsText(const std::vector<InputError>& errors);
+
+// A Term for a tooltip: name (and value when `with_value`), formula, the numbers substituted and
+// the source, HTML-escaped. Byte values are shown in GiB.
+QString termHtml(const Term& t, bool with_value = true);
+
+} // namespace parascope::ui

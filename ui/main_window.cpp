@@ -131,7 +131,7 @@ MainWindow::MainWindow(QWidget* parent)
     connect(diagnostics_, &DiagnosticsPanel::stageActivated, timeline_, &TimelineChart::highlightStage);
     connect(diagnostics_, &DiagnosticsPanel::knobActivated, panel_, &ScenarioPanel::highlightKnob);
     connect(panel_, &ScenarioPanel::lessonChosen, this, [this](const QString& id) { loadLesson(id, 0); });
-    connect(panel_, &ScenarioPanel::sweepRequested, this, &MainWindow::showSweep);
+    connect(panel_, &ScenarioPanel::sweepRequested, this, [this](const QString& path) { showSweep(path); });
     connect(model_, &ScenarioModel::estimateChanged, this, &MainWindow::updateStatus);
     connect(model_, &ScenarioModel::scenarioChanged, this, &MainWindow::updateTitle);
 
@@ -298,10 +298,10 @@ QString MainWindow::recoverAutosave()
     return {};
 }
 
-void MainWindow::showSweep(const QString& path)
+void MainWindow::showSweep(const QString& path, bool wait)
 {
     tabs_->setCurrentWidget(sweep_);
-    sweep_->runSweep(path);
+    sweep_->runSweep(path, {}, wait);
 }
 
 ChartView* MainWindow::chartFor(ChartKind which) const

@@ -45,7 +45,7 @@ public:
     CommChart* commChart() const { return comm_; }
     SweepView* sweepView() const { return sweep_; }
     SearchView* searchView() const { return search_; }
-    void showSweep(const QString& path);
+    void showSweep(const QString& path, bool wait = false); // wait: draw before returning (export)
     DiagnosticsPanel* diagnosticsPanel() const { return diagnostics_; }
     QLabel* statusLabel() const { return status_; }
 

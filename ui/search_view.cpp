@@ -5,6 +5,7 @@
 
 #include "models/scenario_model.h"
 #include "models/search_table_model.h"
+#include "background.h"
 
 #include <qcustomplot.h>
 
@@ -13,7 +14,7 @@
 #include <limits>
 #include <QHeaderView>
 #include <QLabel>
-#include <QProgressDialog>
+#include <QProgressBar>
 #include <QPushButton>
 #include <QSplitter>
 #include <QTableView>
@@ -26,13 +27,24 @@ SearchView::SearchView(ScenarioModel* model, QWidget* parent)
     , table_(new SearchTableModel(this))
     , view_(new QTableView)
     , run_(new QPushButton)
+    , cancel_button_(new QPushButton)
+    , progress_(new QProgressBar)
     , summary_(new QLabel)
+    , watcher_(new QFutureWatcher<SearchOutcome>(this))
 {
     auto* outer = qobject_cast<QVBoxLayout*>(layout());
     outer->removeWidget(plot_);
     auto* top = new QHBoxLayout;
     top->addWidget(run_);
+    top->addWidget(progress_);
+    top->addWidget(cancel_button_);
     top->addWidget(summary_, 1);
+    progress_->hide();
+    cancel_button_->hide();
+    connect(cancel_button_, &QPushButton::clicked, this, &SearchView::cancelSearch);
+    connect(watcher_, &QFutureWatcherBase::progressRangeChanged, progress_, &QProgressBar::setRange);
+    connect(watcher_, &QFutureWatcherBase::progressValueChanged, progress_, &QProgressBar::setValue);
+    connect(watcher_, &QFutureWatcherBase::finished, this, &SearchView::searchFinished);
     outer->addLayout(top);
     auto* split = new QSplitter(Qt::Horizontal);
     view_->setModel(table_);
@@ -83,6 +95,7 @@ SearchView::SearchView(ScenarioModel* model, QWidget* parent)
 void SearchView::retranslate()
 {
     run_->setText(tr("Search all strategies"));
+    cancel_button_->setText(tr("Cancel"));
     all_->setName(tr("strategies that fit (top)"));
     front_->setName(tr("Pareto front"));
     best_->setName(tr("best tokens/s"));
@@ -97,36 +110,89 @@ void SearchView::retranslate()
     draw();
 }
 
-void SearchView::runSearch(bool interactive)
+namespace {
+
+SearchOptions searchOptions(const Scenario& sc)
 {
     SearchOptions o;
     o.top = 50;
-    o.gpus = model_->scenario().parallel.gpus();
-    QProgressDialog progress(tr("Evaluating strategies…"), tr("Cancel"), 0, 100, this);
-    progress.setWindowModality(Qt::WindowModal);
-    progress.setMinimumDuration(300);
-    if (interactive) {
-        o.threads = 0;
-        o.progress = [&](std::size_t done, std::size_t total) {
-            if (done % 64 == 0) {
-                progress.setMaximum(int(total));
-                progress.setValue(int(done));
-                QApplication::processEvents();
-            }
-            return !progress.wasCanceled();
-        };
+    o.gpus = sc.parallel.gpus();
+    return o;
+}
+
+// The search and, when nothing ranks, the explanation: both can take seconds, both run here.
+SearchOutcome searchWithExplanation(const Scenario& sc, SearchOptions o)
+{
+    SearchOutcome out;
+    out.gpus = o.gpus;
+    out.result = searchStrategies(sc, o);
+    if (out.result.top.empty() && !out.result.cancelled)
+        out.why = explainEmptySearch(sc, o, out.result);
+    return out;
+}
+
+} // namespace
+
+void SearchView::runSearch(bool interactive)
+{
+    const Scenario sc = model_->scenario();
+    if (cancel_)
+        cancel_->store(true); // a running search stops at its next evaluation; its result is dropped
+    if (!interactive) {
+        watcher_->setFuture(QFuture<SearchOutcome>());
+        progress_->hide();
+        cancel_button_->hide();
+        showOutcome(searchWithExplanation(sc, searchOptions(sc)));
+        return;
     }
-    result_ = searchStrategies(model_->scenario(), o);
-    progress.close();
+    cancel_ = newCancelToken();
+    progress_->setRange(0, 0);
+    progress_->show();
+    cancel_button_->show();
+    summary_->setText(tr("Evaluating strategies…"));
+    watcher_->setFuture(runInBackground<SearchOutcome>([sc, token = cancel_](QPromise<SearchOutcome>& promise) {
+        SearchOptions o = searchOptions(sc);
+        o.threads = 0;
+        o.progress = [&promise, token](std::size_t done, std::size_t total) {
+            promise.setProgressRange(0, int(std::min<std::size_t>(total, 1u << 30)));
+            promise.setProgressValue(int(std::min<std::size_t>(done, 1u << 30)));
+            return !token->load();
+        };
+        promise.addResult(searchWithExplanation(sc, o));
+    }));
+}
+
+void SearchView::cancelSearch()
+{
+    if (cancel_)
+        cancel_->store(true);
+}
+
+bool SearchView::isSearching() const
+{
+    return watcher_->isRunning();
+}
+
+void SearchView::searchFinished()
+{
+    progress_->hide();
+    cancel_button_->hide();
+    if (watcher_->future().resultCount() > 0)
+        showOutcome(watcher_->result());
+}
+
+void SearchView::showOutcome(const SearchOutcome& outcome)
+{
+    result_ = outcome.result;
     table_->setRows(result_.top);
     summary_->setText(tr("%1 strategies on %2 GPUs: %3 valid, %4 fit%5 (%6 s). Double-click a row to apply it.")
-                          .arg(result_.enumerated).arg(o.gpus).arg(result_.valid).arg(result_.fitting)
+                          .arg(result_.enumerated).arg(outcome.gpus).arg(result_.valid).arg(result_.fitting)
                           .arg(result_.cancelled ? tr(", cancelled") : QString())
                           .arg(result_.seconds, 0, 'f', 2));
-    if (result_.top.empty() && !result_.cancelled) {
+    if (outcome.why) {
         // Nothing to rank: say what rules every layout out, and where a layout exists.
-        const EmptySearchReason why = explainEmptySearch(model_->scenario(), o, result_);
-        QString text = summary_->text() + QLatin1Char('\n') + QString::fromStdString(why.text.in(uiLanguage().toStdString()));
+        const EmptySearchReason& why = *outcome.why;
+        QString text = summary_->text() + QLatin1Char('\n') + inUi(why.text);
         if (!why.nearest.empty()) {
             QStringList counts;
             for (std::int64_t g : why.nearest)

@@ -5,10 +5,16 @@
 // cancel; exportable like every chart.
 
 #include "chart_view.h"
+#include "background.h"
 #include "search/search.h"
+
+#include <QFutureWatcher>
+
+#include <optional>
 
 
 class QLabel;
+class QProgressBar;
 class QPushButton;
 class QTableView;
 class QCPGraph;
@@ -21,13 +27,23 @@ namespace parascope::ui {
 
 class SearchTableModel;
 
+// What a search hands back to the view: the ranking and, when nothing ranks, why.
+struct SearchOutcome {
+    SearchResult result;
+    std::optional<EmptySearchReason> why;
+    std::int64_t gpus = 0;
+};
+
 class SearchView : public ChartView {
     Q_OBJECT
 public:
     explicit SearchView(ScenarioModel* model, QWidget* parent = nullptr);
     void retranslate();
-    // Runs the search on the scenario's GPU count (progress dialog when `interactive`).
+    // Runs the search on the scenario's GPU count. Interactive: on a worker thread, with progress
+    // and Cancel in the tab, the result by signal; otherwise here and now (export, tests).
     void runSearch(bool interactive = true);
+    void cancelSearch();
+    bool isSearching() const;
     void applyRow(int row);
     SearchTableModel* table() const { return table_; }
     const SearchResult& result() const { return result_; }
@@ -42,10 +58,16 @@ protected:
 
 private:
     void draw();
+    void searchFinished();
+    void showOutcome(const SearchOutcome& outcome);
     SearchTableModel* table_;
     QTableView* view_;
     QPushButton* run_;
+    QPushButton* cancel_button_;
+    QProgressBar* progress_;
     QLabel* summary_;
+    QFutureWatcher<SearchOutcome>* watcher_;
+    CancelToken cancel_;
     QCPGraph* all_ = nullptr;
     QCPGraph* front_ = nullptr;
     QCPGraph* best_ = nullptr;

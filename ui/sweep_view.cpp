@@ -1,5 +1,6 @@
 #include "sweep_view.h"
 #include "format.h"
+#include "background.h"
 
 #include "models/knobs.h"
 #include "language.h"
@@ -23,6 +24,7 @@ SweepView::SweepView(ScenarioModel* model, QWidget* parent)
     , values_(new QLineEdit)
     , run_(new QPushButton)
     , breaks_(new QLabel)
+    , watcher_(new QFutureWatcher<SweepResult>(this))
 {
     // Controls above the plot, the breaking points below it.
     auto* controls = new QHBoxLayout;
@@ -67,6 +69,12 @@ SweepView::SweepView(ScenarioModel* model, QWidget* parent)
     mfu_ = graph(ratio_rect_, palette::purple);
     placeLegendBelow(plot_, 5);
     themeChanged();
+    connect(watcher_, &QFutureWatcherBase::finished, this, [this] {
+        if (watcher_->future().resultCount() > 0) {
+            result_ = watcher_->result();
+            draw();
+        }
+    });
 
     connect(run_, &QPushButton::clicked, this, [this] {
         std::vector<long long> values;
@@ -113,12 +121,12 @@ void SweepView::retranslate()
     draw();
 }
 
-void SweepView::runSweep(const QString& param, std::vector<long long> values)
+void SweepView::runSweep(const QString& param, std::vector<long long> values, bool wait)
 {
     const Knob* knob = findKnob(param);
     if (!knob)
         return;
-    const Scenario& base = model_->scenario();
+    const Scenario base = model_->scenario();
     if (values.empty()) {
         // The knob's sensible values, at most 6 either side of the current one.
         const std::vector<long long> all = knob->values(base);
@@ -131,8 +139,23 @@ void SweepView::runSweep(const QString& param, std::vector<long long> values)
     for (long long v : values)
         text << QString::number(v);
     values_->setText(text.join(QLatin1Char(',')));
-    result_ = sweep(base, param.toStdString(), values);
-    draw();
+    if (wait) {
+        watcher_->setFuture(QFuture<SweepResult>()); // a sweep still running is not drawn
+        result_ = sweep(base, param.toStdString(), values);
+        draw();
+        return;
+    }
+    // On a worker: a sweep of a large pipeline takes seconds. A newer sweep replaces the
+    // watcher's future, so only the last one asked for is drawn.
+    watcher_->setFuture(runInBackground<SweepResult>(
+        [base, path = param.toStdString(), values](QPromise<SweepResult>& promise) {
+            promise.addResult(sweep(base, path, values));
+        }));
+}
+
+bool SweepView::isSweeping() const
+{
+    return watcher_->isRunning();
 }
 
 QString SweepView::pointText(int i) const

@@ -6,6 +6,8 @@
 #include "chart_view.h"
 #include "search/sweep.h"
 
+#include <QFutureWatcher>
+
 class QComboBox;
 class QLabel;
 class QLineEdit;
@@ -21,8 +23,9 @@ public:
     explicit SweepView(ScenarioModel* model, QWidget* parent = nullptr);
     void retranslate();
     // Sweeps `param` (a scenario path) over `values`; empty values: the knob's sensible values
-    // around the current one.
-    void runSweep(const QString& param, std::vector<long long> values = {});
+    // around the current one. On a worker thread, drawn when done; `wait`: here and now (export).
+    void runSweep(const QString& param, std::vector<long long> values = {}, bool wait = false);
+    bool isSweeping() const;
     const SweepResult& result() const { return result_; }
     QString pointText(int index) const;
 
@@ -48,6 +51,7 @@ private:
     QCPGraph* bubble_ = nullptr;
     QCPGraph* mfu_ = nullptr;
     SweepResult result_;
+    QFutureWatcher<SweepResult>* watcher_;
 };
 
 } // namespace parascope::ui

@@ -90,7 +90,7 @@ int main(int argc, char** argv)
             return 2;
         }
         if (*chart == parascope::ui::ChartKind::Sweep)
-            window.showSweep(parser.value(sweepOpt));
+            window.showSweep(parser.value(sweepOpt), true);
         if (*chart == parascope::ui::ChartKind::Search)
             window.searchView()->runSearch(false);
         if (!parser.isSet(outOpt)) {

@@ -496,8 +496,9 @@ private slots:
         w.model()->setScenario(s);
         // From the knob's context menu in the app; here directly: PP 1 … 64 on 32 layers.
         emit w.panel()->sweepRequested(QStringLiteral("parallel.pp"));
-        QVERIFY(!w.sweepView()->result().points.empty()); // sensible values around PP = 1
-        w.sweepView()->runSweep(QStringLiteral("parallel.pp"), {1, 2, 4, 8, 16, 32, 64});
+        // The sweep runs on a worker thread and is drawn when it is done.
+        QTRY_VERIFY(!w.sweepView()->isSweeping() && !w.sweepView()->result().points.empty()); // values around PP = 1
+        w.sweepView()->runSweep(QStringLiteral("parallel.pp"), {1, 2, 4, 8, 16, 32, 64}, true);
         const SweepResult& r = w.sweepView()->result();
         QCOMPARE(r.points.size(), std::size_t(7));
         std::set<std::string> codes;
@@ -508,6 +509,31 @@ private slots:
         const QString png = dir.filePath(QStringLiteral("sweep.png"));
         QVERIFY(w.exportChartTo(ChartKind::Sweep, png, QSize(1280, 720), 1).isEmpty());
         QCOMPARE(QImage(png).size(), QSize(1280, 720));
+    }
+
+    void searchRunsOffTheGuiThread()
+    {
+        MainWindow w;
+        Scenario s = sevenB();
+        s.parallel.pp = 1;
+        s.parallel.dp = 8;
+        w.model()->setScenario(s);
+        SearchView* v = w.searchView();
+        v->runSearch(false);
+        const double best = v->result().top.front().tokens_per_s;
+        const std::size_t enumerated = v->result().enumerated;
+        // Interactive: the call returns at once, the GUI thread stays free, the result arrives by
+        // signal and equals the one computed in place.
+        v->table()->setRows({});
+        v->runSearch(true);
+        QTRY_VERIFY_WITH_TIMEOUT(!v->isSearching() && v->table()->rowCount() > 0, 60000);
+        QCOMPARE(v->result().enumerated, enumerated);
+        QCOMPARE(v->result().top.front().tokens_per_s, best);
+        // Cancel: the search stops at its next evaluation and says so.
+        v->runSearch(true);
+        v->cancelSearch();
+        QTRY_VERIFY_WITH_TIMEOUT(!v->isSearching(), 60000);
+        QVERIFY(v->result().cancelled || v->result().evaluated == v->result().enumerated);
     }
 
     void searchViewAppliesARow()

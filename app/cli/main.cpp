@@ -459,6 +459,8 @@ int validateCommand(const Args& a)
         nlohmann::json rows = nlohmann::json::array();
         for (const auto& r : v.rows) {
             nlohmann::json row = {{"id", r.id}, {"family", r.source_family}, {"evaluated", r.evaluated}};
+            if (r.part)
+                row["part"] = parascope::toString(*r.part);
             if (r.evaluated) {
                 row.update({{"published_step_s", r.published_step_s}, {"predicted_step_s", r.predicted_step_s},
                             {"published_tflops_per_gpu", r.published_tflops_per_gpu},
@@ -470,26 +472,46 @@ int validateCommand(const Args& a)
             }
             rows.push_back(std::move(row));
         }
+        // Each part's errors apart: "check" (no constant was fitted on it) is the accuracy to quote.
+        const auto part = [](const parascope::ErrorSummary& e) {
+            return nlohmann::json{{"runs", e.runs}, {"evaluated", e.evaluated}, {"mape", e.mape},
+                                  {"max_abs_error", e.max_abs_error}, {"worst", e.worst}};
+        };
         return emit(a, nlohmann::json{{"runs", rows}, {"evaluated", v.evaluated}, {"mape", v.mape},
-                                      {"max_abs_error", v.max_abs_error}, {"worst", v.worst}}.dump(2) + "\n");
+                                      {"max_abs_error", v.max_abs_error}, {"worst", v.worst},
+                                      {"parts", {{"fit", part(v.fit)}, {"check", part(v.check)}}}}.dump(2) + "\n");
     }
     std::ostringstream o;
     o << "Validation against published runs (" << name << ")\n";
     char line[256];
-    std::snprintf(line, sizeof line, "%-36s %10s %10s %9s %9s %8s\n", "run", "pub step", "pred step", "pub TF/s", "pred TF/s", "error");
+    std::snprintf(line, sizeof line, "%-36s %-5s %10s %10s %9s %9s %8s\n", "run", "part", "pub step", "pred step", "pub TF/s",
+                  "pred TF/s", "error");
     o << line;
     for (const auto& r : v.rows) {
+        const char* part = r.part ? parascope::toString(*r.part) : "-";
         if (!r.evaluated) {
-            o << "  " << r.id << ": skipped (" << r.skipped_because << ")\n";
+            o << "  " << r.id << " (" << part << "): skipped (" << r.skipped_because << ")\n";
             continue;
         }
-        std::snprintf(line, sizeof line, "%-36s %9.2fs %9.2fs %9.1f %9.1f %+7.1f%%\n", r.id.c_str(), r.published_step_s,
-                      r.predicted_step_s, r.published_tflops_per_gpu, r.predicted_tflops_per_gpu, r.error * 100);
+        std::snprintf(line, sizeof line, "%-36s %-5s %9.2fs %9.2fs %9.1f %9.1f %+7.1f%%\n", r.id.c_str(), part,
+                      r.published_step_s, r.predicted_step_s, r.published_tflops_per_gpu, r.predicted_tflops_per_gpu,
+                      r.error * 100);
         o << line;
     }
     std::snprintf(line, sizeof line, "MAPE %.1f %% over %d runs; worst %s (%.1f %%)\n", v.mape * 100, v.evaluated,
                   v.worst.c_str(), v.max_abs_error * 100);
     o << line;
+    // The parts apart: "check" runs no constant was fitted on (the accuracy to quote), "fit" runs
+    // the constants were chosen on.
+    const auto partLine = [&](const char* label, const parascope::ErrorSummary& e) {
+        if (e.runs == 0)
+            return;
+        std::snprintf(line, sizeof line, "  %s: MAPE %.1f %% over %d of %d runs; worst %s (%.1f %%)\n", label, e.mape * 100,
+                      e.evaluated, e.runs, e.worst.empty() ? "-" : e.worst.c_str(), e.max_abs_error * 100);
+        o << line;
+    };
+    partLine("check (no constant fitted on these)", v.check);
+    partLine("fit (constants chosen on these)", v.fit);
     return emit(a, o.str());
 }
 

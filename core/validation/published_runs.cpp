@@ -30,6 +30,7 @@ struct Family {
     bool tp_comm_overlap;
     bool overlap_grad_reduce; // Megatron-Core --overlap-grad-reduce (2023+); 2021 Megatron reduced after the backward
     const char* grad_dtype;   // what the data-parallel gradient reduction moves
+    const char* sharded_grad_dtype; // the same under ZeRO-2/3 / FSDP
     const char* convention;   // how the published TFLOP/s were counted
 };
 
@@ -37,15 +38,27 @@ constexpr Family kFamilies[] = {
     // Narayanan et al. 2021 §5.1: activation recomputation on; no SP, no distributed optimizer,
     // no flash attention (2021); TFLOP/s counted with eq. 3, 96·B·s·L·h²(1 + s/6h + V/16Lh),
     // which includes the recomputed forward.
-    {"narayanan2021", "Narayanan et al. 2021", Recompute::Full, false, 0, false, false, false, "fp32", "narayanan96"},
+    {"narayanan2021", "Narayanan et al. 2021", Recompute::Full, false, 0, false, false, false, "fp32", "bf16", "narayanan96"},
     // Smith et al. 2022 (MT-NLG): Megatron-DeepSpeed 3D parallelism with activation
     // checkpointing; step time published.
-    {"mtnlg2022", "MT-NLG", Recompute::Full, false, 0, false, false, false, "fp32", "step_time"},
+    {"mtnlg2022", "MT-NLG", Recompute::Full, false, 0, false, false, false, "fp32", "bf16", "step_time"},
     // Megatron-LM README (Megatron-Core r0.8.0, 2024): --overlap-grad-reduce
     // --overlap-param-gather (distributed optimizer), --tp-comm-overlap; SP with TP and
     // selective recompute are Megatron-Core's recommended defaults; TE flash attention;
     // DistributedDataParallelConfig.grad_reduce_in_fp32 defaults to False (bf16 reduction).
-    {"megatron-core-2024", "Megatron-LM README", Recompute::Selective, true, 1, true, true, true, "bf16", "megatron2024"},
+    {"megatron-core-2024", "Megatron-LM README", Recompute::Selective, true, 1, true, true, true, "bf16", "bf16", "megatron2024"},
+    // Dao-AILab/flash-attention training/README.md "Training speed" (GPT-3 125M-2.7B on one node of
+    // 8 A100 80GB SXM4): PyTorch Lightning DDP (ZeRO-1 for the 760M and larger configs, stated per
+    // run), bf16 autocast (fp32 master weights, so fp32 gradients are reduced; DDP overlaps the
+    // bucketed all-reduce with the backward), FlashAttention, "we don't need any activation
+    // checkpointing"; no TP, PP or SP. Throughput (tokens/s) published.
+    {"flashattn2023", "Dao-AILab/flash-attention", Recompute::None, false, 0, true, false, true, "fp32", "fp32", "step_time"},
+    // pytorch/torchtitan docs/performance.md (April 2024): FSDP2 (fully sharded, i.e. ZeRO-3) on
+    // 64 A100 80GB, no TP/PP/SP; MixedPrecisionPolicy(param_dtype=bf16, reduce_dtype=fp32)
+    // (parallelize_llama.py); FSDP2 prefetches the next all-gather and overlaps the
+    // reduce-scatter with the backward; scaled_dot_product_attention (flash kernel on A100).
+    // Activation checkpointing stated per run. Tokens/s per GPU (WPS) published.
+    {"torchtitan2024", "pytorch/torchtitan", Recompute::None, false, 3, true, false, true, "fp32", "fp32", "step_time"},
 };
 
 const Family* familyOf(const std::string& source)
@@ -89,7 +102,23 @@ void checkRun(const nlohmann::json& run, const std::string& path, std::vector<In
     };
     r.string("id", true);
     r.string("source", true);
+    if (present("part"))
+        r.choice<RunPart>("part");
     for (const char* key : {"model", "gpu", "zero_or_fsdp", "recompute", "precision", "notes"})
+        if (present(key))
+            r.string(key);
+    // Architecture, for runs that are not GPT-3-shaped (absent: GELU, LayerNorm, biases, tied
+    // embeddings, learned positions).
+    if (present("mlp"))
+        r.choice<MlpKind>("mlp");
+    if (present("norm"))
+        r.choice<NormKind>("norm");
+    if (present("position"))
+        r.choice<PositionKind>("position");
+    for (const char* key : {"bias", "tied_embeddings"})
+        if (present(key))
+            r.boolean(key);
+    for (const char* key : {"source_url"})
         if (present(key))
             r.string(key);
     for (const char* key : {"layers", "heads", "kv_heads", "tp", "pp", "vp", "dp", "cp", "ep", "micro_batch"})
@@ -108,7 +137,7 @@ void checkRun(const nlohmann::json& run, const std::string& path, std::vector<In
     if (const nlohmann::json* m = r.child("measured"); m && !m->is_null()) {
         ObjectReader measured(*m, r.childPath("measured"), errors);
         if (measured.valid()) {
-            for (const char* key : {"step_time_s", "tflops_per_gpu"}) {
+            for (const char* key : {"step_time_s", "tflops_per_gpu", "tokens_per_s", "tokens_per_s_per_gpu"}) {
                 const nlohmann::json* v = measured.child(key);
                 if (v && !v->is_null())
                     measured.number(key, 1e-9, 1e9);
@@ -130,6 +159,8 @@ void checkRun(const nlohmann::json& run, const std::string& path, std::vector<In
 std::optional<Scenario> scenarioForRun(const nlohmann::json& run, ValidationRow& row)
 {
     row.id = run.value("id", std::string("?"));
+    if (has(run, "part") && run["part"].is_string())
+        row.part = enumFromName<RunPart>(run["part"].get<std::string>());
     const std::string source = run.value("source", std::string());
     const Family* fam = familyOf(source);
     if (!fam) {
@@ -157,6 +188,9 @@ std::optional<Scenario> scenarioForRun(const nlohmann::json& run, ValidationRow&
                             {"vocab", get<std::int64_t>(run, "vocab", 0)},
                             {"mlp", "gelu"}, {"norm", "layernorm"}, {"bias", true}, {"tied_embeddings", true},
                             {"position", "learned"}, {"max_positions", seq}};
+    for (const char* key : {"mlp", "norm", "position", "bias", "tied_embeddings"})
+        if (has(run, key))
+            model[key] = run[key];
     if (has(run, "kv_heads"))
         model["kv_heads"] = run["kv_heads"];
     if (has(run, "ffn_hidden"))
@@ -196,8 +230,8 @@ std::optional<Scenario> scenarioForRun(const nlohmann::json& run, ValidationRow&
         dflt(std::string("recompute = ") + toString(rc) + " (" + fam->id + ")");
     }
     // Megatron keeps and reduces fp32 main gradients; DeepSpeed ZeRO-2/3 reduces them in the
-    // model's 16-bit dtype (communication_data_type default).
-    const char* grad_dtype = zero >= 2 ? "bf16" : fam->grad_dtype;
+    // model's 16-bit dtype (communication_data_type default); torchtitan's FSDP2 in fp32.
+    const char* grad_dtype = zero >= 2 ? fam->sharded_grad_dtype : fam->grad_dtype;
     nlohmann::json training = {{"seq_len", seq}, {"micro_batch", mb},
                                {"global_batch", get<std::int64_t>(run, "global_batch_seqs", 1)},
                                {"precision", "bf16"}, {"grad_dtype", grad_dtype}, {"optimizer", "adamw"},
@@ -227,7 +261,6 @@ ValidationSummary validateRuns(const nlohmann::json& file, std::vector<InputErro
         checkRun(file["runs"][i], "runs[" + std::to_string(i) + "]", errors);
     if (errors.size() != before)
         return out;
-    double sum = 0;
     for (const nlohmann::json& run : file["runs"]) {
         ValidationRow row;
         const auto sc = run.is_object() ? scenarioForRun(run, row) : std::nullopt;
@@ -253,6 +286,12 @@ ValidationSummary validateRuns(const nlohmann::json& file, std::vector<InputErro
             if (has(measured, "step_time_s")) {
                 row.published_step_s = measured["step_time_s"].get<double>();
                 row.convention = "published step time";
+            } else if (has(measured, "tokens_per_s_per_gpu")) {
+                row.published_step_s = B * s / (measured["tokens_per_s_per_gpu"].get<double>() * gpus);
+                row.convention = "published tokens/s per GPU";
+            } else if (has(measured, "tokens_per_s")) {
+                row.published_step_s = B * s / measured["tokens_per_s"].get<double>();
+                row.convention = "published tokens/s";
             } else if (has(measured, "tflops_per_gpu")) {
                 row.published_step_s = flops / (measured["tflops_per_gpu"].get<double>() * 1e12 * gpus);
             }
@@ -264,19 +303,38 @@ ValidationSummary validateRuns(const nlohmann::json& file, std::vector<InputErro
                 row.error = row.predicted_step_s / row.published_step_s - 1;
                 row.predicted_mfu = est.throughput.mfu;
                 row.bubble_fraction = est.time.bubble_fraction;
-                ++out.evaluated;
-                sum += std::fabs(row.error);
-                if (std::fabs(row.error) > out.max_abs_error) {
-                    out.max_abs_error = std::fabs(row.error);
-                    out.worst = row.id;
-                }
             } else {
                 row.skipped_because = "no published step time or TFLOP/s per GPU";
             }
         }
         out.rows.push_back(std::move(row));
     }
-    out.mape = out.evaluated ? sum / out.evaluated : 0;
+    const auto summarise = [&](std::optional<RunPart> part) {
+        ErrorSummary e;
+        double sum = 0;
+        for (const ValidationRow& row : out.rows) {
+            if (part && row.part != part)
+                continue;
+            ++e.runs;
+            if (!row.evaluated)
+                continue;
+            ++e.evaluated;
+            sum += std::fabs(row.error);
+            if (std::fabs(row.error) > e.max_abs_error) {
+                e.max_abs_error = std::fabs(row.error);
+                e.worst = row.id;
+            }
+        }
+        e.mape = e.evaluated ? sum / e.evaluated : 0;
+        return e;
+    };
+    const ErrorSummary all = summarise(std::nullopt);
+    out.evaluated = all.evaluated;
+    out.mape = all.mape;
+    out.max_abs_error = all.max_abs_error;
+    out.worst = all.worst;
+    out.fit = summarise(RunPart::Fit);
+    out.check = summarise(RunPart::Check);
     return out;
 }
 

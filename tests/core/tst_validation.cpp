@@ -1,29 +1,138 @@
 // Validation against published training runs (resources/presets/validation/published-runs.json,
-// a copy of the reference set): the engine's defaults — one set per GPU type — must predict the
-// published step times with MAPE ≤ 10 % and no run off by more than 25 %.
+// the reference set). Each run says which part it belongs to: "fit" runs are those an engine
+// constant was chosen on (A100 and H100 sustained clock, kernel overhead, GEMM half-size and
+// attention efficiency on every A100 and H100 run of the first set; kZeroOverlap and the flat
+// ZeRO ring on Narayanan 2021 Table 2's ZeRO-3 rows; the file's "parts" and docs/VALIDATION.md
+// say which on which), "check" runs are those none was chosen on. The accuracy bounds hold on the
+// check part only; the fit part gets a looser sanity bound, which is not evidence of accuracy.
 
 #include "validation/published_runs.h"
 #include "scenario_fixture.h"
 
+#include <cmath>
+
 using namespace parascope;
+
+namespace {
+
+ValidationSummary referenceSet()
+{
+    std::vector<InputError> errors;
+    const ValidationSummary v = validateRuns(findPreset("validation", "published-runs")->json, errors);
+    if (!errors.empty())
+        qWarning("%s", errors.front().text().c_str());
+    return v;
+}
+
+std::string table(const ValidationSummary& v, RunPart part)
+{
+    std::string out;
+    for (const ValidationRow& r : v.rows)
+        if (r.evaluated && r.part == part)
+            out += r.id + " " + std::to_string(r.error * 100) + " %\n";
+    return out;
+}
+
+} // namespace
 
 class TstValidation : public QObject {
     Q_OBJECT
 
 private slots:
-    void referenceSetWithinBounds()
+    void everyRunHasAPart()
     {
-        std::vector<InputError> errors;
-        const ValidationSummary v = validateRuns(findPreset("validation", "published-runs")->json, errors);
-        QVERIFY(errors.empty());
-        QVERIFY2(v.evaluated >= 30, std::to_string(v.evaluated).c_str());
-        std::string table;
+        const ValidationSummary v = referenceSet();
+        QCOMPARE(int(v.rows.size()), v.fit.runs + v.check.runs);
         for (const ValidationRow& r : v.rows)
-            if (r.evaluated)
-                table += r.id + " " + std::to_string(r.error * 100) + " %\n";
-        qInfo("MAPE %.1f %% over %d runs, worst %s %.1f %%", v.mape * 100, v.evaluated, v.worst.c_str(), v.max_abs_error * 100);
-        QVERIFY2(v.mape <= 0.10, table.c_str());
-        QVERIFY2(v.max_abs_error <= 0.25, table.c_str());
+            QVERIFY2(r.part.has_value(), r.id.c_str());
+        // Every run some constant was fitted on is "fit" (docs/VALIDATION.md): all runs of the
+        // first reference set that the engine evaluates.
+        for (const ValidationRow& r : v.rows)
+            for (const char* prefix : {"narayanan21_", "mtnlg530b_", "megatron_h100_weak_"})
+                if (r.id.rfind(prefix, 0) == 0)
+                    QVERIFY2(r.part == RunPart::Fit, r.id.c_str());
+    }
+
+    void checkPartWithinBounds()
+    {
+        // Held out: FlashAttention's GPT-3 training-speed table (5 runs, 125M-2.7B on one node of
+        // 8 A100 80GB, DDP / ZeRO-1, no recompute) and torchtitan's April 2024 FSDP2 table
+        // (3 runs, Llama 2 13B / 70B and Llama 3 70B on 64 A100 80GB); the two H100
+        // strong-scaling runs are check too but publish no TP/PP split and are skipped.
+        // Korthikanti et al. 2022's step times are not used: the issue tracker reserves them as
+        // an external check (docs/VALIDATION.md). Measured 2026-12-01 with the constants as they
+        // are: MAPE 23.8 % over 8 runs; FlashAttention runs -11.8 % to -1.1 %, torchtitan runs
+        // +46.6 %, +54.6 %, +58.7 % (worst torchtitan_llama2_70B_full: the engine's FSDP / ZeRO-3
+        // at 64 GPUs is far too slow). Bounds: that plus a small margin.
+        const ValidationSummary v = referenceSet();
+        QVERIFY2(v.check.evaluated >= 8, std::to_string(v.check.evaluated).c_str());
+        for (const ValidationRow& r : v.rows) {
+            QVERIFY2(r.id.rfind("korthikanti22_", 0) != 0, r.id.c_str());
+            if (r.id.rfind("flashattn_", 0) == 0 || r.id.rfind("torchtitan_", 0) == 0) {
+                QVERIFY2(r.evaluated, r.id.c_str());
+                QVERIFY2(r.part == RunPart::Check, r.id.c_str());
+            }
+            if (r.id.rfind("flashattn_", 0) == 0) {
+                QCOMPARE(r.source_family, std::string("flashattn2023"));
+                QCOMPARE(r.convention, std::string("published tokens/s"));
+            }
+            if (r.id.rfind("torchtitan_", 0) == 0) {
+                QCOMPARE(r.source_family, std::string("torchtitan2024"));
+                QCOMPARE(r.convention, std::string("published tokens/s per GPU"));
+            }
+        }
+        qInfo("check part: MAPE %.1f %% over %d runs, worst %s %.1f %%", v.check.mape * 100, v.check.evaluated,
+              v.check.worst.c_str(), v.check.max_abs_error * 100);
+        const std::string t = table(v, RunPart::Check);
+        QVERIFY2(v.check.mape <= 0.26, t.c_str());
+        QVERIFY2(v.check.max_abs_error <= 0.62, t.c_str());
+    }
+
+    void fitPartSanity()
+    {
+        // Not an accuracy claim: the constants were chosen on these runs. A sanity bound that
+        // catches a broken engine. Measured 2026-12-01: MAPE 6.6 % over 34 runs, worst
+        // mtnlg530b_3360gpu −23.5 %.
+        const ValidationSummary v = referenceSet();
+        QVERIFY2(v.fit.evaluated >= 30, std::to_string(v.fit.evaluated).c_str());
+        qInfo("fit part (sanity only): MAPE %.1f %% over %d runs, worst %s %.1f %%", v.fit.mape * 100, v.fit.evaluated,
+              v.fit.worst.c_str(), v.fit.max_abs_error * 100);
+        const std::string t = table(v, RunPart::Fit);
+        QVERIFY2(v.fit.mape <= 0.10, t.c_str());
+        QVERIFY2(v.fit.max_abs_error <= 0.25, t.c_str());
+    }
+
+    void partsAddUp()
+    {
+        const ValidationSummary v = referenceSet();
+        QCOMPARE(v.evaluated, v.fit.evaluated + v.check.evaluated);
+        const double weighted = (v.fit.mape * v.fit.evaluated + v.check.mape * v.check.evaluated) / v.evaluated;
+        QVERIFY(std::abs(weighted - v.mape) < 1e-12);
+    }
+
+    void partIsTyped()
+    {
+        // An unknown part or a part that is not a string is an input error with its path, like
+        // every other field; a run without a part is accepted and counts in neither part.
+        const nlohmann::json run = {{"id", "x"}, {"source", "Narayanan et al. 2021"}, {"gpu", "A100-SXM-80GB"},
+                                    {"layers", 24}, {"hidden", 2304}, {"heads", 24}, {"vocab", 51200},
+                                    {"seq_len", 2048}, {"tp", 1}, {"pp", 1}, {"num_gpus", 32},
+                                    {"global_batch_seqs", 512}, {"measured", {{"tflops_per_gpu", 137}}}};
+        nlohmann::json bad = run, number = run, none = run, null = run;
+        bad["part"] = "train";
+        number["part"] = 1;
+        null["part"] = nullptr;
+        std::vector<InputError> errors;
+        validateRuns({{"runs", {run, bad, number}}}, errors);
+        QCOMPARE(errors.size(), std::size_t(2));
+        QCOMPARE(errors[0].text(), std::string("runs[1].part: must be one of fit, check, got \"train\""));
+        QCOMPARE(errors[1].path, std::string("runs[2].part"));
+        errors.clear();
+        const ValidationSummary v = validateRuns({{"runs", {none, null}}}, errors);
+        QVERIFY(errors.empty());
+        QCOMPARE(v.evaluated, 2);
+        QCOMPARE(v.fit.runs + v.check.runs, 0);
+        QVERIFY(!v.rows[0].part && !v.rows[1].part);
     }
 
     void unstatedFieldsAreDocumented()

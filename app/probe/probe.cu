@@ -3,15 +3,13 @@
 // and (optionally) NCCL are used, never libcuda directly, so the binary starts without a driver.
 
 #include "probe_cuda.h"
+#include "probe_sync.h"
 
 #include <cublasLt.h>
 #include <cuda_bf16.h>
 #include <cuda_fp16.h>
 #include <cuda_fp8.h>
 #include <cuda_runtime.h>
-#if defined(PROBE_HAVE_NCCL)
-#include <nccl.h>
-#endif
 
 #include <chrono>
 #include <cstdint>
@@ -19,10 +17,10 @@
 namespace probe {
 
 namespace {
-
 bool g_hung = false; // see gpuHung()
+} // namespace
 
-// waitForGpu(), remembering a timeout.
+// waitForGpu(), remembering a timeout (probe_sync.h).
 int waitFor(const std::function<int()>& query)
 {
     const int r = waitForGpu(query);
@@ -30,6 +28,14 @@ int waitFor(const std::function<int()>& query)
         g_hung = true;
     return r;
 }
+
+// An event or stream query as waitForGpu() wants it: 0 done, 1 still running, −1 failed.
+int queryState(cudaError_t e)
+{
+    return e == cudaSuccess ? 0 : e == cudaErrorNotReady ? 1 : -1;
+}
+
+namespace {
 
 Status fromCuda(cudaError_t e)
 {
@@ -41,12 +47,6 @@ Status fromCuda(cudaError_t e)
         cudaGetLastError(); // clear a sticky-free error so the next test can run
     }
     return s;
-}
-
-// An event or stream query as waitForGpu() wants it: 0 done, 1 still running, −1 failed.
-int queryState(cudaError_t e)
-{
-    return e == cudaSuccess ? 0 : e == cudaErrorNotReady ? 1 : -1;
 }
 
 // Waits for an event with the probe's timeout (waitForGpu) instead of blocking forever.
@@ -71,17 +71,6 @@ Status waitEvent(cudaEvent_t ev)
             return out;                                                                                                     \
         }                                                                                                                   \
     } while (0)
-
-// RAII device buffer.
-struct DeviceBuffer {
-    void* p = nullptr;
-    cudaError_t alloc(std::size_t bytes) { return cudaMalloc(&p, bytes); }
-    ~DeviceBuffer()
-    {
-        if (p && !g_hung) // after a timeout cudaFree would wait for the hung work: leak instead
-            cudaFree(p);
-    }
-};
 
 struct Events {
     cudaEvent_t a = nullptr, b = nullptr;
@@ -178,6 +167,12 @@ int gridFor(int dev)
 }
 
 } // namespace
+
+DeviceBuffer::~DeviceBuffer()
+{
+    if (p && !g_hung) // after a timeout cudaFree would wait for the hung work: leak instead
+        cudaFree(p);
+}
 
 bool gpuHung()
 {
@@ -453,104 +448,6 @@ Timing gemm(int dev, const std::string& dtype, int m, int n, int k, int samples)
     if (lt)
         cublasLtDestroy(lt);
     return out;
-}
-
-CollectiveTiming collective(int gpus, const std::string& op, const std::vector<double>& sizes, int iters)
-{
-    CollectiveTiming out;
-#if !defined(PROBE_HAVE_NCCL)
-    (void)gpus;
-    (void)op;
-    (void)sizes;
-    (void)iters;
-    out.skipped = "built without NCCL";
-    return out;
-#else
-    if (gpus < 2) {
-        out.skipped = "single_gpu";
-        return out;
-    }
-    std::vector<ncclComm_t> comms(static_cast<std::size_t>(gpus), nullptr);
-    std::vector<int> devs(static_cast<std::size_t>(gpus));
-    for (int i = 0; i < gpus; ++i)
-        devs[std::size_t(i)] = i;
-    if (ncclCommInitAll(comms.data(), gpus, devs.data()) != ncclSuccess) {
-        out.skipped = "ncclCommInitAll failed";
-        return out;
-    }
-    std::vector<cudaStream_t> streams(static_cast<std::size_t>(gpus));
-    for (int i = 0; i < gpus; ++i) {
-        cudaSetDevice(i);
-        cudaStreamCreate(&streams[std::size_t(i)]);
-    }
-    for (double S : sizes) {
-        std::vector<DeviceBuffer> send(static_cast<std::size_t>(gpus)), recv(static_cast<std::size_t>(gpus));
-        bool alloc_ok = true;
-        for (int i = 0; i < gpus && alloc_ok; ++i) {
-            cudaSetDevice(i);
-            alloc_ok = send[std::size_t(i)].alloc(std::size_t(S)) == cudaSuccess && recv[std::size_t(i)].alloc(std::size_t(S)) == cudaSuccess;
-        }
-        if (!alloc_ok) {
-            cudaGetLastError();
-            break; // larger sizes will not fit either
-        }
-        const std::size_t count = std::size_t(S) / sizeof(float);
-        const std::size_t per_rank = count / std::size_t(gpus);
-        const auto launch = [&] {
-            ncclGroupStart();
-            for (int i = 0; i < gpus; ++i) {
-                void* s = send[std::size_t(i)].p;
-                void* r = recv[std::size_t(i)].p;
-                ncclComm_t c = comms[std::size_t(i)];
-                cudaStream_t st = streams[std::size_t(i)];
-                if (op == "all_reduce")
-                    ncclAllReduce(s, r, count, ncclFloat, ncclSum, c, st);
-                else if (op == "all_gather")
-                    ncclAllGather(s, r, per_rank, ncclFloat, c, st);
-                else if (op == "reduce_scatter")
-                    ncclReduceScatter(s, r, per_rank, ncclFloat, ncclSum, c, st);
-                else // all_to_all: one chunk to every peer
-                    for (int peer = 0; peer < gpus; ++peer) {
-                        ncclSend(static_cast<char*>(s) + std::size_t(peer) * per_rank * sizeof(float), per_rank, ncclFloat, peer, c, st);
-                        ncclRecv(static_cast<char*>(r) + std::size_t(peer) * per_rank * sizeof(float), per_rank, ncclFloat, peer, c, st);
-                    }
-            }
-            ncclGroupEnd();
-        };
-        // True when every stream finished in time (a hung collective must not hang the probe).
-        const auto sync = [&] {
-            bool in_time = true;
-            for (int i = 0; i < gpus && in_time; ++i) {
-                cudaSetDevice(i);
-                cudaStream_t st = streams[std::size_t(i)];
-                in_time = waitFor([st] { return queryState(cudaStreamQuery(st)); }) <= 0;
-            }
-            return in_time;
-        };
-        launch(); // warm-up
-        if (!sync()) {
-            // Streams and communicators are left as they are: destroying them would wait too.
-            out.skipped = "timed out: the collective did not finish in time";
-            return out;
-        }
-        const auto t0 = std::chrono::steady_clock::now();
-        for (int it = 0; it < iters; ++it)
-            launch();
-        if (!sync()) {
-            // Streams and communicators are left as they are: destroying them would wait too.
-            out.skipped = "timed out: the collective did not finish in time";
-            return out;
-        }
-        const double t = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count() / iters;
-        out.size_seconds.emplace_back(S, t);
-    }
-    for (int i = 0; i < gpus; ++i) {
-        cudaSetDevice(i);
-        cudaStreamDestroy(streams[std::size_t(i)]);
-        ncclCommDestroy(comms[std::size_t(i)]);
-    }
-    return out;
-#endif
 }
 
 } // namespace probe

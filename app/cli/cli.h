@@ -1,0 +1,58 @@
+#pragma once
+// parascope-cli's shared pieces: the parsed command line, the usage text, loading the scenario
+// (with --set and --profile) and writing the answer (stdout or --out). One file per subcommand:
+// cmd_evaluate.cpp (evaluate, timeline, sweep), cmd_search.cpp, cmd_validate.cpp,
+// cmd_profile.cpp (profile, presets).
+
+#include "hardware/nccl_tests_import.h"
+#include "types/scenario.h"
+
+#include <optional>
+#include <string>
+#include <vector>
+
+namespace parascope::cli {
+
+inline constexpr int kExitOk = 0, kExitInternal = 1, kExitBadInput = 2;
+
+struct Args {
+    std::vector<std::string> positional;
+    std::string format; // per command default
+    std::string lang = "en";
+    std::string profile;
+    std::string out;
+    std::string into;
+    std::string param;
+    std::string values;
+    std::vector<std::string> sets; // --set PATH=VALUE, in order
+    long long gpus = 0, top = 10, threads = 0;
+    bool closed_form = false, fewest_gpus = false;
+    parascope::NcclTestsOverrides nccl;
+    bool explain = true;
+};
+
+// The usage text; the knobs --set and sweep take are listed from the knob table.
+std::string usage();
+
+// Prints the message and the usage to stderr; returns kExitBadInput.
+int badUsage(const std::string& message);
+
+// Parses argv[first…]; returns an exit code on error, −1 when parsed.
+int parseArgs(int argc, char** argv, int first, Args& a);
+
+// The scenario of positional[0] with --profile and every --set applied; nullopt (message on
+// stderr) when it cannot be read.
+std::optional<Scenario> loadScenario(const Args& a, const char* command);
+
+// Writes the answer to --out (atomically) or stdout; returns the exit code.
+int emit(const Args& a, const std::string& text);
+
+int evaluateCommand(const Args& a);
+int timelineCommand(const Args& a);
+int sweepCommand(const Args& a);
+int searchCommand(const Args& a);
+int validateCommand(const Args& a);
+int profileCommand(const Args& a);
+int presetsCommand(const Args& a);
+
+} // namespace parascope::cli

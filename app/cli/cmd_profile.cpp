@@ -1,0 +1,105 @@
+// parascope-cli profile import-nccl-tests and presets.
+
+#include "cli.h"
+
+#include "hardware/hardware_profile.h"
+#include "hardware/nccl_tests_import.h"
+#include "io/atomic_file.h"
+#include "io/scenario_json.h"
+
+#include <algorithm>
+#include <cstdio>
+#include <cstdlib>
+#include <filesystem>
+#include <fstream>
+#include <iostream>
+#include <optional>
+#include <sstream>
+#include <string>
+#include <vector>
+
+namespace parascope::cli {
+
+using namespace parascope;
+
+int profileCommand(const Args& a)
+{
+    if (a.positional.empty() || a.positional[0] != "import-nccl-tests")
+        return badUsage("profile needs a subcommand: import-nccl-tests");
+    if (a.positional.size() < 2)
+        return badUsage("import-nccl-tests needs at least one LOG");
+    if (a.out.empty())
+        return badUsage("import-nccl-tests needs --out PROFILE");
+    std::vector<parascope::InputError> errors;
+    std::optional<nlohmann::json> base;
+    if (!a.into.empty()) {
+        base = parascope::readJsonFile(a.into, errors);
+        if (base && !parascope::readHardwareProfile(*base, errors))
+            base.reset();
+        if (!base) {
+            for (const auto& e : errors)
+                std::cerr << "parascope-cli: " << a.into << ": " << e.text() << "\n";
+            return kExitBadInput;
+        }
+    }
+    std::vector<parascope::NcclTestsImport> imports;
+    std::vector<std::string> sources;
+    for (std::size_t i = 1; i < a.positional.size(); ++i) {
+        const std::string& file = a.positional[i];
+        const std::optional<std::string> text = parascope::readTextFile(file, errors);
+        if (!text)
+            continue;
+        const std::string name = std::filesystem::path(file).filename().string();
+        auto imported = parascope::parseNcclTests(*text, name, a.nccl, errors);
+        if (!imported)
+            continue;
+        std::cerr << "parascope-cli: " << name << ": " << parascope::toString(imported->op.value_or(parascope::Collective::AllReduce)) << " on " << imported->ranks << " ranks, "
+                  << imported->nodes << " node(s), " << imported->rows.size() << " sizes\n";
+        imports.push_back(std::move(*imported));
+        sources.push_back(name);
+    }
+    if (!errors.empty()) {
+        for (const auto& e : errors)
+            std::cerr << "parascope-cli: " << e.text() << "\n";
+        return kExitBadInput;
+    }
+    const nlohmann::json merged = parascope::mergeIntoProfile(base ? &*base : nullptr, imports, sources);
+    return emit(a, merged.dump(2) + "\n");
+}
+
+int presetsCommand(const Args& a)
+{
+    std::vector<std::string> kinds = {"models", "gpus", "clusters"};
+    if (a.positional.size() > 1)
+        return badUsage("presets takes at most one kind");
+    if (a.positional.size() == 1) {
+        const std::string k = a.positional[0];
+        if (k != "models" && k != "gpus" && k != "clusters")
+            return badUsage("unknown preset kind \"" + k + "\" (models, gpus, clusters)");
+        kinds = {k};
+    }
+    if (!a.format.empty() && a.format != "json" && a.format != "text")
+        return badUsage("--format needs json or text");
+    if (a.format == "json") {
+        nlohmann::json out = nlohmann::json::object();
+        for (const std::string& k : kinds) {
+            nlohmann::json list = nlohmann::json::object();
+            for (const parascope::PresetInfo& p : parascope::listPresets(k))
+                list[p.id] = p.json;
+            out[k] = list;
+        }
+        std::cout << out.dump(2) << "\n";
+        return kExitOk;
+    }
+    for (const std::string& k : kinds) {
+        std::cout << k << ":\n";
+        for (const parascope::PresetInfo& p : parascope::listPresets(k)) {
+            std::string id = p.id;
+            id.resize(std::max<std::size_t>(id.size(), 22), ' ');
+            std::cout << "  " << id << "  " << p.name << "\n";
+        }
+    }
+    return kExitOk;
+}
+
+} // namespace parascope::cli

@@ -83,13 +83,13 @@ std::vector<CommEntry> communicationPlan(const CommInputs& in)
     // reduce-scatter pair of the same size. Full recompute repeats the forward ones.
     if (p.tp > 1) {
         const double S = s * bsz * h * act_bytes;
-        const double per_layer = 4 + (full ? 2 : 0);
+        const double per_layer = callsPerLayer(kTpCollectivesPerLayer, full);
         const Overlap ov = p.tp_comm_overlap ? Overlap::LinearLayers : Overlap::None;
         const char* src = "Shoeybi et al. 2019 (Megatron) §3; Korthikanti et al. 2022 §4.2.2 (SP)";
         if (sp) {
-            b.add(Group::Tp, Collective::AllGather, Purpose::Activations, per_layer / 2 * 2 * L * mb, S, mb, ov,
+            b.add(Group::Tp, Collective::AllGather, Purpose::Activations, per_layer * L * mb, S, mb, ov,
                   "2 AG fwd + 2 AG bwd per layer, S = s·b·h·2", src);
-            b.add(Group::Tp, Collective::ReduceScatter, Purpose::Activations, per_layer / 2 * 2 * L * mb, S, mb, ov,
+            b.add(Group::Tp, Collective::ReduceScatter, Purpose::Activations, per_layer * L * mb, S, mb, ov,
                   "2 RS fwd + 2 RS bwd per layer, S = s·b·h·2", src);
         } else {
             b.add(Group::Tp, Collective::AllReduce, Purpose::Activations, per_layer * L * mb, S, mb, ov,
@@ -102,7 +102,7 @@ std::vector<CommEntry> communicationPlan(const CommInputs& in)
     if (p.cp > 1) {
         const double kv_width = double(m.kvWidth()) / std::min<double>(p.tp, std::max(1, m.kv_heads));
         const double S = 2 * s * bsz * kv_width * act_bytes;
-        const double per_layer = 3 * (p.cp - 1) + (full ? (p.cp - 1) : 0);
+        const double per_layer = (1 + kCpBackwardSendsPerStep) * (p.cp - 1) + (full ? (p.cp - 1) : 0);
         b.add(Group::Cp, Collective::SendRecv, Purpose::Kv, per_layer * L * mb, S, mb, Overlap::Attention,
               "3·(cp−1) sends per layer, S = 2·(s/cp)·b·(g·d/t)·2", "Megatron-LM context_parallel.rst (ring attention)");
     }
@@ -111,7 +111,7 @@ std::vector<CommEntry> communicationPlan(const CommInputs& in)
     // the microbatch's tokens × top_k × h.
     if (p.ep > 1 && Lmoe > 0 && m.moe) {
         const double S = s * bsz / (sp ? p.tp : 1) * m.moe->top_k * h * act_bytes;
-        const double per_layer = 4 + (full ? 2 : 0);
+        const double per_layer = callsPerLayer(kEpAllToAllsPerMoeLayer, full);
         b.add(Group::Ep, Collective::AllToAll, Purpose::Tokens, per_layer * Lmoe * mb, S, mb,
               p.schedule == ScheduleKind::DualPipeV ? Overlap::Forward : Overlap::None,
               "4 all-to-all per MoE layer, S = s·b·top_k·h·2", "Lepikhin et al. 2020 (GShard); Megatron MoE README");

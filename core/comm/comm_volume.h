@@ -1,7 +1,7 @@
 #pragma once
 // What each parallel group communicates in one training step, per GPU of the busiest pipeline
 // stage: calls, buffer size, bytes over the link and time on it (exposure is decided with the
-// compute time in estimate/step_time).
+// compute time in time/step_time).
 
 #include "types/comm_types.h"
 #include "types/term.h"
@@ -43,6 +43,20 @@ struct CommEntry {
     double rounds = 1;                 // times per step the collective's calls happen together
     std::vector<Term> terms;           // volume, time, exposure
 };
+
+// Calls per layer and microbatch in the forward; the backward repeats them (CP's backward sends
+// K/V and dK/dV: kCpBackwardSendsPerStep per ring step), full recompute repeats the forward once
+// more. The one declaration the communication plan and the op costs (time/op_costs.cpp) count from.
+inline constexpr double kTpCollectivesPerLayer = 2;  // after attention and after the MLP (Shoeybi et al. 2019 §3)
+inline constexpr double kEpAllToAllsPerMoeLayer = 2; // dispatch and combine (Lepikhin et al. 2020, GShard)
+inline constexpr double kCpBackwardSendsPerStep = 2; // ring attention backward (Megatron-LM context_parallel.rst)
+
+// Forward + backward (+ the recompute forward) calls per layer of a collective that the forward
+// issues `forward` times.
+constexpr double callsPerLayer(double forward, bool full_recompute)
+{
+    return 2 * forward + (full_recompute ? forward : 0);
+}
 
 struct CommInputs {
     const ModelSpec& model;

@@ -67,8 +67,9 @@ OpCostModel opCosts(const Scenario& sc, const ParamCounts& params, const Pipelin
     const double t_ar = callTime(comm, Group::Tp, Collective::AllReduce);
     const double t_ag = callTime(comm, Group::Tp, Collective::AllGather);
     const double t_rs = callTime(comm, Group::Tp, Collective::ReduceScatter);
-    // Per layer and direction: two all-reduces, or with SP two all-gather + reduce-scatter pairs.
-    const double tp_dir = sp ? 2 * (t_ag + t_rs) : 2 * t_ar;
+    // Per layer and direction: kTpCollectivesPerLayer all-reduces, or with SP as many all-gather +
+    // reduce-scatter pairs (the counts of the communication plan, comm/comm_volume.h).
+    const double tp_dir = kTpCollectivesPerLayer * (sp ? t_ag + t_rs : t_ar);
     const double t_a2a = callTime(comm, Group::Ep, Collective::AllToAll);
     const double t_kv = callTime(comm, Group::Cp, Collective::SendRecv);
     const bool full = t.recompute == Recompute::Full;
@@ -119,12 +120,13 @@ OpCostModel opCosts(const Scenario& sc, const ParamCounts& params, const Pipelin
         c.tp_f = std::max(0.0, tp_dir - tp_hide);
         c.tp_b = std::max(0.0, tp_dir - tp_hide);
         if (moe) {
-            c.ep_f = 2 * t_a2a;
-            c.ep_b = 2 * t_a2a;
+            c.ep_f = kEpAllToAllsPerMoeLayer * t_a2a;
+            c.ep_b = kEpAllToAllsPerMoeLayer * t_a2a;
         }
         if (p.cp > 1) { // ring steps hidden behind the attention blocks they feed
             c.cp_f = std::max(0.0, (p.cp - 1) * t_kv - c.attention_s);
-            c.cp_b = std::max(0.0, 2 * (p.cp - 1) * t_kv - 2 * c.attention_s);
+            // The backward's sends hide behind the attention backward (≈ 2× its forward).
+            c.cp_b = std::max(0.0, kCpBackwardSendsPerStep * (p.cp - 1) * t_kv - 2 * c.attention_s);
         }
         return c;
     };

@@ -173,7 +173,7 @@ std::optional<parascope::Scenario> loadScenario(const Args& a, const char* comma
         }
         scenario->cluster = parascope::calibrate(scenario->cluster, *profile);
     }
-    // --set moves a knob exactly as the app's slider and a sweep do (estimate/knobs.h).
+    // --set moves a knob exactly as the app's slider and a sweep do (types/knobs.h).
     for (const std::string& assignment : a.sets) {
         std::string why;
         if (!parascope::applyKnobAssignment(*scenario, assignment, why)) {

@@ -1,4 +1,4 @@
-// The GPU measurements of parascope-probe (method: ../../../shared/reference/cuda-probe.md,
+// The GPU measurements of parascope-probe (method: docs/reference/cuda-probe.md,
 // after nvbandwidth, BabelStream, mamf-finder and nccl-tests). Only the CUDA runtime, cuBLASLt
 // and (optionally) NCCL are used, never libcuda directly, so the binary starts without a driver.
 

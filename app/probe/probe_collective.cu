@@ -1,5 +1,5 @@
 // NCCL collectives of parascope-probe, timed as nccl-tests does (busbw = algbw · factor; method:
-// ../../../shared/reference/cuda-probe.md). Built without NCCL, every collective is skipped.
+// docs/reference/cuda-probe.md). Built without NCCL, every collective is skipped.
 
 #include "probe_cuda.h"
 #include "probe_sync.h"

@@ -37,7 +37,7 @@ double ringSteps(Collective c, double n)
 // One level:    t = steps·α + factor(n)·S / busbw
 // Two levels (k GPUs per node on NVLink, N nodes, one NIC per GPU, rail-optimised):
 //   t = steps(k)·α_nvl + factor(k)·S / busbw_nvl + steps(N)·α_net + factor(N)·(S/k) / busbw_net
-// (schedules-and-comm.md §3.3; NCCL's flat ring over k·N ranks reaches the same bandwidth).
+// (docs/reference/schedules-and-comm.md §3.3; NCCL's flat ring over k·N ranks reaches the same bandwidth).
 // All-to-all across nodes: the (n−k)/n of S bound for other nodes leaves through the NIC.
 namespace {
 

@@ -235,7 +235,7 @@ std::optional<ClusterSpec> readCluster(const nlohmann::json& in, const std::stri
 
 namespace {
 
-// A knob's field, in the range of its entry in the knob table (estimate/knobs.h): a file may hold
+// A knob's field, in the range of its entry in the knob table (types/knobs.h): a file may hold
 // what a slider, a sweep or --set may set, and no more.
 std::optional<std::int64_t> knobInteger(ObjectReader& r, const char* path)
 {

@@ -18,6 +18,8 @@ int rankOfVirtualStage(int stage, int ranks, bool v_shape)
     return stage % ranks;
 }
 
+namespace {
+
 std::vector<StageLayers> layoutStages(const ModelSpec& m, const ParallelConfig& p)
 {
     const int pp = std::max(1, p.pp);
@@ -36,6 +38,8 @@ std::vector<StageLayers> layoutStages(const ModelSpec& m, const ParallelConfig& 
     (isVShape(p.schedule) ? stages.front() : stages.back()).has_output = true;
     return stages;
 }
+
+} // namespace
 
 PipelineGeometry pipelineGeometry(const ModelSpec& m, const ParallelConfig& p)
 {

@@ -54,7 +54,4 @@ struct PipelineGeometry {
 // diagnosed separately); `parallel.stage_layers` gives an uneven one.
 PipelineGeometry pipelineGeometry(const ModelSpec& m, const ParallelConfig& p);
 
-// Layers per rank alone (the memory of a what-if layout in the diagnostics).
-std::vector<StageLayers> layoutStages(const ModelSpec& m, const ParallelConfig& p);
-
 } // namespace parascope

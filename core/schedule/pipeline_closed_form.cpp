@@ -88,7 +88,7 @@ Term inflightTerm(ScheduleKind s, int pp, int vpp, long long m, int i, double va
 }
 
 // Step time in unit costs: ideal m·(F+B) plus the bubble of the schedule
-// (schedules-and-comm.md §1.11 closed forms, F = 1, B = 2, Bi = W = 1, F&B = 3).
+// (docs/reference/schedules-and-comm.md §1.11 closed forms, F = 1, B = 2, Bi = W = 1, F&B = 3).
 double bubbleFraction(ScheduleKind s, int pp, int vpp, long long m)
 {
     pp = std::max(1, pp);
@@ -112,7 +112,7 @@ double bubbleFraction(ScheduleKind s, int pp, int vpp, long long m)
 Term bubbleTerm(ScheduleKind s, int pp, int vpp, long long m)
 {
     Term t{"time.bubble_fraction", bubbleFraction(s, pp, vpp, m), "fraction", "", "",
-           "Narayanan et al. 2021 §2.2; schedules-and-comm.md §1.11"};
+           "Narayanan et al. 2021 §2.2; docs/reference/schedules-and-comm.md §1.11"};
     const std::string P = num(pp), V = num(vpp), M = num(double(m));
     switch (s) {
     case ScheduleKind::GPipe:

@@ -34,7 +34,7 @@ struct SweepResult {
     std::vector<BreakingPoint> breaks;
 };
 
-// Sweeps one knob of estimate/knobs.h (any of knobs(): the same rule as the app's slider and
+// Sweeps one knob of types/knobs.h (any of knobs(): the same rule as the app's slider and
 // `--set`; a value the knob refuses stays on the axis as an invalid point with the reason).
 SweepResult sweep(const Scenario& base, const std::string& param, const std::vector<long long>& values);
 

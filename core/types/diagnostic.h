@@ -23,7 +23,7 @@ struct Diagnostic {
     Severity severity = Severity::Error;
     std::string code;   // e.g. "out_of_memory"
     int stage = -1;     // pipeline rank it concerns, −1 if none
-    // The knob it concerns, for highlighting: a path of the knob table (estimate/knobs.h, e.g.
+    // The knob it concerns, for highlighting: a path of the knob table (types/knobs.h, e.g.
     // "parallel.pp"), "parallel.sequence_parallel" (a check box in the app), or "" for none.
     std::string knob;
     Localized message;

@@ -12,11 +12,19 @@ namespace parascope {
 
 // "Other" memory per GPU beyond model states and activations (memory/other_memory.h), each
 // configurable (scenario key "overheads").
+// Defaults and their sources (each also the source of its Term, memory/other_memory.cpp):
 struct OverheadConfig {
-    double cuda_context_bytes = 0.5 * (1ull << 30); // CUDA context, kernels, cuBLAS/cuDNN handles
-    double workspace_bytes = 0.25 * (1ull << 30);   // cuBLAS(Lt)/Transformer Engine workspaces
-    double nccl_bytes_per_group = 128.0 * (1 << 20); // NCCL buffers per communicator
-    double fragmentation = 0.05;                    // allocator reserve, fraction of activations
+    // CUDA context, kernel images, cuBLAS/cuDNN handles: a typical PyTorch context; the probe
+    // measures yours (docs/reference/cuda-probe.md).
+    double cuda_context_bytes = 0.5 * (1ull << 30);
+    // cuBLASLt workspace, 32 MiB per stream on sm90 (PyTorch CUBLAS_WORKSPACE_CONFIG default),
+    // plus Transformer Engine buffers.
+    double workspace_bytes = 0.25 * (1ull << 30);
+    // NCCL buffers per communicator: NCCL_BUFFSIZE 4 MiB per channel and peer, up to 32 channels.
+    double nccl_bytes_per_group = 128.0 * (1 << 20);
+    // Allocator reserve, a fraction of the activations: Megatron-LM theoretical_memory_usage.py
+    // (×1.05 on activations).
+    double fragmentation = 0.05;
 };
 
 struct Scenario {

@@ -67,6 +67,37 @@
     </message>
 </context>
 <context>
+    <name>ExportDialog</name>
+    <message>
+        <source>Export chart</source>
+        <translation>Export chart</translation>
+    </message>
+    <message>
+        <source>1920 × 1080 (16:9)</source>
+        <translation>1920 × 1080 (16:9)</translation>
+    </message>
+    <message>
+        <source>1280 × 720 (16:9)</source>
+        <translation>1280 × 720 (16:9)</translation>
+    </message>
+    <message>
+        <source>1024 × 768 (4:3)</source>
+        <translation>1024 × 768 (4:3)</translation>
+    </message>
+    <message>
+        <source>Size</source>
+        <translation>Size</translation>
+    </message>
+    <message>
+        <source>PNG scale</source>
+        <translation>PNG scale</translation>
+    </message>
+    <message>
+        <source>PNG image (*.png);;SVG vector image (*.svg);;PDF (*.pdf)</source>
+        <translation>PNG image (*.png);;SVG vector image (*.svg);;PDF (*.pdf)</translation>
+    </message>
+</context>
+<context>
     <name>Knobs</name>
     <message>
         <source>Sequence length</source>
@@ -107,6 +138,61 @@
     <message>
         <source>ZeRO stage</source>
         <translation>ZeRO stage</translation>
+    </message>
+</context>
+<context>
+    <name>MainWindow</name>
+    <message>
+        <source>parascope-probe is not installed: it is built only where the CUDA Toolkit is found.</source>
+        <translation>parascope-probe is not installed: it is built only where the CUDA Toolkit is found.</translation>
+    </message>
+    <message>
+        <source>Measuring this machine (parascope-probe --quick)…</source>
+        <translation>Measuring this machine (parascope-probe --quick)…</translation>
+    </message>
+    <message>
+        <source>Cancel</source>
+        <translation>Cancel</translation>
+    </message>
+    <message>
+        <source>parascope-probe did not start: %1</source>
+        <translation>parascope-probe did not start: %1</translation>
+    </message>
+    <message>
+        <source>parascope-probe was stopped or crashed</source>
+        <translation>parascope-probe was stopped or crashed</translation>
+    </message>
+    <message>
+        <source>No usable GPU on this machine: %1</source>
+        <translation>No usable GPU on this machine: %1</translation>
+    </message>
+    <message>
+        <source>parascope-probe failed (exit code %1)</source>
+        <translation>parascope-probe failed (exit code %1)</translation>
+    </message>
+    <message>
+        <source>Recover scenario</source>
+        <translation>Recover scenario</translation>
+    </message>
+    <message>
+        <source>ParaScope did not close properly on %1. Restore the scenario it was working on?</source>
+        <translation>ParaScope did not close properly on %1. Restore the scenario it was working on?</translation>
+    </message>
+    <message>
+        <source>Other unsaved scenarios, kept until you answer for each: %1</source>
+        <translation>Other unsaved scenarios, kept until you answer for each: %1</translation>
+    </message>
+    <message>
+        <source>Restore</source>
+        <translation>Restore</translation>
+    </message>
+    <message>
+        <source>Discard</source>
+        <translation>Discard</translation>
+    </message>
+    <message>
+        <source>Later</source>
+        <translation>Later</translation>
     </message>
 </context>
 <context>
@@ -250,6 +336,17 @@
     <message>
         <source>&lt;b&gt;%1&lt;/b&gt;&lt;br&gt;group of %2 GPUs on %3 node(s); %4 calls of %5 MB; %6 GB sent per GPU</source>
         <translation>&lt;b&gt;%1&lt;/b&gt;&lt;br&gt;group of %2 GPUs on %3 node(s); %4 calls of %5 MB; %6 GB sent per GPU</translation>
+    </message>
+</context>
+<context>
+    <name>parascope::ui::CustomModelDialog</name>
+    <message>
+        <source>Custom model</source>
+        <translation>Custom model</translation>
+    </message>
+    <message>
+        <source>A model is a JSON object with the fields of a preset (layers, hidden, heads, kv_heads, ffn_hidden, vocab, mlp, norm, bias, tied_embeddings, position, moe).</source>
+        <translation>A model is a JSON object with the fields of a preset (layers, hidden, heads, kv_heads, ffn_hidden, vocab, mlp, norm, bias, tied_embeddings, position, moe).</translation>
     </message>
 </context>
 <context>
@@ -456,30 +553,6 @@ The previous file is unchanged.</translation>
         <translation>Export chart</translation>
     </message>
     <message>
-        <source>1920 × 1080 (16:9)</source>
-        <translation>1920 × 1080 (16:9)</translation>
-    </message>
-    <message>
-        <source>1280 × 720 (16:9)</source>
-        <translation>1280 × 720 (16:9)</translation>
-    </message>
-    <message>
-        <source>1024 × 768 (4:3)</source>
-        <translation>1024 × 768 (4:3)</translation>
-    </message>
-    <message>
-        <source>Size</source>
-        <translation>Size</translation>
-    </message>
-    <message>
-        <source>PNG scale</source>
-        <translation>PNG scale</translation>
-    </message>
-    <message>
-        <source>PNG image (*.png);;SVG vector image (*.svg);;PDF (*.pdf)</source>
-        <translation>PNG image (*.png);;SVG vector image (*.svg);;PDF (*.pdf)</translation>
-    </message>
-    <message>
         <source>Could not export %1: %2</source>
         <translation>Could not export %1: %2</translation>
     </message>
@@ -536,36 +609,8 @@ The previous file is unchanged.</translation>
         <translation>Calibrated from %1</translation>
     </message>
     <message>
-        <source>parascope-probe is not installed: it is built only where the CUDA Toolkit is found.</source>
-        <translation>parascope-probe is not installed: it is built only where the CUDA Toolkit is found.</translation>
-    </message>
-    <message>
         <source>Calibrate</source>
         <translation>Calibrate</translation>
-    </message>
-    <message>
-        <source>Measuring this machine (parascope-probe --quick)…</source>
-        <translation>Measuring this machine (parascope-probe --quick)…</translation>
-    </message>
-    <message>
-        <source>Cancel</source>
-        <translation>Cancel</translation>
-    </message>
-    <message>
-        <source>parascope-probe did not start: %1</source>
-        <translation>parascope-probe did not start: %1</translation>
-    </message>
-    <message>
-        <source>parascope-probe was stopped or crashed</source>
-        <translation>parascope-probe was stopped or crashed</translation>
-    </message>
-    <message>
-        <source>No usable GPU on this machine: %1</source>
-        <translation>No usable GPU on this machine: %1</translation>
-    </message>
-    <message>
-        <source>parascope-probe failed (exit code %1)</source>
-        <translation>parascope-probe failed (exit code %1)</translation>
     </message>
     <message>
         <source>Sweep chart…</source>
@@ -588,36 +633,12 @@ The previous file is unchanged.</translation>
         <translation>Search (Pareto) chart…</translation>
     </message>
     <message>
-        <source>Recover scenario</source>
-        <translation>Recover scenario</translation>
-    </message>
-    <message>
         <source>There is no scenario to recover.</source>
         <translation>There is no scenario to recover.</translation>
     </message>
     <message>
         <source>Restored the scenario from the last session</source>
         <translation>Restored the scenario from the last session</translation>
-    </message>
-    <message>
-        <source>Restore</source>
-        <translation>Restore</translation>
-    </message>
-    <message>
-        <source>Discard</source>
-        <translation>Discard</translation>
-    </message>
-    <message>
-        <source>ParaScope did not close properly on %1. Restore the scenario it was working on?</source>
-        <translation>ParaScope did not close properly on %1. Restore the scenario it was working on?</translation>
-    </message>
-    <message>
-        <source>Other unsaved scenarios, kept until you answer for each: %1</source>
-        <translation>Other unsaved scenarios, kept until you answer for each: %1</translation>
-    </message>
-    <message>
-        <source>Later</source>
-        <translation>Later</translation>
     </message>
 </context>
 <context>
@@ -706,14 +727,6 @@ OOM</translation>
     <message>
         <source>GPUs = TP·PP·DP·CP = %1·%2·%3·%4 = &lt;b&gt;%5&lt;/b&gt; (%6 nodes of %7)</source>
         <translation>GPUs = TP·PP·DP·CP = %1·%2·%3·%4 = &lt;b&gt;%5&lt;/b&gt; (%6 nodes of %7)</translation>
-    </message>
-    <message>
-        <source>Custom model</source>
-        <translation>Custom model</translation>
-    </message>
-    <message>
-        <source>A model is a JSON object with the fields of a preset (layers, hidden, heads, kv_heads, ffn_hidden, vocab, mlp, norm, bias, tied_embeddings, position, moe).</source>
-        <translation>A model is a JSON object with the fields of a preset (layers, hidden, heads, kv_heads, ffn_hidden, vocab, mlp, norm, bias, tied_embeddings, position, moe).</translation>
     </message>
     <message>
         <source>none</source>

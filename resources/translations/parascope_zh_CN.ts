@@ -67,6 +67,37 @@
     </message>
 </context>
 <context>
+    <name>ExportDialog</name>
+    <message>
+        <source>Export chart</source>
+        <translation>导出图表</translation>
+    </message>
+    <message>
+        <source>1920 × 1080 (16:9)</source>
+        <translation>1920 × 1080 (16:9)</translation>
+    </message>
+    <message>
+        <source>1280 × 720 (16:9)</source>
+        <translation>1280 × 720 (16:9)</translation>
+    </message>
+    <message>
+        <source>1024 × 768 (4:3)</source>
+        <translation>1024 × 768 (4:3)</translation>
+    </message>
+    <message>
+        <source>Size</source>
+        <translation>尺寸</translation>
+    </message>
+    <message>
+        <source>PNG scale</source>
+        <translation>PNG 缩放倍数</translation>
+    </message>
+    <message>
+        <source>PNG image (*.png);;SVG vector image (*.svg);;PDF (*.pdf)</source>
+        <translation>PNG 图片 (*.png);;SVG 矢量图 (*.svg);;PDF (*.pdf)</translation>
+    </message>
+</context>
+<context>
     <name>Knobs</name>
     <message>
         <source>Sequence length</source>
@@ -107,6 +138,61 @@
     <message>
         <source>ZeRO stage</source>
         <translation>ZeRO 阶段</translation>
+    </message>
+</context>
+<context>
+    <name>MainWindow</name>
+    <message>
+        <source>parascope-probe is not installed: it is built only where the CUDA Toolkit is found.</source>
+        <translation>未安装 parascope-probe：只有找到 CUDA Toolkit 时才会构建它。</translation>
+    </message>
+    <message>
+        <source>Measuring this machine (parascope-probe --quick)…</source>
+        <translation>正在测量本机（parascope-probe --quick）…</translation>
+    </message>
+    <message>
+        <source>Cancel</source>
+        <translation>取消</translation>
+    </message>
+    <message>
+        <source>parascope-probe did not start: %1</source>
+        <translation>parascope-probe 未能启动：%1</translation>
+    </message>
+    <message>
+        <source>parascope-probe was stopped or crashed</source>
+        <translation>parascope-probe 被终止或崩溃</translation>
+    </message>
+    <message>
+        <source>No usable GPU on this machine: %1</source>
+        <translation>本机没有可用的 GPU：%1</translation>
+    </message>
+    <message>
+        <source>parascope-probe failed (exit code %1)</source>
+        <translation>parascope-probe 运行失败（退出码 %1）</translation>
+    </message>
+    <message>
+        <source>Recover scenario</source>
+        <translation>恢复场景</translation>
+    </message>
+    <message>
+        <source>ParaScope did not close properly on %1. Restore the scenario it was working on?</source>
+        <translation>ParaScope 在 %1 没有正常关闭。要恢复当时正在编辑的场景吗？</translation>
+    </message>
+    <message>
+        <source>Other unsaved scenarios, kept until you answer for each: %1</source>
+        <translation>其他未保存的场景（逐一答复前一直保留）：%1</translation>
+    </message>
+    <message>
+        <source>Restore</source>
+        <translation>恢复</translation>
+    </message>
+    <message>
+        <source>Discard</source>
+        <translation>放弃</translation>
+    </message>
+    <message>
+        <source>Later</source>
+        <translation>稍后</translation>
     </message>
 </context>
 <context>
@@ -250,6 +336,17 @@
     <message>
         <source>&lt;b&gt;%1&lt;/b&gt;&lt;br&gt;group of %2 GPUs on %3 node(s); %4 calls of %5 MB; %6 GB sent per GPU</source>
         <translation>&lt;b&gt;%1&lt;/b&gt;&lt;br&gt;组内 %2 块 GPU，跨 %3 个节点；%4 次调用，每次 %5 MB；每块 GPU 发送 %6 GB</translation>
+    </message>
+</context>
+<context>
+    <name>parascope::ui::CustomModelDialog</name>
+    <message>
+        <source>Custom model</source>
+        <translation>自定义模型</translation>
+    </message>
+    <message>
+        <source>A model is a JSON object with the fields of a preset (layers, hidden, heads, kv_heads, ffn_hidden, vocab, mlp, norm, bias, tied_embeddings, position, moe).</source>
+        <translation>模型是一个 JSON 对象，字段与预设相同（layers、hidden、heads、kv_heads、ffn_hidden、vocab、mlp、norm、bias、tied_embeddings、position、moe）。</translation>
     </message>
 </context>
 <context>
@@ -456,30 +553,6 @@ The previous file is unchanged.</source>
         <translation>导出图表</translation>
     </message>
     <message>
-        <source>1920 × 1080 (16:9)</source>
-        <translation>1920 × 1080 (16:9)</translation>
-    </message>
-    <message>
-        <source>1280 × 720 (16:9)</source>
-        <translation>1280 × 720 (16:9)</translation>
-    </message>
-    <message>
-        <source>1024 × 768 (4:3)</source>
-        <translation>1024 × 768 (4:3)</translation>
-    </message>
-    <message>
-        <source>Size</source>
-        <translation>尺寸</translation>
-    </message>
-    <message>
-        <source>PNG scale</source>
-        <translation>PNG 缩放倍数</translation>
-    </message>
-    <message>
-        <source>PNG image (*.png);;SVG vector image (*.svg);;PDF (*.pdf)</source>
-        <translation>PNG 图片 (*.png);;SVG 矢量图 (*.svg);;PDF (*.pdf)</translation>
-    </message>
-    <message>
         <source>Could not export %1: %2</source>
         <translation>无法导出 %1：%2</translation>
     </message>
@@ -536,36 +609,8 @@ The previous file is unchanged.</source>
         <translation>已用 %1 校准</translation>
     </message>
     <message>
-        <source>parascope-probe is not installed: it is built only where the CUDA Toolkit is found.</source>
-        <translation>未安装 parascope-probe：只有找到 CUDA Toolkit 时才会构建它。</translation>
-    </message>
-    <message>
         <source>Calibrate</source>
         <translation>校准</translation>
-    </message>
-    <message>
-        <source>Measuring this machine (parascope-probe --quick)…</source>
-        <translation>正在测量本机（parascope-probe --quick）…</translation>
-    </message>
-    <message>
-        <source>Cancel</source>
-        <translation>取消</translation>
-    </message>
-    <message>
-        <source>parascope-probe did not start: %1</source>
-        <translation>parascope-probe 未能启动：%1</translation>
-    </message>
-    <message>
-        <source>parascope-probe was stopped or crashed</source>
-        <translation>parascope-probe 被终止或崩溃</translation>
-    </message>
-    <message>
-        <source>No usable GPU on this machine: %1</source>
-        <translation>本机没有可用的 GPU：%1</translation>
-    </message>
-    <message>
-        <source>parascope-probe failed (exit code %1)</source>
-        <translation>parascope-probe 运行失败（退出码 %1）</translation>
     </message>
     <message>
         <source>Sweep chart…</source>
@@ -588,36 +633,12 @@ The previous file is unchanged.</source>
         <translation>搜索（帕累托）图…</translation>
     </message>
     <message>
-        <source>Recover scenario</source>
-        <translation>恢复场景</translation>
-    </message>
-    <message>
         <source>There is no scenario to recover.</source>
         <translation>没有可恢复的场景。</translation>
     </message>
     <message>
         <source>Restored the scenario from the last session</source>
         <translation>已恢复上次会话的场景</translation>
-    </message>
-    <message>
-        <source>Restore</source>
-        <translation>恢复</translation>
-    </message>
-    <message>
-        <source>Discard</source>
-        <translation>放弃</translation>
-    </message>
-    <message>
-        <source>ParaScope did not close properly on %1. Restore the scenario it was working on?</source>
-        <translation>ParaScope 在 %1 没有正常关闭。要恢复当时正在编辑的场景吗？</translation>
-    </message>
-    <message>
-        <source>Other unsaved scenarios, kept until you answer for each: %1</source>
-        <translation>其他未保存的场景（逐一答复前一直保留）：%1</translation>
-    </message>
-    <message>
-        <source>Later</source>
-        <translation>稍后</translation>
     </message>
 </context>
 <context>
@@ -706,14 +727,6 @@ OOM</source>
     <message>
         <source>GPUs = TP·PP·DP·CP = %1·%2·%3·%4 = &lt;b&gt;%5&lt;/b&gt; (%6 nodes of %7)</source>
         <translation>GPU 数 = TP·PP·DP·CP = %1·%2·%3·%4 = &lt;b&gt;%5&lt;/b&gt;（%6 个节点，每节点 %7 块）</translation>
-    </message>
-    <message>
-        <source>Custom model</source>
-        <translation>自定义模型</translation>
-    </message>
-    <message>
-        <source>A model is a JSON object with the fields of a preset (layers, hidden, heads, kv_heads, ffn_hidden, vocab, mlp, norm, bias, tied_embeddings, position, moe).</source>
-        <translation>模型是一个 JSON 对象，字段与预设相同（layers、hidden、heads、kv_heads、ffn_hidden、vocab、mlp、norm、bias、tied_embeddings、position、moe）。</translation>
     </message>
     <message>
         <source>none</source>

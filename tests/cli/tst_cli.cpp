@@ -432,7 +432,7 @@ private slots:
 
     void setMovesAKnobAsTheSweepDoes_data()
     {
-        // One value per knob of estimate/knobs.h, each different from the default scenario's.
+        // One value per knob of types/knobs.h, each different from the default scenario's.
         QTest::addColumn<QString>("path");
         QTest::addColumn<QString>("value");
         const std::pair<const char*, const char*> rows[] = {

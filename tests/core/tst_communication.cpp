@@ -56,7 +56,7 @@ private slots:
     void hierarchicalAllReduce()
     {
         // 8 members, 4 per node on 2 nodes (stride 2): NVLink ring over k = 4 on S, then the
-        // network over N = 2 on S/k, per schedules-and-comm.md §3.3:
+        // network over N = 2 on S/k, per docs/reference/schedules-and-comm.md §3.3:
         // t = 2·3·3.4 µs + 1.5·S/(231e9) + 2·1·6 µs + 1·(S/4)/(24e9).
         const ClusterSpec c = dgx();
         const GroupPlacement g = placeGroup(Group::Dp, 8, 2, c);

@@ -1,4 +1,4 @@
-// The knob table (core/estimate/knobs.h): one rule per knob for the app's sliders, sweeps and
+// The knob table (core/types/knobs.h): one rule per knob for the app's sliders, sweeps and
 // `parascope-cli --set`. Before it there were three tables that disagreed: on the default
 // scenario at DP = 32 the DP slider kept the microbatch count (global batch 512 → 2,048) while
 // "Sweep this knob" kept the global batch, so the sweep reported 534k tokens/s and a large-bubble

@@ -1,5 +1,5 @@
 // Pipeline schedules: exact op order, validation, and the event simulator's makespans against
-// the golden values of schedules-and-comm.md §1.11 (unit costs F = 1, B = 2 with Bi = W = 1, no
+// the golden values of docs/reference/schedules-and-comm.md §1.11 (unit costs F = 1, B = 2 with Bi = W = 1, no
 // communication) and the closed-form bubbles.
 
 #include "parallel/pipeline_geometry.h"
@@ -143,7 +143,7 @@ private slots:
         QTest::addColumn<double>("v2");
         QTest::addColumn<double>("v4");
         QTest::addColumn<double>("zbh1");
-        // schedules-and-comm.md §1.11: GPipe = 1F1B = (m + p − 1)(F + B);
+        // docs/reference/schedules-and-comm.md §1.11: GPipe = 1F1B = (m + p − 1)(F + B);
         // interleaved m(F + B) + (p − 1)(F + B)/v; ZB-H1 m(F + B) + (p − 1)(F + Bi − W).
         QTest::newRow("p4 m8") << 4 << 8 << 33.0 << 28.5 << 26.25 << 27.0;
         QTest::newRow("p8 m16") << 8 << 16 << 69.0 << 58.5 << 53.25 << 55.0;
@@ -178,7 +178,7 @@ private slots:
 
     void dualPipeV()
     {
-        // schedules-and-comm.md §1.8: R = 4 ranks (8 stages), m = 10, per chunk F = 0.5, B = 1,
+        // docs/reference/schedules-and-comm.md §1.8: R = 4 ranks (8 stages), m = 10, per chunk F = 0.5, B = 1,
         // W = 0.5, F&B = 1.5 (no overlap gain): makespan 33 vs ideal 30, bubble
         // (PP/2 − 1)(F&B + B − 3W) = 3·1 = 3 with PP = 8 stages.
         const PipelineSchedule s = dualPipeVSchedule(4, 10);

@@ -199,7 +199,7 @@ private slots:
     void closedFormStepByHand()
     {
         // The closed-form step of one pipeline rank, derived from the op-cost formulas
-        // (docs/ARCHITECTURE.md, estimate/op_costs) with everything but the matmuls switched off:
+        // (docs/ARCHITECTURE.md, time/op_costs) with everything but the matmuls switched off:
         // a flat GEMM efficiency curve (g_half = 0), no kernel overhead, an HBM so fast that the
         // elementwise passes and the optimizer take no time, TP = PP = DP = 1 (no communication,
         // no bubble), no recompute.

@@ -12,7 +12,7 @@ namespace parascope::ui {
 const std::vector<Knob>& knobs()
 {
     // The sliders of the scenario panel, in this order; what each moves, the rule for what else
-    // moves with it, and the values it offers come from the core's knob table (estimate/knobs.h),
+    // moves with it, and the values it offers come from the core's knob table (types/knobs.h),
     // the same a sweep and `parascope-cli --set` use. Only the labels are the UI's, so that
     // lupdate sees them (QT_TRANSLATE_NOOP) and the panel translates them.
     static const std::pair<const char*, const char*> kSliders[] = {

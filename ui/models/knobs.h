@@ -1,5 +1,5 @@
 #pragma once
-// The sliders of the scenario panel: a view of the core's knob table (core/estimate/knobs.h) —
+// The sliders of the scenario panel: a view of the core's knob table (core/types/knobs.h) —
 // which scenario field each one moves, by which rule, and which values make sense for the current
 // scenario — with the UI's translatable labels. The panel draws them, the tests check them.
 

@@ -22,6 +22,14 @@ QString withExtension(const QString& file, const QString& default_ext)
     return file + QLatin1Char('.') + default_ext;
 }
 
+QString checkExportFile(const QString& file)
+{
+    const QString suffix = QFileInfo(file).suffix().toLower();
+    if (suffix.isEmpty() || suffix == QLatin1String("png") || suffix == QLatin1String("svg") || suffix == QLatin1String("pdf"))
+        return {};
+    return QCoreApplication::translate("ChartExport", "cannot write .%1 files: use .png, .svg or .pdf").arg(suffix);
+}
+
 ChartTheme slideTheme(QSize size)
 {
     ChartTheme t;
@@ -68,6 +76,8 @@ bool paintVector(QCustomPlot* plot, QPaintDevice* device, int w, int h)
 QString exportChart(QCustomPlot* plot, const ExportRequest& request, const std::function<void(const ChartTheme&)>& setTheme,
                     const ChartTheme& restore)
 {
+    if (const QString e = checkExportFile(request.file); !e.isEmpty())
+        return e;
     const QString file = withExtension(request.file);
     const QString suffix = QFileInfo(file).suffix().toLower();
     const int w = request.size.width(), h = request.size.height();

@@ -28,6 +28,9 @@ inline constexpr double kExportPixelBudget = 50e6;
 // pixels count against the budget (SVG and PDF are vector: only the sides are checked).
 QString checkExportSize(QSize size, double scale, bool raster = true);
 
+// Why `file` cannot be exported to (an extension other than png, svg or pdf), or empty.
+QString checkExportFile(const QString& file);
+
 // The format follows the extension (png, svg, pdf); without one, ".png" is added.
 QString withExtension(const QString& file, const QString& default_ext = QStringLiteral("png"));
 

@@ -32,22 +32,13 @@
 #include <QApplication>
 #include <QClipboard>
 #include <QCloseEvent>
-#include <QComboBox>
 #include <QDialog>
-#include <QDialogButtonBox>
 #include <QDockWidget>
-#include <QDoubleSpinBox>
 #include <QDragEnterEvent>
-#include <QFileDialog>
-#include <QFormLayout>
 #include <QLabel>
 #include <QMenuBar>
 #include <QMessageBox>
 #include <QMimeData>
-#include <QProcess>
-#include <QProgressDialog>
-#include <QStandardPaths>
-#include <QTemporaryDir>
 #include <QScreen>
 #include <QScrollArea>
 #include <QSettings>
@@ -56,18 +47,18 @@
 #include <QStatusBar>
 #include <QTextBrowser>
 #include <QLibraryInfo>
-#include <QPushButton>
 #include <QTranslator>
 #include <QVBoxLayout>
 
 namespace parascope::ui {
 
-MainWindow::MainWindow(QWidget* parent)
+MainWindow::MainWindow(QWidget* parent, Session session)
     : QMainWindow(parent)
     , model_(new ScenarioModel(this))
     , translator_(new QTranslator(this))
     , qt_translator_(new QTranslator(this))
 {
+    session_ = session;
     setObjectName(QStringLiteral("ParaScopeMainWindow"));
     setAcceptDrops(true);
     // The default scenario: the course's second lesson (Llama-2 70B on 512 GPUs).
@@ -136,7 +127,8 @@ MainWindow::MainWindow(QWidget* parent)
     connect(model_, &ScenarioModel::scenarioChanged, this, &MainWindow::updateTitle);
 
     buildMenus();
-    restoreSession();
+    if (session_ == Session::Desktop)
+        restoreSession();
     retranslate();
     updateStatus();
 }
@@ -149,7 +141,13 @@ void MainWindow::setLanguage(const QString& lang)
     uiLanguageStorage() = zh ? QStringLiteral("zh") : QStringLiteral("en");
     installTranslators(zh);
     retranslate(); // also runs on QEvent::LanguageChange
-    QSettings().setValue(QStringLiteral("language"), uiLanguage());
+    if (session_ == Session::Desktop)
+        QSettings().setValue(QStringLiteral("language"), uiLanguage());
+}
+
+void MainWindow::showTab(Tab tab)
+{
+    tabs_->setCurrentIndex(int(tab));
 }
 
 QString MainWindow::language() const
@@ -392,7 +390,8 @@ void MainWindow::rememberRecent(const QString& file)
     recent_.prepend(file);
     while (recent_.size() > kMaxRecentFiles)
         recent_.removeLast();
-    QSettings().setValue(QStringLiteral("recentFiles"), recent_);
+    if (session_ == Session::Desktop)
+        QSettings().setValue(QStringLiteral("recentFiles"), recent_);
     updateRecentMenu();
 }
 
@@ -462,6 +461,10 @@ void MainWindow::closeEvent(QCloseEvent* e)
 {
     if (autosave_)
         autosave_->finish(); // a clean exit: nothing to recover next time
+    if (session_ != Session::Desktop) {
+        QMainWindow::closeEvent(e);
+        return;
+    }
     QSettings s;
     s.setValue(QStringLiteral("geometry"), saveGeometry());
     s.setValue(QStringLiteral("windowState"), saveState());

@@ -35,7 +35,14 @@ class TimelineChart;
 class MainWindow : public QMainWindow {
     Q_OBJECT
 public:
-    explicit MainWindow(QWidget* parent = nullptr);
+    // Desktop: reads and writes the user's settings (language, recent files, geometry, last
+    // scenario). Headless (--export, --screenshot): touches none of them, so an export never
+    // changes what the desktop app shows next time.
+    enum class Session { Desktop, Headless };
+    explicit MainWindow(QWidget* parent = nullptr, Session session = Session::Desktop);
+    // The tabs of the centre: Explorer (charts), Sweep, Search.
+    enum class Tab { Explorer, Sweep, Search };
+    void showTab(Tab tab);
     ~MainWindow() override;
 
     ScenarioModel* model() const { return model_; }
@@ -112,6 +119,7 @@ private:
     QTranslator* qt_translator_; // Qt's own strings (standard buttons, file dialogs), when installed
     void installTranslators(bool zh);
     QString current_file_;
+    Session session_ = Session::Desktop;
     QString lesson_id_;
     int lesson_step_ = 0;
     static constexpr int kMaxRecentFiles = 8;

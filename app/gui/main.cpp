@@ -1,14 +1,20 @@
 // parascope: the desktop application.
 //   parascope [SCENARIO]
 //   parascope SCENARIO --export memory|timeline|communication|sweep|search --out FILE [--size WxH] [--scale S] [--lang zh|en] [--sweep PATH]
-// The export form renders without a display (offscreen) and exits: 0 written, 2 bad input.
+//   parascope [SCENARIO] --screenshot FILE.png --window-size WxH [--tab explorer|sweep|search] [--presenter] [--lang zh|en]
+//   parascope [SCENARIO] --presenter
+// The export and screenshot forms render without a display (offscreen), never touch the user's
+// settings, and exit: 0 written, 2 bad input.
 
 #include "chart_export.h"
 #include "main_window.h"
+#include "save_file.h"
+#include "types/knobs.h"
 #include "parascope/version.h"
 #include "search_view.h"
 
 #include <QApplication>
+#include <QBuffer>
 #include <QCommandLineParser>
 #include <QIcon>
 #include <QSize>
@@ -19,10 +25,12 @@
 int main(int argc, char** argv)
 {
     // Headless export needs no display: pick the offscreen platform unless one is forced.
-    bool exporting = false;
-    for (int i = 1; i < argc; ++i)
+    bool exporting = false, screenshot = false;
+    for (int i = 1; i < argc; ++i) {
         exporting = exporting || std::strcmp(argv[i], "--export") == 0;
-    if (exporting && qEnvironmentVariableIsEmpty("QT_QPA_PLATFORM"))
+        screenshot = screenshot || std::strcmp(argv[i], "--screenshot") == 0;
+    }
+    if ((exporting || screenshot) && qEnvironmentVariableIsEmpty("QT_QPA_PLATFORM"))
         qputenv("QT_QPA_PLATFORM", "offscreen");
 
     QApplication app(argc, argv);
@@ -50,8 +58,54 @@ int main(int argc, char** argv)
     const QCommandLineOption langOpt(QStringLiteral("lang"), QStringLiteral("Language: zh or en"), QStringLiteral("lang"));
     const QCommandLineOption sweepOpt(QStringLiteral("sweep"), QStringLiteral("With --export sweep: the knob to sweep (default parallel.pp)"),
                                       QStringLiteral("path"), QStringLiteral("parallel.pp"));
-    parser.addOptions({exportOpt, outOpt, sizeOpt, scaleOpt, langOpt, sweepOpt});
+    const QCommandLineOption shotOpt(QStringLiteral("screenshot"), QStringLiteral("Render the whole window to a PNG and exit"),
+                                     QStringLiteral("file"));
+    const QCommandLineOption windowSizeOpt(QStringLiteral("window-size"), QStringLiteral("With --screenshot: the screen size WxH"),
+                                           QStringLiteral("WxH"), QStringLiteral("1280x720"));
+    const QCommandLineOption tabOpt(QStringLiteral("tab"), QStringLiteral("With --screenshot: explorer, sweep or search"),
+                                    QStringLiteral("tab"), QStringLiteral("explorer"));
+    const QCommandLineOption presenterOpt(QStringLiteral("presenter"), QStringLiteral("Start in presenter mode"));
+    parser.addOptions({exportOpt, outOpt, sizeOpt, scaleOpt, langOpt, sweepOpt, shotOpt, windowSizeOpt, tabOpt, presenterOpt});
     parser.process(app);
+
+    // Options that name a value are checked before anything is drawn: a typo is exit 2, never a
+    // silent default.
+    const QString lang = parser.value(langOpt);
+    if (parser.isSet(langOpt) && lang != QLatin1String("zh") && lang != QLatin1String("zh_CN") && lang != QLatin1String("en")) {
+        std::fprintf(stderr, "parascope: --lang needs zh or en, got \"%s\"\n", qPrintable(lang));
+        return 2;
+    }
+    if (parser.isSet(sweepOpt) && !parascope::findKnob(parser.value(sweepOpt).toStdString())) {
+        std::fprintf(stderr, "parascope: --sweep needs a knob path (e.g. parallel.pp), got \"%s\"\n",
+                     qPrintable(parser.value(sweepOpt)));
+        return 2;
+    }
+    const QStringList tabs = {QStringLiteral("explorer"), QStringLiteral("sweep"), QStringLiteral("search")};
+    if (!tabs.contains(parser.value(tabOpt))) {
+        std::fprintf(stderr, "parascope: --tab needs explorer, sweep or search\n");
+        return 2;
+    }
+    if (exporting) {
+        if (const QString e = parascope::ui::checkExportFile(parser.value(outOpt)); !e.isEmpty()) {
+            std::fprintf(stderr, "parascope: %s\n", qPrintable(e));
+            return 2;
+        }
+    }
+    QSize window_size;
+    if (screenshot) {
+        const QStringList wh = parser.value(windowSizeOpt).split(QLatin1Char('x'));
+        bool okw = false, okh = false;
+        window_size = QSize(wh.size() == 2 ? wh[0].toInt(&okw) : 0, wh.size() == 2 ? wh[1].toInt(&okh) : 0);
+        if (!okw || !okh || window_size.width() < 320 || window_size.height() < 240 || window_size.width() > 7680
+            || window_size.height() > 4320) {
+            std::fprintf(stderr, "parascope: --window-size needs WxH between 320x240 and 7680x4320\n");
+            return 2;
+        }
+        if (!parser.value(shotOpt).endsWith(QLatin1String(".png"), Qt::CaseInsensitive)) {
+            std::fprintf(stderr, "parascope: --screenshot writes a .png file\n");
+            return 2;
+        }
+    }
 
     // An export's size and scale are checked before anything is loaded or drawn.
     QSize export_size;
@@ -72,13 +126,14 @@ int main(int argc, char** argv)
         }
     }
 
-    parascope::ui::MainWindow window;
+    using parascope::ui::MainWindow;
+    MainWindow window(nullptr, exporting || screenshot ? MainWindow::Session::Headless : MainWindow::Session::Desktop);
     if (parser.isSet(langOpt))
-        window.setLanguage(parser.value(langOpt));
+        window.setLanguage(lang);
     const QStringList args = parser.positionalArguments();
     if (!args.isEmpty()) {
         const QString error = window.openScenario(args.front());
-        if (!error.isEmpty() && exporting) {
+        if (!error.isEmpty() && (exporting || screenshot)) {
             std::fprintf(stderr, "parascope: %s: %s\n", qPrintable(args.front()), qPrintable(error));
             return 2;
         }
@@ -105,6 +160,36 @@ int main(int argc, char** argv)
         }
         return 0;
     }
+    if (screenshot) {
+        // The whole window as it looks on a screen of that size: laid out at the size (or at its
+        // minimum size when that is larger, which is then reported), grabbed, cropped to the screen.
+        if (parser.isSet(presenterOpt))
+            window.setPresenterMode(true);
+        window.showTab(MainWindow::Tab(tabs.indexOf(parser.value(tabOpt))));
+        if (parser.value(tabOpt) == QLatin1String("sweep"))
+            window.showSweep(parser.value(sweepOpt), true);
+        if (parser.value(tabOpt) == QLatin1String("search"))
+            window.searchView()->runSearch(false);
+        window.resize(window_size);
+        window.show();
+        QCoreApplication::processEvents(); // lay out once before grabbing (no user input here)
+        const QSize needed = window.minimumSizeHint();
+        if (needed.width() > window_size.width() || needed.height() > window_size.height())
+            std::fprintf(stderr, "parascope: note: the window needs at least %dx%d; the screenshot shows the top-left %dx%d\n",
+                         needed.width(), needed.height(), window_size.width(), window_size.height());
+        const QImage image = window.grab().toImage().copy(QRect(QPoint(0, 0), window_size));
+        QByteArray png;
+        QBuffer buffer(&png);
+        buffer.open(QIODevice::WriteOnly);
+        image.save(&buffer, "PNG");
+        if (const QString e = parascope::ui::writeFileAtomically(parser.value(shotOpt), png); !e.isEmpty()) {
+            std::fprintf(stderr, "parascope: %s\n", qPrintable(e));
+            return 2;
+        }
+        return 0;
+    }
+    if (parser.isSet(presenterOpt))
+        window.setPresenterMode(true);
     // Crash recovery: autosave from here on, and offer back what a killed session left.
     window.startAutosave();
     window.show();

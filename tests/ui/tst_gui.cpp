@@ -419,6 +419,47 @@ private slots:
         QCOMPARE(p.exitCode(), 2);
     }
 
+    void screenshotAndRefusalsLeaveSettingsAlone()
+    {
+        // Headless runs get their own configuration folder, so the settings file they must not
+        // write is one this test can watch.
+        QTemporaryDir dir, config;
+        QProcessEnvironment env = QProcessEnvironment::systemEnvironment();
+        env.insert(QStringLiteral("XDG_CONFIG_HOME"), config.path());
+        env.insert(QStringLiteral("QT_QPA_PLATFORM"), QStringLiteral("offscreen"));
+        const auto run = [&](const QStringList& args) {
+            QProcess p;
+            p.setProcessEnvironment(env);
+            p.start(QStringLiteral(PARASCOPE_GUI), args);
+            return p.waitForFinished(120000) ? p.exitCode() : -1;
+        };
+        const QString scenario = QStringLiteral(PARASCOPE_SOURCE_DIR "/resources/scenarios/default.parascope.json");
+        // --screenshot renders the whole window at the screen size, in either language and tab.
+        for (const char* size : {"1280x720", "1024x768"}) {
+            const QString png = dir.filePath(QStringLiteral("shot-%1.png").arg(QLatin1String(size)));
+            QCOMPARE(run({scenario, QStringLiteral("--screenshot"), png, QStringLiteral("--window-size"), QLatin1String(size),
+                          QStringLiteral("--lang"), QStringLiteral("zh"), QStringLiteral("--tab"), QStringLiteral("sweep")}),
+                     0);
+            const QStringList wh = QString::fromLatin1(size).split(QLatin1Char('x'));
+            QCOMPARE(QImage(png).size(), QSize(wh[0].toInt(), wh[1].toInt()));
+        }
+        // A value that names nothing is refused with exit 2, never replaced by a default.
+        const QString out = dir.filePath(QStringLiteral("x.png"));
+        QCOMPARE(run({scenario, QStringLiteral("--export"), QStringLiteral("memory"), QStringLiteral("--out"),
+                      dir.filePath(QStringLiteral("x.jpg"))}), 2);
+        QVERIFY(!QFileInfo::exists(dir.filePath(QStringLiteral("x.jpg.png"))));
+        QCOMPARE(run({scenario, QStringLiteral("--export"), QStringLiteral("memory"), QStringLiteral("--out"), out,
+                      QStringLiteral("--lang"), QStringLiteral("fr")}), 2);
+        QCOMPARE(run({scenario, QStringLiteral("--export"), QStringLiteral("sweep"), QStringLiteral("--out"), out,
+                      QStringLiteral("--sweep"), QStringLiteral("nonsense.knob")}), 2);
+        QCOMPARE(run({scenario, QStringLiteral("--screenshot"), out, QStringLiteral("--tab"), QStringLiteral("gantt")}), 2);
+        // An export in Chinese neither switches the desktop app's language nor adds a recent file.
+        QCOMPARE(run({scenario, QStringLiteral("--export"), QStringLiteral("memory"), QStringLiteral("--out"), out,
+                      QStringLiteral("--lang"), QStringLiteral("zh")}), 0);
+        QDirIterator it(config.path(), QDir::Files, QDirIterator::Subdirectories);
+        QVERIFY2(!it.hasNext(), qPrintable(it.hasNext() ? it.next() : QString()));
+    }
+
     void calibrationFromAProfile()
     {
         MainWindow w;

@@ -16,6 +16,9 @@
 #include <QToolTip>
 #include <QVBoxLayout>
 
+#include <limits>
+#include <map>
+
 namespace parascope::ui {
 
 SweepView::SweepView(ScenarioModel* model, QWidget* parent)
@@ -199,11 +202,14 @@ void SweepView::draw()
     for (int i = 0; i < n; ++i) {
         const SweepPoint& p = result_.points[std::size_t(i)];
         x[i] = i; // categorical: one slot per value
-        peak[i] = p.peak_bytes / kGiB;
+        // An invalid value (PP = 64 on 32 layers) has no memory, step or MFU to draw: a gap
+        // (NaN), marked ✗ on the axis and explained below.
+        const double nan = std::numeric_limits<double>::quiet_NaN();
+        peak[i] = p.valid ? p.peak_bytes / kGiB : nan;
         cap[i] = p.capacity_bytes / kGiB;
-        step[i] = p.step_s;
-        bubble[i] = p.bubble_fraction * 100;
-        mfu[i] = p.mfu * 100;
+        step[i] = p.valid ? p.step_s : nan;
+        bubble[i] = p.valid ? p.bubble_fraction * 100 : nan;
+        mfu[i] = p.valid ? p.mfu * 100 : nan;
         ticker->addTick(i, (p.valid ? QString() : QStringLiteral("✗ ")) + QString::number(p.value));
     }
     peak_->setData(x, peak, true);
@@ -215,7 +221,9 @@ void SweepView::draw()
         r->axis(QCPAxis::atBottom)->setTicker(ticker);
         r->axis(QCPAxis::atBottom)->setRange(-0.5, std::max(1, n) - 0.5);
     }
-    ratio_rect_->axis(QCPAxis::atBottom)->setLabel(QString::fromStdString(result_.param));
+    const Knob* knob = findKnob(QString::fromStdString(result_.param));
+    ratio_rect_->axis(QCPAxis::atBottom)->setLabel(knob ? QCoreApplication::translate("Knobs", knob->label)
+                                                        : QString::fromStdString(result_.param));
     bool found = false;
     memory_rect_->axis(QCPAxis::atLeft)->setRange(0, std::max(1.0, std::max(peak_->getValueRange(found).upper, cap.isEmpty() ? 1 : cap[0])) * 1.1);
     time_rect_->axis(QCPAxis::atLeft)->setRange(0, std::max(1e-6, step_->getValueRange(found).upper) * 1.1);
@@ -223,7 +231,10 @@ void SweepView::draw()
     // Breaking points: a dashed line before the first value where each appears, named below.
     plot_->clearItems();
     QString text;
+    std::map<int, QString> numbers; // slot → "1, 2": one label per line, never two on top of each other
+    int number = 0;
     for (const BreakingPoint& b : result_.breaks) {
+        ++number;
         int idx = 0;
         for (int i = 0; i < n; ++i)
             if (result_.points[std::size_t(i)].value == b.value)
@@ -237,19 +248,23 @@ void SweepView::draw()
             line->point2->setCoords(idx - 0.5, 1);
             line->setPen(QPen(palette::vermillion, 1, Qt::DashLine));
         }
-        // Named on the chart too (exports carry it): the diagnostic code at the top of the line.
+        QString& at = numbers[idx];
+        at += (at.isEmpty() ? QString() : QStringLiteral(", ")) + QString::number(number);
+        text += QStringLiteral("%1. ").arg(number) + inUi(b.message).toHtmlEscaped() + QStringLiteral("<br>");
+    }
+    // Numbered on the chart too (exports carry them), in the words of the list below.
+    for (const auto& [idx, label_text] : numbers) {
         auto* label = new QCPItemText(plot_);
         label->setClipAxisRect(memory_rect_);
         label->position->setAxes(memory_rect_->axis(QCPAxis::atBottom), memory_rect_->axis(QCPAxis::atLeft));
         label->position->setCoords(idx - 0.45, memory_rect_->axis(QCPAxis::atLeft)->range().upper);
         label->setPositionAlignment(Qt::AlignLeft | Qt::AlignTop);
-        label->setText(QString::fromStdString(b.code));
+        label->setText(label_text);
         label->setColor(palette::vermillion);
         QFont f = plot_->font();
         f.setPointSize(std::max(6, theme_.font_pt - 2));
+        f.setBold(true);
         label->setFont(f);
-        text += QStringLiteral("• ") + QString::fromStdString(b.message.in(chineseUi() ? "zh" : "en")).toHtmlEscaped()
-              + QStringLiteral("<br>");
     }
     breaks_->setText(n == 0 ? tr("Pick a knob and press Sweep.")
                             : (result_.breaks.empty() ? tr("<b>Breaking points:</b> none in this range.")

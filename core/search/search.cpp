@@ -21,9 +21,9 @@ std::vector<long long> offered(const Scenario& base, std::string_view path)
 }
 
 // Every (TP, PP, CP, DP) grid the search considers on `gpus` GPUs, from the knobs' offered values:
-// TP dividing the heads, the KV heads and the GPUs, inside a node unless allowed across; PP up to
-// the layer count (uneven splits are diagnosed as a warning); CP with 2·CP dividing the sequence
-// and at least 1,024 tokens per rank; DP the rest.
+// TP dividing the heads, the KV heads and the GPUs, inside a node unless allowed across; PP a
+// divisor of the layer count or a power of two up to it (an uneven split is diagnosed as a
+// warning); CP with 2·CP dividing the sequence and at least 1,024 tokens per rank; DP the rest.
 template <typename F>
 void forEachGrid(const Scenario& base, const SearchOptions& o, std::int64_t gpus, F&& f)
 {

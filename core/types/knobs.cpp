@@ -113,11 +113,11 @@ const std::vector<Knob>& knobs()
              s.parallel.pp = int(v);
              s.parallel.stage_layers.clear();
          },
-         // Every count up to the layer count (uneven splits are valid: the first stages take one
-         // layer more, as in Megatron's uneven pipelines; Llama 3 405B ran 126 layers on PP 16),
-         // and powers of two beyond (to show what breaks).
+         // Divisors of the layer count (even stages) and powers of two (uneven splits, as in
+         // Megatron's uneven pipelines: Llama 3 405B ran 126 layers on PP 16; and beyond the
+         // layer count, to show what breaks). The search tries the same values.
          [](const Scenario& s) {
-             std::vector<long long> v = range(1, std::min(s.model.layers, 512));
+             std::vector<long long> v = divisors(s.model.layers, 512);
              for (long long p : powersOfTwo(1, 256))
                  v.push_back(p);
              return withCurrent(v, s.parallel.pp);

@@ -162,9 +162,11 @@ private slots:
         const std::string why = j["no_result"]["reason"].get<std::string>();
         QVERIFY2(why.find("641") != std::string::npos && why.find("2520") != std::string::npos, why.c_str());
         QVERIFY2(why.find("memory") == std::string::npos, why.c_str());
-        // 5,120 = 2^10·5: DP 40 (TP 8, PP 16) divides 2,520 = 40·63. Above, 5,152 = 2^5·7·23:
-        // DP 28 with TP 8, PP 23 (≤ 105 layers), and 2,520 = 28·90.
-        QCOMPARE(j["no_result"]["nearest_gpus"], nlohmann::json({5120, 5152}));
+        // 5,120 = 2^10·5: DP 40 (TP 8, PP 16) divides 2,520 = 40·63. Above, the search tries the
+        // PP values the knob table offers (divisors of the 105 layers and powers of two), so
+        // 5,152 = 2^5·7·23 would need PP 23 and has no layout; 5,376 = TP 8 · PP 16 · DP 42 does,
+        // 2,520 = 42·60.
+        QCOMPARE(j["no_result"]["nearest_gpus"], nlohmann::json({5120, 5376}));
     }
 
     void zeroBandwidthInAProfileIsRefused()

@@ -135,12 +135,11 @@ private slots:
     {
         MainWindow w;
         w.model()->setScenario(sevenB());
-        // PP offers every count up to the 32 layers, then powers of two: 40 is not offered and
-        // snaps to the nearest offered value, 32.
-        w.panel()->spinBox(QStringLiteral("parallel.pp"))->setValue(40);
+        // 5 is not a valid PP for 32 layers (not a divisor, not a power of two): snaps to 4.
+        w.panel()->spinBox(QStringLiteral("parallel.pp"))->setValue(5);
         w.model()->flush();
-        QCOMPARE(w.model()->scenario().parallel.pp, 32);
-        QTRY_COMPARE(w.panel()->spinBox(QStringLiteral("parallel.pp"))->value(), 32);
+        QCOMPARE(w.model()->scenario().parallel.pp, 4);
+        QTRY_COMPARE(w.panel()->spinBox(QStringLiteral("parallel.pp"))->value(), 4);
     }
 
     void invalidTpIsDiagnosed()

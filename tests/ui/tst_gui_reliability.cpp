@@ -269,7 +269,7 @@ private slots:
         QVERIFY(w.searchView()->result().top.empty());
         const QString summary = w.searchView()->summary();
         QVERIFY2(summary.contains(QStringLiteral("641")) && summary.contains(QStringLiteral("2520")), qPrintable(summary));
-        QVERIFY2(summary.contains(QStringLiteral("5120, 5152")), qPrintable(summary));
+        QVERIFY2(summary.contains(QStringLiteral("5120, 5376")), qPrintable(summary));
     }
 
     void hugeRecentFileListIsTrimmedOnRead()

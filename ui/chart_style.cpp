@@ -49,7 +49,10 @@ void placeLegendBelow(QCustomPlot* plot, int columns)
     plot->legend->setVisible(true);
     plot->legend->setFillOrder(QCPLegend::foColumnsFirst);
     plot->legend->setWrap(columns);
-    plot->axisRect()->insetLayout()->take(plot->legend);
+    // The legend starts in the axis rect's inset layout; a view that rebuilt its layout (the
+    // sweep's three axis rects) has already taken it out.
+    if (QCPLayout* inset = plot->legend->layout())
+        inset->take(plot->legend);
     const int row = plot->plotLayout()->rowCount();
     plot->plotLayout()->addElement(row, 0, plot->legend);
     plot->legend->setMargins(QMargins(4, 2, 4, 2));

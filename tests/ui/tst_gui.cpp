@@ -418,6 +418,23 @@ private slots:
         QCOMPARE(p.exitCode(), 2);
     }
 
+    void startsWithoutLayoutWarnings()
+    {
+        // QCustomPlot warned "QCPLayoutInset::take … couldn't take" on every start and export:
+        // the sweep took its legend out of the inset layout twice.
+        // (QCustomPlot reports it through qDebug, so the messages are collected here.)
+        static QStringList messages;
+        messages.clear();
+        const QtMessageHandler previous = qInstallMessageHandler(
+            [](QtMsgType, const QMessageLogContext&, const QString& m) { messages << m; });
+        {
+            MainWindow w;
+            w.showTab(MainWindow::Tab::Sweep);
+        }
+        qInstallMessageHandler(previous);
+        QVERIFY2(messages.filter(QStringLiteral("couldn't take")).isEmpty(), qPrintable(messages.join(QLatin1Char('\n'))));
+    }
+
     void screenshotAndRefusalsLeaveSettingsAlone()
     {
         // Headless runs get their own configuration folder, so the settings file they must not

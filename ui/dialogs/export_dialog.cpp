@@ -3,10 +3,14 @@
 #include <QComboBox>
 #include <QCoreApplication>
 #include <QDialog>
+#include <QDir>
 #include <QDialogButtonBox>
 #include <QDoubleSpinBox>
 #include <QFileDialog>
+#include <QFileInfo>
 #include <QFormLayout>
+#include <QSettings>
+#include <QStandardPaths>
 
 namespace parascope::ui {
 
@@ -31,10 +35,17 @@ std::optional<ExportChoice> askExport(QWidget* parent, const QString& name)
     QObject::connect(buttons, &QDialogButtonBox::rejected, &d, &QDialog::reject);
     if (d.exec() != QDialog::Accepted)
         return std::nullopt;
-    const QString f = QFileDialog::getSaveFileName(parent, QCoreApplication::translate("ExportDialog", "Export chart"), name,
+    // The last folder an export went to, else Pictures (never the working directory).
+    QSettings settings;
+    const QString folder = settings.value(QStringLiteral("lastExportFolder"),
+                                          QStandardPaths::writableLocation(QStandardPaths::PicturesLocation))
+                               .toString();
+    const QString f = QFileDialog::getSaveFileName(parent, QCoreApplication::translate("ExportDialog", "Export chart"),
+                                                   QDir(folder).filePath(name),
                                                    QCoreApplication::translate("ExportDialog", "PNG image (*.png);;SVG vector image (*.svg);;PDF (*.pdf)"));
     if (f.isEmpty())
         return std::nullopt;
+    settings.setValue(QStringLiteral("lastExportFolder"), QFileInfo(f).absolutePath());
     return ExportChoice{f, size->currentData().toSize(), scale->value()};
 }
 

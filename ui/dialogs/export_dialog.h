@@ -16,7 +16,8 @@ struct ExportChoice {
     double scale = 2;
 };
 
-// Asks for size and scale, then for the file (suggested name `name`); nullopt when cancelled.
+// Asks for size and scale, then for the file (suggested name `name`, in the last folder an export
+// went to, else Pictures); nullopt when cancelled.
 std::optional<ExportChoice> askExport(QWidget* parent, const QString& name);
 
 } // namespace parascope::ui

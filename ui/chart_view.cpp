@@ -4,6 +4,8 @@
 
 #include <qcustomplot.h>
 
+#include <algorithm>
+
 #include <QVBoxLayout>
 
 namespace parascope::ui {
@@ -16,6 +18,8 @@ ChartView::ChartView(ScenarioModel* model, QWidget* parent)
     auto* layout = new QVBoxLayout(this);
     layout->setContentsMargins(0, 0, 0, 0);
     layout->addWidget(plot_);
+    // The plot's own minimum follows its legend laid out in one row; the legend wraps instead.
+    plot_->setMinimumSize(160, 120);
     plot_->setNotAntialiasedElements(QCP::aeAll);
     plot_->setPlottingHint(QCP::phCacheLabels, true);
     plot_->setMouseTracking(true);
@@ -29,6 +33,20 @@ void ChartView::setTheme(const ChartTheme& t)
     applyTheme(plot_, theme_);
     themeChanged();
     refresh();
+}
+
+void ChartView::resizeEvent(QResizeEvent* e)
+{
+    QWidget::resizeEvent(e);
+    if (!plot_->legend || !plot_->legend->visible() || plot_->legend->itemCount() == 0)
+        return;
+    // About 150 pixels per entry (a swatch and a short name at the chart's font).
+    const int fit = std::max(1, width() / std::max(120, 12 * theme_.font_pt));
+    const int columns = std::min(plot_->legend->itemCount(), fit);
+    if (columns != plot_->legend->wrap()) {
+        plot_->legend->setWrap(columns);
+        plot_->replot();
+    }
 }
 
 } // namespace parascope::ui

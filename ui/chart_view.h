@@ -26,6 +26,9 @@ public slots:
 protected:
     // Called after a theme change, before the refresh (fonts of extra elements).
     virtual void themeChanged() {}
+    // The legend wraps to as many columns as the width holds, so a narrow chart never forces the
+    // window wider (1024-pixel projectors).
+    void resizeEvent(QResizeEvent* e) override;
 
     ScenarioModel* model_;
     QCustomPlot* plot_;

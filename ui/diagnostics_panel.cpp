@@ -20,6 +20,7 @@ DiagnosticsPanel::DiagnosticsPanel(ScenarioModel* model, QWidget* parent)
     layout->setContentsMargins(4, 4, 4, 4);
     layout->addWidget(header_);
     layout->addWidget(view_, 1);
+    header_->setWordWrap(true); // a long verdict wraps instead of widening the window
     view_->setModel(diagnostics_);
     view_->setWordWrap(true);
     view_->setUniformItemSizes(false);

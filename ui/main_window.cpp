@@ -69,8 +69,10 @@ MainWindow::MainWindow(QWidget* parent, Session session)
     auto* scroll = new QScrollArea;
     scroll->setWidget(panel_);
     scroll->setWidgetResizable(true);
-    scroll->setHorizontalScrollBarPolicy(Qt::ScrollBarAlwaysOff);
-    scroll->setMinimumWidth(430);
+    // Every control stays reachable on a 1024-pixel projector: the panel scrolls both ways rather
+    // than widening the window.
+    scroll->setHorizontalScrollBarPolicy(Qt::ScrollBarAsNeeded);
+    scroll->setMinimumWidth(260);
     panel_dock_ = new QDockWidget(this);
     panel_dock_->setObjectName(QStringLiteral("scenarioDock"));
     panel_dock_->setWidget(scroll);
@@ -80,9 +82,9 @@ MainWindow::MainWindow(QWidget* parent, Session session)
     memory_ = new MemoryChart(model_);
     comm_ = new CommChart(model_);
     timeline_ = new TimelineChart(model_);
-    memory_->setMinimumSize(360, 260);
-    comm_->setMinimumSize(300, 260);
-    timeline_->setMinimumSize(500, 280);
+    memory_->setMinimumSize(240, 200);
+    comm_->setMinimumSize(200, 200);
+    timeline_->setMinimumSize(400, 220);
     auto* top = new QSplitter(Qt::Horizontal);
     top->addWidget(memory_);
     top->addWidget(comm_);
@@ -110,12 +112,15 @@ MainWindow::MainWindow(QWidget* parent, Session session)
     right_dock_ = new QDockWidget(this);
     right_dock_->setObjectName(QStringLiteral("rightDock"));
     right_dock_->setWidget(right);
-    right_dock_->setMinimumWidth(320);
+    right_dock_->setMinimumWidth(200);
     right_dock_->setFeatures(QDockWidget::DockWidgetMovable | QDockWidget::DockWidgetClosable);
     addDockWidget(Qt::RightDockWidgetArea, right_dock_);
 
     status_ = new QLabel;
     status_->setTextFormat(Qt::RichText);
+    // The key figures never widen the window: on a narrow screen the line is cut, its tooltip whole.
+    status_->setSizePolicy(QSizePolicy::Ignored, QSizePolicy::Preferred);
+    status_->setMinimumWidth(1);
     statusBar()->addWidget(status_, 1);
 
     connect(diagnostics_, &DiagnosticsPanel::stageActivated, memory_, &MemoryChart::highlightStage);
@@ -205,6 +210,7 @@ void MainWindow::updateStatus()
                     .arg(signedPercent(e.time.step_s, a->time.step_s), signedPercent(e.throughput.tokens_per_s, a->throughput.tokens_per_s),
                          signedPercent(e.memory.peak_bytes, a->memory.peak_bytes));
     status_->setText(text);
+    status_->setToolTip(text);
 }
 
 void MainWindow::updateTitle()

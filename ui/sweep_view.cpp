@@ -29,6 +29,9 @@ SweepView::SweepView(ScenarioModel* model, QWidget* parent)
     , breaks_(new QLabel)
     , watcher_(new QFutureWatcher<SweepResult>(this))
 {
+    // The knob names are long ("Schedule (0 gpipe, 1 1f1b, …)"): the box elides, the list shows all.
+    param_->setSizeAdjustPolicy(QComboBox::AdjustToMinimumContentsLengthWithIcon);
+    param_->setMinimumContentsLength(14);
     // Controls above the plot, the breaking points below it.
     auto* controls = new QHBoxLayout;
     for (const Knob& k : knobs())

@@ -172,7 +172,8 @@ int main(int argc, char** argv)
             window.searchView()->runSearch(false);
         window.resize(window_size);
         window.show();
-        QCoreApplication::processEvents(); // lay out once before grabbing (no user input here)
+        QCoreApplication::processEvents(); // lay out, then draw what the layout changed (no user input here)
+        QCoreApplication::processEvents();
         const QSize needed = window.minimumSizeHint();
         if (needed.width() > window_size.width() || needed.height() > window_size.height())
             std::fprintf(stderr, "parascope: note: the window needs at least %dx%d; the screenshot shows the top-left %dx%d\n",

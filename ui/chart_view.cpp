@@ -40,11 +40,12 @@ void ChartView::resizeEvent(QResizeEvent* e)
     QWidget::resizeEvent(e);
     if (!plot_->legend || !plot_->legend->visible() || plot_->legend->itemCount() == 0)
         return;
-    // About 150 pixels per entry (a swatch and a short name at the chart's font).
-    const int fit = std::max(1, width() / std::max(120, 12 * theme_.font_pt));
+    // About 140 pixels per entry (a swatch and a short name at the chart's font).
+    const int fit = std::max(1, width() / std::max(140, 14 * theme_.font_pt));
     const int columns = std::min(plot_->legend->itemCount(), fit);
     if (columns != plot_->legend->wrap()) {
         plot_->legend->setWrap(columns);
+        plot_->legend->setFillOrder(plot_->legend->fillOrder(), true); // re-flow the existing entries
         plot_->replot();
     }
 }

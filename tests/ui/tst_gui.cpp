@@ -418,6 +418,22 @@ private slots:
         QCOMPARE(p.exitCode(), 2);
     }
 
+    void windowFitsClassroomScreens()
+    {
+        // A 1024×768 projector (the smaller of the two classroom sizes) holds the whole window in
+        // both languages, on every tab: nothing is off-screen.
+        for (const char* lang : {"zh", "en"}) {
+            MainWindow w;
+            w.setLanguage(QLatin1String(lang));
+            for (MainWindow::Tab tab : {MainWindow::Tab::Explorer, MainWindow::Tab::Sweep, MainWindow::Tab::Search}) {
+                w.showTab(tab);
+                const QSize min = w.minimumSizeHint();
+                QVERIFY2(min.width() <= 1024 && min.height() <= 768,
+                         qPrintable(QStringLiteral("%1: %2×%3").arg(QLatin1String(lang)).arg(min.width()).arg(min.height())));
+            }
+        }
+    }
+
     void startsWithoutLayoutWarnings()
     {
         // QCustomPlot warned "QCPLayoutInset::take … couldn't take" on every start and export:

@@ -5,7 +5,9 @@
 namespace parascope::ui {
 
 namespace {
-enum Column { Rank, Layout, Recompute_, Schedule, StepCol, TokensCol, MfuCol, PeakCol, ColumnCount };
+// The ranking first (it is what the table is sorted by and must be visible at 1024 pixels), then the
+// layout that achieves it.
+enum Column { Rank, TokensCol, StepCol, MfuCol, PeakCol, Layout, Recompute_, Schedule, ColumnCount };
 } // namespace
 
 void SearchTableModel::setRows(std::vector<SearchRow> rows)

@@ -1,4 +1,5 @@
 #include "main_window.h"
+#include "status_line.h"
 #include "dialogs/export_dialog.h"
 #include "dialogs/recovery_dialog.h"
 #include "dialogs/probe_launcher.h"
@@ -194,21 +195,7 @@ void MainWindow::applyTheme()
 
 void MainWindow::updateStatus()
 {
-    const Estimate& e = model_->estimate();
-    QString text = tr("Step %1 · %2 tokens/s · MFU %3 % · peak %4 / %5 GiB (stage %6)")
-                       .arg(seconds(e.time.step_s))
-                       .arg(e.throughput.tokens_per_s, 0, 'f', 0)
-                       .arg(e.throughput.mfu * 100, 0, 'f', 1)
-                       .arg(gib(e.memory.peak_bytes, 1), gib(e.memory.capacity_bytes, 1))
-                       .arg(e.memory.peak_stage);
-    if (!model_->scenario().cluster.calibration.empty())
-        text = tr("<b>calibrated</b> · ") + text;
-    if (!e.memory.fits)
-        text = QStringLiteral("<span style='color:#D55E00'><b>") + tr("OUT OF MEMORY") + QStringLiteral("</b></span> · ") + text;
-    if (const Estimate* a = model_->pinnedEstimate())
-        text += tr(" · vs A: step %1, tokens/s %2, peak %3")
-                    .arg(signedPercent(e.time.step_s, a->time.step_s), signedPercent(e.throughput.tokens_per_s, a->throughput.tokens_per_s),
-                         signedPercent(e.memory.peak_bytes, a->memory.peak_bytes));
+    const QString text = statusLine(model_->scenario(), model_->estimate(), model_->pinnedEstimate());
     status_->setText(text);
     status_->setToolTip(text);
 }

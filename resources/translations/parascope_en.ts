@@ -58,6 +58,10 @@
         <source>the PDF painter could not start</source>
         <translation>the PDF painter could not start</translation>
     </message>
+    <message>
+        <source>cannot write .%1 files: use .png, .svg or .pdf</source>
+        <translation>cannot write .%1 files: use .png, .svg or .pdf</translation>
+    </message>
 </context>
 <context>
     <name>CommChart</name>
@@ -193,6 +197,26 @@
     <message>
         <source>Later</source>
         <translation>Later</translation>
+    </message>
+    <message>
+        <source>INVALID</source>
+        <translation>INVALID</translation>
+    </message>
+    <message>
+        <source>Step %1 · %2 tokens/s · MFU %3 % · peak %4 / %5 GiB (stage %6)</source>
+        <translation>Step %1 · %2 tokens/s · MFU %3 % · peak %4 / %5 GiB (stage %6)</translation>
+    </message>
+    <message>
+        <source>&lt;b&gt;calibrated&lt;/b&gt; · </source>
+        <translation>&lt;b&gt;calibrated&lt;/b&gt; · </translation>
+    </message>
+    <message>
+        <source>OUT OF MEMORY</source>
+        <translation>OUT OF MEMORY</translation>
+    </message>
+    <message>
+        <source> · vs A: step %1, tokens/s %2, peak %3</source>
+        <translation> · vs A: step %1, tokens/s %2, peak %3</translation>
     </message>
 </context>
 <context>
@@ -519,18 +543,6 @@
         <translation>&lt;p&gt;Pick a lesson in the scenario panel to read what it shows.&lt;/p&gt;</translation>
     </message>
     <message>
-        <source>Step %1 · %2 tokens/s · MFU %3 % · peak %4 / %5 GiB (stage %6)</source>
-        <translation>Step %1 · %2 tokens/s · MFU %3 % · peak %4 / %5 GiB (stage %6)</translation>
-    </message>
-    <message>
-        <source>OUT OF MEMORY</source>
-        <translation>OUT OF MEMORY</translation>
-    </message>
-    <message>
-        <source> · vs A: step %1, tokens/s %2, peak %3</source>
-        <translation> · vs A: step %1, tokens/s %2, peak %3</translation>
-    </message>
-    <message>
         <source>%1 is not a valid scenario:
 
 %2</source>
@@ -579,10 +591,6 @@ The previous file is unchanged.</translation>
     <message>
         <source>&amp;Import profile…</source>
         <translation>&amp;Import profile…</translation>
-    </message>
-    <message>
-        <source>&lt;b&gt;calibrated&lt;/b&gt; · </source>
-        <translation>&lt;b&gt;calibrated&lt;/b&gt; · </translation>
     </message>
     <message>
         <source>Hardware profile</source>

@@ -58,6 +58,10 @@
         <source>the PDF painter could not start</source>
         <translation>无法启动 PDF 绘制</translation>
     </message>
+    <message>
+        <source>cannot write .%1 files: use .png, .svg or .pdf</source>
+        <translation>无法写入 .%1 文件：请使用 .png、.svg 或 .pdf</translation>
+    </message>
 </context>
 <context>
     <name>CommChart</name>
@@ -193,6 +197,26 @@
     <message>
         <source>Later</source>
         <translation>稍后</translation>
+    </message>
+    <message>
+        <source>INVALID</source>
+        <translation>配置无效</translation>
+    </message>
+    <message>
+        <source>Step %1 · %2 tokens/s · MFU %3 % · peak %4 / %5 GiB (stage %6)</source>
+        <translation>步长 %1 · %2 tokens/s · MFU %3 % · 峰值 %4 / %5 GiB（阶段 %6）</translation>
+    </message>
+    <message>
+        <source>&lt;b&gt;calibrated&lt;/b&gt; · </source>
+        <translation>&lt;b&gt;已校准&lt;/b&gt; · </translation>
+    </message>
+    <message>
+        <source>OUT OF MEMORY</source>
+        <translation>内存不足</translation>
+    </message>
+    <message>
+        <source> · vs A: step %1, tokens/s %2, peak %3</source>
+        <translation> · 相对 A：步长 %1，吞吐 %2，峰值内存 %3</translation>
     </message>
 </context>
 <context>
@@ -519,18 +543,6 @@
         <translation>&lt;p&gt;在场景面板中选择一个课程，这里会显示它的讲解。&lt;/p&gt;</translation>
     </message>
     <message>
-        <source>Step %1 · %2 tokens/s · MFU %3 % · peak %4 / %5 GiB (stage %6)</source>
-        <translation>步长 %1 · %2 tokens/s · MFU %3 % · 峰值 %4 / %5 GiB（阶段 %6）</translation>
-    </message>
-    <message>
-        <source>OUT OF MEMORY</source>
-        <translation>内存不足</translation>
-    </message>
-    <message>
-        <source> · vs A: step %1, tokens/s %2, peak %3</source>
-        <translation> · 相对 A：步长 %1，吞吐 %2，峰值内存 %3</translation>
-    </message>
-    <message>
         <source>%1 is not a valid scenario:
 
 %2</source>
@@ -579,10 +591,6 @@ The previous file is unchanged.</source>
     <message>
         <source>&amp;Import profile…</source>
         <translation>导入硬件画像(&amp;I)…</translation>
-    </message>
-    <message>
-        <source>&lt;b&gt;calibrated&lt;/b&gt; · </source>
-        <translation>&lt;b&gt;已校准&lt;/b&gt; · </translation>
     </message>
     <message>
         <source>Hardware profile</source>

@@ -151,6 +151,9 @@ private slots:
         w.panel()->spinBox(QStringLiteral("parallel.tp"))->setValue(16); // 40 heads % 16 ≠ 0
         w.model()->flush();
         QVERIFY(hasCode(w.diagnosticsPanel()->diagnostics(), QStringLiteral("heads_not_divisible_by_tp")));
+        // The status line says what is wrong instead of quoting a step time and tokens/s.
+        QTRY_VERIFY(w.statusLabel()->text().contains(QStringLiteral("INVALID")));
+        QVERIFY(!w.statusLabel()->text().contains(QStringLiteral("tokens/s")));
     }
 
     void languageSwitchesAtRunTime()

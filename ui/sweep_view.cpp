@@ -13,6 +13,7 @@
 #include <QLabel>
 #include <QLineEdit>
 #include <QPushButton>
+#include <QTimer>
 #include <QToolTip>
 #include <QVBoxLayout>
 
@@ -28,6 +29,7 @@ SweepView::SweepView(ScenarioModel* model, QWidget* parent)
     , run_(new QPushButton)
     , breaks_(new QLabel)
     , watcher_(new QFutureWatcher<SweepResult>(this))
+    , rerun_(new QTimer(this))
 {
     // The knob names are long ("Schedule (0 gpipe, 1 1f1b, …)"): the box elides, the list shows all.
     param_->setSizeAdjustPolicy(QComboBox::AdjustToMinimumContentsLengthWithIcon);
@@ -75,6 +77,15 @@ SweepView::SweepView(ScenarioModel* model, QWidget* parent)
     mfu_ = graph(ratio_rect_, palette::purple);
     placeLegendBelow(plot_, 5);
     themeChanged();
+    rerun_->setSingleShot(true);
+    rerun_->setInterval(400);
+    connect(rerun_, &QTimer::timeout, this, [this] {
+        std::vector<long long> values;
+        for (const SweepPoint& p : result_.points)
+            values.push_back(p.value);
+        if (!values.empty())
+            runSweep(QString::fromStdString(result_.param), values);
+    });
     connect(watcher_, &QFutureWatcherBase::finished, this, [this] {
         if (watcher_->future().resultCount() > 0) {
             result_ = watcher_->result();
@@ -194,7 +205,12 @@ void SweepView::themeChanged()
 
 void SweepView::refresh()
 {
-    // A sweep is re-run on request, not on every slider move (it evaluates many scenarios).
+    // The scenario changed: a sweep on screen would show the old one. Say so at once and sweep the
+    // same values again once the sliders rest (on the worker thread; a newer run replaces it).
+    if (result_.points.empty())
+        return;
+    breaks_->setText(tr("<i>The scenario changed: updating the sweep…</i>"));
+    rerun_->start();
 }
 
 void SweepView::draw()

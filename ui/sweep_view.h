@@ -12,6 +12,7 @@ class QComboBox;
 class QLabel;
 class QLineEdit;
 class QPushButton;
+class QTimer;
 class QCPAxisRect;
 class QCPGraph;
 
@@ -52,6 +53,7 @@ private:
     QCPGraph* mfu_ = nullptr;
     SweepResult result_;
     QFutureWatcher<SweepResult>* watcher_;
+    QTimer* rerun_; // re-sweeps after the scenario changed, once the sliders rest
 };
 
 } // namespace parascope::ui

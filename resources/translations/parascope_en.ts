@@ -917,6 +917,10 @@ OOM</translation>
         <source>&lt;b&gt;Breaking points:&lt;/b&gt;&lt;br&gt;</source>
         <translation>&lt;b&gt;Breaking points:&lt;/b&gt;&lt;br&gt;</translation>
     </message>
+    <message>
+        <source>&lt;i&gt;The scenario changed: updating the sweep…&lt;/i&gt;</source>
+        <translation>&lt;i&gt;The scenario changed: updating the sweep…&lt;/i&gt;</translation>
+    </message>
 </context>
 <context>
     <name>parascope::ui::TimelineChart</name>

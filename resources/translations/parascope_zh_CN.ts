@@ -917,6 +917,10 @@ OOM</source>
         <source>&lt;b&gt;Breaking points:&lt;/b&gt;&lt;br&gt;</source>
         <translation>&lt;b&gt;临界点：&lt;/b&gt;&lt;br&gt;</translation>
     </message>
+    <message>
+        <source>&lt;i&gt;The scenario changed: updating the sweep…&lt;/i&gt;</source>
+        <translation>&lt;i&gt;场景已改变：正在更新扫描……&lt;/i&gt;</translation>
+    </message>
 </context>
 <context>
     <name>parascope::ui::TimelineChart</name>

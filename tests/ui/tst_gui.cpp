@@ -612,6 +612,24 @@ private slots:
         QVERIFY(v->result().cancelled || v->result().evaluated == v->result().enumerated);
     }
 
+    void sweepFollowsTheScenario()
+    {
+        // A sweep on screen never shows an older scenario: after a knob moves it says so and runs
+        // again over the same values.
+        MainWindow w;
+        Scenario s = sevenB();
+        s.parallel.pp = 1;
+        s.training.global_batch = 16;
+        w.model()->setScenario(s);
+        w.sweepView()->runSweep(QStringLiteral("parallel.pp"), {1, 2, 4}, true);
+        const double before = w.sweepView()->result().points.front().step_s;
+        w.model()->edit([](Scenario& x) { x.training.global_batch = 32; }); // twice the work per step
+        w.model()->flush();
+        QTRY_VERIFY_WITH_TIMEOUT(!w.sweepView()->isSweeping() && w.sweepView()->result().points.size() == 3
+                                     && w.sweepView()->result().points.front().step_s > 1.5 * before,
+                                 20000);
+    }
+
     void searchViewAppliesARow()
     {
         QTemporaryDir dir;

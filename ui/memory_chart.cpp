@@ -71,6 +71,8 @@ MemoryChart::MemoryChart(ScenarioModel* model, QWidget* parent)
     highlight_->setBrush(QColor(230, 159, 0, 60));
     highlight_->setVisible(false);
     placeLegendBelow(plot_, 6);
+    // Stages are categories: no "zero line" through stage 0's bar.
+    plot_->xAxis->grid()->setZeroLinePen(Qt::NoPen);
     connect(plot_, &QCustomPlot::mouseMove, this, [this](QMouseEvent* e) {
         int index = -1;
         QCPAbstractPlottable* p = plot_->plottableAt(e->pos(), false, &index);

@@ -237,6 +237,7 @@ void SweepView::draw()
     bubble_->setData(x, bubble, true);
     mfu_->setData(x, mfu, true);
     for (QCPAxisRect* r : {memory_rect_, time_rect_, ratio_rect_}) {
+        r->axis(QCPAxis::atBottom)->grid()->setZeroLinePen(Qt::NoPen); // categories: no line through the first
         r->axis(QCPAxis::atBottom)->setTicker(ticker);
         r->axis(QCPAxis::atBottom)->setRange(-0.5, std::max(1, n) - 0.5);
     }

@@ -206,11 +206,24 @@ void SweepView::themeChanged()
 void SweepView::refresh()
 {
     // The scenario changed: a sweep on screen would show the old one. Say so at once and sweep the
-    // same values again once the sliders rest (on the worker thread; a newer run replaces it).
+    // same values again once the sliders rest (on the worker thread; a newer run replaces it). A
+    // hidden Sweep tab only remembers it: slider moves on the other tabs cost no sweeps.
     if (result_.points.empty())
         return;
     breaks_->setText(tr("<i>The scenario changed: updating the sweep…</i>"));
-    rerun_->start();
+    if (isVisible())
+        rerun_->start();
+    else
+        stale_ = true;
+}
+
+void SweepView::showEvent(QShowEvent* e)
+{
+    ChartView::showEvent(e);
+    if (stale_) {
+        stale_ = false;
+        rerun_->start();
+    }
 }
 
 void SweepView::draw()

@@ -35,6 +35,7 @@ public slots:
 
 protected:
     void themeChanged() override;
+    void showEvent(QShowEvent* e) override; // runs a sweep that went stale while hidden
 
 private:
     void draw();
@@ -54,6 +55,7 @@ private:
     SweepResult result_;
     QFutureWatcher<SweepResult>* watcher_;
     QTimer* rerun_; // re-sweeps after the scenario changed, once the sliders rest
+    bool stale_ = false; // the scenario changed while the tab was hidden
 };
 
 } // namespace parascope::ui

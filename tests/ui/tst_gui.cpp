@@ -616,17 +616,29 @@ private slots:
     {
         // A sweep on screen never shows an older scenario: after a knob moves it says so and runs
         // again over the same values.
+        // While its tab is hidden it only remembers that it is stale and sweeps when shown.
         MainWindow w;
         Scenario s = sevenB();
         s.parallel.pp = 1;
         s.training.global_batch = 16;
         w.model()->setScenario(s);
+        w.show();
+        w.showTab(MainWindow::Tab::Sweep);
         w.sweepView()->runSweep(QStringLiteral("parallel.pp"), {1, 2, 4}, true);
         const double before = w.sweepView()->result().points.front().step_s;
         w.model()->edit([](Scenario& x) { x.training.global_batch = 32; }); // twice the work per step
         w.model()->flush();
         QTRY_VERIFY_WITH_TIMEOUT(!w.sweepView()->isSweeping() && w.sweepView()->result().points.size() == 3
                                      && w.sweepView()->result().points.front().step_s > 1.5 * before,
+                                 20000);
+        const double doubled = w.sweepView()->result().points.front().step_s;
+        w.showTab(MainWindow::Tab::Explorer);
+        w.model()->edit([](Scenario& x) { x.training.global_batch = 64; });
+        w.model()->flush();
+        QTest::qWait(800); // longer than the rest interval: a visible sweep would have run by now
+        QCOMPARE(w.sweepView()->result().points.front().step_s, doubled);
+        w.showTab(MainWindow::Tab::Sweep);
+        QTRY_VERIFY_WITH_TIMEOUT(!w.sweepView()->isSweeping() && w.sweepView()->result().points.front().step_s > 1.5 * doubled,
                                  20000);
     }
 

@@ -98,6 +98,7 @@ MainWindow::MainWindow(QWidget* parent, Session session)
     centre->setStretchFactor(1, 1);
     sweep_ = new SweepView(model_);
     tabs_ = new QTabWidget;
+    explorer_ = centre;
     tabs_->addTab(centre, QString());
     tabs_->addTab(sweep_, QString());
     search_ = new SearchView(model_);
@@ -153,7 +154,11 @@ void MainWindow::setLanguage(const QString& lang)
 
 void MainWindow::showTab(Tab tab)
 {
-    tabs_->setCurrentIndex(int(tab));
+    switch (tab) {
+    case Tab::Explorer: tabs_->setCurrentWidget(explorer_); break;
+    case Tab::Sweep: tabs_->setCurrentWidget(sweep_); break;
+    case Tab::Search: tabs_->setCurrentWidget(search_); break;
+    }
 }
 
 QString MainWindow::language() const

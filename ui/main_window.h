@@ -40,7 +40,7 @@ public:
     // changes what the desktop app shows next time.
     enum class Session { Desktop, Headless };
     explicit MainWindow(QWidget* parent = nullptr, Session session = Session::Desktop);
-    // The tabs of the centre: Explorer (charts), Sweep, Search.
+    // The tabs of the centre: Explorer (charts), Sweep, Search (names: kTabNames below).
     enum class Tab { Explorer, Sweep, Search };
     void showTab(Tab tab);
     ~MainWindow() override;
@@ -120,6 +120,7 @@ private:
     void installTranslators(bool zh);
     QString current_file_;
     Session session_ = Session::Desktop;
+    QWidget* explorer_ = nullptr; // the Explorer tab: memory, communication and timeline
     QString lesson_id_;
     int lesson_step_ = 0;
     static constexpr int kMaxRecentFiles = 8;
@@ -161,5 +162,10 @@ private:
     QAction* calibrate_ = nullptr;
     QAction* import_profile_ = nullptr;
 };
+
+inline constexpr EnumName<MainWindow::Tab> kTabNames[] = {
+    {MainWindow::Tab::Explorer, "explorer"}, {MainWindow::Tab::Sweep, "sweep"}, {MainWindow::Tab::Search, "search"}};
+constexpr std::span<const EnumName<MainWindow::Tab>> enumNames(MainWindow::Tab) { return kTabNames; }
+inline const char* toString(MainWindow::Tab t) { return nameOf(t); }
 
 } // namespace parascope::ui

@@ -9,15 +9,12 @@ namespace parascope::ui {
 
 QString statusLine(const Scenario& sc, const Estimate& e, const Estimate* pinned)
 {
-    if (e.hasErrors()) {
-        // An impossible layout has no step time or throughput to quote: the status line says what
-        // is wrong (the first error; the list is in "What breaks").
-        for (const Diagnostic& d : e.diagnostics)
-            if (d.severity == Severity::Error) {
-                return QStringLiteral("<span style='color:#D55E00'><b>") + QCoreApplication::translate("MainWindow", "INVALID")
-                     + QStringLiteral("</b></span> · ") + inUi(d.message).toHtmlEscaped();
-            }
-    }
+    // An impossible layout has no step time or throughput to quote: the status line says what is
+    // wrong (the first error; the list is in "What breaks").
+    for (const Diagnostic& d : e.diagnostics)
+        if (d.severity == Severity::Error)
+            return QStringLiteral("<span style='color:#D55E00'><b>") + QCoreApplication::translate("MainWindow", "INVALID")
+                 + QStringLiteral("</b></span> · ") + inUi(d.message).toHtmlEscaped();
     QString text = QCoreApplication::translate("MainWindow", "Step %1 · %2 tokens/s · MFU %3 % · peak %4 / %5 GiB (stage %6)")
                        .arg(seconds(e.time.step_s))
                        .arg(e.throughput.tokens_per_s, 0, 'f', 0)

@@ -20,7 +20,23 @@
 #include <QSize>
 
 #include <cstdio>
+#include <optional>
 #include <cstring>
+
+namespace {
+
+// "1920x1080" → its size; nullopt when it is not two whole numbers joined by 'x'.
+std::optional<QSize> parseSize(const QString& text)
+{
+    const QStringList wh = text.split(QLatin1Char('x'));
+    bool okw = false, okh = false;
+    const QSize size(wh.size() == 2 ? wh[0].toInt(&okw) : 0, wh.size() == 2 ? wh[1].toInt(&okh) : 0);
+    if (!okw || !okh)
+        return std::nullopt;
+    return size;
+}
+
+} // namespace
 
 int main(int argc, char** argv)
 {
@@ -80,9 +96,10 @@ int main(int argc, char** argv)
                      qPrintable(parser.value(sweepOpt)));
         return 2;
     }
-    const QStringList tabs = {QStringLiteral("explorer"), QStringLiteral("sweep"), QStringLiteral("search")};
-    if (!tabs.contains(parser.value(tabOpt))) {
-        std::fprintf(stderr, "parascope: --tab needs explorer, sweep or search\n");
+    using parascope::ui::MainWindow;
+    const std::optional<MainWindow::Tab> tab = parascope::enumFromName<MainWindow::Tab>(parser.value(tabOpt).toStdString());
+    if (!tab) {
+        std::fprintf(stderr, "parascope: --tab needs one of %s\n", parascope::enumNameList<MainWindow::Tab>().c_str());
         return 2;
     }
     if (exporting) {
@@ -93,10 +110,8 @@ int main(int argc, char** argv)
     }
     QSize window_size;
     if (screenshot) {
-        const QStringList wh = parser.value(windowSizeOpt).split(QLatin1Char('x'));
-        bool okw = false, okh = false;
-        window_size = QSize(wh.size() == 2 ? wh[0].toInt(&okw) : 0, wh.size() == 2 ? wh[1].toInt(&okh) : 0);
-        if (!okw || !okh || window_size.width() < 320 || window_size.height() < 240 || window_size.width() > 7680
+        window_size = parseSize(parser.value(windowSizeOpt)).value_or(QSize());
+        if (window_size.width() < 320 || window_size.height() < 240 || window_size.width() > 7680
             || window_size.height() > 4320) {
             std::fprintf(stderr, "parascope: --window-size needs WxH between 320x240 and 7680x4320\n");
             return 2;
@@ -111,14 +126,14 @@ int main(int argc, char** argv)
     QSize export_size;
     double scale = 1;
     if (exporting) {
-        const QStringList wh = parser.value(sizeOpt).split(QLatin1Char('x'));
-        bool okw = false, okh = false, oks = false;
-        export_size = QSize(wh.size() == 2 ? wh[0].toInt(&okw) : 0, wh.size() == 2 ? wh[1].toInt(&okh) : 0);
+        const std::optional<QSize> size = parseSize(parser.value(sizeOpt));
+        bool oks = false;
         scale = parser.value(scaleOpt).toDouble(&oks);
-        if (!okw || !okh || !oks) {
+        if (!size || !oks) {
             std::fprintf(stderr, "parascope: --size needs WxH (e.g. 1920x1080) and --scale a number\n");
             return 2;
         }
+        export_size = *size;
         const bool png = parascope::ui::withExtension(parser.value(outOpt)).endsWith(QLatin1String(".png"), Qt::CaseInsensitive);
         if (const QString e = parascope::ui::checkExportSize(export_size, scale, png); !e.isEmpty()) {
             std::fprintf(stderr, "parascope: %s\n", qPrintable(e));
@@ -126,7 +141,6 @@ int main(int argc, char** argv)
         }
     }
 
-    using parascope::ui::MainWindow;
     MainWindow window(nullptr, exporting || screenshot ? MainWindow::Session::Headless : MainWindow::Session::Desktop);
     if (parser.isSet(langOpt))
         window.setLanguage(lang);
@@ -165,10 +179,10 @@ int main(int argc, char** argv)
         // minimum size when that is larger, which is then reported), grabbed, cropped to the screen.
         if (parser.isSet(presenterOpt))
             window.setPresenterMode(true);
-        window.showTab(MainWindow::Tab(tabs.indexOf(parser.value(tabOpt))));
-        if (parser.value(tabOpt) == QLatin1String("sweep"))
+        window.showTab(*tab);
+        if (*tab == MainWindow::Tab::Sweep)
             window.showSweep(parser.value(sweepOpt), true);
-        if (parser.value(tabOpt) == QLatin1String("search"))
+        if (*tab == MainWindow::Tab::Search)
             window.searchView()->runSearch(false);
         window.resize(window_size);
         window.show();

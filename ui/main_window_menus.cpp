@@ -219,6 +219,9 @@ void MainWindow::retranslate()
                         .arg(lesson_step_ + 1)
                         .arg(l->steps.size())
                         .arg(inUi(l->steps[std::size_t(lesson_step_)].label).toHtmlEscaped());
+        // What this step shows, with the engine's numbers (each one a claim tst_lessons checks).
+        if (std::size_t(lesson_step_) < l->steps.size())
+            html += QStringLiteral("<p>%1</p>").arg(inUi(l->steps[std::size_t(lesson_step_)].text).toHtmlEscaped());
         lesson_text_->setHtml(html);
     } else {
         lesson_text_->setHtml(tr("<p>Pick a lesson in the scenario panel to read what it shows.</p>"));

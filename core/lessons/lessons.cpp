@@ -1,75 +1,244 @@
 #include "lessons/lessons.h"
 
 #include "io/scenario_json.h"
+#include "schedule/pipeline_closed_form.h"
+
+#include <algorithm>
+#include <cmath>
+#include <limits>
+#include <sstream>
 
 namespace parascope {
 
 namespace {
 
-// A text in both languages: {"en": "…", "zh": "…"}; both are required.
-Localized localizedText(const nlohmann::json& j, const std::string& key, const std::string& path,
-                        std::vector<InputError>& errors)
+constexpr double kGiB = double(1ull << 30);
+constexpr double kMiB = double(1ull << 20);
+
+std::string join(const std::string& path, const std::string& key)
+{
+    return path.empty() ? key : path + "." + key;
+}
+
+std::string show(double v)
+{
+    std::ostringstream out;
+    out.precision(6);
+    out << v;
+    return out.str();
+}
+
+// A text in both languages: {"en": "…", "zh": "…"}; both are required and nothing else is read.
+Localized localizedText(ObjectReader& parent, const char* key, const std::string& path, std::vector<InputError>& errors)
 {
     Localized out;
-    const std::string where = path.empty() ? key : path + "." + key;
-    if (!j.is_object() || !j.contains(key) || !j[key].is_object()) {
+    const std::string where = join(path, key);
+    const nlohmann::json* j = parent.child(key);
+    if (!j || !j->is_object()) {
         errors.push_back({where, "must be an object {\"en\": …, \"zh\": …}"});
         return out;
     }
+    ObjectReader r(*j, where, errors);
     for (const char* lang : {"en", "zh"}) {
-        const nlohmann::json& v = j[key];
-        if (!v.contains(lang) || !v[lang].is_string() || v[lang].get<std::string>().empty()) {
-            errors.push_back({where + "." + lang, "must be a non-empty string"});
-            continue;
-        }
-        (std::string(lang) == "en" ? out.en : out.zh) = v[lang].get<std::string>();
+        const std::optional<std::string> v = r.string(lang, true);
+        if (v && v->empty())
+            r.error(lang, "must be a non-empty string");
+        else if (v)
+            (std::string(lang) == "en" ? out.en : out.zh) = *v;
+    }
+    r.finish();
+    return out;
+}
+
+void readRange(ObjectReader& r, NumericClaim& c)
+{
+    constexpr double kLimit = 1e15;
+    const std::optional<double> min = r.number("min", -kLimit, kLimit, true);
+    const std::optional<double> max = r.number("max", -kLimit, kLimit, true);
+    if (min && max && *min > *max)
+        r.error("min", show(*min) + " is above max " + show(*max));
+    c.min = min.value_or(0);
+    c.max = max.value_or(0);
+}
+
+std::vector<std::string> readCodes(ObjectReader& r, const char* key, const std::string& path, std::vector<InputError>& errors)
+{
+    std::vector<std::string> out;
+    const nlohmann::json* j = r.child(key);
+    if (!j)
+        return out;
+    if (!j->is_array()) {
+        r.error(key, "must be an array of diagnostic codes, got " + describeJson(*j));
+        return out;
+    }
+    for (std::size_t i = 0; i < j->size(); ++i) {
+        const nlohmann::json& v = (*j)[i];
+        const bool code = v.is_string() && !v.get<std::string>().empty()
+                          && std::all_of(v.get_ref<const std::string&>().begin(), v.get_ref<const std::string&>().end(),
+                                         [](char ch) { return (ch >= 'a' && ch <= 'z') || ch == '_'; });
+        if (code)
+            out.push_back(v.get<std::string>());
+        else
+            errors.push_back({join(path, key) + "[" + std::to_string(i) + "]",
+                              "must be a diagnostic code such as \"out_of_memory\", got " + describeJson(v)});
     }
     return out;
 }
 
-std::optional<Lesson> readLesson(const PresetInfo& p, std::vector<InputError>& errors)
+// The step's `expect`; `pp` is the step's pipeline size when its scenario read (0 otherwise).
+LessonExpect readExpect(const nlohmann::json* j, const std::string& path, std::size_t self, std::size_t steps, int pp,
+                        std::vector<InputError>& errors)
+{
+    LessonExpect out;
+    if (!j) {
+        errors.push_back({path, "is missing: every step states the claims its text makes"});
+        return out;
+    }
+    ObjectReader r(*j, path, errors);
+    if (!r.valid())
+        return out;
+    out.valid = r.boolean("valid");
+    out.fits = r.boolean("fits");
+    out.no_warnings = r.boolean("no_warnings");
+    out.diagnostics_present = readCodes(r, "diagnostics_present", path, errors);
+    out.diagnostics_absent = readCodes(r, "diagnostics_absent", path, errors);
+    for (const QuantityInfo& q : kQuantities) {
+        const nlohmann::json* v = r.child(q.key);
+        if (!v)
+            continue;
+        const std::string where = join(path, q.key);
+        if (q.shape == QuantityInfo::Plain) {
+            NumericClaim c;
+            c.quantity = q.quantity;
+            ObjectReader cr(*v, where, errors);
+            readRange(cr, c);
+            cr.finish();
+            out.numbers.push_back(c);
+            continue;
+        }
+        if (!v->is_array() || v->empty()) {
+            r.error(q.key, "must be a non-empty array of {" + std::string(q.shape == QuantityInfo::PerStage ? "stage" : "step")
+                               + ", min, max}, got " + describeJson(*v));
+            continue;
+        }
+        for (std::size_t i = 0; i < v->size(); ++i) {
+            NumericClaim c;
+            c.quantity = q.quantity;
+            ObjectReader cr((*v)[i], where + "[" + std::to_string(i) + "]", errors);
+            if (!cr.valid())
+                continue;
+            if (q.shape == QuantityInfo::PerStage) {
+                c.stage = int(cr.integer("stage", 0, (1 << 24) - 1).value_or(-1));
+                if (pp > 0 && c.stage >= pp)
+                    cr.error("stage", "is " + std::to_string(c.stage) + ", but the step has " + std::to_string(pp) + " pipeline stages");
+                if (q.quantity == Quantity::MemoryGib) {
+                    if (const nlohmann::json* part = cr.child("part"); !part)
+                        cr.error("part", "is required: one of " + enumNameList<MemoryPart>());
+                    if (auto part = cr.choice<MemoryPart>("part"))
+                        c.part = *part;
+                }
+            } else {
+                const std::optional<std::int64_t> other = cr.integer("step", 0, std::int64_t(steps) - 1, true);
+                if (other && std::size_t(*other) == self)
+                    cr.error("step", "compares the step with itself");
+                c.step = int(other.value_or(-1));
+            }
+            readRange(cr, c);
+            cr.finish();
+            out.numbers.push_back(c);
+        }
+    }
+    r.finish();
+    if (out.claims() == 0)
+        errors.push_back({path, "states no claim: give at least one (valid, fits, peak_gib, …)"});
+    return out;
+}
+
+} // namespace
+
+const QuantityInfo& quantityInfo(Quantity q)
+{
+    for (const QuantityInfo& i : kQuantities)
+        if (i.quantity == q)
+            return i;
+    return kQuantities[0];
+}
+
+std::string NumericClaim::name() const
+{
+    const QuantityInfo& q = quantityInfo(quantity);
+    std::string out = q.key;
+    if (q.shape == QuantityInfo::PerStage) {
+        out += "[stage " + (stage < 0 ? std::string("peak") : std::to_string(stage));
+        if (quantity == Quantity::MemoryGib)
+            out += std::string(", ") + toString(part);
+        out += "]";
+    } else if (q.shape == QuantityInfo::VersusStep) {
+        out += "[step " + std::to_string(step) + "]";
+    }
+    return out;
+}
+
+std::size_t LessonExpect::claims() const
+{
+    return std::size_t(valid.has_value()) + fits.has_value() + no_warnings.has_value() + diagnostics_present.size()
+           + diagnostics_absent.size() + numbers.size();
+}
+
+std::optional<Lesson> readLesson(const std::string& id, const nlohmann::json& j, std::vector<InputError>& errors)
 {
     std::vector<InputError> mine;
     Lesson l;
-    l.id = p.id;
-    l.title = localizedText(p.json, "title", "", mine);
-    l.text = localizedText(p.json, "text", "", mine);
-    if (!p.json.contains("steps") || !p.json["steps"].is_array() || p.json["steps"].empty())
-        mine.push_back({"steps", "must be a non-empty array of {label, scenario}"});
-    else
-        for (std::size_t i = 0; i < p.json["steps"].size(); ++i) {
-            const nlohmann::json& step = p.json["steps"][i];
-            const std::string path = "steps[" + std::to_string(i) + "]";
-            LessonStep s;
-            s.label = localizedText(step, "label", path, mine);
-            if (!step.is_object() || !step.contains("scenario")) {
-                mine.push_back({path + ".scenario", "is missing"});
-                continue;
+    l.id = id;
+    ObjectReader top(j, "", mine);
+    if (top.valid()) {
+        l.title = localizedText(top, "title", "", mine);
+        l.text = localizedText(top, "text", "", mine);
+        const nlohmann::json* steps = top.child("steps");
+        if (!steps || !steps->is_array() || steps->empty())
+            mine.push_back({"steps", "must be a non-empty array of {label, text, expect, scenario}"});
+        else
+            for (std::size_t i = 0; i < steps->size(); ++i) {
+                const std::string path = "steps[" + std::to_string(i) + "]";
+                ObjectReader sr((*steps)[i], path, mine);
+                if (!sr.valid())
+                    continue;
+                LessonStep s;
+                s.label = localizedText(sr, "label", path, mine);
+                s.text = localizedText(sr, "text", path, mine);
+                int pp = 0;
+                if (const nlohmann::json* sc = sr.child("scenario")) {
+                    std::vector<InputError> sc_errors;
+                    if (auto scenario = readScenario(*sc, sc_errors)) {
+                        s.scenario = *scenario;
+                        pp = s.scenario.parallel.pp;
+                    }
+                    for (InputError e : sc_errors) {
+                        e.path = path + ".scenario" + (e.path.empty() ? "" : "." + e.path);
+                        mine.push_back(e);
+                    }
+                } else {
+                    mine.push_back({path + ".scenario", "is missing"});
+                }
+                s.expect = readExpect(sr.child("expect"), path + ".expect", i, steps->size(), pp, mine);
+                sr.finish();
+                l.steps.push_back(std::move(s));
             }
-            std::vector<InputError> sc_errors;
-            if (auto sc = readScenario(step["scenario"], sc_errors))
-                s.scenario = *sc;
-            for (InputError e : sc_errors) {
-                e.path = path + ".scenario" + (e.path.empty() ? "" : "." + e.path);
-                mine.push_back(e);
-            }
-            l.steps.push_back(std::move(s));
-        }
+        top.finish();
+    }
     for (InputError& e : mine)
-        e.path = "lessons/" + p.id + (e.path.empty() ? "" : ": " + e.path);
+        e.path = "lessons/" + id + (e.path.empty() ? "" : ": " + e.path);
     errors.insert(errors.end(), mine.begin(), mine.end());
     if (!mine.empty())
         return std::nullopt;
     return l;
 }
 
-} // namespace
-
 std::vector<Lesson> readLessons(std::vector<InputError>& errors)
 {
     std::vector<Lesson> out;
     for (const PresetInfo& p : listPresets("lessons"))
-        if (auto l = readLesson(p, errors))
+        if (auto l = readLesson(p.id, p.json, errors))
             out.push_back(std::move(*l));
     return out;
 }
@@ -89,6 +258,112 @@ const Lesson* findLesson(const std::string& id)
         if (l.id == id)
             return &l;
     return nullptr;
+}
+
+double measure(const NumericClaim& c, const Lesson& lesson, std::size_t step, const std::vector<Estimate>& estimates)
+{
+    constexpr double kNone = std::numeric_limits<double>::quiet_NaN();
+    if (step >= estimates.size() || step >= lesson.steps.size())
+        return kNone;
+    const Estimate& e = estimates[step];
+    const ParallelConfig& p = lesson.steps[step].scenario.parallel;
+    const std::vector<StageMemory>& stages = e.memory.stages;
+    const int stage = c.stage < 0 ? e.memory.peak_stage : c.stage;
+    const StageMemory* st = stage < int(stages.size()) ? &stages[std::size_t(stage)] : nullptr;
+    const Estimate* other = c.step >= 0 && std::size_t(c.step) < estimates.size() ? &estimates[std::size_t(c.step)] : nullptr;
+    switch (c.quantity) {
+    case Quantity::PeakGib: return e.memory.peak_bytes / kGiB;
+    case Quantity::OverCapacityMib: return (e.memory.peak_bytes - e.memory.capacity_bytes) / kMiB;
+    case Quantity::CapacityGib: return e.memory.capacity_bytes / kGiB;
+    case Quantity::StepS: return e.time.step_s;
+    case Quantity::BubbleSimulated: return e.time.bubble_fraction;
+    case Quantity::BubbleFormula: return p.pp > 1 ? bubbleFraction(p.schedule, p.pp, p.vpp, e.microbatches) : 0.0;
+    case Quantity::ExposedComm: return e.time.step_s > 0 ? e.time.exposed_comm_s / e.time.step_s : 0.0;
+    case Quantity::TpCollectivesPerLayer: {
+        // The plan counts the calls of the busiest stage (comm/comm_volume.h, CommInputs).
+        int layers = 0;
+        for (const StageMemory& s : stages)
+            layers = std::max(layers, s.layers);
+        double calls = 0;
+        for (const CommEntry& entry : e.communication)
+            if (entry.group == Group::Tp)
+                calls += entry.calls_per_step;
+        return layers > 0 && e.microbatches > 0 ? calls / (double(layers) * double(e.microbatches)) : 0.0;
+    }
+    case Quantity::MemoryGib:
+        if (!st)
+            return kNone;
+        switch (c.part) {
+        case MemoryPart::Weights: return st->weights / kGiB;
+        case MemoryPart::Gradients: return st->gradients / kGiB;
+        case MemoryPart::Optimizer: return st->optimizer / kGiB;
+        case MemoryPart::States: return (st->weights + st->gradients + st->optimizer) / kGiB;
+        case MemoryPart::Activations: return st->activations / kGiB;
+        case MemoryPart::Other: return st->other / kGiB;
+        case MemoryPart::Total: return st->total() / kGiB;
+        }
+        return kNone;
+    case Quantity::Inflight: return st ? st->inflight_microbatches : kNone;
+    case Quantity::ComputeVsStage0: {
+        const Timeline& t = e.timeline.timeline;
+        const std::size_t r = std::size_t(stage);
+        if (!e.timeline.simulated || r >= t.busy_s.size() || t.comm_in_ops_s.size() != t.busy_s.size())
+            return kNone;
+        const double first = t.busy_s[0] - t.comm_in_ops_s[0];
+        return first > 0 ? (t.busy_s[r] - t.comm_in_ops_s[r]) / first - 1 : kNone;
+    }
+    case Quantity::StepSVs:
+        return other && other->time.step_s > 0 ? e.time.step_s / other->time.step_s - 1 : kNone;
+    case Quantity::TokensPerSVs:
+        return other && other->throughput.tokens_per_s > 0 ? e.throughput.tokens_per_s / other->throughput.tokens_per_s - 1
+                                                            : kNone;
+    }
+    return kNone;
+}
+
+std::vector<std::string> checkLesson(const Lesson& lesson, const std::vector<Estimate>& estimates)
+{
+    std::vector<std::string> out;
+    const std::string where = "lessons/" + lesson.id + ": ";
+    if (estimates.size() != lesson.steps.size()) {
+        out.push_back(where + std::to_string(estimates.size()) + " estimates for " + std::to_string(lesson.steps.size()) + " steps");
+        return out;
+    }
+    for (std::size_t i = 0; i < lesson.steps.size(); ++i) {
+        const LessonExpect& x = lesson.steps[i].expect;
+        const Estimate& e = estimates[i];
+        const std::string at = where + "steps[" + std::to_string(i) + "].expect.";
+        std::string codes;
+        for (const Diagnostic& d : e.diagnostics)
+            codes += (codes.empty() ? "" : ", ") + d.code;
+        codes = "[" + codes + "]";
+        const auto check = [&](const std::optional<bool>& claim, bool actual, const char* key) {
+            if (claim && *claim != actual)
+                out.push_back(at + key + ": claims " + (*claim ? "true" : "false") + ", the engine says "
+                              + (actual ? "true" : "false") + "; diagnostics " + codes);
+        };
+        const bool config_error = std::any_of(e.diagnostics.begin(), e.diagnostics.end(), [](const Diagnostic& d) {
+            return d.severity == Severity::Error && d.code != "out_of_memory";
+        });
+        const bool warnings = std::any_of(e.diagnostics.begin(), e.diagnostics.end(),
+                                          [](const Diagnostic& d) { return d.severity == Severity::Warning; });
+        check(x.valid, !config_error, "valid");
+        check(x.fits, e.memory.fits && !e.has("out_of_memory"), "fits");
+        check(x.no_warnings, !warnings, "no_warnings");
+        for (const std::string& code : x.diagnostics_present)
+            if (!e.has(code))
+                out.push_back(at + "diagnostics_present: " + code + " is not among the diagnostics " + codes);
+        for (const std::string& code : x.diagnostics_absent)
+            if (e.has(code))
+                out.push_back(at + "diagnostics_absent: " + code + " is among the diagnostics " + codes);
+        for (const NumericClaim& c : x.numbers) {
+            const double v = measure(c, lesson, i, estimates);
+            if (!(v >= c.min && v <= c.max))
+                out.push_back(at + c.name() + ": the engine gives " + show(v) + ", the lesson claims " + show(c.min) + " … "
+                              + show(c.max));
+        }
+    }
+    return out;
 }
 
 } // namespace parascope

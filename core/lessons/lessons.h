@@ -1,19 +1,127 @@
 #pragma once
-// Lessons of the course, shipped as JSON in resources/presets/lessons: a title, an explanation
-// and one or more steps, each a complete scenario, all in English and Chinese. Parsed here so the
-// app and the CLI read them the same way.
+// Lessons of the course (教学案例), shipped as JSON in resources/presets/lessons and parsed here so
+// the app, the CLI and the tests read them the same way. What a step's text promises is stated
+// again in its `expect` as claims, and tests/core/tst_lessons.cpp checks them against evaluate().
+//
+// A lesson file:
+//   {
+//     "title": {"en": "…", "zh": "…"},   short: the app's combo box shows it (≤ ~40 / ~22 chars)
+//     "text":  {"en": "…", "zh": "…"},   the introduction, shown above every step
+//     "steps": [ {
+//         "label":    {"en": "…", "zh": "…"},   a few words: "DP = 64 + ZeRO-1"
+//         "text":     {"en": "…", "zh": "…"},   what this step shows, with the engine's numbers
+//         "expect":   { claims, at least one },
+//         "scenario": { parascope.scenario/1 }
+//     }, … ]
+//   }
+//
+// `expect` holds the claims the step's text makes, each checked on the step's Estimate:
+//   "valid": true|false        no configuration error (an error other than out_of_memory)
+//   "fits": true|false         the peak stage fits the GPU and there is no out_of_memory
+//   "no_warnings": true|false  true: no warning at all; false: at least one
+//   "diagnostics_present": ["code", …]   each code is among the diagnostics
+//   "diagnostics_absent":  ["code", …]   none of these codes is
+//   numeric claims, each a closed range {"min": a, "max": b}:
+//   "peak_gib"                 peak memory per GPU, GiB (2^30 B)
+//   "over_capacity_mib"        peak memory − GPU memory, MiB (negative: room left)
+//   "capacity_gib"             memory of one GPU, GiB
+//   "step_s"                   step time, s
+//   "bubble_simulated"         idle fraction of the step (TimeReport::bubble_fraction), 0 … 1
+//   "bubble_formula"           the schedule's closed form (schedule/pipeline_closed_form.h), e.g.
+//                              1F1B (p − 1)/(m + p − 1); 0 without a pipeline
+//   "exposed_comm"             communication not hidden by compute / step time, 0 … 1
+//   "tp_collectives_per_layer" TP collective calls per layer per microbatch, forward + backward
+//   per stage (an array of ranges, each with "stage": a pipeline stage; absent = the peak stage):
+//   "memory_gib"               [{"stage": 0, "part": P, "min", "max"}], P one of weights,
+//                              gradients, optimizer, states (the three above), activations, other,
+//                              total
+//   "inflight"                 [{"stage": 0, "min", "max"}] microbatches whose activations the
+//                              stage holds at its peak
+//   "compute_vs_stage0"        [{"stage": 15, "min", "max"}] the stage's compute time in the
+//                              simulated timeline / stage 0's − 1 (0.25: a quarter more work)
+//   against another step of the lesson ("step": its index in steps, from 0):
+//   "step_s_vs"                [{"step": 1, "min", "max"}] step time / the other's − 1
+//                              (−0.2: 20 % faster)
+//   "tokens_per_s_vs"          [{"step": 1, "min", "max"}] tokens/s / the other's − 1
+// Unknown keys anywhere are errors, as is a step without text or without a claim.
+//
+// Numbers in the text (checked by tst_lessons): every number written with %, GiB, MiB, s or ms
+// lies, within its rounding, in a range of the same unit of its step's expect or of a step it
+// compares itself with (the introduction: of any step); fractions may be quoted without their
+// sign ("20 % faster"). Memory is written in GiB (2^30 B), as the app shows it, never GB. Both
+// languages quote the same numbers.
 
+#include "estimate/estimate.h"
 #include "types/diagnostic.h"
 #include "types/scenario.h"
 #include "util/json_reader.h"
 
+#include <optional>
 #include <string>
 #include <vector>
 
 namespace parascope {
 
+// The unit a number in a lesson's text carries when a claim backs it ("31.6 %", "18.45 GiB").
+enum class ClaimUnit { GiB, MiB, Fraction, Seconds, Count };
+
+enum class Quantity {
+    PeakGib, OverCapacityMib, CapacityGib, StepS, BubbleSimulated, BubbleFormula, ExposedComm, TpCollectivesPerLayer,
+    MemoryGib, Inflight, ComputeVsStage0, StepSVs, TokensPerSVs
+};
+
+// The one table of numeric claims: JSON key, unit, and what qualifies it.
+struct QuantityInfo {
+    Quantity quantity;
+    const char* key;
+    ClaimUnit unit;
+    enum Shape { Plain, PerStage, VersusStep } shape;
+};
+inline constexpr QuantityInfo kQuantities[] = {
+    {Quantity::PeakGib, "peak_gib", ClaimUnit::GiB, QuantityInfo::Plain},
+    {Quantity::OverCapacityMib, "over_capacity_mib", ClaimUnit::MiB, QuantityInfo::Plain},
+    {Quantity::CapacityGib, "capacity_gib", ClaimUnit::GiB, QuantityInfo::Plain},
+    {Quantity::StepS, "step_s", ClaimUnit::Seconds, QuantityInfo::Plain},
+    {Quantity::BubbleSimulated, "bubble_simulated", ClaimUnit::Fraction, QuantityInfo::Plain},
+    {Quantity::BubbleFormula, "bubble_formula", ClaimUnit::Fraction, QuantityInfo::Plain},
+    {Quantity::ExposedComm, "exposed_comm", ClaimUnit::Fraction, QuantityInfo::Plain},
+    {Quantity::TpCollectivesPerLayer, "tp_collectives_per_layer", ClaimUnit::Count, QuantityInfo::Plain},
+    {Quantity::MemoryGib, "memory_gib", ClaimUnit::GiB, QuantityInfo::PerStage},
+    {Quantity::Inflight, "inflight", ClaimUnit::Count, QuantityInfo::PerStage},
+    {Quantity::ComputeVsStage0, "compute_vs_stage0", ClaimUnit::Fraction, QuantityInfo::PerStage},
+    {Quantity::StepSVs, "step_s_vs", ClaimUnit::Fraction, QuantityInfo::VersusStep},
+    {Quantity::TokensPerSVs, "tokens_per_s_vs", ClaimUnit::Fraction, QuantityInfo::VersusStep},
+};
+const QuantityInfo& quantityInfo(Quantity q);
+
+enum class MemoryPart { Weights, Gradients, Optimizer, States, Activations, Other, Total };
+inline constexpr EnumName<MemoryPart> kMemoryPartNames[] = {
+    {MemoryPart::Weights, "weights"}, {MemoryPart::Gradients, "gradients"}, {MemoryPart::Optimizer, "optimizer"},
+    {MemoryPart::States, "states"}, {MemoryPart::Activations, "activations"}, {MemoryPart::Other, "other"},
+    {MemoryPart::Total, "total"}};
+constexpr std::span<const EnumName<MemoryPart>> enumNames(MemoryPart) { return kMemoryPartNames; }
+inline const char* toString(MemoryPart v) { return nameOf(v); }
+
+struct NumericClaim {
+    Quantity quantity = Quantity::PeakGib;
+    int stage = -1;                        // PerStage: the pipeline stage, −1 = the peak stage
+    MemoryPart part = MemoryPart::Total;   // memory_gib
+    int step = -1;                         // VersusStep: the step compared with
+    double min = 0, max = 0;               // in the unit of the quantity (GiB, MiB, s, fraction, count)
+    std::string name() const;              // "memory_gib[stage 0, activations]", for messages
+};
+
+struct LessonExpect {
+    std::optional<bool> valid, fits, no_warnings;
+    std::vector<std::string> diagnostics_present, diagnostics_absent;
+    std::vector<NumericClaim> numbers;
+    std::size_t claims() const;
+};
+
 struct LessonStep {
     Localized label;
+    Localized text;
+    LessonExpect expect;
     Scenario scenario;
 };
 
@@ -23,12 +131,24 @@ struct Lesson {
     std::vector<LessonStep> steps;
 };
 
-// Every lesson preset, sorted by id. A missing text or a step whose scenario does not read is an
-// error naming the lesson and the step (`lessons/ID: steps[1].scenario.parallel.tp: …`).
+// One lesson from its JSON. Every error names the lesson and the step
+// (`lessons/ID: steps[1].expect.peak_gib.min: …`, `lessons/ID: steps[1].scenario.parallel.tp: …`).
+std::optional<Lesson> readLesson(const std::string& id, const nlohmann::json& j, std::vector<InputError>& errors);
+
+// Every lesson preset, sorted by id, read as readLesson() does.
 std::vector<Lesson> readLessons(std::vector<InputError>& errors);
 
 // The lessons, read once; those that do not read are left out (the tests read them all).
 const std::vector<Lesson>& lessons();
 const Lesson* findLesson(const std::string& id);
+
+// What a numeric claim of step `step` measures, in its unit; `estimates` holds evaluate() of every
+// step of the lesson, in order (compute_vs_stage0 needs their timelines: EvaluateOptions'
+// default). NaN when the claim has nothing to measure (no such stage, no simulated timeline).
+double measure(const NumericClaim& claim, const Lesson& lesson, std::size_t step, const std::vector<Estimate>& estimates);
+
+// Every claim of every step that the estimates contradict, one line each, naming the lesson, the
+// step and the claim: `lessons/ID: steps[1].expect.bubble_simulated: 0.3162 is not in 0.18 … 0.2`.
+std::vector<std::string> checkLesson(const Lesson& lesson, const std::vector<Estimate>& estimates);
 
 } // namespace parascope

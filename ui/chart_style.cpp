@@ -39,6 +39,21 @@ void applyTheme(QCustomPlot* plot, const ChartTheme& theme)
         a->setLabelColor(Qt::black);
         a->grid()->setPen(QPen(QColor(220, 220, 220), 1, Qt::DotLine));
     }
+    // Data lines: thick in presenter mode and on slides (the theme's linePx); thin auxiliary lines
+    // (under 2 px: grid-like marks) stay as they are.
+    for (int i = 0; i < plot->graphCount(); ++i) {
+        QPen pen = plot->graph(i)->pen();
+        if (pen.style() != Qt::NoPen) {
+            pen.setWidth(theme.linePx());
+            plot->graph(i)->setPen(pen);
+        }
+    }
+    for (int i = 0; i < plot->itemCount(); ++i)
+        if (auto* line = qobject_cast<QCPItemStraightLine*>(plot->item(i)); line && line->pen().width() >= 2) {
+            QPen pen = line->pen();
+            pen.setWidth(theme.linePx());
+            line->setPen(pen);
+        }
     plot->legend->setFont(ticks);
     plot->legend->setBrush(QColor(255, 255, 255, 230));
     plot->legend->setBorderPen(QPen(QColor(180, 180, 180)));

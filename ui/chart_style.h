@@ -27,7 +27,10 @@ QColor colourOf(OpType t);
 
 struct ChartTheme {
     int font_pt = 10;
-    bool high_contrast = false;
+    bool high_contrast = false; // presenter mode and slides: black axes, thick lines
+    // The width of data lines (sweep curves, Pareto front, capacity, cursor): 2 px, 3 px when
+    // high contrast, so a line still reads from the back of a room.
+    int linePx() const { return high_contrast ? 3 : 2; }
 };
 
 // Applies fonts, pens and a white background (slides, presenter mode and screen alike).

@@ -25,6 +25,8 @@ ChartView::ChartView(ScenarioModel* model, QWidget* parent)
     plot_->setMouseTracking(true);
     applyTheme(plot_, theme_);
     connect(model_, &ScenarioModel::estimateChanged, this, &ChartView::refresh);
+    plot_->installEventFilter(this);
+    connect(plot_, &QCustomPlot::mouseDoubleClick, this, [this] { emit doubleClicked(); });
 }
 
 void ChartView::setTheme(const ChartTheme& t)
@@ -35,19 +37,51 @@ void ChartView::setTheme(const ChartTheme& t)
     refresh();
 }
 
-void ChartView::resizeEvent(QResizeEvent* e)
+bool ChartView::eventFilter(QObject* watched, QEvent* e)
 {
-    QWidget::resizeEvent(e);
-    if (!plot_->legend || !plot_->legend->visible() || plot_->legend->itemCount() == 0)
-        return;
-    // About 140 pixels per entry (a swatch and a short name at the chart's font).
-    const int fit = std::max(1, width() / std::max(140, 14 * theme_.font_pt));
-    const int columns = std::min(plot_->legend->itemCount(), fit);
-    if (columns != plot_->legend->wrap()) {
-        plot_->legend->setWrap(columns);
-        plot_->legend->setFillOrder(plot_->legend->fillOrder(), true); // re-flow the existing entries
-        plot_->replot();
+    // After the plot has laid itself out for its new size (QCustomPlot::resizeEvent, which runs
+    // after this filter), once per burst of resizes.
+    if (watched == plot_ && e->type() == QEvent::Resize && !relayout_pending_) {
+        relayout_pending_ = true;
+        QMetaObject::invokeMethod(this, &ChartView::relayout, Qt::QueuedConnection);
     }
+    return QWidget::eventFilter(watched, e);
 }
 
+void ChartView::relayout()
+{
+    relayout_pending_ = false;
+    fitTicks();
+    if (plot_->legend && plot_->legend->visible() && plot_->legend->itemCount() > 0) {
+        int widest = 0;
+        for (int i = 0; i < plot_->legend->elementCount(); ++i)
+            if (QCPLayoutElement* item = plot_->legend->elementAt(i))
+                widest = std::max(widest, item->minimumOuterSizeHint().width());
+        const int fit = std::max(1, (width() - 16) / std::max(40, widest + 8));
+        const int columns = std::min(plot_->legend->itemCount(), fit);
+        if (columns != plot_->legend->wrap()) {
+            plot_->legend->setWrap(columns);
+            plot_->legend->setFillOrder(plot_->legend->fillOrder(), true); // re-flow the existing entries
+        }
+    }
+    sizeChanged();
+    plot_->replot(QCustomPlot::rpQueuedReplot);
+}
+
+void ChartView::fitTicks()
+{
+    const QFontMetrics fm(plot_->xAxis->tickLabelFont());
+    for (QCPAxisRect* rect : plot_->axisRects())
+        for (QCPAxis* axis : rect->axes()) {
+            if (axis->ticker().dynamicCast<QCPAxisTickerText>())
+                continue; // category labels place themselves
+            const bool horizontal = axis->orientation() == Qt::Horizontal;
+            const int length = horizontal ? (rect->width() > 0 ? rect->width() : width() - 80)
+                                          : (rect->height() > 0 ? rect->height() : height() - 80);
+            // A horizontal label is about six digits wide; a vertical one a line and a half high.
+            const int per_tick = horizontal ? fm.horizontalAdvance(QStringLiteral("0000.0")) + fm.averageCharWidth() * 2
+                                            : fm.height() * 2;
+            axis->ticker()->setTickCount(std::clamp(length / std::max(1, per_tick), 2, 8));
+        }
+}
 } // namespace parascope::ui

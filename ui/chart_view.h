@@ -20,19 +20,32 @@ public:
     void setTheme(const ChartTheme& t);
     const ChartTheme& theme() const { return theme_; }
 
+signals:
+    // A double-click anywhere on the chart (the main window maximises it).
+    void doubleClicked();
+
 public slots:
     virtual void refresh() = 0;
 
 protected:
     // Called after a theme change, before the refresh (fonts of extra elements).
     virtual void themeChanged() {}
-    // The legend wraps to as many columns as the width holds, so a narrow chart never forces the
-    // window wider (1024-pixel projectors).
-    void resizeEvent(QResizeEvent* e) override;
+    // The chart lays out for the size it is given: the legend wraps to as many columns as the
+    // width holds (measured from its widest entry), and every axis with numeric ticks gets as many
+    // ticks as fit their labels, so a narrow chart never forces the window wider or runs its tick
+    // labels together (1024-pixel projectors). Then sizeChanged() lets a chart re-lay what depends
+    // on its pixels (rows that fit, labels that fit).
+    bool eventFilter(QObject* watched, QEvent* e) override;
+    void relayout();
+    virtual void sizeChanged() {}
+    // Tick counts of the numeric axes for the current size (also after a refresh: label widths
+    // follow the values).
+    void fitTicks();
 
     ScenarioModel* model_;
     QCustomPlot* plot_;
     ChartTheme theme_;
+    bool relayout_pending_ = false;
 };
 
 } // namespace parascope::ui

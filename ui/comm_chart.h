@@ -1,10 +1,19 @@
 #pragma once
 // Communication per parallel group and collective: time on its link per step next to the part
-// compute cannot hide, labelled NVLink or network. Hover shows calls, bytes and the formulas.
+// compute cannot hide, with the bytes each GPU sends per step and the calls, labelled NVLink or
+// network, in the UI language. Rows go longest first; the rows the height cannot show readably are
+// summed into "the other k". Hover shows the group, sizes and the formulas.
 
 #include "chart_view.h"
 
+#include "comm/comm_volume.h"
+
+#include <QStringList>
+
+#include <vector>
+
 class QCPBars;
+class QCPItemText;
 
 namespace parascope::ui {
 
@@ -15,12 +24,23 @@ public:
     explicit CommChart(ScenarioModel* model, QWidget* parent = nullptr);
     void retranslate();
     int entryCount() const;
-    QString tooltipFor(int entry) const;
+    QString tooltipFor(int entry) const;      // an entry of the Estimate's communication
+    QString tooltipForRow(int row) const;     // a row as drawn (one entry, or the others)
+    QStringList rowTexts() const;             // the rows' text as drawn, top to bottom
+    static QString entryName(const CommEntry& c); // "TP ReduceScatter · activations · NVLink"
+    // A row's text lines: its name, then time, exposed time, bytes per GPU and calls per step; on
+    // a narrow chart four lines instead of two.
+    static QStringList rowLines(const QString& name, double time, double exposed, double bytes, double calls, bool narrow);
 
 public slots:
     void refresh() override;
 
+protected:
+    void sizeChanged() override { refresh(); } // the rows that fit follow the height
+
 private:
+    std::vector<std::vector<int>> rows_;     // entries of the Estimate's communication per row
+    std::vector<QCPItemText*> labels_;
     QCPBars* link_ = nullptr;
     QCPBars* exposed_ = nullptr;
     QCPBars* pinned_ = nullptr;

@@ -91,6 +91,7 @@ MainWindow::MainWindow(QWidget* parent, Session session)
     top->addWidget(comm_);
     top->setStretchFactor(0, 1);
     top->setStretchFactor(1, 1);
+    top->setSizes({1000, 1000}); // memory and communication share the width equally
     auto* centre = new QSplitter(Qt::Vertical);
     centre->addWidget(top);
     centre->addWidget(timeline_);
@@ -134,8 +135,11 @@ MainWindow::MainWindow(QWidget* parent, Session session)
     connect(model_, &ScenarioModel::scenarioChanged, this, &MainWindow::updateTitle);
 
     buildMenus();
+    buildPresenterShortcuts();
     if (session_ == Session::Desktop)
         restoreSession();
+    else
+        installTranslators(chineseUi());
     retranslate();
     updateStatus();
 }
@@ -171,22 +175,6 @@ void MainWindow::changeEvent(QEvent* e)
     if (e->type() == QEvent::LanguageChange && file_menu_)
         retranslate();
     QMainWindow::changeEvent(e);
-}
-
-void MainWindow::setPresenterMode(bool on)
-{
-    presenter_ = on;
-    presenter_action_->setChecked(on);
-    QFont f = QApplication::font();
-    f.setPointSize(on ? 18 : 10);
-    QApplication::setFont(f);
-    theme_.font_pt = on ? 18 : 10;
-    theme_.high_contrast = on;
-    applyTheme();
-    if (on)
-        showFullScreen();
-    else
-        showNormal();
 }
 
 void MainWindow::applyTheme()
@@ -446,10 +434,11 @@ void MainWindow::installTranslators(bool zh)
 {
     QApplication::removeTranslator(translator_);
     QApplication::removeTranslator(qt_translator_);
+    // English too has a translation: its plural forms ("1 node", "2 nodes" from "%n node(s)").
+    if (translator_->load(zh ? QStringLiteral(":/i18n/parascope_zh_CN.qm") : QStringLiteral(":/i18n/parascope_en.qm")))
+        QApplication::installTranslator(translator_);
     if (!zh)
         return;
-    if (translator_->load(QStringLiteral(":/i18n/parascope_zh_CN.qm")))
-        QApplication::installTranslator(translator_);
     // Qt's standard buttons and dialogs (package qt6-translations-l10n); English without it.
     if (qt_translator_->load(QStringLiteral("qtbase_zh_CN"), QLibraryInfo::path(QLibraryInfo::TranslationsPath)))
         QApplication::installTranslator(qt_translator_);

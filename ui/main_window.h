@@ -6,8 +6,11 @@
 #include "chart_kind.h"
 #include "chart_style.h"
 
+#include <QFont>
 #include <QMainWindow>
 #include <QStringList>
+
+#include <optional>
 
 class QAction;
 class QDockWidget;
@@ -59,7 +62,14 @@ public:
     // "en" or "zh" (zh_CN); switches every label at run time.
     void setLanguage(const QString& lang);
     QString language() const;
+    // Presenter mode (main_window_presenter.cpp): full screen, 18-point fonts, thick lines, the
+    // side panels folded away; Esc leaves it.
     void setPresenterMode(bool on);
+    bool presenterMode() const { return presenter_; }
+    // One chart of the Explorer fills the tab (double-click a chart, or Ctrl+1/2/3); again, or
+    // Esc, brings the others back. nullopt: all charts.
+    void maximiseChart(std::optional<ChartKind> which);
+    std::optional<ChartKind> maximisedChart() const { return maximised_; }
 
     // File operations; the error (with JSON paths) is returned and shown, never thrown.
     QString openScenario(const QString& file);
@@ -87,6 +97,7 @@ protected:
 
 private:
     void buildMenus();
+    void buildPresenterShortcuts();
     void retranslate();
     void updateStatus();
     void updateTitle();
@@ -126,6 +137,12 @@ private:
     static constexpr int kMaxRecentFiles = 8;
     QStringList recent_;
     bool presenter_ = false;
+    std::optional<ChartKind> maximised_;
+    struct BeforePresenter {
+        bool panel = true, right = true, maximised = false;
+        QFont font;
+    } before_presenter_;
+    void leaveOneStep(); // Esc: a maximised chart first, then presenter mode
     ChartTheme theme_;
     class Autosave* autosave_ = nullptr;
 

@@ -103,6 +103,15 @@ int MemoryChart::barCount() const
     return bars_[0]->data()->size();
 }
 
+QStringList MemoryChart::barLabels() const
+{
+    QStringList out;
+    for (QCPAbstractItem* item : marks_)
+        if (auto* text = qobject_cast<QCPItemText*>(item))
+            out << text->text();
+    return out;
+}
+
 void MemoryChart::highlightStage(int stage)
 {
     highlighted_ = stage;
@@ -149,7 +158,6 @@ void MemoryChart::refresh()
             values[i] = partValue(m.stages[std::size_t(i)], part) / kGiB;
         bars_[part]->setData(keys, values, true);
     }
-    // Stage labels: OOM stages in red with a marker, the highlighted one in bold.
     auto ticker = QSharedPointer<QCPAxisTickerText>::create();
     // At most ~32 labels (16 once they have four digits), on a 1-2-5 step: 0, 500, 1000, …
     const int max_labels = n > 999 ? 16 : 32;
@@ -158,10 +166,8 @@ void MemoryChart::refresh()
         for (int f : {1, 2, 5})
             if (n / step > max_labels)
                 step = f * decade;
-    for (int i = 0; i < n; i += step) {
-        const bool oom = m.stages[std::size_t(i)].total() > m.capacity_bytes;
-        ticker->addTick(i, oom ? tr("%1\nOOM").arg(i) : QString::number(i));
-    }
+    for (int i = 0; i < n; i += step)
+        ticker->addTick(i, QString::number(i)); // OOM is marked on the bar itself
     plot_->xAxis->setTicker(ticker);
     double top = m.capacity_bytes / kGiB;
     for (const StageMemory& s : m.stages)
@@ -189,10 +195,52 @@ void MemoryChart::refresh()
     QFont f = plot_->font();
     capacity_label_->setFont(f);
     highlight_->setVisible(highlighted_ >= 0 && highlighted_ < n);
-    highlight_->topLeft->setCoords(highlighted_ - 0.48, top * 1.12);
+    highlight_->topLeft->setCoords(highlighted_ - 0.48, top * 1.6);
     highlight_->bottomRight->setCoords(highlighted_ + 0.48, 0);
+    // Totals on the bars; bars over capacity framed in red and marked on the bar itself.
+    for (QCPAbstractItem* item : marks_)
+        plot_->removeItem(item);
+    marks_.clear();
+    const QFontMetrics fm(plot_->xAxis->tickLabelFont());
+    const int bar_px = plot_->axisRect()->width() > 0 ? int(plot_->axisRect()->width() * 0.7 / std::max(1, n)) : 0;
+    // Upright when the bar is wide enough for "00.0", turned along the bar when it is a line high.
+    const bool upright = bar_px >= fm.horizontalAdvance(QStringLiteral("00.0"));
+    const bool totals = upright || bar_px >= fm.height();
+    for (int i = 0; i < n; ++i) {
+        const double total = m.stages[std::size_t(i)].total() / kGiB;
+        const bool oom = total > cap;
+        if (oom) {
+            auto* frame = new QCPItemRect(plot_);
+            frame->setPen(QPen(palette::vermillion, theme_.linePx()));
+            frame->setBrush(Qt::NoBrush);
+            frame->topLeft->setCoords(i - 0.35, total);
+            frame->bottomRight->setCoords(i + 0.35, 0);
+            marks_.push_back(frame);
+        }
+        if (!totals && !oom)
+            continue;
+        auto* label = new QCPItemText(plot_);
+        label->setFont(plot_->xAxis->tickLabelFont());
+        label->setColor(oom ? palette::vermillion : Qt::black);
+        label->setPositionAlignment(upright ? Qt::AlignHCenter | Qt::AlignBottom : Qt::AlignLeft | Qt::AlignVCenter);
+        if (!upright)
+            label->setRotation(-90);
+        label->position->setCoords(i, total);
+        label->setPadding(QMargins(0, 0, 0, 2));
+        label->setText(totals ? (oom ? tr("%1\nOOM").arg(total, 0, 'f', 1) : QString::number(total, 'f', 1)) : tr("OOM"));
+        marks_.push_back(label);
+    }
+    // The axis title along the axis when it fits, a short one when the chart is low.
+    const QString title = tr("Memory per GPU (GiB)");
+    plot_->yAxis->setLabel(plot_->axisRect()->height() <= 0 || fm.horizontalAdvance(title) + 8 < plot_->axisRect()->height()
+                               ? title
+                               : tr("GiB"));
     plot_->xAxis->setRange(-0.6, n - 0.4);
-    plot_->yAxis->setRange(0, top * 1.12);
+    // Room above the tallest bar or the capacity line for its label: two lines of text.
+    const int rect_h = std::max(1, plot_->axisRect()->height());
+    const double label_px = upright ? 2.4 * fm.height() : fm.horizontalAdvance(QStringLiteral("000.0 ") + tr("OOM"));
+    const double headroom = std::clamp(label_px / rect_h, 0.12, 0.6);
+    plot_->yAxis->setRange(0, top * (1 + headroom));
     plot_->replot(QCustomPlot::rpQueuedReplot);
 }
 

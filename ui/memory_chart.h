@@ -6,6 +6,11 @@
 
 #include "chart_view.h"
 
+#include <QStringList>
+
+#include <vector>
+
+class QCPAbstractItem;
 class QCPBars;
 class QCPGraph;
 class QCPItemStraightLine;
@@ -20,8 +25,14 @@ class MemoryChart : public ChartView {
 public:
     explicit MemoryChart(ScenarioModel* model, QWidget* parent = nullptr);
     void retranslate();
+
+protected:
+    void sizeChanged() override { refresh(); } // totals and the axis title fit the bars' width
+
+public:
     void highlightStage(int stage);
     int barCount() const; // stages drawn (for tests)
+    QStringList barLabels() const; // the texts on the bars (totals, OOM), stage by stage
     QString tooltipFor(int component, int stage) const;
 
 public slots:
@@ -34,6 +45,9 @@ private:
     QCPItemText* capacity_label_ = nullptr;
     QCPItemRect* highlight_ = nullptr;
     int highlighted_ = -1;
+    // Each bar's total above it (when the bars are wide enough for it), and a red frame and
+    // "OOM" on the bars over capacity: remade on every refresh.
+    std::vector<QCPAbstractItem*> marks_;
 };
 
 } // namespace parascope::ui

@@ -231,6 +231,14 @@ void SweepView::draw()
     const int n = int(result_.points.size());
     QVector<double> x(n), peak(n), cap(n), step(n), bubble(n), mfu(n);
     auto ticker = QSharedPointer<QCPAxisTickerText>::create();
+    // Every value's label when they fit side by side, else every k-th (8192 and 16384 never run
+    // together); invalid values keep their ✗ label.
+    const QFontMetrics fm(ratio_rect_->axis(QCPAxis::atBottom)->tickLabelFont());
+    int widest = 0;
+    for (const SweepPoint& p : result_.points)
+        widest = std::max(widest, fm.horizontalAdvance(QStringLiteral("✗ ") + QString::number(p.value)) + fm.averageCharWidth() * 2);
+    const int width = ratio_rect_->width() > 0 ? ratio_rect_->width() : plot_->width() - 80;
+    const int every = std::max(1, (n * widest + std::max(1, width) - 1) / std::max(1, width));
     for (int i = 0; i < n; ++i) {
         const SweepPoint& p = result_.points[std::size_t(i)];
         x[i] = i; // categorical: one slot per value
@@ -242,7 +250,8 @@ void SweepView::draw()
         step[i] = p.valid ? p.step_s : nan;
         bubble[i] = p.valid ? p.bubble_fraction * 100 : nan;
         mfu[i] = p.valid ? p.mfu * 100 : nan;
-        ticker->addTick(i, (p.valid ? QString() : QStringLiteral("✗ ")) + QString::number(p.value));
+        if (i % every == 0 || !p.valid)
+            ticker->addTick(i, (p.valid ? QString() : QStringLiteral("✗ ")) + QString::number(p.value));
     }
     peak_->setData(x, peak, true);
     capacity_->setData(x, cap, true);

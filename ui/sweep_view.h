@@ -35,6 +35,7 @@ public slots:
 
 protected:
     void themeChanged() override;
+    void sizeChanged() override { draw(); } // tick labels thin out to fit the width
     void showEvent(QShowEvent* e) override; // runs a sweep that went stale while hidden
 
 private:

@@ -3,6 +3,7 @@
 
 #include "gantt_plottable.h"
 #include "models/scenario_model.h"
+#include "schedule/pipeline_closed_form.h"
 
 #include <qcustomplot.h>
 
@@ -100,6 +101,11 @@ void TimelineChart::retranslate()
 }
 
 
+QString TimelineChart::title() const
+{
+    return title_->text();
+}
+
 int TimelineChart::rowCount() const
 {
     return gantt_->rows();
@@ -143,7 +149,10 @@ void TimelineChart::refresh()
             legend_entries_[i]->addToLegend();
     }
     auto ticker = QSharedPointer<QCPAxisTickerText>::create();
-    const int step = rows > 24 ? (rows + 23) / 24 : 1;
+    // A rank label per row while the rows are a line and a bit high, else every k-th.
+    const int line = QFontMetrics(plot_->yAxis->tickLabelFont()).height() * 11 / 10;
+    const int height = plot_->axisRect()->height() > 0 ? plot_->axisRect()->height() : plot_->height() / 2;
+    const int step = std::max(1, (rows * line + std::max(1, height) - 1) / std::max(1, height));
     for (int r = 0; r < rows; r += step)
         ticker->addTick(r, tr("rank %1").arg(r));
     plot_->yAxis->setTicker(ticker);
@@ -159,9 +168,19 @@ void TimelineChart::refresh()
     plot_->xAxis->setRange(0, std::max(1e-9, shown_s));
     QString title;
     if (e.timeline.simulated) {
-        title = tr("%1 · step %2 · bubble (idle/step) %3 %")
-                    .arg(QString::fromLatin1(toString(model_->scenario().parallel.schedule)), seconds(e.time.step_s))
-                    .arg(e.time.bubble_fraction * 100, 0, 'f', 1);
+        // The simulated bubble next to the textbook's closed form, each labelled (they differ when
+        // stages are uneven or communication is exposed); one decimal, as everywhere.
+        const ParallelConfig& p = model_->scenario().parallel;
+        const Term formula = bubbleTerm(p.schedule, p.pp, p.vpp, e.microbatches);
+        const QString closed = formula.formula.size() <= 32 ? QString::fromStdString(formula.formula) : tr("closed form");
+        const QString head = tr("%1 · step %2").arg(scheduleName(p.schedule), seconds(e.time.step_s));
+        const QString bubble = tr("bubble: simulated %1 %, formula %2 = %3 %")
+                                   .arg(e.time.bubble_fraction * 100, 0, 'f', 1)
+                                   .arg(closed)
+                                   .arg(formula.value * 100, 0, 'f', 1);
+        // One line when it fits the chart's width, two when not (presenter mode, 1024 pixels).
+        const QString one_line = head + QStringLiteral(" · ") + bubble;
+        title = QFontMetrics(title_->font()).horizontalAdvance(one_line) < plot_->width() - 16 ? one_line : head + QLatin1Char('\n') + bubble;
         if (e.timeline.microbatches_shown < e.timeline.microbatches_total)
             title += tr(" · showing %1 of %2 microbatches").arg(e.timeline.microbatches_shown).arg(e.timeline.microbatches_total);
     } else {

@@ -22,6 +22,7 @@ public:
     GanttPlottable* gantt() const { return gantt_; }
     void retranslate();
     int rowCount() const;
+    QString title() const; // the line above the Gantt (schedule, step, both bubble figures)
     QString tooltipFor(int segment) const;
 
 public slots:
@@ -31,6 +32,7 @@ public slots:
 
 protected:
     void themeChanged() override;
+    void sizeChanged() override { refresh(); } // rank labels thin out to fit the height
 
 private:
     GanttPlottable* gantt_;

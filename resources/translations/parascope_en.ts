@@ -64,13 +64,6 @@
     </message>
 </context>
 <context>
-    <name>CommChart</name>
-    <message>
-        <source>network</source>
-        <translation>network</translation>
-    </message>
-</context>
-<context>
     <name>ExportDialog</name>
     <message>
         <source>Export chart</source>
@@ -99,6 +92,41 @@
     <message>
         <source>PNG image (*.png);;SVG vector image (*.svg);;PDF (*.pdf)</source>
         <translation>PNG image (*.png);;SVG vector image (*.svg);;PDF (*.pdf)</translation>
+    </message>
+</context>
+<context>
+    <name>Format</name>
+    <message>
+        <source>send/receive</source>
+        <translation>send/receive</translation>
+    </message>
+    <message>
+        <source>activations</source>
+        <translation>activations</translation>
+    </message>
+    <message>
+        <source>gradients</source>
+        <translation>gradients</translation>
+    </message>
+    <message>
+        <source>parameters</source>
+        <translation>parameters</translation>
+    </message>
+    <message>
+        <source>keys and values</source>
+        <translation>keys and values</translation>
+    </message>
+    <message>
+        <source>tokens</source>
+        <translation>tokens</translation>
+    </message>
+    <message>
+        <source>network</source>
+        <translation>network</translation>
+    </message>
+    <message>
+        <source>interleaved 1F1B</source>
+        <translation>interleaved 1F1B</translation>
     </message>
 </context>
 <context>
@@ -342,24 +370,75 @@
 <context>
     <name>parascope::ui::CommChart</name>
     <message>
-        <source>Time on the link per step</source>
-        <translation>Time on the link per step</translation>
-    </message>
-    <message>
-        <source>Exposed (not hidden by compute)</source>
-        <translation>Exposed (not hidden by compute)</translation>
-    </message>
-    <message>
         <source>A: exposed (pinned)</source>
         <translation>A: exposed (pinned)</translation>
     </message>
     <message>
-        <source>Seconds per step</source>
-        <translation>Seconds per step</translation>
+        <source>On the link</source>
+        <translation>On the link</translation>
     </message>
     <message>
-        <source>&lt;b&gt;%1&lt;/b&gt;&lt;br&gt;group of %2 GPUs on %3 node(s); %4 calls of %5 MB; %6 GB sent per GPU</source>
-        <translation>&lt;b&gt;%1&lt;/b&gt;&lt;br&gt;group of %2 GPUs on %3 node(s); %4 calls of %5 MB; %6 GB sent per GPU</translation>
+        <source>Exposed (not overlapped)</source>
+        <translation>Exposed (not overlapped)</translation>
+    </message>
+    <message>
+        <source>%1 %2 · %3 · %4</source>
+        <translation>%1 %2 · %3 · %4</translation>
+    </message>
+    <message numerus="yes">
+        <source>&lt;b&gt;%1&lt;/b&gt;&lt;br&gt;a group of %n GPU(s)</source>
+        <translation>
+            <numerusform>&lt;b&gt;%1&lt;/b&gt;&lt;br&gt;a group of %n GPU</numerusform>
+            <numerusform>&lt;b&gt;%1&lt;/b&gt;&lt;br&gt;a group of %n GPUs</numerusform>
+        </translation>
+    </message>
+    <message numerus="yes">
+        <source> on %n node(s)</source>
+        <translation>
+            <numerusform> on %n node</numerusform>
+            <numerusform> on %n nodes</numerusform>
+        </translation>
+    </message>
+    <message>
+        <source>; %1 calls of %2; %3 sent per GPU per step</source>
+        <translation>; %1 calls of %2; %3 sent per GPU per step</translation>
+    </message>
+    <message>
+        <source>%1, all exposed</source>
+        <translation>%1, all exposed</translation>
+    </message>
+    <message>
+        <source>%1, exposed %2</source>
+        <translation>%1, exposed %2</translation>
+    </message>
+    <message numerus="yes">
+        <source>%1 · %n call(s)</source>
+        <translation>
+            <numerusform>%1 · %n call</numerusform>
+            <numerusform>%1 · %n calls</numerusform>
+        </translation>
+    </message>
+    <message numerus="yes">
+        <source>The other %n collective(s)</source>
+        <translation>
+            <numerusform>The other %n collective</numerusform>
+            <numerusform>The other %n collectives</numerusform>
+        </translation>
+    </message>
+    <message>
+        <source>Time per step (ms)</source>
+        <translation>Time per step (ms)</translation>
+    </message>
+    <message>
+        <source>Time per step (s)</source>
+        <translation>Time per step (s)</translation>
+    </message>
+    <message numerus="yes">
+        <source>%1 · %n more: double-click</source>
+        <translation>
+            <numerusform>%1 · %n more: double-click</numerusform>
+            <numerusform>%1 · %n more: double-click</numerusform>
+        </translation>
     </message>
 </context>
 <context>
@@ -681,6 +760,14 @@ OOM</translation>
         <source>With %1 stages, formulas are shown for the first and last %2 and for the peak stage.</source>
         <translation>With %1 stages, formulas are shown for the first and last %2 and for the peak stage.</translation>
     </message>
+    <message>
+        <source>OOM</source>
+        <translation>OOM</translation>
+    </message>
+    <message>
+        <source>GiB</source>
+        <translation>GiB</translation>
+    </message>
 </context>
 <context>
     <name>parascope::ui::ScenarioPanel</name>
@@ -953,16 +1040,24 @@ OOM</translation>
         <translation>rank %1</translation>
     </message>
     <message>
-        <source>%1 · step %2 · bubble (idle/step) %3 %</source>
-        <translation>%1 · step %2 · bubble (idle/step) %3 %</translation>
-    </message>
-    <message>
         <source> · showing %1 of %2 microbatches</source>
         <translation> · showing %1 of %2 microbatches</translation>
     </message>
     <message>
         <source>No simulated timeline: %1</source>
         <translation>No simulated timeline: %1</translation>
+    </message>
+    <message>
+        <source>closed form</source>
+        <translation>closed form</translation>
+    </message>
+    <message>
+        <source>%1 · step %2</source>
+        <translation>%1 · step %2</translation>
+    </message>
+    <message>
+        <source>bubble: simulated %1 %, formula %2 = %3 %</source>
+        <translation>bubble: simulated %1 %, formula %2 = %3 %</translation>
     </message>
 </context>
 </TS>

@@ -56,18 +56,11 @@
     </message>
     <message>
         <source>the PDF painter could not start</source>
-        <translation>无法启动 PDF 绘制</translation>
+        <translation>PDF 绘制器无法启动</translation>
     </message>
     <message>
         <source>cannot write .%1 files: use .png, .svg or .pdf</source>
         <translation>无法写入 .%1 文件：请使用 .png、.svg 或 .pdf</translation>
-    </message>
-</context>
-<context>
-    <name>CommChart</name>
-    <message>
-        <source>network</source>
-        <translation>网络</translation>
     </message>
 </context>
 <context>
@@ -102,6 +95,41 @@
     </message>
 </context>
 <context>
+    <name>Format</name>
+    <message>
+        <source>send/receive</source>
+        <translation>发送 / 接收</translation>
+    </message>
+    <message>
+        <source>activations</source>
+        <translation>激活</translation>
+    </message>
+    <message>
+        <source>gradients</source>
+        <translation>梯度</translation>
+    </message>
+    <message>
+        <source>parameters</source>
+        <translation>参数</translation>
+    </message>
+    <message>
+        <source>keys and values</source>
+        <translation>K/V</translation>
+    </message>
+    <message>
+        <source>tokens</source>
+        <translation>token</translation>
+    </message>
+    <message>
+        <source>network</source>
+        <translation>网络</translation>
+    </message>
+    <message>
+        <source>interleaved 1F1B</source>
+        <translation>交错式 1F1B</translation>
+    </message>
+</context>
+<context>
     <name>Knobs</name>
     <message>
         <source>Sequence length</source>
@@ -117,31 +145,31 @@
     </message>
     <message>
         <source>Tensor parallel (TP)</source>
-        <translation>张量并行 (TP)</translation>
+        <translation>张量并行（TP）</translation>
     </message>
     <message>
         <source>Pipeline parallel (PP)</source>
-        <translation>流水线并行 (PP)</translation>
+        <translation>流水线并行（PP）</translation>
     </message>
     <message>
         <source>Virtual stages (VPP)</source>
-        <translation>虚拟流水线 (VPP)</translation>
+        <translation>虚拟流水线阶段数（VPP）</translation>
     </message>
     <message>
         <source>Data parallel (DP)</source>
-        <translation>数据并行 (DP)</translation>
+        <translation>数据并行（DP）</translation>
     </message>
     <message>
         <source>Context parallel (CP)</source>
-        <translation>上下文并行 (CP)</translation>
+        <translation>上下文并行（CP）</translation>
     </message>
     <message>
         <source>Expert parallel (EP)</source>
-        <translation>专家并行 (EP)</translation>
+        <translation>专家并行（EP）</translation>
     </message>
     <message>
         <source>ZeRO stage</source>
-        <translation>ZeRO 阶段</translation>
+        <translation>ZeRO 级别</translation>
     </message>
 </context>
 <context>
@@ -204,7 +232,7 @@
     </message>
     <message>
         <source>Step %1 · %2 tokens/s · MFU %3 % · peak %4 / %5 GiB (stage %6)</source>
-        <translation>步长 %1 · %2 tokens/s · MFU %3 % · 峰值 %4 / %5 GiB（阶段 %6）</translation>
+        <translation>单步耗时 %1 · %2 tokens/s · MFU %3 % · 峰值显存 %4 / %5 GiB（阶段 %6）</translation>
     </message>
     <message>
         <source>&lt;b&gt;calibrated&lt;/b&gt; · </source>
@@ -212,11 +240,11 @@
     </message>
     <message>
         <source>OUT OF MEMORY</source>
-        <translation>内存不足</translation>
+        <translation>显存不足（OOM）</translation>
     </message>
     <message>
         <source> · vs A: step %1, tokens/s %2, peak %3</source>
-        <translation> · 相对 A：步长 %1，吞吐 %2，峰值内存 %3</translation>
+        <translation> · 相对 A：单步耗时 %1，吞吐 %2，峰值显存 %3</translation>
     </message>
 </context>
 <context>
@@ -285,18 +313,18 @@
     </message>
     <message>
         <source>Collective (DP)</source>
-        <translation>集合通信 (DP)</translation>
+        <translation>集合通信（DP）</translation>
     </message>
 </context>
 <context>
     <name>parascope::ui::CalibrationDialog</name>
     <message>
         <source>Calibrate from a hardware profile</source>
-        <translation>用硬件画像校准</translation>
+        <translation>用硬件实测档案校准</translation>
     </message>
     <message>
         <source>Measured on &lt;b&gt;%1&lt;/b&gt; (profile status: %2). Measured numbers replace the datasheet-derived defaults of &lt;b&gt;%3&lt;/b&gt;; memory is unaffected, times change.</source>
-        <translation>测量设备：&lt;b&gt;%1&lt;/b&gt;（画像状态：%2）。实测数值将替换 &lt;b&gt;%3&lt;/b&gt; 基于规格的默认值；内存不受影响，时间会改变。</translation>
+        <translation>测量设备：&lt;b&gt;%1&lt;/b&gt;（实测档案状态：%2）。实测数值将替换 &lt;b&gt;%3&lt;/b&gt; 基于规格的默认值；显存不受影响，时间会改变。</translation>
     </message>
     <message>
         <source>GEMM efficiency (of the dense bf16 peak)</source>
@@ -342,24 +370,70 @@
 <context>
     <name>parascope::ui::CommChart</name>
     <message>
-        <source>Time on the link per step</source>
-        <translation>每步链路占用时间</translation>
-    </message>
-    <message>
-        <source>Exposed (not hidden by compute)</source>
-        <translation>暴露时间（未被计算掩盖）</translation>
-    </message>
-    <message>
         <source>A: exposed (pinned)</source>
-        <translation>A：暴露时间（已固定）</translation>
+        <translation>A：未重叠通信（已固定）</translation>
     </message>
     <message>
-        <source>Seconds per step</source>
-        <translation>每步秒数</translation>
+        <source>On the link</source>
+        <translation>链路占用时间</translation>
     </message>
     <message>
-        <source>&lt;b&gt;%1&lt;/b&gt;&lt;br&gt;group of %2 GPUs on %3 node(s); %4 calls of %5 MB; %6 GB sent per GPU</source>
-        <translation>&lt;b&gt;%1&lt;/b&gt;&lt;br&gt;组内 %2 块 GPU，跨 %3 个节点；%4 次调用，每次 %5 MB；每块 GPU 发送 %6 GB</translation>
+        <source>Exposed (not overlapped)</source>
+        <translation>未重叠通信</translation>
+    </message>
+    <message>
+        <source>%1 %2 · %3 · %4</source>
+        <translation>%1 %2 · %3 · %4</translation>
+    </message>
+    <message numerus="yes">
+        <source>&lt;b&gt;%1&lt;/b&gt;&lt;br&gt;a group of %n GPU(s)</source>
+        <translation>
+            <numerusform>&lt;b&gt;%1&lt;/b&gt;&lt;br&gt;通信组共 %n 块 GPU</numerusform>
+        </translation>
+    </message>
+    <message numerus="yes">
+        <source> on %n node(s)</source>
+        <translation>
+            <numerusform>，跨 %n 个节点</numerusform>
+        </translation>
+    </message>
+    <message>
+        <source>; %1 calls of %2; %3 sent per GPU per step</source>
+        <translation>；%1 次调用，每次 %2；每块 GPU 每步发送 %3</translation>
+    </message>
+    <message>
+        <source>%1, all exposed</source>
+        <translation>%1，全部未重叠</translation>
+    </message>
+    <message>
+        <source>%1, exposed %2</source>
+        <translation>%1，未重叠 %2</translation>
+    </message>
+    <message numerus="yes">
+        <source>%1 · %n call(s)</source>
+        <translation>
+            <numerusform>%1 · %n 次</numerusform>
+        </translation>
+    </message>
+    <message numerus="yes">
+        <source>The other %n collective(s)</source>
+        <translation>
+            <numerusform>其余 %n 项集合通信</numerusform>
+        </translation>
+    </message>
+    <message>
+        <source>Time per step (ms)</source>
+        <translation>每步时间（ms）</translation>
+    </message>
+    <message>
+        <source>Time per step (s)</source>
+        <translation>每步时间（s）</translation>
+    </message>
+    <message numerus="yes">
+        <source>%1 · %n more: double-click</source>
+        <translation>
+            <numerusform>%1 · 另有 %n 项：双击放大</numerusform>
+        </translation>
     </message>
 </context>
 <context>
@@ -404,7 +478,7 @@
     </message>
     <message>
         <source>Memory chart copied to the clipboard</source>
-        <translation>内存图已复制到剪贴板</translation>
+        <translation>显存图已复制到剪贴板</translation>
     </message>
     <message>
         <source>Export report</source>
@@ -452,7 +526,7 @@
     </message>
     <message>
         <source>Memory chart…</source>
-        <translation>内存图…</translation>
+        <translation>显存图…</translation>
     </message>
     <message>
         <source>Timeline chart…</source>
@@ -464,11 +538,11 @@
     </message>
     <message>
         <source>&amp;Copy memory chart</source>
-        <translation>复制内存图(&amp;C)</translation>
+        <translation>复制显存图(&amp;C)</translation>
     </message>
     <message>
         <source>Export report (JSON)…</source>
-        <translation>导出报告 (JSON)…</translation>
+        <translation>导出报告（JSON）…</translation>
     </message>
     <message>
         <source>Export Chrome trace…</source>
@@ -496,7 +570,7 @@
     </message>
     <message>
         <source>What breaks and lesson</source>
-        <translation>问题诊断与课程</translation>
+        <translation>问题诊断与教学案例</translation>
     </message>
     <message>
         <source>&amp;Scenario</source>
@@ -516,7 +590,7 @@
     </message>
     <message>
         <source>&amp;Next lesson step</source>
-        <translation>课程下一步(&amp;N)</translation>
+        <translation>案例下一步(&amp;N)</translation>
     </message>
     <message>
         <source>&amp;Help</source>
@@ -536,11 +610,11 @@
     </message>
     <message>
         <source>&lt;p&gt;&lt;i&gt;Step %1 of %2: %3 — Scenario → Next lesson step (Ctrl+→)&lt;/i&gt;&lt;/p&gt;</source>
-        <translation>&lt;p&gt;&lt;i&gt;第 %1 步，共 %2 步：%3 —— 场景 → 课程下一步 (Ctrl+→)&lt;/i&gt;&lt;/p&gt;</translation>
+        <translation>&lt;p&gt;&lt;i&gt;第 %1 步，共 %2 步：%3 —— 场景 → 案例下一步（Ctrl+→）&lt;/i&gt;&lt;/p&gt;</translation>
     </message>
     <message>
         <source>&lt;p&gt;Pick a lesson in the scenario panel to read what it shows.&lt;/p&gt;</source>
-        <translation>&lt;p&gt;在场景面板中选择一个课程，这里会显示它的讲解。&lt;/p&gt;</translation>
+        <translation>&lt;p&gt;在场景面板中选择一个教学案例，这里会显示它的讲解。&lt;/p&gt;</translation>
     </message>
     <message>
         <source>%1 is not a valid scenario:
@@ -574,11 +648,11 @@ The previous file is unchanged.</source>
     </message>
     <message>
         <source>Import hardware profile</source>
-        <translation>导入硬件画像</translation>
+        <translation>导入硬件实测档案</translation>
     </message>
     <message>
         <source>Hardware profiles (*.json)</source>
-        <translation>硬件画像 (*.json)</translation>
+        <translation>硬件实测档案 (*.json)</translation>
     </message>
     <message>
         <source>&amp;Tools</source>
@@ -590,23 +664,23 @@ The previous file is unchanged.</source>
     </message>
     <message>
         <source>&amp;Import profile…</source>
-        <translation>导入硬件画像(&amp;I)…</translation>
+        <translation>导入硬件实测档案(&amp;I)…</translation>
     </message>
     <message>
         <source>Hardware profile</source>
-        <translation>硬件画像</translation>
+        <translation>硬件实测档案</translation>
     </message>
     <message>
         <source>%1 is not a valid hardware profile:
 
 %2</source>
-        <translation>%1 不是有效的硬件画像文件：
+        <translation>%1 不是有效的硬件实测档案文件：
 
 %2</translation>
     </message>
     <message>
         <source>The profile says there is no usable GPU here; nothing to calibrate.</source>
-        <translation>画像显示这里没有可用的 GPU，无可校准。</translation>
+        <translation>实测档案显示本机没有可用的 GPU，无法校准。</translation>
     </message>
     <message>
         <source>cancelled</source>
@@ -661,7 +735,7 @@ The previous file is unchanged.</source>
     </message>
     <message>
         <source>Memory per GPU (GiB)</source>
-        <translation>每块 GPU 内存 (GiB)</translation>
+        <translation>每块 GPU 显存（GiB）</translation>
     </message>
     <message>
         <source>&lt;b&gt;Stage %1 — %2: %3 GiB&lt;/b&gt;</source>
@@ -671,22 +745,30 @@ The previous file is unchanged.</source>
         <source>%1
 OOM</source>
         <translation>%1
-超出</translation>
+显存溢出</translation>
     </message>
     <message>
         <source>capacity %1 GiB</source>
-        <translation>容量 %1 GiB</translation>
+        <translation>显存容量 %1 GiB</translation>
     </message>
     <message>
         <source>With %1 stages, formulas are shown for the first and last %2 and for the peak stage.</source>
         <translation>共有 %1 个阶段：只为前 %2 个、后 %2 个阶段和峰值阶段显示公式。</translation>
+    </message>
+    <message>
+        <source>OOM</source>
+        <translation>显存溢出</translation>
+    </message>
+    <message>
+        <source>GiB</source>
+        <translation>GiB</translation>
     </message>
 </context>
 <context>
     <name>parascope::ui::ScenarioPanel</name>
     <message>
         <source>Lesson</source>
-        <translation>课程</translation>
+        <translation>教学案例</translation>
     </message>
     <message>
         <source>Model</source>
@@ -710,7 +792,7 @@ OOM</source>
     </message>
     <message>
         <source>Gradient dtype</source>
-        <translation>梯度类型</translation>
+        <translation>梯度数据类型</translation>
     </message>
     <message>
         <source>Custom…</source>
@@ -726,7 +808,7 @@ OOM</source>
     </message>
     <message>
         <source>Sequence parallelism (SP)</source>
-        <translation>序列并行 (SP)</translation>
+        <translation>序列并行（SP）</translation>
     </message>
     <message>
         <source>Flash attention</source>
@@ -777,7 +859,7 @@ OOM</source>
     </message>
     <message>
         <source>Step (s)</source>
-        <translation>步长 (s)</translation>
+        <translation>单步耗时（s）</translation>
     </message>
     <message>
         <source>Tokens/s</source>
@@ -789,7 +871,7 @@ OOM</source>
     </message>
     <message>
         <source>Peak (GiB)</source>
-        <translation>峰值 (GiB)</translation>
+        <translation>峰值显存（GiB）</translation>
     </message>
 </context>
 <context>
@@ -800,7 +882,7 @@ OOM</source>
     </message>
     <message>
         <source>strategies that fit (top)</source>
-        <translation>放得下的策略（前列）</translation>
+        <translation>可放下的策略（排名靠前）</translation>
     </message>
     <message>
         <source>Pareto front</source>
@@ -812,15 +894,15 @@ OOM</source>
     </message>
     <message>
         <source>Peak memory per GPU (GiB)</source>
-        <translation>每块 GPU 峰值内存 (GiB)</translation>
+        <translation>每块 GPU 峰值显存（GiB）</translation>
     </message>
     <message>
         <source>Step time (s)</source>
-        <translation>步长 (s)</translation>
+        <translation>单步耗时（s）</translation>
     </message>
     <message>
         <source>Finds every valid TP × PP × DP × CP × EP × ZeRO × micro batch × recompute × schedule for this model on this many GPUs. Double-click a row to apply it.</source>
-        <translation>在当前 GPU 数量上为该模型找出所有有效的 TP × PP × DP × CP × EP × ZeRO × 微批 × 重计算 × 调度组合。双击一行即可应用。</translation>
+        <translation>在当前 GPU 数量上为该模型找出所有有效的 TP × PP × DP × CP × EP × ZeRO × 微批大小 × 重计算 × 调度组合。双击一行即可应用。</translation>
     </message>
     <message>
         <source>Evaluating strategies…</source>
@@ -832,7 +914,7 @@ OOM</source>
     </message>
     <message>
         <source>%1 strategies on %2 GPUs: %3 valid, %4 fit%5 (%6 s). Double-click a row to apply it.</source>
-        <translation>%2 块 GPU 上共 %1 种策略：%3 种有效，%4 种放得下%5（%6 s）。双击一行即可应用。</translation>
+        <translation>%2 块 GPU 上共 %1 种策略：%3 种有效，%4 种可放下%5（%6 s）。双击一行即可应用。</translation>
     </message>
     <message>
         <source>, cancelled</source>
@@ -848,7 +930,7 @@ OOM</source>
     </message>
     <message>
         <source>best step (s)</source>
-        <translation>最短步长 (s)</translation>
+        <translation>最短单步耗时（s）</translation>
     </message>
     <message>
         <source>Nearest GPU counts with a valid layout: %1.</source>
@@ -867,19 +949,19 @@ OOM</source>
     </message>
     <message>
         <source>Peak memory per GPU (GiB)</source>
-        <translation>每块 GPU 峰值内存 (GiB)</translation>
+        <translation>每块 GPU 峰值显存（GiB）</translation>
     </message>
     <message>
         <source>GPU capacity (GiB)</source>
-        <translation>GPU 容量 (GiB)</translation>
+        <translation>GPU 显存容量（GiB）</translation>
     </message>
     <message>
         <source>Step time (s)</source>
-        <translation>步长 (s)</translation>
+        <translation>单步耗时（s）</translation>
     </message>
     <message>
         <source>Bubble (idle / step, %)</source>
-        <translation>气泡（空闲/步长，%）</translation>
+        <translation>气泡占比（空闲时间/单步耗时，%）</translation>
     </message>
     <message>
         <source>MFU (%)</source>
@@ -899,7 +981,7 @@ OOM</source>
     </message>
     <message>
         <source>&lt;b&gt;%1 = %2&lt;/b&gt;%3&lt;br&gt;peak %4 of %5 GiB (stage %6)&lt;br&gt;step %7 s · bubble %8 % · MFU %9 %</source>
-        <translation>&lt;b&gt;%1 = %2&lt;/b&gt;%3&lt;br&gt;峰值 %4 / %5 GiB（阶段 %6）&lt;br&gt;步长 %7 s · 气泡 %8 % · MFU %9 %</translation>
+        <translation>&lt;b&gt;%1 = %2&lt;/b&gt;%3&lt;br&gt;峰值显存 %4 / %5 GiB（阶段 %6）&lt;br&gt;单步耗时 %7 s · 气泡占比 %8 % · MFU %9 %</translation>
     </message>
     <message>
         <source> — invalid</source>
@@ -926,7 +1008,7 @@ OOM</source>
     <name>parascope::ui::TimelineChart</name>
     <message>
         <source>Time in the step (s)</source>
-        <translation>步内时间 (s)</translation>
+        <translation>步内时间（s）</translation>
     </message>
     <message>
         <source>&lt;b&gt;%1&lt;/b&gt;&lt;br&gt;rank %2</source>
@@ -946,15 +1028,11 @@ OOM</source>
     </message>
     <message>
         <source>&lt;br&gt;of which exposed communication %1</source>
-        <translation>&lt;br&gt;其中暴露通信 %1</translation>
+        <translation>&lt;br&gt;其中未重叠通信 %1</translation>
     </message>
     <message>
         <source>rank %1</source>
         <translation>rank %1</translation>
-    </message>
-    <message>
-        <source>%1 · step %2 · bubble (idle/step) %3 %</source>
-        <translation>%1 · 步长 %2 · 气泡（空闲/步长）%3 %</translation>
     </message>
     <message>
         <source> · showing %1 of %2 microbatches</source>
@@ -963,6 +1041,18 @@ OOM</source>
     <message>
         <source>No simulated timeline: %1</source>
         <translation>无仿真时间线：%1</translation>
+    </message>
+    <message>
+        <source>closed form</source>
+        <translation>闭式解</translation>
+    </message>
+    <message>
+        <source>%1 · step %2</source>
+        <translation>%1 · 单步耗时 %2</translation>
+    </message>
+    <message>
+        <source>bubble: simulated %1 %, formula %2 = %3 %</source>
+        <translation>气泡占比：模拟 %1 %，公式 %2 = %3 %</translation>
     </message>
 </context>
 </TS>

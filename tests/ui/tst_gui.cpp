@@ -164,7 +164,7 @@ private slots:
         QCOMPARE(w.memoryChart()->plot()->yAxis->label(), QStringLiteral("Memory per GPU (GiB)"));
         QCOMPARE(w.menuBar()->actions().first()->text(), QStringLiteral("&File"));
         w.setLanguage(QStringLiteral("zh"));
-        QCOMPARE(w.memoryChart()->plot()->yAxis->label(), QStringLiteral("每块 GPU 内存 (GiB)"));
+        QCOMPARE(w.memoryChart()->plot()->yAxis->label(), QStringLiteral("每块 GPU 显存（GiB）"));
         QCOMPARE(w.menuBar()->actions().first()->text(), QStringLiteral("文件(&F)"));
         // Texts from the core follow too.
         w.panel()->spinBox(QStringLiteral("parallel.pp"))->setValue(16);

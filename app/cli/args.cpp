@@ -30,14 +30,15 @@ const char* const kUsageText =
     "  parascope-cli evaluate FILE [--set PATH=VALUE]… [--format text|json] [--lang en|zh] [--no-explain] [--profile PROFILE]\n"
     "  parascope-cli timeline FILE [--set PATH=VALUE]… [--format json|chrome-trace] [--out FILE] [--profile PROFILE]\n"
     "  parascope-cli sweep FILE --param PARAM --values V1,V2,… [--set PATH=VALUE]… [--format text|json|csv] [--lang en|zh]\n"
-    "  parascope-cli search FILE [--gpus N] [--top K] [--threads N] [--closed-form] [--fewest-gpus] [--format text|json|csv]\n"
-    "  parascope-cli validate [RUNS.json] [--format text|json]\n"
+    "  parascope-cli search FILE [--gpus N] [--top K] [--threads N] [--closed-form] [--fewest-gpus] [--format text|json|csv] [--lang en|zh]\n"
+    "  parascope-cli validate [RUNS.json] [--format text|json] [--lang en|zh]\n"
     "  parascope-cli profile import-nccl-tests LOG... [--op OP] [--ranks N] [--nodes N] [--into PROFILE] --out PROFILE\n"
-    "  parascope-cli presets [models|gpus|clusters] [--format text|json]\n"
+    "  parascope-cli presets [models|gpus|clusters] [--format text|json] [--lang en|zh]\n"
     "  parascope-cli --version | --help\n"
     "\n"
     "evaluate  reads a parascope.scenario/1 JSON file and prints memory per pipeline stage,\n"
-    "          communication per collective, step time and what breaks. --profile applies a\n"
+    "          communication per collective, step time, what breaks and advice: changes on the\n"
+    "          same GPUs that fix a problem, each evaluated. --profile applies a\n"
     "          parascope.hardware-profile/1 (from parascope-probe) to the cluster.\n"
     "timeline  writes the simulated training step: parascope.timeline/1 JSON, or a Chrome trace\n"
     "          (Trace Event Format) that Perfetto and chrome://tracing open.\n"
@@ -52,21 +53,66 @@ const char* const kUsageText =
     "          them by tokens/s and prints the Pareto front of peak memory vs step time.\n"
     "validate  predicts every published run (default: the built-in reference set) and prints\n"
     "          predicted vs published step time, the error and the MAPE.\n"
+    "--lang    en (en_US) or zh (zh_CN): headers, labels, values and messages; every command.\n"
     "exit codes: 0 evaluated (even when it does not fit), 2 bad input, 1 internal error.\n";
+
+const char* const kUsageTextZh =
+    "用法：\n"
+    "  parascope-cli evaluate FILE [--set PATH=VALUE]… [--format text|json] [--lang en|zh] [--no-explain] [--profile PROFILE]\n"
+    "  parascope-cli timeline FILE [--set PATH=VALUE]… [--format json|chrome-trace] [--out FILE] [--profile PROFILE]\n"
+    "  parascope-cli sweep FILE --param PARAM --values V1,V2,… [--set PATH=VALUE]… [--format text|json|csv] [--lang en|zh]\n"
+    "  parascope-cli search FILE [--gpus N] [--top K] [--threads N] [--closed-form] [--fewest-gpus] [--format text|json|csv] [--lang en|zh]\n"
+    "  parascope-cli validate [RUNS.json] [--format text|json] [--lang en|zh]\n"
+    "  parascope-cli profile import-nccl-tests LOG... [--op OP] [--ranks N] [--nodes N] [--into PROFILE] --out PROFILE\n"
+    "  parascope-cli presets [models|gpus|clusters] [--format text|json] [--lang en|zh]\n"
+    "  parascope-cli --version | --help\n"
+    "\n"
+    "evaluate  读取 parascope.scenario/1 场景文件，输出每个流水线阶段的显存、每种集合通信的通信量、\n"
+    "          单步耗时、问题诊断，以及调整建议：在同样的 GPU 上能解决问题的改动，每项都已重新评估。\n"
+    "          --profile 用 parascope-probe 生成的 parascope.hardware-profile/1 校准集群。\n"
+    "timeline  输出仿真的训练单步：parascope.timeline/1 JSON，或 Perfetto 与 chrome://tracing\n"
+    "          可打开的 Chrome 跟踪文件（Trace Event Format）。\n"
+    "profile   import-nccl-tests 把 nccl-tests 日志（文本或 -J JSON）导入硬件实测档案；集合通信、\n"
+    "          进程数和节点数取自日志，或由 --op/--ranks/--nodes 指定。\n"
+    "sweep     让一个参数取一组值逐一评估（PARAM：下列参数之一；枚举参数按序号），并指出临界点。\n"
+    "--set     评估前调整一个参数，与界面滑块的规则相同（调整 DP 时微批数不变，全局批大小随之变化）；\n"
+    "          可重复使用。\n"
+    "search    对场景的模型、集群、序列长度和批大小，评估所有合法策略（TP、PP、VPP、DP、CP、EP、SP、\n"
+    "          ZeRO 级别、微批大小、重计算、流水线调度），按吞吐排序，并给出峰值显存与单步耗时的帕累托前沿。\n"
+    "validate  预测每个已发表的训练结果（默认：内置参考集），输出预测与发表的单步耗时、误差和 MAPE。\n"
+    "--lang    en（en_US）或 zh（zh_CN）：表头、标签、取值和消息的语言；所有命令都适用。\n"
+    "退出码：0 已评估（即使放不下），2 输入有误，1 内部错误。\n";
 
 } // namespace
 
-std::string usage()
+std::optional<std::string> languageOf(std::string_view v)
 {
+    if (v == "en" || v == "en_US")
+        return "en";
+    if (v == "zh" || v == "zh_CN")
+        return "zh";
+    return std::nullopt;
+}
+
+std::string usage(const std::string& lang)
+{
+    const bool zh = lang == "zh";
     std::string list;
     for (const Knob& k : knobs())
         list += "\n  " + k.path + (k.value_name ? "  (" + [&] {
             std::string names;
             for (long long v = k.min; v <= k.max; ++v)
-                names += (names.empty() ? "" : ", ") + std::string(k.value_name(v));
+                names += (names.empty() ? "" : ", ") + std::to_string(v) + " " + std::string(k.value_name(v));
             return names;
         }() + ")" : std::string());
-    return kUsageText + std::string("knobs for --set and sweep --param:") + list + "\n";
+    return std::string(zh ? kUsageTextZh : kUsageText) + (zh ? "--set 与 sweep --param 可用的参数：" : "knobs for --set and sweep --param:")
+         + list + "\n";
+}
+
+int badUsage(const Args& a, const std::string& en, const std::string& zh_text)
+{
+    std::cerr << "parascope-cli: " << say(a, en, zh_text) << "\n\n" << usage(a.lang);
+    return kExitBadInput;
 }
 
 int badUsage(const std::string& message)
@@ -75,22 +121,47 @@ int badUsage(const std::string& message)
     return kExitBadInput;
 }
 
+std::string padColumns(const std::string& s, std::size_t w, bool right)
+{
+    std::size_t cols = 0;
+    for (std::size_t i = 0; i < s.size(); ++i) {
+        const unsigned char c = static_cast<unsigned char>(s[i]);
+        if ((c & 0xC0) == 0x80)
+            continue;
+        cols += c >= 0xE3 ? 2 : 1; // CJK and full-width punctuation (U+3000 on) take two columns
+    }
+    if (cols >= w)
+        return s;
+    const std::string fill(w - cols, ' ');
+    return right ? fill + s : s + fill;
+}
+
 // Returns an exit code on error, -1 when parsed.
 int parseArgs(int argc, char** argv, int first, Args& a)
 {
+    // The language first, wherever it stands: the other options' errors are written in it.
+    for (int i = first; i < argc; ++i)
+        if (std::string(argv[i]) == "--lang") {
+            if (i + 1 >= argc)
+                return badUsage(std::string("--lang needs a value: one of ") + kLanguages);
+            const auto lang = languageOf(argv[i + 1]);
+            if (!lang)
+                return badUsage(std::string("--lang must be one of ") + kLanguages + " (got \"" + argv[i + 1] + "\")");
+            a.lang = *lang;
+        }
     for (int i = first; i < argc; ++i) {
         const std::string arg = argv[i];
         const auto value = [&]() -> const char* { return i + 1 < argc ? argv[++i] : nullptr; };
         if (arg == "--format") {
             const char* v = value();
             if (!v)
-                return badUsage("--format needs a value");
+                return badUsage(a, "--format needs a value", "--format 需要一个值");
             a.format = v;
         } else if (arg == "--gpus" || arg == "--top" || arg == "--threads") {
             const char* v = value();
             const long long n = v ? std::atoll(v) : 0;
             if (n < 1 || n > (1 << 24))
-                return badUsage(arg + " needs a whole number ≥ 1");
+                return badUsage(a, arg + " needs a whole number ≥ 1", arg + " 需要一个 ≥ 1 的整数");
             (arg == "--gpus" ? a.gpus : arg == "--top" ? a.top : a.threads) = n;
         } else if (arg == "--closed-form") {
             a.closed_form = true;
@@ -99,50 +170,48 @@ int parseArgs(int argc, char** argv, int first, Args& a)
         } else if (arg == "--param" || arg == "--values") {
             const char* v = value();
             if (!v)
-                return badUsage(arg + " needs a value");
+                return badUsage(a, arg + " needs a value", arg + " 需要一个值");
             (arg == "--param" ? a.param : a.values) = v;
         } else if (arg == "--op") {
             const char* v = value();
             if (!v)
-                return badUsage(arg + " needs a value");
+                return badUsage(a, arg + " needs a value", arg + " 需要一个值");
             a.nccl.op = parascope::enumFromName<parascope::Collective>(v);
             if (!a.nccl.op)
-                return badUsage("--op must be one of " + parascope::enumNameList<parascope::Collective>());
+                return badUsage(a, "--op must be one of " + parascope::enumNameList<parascope::Collective>(),
+                                "--op 只能取 " + parascope::enumNameList<parascope::Collective>() + " 之一");
         } else if (arg == "--into") {
             const char* v = value();
             if (!v)
-                return badUsage(arg + " needs a value");
+                return badUsage(a, arg + " needs a value", arg + " 需要一个值");
             a.into = v;
         } else if (arg == "--ranks" || arg == "--nodes") {
             const char* v = value();
             const int n = v ? std::atoi(v) : 0;
             if (n < 1)
-                return badUsage(arg + " needs a whole number ≥ 1");
+                return badUsage(a, arg + " needs a whole number ≥ 1", arg + " 需要一个 ≥ 1 的整数");
             (arg == "--ranks" ? a.nccl.ranks : a.nccl.nodes) = n;
         } else if (arg == "--set") {
             const char* v = value();
             if (!v)
-                return badUsage("--set needs PATH=VALUE (e.g. --set parallel.dp=16)");
+                return badUsage(a, "--set needs PATH=VALUE (e.g. --set parallel.dp=16)", "--set 需要 PATH=VALUE（例如 --set parallel.dp=16）");
             a.sets.push_back(v);
         } else if (arg == "--out") {
             const char* v = value();
             if (!v)
-                return badUsage("--out needs a FILE");
+                return badUsage(a, "--out needs a FILE", "--out 需要一个文件路径");
             a.out = v;
         } else if (arg == "--lang") {
-            const char* v = value();
-            if (!v || (std::string(v) != "en" && std::string(v).rfind("zh", 0) != 0))
-                return badUsage("--lang needs en or zh");
-            a.lang = std::string(v).rfind("zh", 0) == 0 ? "zh" : "en";
+            ++i; // read above
         } else if (arg == "--profile") {
             const char* v = value();
             if (!v)
-                return badUsage("--profile needs a hardware profile FILE");
+                return badUsage(a, "--profile needs a hardware profile FILE", "--profile 需要一个硬件实测档案文件");
             a.profile = v;
         } else if (arg == "--no-explain") {
             a.explain = false;
         } else if (arg.rfind("--", 0) == 0) {
-            return badUsage("unknown option " + arg);
+            return badUsage(a, "unknown option " + arg, "未知选项 " + arg);
         } else {
             a.positional.push_back(arg);
         }
@@ -154,7 +223,7 @@ int parseArgs(int argc, char** argv, int first, Args& a)
 std::optional<parascope::Scenario> loadScenario(const Args& a, const char* command)
 {
     if (a.positional.size() != 1) {
-        badUsage(std::string(command) + " needs exactly one scenario FILE");
+        badUsage(a, std::string(command) + " needs exactly one scenario FILE", std::string(command) + " 需要且只需要一个场景文件");
         return std::nullopt;
     }
     std::vector<parascope::InputError> errors;

@@ -9,6 +9,7 @@
 
 #include <optional>
 #include <string>
+#include <string_view>
 #include <vector>
 
 namespace parascope::cli {
@@ -18,7 +19,7 @@ inline constexpr int kExitOk = 0, kExitInternal = 1, kExitBadInput = 2;
 struct Args {
     std::vector<std::string> positional;
     std::string format; // per command default
-    std::string lang = "en";
+    std::string lang = "en"; // "en" or "zh": every header, label, value and message follows it
     std::string profile;
     std::string out;
     std::string into;
@@ -31,13 +32,27 @@ struct Args {
     bool explain = true;
 };
 
-// The usage text; the knobs --set and sweep take are listed from the knob table.
-std::string usage();
+// --lang's value → "en" or "zh": en, en_US, zh, zh_CN; nullopt for any other (zh_TW too: the
+// text is simplified Chinese).
+std::optional<std::string> languageOf(std::string_view value);
+inline constexpr const char* kLanguages = "en, en_US, zh, zh_CN";
 
-// Prints the message and the usage to stderr; returns kExitBadInput.
+inline bool zh(const Args& a) { return a.lang == "zh"; }
+inline std::string say(const Args& a, const std::string& en, const std::string& zh_text) { return zh(a) ? zh_text : en; }
+
+// The usage text in "en" or "zh"; the knobs --set and sweep take are listed from the knob table.
+std::string usage(const std::string& lang = "en");
+
+// Prints the message and the usage to stderr in a's language; returns kExitBadInput.
+int badUsage(const Args& a, const std::string& en, const std::string& zh_text);
+// The same in English, for what comes before the language is known.
 int badUsage(const std::string& message);
 
-// Parses argv[first…]; returns an exit code on error, −1 when parsed.
+// `s` padded to `width` terminal columns (a CJK character takes two), right-aligned or not.
+std::string padColumns(const std::string& s, std::size_t width, bool right = true);
+
+// Parses argv[first…]; returns an exit code on error, −1 when parsed. --lang is read first,
+// wherever it stands, so that the other options' errors are in its language.
 int parseArgs(int argc, char** argv, int first, Args& a);
 
 // The scenario of positional[0] with --profile and every --set applied; nullopt (message on

@@ -2,9 +2,11 @@
 
 #include "cli.h"
 
+#include "estimate/diagnostics.h"
 #include "estimate/evaluate.h"
 #include "io/report_json.h"
 #include "io/timeline_json.h"
+#include "search/advice.h"
 #include "search/sweep.h"
 #include "types/knobs.h"
 
@@ -27,29 +29,36 @@ int evaluateCommand(const Args& a)
 {
     const std::string format = a.format.empty() ? "text" : a.format;
     if (format != "json" && format != "text")
-        return badUsage("--format needs json or text");
+        return badUsage(a, "--format needs json or text", "--format 只能是 json 或 text");
     const auto scenario = loadScenario(a, "evaluate");
     if (!scenario)
         return kExitBadInput;
     parascope::EvaluateOptions options;
     options.record_timeline = false;
     const parascope::Estimate est = parascope::evaluate(*scenario, options);
-    if (format == "json")
-        return emit(a, parascope::reportToJson(*scenario, est, a.lang, a.explain).dump(2) + "\n");
-    return emit(a, parascope::textReport(*scenario, est, a.lang));
+    // What would fix each problem, each change evaluated (search/advice.h); none when nothing is wrong.
+    const parascope::AdviceList advice = parascope::advise(*scenario, est);
+    if (format == "json") {
+        nlohmann::json report = parascope::reportToJson(*scenario, est, a.lang, a.explain);
+        if (!advice.items.empty())
+            report["advice"] = parascope::adviceToJson(advice.items, a.lang);
+        return emit(a, report.dump(2) + "\n");
+    }
+    return emit(a, parascope::textReport(*scenario, est, a.lang) + parascope::adviceText(est, advice.items, a.lang));
 }
 
 int timelineCommand(const Args& a)
 {
     const std::string format = a.format.empty() ? "json" : a.format;
     if (format != "json" && format != "chrome-trace")
-        return badUsage("--format needs json or chrome-trace");
+        return badUsage(a, "--format needs json or chrome-trace", "--format 只能是 json 或 chrome-trace");
     const auto scenario = loadScenario(a, "timeline");
     if (!scenario)
         return kExitBadInput;
     const parascope::Estimate est = parascope::evaluate(*scenario);
     if (!est.timeline.simulated)
-        std::cerr << "parascope-cli: note: no simulated timeline (" << est.time.note << ")\n";
+        std::cerr << "parascope-cli: " << say(a, "note: no simulated timeline (" + est.time.note + ")",
+                                              "注意：没有仿真时间线（改用解析估计）") << "\n";
     const nlohmann::json j = format == "json" ? parascope::timelineToJson(*scenario, est)
                                               : parascope::timelineToChromeTrace(*scenario, est);
     return emit(a, j.dump() + "\n");
@@ -59,12 +68,12 @@ int sweepCommand(const Args& a)
 {
     const std::string format = a.format.empty() ? "text" : a.format;
     if (format != "json" && format != "text" && format != "csv")
-        return badUsage("--format needs text, json or csv");
+        return badUsage(a, "--format needs text, json or csv", "--format 只能是 text、json 或 csv");
     if (!parascope::findKnob(a.param)) {
         std::string list;
         for (const parascope::Knob& k : parascope::knobs())
             list += (list.empty() ? "" : ", ") + k.path;
-        return badUsage("--param must be one of " + list);
+        return badUsage(a, "--param must be one of " + list, "--param 只能取以下参数之一：" + list);
     }
     std::vector<long long> values;
     std::stringstream ss(a.values);
@@ -72,11 +81,12 @@ int sweepCommand(const Args& a)
         char* end = nullptr;
         const long long v = std::strtoll(item.c_str(), &end, 10);
         if (item.empty() || !end || *end != '\0')
-            return badUsage("--values needs whole numbers separated by commas, got \"" + item + "\"");
+            return badUsage(a, "--values needs whole numbers separated by commas, got \"" + item + "\"",
+                            "--values 需要以逗号分隔的整数，收到“" + item + "”");
         values.push_back(v);
     }
     if (values.empty() || values.size() > 10000)
-        return badUsage("--values needs 1 to 10000 values");
+        return badUsage(a, "--values needs 1 to 10000 values", "--values 需要 1 到 10000 个值");
     const auto scenario = loadScenario(a, "sweep");
     if (!scenario)
         return kExitBadInput;
@@ -116,19 +126,24 @@ int sweepCommand(const Args& a)
         }
         return emit(a, o.str());
     }
-    o << "Sweep of " << r.param << "\n";
-    std::snprintf(line, sizeof line, "%10s %6s %10s %9s %8s %8s %9s %6s %12s  %s\n", "value", "valid", "peak GiB", "capacity", "step s",
-                  "bubble", "exposed s", "MFU", "tokens/s", "diagnostics");
-    o << line;
+    o << say(a, "Sweep of ", "参数扫描：") << r.param << "\n";
+    const struct { const char* en; const char* zh; std::size_t width; } columns[] = {
+        {"value", "取值", 10}, {"valid", "有效", 7}, {"peak GiB", "峰值 GiB", 11}, {"capacity", "容量 GiB", 10},
+        {"step s", "单步 s", 9}, {"bubble", "气泡", 9}, {"exposed s", "未重叠 s", 10}, {"MFU", "MFU", 7}, {"tokens/s", "tokens/s", 13}};
+    for (const auto& c : columns)
+        o << padColumns(say(a, c.en, c.zh), c.width);
+    o << "  " << say(a, "diagnostics", "诊断") << "\n";
     for (const auto& p : r.points) {
-        std::snprintf(line, sizeof line, "%10lld %6s %10.2f %9.1f %8.3f %7.1f%% %9.3f %5.1f%% %12.0f  %s\n", p.value, p.valid ? "yes" : "no",
-                      p.peak_bytes / gib, p.capacity_bytes / gib, p.step_s, p.bubble_fraction * 100, p.exposed_comm_s, p.mfu * 100,
-                      p.tokens_per_s, codes(p, ", ").c_str());
+        std::snprintf(line, sizeof line, "%10lld", p.value);
+        o << line << padColumns(p.valid ? say(a, "yes", "是") : say(a, "no", "否"), 7);
+        std::snprintf(line, sizeof line, "%11.2f%10.1f%9.3f%9s%10.3f%7s%13.0f  %s\n", p.peak_bytes / gib, p.capacity_bytes / gib,
+                      p.step_s, parascope::formatPercent(p.bubble_fraction).c_str(), p.exposed_comm_s,
+                      parascope::formatPercent(p.mfu).c_str(), p.tokens_per_s, codes(p, ", ").c_str());
         o << line;
     }
-    o << (a.lang == "zh" ? "\n临界点：\n" : "\nBreaking points:\n");
+    o << say(a, "\nBreaking points:\n", "\n临界点：\n");
     if (r.breaks.empty())
-        o << (a.lang == "zh" ? "  无\n" : "  none\n");
+        o << say(a, "  none\n", "  无\n");
     for (const auto& b : r.breaks)
         o << "  " << b.message.in(a.lang) << "\n";
     return emit(a, o.str());

@@ -2,6 +2,7 @@
 
 #include "cli.h"
 
+#include "estimate/diagnostics.h"
 #include "hardware/hardware_profile.h"
 #include "hardware/nccl_tests_import.h"
 #include "io/atomic_file.h"
@@ -25,11 +26,11 @@ using namespace parascope;
 int profileCommand(const Args& a)
 {
     if (a.positional.empty() || a.positional[0] != "import-nccl-tests")
-        return badUsage("profile needs a subcommand: import-nccl-tests");
+        return badUsage(a, "profile needs a subcommand: import-nccl-tests", "profile 需要子命令：import-nccl-tests");
     if (a.positional.size() < 2)
-        return badUsage("import-nccl-tests needs at least one LOG");
+        return badUsage(a, "import-nccl-tests needs at least one LOG", "import-nccl-tests 至少需要一个日志文件");
     if (a.out.empty())
-        return badUsage("import-nccl-tests needs --out PROFILE");
+        return badUsage(a, "import-nccl-tests needs --out PROFILE", "import-nccl-tests 需要 --out PROFILE");
     std::vector<parascope::InputError> errors;
     std::optional<nlohmann::json> base;
     if (!a.into.empty()) {
@@ -53,8 +54,14 @@ int profileCommand(const Args& a)
         auto imported = parascope::parseNcclTests(*text, name, a.nccl, errors);
         if (!imported)
             continue;
-        std::cerr << "parascope-cli: " << name << ": " << parascope::toString(imported->op.value_or(parascope::Collective::AllReduce)) << " on " << imported->ranks << " ranks, "
-                  << imported->nodes << " node(s), " << imported->rows.size() << " sizes\n";
+        const parascope::Collective op = imported->op.value_or(parascope::Collective::AllReduce);
+        const long long sizes = (long long)imported->rows.size();
+        std::cerr << "parascope-cli: " << name << ": "
+                  << say(a, std::string(parascope::toString(op)) + " on " + parascope::countOf(imported->ranks, "rank", "ranks") + ", "
+                                + parascope::countOf(imported->nodes, "node", "nodes") + ", " + parascope::countOf(sizes, "size", "sizes"),
+                         parascope::displayName(op).zh + "：" + std::to_string(imported->ranks) + " 个进程，" + std::to_string(imported->nodes)
+                             + " 个节点，" + std::to_string(sizes) + " 种消息大小")
+                  << "\n";
         imports.push_back(std::move(*imported));
         sources.push_back(name);
     }
@@ -71,15 +78,16 @@ int presetsCommand(const Args& a)
 {
     std::vector<std::string> kinds = {"models", "gpus", "clusters"};
     if (a.positional.size() > 1)
-        return badUsage("presets takes at most one kind");
+        return badUsage(a, "presets takes at most one kind", "presets 最多接受一个类别");
     if (a.positional.size() == 1) {
         const std::string k = a.positional[0];
         if (k != "models" && k != "gpus" && k != "clusters")
-            return badUsage("unknown preset kind \"" + k + "\" (models, gpus, clusters)");
+            return badUsage(a, "unknown preset kind \"" + k + "\" (models, gpus, clusters)",
+                            "未知的预设类别“" + k + "”（可选 models、gpus、clusters）");
         kinds = {k};
     }
     if (!a.format.empty() && a.format != "json" && a.format != "text")
-        return badUsage("--format needs json or text");
+        return badUsage(a, "--format needs json or text", "--format 只能是 json 或 text");
     if (a.format == "json") {
         nlohmann::json out = nlohmann::json::object();
         for (const std::string& k : kinds) {
@@ -92,7 +100,7 @@ int presetsCommand(const Args& a)
         return kExitOk;
     }
     for (const std::string& k : kinds) {
-        std::cout << k << ":\n";
+        std::cout << (zh(a) ? (k == "models" ? "模型：" : k == "gpus" ? "GPU：" : "集群：") : k + ":") << "\n";
         for (const parascope::PresetInfo& p : parascope::listPresets(k)) {
             std::string id = p.id;
             id.resize(std::max<std::size_t>(id.size(), 22), ' ');

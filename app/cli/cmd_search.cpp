@@ -2,9 +2,10 @@
 
 #include "cli.h"
 
+#include "estimate/diagnostics.h"
+#include "io/report_json.h"
 #include "io/scenario_json.h"
 #include "search/search.h"
-#include "io/report_json.h"
 
 #include <algorithm>
 #include <cstdio>
@@ -25,7 +26,7 @@ int searchCommand(const Args& a)
 {
     const std::string format = a.format.empty() ? "text" : a.format;
     if (format != "json" && format != "text" && format != "csv")
-        return badUsage("--format needs text, json or csv");
+        return badUsage(a, "--format needs text, json or csv", "--format 只能是 text、json 或 csv");
     const auto scenario = loadScenario(a, "search");
     if (!scenario)
         return kExitBadInput;
@@ -36,14 +37,19 @@ int searchCommand(const Args& a)
     o.simulate = !a.closed_form;
     const parascope::SearchResult r = parascope::searchStrategies(*scenario, o);
     const double gib = double(1ull << 30);
-    const auto describe = [](const parascope::SearchRow& row) {
+    // "TP8 PP1 DP8 CP1 EP1 SP ZeRO-1 mb1 selective 1f1b" / "TP8 PP1 DP8 CP1 EP1 SP ZeRO-1 微批大小 1 选择性重计算 1F1B".
+    const auto describe = [&](const parascope::SearchRow& row) {
         const auto& p = row.parallel;
         char buf[160];
-        std::snprintf(buf, sizeof buf, "TP%d PP%d%s DP%d CP%d EP%d%s ZeRO-%d mb%lld %s %s", p.tp, p.pp,
+        std::snprintf(buf, sizeof buf, "TP%d PP%d%s DP%d CP%d EP%d%s ZeRO-%d ", p.tp, p.pp,
                       p.schedule == parascope::ScheduleKind::Interleaved ? (" VPP" + std::to_string(p.vpp)).c_str() : "",
-                      p.dp, p.cp, p.ep, p.sequence_parallel ? " SP" : "", p.zero, (long long)row.training.micro_batch,
-                      parascope::toString(row.training.recompute), parascope::toString(p.schedule));
-        return std::string(buf);
+                      p.dp, p.cp, p.ep, p.sequence_parallel ? " SP" : "", p.zero);
+        const long long mb = (long long)row.training.micro_batch;
+        return std::string(buf)
+             + (zh(a) ? "微批大小 " + std::to_string(mb) + " " + parascope::displayName(row.training.recompute).zh + " "
+                            + parascope::displayName(p.schedule).zh
+                      : "mb" + std::to_string(mb) + " " + parascope::toString(row.training.recompute) + " "
+                            + parascope::toString(p.schedule));
     };
     const auto rowJson = [&](const parascope::SearchRow& row) {
         nlohmann::json j = parascope::scenarioToJson(parascope::applyRow(*scenario, row));
@@ -93,37 +99,48 @@ int searchCommand(const Args& a)
         }
         return emit(a, o2.str());
     }
-    std::snprintf(line, sizeof line, "Search: %zu strategies enumerated, %zu valid, %zu fit; %.2f s (%s)\n", r.enumerated, r.valid,
-                  r.fitting, r.seconds, a.closed_form ? "closed-form step" : "simulated step");
+    if (zh(a))
+        std::snprintf(line, sizeof line, "搜索：枚举 %zu 种策略，%zu 种合法，%zu 种放得下；用时 %.2f s（%s）\n", r.enumerated, r.valid,
+                      r.fitting, r.seconds, a.closed_form ? "单步按解析估计" : "单步按事件仿真");
+    else
+        std::snprintf(line, sizeof line, "Search: %s enumerated, %zu valid, %zu fit; %.2f s (%s)\n",
+                      parascope::countOf((long long)r.enumerated, "strategy", "strategies").c_str(), r.valid, r.fitting, r.seconds,
+                      a.closed_form ? "closed-form step" : "simulated step");
     o2 << line;
     int k = 0;
     for (const auto& row : r.top) {
-        std::snprintf(line, sizeof line, "%3d. %-62s step %8.3f s  %10.0f tokens/s  MFU %5.1f%%  peak %6.1f GiB\n", ++k,
-                      describe(row).c_str(), row.step_s, row.tokens_per_s, row.mfu * 100, row.peak_bytes / gib);
+        std::snprintf(line, sizeof line, "%3d. ", ++k);
+        o2 << line << padColumns(describe(row), 62, false);
+        std::snprintf(line, sizeof line, zh(a) ? " 单步 %8.3f s  %10.0f tokens/s  MFU %8s  峰值 %6.1f GiB\n"
+                                               : " step %8.3f s  %10.0f tokens/s  MFU %8s  peak %6.1f GiB\n",
+                      row.step_s, row.tokens_per_s, parascope::formatPercent(row.mfu).c_str(), row.peak_bytes / gib);
         o2 << line;
     }
     if (empty) {
         o2 << "  " << empty->text.in(a.lang) << "\n";
         if (!empty->nearest.empty()) {
-            o2 << "  Nearest GPU counts with a valid layout:";
+            o2 << say(a, "  Nearest GPU counts with a valid layout:", "  有合法布局的最近 GPU 数：");
             for (std::size_t i = 0; i < empty->nearest.size(); ++i)
-                o2 << (i ? ", " : " ") << empty->nearest[i];
+                o2 << (i ? say(a, ", ", "、") : say(a, " ", "")) << empty->nearest[i];
             o2 << "\n";
         }
     }
-    o2 << "\nPareto front (peak memory vs step time):\n";
+    o2 << say(a, "\nPareto front (peak memory vs step time):\n", "\n帕累托前沿（峰值显存与单步耗时）：\n");
     for (const auto& row : r.pareto) {
-        std::snprintf(line, sizeof line, "  %6.1f GiB  %8.3f s  %s\n", row.peak_bytes / gib, row.step_s, describe(row).c_str());
-        o2 << line;
+        std::snprintf(line, sizeof line, "  %6.1f GiB  %8.3f s  ", row.peak_bytes / gib, row.step_s);
+        o2 << line << describe(row) << "\n";
     }
-    o2 << "\nLargest micro batch that fits the scenario's own strategy: "
-       << (largest_mb > 0 ? std::to_string(largest_mb) : std::string("none (it does not fit)")) << "\n";
+    o2 << say(a, "\nLargest micro batch that fits the scenario's own strategy: ", "\n场景自身策略下能放下的最大微批大小：")
+       << (largest_mb > 0 ? std::to_string(largest_mb) : say(a, "none (it does not fit)", "无（放不下）")) << "\n";
     if (fewest && fewest->gpus > 0)
-        o2 << "Fewest GPUs on which it trains: " << fewest->gpus << "\n";
+        o2 << say(a, "Fewest GPUs on which it trains: ", "能完成训练的最少 GPU 数：") << fewest->gpus << "\n";
     else if (fewest && fewest->searched_up_to > 0)
-        o2 << "Fewest GPUs on which it trains: none up to " << fewest->searched_up_to << " (" << fewest->reason.in(a.lang) << ")\n";
+        o2 << say(a, "Fewest GPUs on which it trains: none up to " + std::to_string(fewest->searched_up_to) + " (",
+                  "能完成训练的最少 GPU 数：直到 " + std::to_string(fewest->searched_up_to) + " 块都没有（")
+           << fewest->reason.in(a.lang) << say(a, ")", "）") << "\n";
     else if (fewest)
-        o2 << "Fewest GPUs on which it trains: none, whatever the count: " << fewest->reason.in(a.lang) << "\n";
+        o2 << say(a, "Fewest GPUs on which it trains: none, whatever the count: ", "能完成训练的最少 GPU 数：无论多少块都不行：")
+           << fewest->reason.in(a.lang) << "\n";
     return emit(a, o2.str());
 }
 

@@ -2,6 +2,7 @@
 
 #include "cli.h"
 
+#include "estimate/diagnostics.h"
 #include "io/scenario_json.h"
 #include "validation/published_runs.h"
 #include "util/json_reader.h"
@@ -21,16 +22,36 @@ namespace parascope::cli {
 
 using namespace parascope;
 
+namespace {
+
+// Why a run was skipped, in Chinese: the reasons validation/published_runs.cpp gives.
+std::string skippedZh(const std::string& why)
+{
+    static const struct { const char* prefix; const char* zh; } kReasons[] = {
+        {"unknown source family", "来源类别未知（没有文档化的默认值）"},
+        {"the parallel layout (tp, pp) is not published", "并行布局（TP、PP）未公开"},
+        {"no cluster preset for GPU", "没有该 GPU 的集群预设"},
+        {"incomplete run", "运行记录不完整"},
+        {"not an object", "记录不是对象"},
+        {"no published step time", "没有公开的单步耗时或每块 GPU 的 TFLOP/s"}};
+    for (const auto& r : kReasons)
+        if (why.rfind(r.prefix, 0) == 0)
+            return r.zh;
+    return "原因见英文输出";
+}
+
+} // namespace
+
 int validateCommand(const Args& a)
 {
     const std::string format = a.format.empty() ? "text" : a.format;
     if (format != "json" && format != "text")
-        return badUsage("--format needs json or text");
+        return badUsage(a, "--format needs json or text", "--format 只能是 json 或 text");
     if (a.positional.size() > 1)
-        return badUsage("validate takes at most one RUNS file");
+        return badUsage(a, "validate takes at most one RUNS file", "validate 最多接受一个 RUNS 文件");
     std::vector<parascope::InputError> errors;
     nlohmann::json runs;
-    std::string name = "built-in reference set";
+    std::string name = say(a, "built-in reference set", "内置参考集");
     if (a.positional.empty()) {
         runs = parascope::findPreset("validation", "published-runs")->json;
     } else {
@@ -62,7 +83,7 @@ int validateCommand(const Args& a)
                             {"convention", r.convention}, {"predicted_mfu", r.predicted_mfu},
                             {"bubble_fraction", r.bubble_fraction}, {"defaults_used", r.defaults_used}});
             } else {
-                row["skipped_because"] = r.skipped_because;
+                row["skipped_because"] = say(a, r.skipped_because, skippedZh(r.skipped_because));
             }
             rows.push_back(std::move(row));
         }
@@ -76,36 +97,54 @@ int validateCommand(const Args& a)
                                       {"parts", {{"fit", part(v.fit)}, {"check", part(v.check)}}}}.dump(2) + "\n");
     }
     std::ostringstream o;
-    o << "Validation against published runs (" << name << ")\n";
+    o << say(a, "Validation against published runs (" + name + ")\n", "与已发表训练结果的对比（" + name + "）\n");
     char line[256];
-    std::snprintf(line, sizeof line, "%-36s %-5s %10s %10s %9s %9s %8s\n", "run", "part", "pub step", "pred step", "pub TF/s",
-                  "pred TF/s", "error");
-    o << line;
+    // The two parts: "check" runs no constant was fitted on (the accuracy to quote), "fit" runs
+    // the constants were chosen on.
+    const auto partName = [&](const parascope::ValidationRow& r) -> std::string {
+        if (!r.part)
+            return "-";
+        return zh(a) ? (*r.part == parascope::RunPart::Fit ? "拟合" : "检验") : parascope::toString(*r.part);
+    };
+    const struct { const char* en; const char* zh; std::size_t width; bool right; } columns[] = {
+        {"run", "运行", 37, false}, {"part", "部分", 6, false}, {"pub step", "发表单步", 10, true}, {"pred step", "预测单步", 11, true},
+        {"pub TF/s", "发表 TFLOP/s", 13, true}, {"pred TF/s", "预测 TFLOP/s", 13, true}, {"error", "误差", 9, true}};
+    for (const auto& c : columns)
+        o << padColumns(say(a, c.en, c.zh), c.width, c.right);
+    o << "\n";
     for (const auto& r : v.rows) {
-        const char* part = r.part ? parascope::toString(*r.part) : "-";
         if (!r.evaluated) {
-            o << "  " << r.id << " (" << part << "): skipped (" << r.skipped_because << ")\n";
+            o << "  " << r.id << say(a, " (" + partName(r) + "): skipped (" + r.skipped_because + ")",
+                                     "（" + partName(r) + "）：已跳过（" + skippedZh(r.skipped_because) + "）")
+              << "\n";
             continue;
         }
-        std::snprintf(line, sizeof line, "%-36s %-5s %9.2fs %9.2fs %9.1f %9.1f %+7.1f%%\n", r.id.c_str(), part,
-                      r.published_step_s, r.predicted_step_s, r.published_tflops_per_gpu, r.predicted_tflops_per_gpu,
-                      r.error * 100);
+        o << padColumns(r.id, 37, false) << padColumns(partName(r), 6, false);
+        std::snprintf(line, sizeof line, "%9.2fs %10.2fs %13.1f %13.1f %+8.1f%%\n", r.published_step_s, r.predicted_step_s,
+                      r.published_tflops_per_gpu, r.predicted_tflops_per_gpu, r.error * 100);
         o << line;
     }
-    std::snprintf(line, sizeof line, "MAPE %.1f %% over %d runs; worst %s (%.1f %%)\n", v.mape * 100, v.evaluated,
-                  v.worst.c_str(), v.max_abs_error * 100);
+    if (zh(a))
+        std::snprintf(line, sizeof line, "MAPE %.1f %%（%d 个运行）；最差 %s（%.1f %%）\n", v.mape * 100, v.evaluated, v.worst.c_str(),
+                      v.max_abs_error * 100);
+    else
+        std::snprintf(line, sizeof line, "MAPE %.1f %% over %s; worst %s (%.1f %%)\n", v.mape * 100,
+                      parascope::countOf(v.evaluated, "run", "runs").c_str(), v.worst.c_str(), v.max_abs_error * 100);
     o << line;
-    // The parts apart: "check" runs no constant was fitted on (the accuracy to quote), "fit" runs
-    // the constants were chosen on.
-    const auto partLine = [&](const char* label, const parascope::ErrorSummary& e) {
+    const auto partLine = [&](const char* label_en, const char* label_zh, const parascope::ErrorSummary& e) {
         if (e.runs == 0)
             return;
-        std::snprintf(line, sizeof line, "  %s: MAPE %.1f %% over %d of %d runs; worst %s (%.1f %%)\n", label, e.mape * 100,
-                      e.evaluated, e.runs, e.worst.empty() ? "-" : e.worst.c_str(), e.max_abs_error * 100);
+        if (zh(a))
+            std::snprintf(line, sizeof line, "  %s：MAPE %.1f %%（%d 个运行中评估了 %d 个）；最差 %s（%.1f %%）\n", label_zh, e.mape * 100,
+                          e.runs, e.evaluated, e.worst.empty() ? "-" : e.worst.c_str(), e.max_abs_error * 100);
+        else
+            std::snprintf(line, sizeof line, "  %s: MAPE %.1f %% over %d of %s; worst %s (%.1f %%)\n", label_en, e.mape * 100,
+                          e.evaluated, parascope::countOf(e.runs, "run", "runs").c_str(), e.worst.empty() ? "-" : e.worst.c_str(),
+                          e.max_abs_error * 100);
         o << line;
     };
-    partLine("check (no constant fitted on these)", v.check);
-    partLine("fit (constants chosen on these)", v.fit);
+    partLine("check (no constant fitted on these)", "检验（常数未在这些运行上拟合）", v.check);
+    partLine("fit (constants chosen on these)", "拟合（常数据这些运行选定）", v.fit);
     return emit(a, o.str());
 }
 

@@ -21,13 +21,13 @@ int main(int argc, char** argv)
             std::cout << "parascope-cli " << parascope::versionText() << "\n";
             return kExitOk;
         }
-        if (cmd == "--help" || cmd == "-h" || cmd == "help") {
-            std::cout << usage();
-            return kExitOk;
-        }
         Args a;
         if (int rc = parseArgs(argc, argv, 2, a); rc >= 0)
             return rc;
+        if (cmd == "--help" || cmd == "-h" || cmd == "help") {
+            std::cout << usage(a.lang); // parascope-cli --help --lang zh
+            return kExitOk;
+        }
         static const struct { const char* name; int (*run)(const Args&); } kCommands[] = {
             {"evaluate", evaluateCommand}, {"timeline", timelineCommand}, {"sweep", sweepCommand},
             {"search", searchCommand},     {"validate", validateCommand}, {"profile", profileCommand},
@@ -35,7 +35,7 @@ int main(int argc, char** argv)
         for (const auto& c : kCommands)
             if (cmd == c.name)
                 return c.run(a);
-        return badUsage("unknown command \"" + cmd + "\"");
+        return badUsage(a, "unknown command \"" + cmd + "\"", "未知命令“" + cmd + "”");
     } catch (const std::exception& e) {
         std::cerr << "parascope-cli: internal error: " << e.what() << "\n";
         return kExitInternal;

@@ -31,14 +31,52 @@ std::string formatBytes(double bytes)
     return fixed(bytes / double(1 << 20), 0, " MiB");
 }
 
+std::string formatPercent(double fraction)
+{
+    return fixed(fraction * 100, 1, " %");
+}
+
+std::string countOf(long long n, const char* singular, const char* plural)
+{
+    return std::to_string(n) + " " + (n == 1 ? singular : plural);
+}
+
+BubbleFormula bubbleFormula(ScheduleKind s, int pp, int vpp, long long m)
+{
+    // The closed forms of pipeline_closed_form.cpp (F = 1, B = 2, Bi = W = 1), each reduced to the
+    // fraction a lecture writes: e.g. interleaved ((p−1)/v)/(m + (p−1)/v) = (p−1)/(v·m + p−1).
+    BubbleFormula f;
+    f.fraction = bubbleFraction(s, pp, vpp, m);
+    const std::string P = std::to_string(pp), V = std::to_string(vpp), M = std::to_string(m);
+    switch (s) {
+    case ScheduleKind::GPipe:
+    case ScheduleKind::OneFOneB:
+        f.formula = "(p−1)/(m+p−1)";
+        f.substituted = "(" + P + "−1)/(" + M + "+" + P + "−1)";
+        break;
+    case ScheduleKind::Interleaved:
+        f.formula = "(p−1)/(v·m+p−1)";
+        f.substituted = "(" + P + "−1)/(" + V + "·" + M + "+" + P + "−1)";
+        break;
+    case ScheduleKind::ZbH1:
+        f.formula = "(p−1)/(3m+p−1)";
+        f.substituted = "(" + P + "−1)/(3·" + M + "+" + P + "−1)";
+        break;
+    case ScheduleKind::ZbV:
+        f.formula = "(p−1)/(6m+p−1)";
+        f.substituted = "(" + P + "−1)/(6·" + M + "+" + P + "−1)";
+        break;
+    case ScheduleKind::DualPipeV:
+        f.formula = "(p−2)/(3m+p−2)";
+        f.substituted = "(" + P + "−2)/(3·" + M + "+" + P + "−2)";
+        break;
+    }
+    return f;
+}
+
 namespace {
 
 std::string n(long long v) { return std::to_string(v); }
-
-std::string pct(double f)
-{
-    return fixed(f * 100, 0, " %");
-}
 
 Diagnostic make(Severity sev, const char* code, const std::string& knob, std::string en, std::string zh,
                 std::string sug_en, std::string sug_zh, int stage = -1)
@@ -62,6 +100,31 @@ int largestDivisorAtMost(long long of, int limit)
     return 1;
 }
 
+// Joins options as "a, b or c" / "a、b 或 c".
+Localized anyOf(const std::vector<Localized>& options)
+{
+    Localized out;
+    for (std::size_t i = 0; i < options.size(); ++i) {
+        const bool last = i + 1 == options.size();
+        out.en += (i == 0 ? "" : last ? " or " : ", ") + options[i].en;
+        out.zh += (i == 0 ? "" : last ? "或" : "、") + options[i].zh;
+    }
+    return out;
+}
+
+// The smallest VPP ≥ 2 that the interleaved schedule accepts here (layers divisible by PP·VPP,
+// microbatches a multiple of PP); 0 when none up to 8.
+int validVpp(const Scenario& sc, long long microbatches, int from)
+{
+    const ParallelConfig& p = sc.parallel;
+    if (p.pp < 2 || microbatches % p.pp != 0)
+        return 0;
+    for (int v = std::max(2, from); v <= 8; ++v)
+        if (sc.model.layers % (static_cast<long long>(p.pp) * v) == 0)
+            return v;
+    return 0;
+}
+
 } // namespace
 
 std::vector<Diagnostic> configurationDiagnostics(const Scenario& sc)
@@ -76,16 +139,16 @@ std::vector<Diagnostic> configurationDiagnostics(const Scenario& sc)
     if (c.nodes > 0 && gpus != (long long)c.nodes * c.gpus_per_node) {
         const long long have = (long long)c.nodes * c.gpus_per_node;
         out.push_back(make(Severity::Error, "gpu_count_mismatch", "parallel.dp",
-            "tp·pp·dp·cp = " + n(p.tp) + "·" + n(p.pp) + "·" + n(p.dp) + "·" + n(p.cp) + " = " + n(gpus)
-                + " GPUs, but the cluster has " + n(c.nodes) + " nodes × " + n(c.gpus_per_node) + " = " + n(have) + ".",
-            "tp·pp·dp·cp = " + n(gpus) + " 块 GPU，但集群只有 " + n(c.nodes) + " 个节点 × " + n(c.gpus_per_node)
+            "tp·pp·dp·cp = " + n(p.tp) + "·" + n(p.pp) + "·" + n(p.dp) + "·" + n(p.cp) + " = " + countOf(gpus, "GPU", "GPUs")
+                + ", but the cluster has " + countOf(c.nodes, "node", "nodes") + " × " + n(c.gpus_per_node) + " = " + n(have) + ".",
+            "TP·PP·DP·CP = " + n(gpus) + " 块 GPU，但集群只有 " + n(c.nodes) + " 个节点 × " + n(c.gpus_per_node)
                 + " = " + n(have) + " 块。",
             have % (static_cast<long long>(p.tp) * p.pp * p.cp) == 0
                 ? "Set dp = " + n(have / (static_cast<long long>(p.tp) * p.pp * p.cp)) + " to use every GPU."
                 : "Choose tp·pp·cp that divides " + n(have) + ", then dp = GPUs/(tp·pp·cp).",
             have % (static_cast<long long>(p.tp) * p.pp * p.cp) == 0
-                ? "把 dp 设为 " + n(have / (static_cast<long long>(p.tp) * p.pp * p.cp)) + " 即可用满所有 GPU。"
-                : "选择能整除 " + n(have) + " 的 tp·pp·cp，再令 dp = GPU 数/(tp·pp·cp)。"));
+                ? "把 DP 设为 " + n(have / (static_cast<long long>(p.tp) * p.pp * p.cp)) + " 即可用满所有 GPU。"
+                : "选择能整除 " + n(have) + " 的 TP·PP·CP，再令 DP = GPU 数 /（TP·PP·CP）。"));
     } else if (gpus > c.gpus_per_node && gpus % c.gpus_per_node != 0) {
         out.push_back(make(Severity::Warning, "gpu_count_mismatch", "parallel.dp",
             n(gpus) + " GPUs do not fill whole nodes of " + n(c.gpus_per_node) + ".",
@@ -96,23 +159,23 @@ std::vector<Diagnostic> configurationDiagnostics(const Scenario& sc)
     if (m.heads % p.tp != 0) {
         const int ok = largestDivisorAtMost(m.heads, std::min(p.tp, c.gpus_per_node));
         out.push_back(make(Severity::Error, "heads_not_divisible_by_tp", "parallel.tp",
-            n(m.heads) + " attention heads cannot be split evenly over TP = " + n(p.tp) + ".",
+            countOf(m.heads, "attention head", "attention heads") + " cannot be split evenly over TP = " + n(p.tp) + ".",
             n(m.heads) + " 个注意力头无法被 TP = " + n(p.tp) + " 整除。",
             "Use a TP that divides " + n(m.heads) + ", e.g. TP = " + n(ok) + ".",
             "选择能整除 " + n(m.heads) + " 的 TP，例如 TP = " + n(ok) + "。"));
     }
     if (m.kv_heads % p.tp != 0) {
         out.push_back(make(Severity::Error, "kv_heads_not_divisible_by_tp", "parallel.tp",
-            n(m.kv_heads) + " KV heads (GQA groups) cannot be split over TP = " + n(p.tp)
+            countOf(m.kv_heads, "KV head", "KV heads") + " (GQA groups) cannot be split over TP = " + n(p.tp)
                 + "; Megatron requires num_query_groups % tp == 0.",
-            n(m.kv_heads) + " 个 KV 头（GQA 组）无法被 TP = " + n(p.tp) + " 整除；Megatron 要求 num_query_groups % tp == 0。",
+            n(m.kv_heads) + " 个 KV 头（GQA 组）无法被 TP = " + n(p.tp) + " 整除；Megatron 要求 num_query_groups 能被 TP 整除。",
             "Use TP ≤ " + n(m.kv_heads) + " that divides it, and add PP or CP for the rest.",
             "使用不超过 " + n(m.kv_heads) + " 且能整除它的 TP，其余用 PP 或 CP 扩展。"));
     }
 
     if (p.pp > m.layers) {
         out.push_back(make(Severity::Error, "pp_exceeds_layers", "parallel.pp",
-            "PP = " + n(p.pp) + " is more than the " + n(m.layers) + " layers: some stages would be empty.",
+            "PP = " + n(p.pp) + " is more than the " + countOf(m.layers, "layer", "layers") + ": some stages would be empty.",
             "PP = " + n(p.pp) + " 超过了模型的 " + n(m.layers) + " 层：部分流水线阶段将没有层。",
             "Use PP ≤ " + n(m.layers) + ", ideally a divisor of it.", "使用 PP ≤ " + n(m.layers) + "，最好能整除层数。"));
     } else if (!p.stage_layers.empty() && int(p.stage_layers.size()) == p.pp) {
@@ -121,78 +184,96 @@ std::vector<Diagnostic> configurationDiagnostics(const Scenario& sc)
             sum += l;
         if (sum != m.layers)
             out.push_back(make(Severity::Error, "layers_not_divisible_by_pp", "parallel.pp",
-                "parallel.stage_layers adds up to " + n(sum) + " layers, the model has " + n(m.layers) + ".",
+                "parallel.stage_layers adds up to " + countOf(sum, "layer", "layers") + ", the model has " + n(m.layers) + ".",
                 "parallel.stage_layers 合计 " + n(sum) + " 层，而模型有 " + n(m.layers) + " 层。",
                 "Make the per-stage layer counts add up to " + n(m.layers) + ".",
                 "让各阶段层数之和等于 " + n(m.layers) + "。"));
     } else if (!p.stage_layers.empty()) {
         out.push_back(make(Severity::Error, "layers_not_divisible_by_pp", "parallel.pp",
-            "parallel.stage_layers lists " + n((long long)p.stage_layers.size()) + " stages, PP = " + n(p.pp) + ".",
+            "parallel.stage_layers lists " + countOf((long long)p.stage_layers.size(), "stage", "stages") + ", PP = " + n(p.pp) + ".",
             "parallel.stage_layers 列出了 " + n((long long)p.stage_layers.size()) + " 个阶段，而 PP = " + n(p.pp) + "。",
             "Give one layer count per pipeline stage.", "为每个流水线阶段给出一个层数。"));
     } else if (m.layers % p.pp != 0) {
+        const long long extra = m.layers % p.pp;
         out.push_back(make(Severity::Warning, "layers_not_divisible_by_pp", "parallel.pp",
-            n(m.layers) + " layers do not split evenly over PP = " + n(p.pp) + ": the first "
-                + n(m.layers % p.pp) + " stages get one layer more and set the pace.",
-            n(m.layers) + " 层无法被 PP = " + n(p.pp) + " 整除：前 " + n(m.layers % p.pp) + " 个阶段多一层，成为瓶颈。",
+            countOf(m.layers, "layer", "layers") + " do not split evenly over PP = " + n(p.pp) + ": "
+                + (extra == 1 ? std::string("the first stage gets one layer more and sets") : "the first " + n(extra) + " stages get one layer more and set")
+                + " the pace.",
+            n(m.layers) + " 层无法被 PP = " + n(p.pp) + " 整除：前 " + n(extra) + " 个阶段多一层，成为瓶颈。",
             "Use a PP that divides " + n(m.layers) + ", or set parallel.stage_layers (e.g. fewer layers on the first and last stage).",
             "选择能整除 " + n(m.layers) + " 的 PP，或设置 parallel.stage_layers（例如首尾阶段少放几层）。"));
     }
 
+    const long long per_step = (long long)t.micro_batch * p.dp;
+    const long long mbs = sc.microbatches();
     if (p.schedule == ScheduleKind::Interleaved) {
-        if (p.vpp < 2 || m.layers % (static_cast<long long>(p.pp) * p.vpp) != 0)
+        if (p.vpp < 2 || m.layers % (static_cast<long long>(p.pp) * p.vpp) != 0) {
+            // A VPP that works, if any: layers must divide by PP first.
+            int ok = 0;
+            for (int v = 2; v <= 16 && !ok; ++v)
+                if (m.layers % (static_cast<long long>(p.pp) * v) == 0)
+                    ok = v;
             out.push_back(make(Severity::Error, "vpp_not_divisible", "parallel.vpp",
                 "Interleaved 1F1B needs VPP ≥ 2 and layers divisible by PP·VPP = " + n(static_cast<long long>(p.pp) * p.vpp)
-                    + " (" + n(m.layers) + " layers).",
+                    + " (" + countOf(m.layers, "layer", "layers") + ").",
                 "交错式 1F1B 需要 VPP ≥ 2，且层数能被 PP·VPP = " + n(static_cast<long long>(p.pp) * p.vpp) + " 整除（模型有 " + n(m.layers) + " 层）。",
-                "Choose VPP so that " + n(m.layers) + " / (PP·VPP) is a whole number.",
-                "选择 VPP，使 " + n(m.layers) + " / (PP·VPP) 为整数。"));
+                ok ? "Use VPP = " + n(ok) + " (" + n(m.layers) + " / (PP·VPP) is then whole), or the 1F1B schedule."
+                   : "No VPP divides " + n(m.layers) + " layers over PP = " + n(p.pp) + ": use a PP that divides the layers, or the 1F1B schedule.",
+                ok ? "改用 VPP = " + n(ok) + "（此时 " + n(m.layers) + " /（PP·VPP）为整数），或改用 1F1B 调度。"
+                   : "没有 VPP 能把 " + n(m.layers) + " 层均分到 PP = " + n(p.pp) + "：选择能整除层数的 PP，或改用 1F1B 调度。"));
+        }
     } else if (p.vpp > 1) {
         out.push_back(make(Severity::Warning, "vpp_not_divisible", "parallel.vpp",
             "VPP = " + n(p.vpp) + " only applies to the interleaved schedule; it is ignored here.",
             "VPP = " + n(p.vpp) + " 只对交错式调度有效，这里被忽略。",
-            "Set schedule to \"interleaved\" or VPP = 1.", "把调度设为 \"interleaved\"，或令 VPP = 1。"));
+            "Set the schedule to interleaved 1F1B, or VPP = 1.", "把调度设为交错式 1F1B，或令 VPP = 1。"));
     }
     if (isVShape(p.schedule) && m.layers % (2LL * p.pp) != 0)
         out.push_back(make(Severity::Error, "vpp_not_divisible", "parallel.pp",
-            std::string(toString(p.schedule)) + " puts two chunks on every rank: layers must divide by 2·PP = " + n(2LL * p.pp) + ".",
-            std::string(toString(p.schedule)) + " 每个 rank 放两个模型块：层数必须能被 2·PP = " + n(2LL * p.pp) + " 整除。",
-            "Pick PP so that " + n(m.layers) + " / (2·PP) is whole.", "选择 PP，使 " + n(m.layers) + " / (2·PP) 为整数。"));
+            displayName(p.schedule).en + " puts two chunks on every rank: layers must divide by 2·PP = " + n(2LL * p.pp) + ".",
+            displayName(p.schedule).zh + " 在每个流水线进程上放两个模型块：层数必须能被 2·PP = " + n(2LL * p.pp) + " 整除。",
+            "Pick PP so that " + n(m.layers) + " / (2·PP) is whole.", "选择 PP，使 " + n(m.layers) + " /（2·PP）为整数。"));
 
-    const long long per_step = (long long)t.micro_batch * p.dp;
-    const long long mbs = sc.microbatches();
     if (per_step > 0 && t.global_batch % per_step != 0) {
+        const long long below = std::max(per_step, t.global_batch / per_step * per_step);
+        const long long above = (t.global_batch / per_step + 1) * per_step;
         out.push_back(make(Severity::Error, "batch_not_divisible", "training.global_batch",
             "Global batch " + n(t.global_batch) + " is not a multiple of micro batch × DP = " + n(t.micro_batch) + "·"
                 + n(p.dp) + " = " + n(per_step) + ".",
-            "全局批大小 " + n(t.global_batch) + " 不是 微批 × DP = " + n(per_step) + " 的整数倍。",
-            "Use global batch " + n(std::max(per_step, t.global_batch / per_step * per_step)) + " or "
-                + n((t.global_batch / per_step + 1) * per_step) + ".",
-            "把全局批大小改为 " + n(std::max(per_step, t.global_batch / per_step * per_step)) + " 或 "
-                + n((t.global_batch / per_step + 1) * per_step) + "。"));
+            "全局批大小 " + n(t.global_batch) + " 不是 微批大小 × DP = " + n(per_step) + " 的整数倍。",
+            below == above ? "Use global batch " + n(below) + "." : "Use global batch " + n(below) + " or " + n(above) + ".",
+            below == above ? "把全局批大小改为 " + n(below) + "。" : "把全局批大小改为 " + n(below) + " 或 " + n(above) + "。"));
     }
     if (p.pp > 1 && mbs > 0 && mbs < p.pp) {
+        // The cause only: the bubble it makes, with the simulated and the textbook number side by
+        // side, is the one large_bubble diagnostic (outcomeDiagnostics).
+        const long long target = 4LL * p.pp;
+        std::vector<Localized> options{{"raise the global batch to " + n(target * per_step) + " (m = 4·PP = " + n(target) + ")",
+                                        "把全局批大小提高到 " + n(target * per_step) + "（m = 4·PP = " + n(target) + "）"}};
+        if (t.micro_batch > 1)
+            options.push_back({"lower the micro batch (micro batch 1 gives m = " + n(mbs * t.micro_batch) + ")",
+                               "减小微批大小（微批大小 1 时 m = " + n(mbs * t.micro_batch) + "）"});
+        options.push_back({"use a smaller PP", "减小 PP"});
+        const Localized any = anyOf(options);
         out.push_back(make(Severity::Warning, "microbatches_lt_pp", "training.global_batch",
-            "Only " + n(mbs) + " microbatches for " + n(p.pp) + " pipeline stages: the pipeline never fills, "
-                + "bubble " + pct(bubbleFraction(p.schedule, p.pp, p.vpp, mbs)) + " of the step.",
-            "只有 " + n(mbs) + " 个微批却有 " + n(p.pp) + " 个流水线阶段：流水线无法填满，气泡占步长的 "
-                + pct(bubbleFraction(p.schedule, p.pp, p.vpp, mbs)) + "。",
-            "Raise the global batch or lower micro batch / DP so that m ≥ " + n(4LL * p.pp) + " (4·PP), or use a smaller PP.",
-            "增大全局批大小，或减小微批 / DP，使 m ≥ " + n(4LL * p.pp) + "（4·PP），或减小 PP。"));
+            "Only " + countOf(mbs, "microbatch", "microbatches") + " for " + n(p.pp) + " pipeline stages: the pipeline never fills (m < PP).",
+            "只有 " + n(mbs) + " 个微批却有 " + n(p.pp) + " 个流水线阶段：流水线永远填不满（m < PP）。",
+            "To fill it, " + any.en + ".", "要填满流水线，可" + any.zh + "。"));
     }
     if (p.schedule == ScheduleKind::Interleaved && mbs > 0 && mbs % p.pp != 0) {
         out.push_back(make(Severity::Error, "interleaved_needs_microbatch_multiple", "training.global_batch",
             "Interleaved 1F1B needs the microbatch count (" + n(mbs) + ") to be a multiple of PP = " + n(p.pp) + ".",
             "交错式 1F1B 要求微批数（" + n(mbs) + "）是 PP = " + n(p.pp) + " 的整数倍。",
-            "Use " + n((mbs / p.pp + 1) * p.pp) + " microbatches (global batch " + n((mbs / p.pp + 1) * p.pp * per_step) + ").",
-            "改用 " + n((mbs / p.pp + 1) * p.pp) + " 个微批（全局批 " + n((mbs / p.pp + 1) * p.pp * per_step) + "）。"));
+            "Use " + countOf((mbs / p.pp + 1) * p.pp, "microbatch", "microbatches") + " (global batch "
+                + n((mbs / p.pp + 1) * p.pp * per_step) + "), or the 1F1B schedule.",
+            "改用 " + n((mbs / p.pp + 1) * p.pp) + " 个微批（全局批大小 " + n((mbs / p.pp + 1) * p.pp * per_step) + "），或改用 1F1B 调度。"));
     }
     if (p.schedule == ScheduleKind::DualPipeV && mbs > 0 && mbs < 2LL * p.pp) {
         out.push_back(make(Severity::Error, "microbatches_lt_pp", "training.global_batch",
             "DualPipeV needs at least 2·PP = " + n(2LL * p.pp) + " microbatches, got " + n(mbs) + ".",
             "DualPipeV 至少需要 2·PP = " + n(2LL * p.pp) + " 个微批，当前只有 " + n(mbs) + " 个。",
             "Raise the global batch to " + n(2LL * p.pp * per_step) + " or more.",
-            "把全局批大小提高到 " + n(2LL * p.pp * per_step) + " 以上。"));
+            "把全局批大小提高到 " + n(2LL * p.pp * per_step) + " 或以上。"));
     }
 
     const int experts = m.moe ? m.moe->experts : 0;
@@ -203,7 +284,7 @@ std::vector<Diagnostic> configurationDiagnostics(const Scenario& sc)
             "Set EP = 1 for a dense model.", "稠密模型请设 EP = 1。"));
     } else if (p.ep > 1 && experts % p.ep != 0) {
         out.push_back(make(Severity::Error, "ep_invalid", "parallel.ep",
-            n(experts) + " experts cannot be spread evenly over EP = " + n(p.ep) + ".",
+            countOf(experts, "expert", "experts") + " cannot be spread evenly over EP = " + n(p.ep) + ".",
             n(experts) + " 个专家无法均分到 EP = " + n(p.ep) + "。",
             "Use an EP that divides " + n(experts) + ".", "选择能整除 " + n(experts) + " 的 EP。"));
     } else if ((p.ep > 1 || p.etp > 0) && (static_cast<long long>(p.tp) * p.cp * p.dp) % (static_cast<long long>(p.ep) * p.expertTp()) != 0) {
@@ -217,7 +298,7 @@ std::vector<Diagnostic> configurationDiagnostics(const Scenario& sc)
             "EP·ETP = " + n(p.ep) + "·" + n(p.expertTp()) + " = " + n(grid) + " must divide the " + n(stage_gpus)
                 + " GPUs of a pipeline stage (tp·cp·dp): the expert grid re-slices them.",
             "EP·ETP = " + n(p.ep) + "·" + n(p.expertTp()) + " = " + n(grid) + " 必须整除每个流水线阶段的 " + n(stage_gpus)
-                + " 块 GPU（tp·cp·dp）：专家网格是对它们的重新划分。",
+                + " 块 GPU（TP·CP·DP）：专家网格是对它们的重新划分。",
             etp_set && stage_gpus % p.ep == 0
                 ? "Use ETP = " + n(largestDivisorAtMost(stage_gpus / p.ep, p.etp)) + " (EP·ETP must divide " + n(stage_gpus) + ")."
                 : "Choose EP dividing DP·CP = " + n(static_cast<long long>(p.dp) * p.cp) + ".",
@@ -236,14 +317,14 @@ std::vector<Diagnostic> configurationDiagnostics(const Scenario& sc)
         out.push_back(make(Severity::Error, "cp_not_divisible", "parallel.cp",
             "Sequence length " + n(t.seq_len) + " is not divisible by 2·CP = " + n(2LL * p.cp)
                 + " (load-balanced ring attention gives each rank two chunks).",
-            "序列长度 " + n(t.seq_len) + " 不能被 2·CP = " + n(2LL * p.cp) + " 整除（负载均衡的环形注意力给每个 rank 两块）。",
+            "序列长度 " + n(t.seq_len) + " 不能被 2·CP = " + n(2LL * p.cp) + " 整除（负载均衡的环形注意力给每个 CP 进程两块）。",
             "Use a CP with 2·CP dividing " + n(t.seq_len) + ".", "选择 CP，使 2·CP 能整除 " + n(t.seq_len) + "。"));
     }
     if (m.position == PositionKind::Learned && m.max_positions > 0 && t.seq_len > m.max_positions) {
         out.push_back(make(Severity::Error, "seq_exceeds_positions", "training.seq_len",
             "Sequence length " + n(t.seq_len) + " exceeds the model's " + n(m.max_positions) + " learned positions.",
-            "序列长度 " + n(t.seq_len) + " 超过了模型的 " + n(m.max_positions) + " 个可学习位置。",
-            "Use seq_len ≤ " + n(m.max_positions) + ".", "使用 seq_len ≤ " + n(m.max_positions) + "。"));
+            "序列长度 " + n(t.seq_len) + " 超过了模型的可学习位置编码长度 " + n(m.max_positions) + "。",
+            "Use seq_len ≤ " + n(m.max_positions) + ".", "使用不超过 " + n(m.max_positions) + " 的序列长度。"));
     }
     if (p.zero >= 2 && p.pp > 1) {
         out.push_back(make(Severity::Warning, "zero_with_pp", "parallel.zero",
@@ -263,7 +344,8 @@ std::vector<Diagnostic> outcomeDiagnostics(const Scenario& sc, const Estimate& e
 
     // Out of memory: per stage, what dominates and what each standard remedy would save. Each
     // remedy's memory is computed once for all stages; with many overflowing stages the worst
-    // one is explained and the rest summarised, so the work stays bounded.
+    // one is explained and the rest summarised, so the work stays bounded. (Which combination
+    // fits, and at what step time, is search/advice.h's work: it evaluates candidates.)
     std::vector<int> oom;
     for (const StageMemory& st : mem.stages)
         if (st.total() > mem.capacity_bytes)
@@ -296,7 +378,8 @@ std::vector<Diagnostic> outcomeDiagnostics(const Scenario& sc, const Estimate& e
             alt.parallel.zero = 1;
             consider(alt, "ZeRO-1 (distributed optimizer)", "ZeRO-1（分布式优化器）");
         }
-        if (p.tp * 2 <= sc.cluster.gpus_per_node && sc.model.heads % (p.tp * 2) == 0 && p.dp % 2 == 0) {
+        if (p.tp * 2 <= sc.cluster.gpus_per_node && sc.model.heads % (p.tp * 2) == 0 && sc.model.kv_heads % (p.tp * 2) == 0
+            && p.dp % 2 == 0) {
             Scenario alt = sc;
             alt.parallel.tp *= 2;
             alt.parallel.dp /= 2;
@@ -311,7 +394,7 @@ std::vector<Diagnostic> outcomeDiagnostics(const Scenario& sc, const Estimate& e
         if (sc.training.micro_batch > 1) {
             Scenario alt = sc;
             alt.training.micro_batch = 1;
-            consider(alt, "micro batch 1", "微批设为 1");
+            consider(alt, "micro batch 1", "微批大小设为 1");
         }
 
         const auto explainStage = [&](const StageMemory& st) {
@@ -332,17 +415,17 @@ std::vector<Diagnostic> outcomeDiagnostics(const Scenario& sc, const Estimate& e
                 if (saved <= 0)
                     continue;
                 sug_en += (sug_en.empty() ? "" : "; ") + r.en + " saves " + formatBytes(saved) + (saved >= over ? " (fits)" : "");
-                sug_zh += (sug_zh.empty() ? "" : "；") + r.zh + " 可省 " + formatBytes(saved) + (saved >= over ? "（可放下）" : "");
+                sug_zh += (sug_zh.empty() ? "" : "；") + r.zh + "可省 " + formatBytes(saved) + (saved >= over ? "（可放下）" : "");
             }
             if (sug_en.empty()) {
-                sug_en = "Add pipeline stages or GPUs: no single knob saves enough here";
-                sug_zh = "增加流水线阶段或 GPU：单个旋钮不足以节省足够内存";
+                sug_en = "No single change saves memory here: combine changes, add pipeline stages or use more GPUs";
+                sug_zh = "单项调整都无法节省显存：组合多项调整、增加流水线阶段或使用更多 GPU";
             }
             out.push_back(make(Severity::Error, "out_of_memory", "",
                 "Stage " + n(st.stage) + " needs " + formatBytes(st.total()) + " per GPU, " + formatBytes(over) + " more than the "
                     + formatBytes(mem.capacity_bytes) + " of the " + sc.cluster.gpu.name + "; " + top->en + " dominate ("
                     + formatBytes(top->v) + ").",
-                "阶段 " + n(st.stage) + " 每块 GPU 需要 " + formatBytes(st.total()) + "，比 " + sc.cluster.gpu.name + " 的 "
+                "阶段 " + n(st.stage) + " 每块 GPU 需要 " + formatBytes(st.total()) + " 显存，比 " + sc.cluster.gpu.name + " 的 "
                     + formatBytes(mem.capacity_bytes) + " 多出 " + formatBytes(over) + "；其中" + top->zh + "最大（"
                     + formatBytes(top->v) + "）。",
                 sug_en + ".", sug_zh + "。", st.stage));
@@ -358,29 +441,67 @@ std::vector<Diagnostic> outcomeDiagnostics(const Scenario& sc, const Estimate& e
                     + " pipeline stages run out of memory (stages " + n(oom.front()) + "–" + n(oom.back()) + "); stage "
                     + n(mem.peak_stage) + " is the worst.",
                 n(static_cast<long long>(mem.stages.size())) + " 个流水线阶段中有 " + n(static_cast<long long>(oom.size()))
-                    + " 个内存不足（阶段 " + n(oom.front()) + "–" + n(oom.back()) + "）；阶段 " + n(mem.peak_stage) + " 最严重。",
+                    + " 个显存不足（阶段 " + n(oom.front()) + "–" + n(oom.back()) + "）；阶段 " + n(mem.peak_stage) + " 最严重。",
                 "Fix the worst stage first; the same remedies apply to the others.",
                 "先解决最严重的阶段；同样的办法也适用于其他阶段。"));
         }
     }
 
-    if (p.pp > 1 && est.time.bubble_fraction > 0.25) {
-        out.push_back(make(Severity::Warning, "large_bubble", "parallel.pp",
-            "Pipeline bubble: " + pct(est.time.bubble_fraction) + " of the step is idle (PP = " + n(p.pp) + ", "
-                + n(est.microbatches) + " microbatches, " + toString(p.schedule) + ").",
-            "流水线气泡：步长的 " + pct(est.time.bubble_fraction) + " 处于空闲（PP = " + n(p.pp) + "，" + n(est.microbatches)
-                + " 个微批，" + toString(p.schedule) + "）。",
-            "More microbatches (m ≥ 4·PP), the interleaved schedule (VPP ≥ 2) or a smaller PP shrink it.",
-            "增加微批数（m ≥ 4·PP）、使用交错式调度（VPP ≥ 2）或减小 PP 都能缩小气泡。"));
+    // The bubble: one diagnostic, with the step's share (simulated, or the closed-form step) and
+    // the textbook formula side by side, each labelled. It also appears whenever the pipeline
+    // never fills (m < PP), so that microbatches_lt_pp, the cause, needs no number of its own.
+    const long long m = est.microbatches;
+    if (p.pp > 1 && (est.time.bubble_fraction > 0.25 || (m > 0 && m < p.pp))) {
+        const BubbleFormula f = bubbleFormula(p.schedule, p.pp, p.vpp, m);
+        const bool simulated = est.time.method.rfind("simulated", 0) == 0;
+        const std::string step_share = formatPercent(est.time.bubble_fraction), textbook = formatPercent(f.fraction);
+        std::string en = "Pipeline bubble: " + std::string(simulated ? "simulated " : "closed-form step ") + step_share
+                       + " of the step is idle; formula " + f.formula + " = " + f.substituted + " = " + textbook + " (PP = " + n(p.pp)
+                       + ", " + countOf(m, "microbatch", "microbatches") + ", " + displayName(p.schedule).en + ").";
+        std::string zh = "流水线气泡：" + std::string(simulated ? "仿真得" : "解析估计得") + "单步耗时的 " + step_share
+                       + " 处于空闲；公式 " + f.formula + " = " + f.substituted + " = " + textbook + "（PP = " + n(p.pp) + "，"
+                       + n(m) + " 个微批，" + displayName(p.schedule).zh + "）。";
+        if (step_share != textbook) {
+            en += " The formula counts compute only, with equal stages; the step also holds uneven stages, "
+                  "communication and the optimizer.";
+            zh += "公式只计计算且假设各阶段相同；单步耗时还包含阶段不均、通信和优化器。";
+        }
+        // Only what applies here.
+        std::vector<Localized> options;
+        const long long per_step = std::max<long long>(1, sc.training.micro_batch * p.dp);
+        if (m < 4LL * p.pp)
+            options.push_back({"more microbatches (global batch " + n(4LL * p.pp * per_step) + " gives m = 4·PP = " + n(4LL * p.pp) + ")",
+                               "增加微批数（全局批大小 " + n(4LL * p.pp * per_step) + " 时 m = 4·PP = " + n(4LL * p.pp) + "）"});
+        if (sc.training.micro_batch > 1)
+            options.push_back({"micro batch 1 (m = " + n(m * sc.training.micro_batch) + ")",
+                               "微批大小 1（m = " + n(m * sc.training.micro_batch) + "）"});
+        if (p.schedule == ScheduleKind::OneFOneB || p.schedule == ScheduleKind::GPipe) {
+            if (const int v = validVpp(sc, m, 2))
+                options.push_back({"the interleaved schedule (VPP = " + n(v) + ")", "交错式调度（VPP = " + n(v) + "）"});
+        } else if (p.schedule == ScheduleKind::Interleaved && p.vpp >= 2) {
+            if (validVpp(sc, m, 2 * p.vpp) == 2 * p.vpp)
+                options.push_back({"more virtual stages (VPP = " + n(2LL * p.vpp) + ")", "更多虚拟流水线阶段（VPP = " + n(2LL * p.vpp) + "）"});
+        }
+        options.push_back({"a smaller PP", "更小的 PP"});
+        const Localized any = anyOf(options);
+        out.push_back(make(Severity::Warning, "large_bubble", "parallel.pp", en, zh,
+            "Shrink it with " + any.en + ".", "缩小气泡的办法：" + any.zh + "。"));
     }
 
+    const int per_node = std::max(1, sc.cluster.gpus_per_node);
+    bool tp_crosses = false;
     for (const GroupPlacement& g : est.placement.groups) {
         if (g.group == Group::Tp && g.crossesNodes()) {
+            tp_crosses = true;
             out.push_back(make(Severity::Warning, "tp_spans_nodes", "parallel.tp",
-                "TP = " + n(g.size) + " spans " + n(g.nodes) + " nodes: its 4 collectives per layer go over the network.",
+                "TP = " + n(g.size) + " spans " + countOf(g.nodes, "node", "nodes") + ": its 4 collectives per layer go over the network.",
                 "TP = " + n(g.size) + " 跨越 " + n(g.nodes) + " 个节点：每层 4 次集合通信都要走网络。",
-                "Keep TP ≤ " + n(sc.cluster.gpus_per_node) + " (one node) and scale with PP or DP.",
-                "让 TP ≤ " + n(sc.cluster.gpus_per_node) + "（单节点内），用 PP 或 DP 扩展。"));
+                p.tp > per_node
+                    ? "Keep TP ≤ " + n(per_node) + " (one node) and scale with PP or DP."
+                    : "Use a TP that divides the " + n(per_node) + " GPUs of a node, so that no TP group straddles two nodes.",
+                p.tp > per_node
+                    ? "让 TP ≤ " + n(per_node) + "（单节点内），用 PP 或 DP 扩展。"
+                    : "选择能整除每节点 " + n(per_node) + " 块 GPU 的 TP，使 TP 组不跨节点。"));
         }
     }
 
@@ -389,7 +510,9 @@ std::vector<Diagnostic> outcomeDiagnostics(const Scenario& sc, const Estimate& e
         for (const CommEntry& c : est.communication)
             if (!worst || c.exposed_s > worst->exposed_s)
                 worst = &c;
-        const std::string what = worst ? std::string(toString(worst->group)) + " " + toString(worst->collective) : "?";
+        const Localized what = worst ? Localized{displayName(worst->group).en + " " + displayName(worst->collective).en,
+                                                 displayName(worst->group).zh + " 组的 " + displayName(worst->collective).zh}
+                                     : Localized{"?", "?"};
         // The knob that sizes the worst group (the expert-data-parallel group follows EP).
         std::string knob;
         if (worst)
@@ -402,14 +525,115 @@ std::vector<Diagnostic> outcomeDiagnostics(const Scenario& sc, const Estimate& e
             case Group::DpCp: knob = "parallel.dp"; break;
             case Group::Pp: knob = "parallel.pp"; break;
             }
+        // Only what applies here.
+        std::vector<Localized> options;
+        if (tp_crosses)
+            options.push_back({"keep TP inside a node", "让 TP 留在节点内"});
+        if (p.tp > 1 && !p.tp_comm_overlap)
+            options.push_back({"overlap TP communication with compute (tp_comm_overlap)", "开启 TP 通信与计算重叠（tp_comm_overlap）"});
+        if (p.dp * p.cp > 1 && !p.overlap_grad_reduce)
+            options.push_back({"overlap the gradient reduction with the backward pass (overlap_grad_reduce)",
+                               "让梯度归约与反向计算重叠（overlap_grad_reduce）"});
+        if (p.zero >= 2)
+            options.push_back({"use ZeRO-1 instead of ZeRO-" + n(p.zero), "用 ZeRO-1 代替 ZeRO-" + n(p.zero)});
+        if (p.dp >= 2 && p.dp % 2 == 0 && 2LL * p.pp <= sc.model.layers)
+            options.push_back({"trade DP for PP (PP " + n(2LL * p.pp) + ", DP " + n(p.dp / 2) + ")",
+                               "用 PP 替换部分 DP（PP " + n(2LL * p.pp) + "，DP " + n(p.dp / 2) + "）"});
+        if (options.empty())
+            options.push_back({"use a smaller " + displayName(worst ? worst->group : Group::Dp).en + " group or a faster network",
+                               "更小的 " + displayName(worst ? worst->group : Group::Dp).zh + " 组或更快的网络"});
+        const Localized any = anyOf(options);
         out.push_back(make(Severity::Warning, "exposed_comm_high", knob,
-            "Communication not hidden by compute takes " + pct(est.time.exposed_comm_s / est.time.step_s)
-                + " of the step; most from " + what + ".",
-            "未被计算掩盖的通信占步长的 " + pct(est.time.exposed_comm_s / est.time.step_s) + "；主要来自 " + what + "。",
-            "Keep TP inside a node, enable overlap (tp_comm_overlap, overlap_grad_reduce), or trade DP for PP.",
-            "让 TP 留在节点内，开启通信重叠（tp_comm_overlap、overlap_grad_reduce），或用 PP 替换部分 DP。"));
+            "Communication not hidden by compute takes " + formatPercent(est.time.exposed_comm_s / est.time.step_s)
+                + " of the step; most from " + what.en + ".",
+            "未与计算重叠的通信占单步耗时的 " + formatPercent(est.time.exposed_comm_s / est.time.step_s) + "；主要来自 " + what.zh + "。",
+            "Try to " + any.en + ".", "可尝试" + any.zh + "。"));
     }
     return out;
+}
+
+Localized displayName(ScheduleKind v)
+{
+    switch (v) {
+    case ScheduleKind::GPipe: return {"GPipe", "GPipe"};
+    case ScheduleKind::OneFOneB: return {"1F1B", "1F1B"};
+    case ScheduleKind::Interleaved: return {"interleaved 1F1B", "交错式 1F1B"};
+    case ScheduleKind::ZbH1: return {"ZB-H1", "ZB-H1"};
+    case ScheduleKind::ZbV: return {"ZB-V", "ZB-V"};
+    case ScheduleKind::DualPipeV: return {"DualPipeV", "DualPipeV"};
+    }
+    return {"?", "?"};
+}
+
+Localized displayName(Recompute v)
+{
+    switch (v) {
+    case Recompute::None: return {"no recompute", "不重计算"};
+    case Recompute::Selective: return {"selective recompute", "选择性重计算"};
+    case Recompute::Full: return {"full recompute", "完全重计算"};
+    }
+    return {"?", "?"};
+}
+
+Localized displayName(Precision v)
+{
+    switch (v) {
+    case Precision::Bf16: return {"BF16", "BF16"};
+    case Precision::Fp16: return {"FP16", "FP16"};
+    case Precision::Fp8: return {"FP8", "FP8"};
+    case Precision::Fp32: return {"FP32", "FP32"};
+    }
+    return {"?", "?"};
+}
+
+Localized displayName(Group v)
+{
+    switch (v) {
+    case Group::Tp: return {"TP", "TP"};
+    case Group::Cp: return {"CP", "CP"};
+    case Group::Ep: return {"EP", "EP"};
+    case Group::Dp: return {"DP", "DP"};
+    case Group::DpCp: return {"DP·CP", "DP·CP"};
+    case Group::Edp: return {"expert DP", "专家 DP"};
+    case Group::Pp: return {"PP", "PP"};
+    }
+    return {"?", "?"};
+}
+
+Localized displayName(Collective v)
+{
+    switch (v) {
+    case Collective::AllReduce: return {"AllReduce", "AllReduce"};
+    case Collective::AllGather: return {"AllGather", "AllGather"};
+    case Collective::ReduceScatter: return {"ReduceScatter", "ReduceScatter"};
+    case Collective::AllToAll: return {"All-to-All", "All-to-All"};
+    case Collective::SendRecv: return {"send/receive", "点对点收发"};
+    case Collective::Broadcast: return {"broadcast", "广播"};
+    case Collective::Reduce: return {"reduce", "归约"};
+    }
+    return {"?", "?"};
+}
+
+Localized displayName(Purpose v)
+{
+    switch (v) {
+    case Purpose::Activations: return {"activations", "激活"};
+    case Purpose::Gradients: return {"gradients", "梯度"};
+    case Purpose::Parameters: return {"parameters", "参数"};
+    case Purpose::Kv: return {"keys/values", "键值"};
+    case Purpose::Tokens: return {"tokens", "词元"};
+    }
+    return {"?", "?"};
+}
+
+Localized displayName(Link v)
+{
+    switch (v) {
+    case Link::NvLink: return {"NVLink", "NVLink"};
+    case Link::Network: return {"network", "网络"};
+    case Link::Pcie: return {"PCIe", "PCIe"};
+    }
+    return {"?", "?"};
 }
 
 } // namespace parascope

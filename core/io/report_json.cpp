@@ -126,7 +126,7 @@ std::string seconds(double s)
         return fmt("%.3f s", s);
     if (s >= 1e-3)
         return fmt("%.2f ms", s * 1e3);
-    return fmt("%.1f us", s * 1e6);
+    return fmt("%.1f µs", s * 1e6);
 }
 
 std::string pad(std::string s, std::size_t w, bool right = true)
@@ -145,35 +145,79 @@ std::string pad(std::string s, std::size_t w, bool right = true)
     return right ? fill + s : s + fill;
 }
 
+// time.note in Chinese: the engine writes it in English (time/step_time.cpp); these are its forms.
+std::string noteZh(const TimeReport& t)
+{
+    const std::string& note = t.note;
+    long long simulated = 0, total = 0;
+    if (std::sscanf(note.c_str(), "simulated %lld of %lld microbatches", &simulated, &total) == 2)
+        return "仿真了 " + std::to_string(total) + " 个微批中的 " + std::to_string(simulated) + " 个，其余按稳态周期外推";
+    if (note.rfind("closed form requested", 0) == 0)
+        return "按要求使用解析估计";
+    if (note.rfind("the schedule cannot run", 0) == 0) {
+        std::string why = "调度要求不满足";
+        if (note.find("vpp ≥ 2") != std::string::npos)
+            why = "交错式 1F1B 需要 VPP ≥ 2";
+        else if (note.find("multiple of pp") != std::string::npos)
+            why = "交错式 1F1B 要求微批数是 PP 的整数倍";
+        else if (note.find("2·pp") != std::string::npos)
+            why = "DualPipeV 至少需要 2·PP 个微批";
+        else if (note.find("at least one") != std::string::npos)
+            why = "至少需要一个流水线阶段和一个微批";
+        return "该调度无法运行（" + why + "），改用解析估计";
+    }
+    if (note.rfind("the pipeline is too large", 0) == 0)
+        return "流水线过大，无法逐项仿真，改用解析估计";
+    if (note.rfind("the schedule deadlocks", 0) == 0)
+        return "该调度发生死锁，改用解析估计";
+    return t.method == "closed-form" ? "解析估计" : "事件仿真";
+}
+
 } // namespace
 
 std::string textReport(const Scenario& sc, const Estimate& est, const std::string& lang)
 {
     const bool zh = lang.rfind("zh", 0) == 0;
     const auto T = [zh](const char* en, const char* cn) { return std::string(zh ? cn : en); };
+    const auto L = [zh](const Localized& l) { return zh ? l.zh : l.en; };
     std::ostringstream o;
     const ParallelConfig& p = sc.parallel;
     const TrainingConfig& t = sc.training;
     o << "ParaScope — " << (sc.name.empty() ? sc.model.name : sc.name) << "\n";
-    o << T("Model: ", "模型：") << sc.model.name << "  " << fmt("%.3f", double(est.params.total) / 1e9) << " B "
-      << T("params", "参数");
-    if (est.params.active != est.params.total)
-        o << " (" << fmt("%.3f", double(est.params.active) / 1e9) << " B " << T("active", "激活") << ")";
-    o << "\n";
-    o << T("Cluster: ", "集群：") << est.gpus << " × " << sc.cluster.gpu.name << " (" << est.placement.nodes << " "
-      << T("nodes", "节点") << ", " << sc.cluster.gpus_per_node << T(" GPUs/node", " GPU/节点") << ")\n";
-    for (const Term& c : sc.cluster.calibration)
-        o << T("  calibrated ", "  已校准 ") << c.name.substr(c.name.find('.') + 1) << " = " << num(c.value) << "  ["
-          << c.substituted << "; " << c.source << "]\n";
+    if (zh) {
+        o << "模型：" << sc.model.name << "，" << fmt("%.1f", double(est.params.total) / 1e8) << " 亿参数";
+        if (est.params.active != est.params.total)
+            o << "（激活参数 " << fmt("%.1f", double(est.params.active) / 1e8) << " 亿）";
+        o << "\n";
+        o << "集群：" << est.gpus << " × " << sc.cluster.gpu.name << "（" << est.placement.nodes << " 个节点，每节点 "
+          << sc.cluster.gpus_per_node << " 块 GPU）\n";
+        for (const Term& c : sc.cluster.calibration)
+            o << "  已校准 " << c.name << " = " << num(c.value) << "（推导与来源见机器可读报告）\n";
+    } else {
+        o << "Model: " << sc.model.name << "  " << fmt("%.3f", double(est.params.total) / 1e9) << " B params";
+        if (est.params.active != est.params.total)
+            o << " (" << fmt("%.3f", double(est.params.active) / 1e9) << " B active)";
+        o << "\n";
+        o << "Cluster: " << est.gpus << " × " << sc.cluster.gpu.name << " (" << countOf(est.placement.nodes, "node", "nodes") << ", "
+          << sc.cluster.gpus_per_node << (sc.cluster.gpus_per_node == 1 ? " GPU/node)\n" : " GPUs/node)\n");
+        for (const Term& c : sc.cluster.calibration)
+            o << "  calibrated " << c.name.substr(c.name.find('.') + 1) << " = " << num(c.value) << "  [" << c.substituted << "; "
+              << c.source << "]\n";
+    }
     o << T("Parallel: ", "并行：") << "TP " << p.tp << " · PP " << p.pp << " · DP " << p.dp << " · CP " << p.cp << " · EP " << p.ep;
     if (p.schedule == ScheduleKind::Interleaved)
         o << " · VPP " << p.vpp;
-    o << " · ZeRO-" << p.zero << (p.sequence_parallel ? " · SP" : "") << " · " << toString(p.schedule) << "\n";
-    o << T("Training: ", "训练：") << "seq " << t.seq_len << " · micro batch " << t.micro_batch << " · global batch "
-      << t.global_batch << " (" << est.microbatches << T(" microbatches", " 个微批") << ") · " << toString(t.precision)
-      << " · " << T("recompute ", "重计算 ") << toString(t.recompute) << "\n\n";
+    o << " · ZeRO-" << p.zero << (p.sequence_parallel ? " · SP" : "") << " · "
+      << (zh ? displayName(p.schedule).zh : std::string(toString(p.schedule))) << "\n";
+    if (zh)
+        o << "训练：序列长度 " << t.seq_len << " · 微批大小 " << t.micro_batch << " · 全局批大小 " << t.global_batch << "（"
+          << est.microbatches << " 个微批）· " << displayName(t.precision).zh << " · " << displayName(t.recompute).zh << "\n\n";
+    else
+        o << "Training: seq " << t.seq_len << " · micro batch " << t.micro_batch << " · global batch " << t.global_batch << " ("
+          << countOf(est.microbatches, "microbatch", "microbatches") << ") · " << toString(t.precision) << " · recompute "
+          << toString(t.recompute) << "\n\n";
 
-    o << T("Memory per GPU (GiB)", "每块 GPU 内存 (GiB)") << ", " << T("capacity ", "容量 ") << gib(est.memory.capacity_bytes) << "\n";
+    o << T("Memory per GPU (GiB), capacity ", "每块 GPU 显存（GiB），容量 ") << gib(est.memory.capacity_bytes) << "\n";
     o << pad(T("stage", "阶段"), 6, false) << pad(T("layers", "层数"), 7) << pad(T("weights", "权重"), 9)
       << pad(T("grads", "梯度"), 9) << pad(T("optim", "优化器"), 9) << pad(T("activ", "激活"), 9)
       << pad(T("other", "其他"), 9) << pad(T("total", "合计"), 9) << "\n";
@@ -187,20 +231,22 @@ std::string textReport(const Scenario& sc, const Estimate& est, const std::strin
         const StageMemory& s = stages[i];
         o << pad(std::to_string(s.stage), 6, false) << pad(std::to_string(s.layers), 7) << pad(gib(s.weights), 9)
           << pad(gib(s.gradients), 9) << pad(gib(s.optimizer), 9) << pad(gib(s.activations), 9) << pad(gib(s.other), 9)
-          << pad(gib(s.total()), 9) << (s.total() > est.memory.capacity_bytes ? T("  OOM", "  超出") : "") << "\n";
+          << pad(gib(s.total()), 9) << (s.total() > est.memory.capacity_bytes ? T("  OOM", "  显存溢出") : "") << "\n";
     }
-    o << T("Peak: stage ", "峰值：阶段 ") << est.memory.peak_stage << T(", ", "，") << gib(est.memory.peak_bytes) << " GiB "
-      << (est.memory.fits ? T("(fits)", "（放得下）") : T("(does NOT fit)", "（放不下）")) << "\n\n";
+    o << T("Peak: stage ", "峰值：阶段 ") << est.memory.peak_stage << T(", ", "，") << gib(est.memory.peak_bytes) << " GiB"
+      << (est.memory.fits ? T(" (fits)", "（放得下）") : T(" (does NOT fit)", "（放不下）")) << "\n\n";
 
     o << T("Communication per GPU per step", "每块 GPU 每步通信") << "\n";
     o << pad(T("group", "组"), 6, false) << pad(T("collective", "集合通信"), 16, false) << pad(T("purpose", "用途"), 12, false)
-      << pad(T("link", "链路"), 8, false) << pad("n", 6) << pad(T("calls", "次数"), 9) << pad(T("GB sent", "发送 GB"), 10)
-      << pad(T("link time", "链路时间"), 12) << pad(T("exposed", "暴露"), 12) << "\n";
+      << pad(T("link", "链路"), 8, false) << pad(T("n", "规模"), 6) << pad(T("calls", "次数"), 9) << pad(T("GB sent", "发送 GB"), 10)
+      << pad(T("link time", "链路时间"), 12) << pad(T("exposed", "未重叠"), 12) << "\n";
     for (const CommEntry& c : est.communication) {
-        o << pad(toString(c.group), 6, false) << pad(toString(c.collective), 16, false) << pad(toString(c.purpose), 12, false)
-          << pad(toString(c.link), 8, false) << pad(std::to_string(c.group_size), 6) << pad(fmt("%.0f", c.calls_per_step), 9)
-          << pad(fmt("%.2f", c.bytes_per_gpu_per_step / 1e9), 10) << pad(seconds(c.time_s), 12)
-          << pad(seconds(c.exposed_s), 12) << "\n";
+        o << pad(zh ? displayName(c.group).zh : toString(c.group), 6, false)
+          << pad(zh ? displayName(c.collective).zh : toString(c.collective), 16, false)
+          << pad(zh ? displayName(c.purpose).zh : toString(c.purpose), 12, false)
+          << pad(zh ? displayName(c.link).zh : toString(c.link), 8, false) << pad(std::to_string(c.group_size), 6)
+          << pad(fmt("%.0f", c.calls_per_step), 9) << pad(fmt("%.2f", c.bytes_per_gpu_per_step / 1e9), 10)
+          << pad(seconds(c.time_s), 12) << pad(seconds(c.exposed_s), 12) << "\n";
     }
     if (est.communication.empty())
         o << T("  (none: a single GPU)", "  （无：单块 GPU）") << "\n";
@@ -209,29 +255,32 @@ std::string textReport(const Scenario& sc, const Estimate& est, const std::strin
     const TimeReport& tr = est.time;
     const ThroughputReport& th = est.throughput;
     const bool simulated = tr.method.rfind("simulated", 0) == 0;
-    o << (simulated ? T("Step (simulated): ", "步长（事件仿真）：") : T("Step (closed form): ", "步长（解析估计）："))
-      << seconds(tr.step_s) << " = " << T("compute ", "计算 ")
-      << seconds(tr.compute_s) << " + " << T("bubble ", "气泡 ") << seconds(tr.bubble_s) << " + "
-      << T("exposed comm ", "暴露通信 ") << seconds(tr.exposed_comm_s) << " + " << T("optimizer ", "优化器 ")
-      << seconds(tr.optimizer_s) << "\n";
+    o << (simulated ? T("Step (simulated): ", "单步耗时（事件仿真）：") : T("Step (closed form): ", "单步耗时（解析估计）："))
+      << seconds(tr.step_s) << " = " << T("compute ", "计算 ") << seconds(tr.compute_s) << " + " << T("bubble ", "气泡 ")
+      << seconds(tr.bubble_s) << " + " << T("exposed comm ", "未重叠通信 ") << seconds(tr.exposed_comm_s) << " + "
+      << T("optimizer ", "优化器 ") << seconds(tr.optimizer_s) << "\n";
     if (!tr.note.empty())
-        o << "  (" << tr.note << ")\n";
-    o << T("Bubble (idle / step): ", "气泡（空闲/步长）：") << fmt("%.1f %%", tr.bubble_fraction * 100) << "   "
-      << T("Tokens/s: ", "吞吐 tokens/s：") << fmt("%.0f", th.tokens_per_s) << "   MFU " << fmt("%.1f %%", th.mfu * 100)
-      << "   HFU " << fmt("%.1f %%", th.hfu * 100) << "\n";
+        o << (zh ? "  （" + noteZh(tr) + "）" : "  (" + tr.note + ")") << "\n";
+    if (zh)
+        o << "气泡占比（空闲时间/单步耗时）：" << formatPercent(tr.bubble_fraction) << "   吞吐：" << fmt("%.0f", th.tokens_per_s)
+          << " tokens/s   MFU " << formatPercent(th.mfu) << "   HFU " << formatPercent(th.hfu) << "\n";
+    else
+        o << "Bubble (idle / step): " << formatPercent(tr.bubble_fraction) << "   Tokens/s: " << fmt("%.0f", th.tokens_per_s)
+          << "   MFU " << formatPercent(th.mfu) << "   HFU " << formatPercent(th.hfu) << "\n";
     o << T("FLOPs: ", "FLOPs 口径：")
-      << (zh ? "Megatron 通用公式（2024）：只计矩阵乘，注意力按非因果全量计，反向 = 2×前向；对 GPT 即 Narayanan 2021 式 (3)"
+      << (zh ? "Megatron 通用公式（2024）：只计矩阵乘，注意力按非因果全量计，反向 = 2×前向；对 GPT 类模型即 Narayanan 等（2021）的式（3）"
              : est.flops.convention)
       << "\n\n";
 
-    o << T("What breaks", "问题诊断") << " (" << est.diagnostics.size() << ")\n";
+    o << T("What breaks (", "问题诊断（") << est.diagnostics.size() << T(")", "）") << "\n";
     if (est.diagnostics.empty())
         o << T("  nothing: this configuration is valid and fits.", "  无：该配置有效且放得下。") << "\n";
     for (const Diagnostic& d : est.diagnostics) {
         const char* tag = d.severity == Severity::Error ? (zh ? "错误" : "ERROR")
                         : d.severity == Severity::Warning ? (zh ? "警告" : "WARN") : (zh ? "提示" : "INFO");
-        o << "  [" << tag << "] " << d.code << ": " << d.message.in(lang) << "\n";
-        o << "      → " << d.suggestion.in(lang) << "\n";
+        o << "  [" << tag << "] " << d.code << (zh ? "：" : ": ") << L(d.message) << "\n";
+        if (!L(d.suggestion).empty())
+            o << "      → " << L(d.suggestion) << "\n";
     }
     return o.str();
 }

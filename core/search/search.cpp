@@ -258,13 +258,14 @@ std::vector<Diagnostic> layoutIndependentErrors(const Scenario& base)
 
 namespace {
 
-std::string join(const std::vector<long long>& v, std::size_t most)
+// "641, 1282, …" (sep ", "), or "641、1282、…" (sep "、", Chinese).
+std::string join(const std::vector<long long>& v, std::size_t most, const char* sep = ", ")
 {
     std::string s;
     for (std::size_t i = 0; i < v.size() && i < most; ++i)
-        s += (i ? ", " : "") + std::to_string(v[i]);
+        s += (i ? sep : "") + std::to_string(v[i]);
     if (v.size() > most)
-        s += ", …";
+        s += std::string(sep) + "…";
     return s;
 }
 
@@ -288,7 +289,7 @@ EmptySearchReason explainEmptySearch(const Scenario& base, const SearchOptions& 
         return out;
     }
     if (r.valid > 0) {
-        out.text = {"Every valid layout of " + std::to_string(gpus) + " GPUs runs out of memory: more GPUs, a shorter sequence or "
+        out.text = {"Every valid layout of " + countOf(gpus, "GPU", "GPUs") + " runs out of memory: more GPUs, a shorter sequence or "
                         "a smaller batch.",
                     std::to_string(gpus) + " 块 GPU 上的每种合法布局都显存溢出：需要更多 GPU、更短的序列或更小的批。"};
         return out;
@@ -300,22 +301,20 @@ EmptySearchReason explainEmptySearch(const Scenario& base, const SearchOptions& 
     forEachGrid(base, o, gpus, [&](int, int, int, int dp) { widths.push_back(dp); });
     std::sort(widths.begin(), widths.end());
     widths.erase(std::unique(widths.begin(), widths.end()), widths.end());
-    std::string mbs;
-    for (long long mb : o.micro_batches)
-        mbs += (mbs.empty() ? "" : ", ") + std::to_string(mb);
+    const std::string mbs = join(o.micro_batches, o.micro_batches.size()), mbs_zh = join(o.micro_batches, o.micro_batches.size(), "、");
     const std::string g = std::to_string(gpus), b = std::to_string(base.training.global_batch);
     if (widths.empty()) {
-        out.text = {"No layout of " + g + " GPUs exists: TP must divide the " + std::to_string(m.heads) + " heads ("
+        out.text = {"No layout of " + countOf(gpus, "GPU", "GPUs") + " exists: TP must divide the " + std::to_string(m.heads) + " heads ("
                         + std::to_string(m.kv_heads) + " KV heads) and stay inside a node, PP ≤ " + std::to_string(m.layers)
                         + " layers, and TP·PP·CP must divide " + g + ".",
                     g + " 块 GPU 无法组成任何布局：TP 必须整除 " + std::to_string(m.heads) + " 个注意力头（"
                         + std::to_string(m.kv_heads) + " 个 KV 头）且不跨节点，PP ≤ " + std::to_string(m.layers)
                         + " 层，并且 TP·PP·CP 必须整除 " + g + "。"};
     } else {
-        out.text = {"No layout of " + g + " GPUs divides the batch: DP = GPUs/(TP·PP·CP) can only be " + join(widths, 8)
+        out.text = {"No layout of " + countOf(gpus, "GPU", "GPUs") + " divides the batch: DP = GPUs/(TP·PP·CP) can only be " + join(widths, 8)
                         + ", and the global batch " + b + " must be a multiple of micro batch × DP (micro batch " + mbs + ").",
-                    g + " 块 GPU 的布局都无法整除批：DP = GPU 数/(TP·PP·CP) 只能取 " + join(widths, 8) + "，而全局批大小 " + b
-                        + " 必须是 微批 × DP 的整数倍（微批 " + mbs + "）。"};
+                    g + " 块 GPU 的布局都无法整除批：DP = GPU 数 /（TP·PP·CP）只能取 " + join(widths, 8, "、") + "，而全局批大小 " + b
+                        + " 必须是 微批大小 × DP 的整数倍（微批大小 " + mbs_zh + "）。"};
     }
     // The nearest whole-node GPU counts below and above that have a layout.
     const std::int64_t start = std::max<std::int64_t>(per_node, gpus / per_node * per_node);
@@ -366,11 +365,11 @@ FewestGpusResult fewestGpus(const Scenario& base, std::int64_t max_gpus)
         lo = g;
     }
     if (!hi) {
-        out.reason = {"no layout fits on up to " + std::to_string(max_gpus) + " GPUs: even the most sharded layout needs more "
+        out.reason = {"no layout fits on up to " + countOf(max_gpus, "GPU", "GPUs") + ": even the most sharded layout needs more "
                           "memory per GPU than " + base.cluster.gpu.name + " has (a shorter sequence, a smaller micro batch, "
                           "full recompute or a GPU with more memory)",
                       "最多 " + std::to_string(max_gpus) + " 块 GPU 时仍没有能放下的布局：即使切分最细，每块 GPU 所需显存也超过 "
-                          + base.cluster.gpu.name + " 的容量（缩短序列、减小微批、完全重计算，或换更大显存的 GPU）"};
+                          + base.cluster.gpu.name + " 的容量（缩短序列、减小微批大小、完全重计算，或换更大显存的 GPU）"};
         return out;
     }
     // Bisection over whole nodes in (lo, hi] once a node is reached; below a node, hi is exact.

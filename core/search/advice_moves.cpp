@@ -1,0 +1,543 @@
+#include "search/advice_moves.h"
+
+#include "estimate/diagnostics.h"
+
+#include <algorithm>
+
+namespace parascope::advice_detail {
+
+namespace {
+
+// ---- The fields advice may change, in the order a change list names them ----------------------
+
+template <NamedEnum E>
+long long positionOf(E v)
+{
+    const auto table = enumNames(E{});
+    for (std::size_t i = 0; i < table.size(); ++i)
+        if (table[i].value == v)
+            return (long long)i;
+    return 0;
+}
+
+template <NamedEnum E>
+E atPosition(long long i)
+{
+    const auto table = enumNames(E{});
+    return table[std::size_t(std::clamp<long long>(i, 0, (long long)table.size() - 1))].value;
+}
+
+const Field kFields[] = {
+    {"parallel.tp", [](const Scenario& s) -> long long { return s.parallel.tp; }, [](Scenario& s, long long v) { s.parallel.tp = int(v); }, nullptr, false},
+    {"parallel.pp", [](const Scenario& s) -> long long { return s.parallel.pp; },
+     [](Scenario& s, long long v) {
+         s.parallel.pp = int(v);
+         s.parallel.stage_layers.clear(); // as the PP knob: the list names the old stages
+     },
+     nullptr, false},
+    {"parallel.cp", [](const Scenario& s) -> long long { return s.parallel.cp; }, [](Scenario& s, long long v) { s.parallel.cp = int(v); }, nullptr, false},
+    {"parallel.dp", [](const Scenario& s) -> long long { return s.parallel.dp; }, [](Scenario& s, long long v) { s.parallel.dp = int(v); }, nullptr, false},
+    {"parallel.ep", [](const Scenario& s) -> long long { return s.parallel.ep; }, [](Scenario& s, long long v) { s.parallel.ep = int(v); }, nullptr, false},
+    {"parallel.sequence_parallel", [](const Scenario& s) -> long long { return s.parallel.sequence_parallel; },
+     [](Scenario& s, long long v) { s.parallel.sequence_parallel = v != 0; }, nullptr, true},
+    {"parallel.schedule", [](const Scenario& s) { return positionOf(s.parallel.schedule); },
+     [](Scenario& s, long long v) { s.parallel.schedule = atPosition<ScheduleKind>(v); },
+     [](long long v) { return toString(atPosition<ScheduleKind>(v)); }, false},
+    {"parallel.vpp", [](const Scenario& s) -> long long { return s.parallel.vpp; }, [](Scenario& s, long long v) { s.parallel.vpp = int(v); }, nullptr, false},
+    {"parallel.zero", [](const Scenario& s) -> long long { return s.parallel.zero; }, [](Scenario& s, long long v) { s.parallel.zero = int(v); }, nullptr, false},
+    {"training.recompute", [](const Scenario& s) { return positionOf(s.training.recompute); },
+     [](Scenario& s, long long v) { s.training.recompute = atPosition<Recompute>(v); },
+     [](long long v) { return toString(atPosition<Recompute>(v)); }, false},
+    {"training.micro_batch", [](const Scenario& s) -> long long { return s.training.micro_batch; }, [](Scenario& s, long long v) { s.training.micro_batch = v; }, nullptr, false},
+    {"training.global_batch", [](const Scenario& s) -> long long { return s.training.global_batch; }, [](Scenario& s, long long v) { s.training.global_batch = v; }, nullptr, false},
+    {"training.seq_len", [](const Scenario& s) -> long long { return s.training.seq_len; }, [](Scenario& s, long long v) { s.training.seq_len = v; }, nullptr, false},
+    {"parallel.tp_comm_overlap", [](const Scenario& s) -> long long { return s.parallel.tp_comm_overlap; },
+     [](Scenario& s, long long v) { s.parallel.tp_comm_overlap = v != 0; }, nullptr, true},
+    {"parallel.overlap_grad_reduce", [](const Scenario& s) -> long long { return s.parallel.overlap_grad_reduce; },
+     [](Scenario& s, long long v) { s.parallel.overlap_grad_reduce = v != 0; }, nullptr, true},
+};
+
+std::string n(long long v) { return std::to_string(v); }
+
+// ---- Layout moves that keep the GPU count ------------------------------------------------------
+
+// After DP moved: the global batch stays when it still divides, else the microbatch count stays
+// (the DP knob's rule).
+bool keepBatch(Scenario& s, long long microbatches)
+{
+    const long long unit = s.training.micro_batch * s.parallel.dp;
+    if (unit <= 0)
+        return false;
+    if (s.training.global_batch % unit != 0)
+        s.training.global_batch = std::max(1LL, microbatches) * unit;
+    return true;
+}
+
+// Sets `degree` (TP, PP or CP) to `to`, DP taking the difference; false when it does not divide.
+bool moveDegree(Scenario& s, int& degree, long long to, long long microbatches)
+{
+    const long long product = (long long)s.parallel.dp * degree;
+    if (to < 1 || product % to != 0)
+        return false;
+    degree = int(to);
+    s.parallel.dp = int(product / to);
+    return keepBatch(s, microbatches);
+}
+
+bool setTp(Scenario& s, long long tp, long long m)
+{
+    const int before = s.parallel.tp;
+    if (!moveDegree(s, s.parallel.tp, tp, m))
+        return false;
+    if (tp == 1)
+        s.parallel.sequence_parallel = false;
+    else if (tp > before)
+        s.parallel.sequence_parallel = true; // Megatron's practice with TP: SP splits the rest
+    return true;
+}
+
+bool setPp(Scenario& s, long long pp, long long m)
+{
+    if (pp > s.model.layers || !moveDegree(s, s.parallel.pp, pp, m))
+        return false;
+    s.parallel.stage_layers.clear();
+    return true;
+}
+
+bool setCp(Scenario& s, long long cp, long long m)
+{
+    return s.training.seq_len % (2 * cp) == 0 && moveDegree(s, s.parallel.cp, cp, m);
+}
+
+bool tpSplitsHeads(const Scenario& s, long long tp)
+{
+    return s.model.heads % tp == 0 && s.model.kv_heads % tp == 0;
+}
+
+// A knob's values, weakest (least memory saved) first. Applied in the order of the dimensions, so
+// that ZeRO sees the DP the layout moves left.
+struct Dimension {
+    std::vector<std::function<bool(Scenario&)>> values;
+};
+
+std::vector<Dimension> memoryDimensions(const Scenario& base, long long m)
+{
+    const ParallelConfig& p = base.parallel;
+    const int per_node = std::max(1, base.cluster.gpus_per_node);
+    std::vector<Dimension> dims;
+    Dimension tp, pp, cp, zero, recompute, micro;
+    // TP inside a node, splitting the heads; PP dividing the layers; each taking GPUs from DP.
+    for (long long v = 2LL * p.tp; v <= per_node; v *= 2)
+        if (tpSplitsHeads(base, v) && ((long long)p.dp * p.tp) % v == 0)
+            tp.values.push_back([v, m](Scenario& s) { return setTp(s, v, m); });
+    for (long long v = p.pp + 1; v <= base.model.layers && pp.values.size() < 4; ++v)
+        if (base.model.layers % v == 0 && ((long long)p.dp * p.pp) % v == 0)
+            pp.values.push_back([v, m](Scenario& s) { return setPp(s, v, m); });
+    if (base.training.seq_len >= 8192)
+        for (long long v = 2LL * p.cp; v <= 4LL * p.cp && base.training.seq_len / v >= 1024; v *= 2)
+            cp.values.push_back([v, m](Scenario& s) { return setCp(s, v, m); });
+    for (int z = p.zero + 1; z <= 3; ++z)
+        zero.values.push_back([z](Scenario& s) {
+            s.parallel.zero = z;
+            // Nothing to shard over, or ZeRO-2/3 under a pipeline (zero_with_pp): not advice.
+            return (long long)s.parallel.dp * s.parallel.cp > 1 && (z < 2 || s.parallel.pp == 1);
+        });
+    if (base.training.recompute == Recompute::None)
+        recompute.values.push_back([](Scenario& s) { s.training.recompute = Recompute::Selective; return true; });
+    if (base.training.recompute != Recompute::Full)
+        recompute.values.push_back([](Scenario& s) { s.training.recompute = Recompute::Full; return true; });
+    const long long mb = base.training.micro_batch;
+    if (mb > 1 && mb % 2 == 0 && mb / 2 > 1)
+        micro.values.push_back([mb](Scenario& s) { s.training.micro_batch = mb / 2; return true; });
+    if (mb > 1)
+        micro.values.push_back([](Scenario& s) { s.training.micro_batch = 1; return true; });
+    for (Dimension* d : {&tp, &pp, &cp, &zero, &recompute, &micro})
+        if (!d->values.empty())
+            dims.push_back(std::move(*d));
+    return dims;
+}
+
+// The largest TP ≤ limit that splits the heads, divides `tp` and fills a node evenly.
+long long tpWithinNode(const Scenario& base, long long limit)
+{
+    const int per_node = std::max(1, base.cluster.gpus_per_node);
+    for (long long v = std::min<long long>(limit, per_node); v >= 1; --v)
+        if (per_node % v == 0 && base.parallel.tp % v == 0 && tpSplitsHeads(base, v))
+            return v;
+    return 1;
+}
+
+std::vector<Scenario> tpIntoNodeMoves(const Scenario& base, long long m)
+{
+    std::vector<Scenario> out;
+    const long long v = tpWithinNode(base, base.parallel.tp - 1);
+    const long long factor = base.parallel.tp / v;
+    Scenario s = base;
+    if (setTp(s, v, m)) // DP takes the TP's share
+        out.push_back(s);
+    // Or PP takes it, DP staying.
+    const long long pp = (long long)base.parallel.pp * factor;
+    if (pp <= base.model.layers && base.model.layers % pp == 0) {
+        s = base;
+        s.parallel.tp = int(v);
+        s.parallel.sequence_parallel = v > 1 && base.parallel.sequence_parallel;
+        s.parallel.pp = int(pp);
+        s.parallel.stage_layers.clear();
+        out.push_back(s);
+    }
+    return out;
+}
+
+} // namespace
+
+const Field* fieldOf(const std::string& path)
+{
+    for (const Field& f : kFields)
+        if (path == f.path)
+            return &f;
+    return nullptr;
+}
+
+// The candidate that turns `base` into `sc`; nullopt when nothing changed (advice is never a no-op).
+std::optional<Candidate> candidateOf(const Scenario& base, const Scenario& sc)
+{
+    Candidate c;
+    for (const Field& f : kFields)
+        if (f.get(base) != f.get(sc)) {
+            c.changes.push_back({f.path, f.get(sc)});
+            c.key += std::string(f.path) + "=" + n(f.get(sc)) + ";";
+        }
+    if (c.changes.empty())
+        return std::nullopt;
+    c.sc = sc;
+    return c;
+}
+
+bool changed(const Candidate& c, const char* path)
+{
+    return std::any_of(c.changes.begin(), c.changes.end(), [&](const AdviceChange& x) { return x.path == path; });
+}
+
+// Knobs a user moves: TP, PP or CP carries the DP (and SP) that moves with it; a global batch
+// that follows DP is part of that move.
+int knobCount(const Candidate& c)
+{
+    const bool layout = changed(c, "parallel.tp") || changed(c, "parallel.pp") || changed(c, "parallel.cp");
+    int k = 0;
+    for (const char* path : {"parallel.tp", "parallel.pp", "parallel.cp", "parallel.ep", "parallel.zero", "training.recompute",
+                             "training.micro_batch", "training.seq_len", "parallel.tp_comm_overlap", "parallel.overlap_grad_reduce"})
+        k += changed(c, path) ? 1 : 0;
+    if (changed(c, "parallel.schedule") || changed(c, "parallel.vpp"))
+        ++k;
+    if (changed(c, "parallel.sequence_parallel") && !changed(c, "parallel.tp"))
+        ++k;
+    if (changed(c, "parallel.dp") && !layout)
+        ++k;
+    else if (changed(c, "training.global_batch") && !changed(c, "parallel.dp"))
+        ++k;
+    return k;
+}
+
+// "TP 8, DP 4 + full recompute" / "TP 8，DP 4 + 完全重计算".
+Localized describe(const Candidate& c)
+{
+    const Scenario& s = c.sc;
+    std::vector<Localized> layout, others;
+    const auto v = [&](const char* path) { return changed(c, path); };
+    if (v("parallel.tp")) // with SP when it comes along
+        layout.push_back({"TP " + n(s.parallel.tp) + (v("parallel.sequence_parallel") && s.parallel.sequence_parallel ? " + SP" : ""),
+                          "TP " + n(s.parallel.tp) + (v("parallel.sequence_parallel") && s.parallel.sequence_parallel ? " + SP" : "")});
+    if (v("parallel.pp"))
+        layout.push_back({"PP " + n(s.parallel.pp), "PP " + n(s.parallel.pp)});
+    if (v("parallel.cp"))
+        layout.push_back({"CP " + n(s.parallel.cp), "CP " + n(s.parallel.cp)});
+    if (v("parallel.dp"))
+        layout.push_back({"DP " + n(s.parallel.dp), "DP " + n(s.parallel.dp)});
+    if (v("parallel.ep"))
+        layout.push_back({"EP " + n(s.parallel.ep), "EP " + n(s.parallel.ep)});
+    if (v("parallel.sequence_parallel") && !(v("parallel.tp") && s.parallel.sequence_parallel))
+        layout.push_back(s.parallel.sequence_parallel ? Localized{"SP", "SP"} : Localized{"SP off", "关闭 SP"});
+    if (v("parallel.schedule")) {
+        Localized name = displayName(s.parallel.schedule);
+        if (s.parallel.schedule == ScheduleKind::Interleaved) {
+            name.en += " (VPP " + n(s.parallel.vpp) + ")";
+            name.zh += "（VPP " + n(s.parallel.vpp) + "）";
+        }
+        others.push_back(name);
+    } else if (v("parallel.vpp")) {
+        others.push_back({"VPP " + n(s.parallel.vpp), "VPP " + n(s.parallel.vpp)});
+    }
+    if (v("parallel.zero"))
+        others.push_back({"ZeRO-" + n(s.parallel.zero), "ZeRO-" + n(s.parallel.zero)});
+    if (v("training.recompute"))
+        others.push_back(displayName(s.training.recompute));
+    if (v("training.micro_batch"))
+        others.push_back({"micro batch " + n(s.training.micro_batch), "微批大小 " + n(s.training.micro_batch)});
+    if (v("training.global_batch")) {
+        const long long m = s.microbatches();
+        others.push_back({"global batch " + n(s.training.global_batch) + " (" + countOf(m, "microbatch", "microbatches") + ")",
+                          "全局批大小 " + n(s.training.global_batch) + "（" + n(m) + " 个微批）"});
+    }
+    if (v("training.seq_len"))
+        others.push_back({"sequence length " + n(s.training.seq_len), "序列长度 " + n(s.training.seq_len)});
+    if (v("parallel.tp_comm_overlap"))
+        others.push_back(s.parallel.tp_comm_overlap ? Localized{"TP communication overlap on", "开启 TP 通信重叠"}
+                                                    : Localized{"TP communication overlap off", "关闭 TP 通信重叠"});
+    if (v("parallel.overlap_grad_reduce"))
+        others.push_back(s.parallel.overlap_grad_reduce ? Localized{"gradient reduction overlapped", "开启梯度归约重叠"}
+                                                        : Localized{"gradient reduction not overlapped", "关闭梯度归约重叠"});
+    Localized out;
+    for (std::size_t i = 0; i < layout.size(); ++i) {
+        out.en += (i ? ", " : "") + layout[i].en;
+        out.zh += (i ? "，" : "") + layout[i].zh;
+    }
+    for (const Localized& o : others) {
+        out.en += (out.en.empty() ? "" : " + ") + o.en;
+        out.zh += (out.zh.empty() ? "" : " + ") + o.zh;
+    }
+    return out;
+}
+
+std::vector<Candidate> memoryCombinations(const Scenario& base, long long m)
+{
+    const std::vector<Dimension> dims = memoryDimensions(base, m);
+    std::vector<std::pair<int, Candidate>> combos;
+    std::vector<int> idx(dims.size(), -1); // −1: the dimension keeps its value
+    for (;;) {
+        // Next combination (odometer over −1 … size−1 per dimension).
+        std::size_t i = 0;
+        while (i < dims.size() && idx[i] + 1 >= int(dims[i].values.size()))
+            idx[i++] = -1;
+        if (i == dims.size())
+            break;
+        ++idx[i];
+        Scenario s = base;
+        bool ok = true;
+        for (std::size_t d = 0; d < dims.size() && ok; ++d)
+            if (idx[d] >= 0)
+                ok = dims[d].values[std::size_t(idx[d])](s);
+        if (!ok || s.training.global_batch % (s.training.micro_batch * s.parallel.dp) != 0)
+            continue;
+        if (std::optional<Candidate> c = candidateOf(base, s)) {
+            const int knobs = knobCount(*c);
+            combos.emplace_back(knobs, std::move(*c));
+        }
+    }
+    std::stable_sort(combos.begin(), combos.end(), [](const auto& a, const auto& b) { return a.first < b.first; });
+    std::vector<Candidate> out;
+    out.reserve(combos.size());
+    for (auto& c : combos)
+        out.push_back(std::move(c.second));
+    return out;
+}
+
+std::vector<Scenario> bubbleMoves(const Scenario& base, long long m)
+{
+    const ParallelConfig& p = base.parallel;
+    const long long mb = base.training.micro_batch;
+    std::vector<Scenario> out;
+    Scenario s = base;
+    if (m < 4LL * p.pp) {
+        s.training.global_batch = 4LL * p.pp * mb * p.dp;
+        out.push_back(s);
+    }
+    for (long long to : {mb / 2, 1LL})
+        if (to >= 1 && to < mb) {
+            s = base;
+            s.training.micro_batch = to;
+            if (s.training.global_batch % (to * p.dp) == 0)
+                out.push_back(s);
+        }
+    const auto interleaved = [&](int v) {
+        if (v >= 2 && m % p.pp == 0 && base.model.layers % ((long long)p.pp * v) == 0) {
+            s = base;
+            s.parallel.schedule = ScheduleKind::Interleaved;
+            s.parallel.vpp = v;
+            out.push_back(s);
+            return true;
+        }
+        return false;
+    };
+    if (p.schedule == ScheduleKind::OneFOneB || p.schedule == ScheduleKind::GPipe) {
+        for (int v = 2; v <= 8 && !interleaved(v); ++v) {
+        }
+        s = base;
+        s.parallel.schedule = ScheduleKind::ZbH1;
+        s.parallel.vpp = 1;
+        out.push_back(s);
+    } else if (p.schedule == ScheduleKind::Interleaved) {
+        interleaved(2 * p.vpp);
+    }
+    if (p.pp % 2 == 0) {
+        s = base;
+        if (setPp(s, p.pp / 2, m))
+            out.push_back(s);
+    }
+    if (p.dp % 2 == 0 && 2LL * p.tp <= base.cluster.gpus_per_node && tpSplitsHeads(base, 2LL * p.tp)) {
+        s = base;
+        if (setTp(s, 2LL * p.tp, m))
+            out.push_back(s);
+    }
+    return out;
+}
+
+std::vector<Scenario> exposedMoves(const Scenario& base, const Estimate& est, long long m)
+{
+    const ParallelConfig& p = base.parallel;
+    std::vector<Scenario> out;
+    Scenario s = base;
+    if (p.tp > 1 && !p.tp_comm_overlap) {
+        s.parallel.tp_comm_overlap = true;
+        out.push_back(s);
+    }
+    if ((long long)p.dp * p.cp > 1 && !p.overlap_grad_reduce) {
+        s = base;
+        s.parallel.overlap_grad_reduce = true;
+        out.push_back(s);
+    }
+    for (const GroupPlacement& g : est.placement.groups)
+        if (g.group == Group::Tp && g.crossesNodes())
+            for (Scenario& t : tpIntoNodeMoves(base, m))
+                out.push_back(std::move(t));
+    if (p.zero >= 2) {
+        s = base;
+        s.parallel.zero = 1;
+        out.push_back(s);
+    }
+    if (p.dp % 2 == 0) {
+        s = base;
+        if (setPp(s, 2LL * p.pp, m) && base.model.layers % s.parallel.pp == 0)
+            out.push_back(s);
+        s = base;
+        if (2LL * p.tp <= base.cluster.gpus_per_node && tpSplitsHeads(base, 2LL * p.tp) && setTp(s, 2LL * p.tp, m))
+            out.push_back(s);
+    }
+    if (p.tp > 1 && p.tp % 2 == 0) {
+        s = base;
+        if (setTp(s, p.tp / 2, m))
+            out.push_back(s);
+    }
+    return out;
+}
+
+// Fixes for the configuration's own rules (the diagnostic's suggestion, made concrete).
+std::vector<Scenario> ruleFixes(const std::string& code, const Scenario& base, long long m)
+{
+    const ParallelConfig& p = base.parallel;
+    const ModelSpec& model = base.model;
+    const long long mb = base.training.micro_batch, per_step = mb * p.dp;
+    std::vector<Scenario> out;
+    Scenario s = base;
+    const auto push = [&](bool ok) {
+        if (ok)
+            out.push_back(s);
+        s = base;
+    };
+    if (code == "gpu_count_mismatch") {
+        const long long per_replica = (long long)p.tp * p.pp * p.cp;
+        const int per_node = std::max(1, base.cluster.gpus_per_node);
+        if (base.cluster.nodes > 0) {
+            const long long have = (long long)base.cluster.nodes * per_node;
+            if (have % per_replica == 0) {
+                s.parallel.dp = int(have / per_replica);
+                s.training.global_batch = m * mb * s.parallel.dp; // the microbatch count stays (the DP knob)
+                push(true);
+            }
+        } else {
+            for (long long dp = p.dp - 1; dp >= 1; --dp)
+                if (per_replica * dp % per_node == 0) {
+                    s.parallel.dp = int(dp);
+                    push(keepBatch(s, m));
+                    break;
+                }
+            for (long long dp = p.dp + 1; dp <= 2LL * p.dp + per_node; ++dp)
+                if (per_replica * dp % per_node == 0) {
+                    s.parallel.dp = int(dp);
+                    s.training.global_batch = m * mb * dp;
+                    push(true);
+                    break;
+                }
+        }
+    } else if (code == "heads_not_divisible_by_tp" || code == "kv_heads_not_divisible_by_tp") {
+        // The nearest TP below that splits the heads and leaves a whole DP.
+        for (long long v = p.tp - 1; v >= 1; --v)
+            if (tpSplitsHeads(base, v) && setTp(s, v, m)) {
+                push(true);
+                break;
+            } else {
+                s = base;
+            }
+    } else if (code == "pp_exceeds_layers" || code == "layers_not_divisible_by_pp") {
+        // The nearest PP below and above that divides the layers and leaves a whole DP.
+        for (long long v = std::min<long long>(p.pp - 1, model.layers); v >= 1; --v)
+            if (model.layers % v == 0 && setPp(s, v, m)) {
+                push(true);
+                break;
+            } else {
+                s = base;
+            }
+        for (long long v = p.pp + 1; v <= model.layers; ++v)
+            if (model.layers % v == 0 && setPp(s, v, m)) {
+                push(true);
+                break;
+            } else {
+                s = base;
+            }
+    } else if (code == "vpp_not_divisible") {
+        if (p.schedule == ScheduleKind::Interleaved)
+            for (int v = 2; v <= 16; ++v)
+                if (model.layers % ((long long)p.pp * v) == 0) {
+                    s.parallel.vpp = v;
+                    push(true);
+                    break;
+                }
+        s.parallel.schedule = p.schedule == ScheduleKind::Interleaved || isVShape(p.schedule) ? ScheduleKind::OneFOneB : p.schedule;
+        s.parallel.vpp = 1;
+        push(true);
+    } else if (code == "batch_not_divisible") {
+        s.training.global_batch = std::max(per_step, base.training.global_batch / per_step * per_step);
+        push(per_step > 0);
+        s.training.global_batch = (base.training.global_batch / std::max(1LL, per_step) + 1) * per_step;
+        push(per_step > 0);
+    } else if (code == "interleaved_needs_microbatch_multiple") {
+        s.training.global_batch = (m / p.pp + 1) * p.pp * per_step;
+        push(true);
+        s.parallel.schedule = ScheduleKind::OneFOneB;
+        s.parallel.vpp = 1;
+        push(true);
+    } else if (code == "microbatches_lt_pp") { // the error: DualPipeV needs 2·PP microbatches
+        s.training.global_batch = 2LL * p.pp * per_step;
+        push(true);
+    } else if (code == "ep_invalid") {
+        const int experts = model.moe ? model.moe->experts : 1;
+        const long long stage_gpus = (long long)p.tp * p.cp * p.dp;
+        for (long long v = p.ep - 1; v >= 1; --v)
+            if (experts % v == 0 && stage_gpus % (v * p.expertTp()) == 0) {
+                s.parallel.ep = int(v);
+                push(true);
+                break;
+            }
+    } else if (code == "sp_requires_tp") {
+        s.parallel.sequence_parallel = false;
+        push(true);
+    } else if (code == "cp_not_divisible") {
+        for (long long v = p.cp - 1; v >= 1; --v)
+            if (setCp(s, v, m)) {
+                push(true);
+                break;
+            } else {
+                s = base;
+            }
+    } else if (code == "seq_exceeds_positions") {
+        s.training.seq_len = model.max_positions;
+        push(model.max_positions > 0);
+    } else if (code == "zero_with_pp") {
+        s.parallel.zero = 1;
+        push(true);
+    } else if (code == "tp_spans_nodes") {
+        out = tpIntoNodeMoves(base, m);
+    }
+    return out;
+}
+
+} // namespace parascope::advice_detail

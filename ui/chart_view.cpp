@@ -1,5 +1,6 @@
 #include "chart_view.h"
 
+#include "language.h"
 #include "models/scenario_model.h"
 
 #include <qcustomplot.h>
@@ -27,6 +28,55 @@ ChartView::ChartView(ScenarioModel* model, QWidget* parent)
     connect(model_, &ScenarioModel::estimateChanged, this, &ChartView::refresh);
     plot_->installEventFilter(this);
     connect(plot_, &QCustomPlot::mouseDoubleClick, this, [this] { emit doubleClicked(); });
+}
+
+QString ChartView::invalidText() const
+{
+    return invalid_ && invalid_->visible() ? invalid_->text() : QString();
+}
+
+bool ChartView::showInvalid()
+{
+    QString error;
+    for (const Diagnostic& d : model_->estimate().diagnostics)
+        if (d.severity == Severity::Error && d.code != "out_of_memory") { // OOM: a valid layout that does not fit
+            error = inUi(d.message);
+            break;
+        }
+    if (!invalid_) {
+        invalid_ = new QCPItemText(plot_);
+        invalid_->setLayer(QStringLiteral("overlay"));
+        invalid_->position->setType(QCPItemPosition::ptAxisRectRatio);
+        invalid_->position->setCoords(0.5, 0.5);
+        invalid_->setPositionAlignment(Qt::AlignCenter);
+        invalid_->setColor(palette::vermillion);
+        invalid_->setBrush(QColor(255, 255, 255, 235));
+        invalid_->setPen(QPen(palette::vermillion));
+        invalid_->setPadding(QMargins(8, 6, 8, 6));
+    }
+    const bool bad = !error.isEmpty();
+    plot_->layer(QStringLiteral("main"))->setVisible(!bad);
+    invalid_->setVisible(bad);
+    if (bad) {
+        invalid_->setFont(plot_->font());
+        // Wrapped to the chart's width, word by word (or character by character in Chinese).
+        const QFontMetrics fm(plot_->font());
+        const int width = std::max(120, plot_->width() - 40);
+        QString text = tr("Invalid configuration") + QLatin1Char('\n');
+        QString line;
+        for (const QChar c : error) {
+            if (fm.horizontalAdvance(line + c) > width && !line.isEmpty()) {
+                const qsizetype space = line.lastIndexOf(QLatin1Char(' '));
+                const QString rest = space > 0 ? line.mid(space + 1) : QString();
+                text += (space > 0 ? line.left(space) : line) + QLatin1Char('\n');
+                line = rest;
+            }
+            line += c;
+        }
+        invalid_->setText(text + line);
+        plot_->replot(QCustomPlot::rpQueuedReplot);
+    }
+    return bad;
 }
 
 void ChartView::setTheme(const ChartTheme& t)

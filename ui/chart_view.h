@@ -7,6 +7,7 @@
 #include <QWidget>
 
 class QCustomPlot;
+class QCPItemText;
 
 namespace parascope::ui {
 
@@ -19,6 +20,8 @@ public:
     QCustomPlot* plot() const { return plot_; }
     void setTheme(const ChartTheme& t);
     const ChartTheme& theme() const { return theme_; }
+    // What the chart says instead of data when the layout is impossible; "" when it draws data.
+    QString invalidText() const;
 
 signals:
     // A double-click anywhere on the chart (the main window maximises it).
@@ -41,11 +44,16 @@ protected:
     // Tick counts of the numeric axes for the current size (also after a refresh: label widths
     // follow the values).
     void fitTicks();
+    // An impossible layout (TP = 64 on 32 heads, typed or loaded) has no memory, communication
+    // or timeline to draw: the chart hides its data and says what is wrong. Charts call this
+    // first in refresh() and stop when it returns true.
+    bool showInvalid();
 
     ScenarioModel* model_;
     QCustomPlot* plot_;
     ChartTheme theme_;
     bool relayout_pending_ = false;
+    QCPItemText* invalid_ = nullptr;
 };
 
 } // namespace parascope::ui

@@ -1,6 +1,8 @@
 #include "comm_chart.h"
 #include "format.h"
 
+#include "estimate/diagnostics.h"
+#include "language.h"
 #include "models/scenario_model.h"
 
 #include <qcustomplot.h>
@@ -78,7 +80,8 @@ QStringList CommChart::rowTexts() const
 
 QString CommChart::entryName(const CommEntry& c)
 {
-    return tr("%1 %2 · %3 · %4").arg(groupName(c.group), collectiveName(c.collective), purposeName(c.purpose), linkName(c.link));
+    return tr("%1 %2 · %3 · %4").arg(inUi(displayName(c.group)), inUi(displayName(c.collective)), inUi(displayName(c.purpose)),
+                                     inUi(displayName(c.link)));
 }
 
 QString CommChart::tooltipFor(int entry) const
@@ -122,6 +125,8 @@ QStringList CommChart::rowLines(const QString& name, double time, double exposed
 
 void CommChart::refresh()
 {
+    if (showInvalid())
+        return;
     const Estimate& e = model_->estimate();
     const int n = int(e.communication.size());
     // Rows by time on the link, longest first; what does not fit is summed into one last row.

@@ -36,61 +36,6 @@ QString bytesText(double bytes)
     return QString::number(bytes / 1024.0, 'f', 1) + QStringLiteral(" KiB");
 }
 
-QString groupName(Group g)
-{
-    // dp_cp carries the dense gradients over dp·cp: the course calls it data parallel.
-    return g == Group::DpCp ? QStringLiteral("DP") : QString::fromLatin1(toString(g)).toUpper();
-}
-
-QString collectiveName(Collective c)
-{
-    switch (c) {
-    case Collective::AllReduce: return QStringLiteral("AllReduce");
-    case Collective::AllGather: return QStringLiteral("AllGather");
-    case Collective::ReduceScatter: return QStringLiteral("ReduceScatter");
-    case Collective::AllToAll: return QStringLiteral("All-to-All");
-    case Collective::SendRecv: return QCoreApplication::translate("Format", "send/receive");
-    case Collective::Broadcast: return QStringLiteral("Broadcast");
-    case Collective::Reduce: return QStringLiteral("Reduce");
-    }
-    return {};
-}
-
-QString purposeName(Purpose p)
-{
-    switch (p) {
-    case Purpose::Activations: return QCoreApplication::translate("Format", "activations");
-    case Purpose::Gradients: return QCoreApplication::translate("Format", "gradients");
-    case Purpose::Parameters: return QCoreApplication::translate("Format", "parameters");
-    case Purpose::Kv: return QCoreApplication::translate("Format", "keys and values");
-    case Purpose::Tokens: return QCoreApplication::translate("Format", "tokens");
-    }
-    return {};
-}
-
-QString linkName(Link l)
-{
-    switch (l) {
-    case Link::NvLink: return QStringLiteral("NVLink");
-    case Link::Network: return QCoreApplication::translate("Format", "network");
-    case Link::Pcie: return QStringLiteral("PCIe");
-    }
-    return {};
-}
-
-QString scheduleName(ScheduleKind s)
-{
-    switch (s) {
-    case ScheduleKind::GPipe: return QStringLiteral("GPipe");
-    case ScheduleKind::OneFOneB: return QStringLiteral("1F1B");
-    case ScheduleKind::Interleaved: return QCoreApplication::translate("Format", "interleaved 1F1B");
-    case ScheduleKind::ZbH1: return QStringLiteral("ZB-H1");
-    case ScheduleKind::ZbV: return QStringLiteral("ZB-V");
-    case ScheduleKind::DualPipeV: return QStringLiteral("DualPipe-V");
-    }
-    return {};
-}
-
 QString errorsText(const std::vector<InputError>& errors)
 {
     QStringList lines;

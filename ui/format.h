@@ -3,9 +3,6 @@
 // input errors as text and a Term as tooltip HTML. Views format through these, so "12.3 ms"
 // and "3.40 GiB" read the same in every chart, table and status line.
 
-#include "parallel/placement.h"
-#include "types/comm_types.h"
-#include "types/parallel_config.h"
 #include "types/term.h"
 #include "util/json_reader.h"
 
@@ -31,14 +28,6 @@ QString gib(double bytes, int decimals = 2);
 
 // Bytes with the binary unit that reads best: "3.40 GiB", "812 MiB", "64.0 KiB".
 QString bytesText(double bytes);
-
-// The words of communication in the UI language: TP/DP/… groups, the course's spelling of the
-// collectives (AllReduce, AllGather, ReduceScatter, All-to-All), what they carry and the link.
-QString groupName(Group g);
-QString collectiveName(Collective c);
-QString purposeName(Purpose p);
-QString linkName(Link l);
-QString scheduleName(ScheduleKind s); // 1F1B, GPipe, interleaved 1F1B, ZB-H1, ZB-V, DualPipe-V
 
 // One error per line, each with its path ("parallel.tp: must be …").
 QString errorsText(const std::vector<InputError>& errors);

@@ -146,6 +146,8 @@ QString MemoryChart::tooltipFor(int component, int stage) const
 
 void MemoryChart::refresh()
 {
+    if (showInvalid())
+        return;
     const Estimate& e = model_->estimate();
     const MemoryReport& m = e.memory;
     const int n = int(m.stages.size());

@@ -2,6 +2,8 @@
 #include "format.h"
 
 #include "gantt_plottable.h"
+#include "estimate/diagnostics.h"
+#include "language.h"
 #include "models/scenario_model.h"
 #include "schedule/pipeline_closed_form.h"
 
@@ -132,6 +134,8 @@ QString TimelineChart::tooltipFor(int segment) const
 
 void TimelineChart::refresh()
 {
+    if (showInvalid())
+        return;
     const Estimate& e = model_->estimate();
     const Timeline& tl = e.timeline.timeline;
     const int rows = e.timeline.simulated ? tl.ranks : 0;
@@ -173,7 +177,7 @@ void TimelineChart::refresh()
         const ParallelConfig& p = model_->scenario().parallel;
         const Term formula = bubbleTerm(p.schedule, p.pp, p.vpp, e.microbatches);
         const QString closed = formula.formula.size() <= 32 ? QString::fromStdString(formula.formula) : tr("closed form");
-        const QString head = tr("%1 · step %2").arg(scheduleName(p.schedule), seconds(e.time.step_s));
+        const QString head = tr("%1 · step %2").arg(inUi(displayName(p.schedule)), seconds(e.time.step_s));
         const QString bubble = tr("bubble: simulated %1 %, formula %2 = %3 %")
                                    .arg(e.time.bubble_fraction * 100, 0, 'f', 1)
                                    .arg(closed)

@@ -95,41 +95,6 @@
     </message>
 </context>
 <context>
-    <name>Format</name>
-    <message>
-        <source>send/receive</source>
-        <translation>send/receive</translation>
-    </message>
-    <message>
-        <source>activations</source>
-        <translation>activations</translation>
-    </message>
-    <message>
-        <source>gradients</source>
-        <translation>gradients</translation>
-    </message>
-    <message>
-        <source>parameters</source>
-        <translation>parameters</translation>
-    </message>
-    <message>
-        <source>keys and values</source>
-        <translation>keys and values</translation>
-    </message>
-    <message>
-        <source>tokens</source>
-        <translation>tokens</translation>
-    </message>
-    <message>
-        <source>network</source>
-        <translation>network</translation>
-    </message>
-    <message>
-        <source>interleaved 1F1B</source>
-        <translation>interleaved 1F1B</translation>
-    </message>
-</context>
-<context>
     <name>Knobs</name>
     <message>
         <source>Sequence length</source>
@@ -365,6 +330,13 @@
     <message>
         <source>(not measured)</source>
         <translation>(not measured)</translation>
+    </message>
+</context>
+<context>
+    <name>parascope::ui::ChartView</name>
+    <message>
+        <source>Invalid configuration</source>
+        <translation>Invalid configuration</translation>
     </message>
 </context>
 <context>

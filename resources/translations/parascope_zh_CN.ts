@@ -95,41 +95,6 @@
     </message>
 </context>
 <context>
-    <name>Format</name>
-    <message>
-        <source>send/receive</source>
-        <translation>发送 / 接收</translation>
-    </message>
-    <message>
-        <source>activations</source>
-        <translation>激活</translation>
-    </message>
-    <message>
-        <source>gradients</source>
-        <translation>梯度</translation>
-    </message>
-    <message>
-        <source>parameters</source>
-        <translation>参数</translation>
-    </message>
-    <message>
-        <source>keys and values</source>
-        <translation>K/V</translation>
-    </message>
-    <message>
-        <source>tokens</source>
-        <translation>token</translation>
-    </message>
-    <message>
-        <source>network</source>
-        <translation>网络</translation>
-    </message>
-    <message>
-        <source>interleaved 1F1B</source>
-        <translation>交错式 1F1B</translation>
-    </message>
-</context>
-<context>
     <name>Knobs</name>
     <message>
         <source>Sequence length</source>
@@ -365,6 +330,13 @@
     <message>
         <source>(not measured)</source>
         <translation>（未测量）</translation>
+    </message>
+</context>
+<context>
+    <name>parascope::ui::ChartView</name>
+    <message>
+        <source>Invalid configuration</source>
+        <translation>配置无效</translation>
     </message>
 </context>
 <context>

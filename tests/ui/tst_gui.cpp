@@ -8,6 +8,7 @@
 #include "chart_export.h"
 #include "comm_chart.h"
 #include "models/diagnostics_model.h"
+#include "models/knobs.h"
 #include "diagnostics_panel.h"
 #include "types/knobs.h"
 #include "hostile_files.h"
@@ -148,12 +149,30 @@ private slots:
         w.model()->setScenario(scenario(R"({"schema":"parascope.scenario/1","model":"llama2-13b","cluster":"dgx-a100-80g",
             "parallel":{"tp":8,"pp":1,"dp":8},"training":{"global_batch":64}})"));
         QVERIFY(!hasCode(w.diagnosticsPanel()->diagnostics(), QStringLiteral("heads_not_divisible_by_tp")));
-        w.panel()->spinBox(QStringLiteral("parallel.tp"))->setValue(16); // 40 heads % 16 ≠ 0
+        // The TP slider offers only divisors of the 40 heads: 1, 2, 4, 8 (16 and 32 would not
+        // divide them); a typed 16 snaps to a valid value.
+        const std::vector<long long> offered = findKnob(QStringLiteral("parallel.tp"))->values(w.model()->scenario());
+        QCOMPARE(offered, (std::vector<long long>{1, 2, 4, 8}));
+        w.panel()->spinBox(QStringLiteral("parallel.tp"))->setValue(16);
+        w.model()->flush();
+        QCOMPARE(w.model()->scenario().parallel.tp, 8);
+        // A file can still say TP 16: it is diagnosed, the status line says what is wrong instead
+        // of quoting a step time and tokens/s, and the charts draw no numbers but the reason.
+        w.model()->setScenario(scenario(R"({"schema":"parascope.scenario/1","model":"llama2-13b","cluster":"dgx-a100-80g",
+            "parallel":{"tp":16,"pp":1,"dp":4},"training":{"global_batch":64}})"));
         w.model()->flush();
         QVERIFY(hasCode(w.diagnosticsPanel()->diagnostics(), QStringLiteral("heads_not_divisible_by_tp")));
-        // The status line says what is wrong instead of quoting a step time and tokens/s.
         QTRY_VERIFY(w.statusLabel()->text().contains(QStringLiteral("INVALID")));
         QVERIFY(!w.statusLabel()->text().contains(QStringLiteral("tokens/s")));
+        for (ChartView* chart : std::initializer_list<ChartView*>{w.memoryChart(), w.commChart(), w.timelineChart()}) {
+            QVERIFY2(chart->invalidText().contains(QStringLiteral("Invalid configuration")), qPrintable(chart->invalidText()));
+            QVERIFY(!chart->plot()->layer(QStringLiteral("main"))->visible());
+        }
+        // Back to a valid layout: the data comes back.
+        w.model()->setScenario(sevenB());
+        w.model()->flush();
+        QVERIFY(w.memoryChart()->invalidText().isEmpty());
+        QVERIFY(w.memoryChart()->plot()->layer(QStringLiteral("main"))->visible());
     }
 
     void languageSwitchesAtRunTime()

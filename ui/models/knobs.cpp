@@ -1,5 +1,6 @@
 #include "models/knobs.h"
 
+#include "estimate/diagnostics.h"
 #include "types/knobs.h"
 
 #include <QCoreApplication>
@@ -8,6 +9,47 @@
 #include <cstdlib>
 
 namespace parascope::ui {
+
+namespace {
+
+// The errors a layout has on one knob's path (TP that does not divide the heads, PP above the
+// layer count, …).
+std::vector<std::string> errorsOn(const Scenario& s, const std::string& path)
+{
+    std::vector<std::string> codes;
+    for (const Diagnostic& d : configurationDiagnostics(s))
+        if (d.severity == Severity::Error && d.knob == path)
+            codes.push_back(d.code);
+    return codes;
+}
+
+// The values a slider offers: those of the knob table that make no new error on the knob's own
+// path — TP = 64 on a 32-head model is never reached by dragging. Errors that another knob
+// fixes (too few microbatches for the pipeline: the global batch) stay reachable: "what breaks
+// if PP = 16" is a question the class asks. The current value is always kept, valid or not
+// (a typed or loaded layout), so the slider shows where the scenario is.
+std::vector<long long> validValues(const parascope::Knob& k, const Scenario& s)
+{
+    const std::vector<std::string> now = errorsOn(s, k.path);
+    const long long current = k.get(s);
+    std::vector<long long> out;
+    for (long long v : k.offered(s)) {
+        if (v == current) {
+            out.push_back(v);
+            continue;
+        }
+        Scenario t = s;
+        k.set(t, v);
+        bool new_error = false;
+        for (const std::string& code : errorsOn(t, k.path))
+            new_error = new_error || std::find(now.begin(), now.end(), code) == now.end();
+        if (!new_error)
+            out.push_back(v);
+    }
+    return out;
+}
+
+} // namespace
 
 const std::vector<Knob>& knobs()
 {
@@ -31,7 +73,7 @@ const std::vector<Knob>& knobs()
         std::vector<Knob> v;
         for (const auto& [path, label] : kSliders) {
             const parascope::Knob* k = parascope::findKnob(path);
-            v.push_back({path, label, k->offered, k->get, k->set});
+            v.push_back({path, label, [k](const Scenario& s) { return validValues(*k, s); }, k->get, k->set});
         }
         return v;
     }();

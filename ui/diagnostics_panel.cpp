@@ -1,10 +1,14 @@
 #include "diagnostics_panel.h"
 
+#include "format.h"
+#include "language.h"
 #include "models/diagnostics_model.h"
 #include "models/scenario_model.h"
 
 #include <QLabel>
 #include <QListView>
+#include <QListWidget>
+#include <QTimer>
 #include <QVBoxLayout>
 
 namespace parascope::ui {
@@ -15,18 +19,28 @@ DiagnosticsPanel::DiagnosticsPanel(ScenarioModel* model, QWidget* parent)
     , diagnostics_(new DiagnosticsModel(this))
     , view_(new QListView)
     , header_(new QLabel)
+    , advice_header_(new QLabel)
+    , advice_view_(new QListWidget)
+    , debounce_(new QTimer(this))
+    , watcher_(new QFutureWatcher<AdviceList>(this))
 {
     auto* layout = new QVBoxLayout(this);
     layout->setContentsMargins(4, 4, 4, 4);
     layout->addWidget(header_);
-    layout->addWidget(view_, 1);
+    layout->addWidget(view_, 2);
+    layout->addWidget(advice_header_);
+    layout->addWidget(advice_view_, 1);
     header_->setWordWrap(true); // a long verdict wraps instead of widening the window
+    advice_header_->setWordWrap(true);
     view_->setModel(diagnostics_);
     view_->setWordWrap(true);
     view_->setUniformItemSizes(false);
     view_->setSpacing(3);
     view_->setAlternatingRowColors(true);
     view_->setResizeMode(QListView::Adjust);
+    advice_view_->setWordWrap(true);
+    advice_view_->setSpacing(3);
+    advice_view_->setResizeMode(QListView::Adjust);
     connect(view_, &QListView::clicked, this, [this](const QModelIndex& i) {
         const int stage = i.data(DiagnosticsModel::StageRole).toInt();
         if (stage >= 0)
@@ -35,6 +49,13 @@ DiagnosticsPanel::DiagnosticsPanel(ScenarioModel* model, QWidget* parent)
         if (!knob.isEmpty())
             emit knobActivated(knob);
     });
+    connect(advice_view_, &QListWidget::itemDoubleClicked, this,
+            [this](QListWidgetItem* item) { applyAdvice(advice_view_->row(item)); });
+    // Advice evaluates up to 60 changed scenarios: after the sliders rest, off the GUI thread.
+    debounce_->setSingleShot(true);
+    debounce_->setInterval(250);
+    connect(debounce_, &QTimer::timeout, this, &DiagnosticsPanel::startAdvice);
+    connect(watcher_, &QFutureWatcher<AdviceList>::finished, this, &DiagnosticsPanel::showAdvice);
     connect(model_, &ScenarioModel::estimateChanged, this, &DiagnosticsPanel::refresh);
     refresh();
 }
@@ -55,7 +76,61 @@ void DiagnosticsPanel::refresh()
         warnings += x.severity == Severity::Warning;
     }
     header_->setText(d.empty() ? tr("<b>What breaks:</b> nothing — the configuration is valid and fits.")
-                               : tr("<b>What breaks:</b> %1 error(s), %2 warning(s)").arg(errors).arg(warnings));
+                               : tr("<b>What breaks:</b> %n error(s)", nullptr, errors) + tr(", %n warning(s)", nullptr, warnings));
+    // Nothing breaks: one line, and the room goes to the lesson text below.
+    view_->setVisible(!d.empty());
+    advice_.clear();
+    advice_view_->clear();
+    advice_view_->hide();
+    advice_header_->setVisible(!d.empty());
+    advice_header_->setText(tr("<b>What would fix it:</b> evaluating changes…"));
+    setMaximumHeight(d.empty() ? header_->sizeHint().height() + 12 : QWIDGETSIZE_MAX);
+    if (cancel_)
+        cancel_->store(true);
+    if (d.empty()) {
+        debounce_->stop();
+        debounce_pending_ = false;
+        return;
+    }
+    debounce_pending_ = true;
+    debounce_->start();
+}
+
+void DiagnosticsPanel::startAdvice()
+{
+    debounce_pending_ = false;
+    cancel_ = newCancelToken();
+    watcher_->setFuture(runInBackground<AdviceList>(
+        [sc = model_->scenario(), est = model_->estimate(), token = cancel_](QPromise<AdviceList>& promise) {
+            AdviceOptions o;
+            o.cancelled = [token] { return token->load(); };
+            promise.addResult(advise(sc, est, o));
+        }));
+}
+
+void DiagnosticsPanel::showAdvice()
+{
+    if (watcher_->future().resultCount() == 0 || debounce_pending_)
+        return;
+    const AdviceList list = watcher_->result();
+    if (list.cancelled)
+        return; // the scenario moved on; its own advice follows
+    advice_ = list.items;
+    advice_view_->clear();
+    for (const Advice& a : advice_) {
+        auto* item = new QListWidgetItem(inUi(a.message), advice_view_);
+        item->setToolTip(tr("Double-click to apply this change"));
+    }
+    advice_view_->setVisible(!advice_.empty());
+    advice_header_->setText(advice_.empty() ? tr("<b>What would fix it:</b> no single change on these GPUs fixes it without breaking something else.")
+                                            : tr("<b>What would fix it</b> (each change evaluated; double-click to apply):"));
+}
+
+void DiagnosticsPanel::applyAdvice(int row)
+{
+    if (row < 0 || row >= int(advice_.size()))
+        return;
+    model_->setScenario(parascope::applyAdvice(model_->scenario(), advice_[std::size_t(row)]));
 }
 
 } // namespace parascope::ui

@@ -194,6 +194,7 @@ void MemoryChart::refresh()
     capacity_label_->position->setType(QCPItemPosition::ptPlotCoords);
     capacity_label_->position->setCoords(-0.55, cap);
     capacity_label_->setPositionAlignment(Qt::AlignLeft | Qt::AlignBottom);
+    capacity_label_->setBrush(QColor(255, 255, 255, 210)); // readable over a bar
     QFont f = plot_->font();
     capacity_label_->setFont(f);
     highlight_->setVisible(highlighted_ >= 0 && highlighted_ < n);
@@ -240,7 +241,7 @@ void MemoryChart::refresh()
     plot_->xAxis->setRange(-0.6, n - 0.4);
     // Room above the tallest bar or the capacity line for its label: two lines of text.
     const int rect_h = std::max(1, plot_->axisRect()->height());
-    const double label_px = upright ? 2.4 * fm.height() : fm.horizontalAdvance(QStringLiteral("000.0 ") + tr("OOM"));
+    const double label_px = upright ? 3.4 * fm.height() : fm.horizontalAdvance(QStringLiteral("000.0 ") + tr("OOM"));
     const double headroom = std::clamp(label_px / rect_h, 0.12, 0.6);
     plot_->yAxis->setRange(0, top * (1 + headroom));
     plot_->replot(QCustomPlot::rpQueuedReplot);

@@ -4,6 +4,7 @@
 
 #include "io/scenario_json.h"
 #include "language.h"
+#include "estimate/diagnostics.h"
 #include "lessons/lessons.h"
 #include "models/scenario_model.h"
 
@@ -200,10 +201,19 @@ void ScenarioPanel::retranslate()
     for (int i = 1; i < lesson_combo_->count(); ++i)
         if (const Lesson* l = findLesson(lesson_combo_->itemData(i).toString().toStdString()))
             lesson_combo_->setItemText(i, inUi(l->title));
-    const QString recompute_text[] = {tr("none"), tr("selective"), tr("full")};
-    for (const EnumName<Recompute>& n : enumNames(Recompute{}))
-        recompute_combo_->setItemText(recompute_combo_->findData(QString::fromLatin1(n.name)),
-                                      recompute_text[int(n.value)]);
+    // Enum values read as the course says them (1F1B, 交错式 1F1B, 选择性重计算, BF16), the
+    // same names as the reports (estimate/diagnostics.h displayName); the data stays the code.
+    const auto name = [](QComboBox* combo, auto kind) {
+        for (const auto& n : enumNames(kind))
+            combo->setItemText(combo->findData(QString::fromLatin1(n.name)), inUi(displayName(n.value)));
+    };
+    name(schedule_combo_, ScheduleKind{});
+    name(recompute_combo_, Recompute{});
+    name(precision_combo_, Precision{});
+    for (const EnumName<GradDtype>& n : enumNames(GradDtype{}))
+        grad_combo_->setItemText(grad_combo_->findData(QString::fromLatin1(n.name)), QString::fromLatin1(n.name).toUpper());
+    for (int i = 1; i < lesson_combo_->count(); ++i) // titles are short; the tooltip has them whole
+        lesson_combo_->setItemData(i, lesson_combo_->itemText(i), Qt::ToolTipRole);
     sp_check_->setText(tr("Sequence parallelism (SP)"));
     for (Row& r : rows_)
         r.slider->setToolTip(tr("Right-click: sweep this knob"));

@@ -10,7 +10,10 @@
 
 #include <QFutureWatcher>
 
+#include <QColor>
+
 #include <optional>
+#include <vector>
 
 
 class QLabel;
@@ -22,6 +25,9 @@ class QCPAxisRect;
 class QCPColorMap;
 class QCPColorScale;
 class QCPAbstractItem;
+class QCPItemText;
+class QCPTextElement;
+class QMouseEvent;
 
 namespace parascope::ui {
 
@@ -32,6 +38,18 @@ struct SearchOutcome {
     SearchResult result;
     std::optional<EmptySearchReason> why;
     std::int64_t gpus = 0;
+};
+
+// One cell of the TP × PP heatmap as drawn: its colour, its text (the best step, or why it is
+// empty) and whether the text fits the cell (otherwise the cell's tooltip says it).
+struct HeatCell {
+    int tp = 1, pp = 1;
+    bool empty = true;   // nothing with this TP and PP fits: hatched grey
+    bool best = false;   // the fastest cell: the strongest colour, outlined
+    QColor fill;         // the colour scale's colour (the grey of empty cells)
+    QString text;        // "9.85" (s); "OOM" (valid layouts, none fits) or "—" (no valid layout)
+    bool text_shown = false;
+    QString tooltip;
 };
 
 class SearchView : public ChartView {
@@ -49,15 +67,21 @@ public:
     const SearchResult& result() const { return result_; }
     QString summary() const; // the line above the table: counts, and why nothing ranked
     QCPColorMap* heatmap() const { return heat_; }
+    const std::vector<HeatCell>& heatCells() const { return heat_cells_; }
+    QString heatCaption() const; // the line above the heatmap: what the colours and marks mean
 
 public slots:
     void refresh() override;
 
 protected:
     void themeChanged() override;
+    void sizeChanged() override;
 
 private:
     void draw();
+    void drawHeatmap();
+    void fitHeatLabels(); // after each layout: a cell's text shows only where it fits
+    void hover(QMouseEvent* e);
     void searchFinished();
     void showOutcome(const SearchOutcome& outcome);
     SearchTableModel* table_;
@@ -74,7 +98,10 @@ private:
     QCPAxisRect* heat_rect_ = nullptr;
     QCPColorMap* heat_ = nullptr;
     QCPColorScale* heat_scale_ = nullptr;
+    QCPTextElement* heat_title_ = nullptr;
     std::vector<QCPAbstractItem*> heat_items_;
+    std::vector<QCPItemText*> heat_texts_; // parallel to heat_cells_
+    std::vector<HeatCell> heat_cells_;
     SearchResult result_;
 };
 

@@ -184,7 +184,10 @@ void TimelineChart::refresh()
                                    .arg(formula.value * 100, 0, 'f', 1);
         // One line when it fits the chart's width, two when not (presenter mode, 1024 pixels).
         const QString one_line = head + QStringLiteral(" · ") + bubble;
-        title = QFontMetrics(title_->font()).horizontalAdvance(one_line) < plot_->width() - 16 ? one_line : head + QLatin1Char('\n') + bubble;
+        if (p.pp <= 1)
+            title = head; // no pipeline, no bubble
+        else
+            title = QFontMetrics(title_->font()).horizontalAdvance(one_line) < plot_->width() - 16 ? one_line : head + QLatin1Char('\n') + bubble;
         if (e.timeline.microbatches_shown < e.timeline.microbatches_total)
             title += tr(" · showing %1 of %2 microbatches").arg(e.timeline.microbatches_shown).arg(e.timeline.microbatches_total);
     } else {

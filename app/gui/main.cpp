@@ -7,6 +7,7 @@
 // settings, and exit: 0 written, 2 bad input.
 
 #include "chart_export.h"
+#include "diagnostics_panel.h"
 #include "main_window.h"
 #include "save_file.h"
 #include "types/knobs.h"
@@ -187,6 +188,9 @@ int main(int argc, char** argv)
         window.resize(window_size);
         window.show();
         QCoreApplication::processEvents(); // lay out, then draw what the layout changed (no user input here)
+        // The "What would fix it" list is evaluated off the GUI thread: the screenshot waits for it.
+        while (window.diagnosticsPanel()->adviceRunning())
+            QCoreApplication::processEvents(QEventLoop::WaitForMoreEvents);
         QCoreApplication::processEvents();
         const QSize needed = window.minimumSizeHint();
         if (needed.width() > window_size.width() || needed.height() > window_size.height())

@@ -430,9 +430,35 @@
         <source>&lt;b&gt;What breaks:&lt;/b&gt; nothing — the configuration is valid and fits.</source>
         <translation>&lt;b&gt;What breaks:&lt;/b&gt; nothing — the configuration is valid and fits.</translation>
     </message>
+    <message numerus="yes">
+        <source>&lt;b&gt;What breaks:&lt;/b&gt; %n error(s)</source>
+        <translation>
+            <numerusform>&lt;b&gt;What breaks:&lt;/b&gt; %n error</numerusform>
+            <numerusform>&lt;b&gt;What breaks:&lt;/b&gt; %n errors</numerusform>
+        </translation>
+    </message>
+    <message numerus="yes">
+        <source>, %n warning(s)</source>
+        <translation>
+            <numerusform>, %n warning</numerusform>
+            <numerusform>, %n warnings</numerusform>
+        </translation>
+    </message>
     <message>
-        <source>&lt;b&gt;What breaks:&lt;/b&gt; %1 error(s), %2 warning(s)</source>
-        <translation>&lt;b&gt;What breaks:&lt;/b&gt; %1 error(s), %2 warning(s)</translation>
+        <source>&lt;b&gt;What would fix it:&lt;/b&gt; evaluating changes…</source>
+        <translation>&lt;b&gt;What would fix it:&lt;/b&gt; evaluating changes…</translation>
+    </message>
+    <message>
+        <source>Double-click to apply this change</source>
+        <translation>Double-click to apply this change</translation>
+    </message>
+    <message>
+        <source>&lt;b&gt;What would fix it:&lt;/b&gt; no single change on these GPUs fixes it without breaking something else.</source>
+        <translation>&lt;b&gt;What would fix it:&lt;/b&gt; no single change on these GPUs fixes it without breaking something else.</translation>
+    </message>
+    <message>
+        <source>&lt;b&gt;What would fix it&lt;/b&gt; (each change evaluated; double-click to apply):</source>
+        <translation>&lt;b&gt;What would fix it&lt;/b&gt; (each change evaluated; double-click to apply):</translation>
     </message>
 </context>
 <context>
@@ -794,18 +820,6 @@ OOM</translation>
     <message>
         <source>GPUs = TP·PP·DP·CP = %1·%2·%3·%4 = &lt;b&gt;%5&lt;/b&gt; (%6 nodes of %7)</source>
         <translation>GPUs = TP·PP·DP·CP = %1·%2·%3·%4 = &lt;b&gt;%5&lt;/b&gt; (%6 nodes of %7)</translation>
-    </message>
-    <message>
-        <source>none</source>
-        <translation>none</translation>
-    </message>
-    <message>
-        <source>selective</source>
-        <translation>selective</translation>
-    </message>
-    <message>
-        <source>full</source>
-        <translation>full</translation>
     </message>
     <message>
         <source>Sweep this knob</source>

@@ -425,9 +425,33 @@
         <source>&lt;b&gt;What breaks:&lt;/b&gt; nothing — the configuration is valid and fits.</source>
         <translation>&lt;b&gt;问题诊断：&lt;/b&gt;无 —— 该配置有效且放得下。</translation>
     </message>
+    <message numerus="yes">
+        <source>&lt;b&gt;What breaks:&lt;/b&gt; %n error(s)</source>
+        <translation>
+            <numerusform>&lt;b&gt;问题诊断：&lt;/b&gt;%n 个错误</numerusform>
+        </translation>
+    </message>
+    <message numerus="yes">
+        <source>, %n warning(s)</source>
+        <translation>
+            <numerusform>，%n 个警告</numerusform>
+        </translation>
+    </message>
     <message>
-        <source>&lt;b&gt;What breaks:&lt;/b&gt; %1 error(s), %2 warning(s)</source>
-        <translation>&lt;b&gt;问题诊断：&lt;/b&gt;%1 个错误，%2 个警告</translation>
+        <source>&lt;b&gt;What would fix it:&lt;/b&gt; evaluating changes…</source>
+        <translation>&lt;b&gt;修复建议：&lt;/b&gt;正在评估各项调整…</translation>
+    </message>
+    <message>
+        <source>Double-click to apply this change</source>
+        <translation>双击应用此调整</translation>
+    </message>
+    <message>
+        <source>&lt;b&gt;What would fix it:&lt;/b&gt; no single change on these GPUs fixes it without breaking something else.</source>
+        <translation>&lt;b&gt;修复建议：&lt;/b&gt;在这些 GPU 上，没有一项调整能解决它而不引出别的问题。</translation>
+    </message>
+    <message>
+        <source>&lt;b&gt;What would fix it&lt;/b&gt; (each change evaluated; double-click to apply):</source>
+        <translation>&lt;b&gt;修复建议&lt;/b&gt;（每项调整均已评估；双击即可应用）：</translation>
     </message>
 </context>
 <context>
@@ -789,18 +813,6 @@ OOM</source>
     <message>
         <source>GPUs = TP·PP·DP·CP = %1·%2·%3·%4 = &lt;b&gt;%5&lt;/b&gt; (%6 nodes of %7)</source>
         <translation>GPU 数 = TP·PP·DP·CP = %1·%2·%3·%4 = &lt;b&gt;%5&lt;/b&gt;（%6 个节点，每节点 %7 块）</translation>
-    </message>
-    <message>
-        <source>none</source>
-        <translation>不重计算</translation>
-    </message>
-    <message>
-        <source>selective</source>
-        <translation>选择性重计算</translation>
-    </message>
-    <message>
-        <source>full</source>
-        <translation>完全重计算</translation>
     </message>
     <message>
         <source>Sweep this knob</source>

@@ -4,6 +4,7 @@
 // language and show what a slide needs (bytes and calls, both bubble figures, bar totals).
 
 #include "comm_chart.h"
+#include "diagnostics_panel.h"
 #include "io/scenario_json.h"
 #include "main_window.h"
 #include "memory_chart.h"
@@ -14,6 +15,8 @@
 #include <qcustomplot.h>
 
 #include <QDockWidget>
+#include <QListView>
+#include <QListWidget>
 #include <QMenuBar>
 #include <QProcess>
 #include <QTemporaryDir>
@@ -239,6 +242,33 @@ private slots:
         QApplication::processEvents();
         QVERIFY2(w.memoryChart()->barLabels().join(QLatin1Char(' ')).contains(QStringLiteral("OOM")),
                  qPrintable(w.memoryChart()->barLabels().join(QLatin1Char(' '))));
+    }
+
+    void whatBreaksOffersEvaluatedFixesAndFoldsWhenNothingBreaks()
+    {
+        MainWindow w;
+        w.setLanguage(QStringLiteral("en"));
+        DiagnosticsPanel* panel = w.diagnosticsPanel();
+        // Nothing breaks: one line, no empty list.
+        w.model()->setScenario(sevenB());
+        w.model()->flush();
+        if (w.model()->estimate().diagnostics.empty()) {
+            QVERIFY(panel->view()->isHidden());
+            QVERIFY(panel->maximumHeight() < 120);
+        }
+        // Llama-2 70B on 16 GPUs with plain DDP does not fit: the panel lists changes the engine
+        // evaluated; applying the first makes it fit.
+        w.model()->setScenario(scenario(R"({"schema":"parascope.scenario/1","model":"llama2-70b","cluster":"dgx-a100-80g",
+            "parallel":{"tp":1,"pp":1,"dp":16},"training":{"seq_len":4096,"micro_batch":1,"global_batch":64}})"));
+        w.model()->flush();
+        QVERIFY(!w.model()->estimate().memory.fits);
+        QVERIFY(!panel->view()->isHidden());
+        QTRY_VERIFY_WITH_TIMEOUT(!panel->adviceRunning() && !panel->advice().empty(), 20000);
+        QCOMPARE(panel->adviceView()->count(), int(panel->advice().size()));
+        QVERIFY(panel->advice().front().fits);
+        panel->applyAdvice(0);
+        w.model()->flush();
+        QVERIFY(w.model()->estimate().memory.fits);
     }
 
     void presenterScreenshotFitsBothScreens()

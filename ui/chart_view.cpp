@@ -18,7 +18,7 @@ ChartView::ChartView(ScenarioModel* model, QWidget* parent)
 {
     auto* layout = new QVBoxLayout(this);
     layout->setContentsMargins(0, 0, 0, 0);
-    layout->addWidget(plot_);
+    layout->addWidget(plot_, 1);
     // The plot's own minimum follows its legend laid out in one row; the legend wraps instead.
     plot_->setMinimumSize(160, 120);
     plot_->setNotAntialiasedElements(QCP::aeAll);

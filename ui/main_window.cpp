@@ -127,6 +127,7 @@ MainWindow::MainWindow(QWidget* parent, Session session)
     statusBar()->addWidget(status_, 1);
 
     connect(diagnostics_, &DiagnosticsPanel::stageActivated, memory_, &MemoryChart::highlightStage);
+    connect(timeline_, &TimelineChart::cursorMoved, memory_, &MemoryChart::setCursorTime);
     connect(diagnostics_, &DiagnosticsPanel::stageActivated, timeline_, &TimelineChart::highlightStage);
     connect(diagnostics_, &DiagnosticsPanel::knobActivated, panel_, &ScenarioPanel::highlightKnob);
     connect(panel_, &ScenarioPanel::lessonChosen, this, [this](const QString& id) { loadLesson(id, 0); });

@@ -56,6 +56,12 @@ MemoryChart::MemoryChart(ScenarioModel* model, QWidget* parent)
         below = b;
         bars_[i] = b;
     }
+    now_ = new QCPBars(plot_->xAxis, plot_->yAxis);
+    now_->setWidth(0.82);
+    now_->setBrush(Qt::NoBrush);
+    now_->setPen(QPen(Qt::black, 2));
+    now_->setVisible(false);
+    now_->removeFromLegend();
     pinned_ = plot_->addGraph();
     pinned_->setLineStyle(QCPGraph::lsNone);
     pinned_->setScatterStyle(QCPScatterStyle(QCPScatterStyle::ssDiamond, Qt::black, Qt::white, 11));
@@ -92,6 +98,7 @@ void MemoryChart::retranslate()
     for (int i = 0; i < 5; ++i)
         bars_[i]->setName(QCoreApplication::translate("MemoryChart", kParts[i].name));
     pinned_->setName(tr("A: total (pinned)"));
+    now_->setName(tr("At the timeline cursor"));
     plot_->xAxis->setLabel(tr("Pipeline stage"));
     plot_->yAxis->setLabel(tr("Memory per GPU (GiB)"));
     refresh();
@@ -101,6 +108,40 @@ void MemoryChart::retranslate()
 int MemoryChart::barCount() const
 {
     return bars_[0]->data()->size();
+}
+
+void MemoryChart::setCursorTime(double t_s)
+{
+    cursor_t_ = t_s;
+    drawCursor();
+    plot_->replot(QCustomPlot::rpQueuedReplot);
+}
+
+std::vector<double> MemoryChart::cursorBytes() const
+{
+    std::vector<double> out;
+    if (cursor_t_ < 0)
+        return out;
+    for (const auto& lane : lanes_)
+        out.push_back(memoryAt(lane, cursor_t_));
+    return out;
+}
+
+void MemoryChart::drawCursor()
+{
+    const bool on = cursor_t_ >= 0 && !lanes_.empty();
+    now_->removeFromLegend();
+    now_->setVisible(on);
+    if (!on)
+        return;
+    QVector<double> keys, values;
+    const std::vector<double> bytes = cursorBytes();
+    for (std::size_t i = 0; i < bytes.size(); ++i) {
+        keys << double(i);
+        values << bytes[i] / kGiB;
+    }
+    now_->setData(keys, values, true);
+    now_->addToLegend();
 }
 
 QStringList MemoryChart::barLabels() const
@@ -150,6 +191,8 @@ void MemoryChart::refresh()
         return;
     const Estimate& e = model_->estimate();
     const MemoryReport& m = e.memory;
+    lanes_ = memoryOverStep(e);
+    drawCursor();
     const int n = int(m.stages.size());
     QVector<double> keys(n);
     for (int i = 0; i < n; ++i)

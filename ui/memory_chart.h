@@ -6,6 +6,8 @@
 
 #include "chart_view.h"
 
+#include "estimate/memory_over_time.h"
+
 #include <QStringList>
 
 #include <vector>
@@ -31,6 +33,10 @@ protected:
 
 public:
     void highlightStage(int stage);
+    // The timeline's playback cursor: each stage's memory at that instant (estimate/
+    // memory_over_time.h), drawn as an outline over its bar; t < 0 hides it.
+    void setCursorTime(double t_s);
+    std::vector<double> cursorBytes() const; // per stage, at the cursor (empty without one)
     int barCount() const; // stages drawn (for tests)
     QStringList barLabels() const; // the texts on the bars (totals, OOM), stage by stage
     QString tooltipFor(int component, int stage) const;
@@ -48,6 +54,10 @@ private:
     // Each bar's total above it (when the bars are wide enough for it), and a red frame and
     // "OOM" on the bars over capacity: remade on every refresh.
     std::vector<QCPAbstractItem*> marks_;
+    QCPBars* now_ = nullptr;
+    std::vector<std::vector<MemoryPoint>> lanes_; // memory over the step, per stage
+    double cursor_t_ = -1;
+    void drawCursor();
 };
 
 } // namespace parascope::ui

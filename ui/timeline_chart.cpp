@@ -5,6 +5,7 @@
 #include "estimate/diagnostics.h"
 #include "language.h"
 #include "models/scenario_model.h"
+#include "playback_bar.h"
 #include "schedule/pipeline_closed_form.h"
 
 #include <qcustomplot.h>
@@ -64,20 +65,24 @@ TimelineChart::TimelineChart(ScenarioModel* model, QWidget* parent)
     pinned_step_ = new QCPItemStraightLine(plot_);
     pinned_step_->setPen(QPen(Qt::black, 1, Qt::DashLine));
     pinned_step_->setVisible(false);
-    playback_ = new QTimer(this);
-    playback_->setInterval(33);
-    connect(playback_, &QTimer::timeout, this, [this] {
-        const double step = model_->estimate().time.step_s;
-        cursor_t_ += step / 300; // the whole step in about 10 s
-        if (cursor_t_ > step) {
-            playback_->stop();
-            cursor_->setVisible(false);
-        }
-        cursor_->point1->setCoords(cursor_t_, 0);
-        cursor_->point2->setCoords(cursor_t_, 1);
+    playback_ = new PlaybackBar;
+    layout()->addWidget(playback_);
+    connect(playback_, &PlaybackBar::timeChanged, this, [this](double t) {
+        cursor_->setVisible(t >= 0);
+        plot_->setInteraction(QCP::iRangeDrag, t < 0); // while the cursor shows, a drag scrubs
+        cursor_->point1->setCoords(std::max(t, 0.0), 0);
+        cursor_->point2->setCoords(std::max(t, 0.0), 1);
         plot_->replot(QCustomPlot::rpQueuedReplot);
+        emit cursorMoved(t);
     });
-    connect(plot_, &QCustomPlot::mouseMove, this, [this](QMouseEvent* e) {
+    // While the cursor shows, a click (or a drag) in the timeline puts it there.
+    const auto scrub = [this](QMouseEvent* e) {
+        if (playback_->active() && (e->buttons() & Qt::LeftButton) && plot_->axisRect()->rect().contains(e->pos()))
+            playback_->seek(plot_->xAxis->pixelToCoord(e->position().x()));
+    };
+    connect(plot_, &QCustomPlot::mousePress, this, scrub);
+    connect(plot_, &QCustomPlot::mouseMove, this, [this, scrub](QMouseEvent* e) {
+        scrub(e);
         const int i = gantt_->segmentAtPixel(e->pos());
         if (i >= 0)
             QToolTip::showText(e->globalPosition().toPoint(), tooltipFor(i), plot_);
@@ -99,6 +104,7 @@ void TimelineChart::retranslate()
     for (std::size_t i = 0; i < legend_entries_.size(); ++i)
         legend_entries_[i]->setName(typeName(kLegendTypes[i]));
     plot_->xAxis->setLabel(tr("Time in the step (s)"));
+    playback_->retranslate();
     refresh();
 }
 
@@ -140,6 +146,7 @@ void TimelineChart::refresh()
     const Timeline& tl = e.timeline.timeline;
     const int rows = e.timeline.simulated ? tl.ranks : 0;
     gantt_->setSegments(ganttSegments(tl), rows, e.time.step_s);
+    playback_->setStepLength(e.time.step_s);
     // Legend: only the op types this step has (entries share a colour: send/recv, collectives).
     bool type_present[int(OpType::Optimizer) + 1] = {};
     for (const TimedOp& op : tl.ops)
@@ -207,15 +214,7 @@ void TimelineChart::refresh()
 
 void TimelineChart::togglePlayback()
 {
-    if (playback_->isActive()) {
-        playback_->stop();
-        cursor_->setVisible(false);
-    } else {
-        cursor_t_ = 0;
-        cursor_->setVisible(true);
-        playback_->start();
-    }
-    plot_->replot(QCustomPlot::rpQueuedReplot);
+    playback_->toggle();
 }
 
 void TimelineChart::highlightStage(int stage)

@@ -1,8 +1,8 @@
 #pragma once
 // The pipeline timeline (Gantt) of the simulated step: one row per pipeline rank with its
 // compute and communication lanes, ops coloured by type, microbatch numbers where they fit;
-// zoom and drag on the time axis only; hover names the op; a play-back cursor walks through the
-// step so a class can watch microbatches flow.
+// zoom and drag on the time axis only; hover names the op; a playback cursor (playback_bar.h:
+// play, pause, scrub, speed) walks through the step so a class can watch microbatches flow.
 
 #include "chart_view.h"
 
@@ -14,6 +14,7 @@ class QTimer;
 namespace parascope::ui {
 
 class GanttPlottable;
+class PlaybackBar;
 
 class TimelineChart : public ChartView {
     Q_OBJECT
@@ -24,6 +25,11 @@ public:
     int rowCount() const;
     QString title() const; // the line above the Gantt (schedule, step, both bubble figures)
     QString tooltipFor(int segment) const;
+    PlaybackBar* playback() const { return playback_; }
+
+signals:
+    // The playback cursor's time in the step; negative when it goes away.
+    void cursorMoved(double t_s);
 
 public slots:
     void refresh() override;
@@ -40,8 +46,7 @@ private:
     QCPItemStraightLine* cursor_ = nullptr;
     QCPItemStraightLine* pinned_step_ = nullptr;
     QCPTextElement* title_ = nullptr;
-    QTimer* playback_ = nullptr;
-    double cursor_t_ = 0;
+    PlaybackBar* playback_ = nullptr;
 };
 
 } // namespace parascope::ui

@@ -766,6 +766,37 @@ OOM</translation>
         <source>GiB</source>
         <translation>GiB</translation>
     </message>
+    <message>
+        <source>At the timeline cursor</source>
+        <translation>At the timeline cursor</translation>
+    </message>
+</context>
+<context>
+    <name>parascope::ui::PlaybackBar</name>
+    <message>
+        <source>Pause</source>
+        <translation>Pause</translation>
+    </message>
+    <message>
+        <source>Play</source>
+        <translation>Play</translation>
+    </message>
+    <message>
+        <source>Play or pause the step (Space)</source>
+        <translation>Play or pause the step (Space)</translation>
+    </message>
+    <message>
+        <source>Stop</source>
+        <translation>Stop</translation>
+    </message>
+    <message>
+        <source>Speed: 1× plays the whole step in 10 s</source>
+        <translation>Speed: 1× plays the whole step in 10 s</translation>
+    </message>
+    <message>
+        <source>Drag to move through the step (or click in the timeline)</source>
+        <translation>Drag to move through the step (or click in the timeline)</translation>
+    </message>
 </context>
 <context>
     <name>parascope::ui::ScenarioPanel</name>
@@ -864,6 +895,10 @@ OOM</translation>
         <source>Peak (GiB)</source>
         <translation>Peak (GiB)</translation>
     </message>
+    <message>
+        <source>Ranked by tokens/s; a tie goes to the lower peak memory, then the simpler layout</source>
+        <translation>Ranked by tokens/s; a tie goes to the lower peak memory, then the simpler layout</translation>
+    </message>
 </context>
 <context>
     <name>parascope::ui::SearchView</name>
@@ -926,6 +961,10 @@ OOM</translation>
     <message>
         <source>Nearest GPU counts with a valid layout: %1.</source>
         <translation>Nearest GPU counts with a valid layout: %1.</translation>
+    </message>
+    <message>
+        <source>Best step (s) per TP × PP, darker = faster. Hatched: nothing fits (OOM: out of memory; —: no valid layout).</source>
+        <translation>Best step (s) per TP × PP, darker = faster. Hatched: nothing fits (OOM: out of memory; —: no valid layout).</translation>
     </message>
 </context>
 <context>
@@ -993,6 +1032,32 @@ OOM</translation>
     <message>
         <source>&lt;i&gt;The scenario changed: updating the sweep…&lt;/i&gt;</source>
         <translation>&lt;i&gt;The scenario changed: updating the sweep…&lt;/i&gt;</translation>
+    </message>
+    <message numerus="yes">
+        <source>%n GPU(s) · DP %1 · global batch %2</source>
+        <translation>
+            <numerusform>%n GPU · DP %1 · global batch %2</numerusform>
+            <numerusform>%n GPUs · DP %1 · global batch %2</numerusform>
+        </translation>
+    </message>
+    <message numerus="yes">
+        <source>%n GPU(s)</source>
+        <translation>
+            <numerusform>%n GPU</numerusform>
+            <numerusform>%n GPUs</numerusform>
+        </translation>
+    </message>
+    <message>
+        <source>DP %1</source>
+        <translation>DP %1</translation>
+    </message>
+    <message>
+        <source>batch %1</source>
+        <translation>batch %1</translation>
+    </message>
+    <message>
+        <source>&lt;b&gt;Note:&lt;/b&gt; %1</source>
+        <translation>&lt;b&gt;Note:&lt;/b&gt; %1</translation>
     </message>
 </context>
 <context>

@@ -759,6 +759,37 @@ OOM</source>
         <source>GiB</source>
         <translation>GiB</translation>
     </message>
+    <message>
+        <source>At the timeline cursor</source>
+        <translation>时间线光标处</translation>
+    </message>
+</context>
+<context>
+    <name>parascope::ui::PlaybackBar</name>
+    <message>
+        <source>Pause</source>
+        <translation>暂停</translation>
+    </message>
+    <message>
+        <source>Play</source>
+        <translation>播放</translation>
+    </message>
+    <message>
+        <source>Play or pause the step (Space)</source>
+        <translation>播放或暂停（空格键）</translation>
+    </message>
+    <message>
+        <source>Stop</source>
+        <translation>停止</translation>
+    </message>
+    <message>
+        <source>Speed: 1× plays the whole step in 10 s</source>
+        <translation>速度：1× 用 10 秒播放完整一步</translation>
+    </message>
+    <message>
+        <source>Drag to move through the step (or click in the timeline)</source>
+        <translation>拖动以在单步内移动（或在时间线上点击）</translation>
+    </message>
 </context>
 <context>
     <name>parascope::ui::ScenarioPanel</name>
@@ -857,6 +888,10 @@ OOM</source>
         <source>Peak (GiB)</source>
         <translation>峰值显存（GiB）</translation>
     </message>
+    <message>
+        <source>Ranked by tokens/s; a tie goes to the lower peak memory, then the simpler layout</source>
+        <translation>按 tokens/s 排名；并列时峰值显存较低者优先，其次是更简单的布局</translation>
+    </message>
 </context>
 <context>
     <name>parascope::ui::SearchView</name>
@@ -919,6 +954,10 @@ OOM</source>
     <message>
         <source>Nearest GPU counts with a valid layout: %1.</source>
         <translation>最接近且存在合法布局的 GPU 数：%1。</translation>
+    </message>
+    <message>
+        <source>Best step (s) per TP × PP, darker = faster. Hatched: nothing fits (OOM: out of memory; —: no valid layout).</source>
+        <translation>各 TP × PP 组合的最短单步耗时（s），颜色越深越快。斜线灰格：放不下（OOM：显存溢出；—：无合法布局）。</translation>
     </message>
 </context>
 <context>
@@ -986,6 +1025,30 @@ OOM</source>
     <message>
         <source>&lt;i&gt;The scenario changed: updating the sweep…&lt;/i&gt;</source>
         <translation>&lt;i&gt;场景已改变：正在更新扫描……&lt;/i&gt;</translation>
+    </message>
+    <message numerus="yes">
+        <source>%n GPU(s) · DP %1 · global batch %2</source>
+        <translation>
+            <numerusform>%n 块 GPU · DP %1 · 全局批大小 %2</numerusform>
+        </translation>
+    </message>
+    <message numerus="yes">
+        <source>%n GPU(s)</source>
+        <translation>
+            <numerusform>%n 块 GPU</numerusform>
+        </translation>
+    </message>
+    <message>
+        <source>DP %1</source>
+        <translation>DP %1</translation>
+    </message>
+    <message>
+        <source>batch %1</source>
+        <translation>全局批大小 %1</translation>
+    </message>
+    <message>
+        <source>&lt;b&gt;Note:&lt;/b&gt; %1</source>
+        <translation>&lt;b&gt;注意：&lt;/b&gt;%1</translation>
     </message>
 </context>
 <context>

@@ -1,6 +1,7 @@
 // Model states (weights, gradients, optimizer) per GPU and pipeline stage, ZeRO 0–3, the
 // textbook checks of the course, and the itemised "other" memory.
 
+#include "estimate/memory_over_time.h"
 #include "memory/model_states.h"
 #include "memory/other_memory.h"
 #include "scenario_fixture.h"
@@ -223,6 +224,41 @@ private slots:
                 QVERIFY2(!t.formula.empty(), t.name.c_str());
                 QVERIFY2(t.name == "total" || !t.source.empty(), t.name.c_str());
             }
+        }
+    }
+
+    void memoryOverTheStepFollowsOneFOneB()
+    {
+        // Llama-2 7B, PP 4, 8 microbatches, 1F1B. By hand (Narayanan et al. 2021 §2.2): rank r
+        // runs p − r = 4 − r forwards of warm-up before its first backward, and then one forward
+        // per backward, so it holds at most 4 − r microbatches' activations: 4, 3, 2, 1. The lane
+        // starts at the model states + other (the floor), climbs one unit per forward to the
+        // table's total, and is back at the floor when the last backward is done.
+        Scenario sc = presetScenario("llama2-7b", "dgx-a100-80g", 1, 4, 1);
+        sc.training.global_batch = 8;
+        sc.training.micro_batch = 1;
+        const Estimate e = evaluate(sc);
+        QVERIFY(e.timeline.simulated);
+        const auto lanes = memoryOverStep(e);
+        QCOMPARE(lanes.size(), std::size_t(4));
+        for (int r = 0; r < 4; ++r) {
+            const StageMemory& s = e.memory.stages[std::size_t(r)];
+            const auto& lane = lanes[std::size_t(r)];
+            const double floor = s.total() - s.activations;
+            QCOMPARE(lane.front().bytes, floor);
+            QCOMPARE(lane.back().bytes, floor);
+            double peak = 0, first_step_up = 0;
+            for (const MemoryPoint& p : lane) {
+                peak = std::max(peak, p.bytes);
+                if (first_step_up == 0 && p.bytes > floor)
+                    first_step_up = p.bytes - floor;
+            }
+            QCOMPARE(peak, s.total());                              // the memory table's total
+            QCOMPARE(first_step_up, s.activations / double(4 - r)); // one of 4 − r units
+            for (std::size_t i = 1; i < lane.size(); ++i)
+                QVERIFY(lane[i].t_s >= lane[i - 1].t_s);
+            // Before the step starts: the floor.
+            QCOMPARE(memoryAt(lane, -1.0), floor);
         }
     }
 };

@@ -7,7 +7,9 @@
 #include "diagnostics_panel.h"
 #include "io/scenario_json.h"
 #include "main_window.h"
+#include "estimate/memory_over_time.h"
 #include "memory_chart.h"
+#include "playback_bar.h"
 #include "models/scenario_model.h"
 #include "schedule/pipeline_closed_form.h"
 #include "timeline_chart.h"
@@ -269,6 +271,50 @@ private slots:
         panel->applyAdvice(0);
         w.model()->flush();
         QVERIFY(w.model()->estimate().memory.fits);
+    }
+
+    void playbackPausesScrubsAndTheMemoryFollows()
+    {
+        MainWindow w;
+        w.model()->setScenario(sevenB());
+        w.show();
+        w.activateWindow();
+        QVERIFY(QTest::qWaitForWindowActive(&w));
+        w.model()->flush();
+        PlaybackBar* bar = w.timelineChart()->playback();
+        QVERIFY(!bar->active());
+        QVERIFY(w.memoryChart()->cursorBytes().empty());
+        // Space plays, Space again pauses: the cursor stays where it was (it used to vanish).
+        QTest::keyClick(&w, Qt::Key_Space);
+        QVERIFY(bar->active() && bar->playing());
+        QTest::qWait(120);
+        QTest::keyClick(&w, Qt::Key_Space);
+        QVERIFY(bar->active() && !bar->playing());
+        const double paused_at = bar->time();
+        QVERIFY(paused_at > 0);
+        QTest::qWait(100);
+        QCOMPARE(bar->time(), paused_at);
+        // Scrub to the middle of the step: each stage's memory at that instant, between the
+        // model states (the floor) and the table's total, as memory_over_time computes it.
+        const Estimate& e = w.model()->estimate();
+        const double mid = e.time.step_s / 2;
+        bar->seek(mid);
+        const std::vector<double> now = w.memoryChart()->cursorBytes();
+        const auto lanes = memoryOverStep(e);
+        QCOMPARE(now.size(), e.memory.stages.size());
+        for (std::size_t s = 0; s < now.size(); ++s) {
+            QCOMPARE(now[s], memoryAt(lanes[s], mid));
+            QVERIFY(now[s] <= e.memory.stages[s].total() + 1);
+            QVERIFY(now[s] >= e.memory.stages[s].total() - e.memory.stages[s].activations - 1);
+        }
+        // At t = 0 the first forward has just started on rank 0: the floor and one of its 4 units
+        // (1F1B on PP 4: rank 0 holds at most 4 microbatches); stop takes the cursor away.
+        bar->seek(0);
+        const StageMemory& s0 = e.memory.stages[0];
+        QCOMPARE(w.memoryChart()->cursorBytes()[0], s0.total() - s0.activations + s0.activations / 4);
+        bar->stop();
+        QVERIFY(!bar->active());
+        QVERIFY(w.memoryChart()->cursorBytes().empty());
     }
 
     void presenterScreenshotFitsBothScreens()

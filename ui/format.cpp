@@ -36,6 +36,11 @@ QString bytesText(double bytes)
     return QString::number(bytes / 1024.0, 'f', 1) + QStringLiteral(" KiB");
 }
 
+QString scenarioName(const Scenario& sc)
+{
+    return str(sc.name.empty() ? sc.model.name : sc.name);
+}
+
 QString errorsText(const std::vector<InputError>& errors)
 {
     QStringList lines;

@@ -3,6 +3,7 @@
 // input errors as text and a Term as tooltip HTML. Views format through these, so "12.3 ms"
 // and "3.40 GiB" read the same in every chart, table and status line.
 
+#include "types/scenario.h"
 #include "types/term.h"
 #include "util/json_reader.h"
 
@@ -28,6 +29,9 @@ QString gib(double bytes, int decimals = 2);
 
 // Bytes with the binary unit that reads best: "3.40 GiB", "812 MiB", "64.0 KiB".
 QString bytesText(double bytes);
+
+// What a scenario is called: its name, else its model's.
+QString scenarioName(const Scenario& sc);
 
 // One error per line, each with its path ("parallel.tp: must be …").
 QString errorsText(const std::vector<InputError>& errors);

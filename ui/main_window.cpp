@@ -12,6 +12,7 @@
 #include "dialogs/calibration_dialog.h"
 #include "chart_export.h"
 #include "comm_chart.h"
+#include "compare_table.h"
 #include "diagnostics_panel.h"
 #include "estimate/diagnostics.h"
 #include "hardware/hardware_profile.h"
@@ -111,6 +112,8 @@ MainWindow::MainWindow(QWidget* parent, Session session)
     lesson_text_->setOpenExternalLinks(false);
     auto* right = new QSplitter(Qt::Vertical);
     right->addWidget(diagnostics_);
+    compare_ = new CompareTable(model_);
+    right->addWidget(compare_);
     right->addWidget(lesson_text_);
     right_dock_ = new QDockWidget(this);
     right_dock_->setObjectName(QStringLiteral("rightDock"));
@@ -196,8 +199,7 @@ void MainWindow::updateStatus()
 
 void MainWindow::updateTitle()
 {
-    const QString name = str(model_->scenario().name);
-    setWindowTitle((name.isEmpty() ? str(model_->scenario().model.name) : name) + QStringLiteral(" — ParaScope"));
+    setWindowTitle(scenarioName(model_->scenario()) + QStringLiteral(" — ParaScope"));
 }
 
 QString MainWindow::openScenario(const QString& file)

@@ -57,6 +57,7 @@ public:
     SearchView* searchView() const { return search_; }
     void showSweep(const QString& path, bool wait = false); // wait: draw before returning (export)
     DiagnosticsPanel* diagnosticsPanel() const { return diagnostics_; }
+    class CompareTable* compareTable() const { return compare_; }
     QLabel* statusLabel() const { return status_; }
 
     // "en" or "zh" (zh_CN); switches every label at run time.
@@ -122,6 +123,7 @@ private:
     SearchView* search_;
     class QTabWidget* tabs_;
     DiagnosticsPanel* diagnostics_;
+    class CompareTable* compare_;
     QTextBrowser* lesson_text_;
     QDockWidget* panel_dock_;
     QDockWidget* right_dock_;

@@ -10,6 +10,7 @@
 #include "dialogs/calibration_dialog.h"
 #include "chart_export.h"
 #include "comm_chart.h"
+#include "compare_table.h"
 #include "diagnostics_panel.h"
 #include "estimate/diagnostics.h"
 #include "hardware/hardware_profile.h"
@@ -212,6 +213,7 @@ void MainWindow::retranslate()
     timeline_->retranslate();
     comm_->retranslate();
     diagnostics_->retranslate();
+    compare_->retranslate();
     if (const Lesson* l = findLesson(lesson_id_.toStdString())) {
         QString html = QStringLiteral("<h3>%1</h3><p>%2</p>").arg(inUi(l->title).toHtmlEscaped(), inUi(l->text).toHtmlEscaped());
         if (l->steps.size() > 1)

@@ -62,9 +62,11 @@ MemoryChart::MemoryChart(ScenarioModel* model, QWidget* parent)
     now_->setPen(QPen(Qt::black, 2));
     now_->setVisible(false);
     now_->removeFromLegend();
-    pinned_ = plot_->addGraph();
-    pinned_->setLineStyle(QCPGraph::lsNone);
-    pinned_->setScatterStyle(QCPScatterStyle(QCPScatterStyle::ssDiamond, Qt::black, Qt::white, 11));
+    // Compare: A's total per stage as a grey bar beside B's stack (both readable, each named).
+    pinned_ = new QCPBars(plot_->xAxis, plot_->yAxis);
+    pinned_->setBrush(QBrush(QColor(90, 90, 90), Qt::BDiagPattern)); // hatched: not "other" memory
+    pinned_->setPen(QPen(QColor(60, 60, 60)));
+    pinned_->setWidth(0.36);
     capacity_ = new QCPItemStraightLine(plot_);
     capacity_->setPen(QPen(palette::vermillion, 2, Qt::DashLine));
     capacity_label_ = new QCPItemText(plot_);
@@ -97,7 +99,7 @@ void MemoryChart::retranslate()
 {
     for (int i = 0; i < 5; ++i)
         bars_[i]->setName(QCoreApplication::translate("MemoryChart", kParts[i].name));
-    pinned_->setName(tr("A: total (pinned)"));
+
     now_->setName(tr("At the timeline cursor"));
     plot_->xAxis->setLabel(tr("Pipeline stage"));
     plot_->yAxis->setLabel(tr("Memory per GPU (GiB)"));
@@ -136,8 +138,10 @@ void MemoryChart::drawCursor()
         return;
     QVector<double> keys, values;
     const std::vector<double> bytes = cursorBytes();
+    const bool compare = model_->pinnedEstimate() != nullptr; // B's bars sit right of the stage
+    now_->setWidth(compare ? 0.42 : 0.82);
     for (std::size_t i = 0; i < bytes.size(); ++i) {
-        keys << double(i);
+        keys << double(i) + (compare ? 0.19 : 0);
         values << bytes[i] / kGiB;
     }
     now_->setData(keys, values, true);
@@ -194,10 +198,14 @@ void MemoryChart::refresh()
     lanes_ = memoryOverStep(e);
     drawCursor();
     const int n = int(m.stages.size());
+    // Compare: B's stack right of the stage, A's total left of it.
+    const Estimate* a = model_->pinnedEstimate();
+    const double shift = a ? 0.19 : 0;
     QVector<double> keys(n);
     for (int i = 0; i < n; ++i)
-        keys[i] = i;
+        keys[i] = i + shift;
     for (int part = 0; part < 5; ++part) {
+        bars_[part]->setWidth(a ? 0.36 : 0.7);
         QVector<double> values(n);
         for (int i = 0; i < n; ++i)
             values[i] = partValue(m.stages[std::size_t(i)], part) / kGiB;
@@ -218,14 +226,15 @@ void MemoryChart::refresh()
     for (const StageMemory& s : m.stages)
         top = std::max(top, s.total() / kGiB);
     QVector<double> pk, pv;
-    if (const Estimate* a = model_->pinnedEstimate()) {
+    if (a) {
         for (const StageMemory& s : a->memory.stages) {
-            pk << s.stage;
+            pk << s.stage - 0.19;
             pv << s.total() / kGiB;
             top = std::max(top, s.total() / kGiB);
         }
+        pinned_->setName(tr("A: %1 (total)").arg(scenarioName(*model_->pinnedScenario())));
     }
-    pinned_->setData(pk, pv);
+    pinned_->setData(pk, pv, true);
     pinned_->setVisible(!pk.isEmpty());
     pinned_->removeFromLegend();
     if (!pk.isEmpty())
@@ -248,7 +257,7 @@ void MemoryChart::refresh()
         plot_->removeItem(item);
     marks_.clear();
     const QFontMetrics fm(plot_->xAxis->tickLabelFont());
-    const int bar_px = plot_->axisRect()->width() > 0 ? int(plot_->axisRect()->width() * 0.7 / std::max(1, n)) : 0;
+    const int bar_px = plot_->axisRect()->width() > 0 ? int(plot_->axisRect()->width() * (a ? 0.36 : 0.7) / std::max(1, n)) : 0;
     // Upright when the bar is wide enough for "00.0", turned along the bar when it is a line high.
     const bool upright = bar_px >= fm.horizontalAdvance(QStringLiteral("00.0"));
     const bool totals = upright || bar_px >= fm.height();
@@ -259,8 +268,8 @@ void MemoryChart::refresh()
             auto* frame = new QCPItemRect(plot_);
             frame->setPen(QPen(palette::vermillion, theme_.linePx()));
             frame->setBrush(Qt::NoBrush);
-            frame->topLeft->setCoords(i - 0.35, total);
-            frame->bottomRight->setCoords(i + 0.35, 0);
+            frame->topLeft->setCoords(i + shift - (a ? 0.18 : 0.35), total);
+            frame->bottomRight->setCoords(i + shift + (a ? 0.18 : 0.35), 0);
             marks_.push_back(frame);
         }
         if (!totals && !oom)
@@ -271,7 +280,7 @@ void MemoryChart::refresh()
         label->setPositionAlignment(upright ? Qt::AlignHCenter | Qt::AlignBottom : Qt::AlignLeft | Qt::AlignVCenter);
         if (!upright)
             label->setRotation(-90);
-        label->position->setCoords(i, total);
+        label->position->setCoords(i + shift, total);
         label->setPadding(QMargins(0, 0, 0, 2));
         label->setText(totals ? (oom ? tr("%1\nOOM").arg(total, 0, 'f', 1) : QString::number(total, 'f', 1)) : tr("OOM"));
         marks_.push_back(label);

@@ -46,7 +46,7 @@ public slots:
 
 private:
     QCPBars* bars_[5] = {};
-    QCPGraph* pinned_ = nullptr;
+    QCPBars* pinned_ = nullptr;
     QCPItemStraightLine* capacity_ = nullptr;
     QCPItemText* capacity_label_ = nullptr;
     QCPItemRect* highlight_ = nullptr;

@@ -62,9 +62,6 @@ TimelineChart::TimelineChart(ScenarioModel* model, QWidget* parent)
     cursor_ = new QCPItemStraightLine(plot_);
     cursor_->setPen(QPen(Qt::black, 2));
     cursor_->setVisible(false);
-    pinned_step_ = new QCPItemStraightLine(plot_);
-    pinned_step_->setPen(QPen(Qt::black, 1, Qt::DashLine));
-    pinned_step_->setVisible(false);
     playback_ = new PlaybackBar;
     layout()->addWidget(playback_);
     connect(playback_, &PlaybackBar::timeChanged, this, [this](double t) {
@@ -122,12 +119,16 @@ int TimelineChart::rowCount() const
 QString TimelineChart::tooltipFor(int segment) const
 {
     const auto& segs = gantt_->segments();
-    const Estimate& e = model_->estimate();
     if (segment < 0 || segment >= int(segs.size()))
         return {};
     const GanttSegment& s = segs[std::size_t(segment)];
+    // Compare: A's rows come first.
+    const bool of_a = s.row < a_rows_ && model_->pinnedEstimate();
+    const Estimate& e = of_a ? *model_->pinnedEstimate() : model_->estimate();
     const TimedOp& op = e.timeline.timeline.ops[std::size_t(s.op)];
     QString text = tr("<b>%1</b><br>rank %2").arg(typeName(op.type)).arg(op.rank);
+    if (a_rows_ > 0)
+        text = (of_a ? QStringLiteral("A · ") : QStringLiteral("B · ")) + text;
     if (op.stage >= 0)
         text += tr(", stage %1 (chunk %2)").arg(op.stage).arg(op.chunk);
     if (op.microbatch >= 0)
@@ -138,6 +139,29 @@ QString TimelineChart::tooltipFor(int segment) const
     return text;
 }
 
+QString TimelineChart::headline(const Scenario& sc, const Estimate& e) const
+{
+    if (!e.timeline.simulated)
+        return tr("No simulated timeline: %1").arg(QString::fromStdString(e.time.note));
+    // The simulated bubble next to the textbook's closed form, each labelled (they differ when
+    // stages are uneven or communication is exposed); one decimal, as everywhere.
+    const ParallelConfig& p = sc.parallel;
+    const Term formula = bubbleTerm(p.schedule, p.pp, p.vpp, e.microbatches);
+    const QString closed = formula.formula.size() <= 32 ? QString::fromStdString(formula.formula) : tr("closed form");
+    const QString head = tr("%1 · step %2").arg(inUi(displayName(p.schedule)), seconds(e.time.step_s));
+    QString bubble = tr("bubble: simulated %1 %, formula %2 = %3 %")
+                         .arg(e.time.bubble_fraction * 100, 0, 'f', 1)
+                         .arg(closed)
+                         .arg(formula.value * 100, 0, 'f', 1);
+    if (e.timeline.microbatches_shown < e.timeline.microbatches_total)
+        bubble += tr(" · showing %1 of %2 microbatches").arg(e.timeline.microbatches_shown).arg(e.timeline.microbatches_total);
+    if (p.pp <= 1)
+        return head; // no pipeline, no bubble
+    // One line when it fits the chart's width, two when not (presenter mode, 1024 pixels).
+    const QString one_line = head + QStringLiteral(" · ") + bubble;
+    return QFontMetrics(title_->font()).horizontalAdvance(one_line) < plot_->width() - 16 ? one_line : head + QLatin1Char('\n') + bubble;
+}
+
 void TimelineChart::refresh()
 {
     if (showInvalid())
@@ -145,12 +169,26 @@ void TimelineChart::refresh()
     const Estimate& e = model_->estimate();
     const Timeline& tl = e.timeline.timeline;
     const int rows = e.timeline.simulated ? tl.ranks : 0;
-    gantt_->setSegments(ganttSegments(tl), rows, e.time.step_s);
+    // Compare: A's Gantt above B's on one time axis, a blank row between, each row named.
+    const Estimate* a = model_->pinnedEstimate();
+    const bool compare = a && a->timeline.simulated && e.timeline.simulated;
+    a_rows_ = compare ? a->timeline.timeline.ranks + 1 : 0;
+    std::vector<GanttSegment> segments;
+    if (compare)
+        segments = ganttSegments(a->timeline.timeline);
+    for (GanttSegment s : ganttSegments(tl)) {
+        s.row += a_rows_;
+        segments.push_back(s);
+    }
+    gantt_->setSegments(std::move(segments), a_rows_ + rows, std::max(e.time.step_s, compare ? a->time.step_s : 0.0));
     playback_->setStepLength(e.time.step_s);
     // Legend: only the op types this step has (entries share a colour: send/recv, collectives).
     bool type_present[int(OpType::Optimizer) + 1] = {};
     for (const TimedOp& op : tl.ops)
         type_present[int(op.type)] = true;
+    if (compare)
+        for (const TimedOp& op : a->timeline.timeline.ops)
+            type_present[int(op.type)] = true;
     for (std::size_t i = 0; i < legend_entries_.size(); ++i) {
         bool present = false;
         for (int t = 0; t <= int(OpType::Optimizer); ++t)
@@ -161,54 +199,36 @@ void TimelineChart::refresh()
     }
     auto ticker = QSharedPointer<QCPAxisTickerText>::create();
     // A rank label per row while the rows are a line and a bit high, else every k-th.
+    const int all_rows = a_rows_ + rows;
     const int line = QFontMetrics(plot_->yAxis->tickLabelFont()).height() * 11 / 10;
     const int height = plot_->axisRect()->height() > 0 ? plot_->axisRect()->height() : plot_->height() / 2;
-    const int step = std::max(1, (rows * line + std::max(1, height) - 1) / std::max(1, height));
+    const int step = std::max(1, (all_rows * line + std::max(1, height) - 1) / std::max(1, height));
+    if (compare)
+        for (int r = 0; r < a_rows_ - 1; r += step)
+            ticker->addTick(r, tr("A · rank %1").arg(r));
     for (int r = 0; r < rows; r += step)
-        ticker->addTick(r, tr("rank %1").arg(r));
+        ticker->addTick(a_rows_ + r, compare ? tr("B · rank %1").arg(r) : tr("rank %1").arg(r));
     plot_->yAxis->setTicker(ticker);
-    plot_->yAxis->setRange(-0.6, std::max(rows, 1) - 0.4);
+    plot_->yAxis->setRange(-0.6, std::max(all_rows, 1) - 0.4);
     // An extrapolated step (very many microbatches) shows the simulated part, not a step of which
     // it would be a sliver.
-    double shown_s = e.time.step_s;
-    if (e.timeline.microbatches_shown < e.timeline.microbatches_total && !tl.ops.empty()) {
-        shown_s = 0;
-        for (const TimedOp& op : tl.ops)
-            shown_s = std::max(shown_s, op.end_s);
-    }
-    plot_->xAxis->setRange(0, std::max(1e-9, shown_s));
-    QString title;
-    if (e.timeline.simulated) {
-        // The simulated bubble next to the textbook's closed form, each labelled (they differ when
-        // stages are uneven or communication is exposed); one decimal, as everywhere.
-        const ParallelConfig& p = model_->scenario().parallel;
-        const Term formula = bubbleTerm(p.schedule, p.pp, p.vpp, e.microbatches);
-        const QString closed = formula.formula.size() <= 32 ? QString::fromStdString(formula.formula) : tr("closed form");
-        const QString head = tr("%1 · step %2").arg(inUi(displayName(p.schedule)), seconds(e.time.step_s));
-        const QString bubble = tr("bubble: simulated %1 %, formula %2 = %3 %")
-                                   .arg(e.time.bubble_fraction * 100, 0, 'f', 1)
-                                   .arg(closed)
-                                   .arg(formula.value * 100, 0, 'f', 1);
-        // One line when it fits the chart's width, two when not (presenter mode, 1024 pixels).
-        const QString one_line = head + QStringLiteral(" · ") + bubble;
-        if (p.pp <= 1)
-            title = head; // no pipeline, no bubble
-        else
-            title = QFontMetrics(title_->font()).horizontalAdvance(one_line) < plot_->width() - 16 ? one_line : head + QLatin1Char('\n') + bubble;
-        if (e.timeline.microbatches_shown < e.timeline.microbatches_total)
-            title += tr(" · showing %1 of %2 microbatches").arg(e.timeline.microbatches_shown).arg(e.timeline.microbatches_total);
-    } else {
-        title = tr("No simulated timeline: %1").arg(QString::fromStdString(e.time.note));
-    }
-    title_->setText(title);
-    if (const Estimate* a = model_->pinnedEstimate()) {
-        pinned_step_->point1->setCoords(a->time.step_s, 0);
-        pinned_step_->point2->setCoords(a->time.step_s, 1);
-        pinned_step_->setVisible(true);
-        plot_->xAxis->setRange(0, std::max(e.time.step_s, a->time.step_s) * 1.02);
-    } else {
-        pinned_step_->setVisible(false);
-    }
+    const auto shown = [](const Estimate& x) {
+        double s = x.time.step_s;
+        if (x.timeline.microbatches_shown < x.timeline.microbatches_total && !x.timeline.timeline.ops.empty()) {
+            s = 0;
+            for (const TimedOp& op : x.timeline.timeline.ops)
+                s = std::max(s, op.end_s);
+        }
+        return s;
+    };
+    plot_->xAxis->setRange(0, std::max(1e-9, std::max(shown(e), compare ? shown(*a) : 0.0)));
+    if (compare)
+        title_->setText(tr("A: %1").arg(scenarioName(*model_->pinnedScenario())) + QStringLiteral(" · ")
+                        + headline(*model_->pinnedScenario(), *a).replace(QLatin1Char('\n'), QStringLiteral(" · ")) + QLatin1Char('\n')
+                        + tr("B: %1").arg(scenarioName(model_->scenario())) + QStringLiteral(" · ")
+                        + headline(model_->scenario(), e).replace(QLatin1Char('\n'), QStringLiteral(" · ")));
+    else
+        title_->setText(headline(model_->scenario(), e));
     plot_->replot(QCustomPlot::rpQueuedReplot);
 }
 

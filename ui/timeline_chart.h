@@ -6,6 +6,9 @@
 
 #include "chart_view.h"
 
+#include "estimate/estimate.h"
+#include "types/scenario.h"
+
 class QCPGraph;
 class QCPItemStraightLine;
 class QCPTextElement;
@@ -44,7 +47,8 @@ private:
     GanttPlottable* gantt_;
     std::vector<QCPGraph*> legend_entries_;
     QCPItemStraightLine* cursor_ = nullptr;
-    QCPItemStraightLine* pinned_step_ = nullptr;
+    int a_rows_ = 0; // compare: A's ranks and a blank row, above B's
+    QString headline(const Scenario& sc, const Estimate& e) const;
     QCPTextElement* title_ = nullptr;
     PlaybackBar* playback_ = nullptr;
 };

@@ -414,6 +414,49 @@
     </message>
 </context>
 <context>
+    <name>parascope::ui::CompareTable</name>
+    <message>
+        <source>B vs A</source>
+        <translation>B vs A</translation>
+    </message>
+    <message>
+        <source> pts</source>
+        <translation> pts</translation>
+    </message>
+    <message>
+        <source>Scenario</source>
+        <translation>Scenario</translation>
+    </message>
+    <message>
+        <source>Step time</source>
+        <translation>Step time</translation>
+    </message>
+    <message>
+        <source>Tokens/s</source>
+        <translation>Tokens/s</translation>
+    </message>
+    <message>
+        <source>MFU</source>
+        <translation>MFU</translation>
+    </message>
+    <message>
+        <source>Peak memory (GiB)</source>
+        <translation>Peak memory (GiB)</translation>
+    </message>
+    <message>
+        <source>Bubble (simulated)</source>
+        <translation>Bubble (simulated)</translation>
+    </message>
+    <message>
+        <source>Exposed communication</source>
+        <translation>Exposed communication</translation>
+    </message>
+    <message>
+        <source>GPUs</source>
+        <translation>GPUs</translation>
+    </message>
+</context>
+<context>
     <name>parascope::ui::CustomModelDialog</name>
     <message>
         <source>Custom model</source>
@@ -729,10 +772,6 @@ The previous file is unchanged.</translation>
 <context>
     <name>parascope::ui::MemoryChart</name>
     <message>
-        <source>A: total (pinned)</source>
-        <translation>A: total (pinned)</translation>
-    </message>
-    <message>
         <source>Pipeline stage</source>
         <translation>Pipeline stage</translation>
     </message>
@@ -769,6 +808,10 @@ OOM</translation>
     <message>
         <source>At the timeline cursor</source>
         <translation>At the timeline cursor</translation>
+    </message>
+    <message>
+        <source>A: %1 (total)</source>
+        <translation>A: %1 (total)</translation>
     </message>
 </context>
 <context>
@@ -1109,6 +1152,22 @@ OOM</translation>
     <message>
         <source>bubble: simulated %1 %, formula %2 = %3 %</source>
         <translation>bubble: simulated %1 %, formula %2 = %3 %</translation>
+    </message>
+    <message>
+        <source>A · rank %1</source>
+        <translation>A · rank %1</translation>
+    </message>
+    <message>
+        <source>B · rank %1</source>
+        <translation>B · rank %1</translation>
+    </message>
+    <message>
+        <source>A: %1</source>
+        <translation>A: %1</translation>
+    </message>
+    <message>
+        <source>B: %1</source>
+        <translation>B: %1</translation>
     </message>
 </context>
 </TS>

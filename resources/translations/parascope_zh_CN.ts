@@ -409,6 +409,49 @@
     </message>
 </context>
 <context>
+    <name>parascope::ui::CompareTable</name>
+    <message>
+        <source>B vs A</source>
+        <translation>B 相对 A</translation>
+    </message>
+    <message>
+        <source> pts</source>
+        <translation> 个百分点</translation>
+    </message>
+    <message>
+        <source>Scenario</source>
+        <translation>场景</translation>
+    </message>
+    <message>
+        <source>Step time</source>
+        <translation>单步耗时</translation>
+    </message>
+    <message>
+        <source>Tokens/s</source>
+        <translation>Tokens/s</translation>
+    </message>
+    <message>
+        <source>MFU</source>
+        <translation>MFU</translation>
+    </message>
+    <message>
+        <source>Peak memory (GiB)</source>
+        <translation>峰值显存（GiB）</translation>
+    </message>
+    <message>
+        <source>Bubble (simulated)</source>
+        <translation>气泡占比（模拟）</translation>
+    </message>
+    <message>
+        <source>Exposed communication</source>
+        <translation>未重叠通信</translation>
+    </message>
+    <message>
+        <source>GPUs</source>
+        <translation>GPU 数</translation>
+    </message>
+</context>
+<context>
     <name>parascope::ui::CustomModelDialog</name>
     <message>
         <source>Custom model</source>
@@ -722,10 +765,6 @@ The previous file is unchanged.</source>
 <context>
     <name>parascope::ui::MemoryChart</name>
     <message>
-        <source>A: total (pinned)</source>
-        <translation>A：合计（已固定）</translation>
-    </message>
-    <message>
         <source>Pipeline stage</source>
         <translation>流水线阶段</translation>
     </message>
@@ -762,6 +801,10 @@ OOM</source>
     <message>
         <source>At the timeline cursor</source>
         <translation>时间线光标处</translation>
+    </message>
+    <message>
+        <source>A: %1 (total)</source>
+        <translation>A：%1（合计）</translation>
     </message>
 </context>
 <context>
@@ -1100,6 +1143,22 @@ OOM</source>
     <message>
         <source>bubble: simulated %1 %, formula %2 = %3 %</source>
         <translation>气泡占比：模拟 %1 %，公式 %2 = %3 %</translation>
+    </message>
+    <message>
+        <source>A · rank %1</source>
+        <translation>A · rank %1</translation>
+    </message>
+    <message>
+        <source>B · rank %1</source>
+        <translation>B · rank %1</translation>
+    </message>
+    <message>
+        <source>A: %1</source>
+        <translation>A：%1</translation>
+    </message>
+    <message>
+        <source>B: %1</source>
+        <translation>B：%1</translation>
     </message>
 </context>
 </TS>

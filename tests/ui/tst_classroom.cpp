@@ -4,6 +4,9 @@
 // language and show what a slide needs (bytes and calls, both bubble figures, bar totals).
 
 #include "comm_chart.h"
+#include "compare_table.h"
+#include "format.h"
+#include "gantt_plottable.h"
 #include "diagnostics_panel.h"
 #include "io/scenario_json.h"
 #include "main_window.h"
@@ -315,6 +318,52 @@ private slots:
         bar->stop();
         QVERIFY(!bar->active());
         QVERIFY(w.memoryChart()->cursorBytes().empty());
+    }
+
+    void compareShowsAAndBByNameEachReadable()
+    {
+        MainWindow w;
+        w.setLanguage(QStringLiteral("en"));
+        Scenario a = sevenB();
+        a.name = "PP 4";
+        w.model()->setScenario(a);
+        w.model()->flush();
+        w.model()->pin();
+        Scenario b = a;
+        b.name = "PP 2";
+        b.parallel.pp = 2;
+        b.parallel.dp = 4;
+        w.model()->setScenario(b);
+        w.model()->flush();
+        // Two Gantts on one time axis: A's 4 ranks, a blank row, B's 2 ranks, each row named.
+        const QString title = w.timelineChart()->title();
+        QVERIFY2(title.contains(QStringLiteral("A: PP 4")) && title.contains(QStringLiteral("B: PP 2")), qPrintable(title));
+        QCOMPARE(w.timelineChart()->gantt()->rows(), 4 + 1 + 2);
+        auto ticker = w.timelineChart()->plot()->yAxis->ticker().dynamicCast<QCPAxisTickerText>();
+        QVERIFY(ticker);
+        QCOMPARE(ticker->ticks().value(0), QStringLiteral("A · rank 0"));
+        QCOMPARE(ticker->ticks().value(5), QStringLiteral("B · rank 0"));
+        // The tooltip of an op says whose it is.
+        QVERIFY(w.timelineChart()->tooltipFor(0).startsWith(QStringLiteral("A · ")));
+        // Memory: A's totals as named bars beside B's stacks.
+        bool named = false;
+        for (int i = 0; i < w.memoryChart()->plot()->legend->itemCount(); ++i)
+            if (auto* item = qobject_cast<QCPPlottableLegendItem*>(w.memoryChart()->plot()->legend->item(i)))
+                named = named || item->plottable()->name() == QStringLiteral("A: PP 4 (total)");
+        QVERIFY(named);
+        // The delta table: A and B by name, B vs A.
+        CompareTable* table = w.compareTable();
+        QVERIFY(!table->isHidden());
+        const QString text = table->text();
+        QVERIFY2(text.contains(QStringLiteral("Scenario\tPP 4\tPP 2")), qPrintable(text));
+        QVERIFY2(text.contains(seconds(w.model()->pinnedEstimate()->time.step_s)) && text.contains(seconds(w.model()->estimate().time.step_s)),
+                 qPrintable(text));
+        QVERIFY(text.contains(signedPercent(w.model()->estimate().time.step_s, w.model()->pinnedEstimate()->time.step_s)));
+        // Unpinned: one Gantt, no table.
+        w.model()->unpin();
+        w.model()->flush();
+        QCOMPARE(w.timelineChart()->gantt()->rows(), 2);
+        QVERIFY(table->isHidden());
     }
 
     void presenterScreenshotFitsBothScreens()

@@ -1,0 +1,92 @@
+#include "compare_table.h"
+
+#include "format.h"
+#include "models/scenario_model.h"
+
+#include <QHeaderView>
+
+namespace parascope::ui {
+
+CompareTable::CompareTable(ScenarioModel* model, QWidget* parent)
+    : QTableWidget(parent)
+    , model_(model)
+{
+    setColumnCount(4);
+    setEditTriggers(QAbstractItemView::NoEditTriggers);
+    setSelectionMode(QAbstractItemView::NoSelection);
+    verticalHeader()->hide();
+    // The narrow right panel: the quantity as wide as it needs, the three numbers share the rest.
+    horizontalHeader()->setSectionResizeMode(QHeaderView::Stretch);
+    horizontalHeader()->setSectionResizeMode(0, QHeaderView::ResizeToContents);
+    setHorizontalScrollBarPolicy(Qt::ScrollBarAlwaysOff);
+    setWordWrap(false);
+    connect(model_, &ScenarioModel::estimateChanged, this, &CompareTable::refresh);
+    connect(model_, &ScenarioModel::pinChanged, this, &CompareTable::refresh);
+    refresh();
+}
+
+void CompareTable::retranslate()
+{
+    refresh();
+}
+
+void CompareTable::refresh()
+{
+    const Estimate* a = model_->pinnedEstimate();
+    setVisible(a != nullptr);
+    if (!a) {
+        setRowCount(0);
+        return;
+    }
+    const Estimate& b = model_->estimate();
+    setHorizontalHeaderLabels({QString(), QStringLiteral("A"), QStringLiteral("B"), tr("B vs A")});
+    struct Row {
+        QString name, a, b, delta;
+    };
+    const auto pct = [](double f) -> QString { return QString::number(f * 100, 'f', 1) + QStringLiteral(" %"); };
+    const auto points = [](double now, double before) -> QString {
+        const double d = (now - before) * 100;
+        return (d >= 0 ? QStringLiteral("+") : QString()) + QString::number(d, 'f', 1) + tr(" pts");
+    };
+    const std::vector<Row> rows = {
+        {tr("Scenario"), scenarioName(*model_->pinnedScenario()), scenarioName(model_->scenario()), QString()},
+        {tr("Step time"), seconds(a->time.step_s), seconds(b.time.step_s), signedPercent(b.time.step_s, a->time.step_s)},
+        {tr("Tokens/s"), QString::number(a->throughput.tokens_per_s, 'f', 0), QString::number(b.throughput.tokens_per_s, 'f', 0),
+         signedPercent(b.throughput.tokens_per_s, a->throughput.tokens_per_s)},
+        {tr("MFU"), pct(a->throughput.mfu), pct(b.throughput.mfu), points(b.throughput.mfu, a->throughput.mfu)},
+        {tr("Peak memory (GiB)"), gib(a->memory.peak_bytes, 1), gib(b.memory.peak_bytes, 1),
+         signedPercent(b.memory.peak_bytes, a->memory.peak_bytes)},
+        {tr("Bubble (simulated)"), pct(a->time.bubble_fraction), pct(b.time.bubble_fraction),
+         points(b.time.bubble_fraction, a->time.bubble_fraction)},
+        {tr("Exposed communication"), seconds(a->time.exposed_comm_s), seconds(b.time.exposed_comm_s),
+         signedPercent(b.time.exposed_comm_s, a->time.exposed_comm_s)},
+        {tr("GPUs"), QString::number(a->gpus), QString::number(b.gpus), signedPercent(double(b.gpus), double(a->gpus))},
+    };
+    setRowCount(int(rows.size()));
+    for (int r = 0; r < int(rows.size()); ++r) {
+        const Row& row = rows[std::size_t(r)];
+        int c = 0;
+        for (const QString& cell : {row.name, row.a, row.b, row.delta}) {
+            auto* item = new QTableWidgetItem(cell);
+            item->setTextAlignment(c == 0 ? Qt::AlignLeft | Qt::AlignVCenter : Qt::AlignRight | Qt::AlignVCenter);
+            item->setToolTip(cell);
+            setItem(r, c++, item);
+        }
+    }
+    resizeRowsToContents();
+}
+
+QString CompareTable::text() const
+{
+    QStringList lines;
+    for (int r = -1; r < rowCount(); ++r) {
+        QStringList cells;
+        for (int c = 0; c < columnCount(); ++c)
+            cells << (r < 0 ? (horizontalHeaderItem(c) ? horizontalHeaderItem(c)->text() : QString())
+                            : (item(r, c) ? item(r, c)->text() : QString()));
+        lines << cells.join(QLatin1Char('\t'));
+    }
+    return lines.join(QLatin1Char('\n'));
+}
+
+} // namespace parascope::ui

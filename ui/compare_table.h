@@ -1,0 +1,24 @@
+#pragma once
+// Compare A and B: the pinned scenario A and the edited B side by side — step time, tokens/s,
+// MFU, peak memory, bubble, exposed communication, GPUs — with the change from A to B, each
+// scenario by its name. Shown while a scenario is pinned (Scenario → Pin as A).
+
+#include <QTableWidget>
+
+namespace parascope::ui {
+
+class ScenarioModel;
+
+class CompareTable : public QTableWidget {
+    Q_OBJECT
+public:
+    explicit CompareTable(ScenarioModel* model, QWidget* parent = nullptr);
+    void retranslate();
+    QString text() const; // the table as tab-separated lines (tests, the clipboard)
+
+private:
+    void refresh();
+    ScenarioModel* model_;
+};
+
+} // namespace parascope::ui

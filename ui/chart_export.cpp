@@ -1,10 +1,12 @@
 #include "chart_export.h"
 
+#include "format.h"
 #include "save_file.h"
 
 #include <qcustomplot.h>
 
 #include <QBuffer>
+#include <QFontDatabase>
 #include <QFileInfo>
 #include <QPageLayout>
 #include <QPdfWriter>
@@ -73,8 +75,20 @@ bool paintVector(QCustomPlot* plot, QPaintDevice* device, int w, int h)
 
 } // namespace
 
+QString simplifiedChineseFamily()
+{
+    static const QString family = [] {
+        const QStringList installed = QFontDatabase::families();
+        for (const char* f : {"Noto Sans CJK SC", "Noto Sans SC", "Source Han Sans SC", "Source Han Sans CN", "WenQuanYi Micro Hei"})
+            if (installed.contains(QLatin1String(f)))
+                return QString::fromLatin1(f);
+        return QString();
+    }();
+    return family;
+}
+
 QString exportChart(QCustomPlot* plot, const ExportRequest& request, const std::function<void(const ChartTheme&)>& setTheme,
-                    const ChartTheme& restore)
+                    const ChartTheme& restore, const std::function<void(QSize)>& layoutFor)
 {
     if (const QString e = checkExportFile(request.file); !e.isEmpty())
         return e;
@@ -87,7 +101,37 @@ QString exportChart(QCustomPlot* plot, const ExportRequest& request, const std::
     if (!dir.exists() || !dir.isDir())
         return QCoreApplication::translate("ChartExport", "folder %1 does not exist").arg(dir.absoluteFilePath());
 
+    // Chinese text is drawn (and embedded in a PDF) with a Simplified Chinese font.
+    const QFont plot_font = plot->font();
+    if (const QString family = request.chinese ? simplifiedChineseFamily() : QString(); !family.isEmpty()) {
+        QFont f = plot_font;
+        f.setFamily(family);
+        plot->setFont(f);
+    }
     setTheme(slideTheme(request.size));
+    // The context above, the notes below; taken out again after rendering.
+    std::vector<QCPTextElement*> added;
+    const auto addText = [&](const QString& text, bool top) {
+        if (text.isEmpty())
+            return;
+        QFont f = plot->font();
+        f.setPointSize(std::max(6, plot->font().pointSize() - (top ? 0 : 1)));
+        auto* element = new QCPTextElement(plot, text, f);
+        element->setTextFlags(top ? Qt::AlignCenter : Qt::AlignLeft | Qt::AlignVCenter);
+        element->setTextColor(top ? Qt::black : QColor(60, 60, 60));
+        QCPLayoutGrid* grid = plot->plotLayout();
+        if (top)
+            grid->insertRow(0);
+        const int row = top ? 0 : grid->rowCount();
+        grid->addElement(row, 0, element);
+        grid->setRowStretchFactor(row, 0.001);
+        added.push_back(element);
+    };
+    addText(request.title_line, true);
+    const QFontMetrics footer_fm(plot->font());
+    addText(wrapText(request.footer, footer_fm, w - 24), false);
+    if (layoutFor)
+        layoutFor(request.size);
     plot->replot(QCustomPlot::rpImmediateRefresh);
     QString error;
     QByteArray bytes;
@@ -118,7 +162,13 @@ QString exportChart(QCustomPlot* plot, const ExportRequest& request, const std::
     buffer.close();
     if (error.isEmpty())
         error = writeFileAtomically(file, bytes);
+    for (QCPTextElement* element : added)
+        plot->plotLayout()->remove(element);
+    plot->plotLayout()->simplify();
+    plot->setFont(plot_font);
     setTheme(restore);
+    if (layoutFor)
+        layoutFor(QSize());
     plot->replot(QCustomPlot::rpQueuedReplot);
     return error;
 }

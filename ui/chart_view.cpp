@@ -1,5 +1,6 @@
 #include "chart_view.h"
 
+#include "format.h"
 #include "language.h"
 #include "models/scenario_model.h"
 
@@ -35,6 +36,21 @@ QString ChartView::invalidText() const
     return invalid_ && invalid_->visible() ? invalid_->text() : QString();
 }
 
+void ChartView::layoutFor(QSize size)
+{
+    if (size.isEmpty()) {
+        relayout();
+        return;
+    }
+    const QRect screen = plot_->viewport();
+    plot_->setViewport(QRect(QPoint(0, 0), size));
+    plot_->replot(QCustomPlot::rpImmediateRefresh); // the layout at the export size
+    fitTicks();
+    sizeChanged();
+    plot_->replot(QCustomPlot::rpImmediateRefresh);
+    plot_->setViewport(screen);
+}
+
 bool ChartView::showInvalid()
 {
     QString error;
@@ -60,20 +76,8 @@ bool ChartView::showInvalid()
     if (bad) {
         invalid_->setFont(plot_->font());
         // Wrapped to the chart's width, word by word (or character by character in Chinese).
-        const QFontMetrics fm(plot_->font());
-        const int width = std::max(120, plot_->width() - 40);
-        QString text = tr("Invalid configuration") + QLatin1Char('\n');
-        QString line;
-        for (const QChar c : error) {
-            if (fm.horizontalAdvance(line + c) > width && !line.isEmpty()) {
-                const qsizetype space = line.lastIndexOf(QLatin1Char(' '));
-                const QString rest = space > 0 ? line.mid(space + 1) : QString();
-                text += (space > 0 ? line.left(space) : line) + QLatin1Char('\n');
-                line = rest;
-            }
-            line += c;
-        }
-        invalid_->setText(text + line);
+        invalid_->setText(tr("Invalid configuration") + QLatin1Char('\n')
+                          + wrapText(error, QFontMetrics(plot_->font()), std::max(120, plot_->width() - 40)));
         plot_->replot(QCustomPlot::rpQueuedReplot);
     }
     return bad;

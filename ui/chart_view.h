@@ -22,6 +22,9 @@ public:
     const ChartTheme& theme() const { return theme_; }
     // What the chart says instead of data when the layout is impossible; "" when it draws data.
     QString invalidText() const;
+    // Lays the chart out for an export of `size` (tick counts, rows and labels that fit that
+    // size), or back for the screen when `size` is empty.
+    void layoutFor(QSize size);
 
 signals:
     // A double-click anywhere on the chart (the main window maximises it).

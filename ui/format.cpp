@@ -1,5 +1,8 @@
 #include "format.h"
 
+#include "estimate/diagnostics.h"
+#include "language.h"
+
 #include <QCoreApplication>
 #include <QStringList>
 
@@ -39,6 +42,40 @@ QString bytesText(double bytes)
 QString scenarioName(const Scenario& sc)
 {
     return str(sc.name.empty() ? sc.model.name : sc.name);
+}
+
+QString contextLine(const Scenario& sc, std::int64_t gpus)
+{
+    const ParallelConfig& p = sc.parallel;
+    QString layout = QStringLiteral("TP %1 · PP %2").arg(p.tp).arg(p.pp);
+    if (p.vpp > 1)
+        layout += QStringLiteral(" · VPP %1").arg(p.vpp);
+    layout += QStringLiteral(" · DP %1 · CP %2 · EP %3 · ZeRO-%4").arg(p.dp).arg(p.cp).arg(p.ep).arg(p.zero);
+    return QCoreApplication::translate("Format", "%1 · %2 × %3 · %4 · micro batch %5 · global batch %6 · %7")
+        .arg(str(sc.model.name))
+        .arg(gpus)
+        .arg(str(sc.cluster.gpu.name), layout)
+        .arg(sc.training.micro_batch)
+        .arg(sc.training.global_batch)
+        .arg(inUi(displayName(p.schedule)));
+}
+
+QString wrapText(const QString& text, const QFontMetrics& fm, int width)
+{
+    QStringList out;
+    for (const QString& paragraph : text.split(QLatin1Char('\n'))) {
+        QString line;
+        for (const QChar c : paragraph) {
+            if (fm.horizontalAdvance(line + c) > width && !line.isEmpty()) {
+                const qsizetype space = line.lastIndexOf(QLatin1Char(' '));
+                out << (space > 0 ? line.left(space) : line);
+                line = space > 0 ? line.mid(space + 1) : QString();
+            }
+            line += c;
+        }
+        out << line;
+    }
+    return out.join(QLatin1Char('\n'));
 }
 
 QString errorsText(const std::vector<InputError>& errors)

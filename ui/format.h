@@ -7,6 +7,7 @@
 #include "types/term.h"
 #include "util/json_reader.h"
 
+#include <QFontMetrics>
 #include <QString>
 
 #include <string>
@@ -32,6 +33,14 @@ QString bytesText(double bytes);
 
 // What a scenario is called: its name, else its model's.
 QString scenarioName(const Scenario& sc);
+
+// A slide's context in one line, in the UI language: "Llama-2 70B · 512 × A100 SXM 80GB · TP 8 ·
+// PP 8 · DP 8 · CP 1 · EP 1 · ZeRO-1 · micro batch 1 · global batch 512 · 1F1B".
+QString contextLine(const Scenario& sc, std::int64_t gpus);
+
+// `text` broken into lines no wider than `width` pixels: at spaces, or between any two
+// characters in Chinese; existing line breaks are kept.
+QString wrapText(const QString& text, const QFontMetrics& fm, int width);
 
 // One error per line, each with its path ("parallel.tp: must be …").
 QString errorsText(const std::vector<InputError>& errors);

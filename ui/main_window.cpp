@@ -303,11 +303,26 @@ ChartView* MainWindow::chartFor(ChartKind which) const
     return memory_;
 }
 
-QString MainWindow::exportChartTo(ChartKind which, const QString& file, QSize size, double scale)
+QString MainWindow::exportChartTo(ChartKind which, const QString& file, QSize size, double scale, bool context)
 {
     ChartView* view = chartFor(which);
     model_->flush();
-    return exportChart(view->plot(), {file, size, scale}, [view](const ChartTheme& t) { view->setTheme(t); }, theme_);
+    ExportRequest request;
+    request.file = file;
+    request.size = size;
+    request.scale = scale;
+    if (context)
+        request.title_line = contextLine(model_->scenario(), model_->estimate().gpus);
+    if (which == ChartKind::Sweep) {
+        // The breaking points, numbered as the chart numbers them.
+        QStringList lines;
+        for (const BreakingPoint& b : sweep_->result().breaks)
+            lines << QStringLiteral("%1. %2").arg(lines.size() + 1).arg(inUi(b.message));
+        request.footer = lines.join(QLatin1Char('\n'));
+    }
+    request.chinese = chineseUi();
+    return exportChart(view->plot(), request, [view](const ChartTheme& t) { view->setTheme(t); }, theme_,
+                       [view](QSize s) { view->layoutFor(s); });
 }
 
 void MainWindow::exportChartDialog(ChartKind which)
@@ -315,7 +330,7 @@ void MainWindow::exportChartDialog(ChartKind which)
     const std::optional<ExportChoice> choice = askExport(this, QString::fromLatin1(toString(which)));
     if (!choice)
         return;
-    const QString error = exportChartTo(which, choice->file, choice->size, choice->scale);
+    const QString error = exportChartTo(which, choice->file, choice->size, choice->scale, choice->context);
     if (!error.isEmpty())
         showError(tr("Export chart"), tr("Could not export %1: %2").arg(withExtension(choice->file), error));
     else

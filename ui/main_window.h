@@ -75,7 +75,8 @@ public:
     // File operations; the error (with JSON paths) is returned and shown, never thrown.
     QString openScenario(const QString& file);
     QString saveScenario(const QString& file);
-    QString exportChartTo(ChartKind which, const QString& file, QSize size, double scale);
+    // context: the scenario's title line above the chart (contextLine), on by default.
+    QString exportChartTo(ChartKind which, const QString& file, QSize size, double scale, bool context = true);
     void loadLesson(const QString& id, int step = 0);
     // Calibration: import a parascope.hardware-profile/1 file, or run parascope-probe here.
     // With ask = false the profile is applied without the dialog (tests, scripts).

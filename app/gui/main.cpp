@@ -1,6 +1,6 @@
 // parascope: the desktop application.
 //   parascope [SCENARIO]
-//   parascope SCENARIO --export memory|timeline|communication|sweep|search --out FILE [--size WxH] [--scale S] [--lang zh|en] [--sweep PATH]
+//   parascope SCENARIO --export memory|timeline|communication|sweep|search --out FILE [--size WxH] [--scale S] [--lang zh|en] [--sweep PATH] [--no-context]
 //   parascope [SCENARIO] --screenshot FILE.png --window-size WxH [--tab explorer|sweep|search] [--presenter] [--lang zh|en]
 //   parascope [SCENARIO] --presenter
 // The export and screenshot forms render without a display (offscreen), never touch the user's
@@ -82,7 +82,9 @@ int main(int argc, char** argv)
     const QCommandLineOption tabOpt(QStringLiteral("tab"), QStringLiteral("With --screenshot: explorer, sweep or search"),
                                     QStringLiteral("tab"), QStringLiteral("explorer"));
     const QCommandLineOption presenterOpt(QStringLiteral("presenter"), QStringLiteral("Start in presenter mode"));
-    parser.addOptions({exportOpt, outOpt, sizeOpt, scaleOpt, langOpt, sweepOpt, shotOpt, windowSizeOpt, tabOpt, presenterOpt});
+    const QCommandLineOption noContextOpt(QStringLiteral("no-context"),
+                                          QStringLiteral("With --export: no title line with the model, GPUs and layout"));
+    parser.addOptions({exportOpt, outOpt, sizeOpt, scaleOpt, langOpt, sweepOpt, shotOpt, windowSizeOpt, tabOpt, presenterOpt, noContextOpt});
     parser.process(app);
 
     // Options that name a value are checked before anything is drawn: a typo is exit 2, never a
@@ -168,7 +170,7 @@ int main(int argc, char** argv)
             return 2;
         }
         window.resize(export_size);
-        const QString error = window.exportChartTo(*chart, parser.value(outOpt), export_size, scale);
+        const QString error = window.exportChartTo(*chart, parser.value(outOpt), export_size, scale, !parser.isSet(noContextOpt));
         if (!error.isEmpty()) {
             std::fprintf(stderr, "parascope: %s\n", qPrintable(error));
             return 2;

@@ -93,6 +93,17 @@
         <source>PNG image (*.png);;SVG vector image (*.svg);;PDF (*.pdf)</source>
         <translation>PNG image (*.png);;SVG vector image (*.svg);;PDF (*.pdf)</translation>
     </message>
+    <message>
+        <source>Title line with the model, GPUs and layout</source>
+        <translation>Title line with the model, GPUs and layout</translation>
+    </message>
+</context>
+<context>
+    <name>Format</name>
+    <message>
+        <source>%1 · %2 × %3 · %4 · micro batch %5 · global batch %6 · %7</source>
+        <translation>%1 · %2 × %3 · %4 · micro batch %5 · global batch %6 · %7</translation>
+    </message>
 </context>
 <context>
     <name>Knobs</name>

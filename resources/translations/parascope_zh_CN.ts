@@ -93,6 +93,17 @@
         <source>PNG image (*.png);;SVG vector image (*.svg);;PDF (*.pdf)</source>
         <translation>PNG 图片 (*.png);;SVG 矢量图 (*.svg);;PDF (*.pdf)</translation>
     </message>
+    <message>
+        <source>Title line with the model, GPUs and layout</source>
+        <translation>标题行：模型、GPU 与并行布局</translation>
+    </message>
+</context>
+<context>
+    <name>Format</name>
+    <message>
+        <source>%1 · %2 × %3 · %4 · micro batch %5 · global batch %6 · %7</source>
+        <translation>%1 · %2 × %3 · %4 · 微批大小 %5 · 全局批大小 %6 · %7</translation>
+    </message>
 </context>
 <context>
     <name>Knobs</name>

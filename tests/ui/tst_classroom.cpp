@@ -3,6 +3,7 @@
 // maximised, the language changes only when the user changes it, and the charts speak the UI
 // language and show what a slide needs (bytes and calls, both bubble figures, bar totals).
 
+#include "chart_export.h"
 #include "comm_chart.h"
 #include "compare_table.h"
 #include "format.h"
@@ -364,6 +365,33 @@ private slots:
         w.model()->flush();
         QCOMPARE(w.timelineChart()->gantt()->rows(), 2);
         QVERIFY(table->isHidden());
+    }
+
+    void slidesCarryTheirContextAndAChineseFont()
+    {
+        // The title line names the model, GPUs, layout, batch and schedule.
+        Scenario sc = sevenB();
+        QCOMPARE(contextLine(sc, 16), QStringLiteral("Llama-2 7B · 16 × %1 · TP 2 · PP 4 · DP 2 · CP 1 · EP 1 · ZeRO-0 · "
+                                                     "micro batch 1 · global batch 16 · 1F1B")
+                                          .arg(QString::fromStdString(sc.cluster.gpu.name)));
+        MainWindow w;
+        w.setLanguage(QStringLiteral("zh"));
+        w.model()->setScenario(sc);
+        QVERIFY(contextLine(sc, 16).contains(QStringLiteral("全局批大小 16")));
+        // A Chinese PDF embeds the Simplified Chinese font (fontconfig alone picked Noto Sans CJK
+        // JP), and the chart's layout is the same after the export as before.
+        QTemporaryDir dir;
+        const int rows = w.timelineChart()->plot()->plotLayout()->rowCount();
+        const QString pdf = dir.filePath(QStringLiteral("timeline.pdf"));
+        QCOMPARE(w.exportChartTo(ChartKind::Timeline, pdf, QSize(1280, 720), 1), QString());
+        QCOMPARE(w.timelineChart()->plot()->plotLayout()->rowCount(), rows);
+        if (!simplifiedChineseFamily().isEmpty()) {
+            QFile f(pdf);
+            QVERIFY(f.open(QIODevice::ReadOnly));
+            const QByteArray bytes = f.readAll();
+            QVERIFY2(bytes.contains("CJKsc") || bytes.contains("CJK SC") || bytes.contains("SansSC"), "no Simplified Chinese font in the PDF");
+            QVERIFY(!bytes.contains("CJKjp"));
+        }
     }
 
     void presenterScreenshotFitsBothScreens()

@@ -1,5 +1,6 @@
 #include "dialogs/export_dialog.h"
 
+#include <QCheckBox>
 #include <QComboBox>
 #include <QCoreApplication>
 #include <QDialog>
@@ -29,6 +30,9 @@ std::optional<ExportChoice> askExport(QWidget* parent, const QString& name)
     scale->setValue(2);
     form->addRow(QCoreApplication::translate("ExportDialog", "Size"), size);
     form->addRow(QCoreApplication::translate("ExportDialog", "PNG scale"), scale);
+    auto* context = new QCheckBox(QCoreApplication::translate("ExportDialog", "Title line with the model, GPUs and layout"));
+    context->setChecked(true);
+    form->addRow(QString(), context);
     auto* buttons = new QDialogButtonBox(QDialogButtonBox::Ok | QDialogButtonBox::Cancel);
     form->addRow(buttons);
     QObject::connect(buttons, &QDialogButtonBox::accepted, &d, &QDialog::accept);
@@ -46,7 +50,7 @@ std::optional<ExportChoice> askExport(QWidget* parent, const QString& name)
     if (f.isEmpty())
         return std::nullopt;
     settings.setValue(QStringLiteral("lastExportFolder"), QFileInfo(f).absolutePath());
-    return ExportChoice{f, size->currentData().toSize(), scale->value()};
+    return ExportChoice{f, size->currentData().toSize(), scale->value(), context->isChecked()};
 }
 
 } // namespace parascope::ui

@@ -14,6 +14,7 @@ struct ExportChoice {
     QString file;
     QSize size;
     double scale = 2;
+    bool context = true; // the scenario's title line above the chart
 };
 
 // Asks for size and scale, then for the file (suggested name `name`, in the last folder an export

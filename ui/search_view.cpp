@@ -11,16 +11,67 @@
 
 #include <QApplication>
 
+#include <algorithm>
+#include <cmath>
 #include <limits>
+
 #include <QHeaderView>
 #include <QLabel>
 #include <QProgressBar>
 #include <QPushButton>
 #include <QSplitter>
 #include <QTableView>
+#include <QToolTip>
 #include <QVBoxLayout>
 
 namespace parascope::ui {
+
+namespace {
+
+const QColor kEmptyFill{226, 226, 226};  // cells where nothing fits: light grey …
+const QColor kEmptyHatch{150, 150, 150}; // … hatched
+const QColor kEmptyText{80, 80, 80};
+
+// ColorBrewer YlGnBu, a sequential scale safe for colour-blind readers (and in greyscale): the
+// fastest step (the low end of the data range) in deep blue, the slowest in pale yellow — never
+// white, so no cell looks like the background.
+QCPColorGradient stepGradient()
+{
+    QCPColorGradient g;
+    const QColor stops[] = {{8, 29, 88},    {37, 52, 148},   {34, 94, 168},   {29, 145, 192},
+                            {65, 182, 196}, {127, 205, 187}, {199, 233, 180}, {237, 248, 177}};
+    for (int i = 0; i < 8; ++i)
+        g.setColorStopAt(i / 7.0, stops[i]);
+    g.setColorInterpolation(QCPColorGradient::ciRGB);
+    g.setLevelCount(256);
+    g.setNanHandling(QCPColorGradient::nhNanColor);
+    g.setNanColor(kEmptyFill);
+    return g;
+}
+
+// `text` broken into lines of at most `width` pixels: at spaces, or anywhere in Chinese.
+QString wrapped(const QString& text, const QFontMetrics& fm, int width)
+{
+    QStringList lines;
+    for (const QString& paragraph : text.split(QLatin1Char('\n'))) {
+        QString line;
+        for (const QChar c : paragraph) {
+            // Chinese punctuation never starts a line: it stays on the line it closes.
+            const bool closing = QStringLiteral("，。；：、）》”").contains(c);
+            if (fm.horizontalAdvance(line + c) > width && !line.isEmpty() && !closing) {
+                // Latin words break at the last space; Chinese before any character.
+                const qsizetype space = c.unicode() >= 0x2E80 ? -1 : line.lastIndexOf(QLatin1Char(' '));
+                lines << (space > 0 ? line.left(space) : line);
+                line = space > 0 ? line.mid(space + 1) : QString();
+            }
+            line += c;
+        }
+        lines << line;
+    }
+    return lines.join(QLatin1Char('\n'));
+}
+
+} // namespace
 
 SearchView::SearchView(ScenarioModel* model, QWidget* parent)
     : ChartView(model, parent)
@@ -54,6 +105,10 @@ SearchView::SearchView(ScenarioModel* model, QWidget* parent)
     view_->verticalHeader()->setVisible(false);
     split->addWidget(view_);
     split->addWidget(plot_);
+    // The charts get a little more room than the table: the heatmap's cells carry their numbers.
+    split->setStretchFactor(0, 4);
+    split->setStretchFactor(1, 5);
+    split->setSizes({400, 500});
     outer->addWidget(split, 1);
     summary_->setWordWrap(true);
 
@@ -68,23 +123,36 @@ SearchView::SearchView(ScenarioModel* model, QWidget* parent)
     best_->setLineStyle(QCPGraph::lsNone);
     best_->setScatterStyle(QCPScatterStyle(QCPScatterStyle::ssStar, palette::vermillion, 14));
     placeLegendBelow(plot_, 3);
-    // Below the Pareto chart: TP × PP heatmap of the best step time; cells where nothing fits
-    // are left empty and marked "OOM".
+    // Below the Pareto chart, in one column (the narrow 1024-pixel layout keeps every pixel for
+    // the cells): the caption, the TP × PP heatmap of the best step time, its colour scale
+    // (fast = strong, on the left), then the legend.
+    heat_title_ = new QCPTextElement(plot_);
+    heat_title_->setTextFlags(Qt::AlignLeft | Qt::AlignVCenter);
+    heat_title_->setTextColor(QColor(60, 60, 60));
     heat_rect_ = new QCPAxisRect(plot_);
-    plot_->plotLayout()->insertRow(1);
-    plot_->plotLayout()->addElement(1, 0, heat_rect_);
-    heat_ = new QCPColorMap(heat_rect_->axis(QCPAxis::atBottom), heat_rect_->axis(QCPAxis::atLeft));
     heat_scale_ = new QCPColorScale(plot_);
-    plot_->plotLayout()->addElement(1, 1, heat_scale_);
+    heat_scale_->setType(QCPAxis::atBottom);
+    heat_scale_->setBarWidth(10);
+    int row = 1;
+    for (QCPLayoutElement* e : std::initializer_list<QCPLayoutElement*>{heat_title_, heat_rect_, heat_scale_}) {
+        plot_->plotLayout()->insertRow(row);
+        plot_->plotLayout()->addElement(row, 0, e);
+        if (e != heat_rect_)
+            plot_->plotLayout()->setRowStretchFactor(row, 0.001); // as tall as their text
+        ++row;
+    }
+    heat_ = new QCPColorMap(heat_rect_->axis(QCPAxis::atBottom), heat_rect_->axis(QCPAxis::atLeft));
     heat_->setColorScale(heat_scale_);
-    QCPColorGradient gradient(QCPColorGradient::gpThermal);
-    gradient.setNanHandling(QCPColorGradient::nhTransparent);
-    heat_->setGradient(gradient.inverted()); // fast = bright
+    heat_->setGradient(stepGradient());
     heat_->setInterpolate(false);
     heat_->removeFromLegend();
     auto* margins = new QCPMarginGroup(plot_);
     plot_->axisRect(0)->setMarginGroup(QCP::msLeft | QCP::msRight, margins);
     heat_rect_->setMarginGroup(QCP::msLeft | QCP::msRight, margins);
+    heat_scale_->setMarginGroup(QCP::msLeft | QCP::msRight, margins);
+    // A cell's value shows where it fits, decided once the layout knows the cell size.
+    connect(plot_, &QCustomPlot::afterLayout, this, &SearchView::fitHeatLabels);
+    connect(plot_, &QCustomPlot::mouseMove, this, &SearchView::hover);
     themeChanged();
 
     connect(run_, &QPushButton::clicked, this, [this] { runSearch(true); });
@@ -220,13 +288,41 @@ void SearchView::applyRow(int r)
 
 void SearchView::themeChanged()
 {
-    // applyTheme styles the first axis rect; the heatmap and its scale follow it.
+    // applyTheme styles the first axis rect; the heatmap, its scale and caption follow it.
     QFont ticks = plot_->font();
     ticks.setPointSize(std::max(6, theme_.font_pt - 1));
     for (QCPAxis* a : heat_rect_->axes() + QList<QCPAxis*>{heat_scale_->axis()}) {
         a->setTickLabelFont(ticks);
         a->setLabelFont(plot_->font());
     }
+    heat_title_->setFont(ticks);
+    drawHeatmap(); // the cells' texts take the theme's font
+    sizeChanged();
+}
+
+void SearchView::sizeChanged()
+{
+    // ChartView wraps the legend to the view's width; here the plot shares it with the table.
+    QCPLegend* legend = plot_->legend;
+    int widest = 0;
+    for (int i = 0; i < legend->elementCount(); ++i)
+        if (QCPLayoutElement* item = legend->elementAt(i))
+            widest = std::max(widest, item->minimumOuterSizeHint().width());
+    const int columns = std::clamp((plot_->width() - 16) / std::max(40, widest + 8), 1, std::max(1, legend->itemCount()));
+    if (legend->itemCount() > 0 && columns != legend->wrap()) {
+        legend->setWrap(columns);
+        legend->setFillOrder(legend->fillOrder(), true);
+    }
+    // The colour scale runs along the width: as many ticks as their labels fit ("22.5").
+    const QFontMetrics fm(heat_scale_->axis()->tickLabelFont());
+    const int per_tick = fm.horizontalAdvance(QStringLiteral("000.0")) + fm.averageCharWidth() * 3;
+    heat_scale_->axis()->ticker()->setTickCount(std::clamp((plot_->width() - 100) / std::max(1, per_tick), 2, 8));
+    plot_->replot(QCustomPlot::rpQueuedReplot);
+}
+
+QString SearchView::heatCaption() const
+{
+    return tr("Best step (s) per TP × PP, darker = faster. Hatched: nothing fits (OOM: out of memory; —: no valid layout).");
 }
 
 void SearchView::refresh()
@@ -249,52 +345,7 @@ void SearchView::draw()
         bx << result_.top.front().peak_bytes / kGiB;
         by << result_.top.front().step_s;
     }
-    // Heatmap: categorical TP and PP values.
-    std::vector<int> tps, pps;
-    for (const SearchCell& c : result_.cells) {
-        if (std::find(tps.begin(), tps.end(), c.tp) == tps.end())
-            tps.push_back(c.tp);
-        if (std::find(pps.begin(), pps.end(), c.pp) == pps.end())
-            pps.push_back(c.pp);
-    }
-    std::sort(tps.begin(), tps.end());
-    std::sort(pps.begin(), pps.end());
-    const int nx = std::max<int>(1, int(tps.size())), ny = std::max<int>(1, int(pps.size()));
-    heat_->data()->setSize(nx, ny);
-    heat_->data()->setRange(QCPRange(0, nx - 1), QCPRange(0, ny - 1));
-    for (int x = 0; x < nx; ++x)
-        for (int y = 0; y < ny; ++y)
-            heat_->data()->setCell(x, y, std::numeric_limits<double>::quiet_NaN());
-    for (QCPAbstractItem* item : heat_items_)
-        plot_->removeItem(item);
-    heat_items_.clear();
-    for (const SearchCell& c : result_.cells) {
-        const int x = int(std::find(tps.begin(), tps.end(), c.tp) - tps.begin());
-        const int y = int(std::find(pps.begin(), pps.end(), c.pp) - pps.begin());
-        if (c.fits) {
-            heat_->data()->setCell(x, y, c.best_step_s);
-        } else {
-            auto* t = new QCPItemText(plot_);
-            t->setClipAxisRect(heat_rect_);
-            t->position->setAxes(heat_rect_->axis(QCPAxis::atBottom), heat_rect_->axis(QCPAxis::atLeft));
-            t->position->setCoords(x, y);
-            t->setText(QStringLiteral("OOM"));
-            t->setColor(palette::vermillion);
-            heat_items_.push_back(t);
-        }
-    }
-    auto tx = QSharedPointer<QCPAxisTickerText>::create();
-    auto ty = QSharedPointer<QCPAxisTickerText>::create();
-    for (int i = 0; i < int(tps.size()); ++i)
-        tx->addTick(i, QString::number(tps[std::size_t(i)]));
-    for (int i = 0; i < int(pps.size()); ++i)
-        ty->addTick(i, QString::number(pps[std::size_t(i)]));
-    heat_rect_->axis(QCPAxis::atBottom)->setTicker(tx);
-    heat_rect_->axis(QCPAxis::atLeft)->setTicker(ty);
-    heat_rect_->axis(QCPAxis::atBottom)->setRange(-0.5, nx - 0.5);
-    heat_rect_->axis(QCPAxis::atLeft)->setRange(-0.5, ny - 0.5);
-    heat_->rescaleDataRange(true);
-
+    drawHeatmap();
     all_->setData(ax, ay);
     front_->setData(fx, fy, true);
     best_->setData(bx, by);
@@ -305,6 +356,111 @@ void SearchView::draw()
     plot_->xAxis->scaleRange(1.1, plot_->xAxis->range().center());
     plot_->yAxis->scaleRange(1.1, plot_->yAxis->range().center());
     plot_->replot(QCustomPlot::rpQueuedReplot);
+}
+
+void SearchView::drawHeatmap()
+{
+    for (QCPAbstractItem* item : heat_items_)
+        plot_->removeItem(item);
+    heat_items_.clear();
+    heat_texts_.clear();
+    const HeatGrid grid = heatGrid(result_);
+    heat_cells_ = grid.cells;
+    const int nx = std::max<int>(1, int(grid.tps.size())), ny = std::max<int>(1, int(grid.pps.size()));
+    heat_->setVisible(!heat_cells_.empty());
+    heat_->data()->setSize(nx, ny);
+    heat_->data()->setRange(QCPRange(0, nx - 1), QCPRange(0, ny - 1));
+    // The fastest cell at the strong end; one fitting cell alone is the strongest too.
+    const double lo = grid.fastest_s, hi = grid.slowest_s;
+    const QCPRange range = hi > 0 ? QCPRange(lo, hi > lo ? hi : lo * 1.1) : QCPRange(0, 1);
+    heat_->setDataRange(range);
+    QCPColorGradient gradient = heat_->gradient();
+    QCPAxis* kx = heat_rect_->axis(QCPAxis::atBottom);
+    QCPAxis* ky = heat_rect_->axis(QCPAxis::atLeft);
+    QFont font = plot_->font();
+    font.setPointSize(std::max(6, theme_.font_pt - 1));
+    const auto rect = [&](const HeatCell& h, const QPen& pen, const QBrush& brush) {
+        auto* r = new QCPItemRect(plot_);
+        r->setClipAxisRect(heat_rect_);
+        r->topLeft->setAxes(kx, ky);
+        r->bottomRight->setAxes(kx, ky);
+        r->topLeft->setCoords(h.x - 0.5, h.y + 0.5);
+        r->bottomRight->setCoords(h.x + 0.5, h.y - 0.5);
+        r->setPen(pen);
+        r->setBrush(brush);
+        heat_items_.push_back(r);
+    };
+    for (HeatCell& h : heat_cells_) {
+        heat_->data()->setCell(h.x, h.y, h.empty ? std::numeric_limits<double>::quiet_NaN() : h.step_s);
+        h.fill = h.empty ? kEmptyFill : QColor::fromRgb(gradient.color(h.step_s, range));
+        if (h.empty)
+            rect(h, Qt::NoPen, QBrush(kEmptyHatch, Qt::BDiagPattern));
+        if (h.best)
+            rect(h, QPen(palette::vermillion, theme_.linePx() + 1), Qt::NoBrush);
+        auto* t = new QCPItemText(plot_);
+        t->setClipAxisRect(heat_rect_);
+        t->position->setAxes(kx, ky);
+        t->position->setCoords(h.x, h.y);
+        t->setText(h.text);
+        QFont f = font;
+        f.setBold(h.best);
+        t->setFont(f);
+        // Black on light cells, white on dark ones (by the fill's luminance).
+        t->setColor(h.empty ? kEmptyText : qGray(h.fill.rgb()) < 128 ? QColor(Qt::white) : QColor(Qt::black));
+        heat_items_.push_back(t);
+        heat_texts_.push_back(t);
+    }
+    auto tx = QSharedPointer<QCPAxisTickerText>::create();
+    auto ty = QSharedPointer<QCPAxisTickerText>::create();
+    for (int i = 0; i < int(grid.tps.size()); ++i)
+        tx->addTick(i, QString::number(grid.tps[std::size_t(i)]));
+    for (int i = 0; i < int(grid.pps.size()); ++i)
+        ty->addTick(i, QString::number(grid.pps[std::size_t(i)]));
+    kx->setTicker(tx);
+    ky->setTicker(ty);
+    kx->setRange(-0.5, nx - 0.5);
+    ky->setRange(-0.5, ny - 0.5);
+    fitHeatLabels();
+}
+
+void SearchView::fitHeatLabels()
+{
+    // The caption wraps to the width being drawn (the screen, or an export's size); a new wrap
+    // lays the plot out again before it is drawn.
+    const QString caption = wrapped(heatCaption(), QFontMetrics(heat_title_->font()), std::max(80, plot_->viewport().width() - 16));
+    if (caption != heat_title_->text()) {
+        heat_title_->setText(caption);
+        for (auto phase : {QCPLayoutElement::upPreparation, QCPLayoutElement::upMargins, QCPLayoutElement::upLayout})
+            plot_->plotLayout()->update(phase);
+    }
+    // A cell's text shows when it fits inside the cell with a little room; else its tooltip says it.
+    QCPAxis* kx = heat_rect_->axis(QCPAxis::atBottom);
+    QCPAxis* ky = heat_rect_->axis(QCPAxis::atLeft);
+    const double w = std::abs(kx->coordToPixel(1) - kx->coordToPixel(0));
+    const double h = std::abs(ky->coordToPixel(1) - ky->coordToPixel(0));
+    for (std::size_t i = 0; i < heat_texts_.size(); ++i) {
+        const QFontMetrics fm(heat_texts_[i]->font());
+        const bool fits = fm.horizontalAdvance(heat_cells_[i].text) + 4 <= w && fm.height() <= h;
+        heat_texts_[i]->setVisible(fits);
+        heat_cells_[i].text_shown = fits;
+    }
+}
+
+void SearchView::hover(QMouseEvent* e)
+{
+    if (heat_cells_.empty() || !heat_rect_->rect().contains(e->pos())) {
+        QToolTip::hideText();
+        return;
+    }
+    const int x = int(std::lround(heat_rect_->axis(QCPAxis::atBottom)->pixelToCoord(e->pos().x())));
+    const int y = int(std::lround(heat_rect_->axis(QCPAxis::atLeft)->pixelToCoord(e->pos().y())));
+    const int ny = heat_->data()->valueSize(); // the cells go TP-major, as drawHeatmap lists them
+    const std::size_t i = std::size_t(x) * std::size_t(ny) + std::size_t(y);
+    if (x < 0 || y < 0 || y >= ny || i >= heat_cells_.size()) {
+        QToolTip::hideText();
+        return;
+    }
+    QToolTip::showText(e->globalPosition().toPoint(), heat_cells_[i].tooltip, plot_);
 }
 
 } // namespace parascope::ui

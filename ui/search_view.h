@@ -6,6 +6,7 @@
 
 #include "chart_view.h"
 #include "background.h"
+#include "models/search_table_model.h"
 #include "search/search.h"
 
 #include <QFutureWatcher>
@@ -31,25 +32,11 @@ class QMouseEvent;
 
 namespace parascope::ui {
 
-class SearchTableModel;
-
 // What a search hands back to the view: the ranking and, when nothing ranks, why.
 struct SearchOutcome {
     SearchResult result;
     std::optional<EmptySearchReason> why;
     std::int64_t gpus = 0;
-};
-
-// One cell of the TP × PP heatmap as drawn: its colour, its text (the best step, or why it is
-// empty) and whether the text fits the cell (otherwise the cell's tooltip says it).
-struct HeatCell {
-    int tp = 1, pp = 1;
-    bool empty = true;   // nothing with this TP and PP fits: hatched grey
-    bool best = false;   // the fastest cell: the strongest colour, outlined
-    QColor fill;         // the colour scale's colour (the grey of empty cells)
-    QString text;        // "9.85" (s); "OOM" (valid layouts, none fits) or "—" (no valid layout)
-    bool text_shown = false;
-    QString tooltip;
 };
 
 class SearchView : public ChartView {

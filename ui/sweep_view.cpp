@@ -17,6 +17,7 @@
 #include <QToolTip>
 #include <QVBoxLayout>
 
+#include <algorithm>
 #include <limits>
 #include <map>
 
@@ -28,6 +29,7 @@ SweepView::SweepView(ScenarioModel* model, QWidget* parent)
     , values_(new QLineEdit)
     , run_(new QPushButton)
     , breaks_(new QLabel)
+    , changes_(new QLabel)
     , watcher_(new QFutureWatcher<SweepResult>(this))
     , rerun_(new QTimer(this))
 {
@@ -43,9 +45,18 @@ SweepView::SweepView(ScenarioModel* model, QWidget* parent)
     controls->addWidget(run_);
     auto* outer = qobject_cast<QVBoxLayout*>(layout());
     outer->insertLayout(0, controls);
+    changes_->setObjectName(QStringLiteral("sweepAxisNote"));
+    changes_->setWordWrap(true);
+    changes_->setTextFormat(Qt::RichText);
+    changes_->hide();
+    outer->addWidget(changes_);
     breaks_->setWordWrap(true);
     breaks_->setTextFormat(Qt::RichText);
     outer->addWidget(breaks_);
+    // The chart takes the height the texts below it do not need.
+    outer->setStretchFactor(plot_, 1);
+    for (QLabel* l : {changes_, breaks_})
+        l->setSizePolicy(QSizePolicy::Preferred, QSizePolicy::Maximum);
 
     // Three axis rects stacked, sharing the x range (the legend moves out first: clearing the
     // layout deletes the default axis rect and what its inset layout holds).
@@ -185,9 +196,30 @@ QString SweepView::pointText(int i) const
                     .arg(p.valid ? QString() : tr(" — invalid"))
                     .arg(gib(p.peak_bytes, 1), gib(p.capacity_bytes, 1))
                     .arg(p.peak_stage).arg(p.step_s, 0, 'f', 3).arg(p.bubble_fraction * 100, 0, 'f', 1).arg(p.mfu * 100, 0, 'f', 1);
+    if (p.gpus > 0)
+        t += QStringLiteral("<br>") + tr("%n GPU(s) · DP %1 · global batch %2", nullptr, int(std::min<std::int64_t>(p.gpus, 1 << 30)))
+                                          .arg(p.dp).arg(p.global_batch);
     for (const Diagnostic& d : p.diagnostics)
         t += QStringLiteral("<br>• ") + QString::fromStdString(d.message.in(chineseUi() ? "zh" : "en")).toHtmlEscaped();
     return t;
+}
+
+QString SweepView::axisNote() const
+{
+    return inUi(result_.changes_note);
+}
+
+QString SweepView::alsoText(const SweepPoint& p) const
+{
+    // The first quantity the sentence names: the GPU count, or DP when the axis is the GPU count.
+    if (result_.changes.empty() || p.gpus == 0)
+        return {};
+    const std::string& what = result_.changes.front().what;
+    if (what == "gpus")
+        return tr("%n GPU(s)", nullptr, int(std::min<std::int64_t>(p.gpus, 1 << 30)));
+    if (what == "parallel.dp")
+        return tr("DP %1").arg(p.dp);
+    return tr("batch %1").arg(p.global_batch);
 }
 
 void SweepView::themeChanged()
@@ -230,13 +262,16 @@ void SweepView::draw()
 {
     const int n = int(result_.points.size());
     QVector<double> x(n), peak(n), cap(n), step(n), bubble(n), mfu(n);
+    // The upper charts label the values; the lowest also says what changes with them ("512 GPUs").
     auto ticker = QSharedPointer<QCPAxisTickerText>::create();
+    auto bottom = QSharedPointer<QCPAxisTickerText>::create();
     // Every value's label when they fit side by side, else every k-th (8192 and 16384 never run
     // together); invalid values keep their ✗ label.
     const QFontMetrics fm(ratio_rect_->axis(QCPAxis::atBottom)->tickLabelFont());
     int widest = 0;
     for (const SweepPoint& p : result_.points)
-        widest = std::max(widest, fm.horizontalAdvance(QStringLiteral("✗ ") + QString::number(p.value)) + fm.averageCharWidth() * 2);
+        widest = std::max({widest, fm.horizontalAdvance(QStringLiteral("✗ ") + QString::number(p.value)) + fm.averageCharWidth() * 2,
+                           fm.horizontalAdvance(alsoText(p)) + fm.averageCharWidth() * 2});
     const int width = ratio_rect_->width() > 0 ? ratio_rect_->width() : plot_->width() - 80;
     const int every = std::max(1, (n * widest + std::max(1, width) - 1) / std::max(1, width));
     for (int i = 0; i < n; ++i) {
@@ -250,8 +285,12 @@ void SweepView::draw()
         step[i] = p.valid ? p.step_s : nan;
         bubble[i] = p.valid ? p.bubble_fraction * 100 : nan;
         mfu[i] = p.valid ? p.mfu * 100 : nan;
-        if (i % every == 0 || !p.valid)
-            ticker->addTick(i, (p.valid ? QString() : QStringLiteral("✗ ")) + QString::number(p.value));
+        if (i % every == 0 || !p.valid) {
+            const QString label = (p.valid ? QString() : QStringLiteral("✗ ")) + QString::number(p.value);
+            const QString also = alsoText(p);
+            ticker->addTick(i, label);
+            bottom->addTick(i, also.isEmpty() ? label : label + QLatin1Char('\n') + also);
+        }
     }
     peak_->setData(x, peak, true);
     capacity_->setData(x, cap, true);
@@ -260,7 +299,7 @@ void SweepView::draw()
     mfu_->setData(x, mfu, true);
     for (QCPAxisRect* r : {memory_rect_, time_rect_, ratio_rect_}) {
         r->axis(QCPAxis::atBottom)->grid()->setZeroLinePen(Qt::NoPen); // categories: no line through the first
-        r->axis(QCPAxis::atBottom)->setTicker(ticker);
+        r->axis(QCPAxis::atBottom)->setTicker(r == ratio_rect_ ? bottom : ticker);
         r->axis(QCPAxis::atBottom)->setRange(-0.5, std::max(1, n) - 0.5);
     }
     const Knob* knob = findKnob(QString::fromStdString(result_.param));
@@ -308,6 +347,9 @@ void SweepView::draw()
         f.setBold(true);
         label->setFont(f);
     }
+    // What else the knob's rule moves along the axis (a PP sweep keeps DP: the GPU count grows).
+    changes_->setText(tr("<b>Note:</b> %1").arg(axisNote().toHtmlEscaped()));
+    changes_->setVisible(!axisNote().isEmpty());
     breaks_->setText(n == 0 ? tr("Pick a knob and press Sweep.")
                             : (result_.breaks.empty() ? tr("<b>Breaking points:</b> none in this range.")
                                                       : tr("<b>Breaking points:</b><br>") + text));

@@ -1,7 +1,8 @@
 #pragma once
 // The Sweep view: one knob across its values, as line charts sharing the x axis — peak memory
 // per GPU against the capacity, step time, and bubble fraction and MFU — with the breaking
-// points marked and named. Exportable like every chart.
+// points marked and named, and what else the knob's rule moves along the axis (the GPU count of a
+// PP sweep) on a second tick-label line and in a note. Exportable like every chart.
 
 #include "chart_view.h"
 #include "search/sweep.h"
@@ -29,6 +30,12 @@ public:
     bool isSweeping() const;
     const SweepResult& result() const { return result_; }
     QString pointText(int index) const;
+    // The note under the chart on what else changes along the axis ("Along this axis the GPU count
+    // changes from 32 to 1024 (DP kept at 8)."), in the UI language; empty when nothing else does.
+    QString axisNote() const;
+    // The second line of a value's tick label: the quantity that changes with it ("512 GPUs"),
+    // empty when nothing else changes.
+    QString alsoText(const SweepPoint& p) const;
 
 public slots:
     void refresh() override;
@@ -45,6 +52,7 @@ private:
     QLineEdit* values_;
     QPushButton* run_;
     QLabel* breaks_;
+    QLabel* changes_; // what else changes along the axis
     QCPAxisRect* memory_rect_ = nullptr;
     QCPAxisRect* time_rect_ = nullptr;
     QCPAxisRect* ratio_rect_ = nullptr;

@@ -5,6 +5,8 @@
 #include "types/knobs.h"
 
 #include <algorithm>
+#include <array>
+#include <cmath>
 #include <atomic>
 #include <chrono>
 #include <thread>
@@ -118,6 +120,59 @@ Scenario applyRow(const Scenario& base, const SearchRow& row)
     return applyStrategy(base, {row.parallel, row.training});
 }
 
+namespace {
+
+// How much a layout asks of the people running it, smallest first: fewer parallel dimensions in
+// use, a narrower model-parallel group, no virtual stages, less ZeRO sharding, plain 1F1B, less
+// recompute. Only breaks ties: it never outranks tokens/s or memory.
+std::array<long long, 6> complexity(const SearchRow& r)
+{
+    const ParallelConfig& p = r.parallel;
+    const long long dimensions = (p.tp > 1) + (p.pp > 1) + (p.cp > 1) + (p.ep > 1);
+    return {dimensions, (long long)p.tp * p.pp * p.cp * p.ep, p.vpp, p.zero,
+            p.schedule == ScheduleKind::OneFOneB ? 0 : 1, (long long)r.training.recompute};
+}
+
+// Two throughputs tie when they differ by float noise only (1e-9 relative): the same step
+// reached by different layouts.
+bool tie(double a, double b)
+{
+    return std::fabs(a - b) <= 1e-9 * std::max(std::fabs(a), std::fabs(b));
+}
+
+} // namespace
+
+bool winsTie(const SearchRow& a, const SearchRow& b)
+{
+    // Memory to the byte: a sub-byte difference is float noise, not a reason to prefer a layout.
+    const long long ma = std::llround(a.peak_bytes), mb = std::llround(b.peak_bytes);
+    if (ma != mb)
+        return ma < mb;
+    if (a.parallel.gpus() != b.parallel.gpus())
+        return a.parallel.gpus() < b.parallel.gpus();
+    const auto ca = complexity(a), cb = complexity(b);
+    if (ca != cb)
+        return ca < cb;
+    return a.index < b.index;
+}
+
+void rankRows(std::vector<SearchRow>& rows)
+{
+    // Exact order first (a strict weak order), then each run of tied throughputs — every row within
+    // 1e-9 of the run's first — re-ordered by the tie-break. Grouping after sorting keeps the
+    // tolerance from breaking the sort's ordering rules.
+    std::sort(rows.begin(), rows.end(), [](const SearchRow& a, const SearchRow& b) {
+        return a.tokens_per_s != b.tokens_per_s ? a.tokens_per_s > b.tokens_per_s : a.index < b.index;
+    });
+    for (auto first = rows.begin(); first != rows.end();) {
+        auto last = first + 1;
+        while (last != rows.end() && tie(first->tokens_per_s, last->tokens_per_s))
+            ++last;
+        std::sort(first, last, winsTie);
+        first = last;
+    }
+}
+
 SearchResult searchStrategies(const Scenario& base, const SearchOptions& o)
 {
     const auto t0 = std::chrono::steady_clock::now();
@@ -126,6 +181,7 @@ SearchResult searchStrategies(const Scenario& base, const SearchOptions& o)
     r.enumerated = candidates.size();
     std::vector<SearchRow> rows(candidates.size());
     std::vector<char> ok(candidates.size(), 0);
+    std::vector<char> layout_ok(candidates.size(), 0); // no error but running out of memory
     std::atomic<std::size_t> next{0}, done{0};
     std::atomic<bool> cancel{false};
     const int threads = std::max(1, o.threads > 0 ? o.threads : int(std::thread::hardware_concurrency()));
@@ -155,6 +211,9 @@ SearchResult searchStrategies(const Scenario& base, const SearchOptions& o)
         row.bubble_fraction = e.time.bubble_fraction;
         row.fits = e.memory.fits;
         ok[i] = !e.hasErrors();
+        layout_ok[i] = std::none_of(e.diagnostics.begin(), e.diagnostics.end(), [](const Diagnostic& d) {
+            return d.severity == Severity::Error && d.code != "out_of_memory";
+        });
         ++done;
         return true;
     };
@@ -180,12 +239,15 @@ SearchResult searchStrategies(const Scenario& base, const SearchOptions& o)
         const ParallelConfig& p = candidates[i].parallel;
         auto it = std::find_if(r.cells.begin(), r.cells.end(), [&](const SearchCell& c) { return c.tp == p.tp && c.pp == p.pp; });
         if (it == r.cells.end()) {
-            r.cells.push_back({p.tp, p.pp, false, 0});
+            r.cells.push_back({p.tp, p.pp, false, false, 0, 0});
             it = r.cells.end() - 1;
         }
+        if (layout_ok[i] && rows[i].step_s > 0)
+            it->valid = true;
         if (ok[i] && rows[i].fits && rows[i].step_s > 0 && (!it->fits || rows[i].step_s < it->best_step_s)) {
             it->fits = true;
             it->best_step_s = rows[i].step_s;
+            it->best_tokens_per_s = rows[i].tokens_per_s;
         }
     }
     std::sort(r.cells.begin(), r.cells.end(), [](const SearchCell& a, const SearchCell& b) {
@@ -202,10 +264,8 @@ SearchResult searchStrategies(const Scenario& base, const SearchOptions& o)
             good.push_back(rows[i]);
         }
     }
-    // Deterministic order: tokens/s, then the enumeration index.
-    std::sort(good.begin(), good.end(), [](const SearchRow& a, const SearchRow& b) {
-        return a.tokens_per_s != b.tokens_per_s ? a.tokens_per_s > b.tokens_per_s : a.index < b.index;
-    });
+    // Deterministic order: tokens/s; ties to the lower memory, fewer GPUs, simpler layout, index.
+    rankRows(good);
     r.top.assign(good.begin(), good.begin() + std::min(good.size(), o.top));
     // Pareto front in (peak memory, step time): sweep by memory, keep strictly faster steps.
     std::vector<SearchRow> by_memory = good;

@@ -4,6 +4,10 @@
 // evaluated with the same evaluate() as everything else (so a result equals a full evaluation
 // of its configuration), ranked by tokens/s, plus the Pareto front of peak memory vs step time.
 // Uses every core; results do not depend on the thread count.
+//
+// Ranking (the table, the app's "best tokens/s" star and the CLI all read `top`): more tokens/s
+// first; rows that tie (equal to 1e-9, relative) go to the lower peak memory, then the fewer GPUs,
+// then the simpler layout (see rankRows), so the best row is never dominated by one it ties with.
 
 #include "estimate/estimate.h"
 #include "types/scenario.h"
@@ -45,8 +49,10 @@ struct SearchRow {
 // The best strategy of each (TP, PP) pair, for the TP×PP heatmap.
 struct SearchCell {
     int tp = 1, pp = 1;
-    bool fits = false;    // some strategy with this TP and PP fits
+    bool valid = false;     // some strategy with this TP and PP breaks no rule but memory
+    bool fits = false;      // some strategy with this TP and PP fits
     double best_step_s = 0; // the fastest of those
+    double best_tokens_per_s = 0; // its throughput
 };
 
 struct SearchResult {
@@ -98,5 +104,15 @@ struct FewestGpusResult {
 FewestGpusResult fewestGpus(const Scenario& base, std::int64_t max_gpus = 1 << 16);
 
 Scenario applyRow(const Scenario& base, const SearchRow& row);
+
+// The search's ranking, in place: more tokens/s first. A tie (tokens/s equal to 1e-9, relative:
+// two layouts with the same step) goes to the lower peak memory (to the byte), then the fewer
+// GPUs, then the simpler layout — fewer parallel dimensions in use (TP, PP, CP, EP > 1), then the
+// smaller model-parallel width TP·PP·CP·EP, no virtual stages, the lower ZeRO stage, plain 1F1B,
+// the lighter recompute — and last the enumeration index, so the order is deterministic.
+void rankRows(std::vector<SearchRow>& rows);
+
+// Whether `a` ranks before `b` when their tokens/s tie (the tie-break of rankRows).
+bool winsTie(const SearchRow& a, const SearchRow& b);
 
 } // namespace parascope

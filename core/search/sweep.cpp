@@ -5,6 +5,7 @@
 #include "types/knobs.h"
 
 #include <algorithm>
+#include <cstring>
 
 namespace parascope {
 
@@ -38,6 +39,85 @@ Localized valueText(const Knob* knob, long long v)
     return {number + " (" + name.en + ")", number + "（" + name.zh + "）"};
 }
 
+// The quantities a knob's rule can move besides the knob (in the order a sentence names them).
+struct Tracked {
+    const char* what;
+    const char* en;
+    const char* zh;
+    long long (*of)(const SweepPoint&);
+};
+constexpr Tracked kTracked[] = {
+    {"gpus", "the GPU count", "GPU 数", [](const SweepPoint& p) { return (long long)p.gpus; }},
+    {"parallel.dp", "DP", "DP", [](const SweepPoint& p) { return (long long)p.dp; }},
+    {"training.global_batch", "the global batch", "全局批大小", [](const SweepPoint& p) { return p.global_batch; }},
+};
+
+// What changes along the axis besides the knob, over the points the knob applied; and the
+// sentence that says so, with what stays that explains it ("DP kept at 8": why the GPU count
+// follows PP; "the microbatch count stays at 16": why the global batch follows DP).
+void describeChanges(SweepResult& r)
+{
+    std::vector<const SweepPoint*> ran;
+    for (const SweepPoint& p : r.points)
+        if (p.gpus > 0)
+            ran.push_back(&p);
+    if (ran.size() < 2)
+        return;
+    const auto constant = [&](long long (*of)(const SweepPoint&)) {
+        return std::all_of(ran.begin(), ran.end(), [&](const SweepPoint* p) { return of(*p) == of(*ran.front()); });
+    };
+    std::string en, zh;
+    for (const Tracked& t : kTracked) {
+        if (r.param == t.what || constant(t.of))
+            continue;
+        AxisChange c{t.what, t.of(*ran.front()), t.of(*ran.back()), t.of(*ran.front()), t.of(*ran.front())};
+        bool rising = true, falling = true;
+        for (std::size_t i = 1; i < ran.size(); ++i) {
+            const long long a = t.of(*ran[i - 1]), b = t.of(*ran[i]);
+            rising = rising && b >= a;
+            falling = falling && b <= a;
+            c.min = std::min(c.min, b);
+            c.max = std::max(c.max, b);
+        }
+        const bool monotonic = rising || falling;
+        const std::string from = std::to_string(monotonic ? c.first : c.min), to = std::to_string(monotonic ? c.last : c.max);
+        const bool first = r.changes.empty();
+        en += std::string(first ? "" : ", ") + t.en + (first ? " changes " : " ") + (monotonic ? "from " : "between ") + from
+            + (monotonic ? " to " : " and ") + to;
+        // "GPU 数从 …", "DP 从 …": a space between Latin letters and Chinese, none after Chinese.
+        const std::string name = std::string(t.zh) + (static_cast<unsigned char>(t.zh[std::strlen(t.zh) - 1]) < 0x80 ? " " : "");
+        zh += std::string(first ? "" : "，") + name + (monotonic ? "从 " + from + " 变为 " + to : "在 " + from + " 与 " + to + " 之间变化");
+        r.changes.push_back(c);
+    }
+    if (r.changes.empty())
+        return;
+    // ", DP from 8 to 128, the global batch from …" → "… and the global batch from …".
+    if (const std::size_t last = en.rfind(", "); r.changes.size() > 1 && last != std::string::npos)
+        en.replace(last, 2, " and ");
+    std::vector<Localized> kept;
+    const auto changed = [&](const char* what) {
+        return std::any_of(r.changes.begin(), r.changes.end(), [&](const AxisChange& c) { return c.what == what; });
+    };
+    if (changed("gpus") && r.param != "parallel.dp" && !changed("parallel.dp")) {
+        const std::string dp = std::to_string(ran.front()->dp);
+        kept.push_back({"DP kept at " + dp, "DP 保持为 " + dp});
+    }
+    if (changed("training.global_batch") && constant([](const SweepPoint& p) { return p.microbatches; })) {
+        const std::string m = std::to_string(ran.front()->microbatches);
+        kept.push_back({"the microbatch count stays at " + m, "微批数保持为 " + m});
+    }
+    std::string kept_en, kept_zh;
+    for (const Localized& k : kept) {
+        kept_en += (kept_en.empty() ? " (" : "; ") + k.en;
+        kept_zh += (kept_zh.empty() ? "（" : "；") + k.zh;
+    }
+    if (!kept.empty()) {
+        kept_en += ")";
+        kept_zh += "）";
+    }
+    r.changes_note = {"Along this axis " + en + kept_en + ".", "沿此轴，" + zh + kept_zh + "。"};
+}
+
 } // namespace
 
 SweepResult sweep(const Scenario& base, const std::string& param, const std::vector<long long>& values)
@@ -65,6 +145,10 @@ SweepResult sweep(const Scenario& base, const std::string& param, const std::vec
             r.points.push_back(std::move(pt));
             continue;
         }
+        pt.gpus = sc.parallel.gpus();
+        pt.dp = sc.parallel.dp;
+        pt.global_batch = sc.training.global_batch;
+        pt.microbatches = sc.microbatches();
         const Estimate e = evaluate(sc, opt);
         pt.valid = !e.hasErrors();
         pt.peak_bytes = e.memory.peak_bytes;
@@ -100,6 +184,7 @@ SweepResult sweep(const Scenario& base, const std::string& param, const std::vec
                                  (i == 0 ? "" : "自 ") + name.zh + " = " + value.zh + (i == 0 ? " 时：" : " 起：") + d.message.zh}});
         }
     }
+    describeChanges(r);
     return r;
 }
 

@@ -97,6 +97,52 @@ private slots:
         QVERIFY(why.find("not a multiple") != std::string::npos);
     }
 
+    void whatElseChangesAlongTheAxis()
+    {
+        // PP keeps DP (types/knobs.h), so on TP 8 · DP 4 the GPU count is 8 · PP · 4:
+        // PP 1, 2, 4, 8 → 32, 64, 128, 256 GPUs; DP and the global batch (64) stay.
+        Scenario sc = base();
+        sc.parallel.tp = 8;
+        sc.parallel.dp = 4;
+        sc.training.global_batch = 64;
+        const SweepResult pp = sweep(sc, "parallel.pp", {1, 2, 4, 8});
+        QCOMPARE(pp.points[0].gpus, std::int64_t(32));
+        QCOMPARE(pp.points[3].gpus, std::int64_t(256));
+        for (const SweepPoint& p : pp.points) {
+            QCOMPARE(p.dp, 4);
+            QCOMPARE(p.global_batch, 64LL);
+            QCOMPARE(p.microbatches, 16LL); // 64 / (micro batch 1 · DP 4)
+        }
+        QCOMPARE(pp.changes.size(), std::size_t(1));
+        QCOMPARE(pp.changes[0].what, std::string("gpus"));
+        QCOMPARE(pp.changes[0].first, 32LL);
+        QCOMPARE(pp.changes[0].last, 256LL);
+        QCOMPARE(pp.changes_note.en, std::string("Along this axis the GPU count changes from 32 to 256 (DP kept at 4)."));
+        QCOMPARE(pp.changes_note.zh, std::string("沿此轴，GPU 数从 32 变为 256（DP 保持为 4）。"));
+
+        // DP keeps the microbatch count (16), so the global batch follows: 16 · 1 · DP; and the GPUs.
+        const SweepResult dp = sweep(sc, "parallel.dp", {1, 2, 4});
+        QCOMPARE(dp.changes.size(), std::size_t(2));
+        QCOMPARE(dp.points[0].global_batch, 16LL);
+        QCOMPARE(dp.points[2].global_batch, 64LL);
+        QCOMPARE(dp.changes_note.en, std::string("Along this axis the GPU count changes from 8 to 32 and the global batch from 16 "
+                                                 "to 64 (the microbatch count stays at 16)."));
+        QCOMPARE(dp.changes_note.zh, std::string("沿此轴，GPU 数从 8 变为 32，全局批大小从 16 变为 64（微批数保持为 16）。"));
+
+        // The micro batch moves nothing else: the GPUs, DP and the global batch stay (the
+        // microbatch count m = 64 / (micro batch · 4) is the point of that sweep, not a side effect).
+        const SweepResult mb = sweep(sc, "training.micro_batch", {1, 2, 4});
+        QVERIFY(mb.changes.empty());
+        QVERIFY(mb.changes_note.en.empty() && mb.changes_note.zh.empty());
+        QCOMPARE(mb.points[2].gpus, std::int64_t(32));
+        QCOMPARE(mb.points[2].microbatches, 4LL);
+
+        // A refused value ran no layout: no GPU count, and it does not count as a change.
+        const SweepResult refused = sweep(sc, "gpus", {3, 32});
+        QCOMPARE(refused.points[0].gpus, std::int64_t(0));
+        QVERIFY(refused.changes.empty());
+    }
+
     void gpuCountMovesDp()
     {
         // gpus = 8 with TP 2: DP = 4, keeping 16 microbatches per pipeline.

@@ -2,6 +2,10 @@
 
 #include "format.h"
 
+#include <QCoreApplication>
+
+#include <algorithm>
+
 namespace parascope::ui {
 
 namespace {
@@ -59,6 +63,8 @@ QVariant SearchTableModel::data(const QModelIndex& index, int role) const
 
 QVariant SearchTableModel::headerData(int section, Qt::Orientation o, int role) const
 {
+    if (o == Qt::Horizontal && role == Qt::ToolTipRole && (section == Rank || section == TokensCol))
+        return tr("Ranked by tokens/s; a tie goes to the lower peak memory, then the simpler layout");
     if (o != Qt::Horizontal || role != Qt::DisplayRole)
         return {};
     switch (section) {
@@ -72,6 +78,65 @@ QVariant SearchTableModel::headerData(int section, Qt::Orientation o, int role) 
     case PeakCol: return tr("Peak (GiB)");
     default: return {};
     }
+}
+
+namespace {
+
+// A step in seconds with three significant figures ("9.85", "12.1", "105").
+QString stepText(double s)
+{
+    return QString::number(s, 'f', s >= 100 ? 0 : s >= 10 ? 1 : 2);
+}
+
+QString trHeat(const char* text)
+{
+    return QCoreApplication::translate("SearchHeatmap", text);
+}
+
+} // namespace
+
+HeatGrid heatGrid(const SearchResult& result)
+{
+    HeatGrid g;
+    for (const SearchCell& c : result.cells) {
+        if (std::find(g.tps.begin(), g.tps.end(), c.tp) == g.tps.end())
+            g.tps.push_back(c.tp);
+        if (std::find(g.pps.begin(), g.pps.end(), c.pp) == g.pps.end())
+            g.pps.push_back(c.pp);
+        if (c.fits) {
+            g.fastest_s = g.fastest_s > 0 ? std::min(g.fastest_s, c.best_step_s) : c.best_step_s;
+            g.slowest_s = std::max(g.slowest_s, c.best_step_s);
+        }
+    }
+    std::sort(g.tps.begin(), g.tps.end());
+    std::sort(g.pps.begin(), g.pps.end());
+    bool best_marked = false;
+    for (int x = 0; x < int(g.tps.size()); ++x)
+        for (int y = 0; y < int(g.pps.size()); ++y) {
+            HeatCell h;
+            h.tp = g.tps[std::size_t(x)];
+            h.pp = g.pps[std::size_t(y)];
+            h.x = x;
+            h.y = y;
+            const auto it = std::find_if(result.cells.begin(), result.cells.end(),
+                                         [&](const SearchCell& c) { return c.tp == h.tp && c.pp == h.pp; });
+            const SearchCell* c = it == result.cells.end() ? nullptr : &*it;
+            const QString where = trHeat("TP %1 · PP %2").arg(h.tp).arg(h.pp);
+            if (c && c->fits) {
+                h.empty = false;
+                h.step_s = c->best_step_s;
+                h.best = !best_marked && c->best_step_s == g.fastest_s;
+                best_marked = best_marked || h.best;
+                h.text = stepText(c->best_step_s);
+                h.tooltip = trHeat("%1: best step %2 s (%3 tokens/s)").arg(where, h.text).arg(c->best_tokens_per_s, 0, 'f', 0);
+            } else {
+                h.text = c && c->valid ? QStringLiteral("OOM") : QStringLiteral("—");
+                h.tooltip = (c && c->valid ? trHeat("%1: every valid layout runs out of memory") : trHeat("%1: no valid layout on this many GPUs"))
+                                .arg(where);
+            }
+            g.cells.push_back(h);
+        }
+    return g;
 }
 
 } // namespace parascope::ui

@@ -1,0 +1,213 @@
+// The Search and Sweep views as a lecturer reads them (issue: heatmap and sweep that say what
+// they show), offscreen: the heatmap's best cell is the strongest colour, unlike the background
+// and the empty cells; every cell carries its value (or, when too small, its tooltip does); empty
+// cells are marked and the caption says what the marks mean; the star sits on the Pareto front;
+// a PP sweep says that the GPU count changes with it, a micro-batch sweep has nothing to say.
+
+#include "io/scenario_json.h"
+#include "language.h"
+#include "models/scenario_model.h"
+#include "search_view.h"
+#include "sweep_view.h"
+
+#include <qcustomplot.h>
+
+#include <QLabel>
+#include <QToolTip>
+#include <QtTest>
+
+#include <cmath>
+
+using namespace parascope;
+using namespace parascope::ui;
+
+namespace {
+
+Scenario scenario(const std::string& json)
+{
+    std::vector<InputError> errors;
+    const auto j = parseJsonText(json, errors);
+    return readScenario(*j, errors).value();
+}
+
+// The README's scenario: Llama-2 70B on 512 A100-80GB (TP 8 · PP 8 · DP 8), 512 sequences of 4096.
+// Its search has fitting cells from 9.85 s to 28 s and cells where nothing fits (TP 1 · PP 2).
+Scenario seventyB()
+{
+    return scenario(R"({"schema":"parascope.scenario/1","model":"llama2-70b","cluster":"dgx-a100-80g",
+        "parallel":{"tp":8,"pp":8,"dp":8,"sequence_parallel":true,"zero":1},
+        "training":{"seq_len":4096,"micro_batch":1,"global_batch":512,"recompute":"selective"}})");
+}
+
+// Llama-2 7B on TP 2 · DP 4 (8 GPUs), 16 sequences per step.
+Scenario sevenB()
+{
+    return scenario(R"({"schema":"parascope.scenario/1","model":"llama2-7b","cluster":"dgx-a100-80g",
+        "parallel":{"tp":2,"pp":1,"dp":4},"training":{"seq_len":4096,"micro_batch":1,"global_batch":16}})");
+}
+
+// The mean colour of a 5×5 patch around `at`.
+QColor patch(const QImage& image, QPoint at)
+{
+    int r = 0, g = 0, b = 0, n = 0;
+    for (int dx = -2; dx <= 2; ++dx)
+        for (int dy = -2; dy <= 2; ++dy) {
+            const QColor c = image.pixelColor(at + QPoint(dx, dy));
+            r += c.red();
+            g += c.green();
+            b += c.blue();
+            ++n;
+        }
+    return QColor(r / n, g / n, b / n);
+}
+
+int distance(const QColor& a, const QColor& b)
+{
+    return std::abs(a.red() - b.red()) + std::abs(a.green() - b.green()) + std::abs(a.blue() - b.blue());
+}
+
+// A point inside cell `h`, beside its centred text (a third of the way to the left edge).
+QPoint besideText(SearchView& v, const HeatCell& h)
+{
+    QCPAxisRect* rect = v.plot()->axisRects().at(1);
+    return QPoint(int(rect->axis(QCPAxis::atBottom)->coordToPixel(h.x - 0.33)), int(rect->axis(QCPAxis::atLeft)->coordToPixel(h.y)));
+}
+
+QStringList tickLabels(QCPAxis* axis)
+{
+    const auto ticker = axis->ticker().dynamicCast<QCPAxisTickerText>();
+    return ticker ? QStringList(ticker->ticks().values()) : QStringList();
+}
+
+} // namespace
+
+class TstViews : public QObject {
+    Q_OBJECT
+
+private slots:
+    void initTestCase()
+    {
+        uiLanguageStorage() = QStringLiteral("en");
+    }
+
+    void heatmapShowsTheBestAndMarksEmptyCells()
+    {
+        ScenarioModel model;
+        model.setScenario(seventyB());
+        SearchView v(&model);
+        v.resize(1000, 900);
+        v.show();
+        QVERIFY(QTest::qWaitForWindowExposed(&v));
+        v.runSearch(false);
+        const QImage image = v.plot()->toPixmap().toImage(); // lays out, then draws (texts fitted)
+        const std::vector<HeatCell>& cells = v.heatCells();
+        QVERIFY(cells.size() >= 4);
+        const auto best = std::find_if(cells.begin(), cells.end(), [](const HeatCell& h) { return h.best; });
+        QVERIFY(best != cells.end());
+        QCOMPARE(std::count_if(cells.begin(), cells.end(), [](const HeatCell& h) { return h.best; }), 1L);
+        const auto empty = std::find_if(cells.begin(), cells.end(), [](const HeatCell& h) { return h.empty; });
+        QVERIFY(empty != cells.end()); // Llama-2 70B with TP 1 · PP 2 fits nowhere
+
+        // The best cell is the fastest one, and the table's first row (the star) has its step.
+        for (const HeatCell& h : cells)
+            QVERIFY(h.empty || h.step_s >= best->step_s);
+        QCOMPARE(best->step_s, v.result().top.front().step_s);
+
+        // Its colour, as drawn: far from the white background and from an empty cell, and it is
+        // the strongest (darkest) of all the cells.
+        const QColor white(Qt::white);
+        const QColor best_px = patch(image, besideText(v, *best)), empty_px = patch(image, besideText(v, *empty));
+        QVERIFY2(distance(best_px, white) > 300, qPrintable(best_px.name()));
+        QVERIFY2(distance(best_px, empty_px) > 200, qPrintable(best_px.name() + QLatin1Char(' ') + empty_px.name()));
+        QVERIFY(distance(best_px, best->fill) < 30); // drawn in the colour the view reports
+        for (const HeatCell& h : cells) {
+            if (h.empty)
+                continue;
+            QVERIFY(qGray(h.fill.rgb()) >= qGray(best->fill.rgb()));
+            QVERIFY2(distance(h.fill, white) > 60, qPrintable(h.fill.name())); // even the slowest is no background
+            QVERIFY(distance(h.fill, empty->fill) > 60);                    // and no empty cell
+        }
+        // Empty cells: light grey with hatching (the patch is grey, darker than the plain fill).
+        QVERIFY(std::abs(empty_px.red() - empty_px.blue()) < 12 && empty_px.red() < 250 && empty_px.red() > 120);
+
+        // Every cell says its value (or why it is empty), in the chart's font, readable on its fill.
+        const QList<QCPItemText*> texts = v.plot()->findChildren<QCPItemText*>();
+        for (const HeatCell& h : cells) {
+            QVERIFY2(h.text_shown, qPrintable(h.text));
+            if (h.empty)
+                QVERIFY(h.text == QStringLiteral("OOM") || h.text == QStringLiteral("—"));
+            else
+                QVERIFY(std::abs(h.text.toDouble() / h.step_s - 1) < 0.01); // "9.85" for 9.854 s
+            const auto it = std::find_if(texts.begin(), texts.end(), [&](QCPItemText* t) {
+                return t->text() == h.text && t->visible() && std::lround(t->position->coords().x()) == h.x
+                    && std::lround(t->position->coords().y()) == h.y;
+            });
+            QVERIFY2(it != texts.end(), qPrintable(h.text));
+            QCOMPARE((*it)->font().pointSize(), std::max(6, v.theme().font_pt - 1));
+            if (!h.empty) // white on dark cells, black on light ones
+                QCOMPARE((*it)->color(), qGray(h.fill.rgb()) < 128 ? QColor(Qt::white) : QColor(Qt::black));
+            QVERIFY(h.tooltip.contains(QStringLiteral("TP %1 · PP %2").arg(h.tp).arg(h.pp)));
+        }
+        QVERIFY(best->tooltip.contains(best->text + QStringLiteral(" s")));
+        // The caption explains the colours and the marks.
+        QVERIFY(v.heatCaption().contains(QStringLiteral("darker = faster")));
+        QVERIFY(v.heatCaption().contains(QStringLiteral("OOM")) && v.heatCaption().contains(QStringLiteral("—")));
+
+        // The star (best tokens/s) is on the Pareto front.
+        const SearchRow& first = v.result().top.front();
+        QVERIFY(std::any_of(v.result().pareto.begin(), v.result().pareto.end(),
+                            [&](const SearchRow& p) { return p.index == first.index; }));
+
+        // Too small for the numbers: they go, the tooltip keeps them (hover shows it).
+        const HeatCell fastest = *best;
+        v.resize(420, 420);
+        QApplication::processEvents();
+        v.plot()->replot();
+        const std::vector<HeatCell>& small = v.heatCells();
+        QVERIFY(std::any_of(small.begin(), small.end(), [](const HeatCell& h) { return !h.text_shown; }));
+        for (const HeatCell& h : small)
+            QVERIFY(!h.tooltip.isEmpty());
+        QCPAxisRect* heat = v.plot()->axisRects().at(1);
+        const QPoint centre(int(heat->axis(QCPAxis::atBottom)->coordToPixel(fastest.x)), int(heat->axis(QCPAxis::atLeft)->coordToPixel(fastest.y)));
+        QTest::mouseMove(v.plot(), centre);
+        QTRY_VERIFY(QToolTip::isVisible());
+        QVERIFY2(QToolTip::text().contains(fastest.text), qPrintable(QToolTip::text()));
+    }
+
+    void sweepSaysWhatElseChanges()
+    {
+        ScenarioModel model;
+        model.setScenario(sevenB());
+        SweepView v(&model);
+        v.resize(1000, 800);
+        v.show();
+        QVERIFY(QTest::qWaitForWindowExposed(&v));
+        auto* note = v.findChild<QLabel*>(QStringLiteral("sweepAxisNote"));
+        QVERIFY(note);
+        QCPAxis* bottom = v.plot()->axisRects().at(2)->axis(QCPAxis::atBottom);
+
+        // PP keeps DP 4 on TP 2: 8, 16, 32 GPUs. The note says so, and the values' tick labels
+        // carry the GPU count on a second line.
+        v.runSweep(QStringLiteral("parallel.pp"), {1, 2, 4}, true);
+        QCOMPARE(v.axisNote(), QStringLiteral("Along this axis the GPU count changes from 8 to 32 (DP kept at 4)."));
+        QVERIFY(note->isVisibleTo(&v));
+        QVERIFY(note->text().contains(v.axisNote()));
+        const QStringList labels = tickLabels(bottom);
+        QVERIFY2(labels.contains(QStringLiteral("1\n8 GPUs")) || labels.contains(QStringLiteral("1\n8 GPU(s)")), qPrintable(labels.join(u'|')));
+        QVERIFY(v.pointText(2).contains(QStringLiteral("DP 4")));
+        // In Chinese too.
+        uiLanguageStorage() = QStringLiteral("zh");
+        QCOMPARE(v.axisNote(), QStringLiteral("沿此轴，GPU 数从 8 变为 32（DP 保持为 4）。"));
+        uiLanguageStorage() = QStringLiteral("en");
+
+        // The micro batch moves nothing else: no note, one-line labels.
+        v.runSweep(QStringLiteral("training.micro_batch"), {1, 2, 4}, true);
+        QVERIFY(v.axisNote().isEmpty());
+        QVERIFY(!note->isVisibleTo(&v));
+        for (const QString& l : tickLabels(bottom))
+            QVERIFY2(!l.contains(QLatin1Char('\n')), qPrintable(l));
+    }
+};
+
+QTEST_MAIN(TstViews)
+#include "tst_views.moc"

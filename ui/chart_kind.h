@@ -5,12 +5,14 @@
 
 namespace parascope::ui {
 
-enum class ChartKind { Memory, Timeline, Communication, Sweep, Search };
+// Slots: the timeline drawn as its slot grid (schedule/slot_grid.h).
+enum class ChartKind { Memory, Timeline, Communication, Sweep, Search, Slots };
 inline constexpr EnumName<ChartKind> kChartKindNames[] = {{ChartKind::Memory, "memory"},
                                                           {ChartKind::Timeline, "timeline"},
                                                           {ChartKind::Communication, "communication"},
                                                           {ChartKind::Sweep, "sweep"},
-                                                          {ChartKind::Search, "search"}};
+                                                          {ChartKind::Search, "search"},
+                                                          {ChartKind::Slots, "slots"}};
 constexpr std::span<const EnumName<ChartKind>> enumNames(ChartKind) { return kChartKindNames; }
 inline const char* toString(ChartKind k) { return nameOf(k); }
 

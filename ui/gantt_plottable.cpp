@@ -102,6 +102,19 @@ void GanttPlottable::draw(QCPPainter* painter)
                           QPointF(std::max(r.x0, r.x1) + (std::abs(r.x1 - r.x0) < 1 ? 1 : 0), std::max(top, bottom)));
         painter->drawRect(rect);
     }
+    // Cell borders (the slot grid): a white line where one op ends and the next begins, when the
+    // ops are at least 4 pixels wide.
+    if (cell_borders_) {
+        painter->setPen(QPen(Qt::white, 1));
+        for (const GanttRect& r : rects) {
+            if (r.lane != 0 || r.count != 1 || std::abs(r.x1 - r.x0) < 4)
+                continue;
+            const double top = k->coordToPixel(r.row + kComputeTop);
+            const double bottom = k->coordToPixel(r.row + kComputeBottom);
+            painter->drawLine(QPointF(std::min(r.x0, r.x1), top), QPointF(std::min(r.x0, r.x1), bottom));
+        }
+        painter->setPen(Qt::NoPen);
+    }
     if (!labels_)
         return;
     // Microbatch numbers where they fit, in white on the compute lane.

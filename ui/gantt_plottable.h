@@ -20,6 +20,7 @@ public:
     int rows() const { return rows_; }
     std::size_t lastDrawnRects() const { return last_rects_; }
     void setLabelsVisible(bool on) { labels_ = on; }
+    void setCellBorders(bool on) { cell_borders_ = on; } // a line between ops (the slot grid)
 
     // Segment under a pixel position, −1 if none.
     int segmentAtPixel(const QPointF& pos) const;
@@ -38,6 +39,7 @@ private:
     int rows_ = 0;
     double makespan_ = 0;
     bool labels_ = true;
+    bool cell_borders_ = false;
     mutable std::size_t last_rects_ = 0;
 };
 

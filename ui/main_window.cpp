@@ -50,6 +50,7 @@
 #include <QTextBrowser>
 #include <QLibraryInfo>
 #include <QTranslator>
+#include <QScopeGuard>
 #include <QVBoxLayout>
 
 namespace parascope::ui {
@@ -299,6 +300,7 @@ ChartView* MainWindow::chartFor(ChartKind which) const
     case ChartKind::Communication: return comm_;
     case ChartKind::Sweep: return sweep_;
     case ChartKind::Search: return search_;
+    case ChartKind::Slots: return timeline_;
     }
     return memory_;
 }
@@ -307,6 +309,11 @@ QString MainWindow::exportChartTo(ChartKind which, const QString& file, QSize si
 {
     ChartView* view = chartFor(which);
     model_->flush();
+    // The timeline as the asked view for the export, and as it was after.
+    const bool slots_before = timeline_->slotGrid();
+    if (which == ChartKind::Timeline || which == ChartKind::Slots)
+        timeline_->setSlotGrid(which == ChartKind::Slots);
+    const auto restoreSlots = qScopeGuard([this, slots_before] { timeline_->setSlotGrid(slots_before); });
     ExportRequest request;
     request.file = file;
     request.size = size;

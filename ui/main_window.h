@@ -153,6 +153,8 @@ private:
     QMenu* recent_menu_ = nullptr;
     QMenu* export_menu_ = nullptr;
     QMenu* view_menu_ = nullptr;
+    QAction* export_slots_ = nullptr;
+    QAction* slot_grid_ = nullptr;
     QMenu* language_menu_ = nullptr;
     QMenu* scenario_menu_ = nullptr;
     QMenu* help_menu_ = nullptr;

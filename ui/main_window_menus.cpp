@@ -98,6 +98,7 @@ void MainWindow::buildMenus()
     export_comm_ = export_menu_->addAction(QString(), this, [this] { exportChartDialog(ChartKind::Communication); });
     export_sweep_ = export_menu_->addAction(QString(), this, [this] { exportChartDialog(ChartKind::Sweep); });
     export_search_ = export_menu_->addAction(QString(), this, [this] { exportChartDialog(ChartKind::Search); });
+    export_slots_ = export_menu_->addAction(QString(), this, [this] { exportChartDialog(ChartKind::Slots); });
     copy_chart_ = file_menu_->addAction(QString(), QKeySequence::Copy, this, [this] {
         QGuiApplication::clipboard()->setPixmap(memory_->plot()->toPixmap(0, 0, 2.0));
         statusBar()->showMessage(tr("Memory chart copied to the clipboard"), 3000);
@@ -135,6 +136,9 @@ void MainWindow::buildMenus()
     presenter_action_ = view_menu_->addAction(QString(), this, [this](bool on) { setPresenterMode(on); });
     presenter_action_->setCheckable(true);
     presenter_action_->setShortcut(QKeySequence(Qt::Key_F11));
+    slot_grid_ = view_menu_->addAction(QString(), this, [this](bool on) { timeline_->setSlotGrid(on); });
+    slot_grid_->setCheckable(true);
+    slot_grid_->setShortcut(QKeySequence(Qt::CTRL | Qt::Key_G));
     toggle_panel_ = panel_dock_->toggleViewAction();
     toggle_right_ = right_dock_->toggleViewAction();
     view_menu_->addAction(toggle_panel_);
@@ -183,6 +187,8 @@ void MainWindow::retranslate()
     tabs_->setTabText(1, tr("Sweep"));
     tabs_->setTabText(2, tr("Search"));
     export_search_->setText(tr("Search (Pareto) chart…"));
+    export_slots_->setText(tr("Slot grid of the schedule…"));
+    slot_grid_->setText(tr("Timeline as a slot &grid"));
     sweep_->retranslate();
     search_->retranslate();
     copy_chart_->setText(tr("&Copy memory chart"));

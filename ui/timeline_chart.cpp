@@ -6,7 +6,9 @@
 #include "language.h"
 #include "models/scenario_model.h"
 #include "playback_bar.h"
+#include "parallel/pipeline_geometry.h"
 #include "schedule/pipeline_closed_form.h"
+#include "schedule/slot_grid.h"
 
 #include <qcustomplot.h>
 
@@ -162,10 +164,48 @@ QString TimelineChart::headline(const Scenario& sc, const Estimate& e) const
     return QFontMetrics(title_->font()).horizontalAdvance(one_line) < plot_->width() - 16 ? one_line : head + QLatin1Char('\n') + bubble;
 }
 
+void TimelineChart::setSlotGrid(bool on)
+{
+    slot_grid_ = on;
+    gantt_->setCellBorders(on);
+    if (on)
+        playback_->stop(); // the cursor walks real time, not slots
+    refresh();
+}
+
+bool TimelineChart::refreshSlotGrid()
+{
+    const Scenario& sc = model_->scenario();
+    const Estimate& e = model_->estimate();
+    // Up to 512 microbatches: the grid stays a grid (the timed view extrapolates the rest).
+    const long long m = std::min<long long>(e.microbatches, 512);
+    const std::optional<Timeline> grid = parascope::slotGrid(pipelineGeometry(sc.model, sc.parallel), m);
+    if (!grid)
+        return false;
+    a_rows_ = 0;
+    gantt_->setSegments(ganttSegments(*grid), grid->ranks, grid->pipeline_end_s);
+    auto ticker = QSharedPointer<QCPAxisTickerText>::create();
+    const int line = QFontMetrics(plot_->yAxis->tickLabelFont()).height() * 11 / 10;
+    const int height = plot_->axisRect()->height() > 0 ? plot_->axisRect()->height() : plot_->height() / 2;
+    const int step = std::max(1, (grid->ranks * line + std::max(1, height) - 1) / std::max(1, height));
+    for (int r = 0; r < grid->ranks; r += step)
+        ticker->addTick(r, tr("rank %1").arg(r));
+    plot_->yAxis->setTicker(ticker);
+    plot_->yAxis->setRange(-0.6, std::max(grid->ranks, 1) - 0.4);
+    plot_->xAxis->setRange(0, std::max(1.0, grid->pipeline_end_s));
+    plot_->xAxis->setLabel(tr("Slot (a forward = 1, a backward = 2)"));
+    title_->setText(tr("Slot grid · %1 · %n microbatch(es)", nullptr, int(m)).arg(inUi(displayName(sc.parallel.schedule))));
+    plot_->replot(QCustomPlot::rpQueuedReplot);
+    return true;
+}
+
 void TimelineChart::refresh()
 {
     if (showInvalid())
         return;
+    if (slot_grid_ && refreshSlotGrid())
+        return;
+    plot_->xAxis->setLabel(tr("Time in the step (s)"));
     const Estimate& e = model_->estimate();
     const Timeline& tl = e.timeline.timeline;
     const int rows = e.timeline.simulated ? tl.ranks : 0;

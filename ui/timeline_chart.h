@@ -29,6 +29,10 @@ public:
     QString title() const; // the line above the Gantt (schedule, step, both bubble figures)
     QString tooltipFor(int segment) const;
     PlaybackBar* playback() const { return playback_; }
+    // The slot grid (schedule/slot_grid.h) instead of the timed Gantt: one cell per forward, the
+    // schedule readable at any number of microbatches.
+    void setSlotGrid(bool on);
+    bool slotGrid() const { return slot_grid_; }
 
 signals:
     // The playback cursor's time in the step; negative when it goes away.
@@ -48,6 +52,8 @@ private:
     std::vector<QCPGraph*> legend_entries_;
     QCPItemStraightLine* cursor_ = nullptr;
     int a_rows_ = 0; // compare: A's ranks and a blank row, above B's
+    bool slot_grid_ = false;
+    bool refreshSlotGrid(); // false: no grid for this scenario (the timed Gantt is drawn)
     QString headline(const Scenario& sc, const Estimate& e) const;
     QCPTextElement* title_ = nullptr;
     PlaybackBar* playback_ = nullptr;

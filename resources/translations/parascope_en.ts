@@ -779,6 +779,14 @@ The previous file is unchanged.</translation>
         <source>Restored the scenario from the last session</source>
         <translation>Restored the scenario from the last session</translation>
     </message>
+    <message>
+        <source>Slot grid of the schedule…</source>
+        <translation>Slot grid of the schedule…</translation>
+    </message>
+    <message>
+        <source>Timeline as a slot &amp;grid</source>
+        <translation>Timeline as a slot &amp;grid</translation>
+    </message>
 </context>
 <context>
     <name>parascope::ui::MemoryChart</name>
@@ -1179,6 +1187,17 @@ OOM</translation>
     <message>
         <source>B: %1</source>
         <translation>B: %1</translation>
+    </message>
+    <message>
+        <source>Slot (a forward = 1, a backward = 2)</source>
+        <translation>Slot (a forward = 1, a backward = 2)</translation>
+    </message>
+    <message numerus="yes">
+        <source>Slot grid · %1 · %n microbatch(es)</source>
+        <translation>
+            <numerusform>Slot grid · %1 · %n microbatch(es)</numerusform>
+            <numerusform>Slot grid · %1 · %n microbatch(es)</numerusform>
+        </translation>
     </message>
 </context>
 </TS>

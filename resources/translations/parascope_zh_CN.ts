@@ -772,6 +772,14 @@ The previous file is unchanged.</source>
         <source>Restored the scenario from the last session</source>
         <translation>已恢复上次会话的场景</translation>
     </message>
+    <message>
+        <source>Slot grid of the schedule…</source>
+        <translation>调度的时隙网格图…</translation>
+    </message>
+    <message>
+        <source>Timeline as a slot &amp;grid</source>
+        <translation>时间线显示为时隙网格(&amp;G)</translation>
+    </message>
 </context>
 <context>
     <name>parascope::ui::MemoryChart</name>
@@ -1170,6 +1178,16 @@ OOM</source>
     <message>
         <source>B: %1</source>
         <translation>B：%1</translation>
+    </message>
+    <message>
+        <source>Slot (a forward = 1, a backward = 2)</source>
+        <translation>时隙（前向 = 1，反向 = 2）</translation>
+    </message>
+    <message numerus="yes">
+        <source>Slot grid · %1 · %n microbatch(es)</source>
+        <translation>
+            <numerusform>时隙网格 · %1 · %n 个微批</numerusform>
+        </translation>
     </message>
 </context>
 </TS>

@@ -6,6 +6,7 @@
 #include "schedule/generators.h"
 #include "schedule/pipeline_closed_form.h"
 #include "schedule/simulator.h"
+#include "schedule/slot_grid.h"
 #include "schedule/validate.h"
 
 #include <QtTest>
@@ -271,6 +272,40 @@ private slots:
         // makespan ≥ 33 + 2·(p − 1)·c.
         const double c = 0.1;
         QVERIFY(unitSimulation(oneFOneBSchedule(4, 8), c).pipeline_end_s >= 33 + 6 * c - 1e-12);
+    }
+
+    void slotGridOnAUnitClock()
+    {
+        // The slot grid: F = 1 slot, B = 2. 1F1B on p = 4 with m = 8 (Narayanan et al. 2021 §2.2):
+        // (m + p − 1)·(F + B) = 11·3 = 33 slots. By hand: F0 runs on ranks 0…3 in slots 0…3;
+        // B0 on rank 3 in slots 4–5, rank 2 in 6–7, rank 1 in 8–9, rank 0 in 10–11: rank 0's
+        // first backward starts at slot 10. Every op starts and ends on a whole slot.
+        ModelSpec m;
+        m.layers = 32;
+        ParallelConfig p;
+        p.pp = 4;
+        const auto grid = slotGrid(parascope::pipelineGeometry(m, p), 8);
+        QVERIFY(grid);
+        QCOMPARE(grid->pipeline_end_s, 33.0);
+        double first_b0 = -1;
+        for (const TimedOp& op : grid->ops) {
+            QCOMPARE(op.start_s, std::round(op.start_s));
+            QCOMPARE(op.end_s - op.start_s, op.type == OpType::B ? 2.0 : 1.0);
+            if (op.rank == 0 && op.type == OpType::B && first_b0 < 0)
+                first_b0 = op.start_s;
+        }
+        QCOMPARE(first_b0, 10.0);
+        // Interleaved, v = 2: a slot is one chunk's forward (half a stage). Each rank does m·v = 16
+        // chunk forwards and backwards (48 slots) plus the fill and drain of p − 1 chunk round
+        // trips, (p − 1)·3 = 9: 57 slots, i.e. (m + (p − 1)/v)·3 = 28.5 whole-stage forwards —
+        // the interleaved bubble of Narayanan et al. 2021 §2.2. Not generated for m = 6 (m must be
+        // a multiple of p).
+        p.schedule = ScheduleKind::Interleaved;
+        p.vpp = 2;
+        const auto interleaved = slotGrid(parascope::pipelineGeometry(m, p), 8);
+        QVERIFY(interleaved);
+        QCOMPARE(interleaved->pipeline_end_s, 57.0);
+        QVERIFY(!slotGrid(parascope::pipelineGeometry(m, p), 6));
     }
 };
 

@@ -112,7 +112,10 @@ int sweepCommand(const Args& a)
         nlohmann::json breaks = nlohmann::json::array();
         for (const auto& b : r.breaks)
             breaks.push_back({{"value", b.value}, {"code", b.code}, {"message", b.message.in(a.lang)}});
-        return emit(a, nlohmann::json{{"schema", "parascope.sweep/1"}, {"param", r.param}, {"points", points}, {"breaking_points", breaks}}.dump(2) + "\n");
+        nlohmann::json out{{"schema", "parascope.sweep/1"}, {"param", r.param}, {"points", points}, {"breaking_points", breaks}};
+        if (!r.changes_note.en.empty())
+            out["changes_note"] = r.changes_note.in(a.lang); // what else moves along the axis (GPUs, DP, …)
+        return emit(a, out.dump(2) + "\n");
     }
     std::ostringstream o;
     char line[512];
@@ -146,6 +149,8 @@ int sweepCommand(const Args& a)
         o << say(a, "  none\n", "  无\n");
     for (const auto& b : r.breaks)
         o << "  " << b.message.in(a.lang) << "\n";
+    if (!r.changes_note.en.empty())
+        o << "\n" << r.changes_note.in(a.lang) << "\n";
     return emit(a, o.str());
 }
 

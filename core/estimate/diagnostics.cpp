@@ -494,8 +494,8 @@ std::vector<Diagnostic> outcomeDiagnostics(const Scenario& sc, const Estimate& e
         if (g.group == Group::Tp && g.crossesNodes()) {
             tp_crosses = true;
             out.push_back(make(Severity::Warning, "tp_spans_nodes", "parallel.tp",
-                "TP = " + n(g.size) + " spans " + countOf(g.nodes, "node", "nodes") + ": its 4 collectives per layer go over the network.",
-                "TP = " + n(g.size) + " 跨越 " + n(g.nodes) + " 个节点：每层 4 次集合通信都要走网络。",
+                "TP = " + n(g.size) + " spans " + countOf(g.nodes, "node", "nodes") + ": its collectives go over the network (per layer and microbatch 4, or 8 with sequence parallelism: 4 AllGather + 4 ReduceScatter, forward and backward).",
+                "TP = " + n(g.size) + " 跨越 " + n(g.nodes) + " 个节点：它的集合通信都要走网络（每层每个微批 4 次；开启序列并行时为 8 次：4 次 AllGather + 4 次 ReduceScatter，前向与反向合计）。",
                 p.tp > per_node
                     ? "Keep TP ≤ " + n(per_node) + " (one node) and scale with PP or DP."
                     : "Use a TP that divides the " + n(per_node) + " GPUs of a node, so that no TP group straddles two nodes.",

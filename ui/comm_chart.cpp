@@ -144,10 +144,15 @@ void CommChart::refresh()
     for (const CommEntry& c : e.communication)
         for (const QString& l : rowLines(entryName(c), c.time_s, c.exposed_s, c.bytes_per_gpu_per_step, c.calls_per_step, false))
             narrow = narrow || fm.horizontalAdvance(l) > width - 8;
-    const int lines = narrow ? 5 : 3;
+    int lines = narrow ? 5 : 3;
     const int height = plot_->axisRect()->height() > 0 ? plot_->axisRect()->height() : plot_->height() * 2 / 3;
-    const int fit = std::max(1, height / (lines * fm.height() + 6));
-    const double bar_offset = 0.5 - 0.5 / lines;
+    // QCPItemText spaces its lines a little wider than the font's height: a line's worth of margin.
+    // A chart too low for one whole row shows the names only (the numbers are on hover).
+    const bool names_only = height < (lines + 1) * fm.height() + 6;
+    if (names_only)
+        lines = narrow ? 3 : 2;
+    const int fit = std::max(1, height / ((lines + 1) * fm.height() + 6));
+    const double bar_offset = 0.5 - 0.6 / (lines + 1);
     for (QCPBars* b : {link_, exposed_, pinned_})
         b->setWidth(0.3 / lines);
     // All rows when they fit; else the longest and one row summing "the other k" — or, on a
@@ -211,7 +216,10 @@ void CommChart::refresh()
         label->position->setTypeX(QCPItemPosition::ptAxisRectRatio);
         label->position->setTypeY(QCPItemPosition::ptPlotCoords);
         label->position->setCoords(0.01, double(r) - 0.48);
-        label->setText(rowLines(name, time, hidden_not, bytes, calls, narrow).join(QLatin1Char('\n')));
+        QStringList text = rowLines(name, time, hidden_not, bytes, calls, narrow);
+        if (names_only)
+            text = text.mid(0, narrow ? 2 : 1);
+        label->setText(text.join(QLatin1Char('\n')));
         labels_.push_back(label);
     }
     link_->setData(keys, link, true);
@@ -222,7 +230,7 @@ void CommChart::refresh()
     if (!pk.isEmpty())
         pinned_->addToLegend();
     const QString axis = ms ? tr("Time per step (ms)") : tr("Time per step (s)");
-    plot_->xAxis->setLabel(hidden > 0 ? tr("%1 · %n more: double-click", nullptr, hidden).arg(axis) : axis);
+    plot_->xAxis->setLabel(hidden > 0 ? tr("%1\n%n more: double-click", nullptr, hidden).arg(axis) : axis);
     plot_->yAxis->setRange(-0.5, std::max<double>(double(rows_.size()), 1) - 0.5);
     plot_->xAxis->setRange(0, std::max(top * scale * 1.05, 1e-6));
     plot_->replot(QCustomPlot::rpQueuedReplot);

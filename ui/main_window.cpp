@@ -85,9 +85,9 @@ MainWindow::MainWindow(QWidget* parent, Session session)
     memory_ = new MemoryChart(model_);
     comm_ = new CommChart(model_);
     timeline_ = new TimelineChart(model_);
-    memory_->setMinimumSize(240, 200);
-    comm_->setMinimumSize(200, 200);
-    timeline_->setMinimumSize(400, 220);
+    memory_->setMinimumSize(240, 160);
+    comm_->setMinimumSize(200, 160);
+    timeline_->setMinimumSize(400, 180);
     auto* top = new QSplitter(Qt::Horizontal);
     top->addWidget(memory_);
     top->addWidget(comm_);

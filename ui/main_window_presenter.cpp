@@ -9,6 +9,7 @@
 #include <QDockWidget>
 #include <QShortcut>
 #include <QSplitter>
+#include <QStatusBar>
 #include <QTabWidget>
 
 // Presenter mode and the maximised chart: what the main window does in front of a class.
@@ -61,6 +62,9 @@ void MainWindow::setPresenterMode(bool on)
         right_dock_->setVisible(before_presenter_.right);
         maximiseChart(std::nullopt);
     }
+    // The status bar keeps the height it had at the old font unless told (QStatusBar lays out
+    // once): make room for a line of the new one.
+    statusBar()->setMinimumHeight(on ? QFontMetrics(QApplication::font()).height() + 10 : 0);
     theme_.font_pt = on ? kPresenterPt : 10;
     theme_.high_contrast = on;
     applyTheme();

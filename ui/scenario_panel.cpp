@@ -79,6 +79,12 @@ ScenarioPanel::ScenarioPanel(ScenarioModel* model, QWidget* parent)
     for (const PresetInfo& p : listPresets("clusters"))
         cluster_combo_->addItem(str(p.name), str(p.id));
     presets->addRow(label(QT_TR_NOOP("Cluster")), cluster_combo_);
+    // Preset names are long ("DGX A100 80GB, 8×HDR 200 Gb/s"): the combos elide rather than
+    // widen the panel past a 1024-pixel screen (the full name is in the list and the tooltip).
+    for (QComboBox* c : {lesson_combo_, model_combo_, cluster_combo_}) {
+        c->setSizeAdjustPolicy(QComboBox::AdjustToMinimumContentsLengthWithIcon);
+        c->setMinimumContentsLength(12);
+    }
 
     auto* knobs_box = new QGroupBox;
     auto* form = new QFormLayout(knobs_box);
@@ -93,10 +99,10 @@ ScenarioPanel::ScenarioPanel(ScenarioModel* model, QWidget* parent)
         row.spin->setObjectName(QString::fromLatin1(k.path) + QStringLiteral(".spin"));
         row.spin->setRange(0, 1 << 30);
         row.spin->setKeyboardTracking(false);
-        row.spin->setMinimumWidth(90);
+        row.spin->setMinimumWidth(72); // seven digits: 1048576 tokens
         row.slider->setContextMenuPolicy(Qt::CustomContextMenu);
         row.label->setContextMenuPolicy(Qt::CustomContextMenu);
-        row.slider->setMinimumWidth(90);
+        row.slider->setMinimumWidth(48);
         auto* line = new QHBoxLayout;
         line->addWidget(row.slider, 1);
         line->addWidget(row.spin);

@@ -417,10 +417,13 @@
         <translation>Time per step (s)</translation>
     </message>
     <message numerus="yes">
-        <source>%1 · %n more: double-click</source>
+        <source>%1
+%n more: double-click</source>
         <translation>
-            <numerusform>%1 · %n more: double-click</numerusform>
-            <numerusform>%1 · %n more: double-click</numerusform>
+            <numerusform>%1
+%n more: double-click</numerusform>
+            <numerusform>%1
+%n more: double-click</numerusform>
         </translation>
     </message>
 </context>

@@ -413,9 +413,11 @@
         <translation>每步时间（s）</translation>
     </message>
     <message numerus="yes">
-        <source>%1 · %n more: double-click</source>
+        <source>%1
+%n more: double-click</source>
         <translation>
-            <numerusform>%1 · 另有 %n 项：双击放大</numerusform>
+            <numerusform>%1
+另有 %n 项：双击放大</numerusform>
         </translation>
     </message>
 </context>

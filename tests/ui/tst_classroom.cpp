@@ -24,6 +24,7 @@
 #include <QListView>
 #include <QListWidget>
 #include <QMenuBar>
+#include <QStatusBar>
 #include <QProcess>
 #include <QTemporaryDir>
 #include <QtTest>
@@ -81,6 +82,8 @@ private slots:
             QVERIFY(QApplication::font().pointSize() >= 18);
             QVERIFY(w.memoryChart()->plot()->xAxis->labelFont().pointSize() >= 18);
             QCOMPARE(w.memoryChart()->theme().linePx(), 3); // thick lines
+            // The status bar grows with the font (it kept its 10-point height and was cut).
+            QVERIFY(w.statusBar()->minimumHeight() > QFontMetrics(QApplication::font()).height());
             for (QDockWidget* d : docks(w))
                 QVERIFY2(!d->isVisible(), qPrintable(d->objectName())); // the charts get the room
             // With 18-point fonts the window still fits both classroom screens, on every tab.

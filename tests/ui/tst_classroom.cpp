@@ -20,7 +20,12 @@
 
 #include <qcustomplot.h>
 
+#include <QAbstractButton>
+#include <QAbstractItemView>
+#include <QComboBox>
 #include <QDockWidget>
+#include <QLabel>
+#include <QRegularExpression>
 #include <QListView>
 #include <QListWidget>
 #include <QMenuBar>
@@ -395,6 +400,118 @@ private slots:
             QVERIFY2(bytes.contains("CJKsc") || bytes.contains("CJK SC") || bytes.contains("SansSC"), "no Simplified Chinese font in the PDF");
             QVERIFY(!bytes.contains("CJKjp"));
         }
+    }
+
+    void chineseUiHasNoUntranslatedWords()
+    {
+        // Every text the Chinese window shows — menus, panels, tabs, tables, chart titles, axes,
+        // legends and labels — on the default scenario, an out-of-memory one and a comparison:
+        // once names (presets), units and the course's standard abbreviations are taken out, no
+        // Latin word is left (zh-terminology.md keeps TP/PP/DP/CP/EP/VPP/SP, GPU, MFU, ZeRO,
+        // NVLink, the collectives' one spelling, and "rank").
+        static const QStringList allowed = {
+            QStringLiteral("TP"), QStringLiteral("PP"), QStringLiteral("DP"), QStringLiteral("CP"), QStringLiteral("EP"),
+            QStringLiteral("VPP"), QStringLiteral("SP"), QStringLiteral("GPU"), QStringLiteral("MFU"), QStringLiteral("ZeRO"),
+            QStringLiteral("GiB"), QStringLiteral("MiB"), QStringLiteral("KiB"), QStringLiteral("TiB"), QStringLiteral("ms"),
+            QStringLiteral("AllReduce"), QStringLiteral("AllGather"), QStringLiteral("ReduceScatter"), QStringLiteral("NVLink"),
+            QStringLiteral("PCIe"), QStringLiteral("GPipe"), QStringLiteral("DualPipeV"), QStringLiteral("OOM"),
+            QStringLiteral("rank"), QStringLiteral("Flash"), QStringLiteral("Attention"), QStringLiteral("ParaScope"),
+            QStringLiteral("JSON"), QStringLiteral("PNG"), QStringLiteral("SVG"), QStringLiteral("PDF"), QStringLiteral("Chrome"),
+            QStringLiteral("English")};
+        QStringList names = {QStringLiteral("All-to-All"), QStringLiteral("ZB-H1"), QStringLiteral("ZB-V"), QStringLiteral("tokens/s"),
+                             QStringLiteral("Tokens/s"), QStringLiteral("1F1B"), QStringLiteral("BF16"), QStringLiteral("FP16"),
+                             QStringLiteral("FP8"), QStringLiteral("FP32"), QStringLiteral("PP 4"), QStringLiteral("PP 2")};
+        for (const char* kind : {"models", "clusters", "gpus", "lessons"})
+            for (const PresetInfo& p : listPresets(kind)) {
+                names << QString::fromStdString(p.id) << QString::fromStdString(p.name);
+                if (p.json.contains("gpu") && p.json["gpu"].is_string())
+                    names << QString::fromStdString(p.json["gpu"].get<std::string>());
+            }
+        std::sort(names.begin(), names.end(), [](const QString& a, const QString& b) { return a.size() > b.size(); });
+        const auto englishWords = [&](QString text) {
+            text.remove(QRegularExpression(QStringLiteral("<[^>]*>"))); // HTML tags
+            text.remove(QLatin1Char('&'));                              // mnemonics
+            for (const QString& n : names)
+                if (!n.isEmpty())
+                    text.replace(n, QStringLiteral(" "));
+            text.replace(QRegularExpression(QStringLiteral(R"([A-Za-z0-9\-]*[A-Za-z0-9](?:[_.][A-Za-z0-9\-]+)+)")), QStringLiteral(" "));
+            text.replace(QRegularExpression(QStringLiteral(R"(\b(?:TP|PP|DP|CP|EP|VPP)\d+\b)")), QStringLiteral(" "));
+            QStringList left;
+            static const QRegularExpression word(QStringLiteral("[A-Za-z]{2,}"));
+            for (auto it = word.globalMatch(text); it.hasNext();) {
+                const QString w = it.next().captured();
+                if (!allowed.contains(w) && !left.contains(w))
+                    left << w;
+            }
+            return left;
+        };
+        MainWindow w;
+        w.setLanguage(QStringLiteral("zh"));
+        w.resize(1280, 720);
+        w.show();
+        QVERIFY(QTest::qWaitForWindowExposed(&w));
+        const auto check = [&](const char* when) {
+            w.model()->flush();
+            QApplication::processEvents();
+            QStringList texts;
+            for (QAction* a : w.findChildren<QAction*>())
+                texts << a->text();
+            for (QLabel* l : w.findChildren<QLabel*>())
+                texts << l->text();
+            for (QAbstractButton* b : w.findChildren<QAbstractButton*>())
+                texts << b->text();
+            for (QComboBox* c : w.findChildren<QComboBox*>())
+                for (int i = 0; i < c->count(); ++i)
+                    texts << c->itemText(i);
+            for (QDockWidget* d : w.findChildren<QDockWidget*>())
+                texts << d->windowTitle();
+            for (QAbstractItemView* v : w.findChildren<QAbstractItemView*>()) {
+                QAbstractItemModel* m = v->model();
+                if (!m)
+                    continue;
+                for (int c = 0; c < m->columnCount(); ++c)
+                    texts << m->headerData(c, Qt::Horizontal).toString();
+                for (int r = 0; r < std::min(m->rowCount(), 20); ++r)
+                    for (int c = 0; c < m->columnCount(); ++c)
+                        texts << m->index(r, c).data().toString();
+            }
+            for (QCustomPlot* plot : w.findChildren<QCustomPlot*>()) {
+                for (QCPAxisRect* rect : plot->axisRects())
+                    for (QCPAxis* axis : rect->axes()) {
+                        texts << axis->label();
+                        if (auto t = axis->ticker().dynamicCast<QCPAxisTickerText>())
+                            texts << QStringList(t->ticks().values());
+                    }
+                for (int i = 0; i < plot->legend->itemCount(); ++i)
+                    if (auto* item = qobject_cast<QCPPlottableLegendItem*>(plot->legend->item(i)))
+                        texts << item->plottable()->name();
+                for (int i = 0; i < plot->itemCount(); ++i)
+                    if (auto* t = qobject_cast<QCPItemText*>(plot->item(i)); t && t->visible())
+                        texts << t->text();
+                for (QCPLayoutElement* e : plot->plotLayout()->elements(true))
+                    if (auto* t = qobject_cast<QCPTextElement*>(e))
+                        texts << t->text();
+            }
+            for (const QString& t : texts) {
+                const QStringList left = englishWords(t);
+                QVERIFY2(left.isEmpty(), qPrintable(QStringLiteral("%1: \"%2\" has untranslated %3").arg(QLatin1String(when), t, left.join(QStringLiteral(", ")))));
+            }
+        };
+        check("default scenario");
+        w.model()->setScenario(scenario(R"({"schema":"parascope.scenario/1","model":"llama2-70b","cluster":"dgx-a100-80g",
+            "parallel":{"tp":1,"pp":1,"dp":16},"training":{"seq_len":4096,"micro_batch":1,"global_batch":64}})"));
+        QTRY_VERIFY_WITH_TIMEOUT(!w.diagnosticsPanel()->adviceRunning(), 20000);
+        check("out of memory, with advice");
+        Scenario a = sevenB();
+        a.name = "PP 4";
+        w.model()->setScenario(a);
+        w.model()->flush();
+        w.model()->pin();
+        a.name = "PP 2";
+        a.parallel.pp = 2;
+        a.parallel.dp = 4;
+        w.model()->setScenario(a);
+        check("compare");
     }
 
     void presenterScreenshotFitsBothScreens()

@@ -571,7 +571,8 @@ void TstDiagnostics::suggestionsNameOnlyWhatApplies()
     // overlap_grad_reduce is suggested only while it is off.
     {
         Scenario sc = test::scenarioFromFile("diag-exposed_comm_high.parascope.json");
-        const Diagnostic* d = diag(evaluate(sc), "exposed_comm_high");
+        const Estimate off = evaluate(sc); // the diagnostic points into it: keep it alive
+        const Diagnostic* d = diag(off, "exposed_comm_high");
         QVERIFY(d && contains(d->suggestion.en, "overlap_grad_reduce"));
         sc.parallel.overlap_grad_reduce = true;
         const Estimate on = evaluate(sc);

@@ -223,6 +223,7 @@ QString MainWindow::loadScenario(const QString& file)
         return text.trimmed();
     }
     lesson_id_.clear();
+    panel_->showLesson(QString());
     model_->setScenario(*sc);
     return {};
 }
@@ -298,6 +299,7 @@ void MainWindow::loadLesson(const QString& id, int step)
     if (!l || l->steps.empty())
         return;
     lesson_id_ = id;
+    panel_->showLesson(id);
     lesson_step_ = std::clamp(step, 0, int(l->steps.size()) - 1);
     model_->setScenario(l->steps[std::size_t(lesson_step_)].scenario);
     current_file_.clear();

@@ -195,6 +195,12 @@ ScenarioPanel::ScenarioPanel(ScenarioModel* model, QWidget* parent)
     sync();
 }
 
+void ScenarioPanel::showLesson(const QString& id)
+{
+    const QSignalBlocker block(lesson_combo_);
+    lesson_combo_->setCurrentIndex(std::max(0, lesson_combo_->findData(id)));
+}
+
 void ScenarioPanel::retranslate()
 {
     for (auto& [l, text] : static_labels_)

@@ -31,6 +31,8 @@ public:
     QSlider* slider(const QString& path) const;
     QSpinBox* spinBox(const QString& path) const;
     QComboBox* modelCombo() const { return model_combo_; }
+    // The lesson combo shows this lesson ("" for none), without emitting lessonChosen.
+    void showLesson(const QString& id);
 
 signals:
     void lessonChosen(const QString& id);

@@ -35,6 +35,7 @@
 #ifdef Q_OS_LINUX
 #include <sys/resource.h>
 #endif
+#include <QComboBox>
 #include <QMenuBar>
 #include <QSlider>
 #include <QSpinBox>
@@ -401,6 +402,8 @@ private slots:
             QVERIFY(!l.title.en.empty() && !l.title.zh.empty() && !l.text.en.empty() && !l.text.zh.empty());
             w.loadLesson(QString::fromStdString(l.id), 0);
             QCOMPARE(scenarioToJson(w.model()->scenario()), scenarioToJson(l.steps.front().scenario));
+            // The panel's lesson combo shows the lesson loaded (it said "(none)").
+            QCOMPARE(w.panel()->findChild<QComboBox*>()->currentData().toString(), QString::fromStdString(l.id));
         }
         // Case 1: DDP runs out of memory, TP 8 × DP 8 fits.
         w.loadLesson(QStringLiteral("1-13b-ddp-vs-tp"), 0);

@@ -2,7 +2,7 @@
 #include "format.h"
 
 #include "gantt_plottable.h"
-#include "estimate/diagnostics.h"
+#include "estimate/display_names.h"
 #include "language.h"
 #include "models/scenario_model.h"
 #include "playback_bar.h"
@@ -149,7 +149,7 @@ QString TimelineChart::headline(const Scenario& sc, const Estimate& e) const
     // stages are uneven or communication is exposed); one decimal, as everywhere.
     const ParallelConfig& p = sc.parallel;
     const Term formula = bubbleTerm(p.schedule, p.pp, p.vpp, e.microbatches);
-    const QString closed = formula.formula.size() <= 32 ? QString::fromStdString(formula.formula) : tr("closed form");
+    const QString closed = QString::fromStdString(formula.formula);
     const QString head = tr("%1 · step %2").arg(inUi(displayName(p.schedule)), seconds(e.time.step_s));
     QString bubble = tr("bubble: simulated %1 %, formula %2 = %3 %")
                          .arg(e.time.bubble_fraction * 100, 0, 'f', 1)

@@ -111,32 +111,37 @@ double bubbleFraction(ScheduleKind s, int pp, int vpp, long long m)
 
 Term bubbleTerm(ScheduleKind s, int pp, int vpp, long long m)
 {
+    // bubbleFraction's closed forms (F = 1, B = 2, Bi = W = 1, F&B = 3) reduced to the fraction
+    // a lecture writes: interleaved ((p−1)/v)/(m + (p−1)/v) = (p−1)/(v·m + p−1); ZB-H1
+    // (p−1)·1/(3m + (p−1)·1); ZB-V (p−1)·½/(3m + (p−1)·½) = (p−1)/(6m + p−1); DualPipe-V
+    // (p/2−1)·2/(3m + (p/2−1)·2) = (p−2)/(3m + p−2). The diagnostics, reports and the timeline's
+    // title all quote this one.
     Term t{"time.bubble_fraction", bubbleFraction(s, pp, vpp, m), "fraction", "", "",
            "Narayanan et al. 2021 §2.2; docs/reference/schedules-and-comm.md §1.11"};
-    const std::string P = num(pp), V = num(vpp), M = num(double(m));
+    const std::string P = std::to_string(pp), V = std::to_string(vpp), M = std::to_string(m);
     switch (s) {
     case ScheduleKind::GPipe:
     case ScheduleKind::OneFOneB:
-        t.formula = "(p − 1)/(m + p − 1)";
-        t.substituted = "(" + P + " − 1)/(" + M + " + " + P + " − 1)";
+        t.formula = "(p−1)/(m+p−1)";
+        t.substituted = "(" + P + "−1)/(" + M + "+" + P + "−1)";
         break;
     case ScheduleKind::Interleaved:
-        t.formula = "((p − 1)/v)/(m + (p − 1)/v)";
-        t.substituted = "((" + P + " − 1)/" + V + ")/(" + M + " + (" + P + " − 1)/" + V + ")";
+        t.formula = "(p−1)/(v·m+p−1)";
+        t.substituted = "(" + P + "−1)/(" + V + "·" + M + "+" + P + "−1)";
         break;
     case ScheduleKind::ZbH1:
-        t.formula = "(p − 1)(F + Bi − W)/(m(F + B) + (p − 1)(F + Bi − W)), F=1, B=2, Bi=W=1";
-        t.substituted = "(" + P + " − 1)·1/(" + M + "·3 + (" + P + " − 1)·1)";
+        t.formula = "(p−1)/(3m+p−1)";
+        t.substituted = "(" + P + "−1)/(3·" + M + "+" + P + "−1)";
         t.source = "Qi et al. 2024 (Zero Bubble), ZB-H1";
         break;
     case ScheduleKind::ZbV:
-        t.formula = "(p − 1)·F/2 / (m(F + B) + (p − 1)·F/2): only the ramp of one chunk-forward per rank";
-        t.substituted = "(" + P + " − 1)·0.5/(" + M + "·3 + (" + P + " − 1)·0.5)";
+        t.formula = "(p−1)/(6m+p−1)";
+        t.substituted = "(" + P + "−1)/(6·" + M + "+" + P + "−1)";
         t.source = "Qi et al. 2024 (Zero Bubble), ZB-V; reproduced by the event simulator with F = Bi = W";
         break;
     case ScheduleKind::DualPipeV:
-        t.formula = "(p/2 − 1)(F&B + B − 3W)/(m(F + B) + bubble), F&B = 3";
-        t.substituted = "(" + P + "/2 − 1)·2/(" + M + "·3 + bubble)";
+        t.formula = "(p−2)/(3m+p−2)";
+        t.substituted = "(" + P + "−2)/(3·" + M + "+" + P + "−2)";
         t.source = "DeepSeek DualPipe README, bubble table";
         break;
     }

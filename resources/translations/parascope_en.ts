@@ -1164,10 +1164,6 @@ OOM</translation>
         <translation>No simulated timeline: %1</translation>
     </message>
     <message>
-        <source>closed form</source>
-        <translation>closed form</translation>
-    </message>
-    <message>
         <source>%1 · step %2</source>
         <translation>%1 · step %2</translation>
     </message>

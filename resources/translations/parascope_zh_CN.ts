@@ -1154,10 +1154,6 @@ OOM</source>
         <translation>无仿真时间线：%1</translation>
     </message>
     <message>
-        <source>closed form</source>
-        <translation>闭式解</translation>
-    </message>
-    <message>
         <source>%1 · step %2</source>
         <translation>%1 · 单步耗时 %2</translation>
     </message>

@@ -11,6 +11,7 @@
 #include "diagnostics_panel.h"
 #include "io/scenario_json.h"
 #include "main_window.h"
+#include "scenario_fixture.h"
 #include "estimate/memory_over_time.h"
 #include "memory_chart.h"
 #include "playback_bar.h"
@@ -39,11 +40,10 @@ using namespace parascope::ui;
 
 namespace {
 
+// A scenario from JSON text (tests/support: fails the test on an input error).
 Scenario scenario(const std::string& json)
 {
-    std::vector<InputError> errors;
-    const auto j = parseJsonText(json, errors);
-    return readScenario(*j, errors).value();
+    return test::scenarioFromJson(json);
 }
 
 // Llama-2 7B on PP 4 with 8 microbatches of one sequence: valid, fits, a visible bubble.
@@ -221,7 +221,7 @@ private slots:
 
     void timelineTitleLabelsBothBubbleFigures()
     {
-        // PP 4, 8 microbatches: the textbook's (p − 1)/(m + p − 1) = 3/11 = 27.3 %; the simulation
+        // PP 4, 8 microbatches: the textbook's (p−1)/(m+p−1) = 3/11 = 27.3 %; the simulation
         // gives its own figure. Both appear, labelled, with one decimal each.
         MainWindow w;
         w.setLanguage(QStringLiteral("en"));
@@ -231,7 +231,7 @@ private slots:
         QCOMPARE(e.microbatches, 8LL);
         const QString title = w.timelineChart()->title();
         QVERIFY2(title.contains(QStringLiteral("simulated %1 %").arg(e.time.bubble_fraction * 100, 0, 'f', 1)), qPrintable(title));
-        QVERIFY2(title.contains(QStringLiteral("(p − 1)/(m + p − 1) = 27.3 %")), qPrintable(title));
+        QVERIFY2(title.contains(QStringLiteral("(p−1)/(m+p−1) = 27.3 %")), qPrintable(title));
         QVERIFY2(title.startsWith(QStringLiteral("1F1B")), qPrintable(title));
     }
 

@@ -1,7 +1,7 @@
 #include "comm_chart.h"
 #include "format.h"
 
-#include "estimate/diagnostics.h"
+#include "estimate/display_names.h"
 #include "language.h"
 #include "models/scenario_model.h"
 

@@ -1,6 +1,6 @@
 #include "format.h"
 
-#include "estimate/diagnostics.h"
+#include "estimate/display_names.h"
 #include "language.h"
 
 #include <QCoreApplication>

@@ -4,7 +4,7 @@
 
 #include "io/scenario_json.h"
 #include "language.h"
-#include "estimate/diagnostics.h"
+#include "estimate/display_names.h"
 #include "lessons/lessons.h"
 #include "models/scenario_model.h"
 

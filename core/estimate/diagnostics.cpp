@@ -4,75 +4,8 @@
 #include "schedule/pipeline_closed_form.h"
 
 #include <algorithm>
-#include <charconv>
 
 namespace parascope {
-
-namespace {
-
-// `v` with `decimals` digits after the point, then `unit` (std::to_chars: printf's rounding,
-// without its locale and format parsing; search formats many of these).
-std::string fixed(double v, int decimals, const char* unit)
-{
-    char buf[64];
-    const auto r = std::to_chars(buf, buf + sizeof buf - 8, v, std::chars_format::fixed, decimals);
-    return std::string(buf, r.ptr) + unit;
-}
-
-} // namespace
-
-std::string formatBytes(double bytes)
-{
-    const double gib = bytes / double(1ull << 30);
-    if (gib >= 1024)
-        return fixed(gib / 1024, 2, " TiB");
-    if (gib >= 1)
-        return fixed(gib, 1, " GiB");
-    return fixed(bytes / double(1 << 20), 0, " MiB");
-}
-
-std::string formatPercent(double fraction)
-{
-    return fixed(fraction * 100, 1, " %");
-}
-
-std::string countOf(long long n, const char* singular, const char* plural)
-{
-    return std::to_string(n) + " " + (n == 1 ? singular : plural);
-}
-
-BubbleFormula bubbleFormula(ScheduleKind s, int pp, int vpp, long long m)
-{
-    // The closed forms of pipeline_closed_form.cpp (F = 1, B = 2, Bi = W = 1), each reduced to the
-    // fraction a lecture writes: e.g. interleaved ((p−1)/v)/(m + (p−1)/v) = (p−1)/(v·m + p−1).
-    BubbleFormula f;
-    f.fraction = bubbleFraction(s, pp, vpp, m);
-    const std::string P = std::to_string(pp), V = std::to_string(vpp), M = std::to_string(m);
-    switch (s) {
-    case ScheduleKind::GPipe:
-    case ScheduleKind::OneFOneB:
-        f.formula = "(p−1)/(m+p−1)";
-        f.substituted = "(" + P + "−1)/(" + M + "+" + P + "−1)";
-        break;
-    case ScheduleKind::Interleaved:
-        f.formula = "(p−1)/(v·m+p−1)";
-        f.substituted = "(" + P + "−1)/(" + V + "·" + M + "+" + P + "−1)";
-        break;
-    case ScheduleKind::ZbH1:
-        f.formula = "(p−1)/(3m+p−1)";
-        f.substituted = "(" + P + "−1)/(3·" + M + "+" + P + "−1)";
-        break;
-    case ScheduleKind::ZbV:
-        f.formula = "(p−1)/(6m+p−1)";
-        f.substituted = "(" + P + "−1)/(6·" + M + "+" + P + "−1)";
-        break;
-    case ScheduleKind::DualPipeV:
-        f.formula = "(p−2)/(3m+p−2)";
-        f.substituted = "(" + P + "−2)/(3·" + M + "+" + P + "−2)";
-        break;
-    }
-    return f;
-}
 
 namespace {
 
@@ -452,9 +385,9 @@ std::vector<Diagnostic> outcomeDiagnostics(const Scenario& sc, const Estimate& e
     // never fills (m < PP), so that microbatches_lt_pp, the cause, needs no number of its own.
     const long long m = est.microbatches;
     if (p.pp > 1 && (est.time.bubble_fraction > 0.25 || (m > 0 && m < p.pp))) {
-        const BubbleFormula f = bubbleFormula(p.schedule, p.pp, p.vpp, m);
+        const Term f = bubbleTerm(p.schedule, p.pp, p.vpp, m);
         const bool simulated = est.time.method.rfind("simulated", 0) == 0;
-        const std::string step_share = formatPercent(est.time.bubble_fraction), textbook = formatPercent(f.fraction);
+        const std::string step_share = formatPercent(est.time.bubble_fraction), textbook = formatPercent(f.value);
         std::string en = "Pipeline bubble: " + std::string(simulated ? "simulated " : "closed-form step ") + step_share
                        + " of the step is idle; formula " + f.formula + " = " + f.substituted + " = " + textbook + " (PP = " + n(p.pp)
                        + ", " + countOf(m, "microbatch", "microbatches") + ", " + displayName(p.schedule).en + ").";
@@ -550,90 +483,6 @@ std::vector<Diagnostic> outcomeDiagnostics(const Scenario& sc, const Estimate& e
             "Try to " + any.en + ".", "可尝试" + any.zh + "。"));
     }
     return out;
-}
-
-Localized displayName(ScheduleKind v)
-{
-    switch (v) {
-    case ScheduleKind::GPipe: return {"GPipe", "GPipe"};
-    case ScheduleKind::OneFOneB: return {"1F1B", "1F1B"};
-    case ScheduleKind::Interleaved: return {"interleaved 1F1B", "交错式 1F1B"};
-    case ScheduleKind::ZbH1: return {"ZB-H1", "ZB-H1"};
-    case ScheduleKind::ZbV: return {"ZB-V", "ZB-V"};
-    case ScheduleKind::DualPipeV: return {"DualPipeV", "DualPipeV"};
-    }
-    return {"?", "?"};
-}
-
-Localized displayName(Recompute v)
-{
-    switch (v) {
-    case Recompute::None: return {"no recompute", "不重计算"};
-    case Recompute::Selective: return {"selective recompute", "选择性重计算"};
-    case Recompute::Full: return {"full recompute", "完全重计算"};
-    }
-    return {"?", "?"};
-}
-
-Localized displayName(Precision v)
-{
-    switch (v) {
-    case Precision::Bf16: return {"BF16", "BF16"};
-    case Precision::Fp16: return {"FP16", "FP16"};
-    case Precision::Fp8: return {"FP8", "FP8"};
-    case Precision::Fp32: return {"FP32", "FP32"};
-    }
-    return {"?", "?"};
-}
-
-Localized displayName(Group v)
-{
-    switch (v) {
-    case Group::Tp: return {"TP", "TP"};
-    case Group::Cp: return {"CP", "CP"};
-    case Group::Ep: return {"EP", "EP"};
-    case Group::Dp: return {"DP", "DP"};
-    case Group::DpCp: return {"DP·CP", "DP·CP"};
-    case Group::Edp: return {"expert DP", "专家 DP"};
-    case Group::Pp: return {"PP", "PP"};
-    }
-    return {"?", "?"};
-}
-
-Localized displayName(Collective v)
-{
-    switch (v) {
-    case Collective::AllReduce: return {"AllReduce", "AllReduce"};
-    case Collective::AllGather: return {"AllGather", "AllGather"};
-    case Collective::ReduceScatter: return {"ReduceScatter", "ReduceScatter"};
-    case Collective::AllToAll: return {"All-to-All", "All-to-All"};
-    case Collective::SendRecv: return {"send/receive", "点对点收发"};
-    case Collective::Broadcast: return {"broadcast", "广播"};
-    case Collective::Reduce: return {"reduce", "归约"};
-    }
-    return {"?", "?"};
-}
-
-Localized displayName(Purpose v)
-{
-    switch (v) {
-    case Purpose::Activations: return {"activations", "激活"};
-    case Purpose::Gradients: return {"gradients", "梯度"};
-    case Purpose::Parameters: return {"parameters", "参数"};
-    case Purpose::Kv: return {"keys/values", "键值"};
-    case Purpose::Tokens: return {"tokens", "词元"};
-    }
-    return {"?", "?"};
-}
-
-Localized displayName(Link v)
-{
-    switch (v) {
-    case Link::NvLink: return {"NVLink", "NVLink"};
-    case Link::Network: return {"network", "网络"};
-    case Link::Pcie: return {"PCIe", "PCIe"};
-    }
-    return {"?", "?"};
 }
 
 } // namespace parascope

@@ -7,6 +7,7 @@
 #include "io/scenario_json.h"
 #include "language.h"
 #include "models/scenario_model.h"
+#include "scenario_fixture.h"
 #include "search_view.h"
 #include "sweep_view.h"
 
@@ -23,11 +24,10 @@ using namespace parascope::ui;
 
 namespace {
 
+// A scenario from JSON text (tests/support: fails the test on an input error).
 Scenario scenario(const std::string& json)
 {
-    std::vector<InputError> errors;
-    const auto j = parseJsonText(json, errors);
-    return readScenario(*j, errors).value();
+    return test::scenarioFromJson(json);
 }
 
 // The README's scenario: Llama-2 70B on 512 A100-80GB (TP 8 · PP 8 · DP 8), 512 sequences of 4096.

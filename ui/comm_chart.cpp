@@ -80,8 +80,12 @@ QStringList CommChart::rowTexts() const
 
 QString CommChart::entryName(const CommEntry& c)
 {
+    std::vector<PipelineBoundary> boundaries;
+    for (const BoundarySend& b : c.boundaries)
+        boundaries.push_back(b.boundary);
+    const Localized link = boundaries.empty() ? displayName(c.link) : boundaryLinks(boundaries);
     return tr("%1 %2 · %3 · %4").arg(inUi(displayName(c.group)), inUi(displayName(c.collective)), inUi(displayName(c.purpose)),
-                                     inUi(displayName(c.link)));
+                                     inUi(link));
 }
 
 QString CommChart::tooltipFor(int entry) const
@@ -95,6 +99,19 @@ QString CommChart::tooltipFor(int entry) const
                    + tr("; %1 calls of %2; %3 sent per GPU per step")
                          .arg(c.calls_per_step, 0, 'f', 0)
                          .arg(bytesText(c.bytes_per_call), bytesText(c.bytes_per_gpu_per_step));
+    if (!c.boundaries.empty()) {
+        text += QStringLiteral("<br><br>") + tr("Stage boundaries (from → to, link, one send):");
+        constexpr std::size_t kListed = 16; // a tooltip, not a table: the rest are counted
+        for (std::size_t i = 0; i < c.boundaries.size() && i < kListed; ++i) {
+            const BoundarySend& b = c.boundaries[i];
+            text += QStringLiteral("<br>%1 → %2 · %3 · %4")
+                        .arg(b.boundary.from_rank)
+                        .arg(b.boundary.to_rank)
+                        .arg(inUi(displayName(b.boundary.link)), shortTime(b.seconds));
+        }
+        if (c.boundaries.size() > kListed)
+            text += QStringLiteral("<br>") + tr("… and %n more", nullptr, int(c.boundaries.size() - kListed));
+    }
     for (const Term& t : c.terms)
         text += QStringLiteral("<br><br>") + termHtml(t, false);
     return text;

@@ -61,6 +61,45 @@ struct Builder {
         e.terms.push_back({"comm.time", e.time_s, "s", "calls · t_call", num(calls) + "·" + num(one.seconds), source});
         out.push_back(std::move(e));
     }
+
+    // The PP entry just added: one send of S across each stage boundary over that boundary's own
+    // link (a pair of GPUs, inside a node or across two). The entry keeps the slowest boundary.
+    void addBoundaries(double S)
+    {
+        if (out.empty() || out.back().group != Group::Pp)
+            return;
+        CommEntry& e = out.back();
+        double slowest = 0;
+        GroupPlacement slowest_pair;
+        for (const PipelineBoundary& pb : in.placement.pp_boundaries) {
+            GroupPlacement pair = in.placement.group(Group::Pp);
+            pair.size = 2;
+            pair.nodes = pb.link == Link::Network ? 2 : 1;
+            pair.ranks_per_node = pair.nodes == 2 ? 1 : 2;
+            pair.link = pb.link;
+            const double t = collectiveTime(Collective::SendRecv, S, pair, in.cluster, false, Explain::NumbersOnly).seconds;
+            e.boundaries.push_back({pb, t});
+            if (t > slowest) {
+                slowest = t;
+                slowest_pair = pair;
+                e.link = pb.link;
+            }
+        }
+        if (slowest <= 0 || e.calls_per_step <= 0)
+            return;
+        e.time_s = e.calls_per_step * slowest;
+        if (in.explain == Explain::NumbersOnly)
+            return;
+        for (Term& term : e.terms) {
+            if (term.name == "comm.time_per_call") {
+                term = collectiveTime(Collective::SendRecv, S, slowest_pair, in.cluster, false, Explain::Full).term;
+                term.name = "comm.time_per_call";
+            } else if (term.name == "comm.time") {
+                term = {"comm.time", e.time_s, "s", "calls · t_call (slowest stage boundary)",
+                        num(e.calls_per_step) + "·" + num(slowest), term.source};
+            }
+        }
+    }
 };
 
 } // namespace
@@ -126,8 +165,10 @@ std::vector<CommEntry> communicationPlan(const CommInputs& in)
         const char* src = "Narayanan et al. 2021 §2.2, §4.1";
         b.add(Group::Pp, Collective::SendRecv, Purpose::Activations, chunks * mb, S, 1, Overlap::PipelineFill,
               sp ? "v·m sends, S = s·b·h·2/t" : "v·m sends, S = s·b·h·2", src);
+        b.addBoundaries(S);
         b.add(Group::Pp, Collective::SendRecv, Purpose::Gradients, chunks * mb, S, 1, Overlap::PipelineFill,
               sp ? "v·m sends, S = s·b·h·2/t" : "v·m sends, S = s·b·h·2", src);
+        b.addBoundaries(S);
     }
 
     // DP over dp·cp (ZeRO paper §7; Megatron distributed optimizer): gradients once per step

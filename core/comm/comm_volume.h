@@ -27,6 +27,12 @@ inline constexpr EnumName<Overlap> kOverlapNames[] = {{Overlap::None, "none"}, {
 constexpr std::span<const EnumName<Overlap>> enumNames(Overlap) { return kOverlapNames; }
 inline const char* toString(Overlap v) { return nameOf(v); }
 
+// One pipeline boundary and the time of one send across it (PP entries only).
+struct BoundarySend {
+    PipelineBoundary boundary;
+    double seconds = 0;
+};
+
 struct CommEntry {
     Group group = Group::Tp; // tp, cp, ep, dp (dense gradients over dp·cp), edp, pp
     Collective collective = Collective::AllReduce;
@@ -41,6 +47,9 @@ struct CommEntry {
     double exposed_s = 0;              // not hidden behind compute
     Overlap overlap = Overlap::None;
     double rounds = 1;                 // times per step the collective's calls happen together
+    // PP: every stage boundary with its own link; link and time_s above are the slowest one's
+    // (a GPU at that boundary). Empty for the other groups.
+    std::vector<BoundarySend> boundaries;
     std::vector<Term> terms;           // volume, time, exposure
 };
 

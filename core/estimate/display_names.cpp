@@ -121,4 +121,33 @@ Localized displayName(Link v)
     return {"?", "?"};
 }
 
+Localized boundaryLinks(const std::vector<PipelineBoundary>& boundaries)
+{
+    Localized out;
+    for (Link link : {Link::NvLink, Link::Pcie, Link::Network}) {
+        long long n = 0;
+        for (const PipelineBoundary& b : boundaries)
+            n += b.link == link ? 1 : 0;
+        if (n == 0)
+            continue;
+        if (n == (long long)boundaries.size())
+            return displayName(link);
+        const std::string count = " ×" + std::to_string(n);
+        out.en += (out.en.empty() ? "" : ", ") + displayName(link).en + count;
+        out.zh += (out.zh.empty() ? "" : "，") + displayName(link).zh + count;
+    }
+    return out;
+}
+
+Localized boundaryList(const std::vector<PipelineBoundary>& boundaries)
+{
+    Localized out;
+    for (const PipelineBoundary& b : boundaries) {
+        const std::string pair = std::to_string(b.from_rank) + "→" + std::to_string(b.to_rank) + " ";
+        out.en += (out.en.empty() ? "" : ", ") + pair + displayName(b.link).en;
+        out.zh += (out.zh.empty() ? "" : "，") + pair + displayName(b.link).zh;
+    }
+    return out;
+}
+
 } // namespace parascope

@@ -9,6 +9,7 @@
 #include "types/parallel_config.h"
 
 #include <string>
+#include <vector>
 
 namespace parascope {
 
@@ -29,5 +30,11 @@ Localized displayName(Group v);
 Localized displayName(Collective v);
 Localized displayName(Purpose v);
 Localized displayName(Link v);
+
+// The links of a pipeline's stage boundaries, counted: "NVLink ×3, network ×1" ("NVLink ×3，网络
+// ×1"); one name when every boundary uses the same link.
+Localized boundaryLinks(const std::vector<PipelineBoundary>& boundaries);
+// Each boundary with its link: "0→1 NVLink, 1→2 network" ("0→1 NVLink，1→2 网络").
+Localized boundaryList(const std::vector<PipelineBoundary>& boundaries);
 
 } // namespace parascope

@@ -1,7 +1,9 @@
 #include "io/report_json.h"
 
 #include "estimate/diagnostics.h"
+#include "estimate/display_names.h"
 
+#include <algorithm>
 #include <cstdio>
 #include <sstream>
 
@@ -68,6 +70,23 @@ nlohmann::json reportToJson(const Scenario& sc, const Estimate& est, const std::
                             {"link", toString(c.link)}, {"purpose", toString(c.purpose)}, {"time_s", c.time_s},
                             {"exposed_s", c.exposed_s}, {"group_size", c.group_size}, {"nodes_spanned", c.nodes_spanned},
                             {"overlap", toString(c.overlap)}};
+        if (!c.boundaries.empty()) {
+            // One row per link: the boundaries that use it and one send's time over it (the
+            // boundaries themselves are placement.pp_boundary_links).
+            nlohmann::json links = nlohmann::json::array();
+            for (Link link : {Link::NvLink, Link::Pcie, Link::Network}) {
+                long long n = 0;
+                double t = 0;
+                for (const BoundarySend& b : c.boundaries)
+                    if (b.boundary.link == link) {
+                        ++n;
+                        t = b.seconds;
+                    }
+                if (n > 0)
+                    links.push_back({{"link", toString(link)}, {"boundaries", n}, {"time_per_call_s", t}});
+            }
+            e["boundary_links"] = std::move(links);
+        }
         if (explain)
             e["terms"] = termsToJson(c.terms);
         comm.push_back(std::move(e));
@@ -78,7 +97,12 @@ nlohmann::json reportToJson(const Scenario& sc, const Estimate& est, const std::
     for (const GroupPlacement& g : est.placement.groups)
         groups.push_back({{"group", toString(g.group)}, {"size", g.size}, {"stride", g.stride}, {"nodes", g.nodes},
                           {"link", toString(g.link)}});
-    j["placement"] = {{"gpus", est.placement.gpus}, {"nodes", est.placement.nodes}, {"groups", std::move(groups)}};
+    // Entry i: pipeline rank i → i + 1 (an interleaved pipeline's last entry wraps to rank 0).
+    nlohmann::json boundaries = nlohmann::json::array();
+    for (const PipelineBoundary& b : est.placement.pp_boundaries)
+        boundaries.push_back(toString(b.link));
+    j["placement"] = {{"gpus", est.placement.gpus}, {"nodes", est.placement.nodes}, {"groups", std::move(groups)},
+                      {"pp_boundary_links", std::move(boundaries)}};
 
     const TimeReport& t = est.time;
     j["time"] = {{"step_s", t.step_s}, {"compute_s", t.compute_s}, {"bubble_s", t.bubble_s},
@@ -110,6 +134,9 @@ nlohmann::json reportToJson(const Scenario& sc, const Estimate& est, const std::
 }
 
 namespace {
+
+// The text report names each PP boundary up to this many; beyond, only the counts per link.
+constexpr std::size_t kListedBoundaries = 16;
 
 std::string fmt(const char* f, double v)
 {
@@ -250,6 +277,14 @@ std::string textReport(const Scenario& sc, const Estimate& est, const std::strin
     }
     if (est.communication.empty())
         o << T("  (none: a single GPU)", "  （无：单块 GPU）") << "\n";
+    if (const auto& pb = est.placement.pp_boundaries; !pb.empty()) {
+        const bool mixed = std::any_of(pb.begin(), pb.end(), [&](const PipelineBoundary& b) { return b.link != pb.front().link; });
+        o << T("PP stage boundaries: ", "PP 阶段边界：")
+          << (mixed ? boundaryLinks(pb).in(zh ? "zh" : "en") : displayName(pb.front().link).in(zh ? "zh" : "en") + " ×" + std::to_string(pb.size()));
+        if (mixed && pb.size() <= kListedBoundaries)
+            o << T(" (", "（") << boundaryList(pb).in(zh ? "zh" : "en") << T(")", "）");
+        o << "\n";
+    }
     o << "\n";
 
     const TimeReport& tr = est.time;

@@ -1,5 +1,6 @@
 #include "parallel/placement.h"
 
+#include <algorithm>
 #include <stdexcept>
 
 namespace parascope {
@@ -46,7 +47,31 @@ Placement placeRanks(const ParallelConfig& p, const ClusterSpec& cluster)
     pl.groups.push_back(placeGroup(Group::DpCp, dp * cp, tp, cluster));
     pl.groups.push_back(placeGroup(Group::Edp, edp, etp * ep, cluster));
     pl.groups.push_back(placeGroup(Group::Pp, p.pp, stage_ranks, cluster));
+    pl.pp_boundaries = pipelineBoundaries(p, cluster);
     return pl;
+}
+
+// Stage r holds ranks r·T … r·T + T − 1 (T = tp·cp·dp); member k of stage r sends to member k of
+// the next stage. A boundary crosses nodes when any such pair sits on two nodes. The pairs'
+// node test depends only on the member's rank modulo G, so the first min(T, G) members decide.
+std::vector<PipelineBoundary> pipelineBoundaries(const ParallelConfig& p, const ClusterSpec& cluster)
+{
+    std::vector<PipelineBoundary> out;
+    if (p.pp <= 1)
+        return out;
+    const std::int64_t G = cluster.gpus_per_node > 0 ? cluster.gpus_per_node : 1;
+    const std::int64_t T = std::int64_t(p.tp) * p.cp * p.dp;
+    const Link inside = cluster.intra_is_pcie ? Link::Pcie : Link::NvLink;
+    const bool wraps = p.schedule == ScheduleKind::Interleaved && p.vpp > 1;
+    const int count = wraps ? p.pp : p.pp - 1;
+    for (int r = 0; r < count; ++r) {
+        const int next = (r + 1) % p.pp;
+        bool crosses = false;
+        for (std::int64_t k = 0; k < std::min(T, G) && !crosses; ++k)
+            crosses = (r * T + k) / G != (next * T + k) / G;
+        out.push_back({r, next, crosses ? Link::Network : inside});
+    }
+    return out;
 }
 
 const GroupPlacement& Placement::group(Group which) const

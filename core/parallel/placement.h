@@ -29,15 +29,27 @@ struct GroupPlacement {
     bool crossesNodes() const { return nodes > 1; }
 };
 
+// One pipeline boundary: the ranks of stage from_rank send to those of to_rank over `link`
+// (NVLink or PCIe inside a node, the network when any pair of partners sits on different nodes).
+struct PipelineBoundary {
+    int from_rank = 0;
+    int to_rank = 1;
+    Link link = Link::NvLink;
+};
+
 struct Placement {
     std::int64_t gpus = 1;
     std::int64_t nodes = 1;
     std::vector<GroupPlacement> groups; // tp, cp, ep, dp, dp_cp, edp, pp
+    // Boundary i joins pipeline rank i and i+1; the interleaved schedule also wraps from the last
+    // rank back to rank 0 (its next model chunk). Empty without PP.
+    std::vector<PipelineBoundary> pp_boundaries;
     const GroupPlacement& group(Group g) const;
 };
 
 GroupPlacement placeGroup(Group group, std::int64_t size, std::int64_t stride,
                           const ClusterSpec& cluster);
 Placement placeRanks(const ParallelConfig& p, const ClusterSpec& cluster);
+std::vector<PipelineBoundary> pipelineBoundaries(const ParallelConfig& p, const ClusterSpec& cluster);
 
 } // namespace parascope

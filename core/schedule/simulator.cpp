@@ -27,6 +27,17 @@ struct Ends {
 
 } // namespace
 
+// Neighbouring ranks share boundary min(a, b); the last rank and rank 0 share the wrap (the
+// interleaved schedule's next model chunk).
+double SimulationInput::p2pBetween(int from_rank, int to_rank) const
+{
+    if (boundary_p2p_s.empty())
+        return p2p_s;
+    const int d = from_rank - to_rank;
+    const std::size_t at = std::size_t(d == 1 || d == -1 ? std::min(from_rank, to_rank) : std::max(from_rank, to_rank));
+    return at < boundary_p2p_s.size() ? boundary_p2p_s[at] : p2p_s;
+}
+
 Timeline simulate(const SimulationInput& in)
 {
     const PipelineSchedule& sch = *in.schedule;
@@ -49,7 +60,8 @@ Timeline simulate(const SimulationInput& in)
 
     const auto cost = [&](int s) -> const StageCost& { return in.stages[std::size_t(s)]; };
     const auto arrive = [&](int from_stage, int to_rank, double end) {
-        return sch.rankOfStage(from_stage) == to_rank ? end : end + in.p2p_s;
+        const int from_rank = sch.rankOfStage(from_stage);
+        return from_rank == to_rank ? end : end + in.p2pBetween(from_rank, to_rank);
     };
     // When the inputs of a compute op are ready (kUnset if not yet).
     const auto forwardReady = [&](int s, int mb, int r) -> double {
@@ -84,9 +96,10 @@ Timeline simulate(const SimulationInput& in)
         if (in.record_ops)
             tl.ops.push_back({r, false, t, stage, stage >= 0 ? sch.chunkOfStage(stage) : 0, mb, start, end, comm});
     };
-    const auto recordSend = [&](int r, int stage, int mb, double start) {
-        if (in.record_ops && in.p2p_s > 0)
-            tl.ops.push_back({r, true, OpType::Send, stage, sch.chunkOfStage(stage), mb, start, start + in.p2p_s, in.p2p_s});
+    const auto recordSend = [&](int r, int to_rank, int stage, int mb, double start) {
+        const double t = in.p2pBetween(r, to_rank);
+        if (in.record_ops && t > 0)
+            tl.ops.push_back({r, true, OpType::Send, stage, sch.chunkOfStage(stage), mb, start, start + t, t});
     };
 
     std::size_t done = 0;
@@ -154,7 +167,7 @@ Timeline simulate(const SimulationInput& in)
                 ++inflight[r];
                 peak[r] = std::max(peak[r], inflight[r]);
                 if (s + 1 < S && sch.rankOfStage(s + 1) != r)
-                    recordSend(r, s, mb, end);
+                    recordSend(r, sch.rankOfStage(s + 1), s, mb, end);
                 wake(s + 1);
                 if (s == S - 1)
                     wake(s);
@@ -166,7 +179,7 @@ Timeline simulate(const SimulationInput& in)
                 if (full)
                     --inflight[r];
                 if (s > 0 && sch.rankOfStage(s - 1) != r)
-                    recordSend(r, s, mb, end);
+                    recordSend(r, sch.rankOfStage(s - 1), s, mb, end);
                 wake(s - 1);
             };
             switch (a.kind) {

@@ -59,6 +59,10 @@ struct SimulationInput {
     const PipelineSchedule* schedule = nullptr;
     std::vector<StageCost> stages; // one per virtual stage
     double p2p_s = 0;              // one activation or gradient between two ranks
+    // Per pipeline boundary (rank r ↔ r + 1; the last entry of an interleaved pipeline is the
+    // wrap from the last rank to rank 0), when the boundaries' links differ; else p2p_s for all.
+    std::vector<double> boundary_p2p_s;
+    double p2pBetween(int from_rank, int to_rank) const;
     std::vector<RankTail> tails;   // one per rank (optional)
     bool record_ops = true;        // false: timings only (search, sweeps)
 };

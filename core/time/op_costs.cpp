@@ -190,6 +190,9 @@ OpCostModel opCosts(const Scenario& sc, const ParamCounts& params, const Pipelin
 
     // Pipeline p2p and the per-rank tails (gradient reduction, optimizer, parameter gather).
     out.p2p_s = callTime(comm, Group::Pp, Collective::SendRecv, Purpose::Activations);
+    if (const CommEntry* pp = findEntry(comm, Group::Pp, Purpose::Activations))
+        for (const BoundarySend& b : pp->boundaries)
+            out.boundary_p2p_s.push_back(b.seconds);
     double shard_params = 0;
     for (const StageLayers& L : geometry.rank_layers)
         shard_params = std::max(shard_params, stageParams(params, L, p).total());

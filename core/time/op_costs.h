@@ -31,7 +31,8 @@ struct StageOpCost {
 struct OpCostModel {
     PipelineGeometry geometry;       // the pipeline the stages belong to
     std::vector<StageOpCost> stages; // per virtual stage
-    double p2p_s = 0;                // one pipeline send
+    double p2p_s = 0;                // one pipeline send over the slowest stage boundary
+    std::vector<double> boundary_p2p_s; // one send over each boundary (Placement::pp_boundaries)
     std::vector<RankTail> tails;     // per rank
     double optimizer_s = 0;
     std::vector<Term> terms;         // per-layer costs of a typical layer, explained

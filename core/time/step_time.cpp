@@ -92,7 +92,11 @@ StepSimulation closedForm(const Scenario& sc, const OpCostModel& costs, long lon
     const double last_bwd = t_mb * kBackwardShareOfMicrobatch;
     const double grad_exposed = tail.overlap_grad_reduce ? std::max(0.0, tail.grad_reduce_s - last_bwd) : tail.grad_reduce_s;
     const double tail_exposed = grad_exposed + tail.param_gather_s;
-    const double p2p_exposed = p.pp > 1 ? 2.0 * (p.pp - 1) * costs.p2p_s : 0.0;
+    // The fill and the drain cross every stage boundary once each (forward, then backward).
+    double boundaries = 0;
+    for (int b = 0; b + 1 < p.pp; ++b)
+        boundaries += b < int(costs.boundary_p2p_s.size()) ? costs.boundary_p2p_s[std::size_t(b)] : costs.p2p_s;
+    const double p2p_exposed = p.pp > 1 ? 2.0 * boundaries : 0.0;
     out.time.critical_rank = critical;
     out.inflight = inflightMicrobatches(p.schedule, p.pp, p.vpp, m);
     finish(out, costs, pipeline + p2p_exposed + tail_exposed + costs.optimizer_s, md * (t_mb - comm_mb), md * comm_mb,
@@ -100,14 +104,17 @@ StepSimulation closedForm(const Scenario& sc, const OpCostModel& costs, long lon
     return out;
 }
 
-Timeline run(const PipelineSchedule& s, const OpCostModel& costs, bool record, double p2p)
+Timeline run(const PipelineSchedule& s, const OpCostModel& costs, bool record, bool with_p2p = true)
 {
     SimulationInput in;
     in.schedule = &s;
     in.stages.reserve(costs.stages.size());
     for (const StageOpCost& c : costs.stages)
         in.stages.push_back(c.cost);
-    in.p2p_s = p2p;
+    if (with_p2p) {
+        in.p2p_s = costs.p2p_s;
+        in.boundary_p2p_s = costs.boundary_p2p_s;
+    }
     in.tails = costs.tails;
     in.record_ops = record;
     return simulate(in);
@@ -156,7 +163,7 @@ StepSimulation simulateNumbers(const Scenario& sc, const OpCostModel& costs, lon
     }
     const bool record_ops = options.record_timeline && ops_per_mb * double(m_sim) <= double(kMaxRecordedOps);
     const auto schedule = generateSchedule(scheduleRequest(g, m_sim));
-    Timeline tl = run(*schedule, costs, record_ops, costs.p2p_s);
+    Timeline tl = run(*schedule, costs, record_ops);
     if (tl.deadlock)
         return closedForm(sc, costs, m, "the schedule deadlocks: " + tl.problem, explain);
 
@@ -165,7 +172,7 @@ StepSimulation simulateNumbers(const Scenario& sc, const OpCostModel& costs, lon
     double extra = 0;
     if (m_sim < m) {
         const auto shorter = generateSchedule(scheduleRequest(g, m_sim - step_mb));
-        const Timeline t2 = run(*shorter, costs, false, costs.p2p_s);
+        const Timeline t2 = run(*shorter, costs, false);
         const double period = (tl.pipeline_end_s - t2.pipeline_end_s) / double(step_mb);
         extra = period * double(m - m_sim);
         out.time.note = "simulated " + num(double(m_sim)) + " of " + num(double(m)) + " microbatches; the other "
@@ -174,7 +181,7 @@ StepSimulation simulateNumbers(const Scenario& sc, const OpCostModel& costs, lon
     // Exposed pipeline p2p: the same schedule without p2p time.
     double pp_exposed = 0;
     if (p > 1 && costs.p2p_s > 0) {
-        const Timeline no_p2p = run(*schedule, costs, false, 0);
+        const Timeline no_p2p = run(*schedule, costs, false, false);
         pp_exposed = std::max(0.0, tl.step_s - no_p2p.step_s);
     }
 
@@ -243,7 +250,7 @@ StepSimulation simulateStep(const Scenario& sc, const OpCostModel& costs, long l
     if (shown < 1 || !scheduleRequirement(scheduleRequest(g, shown)).empty())
         return out; // not even one round of the schedule fits: no timeline, the numbers stand
     const auto schedule = generateSchedule(scheduleRequest(g, shown));
-    Timeline tl = run(*schedule, costs, true, costs.p2p_s);
+    Timeline tl = run(*schedule, costs, true);
     if (tl.deadlock)
         return out;
     out.timeline.simulated = true;

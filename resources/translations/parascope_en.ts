@@ -426,6 +426,17 @@
 %n more: double-click</numerusform>
         </translation>
     </message>
+    <message>
+        <source>Stage boundaries (from → to, link, one send):</source>
+        <translation>Stage boundaries (from → to, link, one send):</translation>
+    </message>
+    <message numerus="yes">
+        <source>… and %n more</source>
+        <translation>
+            <numerusform>… and %n more</numerusform>
+            <numerusform>… and %n more</numerusform>
+        </translation>
+    </message>
 </context>
 <context>
     <name>parascope::ui::CompareTable</name>

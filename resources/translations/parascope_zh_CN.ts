@@ -420,6 +420,16 @@
 另有 %n 项：双击放大</numerusform>
         </translation>
     </message>
+    <message>
+        <source>Stage boundaries (from → to, link, one send):</source>
+        <translation>阶段边界（发送方 → 接收方，链路，单次发送耗时）：</translation>
+    </message>
+    <message numerus="yes">
+        <source>… and %n more</source>
+        <translation>
+            <numerusform>……另有 %n 个</numerusform>
+        </translation>
+    </message>
 </context>
 <context>
     <name>parascope::ui::CompareTable</name>

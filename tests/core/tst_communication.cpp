@@ -134,6 +134,58 @@ private slots:
         QCOMPARE(entry(evaluate(sc), "pp", "send_recv", "activations").calls_per_step, 128.0);
     }
 
+    void pipelineBoundaryLinks()
+    {
+        // Llama-2 7B (32 layers) on PP 16, TP 1, DP 1: stage r is rank r, 8 GPUs per node. Ranks
+        // 0–7 share node 0 and 8–15 node 1, so of the 15 boundaries only 7→8 crosses the network.
+        Scenario sc = presetScenario("llama2-7b", "dgx-a100-80g", 1, 16, 1);
+        Estimate e = evaluate(sc);
+        QCOMPARE(e.placement.pp_boundaries.size(), std::size_t(15));
+        for (const PipelineBoundary& b : e.placement.pp_boundaries) {
+            QCOMPARE(b.to_rank, b.from_rank + 1);
+            QCOMPARE(b.link, b.from_rank == 7 ? Link::Network : Link::NvLink);
+        }
+        // One send per boundary: α + S/busbw(S) over that boundary's link, S = s·b·h·2.
+        const CommEntry& fwd = entry(e, "pp", "send_recv", "activations");
+        const double S = 4096.0 * 1 * 4096 * 2;
+        const LinkSpec &nvl = sc.cluster.intra_node, &net = sc.cluster.inter_node;
+        const double t_nvl = nvl.latency_s + S / nvl.busBytesPerS(S), t_net = net.latency_s + S / net.busBytesPerS(S);
+        QCOMPARE(fwd.boundaries.size(), std::size_t(15));
+        QVERIFY(close(fwd.boundaries[0].seconds, t_nvl));
+        QVERIFY(close(fwd.boundaries[7].seconds, t_net));
+        QVERIFY(t_net > 5 * t_nvl);
+        // The entry is a GPU at the slowest boundary: the network one.
+        QCOMPARE(fwd.link, Link::Network);
+        QVERIFY(close(fwd.time_s, fwd.calls_per_step * t_net));
+
+        // Interleaved (v = 2): the last rank hands its chunk back to rank 0, across nodes.
+        sc.parallel.schedule = ScheduleKind::Interleaved;
+        sc.parallel.vpp = 2;
+        sc.training.global_batch = 32;
+        e = evaluate(sc);
+        QCOMPARE(e.placement.pp_boundaries.size(), std::size_t(16));
+        QCOMPARE(e.placement.pp_boundaries.back().from_rank, 15);
+        QCOMPARE(e.placement.pp_boundaries.back().to_rank, 0);
+        QCOMPARE(e.placement.pp_boundaries.back().link, Link::Network);
+
+        // TP 2 × PP 4 = 8 GPUs: one node, every boundary on NVLink.
+        e = evaluate(presetScenario("llama2-7b", "dgx-a100-80g", 2, 4, 1));
+        QCOMPARE(e.placement.pp_boundaries.size(), std::size_t(3));
+        for (const PipelineBoundary& b : e.placement.pp_boundaries)
+            QCOMPARE(b.link, Link::NvLink);
+        QCOMPARE(entry(e, "pp", "send_recv", "gradients").link, Link::NvLink);
+
+        // TP 2 × DP 3 per stage (6 ranks), 8 per node: stage 0 = ranks 0–5, stage 1 = 6–11; rank
+        // 2 sends to rank 8 on the next node, so the boundary is a network one although ranks 0 and
+        // 6 share a node.
+        ClusterSpec cl = sc.cluster;
+        ParallelConfig p;
+        p.tp = 2;
+        p.dp = 3;
+        p.pp = 2;
+        QCOMPARE(pipelineBoundaries(p, cl).front().link, Link::Network);
+    }
+
     void contextParallelRing()
     {
         // Llama-2 7B, CP 2 (TP 1), global 2 → 1 microbatch: per layer 3·(cp−1) sends of the

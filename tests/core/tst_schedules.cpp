@@ -25,13 +25,14 @@ std::string order(const PipelineSchedule& s, int rank)
 
 // Unit costs for a rank's layers: F = 1, B = 2 (I = W = 1), split evenly over its chunks;
 // an overlapped F&B costs F + B (no overlap gain) unless fb_gain hides some of it.
-Timeline unitSimulation(const PipelineSchedule& s, double p2p = 0)
+Timeline unitSimulation(const PipelineSchedule& s, double p2p = 0, std::vector<double> boundaries = {})
 {
     SimulationInput in;
     in.schedule = &s;
     const double c = s.chunks;
     in.stages.assign(std::size_t(s.stages()), StageCost{1 / c, 1 / c, 1 / c, 0, 0});
     in.p2p_s = p2p;
+    in.boundary_p2p_s = std::move(boundaries);
     return simulate(in);
 }
 
@@ -272,6 +273,21 @@ private slots:
         // makespan ≥ 33 + 2·(p − 1)·c.
         const double c = 0.1;
         QVERIFY(unitSimulation(oneFOneBSchedule(4, 8), c).pipeline_end_s >= 33 + 6 * c - 1e-12);
+    }
+
+    void eachBoundaryHasItsOwnLink()
+    {
+        // 1F1B p = 3, m = 1: F on ranks 0, 1, 2 (1 each), then B on 2, 1, 0 (2 each); the
+        // activation crosses boundary 0 (t0) then 1 (t1), the gradient 1 then 0:
+        // makespan = 3·1 + 3·2 + 2·t0 + 2·t1 = 9 + 2·(0.1 + 0.5) = 10.2.
+        QCOMPARE(unitSimulation(oneFOneBSchedule(3, 1), 0.5, {0.1, 0.5}).pipeline_end_s, 10.2);
+        // One link for all (the slowest) would give 9 + 4·0.5 = 11.
+        QCOMPARE(unitSimulation(oneFOneBSchedule(3, 1), 0.5).pipeline_end_s, 11.0);
+        // The sends drawn on the communication lane last their boundary's time.
+        const Timeline tl = unitSimulation(oneFOneBSchedule(3, 1), 0.5, {0.1, 0.5});
+        for (const TimedOp& op : tl.ops)
+            if (op.type == OpType::Send && op.rank == 0)
+                QCOMPARE(op.end_s - op.start_s, 0.1);
     }
 
     void slotGridOnAUnitClock()

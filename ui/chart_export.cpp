@@ -2,6 +2,7 @@
 
 #include "format.h"
 #include "save_file.h"
+#include "svg_outline.h"
 
 #include <qcustomplot.h>
 
@@ -142,15 +143,29 @@ QString exportChart(QCustomPlot* plot, const ExportRequest& request, const std::
         gen.setOutputDevice(&buffer);
         gen.setSize(request.size);
         gen.setViewBox(QRect(QPoint(0, 0), request.size));
+        // Fonts at the chart's own resolution: a 10 pt label is as many pixels as in the PNG.
+        gen.setResolution(plot->logicalDpiX());
         gen.setTitle(QStringLiteral("ParaScope"));
         if (!paintVector(plot, &gen, w, h))
             error = QCoreApplication::translate("ChartExport", "the SVG painter could not start");
+        // Text as glyph outlines: the slide machine may not have the fonts (Chinese above all).
+        if (error.isEmpty()) {
+            buffer.close();
+            QString why;
+            bytes = outlineSvgText(bytes, &why);
+            if (bytes.isEmpty())
+                error = QCoreApplication::translate("ChartExport", "outlining the SVG's text failed: %1").arg(why);
+        }
     } else if (suffix == QLatin1String("pdf")) {
         QPdfWriter pdf(&buffer);
         pdf.setCreator(QStringLiteral("ParaScope"));
         pdf.setTitle(QStringLiteral("ParaScope"));
-        pdf.setResolution(72); // one PDF point per chart pixel
-        pdf.setPageLayout(QPageLayout(QPageSize(QSizeF(w, h), QPageSize::Point, QString(), QPageSize::ExactMatch),
+        // One device unit per chart pixel at the chart's own resolution, so that fonts keep
+        // their size relative to the drawing (as in the PNG); the page is w × h pixels at that dpi.
+        const int dpi = plot->logicalDpiX();
+        pdf.setResolution(dpi);
+        pdf.setPageLayout(QPageLayout(QPageSize(QSizeF(w * 72.0 / dpi, h * 72.0 / dpi), QPageSize::Point, QString(),
+                                                QPageSize::ExactMatch),
                                       QPageLayout::Portrait, QMarginsF(0, 0, 0, 0)));
         if (!paintVector(plot, &pdf, w, h))
             error = QCoreApplication::translate("ChartExport", "the PDF painter could not start");

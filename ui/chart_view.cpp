@@ -44,6 +44,7 @@ void ChartView::layoutFor(QSize size)
     }
     const QRect screen = plot_->viewport();
     plot_->setViewport(QRect(QPoint(0, 0), size));
+    fitLegend(size.width()); // the export's width, not the window's
     plot_->replot(QCustomPlot::rpImmediateRefresh); // the layout at the export size
     fitTicks();
     sizeChanged();
@@ -106,20 +107,26 @@ void ChartView::relayout()
 {
     relayout_pending_ = false;
     fitTicks();
-    if (plot_->legend && plot_->legend->visible() && plot_->legend->itemCount() > 0) {
-        int widest = 0;
-        for (int i = 0; i < plot_->legend->elementCount(); ++i)
-            if (QCPLayoutElement* item = plot_->legend->elementAt(i))
-                widest = std::max(widest, item->minimumOuterSizeHint().width());
-        const int fit = std::max(1, (width() - 16) / std::max(40, widest + 8));
-        const int columns = std::min(plot_->legend->itemCount(), fit);
-        if (columns != plot_->legend->wrap()) {
-            plot_->legend->setWrap(columns);
-            plot_->legend->setFillOrder(plot_->legend->fillOrder(), true); // re-flow the existing entries
-        }
-    }
+    fitLegend(width());
     sizeChanged();
     plot_->replot(QCustomPlot::rpQueuedReplot);
+}
+
+// As many legend columns as entries of the widest kind fit in `chart_width`.
+void ChartView::fitLegend(int chart_width)
+{
+    if (!plot_->legend || !plot_->legend->visible() || plot_->legend->itemCount() == 0)
+        return;
+    int widest = 0;
+    for (int i = 0; i < plot_->legend->elementCount(); ++i)
+        if (QCPLayoutElement* item = plot_->legend->elementAt(i))
+            widest = std::max(widest, item->minimumOuterSizeHint().width());
+    const int fit = std::max(1, (chart_width - 16) / std::max(40, widest + 8));
+    const int columns = std::min(plot_->legend->itemCount(), fit);
+    if (columns != plot_->legend->wrap()) {
+        plot_->legend->setWrap(columns);
+        plot_->legend->setFillOrder(plot_->legend->fillOrder(), true); // re-flow the existing entries
+    }
 }
 
 void ChartView::fitTicks()

@@ -47,6 +47,8 @@ protected:
     // Tick counts of the numeric axes for the current size (also after a refresh: label widths
     // follow the values).
     void fitTicks();
+    // Legend columns for a chart `chart_width` pixels wide (the window's, or an export's).
+    void fitLegend(int chart_width);
     // An impossible layout (TP = 64 on 32 heads, typed or loaded) has no memory, communication
     // or timeline to draw: the chart hides its data and says what is wrong. Charts call this
     // first in refresh() and stop when it returns true.

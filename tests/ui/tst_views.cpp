@@ -3,17 +3,23 @@
 // and the empty cells; every cell carries its value (or, when too small, its tooltip does); empty
 // cells are marked and the caption says what the marks mean; the star sits on the Pareto front;
 // a PP sweep says that the GPU count changes with it, a micro-batch sweep has nothing to say.
+// Slides: an SVG export draws its text as outlines and looks like the PNG.
 
 #include "io/scenario_json.h"
 #include "language.h"
+#include "main_window.h"
 #include "models/scenario_model.h"
 #include "scenario_fixture.h"
 #include "search_view.h"
+#include "svg_outline.h"
 #include "sweep_view.h"
 
 #include <qcustomplot.h>
 
 #include <QLabel>
+#include <QPainter>
+#include <QSvgRenderer>
+#include <QTemporaryDir>
 #include <QToolTip>
 #include <QtTest>
 
@@ -206,6 +212,66 @@ private slots:
         QVERIFY(!note->isVisibleTo(&v));
         for (const QString& l : tickLabels(bottom))
             QVERIFY2(!l.contains(QLatin1Char('\n')), qPrintable(l));
+    }
+
+    void svgDrawsItsTextAsOutlines()
+    {
+        // A slide machine without our fonts must show what the app drew: the SVG carries no
+        // <text>, only glyph outlines, and drawn by QSvgRenderer it matches the PNG export of the
+        // same chart pixel for pixel but for anti-aliasing (Chinese, to exercise the CJK font).
+        QTemporaryDir dir;
+        MainWindow w;
+        w.setLanguage(QStringLiteral("zh"));
+        w.model()->setScenario(sevenB());
+        const QSize size(1024, 640);
+        const QString svg = dir.filePath(QStringLiteral("m.svg")), png = dir.filePath(QStringLiteral("m.png"));
+        QCOMPARE(w.exportChartTo(ChartKind::Memory, svg, size, 1), QString());
+        QCOMPARE(w.exportChartTo(ChartKind::Memory, png, size, 1), QString());
+        QFile f(svg);
+        QVERIFY(f.open(QIODevice::ReadOnly));
+        const QByteArray bytes = f.readAll();
+        QVERIFY(!bytes.contains("<text"));
+        QVERIFY(bytes.count("<path") > 20);
+        QVERIFY(bytes.contains("<svg xmlns=\"http://www.w3.org/2000/svg\"")); // no generated n1: prefixes
+
+        QSvgRenderer renderer(bytes);
+        QVERIFY(renderer.isValid());
+        QImage drawn(size, QImage::Format_ARGB32);
+        drawn.fill(Qt::white);
+        QPainter painter(&drawn);
+        renderer.render(&painter);
+        painter.end();
+        const QImage reference = QImage(png).convertToFormat(QImage::Format_ARGB32);
+        QCOMPARE(reference.size(), size);
+        // Pixels that differ clearly (not an edge's shade): few, and text exists in both.
+        int differ = 0, dark_svg = 0, dark_png = 0;
+        for (int y = 0; y < size.height(); ++y)
+            for (int x = 0; x < size.width(); ++x) {
+                const int a = qGray(drawn.pixel(x, y)), b = qGray(reference.pixel(x, y));
+                differ += std::abs(a - b) > 96 ? 1 : 0;
+                dark_svg += a < 128 ? 1 : 0;
+                dark_png += b < 128 ? 1 : 0;
+            }
+        QVERIFY2(differ < size.width() * size.height() / 100, qPrintable(QString::number(differ)));
+        QVERIFY(dark_png > 1000);
+        QVERIFY2(std::abs(dark_svg - dark_png) < dark_png / 5, qPrintable(QStringLiteral("%1 vs %2").arg(dark_svg).arg(dark_png)));
+    }
+
+    void svgOutlineReportsBadInput()
+    {
+        // Text inside a transformed group keeps its group; the path has the text's fill.
+        const QByteArray svg = "<?xml version=\"1.0\"?><svg xmlns=\"http://www.w3.org/2000/svg\" viewBox=\"0 0 200 50\">"
+                               "<g transform=\"rotate(-90)\"><text fill=\"#d55e00\" x=\"5\" y=\"20\" font-family=\"Noto Sans\" "
+                               "font-size=\"12\" font-weight=\"700\" xml:space=\"preserve\">GiB 显存</text></g></svg>";
+        QString error;
+        const QByteArray out = outlineSvgText(svg, &error);
+        QVERIFY(error.isEmpty());
+        QVERIFY(out.contains("<g transform=\"rotate(-90)\"><path fill=\"#d55e00\""));
+        QVERIFY(!out.contains("font-size"));
+        QVERIFY(out.contains(" d=\"M"));
+        // Broken XML: an error with its place, and nothing to write.
+        QVERIFY(outlineSvgText("<svg><text>open", &error).isEmpty());
+        QVERIFY2(error.startsWith(QStringLiteral("SVG line 1")), qPrintable(error));
     }
 };
 

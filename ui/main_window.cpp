@@ -151,13 +151,13 @@ MainWindow::MainWindow(QWidget* parent, Session session)
 
 MainWindow::~MainWindow() = default;
 
-void MainWindow::setLanguage(const QString& lang)
+void MainWindow::setLanguage(const QString& lang, Remember remember)
 {
     const bool zh = lang.startsWith(QLatin1String("zh"));
     uiLanguageStorage() = zh ? QStringLiteral("zh") : QStringLiteral("en");
     installTranslators(zh);
     retranslate(); // also runs on QEvent::LanguageChange
-    if (session_ == Session::Desktop)
+    if (session_ == Session::Desktop && remember == Remember::Yes)
         QSettings().setValue(QStringLiteral("language"), uiLanguage());
 }
 

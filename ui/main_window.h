@@ -60,8 +60,11 @@ public:
     class CompareTable* compareTable() const { return compare_; }
     QLabel* statusLabel() const { return status_; }
 
-    // "en" or "zh" (zh_CN); switches every label at run time.
-    void setLanguage(const QString& lang);
+    // "en" or "zh" (zh_CN); switches every label at run time. The language menu remembers the
+    // choice for the next start; a command line's --lang is for this run only (remember =
+    // false), so a run started in English never leaves the next one in English.
+    enum class Remember { Yes, No };
+    void setLanguage(const QString& lang, Remember remember = Remember::Yes);
     QString language() const;
     // Presenter mode (main_window_presenter.cpp): full screen, 18-point fonts, thick lines, the
     // side panels folded away; Esc leaves it.

@@ -146,7 +146,7 @@ int main(int argc, char** argv)
 
     MainWindow window(nullptr, exporting || screenshot ? MainWindow::Session::Headless : MainWindow::Session::Desktop);
     if (parser.isSet(langOpt))
-        window.setLanguage(lang);
+        window.setLanguage(lang, MainWindow::Remember::No); // this run only: the menu's choice stays
     const QStringList args = parser.positionalArguments();
     if (!args.isEmpty()) {
         const QString error = window.openScenario(args.front());

@@ -30,6 +30,7 @@
 #include <QListView>
 #include <QListWidget>
 #include <QMenuBar>
+#include <QSettings>
 #include <QStatusBar>
 #include <QProcess>
 #include <QTemporaryDir>
@@ -171,6 +172,28 @@ private slots:
         QTest::keyClick(&w, Qt::Key_F11);
         QTest::keyClick(&w, Qt::Key_F11);
         stillChinese("F11 twice");
+    }
+
+    void onlyTheLanguageMenuIsRemembered()
+    {
+        // The one way found for a Chinese UI to come up English: the language is saved, and
+        // other runs wrote it — headless exports and screenshots (they no longer touch the
+        // settings, tst_gui screenshotAndRefusalsLeaveSettingsAlone) and a desktop run started
+        // with --lang en. The command line's language is for its own run only; the menu's
+        // choice is what the next start reads.
+        QSettings().setValue(QStringLiteral("language"), QStringLiteral("zh"));
+        {
+            MainWindow once;
+            QCOMPARE(once.language(), QStringLiteral("zh"));
+            once.setLanguage(QStringLiteral("en"), MainWindow::Remember::No); // parascope --lang en
+            QCOMPARE(once.language(), QStringLiteral("en"));
+        }
+        QCOMPARE(QSettings().value(QStringLiteral("language")).toString(), QStringLiteral("zh"));
+        MainWindow next;
+        QCOMPARE(next.language(), QStringLiteral("zh"));
+        next.setLanguage(QStringLiteral("en")); // View → Language → English
+        QCOMPARE(QSettings().value(QStringLiteral("language")).toString(), QStringLiteral("en"));
+        next.setLanguage(QStringLiteral("zh"));
     }
 
     void communicationSpeaksTheUiLanguageWithBytesAndCalls()

@@ -28,7 +28,7 @@ struct Builder {
     // volume_formula and source explain the entry; they are only read when explaining.
     template <class VolumeFormula>
     void add(Group group, Collective c, Purpose purpose, double calls, double S, double rounds, Overlap overlap,
-             VolumeFormula&& volume_formula, const char* source, bool flat = false)
+             VolumeFormula&& volume_formula, const char* source)
     {
         const GroupPlacement& g = in.placement.group(group);
         if (calls <= 0 || S <= 0 || (g.size <= 1 && c != Collective::SendRecv))
@@ -44,7 +44,7 @@ struct Builder {
         e.bytes_per_call = S;
         const double f = busFactor(c, g.size);
         e.bytes_per_gpu_per_step = calls * S * f;
-        const CollectiveTime one = collectiveTime(c, S, g, in.cluster, flat, in.explain);
+        const CollectiveTime one = collectiveTime(c, S, g, in.cluster, false, in.explain);
         e.time_s = calls * one.seconds;
         e.rounds = rounds;
         e.overlap = overlap;
@@ -173,8 +173,13 @@ std::vector<CommEntry> communicationPlan(const CommInputs& in)
 
     // DP over dp·cp (ZeRO paper §7; Megatron distributed optimizer): gradients once per step
     // (all-reduce, or reduce-scatter + parameter all-gather with ZeRO-1), bucketed. ZeRO-2 must
-    // reduce-scatter every microbatch (its gradients are sharded), ZeRO-3 also gathers the
-    // parameters for every forward and backward: 3Ψ per microbatch, 1.5× DP.
+    // reduce-scatter every microbatch (its gradients are sharded). ZeRO-3 / FSDP gathers each
+    // layer's parameters (one FSDP unit per layer) for its forward and again for its backward,
+    // which also serves the recompute of full recompute (FSDP's pre-backward hook runs before
+    // the checkpointed forward): 2 gathers per microbatch, 1 without reshard_after_forward; and
+    // reduce-scatters each layer's gradients in the backward. These per-layer collectives run
+    // like every other one: NCCL drives all of a node's rails, so the two-level cost applies
+    // (NVLink inside the node, then 1/k of the data per NIC across nodes).
     const auto data_parallel = [&](Group group, double params) {
         const GroupPlacement& g = in.placement.group(group);
         if (g.size <= 1 || params <= 0)
@@ -185,37 +190,38 @@ std::vector<CommEntry> communicationPlan(const CommInputs& in)
         const Overlap grad_ov = p.overlap_grad_reduce ? Overlap::Backward : Overlap::None;
         const Overlap param_ov = p.overlap_grad_reduce ? Overlap::Forward : Overlap::None;
         const char* src = "Rajbhandari et al. 2019 (ZeRO) §7; Megatron distrib_optimizer.md; bucket max(40M, 1M·dp)";
-        const auto vol = [&](const char* what) {
-            return [=] { return what + std::string("Ψ = ") + num(params) + " params in " + num(buckets) + " buckets"; };
+        const auto vol = [&](const char* what, double calls) {
+            return [=] { return what + std::string("Ψ = ") + num(params) + " params in " + num(calls) + " calls"; };
         };
         switch (p.zero) {
         case 0:
             b.add(group, Collective::AllReduce, Purpose::Gradients, buckets, params * grad_bytes / buckets, 1, grad_ov,
-                  vol("all-reduce of "), src);
+                  vol("all-reduce of ", buckets), src);
             break;
         case 1:
             b.add(group, Collective::ReduceScatter, Purpose::Gradients, buckets, params * grad_bytes / buckets, 1, grad_ov,
-                  vol("reduce-scatter of "), src);
+                  vol("reduce-scatter of ", buckets), src);
             b.add(group, Collective::AllGather, Purpose::Parameters, buckets, params * w_bytes / buckets, 1, param_ov,
-                  vol("all-gather of updated "), src);
+                  vol("all-gather of updated ", buckets), src);
             break;
-        // ZeRO-2/3 collectives go out per layer as many small calls (DeepSpeed, FSDP) and do not
-        // aggregate inside nodes: each GPU's share crosses its own NIC (flat ring); this is what
-        // Narayanan et al. 2021 Table 2 measured for ZeRO-3 at 384–2240 GPUs.
         case 2:
             b.add(group, Collective::ReduceScatter, Purpose::Gradients, buckets * mb, params * grad_bytes / buckets, mb,
-                  grad_ov, vol("reduce-scatter per microbatch of "), src, true);
+                  grad_ov, vol("reduce-scatter per microbatch of ", buckets), src);
             b.add(group, Collective::AllGather, Purpose::Parameters, buckets, params * w_bytes / buckets, 1, param_ov,
-                  vol("all-gather of updated "), src, true);
+                  vol("all-gather of updated ", buckets), src);
             break;
         default: {
-            // Full recompute runs the forward again in the backward and gathers the parameters
-            // once more for it.
-            const double gathers = 2 + (t.recompute == Recompute::Full ? 1 : 0);
-            b.add(group, Collective::AllGather, Purpose::Parameters, gathers * buckets * mb, params * w_bytes / buckets, gathers * mb,
-                  param_ov, vol("all-gather forward + backward (+ recompute) per microbatch of "), src, true);
-            b.add(group, Collective::ReduceScatter, Purpose::Gradients, buckets * mb, params * grad_bytes / buckets, mb,
-                  grad_ov, vol("reduce-scatter per microbatch of "), src, true);
+            const double units = std::max(1.0, L);
+            const double gathers = p.reshard_after_forward ? 2 : 1;
+            const char* fsdp = "Zhao et al. 2023 (PyTorch FSDP) §3.2–3.3: per-unit all-gather, prefetched; reshard_after_forward";
+            b.add(group, Collective::AllGather, Purpose::Parameters, gathers * units * mb, params * w_bytes / units, gathers * mb,
+                  param_ov,
+                  vol(p.reshard_after_forward ? "all-gather per layer, forward + backward, per microbatch of "
+                                              : "all-gather per layer, forward only (kept for the backward), per microbatch of ",
+                      units),
+                  fsdp);
+            b.add(group, Collective::ReduceScatter, Purpose::Gradients, units * mb, params * grad_bytes / units, mb, grad_ov,
+                  vol("reduce-scatter per layer per microbatch of ", units), fsdp);
             break;
         }
         }

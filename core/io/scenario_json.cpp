@@ -287,6 +287,7 @@ std::optional<Scenario> readScenario(const nlohmann::json& j, std::vector<InputE
         pc.zero = int(knobInteger(p, "parallel.zero").value_or(0));
         pc.tp_comm_overlap = p.boolean("tp_comm_overlap").value_or(false);
         pc.overlap_grad_reduce = p.boolean("overlap_grad_reduce").value_or(true);
+        pc.reshard_after_forward = p.boolean("reshard_after_forward").value_or(true);
         if (auto s = p.choice<ScheduleKind>("schedule"))
             pc.schedule = *s;
         if (const nlohmann::json* sl = p.child("stage_layers")) {
@@ -445,6 +446,8 @@ nlohmann::json scenarioToJson(const Scenario& sc)
                      {"tp_comm_overlap", p.tp_comm_overlap}, {"overlap_grad_reduce", p.overlap_grad_reduce}};
     if (p.etp > 0)
         j["parallel"]["etp"] = p.etp;
+    if (!p.reshard_after_forward)
+        j["parallel"]["reshard_after_forward"] = false;
     if (!p.stage_layers.empty())
         j["parallel"]["stage_layers"] = p.stage_layers;
     const TrainingConfig& t = sc.training;

@@ -31,8 +31,11 @@ OtherMemory otherMemory(const OverheadConfig& c, const OtherMemoryInputs& in, Ex
         });
     if (in.zero3_gather_bytes > 0)
         add(in.zero3_gather_bytes, [&] {
-            return Term{"other.zero3_gather", in.zero3_gather_bytes, "bytes", "2 layers of unsharded weights (prefetch)",
-                        num(in.zero3_gather_bytes), "Rajbhandari et al. 2019 (ZeRO-3): parameters gathered per layer, one ahead"};
+            return Term{"other.zero3_gather", in.zero3_gather_bytes, "bytes",
+                        in.zero3_gather_layers == 2 ? "2 layers of unsharded weights (current + prefetched)"
+                                                    : "every layer of the stage unsharded (reshard_after_forward = false)",
+                        num(in.zero3_gather_layers) + " layers → " + num(in.zero3_gather_bytes),
+                        "Rajbhandari et al. 2019 (ZeRO-3); Zhao et al. 2023 (PyTorch FSDP) §3.3: parameters gathered per layer, one ahead"};
         });
     const double fragmentation = c.fragmentation * in.activations;
     add(fragmentation, [&] {

@@ -14,6 +14,7 @@ struct OtherMemoryInputs {
     double activations = 0;        // bytes, for the fragmentation reserve
     double logits_bytes = 0;       // last stage: fp32 logits for the loss (0 elsewhere)
     double zero3_gather_bytes = 0; // ZeRO-3: unsharded parameters of the layers being gathered
+    double zero3_gather_layers = 2;  // how many layers those are (2: current + prefetched)
 };
 
 struct OtherMemory {

@@ -101,8 +101,14 @@ MemoryReport computeMemory(const Scenario& sc, const ParamCounts& params, const 
         constexpr double kFp32LogitBytes = 4.0;
         if (layers.has_output)
             oi.logits_bytes = kFp32LogitBytes * double(t.seq_len) / p.cp * double(t.micro_batch) * double(m.vocab) / p.tp;
-        if (p.zero >= 3)
-            oi.zero3_gather_bytes = 2.0 * largest_layer / p.tp * sb.weights;
+        // ZeRO-3 / FSDP: the layer being computed and the one prefetched are unsharded; without
+        // reshard_after_forward every layer of the stage stays unsharded from its forward to its
+        // backward, so the peak holds them all.
+        if (p.zero >= 3) {
+            const double gathered_layers = p.reshard_after_forward ? 2.0 : std::max(2.0, double(layers.layers));
+            oi.zero3_gather_layers = gathered_layers;
+            oi.zero3_gather_bytes = gathered_layers * largest_layer / p.tp * sb.weights;
+        }
         OtherMemory other = otherMemory(sc.overheads, oi, stage_explain);
         st.other = other.total;
         if (with_terms) {

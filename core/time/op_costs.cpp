@@ -13,9 +13,10 @@ namespace parascope {
 
 namespace {
 
-// Fraction of an op's compute that can hide ZeRO-2/3 per-microbatch collectives: DeepSpeed
-// prefetches a bounded bucket ahead and the collectives compete with compute for SMs and HBM.
-// Narayanan et al. 2021 Table 2 (ZeRO-3, 175B and 530B on 384–2240 A100s) fits about 0.7.
+// Fraction of an op's compute that can hide ZeRO-2/3 per-microbatch collectives: FSDP and
+// DeepSpeed prefetch a bounded amount ahead and the collectives compete with compute for SMs and
+// HBM. Chosen (0.7) on Narayanan et al. 2021 Table 2's ZeRO-3 rows (fit part) when those were
+// costed as a flat ring; kept unchanged since, the held-out FSDP runs check it.
 constexpr double kZeroOverlap = 0.7;
 
 // Time of one call of (group, collective) from the communication plan; 0 if absent.
@@ -178,7 +179,9 @@ OpCostModel opCosts(const Scenario& sc, const ParamCounts& params, const Pipelin
         // of the compute they run with.
         const double rs = zero_rs && zero_rs->rounds > 0 ? zero_rs->time_s / zero_rs->rounds * stage_share : 0;
         const double ag = zero_ag && zero_ag->rounds > 0 ? zero_ag->time_s / zero_ag->rounds * stage_share : 0;
-        const double backward_gathers = full ? 2 : 1; // the recompute forward gathers again
+        // The backward's gather (which also serves a full recompute) unless the forward's
+        // gathered weights were kept (reshard_after_forward = false).
+        const double backward_gathers = p.reshard_after_forward ? 1 : 0;
         st.forward.dp += std::max(0.0, ag - kZeroOverlap * fwd);
         st.backward.dp += std::max(0.0, backward_gathers * ag + rs - kZeroOverlap * (bwd_in + bwd_w));
         st.cost.forward_s = fwd + st.forward.total();

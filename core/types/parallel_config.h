@@ -40,6 +40,11 @@ struct ParallelConfig {
     std::vector<int> stage_layers; // optional uneven layout: layers per pipeline rank
     bool tp_comm_overlap = false;  // Megatron --tp-comm-overlap
     bool overlap_grad_reduce = true;
+    // ZeRO-3 / FSDP: free each layer's gathered parameters after its forward and gather them
+    // again for its backward (FSDP reshard_after_forward, the default); false keeps them from the
+    // forward to the backward: one gather per microbatch instead of two, the whole stage's
+    // unsharded weights in memory.
+    bool reshard_after_forward = true;
 
     std::int64_t gpus() const { return std::int64_t(tp) * pp * dp * cp; }
     int expertTp() const { return etp > 0 ? etp : tp; }

@@ -115,6 +115,42 @@ private slots:
         QVERIFY(close(zero3, 1.5 * ar.bytes_per_gpu_per_step));
     }
 
+    void fsdpGathersPerLayer()
+    {
+        // ZeRO-3 / FSDP, Llama-2 7B (32 layers) on DP 64 = 8 nodes × 8 A100, 8 microbatches per GPU.
+        // One FSDP unit per layer: per microbatch the forward gathers each layer and the backward
+        // gathers it again (that gather also serves full recompute: 2, not 3), and the backward
+        // reduce-scatters each layer's gradients. S = Ψ·2/32 (bf16 weights), Ψ·4/32 (fp32 grads).
+        Scenario sc = presetScenario("llama2-7b", "dgx-a100-80g", 1, 1, 64);
+        sc.parallel.zero = 3;
+        sc.training.global_batch = 512;
+        sc.training.grad_dtype = GradDtype::Fp32;
+        const double psi = 6738415616.0, m = 8;
+        for (const Recompute r : {Recompute::Selective, Recompute::Full}) {
+            sc.training.recompute = r;
+            const Estimate e = evaluate(sc);
+            const CommEntry& ag = entry(e, "dp", "all_gather", "parameters");
+            QCOMPARE(ag.calls_per_step, 2 * 32 * m);
+            QVERIFY(close(ag.bytes_per_call, psi * 2 / 32));
+            const CommEntry& rs = entry(e, "dp", "reduce_scatter", "gradients");
+            QCOMPARE(rs.calls_per_step, 32 * m);
+            QVERIFY(close(rs.bytes_per_call, psi * 4 / 32));
+            // NCCL drives every rail of a node: NVLink ring inside the node (k = 8), then 1/k of
+            // the data per NIC across the N = 8 nodes, not a flat ring through one NIC each:
+            //   t = 7·α_nvl + 7/8·S/busbw_nvl(S) + 7·α_net + 7/8·(S/8)/busbw_net(S/8).
+            const double S = ag.bytes_per_call;
+            const LinkSpec &nvl = sc.cluster.intra_node, &net = sc.cluster.inter_node;
+            const double t = 7 * nvl.latency_s + 7.0 / 8 * S / nvl.busBytesPerS(S) + 7 * net.latency_s
+                           + 7.0 / 8 * (S / 8) / net.busBytesPerS(S / 8);
+            QVERIFY(close(ag.time_s, ag.calls_per_step * t));
+            QVERIFY(t < 0.5 * (7 * net.latency_s + 63.0 / 64 * S / net.busBytesPerS(S))); // the flat ring's
+        }
+        // reshard_after_forward = false keeps the forward's gathered weights for the backward:
+        // one gather per layer and microbatch.
+        sc.parallel.reshard_after_forward = false;
+        QCOMPARE(entry(evaluate(sc), "dp", "all_gather", "parameters").calls_per_step, 32 * m);
+    }
+
     void pipelineSendRecv()
     {
         // Default scenario (Llama-2 70B, TP 8 + SP, PP 8, 64 microbatches): one activation and

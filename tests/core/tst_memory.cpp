@@ -206,6 +206,10 @@ private slots:
         const Estimate e = evaluate(sc);
         const double layer = 4.0 * 4096 * 4096 + 3.0 * 4096 * 11008 + 2 * 4096;
         QCOMPARE(term(e.memory.stages[0], "other.zero3_gather").value, 2 * layer * 2);
+        // Without reshard_after_forward each of the 32 layers stays unsharded from its forward to
+        // its backward: 32·layer·2 bytes.
+        sc.parallel.reshard_after_forward = false;
+        QCOMPARE(term(evaluate(sc).memory.stages[0], "other.zero3_gather").value, 32 * layer * 2);
     }
 
     void everyStageTotalIsTheSumOfItsTerms()

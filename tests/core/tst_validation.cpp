@@ -61,9 +61,10 @@ private slots:
         // strong-scaling runs are check too but publish no TP/PP split and are skipped.
         // Korthikanti et al. 2022's step times are not used: the issue tracker reserves them as
         // an external check (docs/VALIDATION.md). Measured 2026-12-01 with the constants as they
-        // are: MAPE 23.8 % over 8 runs; FlashAttention runs -11.8 % to -1.1 %, torchtitan runs
-        // +46.6 %, +54.6 %, +58.7 % (worst torchtitan_llama2_70B_full: the engine's FSDP / ZeRO-3
-        // at 64 GPUs is far too slow). Bounds: that plus a small margin.
+        // are, after FSDP / ZeRO-3 became per-layer gathers and reduce-scatters at NCCL's
+        // multi-rail cost (no constant changed): MAPE 5.2 % over 8 runs; FlashAttention runs
+        // -11.8 % to -1.1 %, torchtitan runs -7.7 %, -0.8 %, +3.0 % (before: +46.6 % to +58.7 %
+        // with the flat ring). Bounds: that plus a small margin.
         const ValidationSummary v = referenceSet();
         QVERIFY2(v.check.evaluated >= 8, std::to_string(v.check.evaluated).c_str());
         for (const ValidationRow& r : v.rows) {
@@ -84,22 +85,34 @@ private slots:
         qInfo("check part: MAPE %.1f %% over %d runs, worst %s %.1f %%", v.check.mape * 100, v.check.evaluated,
               v.check.worst.c_str(), v.check.max_abs_error * 100);
         const std::string t = table(v, RunPart::Check);
-        QVERIFY2(v.check.mape <= 0.26, t.c_str());
-        QVERIFY2(v.check.max_abs_error <= 0.62, t.c_str());
+        QVERIFY2(v.check.mape <= 0.06, t.c_str());
+        QVERIFY2(v.check.max_abs_error <= 0.13, t.c_str());
     }
 
     void fitPartSanity()
     {
         // Not an accuracy claim: the constants were chosen on these runs. A sanity bound that
-        // catches a broken engine. Measured 2026-12-01: MAPE 6.6 % over 34 runs, worst
-        // mtnlg530b_3360gpu −23.5 %.
+        // catches a broken engine. Measured 2026-12-01: MAPE 15.1 % over 34 runs. The six
+        // DeepSpeed ZeRO-3 rows of Narayanan et al. 2021 Table 2 are 31–78 % too fast: their step
+        // time stays at 66.75 s from 768 to 1536 GPUs (half the microbatches per GPU), which no
+        // bandwidth model reproduces, and the flat ring once chosen to match them made real FSDP
+        // runs 1.5× too slow. Without those six rows: MAPE 4.4 %, worst mtnlg530b_3360gpu −23.5 %.
         const ValidationSummary v = referenceSet();
         QVERIFY2(v.fit.evaluated >= 30, std::to_string(v.fit.evaluated).c_str());
         qInfo("fit part (sanity only): MAPE %.1f %% over %d runs, worst %s %.1f %%", v.fit.mape * 100, v.fit.evaluated,
               v.fit.worst.c_str(), v.fit.max_abs_error * 100);
         const std::string t = table(v, RunPart::Fit);
-        QVERIFY2(v.fit.mape <= 0.10, t.c_str());
-        QVERIFY2(v.fit.max_abs_error <= 0.25, t.c_str());
+        QVERIFY2(v.fit.mape <= 0.16, t.c_str());
+        QVERIFY2(v.fit.max_abs_error <= 0.80, t.c_str());
+        double sum = 0;
+        int n = 0;
+        for (const ValidationRow& r : v.rows)
+            if (r.evaluated && r.part == RunPart::Fit && r.id.find("_zero3_") == std::string::npos) {
+                sum += std::abs(r.error);
+                ++n;
+                QVERIFY2(std::abs(r.error) <= 0.25, (r.id + "\n" + t).c_str());
+            }
+        QVERIFY2(n >= 28 && sum / n <= 0.07, t.c_str());
     }
 
     void partsAddUp()

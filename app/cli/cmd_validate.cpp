@@ -73,7 +73,11 @@ int validateCommand(const Args& a)
     if (format == "json") {
         nlohmann::json rows = nlohmann::json::array();
         for (const auto& r : v.rows) {
-            nlohmann::json row = {{"id", r.id}, {"family", r.source_family}, {"evaluated", r.evaluated}};
+            nlohmann::json row = {{"id", r.id}, {"evaluated", r.evaluated}};
+            if (!r.source_family.empty())
+                row["family"] = r.source_family;
+            if (!r.run_class.empty())
+                row["class"] = r.run_class;
             if (r.part)
                 row["part"] = parascope::toString(*r.part);
             if (r.evaluated) {
@@ -81,7 +85,10 @@ int validateCommand(const Args& a)
                             {"published_tflops_per_gpu", r.published_tflops_per_gpu},
                             {"predicted_tflops_per_gpu", r.predicted_tflops_per_gpu}, {"error", r.error},
                             {"convention", r.convention}, {"predicted_mfu", r.predicted_mfu},
-                            {"bubble_fraction", r.bubble_fraction}, {"defaults_used", r.defaults_used}});
+                            {"bubble_fraction", r.bubble_fraction}, {"defaults_used", r.defaults_used},
+                            {"predicted_peak_gib", r.predicted_peak_gib}, {"predicted_oom", r.predicted_oom}});
+                if (r.measured_peak_gib)
+                    row.update({{"measured_peak_gib", *r.measured_peak_gib}, {"memory_error", r.memory_error}});
             } else {
                 row["skipped_because"] = say(a, r.skipped_because, skippedZh(r.skipped_because));
             }
@@ -92,9 +99,14 @@ int validateCommand(const Args& a)
             return nlohmann::json{{"runs", e.runs}, {"evaluated", e.evaluated}, {"mape", e.mape},
                                   {"max_abs_error", e.max_abs_error}, {"worst", e.worst}};
         };
+        nlohmann::json classes = nlohmann::json::object();
+        for (const auto& [cls, e] : v.check_classes)
+            classes[cls] = part(e);
         return emit(a, nlohmann::json{{"runs", rows}, {"evaluated", v.evaluated}, {"mape", v.mape},
                                       {"max_abs_error", v.max_abs_error}, {"worst", v.worst},
-                                      {"parts", {{"fit", part(v.fit)}, {"check", part(v.check)}}}}.dump(2) + "\n");
+                                      {"parts", {{"fit", part(v.fit)}, {"check", part(v.check)}}},
+                                      {"check_classes", classes}, {"false_oom", v.false_oom},
+                                      {"memory", part(v.memory)}}.dump(2) + "\n");
     }
     std::ostringstream o;
     o << say(a, "Validation against published runs (" + name + ")\n", "与已发表训练结果的对比（" + name + "）\n");
@@ -144,7 +156,21 @@ int validateCommand(const Args& a)
         o << line;
     };
     partLine("check (no constant fitted on these)", "检验（常数未在这些运行上拟合）", v.check);
+    for (const auto& [cls, e] : v.check_classes) {
+        const std::string en = "  check, " + cls, zh_label = "  检验，" + cls;
+        partLine(en.c_str(), zh_label.c_str(), e);
+    }
     partLine("fit (constants chosen on these)", "拟合（常数据这些运行选定）", v.fit);
+    if (v.memory.evaluated > 0)
+        partLine("peak memory (runs that report it)", "峰值显存（报告了峰值的运行）", v.memory);
+    if (v.false_oom > 0) {
+        std::string ids;
+        for (const auto& r : v.rows)
+            if (r.evaluated && r.predicted_oom)
+                ids += (ids.empty() ? "" : ", ") + r.id;
+        o << say(a, "  runs that trained but are predicted out of memory: " + std::to_string(v.false_oom) + " (" + ids + ")\n",
+                 "  实际训练过却被预测为显存溢出的运行：" + std::to_string(v.false_oom) + " 个（" + ids + "）\n");
+    }
     return emit(a, o.str());
 }
 

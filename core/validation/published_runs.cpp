@@ -1,5 +1,7 @@
 #include "validation/published_runs.h"
 
+#include "validation/runs_file.h"
+
 #include "estimate/evaluate.h"
 #include "util/json_reader.h"
 #include "io/scenario_json.h"
@@ -251,6 +253,8 @@ std::optional<Scenario> scenarioForRun(const nlohmann::json& run, ValidationRow&
 
 ValidationSummary validateRuns(const nlohmann::json& file, std::vector<InputError>& errors)
 {
+    if (file.is_object() && file.contains("schema") && file["schema"] == kRunsSchema)
+        return validateRunsFile(file, errors);
     ValidationSummary out;
     if (!file.is_object() || !file.contains("runs") || !file["runs"].is_array()) {
         errors.push_back({"runs", "a published-runs file needs a \"runs\" array"});
@@ -310,23 +314,7 @@ ValidationSummary validateRuns(const nlohmann::json& file, std::vector<InputErro
         out.rows.push_back(std::move(row));
     }
     const auto summarise = [&](std::optional<RunPart> part) {
-        ErrorSummary e;
-        double sum = 0;
-        for (const ValidationRow& row : out.rows) {
-            if (part && row.part != part)
-                continue;
-            ++e.runs;
-            if (!row.evaluated)
-                continue;
-            ++e.evaluated;
-            sum += std::fabs(row.error);
-            if (std::fabs(row.error) > e.max_abs_error) {
-                e.max_abs_error = std::fabs(row.error);
-                e.worst = row.id;
-            }
-        }
-        e.mape = e.evaluated ? sum / e.evaluated : 0;
-        return e;
+        return summariseRows(out.rows, [&](const ValidationRow& row) { return !part || row.part == part; });
     };
     const ErrorSummary all = summarise(std::nullopt);
     out.evaluated = all.evaluated;

@@ -41,6 +41,12 @@ struct ValidationRow {
     std::string convention;        // how the published throughput was turned into a step time
     double predicted_mfu = 0;
     double bubble_fraction = 0;
+    // parascope.runs/1 files (validation/runs_file.h) only:
+    std::string run_class;          // "dense", "moe", "fp8", "fsdp", "long_context", … (free text)
+    std::optional<double> measured_peak_gib; // peak memory the run reported
+    double predicted_peak_gib = 0;
+    double memory_error = 0;        // predicted / measured peak − 1 (with measured_peak_gib)
+    bool predicted_oom = false;     // the engine says out of memory for a run that trained
 };
 
 // Errors over a set of rows: all of them, or one part.
@@ -60,11 +66,45 @@ struct ValidationSummary {
     std::string worst;
     ErrorSummary fit;       // rows with "part": "fit"
     ErrorSummary check;     // rows with "part": "check": the held-out accuracy
+    // parascope.runs/1: the check part per class (in order of first appearance), and how many
+    // runs that trained the engine calls out of memory.
+    std::vector<std::pair<std::string, ErrorSummary>> check_classes;
+    int false_oom = 0;
+    ErrorSummary memory;    // |memory_error| over the runs with a measured peak
 };
+
+// MAPE, worst run and counts over the rows `keep` selects.
+template <class Keep>
+ErrorSummary summariseRows(const std::vector<ValidationRow>& rows, Keep keep);
 
 // Builds the scenario for one run; nullopt (with the reason) when it cannot be evaluated.
 std::optional<Scenario> scenarioForRun(const nlohmann::json& run, ValidationRow& row);
 
+// A published-runs file (resources/presets/validation/published-runs.json), or a
+// parascope.runs/1 file (validation/runs_file.h) when its "schema" says so.
 ValidationSummary validateRuns(const nlohmann::json& runs_file, std::vector<InputError>& errors);
+
+template <class Keep>
+ErrorSummary summariseRows(const std::vector<ValidationRow>& rows, Keep keep)
+{
+    ErrorSummary e;
+    double sum = 0;
+    for (const ValidationRow& row : rows) {
+        if (!keep(row))
+            continue;
+        ++e.runs;
+        if (!row.evaluated)
+            continue;
+        ++e.evaluated;
+        const double err = row.error < 0 ? -row.error : row.error;
+        sum += err;
+        if (err > e.max_abs_error) {
+            e.max_abs_error = err;
+            e.worst = row.id;
+        }
+    }
+    e.mape = e.evaluated ? sum / e.evaluated : 0;
+    return e;
+}
 
 } // namespace parascope

@@ -2,12 +2,15 @@
 // the reference set). Each run says which part it belongs to: "fit" runs are those an engine
 // constant was chosen on (A100 and H100 sustained clock, kernel overhead, GEMM half-size and
 // attention efficiency on every A100 and H100 run of the first set; kZeroOverlap and the flat
-// ZeRO ring on Narayanan 2021 Table 2's ZeRO-3 rows; the file's "parts" and docs/VALIDATION.md
+// ZeRO ring (removed since) on Narayanan 2021 Table 2's ZeRO-3 rows; the file's "parts" and docs/VALIDATION.md
 // say which on which), "check" runs are those none was chosen on. The accuracy bounds hold on the
 // check part only; the fit part gets a looser sanity bound, which is not evidence of accuracy.
 
 #include "validation/published_runs.h"
+#include "validation/runs_file.h"
+#include "estimate/evaluate.h"
 #include "scenario_fixture.h"
+#include "util/json_reader.h"
 
 #include <cmath>
 
@@ -113,6 +116,80 @@ private slots:
                 QVERIFY2(std::abs(r.error) <= 0.25, (r.id + "\n" + t).c_str());
             }
         QVERIFY2(n >= 28 && sum / n <= 0.07, t.c_str());
+    }
+
+    void runsFileOfYourOwnCluster()
+    {
+        // tests/data/runs-example.json (parascope.runs/1): three runs, each a full scenario and
+        // one measured figure, turned into a published step time by hand:
+        //  - 7B on DP 8: 64·4096 = 262,144 tokens at 3000 tokens/s per GPU on 8 GPUs:
+        //    262144 / 24000 = 10.9227 s;
+        //  - 7B FSDP on 64 GPUs, 512·4096 = 2,097,152 tokens at 150 TFLOP/s per GPU counted as
+        //    6·N·D with N = 6,738,415,616: 6·N·D / (150e12·64) = 8.8343 s;
+        //  - 7B on one GPU at MFU 0.4: model FLOPs / (0.4 · 312e12) (A100 dense bf16 peak).
+        std::vector<InputError> errors;
+        const auto file = readJsonFile(PARASCOPE_TEST_DATA "/runs-example.json", errors);
+        QVERIFY(file);
+        const ValidationSummary v = validateRuns(*file, errors);
+        QVERIFY2(errors.empty(), errors.empty() ? "" : errors.front().text().c_str());
+        QCOMPARE(v.rows.size(), std::size_t(3));
+        const ValidationRow &dp8 = v.rows[0], &fsdp = v.rows[1], &one = v.rows[2];
+        QVERIFY(dp8.evaluated && fsdp.evaluated && one.evaluated);
+        QCOMPARE(dp8.published_step_s, 262144.0 / 24000.0);
+        QCOMPARE(fsdp.published_step_s, 6.0 * 6738415616.0 * 2097152.0 / (150e12 * 64));
+        const Scenario single = test::presetScenario("llama2-7b", "dgx-a100-80g", 1, 1, 1);
+        Scenario sc1 = single;
+        sc1.training.global_batch = 8;
+        const Estimate e1 = evaluate(sc1);
+        QCOMPARE(one.published_step_s, e1.flops.model_flops_per_step / (0.4 * 312e12));
+        for (const ValidationRow& r : v.rows)
+            QCOMPARE(r.error, r.predicted_step_s / r.published_step_s - 1);
+
+        // Parts and classes: the check part over the two check runs, then per class.
+        QCOMPARE(v.check.evaluated, 2);
+        QCOMPARE(v.check.mape, (std::abs(dp8.error) + std::abs(fsdp.error)) / 2);
+        QCOMPARE(v.check_classes.size(), std::size_t(2));
+        QCOMPARE(v.check_classes[0].first, std::string("dense"));
+        QCOMPARE(v.check_classes[0].second.mape, std::abs(dp8.error));
+        QCOMPARE(v.check_classes[1].first, std::string("fsdp"));
+        QCOMPARE(v.fit.evaluated, 1);
+
+        // Memory: the DP 8 run reported 60 GiB; a 7B model with Adam on one 80 GB GPU (16 bytes
+        // per parameter, 100 GiB of states alone) is out of memory, though that run trained.
+        QVERIFY(dp8.measured_peak_gib);
+        QCOMPARE(dp8.memory_error, dp8.predicted_peak_gib / 60.0 - 1);
+        QCOMPARE(v.memory.evaluated, 1);
+        QVERIFY(one.predicted_oom && !dp8.predicted_oom);
+        QCOMPARE(v.false_oom, 1);
+    }
+
+    void runsFileErrorsNameTheirPlace()
+    {
+        const auto errorsOf = [](const std::string& text) {
+            std::vector<InputError> errors;
+            validateRuns(nlohmann::json::parse(text), errors);
+            std::string all;
+            for (const InputError& e : errors)
+                all += e.text() + "\n";
+            return all;
+        };
+        const std::string scenario = R"({"schema":"parascope.scenario/1","model":"llama2-7b","cluster":"dgx-a100-80g"})";
+        // No scenario; two measured figures; TFLOP/s without its convention; a bad scenario field.
+        QVERIFY(errorsOf(R"({"schema":"parascope.runs/1","runs":[{"id":"a","source":"s","measured":{"step_s":1}}]})")
+                    .find("runs[0].scenario: is required") != std::string::npos);
+        QVERIFY(errorsOf(R"({"schema":"parascope.runs/1","runs":[{"id":"a","source":"s","scenario":)" + scenario
+                         + R"(,"measured":{"step_s":1,"mfu":0.5}}]})")
+                    .find("runs[0].measured: needs exactly one of") != std::string::npos);
+        QVERIFY(errorsOf(R"({"schema":"parascope.runs/1","runs":[{"id":"a","source":"s","scenario":)" + scenario
+                         + R"(,"measured":{"model_tflops_per_gpu":100}}]})")
+                    .find("runs[0].measured.flops_convention: is required") != std::string::npos);
+        const std::string bad = errorsOf(R"({"schema":"parascope.runs/1","runs":[{"id":"a","source":"s","scenario":)"
+                                         R"({"schema":"parascope.scenario/1","model":"llama2-7b","cluster":"dgx-a100-80g",)"
+                                         R"("parallel":{"tp":0}},"measured":{"step_s":1}}]})");
+        QVERIFY2(bad.find("runs[0].scenario.parallel.tp") != std::string::npos, bad.c_str());
+        QVERIFY(errorsOf(R"({"schema":"parascope.runs/1","runs":[{"id":"a","source":"s","scenario":)" + scenario
+                         + R"(,"measured":{"step_s":1},"tuned":true}]})")
+                    .find("runs[0].tuned: unknown key") != std::string::npos);
     }
 
     void partsAddUp()

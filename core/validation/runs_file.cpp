@@ -1,0 +1,198 @@
+#include "validation/runs_file.h"
+
+#include "estimate/evaluate.h"
+#include "io/scenario_json.h"
+#include "time/step_time.h"
+
+#include <algorithm>
+#include <cmath>
+
+namespace parascope {
+
+namespace {
+
+enum class MeasuredKind { StepTime, TokensPerGpu, TflopsPerGpu, Mfu };
+
+struct Run {
+    std::string id;
+    std::optional<RunPart> part;
+    std::string run_class;
+    std::optional<Scenario> scenario;
+    MeasuredKind kind = MeasuredKind::StepTime;
+    double value = 0;
+    bool six_nd = false; // model_tflops_per_gpu counted as 6·N·D (else Megatron's model FLOPs)
+    std::optional<double> peak_gib;
+};
+
+// One run, every field typed and checked with its path; nullopt after an input error.
+std::optional<Run> readRun(const nlohmann::json& j, const std::string& path, std::vector<InputError>& errors)
+{
+    const std::size_t before = errors.size();
+    ObjectReader r(j, path, errors);
+    if (!r.valid())
+        return std::nullopt;
+    Run run;
+    run.id = r.string("id", true).value_or("");
+    r.string("source", true);
+    if (r.child("part"))
+        run.part = r.choice<RunPart>("part");
+    run.run_class = r.string("class").value_or("");
+    if (const nlohmann::json* sj = r.child("scenario")) {
+        std::vector<InputError> inner;
+        run.scenario = readScenario(*sj, inner);
+        for (const InputError& e : inner)
+            errors.push_back({r.childPath("scenario") + (e.path.empty() ? "" : "." + e.path), e.message});
+    } else {
+        r.error("scenario", "is required: a complete parascope.scenario/1 object");
+    }
+    if (const nlohmann::json* mj = r.child("measured")) {
+        ObjectReader m(*mj, r.childPath("measured"), errors);
+        if (m.valid()) {
+            const auto step = m.number("step_s", 1e-9, 1e9);
+            const auto tokens = m.number("tokens_per_s_per_gpu", 1e-9, 1e12);
+            const auto tflops = m.number("model_tflops_per_gpu", 1e-9, 1e9);
+            const auto mfu = m.number("mfu", 1e-9, 1);
+            const auto convention = m.choice("flops_convention", {"megatron", "6nd"});
+            run.peak_gib = m.number("peak_memory_gib", 1e-6, 1e9);
+            const int given = int(step.has_value()) + int(tokens.has_value()) + int(tflops.has_value()) + int(mfu.has_value());
+            if (given != 1)
+                errors.push_back({r.childPath("measured"), "needs exactly one of step_s, tokens_per_s_per_gpu, "
+                                                           "model_tflops_per_gpu, mfu; got " + std::to_string(given)});
+            if (tflops && !convention)
+                m.error("flops_convention", "is required with model_tflops_per_gpu: \"megatron\" or \"6nd\"");
+            if (convention && !tflops)
+                m.error("flops_convention", "only goes with model_tflops_per_gpu");
+            if (step) {
+                run.kind = MeasuredKind::StepTime;
+                run.value = *step;
+            } else if (tokens) {
+                run.kind = MeasuredKind::TokensPerGpu;
+                run.value = *tokens;
+            } else if (tflops) {
+                run.kind = MeasuredKind::TflopsPerGpu;
+                run.value = *tflops;
+                run.six_nd = convention == 1;
+            } else if (mfu) {
+                run.kind = MeasuredKind::Mfu;
+                run.value = *mfu;
+            }
+            m.finish();
+        }
+    } else {
+        r.error("measured", "is required: what the run measured (step_s, tokens_per_s_per_gpu, model_tflops_per_gpu or mfu)");
+    }
+    r.finish();
+    if (errors.size() != before)
+        return std::nullopt;
+    return run;
+}
+
+// The row of one run: its published step time from what it measured, the engine's prediction.
+ValidationRow evaluateRun(const Run& run)
+{
+    ValidationRow row;
+    row.id = run.id;
+    row.part = run.part;
+    row.run_class = run.run_class;
+    const Scenario& sc = *run.scenario;
+    EvaluateOptions opt;
+    opt.record_timeline = false;
+    const Estimate est = evaluate(sc, opt);
+    for (const Diagnostic& d : est.diagnostics)
+        if (d.severity == Severity::Error && d.code != "out_of_memory") {
+            row.skipped_because = "invalid scenario: " + d.message.en;
+            return row;
+        }
+    const double gpus = double(est.gpus);
+    const double tokens = double(sc.training.global_batch) * double(sc.training.seq_len);
+    const double model_flops = est.flops.model_flops_per_step;
+    switch (run.kind) {
+    case MeasuredKind::StepTime:
+        row.published_step_s = run.value;
+        row.convention = "measured step time";
+        break;
+    case MeasuredKind::TokensPerGpu:
+        row.published_step_s = tokens / (run.value * gpus);
+        row.convention = "global batch tokens / (tokens/s per GPU · GPUs)";
+        break;
+    case MeasuredKind::TflopsPerGpu: {
+        // 6·N·D counts the parameters each token uses (the active ones of an MoE).
+        const double flops = run.six_nd ? 6.0 * double(est.params.active) * tokens : model_flops;
+        row.published_step_s = flops / (run.value * 1e12 * gpus);
+        row.convention = run.six_nd ? "6·N_active·D / (TFLOP/s per GPU · GPUs)" : "Megatron model FLOPs / (TFLOP/s per GPU · GPUs)";
+        break;
+    }
+    case MeasuredKind::Mfu:
+        row.published_step_s = model_flops / (run.value * gpus * peakFlops(sc.cluster.gpu, Precision::Bf16));
+        row.convention = "Megatron model FLOPs / (MFU · dense bf16 peak · GPUs)";
+        break;
+    }
+    row.evaluated = true;
+    row.predicted_step_s = est.time.step_s;
+    row.published_tflops_per_gpu = model_flops / row.published_step_s / gpus / 1e12;
+    row.predicted_tflops_per_gpu = model_flops / row.predicted_step_s / gpus / 1e12;
+    row.error = row.predicted_step_s / row.published_step_s - 1;
+    row.predicted_mfu = est.throughput.mfu;
+    row.bubble_fraction = est.time.bubble_fraction;
+    row.predicted_peak_gib = est.memory.peak_bytes / double(1ull << 30);
+    row.predicted_oom = !est.memory.fits;
+    if (run.peak_gib) {
+        row.measured_peak_gib = run.peak_gib;
+        row.memory_error = row.predicted_peak_gib / *run.peak_gib - 1;
+    }
+    return row;
+}
+
+} // namespace
+
+ValidationSummary validateRunsFile(const nlohmann::json& file, std::vector<InputError>& errors)
+{
+    ValidationSummary out;
+    if (!file.contains("runs") || !file["runs"].is_array()) {
+        errors.push_back({"runs", "a parascope.runs/1 file needs a \"runs\" array"});
+        return out;
+    }
+    for (const auto& [key, value] : file.items())
+        if (key != "schema" && key != "runs")
+            errors.push_back({key, "unknown key"});
+    std::vector<Run> runs;
+    for (std::size_t i = 0; i < file["runs"].size(); ++i)
+        if (auto run = readRun(file["runs"][i], "runs[" + std::to_string(i) + "]", errors))
+            runs.push_back(std::move(*run));
+    if (!errors.empty())
+        return out;
+    for (const Run& run : runs)
+        out.rows.push_back(evaluateRun(run));
+
+    const ErrorSummary all = summariseRows(out.rows, [](const ValidationRow&) { return true; });
+    out.evaluated = all.evaluated;
+    out.mape = all.mape;
+    out.max_abs_error = all.max_abs_error;
+    out.worst = all.worst;
+    out.fit = summariseRows(out.rows, [](const ValidationRow& r) { return r.part == RunPart::Fit; });
+    out.check = summariseRows(out.rows, [](const ValidationRow& r) { return r.part == RunPart::Check; });
+    for (const ValidationRow& r : out.rows) {
+        if (r.part != RunPart::Check || r.run_class.empty())
+            continue;
+        const bool seen = std::any_of(out.check_classes.begin(), out.check_classes.end(),
+                                      [&](const auto& c) { return c.first == r.run_class; });
+        if (!seen)
+            out.check_classes.push_back({r.run_class, summariseRows(out.rows, [&](const ValidationRow& x) {
+                                             return x.part == RunPart::Check && x.run_class == r.run_class;
+                                         })});
+    }
+    // Memory: the same summary over the relative error of the predicted peak.
+    std::vector<ValidationRow> memory;
+    for (const ValidationRow& r : out.rows) {
+        out.false_oom += r.evaluated && r.predicted_oom ? 1 : 0;
+        if (r.evaluated && r.measured_peak_gib) {
+            ValidationRow m = r;
+            m.error = r.memory_error;
+            memory.push_back(std::move(m));
+        }
+    }
+    out.memory = summariseRows(memory, [](const ValidationRow&) { return true; });
+    return out;
+}
+
+} // namespace parascope

@@ -40,6 +40,18 @@ std::string skippedZh(const std::string& why)
     return "原因见英文输出";
 }
 
+// The classes of the reference set in the asked language; a user's own class names as written.
+std::string classLabel(const Args& a, const std::string& cls)
+{
+    static const struct { const char* id; const char* en; const char* zh; } kClasses[] = {
+        {"dense", "dense", "稠密模型"}, {"moe", "MoE", "MoE"}, {"fsdp", "FSDP / ZeRO-3", "FSDP / ZeRO-3"},
+        {"fp8", "FP8", "FP8"}, {"long_context", "long context", "长上下文"}};
+    for (const auto& c : kClasses)
+        if (cls == c.id)
+            return say(a, c.en, c.zh);
+    return cls;
+}
+
 } // namespace
 
 int validateCommand(const Args& a)
@@ -53,7 +65,9 @@ int validateCommand(const Args& a)
     nlohmann::json runs;
     std::string name = say(a, "built-in reference set", "内置参考集");
     if (a.positional.empty()) {
-        runs = parascope::findPreset("validation", "published-runs")->json;
+        // The reference set as full scenarios (parascope.runs/1); --to-runs-file alone converts
+        // the published records it was made from (validation/published-runs.json).
+        runs = parascope::findPreset("validation", a.to_runs_file ? "published-runs" : "reference-runs")->json;
     } else {
         name = a.positional[0];
         auto j = parascope::readJsonFile(a.positional[0], errors);
@@ -63,6 +77,18 @@ int validateCommand(const Args& a)
             return kExitBadInput;
         }
         runs = std::move(*j);
+    }
+    if (a.to_runs_file) {
+        std::vector<std::string> dropped;
+        const nlohmann::json converted = parascope::toRunsFile(runs, errors, dropped);
+        if (!errors.empty()) {
+            for (const auto& e : errors)
+                std::cerr << "parascope-cli: " << name << ": " << e.text() << "\n";
+            return kExitBadInput;
+        }
+        for (const std::string& d : dropped)
+            std::cerr << say(a, "parascope-cli: left out ", "parascope-cli：未转换 ") << d << "\n";
+        return emit(a, converted.dump(2) + "\n");
     }
     const parascope::ValidationSummary v = parascope::validateRuns(runs, errors);
     if (!errors.empty()) {
@@ -157,7 +183,7 @@ int validateCommand(const Args& a)
     };
     partLine("check (no constant fitted on these)", "检验（常数未在这些运行上拟合）", v.check);
     for (const auto& [cls, e] : v.check_classes) {
-        const std::string en = "  check, " + cls, zh_label = "  检验，" + cls;
+        const std::string en = "  check, " + classLabel(a, cls), zh_label = "  检验，" + classLabel(a, cls);
         partLine(en.c_str(), zh_label.c_str(), e);
     }
     partLine("fit (constants chosen on these)", "拟合（常数据这些运行选定）", v.fit);

@@ -160,6 +160,20 @@ void checkRun(const nlohmann::json& run, const std::string& path, std::vector<In
 
 std::optional<Scenario> scenarioForRun(const nlohmann::json& run, ValidationRow& row)
 {
+    const std::optional<nlohmann::json> sj = scenarioJsonForRun(run, row);
+    if (!sj)
+        return std::nullopt;
+    std::vector<InputError> errors;
+    auto sc = readScenario(*sj, errors);
+    if (!sc) {
+        row.skipped_because = "incomplete run: " + (errors.empty() ? std::string("?") : errors.front().text());
+        return std::nullopt;
+    }
+    return sc;
+}
+
+std::optional<nlohmann::json> scenarioJsonForRun(const nlohmann::json& run, ValidationRow& row)
+{
     row.id = run.value("id", std::string("?"));
     if (has(run, "part") && run["part"].is_string())
         row.part = enumFromName<RunPart>(run["part"].get<std::string>());
@@ -240,15 +254,62 @@ std::optional<Scenario> scenarioForRun(const nlohmann::json& run, ValidationRow&
                                {"recompute", toString(rc)}, {"flash_attention", fam->flash_attention}};
     if (!has(run, "precision"))
         dflt("precision = bf16 (fp16 has the same peak)");
-    nlohmann::json sj = {{"schema", kScenarioSchema}, {"name", row.id}, {"model", model}, {"cluster", cluster},
-                         {"parallel", parallel}, {"training", training}};
-    std::vector<InputError> errors;
-    auto sc = readScenario(sj, errors);
-    if (!sc) {
-        row.skipped_because = "incomplete run: " + (errors.empty() ? std::string("?") : errors.front().text());
-        return std::nullopt;
+    return nlohmann::json{{"schema", kScenarioSchema}, {"name", row.id}, {"model", model}, {"cluster", cluster},
+                          {"parallel", parallel}, {"training", training}};
+}
+
+nlohmann::json toRunsFile(const nlohmann::json& file, std::vector<InputError>& errors, std::vector<std::string>& dropped)
+{
+    nlohmann::json runs = nlohmann::json::array();
+    if (!file.is_object() || !file.contains("runs") || !file["runs"].is_array()) {
+        errors.push_back({"runs", "a published-runs file needs a \"runs\" array"});
+        return runs;
     }
-    return sc;
+    const std::size_t before = errors.size();
+    for (std::size_t i = 0; i < file["runs"].size(); ++i)
+        checkRun(file["runs"][i], "runs[" + std::to_string(i) + "]", errors);
+    if (errors.size() != before)
+        return runs;
+    for (const nlohmann::json& run : file["runs"]) {
+        ValidationRow row;
+        const std::optional<nlohmann::json> sj = scenarioJsonForRun(run, row);
+        if (!sj) {
+            dropped.push_back(row.id + ": " + row.skipped_because);
+            continue;
+        }
+        const Family* fam = familyOf(run.value("source", std::string()));
+        const nlohmann::json& m = run["measured"];
+        const nlohmann::json& par = (*sj)["parallel"];
+        const double gpus = par["tp"].get<double>() * par["pp"].get<double>() * par["dp"].get<double>() * par["cp"].get<double>();
+        nlohmann::json measured;
+        if (has(m, "step_time_s"))
+            measured["step_s"] = m["step_time_s"];
+        else if (has(m, "tokens_per_s_per_gpu"))
+            measured["tokens_per_s_per_gpu"] = m["tokens_per_s_per_gpu"];
+        else if (has(m, "tokens_per_s"))
+            measured["tokens_per_s_per_gpu"] = m["tokens_per_s"].get<double>() / gpus;
+        else if (has(m, "tflops_per_gpu"))
+            measured = {{"model_tflops_per_gpu", m["tflops_per_gpu"]},
+                        {"flops_convention", std::string(fam->convention) == "narayanan96" ? "narayanan96" : "megatron"}};
+        else {
+            dropped.push_back(row.id + ": no published step time or TFLOP/s per GPU");
+            continue;
+        }
+        nlohmann::json out = {{"id", row.id}, {"source", run["source"]}};
+        if (row.part)
+            out["part"] = toString(*row.part);
+        out["class"] = (*sj)["parallel"]["zero"].get<int>() >= 3 ? "fsdp" : "dense";
+        std::string notes = "converted from a published-runs record; filled from the " + std::string(fam->id) + " defaults: ";
+        for (std::size_t k = 0; k < row.defaults_used.size(); ++k)
+            notes += (k ? "; " : "") + row.defaults_used[k];
+        if (has(run, "notes") && run["notes"].is_string())
+            notes += ". " + run["notes"].get<std::string>();
+        out["notes"] = notes;
+        out["scenario"] = *sj;
+        out["measured"] = measured;
+        runs.push_back(std::move(out));
+    }
+    return nlohmann::json{{"schema", kRunsSchema}, {"runs", runs}};
 }
 
 ValidationSummary validateRuns(const nlohmann::json& file, std::vector<InputError>& errors)

@@ -79,6 +79,13 @@ ErrorSummary summariseRows(const std::vector<ValidationRow>& rows, Keep keep);
 
 // Builds the scenario for one run; nullopt (with the reason) when it cannot be evaluated.
 std::optional<Scenario> scenarioForRun(const nlohmann::json& run, ValidationRow& row);
+// The same as a parascope.scenario/1 object, every default written out.
+std::optional<nlohmann::json> scenarioJsonForRun(const nlohmann::json& run, ValidationRow& row);
+
+// A published-runs file as a parascope.runs/1 file: each run's scenario with its source
+// family's defaults written out (and listed in "notes"), its measured figure in the runs/1
+// names. Runs that cannot become a scenario are left out and named in `dropped`.
+nlohmann::json toRunsFile(const nlohmann::json& file, std::vector<InputError>& errors, std::vector<std::string>& dropped);
 
 // A published-runs file (resources/presets/validation/published-runs.json), or a
 // parascope.runs/1 file (validation/runs_file.h) when its "schema" says so.

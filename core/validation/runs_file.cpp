@@ -20,7 +20,7 @@ struct Run {
     std::optional<Scenario> scenario;
     MeasuredKind kind = MeasuredKind::StepTime;
     double value = 0;
-    bool six_nd = false; // model_tflops_per_gpu counted as 6·N·D (else Megatron's model FLOPs)
+    int convention = 0;  // model_tflops_per_gpu counted as: 0 Megatron's model FLOPs, 1 6·N·D, 2 Narayanan eq. 3
     std::optional<double> peak_gib;
 };
 
@@ -34,6 +34,7 @@ std::optional<Run> readRun(const nlohmann::json& j, const std::string& path, std
     Run run;
     run.id = r.string("id", true).value_or("");
     r.string("source", true);
+    r.string("notes");
     if (r.child("part"))
         run.part = r.choice<RunPart>("part");
     run.run_class = r.string("class").value_or("");
@@ -52,14 +53,14 @@ std::optional<Run> readRun(const nlohmann::json& j, const std::string& path, std
             const auto tokens = m.number("tokens_per_s_per_gpu", 1e-9, 1e12);
             const auto tflops = m.number("model_tflops_per_gpu", 1e-9, 1e9);
             const auto mfu = m.number("mfu", 1e-9, 1);
-            const auto convention = m.choice("flops_convention", {"megatron", "6nd"});
+            const auto convention = m.choice("flops_convention", {"megatron", "6nd", "narayanan96"});
             run.peak_gib = m.number("peak_memory_gib", 1e-6, 1e9);
             const int given = int(step.has_value()) + int(tokens.has_value()) + int(tflops.has_value()) + int(mfu.has_value());
             if (given != 1)
                 errors.push_back({r.childPath("measured"), "needs exactly one of step_s, tokens_per_s_per_gpu, "
                                                            "model_tflops_per_gpu, mfu; got " + std::to_string(given)});
             if (tflops && !convention)
-                m.error("flops_convention", "is required with model_tflops_per_gpu: \"megatron\" or \"6nd\"");
+                m.error("flops_convention", "is required with model_tflops_per_gpu: \"megatron\", \"6nd\" or \"narayanan96\"");
             if (convention && !tflops)
                 m.error("flops_convention", "only goes with model_tflops_per_gpu");
             if (step) {
@@ -71,7 +72,7 @@ std::optional<Run> readRun(const nlohmann::json& j, const std::string& path, std
             } else if (tflops) {
                 run.kind = MeasuredKind::TflopsPerGpu;
                 run.value = *tflops;
-                run.six_nd = convention == 1;
+                run.convention = convention.value_or(0);
             } else if (mfu) {
                 run.kind = MeasuredKind::Mfu;
                 run.value = *mfu;
@@ -116,10 +117,20 @@ ValidationRow evaluateRun(const Run& run)
         row.convention = "global batch tokens / (tokens/s per GPU · GPUs)";
         break;
     case MeasuredKind::TflopsPerGpu: {
-        // 6·N·D counts the parameters each token uses (the active ones of an MoE).
-        const double flops = run.six_nd ? 6.0 * double(est.params.active) * tokens : model_flops;
+        // 6·N·D counts the parameters each token uses (the active ones of an MoE); Narayanan et
+        // al. 2021 eq. 3 counts a GPT with its recomputed forward: 96·B·s·L·h²(1 + s/6h + V/16Lh).
+        const double B = double(sc.training.global_batch), s = double(sc.training.seq_len);
+        const double L = sc.model.layers, h = double(sc.model.hidden), V = double(sc.model.vocab);
+        const double flops = run.convention == 1   ? 6.0 * double(est.params.active) * tokens
+                           : run.convention == 2 ? 96 * B * s * L * h * h * (1 + s / (6 * h) + V / (16 * L * h))
+                                                 : model_flops;
         row.published_step_s = flops / (run.value * 1e12 * gpus);
-        row.convention = run.six_nd ? "6·N_active·D / (TFLOP/s per GPU · GPUs)" : "Megatron model FLOPs / (TFLOP/s per GPU · GPUs)";
+        row.convention = run.convention == 1   ? "6·N_active·D / (TFLOP/s per GPU · GPUs)"
+                       : run.convention == 2 ? "96·B·s·L·h²(1 + s/6h + V/16Lh) (Narayanan 2021 eq. 3) / (TFLOP/s per GPU · GPUs)"
+                                             : "Megatron model FLOPs / (TFLOP/s per GPU · GPUs)";
+        // Published TFLOP/s in the run's own convention, for the table.
+        row.published_tflops_per_gpu = run.value;
+        row.predicted_tflops_per_gpu = flops / est.time.step_s / gpus / 1e12;
         break;
     }
     case MeasuredKind::Mfu:
@@ -129,8 +140,10 @@ ValidationRow evaluateRun(const Run& run)
     }
     row.evaluated = true;
     row.predicted_step_s = est.time.step_s;
-    row.published_tflops_per_gpu = model_flops / row.published_step_s / gpus / 1e12;
-    row.predicted_tflops_per_gpu = model_flops / row.predicted_step_s / gpus / 1e12;
+    if (run.kind != MeasuredKind::TflopsPerGpu) {
+        row.published_tflops_per_gpu = model_flops / row.published_step_s / gpus / 1e12;
+        row.predicted_tflops_per_gpu = model_flops / row.predicted_step_s / gpus / 1e12;
+    }
     row.error = row.predicted_step_s / row.published_step_s - 1;
     row.predicted_mfu = est.throughput.mfu;
     row.bubble_fraction = est.time.bubble_fraction;

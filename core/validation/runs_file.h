@@ -4,13 +4,14 @@
 // what was measured.
 //
 //   {"schema": "parascope.runs/1",
-//    "runs": [{"id": "…", "source": "…", "part": "fit" | "check" (optional),
+//    "runs": [{"id": "…", "source": "…", "notes": "…" (optional), "part": "fit" | "check" (optional),
 //              "class": "dense" | "moe" | "fp8" | "fsdp" | "long_context" | … (optional),
 //              "scenario": {…a complete parascope.scenario/1…},
 //              "measured": {exactly one of
 //                             "step_s"
 //                             "tokens_per_s_per_gpu"
-//                             "model_tflops_per_gpu" with "flops_convention": "megatron" | "6nd"
+//                             "model_tflops_per_gpu" with "flops_convention": "megatron" |
+//                               "6nd" | "narayanan96" (Narayanan et al. 2021 eq. 3, GPT-shaped)
 //                             "mfu" (Megatron model FLOPs over the GPU's dense bf16 peak),
 //                           and optionally "peak_memory_gib"}}]}
 //

@@ -69,7 +69,8 @@ class TstCli : public QObject {
             QStringLiteral("AllGather"), QStringLiteral("ReduceScatter"), QStringLiteral("NVLink"), QStringLiteral("InfiniBand"),
             QStringLiteral("PCIe"), QStringLiteral("GPipe"), QStringLiteral("DualPipeV"), QStringLiteral("KV"), QStringLiteral("GQA"),
             QStringLiteral("MoE"), QStringLiteral("FLOPs"), QStringLiteral("MAPE"), QStringLiteral("Megatron"),
-            QStringLiteral("DeepSpeed"), QStringLiteral("Narayanan"), QStringLiteral("GPT"), QStringLiteral("ParaScope")};
+            QStringLiteral("DeepSpeed"), QStringLiteral("Narayanan"), QStringLiteral("GPT"), QStringLiteral("ParaScope"),
+            QStringLiteral("FSDP")};
         return words;
     }
 
@@ -361,7 +362,7 @@ private slots:
         QVERIFY(u["check_classes"].contains("fsdp"));
         QCOMPARE(u["false_oom"].get<int>(), 1);
         r = run({QStringLiteral("validate"), data("runs-example.json")});
-        QVERIFY(r.out.contains("check, fsdp: MAPE"));
+        QVERIFY(r.out.contains("check, FSDP / ZeRO-3: MAPE"));
         QVERIFY(r.out.contains("predicted out of memory: 1 (my-7b-ddp1)"));
         r = run({QStringLiteral("validate"), data("cli-bad-tp.parascope.json")});
         QCOMPARE(r.code, 2);
@@ -711,7 +712,9 @@ private slots:
         Run r = run({QStringLiteral("validate"), QStringLiteral("--lang"), zh});
         QCOMPARE(r.code, 0);
         expectChinese(QStringLiteral("validate"), r.out, {});
-        r = run({QStringLiteral("validate"), QStringLiteral("--lang"), zh, QStringLiteral("--format"), QStringLiteral("json")});
+        // The published records (two runs skipped, with their reasons) in JSON.
+        r = run({QStringLiteral("validate"), QStringLiteral(PARASCOPE_SOURCE_DIR "/resources/presets/validation/published-runs.json"),
+                 QStringLiteral("--lang"), zh, QStringLiteral("--format"), QStringLiteral("json")});
         QCOMPARE(r.code, 0);
         expectChinese(QStringLiteral("validate --format json"), jsonMessages(nlohmann::json::parse(r.out.toStdString())), {});
 

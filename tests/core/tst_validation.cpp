@@ -18,7 +18,20 @@ using namespace parascope;
 
 namespace {
 
+// The built-in reference set (validation/reference-runs.json, parascope.runs/1: every run a
+// full scenario), what `validate` reads.
 ValidationSummary referenceSet()
+{
+    std::vector<InputError> errors;
+    const ValidationSummary v = validateRuns(findPreset("validation", "reference-runs")->json, errors);
+    if (!errors.empty())
+        qWarning("%s", errors.front().text().c_str());
+    return v;
+}
+
+// The published records it is made from (validation/published-runs.json), read with the
+// per-source defaults.
+ValidationSummary publishedRecords()
 {
     std::vector<InputError> errors;
     const ValidationSummary v = validateRuns(findPreset("validation", "published-runs")->json, errors);
@@ -76,6 +89,9 @@ private slots:
                 QVERIFY2(r.evaluated, r.id.c_str());
                 QVERIFY2(r.part == RunPart::Check, r.id.c_str());
             }
+        }
+        // Their records were read with their own sources' defaults and conventions.
+        for (const ValidationRow& r : publishedRecords().rows) {
             if (r.id.rfind("flashattn_", 0) == 0) {
                 QCOMPARE(r.source_family, std::string("flashattn2023"));
                 QCOMPARE(r.convention, std::string("published tokens/s"));
@@ -190,6 +206,30 @@ private slots:
         QVERIFY(errorsOf(R"({"schema":"parascope.runs/1","runs":[{"id":"a","source":"s","scenario":)" + scenario
                          + R"(,"measured":{"step_s":1},"tuned":true}]})")
                     .find("runs[0].tuned: unknown key") != std::string::npos);
+    }
+
+    void referenceSetIsThePublishedRecordsWrittenOut()
+    {
+        // reference-runs.json is `parascope-cli validate --to-runs-file` of published-runs.json
+        // (every default written out): the two cannot drift apart, and they give the same errors.
+        std::vector<InputError> errors;
+        std::vector<std::string> dropped;
+        const nlohmann::json converted = toRunsFile(findPreset("validation", "published-runs")->json, errors, dropped);
+        QVERIFY(errors.empty());
+        QVERIFY(converted == findPreset("validation", "reference-runs")->json);
+        QCOMPARE(dropped.size(), std::size_t(2)); // the two H100 strong-scaling runs: no TP/PP split published
+        const ValidationSummary a = referenceSet(), b = publishedRecords();
+        std::size_t j = 0;
+        for (const ValidationRow& r : b.rows) {
+            if (!r.evaluated)
+                continue;
+            QCOMPARE(a.rows[j].id, r.id);
+            QCOMPARE(a.rows[j].error, r.error);
+            ++j;
+        }
+        QCOMPARE(j, a.rows.size());
+        // Runs that trained and that the engine calls out of memory (issue 15's false OOMs).
+        QCOMPARE(a.false_oom, 4);
     }
 
     void partsAddUp()

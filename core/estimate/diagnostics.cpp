@@ -126,8 +126,8 @@ std::vector<Diagnostic> configurationDiagnostics(const Scenario& sc)
             "parallel.stage_layers lists " + countOf((long long)p.stage_layers.size(), "stage", "stages") + ", PP = " + n(p.pp) + ".",
             "parallel.stage_layers 列出了 " + n((long long)p.stage_layers.size()) + " 个阶段，而 PP = " + n(p.pp) + "。",
             "Give one layer count per pipeline stage.", "为每个流水线阶段给出一个层数。"));
-    } else if (m.layers % p.pp != 0) {
-        const long long extra = m.layers % p.pp;
+    } else if (pipelineSlots(m, p) % p.pp != 0) {
+        const long long extra = pipelineSlots(m, p) % p.pp;
         out.push_back(make(Severity::Warning, "layers_not_divisible_by_pp", "parallel.pp",
             countOf(m.layers, "layer", "layers") + " do not split evenly over PP = " + n(p.pp) + ": "
                 + (extra == 1 ? std::string("the first stage gets one layer more and sets") : "the first " + n(extra) + " stages get one layer more and set")
@@ -140,20 +140,32 @@ std::vector<Diagnostic> configurationDiagnostics(const Scenario& sc)
     const long long per_step = (long long)t.micro_batch * p.dp;
     const long long mbs = sc.microbatches();
     if (p.schedule == ScheduleKind::Interleaved) {
-        if (p.vpp < 2 || m.layers % (static_cast<long long>(p.pp) * p.vpp) != 0) {
-            // A VPP that works, if any: layers must divide by PP first.
-            int ok = 0;
-            for (int v = 2; v <= 16 && !ok; ++v)
-                if (m.layers % (static_cast<long long>(p.pp) * v) == 0)
-                    ok = v;
+        const long long virtual_stages = static_cast<long long>(p.pp) * p.vpp, slots = pipelineSlots(m, p);
+        // A VPP that gives equal chunks, if any.
+        int ok = 0;
+        for (int v = 2; v <= 16 && !ok; ++v)
+            if (slots % (static_cast<long long>(p.pp) * v) == 0)
+                ok = v;
+        const std::string use_en = ok ? "Use VPP = " + n(ok) + " (" + n(slots) + " / (PP·VPP) is then whole), or the 1F1B schedule."
+                                      : "No VPP splits " + n(slots) + " evenly over PP = " + n(p.pp) + ": use a PP that divides the layers, or the 1F1B schedule.";
+        const std::string use_zh = ok ? "改用 VPP = " + n(ok) + "（此时 " + n(slots) + " /（PP·VPP）为整数），或改用 1F1B 调度。"
+                                      : "没有 VPP 能把 " + n(slots) + " 均分到 PP = " + n(p.pp) + "：选择能整除层数的 PP，或改用 1F1B 调度。";
+        if (p.vpp < 2) {
             out.push_back(make(Severity::Error, "vpp_not_divisible", "parallel.vpp",
-                "Interleaved 1F1B needs VPP ≥ 2 and layers divisible by PP·VPP = " + n(static_cast<long long>(p.pp) * p.vpp)
-                    + " (" + countOf(m.layers, "layer", "layers") + ").",
-                "交错式 1F1B 需要 VPP ≥ 2，且层数能被 PP·VPP = " + n(static_cast<long long>(p.pp) * p.vpp) + " 整除（模型有 " + n(m.layers) + " 层）。",
-                ok ? "Use VPP = " + n(ok) + " (" + n(m.layers) + " / (PP·VPP) is then whole), or the 1F1B schedule."
-                   : "No VPP divides " + n(m.layers) + " layers over PP = " + n(p.pp) + ": use a PP that divides the layers, or the 1F1B schedule.",
-                ok ? "改用 VPP = " + n(ok) + "（此时 " + n(m.layers) + " /（PP·VPP）为整数），或改用 1F1B 调度。"
-                   : "没有 VPP 能把 " + n(m.layers) + " 层均分到 PP = " + n(p.pp) + "：选择能整除层数的 PP，或改用 1F1B 调度。"));
+                "Interleaved 1F1B needs VPP ≥ 2 model chunks per GPU.", "交错式 1F1B 需要每块 GPU 至少 2 个模型块（VPP ≥ 2）。",
+                use_en, use_zh));
+        } else if (slots % virtual_stages != 0) {
+            // Uneven chunks are possible (Megatron-Core's --pipeline-model-parallel-layout, or
+            // --decoder-first/last-pipeline-num-layers); the larger chunks set the pace.
+            out.push_back(make(Severity::Warning, "vpp_not_divisible", "parallel.vpp",
+                countOf(slots, "layer", "layers") + " do not split evenly over PP·VPP = " + n(virtual_stages)
+                    + " virtual stages: chunks of " + n(slots / virtual_stages + 1) + " and " + n(slots / virtual_stages)
+                    + " layers, and the larger ones set the pace. Megatron needs an explicit layout for that "
+                      "(--pipeline-model-parallel-layout).",
+                n(slots) + " 层无法均分到 PP·VPP = " + n(virtual_stages) + " 个虚拟阶段：模型块有 " + n(slots / virtual_stages + 1)
+                    + " 层和 " + n(slots / virtual_stages) + " 层两种，较大的决定节奏。Megatron 需要显式给出布局"
+                      "（--pipeline-model-parallel-layout）。",
+                use_en, use_zh));
         }
     } else if (p.vpp > 1) {
         out.push_back(make(Severity::Warning, "vpp_not_divisible", "parallel.vpp",

@@ -288,6 +288,8 @@ std::optional<Scenario> readScenario(const nlohmann::json& j, std::vector<InputE
         pc.tp_comm_overlap = p.boolean("tp_comm_overlap").value_or(false);
         pc.overlap_grad_reduce = p.boolean("overlap_grad_reduce").value_or(true);
         pc.reshard_after_forward = p.boolean("reshard_after_forward").value_or(true);
+        pc.account_for_embedding_in_pipeline_split = p.boolean("account_for_embedding_in_pipeline_split").value_or(false);
+        pc.account_for_loss_in_pipeline_split = p.boolean("account_for_loss_in_pipeline_split").value_or(false);
         if (auto s = p.choice<ScheduleKind>("schedule"))
             pc.schedule = *s;
         if (const nlohmann::json* sl = p.child("stage_layers")) {
@@ -448,6 +450,10 @@ nlohmann::json scenarioToJson(const Scenario& sc)
         j["parallel"]["etp"] = p.etp;
     if (!p.reshard_after_forward)
         j["parallel"]["reshard_after_forward"] = false;
+    if (p.account_for_embedding_in_pipeline_split)
+        j["parallel"]["account_for_embedding_in_pipeline_split"] = true;
+    if (p.account_for_loss_in_pipeline_split)
+        j["parallel"]["account_for_loss_in_pipeline_split"] = true;
     if (!p.stage_layers.empty())
         j["parallel"]["stage_layers"] = p.stage_layers;
     const TrainingConfig& t = sc.training;

@@ -20,23 +20,30 @@ int rankOfVirtualStage(int stage, int ranks, bool v_shape)
 
 namespace {
 
-std::vector<StageLayers> layoutStages(const ModelSpec& m, const ParallelConfig& p)
+// Layers per virtual stage in pipeline order. An explicit `stage_layers` gives each rank its
+// layers, shared over its chunks; otherwise the layers — plus one slot for the embedding and one
+// for the output layer and loss when Megatron accounts for them — are shared out evenly over the
+// p·v virtual stages, a remainder one each to the first ones, and the embedding's and the loss's
+// slots are taken from the first and the last virtual stage.
+std::vector<int> virtualStageLayers(const ModelSpec& m, const ParallelConfig& p, const PipelineGeometry& g)
 {
-    const int pp = std::max(1, p.pp);
-    std::vector<StageLayers> stages(static_cast<std::size_t>(pp));
-    const bool explicit_layout = int(p.stage_layers.size()) == pp;
-    int first_layer = 0;
-    for (int r = 0; r < pp; ++r) {
-        StageLayers& s = stages[std::size_t(r)];
-        s.rank = r;
-        s.layers = explicit_layout ? p.stage_layers[std::size_t(r)] : m.layers / pp + (r < m.layers % pp ? 1 : 0);
-        for (int l = first_layer; l < first_layer + s.layers && l < m.layers; ++l)
-            s.moe_layers += m.isMoeLayer(l) ? 1 : 0;
-        first_layer += s.layers;
+    const int S = g.virtualStages();
+    std::vector<int> out(static_cast<std::size_t>(S), 0);
+    if (int(p.stage_layers.size()) == g.ranks) {
+        for (int s = 0; s < S; ++s) {
+            const int rank = g.rankOfStage(s), chunk = s / g.ranks, L = p.stage_layers[std::size_t(rank)];
+            out[std::size_t(s)] = L / g.chunks + (chunk < L % g.chunks ? 1 : 0);
+        }
+        return out;
     }
-    stages.front().has_embedding = true;
-    (isVShape(p.schedule) ? stages.front() : stages.back()).has_output = true;
-    return stages;
+    const int embedding = p.account_for_embedding_in_pipeline_split ? 1 : 0;
+    const int loss = p.account_for_loss_in_pipeline_split ? 1 : 0;
+    const int slots = int(pipelineSlots(m, p));
+    for (int s = 0; s < S; ++s)
+        out[std::size_t(s)] = slots / S + (s < slots % S ? 1 : 0);
+    out.front() = std::max(0, out.front() - embedding);
+    out.back() = std::max(0, out.back() - loss);
+    return out;
 }
 
 } // namespace
@@ -49,15 +56,28 @@ PipelineGeometry pipelineGeometry(const ModelSpec& m, const ParallelConfig& p)
     g.chunks = chunksPerRank(p);
     g.v_shape = isVShape(p.schedule);
     g.split_backward = splitsBackward(p.schedule);
-    g.rank_layers = layoutStages(m, p);
+    g.rank_layers.resize(std::size_t(g.ranks));
+    for (int r = 0; r < g.ranks; ++r)
+        g.rank_layers[std::size_t(r)].rank = r;
+    g.rank_layers.front().has_embedding = true;
+    (g.v_shape ? g.rank_layers.front() : g.rank_layers.back()).has_output = true;
+
+    // Virtual stages hold consecutive layers in pipeline order; a rank's layers are those of
+    // its chunks.
+    const std::vector<int> layers = virtualStageLayers(m, p, g);
     g.stages.resize(std::size_t(g.virtualStages()));
+    int first_layer = 0;
     for (int s = 0; s < g.virtualStages(); ++s) {
         VirtualStage& v = g.stages[std::size_t(s)];
         v.rank = g.rankOfStage(s);
         v.chunk = s / g.ranks;
-        const StageLayers& L = g.rank_layers[std::size_t(v.rank)];
-        v.layers = L.layers / g.chunks + (v.chunk < L.layers % g.chunks ? 1 : 0);
-        v.moe_layers = L.moe_layers / g.chunks + (v.chunk < L.moe_layers % g.chunks ? 1 : 0);
+        v.layers = layers[std::size_t(s)];
+        for (int l = first_layer; l < first_layer + v.layers && l < m.layers; ++l)
+            v.moe_layers += m.isMoeLayer(l) ? 1 : 0;
+        first_layer += v.layers;
+        StageLayers& R = g.rank_layers[std::size_t(v.rank)];
+        R.layers += v.layers;
+        R.moe_layers += v.moe_layers;
     }
     return g;
 }

@@ -50,6 +50,13 @@ struct PipelineGeometry {
     int rankOfStage(int stage) const { return rankOfVirtualStage(stage, ranks, v_shape); }
 };
 
+// What is shared out over the pipeline stages: the transformer layers, plus one for the
+// embedding and one for the output layer + loss when Megatron accounts for them.
+inline long long pipelineSlots(const ModelSpec& m, const ParallelConfig& p)
+{
+    return (long long)m.layers + (p.account_for_embedding_in_pipeline_split ? 1 : 0) + (p.account_for_loss_in_pipeline_split ? 1 : 0);
+}
+
 // Even split of the layers by default (a remainder goes one layer each to the first ranks,
 // diagnosed separately); `parallel.stage_layers` gives an uneven one.
 PipelineGeometry pipelineGeometry(const ModelSpec& m, const ParallelConfig& p);

@@ -45,6 +45,12 @@ struct ParallelConfig {
     // forward to the backward: one gather per microbatch instead of two, the whole stage's
     // unsharded weights in memory.
     bool reshard_after_forward = true;
+    // Megatron --account-for-embedding-in-pipeline-split / --account-for-loss-in-pipeline-split:
+    // the input embedding and the output layer + loss each count as one layer when the layers
+    // are shared out over the (virtual) pipeline stages, so the first and the last stage get one
+    // transformer layer fewer (Llama 3 405B: 126 layers + 2 = 128 over PP 16).
+    bool account_for_embedding_in_pipeline_split = false;
+    bool account_for_loss_in_pipeline_split = false;
 
     std::int64_t gpus() const { return std::int64_t(tp) * pp * dp * cp; }
     int expertTp() const { return etp > 0 ? etp : tp; }

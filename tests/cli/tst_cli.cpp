@@ -123,6 +123,8 @@ class TstCli : public QObject {
         static const QRegularExpression identifier(QStringLiteral(R"([A-Za-z0-9\-]*[A-Za-z0-9](?:[_.][A-Za-z0-9\-]+)+)"));
         static const QRegularExpression degree(QStringLiteral(R"(\b(?:TP|PP|DP|CP|EP|VPP|BF|FP)\d+\b)"));
         static const QRegularExpression word(QStringLiteral("[A-Za-z]{2,}"));
+        static const QRegularExpression option(QStringLiteral(R"(--[a-z][a-z0-9\-]*)")); // command-line options
+        text.replace(option, QStringLiteral(" "));
         text.replace(identifier, QStringLiteral(" "));
         text.replace(degree, QStringLiteral(" "));
         QStringList left;

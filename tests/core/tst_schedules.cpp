@@ -80,6 +80,43 @@ private slots:
         QCOMPARE(chunksPerRank(p), 1);
     }
 
+    void embeddingAndLossCountAsLayers()
+    {
+        // Llama 3 405B: 126 layers on PP 16. Shared evenly: 126 = 16·7 + 14, so ranks 0–13 get 8
+        // and ranks 14–15 get 7: the first rank, which also holds the embedding, is the heaviest.
+        ModelSpec m;
+        m.layers = 126;
+        ParallelConfig p;
+        p.pp = 16;
+        PipelineGeometry g = parascope::pipelineGeometry(m, p);
+        QCOMPARE(g.rank_layers[0].layers, 8);
+        QCOMPARE(g.rank_layers[13].layers, 8);
+        QCOMPARE(g.rank_layers[14].layers, 7);
+        // Megatron's --account-for-embedding/loss-in-pipeline-split: 126 + 2 = 128 slots, 8 per
+        // rank; the embedding takes one of rank 0's and the loss one of rank 15's: 7, 8 … 8, 7.
+        p.account_for_embedding_in_pipeline_split = true;
+        p.account_for_loss_in_pipeline_split = true;
+        g = parascope::pipelineGeometry(m, p);
+        QCOMPARE(g.rank_layers[0].layers, 7);
+        for (int r = 1; r < 15; ++r)
+            QCOMPARE(g.rank_layers[std::size_t(r)].layers, 8);
+        QCOMPARE(g.rank_layers[15].layers, 7);
+        // Interleaved, VPP 2: 128 slots over 32 virtual stages of 4; stage 0 (rank 0, chunk 0) and
+        // stage 31 (rank 15, chunk 1) give a slot to the embedding and the loss.
+        p.schedule = ScheduleKind::Interleaved;
+        p.vpp = 2;
+        g = parascope::pipelineGeometry(m, p);
+        QCOMPARE(g.stages[0].layers, 3);
+        QCOMPARE(g.stages[16].layers, 4);
+        QCOMPARE(g.stages[31].layers, 3);
+        QCOMPARE(g.rank_layers[0].layers, 7);
+        QCOMPARE(g.rank_layers[15].layers, 7);
+        int total = 0;
+        for (const VirtualStage& v : g.stages)
+            total += v.layers;
+        QCOMPARE(total, 126);
+    }
+
     void oneFOneBOrder()
     {
         // p = 4, m = 6: rank 0 warms up with p − 1 = 3 forwards; rank 3 alternates at once.

@@ -363,6 +363,15 @@ private slots:
         QCOMPARE(u["runs"][0]["measured_peak_gib"].get<double>(), 60.0);
         QVERIFY(u["check_classes"].contains("fsdp"));
         QCOMPARE(u["false_oom"].get<int>(), 1);
+        // Published records written out as a runs file: the two runs without a TP/PP split are
+        // left out, and named.
+        r = run({QStringLiteral("validate"), QStringLiteral(PARASCOPE_SOURCE_DIR "/resources/presets/validation/published-runs.json"),
+                 QStringLiteral("--to-runs-file")});
+        QCOMPARE(r.code, 0);
+        const nlohmann::json converted = nlohmann::json::parse(r.out.toStdString());
+        QCOMPARE(converted["schema"].get<std::string>(), std::string("parascope.runs/1"));
+        QCOMPARE(converted["runs"].size(), std::size_t(42));
+        QVERIFY(r.err.contains("left out megatron_h100_strong_177B_96gpu"));
         r = run({QStringLiteral("validate"), data("runs-example.json")});
         QVERIFY(r.out.contains("check, FSDP / ZeRO-3: MAPE"));
         QVERIFY(r.out.contains("predicted out of memory: 1 (my-7b-ddp1)"));

@@ -26,11 +26,12 @@ struct Builder {
     std::vector<CommEntry> out;
 
     // volume_formula and source explain the entry; they are only read when explaining.
+    // `on` replaces the group's placement (HSDP's shard and replica groups are parts of dp·cp).
     template <class VolumeFormula>
     void add(Group group, Collective c, Purpose purpose, double calls, double S, double rounds, Overlap overlap,
-             VolumeFormula&& volume_formula, const char* source)
+             VolumeFormula&& volume_formula, const char* source, const GroupPlacement* on = nullptr)
     {
-        const GroupPlacement& g = in.placement.group(group);
+        const GroupPlacement& g = on ? *on : in.placement.group(group);
         if (calls <= 0 || S <= 0 || (g.size <= 1 && c != Collective::SendRecv))
             return;
         CommEntry e;
@@ -180,10 +181,21 @@ std::vector<CommEntry> communicationPlan(const CommInputs& in)
     // reduce-scatters each layer's gradients in the backward. These per-layer collectives run
     // like every other one: NCCL drives all of a node's rails, so the two-level cost applies
     // (NVLink inside the node, then 1/k of the data per NIC across nodes).
+    //
+    // HSDP (shard_size < dp·cp, ZeRO ≥ 1): the collectives above run inside each shard group
+    // (shard_size consecutive ranks of dp·cp, stride tp), and once per step the gradient shard
+    // (Ψ/shard_size) is all-reduced across the dp·cp/shard_size replicas (stride tp·shard_size):
+    // PyTorch FSDP HYBRID_SHARD (Zhao et al. 2023 §3.2.2).
     const auto data_parallel = [&](Group group, double params) {
-        const GroupPlacement& g = in.placement.group(group);
-        if (g.size <= 1 || params <= 0)
+        const GroupPlacement& whole = in.placement.group(group);
+        if (whole.size <= 1 || params <= 0)
             return;
+        const bool hybrid = group == Group::DpCp && p.zero >= 1 && p.shard_size > 0 && p.shard_size < whole.size;
+        const GroupPlacement shard = hybrid ? placeGroup(group, p.shard_size, whole.stride, in.cluster) : whole;
+        const GroupPlacement replicas =
+            hybrid ? placeGroup(group, whole.size / p.shard_size, whole.stride * p.shard_size, in.cluster) : whole;
+        const GroupPlacement& g = shard;
+        const GroupPlacement* on = hybrid ? &shard : nullptr;
         const double grad_bytes = (t.precision == Precision::Fp32 || t.grad_dtype == GradDtype::Fp32) ? 4 : 2;
         const double w_bytes = t.precision == Precision::Fp32 ? 4 : 2;
         const double buckets = std::ceil(params / bucketParams(g.size));
@@ -200,15 +212,15 @@ std::vector<CommEntry> communicationPlan(const CommInputs& in)
             break;
         case 1:
             b.add(group, Collective::ReduceScatter, Purpose::Gradients, buckets, params * grad_bytes / buckets, 1, grad_ov,
-                  vol("reduce-scatter of ", buckets), src);
+                  vol("reduce-scatter of ", buckets), src, on);
             b.add(group, Collective::AllGather, Purpose::Parameters, buckets, params * w_bytes / buckets, 1, param_ov,
-                  vol("all-gather of updated ", buckets), src);
+                  vol("all-gather of updated ", buckets), src, on);
             break;
         case 2:
             b.add(group, Collective::ReduceScatter, Purpose::Gradients, buckets * mb, params * grad_bytes / buckets, mb,
-                  grad_ov, vol("reduce-scatter per microbatch of ", buckets), src);
+                  grad_ov, vol("reduce-scatter per microbatch of ", buckets), src, on);
             b.add(group, Collective::AllGather, Purpose::Parameters, buckets, params * w_bytes / buckets, 1, param_ov,
-                  vol("all-gather of updated ", buckets), src);
+                  vol("all-gather of updated ", buckets), src, on);
             break;
         default: {
             const double units = std::max(1.0, L);
@@ -219,12 +231,17 @@ std::vector<CommEntry> communicationPlan(const CommInputs& in)
                   vol(p.reshard_after_forward ? "all-gather per layer, forward + backward, per microbatch of "
                                               : "all-gather per layer, forward only (kept for the backward), per microbatch of ",
                       units),
-                  fsdp);
+                  fsdp, on);
             b.add(group, Collective::ReduceScatter, Purpose::Gradients, units * mb, params * grad_bytes / units, mb, grad_ov,
-                  vol("reduce-scatter per layer per microbatch of ", units), fsdp);
+                  vol("reduce-scatter per layer per microbatch of ", units), fsdp, on);
             break;
         }
         }
+        if (hybrid)
+            b.add(group, Collective::AllReduce, Purpose::Gradients, buckets, params * grad_bytes / p.shard_size / buckets, 1, grad_ov,
+                  [&] { return "all-reduce across " + num(double(replicas.size)) + " replicas of the gradient shard Ψ/" +
+                               num(double(p.shard_size)) + ", once per step"; },
+                  "Zhao et al. 2023 (PyTorch FSDP) §3.2.2 hybrid sharding", &replicas);
     };
     data_parallel(Group::DpCp, in.dense_params);
     data_parallel(Group::Edp, in.expert_params);

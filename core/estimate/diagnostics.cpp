@@ -137,6 +137,13 @@ std::vector<Diagnostic> configurationDiagnostics(const Scenario& sc)
             "选择能整除 " + n(m.layers) + " 的 PP，或设置 parallel.stage_layers（例如首尾阶段少放几层）。"));
     }
 
+    if (p.shard_size > 0 && ((long long)p.dp * p.cp) % p.shard_size != 0)
+        out.push_back(make(Severity::Error, "shard_size_not_divisible", "parallel.dp", // the slider that fixes it
+            "HSDP shard groups of " + n(p.shard_size) + " do not divide DP·CP = " + n((long long)p.dp * p.cp) + ".",
+            "HSDP 分片组大小 " + n(p.shard_size) + " 不能整除 DP·CP = " + n((long long)p.dp * p.cp) + "。",
+            "Use a shard size that divides DP·CP (the GPUs of a node, typically), or 0 to shard over all of them.",
+            "选择能整除 DP·CP 的分片组大小（通常是一个节点的 GPU 数），或设为 0 在全部数据并行进程上切分。"));
+
     const long long per_step = (long long)t.micro_batch * p.dp;
     const long long mbs = sc.microbatches();
     if (p.schedule == ScheduleKind::Interleaved) {
@@ -153,6 +160,12 @@ std::vector<Diagnostic> configurationDiagnostics(const Scenario& sc)
         if (p.vpp < 2) {
             out.push_back(make(Severity::Error, "vpp_not_divisible", "parallel.vpp",
                 "Interleaved 1F1B needs VPP ≥ 2 model chunks per GPU.", "交错式 1F1B 需要每块 GPU 至少 2 个模型块（VPP ≥ 2）。",
+                use_en, use_zh));
+        } else if (slots < virtual_stages) {
+            out.push_back(make(Severity::Error, "vpp_not_divisible", "parallel.vpp",
+                "PP·VPP = " + n(virtual_stages) + " virtual stages for " + countOf(slots, "layer", "layers")
+                    + ": some model chunks would hold no layer.",
+                "PP·VPP = " + n(virtual_stages) + " 个虚拟阶段，却只有 " + n(slots) + " 层：有的模型块一层也没有。",
                 use_en, use_zh));
         } else if (slots % virtual_stages != 0) {
             // Uneven chunks are possible (Megatron-Core's --pipeline-model-parallel-layout, or

@@ -288,6 +288,7 @@ std::optional<Scenario> readScenario(const nlohmann::json& j, std::vector<InputE
         pc.tp_comm_overlap = p.boolean("tp_comm_overlap").value_or(false);
         pc.overlap_grad_reduce = p.boolean("overlap_grad_reduce").value_or(true);
         pc.reshard_after_forward = p.boolean("reshard_after_forward").value_or(true);
+        pc.shard_size = int(p.integer("shard_size", 0, kMaxDegree).value_or(0));
         pc.account_for_embedding_in_pipeline_split = p.boolean("account_for_embedding_in_pipeline_split").value_or(false);
         pc.account_for_loss_in_pipeline_split = p.boolean("account_for_loss_in_pipeline_split").value_or(false);
         if (auto s = p.choice<ScheduleKind>("schedule"))
@@ -450,6 +451,8 @@ nlohmann::json scenarioToJson(const Scenario& sc)
         j["parallel"]["etp"] = p.etp;
     if (!p.reshard_after_forward)
         j["parallel"]["reshard_after_forward"] = false;
+    if (p.shard_size > 0)
+        j["parallel"]["shard_size"] = p.shard_size;
     if (p.account_for_embedding_in_pipeline_split)
         j["parallel"]["account_for_embedding_in_pipeline_split"] = true;
     if (p.account_for_loss_in_pipeline_split)

@@ -12,7 +12,7 @@ namespace parascope {
 
 double zeroDegree(const ParallelConfig& p)
 {
-    return double(p.dp) * p.cp;
+    return double(p.zeroShard()); // dp·cp, or the HSDP shard group
 }
 
 double expertZeroDegree(const ParallelConfig& p)

@@ -214,7 +214,10 @@ OpCostModel opCosts(const Scenario& sc, const ParamCounts& params, const Pipelin
     for (const CommEntry& c : comm) {
         if (c.group != Group::Dp && c.group != Group::Edp)
             continue;
-        if (c.purpose == Purpose::Gradients && p.zero <= 1) {
+        // Once per step after the last backward: the gradient reduction of ZeRO-0/1, and HSDP's
+        // all-reduce of the gradient shard across replicas (also under ZeRO-2/3, whose
+        // reduce-scatters run inside every microbatch).
+        if (c.purpose == Purpose::Gradients && (p.zero <= 1 || c.collective == Collective::AllReduce)) {
             tail.grad_reduce_s += c.time_s;
             tail.grad_reduce_type = c.collective == Collective::AllReduce ? OpType::AllReduce : OpType::ReduceScatter;
         }

@@ -49,6 +49,11 @@ struct ParallelConfig {
     // the input embedding and the output layer + loss each count as one layer when the layers
     // are shared out over the (virtual) pipeline stages, so the first and the last stage get one
     // transformer layer fewer (Llama 3 405B: 126 layers + 2 = 128 over PP 16).
+    // HSDP (PyTorch FSDP's hybrid sharding; DeepSpeed ZeRO++ hpZ): ZeRO shards the states over
+    // `shard_size` consecutive data-parallel ranks (a node, typically) and replicates across the
+    // dp·cp / shard_size groups of them; 0 = over all dp·cp ranks.
+    int shard_size = 0;
+    int zeroShard() const { return shard_size > 0 ? shard_size : dp * cp; }
     bool account_for_embedding_in_pipeline_split = false;
     bool account_for_loss_in_pipeline_split = false;
 

@@ -151,6 +151,43 @@ private slots:
         QCOMPARE(entry(evaluate(sc), "dp", "all_gather", "parameters").calls_per_step, 32 * m);
     }
 
+    void hybridShardingInsideNodes()
+    {
+        // HSDP: the same 7B FSDP run with shard groups of 8 (one node each) and 8 replicas.
+        // Gathers and reduce-scatters stay inside the node (NVLink ring of 8):
+        //   t_AG = 7·α_nvl + 7/8·S/busbw_nvl(S), S = Ψ·2/32;
+        // once per step the fp32 gradient shard Ψ·4/8 is all-reduced across the 8 replicas (one
+        // GPU per node, stride 8 ranks): 2·7/8·Ψ·4/8 bytes per GPU, over the network, in
+        // ceil(Ψ / 40M) = 169 buckets.
+        Scenario sc = presetScenario("llama2-7b", "dgx-a100-80g", 1, 1, 64);
+        sc.parallel.zero = 3;
+        sc.training.global_batch = 512;
+        sc.training.grad_dtype = GradDtype::Fp32;
+        const Estimate fsdp = evaluate(sc);
+        sc.parallel.shard_size = 8;
+        const Estimate hsdp = evaluate(sc);
+        const double psi = 6738415616.0, m = 8;
+        const CommEntry& ag = entry(hsdp, "dp", "all_gather", "parameters");
+        QCOMPARE(ag.group_size, std::int64_t(8));
+        QCOMPARE(ag.link, Link::NvLink);
+        QCOMPARE(ag.calls_per_step, 2 * 32 * m);
+        const double S = psi * 2 / 32;
+        const LinkSpec &nvl = sc.cluster.intra_node;
+        QVERIFY(close(ag.time_s, ag.calls_per_step * (7 * nvl.latency_s + 7.0 / 8 * S / nvl.busBytesPerS(S))));
+        QCOMPARE(entry(hsdp, "dp", "reduce_scatter", "gradients").group_size, std::int64_t(8));
+        const CommEntry& ar = entry(hsdp, "dp", "all_reduce", "gradients");
+        QCOMPARE(ar.group_size, std::int64_t(8));
+        QCOMPARE(ar.nodes_spanned, std::int64_t(8));
+        QCOMPARE(ar.link, Link::Network);
+        QCOMPARE(ar.calls_per_step, 169.0);
+        QVERIFY(close(ar.bytes_per_gpu_per_step, 2.0 * 7 / 8 * psi * 4 / 8));
+        // The states are sharded 8 ways instead of 64: 8× the optimizer memory per GPU.
+        QVERIFY(close(hsdp.memory.stages[0].optimizer, 8 * fsdp.memory.stages[0].optimizer));
+        // A shard size that does not divide DP·CP is an error (tst_diagnostics), 0 is full sharding.
+        sc.parallel.shard_size = 0;
+        QVERIFY(close(evaluate(sc).memory.stages[0].optimizer, fsdp.memory.stages[0].optimizer));
+    }
+
     void pipelineSendRecv()
     {
         // Default scenario (Llama-2 70B, TP 8 + SP, PP 8, 64 microbatches): one activation and

@@ -67,9 +67,14 @@ const std::vector<Case>& cases()
         // layers, possible with an explicit layout (Megatron-Core), so a warning. (Microbatches
         // 256/(1·4) = 64, a multiple of PP = 4, so only the VPP rule fires.)
         {"diag-vpp_not_divisible.parascope.json", "vpp_not_divisible", "warning", -1, {}},
-        // Interleaved needs two chunks per GPU at least: VPP = 1 is an error.
+        // Interleaved needs two chunks per GPU at least: VPP = 1 is an error; so is a chunk
+        // without a layer (PP·VPP = 4·16 = 64 virtual stages for 32 layers).
         {"diag-vpp_not_divisible.parascope.json", "vpp_not_divisible", "error", -1, {},
          [](Scenario& sc) { sc.parallel.vpp = 1; }},
+        {"diag-vpp_not_divisible.parascope.json", "vpp_not_divisible", "error", -1, {},
+         [](Scenario& sc) { sc.parallel.vpp = 16; }},
+        // HSDP shard groups of 8 do not divide DP·CP = 12.
+        {"diag-shard_size_not_divisible.parascope.json", "shard_size_not_divisible", "error", -1, {}},
         // VPP = 2 with the plain 1F1B schedule: VPP only applies to interleaved, it is ignored: a warning.
         {"diag-vpp_not_divisible-ignored.parascope.json", "vpp_not_divisible", "warning", -1, {}},
         // ZB-V puts two chunks on every rank: 40 layers % (2·PP = 16) = 8 ≠ 0.

@@ -84,11 +84,6 @@ std::string clusterFor(const std::string& gpu)
     return "";
 }
 
-// Narayanan et al. 2021 eq. 3 (with recomputation).
-double narayananFlops(double B, double s, double L, double h, double V)
-{
-    return 96 * B * s * L * h * h * (1 + s / (6 * h) + V / (16 * L * h));
-}
 
 // Every field of a published run, typed, with its path: a wrongly typed field is an input error
 // (runs[0].gpu: must be a string), never an exception deep in the evaluation. Null means "not
@@ -156,7 +151,25 @@ void checkRun(const nlohmann::json& run, const std::string& path, std::vector<In
     r.finish();
 }
 
+// A published-runs file: a "runs" array whose every run checks out; false after an input error.
+bool checkFile(const nlohmann::json& file, std::vector<InputError>& errors)
+{
+    if (!file.is_object() || !file.contains("runs") || !file["runs"].is_array()) {
+        errors.push_back({"runs", "a published-runs file needs a \"runs\" array"});
+        return false;
+    }
+    const std::size_t before = errors.size();
+    for (std::size_t i = 0; i < file["runs"].size(); ++i)
+        checkRun(file["runs"][i], "runs[" + std::to_string(i) + "]", errors);
+    return errors.size() == before;
+}
+
 } // namespace
+
+double narayananFlops(double B, double s, double L, double h, double V)
+{
+    return 96 * B * s * L * h * h * (1 + s / (6 * h) + V / (16 * L * h));
+}
 
 std::optional<Scenario> scenarioForRun(const nlohmann::json& run, ValidationRow& row)
 {
@@ -261,14 +274,7 @@ std::optional<nlohmann::json> scenarioJsonForRun(const nlohmann::json& run, Vali
 nlohmann::json toRunsFile(const nlohmann::json& file, std::vector<InputError>& errors, std::vector<std::string>& dropped)
 {
     nlohmann::json runs = nlohmann::json::array();
-    if (!file.is_object() || !file.contains("runs") || !file["runs"].is_array()) {
-        errors.push_back({"runs", "a published-runs file needs a \"runs\" array"});
-        return runs;
-    }
-    const std::size_t before = errors.size();
-    for (std::size_t i = 0; i < file["runs"].size(); ++i)
-        checkRun(file["runs"][i], "runs[" + std::to_string(i) + "]", errors);
-    if (errors.size() != before)
+    if (!checkFile(file, errors))
         return runs;
     for (const nlohmann::json& run : file["runs"]) {
         ValidationRow row;
@@ -317,14 +323,7 @@ ValidationSummary validateRuns(const nlohmann::json& file, std::vector<InputErro
     if (file.is_object() && file.contains("schema") && file["schema"] == kRunsSchema)
         return validateRunsFile(file, errors);
     ValidationSummary out;
-    if (!file.is_object() || !file.contains("runs") || !file["runs"].is_array()) {
-        errors.push_back({"runs", "a published-runs file needs a \"runs\" array"});
-        return out;
-    }
-    const std::size_t before = errors.size();
-    for (std::size_t i = 0; i < file["runs"].size(); ++i)
-        checkRun(file["runs"][i], "runs[" + std::to_string(i) + "]", errors);
-    if (errors.size() != before)
+    if (!checkFile(file, errors))
         return out;
     for (const nlohmann::json& run : file["runs"]) {
         ValidationRow row;

@@ -77,6 +77,10 @@ struct ValidationSummary {
 template <class Keep>
 ErrorSummary summariseRows(const std::vector<ValidationRow>& rows, Keep keep);
 
+// Training FLOPs per step as Narayanan et al. 2021 eq. 3 counts them (a GPT with its recomputed
+// forward): 96·B·s·L·h²(1 + s/6h + V/16Lh).
+double narayananFlops(double B, double s, double L, double h, double V);
+
 // Builds the scenario for one run; nullopt (with the reason) when it cannot be evaluated.
 std::optional<Scenario> scenarioForRun(const nlohmann::json& run, ValidationRow& row);
 // The same as a parascope.scenario/1 object, every default written out.

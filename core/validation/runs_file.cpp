@@ -122,7 +122,7 @@ ValidationRow evaluateRun(const Run& run)
         const double B = double(sc.training.global_batch), s = double(sc.training.seq_len);
         const double L = sc.model.layers, h = double(sc.model.hidden), V = double(sc.model.vocab);
         const double flops = run.convention == 1   ? 6.0 * double(est.params.active) * tokens
-                           : run.convention == 2 ? 96 * B * s * L * h * h * (1 + s / (6 * h) + V / (16 * L * h))
+                           : run.convention == 2 ? narayananFlops(B, s, L, h, V)
                                                  : model_flops;
         row.published_step_s = flops / (run.value * 1e12 * gpus);
         row.convention = run.convention == 1   ? "6·N_active·D / (TFLOP/s per GPU · GPUs)"

@@ -1,4 +1,4 @@
-// "What breaks": every diagnostic code that core/estimate/diagnostics.cpp can emit has a scenario
+// "What breaks": every diagnostic code that core/estimate/diagnostics*.cpp can emit has a scenario
 // file tests/data/diag-<code>[-variant].parascope.json that triggers it. For each file: the code is
 // there with the right severity (and stage, for out_of_memory), its message and suggestion exist in
 // English and Chinese, and the invalid scenario still gets every number. A clean scenario has no
@@ -184,13 +184,17 @@ bool finitePositive(double v)
     return std::isfinite(v) && v > 0;
 }
 
-// Every (code, severity) pair that diagnostics.cpp can emit, read from its source, so that a new rule
+// Every (code, severity) pair that diagnostics.cpp and diagnostics_outcome.cpp can emit, read from its source, so that a new rule
 // without a scenario file fails here.
 std::set<std::pair<std::string, std::string>> emittedBySource()
 {
-    std::ifstream in(PARASCOPE_SOURCE_DIR "/core/estimate/diagnostics.cpp");
+    // The configuration checks and the outcome checks.
     std::stringstream ss;
-    ss << in.rdbuf();
+    for (const char* file : {PARASCOPE_SOURCE_DIR "/core/estimate/diagnostics.cpp",
+                             PARASCOPE_SOURCE_DIR "/core/estimate/diagnostics_outcome.cpp"}) {
+        std::ifstream in(file);
+        ss << in.rdbuf();
+    }
     const std::string src = ss.str();
     std::set<std::pair<std::string, std::string>> out;
     static const std::regex re(R"(make\(\s*Severity::(\w+)\s*,\s*\"(\w+)\")");

@@ -1,0 +1,1 @@
+// Compiled only to build the suites' precompiled header (tests/CMakeLists.txt).

@@ -123,25 +123,29 @@ std::vector<CommEntry> communicationPlan(const CommInputs& in)
     // reduce-scatter pair of the same size. Full recompute repeats the forward ones.
     if (p.tp > 1) {
         const double S = s * bsz * h * act_bytes;
-        const double per_layer = callsPerLayer(kTpCollectivesPerLayer, full);
+        const double per_layer = callsPerLayer(tpCollectivesPerLayer(m), full);
         const Overlap ov = p.tp_comm_overlap ? Overlap::LinearLayers : Overlap::None;
         const char* src = "Shoeybi et al. 2019 (Megatron) §3; Korthikanti et al. 2022 §4.2.2 (SP)";
         if (sp) {
             b.add(Group::Tp, Collective::AllGather, Purpose::Activations, per_layer * L * mb, S, mb, ov,
-                  "2 AG fwd + 2 AG bwd per layer, S = s·b·h·2", src);
+                  m.parallel_block ? "1 AG fwd + 1 AG bwd per layer (parallel block), S = s·b·h·2"
+                                   : "2 AG fwd + 2 AG bwd per layer, S = s·b·h·2", src);
             b.add(Group::Tp, Collective::ReduceScatter, Purpose::Activations, per_layer * L * mb, S, mb, ov,
-                  "2 RS fwd + 2 RS bwd per layer, S = s·b·h·2", src);
+                  m.parallel_block ? "1 RS fwd + 1 RS bwd per layer (parallel block), S = s·b·h·2"
+                                   : "2 RS fwd + 2 RS bwd per layer, S = s·b·h·2", src);
         } else {
             b.add(Group::Tp, Collective::AllReduce, Purpose::Activations, per_layer * L * mb, S, mb, ov,
-                  "2 AR fwd + 2 AR bwd per layer, S = s·b·h·2", src);
+                  m.parallel_block ? "1 AR fwd + 1 AR bwd per layer (parallel block), S = s·b·h·2"
+                                   : "2 AR fwd + 2 AR bwd per layer, S = s·b·h·2", src);
         }
     }
 
     // CP (ring attention, Megatron context_parallel.rst): per layer the K/V chunk travels cp−1
-    // steps forward; backward sends K/V and dK/dV again: 3·(cp−1) sends of 2·(s/cp)·b·g·d·2 bytes.
+    // steps forward; backward sends K/V and dK/dV again: 3·(cp−1) sends of 2·(s/cp)·b·g·d·2 bytes
+    // (MLA: K a·(d_nope + d_rope) and V a·d_v per token, after the up projection).
     if (p.cp > 1) {
-        const double kv_width = double(m.kvWidth()) / std::min<double>(p.tp, std::max(1, m.kv_heads));
-        const double S = 2 * s * bsz * kv_width * act_bytes;
+        const double S = s * bsz * double(m.kvWidth() + m.valueWidth())
+                       / std::min<double>(p.tp, std::max(1, m.kv_heads)) * act_bytes;
         const double per_layer = (1 + kCpBackwardSendsPerStep) * (p.cp - 1) + (full ? (p.cp - 1) : 0);
         b.add(Group::Cp, Collective::SendRecv, Purpose::Kv, per_layer * L * mb, S, mb, Overlap::Attention,
               "3·(cp−1) sends per layer, S = 2·(s/cp)·b·(g·d/t)·2", "Megatron-LM context_parallel.rst (ring attention)");

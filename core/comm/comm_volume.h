@@ -57,6 +57,8 @@ struct CommEntry {
 // K/V and dK/dV: kCpBackwardSendsPerStep per ring step), full recompute repeats the forward once
 // more. The one declaration the communication plan and the op costs (time/op_costs.cpp) count from.
 inline constexpr double kTpCollectivesPerLayer = 2;  // after attention and after the MLP (Shoeybi et al. 2019 §3)
+// A parallel block (GPT-J, PaLM §2) adds attention and MLP outputs before one all-reduce.
+inline double tpCollectivesPerLayer(const ModelSpec& m) { return m.parallel_block ? 1 : kTpCollectivesPerLayer; }
 inline constexpr double kEpAllToAllsPerMoeLayer = 2; // dispatch and combine (Lepikhin et al. 2020, GShard)
 inline constexpr double kCpBackwardSendsPerStep = 2; // ring attention backward (Megatron-LM context_parallel.rst)
 

@@ -88,15 +88,19 @@ Estimate evaluate(const Scenario& input, const EvaluateOptions& options)
     est.placement = placeRanks(sc.parallel, sc.cluster);
     est.flops = trainingFlops(sc.model, sc.training, explain);
 
-    // Communication of one GPU of the busiest stage (most layers; the last on a tie, which also
-    // holds the output layer).
+    // Communication of one GPU of the busiest stage (most layers, counting MTP modules on the
+    // output stage as layers; the last on a tie, which also holds the output layer).
+    const int mtp = sc.model.mtp_modules;
+    const bool mtp_moe = est.params.moe_layers > 0;
+    const auto load = [&](const StageLayers& s) { return s.layers + (s.has_output ? mtp : 0); };
     const StageLayers* busiest = &layout.front();
     for (const StageLayers& s : layout)
-        if (s.layers >= busiest->layers)
+        if (load(s) >= load(*busiest))
             busiest = &s;
     const StageParams params = stageParams(est.params, *busiest, sc.parallel);
     CommInputs ci{sc.model, sc.parallel, sc.training, sc.cluster, est.placement, est.microbatches,
-                  busiest->layers, busiest->moe_layers, params.dense, params.experts, explain};
+                  load(*busiest), busiest->moe_layers + (busiest->has_output && mtp_moe ? mtp : 0),
+                  params.dense, params.experts, explain};
     est.communication = communicationPlan(ci);
 
     // Time: op costs → simulated schedule → step; its peak in-flight microbatches feed memory.

@@ -130,7 +130,14 @@ std::optional<ModelSpec> readModel(const nlohmann::json& in, const std::string& 
         r.error("kv_heads", "must divide heads (" + std::to_string(m.heads) + "), got " + std::to_string(m.kv_heads));
     }
     const std::optional<std::int64_t> head_dim = r.integer("head_dim", 1, 1 << 16);
-    if (!head_dim && hidden && heads && m.hidden % m.heads != 0)
+    const nlohmann::json* mla = r.child("mla");
+    const bool has_mla = mla && !mla->is_null();
+    if (has_mla && head_dim)
+        r.error("head_dim", "is not used with mla (its per-head widths are mla.qk_nope_head_dim, "
+                            "mla.qk_rope_head_dim and mla.v_head_dim); remove it");
+    if (has_mla && heads && kv_heads && m.kv_heads != m.heads)
+        r.error("kv_heads", "must equal heads (" + std::to_string(m.heads) + ") with mla: every head has its own key and value");
+    if (!head_dim && !has_mla && hidden && heads && m.hidden % m.heads != 0)
         r.error("head_dim", "is required when hidden (" + std::to_string(m.hidden) + ") is not divisible by heads ("
                                 + std::to_string(m.heads) + ")");
     m.head_dim = head_dim.value_or(std::max<std::int64_t>(1, m.hidden / m.heads));
@@ -144,6 +151,32 @@ std::optional<ModelSpec> readModel(const nlohmann::json& in, const std::string& 
     m.max_positions = r.integer("max_positions", 1, 1LL << 30).value_or(0);
     if (m.position == PositionKind::Learned && m.max_positions == 0)
         r.error("max_positions", "is required with learned positions");
+    m.qkv_bias = r.boolean("qkv_bias").value_or(false);
+    m.qk_norm = r.boolean("qk_norm").value_or(false);
+    if (m.qk_norm && has_mla)
+        r.error("qk_norm", "is not defined with mla (MLA normalises its latents, not each head's query and key)");
+    m.attention_sinks = r.boolean("attention_sinks").value_or(false);
+    m.parallel_block = r.boolean("parallel_block").value_or(false);
+    m.mtp_modules = int(r.integer("mtp_modules", 0, 64).value_or(0));
+    if (const nlohmann::json* sw = r.child("sliding_window"); sw && !sw->is_null()) {
+        ObjectReader w(*sw, r.childPath("sliding_window"), errors);
+        SlidingWindow win;
+        win.size = w.integer("size", 1, 1LL << 30, true).value_or(1);
+        win.global_every = int(w.integer("global_every", 0, 100000).value_or(0));
+        w.finish();
+        m.sliding_window = win;
+    }
+    if (has_mla) {
+        ObjectReader a(*mla, r.childPath("mla"), errors);
+        MlaSpec l;
+        l.q_lora_rank = a.integer("q_lora_rank", 0, 1 << 20).value_or(0);
+        l.kv_lora_rank = a.integer("kv_lora_rank", 1, 1 << 20, true).value_or(1);
+        l.qk_nope_head_dim = a.integer("qk_nope_head_dim", 1, 1 << 16, true).value_or(1);
+        l.qk_rope_head_dim = a.integer("qk_rope_head_dim", 0, 1 << 16, true).value_or(0);
+        l.v_head_dim = a.integer("v_head_dim", 1, 1 << 16, true).value_or(1);
+        a.finish();
+        m.mla = l;
+    }
     if (const nlohmann::json* moe = r.child("moe"); moe && !moe->is_null()) {
         ObjectReader e(*moe, r.childPath("moe"), errors);
         MoeSpec s;
@@ -158,6 +191,7 @@ std::optional<ModelSpec> readModel(const nlohmann::json& in, const std::string& 
         s.shared_ffn_hidden = e.integer("shared_ffn_hidden", 0, 1 << 22).value_or(0);
         s.layer_freq = int(e.integer("layer_freq", 1, 100000).value_or(1));
         s.first_dense_layers = int(e.integer("first_dense_layers", 0, 100000).value_or(0));
+        s.expert_bias = e.boolean("expert_bias").value_or(false);
         if (s.first_dense_layers > m.layers)
             e.error("first_dense_layers", "must be ≤ layers (" + std::to_string(m.layers) + ")");
         e.finish();
@@ -379,11 +413,29 @@ nlohmann::json modelToJson(const ModelSpec& m)
                         {"tied_embeddings", m.tied_embeddings}, {"position", toString(m.position)}};
     if (m.position == PositionKind::Learned)
         j["max_positions"] = m.max_positions;
+    // Variants only when set, so that files of models without them stay as they were.
+    for (const auto& [key, on] : {std::pair{"qkv_bias", m.qkv_bias}, std::pair{"qk_norm", m.qk_norm},
+                                  std::pair{"attention_sinks", m.attention_sinks},
+                                  std::pair{"parallel_block", m.parallel_block}})
+        if (on)
+            j[key] = true;
+    if (m.mtp_modules > 0)
+        j["mtp_modules"] = m.mtp_modules;
+    if (m.sliding_window)
+        j["sliding_window"] = {{"size", m.sliding_window->size}, {"global_every", m.sliding_window->global_every}};
+    if (m.mla) {
+        j.erase("head_dim");
+        j["mla"] = {{"q_lora_rank", m.mla->q_lora_rank}, {"kv_lora_rank", m.mla->kv_lora_rank},
+                    {"qk_nope_head_dim", m.mla->qk_nope_head_dim}, {"qk_rope_head_dim", m.mla->qk_rope_head_dim},
+                    {"v_head_dim", m.mla->v_head_dim}};
+    }
     if (m.moe) {
         const MoeSpec& e = *m.moe;
         j["moe"] = {{"experts", e.experts}, {"top_k", e.top_k}, {"ffn_hidden", e.ffn_hidden},
                     {"shared_experts", e.shared_experts}, {"shared_ffn_hidden", e.shared_ffn_hidden},
                     {"layer_freq", e.layer_freq}, {"first_dense_layers", e.first_dense_layers}};
+        if (e.expert_bias)
+            j["moe"]["expert_bias"] = true;
     } else {
         j["moe"] = nullptr;
     }

@@ -19,17 +19,32 @@ constexpr const char* kSource =
 // expert activations (4f_e or 6f_e)/etp, expert output 2h; router probabilities 4E (fp32);
 // shared experts like a dense MLP.
 // Context parallelism splits the sequence: s becomes s/cp for every token count.
+// Variants: a parallel block (GPT-J) has one norm whose output feeds both attention and MLP, so
+// one norm input and the MLP's own input copy go (10h → 6h); qk-norm keeps the norms' inputs
+// (2q + 2k); MLA keeps Q, K (a·(d_nope + d_rope) each), V and the attention output (a·d_v each),
+// and, whole on every TP rank, its latents: the query latent and its normed copy (2·2·q_lora), the
+// key/value latent with the rotary key (2·(kv_lora + d_rope)) and its normed copy (2·kv_lora).
 LayerActivation layerActivation(const ModelSpec& m, const TrainingConfig& t,
                                 const ParallelConfig& p, bool moe, Explain explain)
 {
     const double s = double(t.seq_len) / p.cp, b = double(t.micro_batch);
     const double h = double(m.hidden), q = double(m.queryWidth()), kv = double(m.kvWidth());
+    const double v = double(m.valueWidth()), o = double(m.attentionOutWidth());
     const double a = m.heads, tp = p.tp;
     const bool sp = p.sequence_parallel && p.tp > 1;
     const double mlp_factor = m.mlp == MlpKind::SwiGlu ? 6 : 4;
 
-    double replicated = 10 * h;                  // split only by SP
-    double split = 2 * q + 4 * kv + 2 * q;       // Q, K, V, attention output
+    double replicated = (m.parallel_block ? 6 : 10) * h; // split only by SP
+    double split = 2 * q + 2 * kv + 2 * v + 2 * o;       // Q, K, V, attention output
+    if (m.qk_norm)
+        split += 2 * q + 2 * kv;
+    const double attention = split;
+    double latents = 0;
+    if (m.mla) {
+        const MlaSpec& l = *m.mla;
+        latents = 4 * double(l.q_lora_rank) + 2 * double(l.kv_lora_rank + l.qk_rope_head_dim) + 2 * double(l.kv_lora_rank);
+        replicated += latents;
+    }
     double expert = 0;                           // split by etp (and by tp with SP)
     const bool moe_block = moe && m.moe;
     if (moe_block) {
@@ -38,7 +53,8 @@ LayerActivation layerActivation(const ModelSpec& m, const TrainingConfig& t,
         split += e.shared_experts * mlp_factor * shared_f;
         replicated += 4.0 * e.experts;           // router probabilities (fp32)
         expert = e.top_k * (4 * h + mlp_factor * double(e.ffn_hidden) / p.expertTp());
-        replicated -= 2 * h;                     // the MoE block has no separate fc1 input copy
+        if (!m.parallel_block)
+            replicated -= 2 * h;                 // the MoE block has no separate fc1 input copy
     } else {
         split += mlp_factor * double(m.ffn_hidden);
     }
@@ -64,6 +80,8 @@ LayerActivation layerActivation(const ModelSpec& m, const TrainingConfig& t,
     }
 
     const char* f = m.mlp == MlpKind::SwiGlu ? "6" : "4";
+    const std::string attn_text = attention == 4 * q + 4 * kv ? "2q + 4kv + 2q" : "2q + 2k + 2v + 2o" + std::string(m.qk_norm ? " + 2q + 2k" : "");
+    const std::string repl_text = (m.parallel_block ? "6h" : "10h") + std::string(m.mla ? " + latents" : "");
     const std::string mlp_text = moe_block ? std::string("shared·") + f + "·f + k·(4h + " + f + "·f_e/etp)"
                                            : std::string(f) + "·f";
     const std::string score_text = !keeps_scores ? "" : t.flash_attention ? " + 4·a (flash: fp32 log-sum-exp)" : " + 5·a·s";
@@ -74,9 +92,11 @@ LayerActivation layerActivation(const ModelSpec& m, const TrainingConfig& t,
                     "2·s·b·h" + div + " (full recompute: layer input only)",
                     "2·" + S + "·" + B + "·" + H + (sp ? "/" + T : ""), "Korthikanti et al. 2022, Table 2 (full recompute 2sbh)"};
     } else {
-        std::string formula = "s·b·(10h" + div + " + (2q + 4kv + 2q + " + mlp_text + ")/t" + (score_text.empty() ? "" : score_text + "/t") + ")";
-        std::string subst = S + "·" + B + "·(10·" + H + (sp ? "/" + T : "") + " + (2·" + Q + " + 4·" + KV + " + 2·" + Q + " + "
-            + (moe_block ? num(split - 4 * q - 4 * kv) : num(mlp_factor * double(m.ffn_hidden))) + ")/" + T
+        std::string formula = "s·b·(" + repl_text + div + " + (" + attn_text + " + " + mlp_text + ")/t" + (score_text.empty() ? "" : score_text + "/t") + ")";
+        const std::string repl_subst = (m.parallel_block ? "6·" : "10·") + H + (m.mla ? " + " + num(latents) : "");
+        const std::string attn_subst = attention == 4 * q + 4 * kv ? "2·" + Q + " + 4·" + KV + " + 2·" + Q : num(attention);
+        std::string subst = S + "·" + B + "·(" + (m.mla && sp ? "(" + repl_subst + ")" : repl_subst) + (sp ? "/" + T : "") + " + (" + attn_subst + " + "
+            + (moe_block ? num(split - attention) : num(mlp_factor * double(m.ffn_hidden))) + ")/" + T
             + (scores > 0 ? " + " + num(scores) + "/" + T : "") + (expert > 0 ? " + " + num(expert) + div : "") + ")";
         out.term = {"activations.per_layer", out.stored, "bytes", formula, subst, kSource};
     }

@@ -15,7 +15,8 @@ StateBytes stateBytes(const TrainingConfig& t)
     return b;
 }
 
-// Attention and dense MLP weights are split by TP; norms and the router are replicated; routed
+// Attention and dense MLP weights are split by TP; norms, the router and MLA's down projections
+// are replicated; routed
 // experts are split by EP·ETP (Megatron PR #4687); the vocab-parallel embedding and output layer
 // by TP, on the rank that holds them.
 StageParams stageParams(const ParamCounts& c, const StageLayers& s, const ParallelConfig& p)
@@ -23,9 +24,9 @@ StageParams stageParams(const ParamCounts& c, const StageLayers& s, const Parall
     const double tp = p.tp, ep_etp = double(p.ep) * p.expertTp();
     const int dense_layers = s.layers - s.moe_layers;
     StageParams out;
-    out.dense = dense_layers * ((c.dense_layer.attention + c.dense_layer.dense_mlp) / tp + c.dense_layer.norms)
-              + s.moe_layers * ((c.moe_layer.attention + c.moe_layer.dense_mlp) / tp + c.moe_layer.norms
-                                + c.moe_layer.router);
+    const auto whole = [](const LayerParams& l) { return double(l.norms + l.router + l.attention_replicated); };
+    out.dense = dense_layers * ((c.dense_layer.attention + c.dense_layer.dense_mlp) / tp + whole(c.dense_layer))
+              + s.moe_layers * ((c.moe_layer.attention + c.moe_layer.dense_mlp) / tp + whole(c.moe_layer));
     out.experts = s.moe_layers * (c.moe_layer.routed_experts / ep_etp);
     if (s.has_embedding)
         out.dense += (c.word_embedding + c.position_embedding) / tp;
@@ -35,6 +36,16 @@ StageParams stageParams(const ParamCounts& c, const StageLayers& s, const Parall
         // stage as the output layer and all-reduces its gradient with the first stage.
         const bool tied_copy = c.output_layer == 0 && !s.has_embedding;
         out.dense += (tied_copy ? c.word_embedding : c.output_layer) / tp;
+        // MTP modules live on the output stage (Megatron mtp_num_layers); they embed the next
+        // tokens, so an untied model's output stage also keeps a copy of the word embedding.
+        if (c.mtp_modules > 0) {
+            const LayerParams& l = c.moe_layers > 0 ? c.moe_layer : c.dense_layer;
+            out.dense += c.mtp_modules * ((l.attention + l.dense_mlp + c.mtp_projection) / tp
+                                          + whole(l) + c.mtp_norms);
+            out.experts += c.mtp_modules * (l.routed_experts / ep_etp);
+            if (!s.has_embedding && !tied_copy)
+                out.dense += c.word_embedding / tp;
+        }
     }
     return out;
 }

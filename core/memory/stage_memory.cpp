@@ -65,8 +65,16 @@ MemoryReport computeMemory(const Scenario& sc, const ParamCounts& params, const 
         // Activations: in-flight microbatches × the rank's layers, + embedding extras on rank 0,
         // + with full recompute one layer's full activations while its backward runs.
         const int dense_layers = layers.layers - layers.moe_layers;
+        // MTP modules on the output stage (DeepSeek-V3 §2.2.1): each keeps one layer's
+        // activations plus its inputs: the hidden state and the next token's embedding before
+        // their norms (2h + 2h) and their concatenation (4h), split by SP like the norm inputs.
+        const int mtp = layers.has_output ? m.mtp_modules : 0;
+        const double mtp_act = mtp == 0 ? 0.0
+            : mtp * ((has_experts ? moe_act.stored : dense_act.stored)
+                     + 8.0 * double(m.hidden) * double(t.seq_len) / p.cp * double(t.micro_batch)
+                           / (p.sequence_parallel && p.tp > 1 ? p.tp : 1));
         const double per_mb = dense_layers * dense_act.stored + layers.moe_layers * moe_act.stored
-                            + (layers.has_embedding ? emb_act.value : 0.0);
+                            + (layers.has_embedding ? emb_act.value : 0.0) + mtp_act;
         const double working = t.recompute == Recompute::Full && layers.layers > 0
             ? std::max(dense_layers > 0 ? dense_act.working_set : 0.0, layers.moe_layers > 0 ? moe_act.working_set : 0.0)
             : 0.0;
@@ -80,16 +88,24 @@ MemoryReport computeMemory(const Scenario& sc, const ParamCounts& params, const 
             }
             if (layers.has_embedding)
                 st.terms.push_back(emb_act);
+            if (mtp > 0)
+                st.terms.push_back({"activations.mtp", mtp_act, "bytes",
+                                    "D·(A_layer + 8·s·b·h" + std::string(p.sequence_parallel && p.tp > 1 ? "/t" : "") + ")",
+                                    num(mtp) + "·(" + num(has_experts ? moe_act.stored : dense_act.stored) + " + "
+                                        + num(mtp_act / mtp - (has_experts ? moe_act.stored : dense_act.stored)) + ")",
+                                    "DeepSeek-V3 technical report §2.2.1 (MTP modules)"});
             st.terms.push_back(inflightTerm(p.schedule, p.pp, p.vpp, sc.microbatches(), layers.rank, st.inflight_microbatches));
             if (working > 0)
                 st.terms.push_back({"activations.recompute_working_set", working, "bytes",
                                     "one layer's activations without recompute (rebuilt during its backward)", num(working),
                                     "Chen et al. 2016 (gradient checkpointing)"});
             st.terms.push_back({"activations", st.activations, "bytes",
-                                "inflight · (L_dense·A_layer + L_moe·A_moe + A_embedding)" + std::string(working > 0 ? " + working set" : ""),
+                                "inflight · (L_dense·A_layer + L_moe·A_moe + A_embedding" + std::string(mtp > 0 ? " + A_mtp)" : ")")
+                                    + (working > 0 ? " + working set" : ""),
                                 num(st.inflight_microbatches) + "·(" + num(dense_layers) + "·" + num(dense_act.stored) + " + "
                                     + num(layers.moe_layers) + "·" + num(moe_act.stored) + " + "
-                                    + num(layers.has_embedding ? emb_act.value : 0.0) + ")" + (working > 0 ? " + " + num(working) : ""),
+                                    + num(layers.has_embedding ? emb_act.value : 0.0) + (mtp > 0 ? " + " + num(mtp_act) : std::string())
+                                    + ")" + (working > 0 ? " + " + num(working) : ""),
                                 "Korthikanti et al. 2022 §4; Megatron-LM compute_activation_memory"});
         }
 
@@ -97,10 +113,11 @@ MemoryReport computeMemory(const Scenario& sc, const ParamCounts& params, const 
         oi.communicators = communicators;
         oi.activations = st.activations;
         // The output stage keeps the fp32 logits of its vocab-parallel cross-entropy: 4 bytes per
-        // token and vocab entry of its shard (Megatron-LM theoretical_memory_usage.py; Term other.logits).
+        // token and vocab entry of its shard (Megatron-LM theoretical_memory_usage.py; Term other.logits);
+        // each MTP module adds its own logits for its loss.
         constexpr double kFp32LogitBytes = 4.0;
         if (layers.has_output)
-            oi.logits_bytes = kFp32LogitBytes * double(t.seq_len) / p.cp * double(t.micro_batch) * double(m.vocab) / p.tp;
+            oi.logits_bytes = (1 + mtp) * kFp32LogitBytes * double(t.seq_len) / p.cp * double(t.micro_batch) * double(m.vocab) / p.tp;
         // ZeRO-3 / FSDP: the layer being computed and the one prefetched are unsharded; without
         // reshard_after_forward every layer of the stage stays unsharded from its forward to its
         // backward, so the peak holds them all.

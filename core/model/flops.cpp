@@ -1,15 +1,36 @@
 #include "model/flops.h"
 
+#include "model/parameter_count.h"
+
+#include <algorithm>
+
 namespace parascope {
+
+// In the convention's full (non-causal) count every query meets all s keys, twice the s/2 a
+// causal mask leaves. A sliding window of w keys leaves a causal average of
+// (1/s)·Σ_i min(i + 1, w) = w − w(w − 1)/(2s); doubled the same way: 2w − w(w − 1)/s (= s + 1 at
+// w = s, so capped at s). Averaged over the layers, global and sliding.
+double attendedKeys(const ModelSpec& m, std::int64_t seq_len)
+{
+    const double s = double(seq_len);
+    const int sliding = m.slidingLayerCount();
+    if (sliding == 0 || m.layers <= 0)
+        return s;
+    const double w = double(m.sliding_window->size);
+    const double window_keys = w >= s ? s : std::min(s, 2 * w - w * (w - 1) / s);
+    return ((m.layers - sliding) * s + sliding * window_keys) / m.layers;
+}
 
 LayerForwardFlops layerForwardFlops(const ModelSpec& m, std::int64_t seq_len, bool moe)
 {
-    const double h = double(m.hidden), q = double(m.queryWidth()), kv = double(m.kvWidth());
-    const double s = double(seq_len);
+    const double h = double(m.hidden);
     const double mats = m.mlp == MlpKind::SwiGlu ? 3 : 2;
     LayerForwardFlops f;
-    f.attention_linear = 2 * h * (q + 2 * kv) + 2 * q * h;
-    f.attention_scores = 4 * s * q;
+    for (const Projection& p : attentionProjections(m))
+        f.attention_linear += 2.0 * double(p.in) * double(p.out);
+    // QKᵀ multiplies each query (a·d_qk) with every attended key, scores·V each value (a·d_v):
+    // 2·keys·(a·d_qk + a·d_v), = 4·s·q for MHA/GQA without a window.
+    f.attention_scores = 2 * attendedKeys(m, seq_len) * double(m.queryWidth() + m.attentionOutWidth());
     if (moe && m.moe) {
         const MoeSpec& e = *m.moe;
         const double shared_f = double(e.shared_ffn_hidden > 0 ? e.shared_ffn_hidden : e.ffn_hidden);
@@ -31,9 +52,14 @@ FlopsReport trainingFlops(const ModelSpec& m, const TrainingConfig& t, Explain e
     const int dense_layers = m.layers - moe_layers;
     const double logits = 2.0 * double(m.hidden) * double(m.vocab);
 
+    // An MTP module (DeepSeek-V3 §2.2.1) runs one more layer, its 2h → h projection and the
+    // output layer on every token.
+    const LayerForwardFlops& mtp_layer = moe_layers > 0 ? moe : dense;
+    const double mtp = m.mtp_modules * (mtp_layer.total() + 2.0 * 2 * double(m.hidden) * double(m.hidden) + logits);
     const double fwd_layers = dense_layers * dense.total() + moe_layers * moe.total();
-    const double fwd_scores = dense_layers * dense.attention_scores + moe_layers * moe.attention_scores;
-    const double fwd_per_token = fwd_layers + logits;
+    const double fwd_scores = dense_layers * dense.attention_scores + moe_layers * moe.attention_scores
+                            + m.mtp_modules * mtp_layer.attention_scores;
+    const double fwd_per_token = fwd_layers + logits + mtp;
     r.model_flops_per_step = 3 * tokens * fwd_per_token;
     r.forward_flops_per_token_layer = dense.total();
 
@@ -42,7 +68,7 @@ FlopsReport trainingFlops(const ModelSpec& m, const TrainingConfig& t, Explain e
     // 72·BsLh²(1 + s/(3h) + V/(12hL)), i.e. the attention-score FLOPs once more.
     double extra = 0;
     if (t.recompute == Recompute::Full)
-        extra = tokens * fwd_layers;
+        extra = tokens * (fwd_layers + m.mtp_modules * mtp_layer.total());
     else if (t.recompute == Recompute::Selective)
         extra = 3 * tokens * fwd_scores;
     r.hardware_flops_per_step = r.model_flops_per_step + extra;
@@ -52,13 +78,26 @@ FlopsReport trainingFlops(const ModelSpec& m, const TrainingConfig& t, Explain e
         return r;
 
     const std::string B = num(double(t.global_batch)), S = num(double(t.seq_len));
+    const bool plain = !m.mla && m.slidingLayerCount() == 0;
     r.terms.push_back({"flops.forward_per_token_layer", dense.total(), "FLOP",
-                       "2h(q + 2kv) + 2qh + 4·s·q + 2·" + std::string(m.mlp == MlpKind::SwiGlu ? "3" : "2") + "·h·f",
+                       (plain ? "2h(q + 2kv) + 2qh + 4·s·q + 2·" : "2·Σ projections + 2·keys·(q + o) + 2·")
+                           + std::string(m.mlp == MlpKind::SwiGlu ? "3" : "2") + "·h·f",
                        num(dense.attention_linear) + " + " + num(dense.attention_scores) + " + " + num(dense.mlp),
                        "Megatron-LM num_floating_point_operations (2024)"});
+    if (m.slidingLayerCount() > 0) {
+        const double w = double(m.sliding_window->size);
+        r.terms.push_back({"flops.attended_keys", attendedKeys(m, t.seq_len), "keys",
+                           "((L − L_w)·s + L_w·min(s, 2w − w(w − 1)/s))/L",
+                           "((" + num(m.layers) + " − " + num(m.slidingLayerCount()) + ")·" + S + " + "
+                               + num(m.slidingLayerCount()) + "·min(" + S + ", 2·" + num(w) + " − " + num(w) + "·"
+                               + num(w - 1) + "/" + S + "))/" + num(m.layers),
+                           "Beltagy et al. 2020 (Longformer) §3.1; Jiang et al. 2023 (Mistral 7B) §2"});
+    }
     r.terms.push_back({"flops.model_per_step", r.model_flops_per_step, "FLOP",
-                       "3 · B·s · (Σ_layers forward + 2·h·V)",
-                       "3·" + B + "·" + S + "·(" + num(fwd_layers) + " + " + num(logits) + ")",
+                       m.mtp_modules > 0 ? "3 · B·s · (Σ_layers forward + 2·h·V + D·(layer + 4h² + 2·h·V))"
+                                         : "3 · B·s · (Σ_layers forward + 2·h·V)",
+                       "3·" + B + "·" + S + "·(" + num(fwd_layers) + " + " + num(logits)
+                           + (m.mtp_modules > 0 ? " + " + num(mtp) : std::string()) + ")",
                        "Narayanan et al. 2021 eq. 3, generalised to GQA/SwiGLU/MoE (Megatron 2024)"});
     r.terms.push_back({"flops.hardware_per_step", r.hardware_flops_per_step, "FLOP",
                        t.recompute == Recompute::Full ? "model + B·s·Σ_layers forward (full recompute)"

@@ -20,11 +20,15 @@ struct FlopsReport {
 
 // Forward matmul FLOPs of one token through one layer, split by kind.
 struct LayerForwardFlops {
-    double attention_linear = 0; // QKV and output projections: 2h(q + 2kv) + 2qh
-    double attention_scores = 0; // QKᵀ and scores·V over s keys: 4·s·q
+    double attention_linear = 0; // QKV and output projections: 2h(q + 2kv) + 2qh (MLA: its own)
+    double attention_scores = 0; // QKᵀ and scores·V over s keys: 4·s·q (with a window: fewer keys)
     double mlp = 0;              // dense MLP, or router + top_k routed + shared experts
     double total() const { return attention_linear + attention_scores + mlp; }
 };
+
+// Keys each query meets in the convention's full count, averaged over the layers: s, less on
+// sliding-window layers.
+double attendedKeys(const ModelSpec& m, std::int64_t seq_len);
 
 LayerForwardFlops layerForwardFlops(const ModelSpec& m, std::int64_t seq_len, bool moe);
 

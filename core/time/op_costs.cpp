@@ -1,6 +1,7 @@
 #include "time/op_costs.h"
 
 #include "memory/activation_memory.h"
+#include "model/parameter_count.h"
 #include "memory/model_states.h"
 #include "memory/stage_memory.h"
 #include "model/flops.h"
@@ -70,7 +71,7 @@ OpCostModel opCosts(const Scenario& sc, const ParamCounts& params, const Pipelin
     const double t_rs = callTime(comm, Group::Tp, Collective::ReduceScatter);
     // Per layer and direction: kTpCollectivesPerLayer all-reduces, or with SP as many all-gather +
     // reduce-scatter pairs (the counts of the communication plan, comm/comm_volume.h).
-    const double tp_dir = kTpCollectivesPerLayer * (sp ? t_ag + t_rs : t_ar);
+    const double tp_dir = tpCollectivesPerLayer(m) * (sp ? t_ag + t_rs : t_ar);
     const double t_a2a = callTime(comm, Group::Ep, Collective::AllToAll);
     const double t_kv = callTime(comm, Group::Cp, Collective::SendRecv);
     const bool full = t.recompute == Recompute::Full;
@@ -90,7 +91,12 @@ OpCostModel opCosts(const Scenario& sc, const ParamCounts& params, const Pipelin
             const double flops = 2 * M * N * K;
             return flops / (gemm_rate * gemmSizeFactor(flops));
         };
-        c.linear_s = gemm(tokens, (q + 2 * kv) / split, h) + gemm(tokens, h, q / split);
+        if (m.mla) { // MLA's projections one by one; the down projections run whole on every TP rank
+            for (const Projection& pr : attentionProjections(m))
+                c.linear_s += gemm(tokens, double(pr.out) / (pr.tp_split ? split : 1.0), double(pr.in));
+        } else {     // Megatron's fused linear_qkv, then the output projection
+            c.linear_s = gemm(tokens, (q + 2 * kv) / split, h) + gemm(tokens, h, q / split);
+        }
         if (moe && m.moe) {
             const MoeSpec& e = *m.moe;
             // The expert grid re-slices the stage's tp·cp·dp GPUs: an ETP group holds every token
@@ -142,12 +148,19 @@ OpCostModel opCosts(const Scenario& sc, const ParamCounts& params, const Pipelin
     out.stages.resize(std::size_t(S));
     const double logits_flops = tokens * 2.0 * double(m.hidden) * double(m.vocab) / split;
     const double logits_s = logits_flops / (gemm_rate * gemmSizeFactor(logits_flops));
+    const double mtp_projection_flops = tokens * 2.0 * 2 * double(m.hidden) * double(m.hidden) / split;
+    const double mtp_projection_s = mtp_projection_flops / (gemm_rate * gemmSizeFactor(mtp_projection_flops));
     for (int s = 0; s < S; ++s) {
         const VirtualStage& V = geometry.stages[std::size_t(s)];
         const StageLayers& L = geometry.rank_layers[std::size_t(V.rank)];
         const int layers = V.layers;
-        const int moe_layers = V.moe_layers;
-        const int dense_layers = layers - moe_layers;
+        const bool output = s == S - 1;
+        // MTP modules run on the output stage: one more layer each (MoE when the model has MoE
+        // layers), its 2h → h projection and the output layer once more (DeepSeek-V3 §2.2.1).
+        const int mtp = output ? m.mtp_modules : 0;
+        const bool mtp_moe = m.moe && m.moeLayerCount() > 0;
+        const int moe_layers = V.moe_layers + (mtp_moe ? mtp : 0);
+        const int dense_layers = layers - V.moe_layers + (mtp_moe ? 0 : mtp);
         StageOpCost& st = out.stages[std::size_t(s)];
         st.layers = layers;
         const auto sum = [&](auto field) { return dense_layers * field(dense) + moe_layers * field(moe); };
@@ -160,8 +173,7 @@ OpCostModel opCosts(const Scenario& sc, const ParamCounts& params, const Pipelin
         st.backward.ep = sum([](const LayerCost& x) { return x.ep_b; }) + (full ? st.forward.ep : 0);
         st.forward.cp = sum([](const LayerCost& x) { return x.cp_f; });
         st.backward.cp = sum([](const LayerCost& x) { return x.cp_b; }) + (full ? st.forward.cp : 0);
-        const bool output = s == S - 1;
-        const double head = output ? logits_s : 0;
+        const double head = output ? (1 + mtp) * logits_s + mtp * mtp_projection_s : 0;
 
         double fwd = lin + att + elem + head;
         // Backward: dX GEMMs (= forward GEMMs) and the attention backward (≈ 2× its forward)

@@ -18,4 +18,20 @@ int ModelSpec::moeLayerCount() const
     return n;
 }
 
+bool ModelSpec::isSlidingLayer(int layer) const
+{
+    if (!sliding_window || sliding_window->size <= 0)
+        return false;
+    const int every = sliding_window->global_every;
+    return every <= 0 || (layer + 1) % every != 0;
+}
+
+int ModelSpec::slidingLayerCount() const
+{
+    int n = 0;
+    for (int l = 0; l < layers; ++l)
+        n += isSlidingLayer(l) ? 1 : 0;
+    return n;
+}
+
 } // namespace parascope

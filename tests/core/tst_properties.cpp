@@ -55,8 +55,8 @@ private:
 
 const char* const kModels[] = {"gpt3-175b", "llama2-7b", "llama2-13b", "llama2-70b", "llama3.1-8b", "llama3.1-70b",
                                "llama3.1-405b", "megatron-gpt-1.7b", "megatron-gpt-18b", "megatron-gpt-145b",
-                               "mixtral-8x7b"};
-const char* const kClusters[] = {"dgx-a100-40g", "dgx-a100-80g", "dgx-h100", "hgx-h200", "hgx-b200"};
+                               "mixtral-8x7b", "deepseek-v3"};
+const char* const kClusters[] = {"dgx-a100-40g", "dgx-a100-80g", "dgx-h100", "hgx-h200", "hgx-b200", "hgx-h800", "alps-gh200"};
 
 // A custom model: sometimes MoE, mostly consistent, occasionally not (the reader must say why).
 nlohmann::json customModel(Random& r)
@@ -75,6 +75,20 @@ nlohmann::json customModel(Random& r)
     if (r.chance(0.3))
         m["moe"] = {{"experts", r.pick({4, 8, 16, 64})}, {"top_k", r.pick({1, 2, 8})}, {"ffn_hidden", r.pick({1024, 2048, 14336})},
                     {"shared_experts", r.pick({0, 0, 1})}, {"layer_freq", r.pick({1, 1, 2})}};
+    // Variants (tst_model_variants derives each by hand; here they meet every layout).
+    for (const char* flag : {"qkv_bias", "qk_norm", "attention_sinks", "parallel_block"})
+        if (r.chance(0.15))
+            m[flag] = true;
+    if (r.chance(0.15))
+        m["sliding_window"] = {{"size", r.pick({128, 1024, 4096})}, {"global_every", r.pick({0, 2, 6})}};
+    if (r.chance(0.1))
+        m["mtp_modules"] = r.pick({1, 2});
+    if (r.chance(0.1)) {
+        m["mla"] = {{"q_lora_rank", r.pick({0, 512})}, {"kv_lora_rank", r.pick({128, 512})}, {"qk_nope_head_dim", 64},
+                    {"qk_rope_head_dim", r.pick({0, 32})}, {"v_head_dim", head_dim}};
+        m["kv_heads"] = heads;
+        m.erase("qk_norm");
+    }
     if (r.chance(0.03))
         m["kv_heads"] = heads + 1; // does not divide heads
     if (r.chance(0.03))
@@ -87,7 +101,7 @@ nlohmann::json randomScenario(Random& r)
     nlohmann::json j = {{"schema", "parascope.scenario/1"}, {"name", "property"}};
     const bool custom = r.chance(0.25);
     j["model"] = custom ? customModel(r) : nlohmann::json(kModels[r.below(std::size(kModels))]);
-    const bool moe = custom ? j["model"].contains("moe") : j["model"] == "mixtral-8x7b";
+    const bool moe = custom ? j["model"].contains("moe") : (j["model"] == "mixtral-8x7b" || j["model"] == "deepseek-v3");
     j["cluster"] = kClusters[r.below(std::size(kClusters))];
     const bool interleaved = r.chance(0.2);
     const int dp = r.pick({1, 2, 4, 8, 64, 1000});

@@ -18,7 +18,9 @@ CustomModelDialog::CustomModelDialog(const Scenario& current, QWidget* parent)
     setWindowTitle(tr("Custom model"));
     auto* layout = new QVBoxLayout(this);
     auto* hint = new QLabel(tr("A model is a JSON object with the fields of a preset (layers, hidden, heads, kv_heads, "
-                               "ffn_hidden, vocab, mlp, norm, bias, tied_embeddings, position, moe)."));
+                               "ffn_hidden, vocab, mlp, norm, bias, tied_embeddings, position, moe) and, where the "
+                               "model has them, qkv_bias, qk_norm, attention_sinks, parallel_block, sliding_window, "
+                               "mla and mtp_modules (README, \"Scenario files\")."));
     hint->setWordWrap(true);
     QFont mono(QStringLiteral("monospace"));
     mono.setStyleHint(QFont::Monospace);

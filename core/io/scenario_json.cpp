@@ -370,6 +370,8 @@ std::optional<Scenario> readScenario(const nlohmann::json& j, std::vector<InputE
         tc.global_batch = knobInteger(t, "training.global_batch").value_or(tc.global_batch);
         if (auto v = t.choice<Precision>("precision"))
             tc.precision = *v;
+        if (auto v = t.choice<Fp8Recipe>("fp8_recipe"))
+            tc.fp8_recipe = *v; // used with precision fp8 only, kept for when it is chosen
         if (auto v = t.choice<GradDtype>("grad_dtype"))
             tc.grad_dtype = *v;
         if (auto v = t.choice<Optimizer>("optimizer"))
@@ -516,6 +518,8 @@ nlohmann::json scenarioToJson(const Scenario& sc)
                      {"precision", toString(t.precision)}, {"grad_dtype", toString(t.grad_dtype)},
                      {"optimizer", toString(t.optimizer)}, {"recompute", toString(t.recompute)},
                      {"flash_attention", t.flash_attention}};
+    if (t.precision == Precision::Fp8 || t.fp8_recipe != Fp8Recipe::Delayed)
+        j["training"]["fp8_recipe"] = toString(t.fp8_recipe);
     const OverheadConfig& o = sc.overheads;
     j["overheads"] = {{"cuda_context_gib", fileUnits(o.cuda_context_bytes / kGiB)}, {"workspace_gib", fileUnits(o.workspace_bytes / kGiB)},
                       {"nccl_buffer_mib", fileUnits(o.nccl_bytes_per_group / kMiB)}, {"fragmentation", o.fragmentation}};

@@ -42,10 +42,33 @@ struct LayerCost {
     double linear_s = 0;    // forward GEMMs (= each of the dX and dW GEMM passes)
     double attention_s = 0; // forward fused attention
     double elementwise_s = 0; // one pass over the layer's activations
+    double cast_f_s = 0, cast_b_s = 0; // FP8 quantization before the forward / backward GEMMs
     double tp_f = 0, tp_b = 0, ep_f = 0, ep_b = 0, cp_f = 0, cp_b = 0; // exposed comm
 };
 
 } // namespace
+
+// Bytes an FP8 GEMM's quantization moves per element of its input: read bf16 (2), write the fp8
+// copy (1) and the transposed fp8 copy the other GEMM of the backward needs (1) — Transformer
+// Engine's fused cast-transpose (delayed scaling: the scale comes from the amax history, the new
+// amax is taken in the same pass). Tensorwise ("current") scaling reads the tensor once more for
+// its amax first (+2). Block scales add one scale per block and copy: 1 byte per 32 (mxfp8,
+// E8M0) or 4 per 128 (blockwise, fp32): +2/32. Weights: read bf16, write both fp8 copies (4),
+// once per step (TE's is_first_microbatch cache; torchao precomputed scales).
+Fp8Casts fp8Casts(Fp8Recipe recipe)
+{
+    Fp8Casts c;
+    c.weight_bytes = 4;
+    switch (recipe) {
+    case Fp8Recipe::Delayed: c.bytes_per_element = 4; break;
+    case Fp8Recipe::Tensorwise: c.bytes_per_element = 6; break;
+    case Fp8Recipe::Blockwise:
+    case Fp8Recipe::Mxfp8: c.bytes_per_element = 4 + 2.0 / 32; break;
+    }
+    c.source = "Transformer Engine cast_transpose and recipes (delayed, current, MXFP8, blockwise); "
+               "Micikevicius et al. 2022 (FP8 formats); DeepSeek-V3 §3.3.2 (fine-grained quantization)";
+    return c;
+}
 
 OpCostModel opCosts(const Scenario& sc, const ParamCounts& params, const PipelineGeometry& geometry,
                     const std::vector<CommEntry>& comm, Explain explain)
@@ -56,11 +79,20 @@ OpCostModel opCosts(const Scenario& sc, const ParamCounts& params, const Pipelin
     const GpuSpec& gpu = sc.cluster.gpu;
     OpCostModel out;
     out.geometry = geometry;
+    // FP8 (Transformer Engine, torchao float8): the linear layers' GEMMs run on the FP8 tensor
+    // cores; the fused attention, the output layer and the router stay in bf16 (TE's
+    // DotProductAttention without fp8_dpa; Megatron's output layer is no TE module; torchtitan
+    // leaves "output" out of float8). Each FP8 GEMM first quantizes its inputs (fp8Casts).
+    const bool fp8 = t.precision == Precision::Fp8 && gpu.peak_fp8_flops > 0;
     const double peak = peakFlops(gpu, t.precision);
+    const double bf16_peak = fp8 ? gpu.peak_bf16_flops : peak;
     // Tensor-core work runs at the sustained clock, not the boost clock the peak is quoted at.
     const double gemm_rate = peak * gpu.gemm_efficiency * gpu.sustained_clock;
-    const double attn_rate = peak * gpu.attention_efficiency * gpu.sustained_clock;
+    const double bf16_gemm_rate = bf16_peak * gpu.gemm_efficiency * gpu.sustained_clock;
+    const double attn_rate = bf16_peak * gpu.attention_efficiency * gpu.sustained_clock;
     const double hbm = gpu.hbm_bytes_per_s * gpu.hbm_efficiency;
+    const Fp8Casts casts = fp8Casts(t.fp8_recipe);
+    const double microbatches = double(std::max<std::int64_t>(1, sc.microbatches()));
     const double tokens = double(t.seq_len) / p.cp * double(t.micro_batch);
     const double split = double(p.tp) * 1.0; // matmuls split over TP (CP already in tokens)
     const bool sp = p.sequence_parallel && p.tp > 1;
@@ -77,20 +109,30 @@ OpCostModel opCosts(const Scenario& sc, const ParamCounts& params, const Pipelin
     const bool full = t.recompute == Recompute::Full;
 
     // GEMM efficiency rises with size and saturates (mamf-finder sweeps): eff·g/(g + g_half).
-    const auto gemmSizeFactor = [&](double flops) {
-        return gpu.gemm_half_flops > 0 ? flops / (flops + gpu.gemm_half_flops) : 1.0;
+    // g_half is the size whose fixed costs (launch, prologue, the last wave) equal its compute
+    // time; those costs do not shrink with FP8, so at twice the rate the half size doubles.
+    const auto gemmSizeFactor = [&](double flops, double rate) {
+        const double half = gpu.gemm_half_flops * rate / bf16_gemm_rate;
+        return half > 0 ? flops / (flops + half) : 1.0;
     };
+    const auto gemmTime = [&](double flops, double rate) { return flops / (rate * gemmSizeFactor(flops, rate)); };
     const auto layerCost = [&](bool moe) {
         LayerCost c;
         const LayerForwardFlops f = layerForwardFlops(m, t.seq_len, moe);
         // The layer's GEMMs on one GPU (M = tokens; TP splits N or K), each at the efficiency
-        // its size reaches: QKV, attention output, MLP up (+ gate), MLP down.
+        // its size reaches: QKV, attention output, MLP up (+ gate), MLP down. In FP8 each also
+        // quantizes its input (M·K) forward and its output gradient (M·N) backward, and its
+        // weight (N·K) once per step.
         const double h = double(m.hidden), q = double(m.queryWidth()), kv = double(m.kvWidth());
         const double up = m.mlp == MlpKind::SwiGlu ? 2 : 1;
         const auto gemm = [&](double M, double N, double K) {
-            const double flops = 2 * M * N * K;
-            return flops / (gemm_rate * gemmSizeFactor(flops));
+            if (fp8) {
+                c.cast_f_s += (M * K * casts.bytes_per_element + N * K * casts.weight_bytes / microbatches) / hbm;
+                c.cast_b_s += M * N * casts.bytes_per_element / hbm;
+            }
+            return gemmTime(2 * M * N * K, gemm_rate);
         };
+        const auto bf16Gemm = [&](double M, double N, double K) { return gemmTime(2 * M * N * K, bf16_gemm_rate); };
         if (m.mla) { // MLA's projections one by one; the down projections run whole on every TP rank
             for (const Projection& pr : attentionProjections(m))
                 c.linear_s += gemm(tokens, double(pr.out) / (pr.tp_split ? split : 1.0), double(pr.in));
@@ -108,7 +150,7 @@ OpCostModel opCosts(const Scenario& sc, const ParamCounts& params, const Pipelin
             const double per_expert = tokens * e.top_k * (etp / p.tp) / local_experts;
             const double fe = double(e.ffn_hidden);
             c.linear_s += local_experts * (gemm(per_expert, up * fe / etp, h) + gemm(per_expert, h, fe / etp));
-            c.linear_s += gemm(tokens, double(e.experts), h); // router
+            c.linear_s += bf16Gemm(tokens, double(e.experts), h); // router
             if (e.shared_experts > 0) {
                 const double fs = double(e.shared_ffn_hidden > 0 ? e.shared_ffn_hidden : e.ffn_hidden) * e.shared_experts;
                 c.linear_s += gemm(tokens, up * fs / split, h) + gemm(tokens, h, fs / split);
@@ -146,10 +188,8 @@ OpCostModel opCosts(const Scenario& sc, const ParamCounts& params, const Pipelin
 
     const int S = geometry.virtualStages();
     out.stages.resize(std::size_t(S));
-    const double logits_flops = tokens * 2.0 * double(m.hidden) * double(m.vocab) / split;
-    const double logits_s = logits_flops / (gemm_rate * gemmSizeFactor(logits_flops));
-    const double mtp_projection_flops = tokens * 2.0 * 2 * double(m.hidden) * double(m.hidden) / split;
-    const double mtp_projection_s = mtp_projection_flops / (gemm_rate * gemmSizeFactor(mtp_projection_flops));
+    const double logits_s = gemmTime(tokens * 2.0 * double(m.hidden) * double(m.vocab) / split, bf16_gemm_rate);
+    const double mtp_projection_s = gemmTime(tokens * 2.0 * 2 * double(m.hidden) * double(m.hidden) / split, bf16_gemm_rate);
     for (int s = 0; s < S; ++s) {
         const VirtualStage& V = geometry.stages[std::size_t(s)];
         const StageLayers& L = geometry.rank_layers[std::size_t(V.rank)];
@@ -167,6 +207,8 @@ OpCostModel opCosts(const Scenario& sc, const ParamCounts& params, const Pipelin
         const double lin = sum([](const LayerCost& x) { return x.linear_s; });
         const double att = sum([](const LayerCost& x) { return x.attention_s; });
         const double elem = sum([](const LayerCost& x) { return x.elementwise_s; });
+        const double cast_f = sum([](const LayerCost& x) { return x.cast_f_s; });
+        const double cast_b = sum([](const LayerCost& x) { return x.cast_b_s; });
         st.forward.tp = sum([](const LayerCost& x) { return x.tp_f; });
         st.backward.tp = sum([](const LayerCost& x) { return x.tp_b; }) + (full ? st.forward.tp : 0);
         st.forward.ep = sum([](const LayerCost& x) { return x.ep_f; });
@@ -175,16 +217,16 @@ OpCostModel opCosts(const Scenario& sc, const ParamCounts& params, const Pipelin
         st.backward.cp = sum([](const LayerCost& x) { return x.cp_b; }) + (full ? st.forward.cp : 0);
         const double head = output ? (1 + mtp) * logits_s + mtp * mtp_projection_s : 0;
 
-        double fwd = lin + att + elem + head;
+        double fwd = lin + att + elem + head + cast_f;
         // Backward: dX GEMMs (= forward GEMMs) and the attention backward (≈ 2× its forward)
-        // in I, dW GEMMs in W, elementwise twice (read activation + write gradient), and what
-        // recompute repeats of the forward.
-        double bwd_in = lin + 2 * att + 2 * elem + head;
+        // in I, dW GEMMs in W, elementwise twice (read activation + write gradient), FP8's
+        // quantization of the output gradients, and what recompute repeats of the forward.
+        double bwd_in = lin + 2 * att + 2 * elem + head + cast_b;
         const double bwd_w = lin + head;
         if (t.recompute == Recompute::Selective)
             bwd_in += att;
         else if (full)
-            bwd_in += lin + att + elem;
+            bwd_in += lin + att + elem + cast_f;
         // The plan's ZeRO collectives cover the whole rank; this stage's share is its layers.
         const double stage_share = double(layers) / std::max(1, L.layers);
         // ZeRO-2/3 prefetch hides the per-microbatch collectives behind at most kZeroOverlap
@@ -258,7 +300,16 @@ OpCostModel opCosts(const Scenario& sc, const ParamCounts& params, const Pipelin
                              "the expert grid re-slices the stage's tp·cp·dp GPUs: each GPU computes tokens·k/t of the "
                              "routed expert FLOPs whatever EP and ETP are (Megatron-Core MoE, docs/ARCHITECTURE.md)"});
     }
-    out.terms.push_back({"time.layer_forward_attention", dense.attention_s, "s", "tokens·4·s·q/t / (peak · attention_efficiency)",
+    if (fp8) {
+        out.terms.push_back({"time.layer_fp8_casts", dense.cast_f_s + dense.cast_b_s, "s",
+                             "(Σ_GEMMs M·K + M·N)·c / HBM + Σ N·K·4 / (HBM·microbatches)",
+                             "c = " + num(casts.bytes_per_element) + " bytes per element (" + toString(t.fp8_recipe)
+                                 + "); " + num(dense.cast_f_s) + " s forward + " + num(dense.cast_b_s) + " s backward",
+                             casts.source});
+    }
+    out.terms.push_back({"time.layer_forward_attention", dense.attention_s, "s",
+                         fp8 ? "tokens·4·s·q/t / (bf16 peak · attention_efficiency) (attention stays bf16 in FP8 recipes)"
+                             : "tokens·4·s·q/t / (peak · attention_efficiency)",
                          num(tokens) + "·4·" + num(double(t.seq_len)) + "·" + num(double(m.queryWidth())) + "/" + num(split) + "/" + num(attn_rate),
                          "FlashAttention-2/3 measured efficiencies"});
     out.terms.push_back({"time.layer_elementwise", dense.elementwise_s, "s", "activation bytes per layer / (HBM · efficiency)",

@@ -14,6 +14,11 @@ enum class Recompute { None, Selective, Full };
 enum class Precision { Bf16, Fp16, Fp8, Fp32 };
 enum class GradDtype { Bf16, Fp32 };
 enum class Optimizer { AdamW, Sgd };
+// FP8 scaling recipes (Megatron --fp8-recipe; Transformer Engine recipes): one scale per tensor
+// from the amax history (delayed) or from the tensor itself (tensorwise, "current scaling"), or
+// per block: 1×128 / 128×128 on Hopper (blockwise, DeepSeek-V3 §3.3), 1×32 in hardware on
+// Blackwell (mxfp8).
+enum class Fp8Recipe { Delayed, Tensorwise, Blockwise, Mxfp8 };
 
 inline constexpr EnumName<ScheduleKind> kScheduleKindNames[] = {{ScheduleKind::GPipe, "gpipe"}, {ScheduleKind::OneFOneB, "1f1b"}, {ScheduleKind::Interleaved, "interleaved"}, {ScheduleKind::ZbH1, "zb-h1"}, {ScheduleKind::ZbV, "zb-v"}, {ScheduleKind::DualPipeV, "dualpipe-v"}};
 constexpr std::span<const EnumName<ScheduleKind>> enumNames(ScheduleKind) { return kScheduleKindNames; }
@@ -27,6 +32,9 @@ inline const char* toString(Precision v) { return nameOf(v); }
 inline constexpr EnumName<GradDtype> kGradDtypeNames[] = {{GradDtype::Bf16, "bf16"}, {GradDtype::Fp32, "fp32"}};
 constexpr std::span<const EnumName<GradDtype>> enumNames(GradDtype) { return kGradDtypeNames; }
 inline const char* toString(GradDtype v) { return nameOf(v); }
+inline constexpr EnumName<Fp8Recipe> kFp8RecipeNames[] = {{Fp8Recipe::Delayed, "delayed"}, {Fp8Recipe::Tensorwise, "tensorwise"}, {Fp8Recipe::Blockwise, "blockwise"}, {Fp8Recipe::Mxfp8, "mxfp8"}};
+constexpr std::span<const EnumName<Fp8Recipe>> enumNames(Fp8Recipe) { return kFp8RecipeNames; }
+inline const char* toString(Fp8Recipe v) { return nameOf(v); }
 inline constexpr EnumName<Optimizer> kOptimizerNames[] = {{Optimizer::AdamW, "adamw"}, {Optimizer::Sgd, "sgd"}};
 constexpr std::span<const EnumName<Optimizer>> enumNames(Optimizer) { return kOptimizerNames; }
 inline const char* toString(Optimizer v) { return nameOf(v); }
@@ -45,15 +53,15 @@ struct ParallelConfig {
     // forward to the backward: one gather per microbatch instead of two, the whole stage's
     // unsharded weights in memory.
     bool reshard_after_forward = true;
-    // Megatron --account-for-embedding-in-pipeline-split / --account-for-loss-in-pipeline-split:
-    // the input embedding and the output layer + loss each count as one layer when the layers
-    // are shared out over the (virtual) pipeline stages, so the first and the last stage get one
-    // transformer layer fewer (Llama 3 405B: 126 layers + 2 = 128 over PP 16).
     // HSDP (PyTorch FSDP's hybrid sharding; DeepSpeed ZeRO++ hpZ): ZeRO shards the states over
     // `shard_size` consecutive data-parallel ranks (a node, typically) and replicates across the
     // dp·cp / shard_size groups of them; 0 = over all dp·cp ranks.
     int shard_size = 0;
     int zeroShard() const { return shard_size > 0 ? shard_size : dp * cp; }
+    // Megatron --account-for-embedding-in-pipeline-split / --account-for-loss-in-pipeline-split:
+    // the input embedding and the output layer + loss each count as one layer when the layers
+    // are shared out over the (virtual) pipeline stages, so the first and the last stage get one
+    // transformer layer fewer (Llama 3 405B: 126 layers + 2 = 128 over PP 16).
     bool account_for_embedding_in_pipeline_split = false;
     bool account_for_loss_in_pipeline_split = false;
 
@@ -66,6 +74,7 @@ struct TrainingConfig {
     std::int64_t micro_batch = 1;
     std::int64_t global_batch = 1024; // sequences per optimizer step
     Precision precision = Precision::Bf16;
+    Fp8Recipe fp8_recipe = Fp8Recipe::Delayed; // with precision fp8
     GradDtype grad_dtype = GradDtype::Bf16;
     Optimizer optimizer = Optimizer::AdamW;
     Recompute recompute = Recompute::Selective;

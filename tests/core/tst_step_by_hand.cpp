@@ -6,7 +6,9 @@
 //
 // The preset numbers each derivation uses are asserted first, so the comments stay true.
 
+#include "parallel/pipeline_geometry.h"
 #include "scenario_fixture.h"
+#include "time/op_costs.h"
 
 #include <cmath>
 
@@ -43,6 +45,63 @@ class TstStepByHand : public QObject {
     Q_OBJECT
 
 private slots:
+    void fp8RecipesByHand()
+    {
+        // Llama-2 7B on one H100 (DGX H100 preset), TP = PP = DP = 1, s = 4096, micro batch 1
+        // (T = 4096 tokens), global batch 8 → m = 8 microbatches, no recompute. The same
+        // scenario in bf16 and in fp8 (delayed scaling): only the linear layers' GEMMs change
+        // rate and gain quantization; attention and the output layer stay bf16.
+        Scenario sc = presetScenario("llama2-7b", "dgx-h100", 1, 1, 1);
+        sc.training.seq_len = 4096;
+        sc.training.micro_batch = 1;
+        sc.training.global_batch = 8;
+        sc.training.recompute = Recompute::None;
+        const GpuSpec& g = sc.cluster.gpu;
+        QCOMPARE(g.peak_bf16_flops, 989e12);
+        QCOMPARE(g.peak_fp8_flops, 1979e12);
+        QCOMPARE(g.gemm_efficiency, 0.803);
+        QCOMPARE(g.sustained_clock, 0.85);
+        QCOMPARE(g.hbm_bytes_per_s, 3350e9);
+        QCOMPARE(g.hbm_efficiency, 0.9);
+        const auto stage = [&](Precision precision, Fp8Recipe recipe) {
+            Scenario x = sc;
+            x.training.precision = precision;
+            x.training.fp8_recipe = recipe;
+            const Estimate e = evaluate(x);
+            return opCosts(x, e.params, pipelineGeometry(x.model, x.parallel), e.communication).stages.front().cost;
+        };
+        const StageCost bf16 = stage(Precision::Bf16, Fp8Recipe::Delayed);
+        const StageCost delayed = stage(Precision::Fp8, Fp8Recipe::Delayed);
+        const StageCost tensorwise = stage(Precision::Fp8, Fp8Recipe::Tensorwise);
+
+        // A GEMM of F FLOPs takes F/(rate·F/(F + half)) = F/rate + half/rate: its fixed part
+        // half/rate is the same in fp8 (half scales with the rate), so per layer the GEMMs save
+        // ΣF·(1/r_bf16 − 1/r_fp8) with r = peak·0.803·0.85 and
+        // ΣF = 2T·(h(q + 2kv) + qh + 2fh + fh) = 2·4096·(4096·12288 + 4096² + 3·11008·4096)
+        //    = 8192·(50,331,648 + 16,777,216 + 135,266,304) = 1,657,857,376,256 (h = q = kv = 4096,
+        //    f = 11008).
+        const double T = 4096, h = 4096, q = 4096, kv = 4096, f = 11008, L = 32, m = 8;
+        const double F = 2 * T * (h * (q + 2 * kv) + q * h + 3 * f * h);
+        QCOMPARE(F, 1657857376256.0);
+        const double r_bf16 = 989e12 * 0.803 * 0.85, r_fp8 = 1979e12 * 0.803 * 0.85, hbm = 3350e9 * 0.9;
+        const double gemm_saving = F * (1 / r_bf16 - 1 / r_fp8);
+        // Quantization (delayed: 4 bytes per element): forward the inputs Σ M·K = T·(h + q + h + f)
+        // and the weights Σ N·K (4 bytes, once per step → /m); backward the output gradients
+        // Σ M·N = T·((q + 2kv) + h + 2f + h).
+        const double in_elems = T * (h + q + h + f), weight_elems = h * (q + 2 * kv) + q * h + 3 * f * h;
+        const double grad_elems = T * ((q + 2 * kv) + h + 2 * f + h);
+        const double cast_f = (4 * in_elems + 4 * weight_elems / m) / hbm, cast_b = 4 * grad_elems / hbm;
+        QVERIFY2(near(bf16.forward_s - delayed.forward_s, L * (gemm_saving - cast_f)),
+                 qPrintable(versus("forward saving", bf16.forward_s - delayed.forward_s, L * (gemm_saving - cast_f))));
+        QVERIFY2(near(bf16.backward_input_s - delayed.backward_input_s, L * (gemm_saving - cast_b)),
+                 qPrintable(versus("dgrad saving", bf16.backward_input_s - delayed.backward_input_s, L * (gemm_saving - cast_b))));
+        QVERIFY2(near(bf16.backward_weight_s - delayed.backward_weight_s, L * gemm_saving),
+                 qPrintable(versus("wgrad saving", bf16.backward_weight_s - delayed.backward_weight_s, L * gemm_saving)));
+        // Tensorwise ("current") scaling reads each input and gradient once more for its amax.
+        QVERIFY(near(tensorwise.forward_s - delayed.forward_s, L * 2 * in_elems / hbm));
+        QVERIFY(near(tensorwise.backward_input_s - delayed.backward_input_s, L * 2 * grad_elems / hbm));
+    }
+
     void dense1F1BSimulatedByHand()
     {
         // Llama-2 7B (L = 32, h = q = kv = 4096, a = 32, f = 11008 SwiGLU, V = 32000) on one

@@ -58,6 +58,7 @@ private:
     QComboBox* schedule_combo_ = nullptr;
     QComboBox* recompute_combo_ = nullptr;
     QComboBox* precision_combo_ = nullptr;
+    QComboBox* fp8_combo_ = nullptr;
     QComboBox* grad_combo_ = nullptr;
     QCheckBox* sp_check_ = nullptr;
     QCheckBox* flash_check_ = nullptr;

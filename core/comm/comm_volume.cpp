@@ -154,11 +154,12 @@ std::vector<CommEntry> communicationPlan(const CommInputs& in)
     // EP: dispatch + combine all-to-all forward and again backward per MoE layer; each carries
     // the microbatch's tokens × top_k × h.
     if (p.ep > 1 && Lmoe > 0 && m.moe) {
-        const double S = s * bsz / (sp ? p.tp : 1) * m.moe->top_k * h * act_bytes;
+        // The busiest rank's share: t.moeLoad() times the mean (padded to capacity, or imbalance).
+        const double S = s * bsz / (sp ? p.tp : 1) * m.moe->top_k * h * act_bytes * t.moeLoad();
         const double per_layer = callsPerLayer(kEpAllToAllsPerMoeLayer, full);
         b.add(Group::Ep, Collective::AllToAll, Purpose::Tokens, per_layer * Lmoe * mb, S, mb,
               p.schedule == ScheduleKind::DualPipeV ? Overlap::Forward : Overlap::None,
-              "4 all-to-all per MoE layer, S = s·b·top_k·h·2", "Lepikhin et al. 2020 (GShard); Megatron MoE README");
+              "4 all-to-all per MoE layer, S = s·b·top_k·h·2 (× the busiest rank's load)", "Lepikhin et al. 2020 (GShard); Megatron MoE README");
     }
 
     // PP: one send of the activation forward and one of its gradient backward per microbatch and

@@ -71,6 +71,17 @@ Localized displayName(Precision v)
     return {"?", "?"};
 }
 
+Localized displayName(Fp8Recipe v)
+{
+    switch (v) {
+    case Fp8Recipe::Delayed: return {"Delayed scaling", "延迟缩放"};
+    case Fp8Recipe::Tensorwise: return {"Current scaling (per tensor)", "当前缩放（逐张量）"};
+    case Fp8Recipe::Blockwise: return {"Block scaling (1×128)", "分块缩放（1×128）"};
+    case Fp8Recipe::Mxfp8: return {"MXFP8 (1×32)", "MXFP8（1×32）"};
+    }
+    return {"?", "?"};
+}
+
 Localized displayName(Group v)
 {
     switch (v) {

@@ -26,6 +26,7 @@ std::string countOf(long long n, const char* singular, const char* plural);
 Localized displayName(ScheduleKind v);
 Localized displayName(Recompute v);
 Localized displayName(Precision v);
+Localized displayName(Fp8Recipe v);
 Localized displayName(Group v);
 Localized displayName(Collective v);
 Localized displayName(Purpose v);

@@ -372,12 +372,36 @@ std::optional<Scenario> readScenario(const nlohmann::json& j, std::vector<InputE
             tc.precision = *v;
         if (auto v = t.choice<Fp8Recipe>("fp8_recipe"))
             tc.fp8_recipe = *v; // used with precision fp8 only, kept for when it is chosen
+        tc.moe_capacity_factor = t.number("moe_capacity_factor", 0, 64).value_or(tc.moe_capacity_factor);
+        if (tc.moe_capacity_factor > 0 && tc.moe_capacity_factor < 1)
+            t.error("moe_capacity_factor", "must be 0 (dropless) or ≥ 1 (capacity in multiples of the mean tokens per expert), got "
+                                               + std::to_string(tc.moe_capacity_factor));
+        tc.moe_load_imbalance = t.number("moe_load_imbalance", 1, 64).value_or(tc.moe_load_imbalance);
         if (auto v = t.choice<GradDtype>("grad_dtype"))
             tc.grad_dtype = *v;
         if (auto v = t.choice<Optimizer>("optimizer"))
             tc.optimizer = *v;
         if (auto v = t.choice<Recompute>("recompute"))
             tc.recompute = *v;
+        if (const nlohmann::json* mods = t.child("recompute_modules")) {
+            if (!mods->is_array()) {
+                t.error("recompute_modules", "must be an array of module names, got " + describeJson(*mods));
+            } else {
+                tc.recompute_modules = 0;
+                for (std::size_t i = 0; i < mods->size(); ++i) {
+                    const nlohmann::json& v = (*mods)[i];
+                    const auto mod = v.is_string() ? enumFromName<RecomputeModule>(v.get<std::string>()) : std::nullopt;
+                    if (!mod)
+                        errors.push_back({"training.recompute_modules[" + std::to_string(i) + "]",
+                                          "must be one of " + enumNameList<RecomputeModule>() + ", got " + describeJson(v)});
+                    else
+                        tc.recompute_modules |= unsigned(*mod);
+                }
+                if (tc.recompute != Recompute::Selective)
+                    t.error("recompute_modules", "needs recompute \"selective\" (full recompute rebuilds every layer), got \""
+                                                     + std::string(toString(tc.recompute)) + "\"");
+            }
+        }
         tc.flash_attention = t.boolean("flash_attention").value_or(tc.flash_attention);
         t.finish();
     }
@@ -520,6 +544,17 @@ nlohmann::json scenarioToJson(const Scenario& sc)
                      {"flash_attention", t.flash_attention}};
     if (t.precision == Precision::Fp8 || t.fp8_recipe != Fp8Recipe::Delayed)
         j["training"]["fp8_recipe"] = toString(t.fp8_recipe);
+    if (t.recompute == Recompute::Selective && t.recompute_modules != unsigned(RecomputeModule::CoreAttn)) {
+        nlohmann::json mods = nlohmann::json::array();
+        for (const EnumName<RecomputeModule>& n : enumNames(RecomputeModule{}))
+            if (t.recompute_modules & unsigned(n.value))
+                mods.push_back(n.name);
+        j["training"]["recompute_modules"] = mods;
+    }
+    if (t.moe_capacity_factor > 0)
+        j["training"]["moe_capacity_factor"] = fileUnits(t.moe_capacity_factor);
+    if (t.moe_load_imbalance != 1)
+        j["training"]["moe_load_imbalance"] = fileUnits(t.moe_load_imbalance);
     const OverheadConfig& o = sc.overheads;
     j["overheads"] = {{"cuda_context_gib", fileUnits(o.cuda_context_bytes / kGiB)}, {"workspace_gib", fileUnits(o.workspace_bytes / kGiB)},
                       {"nccl_buffer_mib", fileUnits(o.nccl_bytes_per_group / kMiB)}, {"fragmentation", o.fragmentation}};

@@ -52,7 +52,7 @@ LayerActivation layerActivation(const ModelSpec& m, const TrainingConfig& t,
         const double shared_f = double(e.shared_ffn_hidden > 0 ? e.shared_ffn_hidden : e.ffn_hidden);
         split += e.shared_experts * mlp_factor * shared_f;
         replicated += 4.0 * e.experts;           // router probabilities (fp32)
-        expert = e.top_k * (4 * h + mlp_factor * double(e.ffn_hidden) / p.expertTp());
+        expert = e.top_k * (4 * h + mlp_factor * double(e.ffn_hidden) / p.expertTp()) * t.moeLoad(); // busiest rank
         if (!m.parallel_block)
             replicated -= 2 * h;                 // the MoE block has no separate fc1 input copy
     } else {
@@ -60,18 +60,37 @@ LayerActivation layerActivation(const ModelSpec& m, const TrainingConfig& t,
     }
 
     double scores = 0;
-    const bool keeps_scores = t.recompute == Recompute::None || t.recompute == Recompute::Full;
+    const bool keeps_scores = !t.recomputes(RecomputeModule::CoreAttn);
     if (keeps_scores)
         scores = t.flash_attention ? 4 * a : 5 * a * s;
 
+    // Selective recompute of other modules (Megatron --recompute-modules) drops their outputs:
+    // layernorm the norms' outputs (QKV input 2h, and the MLP input 2h where the layer keeps
+    // one), moe_act each routed slot's activation output (2·f_e/etp), mlp the dense MLP's
+    // activations, shared_experts theirs, mla_up_proj Q, K and V.
+    double drop_replicated = 0, drop_split = 0, drop_expert = 0;
+    if (t.recomputes(RecomputeModule::Layernorm))
+        drop_replicated += (m.parallel_block || moe_block) ? 2 * h : 4 * h;
+    if (moe_block && t.recomputes(RecomputeModule::MoeAct))
+        drop_expert += m.moe->top_k * 2 * double(m.moe->ffn_hidden) / p.expertTp() * t.moeLoad();
+    if (!moe_block && t.recomputes(RecomputeModule::Mlp))
+        drop_split += mlp_factor * double(m.ffn_hidden);
+    if (moe_block && t.recomputes(RecomputeModule::SharedExperts))
+        drop_split += m.moe->shared_experts * mlp_factor
+                    * double(m.moe->shared_ffn_hidden > 0 ? m.moe->shared_ffn_hidden : m.moe->ffn_hidden);
+    if (m.mla && t.recomputes(RecomputeModule::MlaUpProj))
+        drop_split += 2 * q + 2 * kv + 2 * v;
+
     const double token_div = sp ? tp : 1;        // SP splits the sequence among TP ranks
     const double per_token_full = replicated / token_div + split / tp + scores / tp + expert / token_div;
+    const double per_token_dropped = drop_replicated / token_div + drop_split / tp + drop_expert / token_div;
     LayerActivation out;
     out.working_set = s * b * per_token_full;
     if (t.recompute == Recompute::Full) {
         out.stored = s * b * 2 * h / token_div; // only the layer input survives
     } else {
-        out.stored = out.working_set;
+        out.recomputed = s * b * per_token_dropped;
+        out.stored = out.working_set - out.recomputed;
     }
     if (explain == Explain::NumbersOnly) {
         out.term.name = "activations.per_layer";
@@ -98,6 +117,10 @@ LayerActivation layerActivation(const ModelSpec& m, const TrainingConfig& t,
         std::string subst = S + "·" + B + "·(" + (m.mla && sp ? "(" + repl_subst + ")" : repl_subst) + (sp ? "/" + T : "") + " + (" + attn_subst + " + "
             + (moe_block ? num(split - attention) : num(mlp_factor * double(m.ffn_hidden))) + ")/" + T
             + (scores > 0 ? " + " + num(scores) + "/" + T : "") + (expert > 0 ? " + " + num(expert) + div : "") + ")";
+        if (out.recomputed > 0) {
+            formula += " − recomputed modules";
+            subst += " − " + num(out.recomputed);
+        }
         out.term = {"activations.per_layer", out.stored, "bytes", formula, subst, kSource};
     }
     return out;

@@ -12,6 +12,7 @@ namespace parascope {
 struct LayerActivation {
     double stored = 0;      // bytes kept per microbatch between forward and backward
     double working_set = 0; // bytes alive while the layer's backward runs (full recompute)
+    double recomputed = 0;  // bytes selective recompute modules rebuild instead of keeping
     Term term;
 };
 

@@ -3,6 +3,7 @@
 #include "model/parameter_count.h"
 
 #include <algorithm>
+#include <string_view>
 
 namespace parascope {
 
@@ -69,8 +70,23 @@ FlopsReport trainingFlops(const ModelSpec& m, const TrainingConfig& t, Explain e
     double extra = 0;
     if (t.recompute == Recompute::Full)
         extra = tokens * (fwd_layers + m.mtp_modules * mtp_layer.total());
-    else if (t.recompute == Recompute::Selective)
-        extra = 3 * tokens * fwd_scores;
+    else if (t.recompute == Recompute::Selective) {
+        if (t.recomputes(RecomputeModule::CoreAttn))
+            extra = 3 * tokens * fwd_scores;
+        // Modules whose GEMMs the backward repeats (Megatron --recompute-modules).
+        const double mats = m.mlp == MlpKind::SwiGlu ? 3 : 2;
+        if (t.recomputes(RecomputeModule::Mlp))
+            extra += tokens * dense_layers * dense.mlp;
+        if (m.moe && t.recomputes(RecomputeModule::SharedExperts)) {
+            const MoeSpec& e = *m.moe;
+            extra += tokens * moe_layers * e.shared_experts * 2 * mats * double(m.hidden)
+                   * double(e.shared_ffn_hidden > 0 ? e.shared_ffn_hidden : e.ffn_hidden);
+        }
+        if (m.mla && t.recomputes(RecomputeModule::MlaUpProj))
+            for (const Projection& p : attentionProjections(m))
+                if (p.tp_split && std::string_view(p.name) != "o")
+                    extra += tokens * m.layers * 2.0 * double(p.in) * double(p.out);
+    }
     r.hardware_flops_per_step = r.model_flops_per_step + extra;
     r.convention = "Megatron generalised (2024): matmul FLOPs, full non-causal attention, backward = 2×forward; "
                    "= Narayanan 2021 eq. 3 for GPT";
@@ -101,7 +117,10 @@ FlopsReport trainingFlops(const ModelSpec& m, const TrainingConfig& t, Explain e
                        "Narayanan et al. 2021 eq. 3, generalised to GQA/SwiGLU/MoE (Megatron 2024)"});
     r.terms.push_back({"flops.hardware_per_step", r.hardware_flops_per_step, "FLOP",
                        t.recompute == Recompute::Full ? "model + B·s·Σ_layers forward (full recompute)"
-                       : t.recompute == Recompute::Selective ? "model + 3·B·s·Σ_layers 4·s·q (selective recompute)"
+                       : t.recompute == Recompute::Selective
+                           ? (t.recompute_modules == unsigned(RecomputeModule::CoreAttn)
+                                  ? "model + 3·B·s·Σ_layers 4·s·q (selective recompute)"
+                                  : "model + 3·B·s·Σ_layers 4·s·q if core_attn + B·s·(forward GEMMs of mlp, shared_experts, mla_up_proj)")
                                                              : "model (no recompute)",
                        num(r.model_flops_per_step) + " + " + num(extra),
                        "Korthikanti et al. 2022, Appendix A"});

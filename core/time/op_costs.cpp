@@ -8,7 +8,9 @@
 #include "time/step_time.h"
 
 #include <algorithm>
+#include <cmath>
 #include <optional>
+#include <string_view>
 
 namespace parascope {
 
@@ -38,11 +40,17 @@ const CommEntry* findEntry(const std::vector<CommEntry>& comm, Group group, Purp
     return nullptr;
 }
 
+// Rows of a grouped GEMM's tile: each expert's tokens are padded to a multiple (CUTLASS and
+// cuBLAS grouped GEMMs on Ampere/Hopper use 128-row tiles for large problems).
+constexpr double kGroupedGemmTileRows = 128;
+
 struct LayerCost {
     double linear_s = 0;    // forward GEMMs (= each of the dX and dW GEMM passes)
     double attention_s = 0; // forward fused attention
     double elementwise_s = 0; // one pass over the layer's activations
     double cast_f_s = 0, cast_b_s = 0; // FP8 quantization before the forward / backward GEMMs
+    double routing_s = 0;   // MoE router softmax/top-k and token permutation, per direction
+    double recompute_s = 0; // selective recompute modules other than core_attn, in the backward
     double tp_f = 0, tp_b = 0, ep_f = 0, ep_b = 0, cp_f = 0, cp_b = 0; // exposed comm
 };
 
@@ -133,9 +141,16 @@ OpCostModel opCosts(const Scenario& sc, const ParamCounts& params, const Pipelin
             return gemmTime(2 * M * N * K, gemm_rate);
         };
         const auto bf16Gemm = [&](double M, double N, double K) { return gemmTime(2 * M * N * K, bf16_gemm_rate); };
+        // What selective recompute modules repeat of the forward GEMMs (no new quantization: the
+        // forward's FP8 copies are recomputed alike, counted once).
+        const auto again = [&](double M, double N, double K) { return gemmTime(2 * M * N * K, gemm_rate); };
         if (m.mla) { // MLA's projections one by one; the down projections run whole on every TP rank
-            for (const Projection& pr : attentionProjections(m))
+            for (const Projection& pr : attentionProjections(m)) {
                 c.linear_s += gemm(tokens, double(pr.out) / (pr.tp_split ? split : 1.0), double(pr.in));
+                const bool up_projection = pr.tp_split && std::string_view(pr.name) != "o";
+                if (up_projection && t.recomputes(RecomputeModule::MlaUpProj))
+                    c.recompute_s += again(tokens, double(pr.out) / split, double(pr.in));
+            }
         } else {     // Megatron's fused linear_qkv, then the output projection
             c.linear_s = gemm(tokens, (q + 2 * kv) / split, h) + gemm(tokens, h, q / split);
         }
@@ -145,19 +160,36 @@ OpCostModel opCosts(const Scenario& sc, const ParamCounts& params, const Pipelin
             // of etp/tp attention-TP groups and 1/etp of each local expert's width, so a GPU's
             // routed-expert FLOPs are tokens·top_k·(MLP FLOPs)/tp whatever EP and ETP are
             // (docs/ARCHITECTURE.md, "expert grid"); per expert it sees tokens·top_k·(etp/tp)/local.
+            // The busiest expert rank sets the pace: t.moeLoad() times the mean tokens.
             const double etp = p.expertTp();
             const double local_experts = std::max(1.0, double(e.experts) / p.ep);
-            const double per_expert = tokens * e.top_k * (etp / p.tp) / local_experts;
+            const double per_expert = tokens * e.top_k * (etp / p.tp) / local_experts * t.moeLoad();
             const double fe = double(e.ffn_hidden);
-            c.linear_s += local_experts * (gemm(per_expert, up * fe / etp, h) + gemm(per_expert, h, fe / etp));
+            // Grouped GEMM (Megatron --moe-grouped-gemm, torch._grouped_mm): one kernel for the
+            // rank's local experts pays the size curve's fixed cost once; each expert's rows are
+            // padded to the kernel's tile.
+            const double rows = local_experts * std::ceil(per_expert / kGroupedGemmTileRows) * kGroupedGemmTileRows;
+            c.linear_s += gemm(rows, up * fe / etp, h) + gemm(rows, h, fe / etp);
             c.linear_s += bf16Gemm(tokens, double(e.experts), h); // router
+            // Memory-bound routing work per direction: the router's softmax and top-k over E fp32
+            // scores (3 passes of 4 bytes), the permutation of each token to its top_k slots and
+            // back ((1 + k)·h·2 bytes each way), and, when a rank holds several experts, the sort
+            // of the received tokens by expert and back (2·2·k·h·2). Megatron's alltoall token
+            // dispatcher; the tokens each rank routes are its SP share.
+            const double routed = tokens / (sp ? p.tp : 1);
+            const double sort = local_experts > 1 && p.ep > 1 ? 8.0 * e.top_k * h : 0.0;
+            c.routing_s = routed * (12.0 * e.experts + (4.0 * (1 + e.top_k) * h + sort) * t.moeLoad()) / hbm;
             if (e.shared_experts > 0) {
                 const double fs = double(e.shared_ffn_hidden > 0 ? e.shared_ffn_hidden : e.ffn_hidden) * e.shared_experts;
                 c.linear_s += gemm(tokens, up * fs / split, h) + gemm(tokens, h, fs / split);
+                if (t.recomputes(RecomputeModule::SharedExperts))
+                    c.recompute_s += again(tokens, up * fs / split, h) + again(tokens, h, fs / split);
             }
         } else {
             const double ff = double(m.ffn_hidden);
             c.linear_s += gemm(tokens, up * ff / split, h) + gemm(tokens, h, ff / split);
+            if (t.recomputes(RecomputeModule::Mlp))
+                c.recompute_s += again(tokens, up * ff / split, h) + again(tokens, h, ff / split);
         }
         c.attention_s = tokens * f.attention_scores / split / attn_rate;
         // Elementwise kernels (norms, activations, dropout, residuals, rotary, softmax without
@@ -165,6 +197,11 @@ OpCostModel opCosts(const Scenario& sc, const ParamCounts& params, const Pipelin
         TrainingConfig whole = t;
         whole.recompute = Recompute::None;
         c.elementwise_s = layerActivation(m, whole, p, moe).stored / hbm + gpu.kernel_overhead_s;
+        // Elementwise modules (layernorm, moe_act) read their inputs and write their outputs
+        // again: twice the bytes they dropped.
+        TrainingConfig elementwise_modules = t;
+        elementwise_modules.recompute_modules &= unsigned(RecomputeModule::Layernorm) | unsigned(RecomputeModule::MoeAct);
+        c.recompute_s += 2 * layerActivation(m, elementwise_modules, p, moe, Explain::NumbersOnly).recomputed / hbm;
         const double tp_hide = p.tp_comm_overlap ? c.linear_s : 0; // --tp-comm-overlap chunks GEMMs with comm
         c.tp_f = std::max(0.0, tp_dir - tp_hide);
         c.tp_b = std::max(0.0, tp_dir - tp_hide);
@@ -209,6 +246,8 @@ OpCostModel opCosts(const Scenario& sc, const ParamCounts& params, const Pipelin
         const double elem = sum([](const LayerCost& x) { return x.elementwise_s; });
         const double cast_f = sum([](const LayerCost& x) { return x.cast_f_s; });
         const double cast_b = sum([](const LayerCost& x) { return x.cast_b_s; });
+        const double routing = sum([](const LayerCost& x) { return x.routing_s; });
+        const double rebuilt = sum([](const LayerCost& x) { return x.recompute_s; });
         st.forward.tp = sum([](const LayerCost& x) { return x.tp_f; });
         st.backward.tp = sum([](const LayerCost& x) { return x.tp_b; }) + (full ? st.forward.tp : 0);
         st.forward.ep = sum([](const LayerCost& x) { return x.ep_f; });
@@ -217,16 +256,18 @@ OpCostModel opCosts(const Scenario& sc, const ParamCounts& params, const Pipelin
         st.backward.cp = sum([](const LayerCost& x) { return x.cp_b; }) + (full ? st.forward.cp : 0);
         const double head = output ? (1 + mtp) * logits_s + mtp * mtp_projection_s : 0;
 
-        double fwd = lin + att + elem + head + cast_f;
+        double fwd = lin + att + elem + head + cast_f + routing;
         // Backward: dX GEMMs (= forward GEMMs) and the attention backward (≈ 2× its forward)
         // in I, dW GEMMs in W, elementwise twice (read activation + write gradient), FP8's
         // quantization of the output gradients, and what recompute repeats of the forward.
-        double bwd_in = lin + 2 * att + 2 * elem + head + cast_b;
+        double bwd_in = lin + 2 * att + 2 * elem + head + cast_b + routing;
         const double bwd_w = lin + head;
-        if (t.recompute == Recompute::Selective)
+        if (t.recomputes(RecomputeModule::CoreAttn))
             bwd_in += att;
+        if (t.recompute == Recompute::Selective)
+            bwd_in += rebuilt;
         else if (full)
-            bwd_in += lin + att + elem + cast_f;
+            bwd_in += lin + att + elem + cast_f + routing;
         // The plan's ZeRO collectives cover the whole rank; this stage's share is its layers.
         const double stage_share = double(layers) / std::max(1, L.layers);
         // ZeRO-2/3 prefetch hides the per-microbatch collectives behind at most kZeroOverlap
@@ -298,7 +339,12 @@ OpCostModel opCosts(const Scenario& sc, const ParamCounts& params, const Pipelin
                                  + num(split) + ", EP·ETP = " + num(double(p.ep)) + "·" + num(double(p.expertTp())) + "; /"
                                  + num(gemm_rate),
                              "the expert grid re-slices the stage's tp·cp·dp GPUs: each GPU computes tokens·k/t of the "
-                             "routed expert FLOPs whatever EP and ETP are (Megatron-Core MoE, docs/ARCHITECTURE.md)"});
+                             "routed expert FLOPs whatever EP and ETP are (Megatron-Core MoE, docs/ARCHITECTURE.md); one "
+                             "grouped GEMM per projection, each expert's rows padded to 128, the busiest rank's load"});
+        out.terms.push_back({"time.moe_routing", moe.routing_s, "s",
+                             "tokens/t_SP·(12·E + (4·(1 + k)·h + sort)·load) / HBM, each direction",
+                             num(moe.routing_s * hbm) + "/" + num(hbm),
+                             "Megatron-Core alltoall token dispatcher: router softmax/top-k, permute, sort by expert, unpermute"});
     }
     if (fp8) {
         out.terms.push_back({"time.layer_fp8_casts", dense.cast_f_s + dense.cast_b_s, "s",

@@ -69,15 +69,41 @@ struct ParallelConfig {
     int expertTp() const { return etp > 0 ? etp : tp; }
 };
 
+// Megatron --recompute-modules (with --recompute-granularity selective): what the backward
+// rebuilds from the layer's kept inputs instead of keeping. The course's selective recompute is
+// core_attn alone (Korthikanti et al. 2022 §5), Megatron's default.
+enum class RecomputeModule : unsigned {
+    CoreAttn = 1,      // attention scores/softmax (with flash attention: the attention kernel)
+    Layernorm = 2,     // the norms' outputs (inputs of QKV and of the MLP)
+    MoeAct = 4,        // the routed experts' activation function output
+    Mlp = 8,           // the dense MLP
+    SharedExperts = 16, // the MoE layer's shared experts
+    MlaUpProj = 32,    // MLA's up projections (Q, K, V from the latents)
+};
+inline constexpr EnumName<RecomputeModule> kRecomputeModuleNames[] = {
+    {RecomputeModule::CoreAttn, "core_attn"}, {RecomputeModule::Layernorm, "layernorm"}, {RecomputeModule::MoeAct, "moe_act"},
+    {RecomputeModule::Mlp, "mlp"}, {RecomputeModule::SharedExperts, "shared_experts"}, {RecomputeModule::MlaUpProj, "mla_up_proj"}};
+constexpr std::span<const EnumName<RecomputeModule>> enumNames(RecomputeModule) { return kRecomputeModuleNames; }
+inline const char* toString(RecomputeModule v) { return nameOf(v); }
+
 struct TrainingConfig {
     std::int64_t seq_len = 4096;
     std::int64_t micro_batch = 1;
     std::int64_t global_batch = 1024; // sequences per optimizer step
     Precision precision = Precision::Bf16;
     Fp8Recipe fp8_recipe = Fp8Recipe::Delayed; // with precision fp8
+    // MoE routing: tokens per expert on the busiest expert rank over the mean. A capacity factor
+    // > 0 drops tokens beyond capacity·mean and pads every expert to it (Megatron
+    // --moe-expert-capacity-factor with --moe-pad-expert-input-to-capacity); 0 is dropless, where
+    // moe_load_imbalance (≥ 1; 1 = perfectly balanced) is the what-if for the busiest rank.
+    double moe_capacity_factor = 0;
+    double moe_load_imbalance = 1;
+    double moeLoad() const { return moe_capacity_factor > 0 ? moe_capacity_factor : moe_load_imbalance; }
     GradDtype grad_dtype = GradDtype::Bf16;
     Optimizer optimizer = Optimizer::AdamW;
     Recompute recompute = Recompute::Selective;
+    unsigned recompute_modules = unsigned(RecomputeModule::CoreAttn); // with selective recompute
+    bool recomputes(RecomputeModule m) const { return recompute == Recompute::Selective && (recompute_modules & unsigned(m)); }
     bool flash_attention = true;
 };
 

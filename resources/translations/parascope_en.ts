@@ -62,6 +62,10 @@
         <source>cannot write .%1 files: use .png, .svg or .pdf</source>
         <translation>cannot write .%1 files: use .png, .svg or .pdf</translation>
     </message>
+    <message>
+        <source>outlining the SVG&apos;s text failed: %1</source>
+        <translation>outlining the SVG's text failed: %1</translation>
+    </message>
 </context>
 <context>
     <name>ExportDialog</name>
@@ -488,8 +492,8 @@
         <translation>Custom model</translation>
     </message>
     <message>
-        <source>A model is a JSON object with the fields of a preset (layers, hidden, heads, kv_heads, ffn_hidden, vocab, mlp, norm, bias, tied_embeddings, position, moe).</source>
-        <translation>A model is a JSON object with the fields of a preset (layers, hidden, heads, kv_heads, ffn_hidden, vocab, mlp, norm, bias, tied_embeddings, position, moe).</translation>
+        <source>A model is a JSON object with the fields of a preset (layers, hidden, heads, kv_heads, ffn_hidden, vocab, mlp, norm, bias, tied_embeddings, position, moe) and, where the model has them, qkv_bias, qk_norm, attention_sinks, parallel_block, sliding_window, mla and mtp_modules (README, &quot;Scenario files&quot;).</source>
+        <translation>A model is a JSON object with the fields of a preset (layers, hidden, heads, kv_heads, ffn_hidden, vocab, mlp, norm, bias, tied_embeddings, position, moe) and, where the model has them, qkv_bias, qk_norm, attention_sinks, parallel_block, sliding_window, mla and mtp_modules (README, "Scenario files").</translation>
     </message>
 </context>
 <context>
@@ -935,6 +939,14 @@ OOM</translation>
     <message>
         <source>Right-click: sweep this knob</source>
         <translation>Right-click: sweep this knob</translation>
+    </message>
+    <message>
+        <source>FP8 recipe</source>
+        <translation>FP8 recipe</translation>
+    </message>
+    <message>
+        <source>How FP8 GEMMs scale their inputs; used when the precision is FP8</source>
+        <translation>How FP8 GEMMs scale their inputs; used when the precision is FP8</translation>
     </message>
 </context>
 <context>

@@ -62,6 +62,10 @@
         <source>cannot write .%1 files: use .png, .svg or .pdf</source>
         <translation>无法写入 .%1 文件：请使用 .png、.svg 或 .pdf</translation>
     </message>
+    <message>
+        <source>outlining the SVG&apos;s text failed: %1</source>
+        <translation>SVG 文字转为轮廓失败：%1</translation>
+    </message>
 </context>
 <context>
     <name>ExportDialog</name>
@@ -481,8 +485,8 @@
         <translation>自定义模型</translation>
     </message>
     <message>
-        <source>A model is a JSON object with the fields of a preset (layers, hidden, heads, kv_heads, ffn_hidden, vocab, mlp, norm, bias, tied_embeddings, position, moe).</source>
-        <translation>模型是一个 JSON 对象，字段与预设相同（layers、hidden、heads、kv_heads、ffn_hidden、vocab、mlp、norm、bias、tied_embeddings、position、moe）。</translation>
+        <source>A model is a JSON object with the fields of a preset (layers, hidden, heads, kv_heads, ffn_hidden, vocab, mlp, norm, bias, tied_embeddings, position, moe) and, where the model has them, qkv_bias, qk_norm, attention_sinks, parallel_block, sliding_window, mla and mtp_modules (README, &quot;Scenario files&quot;).</source>
+        <translation>模型是一个 JSON 对象，字段与预设相同（layers、hidden、heads、kv_heads、ffn_hidden、vocab、mlp、norm、bias、tied_embeddings、position、moe），模型具备时还有 qkv_bias、qk_norm、attention_sinks、parallel_block、sliding_window、mla 和 mtp_modules（见 README“Scenario files”一节）。</translation>
     </message>
 </context>
 <context>
@@ -926,6 +930,14 @@ OOM</source>
     <message>
         <source>Right-click: sweep this knob</source>
         <translation>右键：扫描此参数</translation>
+    </message>
+    <message>
+        <source>FP8 recipe</source>
+        <translation>FP8 缩放方案</translation>
+    </message>
+    <message>
+        <source>How FP8 GEMMs scale their inputs; used when the precision is FP8</source>
+        <translation>FP8 GEMM 对输入的缩放方式；仅在精度为 FP8 时使用</translation>
     </message>
 </context>
 <context>

@@ -35,6 +35,57 @@ class TstActivations : public QObject {
     }
 
 private slots:
+    void recomputeModules()
+    {
+        // Llama-2 7B (h = q = kv = 4096, f = 11008 SwiGLU), TP 1, flash attention, s·b = 4096.
+        // Selective = core_attn: per token 10h + (2q + 4kv + 2q) + 6f = 40,960 + 32,768 + 66,048
+        // = 139,776 bytes (the log-sum-exp is rebuilt with the attention). + layernorm drops the
+        // two norm outputs (QKV and MLP inputs, 4h = 16,384) → 123,392; + mlp drops the MLP's
+        // 6f → 57,344.
+        std::vector<InputError> errors;
+        const ModelSpec llama = readModel(nlohmann::json("llama2-7b"), "model", errors).value();
+        TrainingConfig t = training(Recompute::Selective, true);
+        t.seq_len = 4096;
+        const ParallelConfig p = parallel(1, false);
+        QCOMPARE(layerActivation(llama, t, p, false).stored, 4096.0 * 139776);
+        t.recompute_modules |= unsigned(RecomputeModule::Layernorm);
+        QCOMPARE(layerActivation(llama, t, p, false).stored, 4096.0 * 123392);
+        t.recompute_modules |= unsigned(RecomputeModule::Mlp);
+        QCOMPARE(layerActivation(llama, t, p, false).stored, 4096.0 * 57344);
+        QCOMPARE(layerActivation(llama, t, p, false).recomputed, 4096.0 * (16384 + 66048));
+        // Without core_attn the flash log-sum-exp (4a = 128 bytes) is kept.
+        t.recompute_modules = unsigned(RecomputeModule::Layernorm);
+        QCOMPARE(layerActivation(llama, t, p, false).stored, 4096.0 * (123392 + 128));
+
+        // Mixtral 8x7B MoE layer: each of the k = 2 routed slots keeps 4h + 6f_e = 102,400 bytes;
+        // moe_act drops the SwiGLU product 2f_e = 28,672 of each: −57,344 per token.
+        const ModelSpec mixtral = readModel(nlohmann::json("mixtral-8x7b"), "model", errors).value();
+        TrainingConfig tm = training(Recompute::Selective, true);
+        tm.seq_len = 4096;
+        const double before = layerActivation(mixtral, tm, p, true).stored;
+        tm.recompute_modules |= unsigned(RecomputeModule::MoeAct);
+        QCOMPARE(before - layerActivation(mixtral, tm, p, true).stored, 4096.0 * 57344);
+    }
+
+    void recomputeModulesInFiles()
+    {
+        const auto read = [](const std::string& training, std::vector<InputError>& errors) {
+            auto j = parseJsonText(R"({"schema":"parascope.scenario/1","model":"llama2-7b","cluster":"dgx-h100","training":)" + training + "}", errors);
+            return j ? readScenario(*j, errors) : std::nullopt;
+        };
+        std::vector<InputError> errors;
+        const auto sc = read(R"({"recompute":"selective","recompute_modules":["layernorm","moe_act"]})", errors);
+        QVERIFY(errors.empty());
+        QCOMPARE(sc->training.recompute_modules, unsigned(RecomputeModule::Layernorm) | unsigned(RecomputeModule::MoeAct));
+        const nlohmann::json back = scenarioToJson(*sc)["training"]["recompute_modules"];
+        QCOMPARE(back, (nlohmann::json{"layernorm", "moe_act"}));
+        read(R"({"recompute":"selective","recompute_modules":["layernorm","norm"]})", errors);
+        QCOMPARE(QString::fromStdString(errors.at(0).path), QStringLiteral("training.recompute_modules[1]"));
+        errors.clear();
+        read(R"({"recompute":"full","recompute_modules":["mlp"]})", errors);
+        QCOMPARE(QString::fromStdString(errors.at(0).path), QStringLiteral("training.recompute_modules"));
+    }
+
     void korthikantiTable2_data()
     {
         QTest::addColumn<int>("tp");

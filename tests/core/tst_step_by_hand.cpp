@@ -102,6 +102,34 @@ private slots:
         QVERIFY(near(tensorwise.backward_input_s - delayed.backward_input_s, L * 2 * grad_elems / hbm));
     }
 
+    void recomputeModulesByHand()
+    {
+        // Llama-2 7B on one H100, TP = PP = DP = 1, T = 4096 tokens. Selective recompute of
+        // core_attn only, then also layernorm and mlp (Megatron --recompute-modules): the
+        // backward's input-gradient pass grows, per layer, by the norms rebuilt (twice the 4h bytes
+        // per token they dropped: read the inputs, write the outputs; 2·4096·16,384 B at
+        // 3.015e12 B/s) and the MLP's forward GEMMs again: (2·T·2f·h + 10e9)/r + (2·T·h·f + 10e9)/r,
+        // r = 989e12·0.803·0.85, f = 11008.
+        Scenario sc = presetScenario("llama2-7b", "dgx-h100", 1, 1, 1);
+        sc.training.seq_len = 4096;
+        sc.training.micro_batch = 1;
+        sc.training.global_batch = 8;
+        sc.training.recompute = Recompute::Selective;
+        const auto stage = [](const Scenario& x) {
+            const Estimate e = evaluate(x);
+            return opCosts(x, e.params, pipelineGeometry(x.model, x.parallel), e.communication).stages.front().cost;
+        };
+        const StageCost core = stage(sc);
+        sc.training.recompute_modules |= unsigned(RecomputeModule::Layernorm) | unsigned(RecomputeModule::Mlp);
+        const StageCost more = stage(sc);
+        const double T = 4096, h = 4096, f = 11008, L = 32, r = 989e12 * 0.803 * 0.85, hbm = 3350e9 * 0.9;
+        const double per_layer = 2 * T * 4 * h / hbm + (2 * T * 2 * f * h + 10e9) / r + (2 * T * h * f + 10e9) / r;
+        QVERIFY2(near(more.backward_input_s - core.backward_input_s, L * per_layer),
+                 qPrintable(versus("recompute", more.backward_input_s - core.backward_input_s, L * per_layer)));
+        QVERIFY(near(more.forward_s, core.forward_s));
+        QVERIFY(near(more.backward_weight_s, core.backward_weight_s));
+    }
+
     void dense1F1BSimulatedByHand()
     {
         // Llama-2 7B (L = 32, h = q = kv = 4096, a = 32, f = 11008 SwiGLU, V = 32000) on one
@@ -258,7 +286,8 @@ private slots:
         //   QKV 2·T·(q + 2kv)·h = 206.2 GFLOP (size factor 0.95374)      → 0.32021 ms
         //   out 2·T·h·q         = 137.4 GFLOP (0.93218)                   → 0.21841 ms
         //   routed experts: the EP group's 8·T·k token-slots spread over its 8 GPUs, one expert
-        //     each: T·k = 8192 tokens per GPU (tokens·top_k/TP; time.moe_layer_forward_gemm)
+        //     each: T·k = 8192 tokens per GPU (tokens·top_k/TP; time.moe_layer_forward_gemm), a
+        //     multiple of the grouped GEMM's 128-row tile
         //     gate+up 2·(T·k)·2f_e·h = 1924.1 GFLOP (0.99483)           → 2.86522 ms
         //     down 2·(T·k)·h·f_e     =  962.1 GFLOP (0.98971)           → 1.44002 ms
         //   router 2·T·E·h = 0.268 GFLOP (size factor 0.02614: tiny)      → 0.01521 ms
@@ -278,14 +307,18 @@ private slots:
         //     t_a2a = (n−1)·α + (n−1)/n·S/(bw·eff) = 7·3.4 µs + 7/8·S/(450e9·0.82) = 182.933 µs
         const double S = s * k * h * 2;
         const double a2a = 7 * 3.4e-6 + 7.0 / 8.0 * S / (450e9 * 0.82);
-        // Per layer: forward lin + att + elem + 2·t_a2a = 6.32025 ms;
+        //   routing (memory-bound, each direction): router softmax/top-k 12·E bytes and the
+        //     permutation to the k slots and back 4·(1 + k)·h bytes per token (one expert per
+        //     GPU: no sort by expert): T·(96 + 49,152)/3.015e12 B/s         = 0.06691 ms
+        const double routing = T * (12 * E + 4 * (1 + k) * h) / hbm;
+        // Per layer: forward lin + att + elem + 2·t_a2a + routing = 6.38715 ms;
         // input gradient lin + 2·att + 2·elem + att (selective recompute redoes the attention)
-        //   + 2·t_a2a = 8.01006 ms; weight gradient lin = 4.85908 ms.
+        //   + 2·t_a2a + routing = 8.07697 ms; weight gradient lin = 4.85908 ms.
         // The output layer 2·T·h·V = 1073.7 GFLOP (0.99077) → H = 1.60544 ms, in F, I and W.
         const double H = gemm(T, V, h);
-        const double F = L * (lin + att + elem + 2 * a2a) + H;                   // 203.853 ms
-        const double B = L * (lin + 2 * att + 2 * elem + att + 2 * a2a) + H + L * lin + H; // 415.023 ms
-        // PP = 1: 1F1B is F B F B on one rank, pipeline = m·(F + B) = 1.237754 s.
+        const double F = L * (lin + att + elem + 2 * a2a + routing) + H;                   // 205.994 ms
+        const double B = L * (lin + 2 * att + 2 * elem + att + 2 * a2a + routing) + H + L * lin + H; // 417.164 ms
+        // PP = 1: 1F1B is F B F B on one rank, pipeline = m·(F + B) = 1.246318 s.
         // Tail: the dense gradients (attention, norms, router, embeddings) all-reduce over DP 8
         // on NVLink, 1,605,636,096 params in 41 buckets: 41·14·α + 2·7/8·3.21 GB/(369 GB/s) ≈ 17.2
         // ms, started with the last backward (415 ms): hidden. The expert-DP group is 8/(1·8) = 1:
@@ -294,7 +327,7 @@ private slots:
         // 32·3·h·f_e = 5,637,144,576; 28 B each / 3.015e12 B/s = 67.263 ms.
         const double shard = L * (2 * h * q + 2 * h * kv + 2 * h + h * E) + 2 * V * h + h + L * E * 3 * h * fe / 8;
         const double optimizer = shard * 28 / hbm;
-        const double step = m * (F + B) + optimizer; // = 1.305017 s
+        const double step = m * (F + B) + optimizer; // = 1.313581 s
         // Exposed communication: the all-to-alls inside the ops, m·L·4·t_a2a = 46.831 ms; no
         // bubble.
         const double exposed = m * L * 4 * a2a;
@@ -317,6 +350,40 @@ private slots:
         QVERIFY2(near(e.time.optimizer_s, optimizer), qPrintable(versus("optimizer", e.time.optimizer_s, optimizer)));
         QVERIFY2(near(e.time.step_s, step), qPrintable(versus("step", e.time.step_s, step)));
         QVERIFY(e.time.bubble_fraction < 1e-9);
+    }
+
+    void fineGrainedMoeByHand()
+    {
+        // A fine-grained MoE layer (Qwen3-MoE style: 128 experts of width 768, top 8; h 2048,
+        // 32 heads of 128, 4 KV heads) on one DGX H100 node, EP 8 → 16 local experts per GPU,
+        // TP 1, T = 1000 tokens. Each expert gets T·k/16 = 500 rows, padded to the grouped
+        // GEMM's 128-row tile: 512, so the grouped GEMM has R = 16·512 = 8192 rows.
+        Scenario sc = scenarioFromJson(R"({"schema":"parascope.scenario/1","model":{"layers":2,"hidden":2048,"heads":32,
+            "kv_heads":4,"head_dim":128,"ffn_hidden":6144,"vocab":1000,"moe":{"experts":128,"top_k":8,"ffn_hidden":768}},
+            "cluster":"dgx-h100","parallel":{"tp":1,"pp":1,"dp":8,"ep":8},
+            "training":{"seq_len":1000,"micro_batch":1,"global_batch":8,"recompute":"none"}})");
+        const double h = 2048, q = 4096, kv = 512, E = 128, k = 8, fe = 768, T = 1000;
+        const double gemm_rate = 989e12 * 0.803 * 0.85, hbm = 3350e9 * 0.9;
+        // A GEMM of F FLOPs takes (F + 10e9)/rate (size curve, H100 half size 10 GFLOP).
+        const auto gemm = [&](double M, double N, double K) { return (2 * M * N * K + 10e9) / gemm_rate; };
+        const auto moeGemm = [&](const Estimate& e) { return findTerm(e.time.terms, "time.moe_layer_forward_gemm")->value; };
+        const auto routing = [&](const Estimate& e) { return findTerm(e.time.terms, "time.moe_routing")->value; };
+        const double attention = gemm(T, q + 2 * kv, h) + gemm(T, h, q), router = gemm(T, E, h);
+        const double R = 16 * 512;
+        const Estimate dropless = evaluate(sc);
+        QVERIFY2(near(moeGemm(dropless), attention + gemm(R, 2 * fe, h) + gemm(R, h, fe) + router),
+                 qPrintable(versus("grouped GEMM", moeGemm(dropless), attention + gemm(R, 2 * fe, h) + gemm(R, h, fe) + router)));
+        // Routing per direction: 12·E (router scores) + 4·(1 + k)·h (permute and back) + 8·k·h
+        // (sort by local expert after the all-to-all and back) bytes per token.
+        QVERIFY(near(routing(dropless), T * (12 * E + 4 * (1 + k) * h + 8 * k * h) / hbm));
+        // Capacity factor 1.25: every expert padded to 625 rows → 640 after the tile; the
+        // all-to-all carries 1.25× the tokens.
+        sc.training.moe_capacity_factor = 1.25;
+        const Estimate capped = evaluate(sc);
+        const double Rc = 16 * 640;
+        QVERIFY(near(moeGemm(capped), attention + gemm(Rc, 2 * fe, h) + gemm(Rc, h, fe) + router));
+        QVERIFY(near(findComm(capped, Group::Ep, Collective::AllToAll)->bytes_per_call,
+                     1.25 * findComm(dropless, Group::Ep, Collective::AllToAll)->bytes_per_call));
     }
 
     void closedFormGradientReduceByHand()

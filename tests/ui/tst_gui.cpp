@@ -85,6 +85,30 @@ private slots:
         QSettings().clear();
     }
 
+    void fp8RecipeRowOnlyWithFp8()
+    {
+        // The recipe combo (its items are the Fp8Recipe names) shows only with FP8 precision and
+        // edits training.fp8_recipe.
+        MainWindow w;
+        w.resize(1280, 720);
+        w.show();
+        Scenario s = sevenB();
+        s.training.precision = Precision::Bf16;
+        w.model()->setScenario(s);
+        QComboBox* recipe = nullptr;
+        for (QComboBox* c : w.panel()->findChildren<QComboBox*>())
+            if (c->findData(QStringLiteral("mxfp8")) >= 0)
+                recipe = c;
+        QVERIFY(recipe);
+        QVERIFY(!recipe->isVisibleTo(w.panel()));
+        s.training.precision = Precision::Fp8;
+        w.model()->setScenario(s);
+        QVERIFY(recipe->isVisibleTo(w.panel()));
+        recipe->activated(recipe->findData(QStringLiteral("tensorwise")));
+        w.model()->flush();
+        QCOMPARE(w.model()->scenario().training.fp8_recipe, Fp8Recipe::Tensorwise);
+    }
+
     void ppSliderDrivesEveryChart()
     {
         MainWindow w;

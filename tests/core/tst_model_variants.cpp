@@ -273,6 +273,23 @@ private slots:
         QCOMPARE(countParameters(mla->model).total, countParameters(sc.model).total);
     }
 
+    void everyVariantInOneScenario()
+    {
+        // tests/data/model-variants.parascope.json (also a fuzz seed) combines MLA, MoE with
+        // shared experts and an expert bias, MTP, a sliding window, sinks, FP8 blockwise, recompute
+        // modules and a capacity factor: it evaluates without an error and survives save → load.
+        const Scenario sc = scenarioFromFile("model-variants.parascope.json");
+        const Estimate e = evaluate(sc);
+        for (const Diagnostic& d : e.diagnostics)
+            QVERIFY2(d.severity != Severity::Error, d.code.c_str());
+        QVERIFY(e.time.step_s > 0);
+        std::vector<InputError> errors;
+        const std::optional<Scenario> back = readScenario(scenarioToJson(sc), errors);
+        QVERIFY(errors.empty());
+        QCOMPARE(scenarioToJson(*back).dump(), scenarioToJson(sc).dump());
+        QCOMPARE(evaluate(*back).time.step_s, e.time.step_s);
+    }
+
     void inconsistentVariantsAreErrors()
     {
         const std::string mla = R"("mla":{"q_lora_rank":64,"kv_lora_rank":32,"qk_nope_head_dim":16,"qk_rope_head_dim":8,"v_head_dim":16})";

@@ -137,6 +137,7 @@ ScenarioPanel::ScenarioPanel(ScenarioModel* model, QWidget* parent)
     recompute_combo_ = enumCombo<Recompute>();
     precision_combo_ = enumCombo<Precision>();
     fp8_combo_ = enumCombo<Fp8Recipe>();
+    cp_combo_ = enumCombo<CpComm>();
     grad_combo_ = enumCombo<GradDtype>();
     sp_check_ = new QCheckBox;
     flash_check_ = new QCheckBox;
@@ -144,6 +145,7 @@ ScenarioPanel::ScenarioPanel(ScenarioModel* model, QWidget* parent)
     form->addRow(label(QT_TR_NOOP("Recompute")), recompute_combo_);
     form->addRow(label(QT_TR_NOOP("Precision")), precision_combo_);
     form->addRow(label(QT_TR_NOOP("FP8 recipe")), fp8_combo_);
+    form->addRow(label(QT_TR_NOOP("CP exchange")), cp_combo_);
     form->addRow(label(QT_TR_NOOP("Gradient dtype")), grad_combo_);
     form->addRow(QString(), sp_check_);
     form->addRow(QString(), flash_check_);
@@ -184,6 +186,7 @@ ScenarioPanel::ScenarioPanel(ScenarioModel* model, QWidget* parent)
     enumEdit(recompute_combo_, [](Scenario& s) -> Recompute& { return s.training.recompute; });
     enumEdit(precision_combo_, [](Scenario& s) -> Precision& { return s.training.precision; });
     enumEdit(fp8_combo_, [](Scenario& s) -> Fp8Recipe& { return s.training.fp8_recipe; });
+    enumEdit(cp_combo_, [](Scenario& s) -> CpComm& { return s.parallel.cp_comm; });
     enumEdit(grad_combo_, [](Scenario& s) -> GradDtype& { return s.training.grad_dtype; });
     connect(sp_check_, &QCheckBox::toggled, this, [this](bool on) {
         if (!syncing_)
@@ -226,6 +229,8 @@ void ScenarioPanel::retranslate()
     name(recompute_combo_, Recompute{});
     name(precision_combo_, Precision{});
     name(fp8_combo_, Fp8Recipe{});
+    name(cp_combo_, CpComm{});
+    cp_combo_->setToolTip(tr("How context parallelism exchanges keys and values; used when CP > 1"));
     fp8_combo_->setToolTip(tr("How FP8 GEMMs scale their inputs; used when the precision is FP8"));
     for (const EnumName<GradDtype>& n : enumNames(GradDtype{}))
         grad_combo_->setItemText(grad_combo_->findData(QString::fromLatin1(n.name)), QString::fromLatin1(n.name).toUpper());
@@ -261,9 +266,13 @@ void ScenarioPanel::sync()
     selectEnum(recompute_combo_, s.training.recompute);
     selectEnum(precision_combo_, s.training.precision);
     selectEnum(fp8_combo_, s.training.fp8_recipe);
-    // The recipe row shows only with FP8 precision: one row less on a 720p projector otherwise.
-    if (auto* form = qobject_cast<QFormLayout*>(fp8_combo_->parentWidget()->layout()))
+    selectEnum(cp_combo_, s.parallel.cp_comm);
+    // The recipe and CP rows show only where they apply (FP8, CP > 1): two rows less on a 720p
+    // projector otherwise.
+    if (auto* form = qobject_cast<QFormLayout*>(fp8_combo_->parentWidget()->layout())) {
         form->setRowVisible(fp8_combo_, s.training.precision == Precision::Fp8);
+        form->setRowVisible(cp_combo_, s.parallel.cp > 1);
+    }
     selectEnum(grad_combo_, s.training.grad_dtype);
     sp_check_->setChecked(s.parallel.sequence_parallel);
     flash_check_->setChecked(s.training.flash_attention);

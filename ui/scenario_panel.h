@@ -59,6 +59,7 @@ private:
     QComboBox* recompute_combo_ = nullptr;
     QComboBox* precision_combo_ = nullptr;
     QComboBox* fp8_combo_ = nullptr;
+    QComboBox* cp_combo_ = nullptr;
     QComboBox* grad_combo_ = nullptr;
     QCheckBox* sp_check_ = nullptr;
     QCheckBox* flash_check_ = nullptr;

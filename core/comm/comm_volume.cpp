@@ -143,12 +143,40 @@ std::vector<CommEntry> communicationPlan(const CommInputs& in)
     // CP (ring attention, Megatron context_parallel.rst): per layer the K/V chunk travels cp−1
     // steps forward; backward sends K/V and dK/dV again: 3·(cp−1) sends of 2·(s/cp)·b·g·d·2 bytes
     // (MLA: K a·(d_nope + d_rope) and V a·d_v per token, after the up projection).
-    if (p.cp > 1) {
+    if (p.cp > 1 && p.cp_comm == CpComm::P2p) {
         const double S = s * bsz * double(m.kvWidth() + m.valueWidth())
                        / std::min<double>(p.tp, std::max(1, m.kv_heads)) * act_bytes;
         const double per_layer = (1 + kCpBackwardSendsPerStep) * (p.cp - 1) + (full ? (p.cp - 1) : 0);
         b.add(Group::Cp, Collective::SendRecv, Purpose::Kv, per_layer * L * mb, S, mb, Overlap::Attention,
               "3·(cp−1) sends per layer, S = 2·(s/cp)·b·(g·d/t)·2", "Megatron-LM context_parallel.rst (ring attention)");
+    }
+    // CP a2a (DeepSpeed-Ulysses, Jacobs et al. 2023 §3): before the attention one all-to-all
+    // turns the rank's sequence shard of Q, K, V (all its TP heads) into all tokens of 1/cp of the
+    // heads, after it one turns the output back; the backward does both in reverse. Not hidden:
+    // the attention waits for them.
+    if (p.cp > 1 && p.cp_comm == CpComm::A2a) {
+        const double tp = p.tp;
+        const double kv_split = std::min<double>(tp, std::max(1, m.kv_heads)); // GQA: K/V heads may repeat over TP
+        const double S_qkv = s * bsz * (double(m.queryWidth()) / tp + double(m.kvWidth() + m.valueWidth()) / kv_split) * act_bytes;
+        const double S_out = s * bsz * double(m.attentionOutWidth()) / tp * act_bytes;
+        const double per_layer = callsPerLayer(kCpAllToAllsPerDirection, full);
+        const char* src = "Jacobs et al. 2023 (DeepSpeed-Ulysses) §3; Megatron-LM --cp-comm-type a2a";
+        b.add(Group::Cp, Collective::AllToAll, Purpose::Kv, per_layer * L * mb, S_qkv, mb, Overlap::None,
+              "1 fwd + 1 bwd per layer, S = (s/cp)·b·(q/t + (k + v)/t)·2 (sequence → heads)", src);
+        b.add(Group::Cp, Collective::AllToAll, Purpose::Activations, per_layer * L * mb, S_out, mb, Overlap::None,
+              "1 fwd + 1 bwd per layer, S = (s/cp)·b·o/t·2 (heads → sequence)", src);
+    }
+    // CP allgather (Llama 3 §3.3.2's context parallelism): every rank gathers all K and V before
+    // its attention, and reduce-scatters their gradients in the backward. Not hidden.
+    if (p.cp > 1 && p.cp_comm == CpComm::AllGather) {
+        const double S = s * p.cp * bsz * double(m.kvWidth() + m.valueWidth())
+                       / std::min<double>(p.tp, std::max(1, m.kv_heads)) * act_bytes;
+        const double forward = full ? 2 : 1;
+        const char* src = "Megatron-LM --cp-comm-type allgather; torchtitan context parallel (allgather rotation)";
+        b.add(Group::Cp, Collective::AllGather, Purpose::Kv, forward * L * mb, S, mb, Overlap::None,
+              "1 AG per layer forward (+1 with full recompute), S = s·b·(k + v)/t·2 (all keys and values)", src);
+        b.add(Group::Cp, Collective::ReduceScatter, Purpose::Gradients, L * mb, S, mb, Overlap::None,
+              "1 RS per layer backward, S = s·b·(k + v)/t·2 (their gradients)", src);
     }
 
     // EP: dispatch + combine all-to-all forward and again backward per MoE layer; each carries

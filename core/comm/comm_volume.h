@@ -61,6 +61,8 @@ inline constexpr double kTpCollectivesPerLayer = 2;  // after attention and afte
 inline double tpCollectivesPerLayer(const ModelSpec& m) { return m.parallel_block ? 1 : kTpCollectivesPerLayer; }
 inline constexpr double kEpAllToAllsPerMoeLayer = 2; // dispatch and combine (Lepikhin et al. 2020, GShard)
 inline constexpr double kCpBackwardSendsPerStep = 2; // ring attention backward (Megatron-LM context_parallel.rst)
+inline constexpr double kCpAllToAllsPerDirection = 1; // a2a CP: Q/K/V in and the output out, one of each per
+                                                      // direction (two plan entries, sizes differ)
 
 // Forward + backward (+ the recompute forward) calls per layer of a collective that the forward
 // issues `forward` times.

@@ -68,6 +68,17 @@ std::vector<Diagnostic> configurationDiagnostics(const Scenario& sc)
             "Use TP ≤ " + n(m.kv_heads) + " that divides it, and add PP or CP for the rest.",
             "使用不超过 " + n(m.kv_heads) + " 且能整除它的 TP，其余用 PP 或 CP 扩展。"));
     }
+    // Ulysses (a2a) CP hands each rank 1/(tp·cp) of the attention heads, query and key/value.
+    const long long head_split = (long long)p.tp * p.cp;
+    if (p.cp > 1 && p.cp_comm == CpComm::A2a && (m.heads % head_split != 0 || m.kv_heads % head_split != 0)) {
+        out.push_back(make(Severity::Error, "cp_a2a_heads_not_divisible", "parallel.cp",
+            "All-to-all CP (Ulysses) splits the heads over TP·CP = " + n(head_split) + ", but the model has "
+                + countOf(m.heads, "head", "heads") + " and " + countOf(m.kv_heads, "KV head", "KV heads") + ".",
+            "全对全（Ulysses）上下文并行把注意力头分到 TP·CP = " + n(head_split) + " 份，而模型有 " + n(m.heads) + " 个头、"
+                + n(m.kv_heads) + " 个 KV 头，无法整除。",
+            "Use a CP that divides both head counts over TP, or the ring (cp_comm \"p2p\"), which splits the sequence instead.",
+            "选择能整除两种头数（除以 TP 后）的 CP，或改用环形（cp_comm \"p2p\"），它切分的是序列。"));
+    }
 
     if (p.pp > m.layers) {
         out.push_back(make(Severity::Error, "pp_exceeds_layers", "parallel.pp",

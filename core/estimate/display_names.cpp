@@ -82,6 +82,16 @@ Localized displayName(Fp8Recipe v)
     return {"?", "?"};
 }
 
+Localized displayName(CpComm v)
+{
+    switch (v) {
+    case CpComm::P2p: return {"ring (P2P)", "环形（P2P）"};
+    case CpComm::A2a: return {"All-to-All (Ulysses)", "All-to-All（Ulysses）"};
+    case CpComm::AllGather: return {"AllGather of K/V", "AllGather（K/V）"};
+    }
+    return {"?", "?"};
+}
+
 Localized displayName(Group v)
 {
     switch (v) {

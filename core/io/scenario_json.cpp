@@ -327,6 +327,8 @@ std::optional<Scenario> readScenario(const nlohmann::json& j, std::vector<InputE
         pc.account_for_loss_in_pipeline_split = p.boolean("account_for_loss_in_pipeline_split").value_or(false);
         if (auto s = p.choice<ScheduleKind>("schedule"))
             pc.schedule = *s;
+        if (auto c = p.choice<CpComm>("cp_comm"))
+            pc.cp_comm = *c;
         if (const nlohmann::json* sl = p.child("stage_layers")) {
             if (!sl->is_array()) {
                 p.error("stage_layers", "must be an array of layer counts, got " + describeJson(*sl));
@@ -529,6 +531,8 @@ nlohmann::json scenarioToJson(const Scenario& sc)
         j["parallel"]["etp"] = p.etp;
     if (!p.reshard_after_forward)
         j["parallel"]["reshard_after_forward"] = false;
+    if (p.cp_comm != CpComm::P2p)
+        j["parallel"]["cp_comm"] = toString(p.cp_comm);
     if (p.shard_size > 0)
         j["parallel"]["shard_size"] = p.shard_size;
     if (p.account_for_embedding_in_pipeline_split)

@@ -209,7 +209,13 @@ OpCostModel opCosts(const Scenario& sc, const ParamCounts& params, const Pipelin
             c.ep_f = kEpAllToAllsPerMoeLayer * t_a2a;
             c.ep_b = kEpAllToAllsPerMoeLayer * t_a2a;
         }
-        if (p.cp > 1) { // ring steps hidden behind the attention blocks they feed
+        if (p.cp > 1 && p.cp_comm == CpComm::A2a) { // Ulysses: Q/K/V in and the output out, each direction
+            c.cp_f = c.cp_b = callTime(comm, Group::Cp, Collective::AllToAll, Purpose::Kv)
+                            + callTime(comm, Group::Cp, Collective::AllToAll, Purpose::Activations);
+        } else if (p.cp > 1 && p.cp_comm == CpComm::AllGather) { // K/V gathered, their gradients scattered
+            c.cp_f = callTime(comm, Group::Cp, Collective::AllGather);
+            c.cp_b = callTime(comm, Group::Cp, Collective::ReduceScatter);
+        } else if (p.cp > 1) { // ring steps hidden behind the attention blocks they feed
             c.cp_f = std::max(0.0, (p.cp - 1) * t_kv - c.attention_s);
             // The backward's sends hide behind the attention backward (≈ 2× its forward).
             c.cp_b = std::max(0.0, kCpBackwardSendsPerStep * (p.cp - 1) * t_kv - 2 * c.attention_s);

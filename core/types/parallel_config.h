@@ -14,6 +14,14 @@ enum class Recompute { None, Selective, Full };
 enum class Precision { Bf16, Fp16, Fp8, Fp32 };
 enum class GradDtype { Bf16, Fp32 };
 enum class Optimizer { AdamW, Sgd };
+// How context parallelism exchanges keys and values (Megatron --cp-comm-type): p2p, the ring
+// (ring attention, each K/V chunk passed on cp−1 times behind the attention blocks); a2a, the
+// all-to-all of DeepSpeed-Ulysses (Jacobs et al. 2023: Q, K, V go from sequence shards to head
+// shards and the output back); allgather, every rank gathers all keys and values (Llama 3's CP).
+enum class CpComm { P2p, A2a, AllGather };
+inline constexpr EnumName<CpComm> kCpCommNames[] = {{CpComm::P2p, "p2p"}, {CpComm::A2a, "a2a"}, {CpComm::AllGather, "allgather"}};
+constexpr std::span<const EnumName<CpComm>> enumNames(CpComm) { return kCpCommNames; }
+inline const char* toString(CpComm v) { return nameOf(v); }
 // FP8 scaling recipes (Megatron --fp8-recipe; Transformer Engine recipes): one scale per tensor
 // from the amax history (delayed) or from the tensor itself (tensorwise, "current scaling"), or
 // per block: 1×128 / 128×128 on Hopper (blockwise, DeepSeek-V3 §3.3), 1×32 in hardware on
@@ -43,6 +51,7 @@ struct ParallelConfig {
     int tp = 1, pp = 1, dp = 1, cp = 1, ep = 1, vpp = 1;
     int etp = 0;                   // expert tensor parallel; 0 = same as tp (Megatron default)
     bool sequence_parallel = false;
+    CpComm cp_comm = CpComm::P2p;  // with cp > 1
     int zero = 0;                  // 0..3; 1 = distributed optimizer
     ScheduleKind schedule = ScheduleKind::OneFOneB;
     std::vector<int> stage_layers; // optional uneven layout: layers per pipeline rank

@@ -948,6 +948,14 @@ OOM</translation>
         <source>How FP8 GEMMs scale their inputs; used when the precision is FP8</source>
         <translation>How FP8 GEMMs scale their inputs; used when the precision is FP8</translation>
     </message>
+    <message>
+        <source>CP exchange</source>
+        <translation>CP exchange</translation>
+    </message>
+    <message>
+        <source>How context parallelism exchanges keys and values; used when CP &gt; 1</source>
+        <translation>How context parallelism exchanges keys and values; used when CP &gt; 1</translation>
+    </message>
 </context>
 <context>
     <name>parascope::ui::SearchTableModel</name>

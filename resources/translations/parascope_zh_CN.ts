@@ -939,6 +939,14 @@ OOM</source>
         <source>How FP8 GEMMs scale their inputs; used when the precision is FP8</source>
         <translation>FP8 GEMM 对输入的缩放方式；仅在精度为 FP8 时使用</translation>
     </message>
+    <message>
+        <source>CP exchange</source>
+        <translation>CP 通信方式</translation>
+    </message>
+    <message>
+        <source>How context parallelism exchanges keys and values; used when CP &gt; 1</source>
+        <translation>上下文并行交换 K/V 的方式；仅在 CP &gt; 1 时使用</translation>
+    </message>
 </context>
 <context>
     <name>parascope::ui::SearchTableModel</name>

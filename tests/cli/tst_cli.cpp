@@ -70,7 +70,7 @@ class TstCli : public QObject {
             QStringLiteral("PCIe"), QStringLiteral("GPipe"), QStringLiteral("DualPipeV"), QStringLiteral("KV"), QStringLiteral("GQA"),
             QStringLiteral("MoE"), QStringLiteral("FLOPs"), QStringLiteral("MAPE"), QStringLiteral("Megatron"),
             QStringLiteral("DeepSpeed"), QStringLiteral("Narayanan"), QStringLiteral("GPT"), QStringLiteral("ParaScope"),
-            QStringLiteral("FSDP"), QStringLiteral("HSDP")};
+            QStringLiteral("FSDP"), QStringLiteral("HSDP"), QStringLiteral("Ulysses")};
         return words;
     }
 

@@ -151,6 +151,49 @@ private slots:
         QCOMPARE(entry(evaluate(sc), "dp", "all_gather", "parameters").calls_per_step, 32 * m);
     }
 
+    void contextParallelCommTypes()
+    {
+        // Llama 3.1 8B (q = 4096, k = v = 8·128 = 1024), one DGX H100 node, TP 1, CP 4, s = 32768
+        // (8192 tokens per CP rank), micro batch 1, global batch 8 → m = 8 microbatches, L = 32,
+        // selective recompute.
+        Scenario sc = presetScenario("llama3.1-8b", "dgx-h100", 1, 1, 1);
+        sc.parallel.cp = 4;
+        sc.training.seq_len = 32768;
+        sc.training.micro_batch = 1;
+        sc.training.global_batch = 8;
+        const double L = 32, m = 8;
+        // a2a (Ulysses): per layer one all-to-all of Q, K, V each way, S = 8192·(4096 + 1024 +
+        // 1024)·2 = 100,663,296 B, and one of the output, S = 8192·4096·2 = 67,108,864 B; forward
+        // and backward: 2·L·m calls each. Inside the node: t = 3·3.4 µs + 3/4·S/(450e9·0.82).
+        sc.parallel.cp_comm = CpComm::A2a;
+        Estimate e = evaluate(sc);
+        QVERIFY(!e.has("cp_a2a_heads_not_divisible"));
+        const CommEntry& qkv = entry(e, "cp", "all_to_all", "kv");
+        const CommEntry& out = entry(e, "cp", "all_to_all", "activations");
+        QCOMPARE(qkv.bytes_per_call, 100663296.0);
+        QCOMPARE(out.bytes_per_call, 67108864.0);
+        QCOMPARE(qkv.calls_per_step, 2 * L * m);
+        QCOMPARE(out.calls_per_step, 2 * L * m);
+        QVERIFY(close(qkv.time_s / qkv.calls_per_step, 3 * 3.4e-6 + 0.75 * 100663296.0 / (450e9 * 0.82)));
+        // Nothing hides them: every call is exposed.
+        QVERIFY(close(qkv.exposed_s, qkv.time_s));
+        QVERIFY(close(out.exposed_s, out.time_s));
+        // allgather: all keys and values, S = 32768·(1024 + 1024)·2 = 134,217,728 B, gathered
+        // once per layer forward (L·m) and their gradients reduce-scattered once per layer backward.
+        sc.parallel.cp_comm = CpComm::AllGather;
+        e = evaluate(sc);
+        const CommEntry& ag = entry(e, "cp", "all_gather", "kv");
+        const CommEntry& rs = entry(e, "cp", "reduce_scatter", "gradients");
+        QCOMPARE(ag.bytes_per_call, 134217728.0);
+        QCOMPARE(ag.calls_per_step, L * m);
+        QCOMPARE(rs.bytes_per_call, 134217728.0);
+        QCOMPARE(rs.calls_per_step, L * m);
+        QVERIFY(close(ag.exposed_s, ag.time_s));
+        // The ring (p2p) sends 2·8192·1024·2 = 33,554,432 B per step of the ring instead.
+        sc.parallel.cp_comm = CpComm::P2p;
+        QCOMPARE(entry(evaluate(sc), "cp", "send_recv", "kv").bytes_per_call, 33554432.0);
+    }
+
     void hybridShardingInsideNodes()
     {
         // HSDP: the same 7B FSDP run with shard groups of 8 (one node each) and 8 replicas.

@@ -75,6 +75,8 @@ const std::vector<Case>& cases()
          [](Scenario& sc) { sc.parallel.vpp = 16; }},
         // HSDP shard groups of 8 do not divide DP·CP = 12.
         {"diag-shard_size_not_divisible.parascope.json", "shard_size_not_divisible", "error", -1, {}},
+        // Llama 3.1 8B: 32 heads, 8 KV heads; Ulysses CP 4 with TP 4 splits heads 16 ways: 8 % 16 ≠ 0.
+        {"diag-cp_a2a_heads_not_divisible.parascope.json", "cp_a2a_heads_not_divisible", "error", -1, {}},
         // VPP = 2 with the plain 1F1B schedule: VPP only applies to interleaved, it is ignored: a warning.
         {"diag-vpp_not_divisible-ignored.parascope.json", "vpp_not_divisible", "warning", -1, {}},
         // ZB-V puts two chunks on every rank: 40 layers % (2·PP = 16) = 8 ≠ 0.

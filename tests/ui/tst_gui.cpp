@@ -85,10 +85,10 @@ private slots:
         QSettings().clear();
     }
 
-    void fp8RecipeRowOnlyWithFp8()
+    void fp8AndCpRowsOnlyWhereTheyApply()
     {
         // The recipe combo (its items are the Fp8Recipe names) shows only with FP8 precision and
-        // edits training.fp8_recipe.
+        // edits training.fp8_recipe; the CP exchange combo only with CP > 1.
         MainWindow w;
         w.resize(1280, 720);
         w.show();
@@ -107,6 +107,20 @@ private slots:
         recipe->activated(recipe->findData(QStringLiteral("tensorwise")));
         w.model()->flush();
         QCOMPARE(w.model()->scenario().training.fp8_recipe, Fp8Recipe::Tensorwise);
+
+        // The CP exchange row likewise only with CP > 1.
+        QComboBox* cp = nullptr;
+        for (QComboBox* c : w.panel()->findChildren<QComboBox*>())
+            if (c->findData(QStringLiteral("a2a")) >= 0)
+                cp = c;
+        QVERIFY(cp);
+        QVERIFY(!cp->isVisibleTo(w.panel()));
+        s.parallel.cp = 2;
+        w.model()->setScenario(s);
+        QVERIFY(cp->isVisibleTo(w.panel()));
+        cp->activated(cp->findData(QStringLiteral("a2a")));
+        w.model()->flush();
+        QCOMPARE(w.model()->scenario().parallel.cp_comm, CpComm::A2a);
     }
 
     void ppSliderDrivesEveryChart()

@@ -39,6 +39,25 @@ const CommEntry* findComm(const Estimate& e, Group group, Collective collective)
     return nullptr;
 }
 
+// Llama-2 7B on one H100 (DGX H100 preset), TP = PP = DP = 1, s = 4096, micro batch 1
+// (T = 4096 tokens), global batch 8 → m = 8 microbatches.
+Scenario llama7bOnOneH100(Recompute recompute)
+{
+    Scenario sc = presetScenario("llama2-7b", "dgx-h100", 1, 1, 1);
+    sc.training.seq_len = 4096;
+    sc.training.micro_batch = 1;
+    sc.training.global_batch = 8;
+    sc.training.recompute = recompute;
+    return sc;
+}
+
+// The op costs of the first pipeline stage, as the simulator gets them.
+StageCost firstStageCost(const Scenario& sc)
+{
+    const Estimate e = evaluate(sc);
+    return opCosts(sc, e.params, pipelineGeometry(sc.model, sc.parallel), e.communication).stages.front().cost;
+}
+
 } // namespace
 
 class TstStepByHand : public QObject {
@@ -51,11 +70,7 @@ private slots:
         // (T = 4096 tokens), global batch 8 → m = 8 microbatches, no recompute. The same
         // scenario in bf16 and in fp8 (delayed scaling): only the linear layers' GEMMs change
         // rate and gain quantization; attention and the output layer stay bf16.
-        Scenario sc = presetScenario("llama2-7b", "dgx-h100", 1, 1, 1);
-        sc.training.seq_len = 4096;
-        sc.training.micro_batch = 1;
-        sc.training.global_batch = 8;
-        sc.training.recompute = Recompute::None;
+        const Scenario sc = llama7bOnOneH100(Recompute::None);
         const GpuSpec& g = sc.cluster.gpu;
         QCOMPARE(g.peak_bf16_flops, 989e12);
         QCOMPARE(g.peak_fp8_flops, 1979e12);
@@ -67,8 +82,7 @@ private slots:
             Scenario x = sc;
             x.training.precision = precision;
             x.training.fp8_recipe = recipe;
-            const Estimate e = evaluate(x);
-            return opCosts(x, e.params, pipelineGeometry(x.model, x.parallel), e.communication).stages.front().cost;
+            return firstStageCost(x);
         };
         const StageCost bf16 = stage(Precision::Bf16, Fp8Recipe::Delayed);
         const StageCost delayed = stage(Precision::Fp8, Fp8Recipe::Delayed);
@@ -110,18 +124,10 @@ private slots:
         // per token they dropped: read the inputs, write the outputs; 2·4096·16,384 B at
         // 3.015e12 B/s) and the MLP's forward GEMMs again: (2·T·2f·h + 10e9)/r + (2·T·h·f + 10e9)/r,
         // r = 989e12·0.803·0.85, f = 11008.
-        Scenario sc = presetScenario("llama2-7b", "dgx-h100", 1, 1, 1);
-        sc.training.seq_len = 4096;
-        sc.training.micro_batch = 1;
-        sc.training.global_batch = 8;
-        sc.training.recompute = Recompute::Selective;
-        const auto stage = [](const Scenario& x) {
-            const Estimate e = evaluate(x);
-            return opCosts(x, e.params, pipelineGeometry(x.model, x.parallel), e.communication).stages.front().cost;
-        };
-        const StageCost core = stage(sc);
+        Scenario sc = llama7bOnOneH100(Recompute::Selective);
+        const StageCost core = firstStageCost(sc);
         sc.training.recompute_modules |= unsigned(RecomputeModule::Layernorm) | unsigned(RecomputeModule::Mlp);
-        const StageCost more = stage(sc);
+        const StageCost more = firstStageCost(sc);
         const double T = 4096, h = 4096, f = 11008, L = 32, r = 989e12 * 0.803 * 0.85, hbm = 3350e9 * 0.9;
         const double per_layer = 2 * T * 4 * h / hbm + (2 * T * 2 * f * h + 10e9) / r + (2 * T * h * f + 10e9) / r;
         QVERIFY2(near(more.backward_input_s - core.backward_input_s, L * per_layer),

@@ -95,10 +95,14 @@ private slots:
         Scenario s = sevenB();
         s.training.precision = Precision::Bf16;
         w.model()->setScenario(s);
-        QComboBox* recipe = nullptr;
-        for (QComboBox* c : w.panel()->findChildren<QComboBox*>())
-            if (c->findData(QStringLiteral("mxfp8")) >= 0)
-                recipe = c;
+        // The panel's combo that offers `item`.
+        const auto comboWith = [&](const char* item) -> QComboBox* {
+            for (QComboBox* c : w.panel()->findChildren<QComboBox*>())
+                if (c->findData(QString::fromLatin1(item)) >= 0)
+                    return c;
+            return nullptr;
+        };
+        QComboBox* recipe = comboWith("mxfp8");
         QVERIFY(recipe);
         QVERIFY(!recipe->isVisibleTo(w.panel()));
         s.training.precision = Precision::Fp8;
@@ -109,10 +113,7 @@ private slots:
         QCOMPARE(w.model()->scenario().training.fp8_recipe, Fp8Recipe::Tensorwise);
 
         // The CP exchange row likewise only with CP > 1.
-        QComboBox* cp = nullptr;
-        for (QComboBox* c : w.panel()->findChildren<QComboBox*>())
-            if (c->findData(QStringLiteral("a2a")) >= 0)
-                cp = c;
+        QComboBox* cp = comboWith("a2a");
         QVERIFY(cp);
         QVERIFY(!cp->isVisibleTo(w.panel()));
         s.parallel.cp = 2;

@@ -126,7 +126,18 @@ std::vector<CommEntry> communicationPlan(const CommInputs& in)
         const double per_layer = callsPerLayer(tpCollectivesPerLayer(m), full);
         const Overlap ov = p.tp_comm_overlap ? Overlap::LinearLayers : Overlap::None;
         const char* src = "Shoeybi et al. 2019 (Megatron) §3; Korthikanti et al. 2022 §4.2.2 (SP)";
-        if (sp) {
+        if (sp && t.fp8Gathers()) {
+            // The forward's (and a recompute's) all-gathers carry the FP8 inputs of QKV and the
+            // MLP; the backward's, gathering output gradients, stay bf16.
+            const double n = tpCollectivesPerLayer(m);
+            b.add(Group::Tp, Collective::AllGather, Purpose::Activations, (full ? 2 : 1) * n * L * mb, S / 2, mb, ov,
+                  "AG of the FP8 inputs per layer forward (and recompute), S = s·b·h·1", src);
+            b.add(Group::Tp, Collective::AllGather, Purpose::Gradients, n * L * mb, S, mb, ov,
+                  "AG of the output gradients per layer backward, S = s·b·h·2", src);
+            b.add(Group::Tp, Collective::ReduceScatter, Purpose::Activations, per_layer * L * mb, S, mb, ov,
+                  m.parallel_block ? "1 RS fwd + 1 RS bwd per layer (parallel block), S = s·b·h·2"
+                                   : "2 RS fwd + 2 RS bwd per layer, S = s·b·h·2", src);
+        } else if (sp) {
             b.add(Group::Tp, Collective::AllGather, Purpose::Activations, per_layer * L * mb, S, mb, ov,
                   m.parallel_block ? "1 AG fwd + 1 AG bwd per layer (parallel block), S = s·b·h·2"
                                    : "2 AG fwd + 2 AG bwd per layer, S = s·b·h·2", src);
@@ -258,8 +269,9 @@ std::vector<CommEntry> communicationPlan(const CommInputs& in)
         default: {
             const double units = std::max(1.0, L);
             const double gathers = p.reshard_after_forward ? 2 : 1;
+            const double gather_bytes = t.fp8Gathers() ? 1 : w_bytes; // FSDP float8 all-gather
             const char* fsdp = "Zhao et al. 2023 (PyTorch FSDP) §3.2–3.3: per-unit all-gather, prefetched; reshard_after_forward";
-            b.add(group, Collective::AllGather, Purpose::Parameters, gathers * units * mb, params * w_bytes / units, gathers * mb,
+            b.add(group, Collective::AllGather, Purpose::Parameters, gathers * units * mb, params * gather_bytes / units, gathers * mb,
                   param_ov,
                   vol(p.reshard_after_forward ? "all-gather per layer, forward + backward, per microbatch of "
                                               : "all-gather per layer, forward only (kept for the backward), per microbatch of ",

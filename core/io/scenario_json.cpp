@@ -374,6 +374,7 @@ std::optional<Scenario> readScenario(const nlohmann::json& j, std::vector<InputE
             tc.precision = *v;
         if (auto v = t.choice<Fp8Recipe>("fp8_recipe"))
             tc.fp8_recipe = *v; // used with precision fp8 only, kept for when it is chosen
+        tc.fp8_comm = t.boolean("fp8_comm").value_or(tc.fp8_comm);
         tc.moe_capacity_factor = t.number("moe_capacity_factor", 0, 64).value_or(tc.moe_capacity_factor);
         if (tc.moe_capacity_factor > 0 && tc.moe_capacity_factor < 1)
             t.error("moe_capacity_factor", "must be 0 (dropless) or ≥ 1 (capacity in multiples of the mean tokens per expert), got "
@@ -555,6 +556,8 @@ nlohmann::json scenarioToJson(const Scenario& sc)
                 mods.push_back(n.name);
         j["training"]["recompute_modules"] = mods;
     }
+    if (t.fp8_comm)
+        j["training"]["fp8_comm"] = true;
     if (t.moe_capacity_factor > 0)
         j["training"]["moe_capacity_factor"] = fileUnits(t.moe_capacity_factor);
     if (t.moe_load_imbalance != 1)

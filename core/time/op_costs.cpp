@@ -107,11 +107,15 @@ OpCostModel opCosts(const Scenario& sc, const ParamCounts& params, const Pipelin
 
     // Communication per layer and microbatch, from the plan's per-call times.
     const double t_ar = callTime(comm, Group::Tp, Collective::AllReduce);
-    const double t_ag = callTime(comm, Group::Tp, Collective::AllGather);
+    const double t_ag = callTime(comm, Group::Tp, Collective::AllGather, Purpose::Activations);
+    // With FP8 gathers the backward's all-gathers (of bf16 gradients) are their own plan entry.
+    const double t_ag_b = t.fp8Gathers() && callTime(comm, Group::Tp, Collective::AllGather, Purpose::Gradients) > 0
+                        ? callTime(comm, Group::Tp, Collective::AllGather, Purpose::Gradients) : t_ag;
     const double t_rs = callTime(comm, Group::Tp, Collective::ReduceScatter);
     // Per layer and direction: kTpCollectivesPerLayer all-reduces, or with SP as many all-gather +
     // reduce-scatter pairs (the counts of the communication plan, comm/comm_volume.h).
     const double tp_dir = tpCollectivesPerLayer(m) * (sp ? t_ag + t_rs : t_ar);
+    const double tp_dir_b = tpCollectivesPerLayer(m) * (sp ? t_ag_b + t_rs : t_ar);
     const double t_a2a = callTime(comm, Group::Ep, Collective::AllToAll);
     const double t_kv = callTime(comm, Group::Cp, Collective::SendRecv);
     const bool full = t.recompute == Recompute::Full;
@@ -204,7 +208,7 @@ OpCostModel opCosts(const Scenario& sc, const ParamCounts& params, const Pipelin
         c.recompute_s += 2 * layerActivation(m, elementwise_modules, p, moe, Explain::NumbersOnly).recomputed / hbm;
         const double tp_hide = p.tp_comm_overlap ? c.linear_s : 0; // --tp-comm-overlap chunks GEMMs with comm
         c.tp_f = std::max(0.0, tp_dir - tp_hide);
-        c.tp_b = std::max(0.0, tp_dir - tp_hide);
+        c.tp_b = std::max(0.0, tp_dir_b - tp_hide);
         if (moe) {
             c.ep_f = kEpAllToAllsPerMoeLayer * t_a2a;
             c.ep_b = kEpAllToAllsPerMoeLayer * t_a2a;

@@ -101,6 +101,12 @@ struct TrainingConfig {
     std::int64_t global_batch = 1024; // sequences per optimizer step
     Precision precision = Precision::Bf16;
     Fp8Recipe fp8_recipe = Fp8Recipe::Delayed; // with precision fp8
+    // With precision fp8: the TP all-gathers of the linear layers' inputs (with SP) and the
+    // ZeRO-3/FSDP per-layer parameter all-gathers carry the FP8 copies, 1 byte per element
+    // (torchtitan's Float8 tensor-parallel plan and enable_fsdp_float8_all_gather); gradients
+    // and reductions stay bf16.
+    bool fp8_comm = false;
+    bool fp8Gathers() const { return precision == Precision::Fp8 && fp8_comm; }
     // MoE routing: tokens per expert on the busiest expert rank over the mean. A capacity factor
     // > 0 drops tokens beyond capacity·mean and pads every expert to it (Megatron
     // --moe-expert-capacity-factor with --moe-pad-expert-input-to-capacity); 0 is dropless, where

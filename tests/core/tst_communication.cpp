@@ -151,6 +151,37 @@ private slots:
         QCOMPARE(entry(evaluate(sc), "dp", "all_gather", "parameters").calls_per_step, 32 * m);
     }
 
+    void fp8Gathers()
+    {
+        // Llama-2 7B (h = 4096, L = 32) on one DGX H100 node, TP 8 + SP, s = 4096, micro batch 1,
+        // global batch 8 → m = 8 microbatches, selective recompute, FP8 with fp8_comm: per layer
+        // the forward's 2 all-gathers carry the FP8 inputs, S = 4096·4096·1 = 16,777,216 B
+        // (2·L·m = 512 calls); the backward's 2 gather bf16 output gradients, S = 33,554,432 B
+        // (512 calls); the 4 reduce-scatters stay bf16 (1024 calls).
+        Scenario sc = presetScenario("llama2-7b", "dgx-h100", 8, 1, 1);
+        sc.parallel.sequence_parallel = true;
+        sc.training.seq_len = 4096;
+        sc.training.micro_batch = 1;
+        sc.training.global_batch = 8;
+        sc.training.precision = Precision::Fp8;
+        sc.training.fp8_comm = true;
+        const Estimate e = evaluate(sc);
+        const CommEntry& fwd = entry(e, "tp", "all_gather", "activations");
+        const CommEntry& bwd = entry(e, "tp", "all_gather", "gradients");
+        QCOMPARE(fwd.bytes_per_call, 16777216.0);
+        QCOMPARE(fwd.calls_per_step, 512.0);
+        QCOMPARE(bwd.bytes_per_call, 33554432.0);
+        QCOMPARE(bwd.calls_per_step, 512.0);
+        QCOMPARE(entry(e, "tp", "reduce_scatter", "activations").calls_per_step, 1024.0);
+        // FSDP (ZeRO-3) over DP 8, TP 1: each layer's parameters gathered in FP8, half the bytes.
+        Scenario z = presetScenario("llama2-7b", "dgx-h100", 1, 1, 8);
+        z.parallel.zero = 3;
+        z.training.precision = Precision::Fp8;
+        const double bf16_gather = entry(evaluate(z), "dp", "all_gather", "parameters").bytes_per_call;
+        z.training.fp8_comm = true;
+        QCOMPARE(entry(evaluate(z), "dp", "all_gather", "parameters").bytes_per_call, bf16_gather / 2);
+    }
+
     void contextParallelCommTypes()
     {
         // Llama 3.1 8B (q = 4096, k = v = 8·128 = 1024), one DGX H100 node, TP 1, CP 4, s = 32768

@@ -151,12 +151,14 @@ std::vector<CommEntry> communicationPlan(const CommInputs& in)
         }
     }
 
+    // K and V of one TP rank: split with the KV heads (GQA heads repeat when TP exceeds them).
+    const double kv_split = std::min<double>(p.tp, std::max(1, m.kv_heads));
+
     // CP (ring attention, Megatron context_parallel.rst): per layer the K/V chunk travels cp−1
     // steps forward; backward sends K/V and dK/dV again: 3·(cp−1) sends of 2·(s/cp)·b·g·d·2 bytes
     // (MLA: K a·(d_nope + d_rope) and V a·d_v per token, after the up projection).
     if (p.cp > 1 && p.cp_comm == CpComm::P2p) {
-        const double S = s * bsz * double(m.kvWidth() + m.valueWidth())
-                       / std::min<double>(p.tp, std::max(1, m.kv_heads)) * act_bytes;
+        const double S = s * bsz * double(m.kvWidth() + m.valueWidth()) / kv_split * act_bytes;
         const double per_layer = (1 + kCpBackwardSendsPerStep) * (p.cp - 1) + (full ? (p.cp - 1) : 0);
         b.add(Group::Cp, Collective::SendRecv, Purpose::Kv, per_layer * L * mb, S, mb, Overlap::Attention,
               "3·(cp−1) sends per layer, S = 2·(s/cp)·b·(g·d/t)·2", "Megatron-LM context_parallel.rst (ring attention)");
@@ -167,7 +169,6 @@ std::vector<CommEntry> communicationPlan(const CommInputs& in)
     // the attention waits for them.
     if (p.cp > 1 && p.cp_comm == CpComm::A2a) {
         const double tp = p.tp;
-        const double kv_split = std::min<double>(tp, std::max(1, m.kv_heads)); // GQA: K/V heads may repeat over TP
         const double S_qkv = s * bsz * (double(m.queryWidth()) / tp + double(m.kvWidth() + m.valueWidth()) / kv_split) * act_bytes;
         const double S_out = s * bsz * double(m.attentionOutWidth()) / tp * act_bytes;
         const double per_layer = callsPerLayer(kCpAllToAllsPerDirection, full);
@@ -180,8 +181,7 @@ std::vector<CommEntry> communicationPlan(const CommInputs& in)
     // CP allgather (Llama 3 §3.3.2's context parallelism): every rank gathers all K and V before
     // its attention, and reduce-scatters their gradients in the backward. Not hidden.
     if (p.cp > 1 && p.cp_comm == CpComm::AllGather) {
-        const double S = s * p.cp * bsz * double(m.kvWidth() + m.valueWidth())
-                       / std::min<double>(p.tp, std::max(1, m.kv_heads)) * act_bytes;
+        const double S = s * p.cp * bsz * double(m.kvWidth() + m.valueWidth()) / kv_split * act_bytes;
         const double forward = full ? 2 : 1;
         const char* src = "Megatron-LM --cp-comm-type allgather; torchtitan context parallel (allgather rotation)";
         b.add(Group::Cp, Collective::AllGather, Purpose::Kv, forward * L * mb, S, mb, Overlap::None,

@@ -245,7 +245,7 @@ OpCostModel opCosts(const Scenario& sc, const ParamCounts& params, const Pipelin
         // MTP modules run on the output stage: one more layer each (MoE when the model has MoE
         // layers), its 2h → h projection and the output layer once more (DeepSeek-V3 §2.2.1).
         const int mtp = output ? m.mtp_modules : 0;
-        const bool mtp_moe = m.moe && m.moeLayerCount() > 0;
+        const bool mtp_moe = params.moe_layers > 0;
         const int moe_layers = V.moe_layers + (mtp_moe ? mtp : 0);
         const int dense_layers = layers - V.moe_layers + (mtp_moe ? 0 : mtp);
         StageOpCost& st = out.stages[std::size_t(s)];

@@ -31,7 +31,7 @@ const char* const kUsageText =
     "  parascope-cli timeline FILE [--set PATH=VALUE]… [--format json|chrome-trace] [--out FILE] [--profile PROFILE]\n"
     "  parascope-cli sweep FILE --param PARAM --values V1,V2,… [--set PATH=VALUE]… [--format text|json|csv] [--lang en|zh]\n"
     "  parascope-cli search FILE [--gpus N] [--top K] [--threads N] [--closed-form] [--fewest-gpus] [--format text|json|csv] [--lang en|zh]\n"
-    "  parascope-cli validate [RUNS.json] [--format text|json] [--lang en|zh] | validate RUNS.json --to-runs-file [--out FILE]\n"
+    "  parascope-cli validate [RUNS.json] [--format text|json] [--lang en|zh]\n"
     "  parascope-cli profile import-nccl-tests LOG... [--op OP] [--ranks N] [--nodes N] [--into PROFILE] --out PROFILE\n"
     "  parascope-cli presets [models|gpus|clusters] [--format text|json] [--lang en|zh]\n"
     "  parascope-cli --version | --help\n"
@@ -51,10 +51,9 @@ const char* const kUsageText =
     "search    evaluates every valid strategy (tp, pp, vpp, dp, cp, ep, SP, ZeRO, micro batch,\n"
     "          recompute, schedule) for the scenario's model, cluster, sequence and batch, ranks\n"
     "          them by tokens/s and prints the Pareto front of peak memory vs step time.\n"
-    "validate  predicts every published run (default: the built-in reference set) and prints\n"
-    "          predicted vs published step time, the error and the MAPE. RUNS.json is a\n"
-    "          parascope.runs/1 file (full scenarios and what was measured) or a published-runs\n"
-    "          file; --to-runs-file writes the latter as the former, every default written out.\n"
+    "validate  predicts every measured run (default: the built-in reference set) and prints\n"
+    "          predicted vs published step time, the error and the MAPE, per part and class.\n"
+    "          RUNS.json is a parascope.runs/1 file: full scenarios and what was measured.\n"
     "--lang    en (en_US) or zh (zh_CN): headers, labels, values and messages; every command.\n"
     "exit codes: 0 evaluated (even when it does not fit), 2 bad input, 1 internal error.\n";
 
@@ -64,7 +63,7 @@ const char* const kUsageTextZh =
     "  parascope-cli timeline FILE [--set PATH=VALUE]… [--format json|chrome-trace] [--out FILE] [--profile PROFILE]\n"
     "  parascope-cli sweep FILE --param PARAM --values V1,V2,… [--set PATH=VALUE]… [--format text|json|csv] [--lang en|zh]\n"
     "  parascope-cli search FILE [--gpus N] [--top K] [--threads N] [--closed-form] [--fewest-gpus] [--format text|json|csv] [--lang en|zh]\n"
-    "  parascope-cli validate [RUNS.json] [--format text|json] [--lang en|zh] | validate RUNS.json --to-runs-file [--out FILE]\n"
+    "  parascope-cli validate [RUNS.json] [--format text|json] [--lang en|zh]\n"
     "  parascope-cli profile import-nccl-tests LOG... [--op OP] [--ranks N] [--nodes N] [--into PROFILE] --out PROFILE\n"
     "  parascope-cli presets [models|gpus|clusters] [--format text|json] [--lang en|zh]\n"
     "  parascope-cli --version | --help\n"
@@ -81,9 +80,8 @@ const char* const kUsageTextZh =
     "          可重复使用。\n"
     "search    对场景的模型、集群、序列长度和批大小，评估所有合法策略（TP、PP、VPP、DP、CP、EP、SP、\n"
     "          ZeRO 级别、微批大小、重计算、流水线调度），按吞吐排序，并给出峰值显存与单步耗时的帕累托前沿。\n"
-    "validate  预测每个已发表的训练结果（默认：内置参考集），输出预测与发表的单步耗时、误差和 MAPE。\n"
-    "          RUNS.json 可以是 parascope.runs/1 文件（完整场景与实测值），也可以是已发表结果文件；\n"
-    "          --to-runs-file 把后者转换为前者，所有默认值都写明。\n"
+    "validate  预测每个实测的训练结果（默认：内置参考集），输出预测与发表的单步耗时、误差和 MAPE，\n"
+    "          按部分与类别分列。RUNS.json 是 parascope.runs/1 文件：完整场景与实测值。\n"
     "--lang    en（en_US）或 zh（zh_CN）：表头、标签、取值和消息的语言；所有命令都适用。\n"
     "退出码：0 已评估（即使放不下），2 输入有误，1 内部错误。\n";
 
@@ -214,8 +212,6 @@ int parseArgs(int argc, char** argv, int first, Args& a)
             a.profile = v;
         } else if (arg == "--no-explain") {
             a.explain = false;
-        } else if (arg == "--to-runs-file") {
-            a.to_runs_file = true;
         } else if (arg.rfind("--", 0) == 0) {
             return badUsage(a, "unknown option " + arg, "未知选项 " + arg);
         } else {

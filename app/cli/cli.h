@@ -30,7 +30,6 @@ struct Args {
     bool closed_form = false, fewest_gpus = false;
     parascope::NcclTestsOverrides nccl;
     bool explain = true;
-    bool to_runs_file = false; // validate --to-runs-file: convert a published-runs file to parascope.runs/1
 };
 
 // --lang's value → "en" or "zh": en, en_US, zh, zh_CN; nullopt for any other (zh_TW too: the

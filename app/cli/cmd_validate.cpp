@@ -4,7 +4,7 @@
 
 #include "estimate/diagnostics.h"
 #include "io/scenario_json.h"
-#include "validation/published_runs.h"
+#include "validation/runs_file.h"
 #include "util/json_reader.h"
 
 #include <algorithm>
@@ -23,22 +23,6 @@ namespace parascope::cli {
 using namespace parascope;
 
 namespace {
-
-// Why a run was skipped, in Chinese: the reasons validation/published_runs.cpp gives.
-std::string skippedZh(const std::string& why)
-{
-    static const struct { const char* prefix; const char* zh; } kReasons[] = {
-        {"unknown source family", "来源类别未知（没有文档化的默认值）"},
-        {"the parallel layout (tp, pp) is not published", "并行布局（TP、PP）未公开"},
-        {"no cluster preset for GPU", "没有该 GPU 的集群预设"},
-        {"incomplete run", "运行记录不完整"},
-        {"not an object", "记录不是对象"},
-        {"no published step time", "没有公开的单步耗时或每块 GPU 的 TFLOP/s"}};
-    for (const auto& r : kReasons)
-        if (why.rfind(r.prefix, 0) == 0)
-            return r.zh;
-    return "原因见英文输出";
-}
 
 // The classes of the reference set in the asked language; a user's own class names as written.
 std::string classLabel(const Args& a, const std::string& cls)
@@ -65,9 +49,7 @@ int validateCommand(const Args& a)
     nlohmann::json runs;
     std::string name = say(a, "built-in reference set", "内置参考集");
     if (a.positional.empty()) {
-        // The reference set as full scenarios (parascope.runs/1); --to-runs-file alone converts
-        // the published records it was made from (validation/published-runs.json).
-        runs = parascope::findPreset("validation", a.to_runs_file ? "published-runs" : "reference-runs")->json;
+        runs = parascope::findPreset("validation", "reference-runs")->json; // full scenarios (parascope.runs/1)
     } else {
         name = a.positional[0];
         auto j = parascope::readJsonFile(a.positional[0], errors);
@@ -77,18 +59,6 @@ int validateCommand(const Args& a)
             return kExitBadInput;
         }
         runs = std::move(*j);
-    }
-    if (a.to_runs_file) {
-        std::vector<std::string> dropped;
-        const nlohmann::json converted = parascope::toRunsFile(runs, errors, dropped);
-        if (!errors.empty()) {
-            for (const auto& e : errors)
-                std::cerr << "parascope-cli: " << name << ": " << e.text() << "\n";
-            return kExitBadInput;
-        }
-        for (const std::string& d : dropped)
-            std::cerr << say(a, "parascope-cli: left out ", "parascope-cli：未转换 ") << d << "\n";
-        return emit(a, converted.dump(2) + "\n");
     }
     const parascope::ValidationSummary v = parascope::validateRuns(runs, errors);
     if (!errors.empty()) {
@@ -100,8 +70,6 @@ int validateCommand(const Args& a)
         nlohmann::json rows = nlohmann::json::array();
         for (const auto& r : v.rows) {
             nlohmann::json row = {{"id", r.id}, {"evaluated", r.evaluated}};
-            if (!r.source_family.empty())
-                row["family"] = r.source_family;
             if (!r.run_class.empty())
                 row["class"] = r.run_class;
             if (r.part)
@@ -111,12 +79,12 @@ int validateCommand(const Args& a)
                             {"published_tflops_per_gpu", r.published_tflops_per_gpu},
                             {"predicted_tflops_per_gpu", r.predicted_tflops_per_gpu}, {"error", r.error},
                             {"convention", r.convention}, {"predicted_mfu", r.predicted_mfu},
-                            {"bubble_fraction", r.bubble_fraction}, {"defaults_used", r.defaults_used},
+                            {"bubble_fraction", r.bubble_fraction},
                             {"predicted_peak_gib", r.predicted_peak_gib}, {"predicted_oom", r.predicted_oom}});
                 if (r.measured_peak_gib)
                     row.update({{"measured_peak_gib", *r.measured_peak_gib}, {"memory_error", r.memory_error}});
             } else {
-                row["skipped_because"] = say(a, r.skipped_because, skippedZh(r.skipped_because));
+                row["skipped_because"] = say(a, r.skipped_because, r.skipped_because_zh);
             }
             rows.push_back(std::move(row));
         }
@@ -153,7 +121,7 @@ int validateCommand(const Args& a)
     for (const auto& r : v.rows) {
         if (!r.evaluated) {
             o << "  " << r.id << say(a, " (" + partName(r) + "): skipped (" + r.skipped_because + ")",
-                                     "（" + partName(r) + "）：已跳过（" + skippedZh(r.skipped_because) + "）")
+                                     "（" + partName(r) + "）：已跳过（" + r.skipped_because_zh + "）")
               << "\n";
             continue;
         }

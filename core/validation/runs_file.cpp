@@ -102,6 +102,7 @@ ValidationRow evaluateRun(const Run& run)
     for (const Diagnostic& d : est.diagnostics)
         if (d.severity == Severity::Error && d.code != "out_of_memory") {
             row.skipped_because = "invalid scenario: " + d.message.en;
+            row.skipped_because_zh = "场景无效：" + d.message.zh;
             return row;
         }
     const double gpus = double(est.gpus);
@@ -158,15 +159,26 @@ ValidationRow evaluateRun(const Run& run)
 
 } // namespace
 
-ValidationSummary validateRunsFile(const nlohmann::json& file, std::vector<InputError>& errors)
+double narayananFlops(double B, double s, double L, double h, double V)
+{
+    return 96 * B * s * L * h * h * (1 + s / (6 * h) + V / (16 * L * h));
+}
+
+ValidationSummary validateRuns(const nlohmann::json& file, std::vector<InputError>& errors)
 {
     ValidationSummary out;
+    if (!file.is_object()) {
+        errors.push_back({"", "a runs file is a JSON object {\"schema\": \"parascope.runs/1\", \"runs\": […]}, got " + describeJson(file)});
+        return out;
+    }
+    if (!file.contains("schema") || file["schema"] != kRunsSchema)
+        errors.push_back({"schema", std::string("must be \"") + kRunsSchema + "\", got " + (file.contains("schema") ? describeJson(file["schema"]) : std::string("nothing"))});
     if (!file.contains("runs") || !file["runs"].is_array()) {
         errors.push_back({"runs", "a parascope.runs/1 file needs a \"runs\" array"});
         return out;
     }
     for (const auto& [key, value] : file.items())
-        if (key != "schema" && key != "runs")
+        if (key != "schema" && key != "runs" && key != "description")
             errors.push_back({key, "unknown key"});
     std::vector<Run> runs;
     for (std::size_t i = 0; i < file["runs"].size(); ++i)

@@ -184,9 +184,9 @@ private slots:
         // Before: exit 1 with "internal error: type_error.302".
         const Run r = run({QStringLiteral("validate"), data("runs-wrong-type.json")});
         QCOMPARE(r.code, 2);
-        QVERIFY2(r.err.contains("runs[0].gpu: must be a string"), r.err.constData());
-        QVERIFY2(r.err.contains("runs[1].layers: must be an integer"), r.err.constData());
-        QVERIFY2(r.err.contains("runs[1].measured.tflops_per_gpu: must be a number"), r.err.constData());
+        QVERIFY2(r.err.contains("runs[0].id: must be a string"), r.err.constData());
+        QVERIFY2(r.err.contains("runs[0].scenario.model.layers: must be an integer"), r.err.constData());
+        QVERIFY2(r.err.contains("runs[1].measured.model_tflops_per_gpu: must be a number"), r.err.constData());
         QVERIFY(!r.err.contains("internal error"));
     }
 };

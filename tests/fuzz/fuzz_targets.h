@@ -7,7 +7,7 @@
 #include "hardware/nccl_tests_import.h"
 #include "io/report_json.h"
 #include "io/scenario_json.h"
-#include "validation/published_runs.h"
+#include "validation/runs_file.h"
 
 #include <string>
 
@@ -34,7 +34,7 @@ inline void scenarioFile(const std::string& bytes)
 }
 
 // The measurement imports; the first byte picks the format, the rest is the file: odd, a
-// hardware profile (applied to a cluster as --profile does); 2 mod 4, a published-runs file
+// hardware profile (applied to a cluster as --profile does); 2 mod 4, a parascope.runs/1 file
 // (read and evaluated as `parascope-cli validate RUNS` does); else an nccl-tests log (text or -J
 // JSON, merged into a profile as `parascope-cli profile import-nccl-tests` does).
 inline void measurementFile(const std::string& bytes)

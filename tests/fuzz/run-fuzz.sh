@@ -26,8 +26,8 @@ cp tests/data/fuzz-regressions/scenario/* "$out/corpus/scenario/" 2>/dev/null ||
 for f in tests/data/profile-*.json tests/data/bad-profile.json; do
   { printf '\001'; cat "$f"; } >"$out/corpus/measurement/profile-$(basename "$f")"
 done
-# 2 mod 4 = a published-runs file (parascope-cli validate).
-for f in resources/presets/validation/published-runs.json tests/data/runs-*.json; do
+# 2 mod 4 = a runs file (parascope-cli validate).
+for f in resources/presets/validation/reference-runs.json tests/data/runs-*.json; do
   { printf '\002'; cat "$f"; } >"$out/corpus/measurement/runs-$(basename "$f")"
 done
 for f in tests/data/nccl*; do

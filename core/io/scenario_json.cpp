@@ -150,6 +150,9 @@ std::optional<GpuSpec> readGpu(const nlohmann::json& in, const std::string& path
     g.gemm_efficiency = r.number("gemm_efficiency", 0.01, 1).value_or(g.gemm_efficiency);
     g.hbm_efficiency = r.number("hbm_efficiency", 0.01, 1).value_or(g.hbm_efficiency);
     g.attention_efficiency = r.number("attention_efficiency", 0.01, 1).value_or(g.attention_efficiency);
+    g.attention_efficiency_fa2 = r.number("attention_efficiency_fa2", 0, 1).value_or(g.attention_efficiency_fa2);
+    g.attention_half_seq = r.number("attention_half_seq", 0, 1e9).value_or(g.attention_half_seq);
+    g.attention_half_head_dim = r.number("attention_half_head_dim", 0, 1e6).value_or(g.attention_half_head_dim);
     g.gemm_half_flops = r.number("gemm_half_gflop", 0, 1e9).value_or(g.gemm_half_flops / 1e9) * 1e9;
     g.kernel_overhead_s = r.number("kernel_overhead_us", 0, 1e6).value_or(g.kernel_overhead_s * 1e6) * 1e-6;
     g.sustained_clock = r.number("sustained_clock", 0.1, 1).value_or(g.sustained_clock);
@@ -296,6 +299,8 @@ std::optional<Scenario> readScenario(const nlohmann::json& j, std::vector<InputE
         if (auto v = t.choice<Fp8Recipe>("fp8_recipe"))
             tc.fp8_recipe = *v; // used with precision fp8 only, kept for when it is chosen
         tc.fp8_comm = t.boolean("fp8_comm").value_or(tc.fp8_comm);
+        if (auto v = t.choice<AttentionKernel>("attention_kernel"))
+            tc.attention_kernel = *v;
         tc.moe_capacity_factor = t.number("moe_capacity_factor", 0, 64).value_or(tc.moe_capacity_factor);
         if (tc.moe_capacity_factor > 0 && tc.moe_capacity_factor < 1)
             t.error("moe_capacity_factor", "must be 0 (dropless) or ≥ 1 (capacity in multiples of the mean tokens per expert), got "
@@ -381,6 +386,9 @@ nlohmann::json gpuToJson(const GpuSpec& g)
             {"gemm_efficiency", g.gemm_efficiency},
             {"hbm_efficiency", g.hbm_efficiency},
             {"attention_efficiency", g.attention_efficiency},
+            {"attention_efficiency_fa2", g.attention_efficiency_fa2},
+            {"attention_half_seq", fileUnits(g.attention_half_seq)},
+            {"attention_half_head_dim", fileUnits(g.attention_half_head_dim)},
             {"gemm_half_gflop", fileUnits(g.gemm_half_flops / 1e9)},
             {"kernel_overhead_us", fileUnits(g.kernel_overhead_s * 1e6)},
             {"sustained_clock", g.sustained_clock}};
@@ -433,6 +441,8 @@ nlohmann::json scenarioToJson(const Scenario& sc)
                      {"flash_attention", t.flash_attention}};
     if (t.precision == Precision::Fp8 || t.fp8_recipe != Fp8Recipe::Delayed)
         j["training"]["fp8_recipe"] = toString(t.fp8_recipe);
+    if (t.attention_kernel != AttentionKernel::Cudnn)
+        j["training"]["attention_kernel"] = toString(t.attention_kernel);
     if (t.recompute == Recompute::Selective && t.recompute_modules != unsigned(RecomputeModule::CoreAttn)) {
         nlohmann::json mods = nlohmann::json::array();
         for (const EnumName<RecomputeModule>& n : enumNames(RecomputeModule{}))

@@ -80,6 +80,15 @@ LayerActivation layerActivation(const ModelSpec& m, const TrainingConfig& t,
                     * double(m.moe->shared_ffn_hidden > 0 ? m.moe->shared_ffn_hidden : m.moe->ffn_hidden);
     if (m.mla && t.recomputes(RecomputeModule::MlaUpProj))
         drop_split += 2 * q + 2 * kv + 2 * v;
+    // every_other_mm (torchtitan op SAC) keeps the layer input, the q and v projections' outputs,
+    // the attention output with its log-sum-exp, the MLP gate's (fc1's) output and the down
+    // projection's output (2h): of the 10h kept whole that is 4h (the norm outputs and the
+    // masks go, a Llama has no dropout); K goes, and of the MLP's 6f (SwiGLU) the up
+    // projection's output and the product (4f), of GELU's 4f the activation output (2f).
+    if (t.recomputes(RecomputeModule::EveryOtherMm)) {
+        drop_replicated += (m.parallel_block ? 2 : 6) * h;
+        drop_split += 2 * kv + (moe_block ? 0.0 : (m.mlp == MlpKind::SwiGlu ? 4 : 2) * double(m.ffn_hidden));
+    }
 
     const double token_div = sp ? tp : 1;        // SP splits the sequence among TP ranks
     const double per_token_full = replicated / token_div + split / tp + scores / tp + expert / token_div;

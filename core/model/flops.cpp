@@ -82,12 +82,25 @@ FlopsReport trainingFlops(const ModelSpec& m, const TrainingConfig& t, Explain e
             extra += tokens * moe_layers * e.shared_experts * 2 * mats * double(m.hidden)
                    * double(e.shared_ffn_hidden > 0 ? e.shared_ffn_hidden : e.ffn_hidden);
         }
+        // torchtitan's op SAC: k and o on every layer, the MLP's up projection (GELU: fc2).
+        if (t.recomputes(RecomputeModule::EveryOtherMm) && !m.mla)
+            extra += tokens * (m.layers * 2.0 * double(m.hidden) * double(m.kvWidth() + m.queryWidth())
+                               + dense_layers * 2.0 * double(m.hidden) * double(m.ffn_hidden));
         if (m.mla && t.recomputes(RecomputeModule::MlaUpProj))
             for (const Projection& p : attentionProjections(m))
                 if (p.tp_split && std::string_view(p.name) != "o")
                     extra += tokens * m.layers * 2.0 * double(p.in) * double(p.out);
     }
-    r.hardware_flops_per_step = r.model_flops_per_step + extra;
+    // Hardware FLOPs count what the kernels execute: a flash kernel skips the masked half of the
+    // causal scores, forward, backward and recompute alike (the model FLOPs keep the
+    // convention's full count, so at long sequences MFU can exceed HFU).
+    const double scores_run = t.flash_attention ? 0.5 : 1.0;
+    double skipped = (1 - scores_run) * 3 * tokens * fwd_scores;
+    if (t.recompute == Recompute::Full)
+        skipped += (1 - scores_run) * tokens * fwd_scores;
+    else if (t.recomputes(RecomputeModule::CoreAttn))
+        skipped += (1 - scores_run) * 3 * tokens * fwd_scores;
+    r.hardware_flops_per_step = r.model_flops_per_step + extra - skipped;
     r.convention = "Megatron generalised (2024): matmul FLOPs, full non-causal attention, backward = 2×forward; "
                    "= Narayanan 2021 eq. 3 for GPT";
     if (explain == Explain::NumbersOnly)
@@ -116,13 +129,14 @@ FlopsReport trainingFlops(const ModelSpec& m, const TrainingConfig& t, Explain e
                            + (m.mtp_modules > 0 ? " + " + num(mtp) : std::string()) + ")",
                        "Narayanan et al. 2021 eq. 3, generalised to GQA/SwiGLU/MoE (Megatron 2024)"});
     r.terms.push_back({"flops.hardware_per_step", r.hardware_flops_per_step, "FLOP",
-                       t.recompute == Recompute::Full ? "model + B·s·Σ_layers forward (full recompute)"
+                       std::string(t.flash_attention ? "(flash: causal scores counted half) " : "") +
+                       (t.recompute == Recompute::Full ? "model + B·s·Σ_layers forward (full recompute)"
                        : t.recompute == Recompute::Selective
                            ? (t.recompute_modules == unsigned(RecomputeModule::CoreAttn)
                                   ? "model + 3·B·s·Σ_layers 4·s·q (selective recompute)"
                                   : "model + 3·B·s·Σ_layers 4·s·q if core_attn + B·s·(forward GEMMs of mlp, shared_experts, mla_up_proj)")
-                                                             : "model (no recompute)",
-                       num(r.model_flops_per_step) + " + " + num(extra),
+                                                             : "model (no recompute)"),
+                       num(r.model_flops_per_step) + " + " + num(extra) + (skipped > 0 ? " − " + num(skipped) : ""),
                        "Korthikanti et al. 2022, Appendix A"});
     return r;
 }

@@ -44,9 +44,17 @@ const CommEntry* findEntry(const std::vector<CommEntry>& comm, Group group, Purp
 // cuBLAS grouped GEMMs on Ampere/Hopper use 128-row tiles for large problems).
 constexpr double kGroupedGemmTileRows = 128;
 
+// FLOPs of the flash attention backward over its forward (Dao 2023, FlashAttention-2 §4.1).
+constexpr double kFlashBackwardFlops = 2.5;
+
 struct LayerCost {
     double linear_s = 0;    // forward GEMMs (= each of the dX and dW GEMM passes)
-    double attention_s = 0; // forward fused attention
+    // The GEMMs each TP collective runs next to (and can hide behind with tp_comm_overlap): the
+    // attention's input projections after its all-gather, its output projection before its
+    // reduce-scatter (all-reduce), the same for the MLP (experts, shared experts, router).
+    double attn_in_s = 0, attn_out_s = 0, mlp_in_s = 0, mlp_out_s = 0;
+    double attention_s = 0; // forward attention scores (QKᵀ, softmax, scores·V)
+    double attention_b_s = 0; // their backward
     double elementwise_s = 0; // one pass over the layer's activations
     double cast_f_s = 0, cast_b_s = 0; // FP8 quantization before the forward / backward GEMMs
     double routing_s = 0;   // MoE router softmax/top-k and token permutation, per direction
@@ -97,7 +105,12 @@ OpCostModel opCosts(const Scenario& sc, const ParamCounts& params, const Pipelin
     // Tensor-core work runs at the sustained clock, not the boost clock the peak is quoted at.
     const double gemm_rate = peak * gpu.gemm_efficiency * gpu.sustained_clock;
     const double bf16_gemm_rate = bf16_peak * gpu.gemm_efficiency * gpu.sustained_clock;
-    const double attn_rate = bf16_peak * gpu.attention_efficiency * gpu.sustained_clock;
+    // Flash kernels: each call sees s/cp queries and keys (one ring step's block with CP).
+    const double attn_seq = double(t.seq_len) / p.cp;
+    const double head_dim = double(m.queryWidth()) / m.heads;
+    const bool fa2 = t.attention_kernel == AttentionKernel::Fa2;
+    const double attn_eff = gpu.attentionEfficiency(attn_seq, head_dim, fa2);
+    const double attn_rate = bf16_peak * attn_eff * gpu.sustained_clock;
     const double hbm = gpu.hbm_bytes_per_s * gpu.hbm_efficiency;
     const Fp8Casts casts = fp8Casts(t.fp8_recipe);
     const double microbatches = double(std::max<std::int64_t>(1, sc.microbatches()));
@@ -115,7 +128,6 @@ OpCostModel opCosts(const Scenario& sc, const ParamCounts& params, const Pipelin
     // Per layer and direction: kTpCollectivesPerLayer all-reduces, or with SP as many all-gather +
     // reduce-scatter pairs (the counts of the communication plan, comm/comm_volume.h).
     const double tp_dir = tpCollectivesPerLayer(m) * (sp ? t_ag + t_rs : t_ar);
-    const double tp_dir_b = tpCollectivesPerLayer(m) * (sp ? t_ag_b + t_rs : t_ar);
     const double t_a2a = callTime(comm, Group::Ep, Collective::AllToAll);
     const double t_kv = callTime(comm, Group::Cp, Collective::SendRecv);
     const bool full = t.recompute == Recompute::Full;
@@ -150,13 +162,19 @@ OpCostModel opCosts(const Scenario& sc, const ParamCounts& params, const Pipelin
         const auto again = [&](double M, double N, double K) { return gemmTime(2 * M * N * K, gemm_rate); };
         if (m.mla) { // MLA's projections one by one; the down projections run whole on every TP rank
             for (const Projection& pr : attentionProjections(m)) {
-                c.linear_s += gemm(tokens, double(pr.out) / (pr.tp_split ? split : 1.0), double(pr.in));
+                const double g = gemm(tokens, double(pr.out) / (pr.tp_split ? split : 1.0), double(pr.in));
+                c.linear_s += g;
+                (std::string_view(pr.name) == "o" ? c.attn_out_s : c.attn_in_s) += g;
                 const bool up_projection = pr.tp_split && std::string_view(pr.name) != "o";
                 if (up_projection && t.recomputes(RecomputeModule::MlaUpProj))
                     c.recompute_s += again(tokens, double(pr.out) / split, double(pr.in));
             }
         } else {     // Megatron's fused linear_qkv, then the output projection
-            c.linear_s = gemm(tokens, (q + 2 * kv) / split, h) + gemm(tokens, h, q / split);
+            c.attn_in_s = gemm(tokens, (q + 2 * kv) / split, h);
+            c.attn_out_s = gemm(tokens, h, q / split);
+            c.linear_s = c.attn_in_s + c.attn_out_s;
+            if (t.recomputes(RecomputeModule::EveryOtherMm)) // k and o again
+                c.recompute_s += again(tokens, kv / split, h) + again(tokens, h, q / split);
         }
         if (moe && m.moe) {
             const MoeSpec& e = *m.moe;
@@ -173,8 +191,8 @@ OpCostModel opCosts(const Scenario& sc, const ParamCounts& params, const Pipelin
             // rank's local experts pays the size curve's fixed cost once; each expert's rows are
             // padded to the kernel's tile.
             const double rows = local_experts * std::ceil(per_expert / kGroupedGemmTileRows) * kGroupedGemmTileRows;
-            c.linear_s += gemm(rows, up * fe / etp, h) + gemm(rows, h, fe / etp);
-            c.linear_s += bf16Gemm(tokens, double(e.experts), h); // router
+            c.mlp_in_s += gemm(rows, up * fe / etp, h) + bf16Gemm(tokens, double(e.experts), h); // experts' up, router
+            c.mlp_out_s += gemm(rows, h, fe / etp);
             // Memory-bound routing work per direction: the router's softmax and top-k over E fp32
             // scores (3 passes of 4 bytes), the permutation of each token to its top_k slots and
             // back ((1 + k)·h·2 bytes each way), and, when a rank holds several experts, the sort
@@ -185,17 +203,34 @@ OpCostModel opCosts(const Scenario& sc, const ParamCounts& params, const Pipelin
             c.routing_s = routed * (12.0 * e.experts + (4.0 * (1 + e.top_k) * h + sort) * t.moeLoad()) / hbm;
             if (e.shared_experts > 0) {
                 const double fs = double(e.shared_ffn_hidden > 0 ? e.shared_ffn_hidden : e.ffn_hidden) * e.shared_experts;
-                c.linear_s += gemm(tokens, up * fs / split, h) + gemm(tokens, h, fs / split);
+                c.mlp_in_s += gemm(tokens, up * fs / split, h);
+                c.mlp_out_s += gemm(tokens, h, fs / split);
                 if (t.recomputes(RecomputeModule::SharedExperts))
                     c.recompute_s += again(tokens, up * fs / split, h) + again(tokens, h, fs / split);
             }
         } else {
             const double ff = double(m.ffn_hidden);
-            c.linear_s += gemm(tokens, up * ff / split, h) + gemm(tokens, h, ff / split);
+            c.mlp_in_s = gemm(tokens, up * ff / split, h);
+            c.mlp_out_s = gemm(tokens, h, ff / split);
             if (t.recomputes(RecomputeModule::Mlp))
                 c.recompute_s += again(tokens, up * ff / split, h) + again(tokens, h, ff / split);
+            else if (t.recomputes(RecomputeModule::EveryOtherMm)) // SwiGLU's up projection, GELU's fc2
+                c.recompute_s += m.mlp == MlpKind::SwiGlu ? again(tokens, ff / split, h) : again(tokens, h, ff / split);
         }
-        c.attention_s = tokens * f.attention_scores / split / attn_rate;
+        c.linear_s += c.mlp_in_s + c.mlp_out_s;
+        // Attention scores. A flash kernel skips the masked half of the causal s×s (the FLOPs'
+        // full count halved) and runs at its own efficiency; its backward does 2.5× the forward's
+        // FLOPs (FlashAttention-2 §4.1: 5 matmuls against 2, QKᵀ recomputed). Without flash
+        // (Megatron 2021) two batched GEMMs compute the whole s×s before the mask, and the
+        // backward repeats each twice (dQ and dK from dS; dV and dP).
+        const double score_flops = tokens * f.attention_scores / split;
+        if (t.flash_attention) {
+            c.attention_s = score_flops / 2 / attn_rate;
+            c.attention_b_s = kFlashBackwardFlops * c.attention_s;
+        } else {
+            c.attention_s = 2 * gemmTime(score_flops / 2, bf16_gemm_rate);
+            c.attention_b_s = 2 * c.attention_s;
+        }
         // Elementwise kernels (norms, activations, dropout, residuals, rotary, softmax without
         // flash) stream the activations: one pass of the layer's no-recompute working set.
         TrainingConfig whole = t;
@@ -204,11 +239,31 @@ OpCostModel opCosts(const Scenario& sc, const ParamCounts& params, const Pipelin
         // Elementwise modules (layernorm, moe_act) read their inputs and write their outputs
         // again: twice the bytes they dropped.
         TrainingConfig elementwise_modules = t;
-        elementwise_modules.recompute_modules &= unsigned(RecomputeModule::Layernorm) | unsigned(RecomputeModule::MoeAct);
+        elementwise_modules.recompute_modules &= unsigned(RecomputeModule::Layernorm) | unsigned(RecomputeModule::MoeAct)
+                                               | unsigned(RecomputeModule::EveryOtherMm);
         c.recompute_s += 2 * layerActivation(m, elementwise_modules, p, moe, Explain::NumbersOnly).recomputed / hbm;
-        const double tp_hide = p.tp_comm_overlap ? c.linear_s : 0; // --tp-comm-overlap chunks GEMMs with comm
-        c.tp_f = std::max(0.0, tp_dir - tp_hide);
-        c.tp_b = std::max(0.0, tp_dir_b - tp_hide);
+        // TP communication overlap (Megatron --tp-comm-overlap, PyTorch async TP) splits each
+        // collective and the GEMM it feeds or follows into chunks, so a collective hides behind
+        // that GEMM only (its dX GEMM in the backward, the same size): the attention's all-gather
+        // behind the QKV projection, its reduce-scatter behind the output projection, the MLP's
+        // behind its up and down projections. A parallel block's one collective per direction
+        // hides behind all of them.
+        const auto exposedTp = [&](double gather, double scatter) {
+            if (!p.tp_comm_overlap)
+                return tpCollectivesPerLayer(m) * (sp ? gather + scatter : t_ar);
+            if (tpCollectivesPerLayer(m) == 1)
+                return std::max(0.0, (sp ? gather + scatter : t_ar) - c.linear_s);
+            const auto over = [](double collective, double hiding) { return std::max(0.0, collective - hiding); };
+            return sp ? over(gather, c.attn_in_s) + over(scatter, c.attn_out_s) + over(gather, c.mlp_in_s) + over(scatter, c.mlp_out_s)
+                      : over(t_ar, c.attn_out_s) + over(t_ar, c.mlp_out_s);
+        };
+        c.tp_f = exposedTp(t_ag, t_rs);
+        c.tp_b = exposedTp(t_ag_b, t_rs);
+        // torchtitan's op SAC keeps the reduce-scatters' outputs but not the all-gathers': the
+        // backward's recompute of k and of the MLP's up projection gathers their inputs again.
+        if (sp && t.recomputes(RecomputeModule::EveryOtherMm))
+            c.tp_b += p.tp_comm_overlap ? std::max(0.0, t_ag - c.attn_in_s) + std::max(0.0, t_ag - c.mlp_in_s)
+                                        : tpCollectivesPerLayer(m) * t_ag;
         if (moe) {
             c.ep_f = kEpAllToAllsPerMoeLayer * t_a2a;
             c.ep_b = kEpAllToAllsPerMoeLayer * t_a2a;
@@ -221,8 +276,8 @@ OpCostModel opCosts(const Scenario& sc, const ParamCounts& params, const Pipelin
             c.cp_b = callTime(comm, Group::Cp, Collective::ReduceScatter);
         } else if (p.cp > 1) { // ring steps hidden behind the attention blocks they feed
             c.cp_f = std::max(0.0, (p.cp - 1) * t_kv - c.attention_s);
-            // The backward's sends hide behind the attention backward (≈ 2× its forward).
-            c.cp_b = std::max(0.0, kCpBackwardSendsPerStep * (p.cp - 1) * t_kv - 2 * c.attention_s);
+            // The backward's sends hide behind the attention backward.
+            c.cp_b = std::max(0.0, kCpBackwardSendsPerStep * (p.cp - 1) * t_kv - c.attention_b_s);
         }
         return c;
     };
@@ -253,6 +308,7 @@ OpCostModel opCosts(const Scenario& sc, const ParamCounts& params, const Pipelin
         const auto sum = [&](auto field) { return dense_layers * field(dense) + moe_layers * field(moe); };
         const double lin = sum([](const LayerCost& x) { return x.linear_s; });
         const double att = sum([](const LayerCost& x) { return x.attention_s; });
+        const double att_b = sum([](const LayerCost& x) { return x.attention_b_s; });
         const double elem = sum([](const LayerCost& x) { return x.elementwise_s; });
         const double cast_f = sum([](const LayerCost& x) { return x.cast_f_s; });
         const double cast_b = sum([](const LayerCost& x) { return x.cast_b_s; });
@@ -267,10 +323,9 @@ OpCostModel opCosts(const Scenario& sc, const ParamCounts& params, const Pipelin
         const double head = output ? (1 + mtp) * logits_s + mtp * mtp_projection_s : 0;
 
         double fwd = lin + att + elem + head + cast_f + routing;
-        // Backward: dX GEMMs (= forward GEMMs) and the attention backward (≈ 2× its forward)
-        // in I, dW GEMMs in W, elementwise twice (read activation + write gradient), FP8's
+        // Backward: dX GEMMs (= forward GEMMs) and the attention backward in I, dW GEMMs in W, elementwise twice (read activation + write gradient), FP8's
         // quantization of the output gradients, and what recompute repeats of the forward.
-        double bwd_in = lin + 2 * att + 2 * elem + head + cast_b + routing;
+        double bwd_in = lin + att_b + 2 * elem + head + cast_b + routing;
         const double bwd_w = lin + head;
         if (t.recomputes(RecomputeModule::CoreAttn))
             bwd_in += att;
@@ -363,15 +418,33 @@ OpCostModel opCosts(const Scenario& sc, const ParamCounts& params, const Pipelin
                                  + "); " + num(dense.cast_f_s) + " s forward + " + num(dense.cast_b_s) + " s backward",
                              casts.source});
     }
-    out.terms.push_back({"time.layer_forward_attention", dense.attention_s, "s",
-                         fp8 ? "tokens·4·s·q/t / (bf16 peak · attention_efficiency) (attention stays bf16 in FP8 recipes)"
-                             : "tokens·4·s·q/t / (peak · attention_efficiency)",
-                         num(tokens) + "·4·" + num(double(t.seq_len)) + "·" + num(double(m.queryWidth())) + "/" + num(split) + "/" + num(attn_rate),
-                         "FlashAttention-2/3 measured efficiencies"});
+    if (t.flash_attention)
+        out.terms.push_back({"time.layer_forward_attention", dense.attention_s, "s",
+                             std::string("tokens·2·s·q/t (causal: half of 4·s·q) / (bf16 peak · η·s'/(s' + s½)·f(d) · clock), s' = s/CP; backward 2.5×")
+                                 + (fp8 ? " (attention stays bf16 in FP8 recipes)" : ""),
+                             num(tokens) + "·2·" + num(double(t.seq_len)) + "·" + num(double(m.queryWidth())) + "/" + num(split) + " / ("
+                                 + num(bf16_peak) + "·" + num(attn_eff) + "·" + num(gpu.sustained_clock)
+                                 + "), η = " + num(fa2 && gpu.attention_efficiency_fa2 > 0 ? gpu.attention_efficiency_fa2 : gpu.attention_efficiency)
+                                 + " (" + toString(t.attention_kernel) + "), s' = " + num(attn_seq) + ", s½ = "
+                                 + num(gpu.attention_half_seq) + ", d = " + num(head_dim),
+                             "FlashAttention-2 (Dao 2023) Fig. 4 / FlashAttention-3 (Shah et al. 2024) Figs. 5–6: causal forward + backward sweeps"});
+    else
+        out.terms.push_back({"time.layer_forward_attention", dense.attention_s, "s",
+                             "2 batched GEMMs of tokens·2·s·q/t each (the whole s×s, masked after); backward 2×",
+                             "2 × gemm_time(" + num(tokens) + "·2·" + num(double(t.seq_len)) + "·" + num(double(m.queryWidth())) + "/" + num(split) + ")",
+                             "Megatron-LM (2021) core attention: baddbmm + softmax + bmm"});
     out.terms.push_back({"time.layer_elementwise", dense.elementwise_s, "s", "activation bytes per layer / (HBM · efficiency)",
                          num(dense.elementwise_s * hbm) + "/" + num(hbm), "memory-bound kernels stream each activation once per pass"});
-    out.terms.push_back({"time.layer_tp_comm", dense.tp_f, "s", sp ? "2·(t_AG + t_RS) per direction" : "2·t_AR per direction",
-                         num(tp_dir), "Megatron TP: 2 collectives per layer and direction"});
+    if (p.tp_comm_overlap)
+        out.terms.push_back({"time.layer_tp_comm", dense.tp_f, "s",
+                             sp ? "Σ max(0, t_AG − GEMM_in) + max(0, t_RS − GEMM_out), attention and MLP, per direction"
+                                : "Σ max(0, t_AR − GEMM_out), attention and MLP, per direction",
+                             num(tp_dir) + " without overlap; QKV " + num(dense.attn_in_s) + ", out " + num(dense.attn_out_s) + ", MLP in "
+                                 + num(dense.mlp_in_s) + ", MLP out " + num(dense.mlp_out_s) + " s",
+                             "Megatron TP: 2 collectives per layer and direction; --tp-comm-overlap / async TP hide each behind its own GEMM"});
+    else
+        out.terms.push_back({"time.layer_tp_comm", dense.tp_f, "s", sp ? "2·(t_AG + t_RS) per direction" : "2·t_AR per direction",
+                             num(tp_dir), "Megatron TP: 2 collectives per layer and direction"});
     return out;
 }
 

@@ -21,11 +21,29 @@ struct GpuSpec {
     double peak_fp32_flops = 0;  // without TF32
     double gemm_efficiency = 0.8; // achievable fraction of peak for large GEMMs (mamf-finder)
     double hbm_efficiency = 0.85; // achievable fraction of HBM bandwidth (BabelStream copy)
-    double attention_efficiency = 0.5; // fused attention kernels, fraction of the dense peak (FlashAttention-2/3)
+    // Fused (flash) causal attention, forward + backward, FLOPs counted causal (half the s² of
+    // the full count): the fraction of the dense bf16 peak it reaches on long sequences at head
+    // dim 128, and the sequence length and head dim at which its tile and launch fixed costs
+    // halve that (FlashAttention-2/3 benchmark sweeps; attentionEfficiency below).
+    double attention_efficiency = 0.5;
+    double attention_efficiency_fa2 = 0; // the same for FlashAttention-2 (0: as attention_efficiency)
+    double attention_half_seq = 0;      // tokens per sequence (0: no length effect)
+    double attention_half_head_dim = 0; // (0: no head-dim effect)
     double gemm_half_flops = 0;   // a GEMM of this many FLOPs reaches half of gemm_efficiency (0: no size effect)
     double kernel_overhead_s = 0; // launch + tail per transformer layer and pass (forward, or each backward half)
     double sustained_clock = 1;   // sustained / boost clock under hours of full load (power and thermal limits)
     std::string source;
+
+    // η·s/(s + s½)·(d/(d + d½))/(128/(128 + d½)): FlashAttention-2's causal A100 sweep (d 128,
+    // 512…16k tokens) follows s/(s + 495) within 2 %, and its d 64 runs reach 0.91 of d 128.
+    double attentionEfficiency(double seq, double head_dim, bool fa2 = false) const
+    {
+        const double len = attention_half_seq > 0 ? seq / (seq + attention_half_seq) : 1.0;
+        const double dim = attention_half_head_dim > 0
+                             ? (head_dim / (head_dim + attention_half_head_dim)) / (128.0 / (128.0 + attention_half_head_dim))
+                             : 1.0;
+        return (fa2 && attention_efficiency_fa2 > 0 ? attention_efficiency_fa2 : attention_efficiency) * len * dim;
+    }
 };
 
 struct LinkSpec {

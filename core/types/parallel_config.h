@@ -27,6 +27,11 @@ inline const char* toString(CpComm v) { return nameOf(v); }
 // per block: 1×128 / 128×128 on Hopper (blockwise, DeepSeek-V3 §3.3), 1×32 in hardware on
 // Blackwell (mxfp8).
 enum class Fp8Recipe { Delayed, Tensorwise, Blockwise, Mxfp8 };
+// The fused attention kernel a run's software calls (with flash_attention): cuDNN's fused
+// attention (Transformer Engine's default, and FlashAttention-3's speed on Hopper) or
+// FlashAttention-2 (also PyTorch SDPA's flash backend, which SDPA picks unless cuDNN is opted in:
+// pytorch/pytorch#138522 made cuDNN opt-in from 2.5.1 until 2.9).
+enum class AttentionKernel { Cudnn, Fa2 };
 
 inline constexpr EnumName<ScheduleKind> kScheduleKindNames[] = {{ScheduleKind::GPipe, "gpipe"}, {ScheduleKind::OneFOneB, "1f1b"}, {ScheduleKind::Interleaved, "interleaved"}, {ScheduleKind::ZbH1, "zb-h1"}, {ScheduleKind::ZbV, "zb-v"}, {ScheduleKind::DualPipeV, "dualpipe-v"}};
 constexpr std::span<const EnumName<ScheduleKind>> enumNames(ScheduleKind) { return kScheduleKindNames; }
@@ -43,6 +48,9 @@ inline const char* toString(GradDtype v) { return nameOf(v); }
 inline constexpr EnumName<Fp8Recipe> kFp8RecipeNames[] = {{Fp8Recipe::Delayed, "delayed"}, {Fp8Recipe::Tensorwise, "tensorwise"}, {Fp8Recipe::Blockwise, "blockwise"}, {Fp8Recipe::Mxfp8, "mxfp8"}};
 constexpr std::span<const EnumName<Fp8Recipe>> enumNames(Fp8Recipe) { return kFp8RecipeNames; }
 inline const char* toString(Fp8Recipe v) { return nameOf(v); }
+inline constexpr EnumName<AttentionKernel> kAttentionKernelNames[] = {{AttentionKernel::Cudnn, "cudnn"}, {AttentionKernel::Fa2, "fa2"}};
+constexpr std::span<const EnumName<AttentionKernel>> enumNames(AttentionKernel) { return kAttentionKernelNames; }
+inline const char* toString(AttentionKernel v) { return nameOf(v); }
 inline constexpr EnumName<Optimizer> kOptimizerNames[] = {{Optimizer::AdamW, "adamw"}, {Optimizer::Sgd, "sgd"}};
 constexpr std::span<const EnumName<Optimizer>> enumNames(Optimizer) { return kOptimizerNames; }
 inline const char* toString(Optimizer v) { return nameOf(v); }
@@ -88,10 +96,16 @@ enum class RecomputeModule : unsigned {
     Mlp = 8,           // the dense MLP
     SharedExperts = 16, // the MoE layer's shared experts
     MlaUpProj = 32,    // MLA's up projections (Q, K, V from the latents)
+    // torchtitan's op-level selective checkpointing (activation_checkpoint.selective_ac_option
+    // "op"): it keeps the outputs of the matmuls at odd positions of the layer (q, v, MLP gate /
+    // fc1, down) and of the attention kernel, and recomputes the others (k, o, MLP up or fc2)
+    // and every elementwise op (norms, rotary, activation).
+    EveryOtherMm = 64,
 };
 inline constexpr EnumName<RecomputeModule> kRecomputeModuleNames[] = {
     {RecomputeModule::CoreAttn, "core_attn"}, {RecomputeModule::Layernorm, "layernorm"}, {RecomputeModule::MoeAct, "moe_act"},
-    {RecomputeModule::Mlp, "mlp"}, {RecomputeModule::SharedExperts, "shared_experts"}, {RecomputeModule::MlaUpProj, "mla_up_proj"}};
+    {RecomputeModule::Mlp, "mlp"}, {RecomputeModule::SharedExperts, "shared_experts"}, {RecomputeModule::MlaUpProj, "mla_up_proj"},
+    {RecomputeModule::EveryOtherMm, "every_other_mm"}};
 constexpr std::span<const EnumName<RecomputeModule>> enumNames(RecomputeModule) { return kRecomputeModuleNames; }
 inline const char* toString(RecomputeModule v) { return nameOf(v); }
 
@@ -120,6 +134,7 @@ struct TrainingConfig {
     unsigned recompute_modules = unsigned(RecomputeModule::CoreAttn); // with selective recompute
     bool recomputes(RecomputeModule m) const { return recompute == Recompute::Selective && (recompute_modules & unsigned(m)); }
     bool flash_attention = true;
+    AttentionKernel attention_kernel = AttentionKernel::Cudnn; // with flash_attention
 };
 
 

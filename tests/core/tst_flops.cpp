@@ -29,12 +29,20 @@ private slots:
         t.seq_len = 2048;
         t.global_batch = 3072;
         t.recompute = Recompute::None;
+        t.flash_attention = false; // 2021: the whole s×s is computed, then masked
         const double B = 3072, s = 2048, L = 128, h = 25600, V = 51200;
         const double expected = 72 * B * s * L * h * h * (1 + s / (6 * h) + V / (12 * h * L));
         const FlopsReport f = trainingFlops(m, t);
         // The generalised count also counts the (small) bias-free matmuls only, as eq. 3 does.
         QVERIFY2(close(f.model_flops_per_step, expected), qPrintable(QString::number(f.model_flops_per_step / expected, 'g', 15)));
         QCOMPARE(f.hardware_flops_per_step, f.model_flops_per_step);
+        // With flash attention the kernels skip the masked half of the causal scores: the
+        // scores' 3·B·s·L·4·s·h (forward and backward) count half, 72·BsLh²·s/(12h) fewer:
+        // hardware = 72·BsLh²(1 + s/(12h) + V/(12hL)); the model FLOPs keep the convention.
+        t.flash_attention = true;
+        const FlopsReport flash = trainingFlops(m, t);
+        QVERIFY(close(flash.model_flops_per_step, expected));
+        QVERIFY(close(flash.hardware_flops_per_step, 72 * B * s * L * h * h * (1 + s / (12 * h) + V / (12 * h * L))));
     }
 
     void recomputeVariants()
@@ -46,6 +54,7 @@ private slots:
         TrainingConfig t;
         t.seq_len = 2048;
         t.global_batch = 1536;
+        t.flash_attention = false; // Korthikanti et al. 2022 count the whole s×s
         const double B = 1536, s = 2048, L = 96, h = 12288, V = 51200;
         t.recompute = Recompute::Full;
         QVERIFY(close(trainingFlops(m, t).hardware_flops_per_step,

@@ -75,7 +75,7 @@ private slots:
         QCOMPARE(g.peak_bf16_flops, 989e12);
         QCOMPARE(g.peak_fp8_flops, 1979e12);
         QCOMPARE(g.gemm_efficiency, 0.803);
-        QCOMPARE(g.sustained_clock, 0.85);
+        QCOMPARE(g.sustained_clock, 0.78);
         QCOMPARE(g.hbm_bytes_per_s, 3350e9);
         QCOMPARE(g.hbm_efficiency, 0.9);
         const auto stage = [&](Precision precision, Fp8Recipe recipe) {
@@ -90,14 +90,14 @@ private slots:
 
         // A GEMM of F FLOPs takes F/(rate·F/(F + half)) = F/rate + half/rate: its fixed part
         // half/rate is the same in fp8 (half scales with the rate), so per layer the GEMMs save
-        // ΣF·(1/r_bf16 − 1/r_fp8) with r = peak·0.803·0.85 and
+        // ΣF·(1/r_bf16 − 1/r_fp8) with r = peak·0.803·0.78 and
         // ΣF = 2T·(h(q + 2kv) + qh + 2fh + fh) = 2·4096·(4096·12288 + 4096² + 3·11008·4096)
         //    = 8192·(50,331,648 + 16,777,216 + 135,266,304) = 1,657,857,376,256 (h = q = kv = 4096,
         //    f = 11008).
         const double T = 4096, h = 4096, q = 4096, kv = 4096, f = 11008, L = 32, m = 8;
         const double F = 2 * T * (h * (q + 2 * kv) + q * h + 3 * f * h);
         QCOMPARE(F, 1657857376256.0);
-        const double r_bf16 = 989e12 * 0.803 * 0.85, r_fp8 = 1979e12 * 0.803 * 0.85, hbm = 3350e9 * 0.9;
+        const double r_bf16 = 989e12 * 0.803 * 0.78, r_fp8 = 1979e12 * 0.803 * 0.78, hbm = 3350e9 * 0.9;
         const double gemm_saving = F * (1 / r_bf16 - 1 / r_fp8);
         // Quantization (delayed: 4 bytes per element): forward the inputs Σ M·K = T·(h + q + h + f)
         // and the weights Σ N·K (4 bytes, once per step → /m); backward the output gradients
@@ -123,12 +123,12 @@ private slots:
         // backward's input-gradient pass grows, per layer, by the norms rebuilt (twice the 4h bytes
         // per token they dropped: read the inputs, write the outputs; 2·4096·16,384 B at
         // 3.015e12 B/s) and the MLP's forward GEMMs again: (2·T·2f·h + 10e9)/r + (2·T·h·f + 10e9)/r,
-        // r = 989e12·0.803·0.85, f = 11008.
+        // r = 989e12·0.803·0.78, f = 11008.
         Scenario sc = llama7bOnOneH100(Recompute::Selective);
         const StageCost core = firstStageCost(sc);
         sc.training.recompute_modules |= unsigned(RecomputeModule::Layernorm) | unsigned(RecomputeModule::Mlp);
         const StageCost more = firstStageCost(sc);
-        const double T = 4096, h = 4096, f = 11008, L = 32, r = 989e12 * 0.803 * 0.85, hbm = 3350e9 * 0.9;
+        const double T = 4096, h = 4096, f = 11008, L = 32, r = 989e12 * 0.803 * 0.78, hbm = 3350e9 * 0.9;
         const double per_layer = 2 * T * 4 * h / hbm + (2 * T * 2 * f * h + 10e9) / r + (2 * T * h * f + 10e9) / r;
         QVERIFY2(near(more.backward_input_s - core.backward_input_s, L * per_layer),
                  qPrintable(versus("recompute", more.backward_input_s - core.backward_input_s, L * per_layer)));
@@ -155,8 +155,10 @@ private slots:
         const GpuSpec& g = sc.cluster.gpu;
         QCOMPARE(g.peak_bf16_flops, 312e12);
         QCOMPARE(g.gemm_efficiency, 0.869);
-        QCOMPARE(g.attention_efficiency, 0.6);
-        QCOMPARE(g.sustained_clock, 0.82);
+        QCOMPARE(g.attention_efficiency, 0.624);
+        QCOMPARE(g.attention_half_seq, 495.0);
+        QCOMPARE(g.attention_half_head_dim, 15.0);
+        QCOMPARE(g.sustained_clock, 0.78);
         QCOMPARE(g.gemm_half_flops, 2e9);
         QCOMPARE(g.hbm_bytes_per_s, 2039e9);
         QCOMPARE(g.hbm_efficiency, 0.9);
@@ -166,36 +168,38 @@ private slots:
         QCOMPARE(sc.cluster.intra_node.latency_s, 3.4e-6);
         QCOMPARE(sc.cluster.intra_node.half_bytes, 0.0);
 
-        // Rates: GEMM 312e12·0.869·0.82 = 2.2232496e14 FLOP/s, each GEMM of F FLOPs further
-        // scaled by its size factor F/(F + 2e9); attention 312e12·0.6·0.82 = 1.53504e14 FLOP/s;
+        // Rates: GEMM 312e12·0.869·0.78 = 2.1147984e14 FLOP/s, each GEMM of F FLOPs further
+        // scaled by its size factor F/(F + 2e9); flash attention (causal) 312e12·0.624·0.78 times
+        // s/(s + 495) = 4096/4591 at head dim 128 (its reference, factor 1) = 1.354835e14 FLOP/s;
         // HBM 2039e9·0.9 = 1.8351e12 B/s.
         const double h = 4096, q = 4096, kv = 4096, a = 32, f = 11008, V = 32000, T = 4096, s = 4096;
-        const double gemm_rate = 312e12 * 0.869 * 0.82, attn_rate = 312e12 * 0.6 * 0.82, hbm = 2039e9 * 0.9;
+        const double gemm_rate = 312e12 * 0.869 * 0.78, attn_rate = 312e12 * 0.624 * (s / (s + 495)) * 0.78, hbm = 2039e9 * 0.9;
         const auto gemm = [&](double M, double N, double K) {
             const double flops = 2 * M * N * K;
             return flops / (gemm_rate * flops / (flops + 2e9));
         };
         // One layer, one microbatch, forward:
-        //   GEMMs  QKV 2·T·(q + 2kv)·h = 412.3 GFLOP (size factor 0.99517) → 1.8636 ms
-        //          out 2·T·h·q         = 137.4 GFLOP (0.98566)              → 0.6272 ms
-        //          gate+up 2·T·2f·h    = 738.7 GFLOP (0.99730)              → 3.3318 ms
-        //          down 2·T·h·f        = 369.4 GFLOP (0.99461)              → 1.6704 ms
-        //          lin                                                      = 7.4929 ms
-        //   attention  T·4·s·q = 274.9 GFLOP at attention efficiency       att = 1.7907 ms
+        //   GEMMs  QKV 2·T·(q + 2kv)·h = 412.3 GFLOP (size factor 0.99517) → 1.9591 ms
+        //          out 2·T·h·q         = 137.4 GFLOP (0.98566)              → 0.6593 ms
+        //          gate+up 2·T·2f·h    = 738.7 GFLOP (0.99730)              → 3.5026 ms
+        //          down 2·T·h·f        = 369.4 GFLOP (0.99461)              → 1.7560 ms
+        //          lin                                                      = 7.8771 ms
+        //   attention  causal: half of T·4·s·q, T·2·s·q = 137.4 GFLOP      att = 1.0144 ms
         //   elementwise: one pass over the layer's stored activations (Korthikanti, flash):
         //          s·(10h + 2q + 4kv + 2q + 6f + 4a) = 4096·139,904 = 573,046,784 B
         //          / 1.8351e12 B/s + 150 µs kernel overhead                elem = 0.46227 ms
         const double lin = gemm(T, q + 2 * kv, h) + gemm(T, h, q) + gemm(T, 2 * f, h) + gemm(T, h, f);
-        const double att = T * 4 * s * q / attn_rate;
+        const double att = T * 2 * s * q / attn_rate;
         const double elem = s * (10 * h + 2 * q + 4 * kv + 2 * q + 6 * f + 4 * a) / hbm + 150e-6;
-        // Per stage of 8 layers: forward F = 8·(lin + att + elem) = 77.967 ms; backward (1F1B runs
-        // it whole, B = I + W) = 8·[(lin + 2·att + 2·elem) + lin] = 155.934 ms: dX GEMMs, the
-        // attention backward at 2× its forward, the elementwise passes twice, then the dW GEMMs.
+        // Per stage of 8 layers: forward F = 8·(lin + att + elem) = 74.831 ms; backward (1F1B runs
+        // it whole, B = I + W) = 8·[(lin + 2.5·att + 2·elem) + lin] = 153.719 ms: dX GEMMs, the
+        // flash attention backward at 2.5× its forward's FLOPs (FlashAttention-2 §4.1), the
+        // elementwise passes twice, then the dW GEMMs.
         const double F = 8 * (lin + att + elem);
-        const double B = 8 * ((lin + 2 * att + 2 * elem) + lin);
+        const double B = 8 * ((lin + 2.5 * att + 2 * elem) + lin);
         // The last stage also runs the output layer, 2·T·h·V = 1073.7 GFLOP (0.99814) → H =
-        // 4.8386 ms, in its forward, its input gradient and its weight gradient:
-        //   F₃ = F + H = 82.805 ms,   B₃ = B + 2H = 165.611 ms.
+        // 5.0867 ms, in its forward, its input gradient and its weight gradient:
+        //   F₃ = F + H = 79.918 ms,   B₃ = B + 2H = 163.893 ms.
         // (The first stage's embedding is a lookup: no op time.)
         const double H = gemm(T, V, h);
         const double F3 = F + H, B3 = B + 2 * H;
@@ -209,11 +213,11 @@ private slots:
         //   steady stage 3 then runs F₃ B₃ for each microbatch without waiting, m·(F₃ + B₃):
         //          its next input leaves stage 2 after stage 2 has run B (ready t after stage 3's
         //          B) and F, so it arrives F + B + 2t after stage 3's previous B ended, while
-        //          stage 3 is busy F₃ + B₃ = F + B + 3H in between (3H = 14.5 ms ≥ 2t = 0.30 ms);
+        //          stage 3 is busy F₃ + B₃ = F + B + 3H in between (3H = 15.3 ms ≥ 2t = 0.30 ms);
         //          stages 0–2 follow stage 3's period the same way, each with that slack;
         //   drain  stage 3's last B walks back to stage 0: 3·(t + B), each stage idle by then.
         //   pipeline = 3·(F + t) + m·(F₃ + B₃) + 3·(t + B) = (p−1)·(F + B + 2t) + m·(F + B + 3H)
-        //            = 3·(233.901 + 0.297) ms + 8·248.416 ms = 2.689924 s, ending on rank 0.
+        //            = 3·(228.550 + 0.297) ms + 8·243.810 ms = 2.637025 s, ending on rank 0.
         const double p = 4, m = 8;
         const double pipeline = (p - 1) * (F + B + 2 * t) + m * (F3 + B3);
         // Tail: no DP, so no gradient reduction; the optimizer (fused AdamW, memory bound) on the
@@ -222,10 +226,10 @@ private slots:
         // read + write) + 2 (grad) + 2 (weights) = 28 B each: 49.0 GB / 1.8351e12 B/s = 26.704 ms.
         const double shard = 8 * (4 * h * h + 3 * h * f + 2 * h) + V * h + h;
         const double optimizer = shard * 28 / hbm;
-        const double step = pipeline + optimizer; // = 2.716627 s
-        // Bubble: the critical rank 0 computes m·(F + B) = 1.871204 s; the exposed p2p is what the
+        const double step = pipeline + optimizer; // = 2.663728 s
+        // Bubble: the critical rank 0 computes m·(F + B) = 1.828401 s; the exposed p2p is what the
         // sends add to the step, 2·(p−1)·t = 0.892 ms (the simulator reruns without them); the
-        // rest is idle: (p−1)·(F + B) + 3·m·H = 0.701704 + 0.116126 = 0.817828 s, 30.10 % of the
+        // rest is idle: (p−1)·(F + B) + 3·m·H = 0.685650 + 0.122082 = 0.807732 s, 30.32 % of the
         // step (H = 0 would give the textbook (p−1)/(m+p−1) share of the pipeline).
         const double compute = m * (F + B);
         const double bubble = (p - 1) * (F + B) + 3 * m * H;
@@ -268,8 +272,9 @@ private slots:
         const GpuSpec& g = sc.cluster.gpu;
         QCOMPARE(g.peak_bf16_flops, 989e12);
         QCOMPARE(g.gemm_efficiency, 0.803);
-        QCOMPARE(g.attention_efficiency, 0.55);
-        QCOMPARE(g.sustained_clock, 0.85);
+        QCOMPARE(g.attention_efficiency, 0.51);
+        QCOMPARE(g.attention_half_seq, 580.0);
+        QCOMPARE(g.sustained_clock, 0.78);
         QCOMPARE(g.gemm_half_flops, 10e9);
         QCOMPARE(g.hbm_bytes_per_s, 3350e9);
         QCOMPARE(g.hbm_efficiency, 0.9);
@@ -279,29 +284,30 @@ private slots:
         QCOMPARE(sc.cluster.intra_node.latency_s, 3.4e-6);
         QCOMPARE(sc.cluster.intra_node.half_bytes, 0.0);
 
-        // Rates: GEMM 989e12·0.803·0.85 = 6.7504195e14 FLOP/s times F/(F + 10e9) per GEMM;
-        // attention 989e12·0.55·0.85 = 4.623575e14 FLOP/s; HBM 3350e9·0.9 = 3.015e12 B/s.
+        // Rates: GEMM 989e12·0.803·0.78 = 6.1945026e14 FLOP/s times F/(F + 10e9) per GEMM;
+        // flash attention (causal) 989e12·0.51·0.78 · s/(s + 580) (head dim 128: factor 1)
+        // = 3.446248e14 FLOP/s; HBM 3350e9·0.9 = 3.015e12 B/s.
         const double h = 4096, q = 4096, kv = 1024, a = 32, E = 8, k = 2, fe = 14336, V = 32000;
         const double T = 4096, s = 4096, L = 32, m = 2;
-        const double gemm_rate = 989e12 * 0.803 * 0.85, attn_rate = 989e12 * 0.55 * 0.85, hbm = 3350e9 * 0.9;
+        const double gemm_rate = 989e12 * 0.803 * 0.78, attn_rate = 989e12 * 0.51 * (s / (s + 580)) * 0.78, hbm = 3350e9 * 0.9;
         const auto gemm = [&](double M, double N, double K) {
             const double flops = 2 * M * N * K;
             return flops / (gemm_rate * flops / (flops + 10e9));
         };
         // One MoE layer, one microbatch, forward GEMMs on one GPU:
-        //   QKV 2·T·(q + 2kv)·h = 206.2 GFLOP (size factor 0.95374)      → 0.32021 ms
-        //   out 2·T·h·q         = 137.4 GFLOP (0.93218)                   → 0.21841 ms
+        //   QKV 2·T·(q + 2kv)·h = 206.2 GFLOP (size factor 0.95374)      → 0.34895 ms
+        //   out 2·T·h·q         = 137.4 GFLOP (0.93218)                   → 0.23802 ms
         //   routed experts: the EP group's 8·T·k token-slots spread over its 8 GPUs, one expert
         //     each: T·k = 8192 tokens per GPU (tokens·top_k/TP; time.moe_layer_forward_gemm), a
         //     multiple of the grouped GEMM's 128-row tile
-        //     gate+up 2·(T·k)·2f_e·h = 1924.1 GFLOP (0.99483)           → 2.86522 ms
-        //     down 2·(T·k)·h·f_e     =  962.1 GFLOP (0.98971)           → 1.44002 ms
-        //   router 2·T·E·h = 0.268 GFLOP (size factor 0.02614: tiny)      → 0.01521 ms
-        //   lin                                                          = 4.85908 ms
+        //     gate+up 2·(T·k)·2f_e·h = 1924.1 GFLOP (0.99483)           → 3.12236 ms
+        //     down 2·(T·k)·h·f_e     =  962.1 GFLOP (0.98971)           → 1.56925 ms
+        //   router 2·T·E·h = 0.268 GFLOP (size factor 0.02614: tiny)      → 0.01658 ms
+        //   lin                                                          = 5.29515 ms
         const double lin = gemm(T, q + 2 * kv, h) + gemm(T, h, q) + gemm(T * k, 2 * fe, h) + gemm(T * k, h, fe)
                          + gemm(T, E, h);
-        //   attention T·4·s·q = 274.9 GFLOP                               att = 0.59451 ms
-        const double att = T * 4 * s * q / attn_rate;
+        //   attention causal T·2·s·q = 137.4 GFLOP                        att = 0.39881 ms
+        const double att = T * 2 * s * q / attn_rate;
         //   elementwise: the MoE layer's activations per token (Korthikanti, flash, TP 1):
         //     10h − 2h + 4E (norms, masks, fp32 router probabilities) + 2q + 4kv + 2q
         //     + 4a (log-sum-exp) + k·(4h + 6f_e) (dispatched in/out, expert SwiGLU) = 258,208 B;
@@ -317,14 +323,14 @@ private slots:
         //     permutation to the k slots and back 4·(1 + k)·h bytes per token (one expert per
         //     GPU: no sort by expert): T·(96 + 49,152)/3.015e12 B/s         = 0.06691 ms
         const double routing = T * (12 * E + 4 * (1 + k) * h) / hbm;
-        // Per layer: forward lin + att + elem + 2·t_a2a + routing = 6.38715 ms;
-        // input gradient lin + 2·att + 2·elem + att (selective recompute redoes the attention)
-        //   + 2·t_a2a + routing = 8.07697 ms; weight gradient lin = 4.85908 ms.
-        // The output layer 2·T·h·V = 1073.7 GFLOP (0.99077) → H = 1.60544 ms, in F, I and W.
+        // Per layer: forward lin + att + elem + 2·t_a2a + routing = 6.62752 ms;
+        // input gradient lin + 2.5·att (flash backward) + 2·elem + att (selective recompute
+        //   redoes the attention) + 2·t_a2a + routing = 8.12532 ms; weight gradient lin = 5.29515 ms.
+        // The output layer 2·T·h·V = 1073.7 GFLOP (0.99077) → H = 1.74952 ms, in F, I and W.
         const double H = gemm(T, V, h);
-        const double F = L * (lin + att + elem + 2 * a2a + routing) + H;                   // 205.994 ms
-        const double B = L * (lin + 2 * att + 2 * elem + att + 2 * a2a + routing) + H + L * lin + H; // 417.164 ms
-        // PP = 1: 1F1B is F B F B on one rank, pipeline = m·(F + B) = 1.246318 s.
+        const double F = L * (lin + att + elem + 2 * a2a + routing) + H;                   // 213.830 ms
+        const double B = L * (lin + 2.5 * att + 2 * elem + att + 2 * a2a + routing) + H + L * lin + H; // 432.954 ms
+        // PP = 1: 1F1B is F B F B on one rank, pipeline = m·(F + B) = 1.293569 s.
         // Tail: the dense gradients (attention, norms, router, embeddings) all-reduce over DP 8
         // on NVLink, 1,605,636,096 params in 41 buckets: 41·14·α + 2·7/8·3.21 GB/(369 GB/s) ≈ 17.2
         // ms, started with the last backward (415 ms): hidden. The expert-DP group is 8/(1·8) = 1:
@@ -333,7 +339,7 @@ private slots:
         // 32·3·h·f_e = 5,637,144,576; 28 B each / 3.015e12 B/s = 67.263 ms.
         const double shard = L * (2 * h * q + 2 * h * kv + 2 * h + h * E) + 2 * V * h + h + L * E * 3 * h * fe / 8;
         const double optimizer = shard * 28 / hbm;
-        const double step = m * (F + B) + optimizer; // = 1.313581 s
+        const double step = m * (F + B) + optimizer; // = 1.360832 s
         // Exposed communication: the all-to-alls inside the ops, m·L·4·t_a2a = 46.831 ms; no
         // bubble.
         const double exposed = m * L * 4 * a2a;
@@ -369,7 +375,7 @@ private slots:
             "cluster":"dgx-h100","parallel":{"tp":1,"pp":1,"dp":8,"ep":8},
             "training":{"seq_len":1000,"micro_batch":1,"global_batch":8,"recompute":"none"}})");
         const double h = 2048, q = 4096, kv = 512, E = 128, k = 8, fe = 768, T = 1000;
-        const double gemm_rate = 989e12 * 0.803 * 0.85, hbm = 3350e9 * 0.9;
+        const double gemm_rate = 989e12 * 0.803 * 0.78, hbm = 3350e9 * 0.9;
         // A GEMM of F FLOPs takes (F + 10e9)/rate (size curve, H100 half size 10 GFLOP).
         const auto gemm = [&](double M, double N, double K) { return (2 * M * N * K + 10e9) / gemm_rate; };
         const auto moeGemm = [&](const Estimate& e) { return findTerm(e.time.terms, "time.moe_layer_forward_gemm")->value; };
@@ -414,8 +420,9 @@ private slots:
         g.hbm_bytes_per_s = 1e30;
         QCOMPARE(g.peak_bf16_flops, 312e12);
         QCOMPARE(g.gemm_efficiency, 0.869);
-        QCOMPARE(g.attention_efficiency, 0.6);
-        QCOMPARE(g.sustained_clock, 0.82);
+        QCOMPARE(g.attention_efficiency, 0.624);
+        QCOMPARE(g.attention_half_seq, 495.0);
+        QCOMPARE(g.sustained_clock, 0.78);
         QCOMPARE(sc.cluster.intra_node.bytes_per_s, 300e9);
         QCOMPARE(sc.cluster.intra_node.efficiency, 0.77);
         QCOMPARE(sc.cluster.intra_node.latency_s, 3.4e-6);
@@ -426,17 +433,18 @@ private slots:
         o.simulate = false;
 
         // One microbatch (as in TstTimeline::closedFormStepByHand):
-        //   per layer GEMMs 2T·h·(q + 2kv) + 2T·q·h + 3·2T·h·f = 207.2 GFLOP / 2.2232496e14 = 0.93211 ms
-        //   per layer attention T·4·s·q = 4.29 GFLOP / 1.53504e14                          = 27.980 µs
-        //   output layer 2T·h·V = 134.2 GFLOP / 2.2232496e14                                = 0.60370 ms
-        //   t_mb = L·(3·gemm + 3·attn) + 3·head = 93.980 ms (forward 1×, backward dX 1× + 2× the
-        //   attention, dW 1×).
+        //   per layer GEMMs 2T·h·(q + 2kv) + 2T·q·h + 3·2T·h·f = 207.2 GFLOP / 2.1147984e14 = 0.97991 ms
+        //   per layer attention (flash, causal) T·2·s·q = 2.15 GFLOP at 312e12·0.624·0.78 ·
+        //     512/(512 + 495) = 7.721013e13 FLOP/s                                           = 27.813 µs
+        //   output layer 2T·h·V = 134.2 GFLOP / 2.1147984e14                                = 0.63466 ms
+        //   t_mb = L·(3·gemm + 3.5·attn) + 3·head = 99.091 ms (forward 1×, backward dX 1× +
+        //   2.5× the attention, dW 1×).
         const double L = 32, T = 512, s = 512, h = 4096, q = 4096, kv = 4096, f = 11008, V = 32000, m = 2;
-        const double gemm_rate = 312e12 * 0.869 * 0.82, attn_rate = 312e12 * 0.6 * 0.82;
+        const double gemm_rate = 312e12 * 0.869 * 0.78, attn_rate = 312e12 * 0.624 * 0.78 * s / (s + 495);
         const double gemm = (2 * T * h * (q + 2 * kv) + 2 * T * q * h + 3 * 2 * T * h * f) / gemm_rate;
-        const double attn = T * 4 * s * q / attn_rate;
+        const double attn = T * 2 * s * q / attn_rate;
         const double head = 2 * T * h * V / gemm_rate;
-        const double t_mb = L * (3 * gemm + 3 * attn) + 3 * head;
+        const double t_mb = L * (3 * gemm + 3.5 * attn) + 3 * head;
         // Gradients: Ψ = 6,738,415,616 params, bf16, in ceil(Ψ/max(40M, 16M)) = 169 buckets of
         // S = 2Ψ/169 = 79.74 MB, each all-reduced hierarchically over 8 GPUs × 2 nodes:
         //   2·7·3.4 µs + 2·7/8·S/(300e9·0.77) + 2·1·6 µs + 1·(S/8)/(25e9·0.96) = 1.07906 ms;
@@ -444,8 +452,8 @@ private slots:
         const double P = 6738415616.0, buckets = 169, Sb = 2 * P / buckets;
         const double grad = buckets
                           * (2 * 7 * 3.4e-6 + 2 * 7.0 / 8.0 * Sb / (300e9 * 0.77) + 2 * 1 * 6e-6 + 1 * (Sb / 8) / (25e9 * 0.96));
-        // Exposed: what the backward share of the last microbatch cannot hide,
-        //   182.361 − 4/6·93.980 = 119.708 ms;  step = m·t_mb + exposed = 307.668 ms.
+        // Exposed: what the backward share of the last microbatch (the closed form's 4/6) cannot
+        //   hide, 182.361 − 4/6·99.091 = 116.301 ms;  step = m·t_mb + exposed = 314.483 ms.
         const double exposed = grad - 4.0 / 6.0 * t_mb;
         const double step = m * t_mb + exposed;
 

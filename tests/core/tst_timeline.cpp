@@ -207,13 +207,16 @@ private slots:
         // Llama-2 7B: L = 32, h = q = kv = 4096 (MHA), f = 11008 (SwiGLU), V = 32000; seq 4096,
         // micro batch 1 (T = 4096 tokens), global batch 4, so m = 4 microbatches.
         //   per layer, forward GEMMs  2T·h·(q + 2kv) + 2T·q·h + 3·2T·h·f   (QKV, out, gate+up+down)
-        //   per layer, attention      T·4·s·q                               (scores and values)
+        //   per layer, attention      T·2·s·q   (scores and values; flash skips the causal half
+        //                                        of the full count T·4·s·q)
         //   output layer              2T·h·V
-        // Forward: GEMMs + attention; backward input: GEMMs + 2× attention; backward weight: GEMMs
-        // (the output layer in all three). So one microbatch takes
-        //   t_mb = L·(3·gemm + 3·attn) + 3·head,   step = m·t_mb,
+        // Forward: GEMMs + attention; backward input: GEMMs + 2.5× attention (FlashAttention-2's
+        // backward FLOPs); backward weight: GEMMs (the output layer in all three). So one
+        // microbatch takes
+        //   t_mb = L·(3·gemm + 3.5·attn) + 3·head,   step = m·t_mb,
         // with GEMMs at peak · gemm_efficiency · sustained_clock and attention at
-        // peak · attention_efficiency · sustained_clock.
+        // peak · attention_efficiency · s/(s + s½) · sustained_clock (head dim 128: no head-dim
+        // factor).
         Scenario sc = presetScenario("llama2-7b", "dgx-a100-80g", 1, 1, 1);
         sc.training.seq_len = 4096;
         sc.training.micro_batch = 1;
@@ -230,11 +233,11 @@ private slots:
 
         const double L = 32, T = 4096, s = 4096, h = 4096, q = 4096, kv = 4096, f = 11008, V = 32000, m = 4;
         const double gemm_rate = g.peak_bf16_flops * g.gemm_efficiency * g.sustained_clock;
-        const double attn_rate = g.peak_bf16_flops * g.attention_efficiency * g.sustained_clock;
+        const double attn_rate = g.peak_bf16_flops * g.attention_efficiency * s / (s + g.attention_half_seq) * g.sustained_clock;
         const double gemm = (2 * T * h * (q + 2 * kv) + 2 * T * q * h + 3 * 2 * T * h * f) / gemm_rate;
-        const double attn = T * 4 * s * q / attn_rate;
+        const double attn = T * 2 * s * q / attn_rate;
         const double head = 2 * T * h * V / gemm_rate;
-        const double step = m * (L * (3 * gemm + 3 * attn) + 3 * head);
+        const double step = m * (L * (3 * gemm + 3.5 * attn) + 3 * head);
         QVERIFY2(std::fabs(e.time.step_s - step) <= 1e-6 * step,
                  qPrintable(QStringLiteral("engine %1 s, by hand %2 s").arg(e.time.step_s, 0, 'g', 12).arg(step, 0, 'g', 12)));
         QVERIFY(e.time.bubble_fraction < 1e-9);

@@ -11,6 +11,7 @@
 #include "scenario_fixture.h"
 #include "util/json_reader.h"
 
+#include <algorithm>
 #include <cmath>
 
 using namespace parascope;
@@ -55,22 +56,30 @@ private slots:
             for (const char* prefix : {"narayanan21_", "mtnlg530b_", "megatron_h100_weak_"})
                 if (r.id.rfind(prefix, 0) == 0)
                     QVERIFY2(r.part == RunPart::Fit, r.id.c_str());
+        // The 500 W H100's sustained clock was fitted on one torchtitan run; its other runs check.
+        for (const ValidationRow& r : v.rows)
+            if (r.id.rfind("tt24_", 0) == 0 || r.id.rfind("tt25_", 0) == 0)
+                QVERIFY2(r.part == (r.id == "tt24_8b_8gpu_fsdp" ? RunPart::Fit : RunPart::Check), r.id.c_str());
     }
 
     void checkPartWithinBounds()
     {
         // Held out: FlashAttention's GPT-3 training-speed table (5 runs, 125M-2.7B on one node of
-        // 8 A100 80GB, DDP / ZeRO-1, no recompute) and torchtitan's April 2024 FSDP2 table
-        // (3 runs, Llama 2 13B / 70B and Llama 3 70B on 64 A100 80GB); the two H100
-        // strong-scaling runs publish no TP/PP split and are not in the set.
+        // 8 A100 80GB, DDP / ZeRO-1, no recompute), torchtitan's April 2024 FSDP2 table (3 runs,
+        // Llama 2 13B / 70B and Llama 3 70B on 64 A100 80GB), and 23 torchtitan runs on H100
+        // (96 GB HBM2e, 500 W; benchmarks of 2024-12 and 2025-06): Llama 3.1 8B FSDP on 8 and
+        // 128 GPUs, bf16 and Float8; 8B with CP 1–8 at 32k–256k tokens; 70B FSDP 32 × TP 8,
+        // bf16 and Float8, with and without async TP; 8B FSDP 8 × TP 8 likewise; 405B on 512
+        // GPUs with TP 8 × PP 8 (1F1B and interleaved) and with CP 1–8 at 32k–256k tokens.
         // Korthikanti et al. 2022's step times are not used: the issue tracker reserves them as
-        // an external check (docs/VALIDATION.md). Measured 2026-12-01 with the constants as they
-        // are, after FSDP / ZeRO-3 became per-layer gathers and reduce-scatters at NCCL's
-        // multi-rail cost (no constant changed): MAPE 5.2 % over 8 runs; FlashAttention runs
-        // -11.8 % to -1.1 %, torchtitan runs -7.7 %, -0.8 %, +3.0 % (before: +46.6 % to +58.7 %
-        // with the flat ring). Bounds: that plus a small margin.
+        // an external check (docs/VALIDATION.md). Measured 2026-12-01 (attention costed causal
+        // from FlashAttention-2/3 kernel sweeps, TP overlap hiding each collective behind its own
+        // GEMM, the A100 and H100 sustained clocks refitted on the fit part, the 500 W H100's on
+        // one fit run): MAPE 9.3 % over 31 runs, worst tt25_8b_64gpu_tp8_fp8_asynctp −25.4 %; by
+        // class dense 8.9 % (9), fp8 10.6 % (10), fsdp 3.0 % (4), long_context 11.3 % (8).
+        // Bounds: the issue's target, MAPE ≤ 10 % and no run off by more than 30 %.
         const ValidationSummary v = referenceSet();
-        QVERIFY2(v.check.evaluated >= 8, std::to_string(v.check.evaluated).c_str());
+        QVERIFY2(v.check.evaluated >= 31, std::to_string(v.check.evaluated).c_str());
         for (const ValidationRow& r : v.rows) {
             QVERIFY2(r.id.rfind("korthikanti22_", 0) != 0, r.id.c_str());
             if (r.id.rfind("flashattn_", 0) == 0 || r.id.rfind("torchtitan_", 0) == 0) {
@@ -85,19 +94,24 @@ private slots:
         qInfo("check part: MAPE %.1f %% over %d runs, worst %s %.1f %%", v.check.mape * 100, v.check.evaluated,
               v.check.worst.c_str(), v.check.max_abs_error * 100);
         const std::string t = table(v, RunPart::Check);
-        QVERIFY2(v.check.mape <= 0.06, t.c_str());
-        QVERIFY2(v.check.max_abs_error <= 0.13, t.c_str());
+        QVERIFY2(v.check.mape <= 0.10, t.c_str());
+        QVERIFY2(v.check.max_abs_error <= 0.30, t.c_str());
+        // Every class of the issue is in the check part.
+        for (const char* cls : {"dense", "fp8", "fsdp", "long_context"}) {
+            const auto it = std::find_if(v.check_classes.begin(), v.check_classes.end(), [&](const auto& c) { return c.first == cls; });
+            QVERIFY2(it != v.check_classes.end() && it->second.evaluated >= 4, cls);
+        }
     }
 
     void fitPartSanity()
     {
         // Not an accuracy claim: the constants were chosen on these runs. A sanity bound that
-        // catches a broken engine. Measured 2026-12-01: MAPE 15.2 % over 34 runs. The six
+        // catches a broken engine. Measured 2026-12-01: MAPE 13.7 % over 35 runs. The six
         // DeepSpeed ZeRO-3 rows of Narayanan et al. 2021 Table 2 are 31–78 % too fast: their step
         // time stays at 66.75 s from 768 to 1536 GPUs (half the microbatches per GPU), which no
         // bandwidth model reproduces, and the flat ring once chosen to match them made real FSDP
-        // runs 1.5× too slow. Without those six rows: MAPE 4.5 %, worst mtnlg530b_3360gpu −24.3 %
-        // (A100 80GB, as the MT-NLG announcement says; the record once said 40GB: −23.5 %).
+        // runs 1.5× too slow. Without those six rows: MAPE 5.3 % over 29, worst mtnlg530b_3360gpu
+        // −21.4 % (A100 80GB, as the MT-NLG announcement says).
         const ValidationSummary v = referenceSet();
         QVERIFY2(v.fit.evaluated >= 30, std::to_string(v.fit.evaluated).c_str());
         qInfo("fit part (sanity only): MAPE %.1f %% over %d runs, worst %s %.1f %%", v.fit.mape * 100, v.fit.evaluated,

@@ -1,0 +1,192 @@
+// The kernel-level costs of a layer derived by hand (core/time/op_costs.cpp): causal flash
+// attention at the kernel's measured efficiency for its sequence, head dim and kernel
+// (cuDNN / FlashAttention-2), torchtitan's op-level selective recompute (every_other_mm), and
+// TP communication overlap that hides each collective behind its own GEMM only. The preset
+// numbers each derivation uses are asserted first, so the comments stay true.
+
+#include "memory/activation_memory.h"
+#include "parallel/pipeline_geometry.h"
+#include "scenario_fixture.h"
+#include "time/op_costs.h"
+
+#include <algorithm>
+#include <cmath>
+
+using namespace parascope;
+using namespace parascope::test;
+
+namespace {
+
+bool near(double engine, double hand, double rel = 1e-9) { return std::fabs(engine - hand) <= rel * std::fabs(hand); }
+
+QString versus(const char* what, double engine, double hand)
+{
+    return QStringLiteral("%1: engine %2, by hand %3").arg(QLatin1String(what)).arg(engine, 0, 'g', 15).arg(hand, 0, 'g', 15);
+}
+
+// Llama-2 7B (L 32, h = q = kv = 4096, a 32 heads of 128, f 11008 SwiGLU) on the DGX H100 preset,
+// seq 4096, micro batch 1 (T = 4096 tokens), global batch 8.
+Scenario llama7bOnH100(int tp)
+{
+    Scenario sc = presetScenario("llama2-7b", "dgx-h100", tp, 1, 1);
+    sc.training.seq_len = 4096;
+    sc.training.micro_batch = 1;
+    sc.training.global_batch = 8;
+    return sc;
+}
+
+double termValue(const Scenario& sc, const char* name)
+{
+    const Estimate e = evaluate(sc);
+    const Term* t = findTerm(e.time.terms, name);
+    return t ? t->value : -1;
+}
+
+StageCost firstStageCost(const Scenario& sc)
+{
+    const Estimate e = evaluate(sc);
+    return opCosts(sc, e.params, pipelineGeometry(sc.model, sc.parallel), e.communication).stages.front().cost;
+}
+
+double callTime(const Estimate& e, Group group, Collective collective)
+{
+    for (const CommEntry& c : e.communication)
+        if (c.group == group && c.collective == collective && c.calls_per_step > 0)
+            return c.time_s / c.calls_per_step;
+    return 0;
+}
+
+} // namespace
+
+class TstKernelsByHand : public QObject {
+    Q_OBJECT
+
+private slots:
+    void causalFlashAttentionByHand()
+    {
+        Scenario sc = llama7bOnH100(1);
+        const GpuSpec& g = sc.cluster.gpu;
+        QCOMPARE(g.peak_bf16_flops, 989e12);
+        QCOMPARE(g.attention_efficiency, 0.51);
+        QCOMPARE(g.attention_efficiency_fa2, 0.343);
+        QCOMPARE(g.attention_half_seq, 580.0);
+        QCOMPARE(g.attention_half_head_dim, 35.0);
+        QCOMPARE(g.sustained_clock, 0.78);
+        // Forward attention of one layer and microbatch: the causal half of T·4·s·q,
+        // T·2·s·q = 4096·2·4096·4096 = 137.44 GFLOP, at 989e12 · η · s/(s + 580) · 0.78 with
+        // s/(s + 580) = 4096/4676 = 0.87596 (head dim 128: factor 1):
+        //   cuDNN (η 0.51):  3.44625e14 FLOP/s → 0.398808 ms;
+        //   FlashAttention-2 (η 0.343): 2.31778e14 FLOP/s → 0.592981 ms.
+        const double F = 4096.0 * 2 * 4096 * 4096, len = 4096.0 / (4096 + 580);
+        const double cudnn = F / (989e12 * 0.51 * len * 0.78), fa2 = F / (989e12 * 0.343 * len * 0.78);
+        const double engine_cudnn = termValue(sc, "time.layer_forward_attention");
+        QVERIFY2(near(engine_cudnn, cudnn), qPrintable(versus("cuDNN attention", engine_cudnn, cudnn)));
+        sc.training.attention_kernel = AttentionKernel::Fa2;
+        const double engine_fa2 = termValue(sc, "time.layer_forward_attention");
+        QVERIFY2(near(engine_fa2, fa2), qPrintable(versus("FA2 attention", engine_fa2, fa2)));
+        // Head dim 64 (64 heads of 64): (64/(64 + 35))/(128/(128 + 35)) = 0.646465/0.785276
+        // = 0.823232 of the rate, the same FLOPs (q = 64·64 = 4096).
+        sc.training.attention_kernel = AttentionKernel::Cudnn;
+        sc.model.heads = 64;
+        sc.model.kv_heads = 64;
+        sc.model.head_dim = 64;
+        const double dim = (64.0 / 99) / (128.0 / 163);
+        const double engine_d64 = termValue(sc, "time.layer_forward_attention");
+        QVERIFY2(near(engine_d64, cudnn / dim), qPrintable(versus("head dim 64", engine_d64, cudnn / dim)));
+        // The backward: 2.5× the forward (FlashAttention-2 §4.1). With no recompute, the
+        // input-gradient pass minus the forward is, per layer, dX GEMMs − GEMMs (0) + 1.5·att +
+        // elementwise once more; between the two kernels only the attention differs:
+        // Δ(backward_input) = 2.5·L·(fa2 − cudnn) and Δ(forward) = L·(fa2 − cudnn).
+        Scenario a = llama7bOnH100(1), b = a;
+        a.training.recompute = b.training.recompute = Recompute::None;
+        b.training.attention_kernel = AttentionKernel::Fa2;
+        const StageCost ca = firstStageCost(a), cb = firstStageCost(b);
+        QVERIFY(near(cb.forward_s - ca.forward_s, 32 * (fa2 - cudnn), 1e-6));
+        QVERIFY(near(cb.backward_input_s - ca.backward_input_s, 2.5 * 32 * (fa2 - cudnn), 1e-6));
+        // Without flash (Megatron 2021): two batched GEMMs over the whole s×s, 137.44 GFLOP each,
+        // at the GEMM rate 989e12·0.803·0.78 = 6.1945e14 with the size curve (F + 10e9)/rate:
+        // 2·(137.44e9 + 10e9)/6.1945e14 = 0.476035 ms.
+        Scenario c = llama7bOnH100(1);
+        c.training.flash_attention = false;
+        const double batched = 2 * (F + 10e9) / (989e12 * 0.803 * 0.78);
+        const double engine_batched = termValue(c, "time.layer_forward_attention");
+        QVERIFY2(near(engine_batched, batched), qPrintable(versus("batched GEMM attention", engine_batched, batched)));
+    }
+
+    void everyOtherMatmulByHand()
+    {
+        // torchtitan's op SAC (recompute_modules every_other_mm) against Megatron's core_attn, on
+        // one H100 (TP 1, no SP): per token it drops 6h (norm outputs, masks) + 2kv (K) + 4f
+        // (SwiGLU up output and product) bytes instead of the 4a bytes of the flash log-sum-exp:
+        //   stored difference per layer = s·(6·4096 + 2·4096 + 4·11008 − 4·32) = 4096·101,248 B.
+        Scenario core = llama7bOnH100(1);
+        core.training.recompute = Recompute::Selective;
+        Scenario op = core;
+        op.training.recompute_modules = unsigned(RecomputeModule::EveryOtherMm);
+        const double h = 4096, kv = 4096, f = 11008, a = 32, s = 4096;
+        const double stored_core = layerActivation(core.model, core.training, core.parallel, false).stored;
+        const double stored_op = layerActivation(op.model, op.training, op.parallel, false).stored;
+        QCOMPARE(stored_core - stored_op, s * (6 * h + 2 * kv + 4 * f - 4 * a));
+        // The backward redoes k (2·T·kv·h), o (2·T·h·q) and the MLP's up projection (2·T·f·h) at
+        // the GEMM rate 6.1945e14 on the size curve (F + 10e9)/rate, and the elementwise ops
+        // write what they dropped again (2·s·(6h + 2kv + 4f) B at 3350e9·0.9 B/s); it no longer
+        // redoes the attention forward (cuDNN: 0.398808 ms per layer, as above).
+        const double r = 989e12 * 0.803 * 0.78, hbm = 3350e9 * 0.9, T = 4096;
+        const auto gemm = [&](double flops) { return (flops + 10e9) / r; };
+        const double again = gemm(2 * T * kv * h) + gemm(2 * T * h * 4096) + gemm(2 * T * f * h);
+        const double elementwise = 2 * s * (6 * h + 2 * kv + 4 * f) / hbm;
+        const double attention = T * 2 * s * 4096 / (989e12 * 0.51 * (s / (s + 580)) * 0.78);
+        const StageCost c_core = firstStageCost(core), c_op = firstStageCost(op);
+        const double hand = 32 * (again + elementwise - attention);
+        QVERIFY2(near(c_op.backward_input_s - c_core.backward_input_s, hand, 1e-6),
+                 qPrintable(versus("op SAC backward", c_op.backward_input_s - c_core.backward_input_s, hand)));
+        QVERIFY(near(c_op.forward_s, c_core.forward_s));
+        QVERIFY(near(c_op.backward_weight_s, c_core.backward_weight_s));
+    }
+
+    void tpOverlapHidesEachCollectiveBehindItsGemm()
+    {
+        // TP 8 with SP on one DGX H100, no recompute. Per layer and direction: an all-gather
+        // before the QKV projection and before the MLP's gate+up, a reduce-scatter after the
+        // output projection and after the down projection, each of T·h·2 = 33.55 MB (the plan's
+        // call times t_AG, t_RS). Per GPU the GEMMs are (F + 10e9)/6.1945e14:
+        //   QKV 2·T·(q + 2kv)/8·h = 51.54 GFLOP → 0.09935 ms;  out 2·T·h·(q/8) = 17.18 GFLOP → 0.04388 ms;
+        //   gate+up 2·T·(2f/8)·h = 92.34 GFLOP → 0.16521 ms;   down 2·T·h·(f/8) = 46.17 GFLOP → 0.09068 ms.
+        // Without overlap all four are exposed: 2·(t_AG + t_RS); with overlap each one hides
+        // behind its own GEMM: max(0, t_AG − QKV) + max(0, t_RS − out) + max(0, t_AG − gate+up)
+        // + max(0, t_RS − down).
+        Scenario sc = llama7bOnH100(8);
+        sc.parallel.sequence_parallel = true;
+        sc.training.recompute = Recompute::None;
+        const Estimate plain = evaluate(sc);
+        const double t_ag = callTime(plain, Group::Tp, Collective::AllGather);
+        const double t_rs = callTime(plain, Group::Tp, Collective::ReduceScatter);
+        QVERIFY(t_ag > 0 && t_rs > 0);
+        // t = 7·3.4 µs + 7/8·33,554,432 B/(450e9·0.82 B/s) = 103.37 µs for both.
+        QVERIFY(near(t_ag, 7 * 3.4e-6 + 7.0 / 8 * 4096.0 * 4096 * 2 / (450e9 * 0.82), 1e-9));
+        const double r = 989e12 * 0.803 * 0.78, T = 4096, h = 4096, f = 11008;
+        const auto gemm = [&](double flops) { return (flops + 10e9) / r; };
+        const double qkv = gemm(2 * T * (3 * h) / 8 * h), out = gemm(2 * T * h * (h / 8));
+        const double up = gemm(2 * T * (2 * f / 8) * h), down = gemm(2 * T * h * (f / 8));
+        const auto over = [](double comm, double hide) { return std::max(0.0, comm - hide); };
+        const double exposed = over(t_ag, qkv) + over(t_rs, out) + over(t_ag, up) + over(t_rs, down);
+        QCOMPARE(firstStageCost(sc).forward_comm_s, 32 * 2 * (t_ag + t_rs));
+        sc.parallel.tp_comm_overlap = true;
+        const double engine = firstStageCost(sc).forward_comm_s;
+        QVERIFY2(near(engine, 32 * exposed), qPrintable(versus("overlapped TP, forward", engine, 32 * exposed)));
+        // What is left: the attention's collectives (its projections are the shorter GEMMs).
+        QVERIFY(exposed > 0 && exposed < 2 * (t_ag + t_rs));
+        // torchtitan's op SAC does not keep the all-gathers' outputs: its backward gathers the
+        // inputs of k and of the MLP's up projection again, 2·t_AG more per layer, exposed
+        // without overlap.
+        sc.parallel.tp_comm_overlap = false;
+        sc.training.recompute = Recompute::Selective;
+        const double without = firstStageCost(sc).backward_comm_s;
+        sc.training.recompute_modules = unsigned(RecomputeModule::EveryOtherMm);
+        const double with_op_sac = firstStageCost(sc).backward_comm_s;
+        QVERIFY(near(with_op_sac - without, 32 * 2 * t_ag, 1e-9));
+    }
+};
+
+QTEST_GUILESS_MAIN(TstKernelsByHand)
+#include "tst_kernels_by_hand.moc"

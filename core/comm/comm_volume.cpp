@@ -126,11 +126,14 @@ std::vector<CommEntry> communicationPlan(const CommInputs& in)
         const double per_layer = callsPerLayer(tpCollectivesPerLayer(m), full);
         const Overlap ov = p.tp_comm_overlap ? Overlap::LinearLayers : Overlap::None;
         const char* src = "Shoeybi et al. 2019 (Megatron) §3; Korthikanti et al. 2022 §4.2.2 (SP)";
+        // torchtitan's op SAC (every_other_mm) keeps the reduce-scatters' outputs but gathers the
+        // inputs of the matmuls it recomputes again in the backward.
+        const bool regather = sp && !full && t.recomputes(RecomputeModule::EveryOtherMm);
         if (sp && t.fp8Gathers()) {
             // The forward's (and a recompute's) all-gathers carry the FP8 inputs of QKV and the
             // MLP; the backward's, gathering output gradients, stay bf16.
             const double n = tpCollectivesPerLayer(m);
-            b.add(Group::Tp, Collective::AllGather, Purpose::Activations, (full ? 2 : 1) * n * L * mb, S / 2, mb, ov,
+            b.add(Group::Tp, Collective::AllGather, Purpose::Activations, (full || regather ? 2 : 1) * n * L * mb, S / 2, mb, ov,
                   "AG of the FP8 inputs per layer forward (and recompute), S = s·b·h·1", src);
             b.add(Group::Tp, Collective::AllGather, Purpose::Gradients, n * L * mb, S, mb, ov,
                   "AG of the output gradients per layer backward, S = s·b·h·2", src);
@@ -138,9 +141,11 @@ std::vector<CommEntry> communicationPlan(const CommInputs& in)
                   m.parallel_block ? "1 RS fwd + 1 RS bwd per layer (parallel block), S = s·b·h·2"
                                    : "2 RS fwd + 2 RS bwd per layer, S = s·b·h·2", src);
         } else if (sp) {
-            b.add(Group::Tp, Collective::AllGather, Purpose::Activations, per_layer * L * mb, S, mb, ov,
-                  m.parallel_block ? "1 AG fwd + 1 AG bwd per layer (parallel block), S = s·b·h·2"
-                                   : "2 AG fwd + 2 AG bwd per layer, S = s·b·h·2", src);
+            b.add(Group::Tp, Collective::AllGather, Purpose::Activations,
+                  (per_layer + (regather ? tpCollectivesPerLayer(m) : 0)) * L * mb, S, mb, ov,
+                  regather ? "2 AG fwd + 2 AG bwd + 2 AG again for op-SAC's recompute per layer, S = s·b·h·2"
+                  : m.parallel_block ? "1 AG fwd + 1 AG bwd per layer (parallel block), S = s·b·h·2"
+                                     : "2 AG fwd + 2 AG bwd per layer, S = s·b·h·2", src);
             b.add(Group::Tp, Collective::ReduceScatter, Purpose::Activations, per_layer * L * mb, S, mb, ov,
                   m.parallel_block ? "1 RS fwd + 1 RS bwd per layer (parallel block), S = s·b·h·2"
                                    : "2 RS fwd + 2 RS bwd per layer, S = s·b·h·2", src);

@@ -154,6 +154,7 @@ std::optional<GpuSpec> readGpu(const nlohmann::json& in, const std::string& path
     g.attention_half_seq = r.number("attention_half_seq", 0, 1e9).value_or(g.attention_half_seq);
     g.attention_half_head_dim = r.number("attention_half_head_dim", 0, 1e6).value_or(g.attention_half_head_dim);
     g.gemm_half_flops = r.number("gemm_half_gflop", 0, 1e9).value_or(g.gemm_half_flops / 1e9) * 1e9;
+    g.gemm_half_flops_fp8 = r.number("gemm_half_gflop_fp8", 0, 1e9).value_or(g.gemm_half_flops_fp8 / 1e9) * 1e9;
     g.kernel_overhead_s = r.number("kernel_overhead_us", 0, 1e6).value_or(g.kernel_overhead_s * 1e6) * 1e-6;
     g.sustained_clock = r.number("sustained_clock", 0.1, 1).value_or(g.sustained_clock);
     r.finish();
@@ -390,6 +391,7 @@ nlohmann::json gpuToJson(const GpuSpec& g)
             {"attention_half_seq", fileUnits(g.attention_half_seq)},
             {"attention_half_head_dim", fileUnits(g.attention_half_head_dim)},
             {"gemm_half_gflop", fileUnits(g.gemm_half_flops / 1e9)},
+            {"gemm_half_gflop_fp8", fileUnits(g.gemm_half_flops_fp8 / 1e9)},
             {"kernel_overhead_us", fileUnits(g.kernel_overhead_s * 1e6)},
             {"sustained_clock", g.sustained_clock}};
 }

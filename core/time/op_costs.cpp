@@ -134,9 +134,11 @@ OpCostModel opCosts(const Scenario& sc, const ParamCounts& params, const Pipelin
 
     // GEMM efficiency rises with size and saturates (mamf-finder sweeps): eff·g/(g + g_half).
     // g_half is the size whose fixed costs (launch, prologue, the last wave) equal its compute
-    // time; those costs do not shrink with FP8, so at twice the rate the half size doubles.
+    // time; FP8 GEMMs have their own, measured (gemm_half_gflop_fp8), or else the fixed costs are
+    // taken as bf16's: at twice the rate the half size doubles.
     const auto gemmSizeFactor = [&](double flops, double rate) {
-        const double half = gpu.gemm_half_flops * rate / bf16_gemm_rate;
+        const bool fp8_gemm = fp8 && rate > bf16_gemm_rate;
+        const double half = fp8_gemm && gpu.gemm_half_flops_fp8 > 0 ? gpu.gemm_half_flops_fp8 : gpu.gemm_half_flops * rate / bf16_gemm_rate;
         return half > 0 ? flops / (flops + half) : 1.0;
     };
     const auto gemmTime = [&](double flops, double rate) { return flops / (rate * gemmSizeFactor(flops, rate)); };

@@ -30,6 +30,7 @@ struct GpuSpec {
     double attention_half_seq = 0;      // tokens per sequence (0: no length effect)
     double attention_half_head_dim = 0; // (0: no head-dim effect)
     double gemm_half_flops = 0;   // a GEMM of this many FLOPs reaches half of gemm_efficiency (0: no size effect)
+    double gemm_half_flops_fp8 = 0; // the same for FP8 GEMMs (0: gemm_half_flops × the FP8/bf16 peak ratio)
     double kernel_overhead_s = 0; // launch + tail per transformer layer and pass (forward, or each backward half)
     double sustained_clock = 1;   // sustained / boost clock under hours of full load (power and thermal limits)
     std::string source;

@@ -185,6 +185,12 @@ private slots:
         sc.training.recompute_modules = unsigned(RecomputeModule::EveryOtherMm);
         const double with_op_sac = firstStageCost(sc).backward_comm_s;
         QVERIFY(near(with_op_sac - without, 32 * 2 * t_ag, 1e-9));
+        // The plan counts them: per layer and microbatch 2 AG forward, 2 backward, 2 again;
+        // 32 layers × 8 microbatches × 6 = 1536 calls.
+        const Estimate e = evaluate(sc);
+        for (const CommEntry& c : e.communication)
+            if (c.group == Group::Tp && c.collective == Collective::AllGather)
+                QCOMPARE(c.calls_per_step, 1536.0);
     }
 };
 

@@ -88,9 +88,10 @@ private slots:
         const StageCost delayed = stage(Precision::Fp8, Fp8Recipe::Delayed);
         const StageCost tensorwise = stage(Precision::Fp8, Fp8Recipe::Tensorwise);
 
-        // A GEMM of F FLOPs takes F/(rate·F/(F + half)) = F/rate + half/rate: its fixed part
-        // half/rate is the same in fp8 (half scales with the rate), so per layer the GEMMs save
-        // ΣF·(1/r_bf16 − 1/r_fp8) with r = peak·0.803·0.78 and
+        // A GEMM of F FLOPs takes F/(rate·F/(F + half)) = F/rate + half/rate, with half 10 GFLOP
+        // in bf16 and 55 GFLOP in FP8 (gemm_half_gflop_fp8, H100's measured FP8 sweep), so per
+        // layer the 4 GEMMs (QKV, out, gate+up, down) save ΣF·(1/r_bf16 − 1/r_fp8)
+        // + 4·(10e9/r_bf16 − 55e9/r_fp8) with r = peak·0.803·0.78 and
         // ΣF = 2T·(h(q + 2kv) + qh + 2fh + fh) = 2·4096·(4096·12288 + 4096² + 3·11008·4096)
         //    = 8192·(50,331,648 + 16,777,216 + 135,266,304) = 1,657,857,376,256 (h = q = kv = 4096,
         //    f = 11008).
@@ -98,7 +99,9 @@ private slots:
         const double F = 2 * T * (h * (q + 2 * kv) + q * h + 3 * f * h);
         QCOMPARE(F, 1657857376256.0);
         const double r_bf16 = 989e12 * 0.803 * 0.78, r_fp8 = 1979e12 * 0.803 * 0.78, hbm = 3350e9 * 0.9;
-        const double gemm_saving = F * (1 / r_bf16 - 1 / r_fp8);
+        QCOMPARE(g.gemm_half_flops, 10e9);
+        QCOMPARE(g.gemm_half_flops_fp8, 55e9);
+        const double gemm_saving = F * (1 / r_bf16 - 1 / r_fp8) + 4 * (10e9 / r_bf16 - 55e9 / r_fp8);
         // Quantization (delayed: 4 bytes per element): forward the inputs Σ M·K = T·(h + q + h + f)
         // and the weights Σ N·K (4 bytes, once per step → /m); backward the output gradients
         // Σ M·N = T·((q + 2kv) + h + 2f + h).

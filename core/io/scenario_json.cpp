@@ -248,6 +248,7 @@ std::optional<Scenario> readScenario(const nlohmann::json& j, std::vector<InputE
         pc.overlap_grad_reduce = p.boolean("overlap_grad_reduce").value_or(true);
         pc.reshard_after_forward = p.boolean("reshard_after_forward").value_or(true);
         pc.shard_size = int(p.integer("shard_size", 0, kMaxDegree).value_or(0));
+        pc.zero3_max_live_params = p.number("zero3_max_live_params", 0, 1e15).value_or(pc.zero3_max_live_params);
         pc.account_for_embedding_in_pipeline_split = p.boolean("account_for_embedding_in_pipeline_split").value_or(false);
         pc.account_for_loss_in_pipeline_split = p.boolean("account_for_loss_in_pipeline_split").value_or(false);
         if (auto s = p.choice<ScheduleKind>("schedule"))
@@ -430,6 +431,8 @@ nlohmann::json scenarioToJson(const Scenario& sc)
         j["parallel"]["cp_comm"] = toString(p.cp_comm);
     if (p.shard_size > 0)
         j["parallel"]["shard_size"] = p.shard_size;
+    if (p.zero3_max_live_params > 0)
+        j["parallel"]["zero3_max_live_params"] = p.zero3_max_live_params;
     if (p.account_for_embedding_in_pipeline_split)
         j["parallel"]["account_for_embedding_in_pipeline_split"] = true;
     if (p.account_for_loss_in_pipeline_split)

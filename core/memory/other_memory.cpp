@@ -31,6 +31,10 @@ OtherMemory otherMemory(const OverheadConfig& c, const OtherMemoryInputs& in, Ex
         });
     if (in.zero3_gather_bytes > 0)
         add(in.zero3_gather_bytes, [&] {
+            if (in.zero3_max_live)
+                return Term{"other.zero3_gather", in.zero3_gather_bytes, "bytes",
+                            "zero3_max_live_params · bytes per weight (fewer than whole layers)", num(in.zero3_gather_bytes),
+                            "DeepSpeed ZeRO-3 stage3_max_live_parameters: modules gathered one by one, at most that many parameters live"};
             return Term{"other.zero3_gather", in.zero3_gather_bytes, "bytes",
                         in.zero3_gather_layers == 2 ? "2 layers of unsharded weights (current + prefetched)"
                                                     : "every layer of the stage unsharded (reshard_after_forward = false)",

@@ -15,6 +15,7 @@ struct OtherMemoryInputs {
     double logits_bytes = 0;       // last stage: fp32 logits for the loss (0 elsewhere)
     double zero3_gather_bytes = 0; // ZeRO-3: unsharded parameters of the layers being gathered
     double zero3_gather_layers = 2;  // how many layers those are (2: current + prefetched)
+    bool zero3_max_live = false;     // capped by zero3_max_live_params (DeepSpeed) instead
 };
 
 struct OtherMemory {

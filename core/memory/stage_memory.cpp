@@ -121,10 +121,16 @@ MemoryReport computeMemory(const Scenario& sc, const ParamCounts& params, const 
         // ZeRO-3 / FSDP: the layer being computed and the one prefetched are unsharded; without
         // reshard_after_forward every layer of the stage stays unsharded from its forward to its
         // backward, so the peak holds them all.
+        // DeepSpeed gathers module by module, never more than zero3_max_live_params at once.
         if (p.zero >= 3) {
             const double gathered_layers = p.reshard_after_forward ? 2.0 : std::max(2.0, double(layers.layers));
+            double gathered = gathered_layers * largest_layer / p.tp;
+            if (p.zero3_max_live_params > 0 && p.zero3_max_live_params < gathered) {
+                gathered = p.zero3_max_live_params;
+                oi.zero3_max_live = true;
+            }
             oi.zero3_gather_layers = gathered_layers;
-            oi.zero3_gather_bytes = gathered_layers * largest_layer / p.tp * sb.weights;
+            oi.zero3_gather_bytes = gathered * sb.weights;
         }
         OtherMemory other = otherMemory(sc.overheads, oi, stage_explain);
         st.other = other.total;

@@ -70,6 +70,10 @@ struct ParallelConfig {
     // forward to the backward: one gather per microbatch instead of two, the whole stage's
     // unsharded weights in memory.
     bool reshard_after_forward = true;
+    // ZeRO-3 gathering granularity: 0 gathers whole layers (PyTorch FSDP's units, the layer being
+    // computed and the one prefetched); DeepSpeed ZeRO-3 gathers module by module and keeps at
+    // most this many parameters unsharded (stage3_max_live_parameters, default 1e9).
+    double zero3_max_live_params = 0;
     // HSDP (PyTorch FSDP's hybrid sharding; DeepSpeed ZeRO++ hpZ): ZeRO shards the states over
     // `shard_size` consecutive data-parallel ranks (a node, typically) and replicates across the
     // dp·cp / shard_size groups of them; 0 = over all dp·cp ranks.

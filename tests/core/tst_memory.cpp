@@ -210,6 +210,14 @@ private slots:
         // its backward: 32·layer·2 bytes.
         sc.parallel.reshard_after_forward = false;
         QCOMPARE(term(evaluate(sc).memory.stages[0], "other.zero3_gather").value, 32 * layer * 2);
+        // DeepSpeed gathers module by module and caps what is live (stage3_max_live_parameters):
+        // with 1e8 live parameters, fewer than the 2·202,383,360 of two layers, 1e8·2 bytes;
+        // a cap above two layers changes nothing.
+        sc.parallel.reshard_after_forward = true;
+        sc.parallel.zero3_max_live_params = 1e8;
+        QCOMPARE(term(evaluate(sc).memory.stages[0], "other.zero3_gather").value, 1e8 * 2);
+        sc.parallel.zero3_max_live_params = 1e9;
+        QCOMPARE(term(evaluate(sc).memory.stages[0], "other.zero3_gather").value, 2 * layer * 2);
     }
 
     void everyStageTotalIsTheSumOfItsTerms()

@@ -206,14 +206,16 @@ private slots:
 
     void falseOutOfMemory()
     {
-        // Runs that trained and that the engine calls out of memory (issue 15's false OOMs): the
-        // DeepSpeed ZeRO-3 529B run at micro batch 4 on 640 GPUs. Its 2 gathered layers (10.6 B
-        // parameters) exceed what DeepSpeed keeps live (stage3_max_live_parameters, 1e9).
+        // Runs that trained and that the engine calls out of memory (issue 15's false OOMs): none.
+        // The last one was the DeepSpeed ZeRO-3 529B run at micro batch 4 on 640 GPUs, while the
+        // engine kept 2 whole layers gathered (10.1 B parameters, 84.2 GiB in all); DeepSpeed
+        // gathers module by module and keeps at most stage3_max_live_parameters = 1e9 live
+        // (zero3_max_live_params in its scenario): 67.3 GiB of 80.
         const ValidationSummary a = referenceSet();
-        QCOMPARE(a.false_oom, 1);
+        QCOMPARE(a.false_oom, 0);
         for (const ValidationRow& r : a.rows)
-            if (r.predicted_oom)
-                QCOMPARE(r.id, std::string("narayanan21_t2_zero3_529B_640gpu"));
+            if (r.id == "narayanan21_t2_zero3_529B_640gpu")
+                QVERIFY(!r.predicted_oom && r.predicted_peak_gib > 60 && r.predicted_peak_gib < 70);
     }
 
     void partsAddUp()

@@ -65,8 +65,9 @@ private slots:
     void checkPartWithinBounds()
     {
         // Held out: FlashAttention's GPT-3 training-speed table (5 runs, 125M-2.7B on one node of
-        // 8 A100 80GB, DDP / ZeRO-1, no recompute), torchtitan's April 2024 FSDP2 table (3 runs,
-        // Llama 2 13B / 70B and Llama 3 70B on 64 A100 80GB), and 23 torchtitan runs on H100
+        // 8 A100 80GB, DDP / ZeRO-1, no recompute), torchtitan's April 2024 FSDP2 table (6 runs,
+        // Llama 2 13B / 70B and Llama 3 8B / 70B on 64 A100 80GB, no, full and op-level selective
+        // recompute), and 23 torchtitan runs on H100
         // (96 GB HBM2e, 500 W; benchmarks of 2024-12 and 2025-06): Llama 3.1 8B FSDP on 8 and
         // 128 GPUs, bf16 and Float8; 8B with CP 1–8 at 32k–256k tokens; 70B FSDP 32 × TP 8,
         // bf16 and Float8, with and without async TP; 8B FSDP 8 × TP 8 likewise; 405B on 512
@@ -75,11 +76,12 @@ private slots:
         // an external check (docs/VALIDATION.md). Measured 2026-12-01 (attention costed causal
         // from FlashAttention-2/3 kernel sweeps, TP overlap hiding each collective behind its own
         // GEMM, the A100 and H100 sustained clocks refitted on the fit part, the 500 W H100's on
-        // one fit run): MAPE 9.3 % over 31 runs, worst tt25_8b_64gpu_tp8_fp8_asynctp −25.4 %; by
-        // class dense 8.9 % (9), fp8 10.6 % (10), fsdp 3.0 % (4), long_context 11.3 % (8).
+        // one fit run, FP8's own GEMM curve): MAPE 9.4 % over 34 runs, worst
+        // tt25_8b_64gpu_tp8_fp8_asynctp −25.0 %; by class dense 8.9 % (9), fp8 10.2 % (10), fsdp
+        // 6.7 % (7), long_context 11.3 % (8).
         // Bounds: the target, MAPE ≤ 10 % and no run off by more than 30 %.
         const ValidationSummary v = referenceSet();
-        QVERIFY2(v.check.evaluated >= 31, std::to_string(v.check.evaluated).c_str());
+        QVERIFY2(v.check.evaluated >= 34, std::to_string(v.check.evaluated).c_str());
         for (const ValidationRow& r : v.rows) {
             QVERIFY2(r.id.rfind("korthikanti22_", 0) != 0, r.id.c_str());
             if (r.id.rfind("flashattn_", 0) == 0 || r.id.rfind("torchtitan_", 0) == 0) {

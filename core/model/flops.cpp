@@ -62,6 +62,7 @@ FlopsReport trainingFlops(const ModelSpec& m, const TrainingConfig& t, Explain e
                             + m.mtp_modules * mtp_layer.attention_scores;
     const double fwd_per_token = fwd_layers + logits + mtp;
     r.model_flops_per_step = 3 * tokens * fwd_per_token;
+    r.attention_score_flops_per_step = 3 * tokens * fwd_scores;
     r.forward_flops_per_token_layer = dense.total();
 
     // Recompute (Korthikanti et al. 2022, App. A): full recompute repeats every layer's forward

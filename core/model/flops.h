@@ -14,6 +14,7 @@ struct FlopsReport {
     double model_flops_per_step = 0;    // basis of MFU
     double hardware_flops_per_step = 0; // + recompute, basis of HFU
     double forward_flops_per_token_layer = 0; // one dense layer, one token (for the timeline)
+    double attention_score_flops_per_step = 0; // the scores' share of the model FLOPs (full s×s, ×3)
     std::string convention;
     std::vector<Term> terms;
 };

@@ -12,6 +12,7 @@
 //                             "step_s"
 //                             "tokens_per_s_per_gpu"
 //                             "model_tflops_per_gpu" with "flops_convention": "megatron" |
+//                               "megatron_causal" (Megatron-LM 2025: attention's causal half) |
 //                               "6nd" | "narayanan96" (Narayanan et al. 2021 eq. 3, GPT-shaped)
 //                             "mfu" (Megatron model FLOPs over the GPU's dense bf16 peak),
 //                           and optionally "peak_memory_gib"}}]}

@@ -376,6 +376,14 @@ void TstScenarioJson::errorNamesPath_data()
     row("negative global_batch", j, "training.global_batch", {QStringLiteral("integer in 1 … "), QStringLiteral("got -8")});
 
     j = base();
+    j["training"]["attention_kernel"] = "fa3";
+    row("bad attention kernel", j, "training.attention_kernel", {QStringLiteral("cudnn, fa2"), QStringLiteral("got \"fa3\"")});
+
+    j = base();
+    j["parallel"]["zero3_max_live_params"] = -1;
+    row("negative zero3_max_live_params", j, "parallel.zero3_max_live_params", {QStringLiteral("got -1")});
+
+    j = base();
     j["training"]["recompute"] = "some";
     row("bad recompute", j, "training.recompute", {QStringLiteral("none, selective, full"), QStringLiteral("got \"some\"")});
 
@@ -671,6 +679,17 @@ void TstScenarioJson::roundTrip_data()
     j["parallel"] = {{"tp", 4}, {"pp", 4}, {"dp", 1}, {"vpp", 2}, {"schedule", "interleaved"}};
     j["training"] = {{"seq_len", 2048}, {"global_batch", 16}};
     QTest::newRow("learned positions, preset gpu in custom cluster") << utf8(j.dump());
+
+    // The kernel-level fields: an inline GPU with its attention and FP8 GEMM curves, the FA2
+    // kernel, torchtitan's op SAC with TP, DeepSpeed's live-parameter cap.
+    j = base();
+    j["cluster"] = customCluster();
+    j["cluster"]["gpu"].update({{"attention_efficiency", 0.5}, {"attention_efficiency_fa2", 0.35}, {"attention_half_seq", 600},
+                                {"attention_half_head_dim", 30}, {"gemm_half_gflop", 8}, {"gemm_half_gflop_fp8", 40}});
+    j["parallel"] = {{"tp", 2}, {"dp", 4}, {"sequence_parallel", true}, {"zero", 3}, {"zero3_max_live_params", 1e8}};
+    j["training"] = {{"seq_len", 4096}, {"global_batch", 16}, {"precision", "fp8"}, {"attention_kernel", "fa2"},
+                     {"recompute", "selective"}, {"recompute_modules", {"every_other_mm"}}};
+    QTest::newRow("attention kernel, op SAC, live-parameter cap") << utf8(j.dump());
 }
 
 void TstScenarioJson::roundTrip()

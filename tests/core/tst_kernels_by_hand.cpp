@@ -5,9 +5,7 @@
 // numbers each derivation uses are asserted first, so the comments stay true.
 
 #include "memory/activation_memory.h"
-#include "parallel/pipeline_geometry.h"
-#include "scenario_fixture.h"
-#include "time/op_costs.h"
+#include "by_hand.h"
 
 #include <algorithm>
 #include <cmath>
@@ -17,35 +15,11 @@ using namespace parascope::test;
 
 namespace {
 
-bool near(double engine, double hand, double rel = 1e-9) { return std::fabs(engine - hand) <= rel * std::fabs(hand); }
-
-QString versus(const char* what, double engine, double hand)
-{
-    return QStringLiteral("%1: engine %2, by hand %3").arg(QLatin1String(what)).arg(engine, 0, 'g', 15).arg(hand, 0, 'g', 15);
-}
-
-// Llama-2 7B (L 32, h = q = kv = 4096, a 32 heads of 128, f 11008 SwiGLU) on the DGX H100 preset,
-// seq 4096, micro batch 1 (T = 4096 tokens), global batch 8.
-Scenario llama7bOnH100(int tp)
-{
-    Scenario sc = presetScenario("llama2-7b", "dgx-h100", tp, 1, 1);
-    sc.training.seq_len = 4096;
-    sc.training.micro_batch = 1;
-    sc.training.global_batch = 8;
-    return sc;
-}
-
 double termValue(const Scenario& sc, const char* name)
 {
     const Estimate e = evaluate(sc);
     const Term* t = findTerm(e.time.terms, name);
     return t ? t->value : -1;
-}
-
-StageCost firstStageCost(const Scenario& sc)
-{
-    const Estimate e = evaluate(sc);
-    return opCosts(sc, e.params, pipelineGeometry(sc.model, sc.parallel), e.communication).stages.front().cost;
 }
 
 double callTime(const Estimate& e, Group group, Collective collective)
@@ -64,7 +38,7 @@ class TstKernelsByHand : public QObject {
 private slots:
     void causalFlashAttentionByHand()
     {
-        Scenario sc = llama7bOnH100(1);
+        Scenario sc = llama7bOnH100(1, Recompute::Selective);
         const GpuSpec& g = sc.cluster.gpu;
         QCOMPARE(g.peak_bf16_flops, 989e12);
         QCOMPARE(g.attention_efficiency, 0.51);
@@ -97,7 +71,7 @@ private slots:
         // input-gradient pass minus the forward is, per layer, dX GEMMs − GEMMs (0) + 1.5·att +
         // elementwise once more; between the two kernels only the attention differs:
         // Δ(backward_input) = 2.5·L·(fa2 − cudnn) and Δ(forward) = L·(fa2 − cudnn).
-        Scenario a = llama7bOnH100(1), b = a;
+        Scenario a = llama7bOnH100(1, Recompute::Selective), b = a;
         a.training.recompute = b.training.recompute = Recompute::None;
         b.training.attention_kernel = AttentionKernel::Fa2;
         const StageCost ca = firstStageCost(a), cb = firstStageCost(b);
@@ -106,7 +80,7 @@ private slots:
         // Without flash (Megatron 2021): two batched GEMMs over the whole s×s, 137.44 GFLOP each,
         // at the GEMM rate 989e12·0.803·0.78 = 6.1945e14 with the size curve (F + 10e9)/rate:
         // 2·(137.44e9 + 10e9)/6.1945e14 = 0.476035 ms.
-        Scenario c = llama7bOnH100(1);
+        Scenario c = llama7bOnH100(1, Recompute::Selective);
         c.training.flash_attention = false;
         const double batched = 2 * (F + 10e9) / (989e12 * 0.803 * 0.78);
         const double engine_batched = termValue(c, "time.layer_forward_attention");
@@ -119,7 +93,7 @@ private slots:
         // one H100 (TP 1, no SP): per token it drops 6h (norm outputs, masks) + 2kv (K) + 4f
         // (SwiGLU up output and product) bytes instead of the 4a bytes of the flash log-sum-exp:
         //   stored difference per layer = s·(6·4096 + 2·4096 + 4·11008 − 4·32) = 4096·101,248 B.
-        Scenario core = llama7bOnH100(1);
+        Scenario core = llama7bOnH100(1, Recompute::Selective);
         core.training.recompute = Recompute::Selective;
         Scenario op = core;
         op.training.recompute_modules = unsigned(RecomputeModule::EveryOtherMm);
@@ -155,7 +129,7 @@ private slots:
         // Without overlap all four are exposed: 2·(t_AG + t_RS); with overlap each one hides
         // behind its own GEMM: max(0, t_AG − QKV) + max(0, t_RS − out) + max(0, t_AG − gate+up)
         // + max(0, t_RS − down).
-        Scenario sc = llama7bOnH100(8);
+        Scenario sc = llama7bOnH100(8, Recompute::Selective);
         sc.parallel.sequence_parallel = true;
         sc.training.recompute = Recompute::None;
         const Estimate plain = evaluate(sc);

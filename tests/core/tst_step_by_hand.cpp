@@ -6,9 +6,7 @@
 //
 // The preset numbers each derivation uses are asserted first, so the comments stay true.
 
-#include "parallel/pipeline_geometry.h"
-#include "scenario_fixture.h"
-#include "time/op_costs.h"
+#include "by_hand.h"
 
 #include <cmath>
 
@@ -17,45 +15,12 @@ using namespace parascope::test;
 
 namespace {
 
-// |engine − hand| ≤ rel·|hand|, both printed on failure.
-bool near(double engine, double hand, double rel = 1e-9)
-{
-    return std::fabs(engine - hand) <= rel * std::fabs(hand);
-}
-
-QString versus(const char* what, double engine, double hand)
-{
-    return QStringLiteral("%1: engine %2, by hand %3")
-        .arg(QLatin1String(what))
-        .arg(engine, 0, 'g', 15)
-        .arg(hand, 0, 'g', 15);
-}
-
 const CommEntry* findComm(const Estimate& e, Group group, Collective collective)
 {
     for (const CommEntry& c : e.communication)
         if (c.group == group && c.collective == collective)
             return &c;
     return nullptr;
-}
-
-// Llama-2 7B on one H100 (DGX H100 preset), TP = PP = DP = 1, s = 4096, micro batch 1
-// (T = 4096 tokens), global batch 8 → m = 8 microbatches.
-Scenario llama7bOnOneH100(Recompute recompute)
-{
-    Scenario sc = presetScenario("llama2-7b", "dgx-h100", 1, 1, 1);
-    sc.training.seq_len = 4096;
-    sc.training.micro_batch = 1;
-    sc.training.global_batch = 8;
-    sc.training.recompute = recompute;
-    return sc;
-}
-
-// The op costs of the first pipeline stage, as the simulator gets them.
-StageCost firstStageCost(const Scenario& sc)
-{
-    const Estimate e = evaluate(sc);
-    return opCosts(sc, e.params, pipelineGeometry(sc.model, sc.parallel), e.communication).stages.front().cost;
 }
 
 } // namespace
@@ -70,7 +35,7 @@ private slots:
         // (T = 4096 tokens), global batch 8 → m = 8 microbatches, no recompute. The same
         // scenario in bf16 and in fp8 (delayed scaling): only the linear layers' GEMMs change
         // rate and gain quantization; attention and the output layer stay bf16.
-        const Scenario sc = llama7bOnOneH100(Recompute::None);
+        const Scenario sc = llama7bOnH100(1, Recompute::None);
         const GpuSpec& g = sc.cluster.gpu;
         QCOMPARE(g.peak_bf16_flops, 989e12);
         QCOMPARE(g.peak_fp8_flops, 1979e12);
@@ -127,7 +92,7 @@ private slots:
         // per token they dropped: read the inputs, write the outputs; 2·4096·16,384 B at
         // 3.015e12 B/s) and the MLP's forward GEMMs again: (2·T·2f·h + 10e9)/r + (2·T·h·f + 10e9)/r,
         // r = 989e12·0.803·0.78, f = 11008.
-        Scenario sc = llama7bOnOneH100(Recompute::Selective);
+        Scenario sc = llama7bOnH100(1, Recompute::Selective);
         const StageCost core = firstStageCost(sc);
         sc.training.recompute_modules |= unsigned(RecomputeModule::Layernorm) | unsigned(RecomputeModule::Mlp);
         const StageCost more = firstStageCost(sc);

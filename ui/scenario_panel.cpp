@@ -141,6 +141,10 @@ ScenarioPanel::ScenarioPanel(ScenarioModel* model, QWidget* parent)
     grad_combo_ = enumCombo<GradDtype>();
     sp_check_ = new QCheckBox;
     flash_check_ = new QCheckBox;
+    attention_combo_ = enumCombo<AttentionKernel>();
+    // As narrow as the row allows: the panel must not widen on a 1280×720 projector.
+    attention_combo_->setSizeAdjustPolicy(QComboBox::AdjustToMinimumContentsLengthWithIcon);
+    attention_combo_->setMinimumContentsLength(6);
     form->addRow(label(QT_TR_NOOP("Schedule")), schedule_combo_);
     form->addRow(label(QT_TR_NOOP("Recompute")), recompute_combo_);
     form->addRow(label(QT_TR_NOOP("Precision")), precision_combo_);
@@ -148,7 +152,9 @@ ScenarioPanel::ScenarioPanel(ScenarioModel* model, QWidget* parent)
     form->addRow(label(QT_TR_NOOP("CP exchange")), cp_combo_);
     form->addRow(label(QT_TR_NOOP("Gradient dtype")), grad_combo_);
     form->addRow(QString(), sp_check_);
-    form->addRow(QString(), flash_check_);
+    // The kernel sits on the flash row, the check in the label column: no extra row and no
+    // wider panel on a 720p projector.
+    form->addRow(flash_check_, attention_combo_);
     gpus_label_ = new QLabel;
     gpus_label_->setWordWrap(true);
     outer->addWidget(gpus_label_);
@@ -187,6 +193,7 @@ ScenarioPanel::ScenarioPanel(ScenarioModel* model, QWidget* parent)
     enumEdit(precision_combo_, [](Scenario& s) -> Precision& { return s.training.precision; });
     enumEdit(fp8_combo_, [](Scenario& s) -> Fp8Recipe& { return s.training.fp8_recipe; });
     enumEdit(cp_combo_, [](Scenario& s) -> CpComm& { return s.parallel.cp_comm; });
+    enumEdit(attention_combo_, [](Scenario& s) -> AttentionKernel& { return s.training.attention_kernel; });
     enumEdit(grad_combo_, [](Scenario& s) -> GradDtype& { return s.training.grad_dtype; });
     connect(sp_check_, &QCheckBox::toggled, this, [this](bool on) {
         if (!syncing_)
@@ -230,6 +237,9 @@ void ScenarioPanel::retranslate()
     name(precision_combo_, Precision{});
     name(fp8_combo_, Fp8Recipe{});
     name(cp_combo_, CpComm{});
+    name(attention_combo_, AttentionKernel{});
+    attention_combo_->setToolTip(tr("The fused attention kernel the training software calls: cuDNN (Transformer Engine, as fast as "
+                                    "FlashAttention-3 on Hopper) or FlashAttention-2 (PyTorch SDPA's default)"));
     cp_combo_->setToolTip(tr("How context parallelism exchanges keys and values; used when CP > 1"));
     fp8_combo_->setToolTip(tr("How FP8 GEMMs scale their inputs; used when the precision is FP8"));
     for (const EnumName<GradDtype>& n : enumNames(GradDtype{}))
@@ -276,6 +286,8 @@ void ScenarioPanel::sync()
     selectEnum(grad_combo_, s.training.grad_dtype);
     sp_check_->setChecked(s.parallel.sequence_parallel);
     flash_check_->setChecked(s.training.flash_attention);
+    selectEnum(attention_combo_, s.training.attention_kernel);
+    attention_combo_->setEnabled(s.training.flash_attention);
     const long long gpus = s.parallel.gpus();
     const long long per_node = std::max(1, s.cluster.gpus_per_node);
     gpus_label_->setText(tr("GPUs = TP·PP·DP·CP = %1·%2·%3·%4 = <b>%5</b> (%6 nodes of %7)")

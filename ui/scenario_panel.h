@@ -63,6 +63,7 @@ private:
     QComboBox* grad_combo_ = nullptr;
     QCheckBox* sp_check_ = nullptr;
     QCheckBox* flash_check_ = nullptr;
+    QComboBox* attention_combo_ = nullptr; // beside the flash check: which fused kernel
     QPushButton* custom_button_ = nullptr;
     QLabel* gpus_label_ = nullptr;
     std::vector<std::pair<QLabel*, const char*>> static_labels_;

@@ -92,6 +92,15 @@ Localized displayName(CpComm v)
     return {"?", "?"};
 }
 
+Localized displayName(AttentionKernel v)
+{
+    switch (v) {
+    case AttentionKernel::Cudnn: return {"cuDNN / FA3", "cuDNN / FA3"};
+    case AttentionKernel::Fa2: return {"FA2 (PyTorch SDPA)", "FA2（PyTorch SDPA）"};
+    }
+    return {"?", "?"};
+}
+
 Localized displayName(Group v)
 {
     switch (v) {

@@ -956,6 +956,10 @@ OOM</translation>
         <source>How context parallelism exchanges keys and values; used when CP &gt; 1</source>
         <translation>How context parallelism exchanges keys and values; used when CP &gt; 1</translation>
     </message>
+    <message>
+        <source>The fused attention kernel the training software calls: cuDNN (Transformer Engine, as fast as FlashAttention-3 on Hopper) or FlashAttention-2 (PyTorch SDPA&apos;s default)</source>
+        <translation>The fused attention kernel the training software calls: cuDNN (Transformer Engine, as fast as FlashAttention-3 on Hopper) or FlashAttention-2 (PyTorch SDPA's default)</translation>
+    </message>
 </context>
 <context>
     <name>parascope::ui::SearchTableModel</name>

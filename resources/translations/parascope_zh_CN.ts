@@ -947,6 +947,10 @@ OOM</source>
         <source>How context parallelism exchanges keys and values; used when CP &gt; 1</source>
         <translation>上下文并行交换 K/V 的方式；仅在 CP &gt; 1 时使用</translation>
     </message>
+    <message>
+        <source>The fused attention kernel the training software calls: cuDNN (Transformer Engine, as fast as FlashAttention-3 on Hopper) or FlashAttention-2 (PyTorch SDPA&apos;s default)</source>
+        <translation>训练软件调用的融合注意力内核：cuDNN（Transformer Engine，在 Hopper 上与 FlashAttention-3 一样快）或 FlashAttention-2（PyTorch SDPA 的默认内核）</translation>
+    </message>
 </context>
 <context>
     <name>parascope::ui::SearchTableModel</name>

@@ -444,6 +444,9 @@ private slots:
         QStringList names = {QStringLiteral("All-to-All"), QStringLiteral("ZB-H1"), QStringLiteral("ZB-V"), QStringLiteral("tokens/s"),
                              QStringLiteral("Tokens/s"), QStringLiteral("1F1B"), QStringLiteral("BF16"), QStringLiteral("FP16"),
                              QStringLiteral("FP8"), QStringLiteral("MXFP8"), QStringLiteral("Ulysses"), QStringLiteral("P2P"), QStringLiteral("FP32"), QStringLiteral("PP 4"),
+                             QStringLiteral("cuDNN / FA3"), QStringLiteral("FA2"), QStringLiteral("PyTorch SDPA"), QStringLiteral("cuDNN"),
+                             QStringLiteral("Transformer Engine"), QStringLiteral("Hopper"), QStringLiteral("FlashAttention-3"),
+                             QStringLiteral("FlashAttention-2"),
                              QStringLiteral("PP 2")};
         for (const char* kind : {"models", "clusters", "gpus", "lessons"})
             for (const PresetInfo& p : listPresets(kind)) {

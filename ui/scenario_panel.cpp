@@ -140,11 +140,11 @@ ScenarioPanel::ScenarioPanel(ScenarioModel* model, QWidget* parent)
     cp_combo_ = enumCombo<CpComm>();
     grad_combo_ = enumCombo<GradDtype>();
     sp_check_ = new QCheckBox;
-    flash_check_ = new QCheckBox;
+    // Flash attention and its kernel in one row: the fused kernels by name, or "none (unfused)".
     attention_combo_ = enumCombo<AttentionKernel>();
-    // As narrow as the row allows: the panel must not widen on a 1280×720 projector.
+    attention_combo_->addItem(QStringLiteral("none"), QStringLiteral("none"));
     attention_combo_->setSizeAdjustPolicy(QComboBox::AdjustToMinimumContentsLengthWithIcon);
-    attention_combo_->setMinimumContentsLength(6);
+    attention_combo_->setMinimumContentsLength(8);
     form->addRow(label(QT_TR_NOOP("Schedule")), schedule_combo_);
     form->addRow(label(QT_TR_NOOP("Recompute")), recompute_combo_);
     form->addRow(label(QT_TR_NOOP("Precision")), precision_combo_);
@@ -152,9 +152,7 @@ ScenarioPanel::ScenarioPanel(ScenarioModel* model, QWidget* parent)
     form->addRow(label(QT_TR_NOOP("CP exchange")), cp_combo_);
     form->addRow(label(QT_TR_NOOP("Gradient dtype")), grad_combo_);
     form->addRow(QString(), sp_check_);
-    // The kernel sits on the flash row, the check in the label column: no extra row and no
-    // wider panel on a 720p projector.
-    form->addRow(flash_check_, attention_combo_);
+    form->addRow(label(QT_TR_NOOP("Attention kernel")), attention_combo_);
     gpus_label_ = new QLabel;
     gpus_label_->setWordWrap(true);
     outer->addWidget(gpus_label_);
@@ -193,15 +191,19 @@ ScenarioPanel::ScenarioPanel(ScenarioModel* model, QWidget* parent)
     enumEdit(precision_combo_, [](Scenario& s) -> Precision& { return s.training.precision; });
     enumEdit(fp8_combo_, [](Scenario& s) -> Fp8Recipe& { return s.training.fp8_recipe; });
     enumEdit(cp_combo_, [](Scenario& s) -> CpComm& { return s.parallel.cp_comm; });
-    enumEdit(attention_combo_, [](Scenario& s) -> AttentionKernel& { return s.training.attention_kernel; });
+    connect(attention_combo_, qOverload<int>(&QComboBox::activated), this, [this](int i) {
+        const auto kernel = enumFromName<AttentionKernel>(attention_combo_->itemData(i).toString().toStdString());
+        if (!syncing_)
+            model_->edit([&](Scenario& s) {
+                s.training.flash_attention = kernel.has_value();
+                if (kernel)
+                    s.training.attention_kernel = *kernel;
+            });
+    });
     enumEdit(grad_combo_, [](Scenario& s) -> GradDtype& { return s.training.grad_dtype; });
     connect(sp_check_, &QCheckBox::toggled, this, [this](bool on) {
         if (!syncing_)
             model_->edit([on](Scenario& s) { s.parallel.sequence_parallel = on; });
-    });
-    connect(flash_check_, &QCheckBox::toggled, this, [this](bool on) {
-        if (!syncing_)
-            model_->edit([on](Scenario& s) { s.training.flash_attention = on; });
     });
     connect(model_, &ScenarioModel::scenarioChanged, this, &ScenarioPanel::sync);
     retranslate();
@@ -238,8 +240,10 @@ void ScenarioPanel::retranslate()
     name(fp8_combo_, Fp8Recipe{});
     name(cp_combo_, CpComm{});
     name(attention_combo_, AttentionKernel{});
-    attention_combo_->setToolTip(tr("The fused attention kernel the training software calls: cuDNN (Transformer Engine, as fast as "
-                                    "FlashAttention-3 on Hopper) or FlashAttention-2 (PyTorch SDPA's default)"));
+    attention_combo_->setItemText(attention_combo_->findData(QStringLiteral("none")), tr("none (unfused)"));
+    attention_combo_->setToolTip(tr("The fused (flash) attention kernel the training software calls: cuDNN (Transformer Engine, as "
+                                    "fast as FlashAttention-3 on Hopper) or FlashAttention-2 (PyTorch SDPA's default); none keeps "
+                                    "the s × s scores in memory"));
     cp_combo_->setToolTip(tr("How context parallelism exchanges keys and values; used when CP > 1"));
     fp8_combo_->setToolTip(tr("How FP8 GEMMs scale their inputs; used when the precision is FP8"));
     for (const EnumName<GradDtype>& n : enumNames(GradDtype{}))
@@ -249,7 +253,6 @@ void ScenarioPanel::retranslate()
     sp_check_->setText(tr("Sequence parallelism (SP)"));
     for (Row& r : rows_)
         r.slider->setToolTip(tr("Right-click: sweep this knob"));
-    flash_check_->setText(tr("Flash attention"));
     sync();
 }
 
@@ -285,9 +288,10 @@ void ScenarioPanel::sync()
     }
     selectEnum(grad_combo_, s.training.grad_dtype);
     sp_check_->setChecked(s.parallel.sequence_parallel);
-    flash_check_->setChecked(s.training.flash_attention);
-    selectEnum(attention_combo_, s.training.attention_kernel);
-    attention_combo_->setEnabled(s.training.flash_attention);
+    if (s.training.flash_attention)
+        selectEnum(attention_combo_, s.training.attention_kernel);
+    else
+        attention_combo_->setCurrentIndex(attention_combo_->findData(QStringLiteral("none")));
     const long long gpus = s.parallel.gpus();
     const long long per_node = std::max(1, s.cluster.gpus_per_node);
     gpus_label_->setText(tr("GPUs = TP·PP·DP·CP = %1·%2·%3·%4 = <b>%5</b> (%6 nodes of %7)")

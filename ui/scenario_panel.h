@@ -62,8 +62,7 @@ private:
     QComboBox* cp_combo_ = nullptr;
     QComboBox* grad_combo_ = nullptr;
     QCheckBox* sp_check_ = nullptr;
-    QCheckBox* flash_check_ = nullptr;
-    QComboBox* attention_combo_ = nullptr; // beside the flash check: which fused kernel
+    QComboBox* attention_combo_ = nullptr; // flash attention's kernel, or none
     QPushButton* custom_button_ = nullptr;
     QLabel* gpus_label_ = nullptr;
     std::vector<std::pair<QLabel*, const char*>> static_labels_;

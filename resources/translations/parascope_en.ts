@@ -925,10 +925,6 @@ OOM</translation>
         <translation>Sequence parallelism (SP)</translation>
     </message>
     <message>
-        <source>Flash attention</source>
-        <translation>Flash attention</translation>
-    </message>
-    <message>
         <source>GPUs = TP·PP·DP·CP = %1·%2·%3·%4 = &lt;b&gt;%5&lt;/b&gt; (%6 nodes of %7)</source>
         <translation>GPUs = TP·PP·DP·CP = %1·%2·%3·%4 = &lt;b&gt;%5&lt;/b&gt; (%6 nodes of %7)</translation>
     </message>
@@ -957,8 +953,16 @@ OOM</translation>
         <translation>How context parallelism exchanges keys and values; used when CP &gt; 1</translation>
     </message>
     <message>
-        <source>The fused attention kernel the training software calls: cuDNN (Transformer Engine, as fast as FlashAttention-3 on Hopper) or FlashAttention-2 (PyTorch SDPA&apos;s default)</source>
-        <translation>The fused attention kernel the training software calls: cuDNN (Transformer Engine, as fast as FlashAttention-3 on Hopper) or FlashAttention-2 (PyTorch SDPA's default)</translation>
+        <source>Attention kernel</source>
+        <translation>Attention kernel</translation>
+    </message>
+    <message>
+        <source>none (unfused)</source>
+        <translation>none (unfused)</translation>
+    </message>
+    <message>
+        <source>The fused (flash) attention kernel the training software calls: cuDNN (Transformer Engine, as fast as FlashAttention-3 on Hopper) or FlashAttention-2 (PyTorch SDPA&apos;s default); none keeps the s × s scores in memory</source>
+        <translation>The fused (flash) attention kernel the training software calls: cuDNN (Transformer Engine, as fast as FlashAttention-3 on Hopper) or FlashAttention-2 (PyTorch SDPA's default); none keeps the s × s scores in memory</translation>
     </message>
 </context>
 <context>

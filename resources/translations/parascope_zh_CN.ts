@@ -916,10 +916,6 @@ OOM</source>
         <translation>序列并行（SP）</translation>
     </message>
     <message>
-        <source>Flash attention</source>
-        <translation>Flash Attention</translation>
-    </message>
-    <message>
         <source>GPUs = TP·PP·DP·CP = %1·%2·%3·%4 = &lt;b&gt;%5&lt;/b&gt; (%6 nodes of %7)</source>
         <translation>GPU 数 = TP·PP·DP·CP = %1·%2·%3·%4 = &lt;b&gt;%5&lt;/b&gt;（%6 个节点，每节点 %7 块）</translation>
     </message>
@@ -948,8 +944,16 @@ OOM</source>
         <translation>上下文并行交换 K/V 的方式；仅在 CP &gt; 1 时使用</translation>
     </message>
     <message>
-        <source>The fused attention kernel the training software calls: cuDNN (Transformer Engine, as fast as FlashAttention-3 on Hopper) or FlashAttention-2 (PyTorch SDPA&apos;s default)</source>
-        <translation>训练软件调用的融合注意力内核：cuDNN（Transformer Engine，在 Hopper 上与 FlashAttention-3 一样快）或 FlashAttention-2（PyTorch SDPA 的默认内核）</translation>
+        <source>Attention kernel</source>
+        <translation>注意力内核</translation>
+    </message>
+    <message>
+        <source>none (unfused)</source>
+        <translation>无（不融合）</translation>
+    </message>
+    <message>
+        <source>The fused (flash) attention kernel the training software calls: cuDNN (Transformer Engine, as fast as FlashAttention-3 on Hopper) or FlashAttention-2 (PyTorch SDPA&apos;s default); none keeps the s × s scores in memory</source>
+        <translation>训练软件调用的融合（flash）注意力内核：cuDNN（Transformer Engine，在 Hopper 上与 FlashAttention-3 一样快）或 FlashAttention-2（PyTorch SDPA 的默认内核）；选“无”则在显存中保存 s × s 的注意力分数</translation>
     </message>
 </context>
 <context>

@@ -123,10 +123,10 @@ private slots:
         w.model()->flush();
         QCOMPARE(w.model()->scenario().parallel.cp_comm, CpComm::A2a);
 
-        // The attention kernel sits beside the flash check, enabled with it. On the H100 preset
-        // FA2 (PyTorch SDPA) reaches 0.343 of the peak against cuDNN's 0.51: the step grows.
+        // The attention kernel row: flash with cuDNN or FA2, or none. On the H100 preset FA2
+        // (PyTorch SDPA) reaches 0.343 of the peak against cuDNN's 0.51: the step grows.
         QComboBox* kernel = comboWith("fa2");
-        QVERIFY(kernel && kernel->isVisibleTo(w.panel()) && kernel->isEnabled());
+        QVERIFY(kernel && kernel->isVisibleTo(w.panel()));
         s = sevenB();
         s.cluster = scenario(R"({"schema":"parascope.scenario/1","model":"llama2-7b","cluster":"dgx-h100"})").cluster;
         w.model()->setScenario(s);
@@ -136,9 +136,13 @@ private slots:
         w.model()->flush();
         QCOMPARE(w.model()->scenario().training.attention_kernel, AttentionKernel::Fa2);
         QVERIFY(w.model()->estimate().time.step_s > cudnn_step);
-        s.training.flash_attention = false;
+        kernel->activated(kernel->findData(QStringLiteral("none")));
+        w.model()->flush();
+        QVERIFY(!w.model()->scenario().training.flash_attention);
+        s.training.flash_attention = true;
+        s.training.attention_kernel = AttentionKernel::Cudnn;
         w.model()->setScenario(s);
-        QVERIFY(!kernel->isEnabled());
+        QCOMPARE(kernel->currentData().toString(), QStringLiteral("cudnn"));
     }
 
     void ppSliderDrivesEveryChart()

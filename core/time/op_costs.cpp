@@ -264,8 +264,7 @@ OpCostModel opCosts(const Scenario& sc, const ParamCounts& params, const Pipelin
         // torchtitan's op SAC keeps the reduce-scatters' outputs but not the all-gathers': the
         // backward's recompute of k and of the MLP's up projection gathers their inputs again.
         if (sp && t.recomputes(RecomputeModule::EveryOtherMm))
-            c.tp_b += p.tp_comm_overlap ? std::max(0.0, t_ag - c.attn_in_s) + std::max(0.0, t_ag - c.mlp_in_s)
-                                        : tpCollectivesPerLayer(m) * t_ag;
+            c.tp_b += exposedTp(t_ag, 0.0);
         if (moe) {
             c.ep_f = kEpAllToAllsPerMoeLayer * t_a2a;
             c.ep_b = kEpAllToAllsPerMoeLayer * t_a2a;

@@ -22,12 +22,11 @@ double termValue(const Scenario& sc, const char* name)
     return t ? t->value : -1;
 }
 
+// One call's time of (group, collective) in the plan.
 double callTime(const Estimate& e, Group group, Collective collective)
 {
-    for (const CommEntry& c : e.communication)
-        if (c.group == group && c.collective == collective && c.calls_per_step > 0)
-            return c.time_s / c.calls_per_step;
-    return 0;
+    const CommEntry* c = findComm(e, group, collective);
+    return c && c->calls_per_step > 0 ? c->time_s / c->calls_per_step : 0;
 }
 
 } // namespace

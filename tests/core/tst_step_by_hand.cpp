@@ -13,18 +13,6 @@
 using namespace parascope;
 using namespace parascope::test;
 
-namespace {
-
-const CommEntry* findComm(const Estimate& e, Group group, Collective collective)
-{
-    for (const CommEntry& c : e.communication)
-        if (c.group == group && c.collective == collective)
-            return &c;
-    return nullptr;
-}
-
-} // namespace
-
 class TstStepByHand : public QObject {
     Q_OBJECT
 

@@ -33,6 +33,15 @@ inline Scenario llama7bOnH100(int tp, Recompute recompute)
     return sc;
 }
 
+// The plan's entry of (group, collective); null when there is none.
+inline const CommEntry* findComm(const Estimate& e, Group group, Collective collective)
+{
+    for (const CommEntry& c : e.communication)
+        if (c.group == group && c.collective == collective)
+            return &c;
+    return nullptr;
+}
+
 inline StageCost firstStageCost(const Scenario& sc)
 {
     const Estimate e = evaluate(sc);

@@ -202,16 +202,17 @@ std::vector<CommEntry> communicationPlan(const CommInputs& in)
         const double S = s * bsz / (sp ? p.tp : 1) * m.moe->top_k * h * act_bytes * t.moeLoad();
         const double per_layer = callsPerLayer(kEpAllToAllsPerMoeLayer, full);
         b.add(Group::Ep, Collective::AllToAll, Purpose::Tokens, per_layer * Lmoe * mb, S, mb,
-              p.schedule == ScheduleKind::DualPipeV ? Overlap::Forward : Overlap::None,
+              p.schedule == ScheduleKind::DualPipeV || p.schedule == ScheduleKind::DualPipe ? Overlap::Forward : Overlap::None,
               "4 all-to-all per MoE layer, S = s·b·top_k·h·2 (× the busiest rank's load)", "Lepikhin et al. 2020 (GShard); Megatron MoE README");
     }
 
     // PP: one send of the activation forward and one of its gradient backward per microbatch and
     // stage boundary; interleaving crosses v times as many boundaries (Narayanan 2021 §2.2.2);
-    // V-shaped schedules two per rank. SP scatters the tensor over TP ranks (Narayanan §4.1).
+    // V-shaped schedules two per rank (DualPipe one: each microbatch takes one direction). SP
+    // scatters the tensor over TP ranks (Narayanan §4.1).
     if (p.pp > 1) {
         const double S = s * bsz * h * act_bytes / (sp ? p.tp : 1);
-        const double chunks = chunksPerRank(p);
+        const double chunks = passesPerRank(p);
         const char* src = "Narayanan et al. 2021 §2.2, §4.1";
         b.add(Group::Pp, Collective::SendRecv, Purpose::Activations, chunks * mb, S, 1, Overlap::PipelineFill,
               sp ? "v·m sends, S = s·b·h·2/t" : "v·m sends, S = s·b·h·2", src);
@@ -295,6 +296,30 @@ std::vector<CommEntry> communicationPlan(const CommInputs& in)
     };
     data_parallel(Group::DpCp, in.dense_params);
     data_parallel(Group::Edp, in.expert_params);
+
+    // DualPipe keeps two copies of every stage (rank r and rank p−1−r hold stages r and p−1−r,
+    // one per direction): once per step the pair all-reduces the gradients of the rank's two
+    // stages, each GPU's own (after ZeRO-2/3 sharding), as the data-parallel reduction does.
+    // Ranks 0 and p−1 are the farthest pair: across nodes when the pipeline spans them.
+    if (isBidirectional(p.schedule) && p.pp > 1) {
+        const GroupPlacement& whole = in.placement.group(Group::Pp);
+        GroupPlacement pair = whole;
+        pair.size = 2;
+        pair.nodes = whole.nodes > 1 ? 2 : 1;
+        pair.ranks_per_node = pair.nodes == 2 ? 1 : 2;
+        pair.link = pair.nodes == 2 ? Link::Network : whole.link;
+        const double grad_bytes = (t.precision == Precision::Fp32 || t.grad_dtype == GradDtype::Fp32) ? 4 : 2;
+        const double expert_dp = std::max(1.0, double(p.tp) * p.cp * p.dp / (double(p.ep) * p.expertTp()));
+        const double dense = in.dense_params / (p.zero >= 2 ? double(p.zeroShard()) : 1);
+        const double experts = in.expert_params / (p.zero >= 2 ? expert_dp : 1);
+        const double params = dense + experts;
+        const double buckets = std::max(1.0, std::ceil(params / bucketParams(2)));
+        b.add(Group::Pp, Collective::AllReduce, Purpose::Gradients, buckets, params * grad_bytes / buckets, 1,
+              p.overlap_grad_reduce ? Overlap::Backward : Overlap::None,
+              [&] { return "all-reduce over the mirrored pair (r, p−1−r) of the rank's two stages' gradients, Ψ = " + num(params)
+                           + " params in " + num(buckets) + " calls, once per step"; },
+              "DeepSeek-V3 report §3.2.1 (DualPipe keeps two copies of the model parameters); deepseek-ai/DualPipe", &pair);
+    }
     return b.out;
 }
 

@@ -200,6 +200,21 @@ std::vector<Diagnostic> configurationDiagnostics(const Scenario& sc)
                 + n((mbs / p.pp + 1) * p.pp * per_step) + "), or the 1F1B schedule.",
             "改用 " + n((mbs / p.pp + 1) * p.pp) + " 个微批（全局批大小 " + n((mbs / p.pp + 1) * p.pp * per_step) + "），或改用 1F1B 调度。"));
     }
+    if (p.schedule == ScheduleKind::DualPipe && p.pp % 2 != 0)
+        out.push_back(make(Severity::Error, "dualpipe_needs_even_pp", "parallel.pp",
+            "DualPipe feeds the pipeline from both ends and pairs rank r with rank PP−1−r: PP must be even, got " + n(p.pp) + ".",
+            "DualPipe 从流水线两端同时送入微批，并把第 r 个进程与第 PP−1−r 个配对：PP 必须是偶数，当前为 " + n(p.pp) + "。",
+            "Use PP = " + n(p.pp + 1) + (p.pp > 1 ? " or " + n(p.pp - 1) : std::string()) + ", or DualPipeV.",
+            "改用 PP = " + n(p.pp + 1) + (p.pp > 1 ? " 或 " + n(p.pp - 1) : std::string()) + "，或改用 DualPipeV。"));
+    if (p.schedule == ScheduleKind::DualPipe && mbs > 0 && (mbs < 2LL * p.pp || mbs % 2 != 0)) {
+        const long long want = std::max(2LL * p.pp, mbs + mbs % 2);
+        out.push_back(make(Severity::Error, "microbatches_lt_pp", "training.global_batch",
+            "DualPipe sends half of the microbatches each way and needs an even count of at least 2·PP = " + n(2LL * p.pp)
+                + ", got " + n(mbs) + ".",
+            "DualPipe 两个方向各送一半微批，微批数须为偶数且至少 2·PP = " + n(2LL * p.pp) + "，当前为 " + n(mbs) + "。",
+            "Use global batch " + n(want * per_step) + " (" + n(want) + " microbatches).",
+            "把全局批大小改为 " + n(want * per_step) + "（" + n(want) + " 个微批）。"));
+    }
     if (p.schedule == ScheduleKind::DualPipeV && mbs > 0 && mbs < 2LL * p.pp) {
         out.push_back(make(Severity::Error, "microbatches_lt_pp", "training.global_batch",
             "DualPipeV needs at least 2·PP = " + n(2LL * p.pp) + " microbatches, got " + n(mbs) + ".",

@@ -46,6 +46,7 @@ Localized displayName(ScheduleKind v)
     case ScheduleKind::ZbH1: return {"ZB-H1", "ZB-H1"};
     case ScheduleKind::ZbV: return {"ZB-V", "ZB-V"};
     case ScheduleKind::DualPipeV: return {"DualPipeV", "DualPipeV"};
+    case ScheduleKind::DualPipe: return {"DualPipe (bidirectional)", "DualPipe（双向）"};
     }
     return {"?", "?"};
 }

@@ -187,6 +187,10 @@ std::string noteZh(const TimeReport& t)
             why = "交错式 1F1B 需要 VPP ≥ 2";
         else if (note.find("multiple of pp") != std::string::npos)
             why = "交错式 1F1B 要求微批数是 PP 的整数倍";
+        else if (note.find("even pp") != std::string::npos)
+            why = "DualPipe 需要偶数的 PP";
+        else if (note.find("even number of microbatches") != std::string::npos)
+            why = "DualPipe 需要偶数个微批，且至少 2·PP 个";
         else if (note.find("2·pp") != std::string::npos)
             why = "DualPipeV 至少需要 2·PP 个微批";
         else if (note.find("at least one") != std::string::npos)

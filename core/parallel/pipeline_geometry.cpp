@@ -8,12 +8,17 @@ int chunksPerRank(const ParallelConfig& p)
 {
     if (p.schedule == ScheduleKind::Interleaved)
         return std::max(1, p.vpp);
-    return isVShape(p.schedule) ? 2 : 1;
+    return mirroredPlacement(p.schedule) ? 2 : 1;
 }
 
-int rankOfVirtualStage(int stage, int ranks, bool v_shape)
+int passesPerRank(const ParallelConfig& p)
 {
-    if (v_shape)
+    return isBidirectional(p.schedule) ? 1 : chunksPerRank(p);
+}
+
+int rankOfVirtualStage(int stage, int ranks, bool mirrored)
+{
+    if (mirrored)
         return stage < ranks ? stage : 2 * ranks - 1 - stage;
     return stage % ranks;
 }
@@ -24,9 +29,19 @@ namespace {
 // layers, shared over its chunks; otherwise the layers — plus one slot for the embedding and one
 // for the output layer and loss when Megatron accounts for them — are shared out evenly over the
 // p·v virtual stages, a remainder one each to the first ones, and the embedding's and the loss's
-// slots are taken from the first and the last virtual stage.
+// slots are taken from the first and the last virtual stage. DualPipe shares the model over the p
+// stages of one direction, and the reverse direction's stage j (virtual stage p + j) repeats
+// stage j's layers.
 std::vector<int> virtualStageLayers(const ModelSpec& m, const ParallelConfig& p, const PipelineGeometry& g)
 {
+    if (g.bidirectional) {
+        PipelineGeometry one_way = g;
+        one_way.bidirectional = false;
+        one_way.chunks = 1;
+        std::vector<int> out = virtualStageLayers(m, p, one_way);
+        out.insert(out.end(), out.begin(), out.end());
+        return out;
+    }
     const int S = g.virtualStages();
     std::vector<int> out(static_cast<std::size_t>(S), 0);
     if (int(p.stage_layers.size()) == g.ranks) {
@@ -55,15 +70,20 @@ PipelineGeometry pipelineGeometry(const ModelSpec& m, const ParallelConfig& p)
     g.ranks = std::max(1, p.pp);
     g.chunks = chunksPerRank(p);
     g.v_shape = isVShape(p.schedule);
+    g.bidirectional = isBidirectional(p.schedule);
     g.split_backward = splitsBackward(p.schedule);
     g.rank_layers.resize(std::size_t(g.ranks));
     for (int r = 0; r < g.ranks; ++r)
         g.rank_layers[std::size_t(r)].rank = r;
     g.rank_layers.front().has_embedding = true;
     (g.v_shape ? g.rank_layers.front() : g.rank_layers.back()).has_output = true;
+    if (g.bidirectional) { // the reverse direction enters at the last rank and leaves at rank 0
+        g.rank_layers.back().has_embedding = true;
+        g.rank_layers.front().has_output = true;
+    }
 
-    // Virtual stages hold consecutive layers in pipeline order; a rank's layers are those of
-    // its chunks.
+    // Virtual stages hold consecutive layers in pipeline order (each direction from the first
+    // layer for DualPipe); a rank's layers are those of its chunks.
     const std::vector<int> layers = virtualStageLayers(m, p, g);
     g.stages.resize(std::size_t(g.virtualStages()));
     int first_layer = 0;
@@ -71,6 +91,8 @@ PipelineGeometry pipelineGeometry(const ModelSpec& m, const ParallelConfig& p)
         VirtualStage& v = g.stages[std::size_t(s)];
         v.rank = g.rankOfStage(s);
         v.chunk = s / g.ranks;
+        if (g.bidirectional && s == g.ranks)
+            first_layer = 0;
         v.layers = layers[std::size_t(s)];
         for (int l = first_layer; l < first_layer + v.layers && l < m.layers; ++l)
             v.moe_layers += m.isMoeLayer(l) ? 1 : 0;

@@ -15,14 +15,27 @@ namespace parascope {
 // the first and the last chunk (Qi et al. 2024 "Pipeline parallelism with controllable memory";
 // DeepSeek-V3 report §3.2.1).
 constexpr bool isVShape(ScheduleKind k) { return k == ScheduleKind::ZbV || k == ScheduleKind::DualPipeV; }
+// Bidirectional DualPipe (DeepSeek-V3 report §3.2.1; deepseek-ai/DualPipe dualpipe.py): two
+// copies of the model, one fed from each end of the pipeline. Virtual stages 0…p−1 are the
+// forward direction (stage s on rank s), p…2p−1 the reverse direction (its stage j, virtual stage
+// p + j, on rank p−1−j); the first half of the microbatches go one way, the second half the other.
+// Each rank holds two of the p stages of the model (parameters 2×), so ranks 0 and p−1 both hold
+// an embedding and an output layer.
+constexpr bool isBidirectional(ScheduleKind k) { return k == ScheduleKind::DualPipe; }
+// Rank r holds virtual stages r and 2p−1−r: the V shapes and DualPipe's two directions.
+constexpr bool mirroredPlacement(ScheduleKind k) { return isVShape(k) || isBidirectional(k); }
 // Schedules that split the backward into input gradient (B/I) and weight gradient (W)
 // (Qi et al. 2023, zero bubble).
-constexpr bool splitsBackward(ScheduleKind k) { return k == ScheduleKind::ZbH1 || isVShape(k); }
-// Virtual stages per rank: vpp for interleaved 1F1B, 2 for V shapes, else 1.
+constexpr bool splitsBackward(ScheduleKind k) { return k == ScheduleKind::ZbH1 || mirroredPlacement(k); }
+// Virtual stages per rank: vpp for interleaved 1F1B, 2 for V shapes and DualPipe, else 1.
 int chunksPerRank(const ParallelConfig& p);
+// How often each microbatch passes through a rank (its pipeline sends per rank and direction):
+// vpp for interleaved 1F1B, 2 for V shapes, 1 otherwise — DualPipe too, whose microbatches each
+// take one of the two directions.
+int passesPerRank(const ParallelConfig& p);
 
-// Loop placement: stage s on rank s mod p; V placement: rank r holds r and 2p−1−r.
-int rankOfVirtualStage(int stage, int ranks, bool v_shape);
+// Loop placement: stage s on rank s mod p; mirrored placement: rank r holds r and 2p−1−r.
+int rankOfVirtualStage(int stage, int ranks, bool mirrored);
 
 struct StageLayers {
     int rank = 0;
@@ -42,12 +55,13 @@ struct PipelineGeometry {
     int ranks = 1;              // PP
     int chunks = 1;             // chunksPerRank()
     bool v_shape = false;       // isVShape()
+    bool bidirectional = false; // isBidirectional(): DualPipe's two model copies
     bool split_backward = false; // splitsBackward()
     std::vector<StageLayers> rank_layers; // per rank
     std::vector<VirtualStage> stages;     // per virtual stage, in pipeline order (ranks · chunks)
 
     int virtualStages() const { return ranks * chunks; }
-    int rankOfStage(int stage) const { return rankOfVirtualStage(stage, ranks, v_shape); }
+    int rankOfStage(int stage) const { return rankOfVirtualStage(stage, ranks, v_shape || bidirectional); }
 };
 
 // What is shared out over the pipeline stages: the transformer layers, plus one for the

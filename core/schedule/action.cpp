@@ -27,6 +27,23 @@ int PipelineSchedule::chunkOfStage(int stage) const
     return stage / ranks;
 }
 
+bool PipelineSchedule::isFirstStage(int stage) const
+{
+    return stage == 0 || (bidirectional() && stage == ranks);
+}
+
+bool PipelineSchedule::isLastStage(int stage) const
+{
+    return stage == stages() - 1 || (bidirectional() && stage == ranks - 1);
+}
+
+bool PipelineSchedule::carries(int stage, int microbatch) const
+{
+    if (!bidirectional())
+        return true;
+    return (stage < ranks) == (microbatch < microbatches / 2);
+}
+
 std::size_t PipelineSchedule::actionCount() const
 {
     std::size_t n = 0;

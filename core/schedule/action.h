@@ -18,7 +18,7 @@ enum class OpKind : std::uint8_t {
     Backward,        // B: input and weight gradients together
     BackwardInput,   // I: input gradient only (zero-bubble split)
     BackwardWeight,  // W: weight gradient only
-    ForwardBackward, // F&B: a forward and a backward overlapped (DualPipeV)
+    ForwardBackward, // F&B: a forward and a backward overlapped (DualPipe, DualPipeV)
 };
 char opLetter(OpKind k); // F, B, I, W, X
 
@@ -40,8 +40,16 @@ struct PipelineSchedule {
 
     int stages() const { return ranks * chunks; }
     bool vShape() const { return isVShape(kind); }
-    int rankOfStage(int stage) const { return rankOfVirtualStage(stage, ranks, vShape()); }
+    bool bidirectional() const { return isBidirectional(kind); }
+    int rankOfStage(int stage) const { return rankOfVirtualStage(stage, ranks, mirroredPlacement(kind)); }
     int chunkOfStage(int stage) const;
+    // Where a microbatch enters and leaves: stages 0 and stages() − 1, and for DualPipe also the
+    // reverse direction's p and the forward direction's p − 1.
+    bool isFirstStage(int stage) const;
+    bool isLastStage(int stage) const;
+    // Whether the microbatch passes through the stage: all of them, except in DualPipe, where
+    // microbatches [0, m/2) take the forward direction (stages 0…p−1) and [m/2, m) the reverse.
+    bool carries(int stage, int microbatch) const;
     std::size_t actionCount() const;
 };
 

@@ -254,6 +254,90 @@ PipelineSchedule dualPipeVSchedule(int R, int m)
     return s;
 }
 
+// Bidirectional DualPipe (deepseek-ai/DualPipe dualpipe.py): the same 8 steps as DualPipeV, counted
+// from half_rank = min(r, p−1−r) with p/2 in place of R, and "phase 0" the direction this rank is
+// nearer the start of (forward for the first half of the ranks, reverse for the second). The two
+// middle ranks run the main step's first pair un-overlapped. Microbatches [0, m/2) go forward
+// (stages 0…p−1), [m/2, m) the reverse way (stages p…2p−1).
+PipelineSchedule dualPipeSchedule(int p, int m)
+{
+    PipelineSchedule s = make(ScheduleKind::DualPipe, p, 2, m);
+    const int H = p / 2, half_m = m / 2;
+    for (int r = 0; r < p; ++r) {
+        auto& list = s.actions[r];
+        const bool second_half = r >= H;
+        const int half_rank = std::min(r, p - 1 - r);
+        const bool middle = half_rank == H - 1;
+        const int forward_stage = r, reverse_stage = 2 * p - 1 - r;
+        const int c0 = second_half ? reverse_stage : forward_stage, c1 = second_half ? forward_stage : reverse_stage;
+        Counters n;
+        std::deque<Action> pending_w;
+        const auto take = [&](OpKind k, int stage) { return n.take(k, stage) + (stage >= p ? half_m : 0); };
+        const auto F = [&](int stage) { list.push_back(op(OpKind::Forward, stage, take(OpKind::Forward, stage))); };
+        const auto B = [&](int stage, bool zero_bubble) {
+            const int mb = take(OpKind::Backward, stage);
+            if (zero_bubble) {
+                list.push_back(op(OpKind::BackwardInput, stage, mb));
+                pending_w.push_back(op(OpKind::BackwardWeight, stage, mb));
+            } else {
+                list.push_back(op(OpKind::Backward, stage, mb));
+            }
+        };
+        const auto W = [&] {
+            if (!pending_w.empty()) {
+                list.push_back(pending_w.front());
+                pending_w.pop_front();
+            }
+        };
+        const auto FB = [&](int f_stage, int b_stage) {
+            Action a{OpKind::ForwardBackward, f_stage, take(OpKind::Forward, f_stage), b_stage, take(OpKind::Backward, b_stage)};
+            list.push_back(a);
+        };
+        for (int i = 0; i < (H - half_rank - 1) * 2; ++i) // step 1: nF0
+            F(c0);
+        for (int i = 0; i < half_rank + 1; ++i) { // step 2: nF0F1
+            F(c0);
+            F(c1);
+        }
+        for (int i = 0; i < H - half_rank - 1; ++i) { // step 3: nB1W1F1, zero bubble
+            B(c1, true);
+            W();
+            F(c1);
+        }
+        const int main_steps = half_m - p + half_rank + 1; // step 4: nF0B1F1B0
+        for (int i = 0; i < main_steps; ++i) {
+            if (i == 0 && middle) {
+                F(c0);
+                B(c1, false);
+            } else {
+                FB(c0, c1);
+            }
+            FB(c1, c0);
+        }
+        for (int i = 0; i < H - half_rank - 1; ++i) { // step 5: nB1F1B0
+            B(c1, false);
+            FB(c1, c0);
+        }
+        bool zb = false; // step 6: nB1B0, the second half zero bubble
+        const int step6 = half_rank + 1;
+        for (int i = 0; i < step6; ++i) {
+            if (i == step6 / 2 && half_rank % 2 == 1)
+                zb = true;
+            B(c1, zb);
+            if (i == step6 / 2 && half_rank % 2 == 0)
+                zb = true;
+            B(c0, zb);
+        }
+        for (int i = 0; i < H - half_rank - 1; ++i) { // step 7: nWB0, zero bubble
+            W();
+            B(c0, true);
+        }
+        while (!pending_w.empty()) // step 8: nW
+            W();
+    }
+    return s;
+}
+
 std::string scheduleRequirement(const ScheduleRequest& r)
 {
     if (r.ranks < 1 || r.microbatches < 1)
@@ -268,6 +352,12 @@ std::string scheduleRequirement(const ScheduleRequest& r)
     case ScheduleKind::DualPipeV:
         if (r.microbatches < 2 * r.ranks)
             return "DualPipeV needs at least 2·pp microbatches";
+        return "";
+    case ScheduleKind::DualPipe:
+        if (r.ranks % 2 != 0)
+            return "DualPipe needs an even pp";
+        if (r.microbatches % 2 != 0 || r.microbatches < 2 * r.ranks)
+            return "DualPipe needs an even number of microbatches, at least 2·pp";
         return "";
     default:
         return "";
@@ -285,6 +375,7 @@ std::optional<PipelineSchedule> generateSchedule(const ScheduleRequest& r)
     case ScheduleKind::ZbH1: return zbH1Schedule(r.ranks, r.microbatches);
     case ScheduleKind::ZbV: return zbVSchedule(r.ranks, r.microbatches);
     case ScheduleKind::DualPipeV: return dualPipeVSchedule(r.ranks, r.microbatches);
+    case ScheduleKind::DualPipe: return dualPipeSchedule(r.ranks, r.microbatches);
     }
     return std::nullopt;
 }

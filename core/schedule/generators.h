@@ -20,7 +20,7 @@ struct ScheduleRequest {
 ScheduleRequest scheduleRequest(const PipelineGeometry& g, long long m);
 
 // Why a request cannot be generated (empty when it can): interleaved with m not a multiple of
-// p, DualPipeV with m < 2p, V shapes with fewer than … (the same rules as the diagnostics).
+// p, DualPipeV with m < 2p, DualPipe with an odd p or m or m < 2p, V shapes with fewer than … (the same rules as the diagnostics).
 std::string scheduleRequirement(const ScheduleRequest& r);
 
 // nullopt when scheduleRequirement() is not empty.
@@ -32,5 +32,6 @@ PipelineSchedule interleavedSchedule(int p, int v, int m);
 PipelineSchedule zbH1Schedule(int p, int m);
 PipelineSchedule zbVSchedule(int p, int m);
 PipelineSchedule dualPipeVSchedule(int p, int m);
+PipelineSchedule dualPipeSchedule(int p, int m); // bidirectional: p even, m even and ≥ 2p
 
 } // namespace parascope

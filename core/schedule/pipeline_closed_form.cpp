@@ -45,6 +45,11 @@ std::vector<double> inflightMicrobatches(ScheduleKind s, int pp, int vpp, long l
             // device here (pp ranks, 2·pp stages): (2·pp + 1)/2 rank-units.
             out[i] = std::min((2.0 * pp + 1.0) / 2.0, md);
             break;
+        case ScheduleKind::DualPipe:
+            // DualPipe README: PP+1 stage-units per device; a rank holds two stages (one of each
+            // direction), so (pp + 1)/2 rank-units; each microbatch passes a rank once (m/2).
+            out[i] = std::min((pp + 1.0) / 2.0, md / 2.0);
+            break;
         }
     }
     return out;
@@ -83,6 +88,11 @@ Term inflightTerm(ScheduleKind s, int pp, int vpp, long long m, int i, double va
         t.substituted = "min((2·" + num(pp) + " + 1)/2, " + num(double(m)) + ")";
         t.source = "DeepSeek DualPipe README: activation PP+1 per device";
         break;
+    case ScheduleKind::DualPipe:
+        t.formula = "min((p + 1)/2, m/2): p + 1 stages' activations, two stages per rank";
+        t.substituted = "min((" + num(pp) + " + 1)/2, " + num(double(m)) + "/2)";
+        t.source = "DeepSeek DualPipe README: activation PP+1 per device";
+        break;
     }
     return t;
 }
@@ -102,7 +112,10 @@ double bubbleFraction(ScheduleKind s, int pp, int vpp, long long m)
     case ScheduleKind::Interleaved: bubble = (pp - 1) * (F + B) / vpp; break;
     case ScheduleKind::ZbH1: bubble = (pp - 1) * (F + Bi - W); break;
     case ScheduleKind::ZbV: bubble = (pp - 1) * F / 2; break; // only the ramp: one chunk-forward per rank
-    case ScheduleKind::DualPipeV: bubble = (pp / 2.0 - 1) * (FandB + B - 3 * W); break;
+    // DualPipe README: (PP/2 − 1)(F&B + B − 3W) with PP the stages and F, B, W a stage's. DualPipe
+    // has pp stages of a rank's size; DualPipeV 2·pp stages of half that (F = ½, …): (pp − 1)·½·(…).
+    case ScheduleKind::DualPipe: bubble = (pp / 2.0 - 1) * (FandB + B - 3 * W); break;
+    case ScheduleKind::DualPipeV: bubble = (pp - 1) * (FandB + B - 3 * W) / 2; break;
     }
     bubble = std::max(0.0, bubble);
     const double ideal = md * (F + B);
@@ -114,8 +127,8 @@ Term bubbleTerm(ScheduleKind s, int pp, int vpp, long long m)
     // bubbleFraction's closed forms (F = 1, B = 2, Bi = W = 1, F&B = 3) reduced to the fraction
     // a lecture writes: interleaved ((p−1)/v)/(m + (p−1)/v) = (p−1)/(v·m + p−1); ZB-H1
     // (p−1)·1/(3m + (p−1)·1); ZB-V (p−1)·½/(3m + (p−1)·½) = (p−1)/(6m + p−1); DualPipe-V
-    // (p/2−1)·2/(3m + (p/2−1)·2) = (p−2)/(3m + p−2). The diagnostics, reports and the timeline's
-    // title all quote this one.
+    // (2p/2 − 1)·½·(3 + 2 − 3) = p − 1, so (p−1)/(3m + p−1); DualPipe (p/2−1)·2/(3m + (p/2−1)·2)
+    // = (p−2)/(3m + p−2). The diagnostics, reports and the timeline's title all quote this one.
     Term t{"time.bubble_fraction", bubbleFraction(s, pp, vpp, m), "fraction", "", "",
            "Narayanan et al. 2021 §2.2; docs/reference/schedules-and-comm.md §1.11"};
     const std::string P = std::to_string(pp), V = std::to_string(vpp), M = std::to_string(m);
@@ -140,6 +153,11 @@ Term bubbleTerm(ScheduleKind s, int pp, int vpp, long long m)
         t.source = "Qi et al. 2024 (Zero Bubble), ZB-V; reproduced by the event simulator with F = Bi = W";
         break;
     case ScheduleKind::DualPipeV:
+        t.formula = "(p−1)/(3m+p−1)";
+        t.substituted = "(" + P + "−1)/(3·" + M + "+" + P + "−1)";
+        t.source = "DeepSeek DualPipe README, bubble table (2p stages of half a rank each)";
+        break;
+    case ScheduleKind::DualPipe:
         t.formula = "(p−2)/(3m+p−2)";
         t.substituted = "(" + P + "−2)/(3·" + M + "+" + P + "−2)";
         t.source = "DeepSeek DualPipe README, bubble table";

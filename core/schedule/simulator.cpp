@@ -65,13 +65,13 @@ Timeline simulate(const SimulationInput& in)
     };
     // When the inputs of a compute op are ready (kUnset if not yet).
     const auto forwardReady = [&](int s, int mb, int r) -> double {
-        if (s == 0)
+        if (sch.isFirstStage(s))
             return 0;
         const double e = ends.f[ends.at(s - 1, mb)];
         return e < 0 ? kUnset : arrive(s - 1, r, e);
     };
     const auto backwardReady = [&](int s, int mb, int r) -> double {
-        if (s == S - 1) {
+        if (sch.isLastStage(s)) {
             const double e = ends.f[ends.at(s, mb)];
             return e < 0 ? kUnset : e;
         }
@@ -166,10 +166,10 @@ Timeline simulate(const SimulationInput& in)
                 ends.f[ends.at(s, mb)] = end;
                 ++inflight[r];
                 peak[r] = std::max(peak[r], inflight[r]);
-                if (s + 1 < S && sch.rankOfStage(s + 1) != r)
+                if (!sch.isLastStage(s) && sch.rankOfStage(s + 1) != r)
                     recordSend(r, sch.rankOfStage(s + 1), s, mb, end);
                 wake(s + 1);
-                if (s == S - 1)
+                if (sch.isLastStage(s))
                     wake(s);
             };
             const auto finishBackward = [&](int s, int mb, bool full) {
@@ -178,7 +178,7 @@ Timeline simulate(const SimulationInput& in)
                 last_backward_start[r] = start;
                 if (full)
                     --inflight[r];
-                if (s > 0 && sch.rankOfStage(s - 1) != r)
+                if (!sch.isFirstStage(s) && sch.rankOfStage(s - 1) != r)
                     recordSend(r, sch.rankOfStage(s - 1), s, mb, end);
                 wake(s - 1);
             };

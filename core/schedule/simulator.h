@@ -5,7 +5,8 @@
 //
 // Timing rule (ZB manual_order, PyTorch add_schedule_op_spacing): an op starts when the previous
 // op of its rank has ended and every cross-stage input has arrived (producer end + p2p time):
-//   F(s, mb) needs F(s−1, mb); B/I(s, mb) needs B/I(s+1, mb), the last stage F(s, mb);
+//   F(s, mb) needs F(s−1, mb); B/I(s, mb) needs B/I(s+1, mb), the last stage F(s, mb) (DualPipe:
+//   each direction has its own first and last stage, PipelineSchedule::isFirstStage/isLastStage);
 //   W(s, mb) needs I(s, mb); an overlapped F&B needs both halves' inputs.
 
 #include "schedule/action.h"

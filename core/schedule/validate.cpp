@@ -23,7 +23,7 @@ std::vector<std::string> validateSchedule(const PipelineSchedule& s)
     for (int r = 0; r < s.ranks; ++r) {
         for (const Action& a : s.actions[r]) {
             const auto check = [&](int stage, int mb) -> bool {
-                if (stage < 0 || stage >= S || mb < 0 || mb >= m) {
+                if (stage < 0 || stage >= S || mb < 0 || mb >= m || !s.carries(stage, mb)) {
                     note(toString(a) + " on rank " + std::to_string(r) + " is outside the schedule");
                     return false;
                 }
@@ -69,6 +69,8 @@ std::vector<std::string> validateSchedule(const PipelineSchedule& s)
     }
     for (int st = 0; st < S; ++st)
         for (int mb = 0; mb < m; ++mb) {
+            if (!s.carries(st, mb))
+                continue;
             const std::size_t k = std::size_t(st) * m + mb;
             if (f[k] != 1 || in[k] != 1 || w[k] != 1)
                 note("stage " + std::to_string(st) + " microbatch " + std::to_string(mb) + ": " + std::to_string(f[k])

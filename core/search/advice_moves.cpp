@@ -336,7 +336,7 @@ std::vector<Scenario> ruleFixes(const std::string& code, const Scenario& base, l
                     push(true);
                     break;
                 }
-        s.parallel.schedule = p.schedule == ScheduleKind::Interleaved || isVShape(p.schedule) ? ScheduleKind::OneFOneB : p.schedule;
+        s.parallel.schedule = p.schedule == ScheduleKind::Interleaved || mirroredPlacement(p.schedule) ? ScheduleKind::OneFOneB : p.schedule;
         s.parallel.vpp = 1;
         push(true);
     } else if (code == "batch_not_divisible") {
@@ -350,8 +350,13 @@ std::vector<Scenario> ruleFixes(const std::string& code, const Scenario& base, l
         s.parallel.schedule = ScheduleKind::OneFOneB;
         s.parallel.vpp = 1;
         push(true);
-    } else if (code == "microbatches_lt_pp") { // the error: DualPipeV needs 2·PP microbatches
-        s.training.global_batch = 2LL * p.pp * per_step;
+    } else if (code == "microbatches_lt_pp") { // the error: DualPipe(V) needs 2·PP microbatches (DualPipe: even)
+        s.training.global_batch = std::max(2LL * p.pp, p.schedule == ScheduleKind::DualPipe ? m + m % 2 : 0LL) * per_step;
+        push(true);
+    } else if (code == "dualpipe_needs_even_pp") {
+        for (long long v : {(long long)p.pp + 1, (long long)p.pp - 1})
+            push(v >= 2 && setPp(s, v, m));
+        s.parallel.schedule = ScheduleKind::DualPipeV;
         push(true);
     } else if (code == "ep_invalid") {
         const int experts = model.moe ? model.moe->experts : 1;

@@ -373,6 +373,11 @@ OpCostModel opCosts(const Scenario& sc, const ParamCounts& params, const Pipelin
     tail.optimizer_s = out.optimizer_s;
     tail.overlap_grad_reduce = p.overlap_grad_reduce;
     for (const CommEntry& c : comm) {
+        // DualPipe's all-reduce of the two copies' gradients runs with the data-parallel one.
+        if (c.group == Group::Pp && c.collective == Collective::AllReduce) {
+            tail.grad_reduce_s += c.time_s;
+            continue;
+        }
         if (c.group != Group::Dp && c.group != Group::Edp)
             continue;
         // Once per step after the last backward: the gradient reduction of ZeRO-0/1, and HSDP's
@@ -452,10 +457,12 @@ OpCostModel opCosts(const Scenario& sc, const ParamCounts& params, const Pipelin
 std::vector<double> rankMicrobatchTimes(const OpCostModel& c)
 {
     std::vector<double> t(std::size_t(std::max(1, c.geometry.ranks)), 0.0);
+    // A DualPipe microbatch passes one of the rank's two stages (half of them each way).
+    const double share = c.geometry.bidirectional ? 0.5 : 1.0;
     for (int s = 0; s < int(c.stages.size()); ++s) {
         const int r = c.geometry.rankOfStage(s);
         if (r >= 0 && r < int(t.size()))
-            t[std::size_t(r)] += c.stages[std::size_t(s)].cost.forward_s + c.stages[std::size_t(s)].cost.backward_s();
+            t[std::size_t(r)] += share * (c.stages[std::size_t(s)].cost.forward_s + c.stages[std::size_t(s)].cost.backward_s());
     }
     return t;
 }

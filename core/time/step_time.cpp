@@ -74,12 +74,14 @@ StepSimulation closedForm(const Scenario& sc, const OpCostModel& costs, long lon
     }
     std::map<Group, double> by_group;
     double comm_mb = 0;
+    // A DualPipe microbatch passes one of the rank's two stages: each sees half of them.
+    const double share = costs.geometry.bidirectional ? 0.5 : 1.0;
     for (int s = 0; s < int(costs.stages.size()); ++s)
         if (costs.geometry.rankOfStage(s) == critical) {
             const StageOpCost& st = costs.stages[std::size_t(s)];
-            comm_mb += st.cost.forward_comm_s + st.cost.backward_comm_s;
-            addExposure(by_group, st.forward, double(m));
-            addExposure(by_group, st.backward, double(m));
+            comm_mb += share * (st.cost.forward_comm_s + st.cost.backward_comm_s);
+            addExposure(by_group, st.forward, share * double(m));
+            addExposure(by_group, st.backward, share * double(m));
         }
     const double md = double(std::max(1LL, m));
     const double bf = p.pp > 1 ? bubbleFraction(p.schedule, p.pp, p.vpp, m) : 0.0;
@@ -128,7 +130,8 @@ namespace {
 // communication lanes.
 double opsPerMicrobatch(const PipelineGeometry& g)
 {
-    return double(g.ranks) * g.chunks * (g.split_backward ? 3 : 2) * (g.ranks > 1 ? 2 : 1);
+    const int passes = g.bidirectional ? 1 : g.chunks; // a DualPipe microbatch takes one of its rank's two stages
+    return double(g.ranks) * passes * (g.split_backward ? 3 : 2) * (g.ranks > 1 ? 2 : 1);
 }
 
 // The numbers of the step: at most options.max_simulated_ops ops simulated, whether or not the
@@ -156,6 +159,8 @@ StepSimulation simulateNumbers(const Scenario& sc, const OpCostModel& costs, lon
         m_sim = (long long)(max_ops / ops_per_mb);
         if (kind == ScheduleKind::Interleaved)
             m_sim -= m_sim % p;
+        if (kind == ScheduleKind::DualPipe) // half each way (p is even, so m_sim − p stays even)
+            m_sim -= m_sim % 2;
         const long long m_min = 2LL * p + step_mb;
         if (m_sim < m_min)
             return closedForm(sc, costs, m,

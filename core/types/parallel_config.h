@@ -9,7 +9,7 @@
 
 namespace parascope {
 
-enum class ScheduleKind { GPipe, OneFOneB, Interleaved, ZbH1, ZbV, DualPipeV };
+enum class ScheduleKind { GPipe, OneFOneB, Interleaved, ZbH1, ZbV, DualPipeV, DualPipe };
 enum class Recompute { None, Selective, Full };
 enum class Precision { Bf16, Fp16, Fp8, Fp32 };
 enum class GradDtype { Bf16, Fp32 };
@@ -33,7 +33,7 @@ enum class Fp8Recipe { Delayed, Tensorwise, Blockwise, Mxfp8 };
 // pytorch/pytorch#138522 made cuDNN opt-in from 2.5.1 until 2.9).
 enum class AttentionKernel { Cudnn, Fa2 };
 
-inline constexpr EnumName<ScheduleKind> kScheduleKindNames[] = {{ScheduleKind::GPipe, "gpipe"}, {ScheduleKind::OneFOneB, "1f1b"}, {ScheduleKind::Interleaved, "interleaved"}, {ScheduleKind::ZbH1, "zb-h1"}, {ScheduleKind::ZbV, "zb-v"}, {ScheduleKind::DualPipeV, "dualpipe-v"}};
+inline constexpr EnumName<ScheduleKind> kScheduleKindNames[] = {{ScheduleKind::GPipe, "gpipe"}, {ScheduleKind::OneFOneB, "1f1b"}, {ScheduleKind::Interleaved, "interleaved"}, {ScheduleKind::ZbH1, "zb-h1"}, {ScheduleKind::ZbV, "zb-v"}, {ScheduleKind::DualPipeV, "dualpipe-v"}, {ScheduleKind::DualPipe, "dualpipe"}};
 constexpr std::span<const EnumName<ScheduleKind>> enumNames(ScheduleKind) { return kScheduleKindNames; }
 inline const char* toString(ScheduleKind v) { return nameOf(v); }
 inline constexpr EnumName<Recompute> kRecomputeNames[] = {{Recompute::None, "none"}, {Recompute::Selective, "selective"}, {Recompute::Full, "full"}};
@@ -62,7 +62,8 @@ struct ParallelConfig {
     CpComm cp_comm = CpComm::P2p;  // with cp > 1
     int zero = 0;                  // 0..3; 1 = distributed optimizer
     ScheduleKind schedule = ScheduleKind::OneFOneB;
-    std::vector<int> stage_layers; // optional uneven layout: layers per pipeline rank
+    std::vector<int> stage_layers; // optional uneven layout: layers per pipeline rank (DualPipe: per
+                                   // stage of one direction; rank r holds stages r and pp−1−r)
     bool tp_comm_overlap = false;  // Megatron --tp-comm-overlap
     bool overlap_grad_reduce = true;
     // ZeRO-3 / FSDP: free each layer's gathered parameters after its forward and gather them

@@ -67,7 +67,7 @@ class TstCli : public QObject {
             QStringLiteral("HFU"), QStringLiteral("ZeRO"), QStringLiteral("GiB"), QStringLiteral("MiB"), QStringLiteral("TiB"),
             QStringLiteral("GB"), QStringLiteral("TB"), QStringLiteral("ms"), QStringLiteral("AllReduce"),
             QStringLiteral("AllGather"), QStringLiteral("ReduceScatter"), QStringLiteral("NVLink"), QStringLiteral("InfiniBand"),
-            QStringLiteral("PCIe"), QStringLiteral("GPipe"), QStringLiteral("DualPipeV"), QStringLiteral("KV"), QStringLiteral("GQA"),
+            QStringLiteral("PCIe"), QStringLiteral("GPipe"), QStringLiteral("DualPipeV"), QStringLiteral("DualPipe"), QStringLiteral("KV"), QStringLiteral("GQA"),
             QStringLiteral("MoE"), QStringLiteral("FLOPs"), QStringLiteral("MAPE"), QStringLiteral("Megatron"),
             QStringLiteral("DeepSpeed"), QStringLiteral("Narayanan"), QStringLiteral("GPT"), QStringLiteral("ParaScope"),
             QStringLiteral("FSDP"), QStringLiteral("HSDP"), QStringLiteral("Ulysses")};

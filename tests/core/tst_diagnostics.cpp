@@ -88,6 +88,10 @@ const std::vector<Case>& cases()
         {"diag-microbatches_lt_pp.parascope.json", "microbatches_lt_pp", "warning", -1, {}},
         // DualPipeV needs m ≥ 2·PP = 8; m = 24 / (1·4) = 6 (≥ PP = 4, so not the warning): an error.
         {"diag-microbatches_lt_pp-dualpipe-v.parascope.json", "microbatches_lt_pp", "error", -1, {}},
+        // DualPipe sends half of the microbatches each way: m = 36 / (1·4) = 9 is odd (and ≥ 2·PP = 8).
+        {"diag-microbatches_lt_pp-dualpipe.parascope.json", "microbatches_lt_pp", "error", -1, {}},
+        // DualPipe pairs rank r with rank PP−1−r: PP = 3 is odd.
+        {"diag-dualpipe_needs_even_pp.parascope.json", "dualpipe_needs_even_pp", "error", -1, {}},
         // Interleaved PP4 VPP2 (32 layers % 8 = 0, fine), m = 40 / (1·4) = 10 and 10 % 4 = 2 ≠ 0.
         {"diag-interleaved_needs_microbatch_multiple.parascope.json", "interleaved_needs_microbatch_multiple", "error",
          -1, {}},

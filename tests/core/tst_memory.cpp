@@ -4,6 +4,7 @@
 #include "estimate/memory_over_time.h"
 #include "memory/model_states.h"
 #include "memory/other_memory.h"
+#include "by_hand.h"
 #include "scenario_fixture.h"
 
 using namespace parascope;
@@ -130,6 +131,46 @@ private slots:
         for (const StageMemory& s : e.memory.stages)
             total += s.weights / 2;
         QCOMPARE(total, double(e.params.total));
+    }
+
+    void dualPipeHoldsTwoStagesPerRank()
+    {
+        // Bidirectional DualPipe on PP = 4 (DeepSeek-V3 §3.2.1: two copies of the parameters;
+        // deepseek-ai/DualPipe): rank r holds stage r of the forward direction and stage 3 − r of
+        // the reverse one. Llama-2 7B, 8 layers per stage: rank 0 holds the embedding, stage 0's
+        // 8 layers, stage 3's 8 layers, the final norm and the output layer; rank 1 16 layers.
+        Scenario sc = presetScenario("llama2-7b", "dgx-a100-80g", 1, 4, 1);
+        sc.parallel.schedule = ScheduleKind::DualPipe;
+        sc.training.global_batch = 16; // m = 16: even and ≥ 2·PP
+        const Estimate e = evaluate(sc);
+        const double layer = 4.0 * 4096 * 4096 + 3.0 * 4096 * 11008 + 2 * 4096;
+        const double vh = 32000.0 * 4096;
+        const double rank0 = 16 * layer + 2 * vh + 4096;
+        QCOMPARE(e.memory.stages[0].layers, 16);
+        QCOMPARE(e.memory.stages[0].weights, 2 * rank0);
+        QCOMPARE(e.memory.stages[1].weights, 2 * 16 * layer);
+        QCOMPARE(e.memory.stages[3].weights, e.memory.stages[0].weights); // the mirror image
+        // Twice the model: the sum over the ranks is 2Ψ.
+        double total = 0;
+        for (const StageMemory& st : e.memory.stages)
+            total += st.weights / 2;
+        QCOMPARE(total, 2.0 * double(e.params.total));
+
+        // The two copies' gradients: one all-reduce per step over the pair (0, 3) of rank 0's
+        // bf16 gradients (bucketed), 2·(2 − 1)/2 · 2 B · Ψ_rank0 = 2·Ψ_rank0 bytes per GPU.
+        const CommEntry* mirror = findComm(e, Group::Pp, Collective::AllReduce);
+        QVERIFY(mirror);
+        QCOMPARE(mirror->group_size, std::int64_t(2));
+        QVERIFY(std::abs(mirror->bytes_per_gpu_per_step / (2 * rank0) - 1) < 1e-12);
+        // Each microbatch crosses a rank once (in one direction): m = 16 activation sends per
+        // rank, not the 2m of a V shape.
+        const CommEntry* sends = findComm(e, Group::Pp, Collective::SendRecv);
+        QVERIFY(sends);
+        QCOMPARE(sends->calls_per_step, 16.0);
+        // Activations: the simulated in-flight peak in rank units (two stages' worth), at most
+        // DualPipe's PP + 1 stage-microbatches = (4 + 1)/2 rank units.
+        for (const StageMemory& st : e.memory.stages)
+            QVERIFY2(st.inflight_microbatches <= 2.5 + 1e-12, std::to_string(st.inflight_microbatches).c_str());
     }
 
     void tiedEmbeddingCopyOnLastStage()

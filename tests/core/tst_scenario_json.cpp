@@ -191,7 +191,7 @@ private slots:
         QVERIFY(!readScenario(j, errors));
         QVERIFY(!errors.empty());
         QCOMPARE(QString::fromStdString(errors.front().text()),
-                 QStringLiteral("parallel.schedule: must be one of gpipe, 1f1b, interleaved, zb-h1, zb-v, dualpipe-v, got \"2f2b\""));
+                 QStringLiteral("parallel.schedule: must be one of gpipe, 1f1b, interleaved, zb-h1, zb-v, dualpipe-v, dualpipe, got \"2f2b\""));
     }
 
     void baseIsValid();

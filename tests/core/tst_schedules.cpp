@@ -164,6 +164,68 @@ private slots:
                  std::string("1F0 2F0 1F1 2F1 1F2 2B0 (2F2;1B0) (1F3;2B1) (2F3;1B1) 2B2 1B2 2I3 1I3 2W3 1W3"));
     }
 
+    void dualPipeOrder()
+    {
+        // p = 2, m = 4 (dualpipe.py): H = p/2 = 1, both ranks are middle ranks with half_rank 0.
+        // Rank 0: phase 0 = the forward direction (stage 0, microbatches 0 and 1), phase 1 = the
+        // reverse direction (its last stage 3, microbatches 2 and 3). Step 2 {F0 F1}: 0F0 3F2;
+        // main step m/2 − p + half_rank + 1 = 1, its first pair un-overlapped on a middle rank:
+        // 0F1 3B2, then (3F3;0B0); step 6 (half_rank + 1 = 1): 3B3, then zero bubble from
+        // half-way: 0I1 with its W queued; step 8: 0W1.
+        QCOMPARE(order(dualPipeSchedule(2, 4), 0), std::string("0F0 3F2 0F1 3B2 (3F3;0B0) 3B3 0I1 0W1"));
+        // Rank 1 (second half): phase 0 is the reverse direction (its first stage 2), phase 1 the
+        // forward direction (its last stage 1).
+        QCOMPARE(order(dualPipeSchedule(2, 4), 1), std::string("2F2 1F0 2F3 1B0 (1F1;2B2) 1B1 2I3 2W3"));
+    }
+
+    void dualPipe()
+    {
+        // Placement: rank r holds stage r of the forward direction and stage p−1−r of the reverse
+        // one (virtual stage 2p−1−r); the reverse direction enters at the last rank.
+        const PipelineSchedule s = dualPipeSchedule(8, 20);
+        QVERIFY(validateSchedule(s).empty());
+        QCOMPARE(s.rankOfStage(8), 7);
+        QCOMPARE(s.rankOfStage(15), 0);
+        QVERIFY(s.isFirstStage(0) && s.isFirstStage(8) && s.isLastStage(7) && s.isLastStage(15));
+        QVERIFY(s.carries(3, 9) && !s.carries(3, 10) && s.carries(12, 10) && !s.carries(12, 9));
+        // docs/reference/schedules-and-comm.md §1.7, with a stage's F = 1, B = 2, W = 1, F&B = 3
+        // (no overlap gain; a DualPipe stage is a 1F1B stage, and a microbatch passes one of
+        // the rank's two): p = 8, m = 20 gives 66 against the ideal m(F + B) = 60, a bubble of
+        // (p/2 − 1)(F&B + B − 3W) = 3·2 = 6; p = 16, m = 64: 192 + 7·2 = 206. (unitSimulation
+        // gives a rank's two stages F = 1 together: half of these.)
+        const auto perStage = [](const PipelineSchedule& sch) {
+            SimulationInput in;
+            in.schedule = &sch;
+            in.stages.assign(std::size_t(sch.stages()), StageCost{1, 1, 1, 0, 0});
+            return simulate(in).pipeline_end_s;
+        };
+        QCOMPARE(perStage(s), 66.0);
+        QCOMPARE(perStage(dualPipeSchedule(16, 64)), 206.0);
+        QCOMPARE(unitSimulation(s).pipeline_end_s, 33.0);
+        // The closed form quotes the same bubble: 6/66, and (p − 2)/(3m + p − 2) = 14/206.
+        QCOMPARE(bubbleFraction(ScheduleKind::DualPipe, 8, 1, 20), 6.0 / 66.0);
+        QCOMPARE(bubbleFraction(ScheduleKind::DualPipe, 16, 1, 64), 14.0 / 206.0);
+        // DualPipeV's README row counts its 2p stages of half a rank each: on p = 4 ranks with
+        // m = 10 and a rank's F = 1, B = 2 (a chunk's half of that): ideal 30, 33 simulated, so
+        // (p − 1)/(3m + p − 1) = 3/33.
+        QCOMPARE(unitSimulation(dualPipeVSchedule(4, 10)).pipeline_end_s, 33.0);
+        QCOMPARE(bubbleFraction(ScheduleKind::DualPipeV, 4, 1, 10), 3.0 / 33.0);
+        // Hiding communication in the F&B pairs shortens the step below the ideal, as in DualPipeV.
+        SimulationInput in;
+        in.schedule = &s;
+        in.stages.assign(16, StageCost{1, 1, 1, 0.3, 0.3});
+        QVERIFY(simulate(in).pipeline_end_s < 60.0);
+        // The simulated activation peak stays within the README's PP + 1 stage-microbatches,
+        // (p + 1)/2 in rank units (a rank holds two stages), the closed form the estimate quotes
+        // when it cannot simulate.
+        for (int p : {2, 4, 8}) {
+            const Timeline t = unitSimulation(dualPipeSchedule(p, 4 * p));
+            const double closed = inflightMicrobatches(ScheduleKind::DualPipe, p, 1, 4 * p)[0];
+            QCOMPARE(closed, (p + 1) / 2.0);
+            QCOMPARE(*std::max_element(t.peak_inflight.begin(), t.peak_inflight.end()), closed);
+        }
+    }
+
     void vShapePlacement()
     {
         const PipelineSchedule s = zbVSchedule(4, 8);
@@ -237,7 +299,7 @@ private slots:
         for (int p : {1, 2, 4, 8})
             for (int m : {p, 2 * p, 3 * p + 1, 4 * p}) {
                 for (ScheduleKind k : {ScheduleKind::GPipe, ScheduleKind::OneFOneB, ScheduleKind::Interleaved,
-                                       ScheduleKind::ZbH1, ScheduleKind::ZbV, ScheduleKind::DualPipeV}) {
+                                       ScheduleKind::ZbH1, ScheduleKind::ZbV, ScheduleKind::DualPipeV, ScheduleKind::DualPipe}) {
                     const ScheduleRequest req{k, p, 2, m};
                     const auto s = generateSchedule(req);
                     if (!scheduleRequirement(req).empty()) {
@@ -285,6 +347,10 @@ private slots:
     {
         QVERIFY(scheduleRequirement({ScheduleKind::Interleaved, 4, 2, 6}).find("multiple of pp") != std::string::npos);
         QVERIFY(scheduleRequirement({ScheduleKind::DualPipeV, 4, 1, 7}).find("2·pp") != std::string::npos);
+        QVERIFY(scheduleRequirement({ScheduleKind::DualPipe, 3, 1, 12}).find("even pp") != std::string::npos);
+        QVERIFY(scheduleRequirement({ScheduleKind::DualPipe, 4, 1, 9}).find("even number") != std::string::npos);
+        QVERIFY(scheduleRequirement({ScheduleKind::DualPipe, 4, 1, 6}).find("2·pp") != std::string::npos);
+        QVERIFY(scheduleRequirement({ScheduleKind::DualPipe, 4, 1, 8}).empty());
         QVERIFY(scheduleRequirement({ScheduleKind::OneFOneB, 4, 1, 3}).empty()); // m < p is valid, just slow
     }
 

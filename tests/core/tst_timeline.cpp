@@ -19,7 +19,7 @@ private slots:
     void memoryUsesTheSimulatedPeak()
     {
         for (ScheduleKind k : {ScheduleKind::OneFOneB, ScheduleKind::GPipe, ScheduleKind::ZbH1, ScheduleKind::ZbV,
-                               ScheduleKind::DualPipeV}) {
+                               ScheduleKind::DualPipeV, ScheduleKind::DualPipe}) {
             Scenario sc = defaultScenario();
             sc.parallel.schedule = k;
             const Estimate e = evaluate(sc);

@@ -437,7 +437,7 @@ private slots:
             QStringLiteral("VPP"), QStringLiteral("SP"), QStringLiteral("GPU"), QStringLiteral("MFU"), QStringLiteral("ZeRO"),
             QStringLiteral("GiB"), QStringLiteral("MiB"), QStringLiteral("KiB"), QStringLiteral("TiB"), QStringLiteral("ms"),
             QStringLiteral("AllReduce"), QStringLiteral("AllGather"), QStringLiteral("ReduceScatter"), QStringLiteral("NVLink"),
-            QStringLiteral("PCIe"), QStringLiteral("GPipe"), QStringLiteral("DualPipeV"), QStringLiteral("OOM"),
+            QStringLiteral("PCIe"), QStringLiteral("GPipe"), QStringLiteral("DualPipeV"), QStringLiteral("DualPipe"), QStringLiteral("OOM"),
             QStringLiteral("rank"), QStringLiteral("Flash"), QStringLiteral("Attention"), QStringLiteral("ParaScope"),
             QStringLiteral("JSON"), QStringLiteral("PNG"), QStringLiteral("SVG"), QStringLiteral("PDF"), QStringLiteral("Chrome"),
             QStringLiteral("English")};

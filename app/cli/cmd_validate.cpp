@@ -82,7 +82,8 @@ int validateCommand(const Args& a)
                             {"bubble_fraction", r.bubble_fraction},
                             {"predicted_peak_gib", r.predicted_peak_gib}, {"predicted_oom", r.predicted_oom}});
                 if (r.measured_peak_gib)
-                    row.update({{"measured_peak_gib", *r.measured_peak_gib}, {"memory_error", r.memory_error}});
+                    row.update({{"measured_peak_gib", *r.measured_peak_gib}, {"memory_error", r.memory_error},
+                                {"measured_peak_kind", r.measured_peak_reserved ? "reserved" : "allocated"}});
             } else {
                 row["skipped_because"] = say(a, r.skipped_because, r.skipped_because_zh);
             }
@@ -100,7 +101,8 @@ int validateCommand(const Args& a)
                                       {"max_abs_error", v.max_abs_error}, {"worst", v.worst},
                                       {"parts", {{"fit", part(v.fit)}, {"check", part(v.check)}}},
                                       {"check_classes", classes}, {"false_oom", v.false_oom},
-                                      {"memory", part(v.memory)}}.dump(2) + "\n");
+                                      {"memory", part(v.memory)}, {"memory_reserved", part(v.memory_reserved)},
+                                      {"above_reserved", v.above_reserved}}.dump(2) + "\n");
     }
     std::ostringstream o;
     o << say(a, "Validation against published runs (" + name + ")\n", "与已发表训练结果的对比（" + name + "）\n");
@@ -156,7 +158,13 @@ int validateCommand(const Args& a)
     }
     partLine("fit (constants chosen on these)", "拟合（常数据这些运行选定）", v.fit);
     if (v.memory.evaluated > 0)
-        partLine("peak memory (runs that report it)", "峰值显存（报告了峰值的运行）", v.memory);
+        partLine("peak memory allocated (runs that report it)", "峰值已分配显存（报告了该值的运行）", v.memory);
+    if (v.memory_reserved.evaluated > 0) {
+        partLine("peak memory vs the allocator's max reserved (an upper bound)", "峰值显存对比分配器最大预留量（上界）",
+                 v.memory_reserved);
+        o << say(a, "    predicted above what was reserved (more than the run ever held): " + std::to_string(v.above_reserved) + "\n",
+                 "    预测值高于预留量（超过运行实际占用过的显存）：" + std::to_string(v.above_reserved) + " 个\n");
+    }
     if (v.false_oom > 0) {
         std::string ids;
         for (const auto& r : v.rows)

@@ -303,6 +303,8 @@ std::optional<Scenario> readScenario(const nlohmann::json& j, std::vector<InputE
         tc.fp8_comm = t.boolean("fp8_comm").value_or(tc.fp8_comm);
         if (auto v = t.choice<AttentionKernel>("attention_kernel"))
             tc.attention_kernel = *v;
+        if (auto v = t.choice<CrossEntropy>("cross_entropy"))
+            tc.cross_entropy = *v;
         tc.moe_capacity_factor = t.number("moe_capacity_factor", 0, 64).value_or(tc.moe_capacity_factor);
         if (tc.moe_capacity_factor > 0 && tc.moe_capacity_factor < 1)
             t.error("moe_capacity_factor", "must be 0 (dropless) or ≥ 1 (capacity in multiples of the mean tokens per expert), got "
@@ -448,6 +450,8 @@ nlohmann::json scenarioToJson(const Scenario& sc)
         j["training"]["fp8_recipe"] = toString(t.fp8_recipe);
     if (t.attention_kernel != AttentionKernel::Cudnn)
         j["training"]["attention_kernel"] = toString(t.attention_kernel);
+    if (t.cross_entropy != CrossEntropy::Fused)
+        j["training"]["cross_entropy"] = toString(t.cross_entropy);
     if (t.recompute == Recompute::Selective && t.recompute_modules != unsigned(RecomputeModule::CoreAttn)) {
         nlohmann::json mods = nlohmann::json::array();
         for (const EnumName<RecomputeModule>& n : enumNames(RecomputeModule{}))

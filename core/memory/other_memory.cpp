@@ -26,6 +26,11 @@ OtherMemory otherMemory(const OverheadConfig& c, const OtherMemoryInputs& in, Ex
     });
     if (in.logits_bytes > 0)
         add(in.logits_bytes, [&] {
+            if (in.logits_bytes_per_element > 4)
+                return Term{"other.logits", in.logits_bytes, "bytes", num(in.logits_bytes_per_element) + "·s·b·V/t",
+                            num(in.logits_bytes),
+                            "eager F.cross_entropy(logits.float()) (torchtitan train.py): bf16 logits + fp32 copy + fp32 "
+                            "log-softmax forward (2 + 4 + 4 B), log-softmax + its gradient + input gradient backward (4 + 4 + 4 B)"};
             return Term{"other.logits", in.logits_bytes, "bytes", "4·s·b·V/t", num(in.logits_bytes),
                         "Megatron-LM theoretical_memory_usage.py: fp32 logits of the vocab-parallel cross-entropy"};
         });

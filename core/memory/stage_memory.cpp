@@ -112,12 +112,16 @@ MemoryReport computeMemory(const Scenario& sc, const ParamCounts& params, const 
         OtherMemoryInputs oi;
         oi.communicators = communicators;
         oi.activations = st.activations;
-        // The output stage keeps the fp32 logits of its vocab-parallel cross-entropy: 4 bytes per
-        // token and vocab entry of its shard (Megatron-LM theoretical_memory_usage.py; Term other.logits);
-        // each MTP module adds its own logits for its loss.
-        constexpr double kFp32LogitBytes = 4.0;
+        // The output stage's loss buffers per token and vocab entry of its shard (Term
+        // other.logits): a fused vocab-parallel cross-entropy keeps one fp32 copy, 4 bytes
+        // (Megatron-LM theoretical_memory_usage.py); PyTorch's eager F.cross_entropy on
+        // logits.float() peaks at 12 (training.cross_entropy, parallel_config.h). Each MTP module
+        // adds its own logits for its loss.
+        constexpr double kFusedLossBytes = 4.0, kEagerLossBytes = 12.0;
+        oi.logits_bytes_per_element = t.cross_entropy == CrossEntropy::Eager ? kEagerLossBytes : kFusedLossBytes;
         if (layers.has_output)
-            oi.logits_bytes = (1 + mtp) * kFp32LogitBytes * double(t.seq_len) / p.cp * double(t.micro_batch) * double(m.vocab) / p.tp;
+            oi.logits_bytes = (1 + mtp) * oi.logits_bytes_per_element * double(t.seq_len) / p.cp * double(t.micro_batch)
+                            * double(m.vocab) / p.tp;
         // ZeRO-3 / FSDP: the layer being computed and the one prefetched are unsharded; without
         // reshard_after_forward every layer of the stage stays unsharded from its forward to its
         // backward, so the peak holds them all.

@@ -32,6 +32,13 @@ enum class Fp8Recipe { Delayed, Tensorwise, Blockwise, Mxfp8 };
 // FlashAttention-2 (also PyTorch SDPA's flash backend, which SDPA picks unless cuDNN is opted in:
 // pytorch/pytorch#138522 made cuDNN opt-in from 2.5.1 until 2.9).
 enum class AttentionKernel { Cudnn, Fa2 };
+// How the loss turns the output layer's logits into the cross-entropy, which sets the output
+// stage's largest transient buffer: fused, a vocab-parallel cross-entropy that keeps one fp32
+// copy of the logits (Megatron-LM; 4 bytes per token and vocab entry of the TP shard); eager,
+// PyTorch's F.cross_entropy(logits.float()) as torchtitan calls it: the bf16 logits, their fp32
+// copy and the fp32 log-softmax in the forward (2 + 4 + 4), the saved log-softmax, its gradient
+// and the input gradient in the backward (4 + 4 + 4): 12 bytes at the peak.
+enum class CrossEntropy { Fused, Eager };
 
 inline constexpr EnumName<ScheduleKind> kScheduleKindNames[] = {{ScheduleKind::GPipe, "gpipe"}, {ScheduleKind::OneFOneB, "1f1b"}, {ScheduleKind::Interleaved, "interleaved"}, {ScheduleKind::ZbH1, "zb-h1"}, {ScheduleKind::ZbV, "zb-v"}, {ScheduleKind::DualPipeV, "dualpipe-v"}, {ScheduleKind::DualPipe, "dualpipe"}};
 constexpr std::span<const EnumName<ScheduleKind>> enumNames(ScheduleKind) { return kScheduleKindNames; }
@@ -51,6 +58,9 @@ inline const char* toString(Fp8Recipe v) { return nameOf(v); }
 inline constexpr EnumName<AttentionKernel> kAttentionKernelNames[] = {{AttentionKernel::Cudnn, "cudnn"}, {AttentionKernel::Fa2, "fa2"}};
 constexpr std::span<const EnumName<AttentionKernel>> enumNames(AttentionKernel) { return kAttentionKernelNames; }
 inline const char* toString(AttentionKernel v) { return nameOf(v); }
+inline constexpr EnumName<CrossEntropy> kCrossEntropyNames[] = {{CrossEntropy::Fused, "fused"}, {CrossEntropy::Eager, "eager"}};
+constexpr std::span<const EnumName<CrossEntropy>> enumNames(CrossEntropy) { return kCrossEntropyNames; }
+inline const char* toString(CrossEntropy v) { return nameOf(v); }
 inline constexpr EnumName<Optimizer> kOptimizerNames[] = {{Optimizer::AdamW, "adamw"}, {Optimizer::Sgd, "sgd"}};
 constexpr std::span<const EnumName<Optimizer>> enumNames(Optimizer) { return kOptimizerNames; }
 inline const char* toString(Optimizer v) { return nameOf(v); }
@@ -140,6 +150,7 @@ struct TrainingConfig {
     bool recomputes(RecomputeModule m) const { return recompute == Recompute::Selective && (recompute_modules & unsigned(m)); }
     bool flash_attention = true;
     AttentionKernel attention_kernel = AttentionKernel::Cudnn; // with flash_attention
+    CrossEntropy cross_entropy = CrossEntropy::Fused;
 };
 
 

@@ -15,7 +15,11 @@
 //                               "megatron_causal" (Megatron-LM 2025: attention's causal half) |
 //                               "6nd" | "narayanan96" (Narayanan et al. 2021 eq. 3, GPT-shaped)
 //                             "mfu" (Megatron model FLOPs over the GPU's dense bf16 peak),
-//                           and optionally "peak_memory_gib"}}]}
+//                           and optionally "peak_memory_gib" with "peak_memory_kind":
+//                             "allocated" (default: torch.cuda.max_memory_allocated, what the
+//                             engine predicts) | "reserved" (the caching allocator's
+//                             max_memory_reserved, which also holds freed blocks: an upper
+//                             bound on what was allocated)}}]}
 //
 // "part" says which part of a reference set a run belongs to: "fit" runs are those some engine
 // constant was chosen on (docs/VALIDATION.md says which constant on which runs), "check" runs
@@ -57,6 +61,7 @@ struct ValidationRow {
     double bubble_fraction = 0;
     std::string run_class;          // "dense", "moe", "fp8", "fsdp", "long_context", … (free text)
     std::optional<double> measured_peak_gib; // peak memory the run reported
+    bool measured_peak_reserved = false;      // …as the allocator's max reserved (an upper bound)
     double predicted_peak_gib = 0;
     double memory_error = 0;        // predicted / measured peak − 1 (with measured_peak_gib)
     bool predicted_oom = false;     // the engine says out of memory for a run that trained
@@ -83,7 +88,9 @@ struct ValidationSummary {
     // runs that trained the engine calls out of memory.
     std::vector<std::pair<std::string, ErrorSummary>> check_classes;
     int false_oom = 0;
-    ErrorSummary memory;    // |memory_error| over the runs with a measured peak
+    ErrorSummary memory;    // |memory_error| over the runs with a measured allocated peak
+    ErrorSummary memory_reserved; // …and over those with a reserved one (a bound, not a target)
+    int above_reserved = 0; // runs predicted above their reserved peak: more than was ever held
 };
 
 // MAPE, worst run and counts over the rows `keep` selects.

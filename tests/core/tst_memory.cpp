@@ -173,6 +173,31 @@ private slots:
             QVERIFY2(st.inflight_microbatches <= 2.5 + 1e-12, std::to_string(st.inflight_microbatches).c_str());
     }
 
+    void eagerCrossEntropyKeepsThreeCopies()
+    {
+        // Llama 3.1 8B's vocabulary V = 128,256, s = 8192, micro batch 2, no TP: 2,101,346,304
+        // logits on the output stage. A fused vocab-parallel cross-entropy keeps one fp32 copy:
+        // 4 B each = 8.405e9 B. torchtitan's eager F.cross_entropy(pred.float()) peaks at 12 B
+        // each (backward: the saved fp32 log-softmax, its gradient and the fp32 input gradient;
+        // the forward's bf16 logits + fp32 copy + fp32 log-softmax are 10): 2.5216e10 B.
+        Scenario sc = presetScenario("llama3.1-8b", "dgx-h100", 1, 1, 8);
+        sc.training.seq_len = 8192;
+        sc.training.micro_batch = 2;
+        sc.training.global_batch = 16;
+        const double logits = 8192.0 * 2 * 128256;
+        const Estimate fused = evaluate(sc);
+        QCOMPARE(term(fused.memory.stages[0], "other.logits").value, 4 * logits);
+        sc.training.cross_entropy = CrossEntropy::Eager;
+        const Estimate eager = evaluate(sc);
+        QCOMPARE(term(eager.memory.stages[0], "other.logits").value, 12 * logits);
+        QCOMPARE(eager.memory.stages[0].total() - fused.memory.stages[0].total(), 8 * logits);
+        // TP shards the vocabulary (torchtitan's loss_parallel): TP 2 halves it.
+        sc.parallel.tp = 2;
+        sc.parallel.dp = 4;
+        sc.training.global_batch = 8;
+        QCOMPARE(term(evaluate(sc).memory.stages[0], "other.logits").value, 12 * logits / 2);
+    }
+
     void tiedEmbeddingCopyOnLastStage()
     {
         // GPT (tied): with PP > 1 Megatron keeps the word embedding on the last stage too, as

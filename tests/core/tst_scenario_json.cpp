@@ -378,6 +378,9 @@ void TstScenarioJson::errorNamesPath_data()
     j = base();
     j["training"]["attention_kernel"] = "fa3";
     row("bad attention kernel", j, "training.attention_kernel", {QStringLiteral("cudnn, fa2"), QStringLiteral("got \"fa3\"")});
+    j = base();
+    j["training"]["cross_entropy"] = "chunked";
+    row("bad cross entropy", j, "training.cross_entropy", {QStringLiteral("fused, eager"), QStringLiteral("got \"chunked\"")});
 
     j = base();
     j["parallel"]["zero3_max_live_params"] = -1;
@@ -688,7 +691,7 @@ void TstScenarioJson::roundTrip_data()
                                 {"attention_half_head_dim", 30}, {"gemm_half_gflop", 8}, {"gemm_half_gflop_fp8", 40}});
     j["parallel"] = {{"tp", 2}, {"dp", 4}, {"sequence_parallel", true}, {"zero", 3}, {"zero3_max_live_params", 1e8}};
     j["training"] = {{"seq_len", 4096}, {"global_batch", 16}, {"precision", "fp8"}, {"attention_kernel", "fa2"},
-                     {"recompute", "selective"}, {"recompute_modules", {"every_other_mm"}}};
+                     {"recompute", "selective"}, {"recompute_modules", {"every_other_mm"}}, {"cross_entropy", "eager"}};
     QTest::newRow("attention kernel, op SAC, live-parameter cap") << utf8(j.dump());
 }
 

@@ -181,6 +181,39 @@ private slots:
         QCOMPARE(v.false_oom, 1);
     }
 
+    void reservedPeaksAreABound()
+    {
+        // The same run twice: its peak measured as allocated (a target: MAPE) and as the caching
+        // allocator's max reserved (an upper bound, summarised apart). 7B on DP 8, ZeRO-1.
+        const nlohmann::json scenario = {{"schema", "parascope.scenario/1"}, {"model", "llama2-7b"}, {"cluster", "dgx-a100-80g"},
+                                         {"parallel", {{"dp", 8}, {"zero", 1}}},
+                                         {"training", {{"global_batch", 64}, {"seq_len", 4096}, {"micro_batch", 1}}}};
+        const auto run = [&](const char* id, double gib, const char* kind) {
+            nlohmann::json measured = {{"step_s", 10.0}, {"peak_memory_gib", gib}};
+            if (kind)
+                measured["peak_memory_kind"] = kind;
+            return nlohmann::json{{"id", id}, {"source", "s"}, {"scenario", scenario}, {"measured", measured}};
+        };
+        std::vector<InputError> errors;
+        const ValidationSummary v = validateRuns(
+            {{"schema", kRunsSchema}, {"runs", {run("allocated", 40, nullptr), run("reserved", 70, "reserved"), run("tight", 1, "reserved")}}},
+            errors);
+        QVERIFY2(errors.empty(), errors.empty() ? "" : errors.front().text().c_str());
+        const double predicted = v.rows[0].predicted_peak_gib;
+        QVERIFY(!v.rows[0].measured_peak_reserved && v.rows[1].measured_peak_reserved);
+        QCOMPARE(v.memory.evaluated, 1);
+        QCOMPARE(v.memory.mape, std::abs(predicted / 40 - 1));
+        QCOMPARE(v.memory_reserved.evaluated, 2);
+        // Predicted above 1 GiB reserved: more than the run ever held, counted.
+        QCOMPARE(v.above_reserved, 1);
+        // A kind without a peak is an error with its path.
+        nlohmann::json bad = run("x", 1, "reserved");
+        bad["measured"].erase("peak_memory_gib");
+        validateRuns({{"schema", kRunsSchema}, {"runs", {bad}}}, errors);
+        QVERIFY(!errors.empty());
+        QCOMPARE(errors.front().path, std::string("runs[0].measured.peak_memory_kind"));
+    }
+
     void megatronCausalConvention()
     {
         // Megatron-LM's throughput log (2025) counts attention's causal half: its FLOPs are the

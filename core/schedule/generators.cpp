@@ -178,162 +178,111 @@ PipelineSchedule zbVSchedule(int p, int m)
     return s;
 }
 
-// DualPipeV (deepseek-ai/DualPipe dualpipev.py): 8 steps per rank; overlapped F&B pairs in the
-// main step; zero-bubble splits (I now, W from a FIFO later) where the reference enables them.
+// One rank of the DualPipe family (deepseek-ai/DualPipe dualpipe.py, dualpipev.py): the same
+// eight steps, counted from `own` (the rank's steps with both chunks: r + 1 in DualPipeV,
+// half_rank + 1 in DualPipe) and `rest` (R − r − 1, or p/2 − half_rank − 1); phase 0 (c0) is the
+// chunk this rank is nearer the start of. Zero-bubble splits (I now, W from a FIFO later) where
+// the reference enables them; `offset` turns a stage's count into its microbatch id.
+struct DualPipeRank {
+    int c0 = 0, c1 = 0;
+    int own = 1, rest = 0, main_steps = 0;
+    int parity = 0;               // r (DualPipeV) or half_rank: which half of step 6 splits first
+    bool plain_first_pair = false; // the main step's first pair not overlapped (last / middle ranks)
+};
+
+template <class Offset>
+void emitDualPipeRank(std::vector<Action>& list, const DualPipeRank& k, Offset offset)
+{
+    Counters n;
+    std::deque<Action> pending_w;
+    const auto take = [&](OpKind kind, int stage) { return n.take(kind, stage) + offset(stage); };
+    const auto F = [&](int stage) { list.push_back(op(OpKind::Forward, stage, take(OpKind::Forward, stage))); };
+    const auto B = [&](int stage, bool zero_bubble) {
+        const int mb = take(OpKind::Backward, stage);
+        if (zero_bubble) {
+            list.push_back(op(OpKind::BackwardInput, stage, mb));
+            pending_w.push_back(op(OpKind::BackwardWeight, stage, mb));
+        } else {
+            list.push_back(op(OpKind::Backward, stage, mb));
+        }
+    };
+    const auto W = [&] {
+        if (!pending_w.empty()) {
+            list.push_back(pending_w.front());
+            pending_w.pop_front();
+        }
+    };
+    const auto FB = [&](int f_stage, int b_stage) {
+        list.push_back(Action{OpKind::ForwardBackward, f_stage, take(OpKind::Forward, f_stage), b_stage, take(OpKind::Backward, b_stage)});
+    };
+    for (int i = 0; i < k.rest * 2; ++i) // step 1: nF0
+        F(k.c0);
+    for (int i = 0; i < k.own; ++i) { // step 2: nF0F1
+        F(k.c0);
+        F(k.c1);
+    }
+    for (int i = 0; i < k.rest; ++i) { // step 3: nB1W1F1, zero bubble
+        B(k.c1, true);
+        W();
+        F(k.c1);
+    }
+    for (int i = 0; i < k.main_steps; ++i) { // step 4 (main): nF0B1F1B0
+        if (i == 0 && k.plain_first_pair) {
+            F(k.c0);
+            B(k.c1, false);
+        } else {
+            FB(k.c0, k.c1);
+        }
+        FB(k.c1, k.c0);
+    }
+    for (int i = 0; i < k.rest; ++i) { // step 5: nB1F1B0
+        B(k.c1, false);
+        FB(k.c1, k.c0);
+    }
+    bool zb = false; // step 6: nB1B0, the second half zero bubble
+    for (int i = 0; i < k.own; ++i) {
+        if (i == k.own / 2 && k.parity % 2 == 1)
+            zb = true;
+        B(k.c1, zb);
+        if (i == k.own / 2 && k.parity % 2 == 0)
+            zb = true;
+        B(k.c0, zb);
+    }
+    for (int i = 0; i < k.rest; ++i) { // step 7: nWB0, zero bubble
+        W();
+        B(k.c0, true);
+    }
+    while (!pending_w.empty()) // step 8: nW
+        W();
+}
+
+// DualPipeV (deepseek-ai/DualPipe dualpipev.py): rank r holds chunks r and 2R−1−r of one
+// pipeline; the last rank runs the main step's first pair un-overlapped.
 PipelineSchedule dualPipeVSchedule(int R, int m)
 {
     PipelineSchedule s = make(ScheduleKind::DualPipeV, R, 2, m);
-    for (int r = 0; r < R; ++r) {
-        auto& list = s.actions[r];
-        const int c0 = r, c1 = 2 * R - 1 - r;
-        Counters n;
-        std::deque<Action> pending_w;
-        const auto F = [&](int stage) { list.push_back(op(OpKind::Forward, stage, n.take(OpKind::Forward, stage))); };
-        const auto B = [&](int stage, bool zero_bubble) {
-            const int mb = n.take(OpKind::Backward, stage);
-            if (zero_bubble) {
-                list.push_back(op(OpKind::BackwardInput, stage, mb));
-                pending_w.push_back(op(OpKind::BackwardWeight, stage, mb));
-            } else {
-                list.push_back(op(OpKind::Backward, stage, mb));
-            }
-        };
-        const auto W = [&] {
-            if (!pending_w.empty()) {
-                list.push_back(pending_w.front());
-                pending_w.pop_front();
-            }
-        };
-        const auto FB = [&](int f_stage, int b_stage) {
-            Action a{OpKind::ForwardBackward, f_stage, n.take(OpKind::Forward, f_stage), b_stage,
-                     n.take(OpKind::Backward, b_stage)};
-            list.push_back(a);
-        };
-        for (int i = 0; i < (R - r - 1) * 2; ++i)
-            F(c0);
-        for (int i = 0; i < r + 1; ++i) {
-            F(c0);
-            F(c1);
-        }
-        for (int i = 0; i < R - r - 1; ++i) {
-            B(c1, true);
-            W();
-            F(c1);
-        }
-        const int main_steps = m - 2 * R + r + 1;
-        for (int i = 0; i < main_steps; ++i) {
-            if (i == 0 && r == R - 1) {
-                F(c0);
-                B(c1, false);
-            } else {
-                FB(c0, c1);
-            }
-            FB(c1, c0);
-        }
-        for (int i = 0; i < R - r - 1; ++i) {
-            B(c1, false);
-            FB(c1, c0);
-        }
-        bool zb = false;
-        const int step6 = r + 1;
-        for (int i = 0; i < step6; ++i) {
-            if (i == step6 / 2 && r % 2 == 1)
-                zb = true;
-            B(c1, zb);
-            if (i == step6 / 2 && r % 2 == 0)
-                zb = true;
-            B(c0, zb);
-        }
-        for (int i = 0; i < R - r - 1; ++i) {
-            W();
-            B(c0, true);
-        }
-        while (!pending_w.empty())
-            W();
-    }
+    for (int r = 0; r < R; ++r)
+        emitDualPipeRank(s.actions[r], {r, 2 * R - 1 - r, r + 1, R - r - 1, m - 2 * R + r + 1, r, r == R - 1}, [](int) { return 0; });
     return s;
 }
 
-// Bidirectional DualPipe (deepseek-ai/DualPipe dualpipe.py): the same 8 steps as DualPipeV, counted
-// from half_rank = min(r, p−1−r) with p/2 in place of R, and "phase 0" the direction this rank is
-// nearer the start of (forward for the first half of the ranks, reverse for the second). The two
-// middle ranks run the main step's first pair un-overlapped. Microbatches [0, m/2) go forward
-// (stages 0…p−1), [m/2, m) the reverse way (stages p…2p−1).
+// Bidirectional DualPipe (deepseek-ai/DualPipe dualpipe.py): counted from half_rank =
+// min(r, p−1−r) with p/2 in place of R, and "phase 0" the direction this rank is nearer the start
+// of (forward for the first half of the ranks, reverse for the second). The two middle ranks run
+// the main step's first pair un-overlapped. Microbatches [0, m/2) go forward (stages 0…p−1),
+// [m/2, m) the reverse way (stages p…2p−1).
 PipelineSchedule dualPipeSchedule(int p, int m)
 {
     PipelineSchedule s = make(ScheduleKind::DualPipe, p, 2, m);
     const int H = p / 2, half_m = m / 2;
     for (int r = 0; r < p; ++r) {
-        auto& list = s.actions[r];
-        const bool second_half = r >= H;
         const int half_rank = std::min(r, p - 1 - r);
-        const bool middle = half_rank == H - 1;
         const int forward_stage = r, reverse_stage = 2 * p - 1 - r;
-        const int c0 = second_half ? reverse_stage : forward_stage, c1 = second_half ? forward_stage : reverse_stage;
-        Counters n;
-        std::deque<Action> pending_w;
-        const auto take = [&](OpKind k, int stage) { return n.take(k, stage) + (stage >= p ? half_m : 0); };
-        const auto F = [&](int stage) { list.push_back(op(OpKind::Forward, stage, take(OpKind::Forward, stage))); };
-        const auto B = [&](int stage, bool zero_bubble) {
-            const int mb = take(OpKind::Backward, stage);
-            if (zero_bubble) {
-                list.push_back(op(OpKind::BackwardInput, stage, mb));
-                pending_w.push_back(op(OpKind::BackwardWeight, stage, mb));
-            } else {
-                list.push_back(op(OpKind::Backward, stage, mb));
-            }
-        };
-        const auto W = [&] {
-            if (!pending_w.empty()) {
-                list.push_back(pending_w.front());
-                pending_w.pop_front();
-            }
-        };
-        const auto FB = [&](int f_stage, int b_stage) {
-            Action a{OpKind::ForwardBackward, f_stage, take(OpKind::Forward, f_stage), b_stage, take(OpKind::Backward, b_stage)};
-            list.push_back(a);
-        };
-        for (int i = 0; i < (H - half_rank - 1) * 2; ++i) // step 1: nF0
-            F(c0);
-        for (int i = 0; i < half_rank + 1; ++i) { // step 2: nF0F1
-            F(c0);
-            F(c1);
-        }
-        for (int i = 0; i < H - half_rank - 1; ++i) { // step 3: nB1W1F1, zero bubble
-            B(c1, true);
-            W();
-            F(c1);
-        }
-        const int main_steps = half_m - p + half_rank + 1; // step 4: nF0B1F1B0
-        for (int i = 0; i < main_steps; ++i) {
-            if (i == 0 && middle) {
-                F(c0);
-                B(c1, false);
-            } else {
-                FB(c0, c1);
-            }
-            FB(c1, c0);
-        }
-        for (int i = 0; i < H - half_rank - 1; ++i) { // step 5: nB1F1B0
-            B(c1, false);
-            FB(c1, c0);
-        }
-        bool zb = false; // step 6: nB1B0, the second half zero bubble
-        const int step6 = half_rank + 1;
-        for (int i = 0; i < step6; ++i) {
-            if (i == step6 / 2 && half_rank % 2 == 1)
-                zb = true;
-            B(c1, zb);
-            if (i == step6 / 2 && half_rank % 2 == 0)
-                zb = true;
-            B(c0, zb);
-        }
-        for (int i = 0; i < H - half_rank - 1; ++i) { // step 7: nWB0, zero bubble
-            W();
-            B(c0, true);
-        }
-        while (!pending_w.empty()) // step 8: nW
-            W();
+        const bool second_half = r >= H;
+        emitDualPipeRank(s.actions[r],
+                         {second_half ? reverse_stage : forward_stage, second_half ? forward_stage : reverse_stage, half_rank + 1,
+                          H - half_rank - 1, half_m - p + half_rank + 1, half_rank, half_rank == H - 1},
+                         [&](int stage) { return stage >= p ? half_m : 0; });
     }
     return s;
 }

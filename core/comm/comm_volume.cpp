@@ -236,6 +236,7 @@ std::vector<CommEntry> communicationPlan(const CommInputs& in)
     // (shard_size consecutive ranks of dp·cp, stride tp), and once per step the gradient shard
     // (Ψ/shard_size) is all-reduced across the dp·cp/shard_size replicas (stride tp·shard_size):
     // PyTorch FSDP HYBRID_SHARD (Zhao et al. 2023 §3.2.2).
+    const double grad_bytes = (t.precision == Precision::Fp32 || t.grad_dtype == GradDtype::Fp32) ? 4 : 2;
     const auto data_parallel = [&](Group group, double params) {
         const GroupPlacement& whole = in.placement.group(group);
         if (whole.size <= 1 || params <= 0)
@@ -246,7 +247,6 @@ std::vector<CommEntry> communicationPlan(const CommInputs& in)
             hybrid ? placeGroup(group, whole.size / p.shard_size, whole.stride * p.shard_size, in.cluster) : whole;
         const GroupPlacement& g = shard;
         const GroupPlacement* on = hybrid ? &shard : nullptr;
-        const double grad_bytes = (t.precision == Precision::Fp32 || t.grad_dtype == GradDtype::Fp32) ? 4 : 2;
         const double w_bytes = t.precision == Precision::Fp32 ? 4 : 2;
         const double buckets = std::ceil(params / bucketParams(g.size));
         const Overlap grad_ov = p.overlap_grad_reduce ? Overlap::Backward : Overlap::None;
@@ -308,10 +308,8 @@ std::vector<CommEntry> communicationPlan(const CommInputs& in)
         pair.nodes = whole.nodes > 1 ? 2 : 1;
         pair.ranks_per_node = pair.nodes == 2 ? 1 : 2;
         pair.link = pair.nodes == 2 ? Link::Network : whole.link;
-        const double grad_bytes = (t.precision == Precision::Fp32 || t.grad_dtype == GradDtype::Fp32) ? 4 : 2;
-        const double expert_dp = std::max(1.0, double(p.tp) * p.cp * p.dp / (double(p.ep) * p.expertTp()));
         const double dense = in.dense_params / (p.zero >= 2 ? double(p.zeroShard()) : 1);
-        const double experts = in.expert_params / (p.zero >= 2 ? expert_dp : 1);
+        const double experts = in.expert_params / (p.zero >= 2 ? p.expertZeroShard() : 1);
         const double params = dense + experts;
         const double buckets = std::max(1.0, std::ceil(params / bucketParams(2)));
         b.add(Group::Pp, Collective::AllReduce, Purpose::Gradients, buckets, params * grad_bytes / buckets, 1,

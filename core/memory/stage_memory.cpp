@@ -17,8 +17,7 @@ double zeroDegree(const ParallelConfig& p)
 
 double expertZeroDegree(const ParallelConfig& p)
 {
-    const double e = double(p.ep) * p.expertTp();
-    return std::max(1.0, double(p.tp) * p.cp * p.dp / e);
+    return p.expertZeroShard();
 }
 
 MemoryReport computeMemory(const Scenario& sc, const ParamCounts& params, const PipelineGeometry& geometry,

@@ -61,7 +61,10 @@ struct PipelineGeometry {
     std::vector<VirtualStage> stages;     // per virtual stage, in pipeline order (ranks · chunks)
 
     int virtualStages() const { return ranks * chunks; }
-    int rankOfStage(int stage) const { return rankOfVirtualStage(stage, ranks, v_shape || bidirectional); }
+    int rankOfStage(int stage) const { return rankOfVirtualStage(stage, ranks, mirroredPlacement(kind)); }
+    // Of the rank's chunks, the share one microbatch passes through: 1, or ½ for DualPipe (a
+    // microbatch takes one of the rank's two stages, passesPerRank()).
+    double microbatchShare() const { return bidirectional ? 0.5 : 1.0; }
 };
 
 // What is shared out over the pipeline stages: the transformer layers, plus one for the

@@ -457,8 +457,7 @@ OpCostModel opCosts(const Scenario& sc, const ParamCounts& params, const Pipelin
 std::vector<double> rankMicrobatchTimes(const OpCostModel& c)
 {
     std::vector<double> t(std::size_t(std::max(1, c.geometry.ranks)), 0.0);
-    // A DualPipe microbatch passes one of the rank's two stages (half of them each way).
-    const double share = c.geometry.bidirectional ? 0.5 : 1.0;
+    const double share = c.geometry.microbatchShare();
     for (int s = 0; s < int(c.stages.size()); ++s) {
         const int r = c.geometry.rankOfStage(s);
         if (r >= 0 && r < int(t.size()))

@@ -74,8 +74,7 @@ StepSimulation closedForm(const Scenario& sc, const OpCostModel& costs, long lon
     }
     std::map<Group, double> by_group;
     double comm_mb = 0;
-    // A DualPipe microbatch passes one of the rank's two stages: each sees half of them.
-    const double share = costs.geometry.bidirectional ? 0.5 : 1.0;
+    const double share = costs.geometry.microbatchShare();
     for (int s = 0; s < int(costs.stages.size()); ++s)
         if (costs.geometry.rankOfStage(s) == critical) {
             const StageOpCost& st = costs.stages[std::size_t(s)];
@@ -130,8 +129,7 @@ namespace {
 // communication lanes.
 double opsPerMicrobatch(const PipelineGeometry& g)
 {
-    const int passes = g.bidirectional ? 1 : g.chunks; // a DualPipe microbatch takes one of its rank's two stages
-    return double(g.ranks) * passes * (g.split_backward ? 3 : 2) * (g.ranks > 1 ? 2 : 1);
+    return double(g.ranks) * g.chunks * g.microbatchShare() * (g.split_backward ? 3 : 2) * (g.ranks > 1 ? 2 : 1);
 }
 
 // The numbers of the step: at most options.max_simulated_ops ops simulated, whether or not the

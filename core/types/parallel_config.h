@@ -3,6 +3,7 @@
 
 #include "util/enum_names.h"
 
+#include <algorithm>
 #include <cstdint>
 #include <string>
 #include <vector>
@@ -99,6 +100,9 @@ struct ParallelConfig {
 
     std::int64_t gpus() const { return std::int64_t(tp) * pp * dp * cp; }
     int expertTp() const { return etp > 0 ? etp : tp; }
+    // The expert-data-parallel degree the experts' ZeRO shards over: the stage's tp·cp·dp GPUs
+    // re-sliced into EP·ETP expert groups.
+    double expertZeroShard() const { return std::max(1.0, double(tp) * cp * dp / (double(ep) * expertTp())); }
 };
 
 // Megatron --recompute-modules (with --recompute-granularity selective): what the backward

@@ -138,6 +138,7 @@ ScenarioPanel::ScenarioPanel(ScenarioModel* model, QWidget* parent)
     precision_combo_ = enumCombo<Precision>();
     fp8_combo_ = enumCombo<Fp8Recipe>();
     cp_combo_ = enumCombo<CpComm>();
+    dispatcher_combo_ = enumCombo<MoeDispatcher>();
     grad_combo_ = enumCombo<GradDtype>();
     sp_check_ = new QCheckBox;
     // Flash attention and its kernel in one row: the fused kernels by name, or "none (unfused)".
@@ -150,6 +151,7 @@ ScenarioPanel::ScenarioPanel(ScenarioModel* model, QWidget* parent)
     form->addRow(label(QT_TR_NOOP("Precision")), precision_combo_);
     form->addRow(label(QT_TR_NOOP("FP8 recipe")), fp8_combo_);
     form->addRow(label(QT_TR_NOOP("CP exchange")), cp_combo_);
+    form->addRow(label(QT_TR_NOOP("MoE dispatch")), dispatcher_combo_);
     form->addRow(label(QT_TR_NOOP("Gradient dtype")), grad_combo_);
     form->addRow(QString(), sp_check_);
     form->addRow(label(QT_TR_NOOP("Attention kernel")), attention_combo_);
@@ -191,6 +193,7 @@ ScenarioPanel::ScenarioPanel(ScenarioModel* model, QWidget* parent)
     enumEdit(precision_combo_, [](Scenario& s) -> Precision& { return s.training.precision; });
     enumEdit(fp8_combo_, [](Scenario& s) -> Fp8Recipe& { return s.training.fp8_recipe; });
     enumEdit(cp_combo_, [](Scenario& s) -> CpComm& { return s.parallel.cp_comm; });
+    enumEdit(dispatcher_combo_, [](Scenario& s) -> MoeDispatcher& { return s.parallel.moe_dispatcher; });
     connect(attention_combo_, qOverload<int>(&QComboBox::activated), this, [this](int i) {
         const auto kernel = enumFromName<AttentionKernel>(attention_combo_->itemData(i).toString().toStdString());
         if (!syncing_)
@@ -239,12 +242,15 @@ void ScenarioPanel::retranslate()
     name(precision_combo_, Precision{});
     name(fp8_combo_, Fp8Recipe{});
     name(cp_combo_, CpComm{});
+    name(dispatcher_combo_, MoeDispatcher{});
     name(attention_combo_, AttentionKernel{});
     attention_combo_->setItemText(attention_combo_->findData(QStringLiteral("none")), tr("none (unfused)"));
     attention_combo_->setToolTip(tr("The fused (flash) attention kernel the training software calls: cuDNN (Transformer Engine, as "
                                     "fast as FlashAttention-3 on Hopper) or FlashAttention-2 (PyTorch SDPA's default); none keeps "
                                     "the s × s scores in memory"));
     cp_combo_->setToolTip(tr("How context parallelism exchanges keys and values; used when CP > 1"));
+    dispatcher_combo_->setToolTip(tr("How MoE tokens reach their experts: a copy per expert (Megatron's All-to-All) or one per "
+                                     "GPU and per node (DeepEP); used when EP > 1"));
     fp8_combo_->setToolTip(tr("How FP8 GEMMs scale their inputs; used when the precision is FP8"));
     for (const EnumName<GradDtype>& n : enumNames(GradDtype{}))
         grad_combo_->setItemText(grad_combo_->findData(QString::fromLatin1(n.name)), QString::fromLatin1(n.name).toUpper());
@@ -280,11 +286,13 @@ void ScenarioPanel::sync()
     selectEnum(precision_combo_, s.training.precision);
     selectEnum(fp8_combo_, s.training.fp8_recipe);
     selectEnum(cp_combo_, s.parallel.cp_comm);
-    // The recipe and CP rows show only where they apply (FP8, CP > 1): two rows less on a 720p
-    // projector otherwise.
+    selectEnum(dispatcher_combo_, s.parallel.moe_dispatcher);
+    // The recipe, CP and dispatch rows show only where they apply (FP8, CP > 1, EP > 1): three
+    // rows less on a 720p projector otherwise.
     if (auto* form = qobject_cast<QFormLayout*>(fp8_combo_->parentWidget()->layout())) {
         form->setRowVisible(fp8_combo_, s.training.precision == Precision::Fp8);
         form->setRowVisible(cp_combo_, s.parallel.cp > 1);
+        form->setRowVisible(dispatcher_combo_, s.model.moe.has_value() && s.parallel.ep > 1);
     }
     selectEnum(grad_combo_, s.training.grad_dtype);
     sp_check_->setChecked(s.parallel.sequence_parallel);

@@ -60,6 +60,7 @@ private:
     QComboBox* precision_combo_ = nullptr;
     QComboBox* fp8_combo_ = nullptr;
     QComboBox* cp_combo_ = nullptr;
+    QComboBox* dispatcher_combo_ = nullptr;
     QComboBox* grad_combo_ = nullptr;
     QCheckBox* sp_check_ = nullptr;
     QComboBox* attention_combo_ = nullptr; // flash attention's kernel, or none

@@ -142,4 +142,53 @@ CollectiveTime collectiveTime(Collective c, double S, const GroupPlacement& g, c
     return out;
 }
 
+double otherExpertGroupsReached(double experts, double top_k, double groups)
+{
+    if (groups <= 1 || experts <= 0)
+        return 0;
+    // Probability that none of the k picks (without replacement) falls in one given group.
+    const double outside = experts - experts / groups;
+    double none = 1;
+    for (int i = 0; i < int(top_k); ++i)
+        none *= std::max(0.0, (outside - i) / (experts - i));
+    return (groups - 1) * (1 - none);
+}
+
+CollectiveTime dedupAllToAllTime(double S, double top_k, double experts, const GroupPlacement& g, const ClusterSpec& cl,
+                                 Explain explain)
+{
+    CollectiveTime out;
+    if (g.size <= 1 || top_k <= 0)
+        return out;
+    const double n = double(g.size), k = double(g.ranks_per_node), N = double(g.nodes);
+    const double token = S / top_k; // one copy of the tokens
+    const double gpus_reached = otherExpertGroupsReached(experts, top_k, n);
+    const LinkSpec& intra = cl.intra_node;
+    const LinkSpec& inter = cl.inter_node;
+    const char* src = "deepseek-ai/DeepEP (intranode and internode normal kernels: one copy per GPU, one per node "
+                      "over RDMA forwarded by NVLink); balanced routing";
+    // Inside the node every other GPU of the token's experts gets one copy over NVLink (across
+    // nodes this also bounds the forwarding at the destination).
+    const double t_nvl = (std::min(n, k) - 1) * intra.latency_s + token * gpus_reached / intra.busBytesPerS(S);
+    if (!g.crossesNodes()) {
+        out.seconds = t_nvl;
+        if (explain == Explain::Full)
+            out.term = {"comm.time", out.seconds, "s", "(n−1)·α_nvl + S/k·(n−1)(1 − C(E−E/n, k)/C(E, k))/busbw_nvl",
+                        num(n - 1) + "·" + num(intra.latency_s) + " + " + num(token) + "·" + num(gpus_reached) + "/"
+                            + num(intra.busBytesPerS(S)),
+                        src};
+        return out;
+    }
+    const double nodes_reached = otherExpertGroupsReached(experts, top_k, N);
+    const double t_net = (N - 1) * inter.latency_s + token * nodes_reached / inter.busBytesPerS(S);
+    out.seconds = std::max(t_net, t_nvl);
+    if (explain == Explain::Full)
+        out.term = {"comm.time", out.seconds, "s",
+                    "max((N−1)·α_net + S/k·(N−1)(1 − C(E−E/N, k)/C(E, k))/busbw_net, S/k·(n−1)(1 − C(E−E/n, k)/C(E, k))/busbw_nvl)",
+                    "max(" + num(N - 1) + "·" + num(inter.latency_s) + " + " + num(token) + "·" + num(nodes_reached) + "/"
+                        + num(inter.busBytesPerS(S)) + ", " + num(t_nvl) + ")",
+                    src};
+    return out;
+}
+
 } // namespace parascope

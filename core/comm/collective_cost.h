@@ -25,4 +25,16 @@ struct CollectiveTime {
 CollectiveTime collectiveTime(Collective c, double S, const GroupPlacement& g, const ClusterSpec& cluster, bool flat = false,
                               Explain explain = Explain::Full);
 
+// Expected number of the other groups − 1 equal groups of `experts` experts (a GPU's, a node's)
+// that one token's top_k distinct experts reach, drawn uniformly (balanced routing):
+// (groups − 1)·(1 − C(E − E/groups, k)/C(E, k)).
+double otherExpertGroupsReached(double experts, double top_k, double groups);
+
+// DeepEP's dispatch or combine of S bytes per GPU (S = tokens·top_k·h·bytes: what an all-to-all
+// with a copy per expert would send): a token crosses NVLink once per other GPU of its experts
+// and, across nodes, the network once per other node, where NVLink forwards it (deepseek-ai/DeepEP,
+// "normal kernels with NVLink and RDMA forwarding"). Balanced routing over `experts` experts.
+CollectiveTime dedupAllToAllTime(double S, double top_k, double experts, const GroupPlacement& g, const ClusterSpec& cluster,
+                                 Explain explain = Explain::Full);
+
 } // namespace parascope

@@ -63,6 +63,28 @@ struct Builder {
         out.push_back(std::move(e));
     }
 
+    // The all-to-all entry just added, sent by DeepEP: one copy per GPU and per node of the
+    // token's experts instead of one per expert (dedupAllToAllTime).
+    void dedupLast(double top_k, double experts)
+    {
+        if (out.empty() || out.back().collective != Collective::AllToAll)
+            return;
+        CommEntry& e = out.back();
+        const GroupPlacement& g = in.placement.group(e.group);
+        const CollectiveTime one = dedupAllToAllTime(e.bytes_per_call, top_k, experts, g, in.cluster, in.explain);
+        e.time_s = e.calls_per_step * one.seconds;
+        if (in.explain == Explain::NumbersOnly)
+            return;
+        for (Term& term : e.terms) {
+            if (term.name == "comm.time_per_call") {
+                term = one.term;
+                term.name = "comm.time_per_call";
+            } else if (term.name == "comm.time") {
+                term = {"comm.time", e.time_s, "s", "calls · t_call", num(e.calls_per_step) + "·" + num(one.seconds), term.source};
+            }
+        }
+    }
+
     // The PP entry just added: one send of S across each stage boundary over that boundary's own
     // link (a pair of GPUs, inside a node or across two). The entry keeps the slowest boundary.
     void addBoundaries(double S)
@@ -200,10 +222,15 @@ std::vector<CommEntry> communicationPlan(const CommInputs& in)
     if (p.ep > 1 && Lmoe > 0 && m.moe) {
         // The busiest rank's share: t.moeLoad() times the mean (padded to capacity, or imbalance).
         const double S = s * bsz / (sp ? p.tp : 1) * m.moe->top_k * h * act_bytes * t.moeLoad();
-        const double per_layer = callsPerLayer(kEpAllToAllsPerMoeLayer, full);
+        // Recomputing the whole MoE block (--recompute-modules moe) dispatches and combines again.
+        const bool again = full || t.recomputes(RecomputeModule::Moe);
+        const double per_layer = callsPerLayer(kEpAllToAllsPerMoeLayer, again);
         b.add(Group::Ep, Collective::AllToAll, Purpose::Tokens, per_layer * Lmoe * mb, S, mb,
               p.schedule == ScheduleKind::DualPipeV || p.schedule == ScheduleKind::DualPipe ? Overlap::Forward : Overlap::None,
-              "4 all-to-all per MoE layer, S = s·b·top_k·h·2 (× the busiest rank's load)", "Lepikhin et al. 2020 (GShard); Megatron MoE README");
+              again ? "6 all-to-all per MoE layer (recompute repeats dispatch and combine), S = s·b·top_k·h·2 (× the busiest rank's load)"
+                    : "4 all-to-all per MoE layer, S = s·b·top_k·h·2 (× the busiest rank's load)", "Lepikhin et al. 2020 (GShard); Megatron MoE README");
+        if (p.moe_dispatcher == MoeDispatcher::DeepEp)
+            b.dedupLast(double(m.moe->top_k), double(m.moe->experts));
     }
 
     // PP: one send of the activation forward and one of its gradient backward per microbatch and

@@ -93,6 +93,15 @@ Localized displayName(CpComm v)
     return {"?", "?"};
 }
 
+Localized displayName(MoeDispatcher v)
+{
+    switch (v) {
+    case MoeDispatcher::AllToAll: return {"All-to-All (a copy per expert)", "All-to-All（每个专家一份）"};
+    case MoeDispatcher::DeepEp: return {"DeepEP (a copy per GPU / node)", "DeepEP（每卡 / 每节点一份）"};
+    }
+    return {"?", "?"};
+}
+
 Localized displayName(AttentionKernel v)
 {
     switch (v) {

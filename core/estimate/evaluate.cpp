@@ -69,17 +69,19 @@ Estimate evaluate(const Scenario& input, const EvaluateOptions& options)
     const long long per_step = std::max<long long>(1, (long long)input.training.micro_batch * input.parallel.dp);
     est.microbatches = std::max(1LL, (long long)(input.training.global_batch / per_step));
     const bool divides = est.microbatches * per_step == input.training.global_batch;
-    // An interleaved layout with more virtual stages than layers (diagnosed: vpp_not_divisible)
-    // is evaluated with the most chunks that still hold a layer each, so that the work stays
-    // bounded by the model (PP 100,000 × VPP 1,024 would be 10^8 empty virtual stages).
+    // An interleaved layout with more virtual stages than layer slots (the layers, and the
+    // embedding and loss where Megatron counts them; diagnosed: vpp_not_divisible) is evaluated
+    // with the most chunks that still hold a slot each, so that the work stays bounded by the
+    // model (PP 100,000 × VPP 1,024 would be 10^8 empty virtual stages).
     const long long virtual_stages = (long long)std::max(1, input.parallel.pp) * std::max(1, input.parallel.vpp);
-    const bool too_many_chunks = input.parallel.schedule == ScheduleKind::Interleaved && virtual_stages > input.model.layers;
+    const long long slots = pipelineSlots(input.model, input.parallel);
+    const bool too_many_chunks = input.parallel.schedule == ScheduleKind::Interleaved && virtual_stages > slots;
     Scenario adjusted;
     if (!divides || too_many_chunks) {
         adjusted = input;
         adjusted.training.global_batch = est.microbatches * per_step;
         if (too_many_chunks)
-            adjusted.parallel.vpp = std::max(1, input.model.layers / std::max(1, input.parallel.pp));
+            adjusted.parallel.vpp = int(std::max(1LL, slots / std::max(1, input.parallel.pp)));
     }
     const Scenario& sc = divides && !too_many_chunks ? input : adjusted;
 

@@ -156,6 +156,7 @@ std::optional<GpuSpec> readGpu(const nlohmann::json& in, const std::string& path
     g.gemm_half_flops = r.number("gemm_half_gflop", 0, 1e9).value_or(g.gemm_half_flops / 1e9) * 1e9;
     g.gemm_half_flops_fp8 = r.number("gemm_half_gflop_fp8", 0, 1e9).value_or(g.gemm_half_flops_fp8 / 1e9) * 1e9;
     g.kernel_overhead_s = r.number("kernel_overhead_us", 0, 1e6).value_or(g.kernel_overhead_s * 1e6) * 1e-6;
+    g.moe_layer_host_s = r.number("moe_layer_host_us", 0, 1e7).value_or(g.moe_layer_host_s * 1e6) * 1e-6;
     g.sustained_clock = r.number("sustained_clock", 0.1, 1).value_or(g.sustained_clock);
     r.finish();
     if (errors.size() != before)
@@ -255,6 +256,8 @@ std::optional<Scenario> readScenario(const nlohmann::json& j, std::vector<InputE
             pc.schedule = *s;
         if (auto c = p.choice<CpComm>("cp_comm"))
             pc.cp_comm = *c;
+        if (auto d = p.choice<MoeDispatcher>("moe_dispatcher"))
+            pc.moe_dispatcher = *d;
         if (const nlohmann::json* sl = p.child("stage_layers")) {
             if (!sl->is_array()) {
                 p.error("stage_layers", "must be an array of layer counts, got " + describeJson(*sl));
@@ -396,6 +399,7 @@ nlohmann::json gpuToJson(const GpuSpec& g)
             {"gemm_half_gflop", fileUnits(g.gemm_half_flops / 1e9)},
             {"gemm_half_gflop_fp8", fileUnits(g.gemm_half_flops_fp8 / 1e9)},
             {"kernel_overhead_us", fileUnits(g.kernel_overhead_s * 1e6)},
+            {"moe_layer_host_us", fileUnits(g.moe_layer_host_s * 1e6)},
             {"sustained_clock", g.sustained_clock}};
 }
 
@@ -431,6 +435,8 @@ nlohmann::json scenarioToJson(const Scenario& sc)
         j["parallel"]["reshard_after_forward"] = false;
     if (p.cp_comm != CpComm::P2p)
         j["parallel"]["cp_comm"] = toString(p.cp_comm);
+    if (p.moe_dispatcher != MoeDispatcher::AllToAll)
+        j["parallel"]["moe_dispatcher"] = toString(p.moe_dispatcher);
     if (p.shard_size > 0)
         j["parallel"]["shard_size"] = p.shard_size;
     if (p.zero3_max_live_params > 0)

@@ -67,7 +67,7 @@ LayerActivation layerActivation(const ModelSpec& m, const TrainingConfig& t,
     // Selective recompute of other modules (Megatron --recompute-modules) drops their outputs:
     // layernorm the norms' outputs (QKV input 2h, and the MLP input 2h where the layer keeps
     // one), moe_act each routed slot's activation output (2·f_e/etp), mlp the dense MLP's
-    // activations, shared_experts theirs, mla_up_proj Q, K and V.
+    // activations, shared_experts theirs, mla_up_proj Q, K and V, moe the MoE block's.
     double drop_replicated = 0, drop_split = 0, drop_expert = 0;
     if (t.recomputes(RecomputeModule::Layernorm))
         drop_replicated += (m.parallel_block || moe_block) ? 2 * h : 4 * h;
@@ -78,6 +78,15 @@ LayerActivation layerActivation(const ModelSpec& m, const TrainingConfig& t,
     if (moe_block && t.recomputes(RecomputeModule::SharedExperts))
         drop_split += m.moe->shared_experts * mlp_factor
                     * double(m.moe->shared_ffn_hidden > 0 ? m.moe->shared_ffn_hidden : m.moe->ffn_hidden);
+    // moe checkpoints the whole MoE block (router, dispatch, experts, combine): the router's
+    // probabilities, every routed slot and the shared experts' activations go; its input stays.
+    if (moe_block && t.recomputes(RecomputeModule::Moe)) {
+        drop_replicated += 4.0 * m.moe->experts;
+        drop_expert = expert;
+        if (!t.recomputes(RecomputeModule::SharedExperts))
+            drop_split += m.moe->shared_experts * mlp_factor
+                        * double(m.moe->shared_ffn_hidden > 0 ? m.moe->shared_ffn_hidden : m.moe->ffn_hidden);
+    }
     if (m.mla && t.recomputes(RecomputeModule::MlaUpProj))
         drop_split += 2 * q + 2 * kv + 2 * v;
     // every_other_mm (torchtitan op SAC) keeps the layer input, the q and v projections' outputs,

@@ -78,7 +78,9 @@ FlopsReport trainingFlops(const ModelSpec& m, const TrainingConfig& t, Explain e
         const double mats = m.mlp == MlpKind::SwiGlu ? 3 : 2;
         if (t.recomputes(RecomputeModule::Mlp))
             extra += tokens * dense_layers * dense.mlp;
-        if (m.moe && t.recomputes(RecomputeModule::SharedExperts)) {
+        if (m.moe && t.recomputes(RecomputeModule::Moe)) // the whole block: router, routed and shared experts
+            extra += tokens * moe_layers * moe.mlp;
+        else if (m.moe && t.recomputes(RecomputeModule::SharedExperts)) {
             const MoeSpec& e = *m.moe;
             extra += tokens * moe_layers * e.shared_experts * 2 * mats * double(m.hidden)
                    * double(e.shared_ffn_hidden > 0 ? e.shared_ffn_hidden : e.ffn_hidden);

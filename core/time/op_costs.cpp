@@ -60,6 +60,7 @@ struct LayerCost {
     double routing_s = 0;   // MoE router softmax/top-k and token permutation, per direction
     double recompute_s = 0; // selective recompute modules other than core_attn, in the backward
     double tp_f = 0, tp_b = 0, ep_f = 0, ep_b = 0, cp_f = 0, cp_b = 0; // exposed comm
+    double host_f = 0, host_b = 0; // MoE: the GPU waiting for the host to issue the layer's kernels
 };
 
 } // namespace
@@ -193,8 +194,10 @@ OpCostModel opCosts(const Scenario& sc, const ParamCounts& params, const Pipelin
             // rank's local experts pays the size curve's fixed cost once; each expert's rows are
             // padded to the kernel's tile.
             const double rows = local_experts * std::ceil(per_expert / kGroupedGemmTileRows) * kGroupedGemmTileRows;
-            c.mlp_in_s += gemm(rows, up * fe / etp, h) + bf16Gemm(tokens, double(e.experts), h); // experts' up, router
-            c.mlp_out_s += gemm(rows, h, fe / etp);
+            const double routed_in = gemm(rows, up * fe / etp, h) + bf16Gemm(tokens, double(e.experts), h); // experts' up, router
+            const double routed_out = gemm(rows, h, fe / etp);
+            c.mlp_in_s += routed_in;
+            c.mlp_out_s += routed_out;
             // Memory-bound routing work per direction: the router's softmax and top-k over E fp32
             // scores (3 passes of 4 bytes), the permutation of each token to its top_k slots and
             // back ((1 + k)·h·2 bytes each way), and, when a rank holds several experts, the sort
@@ -203,11 +206,16 @@ OpCostModel opCosts(const Scenario& sc, const ParamCounts& params, const Pipelin
             const double routed = tokens / (sp ? p.tp : 1);
             const double sort = local_experts > 1 && p.ep > 1 ? 8.0 * e.top_k * h : 0.0;
             c.routing_s = routed * (12.0 * e.experts + (4.0 * (1 + e.top_k) * h + sort) * t.moeLoad()) / hbm;
+            // --recompute-modules moe runs the whole block again: router, routing, experts (its
+            // all-to-alls are counted with the communication, below).
+            const bool whole_block = t.recomputes(RecomputeModule::Moe);
+            if (whole_block)
+                c.recompute_s += routed_in + routed_out + c.routing_s;
             if (e.shared_experts > 0) {
                 const double fs = double(e.shared_ffn_hidden > 0 ? e.shared_ffn_hidden : e.ffn_hidden) * e.shared_experts;
                 c.mlp_in_s += gemm(tokens, up * fs / split, h);
                 c.mlp_out_s += gemm(tokens, h, fs / split);
-                if (t.recomputes(RecomputeModule::SharedExperts))
+                if (t.recomputes(RecomputeModule::SharedExperts) || whole_block)
                     c.recompute_s += again(tokens, up * fs / split, h) + again(tokens, h, fs / split);
             }
         } else {
@@ -242,7 +250,7 @@ OpCostModel opCosts(const Scenario& sc, const ParamCounts& params, const Pipelin
         // again: twice the bytes they dropped.
         TrainingConfig elementwise_modules = t;
         elementwise_modules.recompute_modules &= unsigned(RecomputeModule::Layernorm) | unsigned(RecomputeModule::MoeAct)
-                                               | unsigned(RecomputeModule::EveryOtherMm);
+                                               | unsigned(RecomputeModule::EveryOtherMm) | unsigned(RecomputeModule::Moe);
         c.recompute_s += 2 * layerActivation(m, elementwise_modules, p, moe, Explain::NumbersOnly).recomputed / hbm;
         // TP communication overlap (Megatron --tp-comm-overlap, PyTorch async TP) splits each
         // collective and the GEMM it feeds or follows into chunks, so a collective hides behind
@@ -267,7 +275,8 @@ OpCostModel opCosts(const Scenario& sc, const ParamCounts& params, const Pipelin
             c.tp_b += exposedTp(t_ag, 0.0);
         if (moe) {
             c.ep_f = kEpAllToAllsPerMoeLayer * t_a2a;
-            c.ep_b = kEpAllToAllsPerMoeLayer * t_a2a;
+            // Recomputing the MoE block dispatches and combines once more (full recompute: below).
+            c.ep_b = (t.recomputes(RecomputeModule::Moe) ? 2 : 1) * kEpAllToAllsPerMoeLayer * t_a2a;
         }
         if (p.cp > 1 && p.cp_comm == CpComm::A2a) { // Ulysses: Q/K/V in and the output out, each direction
             c.cp_f = c.cp_b = callTime(comm, Group::Cp, Collective::AllToAll, Purpose::Kv)
@@ -279,6 +288,24 @@ OpCostModel opCosts(const Scenario& sc, const ParamCounts& params, const Pipelin
             c.cp_f = std::max(0.0, (p.cp - 1) * t_kv - c.attention_s);
             // The backward's sends hide behind the attention backward.
             c.cp_b = std::max(0.0, kCpBackwardSendsPerStep * (p.cp - 1) * t_kv - c.attention_b_s);
+        }
+        // A MoE layer's forward reads its token counts back to the host (the all-to-all's split
+        // sizes, DeepEP's receive counts), so the host is never more than this layer ahead: when
+        // the GPU's work for the layer (compute and its exposed communication) takes less than
+        // the host needs to issue it, the GPU waits for the difference (gpu.moe_layer_host_s per
+        // forward, twice that per backward; the backward of a full recompute issues the forward
+        // again).
+        if (moe && m.moe && gpu.moe_layer_host_s > 0) {
+            const double H = gpu.moe_layer_host_s;
+            const double gpu_f = c.linear_s + c.attention_s + c.elementwise_s + c.cast_f_s + c.routing_s + c.tp_f + c.ep_f + c.cp_f;
+            double gpu_b = 2 * c.linear_s + c.attention_b_s + 2 * c.elementwise_s + c.cast_b_s + c.routing_s + c.tp_b + c.ep_b + c.cp_b;
+            if (t.recompute == Recompute::Selective)
+                gpu_b += c.recompute_s + (t.recomputes(RecomputeModule::CoreAttn) ? c.attention_s : 0);
+            const double host_b = full ? 3 * H : 2 * H;
+            if (full)
+                gpu_b += gpu_f;
+            c.host_f = std::max(0.0, H - gpu_f);
+            c.host_b = std::max(0.0, host_b - gpu_b);
         }
         return c;
     };
@@ -323,10 +350,12 @@ OpCostModel opCosts(const Scenario& sc, const ParamCounts& params, const Pipelin
         st.backward.cp = sum([](const LayerCost& x) { return x.cp_b; }) + (full ? st.forward.cp : 0);
         const double head = output ? (1 + mtp) * logits_s + mtp * mtp_projection_s : 0;
 
-        double fwd = lin + att + elem + head + cast_f + routing;
+        const double host_f = sum([](const LayerCost& x) { return x.host_f; });
+        const double host_b = sum([](const LayerCost& x) { return x.host_b; });
+        double fwd = lin + att + elem + head + cast_f + routing + host_f;
         // Backward: dX GEMMs (= forward GEMMs) and the attention backward in I, dW GEMMs in W, elementwise twice (read activation + write gradient), FP8's
         // quantization of the output gradients, and what recompute repeats of the forward.
-        double bwd_in = lin + att_b + 2 * elem + head + cast_b + routing;
+        double bwd_in = lin + att_b + 2 * elem + head + cast_b + routing + host_b;
         const double bwd_w = lin + head;
         if (t.recomputes(RecomputeModule::CoreAttn))
             bwd_in += att;
@@ -416,6 +445,14 @@ OpCostModel opCosts(const Scenario& sc, const ParamCounts& params, const Pipelin
                              "tokens/t_SP·(12·E + (4·(1 + k)·h + sort)·load) / HBM, each direction",
                              num(moe.routing_s * hbm) + "/" + num(hbm),
                              "Megatron-Core alltoall token dispatcher: router softmax/top-k, permute, sort by expert, unpermute"});
+        if (gpu.moe_layer_host_s > 0)
+            out.terms.push_back({"time.moe_host_wait", moe.host_f + moe.host_b, "s",
+                                 "max(0, H − GPU time of the layer's forward) + max(0, 2H − its backward's), per MoE layer and microbatch",
+                                 "H = " + num(gpu.moe_layer_host_s) + " s; waits " + num(moe.host_f) + " s forward + " + num(moe.host_b)
+                                     + " s backward",
+                                 "eager PyTorch issues each kernel from the host; the dispatcher's device-to-host read of the token "
+                                 "counts every forward keeps the host at most one layer ahead (Megatron-Core MoE report, "
+                                 "arXiv 2603.07685: host-boundedness, CUDA graphs); H fitted, see the GPU preset's source"});
     }
     if (fp8) {
         out.terms.push_back({"time.layer_fp8_casts", dense.cast_f_s + dense.cast_b_s, "s",

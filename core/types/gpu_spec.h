@@ -32,6 +32,12 @@ struct GpuSpec {
     double gemm_half_flops = 0;   // a GEMM of this many FLOPs reaches half of gemm_efficiency (0: no size effect)
     double gemm_half_flops_fp8 = 0; // the same for FP8 GEMMs (0: gemm_half_flops × the FP8/bf16 peak ratio)
     double kernel_overhead_s = 0; // launch + tail per transformer layer and pass (forward, or each backward half)
+    // The host's (CPU's) time to issue one MoE layer's forward in eager PyTorch (Megatron-Core
+    // without CUDA graphs); its backward takes twice as long. The dispatcher reads the token
+    // counts back to the host every forward (a device-to-host sync), so the host never runs more
+    // than a layer ahead: a MoE layer whose GPU work is shorter waits for it. 0: no host limit
+    // (CUDA graphs). Fitted, see the presets' source.
+    double moe_layer_host_s = 0;
     double sustained_clock = 1;   // sustained / boost clock under hours of full load (power and thermal limits)
     std::string source;
 

@@ -23,6 +23,15 @@ enum class CpComm { P2p, A2a, AllGather };
 inline constexpr EnumName<CpComm> kCpCommNames[] = {{CpComm::P2p, "p2p"}, {CpComm::A2a, "a2a"}, {CpComm::AllGather, "allgather"}};
 constexpr std::span<const EnumName<CpComm>> enumNames(CpComm) { return kCpCommNames; }
 inline const char* toString(CpComm v) { return nameOf(v); }
+// How MoE tokens reach their experts (Megatron --moe-token-dispatcher-type): alltoall sends a
+// copy of each token to every one of its top_k experts (Megatron's alltoall dispatcher, GShard);
+// deepep sends it once per destination GPU inside a node and once per destination node across
+// nodes, where NVLink forwards it to its GPUs (deepseek-ai/DeepEP normal kernels; Megatron
+// --moe-token-dispatcher-type flex --moe-flex-dispatcher-backend deepep).
+enum class MoeDispatcher { AllToAll, DeepEp };
+inline constexpr EnumName<MoeDispatcher> kMoeDispatcherNames[] = {{MoeDispatcher::AllToAll, "alltoall"}, {MoeDispatcher::DeepEp, "deepep"}};
+constexpr std::span<const EnumName<MoeDispatcher>> enumNames(MoeDispatcher) { return kMoeDispatcherNames; }
+inline const char* toString(MoeDispatcher v) { return nameOf(v); }
 // FP8 scaling recipes (Megatron --fp8-recipe; Transformer Engine recipes): one scale per tensor
 // from the amax history (delayed) or from the tensor itself (tensorwise, "current scaling"), or
 // per block: 1×128 / 128×128 on Hopper (blockwise, DeepSeek-V3 §3.3), 1×32 in hardware on
@@ -71,6 +80,7 @@ struct ParallelConfig {
     int etp = 0;                   // expert tensor parallel; 0 = same as tp (Megatron default)
     bool sequence_parallel = false;
     CpComm cp_comm = CpComm::P2p;  // with cp > 1
+    MoeDispatcher moe_dispatcher = MoeDispatcher::AllToAll; // with ep > 1
     int zero = 0;                  // 0..3; 1 = distributed optimizer
     ScheduleKind schedule = ScheduleKind::OneFOneB;
     std::vector<int> stage_layers; // optional uneven layout: layers per pipeline rank (DualPipe: per
@@ -120,11 +130,12 @@ enum class RecomputeModule : unsigned {
     // fc1, down) and of the attention kernel, and recomputes the others (k, o, MLP up or fc2)
     // and every elementwise op (norms, rotary, activation).
     EveryOtherMm = 64,
+    Moe = 128,         // the whole MoE block: router, dispatch, experts, combine (all-to-alls again)
 };
 inline constexpr EnumName<RecomputeModule> kRecomputeModuleNames[] = {
     {RecomputeModule::CoreAttn, "core_attn"}, {RecomputeModule::Layernorm, "layernorm"}, {RecomputeModule::MoeAct, "moe_act"},
     {RecomputeModule::Mlp, "mlp"}, {RecomputeModule::SharedExperts, "shared_experts"}, {RecomputeModule::MlaUpProj, "mla_up_proj"},
-    {RecomputeModule::EveryOtherMm, "every_other_mm"}};
+    {RecomputeModule::EveryOtherMm, "every_other_mm"}, {RecomputeModule::Moe, "moe"}};
 constexpr std::span<const EnumName<RecomputeModule>> enumNames(RecomputeModule) { return kRecomputeModuleNames; }
 inline const char* toString(RecomputeModule v) { return nameOf(v); }
 

@@ -964,6 +964,14 @@ OOM</translation>
         <source>The fused (flash) attention kernel the training software calls: cuDNN (Transformer Engine, as fast as FlashAttention-3 on Hopper) or FlashAttention-2 (PyTorch SDPA&apos;s default); none keeps the s × s scores in memory</source>
         <translation>The fused (flash) attention kernel the training software calls: cuDNN (Transformer Engine, as fast as FlashAttention-3 on Hopper) or FlashAttention-2 (PyTorch SDPA's default); none keeps the s × s scores in memory</translation>
     </message>
+    <message>
+        <source>MoE dispatch</source>
+        <translation>MoE dispatch</translation>
+    </message>
+    <message>
+        <source>How MoE tokens reach their experts: a copy per expert (Megatron&apos;s All-to-All) or one per GPU and per node (DeepEP); used when EP &gt; 1</source>
+        <translation>How MoE tokens reach their experts: a copy per expert (Megatron's All-to-All) or one per GPU and per node (DeepEP); used when EP &gt; 1</translation>
+    </message>
 </context>
 <context>
     <name>parascope::ui::SearchTableModel</name>

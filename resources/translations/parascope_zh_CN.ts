@@ -955,6 +955,14 @@ OOM</source>
         <source>The fused (flash) attention kernel the training software calls: cuDNN (Transformer Engine, as fast as FlashAttention-3 on Hopper) or FlashAttention-2 (PyTorch SDPA&apos;s default); none keeps the s × s scores in memory</source>
         <translation>训练软件调用的融合（flash）注意力内核：cuDNN（Transformer Engine，在 Hopper 上与 FlashAttention-3 一样快）或 FlashAttention-2（PyTorch SDPA 的默认内核）；选“无”则在显存中保存 s × s 的注意力分数</translation>
     </message>
+    <message>
+        <source>MoE dispatch</source>
+        <translation>专家分发方式</translation>
+    </message>
+    <message>
+        <source>How MoE tokens reach their experts: a copy per expert (Megatron&apos;s All-to-All) or one per GPU and per node (DeepEP); used when EP &gt; 1</source>
+        <translation>MoE 令牌如何到达其专家：每个专家一份（Megatron 的 All-to-All），或每张卡、每个节点一份（DeepEP）；EP &gt; 1 时生效</translation>
+    </message>
 </context>
 <context>
     <name>parascope::ui::SearchTableModel</name>

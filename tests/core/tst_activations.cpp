@@ -65,6 +65,18 @@ private slots:
         const double before = layerActivation(mixtral, tm, p, true).stored;
         tm.recompute_modules |= unsigned(RecomputeModule::MoeAct);
         QCOMPARE(before - layerActivation(mixtral, tm, p, true).stored, 4096.0 * 57344);
+        // moe (Megatron --recompute-modules moe) checkpoints the whole block: the router's fp32
+        // probabilities 4E = 32 and both slots 2·102,400 go, 204,832 per token (moe_act's part
+        // included: set with it or alone, the same).
+        TrainingConfig block = training(Recompute::Selective, true);
+        block.seq_len = 4096;
+        block.recompute_modules |= unsigned(RecomputeModule::Moe);
+        QCOMPARE(before - layerActivation(mixtral, block, p, true).stored, 4096.0 * 204832);
+        block.recompute_modules |= unsigned(RecomputeModule::MoeAct);
+        QCOMPARE(before - layerActivation(mixtral, block, p, true).stored, 4096.0 * 204832);
+        // A dense layer has no MoE block to drop.
+        t.recompute_modules = unsigned(RecomputeModule::CoreAttn) | unsigned(RecomputeModule::Moe);
+        QCOMPARE(layerActivation(llama, t, p, false).stored, 4096.0 * 139776);
     }
 
     void recomputeModulesInFiles()
@@ -74,11 +86,12 @@ private slots:
             return j ? readScenario(*j, errors) : std::nullopt;
         };
         std::vector<InputError> errors;
-        const auto sc = read(R"({"recompute":"selective","recompute_modules":["layernorm","moe_act"]})", errors);
+        const auto sc = read(R"({"recompute":"selective","recompute_modules":["layernorm","moe_act","moe"]})", errors);
         QVERIFY(errors.empty());
-        QCOMPARE(sc->training.recompute_modules, unsigned(RecomputeModule::Layernorm) | unsigned(RecomputeModule::MoeAct));
+        QCOMPARE(sc->training.recompute_modules,
+                 unsigned(RecomputeModule::Layernorm) | unsigned(RecomputeModule::MoeAct) | unsigned(RecomputeModule::Moe));
         const nlohmann::json back = scenarioToJson(*sc)["training"]["recompute_modules"];
-        QCOMPARE(back, (nlohmann::json{"layernorm", "moe_act"}));
+        QCOMPARE(back, (nlohmann::json{"layernorm", "moe_act", "moe"}));
         read(R"({"recompute":"selective","recompute_modules":["layernorm","norm"]})", errors);
         QCOMPARE(QString::fromStdString(errors.at(0).path), QStringLiteral("training.recompute_modules[1]"));
         errors.clear();

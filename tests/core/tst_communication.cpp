@@ -357,6 +357,65 @@ private slots:
         QCOMPARE(a2a.calls_per_step, 128.0);
         QCOMPARE(a2a.bytes_per_call, 4096.0 * 2 * 4096 * 2);
         QCOMPARE(a2a.bytes_per_gpu_per_step, 128 * a2a.bytes_per_call * 7 / 8);
+        // Recomputing the MoE block (--recompute-modules moe) dispatches and combines again in
+        // the backward: 6 per layer, 192 calls.
+        sc.training.recompute = Recompute::Selective;
+        sc.training.recompute_modules = unsigned(RecomputeModule::CoreAttn) | unsigned(RecomputeModule::Moe);
+        QCOMPARE(entry(evaluate(sc), "ep", "all_to_all", "tokens").calls_per_step, 192.0);
+    }
+
+    void deepEpSendsOncePerGpuAndNode()
+    {
+        // DeepEP (deepseek-ai/DeepEP normal kernels): a token goes once to each other GPU holding
+        // one of its experts and, across nodes, once over the network to each other node, where
+        // NVLink forwards it. 128 experts, top-8 without replacement, balanced:
+        //   P(a node of 32 experts is missed) = (96·95·…·89)/(128·127·…·121) = 0.092747
+        //   other nodes reached (of 3)  = 3·(1 − 0.092747) = 2.72176   (all-to-all: 8·24/32 = 6 copies)
+        //   P(a GPU of 4 experts is missed) = (124·…·117)/(128·…·121) = 0.770020
+        //   other GPUs reached (of 31) = 31·(1 − 0.770020) = 7.12939
+        QVERIFY(std::abs(otherExpertGroupsReached(128, 8, 4) - 2.72176) < 1e-5);
+        QVERIFY(std::abs(otherExpertGroupsReached(128, 8, 32) - 7.12939) < 1e-5);
+        QCOMPARE(otherExpertGroupsReached(128, 8, 1), 0.0);
+        // EP 32 over 4 DGX H100 nodes, S = 1 GB (a copy per expert): the network carries
+        // S/8·2.72176 = 340.2 MB: 3·6 µs + 340.2 MB / (50 GB/s·0.94) = 7.2567 ms; NVLink's
+        // S/8·7.12939 = 891.2 MB over 450·0.82 GB/s (2.415 ms) is less.
+        const ClusterSpec c = presetScenario("llama2-7b", "dgx-h100", 1, 1, 1).cluster;
+        const GroupPlacement ep = placeGroup(Group::Ep, 32, 1, c);
+        QCOMPARE(ep.nodes, std::int64_t(4));
+        const double S = 1e9;
+        const double net = 3 * 6e-6 + S / 8 * otherExpertGroupsReached(128, 8, 4) / c.inter_node.busBytesPerS(S);
+        QVERIFY(close(dedupAllToAllTime(S, 8, 128, ep, c).seconds, net));
+        QVERIFY(std::abs(net - 7.2567e-3) < 0.0001e-3);
+        // The all-to-all sends 24/32 of S through the NIC: 3·6 µs + 750 MB / 47 GB/s = 15.98 ms, 2.2×.
+        QVERIFY(collectiveTime(Collective::AllToAll, S, ep, c).seconds > 2.2 * net);
+        // Inside one node (EP 8, 16 experts a GPU): 7·3.4 µs + S/8·7·(1 − (112·…·105)/(128·…·121))
+        // = S/8·4.67194 over NVLink, against 7/8 of S for the all-to-all.
+        const GroupPlacement ep8 = placeGroup(Group::Ep, 8, 1, c);
+        QVERIFY(close(dedupAllToAllTime(S, 8, 128, ep8, c).seconds,
+                      7 * 3.4e-6 + S / 8 * otherExpertGroupsReached(128, 8, 8) / c.intra_node.busBytesPerS(S)));
+        QVERIFY(std::abs(otherExpertGroupsReached(128, 8, 8) - 4.67194) < 1e-5);
+
+        // In the plan: the same calls and bytes as the all-to-all. Mixtral (8 experts, top 2, one
+        // expert per GPU of EP 8) has nothing to deduplicate: other GPUs reached
+        // 7·(1 − 7·6/(8·7)) = 1.75 copies of S/2, the all-to-all's 7/8 of S; the same time.
+        Scenario sc = presetScenario("mixtral-8x7b", "dgx-h100", 1, 1, 8);
+        sc.parallel.ep = 8;
+        sc.training.global_batch = 8;
+        const double all_to_all = entry(evaluate(sc), "ep", "all_to_all", "tokens").time_s;
+        sc.parallel.moe_dispatcher = MoeDispatcher::DeepEp;
+        const CommEntry deepep = entry(evaluate(sc), "ep", "all_to_all", "tokens");
+        QCOMPARE(deepep.calls_per_step, 128.0);
+        QVERIFY(std::abs(otherExpertGroupsReached(8, 2, 8) - 1.75) < 1e-12);
+        QVERIFY(close(deepep.time_s, all_to_all));
+        // 64 experts of the same size, top 8: 7·(1 − C(56, 8)/C(64, 8)) = 4.7535 copies of S/8
+        // (0.5942 S) against 7/8 S: 0.679 of the time.
+        sc.model.moe->experts = 64;
+        sc.model.moe->top_k = 8;
+        const double many = entry(evaluate(sc), "ep", "all_to_all", "tokens").time_s;
+        sc.parallel.moe_dispatcher = MoeDispatcher::AllToAll;
+        const double many_a2a = entry(evaluate(sc), "ep", "all_to_all", "tokens").time_s;
+        QVERIFY(std::abs(otherExpertGroupsReached(64, 8, 8) - 4.75348) < 1e-5);
+        QVERIFY(many < 0.70 * many_a2a && many > 0.62 * many_a2a);
     }
 
     void exposureNeverExceedsLinkTime()

@@ -62,6 +62,19 @@ private slots:
         t.recompute = Recompute::Selective;
         QVERIFY(close(trainingFlops(m, t).hardware_flops_per_step,
                       72 * B * s * L * h * h * (1 + s / (3 * h) + V / (12 * h * L))));
+
+        // Recomputing the MoE block (--recompute-modules moe) runs the router and both routed
+        // experts forward once more: Mixtral 8x7B (32 MoE layers, h 4096, E 8, k 2, f_e 14336,
+        // SwiGLU) adds B·s·32·(2hE + 2·2·3·h·f_e) = B·s·32·(65,536 + 704,643,072) FLOPs.
+        ModelSpec mix = model("mixtral-8x7b");
+        TrainingConfig tm;
+        tm.seq_len = 4096;
+        tm.global_batch = 8;
+        tm.recompute = Recompute::Selective;
+        const double core_only = trainingFlops(mix, tm).hardware_flops_per_step;
+        tm.recompute_modules |= unsigned(RecomputeModule::Moe);
+        QVERIFY(close(trainingFlops(mix, tm).hardware_flops_per_step - core_only,
+                      8.0 * 4096 * 32 * (2.0 * 4096 * 8 + 2 * 2 * 3 * 4096.0 * 14336)));
     }
 
     void gqaSwigluGeneralisation()

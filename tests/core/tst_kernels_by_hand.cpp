@@ -1,7 +1,8 @@
 // The kernel-level costs of a layer derived by hand (core/time/op_costs.cpp): causal flash
 // attention at the kernel's measured efficiency for its sequence, head dim and kernel
-// (cuDNN / FlashAttention-2), torchtitan's op-level selective recompute (every_other_mm), and
-// TP communication overlap that hides each collective behind its own GEMM only. The preset
+// (cuDNN / FlashAttention-2), torchtitan's op-level selective recompute (every_other_mm), TP
+// communication overlap that hides each collective behind its own GEMM only, and a MoE layer
+// waiting for the host that issues it. The preset
 // numbers each derivation uses are asserted first, so the comments stay true.
 
 #include "memory/activation_memory.h"
@@ -115,6 +116,42 @@ private slots:
                  qPrintable(versus("op SAC backward", c_op.backward_input_s - c_core.backward_input_s, hand)));
         QVERIFY(near(c_op.forward_s, c_core.forward_s));
         QVERIFY(near(c_op.backward_weight_s, c_core.backward_weight_s));
+    }
+
+    void moeLayerWaitsForTheHost()
+    {
+        // The H100 preset's host time per MoE layer forward (fitted on mcore_qwen3_235b_tp4_ep8).
+        QCOMPARE(presetScenario("mixtral-8x7b", "dgx-h100", 1, 2, 4).cluster.gpu.moe_layer_host_s, 3100e-6);
+        // Mixtral 8x7B, PP 2 (16 MoE layers on the first stage, no output layer), EP 4. A MoE
+        // layer's forward takes max(GPU work, H) and its backward max(GPU work, 2H): with H far
+        // above the GPU work, the stage's forward is 16·H and its backward (both halves and the
+        // communication) 16·2H exactly, whatever the kernels cost; with full recompute the
+        // backward issues the forward again: 16·3H.
+        Scenario sc = presetScenario("mixtral-8x7b", "dgx-h100", 1, 2, 4);
+        sc.parallel.ep = 4;
+        sc.training.recompute = Recompute::None;
+        sc.cluster.gpu.moe_layer_host_s = 0;
+        const StageCost gpu_only = firstStageCost(sc);
+        const double H = 0.1;
+        sc.cluster.gpu.moe_layer_host_s = H;
+        const StageCost host = firstStageCost(sc);
+        QVERIFY2(near(host.forward_s, 16 * H, 1e-12), qPrintable(versus("host-bound forward", host.forward_s, 16 * H)));
+        const double backward = host.backward_input_s + host.backward_weight_s;
+        QVERIFY2(near(backward, 16 * 2 * H, 1e-12), qPrintable(versus("host-bound backward", backward, 32 * H)));
+        sc.training.recompute = Recompute::Full;
+        const StageCost full = firstStageCost(sc);
+        QVERIFY(near(full.backward_input_s + full.backward_weight_s, 16 * 3 * H, 1e-12));
+        // A host far faster than the GPU work changes nothing.
+        sc.training.recompute = Recompute::None;
+        sc.cluster.gpu.moe_layer_host_s = 1e-6;
+        const StageCost fast_host = firstStageCost(sc);
+        QCOMPARE(fast_host.forward_s, gpu_only.forward_s);
+        QCOMPARE(fast_host.backward_input_s, gpu_only.backward_input_s);
+        // Dense layers have no device-to-host read: the host runs ahead of them.
+        Scenario dense = llama7bOnH100(1, Recompute::None);
+        const StageCost before = firstStageCost(dense);
+        dense.cluster.gpu.moe_layer_host_s = H;
+        QCOMPARE(firstStageCost(dense).forward_s, before.forward_s);
     }
 
     void tpOverlapHidesEachCollectiveBehindItsGemm()

@@ -379,6 +379,9 @@ void TstScenarioJson::errorNamesPath_data()
     j["training"]["attention_kernel"] = "fa3";
     row("bad attention kernel", j, "training.attention_kernel", {QStringLiteral("cudnn, fa2"), QStringLiteral("got \"fa3\"")});
     j = base();
+    j["parallel"]["moe_dispatcher"] = "hybridep";
+    row("bad moe dispatcher", j, "parallel.moe_dispatcher", {QStringLiteral("alltoall, deepep"), QStringLiteral("got \"hybridep\"")});
+    j = base();
     j["training"]["cross_entropy"] = "chunked";
     row("bad cross entropy", j, "training.cross_entropy", {QStringLiteral("fused, eager"), QStringLiteral("got \"chunked\"")});
 
@@ -669,7 +672,8 @@ void TstScenarioJson::roundTrip_data()
     j["model"] = customModel();
     j["cluster"] = customCluster();
     j["parallel"] = {{"tp", 2}, {"pp", 2}, {"dp", 2}, {"ep", 2}, {"sequence_parallel", true}, {"zero", 1},
-                     {"stage_layers", {3, 5}}, {"tp_comm_overlap", true}, {"overlap_grad_reduce", false}};
+                     {"stage_layers", {3, 5}}, {"tp_comm_overlap", true}, {"overlap_grad_reduce", false},
+                     {"moe_dispatcher", "deepep"}};
     j["training"] = {{"seq_len", 2048}, {"micro_batch", 2}, {"global_batch", 64}, {"grad_dtype", "fp32"},
                      {"recompute", "full"}, {"precision", "bf16"}};
     j["overheads"] = {{"cuda_context_gib", 0.75}, {"workspace_gib", 0.125}, {"nccl_buffer_mib", 64}, {"fragmentation", 0.1}};

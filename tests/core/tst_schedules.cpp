@@ -8,10 +8,12 @@
 #include "schedule/simulator.h"
 #include "schedule/slot_grid.h"
 #include "schedule/validate.h"
+#include "scenario_fixture.h"
 
 #include <QtTest>
 
 using namespace parascope;
+using parascope::test::presetScenario;
 
 namespace {
 
@@ -115,6 +117,23 @@ private slots:
         for (const VirtualStage& v : g.stages)
             total += v.layers;
         QCOMPARE(total, 126);
+
+        // Qwen3-235B's Megatron-MoE-ModelZoo layout: 94 layers + embedding + loss = 96 slots on
+        // PP 32 × VPP 3, one slot per virtual stage. The evaluation keeps VPP 3 (the rank 0
+        // chunk 0 holds only the embedding, the last chunk only the loss): rank 1's in-flight
+        // count is Megatron's warm-up (p − 2)·2 + (v − 1)·p + 1 = 60 + 64 + 1 = 125
+        // chunk-microbatches, 125/3 rank units.
+        Scenario q = presetScenario("mixtral-8x7b", "dgx-h100", 1, 32, 1);
+        q.model.layers = 94;
+        q.parallel.schedule = ScheduleKind::Interleaved;
+        q.parallel.vpp = 3;
+        q.parallel.account_for_embedding_in_pipeline_split = true;
+        q.parallel.account_for_loss_in_pipeline_split = true;
+        q.training.global_batch = 512;
+        const Estimate e = evaluate(q);
+        QCOMPARE(e.memory.stages.at(1).inflight_microbatches, 125.0 / 3);
+        QCOMPARE(e.memory.stages.at(0).layers, 2);
+        QCOMPARE(e.memory.stages.at(1).layers, 3);
     }
 
     void oneFOneBOrder()

@@ -96,8 +96,8 @@ Localized displayName(CpComm v)
 Localized displayName(MoeDispatcher v)
 {
     switch (v) {
-    case MoeDispatcher::AllToAll: return {"All-to-All (a copy per expert)", "All-to-All（每个专家一份）"};
-    case MoeDispatcher::DeepEp: return {"DeepEP (a copy per GPU / node)", "DeepEP（每卡 / 每节点一份）"};
+    case MoeDispatcher::AllToAll: return {"All-to-All (per expert)", "All-to-All（按专家）"};
+    case MoeDispatcher::DeepEp: return {"DeepEP (per GPU / node)", "DeepEP（按卡 / 节点）"};
     }
     return {"?", "?"};
 }

@@ -23,6 +23,7 @@
 #include <QSlider>
 #include <QSpinBox>
 #include <QTimer>
+#include <QToolButton>
 #include <QVBoxLayout>
 
 namespace parascope::ui {
@@ -139,6 +140,25 @@ ScenarioPanel::ScenarioPanel(ScenarioModel* model, QWidget* parent)
     fp8_combo_ = enumCombo<Fp8Recipe>();
     cp_combo_ = enumCombo<CpComm>();
     dispatcher_combo_ = enumCombo<MoeDispatcher>();
+    // Selective recompute's modules (Megatron --recompute-modules, torchtitan's op SAC): one
+    // check box each in the button's menu; the data of each action is its bit.
+    modules_button_ = new QToolButton;
+    modules_button_->setPopupMode(QToolButton::InstantPopup);
+    modules_button_->setToolButtonStyle(Qt::ToolButtonTextOnly);
+    modules_button_->setSizePolicy(QSizePolicy::Expanding, QSizePolicy::Fixed);
+    auto* modules_menu = new QMenu(modules_button_);
+    for (const auto& n : enumNames(RecomputeModule{})) {
+        QAction* a = modules_menu->addAction(QString::fromLatin1(n.name));
+        a->setCheckable(true);
+        a->setData(unsigned(n.value));
+        connect(a, &QAction::toggled, this, [this, bit = unsigned(n.value)](bool on) {
+            if (!syncing_)
+                model_->edit([&](Scenario& s) {
+                    s.training.recompute_modules = on ? (s.training.recompute_modules | bit) : (s.training.recompute_modules & ~bit);
+                });
+        });
+    }
+    modules_button_->setMenu(modules_menu);
     grad_combo_ = enumCombo<GradDtype>();
     sp_check_ = new QCheckBox;
     // Flash attention and its kernel in one row: the fused kernels by name, or "none (unfused)".
@@ -148,6 +168,7 @@ ScenarioPanel::ScenarioPanel(ScenarioModel* model, QWidget* parent)
     attention_combo_->setMinimumContentsLength(8);
     form->addRow(label(QT_TR_NOOP("Schedule")), schedule_combo_);
     form->addRow(label(QT_TR_NOOP("Recompute")), recompute_combo_);
+    form->addRow(label(QT_TR_NOOP("Recomputed")), modules_button_);
     form->addRow(label(QT_TR_NOOP("Precision")), precision_combo_);
     form->addRow(label(QT_TR_NOOP("FP8 recipe")), fp8_combo_);
     form->addRow(label(QT_TR_NOOP("CP exchange")), cp_combo_);
@@ -243,6 +264,8 @@ void ScenarioPanel::retranslate()
     name(fp8_combo_, Fp8Recipe{});
     name(cp_combo_, CpComm{});
     name(dispatcher_combo_, MoeDispatcher{});
+    for (QAction* a : modules_button_->menu()->actions())
+        a->setText(inUi(displayName(RecomputeModule(a->data().toUInt()))));
     name(attention_combo_, AttentionKernel{});
     attention_combo_->setItemText(attention_combo_->findData(QStringLiteral("none")), tr("none (unfused)"));
     attention_combo_->setToolTip(tr("The fused (flash) attention kernel the training software calls: cuDNN (Transformer Engine, as "
@@ -287,12 +310,27 @@ void ScenarioPanel::sync()
     selectEnum(fp8_combo_, s.training.fp8_recipe);
     selectEnum(cp_combo_, s.parallel.cp_comm);
     selectEnum(dispatcher_combo_, s.parallel.moe_dispatcher);
-    // The recipe, CP and dispatch rows show only where they apply (FP8, CP > 1, EP > 1): three
-    // rows less on a 720p projector otherwise.
+    QStringList chosen;
+    for (QAction* a : modules_button_->menu()->actions()) {
+        const bool on = (s.training.recompute_modules & a->data().toUInt()) != 0;
+        a->setChecked(on);
+        if (on)
+            chosen << a->text();
+    }
+    // At most two names on the button (the panel stays narrow); the tooltip lists them all.
+    modules_button_->setText(chosen.isEmpty()   ? tr("nothing")
+                             : chosen.size() <= 2 ? chosen.join(QStringLiteral(", "))
+                                                  : tr("%1 and %2 more").arg(chosen.front()).arg(chosen.size() - 1));
+    modules_button_->setToolTip(tr("What selective recompute rebuilds in the backward instead of keeping (Megatron's "
+                                   "--recompute-modules, torchtitan's op-level SAC): %1")
+                                    .arg(chosen.isEmpty() ? tr("nothing") : chosen.join(QStringLiteral(", "))));
+    // The recipe, CP, dispatch and recompute-module rows show only where they apply (FP8, CP > 1,
+    // EP > 1, selective recompute): four rows less on a 720p projector otherwise.
     if (auto* form = qobject_cast<QFormLayout*>(fp8_combo_->parentWidget()->layout())) {
         form->setRowVisible(fp8_combo_, s.training.precision == Precision::Fp8);
         form->setRowVisible(cp_combo_, s.parallel.cp > 1);
         form->setRowVisible(dispatcher_combo_, s.model.moe.has_value() && s.parallel.ep > 1);
+        form->setRowVisible(modules_button_, s.training.recompute == Recompute::Selective);
     }
     selectEnum(grad_combo_, s.training.grad_dtype);
     sp_check_->setChecked(s.parallel.sequence_parallel);

@@ -15,6 +15,7 @@ class QLabel;
 class QPushButton;
 class QSlider;
 class QSpinBox;
+class QToolButton;
 
 namespace parascope::ui {
 
@@ -61,6 +62,7 @@ private:
     QComboBox* fp8_combo_ = nullptr;
     QComboBox* cp_combo_ = nullptr;
     QComboBox* dispatcher_combo_ = nullptr;
+    QToolButton* modules_button_ = nullptr; // selective recompute's modules, a menu of check boxes
     QComboBox* grad_combo_ = nullptr;
     QCheckBox* sp_check_ = nullptr;
     QComboBox* attention_combo_ = nullptr; // flash attention's kernel, or none

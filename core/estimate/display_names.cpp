@@ -102,6 +102,21 @@ Localized displayName(MoeDispatcher v)
     return {"?", "?"};
 }
 
+Localized displayName(RecomputeModule v)
+{
+    switch (v) {
+    case RecomputeModule::CoreAttn: return {"core attention", "核心注意力"};
+    case RecomputeModule::Layernorm: return {"norms", "归一化层"};
+    case RecomputeModule::MoeAct: return {"experts' activation", "专家激活函数"};
+    case RecomputeModule::Mlp: return {"dense MLP", "稠密前馈层"};
+    case RecomputeModule::SharedExperts: return {"shared experts", "共享专家"};
+    case RecomputeModule::MlaUpProj: return {"latent attention's up-projections", "潜在注意力上投影"};
+    case RecomputeModule::EveryOtherMm: return {"every other matmul (torchtitan op SAC)", "隔一个矩阵乘（torchtitan 算子级）"};
+    case RecomputeModule::Moe: return {"the whole MoE block", "整个专家层"};
+    }
+    return {"?", "?"};
+}
+
 Localized displayName(AttentionKernel v)
 {
     switch (v) {

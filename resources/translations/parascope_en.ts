@@ -972,6 +972,22 @@ OOM</translation>
         <source>How MoE tokens reach their experts: a copy per expert (Megatron&apos;s All-to-All) or one per GPU and per node (DeepEP); used when EP &gt; 1</source>
         <translation>How MoE tokens reach their experts: a copy per expert (Megatron's All-to-All) or one per GPU and per node (DeepEP); used when EP &gt; 1</translation>
     </message>
+    <message>
+        <source>Recomputed</source>
+        <translation>Recomputed</translation>
+    </message>
+    <message>
+        <source>nothing</source>
+        <translation>nothing</translation>
+    </message>
+    <message>
+        <source>%1 and %2 more</source>
+        <translation>%1 and %2 more</translation>
+    </message>
+    <message>
+        <source>What selective recompute rebuilds in the backward instead of keeping (Megatron&apos;s --recompute-modules, torchtitan&apos;s op-level SAC): %1</source>
+        <translation>What selective recompute rebuilds in the backward instead of keeping (Megatron's --recompute-modules, torchtitan's op-level SAC): %1</translation>
+    </message>
 </context>
 <context>
     <name>parascope::ui::SearchTableModel</name>

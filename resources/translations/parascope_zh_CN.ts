@@ -963,6 +963,22 @@ OOM</source>
         <source>How MoE tokens reach their experts: a copy per expert (Megatron&apos;s All-to-All) or one per GPU and per node (DeepEP); used when EP &gt; 1</source>
         <translation>MoE 令牌如何到达其专家：每个专家一份（Megatron 的 All-to-All），或每张卡、每个节点一份（DeepEP）；EP &gt; 1 时生效</translation>
     </message>
+    <message>
+        <source>Recomputed</source>
+        <translation>重计算内容</translation>
+    </message>
+    <message>
+        <source>nothing</source>
+        <translation>无</translation>
+    </message>
+    <message>
+        <source>%1 and %2 more</source>
+        <translation>%1 及另外 %2 项</translation>
+    </message>
+    <message>
+        <source>What selective recompute rebuilds in the backward instead of keeping (Megatron&apos;s --recompute-modules, torchtitan&apos;s op-level SAC): %1</source>
+        <translation>选择性重计算在反向中重算而不保存的部分（Megatron 的 --recompute-modules，torchtitan 的算子级选择性检查点）：%1</translation>
+    </message>
 </context>
 <context>
     <name>parascope::ui::SearchTableModel</name>

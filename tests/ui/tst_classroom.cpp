@@ -446,7 +446,7 @@ private slots:
                              QStringLiteral("FP8"), QStringLiteral("MXFP8"), QStringLiteral("Ulysses"), QStringLiteral("P2P"), QStringLiteral("FP32"), QStringLiteral("PP 4"),
                              QStringLiteral("cuDNN / FA3"), QStringLiteral("FA2"), QStringLiteral("PyTorch SDPA"), QStringLiteral("cuDNN"),
                              QStringLiteral("Transformer Engine"), QStringLiteral("Hopper"), QStringLiteral("FlashAttention-3"),
-                             QStringLiteral("FlashAttention-2"), QStringLiteral("DeepEP"),
+                             QStringLiteral("FlashAttention-2"), QStringLiteral("DeepEP"), QStringLiteral("torchtitan"),
                              QStringLiteral("PP 2")};
         for (const char* kind : {"models", "clusters", "gpus", "lessons"})
             for (const PresetInfo& p : listPresets(kind)) {

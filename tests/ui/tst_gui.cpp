@@ -23,6 +23,9 @@
 #include "search_view.h"
 #include "sweep_view.h"
 #include "parascope/version.h"
+
+#include <QMenu>
+#include <QToolButton>
 #include "timeline_chart.h"
 
 #include <qcustomplot.h>
@@ -85,7 +88,7 @@ private slots:
         QSettings().clear();
     }
 
-    void fp8AndCpRowsOnlyWhereTheyApply()
+    void fp8CpAndRecomputeRowsOnlyWhereTheyApply()
     {
         // The recipe combo (its items are the Fp8Recipe names) shows only with FP8 precision and
         // edits training.fp8_recipe; the CP exchange combo only with CP > 1.
@@ -122,6 +125,31 @@ private slots:
         cp->activated(cp->findData(QStringLiteral("a2a")));
         w.model()->flush();
         QCOMPARE(w.model()->scenario().parallel.cp_comm, CpComm::A2a);
+
+        // Selective recompute's modules: a button whose menu holds one check box per module
+        // (its data the module's bit), shown only with selective recompute.
+        QToolButton* modules = nullptr;
+        for (QToolButton* b : w.panel()->findChildren<QToolButton*>())
+            if (b->menu() && b->menu()->actions().size() == qsizetype(std::size(kRecomputeModuleNames)))
+                modules = b;
+        QVERIFY(modules);
+        s.training.recompute = Recompute::None;
+        w.model()->setScenario(s);
+        QVERIFY(!modules->isVisibleTo(w.panel()));
+        s.training.recompute = Recompute::Selective;
+        s.training.recompute_modules = unsigned(RecomputeModule::CoreAttn);
+        w.model()->setScenario(s);
+        QVERIFY(modules->isVisibleTo(w.panel()));
+        QAction* every_other = nullptr;
+        for (QAction* a : modules->menu()->actions())
+            if (a->data().toUInt() == unsigned(RecomputeModule::EveryOtherMm))
+                every_other = a;
+        QVERIFY(every_other && !every_other->isChecked());
+        every_other->setChecked(true);
+        w.model()->flush();
+        QCOMPARE(w.model()->scenario().training.recompute_modules,
+                 unsigned(RecomputeModule::CoreAttn) | unsigned(RecomputeModule::EveryOtherMm));
+        QVERIFY(modules->text().contains(every_other->text()));
 
         // The attention kernel row: flash with cuDNN or FA2, or none. On the H100 preset FA2
         // (PyTorch SDPA) reaches 0.343 of the peak against cuDNN's 0.51: the step grows.

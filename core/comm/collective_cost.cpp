@@ -6,23 +6,6 @@
 
 namespace parascope {
 
-double busFactor(Collective c, std::int64_t n)
-{
-    if (n <= 1)
-        return c == Collective::SendRecv ? 1.0 : 0.0;
-    const double nd = double(n);
-    switch (c) {
-    case Collective::AllReduce: return 2.0 * (nd - 1) / nd;
-    case Collective::AllGather:
-    case Collective::ReduceScatter:
-    case Collective::AllToAll: return (nd - 1) / nd;
-    case Collective::SendRecv:
-    case Collective::Broadcast:
-    case Collective::Reduce: return 1.0;
-    }
-    return 0.0;
-}
-
 namespace {
 // Ring steps: all-reduce 2(n−1), all-gather / reduce-scatter / all-to-all / broadcast / reduce
 // (a pipelined chain) n−1, send/recv 1.

@@ -11,8 +11,7 @@
 namespace parascope {
 
 
-// nccl-tests doc/PERFORMANCE.md: busbw = algbw · factor.
-double busFactor(Collective c, std::int64_t n);
+// busFactor(c, n), nccl-tests' busbw/algbw: types/comm_types.h.
 
 struct CollectiveTime {
     double seconds = 0;

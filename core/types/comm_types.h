@@ -5,6 +5,8 @@
 
 #include "util/enum_names.h"
 
+#include <cstdint>
+
 namespace parascope {
 
 // Process groups of the 5-D layout (parallel/placement.cpp places them on the cluster).
@@ -30,6 +32,26 @@ inline constexpr EnumName<Collective> kCollectiveNames[] = {
     {Collective::SendRecv, "send_recv"}, {Collective::Broadcast, "broadcast"}, {Collective::Reduce, "reduce"}};
 constexpr std::span<const EnumName<Collective>> enumNames(Collective) { return kCollectiveNames; }
 inline const char* toString(Collective v) { return nameOf(v); }
+
+// nccl-tests doc/PERFORMANCE.md: busbw = algbw · factor(n) — all-reduce 2(n−1)/n; all-gather,
+// reduce-scatter, all-to-all (n−1)/n; send/receive, broadcast, reduce 1. What each GPU sends of
+// S, for the α–β times (comm/collective_cost.cpp) and to read nccl-tests logs.
+inline double busFactor(Collective c, std::int64_t n)
+{
+    if (n <= 1)
+        return c == Collective::SendRecv ? 1.0 : 0.0;
+    const double nd = double(n);
+    switch (c) {
+    case Collective::AllReduce: return 2.0 * (nd - 1) / nd;
+    case Collective::AllGather:
+    case Collective::ReduceScatter:
+    case Collective::AllToAll: return (nd - 1) / nd;
+    case Collective::SendRecv:
+    case Collective::Broadcast:
+    case Collective::Reduce: return 1.0;
+    }
+    return 0.0;
+}
 
 // What a collective carries.
 enum class Purpose { Activations, Gradients, Parameters, Kv, Tokens };

@@ -378,9 +378,12 @@ private slots:
         QTemporaryDir dir;
         const QString out = dir.filePath(QStringLiteral("cluster.profile.json"));
         Run r = run({QStringLiteral("profile"), QStringLiteral("import-nccl-tests"), data("nccl-all_reduce-2x8.log"),
-                     data("nccl-reduce_scatter.json"), QStringLiteral("--out"), out});
+                     data("nccl/reduce_scatter-J.json"), QStringLiteral("--out"), out});
         QCOMPARE(r.code, 0);
         QVERIFY2(r.err.contains("all_reduce on 16 ranks, 2 nodes, 7 sizes"), r.err.constData());
+        // The -J file: reduce_scatter from argv[0], 8 ranks on 2 hosts; the log's own average beside ours.
+        QVERIFY2(r.err.contains("reduce_scatter on 8 ranks, 2 nodes, 2 sizes"), r.err.constData());
+        QVERIFY2(r.err.contains("average busbw: the log says 40.8 GB/s"), r.err.constData());
         QFile f(out);
         QVERIFY(f.open(QIODevice::ReadOnly));
         const nlohmann::json p = nlohmann::json::parse(f.readAll().toStdString());
@@ -388,19 +391,19 @@ private slots:
         // Merged into an existing profile with --into, and used by evaluate --profile.
         const QString merged = dir.filePath(QStringLiteral("merged.json"));
         r = run({QStringLiteral("profile"), QStringLiteral("import-nccl-tests"), data("nccl_all_gather_perf_1node.txt"),
-                 QStringLiteral("--ranks"), QStringLiteral("8"), QStringLiteral("--into"), data("profile-a100-80g.json"),
+                 QStringLiteral("--nodes"), QStringLiteral("1"), QStringLiteral("--into"), data("profile-a100-80g.json"),
                  QStringLiteral("--out"), merged});
         QCOMPARE(r.code, 0);
         QVERIFY2(r.err.contains("on 8 ranks, 1 node, "), r.err.constData()); // one node, not "1 node(s)"
         r = run({QStringLiteral("evaluate"), defaultScenario(), QStringLiteral("--profile"), merged});
         QCOMPARE(r.code, 0);
-        // Errors: no --out, no ranks in a log that does not say them, a bad --op.
+        // Errors: no --out, no nodes in a log that names no host (its ranks come from busbw/algbw), a bad --op.
         r = run({QStringLiteral("profile"), QStringLiteral("import-nccl-tests"), data("nccl-all_reduce-2x8.log")});
         QCOMPARE(r.code, 2);
         r = run({QStringLiteral("profile"), QStringLiteral("import-nccl-tests"), data("nccl_all_gather_perf_1node.txt"),
                  QStringLiteral("--out"), merged});
         QCOMPARE(r.code, 2);
-        QVERIFY(r.err.contains("--ranks"));
+        QVERIFY(r.err.contains("--nodes"));
         r = run({QStringLiteral("profile"), QStringLiteral("import-nccl-tests"), data("nccl-all_reduce-2x8.log"),
                  QStringLiteral("--op"), QStringLiteral("allreduce"), QStringLiteral("--out"), merged});
         QCOMPARE(r.code, 2);

@@ -1,5 +1,7 @@
-// nccl-tests import (hand-written logs in the documented formats) and the engine's use of
-// measured collective bandwidth for groups of the same op, size and placement.
+// nccl-tests import (hand-written logs in the formats nccl-tests writes and people paste: tagged,
+// indented, with NCCL INFO lines, the old format, empty reductions, wrong rows, two runs, -J
+// JSON) and the engine's use of measured collective bandwidth for groups of the same op, size
+// and placement.
 
 #include "hardware/nccl_tests_import.h"
 #include "scenario_fixture.h"
@@ -28,6 +30,8 @@ const CommEntry& entry(const Estimate& e, const std::string& group, const std::s
     qFatal("missing %s %s", group.c_str(), collective.c_str());
 }
 
+bool close(double a, double b) { return std::abs(a - b) <= 1e-9 * std::abs(b); }
+
 } // namespace
 
 class TstNcclImport : public QObject {
@@ -37,7 +41,8 @@ private slots:
     void textLogTwoNodes()
     {
         // The log says the collective ("Collective test starting: all_reduce_perf"), 16 ranks on
-        // the hosts dgx-a01 and dgx-a02, and 7 sizes; the out-of-place busbw is taken.
+        // the hosts dgx-a01 and dgx-a02, and 7 sizes. busbw comes from the time column:
+        // 2·15/16 · 1,048,576 B / 95.31 µs = 20.628 GB/s (the column rounds it to 20.63).
         std::vector<InputError> errors;
         const auto r = parseNcclTests(slurp("nccl-all_reduce-2x8.log"), "nccl-all_reduce-2x8.log", {}, errors);
         QVERIFY2(r, errors.empty() ? "" : errors[0].text().c_str());
@@ -46,42 +51,147 @@ private slots:
         QCOMPARE(r->nodes, 2);
         QCOMPARE(r->rows.size(), std::size_t(7));
         QCOMPARE(r->rows.front().bytes, 1048576.0);
-        QCOMPARE(r->rows.front().busbw_bytes_per_s, 20.63e9);
-        QCOMPARE(r->rows.back().busbw_bytes_per_s, 179.27e9);
+        QVERIFY(close(r->rows.front().busbw_bytes_per_s, 1.875 * 1048576 / 95.31e-6));
+        QVERIFY(close(r->rows.back().busbw_bytes_per_s, 1.875 * 4294967296.0 / 44922.0e-6));
         QCOMPARE(r->avg_busbw_gbps, 105.893);
+        QVERIFY(r->warnings.empty());
     }
 
-    void collectiveFromTheFileNameAndRanksFromFlags()
+    void collectiveFromTheFileNameRanksFromTheBandwidths()
     {
-        // No "Collective test starting" and no "Using devices": the file name says all_gather;
-        // the ranks must come from --ranks.
+        // No "Collective test starting" and no "Using devices": the file name says all_gather,
+        // busbw/algbw = 141.39/161.59 = 0.875 = (n − 1)/n gives 8 ranks; no host is named, so the
+        // nodes must come from --nodes.
         std::vector<InputError> errors;
         QVERIFY(!parseNcclTests(slurp("nccl_all_gather_perf_1node.txt"), "nccl_all_gather_perf_1node.txt", {}, errors));
-        QVERIFY(errors.back().message.find("--ranks") != std::string::npos);
+        QVERIFY(errors.back().message.find("--nodes") != std::string::npos);
         errors.clear();
         const auto r = parseNcclTests(slurp("nccl_all_gather_perf_1node.txt"), "nccl_all_gather_perf_1node.txt",
-                                      NcclTestsOverrides{std::nullopt, 8, 1}, errors);
+                                      NcclTestsOverrides{std::nullopt, 0, 1}, errors);
         QVERIFY(r);
         QVERIFY(r->op == Collective::AllGather);
+        QCOMPARE(r->ranks, 8);
         QCOMPARE(r->rows.size(), std::size_t(3));
-        QCOMPARE(r->rows[1].busbw_bytes_per_s, 132.91e9);
+        QVERIFY(close(r->rows[1].busbw_bytes_per_s, 0.875 * 67108864 / 441.8e-6));
+        // The file name in any spelling.
+        for (const char* name : {"all-gather.log", "AllGather_2026.txt", "allgather.out"}) {
+            const auto again = parseNcclTests(slurp("nccl_all_gather_perf_1node.txt"), name, NcclTestsOverrides{std::nullopt, 0, 1}, errors);
+            QVERIFY2(again && again->op == Collective::AllGather, name);
+        }
+    }
+
+    void taggedIndentedWithNcclInfoLines()
+    {
+        // mpirun --tag-output's "[1,0]<stdout>:" before every line, NCCL_DEBUG=INFO lines inside
+        // the log: 8 ranks on node-07 and node-12, 6 sizes. The 1 KiB row: its busbw column says
+        // 0.06 GB/s, the time 1.75 · 1024 B / 31.62 µs = 0.05667 GB/s.
+        std::vector<InputError> errors;
+        const auto r = parseNcclTests(slurp("nccl/tagged-all_reduce-2x4.log"), "tagged-all_reduce-2x4.log", {}, errors);
+        QVERIFY2(r, errors.empty() ? "" : errors[0].text().c_str());
+        QVERIFY(r->op == Collective::AllReduce); // from the file name: the log has no "test starting" line
+        QCOMPARE(r->ranks, 8);
+        QCOMPARE(r->nodes, 2);
+        QCOMPARE(r->rows.size(), std::size_t(6));
+        QVERIFY(close(r->rows.front().busbw_bytes_per_s, 1.75 * 1024 / 31.62e-6));
+        QVERIFY(std::abs(r->rows.front().busbw_bytes_per_s / 0.06e9 - 1) > 0.05); // the column was 6 % off
+        QCOMPARE(r->avg_busbw_gbps, 32.565);
+        // Indented as pasted from Markdown, in the old format (no root column, an error column).
+        const auto old = parseNcclTests(slurp("nccl/old-format-all_gather.txt"), "old-format-all_gather.txt", {}, errors);
+        QVERIFY2(old, errors.empty() ? "" : errors[0].text().c_str());
+        QVERIFY(old->op == Collective::AllGather);
+        QCOMPARE(old->ranks, 8);
+        QCOMPARE(old->nodes, 1);
+        QCOMPARE(old->rows.size(), std::size_t(3));
+        QVERIFY(close(old->rows.back().busbw_bytes_per_s, 0.875 * 134217728 / 1006.3e-6));
+        // srun --label's "0: " prefix reads the same.
+        std::string labelled;
+        std::istringstream in(slurp("nccl-all_reduce-2x8.log"));
+        for (std::string line; std::getline(in, line);)
+            labelled += "0: " + line + "\n";
+        const auto srun = parseNcclTests(labelled, "job.out", {}, errors);
+        QVERIFY(srun && srun->ranks == 16 && srun->rows.size() == 7);
+    }
+
+    void alltoallWithAnEmptyReductionSkipsWrongRows()
+    {
+        // alltoall rows leave the redop column empty; the 16 MiB row has #wrong = 1 and is
+        // skipped with a warning naming it. 8 ranks on one host: 0.875 · 1 MiB / 29.87 µs.
+        std::vector<InputError> errors;
+        const auto r = parseNcclTests(slurp("nccl/alltoall-empty-redop.log"), "a.log", {}, errors);
+        QVERIFY2(r, errors.empty() ? "" : errors[0].text().c_str());
+        QVERIFY(r->op == Collective::AllToAll);
+        QCOMPARE(r->ranks, 8);
+        QCOMPARE(r->nodes, 1);
+        QCOMPARE(r->rows.size(), std::size_t(3));
+        QVERIFY(close(r->rows.front().busbw_bytes_per_s, 0.875 * 1048576 / 29.87e-6));
+        QCOMPARE(r->rows[2].bytes, 67108864.0);
+        QCOMPARE(r->warnings.size(), std::size_t(1));
+        QVERIFY2(r->warnings[0].en.find("16777216 B") != std::string::npos, r->warnings[0].en.c_str());
+        QVERIFY(r->warnings[0].zh.find("16777216 B") != std::string::npos);
+        // A row whose results were not checked (#wrong N/A) is skipped likewise.
+        const auto na = parseNcclTests("# Collective test starting: all_reduce_perf\n"
+                                       "#  Rank  0 Group  0 Pid 1 on h device 0 [0] GPU\n#  Rank  1 Group  0 Pid 2 on h device 1 [0] GPU\n"
+                                       "  1048576 262144 float sum -1 12.04 87.09 87.09 N/A 11.98 87.53 87.53 N/A\n"
+                                       "  4194304 1048576 float sum -1 27.61 151.91 151.91 0 27.50 152.52 152.52 0\n",
+                                       "x.log", {}, errors);
+        QVERIFY(na && na->rows.size() == 1 && na->warnings.size() == 1);
+    }
+
+    void twoRunsInOneFileAreRefused()
+    {
+        std::vector<InputError> errors;
+        QVERIFY(!parseNcclTests(slurp("nccl/two-runs.log"), "two-runs.log", {}, errors));
+        QCOMPARE(errors.size(), std::size_t(1));
+        const std::string& m = errors[0].message;
+        QVERIFY2(m.find("2 runs") != std::string::npos && m.find("all_reduce from line 1") != std::string::npos
+                     && m.find("all_gather from line 13") != std::string::npos,
+                 m.c_str());
+        // Sizes that start over without a header are a second run too.
+        errors.clear();
+        QVERIFY(!parseNcclTests("  4194304 1048576 float sum -1 27.61 151.91 151.91 0\n  1048576 262144 float sum -1 12.04 87.09 87.09 0\n",
+                                "all_reduce.log", NcclTestsOverrides{std::nullopt, 2, 1}, errors));
+        QVERIFY(errors[0].message.find("2 runs") != std::string::npos);
+    }
+
+    void bareTableTheNumbersTell()
+    {
+        // A table pasted without its '#' header, named all-reduce.log: busbw/algbw = 185.81/106.18
+        // = 1.75 = 2(n − 1)/n → 8 ranks; the nodes must be given.
+        std::vector<InputError> errors;
+        const auto r = parseNcclTests(slurp("nccl/all-reduce-bare.log"), "all-reduce-bare.log", NcclTestsOverrides{std::nullopt, 0, 1}, errors);
+        QVERIFY2(r, errors.empty() ? "" : errors[0].text().c_str());
+        QVERIFY(r->op == Collective::AllReduce);
+        QCOMPARE(r->ranks, 8);
+        // Without a name the numbers say it too: busbw > algbw is an all-reduce.
+        const auto unnamed = parseNcclTests(slurp("nccl/all-reduce-bare.log"), "bench.txt", NcclTestsOverrides{std::nullopt, 0, 1}, errors);
+        QVERIFY(unnamed && unnamed->op == Collective::AllReduce);
+        // An all-gather's count is per rank (size = 8·count·4 B), an all-to-all's is not.
+        const auto gather = parseNcclTests(slurp("nccl/old-format-all_gather.txt"), "bench.txt", {}, errors);
+        QVERIFY(gather && gather->op == Collective::AllGather);
+        const auto a2a = parseNcclTests(slurp("nccl/alltoall-empty-redop.log"), "bench.txt", {}, errors);
+        QVERIFY(a2a && a2a->op == Collective::AllToAll); // the header says it; the numbers agree
     }
 
     void jsonOutput()
     {
+        // -J: the collective from argv[0] (./build/reduce_scatter_perf), 8 ranks on gpu-n01 and
+        // gpu-n02 from config.devices, the out-of-place results: 0.875 · 256 MiB / 5520.8 µs.
         std::vector<InputError> errors;
-        const auto r = parseNcclTests(slurp("nccl-reduce_scatter.json"), "nccl-reduce_scatter.json", {}, errors);
-        QVERIFY(r);
+        const auto r = parseNcclTests(slurp("nccl/reduce_scatter-J.json"), "rs.json", {}, errors);
+        QVERIFY2(r, errors.empty() ? "" : errors[0].text().c_str());
         QVERIFY(r->op == Collective::ReduceScatter);
         QCOMPARE(r->ranks, 8);
+        QCOMPARE(r->nodes, 2);
         QCOMPARE(r->rows.size(), std::size_t(2));
-        QCOMPARE(r->rows[1].busbw_bytes_per_s, 137.68e9);
+        QVERIFY(close(r->rows[1].busbw_bytes_per_s, 0.875 * 268435456 / 5520.8e-6));
+        QCOMPARE(r->avg_busbw_gbps, 40.8);
     }
 
     void unknownCollectiveIsAnError()
     {
+        // busbw = algbw: a broadcast, a reduce or a send/receive; the numbers cannot tell which.
         std::vector<InputError> errors;
-        QVERIFY(!parseNcclTests("     1024 256 float sum -1 10.0 0.1 0.2 0\n", "log.txt", NcclTestsOverrides{std::nullopt, 8, 1}, errors));
+        QVERIFY(!parseNcclTests("     1024 256 float sum -1 10.0 0.1 0.1 0\n", "log.txt", NcclTestsOverrides{std::nullopt, 8, 1}, errors));
         QVERIFY(errors.back().message.find("--op") != std::string::npos);
         errors.clear();
         QVERIFY(!parseNcclTests("", "empty.txt", {}, errors));

@@ -212,6 +212,8 @@ int parseArgs(int argc, char** argv, int first, Args& a)
             a.profile = v;
         } else if (arg == "--no-explain") {
             a.explain = false;
+        } else if (arg == "--help" || arg == "-h") {
+            a.help = true; // every subcommand answers it (parascope-cli profile --help)
         } else if (arg.rfind("--", 0) == 0) {
             return badUsage(a, "unknown option " + arg, "未知选项 " + arg);
         } else {

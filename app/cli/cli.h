@@ -30,6 +30,7 @@ struct Args {
     bool closed_form = false, fewest_gpus = false;
     parascope::NcclTestsOverrides nccl;
     bool explain = true;
+    bool help = false; // --help after a subcommand
 };
 
 // --lang's value → "en" or "zh": en, en_US, zh, zh_CN; nullopt for any other (zh_TW too: the

@@ -24,7 +24,7 @@ int main(int argc, char** argv)
         Args a;
         if (int rc = parseArgs(argc, argv, 2, a); rc >= 0)
             return rc;
-        if (cmd == "--help" || cmd == "-h" || cmd == "help") {
+        if (cmd == "--help" || cmd == "-h" || cmd == "help" || a.help) {
             std::cout << usage(a.lang); // parascope-cli --help --lang zh
             return kExitOk;
         }

@@ -41,13 +41,16 @@ std::optional<QSize> parseSize(const QString& text)
 
 int main(int argc, char** argv)
 {
-    // Headless export needs no display: pick the offscreen platform unless one is forced.
-    bool exporting = false, screenshot = false;
+    // Headless export, --help and --version need no display: pick the offscreen platform unless
+    // one is forced (without a display Qt would abort before the parser could answer).
+    bool exporting = false, screenshot = false, informational = false;
     for (int i = 1; i < argc; ++i) {
         exporting = exporting || std::strcmp(argv[i], "--export") == 0;
         screenshot = screenshot || std::strcmp(argv[i], "--screenshot") == 0;
+        for (const char* flag : {"--help", "-h", "-?", "--help-all", "--version", "-v"})
+            informational = informational || std::strcmp(argv[i], flag) == 0;
     }
-    if ((exporting || screenshot) && qEnvironmentVariableIsEmpty("QT_QPA_PLATFORM"))
+    if ((exporting || screenshot || informational) && qEnvironmentVariableIsEmpty("QT_QPA_PLATFORM"))
         qputenv("QT_QPA_PLATFORM", "offscreen");
 
     QApplication app(argc, argv);

@@ -586,6 +586,12 @@ private slots:
         r = run({QStringLiteral("--help")});
         QCOMPARE(r.code, 0);
         QVERIFY(r.out.contains("usage:"));
+        // Every subcommand answers --help (and -h) with the usage, exit 0, nothing on stderr.
+        for (const char* cmd : {"evaluate", "timeline", "sweep", "search", "validate", "profile", "presets"})
+            for (const char* flag : {"--help", "-h"}) {
+                r = run({QString::fromLatin1(cmd), QString::fromLatin1(flag)});
+                QVERIFY2(r.code == 0 && r.out.contains("usage:") && r.err.isEmpty(), cmd);
+            }
     }
 
     void presets()

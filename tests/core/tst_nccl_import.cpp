@@ -245,6 +245,16 @@ private slots:
         const Estimate e4 = evaluate(tp4); // kept: entry() returns a reference into it
         const Term* t4 = findTerm(entry(e4, "tp", "all_reduce").terms, "comm.time_per_call");
         QVERIFY(t4 && t4->source.find("measured") == std::string::npos);
+        // So does a group of the same size on another node count: 8 ranks measured over two nodes
+        // never stand in for TP 8 on one node's NVLink.
+        nlohmann::json two_nodes = {{"schema", "parascope.hardware-profile/1"}, {"status", "partial"},
+                                    {"collectives", {{{"op", "all_reduce"}, {"ranks", 8}, {"nodes", 2}, {"bytes", 1e9}, {"busbw_gbps", 40}}}}};
+        std::vector<InputError> errors;
+        Scenario across = sc;
+        across.cluster = calibrate(sc.cluster, readHardwareProfile(two_nodes, errors).value());
+        const Estimate e8 = evaluate(across);
+        const Term* t8 = findTerm(entry(e8, "tp", "all_reduce").terms, "comm.time_per_call");
+        QVERIFY(t8 && t8->source.find("measured") == std::string::npos);
     }
 };
 

@@ -30,7 +30,8 @@ done
 for f in resources/presets/validation/reference-runs.json tests/data/runs-*.json; do
   { printf '\002'; cat "$f"; } >"$out/corpus/measurement/runs-$(basename "$f")"
 done
-for f in tests/data/nccl*; do
+for f in tests/data/nccl* tests/data/nccl/*; do
+  [ -f "$f" ] || continue
   { printf '\000'; cat "$f"; } >"$out/corpus/measurement/nccl-$(basename "$f")"
 done
 cp tests/data/fuzz-regressions/measurement/* "$out/corpus/measurement/" 2>/dev/null || true

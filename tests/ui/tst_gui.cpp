@@ -323,12 +323,22 @@ private slots:
 
     void versionOnTheCommandLine()
     {
+        // Without a display and without QT_QPA_PLATFORM (a terminal over ssh, a package check):
+        // --version and --help answer instead of aborting for want of a platform plugin.
+        QProcessEnvironment env = QProcessEnvironment::systemEnvironment();
+        for (const char* var : {"QT_QPA_PLATFORM", "DISPLAY", "WAYLAND_DISPLAY"})
+            env.remove(QString::fromLatin1(var));
         QProcess p;
+        p.setProcessEnvironment(env);
         p.start(QStringLiteral(PARASCOPE_GUI), {QStringLiteral("--version")});
         QVERIFY(p.waitForFinished(60000));
         QCOMPARE(p.exitCode(), 0);
         QCOMPARE(QString::fromUtf8(p.readAllStandardOutput()).trimmed(),
                  QStringLiteral("ParaScope ") + QString::fromStdString(parascope::versionText()));
+        p.start(QStringLiteral(PARASCOPE_GUI), {QStringLiteral("--help")});
+        QVERIFY(p.waitForFinished(60000));
+        QCOMPARE(p.exitCode(), 0);
+        QVERIFY(QString::fromUtf8(p.readAllStandardOutput()).contains(QStringLiteral("--screenshot")));
     }
 
 #ifdef Q_OS_LINUX

@@ -108,10 +108,7 @@ std::optional<Row> readRow(const std::vector<std::string>& t, const std::vector<
     r.count = std::atof(t[1].c_str());
     r.type = t[2];
     std::size_t i = 3;
-    const auto column = [&](const char* name) {
-        return std::size_t(std::find(columns.begin(), columns.end(), name) - columns.begin());
-    };
-    const bool header_has_root = column("root") < columns.size();
+    const bool header_has_root = std::find(columns.begin(), columns.end(), "root") != columns.end();
     // The reduction: a word, or nothing at all where alltoall printed an empty one.
     if (i < t.size() && !isNumber(t[i]))
         r.redop = t[i++];

@@ -1,5 +1,7 @@
 #include "time/op_costs.h"
 
+#include "time/fp8_casts.h"
+
 #include "memory/activation_memory.h"
 #include "model/parameter_count.h"
 #include "memory/model_states.h"
@@ -61,31 +63,31 @@ struct LayerCost {
     double recompute_s = 0; // selective recompute modules other than core_attn, in the backward
     double tp_f = 0, tp_b = 0, ep_f = 0, ep_b = 0, cp_f = 0, cp_b = 0; // exposed comm
     double host_f = 0, host_b = 0; // MoE: the GPU waiting for the host to issue the layer's kernels
+
+    // The layer's compute per microbatch, before any host wait. Forward: GEMMs, attention,
+    // elementwise, FP8 casts, routing. Backward, input gradients: dX GEMMs (= the forward's), the
+    // attention backward, elementwise twice (read the activation, write the gradient), FP8's
+    // quantization of the output gradients, and what recompute repeats of the forward; weight
+    // gradients: the dW GEMMs.
+    double forward() const { return linear_s + attention_s + elementwise_s + cast_f_s + routing_s; }
+    double backwardInput(const TrainingConfig& t) const
+    {
+        double b = linear_s + attention_b_s + 2 * elementwise_s + cast_b_s + routing_s;
+        if (t.recomputes(RecomputeModule::CoreAttn))
+            b += attention_s;
+        if (t.recompute == Recompute::Selective)
+            b += recompute_s;
+        else if (t.recompute == Recompute::Full)
+            b += forward();
+        return b;
+    }
+    double backwardWeight() const { return linear_s; }
+    // Exposed communication; a full recompute's backward runs the forward's once more.
+    double commForward() const { return tp_f + ep_f + cp_f; }
+    double commBackward(bool full) const { return tp_b + ep_b + cp_b + (full ? commForward() : 0); }
 };
 
 } // namespace
-
-// Bytes an FP8 GEMM's quantization moves per element of its input: read bf16 (2), write the fp8
-// copy (1) and the transposed fp8 copy the other GEMM of the backward needs (1) — Transformer
-// Engine's fused cast-transpose (delayed scaling: the scale comes from the amax history, the new
-// amax is taken in the same pass). Tensorwise ("current") scaling reads the tensor once more for
-// its amax first (+2). Block scales add one scale per block and copy: 1 byte per 32 (mxfp8,
-// E8M0) or 4 per 128 (blockwise, fp32): +2/32. Weights: read bf16, write both fp8 copies (4),
-// once per step (TE's is_first_microbatch cache; torchao precomputed scales).
-Fp8Casts fp8Casts(Fp8Recipe recipe)
-{
-    Fp8Casts c;
-    c.weight_bytes = 4;
-    switch (recipe) {
-    case Fp8Recipe::Delayed: c.bytes_per_element = 4; break;
-    case Fp8Recipe::Tensorwise: c.bytes_per_element = 6; break;
-    case Fp8Recipe::Blockwise:
-    case Fp8Recipe::Mxfp8: c.bytes_per_element = 4 + 2.0 / 32; break;
-    }
-    c.source = "Transformer Engine cast_transpose and recipes (delayed, current, MXFP8, blockwise); "
-               "Micikevicius et al. 2022 (FP8 formats); DeepSeek-V3 §3.3.2 (fine-grained quantization)";
-    return c;
-}
 
 OpCostModel opCosts(const Scenario& sc, const ParamCounts& params, const PipelineGeometry& geometry,
                     const std::vector<CommEntry>& comm, Explain explain)
@@ -297,15 +299,8 @@ OpCostModel opCosts(const Scenario& sc, const ParamCounts& params, const Pipelin
         // again).
         if (moe && m.moe && gpu.moe_layer_host_s > 0) {
             const double H = gpu.moe_layer_host_s;
-            const double gpu_f = c.linear_s + c.attention_s + c.elementwise_s + c.cast_f_s + c.routing_s + c.tp_f + c.ep_f + c.cp_f;
-            double gpu_b = 2 * c.linear_s + c.attention_b_s + 2 * c.elementwise_s + c.cast_b_s + c.routing_s + c.tp_b + c.ep_b + c.cp_b;
-            if (t.recompute == Recompute::Selective)
-                gpu_b += c.recompute_s + (t.recomputes(RecomputeModule::CoreAttn) ? c.attention_s : 0);
-            const double host_b = full ? 3 * H : 2 * H;
-            if (full)
-                gpu_b += gpu_f;
-            c.host_f = std::max(0.0, H - gpu_f);
-            c.host_b = std::max(0.0, host_b - gpu_b);
+            c.host_f = std::max(0.0, H - (c.forward() + c.commForward()));
+            c.host_b = std::max(0.0, (full ? 3 : 2) * H - (c.backwardInput(t) + c.backwardWeight() + c.commBackward(full)));
         }
         return c;
     };
@@ -334,14 +329,6 @@ OpCostModel opCosts(const Scenario& sc, const ParamCounts& params, const Pipelin
         StageOpCost& st = out.stages[std::size_t(s)];
         st.layers = layers;
         const auto sum = [&](auto field) { return dense_layers * field(dense) + moe_layers * field(moe); };
-        const double lin = sum([](const LayerCost& x) { return x.linear_s; });
-        const double att = sum([](const LayerCost& x) { return x.attention_s; });
-        const double att_b = sum([](const LayerCost& x) { return x.attention_b_s; });
-        const double elem = sum([](const LayerCost& x) { return x.elementwise_s; });
-        const double cast_f = sum([](const LayerCost& x) { return x.cast_f_s; });
-        const double cast_b = sum([](const LayerCost& x) { return x.cast_b_s; });
-        const double routing = sum([](const LayerCost& x) { return x.routing_s; });
-        const double rebuilt = sum([](const LayerCost& x) { return x.recompute_s; });
         st.forward.tp = sum([](const LayerCost& x) { return x.tp_f; });
         st.backward.tp = sum([](const LayerCost& x) { return x.tp_b; }) + (full ? st.forward.tp : 0);
         st.forward.ep = sum([](const LayerCost& x) { return x.ep_f; });
@@ -350,19 +337,11 @@ OpCostModel opCosts(const Scenario& sc, const ParamCounts& params, const Pipelin
         st.backward.cp = sum([](const LayerCost& x) { return x.cp_b; }) + (full ? st.forward.cp : 0);
         const double head = output ? (1 + mtp) * logits_s + mtp * mtp_projection_s : 0;
 
-        const double host_f = sum([](const LayerCost& x) { return x.host_f; });
-        const double host_b = sum([](const LayerCost& x) { return x.host_b; });
-        double fwd = lin + att + elem + head + cast_f + routing + host_f;
-        // Backward: dX GEMMs (= forward GEMMs) and the attention backward in I, dW GEMMs in W, elementwise twice (read activation + write gradient), FP8's
-        // quantization of the output gradients, and what recompute repeats of the forward.
-        double bwd_in = lin + att_b + 2 * elem + head + cast_b + routing + host_b;
-        const double bwd_w = lin + head;
-        if (t.recomputes(RecomputeModule::CoreAttn))
-            bwd_in += att;
-        if (t.recompute == Recompute::Selective)
-            bwd_in += rebuilt;
-        else if (full)
-            bwd_in += lin + att + elem + cast_f + routing;
+        // The layers' compute (LayerCost::forward, backwardInput, backwardWeight), their MoE host
+        // waits, and the output layer (head) in each pass.
+        const double fwd = sum([](const LayerCost& x) { return x.forward() + x.host_f; }) + head;
+        const double bwd_in = sum([&](const LayerCost& x) { return x.backwardInput(t) + x.host_b; }) + head;
+        const double bwd_w = sum([](const LayerCost& x) { return x.backwardWeight(); }) + head;
         // The plan's ZeRO collectives cover the whole rank; this stage's share is its layers.
         const double stage_share = double(layers) / std::max(1, L.layers);
         // ZeRO-2/3 prefetch hides the per-microbatch collectives behind at most kZeroOverlap

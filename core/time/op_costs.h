@@ -28,15 +28,6 @@ struct StageOpCost {
     int layers = 0;
 };
 
-// FP8 quantization traffic of one GEMM (op_costs.cpp, fp8Casts): bytes moved per element of an
-// input or output gradient, and per weight element once per step.
-struct Fp8Casts {
-    double bytes_per_element = 4;
-    double weight_bytes = 4;
-    std::string source;
-};
-Fp8Casts fp8Casts(Fp8Recipe recipe);
-
 struct OpCostModel {
     PipelineGeometry geometry;       // the pipeline the stages belong to
     std::vector<StageOpCost> stages; // per virtual stage

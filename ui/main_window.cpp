@@ -16,6 +16,7 @@
 #include "diagnostics_panel.h"
 #include "estimate/diagnostics.h"
 #include "hardware/hardware_profile.h"
+#include "io/hf_config_import.h"
 #include "io/report_json.h"
 #include "io/scenario_json.h"
 #include "io/timeline_json.h"
@@ -37,6 +38,7 @@
 #include <QDialog>
 #include <QDockWidget>
 #include <QDragEnterEvent>
+#include <QFileInfo>
 #include <QLabel>
 #include <QMenuBar>
 #include <QMessageBox>
@@ -335,6 +337,40 @@ QString MainWindow::importProfile(const QString& file, bool ask)
     return applyProfile(file, ask);
 }
 
+QString MainWindow::importModel(const QString& file, bool ask)
+{
+    std::vector<InputError> errors;
+    const auto config = readJsonFile(file.toStdString(), errors);
+    HfImportOptions options;
+    if (config && config->is_object() && config->contains("vision_config")) {
+        options.text_only = !ask || QMessageBox::question(this, tr("Import model"),
+                                                          tr("%1 has a vision encoder, which a ParaScope model cannot "
+                                                             "express. Import its language model alone?")
+                                                              .arg(QFileInfo(file).fileName()))
+                                        == QMessageBox::Yes;
+    }
+    std::optional<HfImport> imported;
+    if (config)
+        imported = importHfConfig(*config, file.toStdString(), options, errors);
+    if (!imported) {
+        const QString e = errorsText(errors);
+        showError(tr("Import model"), tr("Could not import %1:\n%2").arg(file, e));
+        return e;
+    }
+    if (ask && isVisible()) {
+        if (!panel_->editCustomModel(imported->model))
+            return tr("cancelled");
+    } else {
+        model_->edit([&](Scenario& s) {
+            s.model = imported->model;
+            s.parallel.stage_layers.clear();
+        });
+    }
+    model_->flush();
+    statusBar()->showMessage(tr("Imported %1 (%2)").arg(str(imported->model.name), str(imported->architecture)), 5000);
+    return {};
+}
+
 QString MainWindow::calibrateFromThisMachine(bool ask)
 {
     const ProbeRun run = runProbe(this, ask && isVisible());
@@ -444,7 +480,16 @@ void MainWindow::dropEvent(QDropEvent* e)
 {
     const auto urls = e->mimeData()->urls();
     if (!urls.isEmpty() && urls.front().isLocalFile())
-        openScenario(urls.front().toLocalFile());
+        openDropped(urls.front().toLocalFile());
+}
+
+QString MainWindow::openDropped(const QString& file)
+{
+    // A Hugging Face config.json is imported as a model; anything else opens as a scenario.
+    std::vector<InputError> errors;
+    const auto j = readJsonFile(file.toStdString(), errors);
+    const bool hf_config = j && j->is_object() && !j->contains("schema") && (j->contains("architectures") || j->contains("model_type"));
+    return hf_config ? importModel(file) : openScenario(file);
 }
 
 } // namespace parascope::ui

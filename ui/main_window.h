@@ -84,6 +84,14 @@ public:
     // Calibration: import a parascope.hardware-profile/1 file, or run parascope-probe here.
     // With ask = false the profile is applied without the dialog (tests, scripts).
     QString importProfile(const QString& file, bool ask = true);
+    // A Hugging Face config.json (File → Import model…, or dropped on the window): the model is
+    // read (io/hf_config_import.h) and shown in the custom-model editor; OK makes it the
+    // scenario's. A multimodal config asks whether to take its language model alone. With ask =
+    // false the model is applied without dialogs (tests, scripts), a multimodal one text only.
+    QString importModel(const QString& file, bool ask = true);
+    // A file dropped on the window: a Hugging Face config.json is imported as a model
+    // (importModel), anything else opened as a scenario.
+    QString openDropped(const QString& file);
     QString calibrateFromThisMachine(bool ask = true);
 
     // Crash recovery (interactive sessions only; see autosave.h). Starts autosaving the scenario
@@ -162,6 +170,7 @@ private:
     QMenu* scenario_menu_ = nullptr;
     QMenu* help_menu_ = nullptr;
     QAction* open_ = nullptr;
+    QAction* import_model_ = nullptr;
     QAction* save_ = nullptr;
     QAction* save_as_ = nullptr;
     QAction* export_memory_ = nullptr;

@@ -75,6 +75,12 @@ void MainWindow::buildMenus()
             openScenario(f);
     });
     recent_menu_ = file_menu_->addMenu(QString());
+    import_model_ = file_menu_->addAction(QString(), this, [this] {
+        const QString f = QFileDialog::getOpenFileName(this, tr("Import model"), QString(),
+                                                       tr("Hugging Face config (config.json *.json)"));
+        if (!f.isEmpty())
+            importModel(f);
+    });
     file_menu_->addSeparator();
     save_ = file_menu_->addAction(QString(), QKeySequence::Save, this, [this] {
         if (current_file_.isEmpty())
@@ -176,6 +182,9 @@ void MainWindow::retranslate()
     file_menu_->setTitle(tr("&File"));
     open_->setText(tr("&Open…"));
     recent_menu_->setTitle(tr("Open &recent"));
+    import_model_->setText(tr("&Import model (Hugging Face config.json)…"));
+    import_model_->setToolTip(tr("Llama, Mistral, Mixtral, Qwen2/3 dense and MoE, DeepSeek-V2/V3, GPT-2, GPT-OSS and Gemma 1/2/3 "
+                                 "configs; the model opens in the custom-model editor"));
     save_->setText(tr("&Save"));
     save_as_->setText(tr("Save &as…"));
     export_menu_->setTitle(tr("&Export chart"));

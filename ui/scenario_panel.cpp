@@ -199,7 +199,7 @@ ScenarioPanel::ScenarioPanel(ScenarioModel* model, QWidget* parent)
         if (!id.isEmpty())
             emit lessonChosen(id);
     });
-    connect(custom_button_, &QPushButton::clicked, this, &ScenarioPanel::editCustomModel);
+    connect(custom_button_, &QPushButton::clicked, this, [this] { editCustomModel(); });
     // `field` returns the scenario's member the combo edits; the chosen item's data names the value.
     const auto enumEdit = [this](QComboBox* c, auto field) {
         connect(c, qOverload<int>(&QComboBox::activated), this, [this, c, field](int i) {
@@ -388,16 +388,20 @@ QSpinBox* ScenarioPanel::spinBox(const QString& path) const
     return nullptr;
 }
 
-void ScenarioPanel::editCustomModel()
+bool ScenarioPanel::editCustomModel(const std::optional<ModelSpec>& start)
 {
-    CustomModelDialog dialog(model_->scenario(), this);
+    Scenario shown = model_->scenario();
+    if (start)
+        shown.model = *start;
+    CustomModelDialog dialog(shown, this);
     if (dialog.exec() != QDialog::Accepted || !dialog.model())
-        return;
+        return false;
     model_->edit([&](Scenario& s) {
         s.model = *dialog.model();
         s.model.id = "custom";
         s.parallel.stage_layers.clear();
     });
+    return true;
 }
 
 } // namespace parascope::ui

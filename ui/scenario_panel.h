@@ -3,8 +3,11 @@
 // with a number box that offers only sensible values, plus the GPU count they imply.
 
 #include "models/knobs.h"
+#include "types/model_spec.h"
 
 #include <QWidget>
+
+#include <optional>
 
 #include <vector>
 
@@ -34,6 +37,9 @@ public:
     QComboBox* modelCombo() const { return model_combo_; }
     // The lesson combo shows this lesson ("" for none), without emitting lessonChosen.
     void showLesson(const QString& id);
+    // The custom-model editor, on the scenario's model or on `start` (an imported model); OK
+    // makes it the scenario's model. Returns whether it did.
+    bool editCustomModel(const std::optional<ModelSpec>& start = std::nullopt);
 
 signals:
     void lessonChosen(const QString& id);
@@ -49,7 +55,6 @@ private:
     };
     void sync();
     void applyKnob(Row& row, long long value);
-    void editCustomModel();
 
     ScenarioModel* model_;
     std::vector<Row> rows_;

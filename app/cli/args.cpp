@@ -34,6 +34,8 @@ const char* const kUsageText =
     "  parascope-cli validate [RUNS.json] [--format text|json] [--lang en|zh]\n"
     "  parascope-cli profile import-nccl-tests LOG... [--op OP] [--ranks N] [--nodes N] [--into PROFILE] --out PROFILE\n"
     "  parascope-cli presets [models|gpus|clusters] [--format text|json] [--lang en|zh]\n"
+    "  parascope-cli model import-hf CONFIG.json [--text-only] [--out MODEL.json]\n"
+    "  parascope-cli model import-megatron ARGS [--gpus N] [--cluster PRESET] [--vocab N] [--out SCENARIO.json]\n"
     "  parascope-cli --version | --help\n"
     "\n"
     "evaluate  reads a parascope.scenario/1 JSON file and prints memory per pipeline stage,\n"
@@ -44,6 +46,10 @@ const char* const kUsageText =
     "          (Trace Event Format) that Perfetto and chrome://tracing open.\n"
     "profile   import-nccl-tests reads nccl-tests logs (text or -J JSON) into a hardware profile;\n"
     "          the collective, ranks and nodes come from the log, or from --op/--ranks/--nodes.\n"
+    "model     import-hf turns a Hugging Face config.json into a ParaScope model (Llama, Mistral,\n"
+    "          Mixtral, Qwen2/3 dense and MoE, DeepSeek-V2/V3, GPT-2, GPT-OSS, Gemma 1/2/3);\n"
+    "          import-megatron turns a pretrain_gpt.py argument list (a launch script) into a\n"
+    "          scenario; --gpus, --cluster and --vocab give what the script does not say.\n"
     "sweep     evaluates one knob across values (PARAM: one of the knobs below; enum knobs by their\n"
     "          position) and names the breaking points.\n"
     "--set     moves one of those knobs before evaluating, as the app's slider does (DP keeps\n"
@@ -66,6 +72,8 @@ const char* const kUsageTextZh =
     "  parascope-cli validate [RUNS.json] [--format text|json] [--lang en|zh]\n"
     "  parascope-cli profile import-nccl-tests LOG... [--op OP] [--ranks N] [--nodes N] [--into PROFILE] --out PROFILE\n"
     "  parascope-cli presets [models|gpus|clusters] [--format text|json] [--lang en|zh]\n"
+    "  parascope-cli model import-hf CONFIG.json [--text-only] [--out MODEL.json]\n"
+    "  parascope-cli model import-megatron ARGS [--gpus N] [--cluster PRESET] [--vocab N] [--out SCENARIO.json]\n"
     "  parascope-cli --version | --help\n"
     "\n"
     "evaluate  读取 parascope.scenario/1 场景文件，输出每个流水线阶段的显存、每种集合通信的通信量、\n"
@@ -75,6 +83,9 @@ const char* const kUsageTextZh =
     "          可打开的 Chrome 跟踪文件（Trace Event Format）。\n"
     "profile   import-nccl-tests 把 nccl-tests 日志（文本或 -J JSON）导入硬件实测档案；集合通信、\n"
     "          进程数和节点数取自日志，或由 --op/--ranks/--nodes 指定。\n"
+    "model     import-hf 把 Hugging Face 的 config.json 转为 ParaScope 模型（Llama、Mistral、Mixtral、\n"
+    "          Qwen2/3 稠密与 MoE、DeepSeek-V2/V3、GPT-2、GPT-OSS、Gemma 1/2/3）；import-megatron 把\n"
+    "          pretrain_gpt.py 的参数列表（启动脚本）转为场景；脚本未给出的由 --gpus、--cluster、--vocab 指定。\n"
     "sweep     让一个参数取一组值逐一评估（PARAM：下列参数之一；枚举参数按序号），并指出临界点。\n"
     "--set     评估前调整一个参数，与界面滑块的规则相同（调整 DP 时微批数不变，全局批大小随之变化）；\n"
     "          可重复使用。\n"
@@ -210,6 +221,19 @@ int parseArgs(int argc, char** argv, int first, Args& a)
             if (!v)
                 return badUsage(a, "--profile needs a hardware profile FILE", "--profile 需要一个硬件实测档案文件");
             a.profile = v;
+        } else if (arg == "--text-only") {
+            a.text_only = true;
+        } else if (arg == "--cluster") {
+            const char* v = value();
+            if (!v)
+                return badUsage(a, "--cluster needs a cluster preset (parascope-cli presets clusters)", "--cluster 需要一个集群预设（parascope-cli presets clusters）");
+            a.cluster = v;
+        } else if (arg == "--vocab") {
+            const char* v = value();
+            const long long n = v ? std::atoll(v) : 0;
+            if (n < 1)
+                return badUsage(a, "--vocab needs a whole number ≥ 1", "--vocab 需要一个 ≥ 1 的整数");
+            a.vocab = n;
         } else if (arg == "--no-explain") {
             a.explain = false;
         } else if (arg == "--help" || arg == "-h") {

@@ -2,7 +2,7 @@
 // parascope-cli's shared pieces: the parsed command line, the usage text, loading the scenario
 // (with --set and --profile) and writing the answer (stdout or --out). One file per subcommand:
 // cmd_evaluate.cpp (evaluate, timeline, sweep), cmd_search.cpp, cmd_validate.cpp,
-// cmd_profile.cpp (profile, presets).
+// cmd_profile.cpp (profile, presets), cmd_model.cpp (model import-hf, import-megatron).
 
 #include "hardware/nccl_tests_import.h"
 #include "types/scenario.h"
@@ -30,6 +30,9 @@ struct Args {
     bool closed_form = false, fewest_gpus = false;
     parascope::NcclTestsOverrides nccl;
     bool explain = true;
+    bool text_only = false;   // model import-hf: the language model of a multimodal config
+    std::string cluster;      // model import-megatron: the cluster preset
+    long long vocab = 0;      // model import-megatron: the tokenizer's vocabulary
     bool help = false; // --help after a subcommand
 };
 
@@ -70,5 +73,6 @@ int searchCommand(const Args& a);
 int validateCommand(const Args& a);
 int profileCommand(const Args& a);
 int presetsCommand(const Args& a);
+int modelCommand(const Args& a);
 
 } // namespace parascope::cli

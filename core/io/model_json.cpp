@@ -52,6 +52,9 @@ void readModelFields(ObjectReader& r, ModelSpec& m, std::vector<InputError>& err
         r.error("qk_norm", "is not defined with mla (MLA normalises its latents, not each head's query and key)");
     m.attention_sinks = r.boolean("attention_sinks").value_or(false);
     m.parallel_block = r.boolean("parallel_block").value_or(false);
+    m.post_norms = r.boolean("post_norms").value_or(false);
+    if (m.post_norms && m.parallel_block)
+        r.error("post_norms", "is not defined with parallel_block (one norm feeds attention and MLP side by side)");
     m.mtp_modules = int(r.integer("mtp_modules", 0, 64).value_or(0));
     if (const nlohmann::json* sw = r.child("sliding_window"); sw && !sw->is_null()) {
         ObjectReader w(*sw, r.childPath("sliding_window"), errors);
@@ -87,6 +90,9 @@ void readModelFields(ObjectReader& r, ModelSpec& m, std::vector<InputError>& err
         s.layer_freq = int(e.integer("layer_freq", 1, 100000).value_or(1));
         s.first_dense_layers = int(e.integer("first_dense_layers", 0, 100000).value_or(0));
         s.expert_bias = e.boolean("expert_bias").value_or(false);
+        s.shared_expert_gate = e.boolean("shared_expert_gate").value_or(false);
+        if (s.shared_expert_gate && s.shared_experts == 0)
+            e.error("shared_expert_gate", "needs shared_experts ≥ 1 (it gates their output)");
         if (s.first_dense_layers > m.layers)
             e.error("first_dense_layers", "must be ≤ layers (" + std::to_string(m.layers) + ")");
         e.finish();
@@ -105,7 +111,7 @@ nlohmann::json modelToJson(const ModelSpec& m)
     // Variants only when set, so that files of models without them stay as they were.
     for (const auto& [key, on] : {std::pair{"qkv_bias", m.qkv_bias}, std::pair{"qk_norm", m.qk_norm},
                                   std::pair{"attention_sinks", m.attention_sinks},
-                                  std::pair{"parallel_block", m.parallel_block}})
+                                  std::pair{"parallel_block", m.parallel_block}, std::pair{"post_norms", m.post_norms}})
         if (on)
             j[key] = true;
     if (m.mtp_modules > 0)
@@ -125,6 +131,8 @@ nlohmann::json modelToJson(const ModelSpec& m)
                     {"layer_freq", e.layer_freq}, {"first_dense_layers", e.first_dense_layers}};
         if (e.expert_bias)
             j["moe"]["expert_bias"] = true;
+        if (e.shared_expert_gate)
+            j["moe"]["shared_expert_gate"] = true;
     } else {
         j["moe"] = nullptr;
     }

@@ -20,7 +20,8 @@ constexpr const char* kSource =
 // shared experts like a dense MLP.
 // Context parallelism splits the sequence: s becomes s/cp for every token count.
 // Variants: a parallel block (GPT-J) has one norm whose output feeds both attention and MLP, so
-// one norm input and the MLP's own input copy go (10h → 6h); qk-norm keeps the norms' inputs
+// one norm input and the MLP's own input copy go (10h → 6h); post norms (Gemma 2/3) keep the
+// inputs of the norms after attention and after the MLP (10h → 14h); qk-norm keeps the norms' inputs
 // (2q + 2k); MLA keeps Q, K (a·(d_nope + d_rope) each), V and the attention output (a·d_v each),
 // and, whole on every TP rank, its latents: the query latent and its normed copy (2·2·q_lora), the
 // key/value latent with the rotary key (2·(kv_lora + d_rope)) and its normed copy (2·kv_lora).
@@ -35,6 +36,8 @@ LayerActivation layerActivation(const ModelSpec& m, const TrainingConfig& t,
     const double mlp_factor = m.mlp == MlpKind::SwiGlu ? 6 : 4;
 
     double replicated = (m.parallel_block ? 6 : 10) * h; // split only by SP
+    if (m.post_norms)
+        replicated += 4 * h; // the inputs of the norms after attention and after the MLP
     double split = 2 * q + 2 * kv + 2 * v + 2 * o;       // Q, K, V, attention output
     if (m.qk_norm)
         split += 2 * q + 2 * kv;
@@ -118,7 +121,7 @@ LayerActivation layerActivation(const ModelSpec& m, const TrainingConfig& t,
 
     const char* f = m.mlp == MlpKind::SwiGlu ? "6" : "4";
     const std::string attn_text = attention == 4 * q + 4 * kv ? "2q + 4kv + 2q" : "2q + 2k + 2v + 2o" + std::string(m.qk_norm ? " + 2q + 2k" : "");
-    const std::string repl_text = (m.parallel_block ? "6h" : "10h") + std::string(m.mla ? " + latents" : "");
+    const std::string repl_text = (m.parallel_block ? "6h" : m.post_norms ? "14h" : "10h") + std::string(m.mla ? " + latents" : "");
     const std::string mlp_text = moe_block ? std::string("shared·") + f + "·f + k·(4h + " + f + "·f_e/etp)"
                                            : std::string(f) + "·f";
     const std::string score_text = !keeps_scores ? "" : t.flash_attention ? " + 4·a (flash: fp32 log-sum-exp)" : " + 5·a·s";
@@ -130,7 +133,7 @@ LayerActivation layerActivation(const ModelSpec& m, const TrainingConfig& t,
                     "2·" + S + "·" + B + "·" + H + (sp ? "/" + T : ""), "Korthikanti et al. 2022, Table 2 (full recompute 2sbh)"};
     } else {
         std::string formula = "s·b·(" + repl_text + div + " + (" + attn_text + " + " + mlp_text + ")/t" + (score_text.empty() ? "" : score_text + "/t") + ")";
-        const std::string repl_subst = (m.parallel_block ? "6·" : "10·") + H + (m.mla ? " + " + num(latents) : "");
+        const std::string repl_subst = (m.parallel_block ? "6·" : m.post_norms ? "14·" : "10·") + H + (m.mla ? " + " + num(latents) : "");
         const std::string attn_subst = attention == 4 * q + 4 * kv ? "2·" + Q + " + 4·" + KV + " + 2·" + Q : num(attention);
         std::string subst = S + "·" + B + "·(" + (m.mla && sp ? "(" + repl_subst + ")" : repl_subst) + (sp ? "/" + T : "") + " + (" + attn_subst + " + "
             + (moe_block ? num(split - attention) : num(mlp_factor * double(m.ffn_hidden))) + ")/" + T

@@ -122,8 +122,9 @@ ParamCounts countParameters(const ModelSpec& m, Explain explain)
     c.dense_layer.attention = attentionParams(m);
     c.dense_layer.attention_replicated = attentionReplicatedParams(m);
     c.dense_layer.dense_mlp = mlpParams(m, m.ffn_hidden);
-    // Two norms per layer (before attention, before the MLP); a parallel block has one.
-    c.dense_layer.norms = (m.parallel_block ? 1 : 2) * normParams(m);
+    // Two norms per layer (before attention, before the MLP); a parallel block has one; post
+    // norms (Gemma 2/3) add one after attention and one after the MLP.
+    c.dense_layer.norms = ((m.parallel_block ? 1 : 2) + (m.post_norms ? 2 : 0)) * normParams(m);
 
     c.moe_layers = m.moe ? m.moeLayerCount() : 0;
     c.dense_layers = m.layers - c.moe_layers;
@@ -136,7 +137,10 @@ ParamCounts countParameters(const ModelSpec& m, Explain explain)
         c.moe_layer.dense_mlp = e.shared_experts * mlpParams(m, shared_f);
         c.moe_layer.routed_experts = e.experts * mlpParams(m, e.ffn_hidden);
         c.moe_layer.active_experts = e.top_k * mlpParams(m, e.ffn_hidden);
-        c.moe_layer.router = h * e.experts + (e.expert_bias ? e.experts : 0);
+        // The router h×E, with a bias where every linear layer has one (GPT-OSS), the per-expert
+        // routing bias (DeepSeek-V3) and the shared experts' gate h×1 (Qwen2-MoE).
+        c.moe_layer.router = h * e.experts + (m.bias ? e.experts : 0) + (e.expert_bias ? e.experts : 0)
+                           + (e.shared_expert_gate ? h : 0);
     }
 
     c.word_embedding = m.vocab * h;

@@ -34,6 +34,8 @@ struct MoeSpec {
     int first_dense_layers = 0;  // leading layers that keep a dense MLP
     bool expert_bias = false;    // a per-expert routing bias (DeepSeek-V3 §2.1.2 auxiliary-loss-free
                                  // balancing; Megatron --moe-router-enable-expert-bias): E more
+    bool shared_expert_gate = false; // a sigmoid gate h → 1 on the shared experts' output
+                                     // (Qwen2-MoE shared_expert_gate): h more
 };
 
 // Multi-head latent attention (DeepSeek-V2 §2.1, DeepSeek-V3 §2.1.1): queries and keys/values
@@ -76,6 +78,8 @@ struct ModelSpec {
     bool qk_norm = false;         // RMSNorm over each head's query and key (Qwen3, Gemma 3): 2·d_head
     bool attention_sinks = false; // one learned logit per head and layer (GPT-OSS)
     bool parallel_block = false;  // attention and MLP read one norm's output side by side (GPT-J, PaLM)
+    bool post_norms = false;      // a norm after attention and after the MLP as well as before
+                                  // ("sandwich", Gemma 2/3): 4 norms per layer instead of 2
     std::optional<SlidingWindow> sliding_window;
     std::optional<MlaSpec> mla;   // replaces Q/K/V projections; kv_heads = heads, head_dim unused
     int mtp_modules = 0;          // multi-token prediction depth (DeepSeek-V3 §2.2), on the last stage

@@ -805,6 +805,36 @@ The previous file is unchanged.</translation>
         <source>Timeline as a slot &amp;grid</source>
         <translation>Timeline as a slot &amp;grid</translation>
     </message>
+    <message>
+        <source>Import model</source>
+        <translation>Import model</translation>
+    </message>
+    <message>
+        <source>%1 has a vision encoder, which a ParaScope model cannot express. Import its language model alone?</source>
+        <translation>%1 has a vision encoder, which a ParaScope model cannot express. Import its language model alone?</translation>
+    </message>
+    <message>
+        <source>Could not import %1:
+%2</source>
+        <translation>Could not import %1:
+%2</translation>
+    </message>
+    <message>
+        <source>Imported %1 (%2)</source>
+        <translation>Imported %1 (%2)</translation>
+    </message>
+    <message>
+        <source>Hugging Face config (config.json *.json)</source>
+        <translation>Hugging Face config (config.json *.json)</translation>
+    </message>
+    <message>
+        <source>&amp;Import model (Hugging Face config.json)…</source>
+        <translation>&amp;Import model (Hugging Face config.json)…</translation>
+    </message>
+    <message>
+        <source>Llama, Mistral, Mixtral, Qwen2/3 dense and MoE, DeepSeek-V2/V3, GPT-2, GPT-OSS and Gemma 1/2/3 configs; the model opens in the custom-model editor</source>
+        <translation>Llama, Mistral, Mixtral, Qwen2/3 dense and MoE, DeepSeek-V2/V3, GPT-2, GPT-OSS and Gemma 1/2/3 configs; the model opens in the custom-model editor</translation>
+    </message>
 </context>
 <context>
     <name>parascope::ui::MemoryChart</name>

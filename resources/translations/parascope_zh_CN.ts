@@ -796,6 +796,36 @@ The previous file is unchanged.</source>
         <source>Timeline as a slot &amp;grid</source>
         <translation>时间线显示为时隙网格(&amp;G)</translation>
     </message>
+    <message>
+        <source>Import model</source>
+        <translation>导入模型</translation>
+    </message>
+    <message>
+        <source>%1 has a vision encoder, which a ParaScope model cannot express. Import its language model alone?</source>
+        <translation>%1 带有视觉编码器，ParaScope 模型无法表示。只导入其中的语言模型吗？</translation>
+    </message>
+    <message>
+        <source>Could not import %1:
+%2</source>
+        <translation>无法导入 %1：
+%2</translation>
+    </message>
+    <message>
+        <source>Imported %1 (%2)</source>
+        <translation>已导入 %1（%2）</translation>
+    </message>
+    <message>
+        <source>Hugging Face config (config.json *.json)</source>
+        <translation>Hugging Face 模型配置（config.json *.json）</translation>
+    </message>
+    <message>
+        <source>&amp;Import model (Hugging Face config.json)…</source>
+        <translation>导入模型（Hugging Face config.json）(&amp;I)…</translation>
+    </message>
+    <message>
+        <source>Llama, Mistral, Mixtral, Qwen2/3 dense and MoE, DeepSeek-V2/V3, GPT-2, GPT-OSS and Gemma 1/2/3 configs; the model opens in the custom-model editor</source>
+        <translation>支持 Llama、Mistral、Mixtral、Qwen2/3 稠密与 MoE、DeepSeek-V2/V3、GPT-2、GPT-OSS 和 Gemma 1/2/3 的配置；导入后在自定义模型编辑器中打开</translation>
+    </message>
 </context>
 <context>
     <name>parascope::ui::MemoryChart</name>

@@ -409,6 +409,36 @@ private slots:
         QCOMPARE(r.code, 2);
     }
 
+    // model import-hf and import-megatron: the model object on stdout (the count beside the model
+    // card's on stderr), a scenario that evaluate reads, and errors naming the field or the flag.
+    void importModels()
+    {
+        Run r = run({QStringLiteral("model"), QStringLiteral("import-hf"), data("hf/qwen3-30b-a3b.json")});
+        QCOMPARE(r.code, 0);
+        QVERIFY2(r.err.contains("qwen3-30b-a3b (Qwen3MoeForCausalLM): 30,532,122,624 parameters"), r.err.constData());
+        const nlohmann::json m = nlohmann::json::parse(r.out.toStdString());
+        QCOMPARE(m["moe"]["experts"].get<int>(), 128);
+        QVERIFY(m["qk_norm"].get<bool>());
+        r = run({QStringLiteral("model"), QStringLiteral("import-hf"), data("hf/gemma-3-4b-it.json")});
+        QCOMPARE(r.code, 2);
+        QVERIFY2(r.err.contains("vision_config") && r.err.contains("--text-only"), r.err.constData());
+        r = run({QStringLiteral("model"), QStringLiteral("import-hf"), data("hf/gemma-3-4b-it.json"), QStringLiteral("--text-only")});
+        QCOMPARE(r.code, 0);
+        QTemporaryDir dir;
+        const QString scenario = dir.filePath(QStringLiteral("llama3_8b.parascope.json"));
+        r = run({QStringLiteral("model"), QStringLiteral("import-megatron"), data("megatron/llama3_8b.sh")});
+        QCOMPARE(r.code, 2);
+        QVERIFY2(r.err.contains("line 39: --tokenizer-type") && r.err.contains("--vocab"), r.err.constData());
+        r = run({QStringLiteral("model"), QStringLiteral("import-megatron"), data("megatron/llama3_8b.sh"), QStringLiteral("--vocab"),
+                 QStringLiteral("128256"), QStringLiteral("--out"), scenario});
+        QCOMPARE(r.code, 0);
+        r = run({QStringLiteral("evaluate"), scenario});
+        QCOMPARE(r.code, 0);
+        QVERIFY2(r.out.contains("TP 2 · PP 2 · DP 4"), r.out.constData());
+        r = run({QStringLiteral("model"), QStringLiteral("import-safetensors"), data("hf/gpt2.json")});
+        QCOMPARE(r.code, 2);
+    }
+
     void sweepOutputs()
     {
         Run r = run({QStringLiteral("sweep"), defaultScenario(), QStringLiteral("--param"), QStringLiteral("parallel.pp"),
@@ -587,7 +617,7 @@ private slots:
         QCOMPARE(r.code, 0);
         QVERIFY(r.out.contains("usage:"));
         // Every subcommand answers --help (and -h) with the usage, exit 0, nothing on stderr.
-        for (const char* cmd : {"evaluate", "timeline", "sweep", "search", "validate", "profile", "presets"})
+        for (const char* cmd : {"evaluate", "timeline", "sweep", "search", "validate", "profile", "presets", "model"})
             for (const char* flag : {"--help", "-h"}) {
                 r = run({QString::fromLatin1(cmd), QString::fromLatin1(flag)});
                 QVERIFY2(r.code == 0 && r.out.contains("usage:") && r.err.isEmpty(), cmd);

@@ -48,6 +48,14 @@ private slots:
             parascope::fuzz::measurementFile('\2' + bytes(f));
             ++n;
         }
+        for (const QFileInfo& f : files(QStringLiteral(PARASCOPE_TEST_DATA "/hf"))) {
+            parascope::fuzz::measurementFile('\4' + bytes(f));
+            ++n;
+        }
+        for (const QFileInfo& f : files(QStringLiteral(PARASCOPE_TEST_DATA "/megatron"))) {
+            parascope::fuzz::measurementFile('\14' + bytes(f));
+            ++n;
+        }
         parascope::fuzz::measurementFile('\2' + bytes(QFileInfo(QStringLiteral(PARASCOPE_SOURCE_DIR "/resources/presets/validation/reference-runs.json"))));
         for (const QFileInfo& f : files(QStringLiteral(PARASCOPE_TEST_DATA "/fuzz-regressions/measurement"))) {
             parascope::fuzz::measurementFile(bytes(f));

@@ -5,6 +5,9 @@
 #include "estimate/evaluate.h"
 #include "hardware/hardware_profile.h"
 #include "hardware/nccl_tests_import.h"
+#include "io/hf_config_import.h"
+#include "io/megatron_args_import.h"
+#include "io/model_json.h"
 #include "io/report_json.h"
 #include "io/scenario_json.h"
 #include "validation/runs_file.h"
@@ -36,7 +39,9 @@ inline void scenarioFile(const std::string& bytes)
 // The measurement imports; the first byte picks the format, the rest is the file: odd, a
 // hardware profile (applied to a cluster as --profile does); 2 mod 4, a parascope.runs/1 file
 // (read and evaluated as `parascope-cli validate RUNS` does); else an nccl-tests log (text or -J
-// JSON, merged into a profile as `parascope-cli profile import-nccl-tests` does).
+// JSON, merged into a profile as `parascope-cli profile import-nccl-tests` does) when 0 mod 8;
+// 4 mod 16 a Hugging Face config.json and 12 mod 16 a Megatron argument list (parascope-cli model
+// import-hf / import-megatron, the result read back as a scenario and evaluated).
 inline void measurementFile(const std::string& bytes)
 {
     if (bytes.empty())
@@ -64,6 +69,20 @@ inline void measurementFile(const std::string& bytes)
         std::vector<InputError> cluster_errors;
         if (const auto cluster = readCluster(nlohmann::json("dgx-h100"), "cluster", cluster_errors))
             (void)calibrate(*cluster, *profile);
+    } else if ((bytes[0] & 15) == 4) {
+        const auto json = parseJsonText(text, errors);
+        if (!json)
+            return;
+        HfImportOptions options;
+        options.text_only = true;
+        if (const auto model = importHfConfig(*json, "config.json", options, errors))
+            (void)modelToJson(model->model).dump();
+    } else if ((bytes[0] & 15) == 12) {
+        MegatronImportOptions options;
+        options.gpus = 64;
+        options.vocab = 32000;
+        if (const auto imported = importMegatronArgs(text, "fuzz", options, errors))
+            scenarioFile(imported->scenario.dump());
     } else {
         const auto imported = parseNcclTests(text, "all_reduce_perf.log", {}, errors);
         if (!imported)

@@ -34,6 +34,13 @@ for f in tests/data/nccl* tests/data/nccl/*; do
   [ -f "$f" ] || continue
   { printf '\000'; cat "$f"; } >"$out/corpus/measurement/nccl-$(basename "$f")"
 done
+# 4 mod 16 = a Hugging Face config.json, 12 mod 16 = a Megatron argument list.
+for f in tests/data/hf/*.json; do
+  { printf '\004'; cat "$f"; } >"$out/corpus/measurement/hf-$(basename "$f")"
+done
+for f in tests/data/megatron/*; do
+  { printf '\014'; cat "$f"; } >"$out/corpus/measurement/megatron-$(basename "$f")"
+done
 cp tests/data/fuzz-regressions/measurement/* "$out/corpus/measurement/" 2>/dev/null || true
 
 status=0

@@ -447,7 +447,7 @@ private slots:
                              QStringLiteral("cuDNN / FA3"), QStringLiteral("FA2"), QStringLiteral("PyTorch SDPA"), QStringLiteral("cuDNN"),
                              QStringLiteral("Transformer Engine"), QStringLiteral("Hopper"), QStringLiteral("FlashAttention-3"),
                              QStringLiteral("FlashAttention-2"), QStringLiteral("DeepEP"), QStringLiteral("torchtitan"),
-                             QStringLiteral("PP 2")};
+                             QStringLiteral("PP 2"), QStringLiteral("Hugging Face"), QStringLiteral("config.json")};
         for (const char* kind : {"models", "clusters", "gpus", "lessons"})
             for (const PresetInfo& p : listPresets(kind)) {
                 names << QString::fromStdString(p.id) << QString::fromStdString(p.name);

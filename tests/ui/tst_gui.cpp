@@ -13,6 +13,7 @@
 #include "types/knobs.h"
 #include "hostile_files.h"
 #include "io/scenario_json.h"
+#include "model/parameter_count.h"
 #include "lessons/lessons.h"
 #include "main_window.h"
 #include "memory_chart.h"
@@ -45,7 +46,12 @@
 #include <QTableWidget>
 #include <QTemporaryDir>
 #include <QDirIterator>
+#include "model/parameter_count.h"
+
 #include <QtTest>
+#include <QUrl>
+#include <QDropEvent>
+#include <QMimeData>
 
 using namespace parascope;
 using namespace parascope::ui;
@@ -636,6 +642,31 @@ private slots:
         // A bad profile names the JSON path and changes nothing.
         const QString error = w.importProfile(QStringLiteral(PARASCOPE_TEST_DATA "/bad-profile.json"), false);
         QVERIFY2(error.contains(QStringLiteral("devices[0].gemm[0]")), qPrintable(error));
+    }
+
+    // File → Import model… and a config.json dropped on the window (issue 16): the model becomes
+    // the scenario's (in a session without a window shown, without the editor); errors name the field.
+    void importModelFromAHuggingFaceConfig()
+    {
+        MainWindow w;
+        w.setLanguage(QStringLiteral("en"));
+        w.model()->setScenario(sevenB());
+        QVERIFY(w.importModel(QStringLiteral(PARASCOPE_TEST_DATA "/hf/qwen3-30b-a3b.json"), false).isEmpty());
+        QCOMPARE(w.model()->scenario().model.name, std::string("qwen3-30b-a3b"));
+        QCOMPARE(w.model()->scenario().model.id, std::string("custom"));
+        QCOMPARE(w.model()->scenario().model.moe->experts, 128);
+        QCOMPARE(countParameters(w.model()->scenario().model, Explain::NumbersOnly).total, std::int64_t(30532122624));
+        // A multimodal config without asking: its language model alone (34 layers of Gemma 3 4B).
+        QVERIFY(w.importModel(QStringLiteral(PARASCOPE_TEST_DATA "/hf/gemma-3-4b-it.json"), false).isEmpty());
+        QCOMPARE(w.model()->scenario().model.layers, 34);
+        // Dropped on the window: a config.json is imported, not opened as a scenario.
+        QVERIFY(w.openDropped(QStringLiteral(PARASCOPE_TEST_DATA "/hf/gemma-2-9b.json")).isEmpty());
+        QCOMPARE(w.model()->scenario().model.name, std::string("gemma-2-9b"));
+        QVERIFY(w.model()->scenario().model.post_norms);
+        // Not a config: the error names the missing field, and the model stays.
+        const QString error = w.importModel(QStringLiteral(PARASCOPE_TEST_DATA "/profile-a100-80g.json"), false);
+        QVERIFY2(error.contains(QStringLiteral("architectures")), qPrintable(error));
+        QCOMPARE(w.model()->scenario().model.name, std::string("gemma-2-9b"));
     }
 
     void calibrateFromThisMachine()

@@ -1,0 +1,98 @@
+// parascope-cli model import-hf (a Hugging Face config.json → a model object) and model
+// import-megatron (a pretrain_gpt.py argument list → a scenario).
+
+#include "cli.h"
+
+#include "io/hf_config_import.h"
+#include "io/megatron_args_import.h"
+#include "io/model_json.h"
+#include "model/parameter_count.h"
+
+#include <filesystem>
+#include <iostream>
+#include <string>
+
+namespace parascope::cli {
+
+using namespace parascope;
+
+namespace {
+
+int printErrors(const std::string& file, const std::vector<InputError>& errors)
+{
+    for (const InputError& e : errors)
+        std::cerr << "parascope-cli: " << file << ": " << e.text() << "\n";
+    return kExitBadInput;
+}
+
+// "8,190,735,360": a count as the model cards and the tests write it.
+std::string grouped(std::int64_t n)
+{
+    std::string digits = std::to_string(n), out;
+    for (std::size_t i = 0; i < digits.size(); ++i) {
+        if (i > 0 && (digits.size() - i) % 3 == 0)
+            out += ',';
+        out += digits[i];
+    }
+    return out;
+}
+
+int importHf(const Args& a)
+{
+    const std::string& file = a.positional[1];
+    std::vector<InputError> errors;
+    const auto config = readJsonFile(file, errors);
+    if (!config)
+        return printErrors(file, errors);
+    HfImportOptions options;
+    options.text_only = a.text_only;
+    const auto imported = importHfConfig(*config, file, options, errors);
+    if (!imported)
+        return printErrors(file, errors);
+    const ModelSpec& m = imported->model;
+    const ParamCounts c = countParameters(m, Explain::NumbersOnly);
+    nlohmann::json j = modelToJson(m);
+    j["source"] = "Hugging Face config.json (" + imported->architecture + "), imported by parascope-cli model import-hf";
+    // The count beside the model card's, on stderr so that stdout stays the model object.
+    const std::int64_t main_count = c.total - c.mtp_modules * c.mtp_module;
+    std::cerr << "parascope-cli: " << m.name << " (" << imported->architecture << "): "
+              << say(a, grouped(main_count) + " parameters" + (c.mtp_modules > 0 ? " + MTP " + grouped(c.mtp_modules * c.mtp_module) : std::string())
+                            + (m.moe ? ", " + grouped(c.active) + " active per token" : std::string()),
+                     grouped(main_count) + " 个参数" + (c.mtp_modules > 0 ? "，另有 MTP " + grouped(c.mtp_modules * c.mtp_module) : std::string())
+                         + (m.moe ? "，每个 token 激活 " + grouped(c.active) : std::string()))
+              << "\n";
+    return emit(a, j.dump(2) + "\n");
+}
+
+int importMegatron(const Args& a)
+{
+    const std::string& file = a.positional[1];
+    std::vector<InputError> errors;
+    const auto text = readTextFile(file, errors);
+    if (!text)
+        return printErrors(file, errors);
+    MegatronImportOptions options;
+    options.gpus = a.gpus;
+    options.vocab = a.vocab;
+    if (!a.cluster.empty())
+        options.cluster = a.cluster;
+    const auto imported = importMegatronArgs(*text, std::filesystem::path(file).stem().string(), options, errors);
+    if (!imported)
+        return printErrors(file, errors);
+    for (const std::string& note : imported->notes)
+        std::cerr << "parascope-cli: " << file << ": " << say(a, "assumed ", "假定 ") << note << "\n";
+    return emit(a, imported->scenario.dump(2) + "\n");
+}
+
+} // namespace
+
+int modelCommand(const Args& a)
+{
+    if (a.positional.empty() || (a.positional[0] != "import-hf" && a.positional[0] != "import-megatron"))
+        return badUsage(a, "model needs a subcommand: import-hf or import-megatron", "model 需要子命令：import-hf 或 import-megatron");
+    if (a.positional.size() != 2)
+        return badUsage(a, a.positional[0] + " needs exactly one FILE", a.positional[0] + " 需要且只需要一个文件");
+    return a.positional[0] == "import-hf" ? importHf(a) : importMegatron(a);
+}
+
+} // namespace parascope::cli

@@ -1,0 +1,697 @@
+#include "io/megatron_args_import.h"
+
+#include "io/scenario_json.h"
+
+#include <algorithm>
+#include <cctype>
+#include <cstdlib>
+#include <cstdint>
+#include <map>
+#include <regex>
+#include <set>
+
+namespace parascope {
+
+namespace {
+
+// A shell word after quote removal. `$` still to expand is kept as is; a `$` from inside single
+// quotes (or escaped) is stored as '\x01' so expansion leaves it alone.
+struct Word {
+    std::string text;
+    int line = 0;
+    bool separator = false; // end of a command (newline, ';', '&&', '|')
+};
+
+constexpr char kLiteralDollar = '\x01';
+
+// Splits a shell script into words: quotes, backslash-newline continuations, comments, and
+// ( ) as words of their own so that arrays can be found.
+std::vector<Word> lex(const std::string& s)
+{
+    std::vector<Word> out;
+    std::string cur;
+    bool in_word = false;
+    int line = 1, word_line = 1, paren_depth = 0;
+    const auto flush = [&] {
+        if (in_word)
+            out.push_back({cur, word_line, false});
+        cur.clear();
+        in_word = false;
+    };
+    const auto start = [&] {
+        if (!in_word) {
+            in_word = true;
+            word_line = line;
+        }
+    };
+    for (std::size_t i = 0; i < s.size(); ++i) {
+        const char c = s[i];
+        if (c == '\\' && i + 1 < s.size() && (s[i + 1] == '\n' || (s[i + 1] == '\r' && i + 2 < s.size() && s[i + 2] == '\n'))) {
+            i += s[i + 1] == '\r' ? 2 : 1;
+            ++line;
+            continue;
+        }
+        if (c == '\n' || c == ';') {
+            flush();
+            if (paren_depth == 0)
+                out.push_back({"", line, true});
+            line += c == '\n';
+            continue;
+        }
+        if (std::isspace(static_cast<unsigned char>(c))) {
+            flush();
+            continue;
+        }
+        if (c == '#' && !in_word) {
+            while (i + 1 < s.size() && s[i + 1] != '\n')
+                ++i;
+            continue;
+        }
+        if ((c == '&' || c == '|') && !in_word) {
+            if (i + 1 < s.size() && s[i + 1] == c)
+                ++i;
+            if (paren_depth == 0)
+                out.push_back({"", line, true});
+            continue;
+        }
+        if (c == '(' && !in_word && !out.empty() && !out.back().separator && out.back().text.rfind("--", 0) == 0) {
+            // A flag's value that starts with a parenthesis, unquoted in a text file:
+            // --moe-layer-freq ([0]*3+[1]*58).
+            start();
+            for (int depth = 0; i < s.size(); ++i) {
+                cur += s[i];
+                depth += s[i] == '(' ? 1 : s[i] == ')' ? -1 : 0;
+                if (depth == 0)
+                    break;
+            }
+            continue;
+        }
+        if ((c == '(' || c == ')') && !in_word) {
+            // "$(( … ))" and "$( … )" stay inside their word (handled below); bare parens are words.
+            paren_depth = std::max(0, paren_depth + (c == '(' ? 1 : -1));
+            out.push_back({std::string(1, c), line, false});
+            continue;
+        }
+        start();
+        if (c == '\'') {
+            for (++i; i < s.size() && s[i] != '\''; ++i) {
+                line += s[i] == '\n';
+                cur += s[i] == '$' ? kLiteralDollar : s[i];
+            }
+        } else if (c == '"') {
+            for (++i; i < s.size() && s[i] != '"'; ++i) {
+                if (s[i] == '\\' && i + 1 < s.size() && (s[i + 1] == '"' || s[i + 1] == '\\' || s[i + 1] == '$')) {
+                    ++i;
+                    cur += s[i] == '$' ? kLiteralDollar : s[i];
+                    continue;
+                }
+                line += s[i] == '\n';
+                cur += s[i];
+            }
+        } else if (c == '\\' && i + 1 < s.size()) {
+            ++i;
+            cur += s[i] == '$' ? kLiteralDollar : s[i];
+        } else if (c == '$' && i + 1 < s.size() && s[i + 1] == '(') {
+            // Command or arithmetic substitution: keep it whole, balanced.
+            int depth = 0;
+            for (; i < s.size(); ++i) {
+                cur += s[i];
+                if (s[i] == '(')
+                    ++depth;
+                else if (s[i] == ')' && --depth == 0)
+                    break;
+            }
+        } else {
+            cur += c;
+        }
+    }
+    flush();
+    return out;
+}
+
+// Variables of the script, with $VAR, ${VAR}, ${VAR:-default}, ${ARR[@]} and $(( arithmetic )).
+class Shell {
+public:
+    // Expands `w`; on failure returns nullopt and says why.
+    std::optional<std::string> expand(const std::string& w, std::string& why) const
+    {
+        std::string out;
+        for (std::size_t i = 0; i < w.size(); ++i) {
+            if (w[i] == kLiteralDollar) {
+                out += '$';
+                continue;
+            }
+            if (w[i] != '$' || i + 1 >= w.size()) {
+                out += w[i];
+                continue;
+            }
+            if (w.compare(i, 3, "$((") == 0) {
+                const std::size_t end = w.find("))", i);
+                if (end == std::string::npos) {
+                    why = "an unclosed $(( … ))";
+                    return std::nullopt;
+                }
+                std::string inner = w.substr(i + 3, end - i - 3);
+                const auto value = arithmetic(inner, why);
+                if (!value)
+                    return std::nullopt;
+                out += std::to_string(*value);
+                i = end + 1;
+                continue;
+            }
+            if (w[i + 1] == '(') {
+                why = "the command substitution " + w.substr(i) + " (ParaScope does not run commands)";
+                return std::nullopt;
+            }
+            std::string name, fallback;
+            bool has_fallback = false;
+            if (w[i + 1] == '{') {
+                const std::size_t end = w.find('}', i);
+                if (end == std::string::npos) {
+                    why = "an unclosed ${";
+                    return std::nullopt;
+                }
+                name = w.substr(i + 2, end - i - 2);
+                if (const std::size_t d = name.find(":-"); d != std::string::npos) {
+                    fallback = name.substr(d + 2);
+                    name.resize(d);
+                    has_fallback = true;
+                }
+                if (name.size() > 3 && name.compare(name.size() - 3, 3, "[@]") == 0) {
+                    i = end; // an array's elements: their flags were read where it was defined
+                    continue;
+                }
+                i = end;
+            } else {
+                std::size_t j = i + 1;
+                while (j < w.size() && (std::isalnum(static_cast<unsigned char>(w[j])) || w[j] == '_'))
+                    ++j;
+                name = w.substr(i + 1, j - i - 1);
+                if (name.empty()) {
+                    out += '$';
+                    continue;
+                }
+                i = j - 1;
+            }
+            const auto v = vars_.find(name);
+            if (v != vars_.end()) {
+                out += v->second;
+            } else if (has_fallback) {
+                const auto f = expand(fallback, why);
+                if (!f)
+                    return std::nullopt;
+                out += *f;
+            } else {
+                why = "$" + name + " is not set in the script";
+                return std::nullopt;
+            }
+        }
+        return out;
+    }
+    void set(const std::string& name, const std::string& value) { vars_[name] = value; }
+
+private:
+    // Integers with + − * / and variables (bash's $(( … )) as launch scripts use it).
+    std::optional<long long> arithmetic(std::string e, std::string& why) const
+    {
+        std::string expanded;
+        for (std::size_t i = 0; i < e.size();) {
+            if (e[i] == '$' || std::isalpha(static_cast<unsigned char>(e[i])) || e[i] == '_') {
+                std::size_t j = i + (e[i] == '$');
+                const bool braces = j < e.size() && e[j] == '{';
+                j += braces;
+                const std::size_t name_start = j;
+                while (j < e.size() && (std::isalnum(static_cast<unsigned char>(e[j])) || e[j] == '_'))
+                    ++j;
+                const std::string name = e.substr(name_start, j - name_start);
+                j += braces && j < e.size() && e[j] == '}';
+                const auto v = vars_.find(name);
+                if (v == vars_.end()) {
+                    why = "$" + name + " is not set in the script";
+                    return std::nullopt;
+                }
+                expanded += v->second;
+                i = j;
+            } else {
+                expanded += e[i++];
+            }
+        }
+        // term (('*'|'/') term)* folded into sums.
+        long long sum = 0, product = 0;
+        int sign = 1;
+        char op = 0;
+        bool have_product = false;
+        std::size_t i = 0;
+        const auto skip = [&] {
+            while (i < expanded.size() && std::isspace(static_cast<unsigned char>(expanded[i])))
+                ++i;
+        };
+        for (;;) {
+            skip();
+            std::size_t j = i;
+            while (j < expanded.size() && std::isdigit(static_cast<unsigned char>(expanded[j])))
+                ++j;
+            if (j == i) {
+                why = "the arithmetic $((" + e + ")) (only whole numbers, variables and + − * /)";
+                return std::nullopt;
+            }
+            if (j - i > 12) {
+                why = "a number over 12 digits in $((" + e + "))";
+                return std::nullopt;
+            }
+            const long long n = std::stoll(expanded.substr(i, j - i));
+            i = j;
+            if (!have_product)
+                product = n;
+            else if (op == '*' && __builtin_mul_overflow(product, n, &product)) {
+                why = "an overflow in $((" + e + "))";
+                return std::nullopt;
+            }
+            else if (op == '*') {
+            } else if (n == 0) {
+                why = "a division by zero in $((" + e + "))";
+                return std::nullopt;
+            } else
+                product /= n;
+            have_product = true;
+            skip();
+            if (i >= expanded.size())
+                break;
+            const char c = expanded[i++];
+            if (c == '*' || c == '/') {
+                op = c;
+            } else if (c == '+' || c == '-') {
+                if (__builtin_add_overflow(sum, sign * product, &sum)) {
+                    why = "an overflow in $((" + e + "))";
+                    return std::nullopt;
+                }
+                sign = c == '+' ? 1 : -1;
+                have_product = false;
+            } else {
+                why = "the arithmetic $((" + e + ")) (only whole numbers, variables and + − * /)";
+                return std::nullopt;
+            }
+        }
+        if (__builtin_add_overflow(sum, sign * product, &sum)) {
+            why = "an overflow in $((" + e + "))";
+            return std::nullopt;
+        }
+        return sum;
+    }
+    std::map<std::string, std::string> vars_;
+};
+
+// Megatron flags that take no value (store_true / store_false). Any other flag takes the next
+// word unless that word is itself a flag.
+const std::set<std::string> kSwitches = {
+    "group-query-attention", "swiglu", "disable-bias-linear", "add-qkv-bias", "untie-embeddings-and-output-weights",
+    "qk-layernorm", "use-rotary-position-embeddings", "multi-latent-attention", "moe-router-enable-expert-bias",
+    "moe-enable-deepep", "sequence-parallel", "use-distributed-optimizer", "overlap-grad-reduce", "overlap-param-gather",
+    "tp-comm-overlap", "account-for-embedding-in-pipeline-split", "account-for-loss-in-pipeline-split", "bf16", "fp16",
+    "recompute-activations", "use-flash-attn", "moe-grouped-gemm", "fp8-param-gather", "use-torch-fsdp2",
+    "use-megatron-fsdp", "use-custom-fsdp", "grad-reduce-in-bf16", "no-gradient-accumulation-fusion",
+    "no-masked-softmax-fusion", "no-bias-gelu-fusion", "no-bias-swiglu-fusion", "no-bias-dropout-fusion",
+    "no-rope-fusion", "use-mcore-models", "no-async-tensor-model-parallel-allreduce", "moe-permute-fusion",
+    "moe-router-force-load-balancing", "overlap-moe-expert-parallel-comm", "delay-wgrad-compute", "log-throughput",
+    "standalone", "use-precision-aware-optimizer", "moe-router-padding-for-fp8", "cross-entropy-loss-fusion",
+    "no-create-attention-mask-in-dataloader", "no-mmap-bin-files", "mock-data", "use-legacy-models",
+    "moe-pad-expert-input-to-capacity", "moe-use-legacy-grouped-gemm"};
+
+struct Flag {
+    std::vector<std::string> values; // raw words (unexpanded), several for nargs='*' flags
+    int line = 0;
+    bool present = false;
+};
+
+} // namespace
+
+std::optional<MegatronImport> importMegatronArgs(const std::string& text, const std::string& name,
+                                                 const MegatronImportOptions& options, std::vector<InputError>& errors)
+{
+    const std::size_t errors_before = errors.size();
+    const std::vector<Word> words = lex(text);
+    Shell shell;
+    std::map<std::string, Flag> flags;
+
+    // Statements: NAME=value (after export/local/declare) sets a variable, NAME=( … ) an array whose
+    // words are arguments too; every other word is an argument.
+    std::vector<Word> args;
+    const std::regex assignment(R"(^([A-Za-z_][A-Za-z0-9_]*)=(.*)$)");
+    bool statement_start = true;
+    for (std::size_t i = 0; i < words.size(); ++i) {
+        const Word& w = words[i];
+        if (w.separator) {
+            statement_start = true;
+            continue;
+        }
+        if (statement_start && (w.text == "export" || w.text == "local" || w.text == "declare" || w.text == "readonly"))
+            continue;
+        std::smatch mt;
+        if (statement_start && std::regex_match(w.text, mt, assignment)) {
+            const std::string var = mt[1], raw = mt[2];
+            if (raw.empty() && i + 1 < words.size() && words[i + 1].text == "(") {
+                std::string joined;
+                for (i += 2; i < words.size() && words[i].text != ")"; ++i) {
+                    if (words[i].separator)
+                        continue;
+                    args.push_back(words[i]);
+                    joined += (joined.empty() ? "" : " ") + words[i].text;
+                }
+                shell.set(var, joined);
+                continue;
+            }
+            std::string why;
+            if (const auto v = shell.expand(raw, why))
+                shell.set(var, *v);
+            continue; // a later use of it says why it is missing
+        }
+        statement_start = false;
+        args.push_back(w);
+    }
+    // Flags in order; the last occurrence wins, as with argparse.
+    for (std::size_t i = 0; i < args.size(); ++i) {
+        std::string t = args[i].text;
+        if (t.rfind("--", 0) != 0 || t.size() < 3)
+            continue;
+        std::string key = t.substr(2), inline_value;
+        bool has_inline = false;
+        if (const std::size_t eq = key.find('='); eq != std::string::npos) {
+            inline_value = key.substr(eq + 1);
+            key.resize(eq);
+            has_inline = true;
+        }
+        std::replace(key.begin(), key.end(), '_', '-'); // torchrun's --nproc_per_node
+        Flag f;
+        f.present = true;
+        f.line = args[i].line;
+        if (has_inline) {
+            f.values.push_back(inline_value);
+        } else if (!kSwitches.count(key)) {
+            const bool many = key == "recompute-modules";
+            while (i + 1 < args.size() && args[i + 1].text.rfind("--", 0) != 0 && args[i + 1].text != "(" && args[i + 1].text != ")") {
+                f.values.push_back(args[++i].text);
+                if (!many)
+                    break;
+            }
+        }
+        flags[key] = f;
+    }
+
+    const auto where = [&](const std::string& key) {
+        const auto it = flags.find(key);
+        return "line " + std::to_string(it != flags.end() ? it->second.line : 0) + ": --" + key;
+    };
+    const auto has = [&](const std::string& key) { return flags.count(key) > 0; };
+    const auto value = [&](const std::string& key) -> std::optional<std::string> {
+        const auto it = flags.find(key);
+        if (it == flags.end())
+            return std::nullopt;
+        if (it->second.values.empty()) {
+            errors.push_back({where(key), "needs a value"});
+            return std::nullopt;
+        }
+        std::string why;
+        const auto v = shell.expand(it->second.values.front(), why);
+        if (!v)
+            errors.push_back({where(key), "cannot be read: " + why});
+        return v;
+    };
+    // Sizes up to 2^30; parallel degrees and node counts up to 2^20 (their products stay in range).
+    const auto integer = [&](const std::string& key, long long min = 1, long long max = 1LL << 30) -> std::optional<long long> {
+        const auto v = value(key);
+        if (!v)
+            return std::nullopt;
+        char* end = nullptr;
+        const long long n = std::strtoll(v->c_str(), &end, 10);
+        if (v->empty() || *end != '\0' || n < min || n > max) {
+            errors.push_back({where(key), "must be a whole number in " + std::to_string(min) + "…" + std::to_string(max) + ", got \"" + *v + "\""});
+            return std::nullopt;
+        }
+        return n;
+    };
+    const auto requiredInt = [&](const std::string& key) -> long long {
+        if (!has(key)) {
+            errors.push_back({"--" + key, "is required and not in the arguments"});
+            return 1;
+        }
+        return integer(key).value_or(1);
+    };
+
+    MegatronImport out;
+    nlohmann::json model, parallel, training;
+
+    // The model (megatron/training/arguments.py defaults where a flag is absent).
+    const long long layers = requiredInt("num-layers"), hidden = requiredInt("hidden-size");
+    const long long heads = requiredInt("num-attention-heads");
+    const bool swiglu = has("swiglu");
+    long long ffn = 0;
+    if (has("ffn-hidden-size")) {
+        ffn = integer("ffn-hidden-size").value_or(1);
+    } else {
+        // arguments.py: 4h, or with SwiGLU int(4h·2/3 / 64)·64.
+        ffn = swiglu ? (4 * hidden * 2 / 3) / 64 * 64 : 4 * hidden;
+        out.notes.push_back("ffn_hidden " + std::to_string(ffn) + ": Megatron's default for --hidden-size " + std::to_string(hidden)
+                            + (swiglu ? " with --swiglu" : ""));
+    }
+    const long long seq = requiredInt("seq-length");
+    model["name"] = name;
+    model["layers"] = layers;
+    model["hidden"] = hidden;
+    model["heads"] = heads;
+    model["kv_heads"] = has("group-query-attention") ? integer("num-query-groups").value_or(heads) : heads;
+    if (has("group-query-attention") && !has("num-query-groups"))
+        errors.push_back({where("group-query-attention"), "needs --num-query-groups"});
+    if (has("kv-channels"))
+        model["head_dim"] = integer("kv-channels").value_or(1);
+    model["ffn_hidden"] = ffn;
+    model["mlp"] = swiglu ? "swiglu" : "gelu";
+    const std::string norm = value("normalization").value_or("LayerNorm");
+    if (norm != "LayerNorm" && norm != "RMSNorm")
+        errors.push_back({where("normalization"), "must be LayerNorm or RMSNorm, got \"" + norm + "\""});
+    model["norm"] = norm == "RMSNorm" ? "rmsnorm" : "layernorm";
+    const bool bias = !has("disable-bias-linear");
+    model["bias"] = bias;
+    if (has("add-qkv-bias") && !bias)
+        model["qkv_bias"] = true;
+    model["tied_embeddings"] = !has("untie-embeddings-and-output-weights");
+    std::string position = value("position-embedding-type").value_or(has("use-rotary-position-embeddings") ? "rope" : "learned_absolute");
+    if (position == "rope" || position == "yarn" || position == "mrope") {
+        model["position"] = "rope";
+    } else if (position == "none") {
+        model["position"] = "none";
+    } else if (position == "learned_absolute") {
+        model["position"] = "learned";
+        model["max_positions"] = has("max-position-embeddings") ? integer("max-position-embeddings").value_or(seq) : seq;
+    } else {
+        errors.push_back({where("position-embedding-type"), "must be learned_absolute, rope, yarn, mrope or none, got \"" + position + "\""});
+    }
+    if (has("qk-layernorm"))
+        model["qk_norm"] = true;
+
+    // Megatron pads the vocabulary to a multiple of make-vocab-size-divisible-by × TP.
+    const long long tp = has("tensor-model-parallel-size") ? integer("tensor-model-parallel-size", 1, 1 << 20).value_or(1) : 1;
+    long long vocab = has("vocab-size") ? integer("vocab-size").value_or(1) : options.vocab;
+    if (vocab <= 0) {
+        const std::string tok = value("tokenizer-type").value_or("");
+        errors.push_back({has("tokenizer-type") ? where("tokenizer-type") : std::string("--vocab-size"),
+                          "the vocabulary size comes from the tokenizer" + (tok.empty() ? std::string() : " (" + tok + ")")
+                              + ", which ParaScope cannot read: give it with --vocab N"});
+        vocab = 1;
+    }
+    const long long divisible = has("make-vocab-size-divisible-by") ? integer("make-vocab-size-divisible-by").value_or(128) : 128;
+    const long long multiple = divisible * tp;
+    const long long padded = (vocab + multiple - 1) / multiple * multiple;
+    if (padded != vocab)
+        out.notes.push_back("vocab " + std::to_string(vocab) + " padded to " + std::to_string(padded) + " (a multiple of "
+                            + std::to_string(divisible) + " × TP " + std::to_string(tp) + ", as Megatron does)");
+    model["vocab"] = padded;
+
+    if (has("multi-latent-attention")) {
+        model.erase("head_dim");
+        model["kv_heads"] = heads;
+        model["mla"] = {{"q_lora_rank", has("q-lora-rank") ? integer("q-lora-rank").value_or(0) : 0},
+                        {"kv_lora_rank", has("kv-lora-rank") ? integer("kv-lora-rank").value_or(32) : 32},
+                        {"qk_nope_head_dim", has("qk-head-dim") ? integer("qk-head-dim").value_or(128) : 128},
+                        {"qk_rope_head_dim", has("qk-pos-emb-head-dim") ? integer("qk-pos-emb-head-dim", 0).value_or(64) : 64},
+                        {"v_head_dim", has("v-head-dim") ? integer("v-head-dim").value_or(128) : 128}};
+    }
+    if (has("mtp-num-layers"))
+        model["mtp_modules"] = integer("mtp-num-layers", 0).value_or(0);
+
+    const long long experts = has("num-experts") ? integer("num-experts").value_or(0) : 0;
+    if (experts > 0) {
+        nlohmann::json moe = {{"experts", experts},
+                              {"top_k", has("moe-router-topk") ? integer("moe-router-topk").value_or(2) : 2},
+                              {"ffn_hidden", has("moe-ffn-hidden-size") ? integer("moe-ffn-hidden-size").value_or(ffn) : ffn},
+                              {"layer_freq", 1},
+                              {"first_dense_layers", 0}};
+        if (has("moe-shared-expert-intermediate-size")) {
+            moe["shared_experts"] = 1;
+            moe["shared_ffn_hidden"] = integer("moe-shared-expert-intermediate-size").value_or(1);
+        }
+        if (has("moe-router-enable-expert-bias"))
+            moe["expert_bias"] = true;
+        if (const auto freq = value("moe-layer-freq")) {
+            // An integer N (every N-th layer), or the pattern "([0]*K+[1]*M)" (K dense layers first).
+            std::smatch mt;
+            std::string f = *freq;
+            f.erase(std::remove(f.begin(), f.end(), ' '), f.end());
+            if (std::regex_match(f, mt, std::regex(R"(\d{1,6})"))) {
+                moe["layer_freq"] = std::stoll(f);
+            } else if (std::regex_match(f, mt, std::regex(R"(\(?\[0\]\*(\d{1,6})\+\[1\]\*(\d{1,6})\)?)"))
+                       && std::stoll(mt[1]) + std::stoll(mt[2]) == layers) {
+                moe["first_dense_layers"] = std::stoll(mt[1]);
+            } else {
+                errors.push_back({where("moe-layer-freq"), "must be an integer or \"([0]*K+[1]*M)\" with K + M = --num-layers ("
+                                                               + std::to_string(layers) + "), got \"" + *freq + "\""});
+            }
+        }
+        model["moe"] = moe;
+        const std::string dispatcher = value("moe-token-dispatcher-type").value_or("allgather");
+        const std::string backend = value("moe-flex-dispatcher-backend").value_or("deepep");
+        if (has("moe-enable-deepep") || (dispatcher == "flex" && backend == "deepep"))
+            parallel["moe_dispatcher"] = "deepep";
+        else if (dispatcher == "alltoall")
+            parallel["moe_dispatcher"] = "alltoall";
+        else
+            errors.push_back({has("moe-token-dispatcher-type") ? where("moe-token-dispatcher-type") : std::string("--moe-token-dispatcher-type"),
+                              "\"" + dispatcher + (dispatcher == "flex" ? " / " + backend : std::string())
+                                  + "\" has no ParaScope dispatcher (alltoall, or flex with DeepEP)"});
+        if (has("moe-expert-capacity-factor"))
+            if (const auto v = value("moe-expert-capacity-factor"))
+                training["moe_capacity_factor"] = std::atof(v->c_str());
+    } else {
+        model["moe"] = nullptr;
+    }
+
+    // The layout.
+    const long long pp = has("pipeline-model-parallel-size") ? integer("pipeline-model-parallel-size", 1, 1 << 20).value_or(1) : 1;
+    const long long cp = has("context-parallel-size") ? integer("context-parallel-size", 1, 1 << 20).value_or(1) : 1;
+    long long world = options.gpus;
+    if (world <= 0 && has("nproc-per-node") && has("nnodes")) {
+        const auto per = integer("nproc-per-node", 1, 1 << 20), nodes = integer("nnodes", 1, 1 << 20);
+        if (per && nodes)
+            world = *per * *nodes;
+    }
+    if (world <= 0) {
+        errors.push_back({"--gpus", "the number of GPUs is not in the arguments (torchrun --nnodes and --nproc-per-node): give --gpus N"});
+        world = tp * pp * cp;
+    }
+    if (world % (tp * pp * cp) != 0)
+        errors.push_back({"--gpus", std::to_string(world) + " GPUs are not a multiple of TP·PP·CP = " + std::to_string(tp * pp * cp)});
+    const long long dp = std::max(1LL, world / (tp * pp * cp));
+    parallel["tp"] = tp;
+    parallel["pp"] = pp;
+    parallel["cp"] = cp;
+    parallel["dp"] = dp;
+    parallel["ep"] = has("expert-model-parallel-size") ? integer("expert-model-parallel-size", 1, 1 << 20).value_or(1) : 1;
+    if (has("expert-tensor-parallel-size"))
+        parallel["etp"] = integer("expert-tensor-parallel-size", 1, 1 << 20).value_or(1);
+    parallel["sequence_parallel"] = has("sequence-parallel") && tp > 1;
+    const bool fsdp = has("use-torch-fsdp2") || has("use-megatron-fsdp") || has("use-custom-fsdp");
+    parallel["zero"] = fsdp ? 3 : has("use-distributed-optimizer") ? 1 : 0;
+    parallel["overlap_grad_reduce"] = has("overlap-grad-reduce");
+    parallel["tp_comm_overlap"] = has("tp-comm-overlap");
+    parallel["account_for_embedding_in_pipeline_split"] = has("account-for-embedding-in-pipeline-split");
+    parallel["account_for_loss_in_pipeline_split"] = has("account-for-loss-in-pipeline-split");
+    long long vpp = 1;
+    if (has("num-virtual-stages-per-pipeline-rank")) {
+        vpp = integer("num-virtual-stages-per-pipeline-rank", 1, 1 << 20).value_or(1);
+    } else if (has("num-layers-per-virtual-pipeline-stage")) {
+        const long long per = integer("num-layers-per-virtual-pipeline-stage").value_or(1);
+        const long long slots = layers + has("account-for-embedding-in-pipeline-split") + has("account-for-loss-in-pipeline-split");
+        if (slots % (pp * per) != 0)
+            errors.push_back({where("num-layers-per-virtual-pipeline-stage"), std::to_string(slots) + " layers do not split into PP "
+                                  + std::to_string(pp) + " × chunks of " + std::to_string(per)});
+        else
+            vpp = slots / (pp * per);
+    }
+    parallel["vpp"] = vpp;
+    parallel["schedule"] = pp > 1 && vpp > 1 ? "interleaved" : "1f1b";
+    if (has("decoder-first-pipeline-num-layers") || has("decoder-last-pipeline-num-layers")) {
+        const long long first = has("decoder-first-pipeline-num-layers") ? integer("decoder-first-pipeline-num-layers", 0).value_or(0) : -1;
+        const long long last = has("decoder-last-pipeline-num-layers") ? integer("decoder-last-pipeline-num-layers", 0).value_or(0) : -1;
+        const long long inner = pp - (first >= 0) - (last >= 0);
+        const long long rest = layers - std::max(0LL, first) - std::max(0LL, last);
+        if (pp < 2 || inner <= 0 || rest < 0 || rest % inner != 0) {
+            errors.push_back({where(has("decoder-first-pipeline-num-layers") ? "decoder-first-pipeline-num-layers" : "decoder-last-pipeline-num-layers"),
+                              "the other stages' " + std::to_string(rest) + " layers do not split evenly over " + std::to_string(inner) + " stages"});
+        } else {
+            std::vector<long long> stages(std::size_t(pp), rest / inner);
+            if (first >= 0)
+                stages.front() = first;
+            if (last >= 0)
+                stages.back() = last;
+            parallel["stage_layers"] = stages;
+        }
+    }
+    if (const auto cp_comm = value("cp-comm-type")) {
+        if (*cp_comm == "p2p" || *cp_comm == "a2a" || *cp_comm == "allgather")
+            parallel["cp_comm"] = *cp_comm;
+        else
+            errors.push_back({where("cp-comm-type"), "\"" + *cp_comm + "\" has no ParaScope model (p2p, a2a or allgather)"});
+    }
+
+    // Training.
+    const long long micro = has("micro-batch-size") ? integer("micro-batch-size", 1, 1 << 20).value_or(1) : 1;
+    training["seq_len"] = seq;
+    training["micro_batch"] = micro;
+    training["global_batch"] = has("global-batch-size") ? integer("global-batch-size").value_or(micro * dp) : micro * dp;
+    std::string precision = has("bf16") ? "bf16" : has("fp16") ? "fp16" : "fp32";
+    if (has("fp8-format")) {
+        precision = "fp8";
+        const std::string recipe = value("fp8-recipe").value_or("delayed");
+        if (recipe == "delayed" || recipe == "tensorwise" || recipe == "blockwise" || recipe == "mxfp8")
+            training["fp8_recipe"] = recipe;
+        else
+            errors.push_back({where("fp8-recipe"), "must be delayed, tensorwise, blockwise or mxfp8, got \"" + recipe + "\""});
+    }
+    training["precision"] = precision;
+    // Megatron accumulates and reduces gradients in fp32 unless told otherwise.
+    training["grad_dtype"] = has("grad-reduce-in-bf16") ? "bf16" : "fp32";
+    training["optimizer"] = "adamw";
+    training["flash_attention"] = true;
+    if (value("attention-backend").value_or("auto") == "flash")
+        training["attention_kernel"] = "fa2";
+    const std::string granularity = value("recompute-granularity").value_or(has("recompute-activations") ? "selective" : "");
+    if (granularity == "full") {
+        training["recompute"] = "full";
+        const std::string method = value("recompute-method").value_or("uniform");
+        const long long n = has("recompute-num-layers") ? integer("recompute-num-layers").value_or(1) : 1;
+        const long long per_stage = (layers + pp - 1) / pp / std::max(1LL, vpp);
+        if ((method == "uniform" && n != 1 && n < per_stage) || (method == "block" && n < per_stage))
+            errors.push_back({where("recompute-num-layers"), "recomputes " + std::to_string(n) + " of " + std::to_string(per_stage)
+                                  + " layers per chunk (" + method + "); ParaScope's full recompute covers every layer"});
+    } else if (granularity == "selective") {
+        training["recompute"] = "selective";
+        nlohmann::json mods = nlohmann::json::array();
+        if (const auto it = flags.find("recompute-modules"); it != flags.end()) {
+            for (const std::string& raw : it->second.values) {
+                std::string why;
+                if (const auto v = shell.expand(raw, why))
+                    mods.push_back(*v);
+                else
+                    errors.push_back({where("recompute-modules"), "cannot be read: " + why});
+            }
+        }
+        if (mods.empty())
+            mods.push_back("core_attn"); // Megatron's default module
+        training["recompute_modules"] = mods;
+    } else if (!granularity.empty()) {
+        errors.push_back({where("recompute-granularity"), "must be full or selective, got \"" + granularity + "\""});
+        training["recompute"] = "none";
+    } else {
+        training["recompute"] = "none";
+    }
+
+    if (errors.size() > errors_before)
+        return std::nullopt;
+    out.scenario = {{"schema", "parascope.scenario/1"}, {"name", name}, {"model", model}, {"cluster", options.cluster},
+                    {"parallel", parallel}, {"training", training}};
+    // The scenario reader's checks (divisibility, EP within the expert grid, …) on the result.
+    if (!readScenario(out.scenario, errors))
+        return std::nullopt;
+    return out;
+}
+
+} // namespace parascope

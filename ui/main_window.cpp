@@ -373,7 +373,7 @@ QString MainWindow::importModel(const QString& file, bool ask)
 
 QString MainWindow::calibrateFromThisMachine(bool ask)
 {
-    const ProbeRun run = runProbe(this, ask && isVisible());
+    const ProbeRun run = runProbe(this, ask && isVisible(), QByteArray::fromStdString(scenarioToJson(model_->scenario()).dump()));
     if (!run.error.isEmpty()) {
         showError(tr("Calibrate"), run.error);
         return run.error;

@@ -1,12 +1,14 @@
 // parascope-probe: measures the local GPUs (HBM, host↔device, GPU↔GPU, GEMM, collectives) and
 // writes a parascope.hardware-profile/1 JSON for `parascope-cli evaluate --profile` and the GUI.
-//   parascope-probe [--quick] [--out FILE] [--shape MxNxK]...
+//   parascope-probe [--quick] [--out FILE] [--shape MxNxK]... [--scenario FILE]
 // Exit codes: 0 ok, 2 no usable GPU (the JSON is still written, status no_gpu), 3 partial
 // (something failed or was skipped on error), 1 usage or internal error. Progress on stderr.
 
 #include "comm/collective_cost.h"
 #include "hardware/probe_report.h"
 #include "io/atomic_file.h"
+#include "io/scenario_json.h"
+#include "time/gemm_shapes.h"
 #include "nvml_loader.h"
 #include "parascope/version.h"
 #include "probe_cuda.h"
@@ -25,10 +27,12 @@ namespace {
 constexpr double MiB = 1 << 20;
 
 const char* kUsage =
-    "usage: parascope-probe [--quick] [--out FILE] [--shape MxNxK]... [--timeout S]\n"
+    "usage: parascope-probe [--quick] [--out FILE] [--shape MxNxK]... [--scenario FILE] [--timeout S]\n"
     "  --quick       small buffers and few samples (about 20 s on one GPU)\n"
     "  --out FILE    write the profile there (default: standard output)\n"
-    "  --shape MxNxK also time this GEMM shape (e.g. the scenario's)\n"
+    "  --shape MxNxK also time this GEMM shape\n"
+    "  --scenario F  also time the GEMMs of this parascope.scenario/1 file's layers (QKV, attention\n"
+    "                output, MLP or expert up and down, as one GPU runs them), in its precision\n"
     "  --timeout S   give up on a kernel or copy after S seconds (default 60): the GPU is then\n"
     "                left alone and the profile written with what was measured\n"
     "exit codes: 0 ok, 2 no usable GPU (profile still written), 3 partial, 1 usage/internal error\n";
@@ -43,6 +47,8 @@ struct Options {
     bool quick = false;
     std::string out;
     std::vector<std::array<int, 3>> shapes;
+    std::vector<std::array<int, 3>> scenario_shapes; // --scenario: timed in the scenario's precision
+    std::string scenario_dtype = "bf16";
 };
 
 double g_timeout_s = 60; // --timeout
@@ -80,6 +86,11 @@ int probe::waitForGpu(const std::function<int()>& query)
     return -1;
 }
 
+int probe::iterationsFor(double one_s, double target_s, int min_iters, int max_iters)
+{
+    return parascope::iterationsFor(one_s, target_s, min_iters, max_iters);
+}
+
 int main(int argc, char** argv)
 {
     Options o;
@@ -96,6 +107,18 @@ int main(int argc, char** argv)
                 return 1;
             }
             o.shapes.push_back({m, n, k});
+        } else if (a == "--scenario" && i + 1 < argc) {
+            std::vector<parascope::InputError> errors;
+            const auto sc = parascope::readScenarioFile(argv[++i], errors);
+            if (!sc) {
+                for (const parascope::InputError& e : errors)
+                    std::fprintf(stderr, "parascope-probe: %s: %s\n", argv[i], e.text().c_str());
+                return 1;
+            }
+            for (const parascope::GemmShape& g : parascope::scenarioGemmShapes(*sc))
+                if (g.m <= 1 << 20 && g.n <= 1 << 20 && g.k <= 1 << 20)
+                    o.scenario_shapes.push_back({int(g.m), int(g.n), int(g.k)});
+            o.scenario_dtype = sc->training.precision == parascope::Precision::Fp8 ? "fp8" : "bf16";
         } else if (a == "--timeout" && i + 1 < argc) {
             char* end = nullptr;
             g_timeout_s = std::strtod(argv[++i], &end);
@@ -235,6 +258,21 @@ int main(int argc, char** argv)
             } else {
                 r.skipped.emplace_back("gemm fp8, " + tag, "fp8 tensor cores need compute capability 8.9 or newer");
             }
+            // The scenario's own GEMMs, in its precision.
+            for (const auto& [m, n, k] : o.scenario_shapes) {
+                if (stopped())
+                    break;
+                const std::string dtype = o.scenario_dtype == "fp8" && info.cc_major * 10 + info.cc_minor < 89 ? "bf16" : o.scenario_dtype;
+                progress(tag + ": scenario GEMM " + dtype + " " + std::to_string(m) + "x" + std::to_string(n) + "x" + std::to_string(k));
+                const probe::Timing g = probe::gemm(dev, dtype, m, n, k, o.quick ? 5 : 20);
+                if (!g.status.ok() || g.seconds.empty()) {
+                    r.skipped.emplace_back("gemm " + dtype + " (scenario), " + tag, g.status.message);
+                    r.status = "partial";
+                    continue;
+                }
+                d.gemm.push_back({dtype, double(m), double(n), double(k),
+                                  parascope::gemmFlops(m, n, k) / parascope::sampleStats(g.seconds).median});
+            }
             r.devices.push_back(std::move(d));
         }
 
@@ -267,9 +305,8 @@ int main(int argc, char** argv)
                     }
                     r.links.push_back(l);
                 }
-            std::vector<double> sizes;
-            for (double s = o.quick ? 64 * MiB : 1 * MiB; s <= (o.quick ? 256 * MiB : 1024 * MiB); s *= 4)
-                sizes.push_back(s);
+            // From 8 B (latency) to 256 MiB / 1 GiB (bandwidth), as nccl-tests -b 8 -f 2 sweeps.
+            const std::vector<double> sizes = parascope::collectiveSizes(o.quick, o.quick ? 256 * MiB : 1024 * MiB);
             using parascope::Collective;
             for (const Collective kind : {Collective::AllReduce, Collective::AllGather, Collective::ReduceScatter,
                                           Collective::AllToAll}) {
@@ -277,7 +314,7 @@ int main(int argc, char** argv)
                 if (stopped())
                     break;
                 progress(std::string("NCCL ") + op.name + " over " + std::to_string(gpus) + " GPUs");
-                const probe::CollectiveTiming c = probe::collective(gpus, op.name, sizes, o.quick ? 5 : 20);
+                const probe::CollectiveTiming c = probe::collective(gpus, op.name, sizes, o.quick ? 0.005 : 0.02);
                 if (!c.skipped.empty()) {
                     r.skipped.emplace_back(std::string("collective ") + op.name, c.skipped);
                     continue;
@@ -285,6 +322,9 @@ int main(int argc, char** argv)
                 // nccl-tests: algbw = S/t, busbw = algbw · factor (2(n−1)/n all-reduce, (n−1)/n others).
                 for (const auto& [bytes, seconds] : c.size_seconds)
                     r.collectives.push_back({op.kind, gpus, 1, bytes, bytes / seconds * parascope::busFactor(op.kind, gpus)});
+                // α (latency) and the asymptotic busbw of the sweep (parascope::fitAlphaBeta).
+                if (const auto fit = parascope::fitAlphaBeta(op.kind, gpus, 1, c.size_seconds))
+                    r.collective_fits.push_back(*fit);
             }
         }
     }

@@ -5,13 +5,14 @@
 #include "probe_cuda.h"
 #include "probe_sync.h"
 
+
 #include <cublasLt.h>
 #include <cuda_bf16.h>
 #include <cuda_fp16.h>
 #include <cuda_fp8.h>
 #include <cuda_runtime.h>
 
-#include <chrono>
+#include <algorithm>
 #include <cstdint>
 
 namespace probe {
@@ -92,24 +93,32 @@ struct Events {
     }
 };
 
-// Times `work` (which queues GPU work and returns its launch status) between two events,
-// `warmups + samples` times, waiting for each with the probe's deadline; keeps the samples after
-// the warm-ups. Stops at the first error or timeout.
+// Times `work` (which queues GPU work and returns its launch status) between two events on the
+// stream, as nvbandwidth and nccl-tests do: the warm-ups first (the last one timed alone to pick
+// how many launches one timing amortises, iterationsFor), then `samples` timings of that many
+// launches each, every wait under the probe's deadline. Stops at the first error or timeout.
 template <typename Work>
-Status timeSamples(int warmups, int samples, std::vector<double>& seconds, Work work)
+Status timeSamples(int warmups, int samples, std::vector<double>& seconds, Work work, double target_s = 0.02)
 {
     Events ev;
+    int iters = 1;
     for (int i = 0; i < warmups + samples; ++i) {
+        const bool warmup = i < warmups;
+        const int n = warmup ? 1 : iters;
         cudaEventRecord(ev.a);
-        const cudaError_t launched = work();
+        cudaError_t launched = cudaSuccess;
+        for (int r = 0; r < n && launched == cudaSuccess; ++r)
+            launched = work();
         cudaEventRecord(ev.b);
         const Status waited = waitEvent(ev.b);
         if (launched != cudaSuccess)
             return fromCuda(launched);
         if (!waited.ok())
             return waited;
-        if (i >= warmups)
-            seconds.push_back(ev.seconds());
+        if (warmup)
+            iters = iterationsFor(ev.seconds(), target_s, 1, 1000);
+        else
+            seconds.push_back(ev.seconds() / n);
     }
     return {};
 }
@@ -317,36 +326,57 @@ Timing peerCopy(int src, int dst, double bytes, int samples, bool both_ways, boo
     PROBE_TRY(b.alloc(std::size_t(bytes)));
     PROBE_TRY(b2.alloc(std::size_t(bytes)));
     PROBE_TRY(cudaSetDevice(src));
+    // Timed on the streams with events (nvbandwidth): the second direction's stream waits for
+    // the start event, each stream records its end; a timing is the later end, over `iters`
+    // copies per direction (launch cost amortised).
     cudaStream_t s1 = nullptr, s2 = nullptr;
-    cudaStreamCreate(&s1);
-    cudaStreamCreate(&s2);
-    for (int i = 0; i < samples + 1; ++i) {
-        const auto t0 = std::chrono::steady_clock::now();
-        cudaMemcpyPeerAsync(b.p, dst, a.p, src, std::size_t(bytes), s1);
-        if (both_ways)
-            cudaMemcpyPeerAsync(a2.p, src, b2.p, dst, std::size_t(bytes), s2);
-        const auto streamDone = [](cudaStream_t st) {
-            return waitFor([st] { return queryState(cudaStreamQuery(st)); });
-        };
-        const int w1 = streamDone(s1), w2 = streamDone(s2);
-        if (w1 > 0 || w2 > 0) {
-            out.status.code = -2;
-            out.status.timedOut = true;
-            out.status.message = "the peer copy did not finish in time";
+    cudaStreamCreateWithFlags(&s1, cudaStreamNonBlocking);
+    cudaStreamCreateWithFlags(&s2, cudaStreamNonBlocking);
+    cudaEvent_t start = nullptr, end1 = nullptr, end2 = nullptr;
+    cudaEventCreate(&start);
+    cudaEventCreate(&end1);
+    cudaEventCreate(&end2);
+    int iters = 1;
+    for (int i = 0; i < samples + 1; ++i) { // the first timing is the warm-up and picks iters
+        const int n = i == 0 ? 1 : iters;
+        cudaEventRecord(start, s1);
+        cudaStreamWaitEvent(s2, start, 0);
+        cudaError_t e = cudaSuccess;
+        for (int r = 0; r < n && e == cudaSuccess; ++r) {
+            e = cudaMemcpyPeerAsync(b.p, dst, a.p, src, std::size_t(bytes), s1);
+            if (both_ways && e == cudaSuccess)
+                e = cudaMemcpyPeerAsync(a2.p, src, b2.p, dst, std::size_t(bytes), s2);
+        }
+        cudaEventRecord(end1, s1);
+        cudaEventRecord(end2, s2);
+        const Status w1 = waitEvent(end1);
+        const Status w2 = w1.ok() ? waitEvent(end2) : w1;
+        if (e != cudaSuccess) {
+            out.status = fromCuda(e);
             break;
         }
-        const cudaError_t e1 = w1 == 0 ? cudaSuccess : cudaGetLastError();
-        const cudaError_t e2 = w2 == 0 ? cudaSuccess : cudaGetLastError();
-        const double t = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
-        if (e1 != cudaSuccess || e2 != cudaSuccess) {
-            out.status = fromCuda(e1 != cudaSuccess ? e1 : e2);
+        if (!w1.ok() || !w2.ok()) {
+            out.status = !w1.ok() ? w1 : w2;
+            if (out.status.timedOut)
+                out.status.message = "the peer copy did not finish in time";
             break;
         }
-        if (i >= 1)
-            out.seconds.push_back(t);
+        float ms1 = 0, ms2 = 0;
+        cudaEventElapsedTime(&ms1, start, end1);
+        cudaEventElapsedTime(&ms2, start, end2);
+        const double t = double(both_ways ? std::max(ms1, ms2) : ms1) / 1e3;
+        if (i == 0)
+            iters = iterationsFor(t, 0.02, 1, 100);
+        else
+            out.seconds.push_back(t / n);
     }
-    cudaStreamDestroy(s1);
-    cudaStreamDestroy(s2);
+    if (!g_hung) {
+        cudaEventDestroy(start);
+        cudaEventDestroy(end1);
+        cudaEventDestroy(end2);
+        cudaStreamDestroy(s1);
+        cudaStreamDestroy(s2);
+    }
     return out;
 }
 
@@ -366,11 +396,12 @@ Timing gemm(int dev, const std::string& dtype, int m, int n, int k, int samples)
         elem = 1;
         out_elem = 2;
     } else if (dtype == "bf16") {
-        ab = CUDA_R_16BF;
-        elem = 2;
+        // bf16 in, bf16 out (fp32 accumulation), as training's linear layers run.
+        ab = cd = CUDA_R_16BF;
+        elem = out_elem = 2;
     } else if (dtype == "fp16") {
-        ab = CUDA_R_16F;
-        elem = 2;
+        ab = cd = CUDA_R_16F;
+        elem = out_elem = 2;
     } else if (dtype == "tf32") {
         compute = CUBLAS_COMPUTE_32F_FAST_TF32;
     }
@@ -412,25 +443,40 @@ Timing gemm(int dev, const std::string& dtype, int m, int n, int k, int samples)
         const cublasOperation_t transpose = CUBLAS_OP_T;
         ok = check(cublasLtMatmulDescSetAttribute(desc, CUBLASLT_MATMUL_DESC_TRANSA, &transpose, sizeof transpose), "transpose A");
     }
-    cublasLtMatmulHeuristicResult_t heur{};
+    // The top heuristic algorithms, each timed briefly; the fastest is then sampled (mamf-finder
+    // keeps the best of several algorithms too: the first heuristic is not always the fastest).
+    constexpr int kAlgorithms = 8;
+    cublasLtMatmulHeuristicResult_t heur[kAlgorithms]{};
     int found = 0;
     if (ok)
-        ok = check(cublasLtMatmulAlgoGetHeuristic(lt, desc, la, lb, lc, lc, pref, 1, &heur, &found), "heuristic") && found > 0;
-    if (ok) {
-        const float alpha = 1, beta = 0;
-        Events ev;
-        for (int i = 0; i < samples + 3 && ok; ++i) { // three warm-ups
-            cudaEventRecord(ev.a);
-            ok = check(cublasLtMatmul(lt, desc, &alpha, A.p, la, B.p, lb, &beta, C.p, lc, C.p, lc, &heur.algo, work.p, workspace, nullptr),
-                       "cublasLtMatmul");
-            cudaEventRecord(ev.b);
-            if (const Status w = waitEvent(ev.b); !w.ok()) {
-                out.status = w;
-                ok = false;
-            }
-            if (ok && i >= 3)
-                out.seconds.push_back(ev.seconds());
+        ok = check(cublasLtMatmulAlgoGetHeuristic(lt, desc, la, lb, lc, lc, pref, kAlgorithms, heur, &found), "heuristic") && found > 0;
+    const float alpha = 1, beta = 0;
+    const auto run = [&](const cublasLtMatmulAlgo_t& algo) {
+        const cublasStatus_t st = cublasLtMatmul(lt, desc, &alpha, A.p, la, B.p, lb, &beta, C.p, lc, C.p, lc, &algo, work.p, workspace, nullptr);
+        return st == CUBLAS_STATUS_SUCCESS ? cudaGetLastError() : cudaErrorUnknown;
+    };
+    int best = -1;
+    double best_s = 0;
+    for (int a = 0; ok && a < found; ++a) {
+        if (heur[a].state != CUBLAS_STATUS_SUCCESS)
+            continue;
+        std::vector<double> trial;
+        const Status st = timeSamples(2, 2, trial, [&] { return run(heur[a].algo); }, 0.005);
+        if (st.timedOut) {
+            out.status = st;
+            ok = false;
+            break;
         }
+        if (!st.ok() || trial.empty())
+            continue; // this algorithm does not run here: try the next
+        const double t = *std::min_element(trial.begin(), trial.end());
+        if (best < 0 || t < best_s) {
+            best = a;
+            best_s = t;
+        }
+    }
+    if (ok && best >= 0) {
+        out.status = timeSamples(1, samples, out.seconds, [&] { return run(heur[best].algo); });
     } else if (out.status.ok()) {
         out.status.code = -1;
         out.status.message = "cuBLASLt found no algorithm for " + dtype;

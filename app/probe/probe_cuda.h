@@ -22,6 +22,10 @@ struct Status {
 // (main.cpp) with the engine's waitWithTimeout, so the timeout policy is tested without a GPU.
 int waitForGpu(const std::function<int()>& query);
 
+// Launches per timing so that one lasts at least target_s (parascope::iterationsFor, on the
+// host side like waitForGpu, so that the policy is tested without a GPU).
+int iterationsFor(double one_s, double target_s, int min_iters, int max_iters);
+
 // True once any wait timed out. From then on buffers are not freed (cudaFree would wait for the
 // hung work) and the probe stops measuring, writes what it has and exits without the runtime's
 // teardown.
@@ -60,12 +64,15 @@ Timing peerCopy(int src, int dst, double bytes, int samples, bool both_ways, boo
 Timing gemm(int dev, const std::string& dtype, int m, int n, int k, int samples);
 
 // NCCL collectives over all local GPUs (single process); op: all_reduce, all_gather,
-// reduce_scatter, all_to_all. Returns (bytes, seconds) per size; empty when NCCL is absent.
+// reduce_scatter, all_to_all. Timed with CUDA events on every rank's stream over as many
+// launches as last target_s (nccl-tests' method); a size is the total buffer (all-gather's
+// output, reduce-scatter's input), rounded down to whole float elements per rank. Returns
+// (bytes, seconds) per size; empty when NCCL is absent.
 struct CollectiveTiming {
     Status status;
     std::string skipped; // why, when not measured
     std::vector<std::pair<double, double>> size_seconds;
 };
-CollectiveTiming collective(int gpus, const std::string& op, const std::vector<double>& sizes, int iters);
+CollectiveTiming collective(int gpus, const std::string& op, const std::vector<double>& sizes, double target_s);
 
 } // namespace probe

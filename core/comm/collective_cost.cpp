@@ -6,17 +6,6 @@
 
 namespace parascope {
 
-namespace {
-// Ring steps: all-reduce 2(n−1), all-gather / reduce-scatter / all-to-all / broadcast / reduce
-// (a pipelined chain) n−1, send/recv 1.
-double ringSteps(Collective c, double n)
-{
-    if (c == Collective::SendRecv)
-        return 1;
-    return (c == Collective::AllReduce ? 2 : 1) * (n - 1);
-}
-} // namespace
-
 // One level:    t = steps·α + factor(n)·S / busbw
 // Two levels (k GPUs per node on NVLink, N nodes, one NIC per GPU, rail-optimised):
 //   t = steps(k)·α_nvl + factor(k)·S / busbw_nvl + steps(N)·α_net + factor(N)·(S/k) / busbw_net

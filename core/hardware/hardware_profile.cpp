@@ -1,6 +1,8 @@
 #include "hardware/hardware_profile.h"
 
 #include <algorithm>
+#include <cmath>
+#include <map>
 
 namespace parascope {
 
@@ -58,6 +60,7 @@ std::optional<HardwareProfile> readHardwareProfile(const nlohmann::json& j, std:
     r.child("statistic");
     r.child("skipped");
     r.child("warnings");
+    r.child("collective_fits"); // the probe's α–β fits, for people: calibrate() fits the points itself
     r.child("reason");
     r.child("imported");
     r.child("probe");
@@ -154,6 +157,48 @@ std::optional<HardwareProfile> readHardwareProfileFile(const std::string& file, 
     return p;
 }
 
+std::optional<CollectiveFit> fitAlphaBeta(Collective op, int ranks, int nodes,
+                                          const std::vector<std::pair<double, double>>& size_seconds)
+{
+    // Weighted least squares of t = α + b·S with w = 1/t²: minimises the relative errors.
+    double sw = 0, sx = 0, sy = 0, sxx = 0, sxy = 0;
+    int points = 0;
+    for (const auto& [S, t] : size_seconds) {
+        if (!(S > 0) || !(t > 0) || !std::isfinite(S) || !std::isfinite(t))
+            continue;
+        const double w = 1 / (t * t);
+        sw += w;
+        sx += w * S;
+        sy += w * t;
+        sxx += w * S * S;
+        sxy += w * S * t;
+        ++points;
+    }
+    const double factor = busFactor(op, ranks);
+    if (points < 2 || factor <= 0)
+        return std::nullopt;
+    const double det = sw * sxx - sx * sx;
+    double b = det > 0 ? (sw * sxy - sx * sy) / det : 0;
+    double alpha = det > 0 ? (sy - b * sx) / sw : 0;
+    if (alpha < 0) { // latency cannot be negative: the best line through the origin
+        alpha = 0;
+        b = sxy / sxx;
+    }
+    if (!(b > 0) || !std::isfinite(b))
+        return std::nullopt;
+    CollectiveFit f;
+    f.op = op;
+    f.ranks = ranks;
+    f.nodes = nodes;
+    f.alpha_s = alpha;
+    f.busbw_bytes_per_s = factor / b;
+    f.points = points;
+    for (const auto& [S, t] : size_seconds)
+        if (S > 0 && t > 0)
+            f.max_relative_error = std::max(f.max_relative_error, std::abs(alpha + b * S - t) / t);
+    return f;
+}
+
 ClusterSpec calibrate(ClusterSpec c, const HardwareProfile& p)
 {
     GpuSpec& g = c.gpu;
@@ -239,6 +284,45 @@ ClusterSpec calibrate(ClusterSpec c, const HardwareProfile& p)
              "measured busbw per GPU (all-reduce across nodes ÷ ranks per node) / NIC bandwidth",
              num(inter / 1e9) + " / " + num(c.inter_node.bytes_per_s / 1e9) + " GB/s");
         c.inter_node.efficiency = eff;
+    }
+    // Latency per ring step from the α–β fit of the all-reduces measured down to small messages
+    // (64 KiB or less, where α is most of the time): one node sets NVLink's, several nodes the
+    // network's (what the NVLink steps leave of α, per network step; docs/reference §3.3).
+    std::map<std::pair<int, int>, std::vector<std::pair<double, double>>> all_reduce; // (ranks, nodes) → (S, t)
+    for (const MeasuredCollective& m : p.collectives)
+        if (m.op == Collective::AllReduce && m.ranks >= 2 && m.busbw_bytes_per_s > 0)
+            all_reduce[{m.ranks, m.nodes}].push_back({m.bytes, busFactor(m.op, m.ranks) * m.bytes / m.busbw_bytes_per_s});
+    const auto latencyFit = [&](bool one_node) -> std::optional<CollectiveFit> {
+        std::optional<CollectiveFit> best;
+        for (const auto& [key, pts] : all_reduce) {
+            const double smallest = std::min_element(pts.begin(), pts.end())->first;
+            if ((key.second == 1) != one_node || smallest > 64 * 1024.0 || pts.size() < 3)
+                continue;
+            const auto f = fitAlphaBeta(Collective::AllReduce, key.first, key.second, pts);
+            if (f && f->alpha_s > 0 && (!best || f->ranks > best->ranks))
+                best = f;
+        }
+        return best;
+    };
+    if (const auto f = latencyFit(true)) {
+        const double steps = ringSteps(Collective::AllReduce, f->ranks);
+        c.calibration.push_back({"calibration.intra_node_latency", f->alpha_s / steps, "s",
+                                 "α of the all-reduce fit t = α + factor·S/busbw (one node) / 2(n − 1) ring steps",
+                                 num(f->alpha_s) + " / " + num(steps) + "  (was " + num(c.intra_node.latency_s) + ")", src});
+        c.intra_node.latency_s = f->alpha_s / steps;
+    }
+    if (const auto f = latencyFit(false)) {
+        const int per_node = std::max(1, f->ranks / std::max(1, f->nodes));
+        const double net = f->alpha_s - ringSteps(Collective::AllReduce, per_node) * c.intra_node.latency_s;
+        const double steps = ringSteps(Collective::AllReduce, f->nodes);
+        if (net > 0 && steps > 0) {
+            c.calibration.push_back({"calibration.inter_node_latency", net / steps, "s",
+                                     "(α of the all-reduce fit across nodes − 2(k − 1)·α_NVLink) / 2(N − 1) network steps",
+                                     "(" + num(f->alpha_s) + " − " + num(ringSteps(Collective::AllReduce, per_node)) + "·"
+                                         + num(c.intra_node.latency_s) + ") / " + num(steps) + "  (was " + num(c.inter_node.latency_s) + ")",
+                                     src});
+            c.inter_node.latency_s = net / steps;
+        }
     }
     // Every measured collective: collectiveTime() uses it for groups of the same op, size and
     // placement instead of the α–β model.

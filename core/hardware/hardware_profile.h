@@ -21,6 +21,21 @@ struct MeasuredGemm {
     double flops_per_s = 0;
 };
 
+// α–β model of one collective fitted to its timings (parascope-probe's sweep from 8 B, or an
+// nccl-tests log): t(S) = α + factor·S / busbw, factor as nccl-tests' busbw (types/comm_types.h).
+// Least squares on the relative error (weights 1/t²), so that the 8-byte latency points count as
+// much as the 1 GiB bandwidth points; α ≥ 0.
+struct CollectiveFit {
+    Collective op = Collective::AllReduce;
+    int ranks = 0, nodes = 1;
+    double alpha_s = 0;           // latency: the time of an empty collective
+    double busbw_bytes_per_s = 0; // asymptotic bus bandwidth
+    int points = 0;
+    double max_relative_error = 0; // worst |fit − measured| / measured over the points
+};
+std::optional<CollectiveFit> fitAlphaBeta(Collective op, int ranks, int nodes,
+                                          const std::vector<std::pair<double, double>>& size_seconds);
+
 struct HardwareProfile {
     std::string status; // ok, partial, no_gpu
     std::string device_name;
@@ -34,7 +49,9 @@ struct HardwareProfile {
 std::optional<HardwareProfile> readHardwareProfile(const nlohmann::json& j, std::vector<InputError>& errors);
 std::optional<HardwareProfile> readHardwareProfileFile(const std::string& file, std::vector<InputError>& errors);
 
-// Applies what the profile measured; fills cluster.calibration with one Term per change.
+// Applies what the profile measured; fills cluster.calibration with one Term per change. Where
+// a collective was measured down to small messages (parascope-probe sweeps from 8 B, nccl-tests
+// logs from -b 8), its α–β fit sets the link's latency per ring step.
 ClusterSpec calibrate(ClusterSpec cluster, const HardwareProfile& profile);
 
 } // namespace parascope

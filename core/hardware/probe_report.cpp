@@ -95,12 +95,34 @@ nlohmann::json probeResultToJson(const ProbeResult& r)
         coll.push_back({{"op", toString(c.op)}, {"ranks", c.ranks}, {"nodes", c.nodes}, {"bytes", c.bytes},
                         {"busbw_gbps", opt(c.busbw_bytes_per_s, 1e9)}, {"algorithm", "nccl"}});
     j["collectives"] = coll;
+    nlohmann::json fits = nlohmann::json::array();
+    for (const CollectiveFit& f : r.collective_fits)
+        fits.push_back({{"op", toString(f.op)}, {"ranks", f.ranks}, {"nodes", f.nodes}, {"alpha_us", f.alpha_s * 1e6},
+                        {"busbw_gbps", f.busbw_bytes_per_s / 1e9}, {"points", f.points},
+                        {"max_relative_error", f.max_relative_error}});
+    j["collective_fits"] = fits;
     nlohmann::json skipped = nlohmann::json::array();
     for (const auto& [what, why] : r.skipped)
         skipped.push_back({{"what", what}, {"reason", why}});
     j["skipped"] = skipped;
     j["warnings"] = r.warnings;
     return j;
+}
+
+std::vector<double> collectiveSizes(bool quick, double max_bytes)
+{
+    std::vector<double> out;
+    for (double s = 8; s <= max_bytes; s *= quick ? 8 : 2)
+        out.push_back(s);
+    return out;
+}
+
+int iterationsFor(double one_s, double target_s, int min_iters, int max_iters)
+{
+    if (!(one_s > 0) || !std::isfinite(one_s))
+        return max_iters;
+    const double n = std::ceil(target_s / one_s);
+    return int(std::clamp(n, double(min_iters), double(max_iters)));
 }
 
 int probeExitCode(const ProbeResult& r)

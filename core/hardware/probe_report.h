@@ -52,6 +52,14 @@ struct ProbeLink {
     std::optional<double> unidirectional_bytes_per_s, bidirectional_bytes_per_s;
 };
 
+// The message sizes the probe sweeps: from 8 B doubling to max_bytes (nccl-tests -b 8 -e MAX -f
+// 2); quick: ×8 steps (8 B, 64 B, … ).
+std::vector<double> collectiveSizes(bool quick, double max_bytes);
+
+// Launches per timing so that one timing lasts at least target_s and launch costs are amortised
+// (one launch of one_s measured in the warm-up), within [min_iters, max_iters].
+int iterationsFor(double one_s, double target_s, int min_iters = 1, int max_iters = 1000);
+
 struct ProbeResult {
     std::string status = "ok"; // ok, partial, no_gpu
     std::string probe_version;
@@ -62,6 +70,7 @@ struct ProbeResult {
     std::vector<ProbeDevice> devices;
     std::vector<ProbeLink> links;
     std::vector<MeasuredCollective> collectives;
+    std::vector<CollectiveFit> collective_fits;
     std::vector<std::pair<std::string, std::string>> skipped; // what, why
     std::vector<std::string> warnings;
 };

@@ -36,6 +36,15 @@ inline const char* toString(Collective v) { return nameOf(v); }
 // nccl-tests doc/PERFORMANCE.md: busbw = algbw · factor(n) — all-reduce 2(n−1)/n; all-gather,
 // reduce-scatter, all-to-all (n−1)/n; send/receive, broadcast, reduce 1. What each GPU sends of
 // S, for the α–β times (comm/collective_cost.cpp) and to read nccl-tests logs.
+// Latency steps of NCCL's ring: 2(n−1) for all-reduce (reduce-scatter then all-gather), n−1 for
+// the others, 1 for a send/receive (nccl-tests PERFORMANCE.md; Thakur et al. 2005).
+inline double ringSteps(Collective c, double n)
+{
+    if (c == Collective::SendRecv)
+        return 1;
+    return (c == Collective::AllReduce ? 2 : 1) * (n - 1);
+}
+
 inline double busFactor(Collective c, std::int64_t n)
 {
     if (n <= 1)

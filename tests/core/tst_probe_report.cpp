@@ -3,6 +3,8 @@
 // the binary itself on this machine (no GPU in CI: exit 2 with a no_gpu profile).
 
 #include "hardware/probe_report.h"
+#include "io/scenario_json.h"
+#include "time/gemm_shapes.h"
 
 #include <QtTest>
 
@@ -147,6 +149,112 @@ private slots:
         QCOMPARE(waitWithTimeout([] { return -1; }, 60), WaitResult::Failed);
     }
 
+    // The sweep nccl-tests runs (-b 8 -f 2), and launches amortised over a timing of ≥ 20 ms.
+    void sweepAndIterations()
+    {
+        const std::vector<double> full = collectiveSizes(false, 1 << 30);
+        QCOMPARE(full.size(), std::size_t(28)); // 8 B = 2^3 … 1 GiB = 2^30, doubling
+        QCOMPARE(full.front(), 8.0);
+        QCOMPARE(full.back(), double(1 << 30));
+        const std::vector<double> quick = collectiveSizes(true, 256 << 20);
+        QCOMPARE(quick.size(), std::size_t(9)); // 2^3, 2^6, … 2^27 (≤ 2^28), ×8
+        QCOMPARE(quick[1], 64.0);
+        // A 1 GiB copy of 0.7 ms: ⌈20 / 0.7⌉ = 29 launches per timing; a 1 s GEMM: 1; an 8-byte
+        // collective of 10 µs: 2000, capped at 1000; an untimed one (0 s): the cap.
+        QCOMPARE(iterationsFor(0.7e-3, 0.02), 29);
+        QCOMPARE(iterationsFor(1.0, 0.02), 1);
+        QCOMPARE(iterationsFor(10e-6, 0.02, 5, 1000), 1000);
+        QCOMPARE(iterationsFor(0, 0.02, 5, 100), 100);
+    }
+
+    // t(S) = α + factor·S/busbw. An 8-GPU all-reduce with α = 25 µs and busbw 150 GB/s
+    // (factor 2·7/8 = 1.75): the fit returns both exactly; with ±3 % noise within a few percent;
+    // a pure bandwidth curve gives α = 0, never a negative latency.
+    void alphaBetaFit()
+    {
+        const double alpha = 25e-6, busbw = 150e9, factor = 1.75;
+        std::vector<std::pair<double, double>> pts, noisy, no_latency;
+        int i = 0;
+        for (double S : collectiveSizes(false, 1 << 30)) {
+            const double t = alpha + factor * S / busbw;
+            pts.push_back({S, t});
+            noisy.push_back({S, t * (i++ % 2 ? 1.03 : 0.97)});
+            no_latency.push_back({S, factor * S / busbw});
+        }
+        const auto f = fitAlphaBeta(Collective::AllReduce, 8, 1, pts);
+        QVERIFY(f);
+        QVERIFY(std::abs(f->alpha_s / alpha - 1) < 1e-9);
+        QVERIFY(std::abs(f->busbw_bytes_per_s / busbw - 1) < 1e-9);
+        QCOMPARE(f->points, 28);
+        QVERIFY(f->max_relative_error < 1e-9);
+        const auto g = fitAlphaBeta(Collective::AllReduce, 8, 1, noisy);
+        QVERIFY(g && std::abs(g->alpha_s / alpha - 1) < 0.05 && std::abs(g->busbw_bytes_per_s / busbw - 1) < 0.05);
+        QVERIFY(g->max_relative_error > 0.02 && g->max_relative_error < 0.06);
+        const auto h = fitAlphaBeta(Collective::AllReduce, 8, 1, no_latency);
+        QVERIFY(h && h->alpha_s >= 0 && h->alpha_s < 1e-15 && std::abs(h->busbw_bytes_per_s / busbw - 1) < 1e-9);
+        QVERIFY(!fitAlphaBeta(Collective::AllReduce, 8, 1, {{8, 1e-5}})); // one point: no line
+        QVERIFY(!fitAlphaBeta(Collective::AllReduce, 1, 1, pts));         // one rank: no collective
+    }
+
+    // calibrate() takes each link's latency per ring step from the α of the all-reduces measured
+    // down to small sizes: one node of 8 (α = 25 µs over 2·7 = 14 steps → 1.786 µs per NVLink
+    // step); 2 nodes of 8 with α = 14·1.786 µs + 2·(2 − 1)·5 µs = 35 µs → 5 µs per network step.
+    void latencyFromTheFit()
+    {
+        HardwareProfile p;
+        for (double S : collectiveSizes(false, 1 << 30)) {
+            p.collectives.push_back({Collective::AllReduce, 8, 1, S, 1.75 * S / (25e-6 + 1.75 * S / 150e9)});
+            const double f16 = 2.0 * 15 / 16;
+            p.collectives.push_back({Collective::AllReduce, 16, 2, S, f16 * S / (35e-6 + f16 * S / 40e9)});
+        }
+        std::vector<InputError> errors;
+        const auto cluster = readCluster(nlohmann::json("dgx-h100"), "cluster", errors);
+        QVERIFY(cluster);
+        const ClusterSpec c = calibrate(*cluster, p);
+        QVERIFY(std::abs(c.intra_node.latency_s - 25e-6 / 14) < 1e-12);
+        QVERIFY(std::abs(c.inter_node.latency_s - 5e-6) < 1e-11);
+        bool named = false;
+        for (const Term& t : c.calibration)
+            named = named || t.name == "calibration.inter_node_latency";
+        QVERIFY(named);
+        // Measured only from 1 MiB up (the old probe): no latency is claimed.
+        HardwareProfile big;
+        for (double S = 1 << 20; S <= (1 << 30); S *= 4)
+            big.collectives.push_back({Collective::AllReduce, 8, 1, S, 1.75 * S / (25e-6 + 1.75 * S / 150e9)});
+        QCOMPARE(calibrate(*cluster, big).intra_node.latency_s, cluster->intra_node.latency_s);
+    }
+
+    // --scenario's GEMMs. Llama-2 70B (h 8192, 64 heads, 8 KV heads of 128, SwiGLU f 28672) on
+    // TP 8, seq 4096, micro batch 1: M = 4096; QKV N = (8192 + 2·1024)/8 = 1280, K = 8192;
+    // attention out N = 8192, K = 8192/8 = 1024; MLP up (gate + up) N = 2·28672/8 = 7168,
+    // K = 8192; down N = 8192, K = 28672/8 = 3584.
+    void scenarioGemms()
+    {
+        std::vector<InputError> errors;
+        nlohmann::json j = {{"schema", "parascope.scenario/1"}, {"model", "llama2-70b"}, {"cluster", "dgx-a100-80g"},
+                            {"parallel", {{"tp", 8}, {"pp", 8}, {"dp", 8}}},
+                            {"training", {{"seq_len", 4096}, {"micro_batch", 1}, {"global_batch", 512}}}};
+        const auto sc = readScenario(j, errors);
+        QVERIFY(sc);
+        const std::vector<GemmShape> g = scenarioGemmShapes(*sc);
+        QCOMPARE(g.size(), std::size_t(4));
+        const auto is = [](const GemmShape& s, std::int64_t m, std::int64_t n, std::int64_t k) { return s.m == m && s.n == n && s.k == k; };
+        QVERIFY(is(g[0], 4096, 8192, 1024) && g[0].name == "attention out");
+        QVERIFY(is(g[1], 4096, 1280, 8192) && g[1].name == "qkv");
+        QVERIFY(is(g[2], 4096, 7168, 8192));
+        QVERIFY(is(g[3], 4096, 8192, 3584));
+        // Mixtral 8x7B on EP 8 (TP 1): each expert sees 8·4096·2/8 = 8192 tokens; up N 2·14336,
+        // K 4096; down N 4096, K 14336.
+        j["model"] = "mixtral-8x7b";
+        j["parallel"] = {{"tp", 1}, {"pp", 1}, {"dp", 8}, {"ep", 8}};
+        const auto moe = readScenario(j, errors);
+        QVERIFY(moe);
+        const std::vector<GemmShape> e = scenarioGemmShapes(*moe);
+        QVERIFY(std::any_of(e.begin(), e.end(), [&](const GemmShape& s) { return s.name == "expert up" && is(s, 8192, 28672, 4096); }));
+        QVERIFY(std::any_of(e.begin(), e.end(), [&](const GemmShape& s) { return s.name == "expert down" && is(s, 8192, 4096, 14336); }));
+        QVERIFY(std::none_of(e.begin(), e.end(), [](const GemmShape& s) { return s.name == "mlp up"; })); // every layer is MoE
+    }
+
     void binaryWithoutAGpu()
     {
 #if defined(PARASCOPE_PROBE)
@@ -173,6 +281,10 @@ private slots:
         QVERIFY(p.waitForFinished(60000));
         QCOMPARE(p.exitCode(), 1);
         p.start(QStringLiteral(PARASCOPE_PROBE), {QStringLiteral("--timeout"), QStringLiteral("0")});
+        QVERIFY(p.waitForFinished(60000));
+        QCOMPARE(p.exitCode(), 1);
+        // --scenario: a file that is not a scenario is refused before anything is measured.
+        p.start(QStringLiteral(PARASCOPE_PROBE), {QStringLiteral("--scenario"), QStringLiteral(PARASCOPE_TEST_DATA "/profile-a100-80g.json")});
         QVERIFY(p.waitForFinished(60000));
         QCOMPARE(p.exitCode(), 1);
         p.start(QStringLiteral(PARASCOPE_PROBE), {QStringLiteral("--help")});

@@ -693,13 +693,14 @@ private slots:
     {
         // A stand-in probe ($PARASCOPE_PROBE) answers as the real one does on a machine without a
         // GPU: exit 2 and a no_gpu profile with the reason. The app must run it with --quick --out
-        // FILE and report that reason; a broken invocation or exit-code handling changes the text.
+        // FILE --scenario FILE (the current scenario, so that its GEMMs are timed) and report that
+        // reason; a broken invocation or exit-code handling changes the text.
         QTemporaryDir dir;
         const QString fake = dir.filePath(QStringLiteral("parascope-probe"));
         QFile f(fake);
         QVERIFY(f.open(QIODevice::WriteOnly));
         f.write("#!/bin/sh\n"
-                "[ \"$1\" = --quick ] && [ \"$2\" = --out ] || exit 9\n"
+                "[ \"$1\" = --quick ] && [ \"$2\" = --out ] && [ \"$4\" = --scenario ] && [ -s \"$5\" ] || exit 9\n"
                 "printf '{\"schema\":\"parascope.hardware-profile/1\",\"status\":\"no_gpu\",\"error\":{\"message\":\"stand-in: no GPU\"}}' > \"$3\"\n"
                 "exit 2\n");
         f.close();

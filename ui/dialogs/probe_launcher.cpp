@@ -4,6 +4,7 @@
 
 #include <QCoreApplication>
 #include <QEventLoop>
+#include <QFile>
 #include <QProcess>
 #include <QProgressDialog>
 #include <QStandardPaths>
@@ -25,7 +26,7 @@ QString findProbe()
 }
 } // namespace
 
-ProbeRun runProbe(QWidget* parent, bool event_loop)
+ProbeRun runProbe(QWidget* parent, bool event_loop, const QByteArray& scenario_json)
 {
     ProbeRun run;
     const QString exe = findProbe();
@@ -48,7 +49,14 @@ ProbeRun runProbe(QWidget* parent, bool event_loop)
             progress.setLabelText(line);
     });
     QObject::connect(&progress, &QProgressDialog::canceled, &probe, &QProcess::kill);
-    probe.start(exe, {QStringLiteral("--quick"), QStringLiteral("--out"), out});
+    QStringList args = {QStringLiteral("--quick"), QStringLiteral("--out"), out};
+    if (!scenario_json.isEmpty()) {
+        const QString scenario = run.dir->filePath(QStringLiteral("scenario.parascope.json"));
+        QFile f(scenario);
+        if (f.open(QIODevice::WriteOnly) && f.write(scenario_json) == scenario_json.size())
+            args << QStringLiteral("--scenario") << scenario;
+    }
+    probe.start(exe, args);
     if (!probe.waitForStarted(10000)) {
         run.error = QCoreApplication::translate("MainWindow", "parascope-probe did not start: %1").arg(probe.errorString());
         return run;

@@ -126,7 +126,7 @@ void MainWindow::buildMenus()
             return;
         if (!f.endsWith(QLatin1String(".json")))
             f += QStringLiteral(".json");
-        const QString e = writeFileAtomically(f, QByteArray::fromStdString(timelineToChromeTrace(model_->scenario(), model_->estimate()).dump()));
+        const QString e = writeFileAtomically(f, QByteArray::fromStdString(timelineToChromeTrace(model_->scenario(), model_->estimate(), {.comm_lanes = true}).dump()));
         if (!e.isEmpty())
             showError(tr("Export Chrome trace"), tr("Could not write %1: %2").arg(f, e));
     });

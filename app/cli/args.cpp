@@ -28,7 +28,7 @@ namespace {
 const char* const kUsageText =
     "usage:\n"
     "  parascope-cli evaluate FILE [--set PATH=VALUE]… [--format text|json] [--lang en|zh] [--no-explain] [--profile PROFILE]\n"
-    "  parascope-cli timeline FILE [--set PATH=VALUE]… [--format json|chrome-trace] [--out FILE] [--profile PROFILE]\n"
+    "  parascope-cli timeline FILE [--set PATH=VALUE]… [--format json|chrome-trace [--comm-lanes]] [--out FILE] [--profile PROFILE]\n"
     "  parascope-cli sweep FILE --param PARAM --values V1,V2,… [--set PATH=VALUE]… [--format text|json|csv] [--lang en|zh]\n"
     "  parascope-cli search FILE [--gpus N] [--top K] [--threads N] [--closed-form] [--fewest-gpus] [--format text|json|csv] [--lang en|zh]\n"
     "  parascope-cli validate [RUNS.json] [--format text|json] [--lang en|zh]\n"
@@ -43,7 +43,9 @@ const char* const kUsageText =
     "          same GPUs that fix a problem, each evaluated. --profile applies a\n"
     "          parascope.hardware-profile/1 (from parascope-probe) to the cluster.\n"
     "timeline  writes the simulated training step: parascope.timeline/1 JSON, or a Chrome trace\n"
-    "          (Trace Event Format) that Perfetto and chrome://tracing open.\n"
+    "          (Trace Event Format) that Perfetto and chrome://tracing open, with an arrow from\n"
+    "          each pipeline send to the op that receives it; --comm-lanes splits communication\n"
+    "          into PP, DP and the layers' exposed TP/CP/EP threads.\n"
     "profile   import-nccl-tests reads nccl-tests logs (text or -J JSON) into a hardware profile;\n"
     "          the collective, ranks and nodes come from the log, or from --op/--ranks/--nodes.\n"
     "model     import-hf turns a Hugging Face config.json into a ParaScope model (Llama, Mistral,\n"
@@ -66,7 +68,7 @@ const char* const kUsageText =
 const char* const kUsageTextZh =
     "用法：\n"
     "  parascope-cli evaluate FILE [--set PATH=VALUE]… [--format text|json] [--lang en|zh] [--no-explain] [--profile PROFILE]\n"
-    "  parascope-cli timeline FILE [--set PATH=VALUE]… [--format json|chrome-trace] [--out FILE] [--profile PROFILE]\n"
+    "  parascope-cli timeline FILE [--set PATH=VALUE]… [--format json|chrome-trace [--comm-lanes]] [--out FILE] [--profile PROFILE]\n"
     "  parascope-cli sweep FILE --param PARAM --values V1,V2,… [--set PATH=VALUE]… [--format text|json|csv] [--lang en|zh]\n"
     "  parascope-cli search FILE [--gpus N] [--top K] [--threads N] [--closed-form] [--fewest-gpus] [--format text|json|csv] [--lang en|zh]\n"
     "  parascope-cli validate [RUNS.json] [--format text|json] [--lang en|zh]\n"
@@ -80,7 +82,8 @@ const char* const kUsageTextZh =
     "          单步耗时、问题诊断，以及调整建议：在同样的 GPU 上能解决问题的改动，每项都已重新评估。\n"
     "          --profile 用 parascope-probe 生成的 parascope.hardware-profile/1 校准集群。\n"
     "timeline  输出仿真的训练单步：parascope.timeline/1 JSON，或 Perfetto 与 chrome://tracing\n"
-    "          可打开的 Chrome 跟踪文件（Trace Event Format）。\n"
+    "          可打开的 Chrome 跟踪文件（Trace Event Format），每次流水线发送都有箭头指向接收它的计算；\n"
+    "          --comm-lanes 把通信分成 PP、DP 与层内未被重叠的 TP/CP/EP 三条线程。\n"
     "profile   import-nccl-tests 把 nccl-tests 日志（文本或 -J JSON）导入硬件实测档案；集合通信、\n"
     "          进程数和节点数取自日志，或由 --op/--ranks/--nodes 指定。\n"
     "model     import-hf 把 Hugging Face 的 config.json 转为 ParaScope 模型（Llama、Mistral、Mixtral、\n"
@@ -221,6 +224,8 @@ int parseArgs(int argc, char** argv, int first, Args& a)
             if (!v)
                 return badUsage(a, "--profile needs a hardware profile FILE", "--profile 需要一个硬件实测档案文件");
             a.profile = v;
+        } else if (arg == "--comm-lanes") {
+            a.comm_lanes = true;
         } else if (arg == "--text-only") {
             a.text_only = true;
         } else if (arg == "--cluster") {

@@ -30,7 +30,8 @@ struct Args {
     bool closed_form = false, fewest_gpus = false;
     parascope::NcclTestsOverrides nccl;
     bool explain = true;
-    bool text_only = false;   // model import-hf: the language model of a multimodal config
+    bool text_only = false;
+    bool comm_lanes = false;  // timeline --format chrome-trace: one thread per kind of communication   // model import-hf: the language model of a multimodal config
     std::string cluster;      // model import-megatron: the cluster preset
     long long vocab = 0;      // model import-megatron: the tokenizer's vocabulary
     bool help = false; // --help after a subcommand

@@ -60,7 +60,7 @@ int timelineCommand(const Args& a)
         std::cerr << "parascope-cli: " << say(a, "note: no simulated timeline (" + est.time.note + ")",
                                               "注意：没有仿真时间线（改用解析估计）") << "\n";
     const nlohmann::json j = format == "json" ? parascope::timelineToJson(*scenario, est)
-                                              : parascope::timelineToChromeTrace(*scenario, est);
+                                              : parascope::timelineToChromeTrace(*scenario, est, {a.comm_lanes});
     return emit(a, j.dump() + "\n");
 }
 

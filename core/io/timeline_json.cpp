@@ -1,5 +1,8 @@
 #include "io/timeline_json.h"
 
+#include <map>
+#include <tuple>
+
 namespace parascope {
 
 namespace {
@@ -73,17 +76,39 @@ nlohmann::json timelineToJson(const Scenario& sc, const Estimate& est)
     return j;
 }
 
-nlohmann::json timelineToChromeTrace(const Scenario& sc, const Estimate& est)
+nlohmann::json timelineToChromeTrace(const Scenario& sc, const Estimate& est, const ChromeTraceOptions& options)
 {
     const Timeline& tl = est.timeline.timeline;
+    // Threads: compute 0; communication 1, or with comm lanes PP sends 1, DP collectives 2 and
+    // the layers' exposed TP/CP/EP communication 3.
+    enum Tid { kCompute = 0, kComm = 1, kDp = 2, kInLayers = 3 };
     nlohmann::json events = nlohmann::json::array();
     for (int r = 0; r < tl.ranks; ++r) {
         events.push_back({{"ph", "M"}, {"name", "process_name"}, {"pid", r}, {"tid", 0},
                           {"args", {{"name", "pipeline rank " + std::to_string(r)}}}});
         events.push_back({{"ph", "M"}, {"name", "process_sort_index"}, {"pid", r}, {"tid", 0}, {"args", {{"sort_index", r}}}});
-        events.push_back({{"ph", "M"}, {"name", "thread_name"}, {"pid", r}, {"tid", 0}, {"args", {{"name", "compute"}}}});
-        events.push_back({{"ph", "M"}, {"name", "thread_name"}, {"pid", r}, {"tid", 1}, {"args", {{"name", "communication"}}}});
+        events.push_back({{"ph", "M"}, {"name", "thread_name"}, {"pid", r}, {"tid", kCompute}, {"args", {{"name", "compute"}}}});
+        if (options.comm_lanes) {
+            events.push_back({{"ph", "M"}, {"name", "thread_name"}, {"pid", r}, {"tid", kComm}, {"args", {{"name", "PP send/recv"}}}});
+            events.push_back({{"ph", "M"}, {"name", "thread_name"}, {"pid", r}, {"tid", kDp}, {"args", {{"name", "DP collectives"}}}});
+            events.push_back({{"ph", "M"}, {"name", "thread_name"}, {"pid", r}, {"tid", kInLayers},
+                              {"args", {{"name", "TP/CP/EP in the layers (exposed)"}}}});
+        } else {
+            events.push_back({{"ph", "M"}, {"name", "thread_name"}, {"pid", r}, {"tid", kComm}, {"args", {{"name", "communication"}}}});
+        }
     }
+    // The compute op that consumes a send: the forward (or forward-backward) of the next stage,
+    // or the backward of the previous one, for the same microbatch.
+    std::map<std::tuple<int, int, bool>, const TimedOp*> consumers; // (stage, microbatch, forward?) → op
+    for (const TimedOp& op : tl.ops) {
+        if (op.comm_lane || op.microbatch < 0 || op.stage < 0)
+            continue;
+        const bool forward = op.type == OpType::F || op.type == OpType::FB;
+        const bool backward = op.type == OpType::B || op.type == OpType::I;
+        if (forward || backward)
+            consumers.emplace(std::tuple{op.stage, op.microbatch, forward}, &op);
+    }
+    int flow_id = 0;
     for (const TimedOp& op : tl.ops) {
         nlohmann::json args = {{"type", toString(op.type)}};
         if (op.microbatch >= 0)
@@ -94,9 +119,31 @@ nlohmann::json timelineToChromeTrace(const Scenario& sc, const Estimate& est)
         }
         if (op.comm_s > 0 && !op.comm_lane)
             args["exposed_comm_us"] = op.comm_s * 1e6;
+        const bool send = op.type == OpType::Send;
+        const int tid = !op.comm_lane ? kCompute : !options.comm_lanes || send ? kComm : kDp;
         events.push_back({{"ph", "X"}, {"name", opName(op)}, {"cat", isCompute(op.type) ? "compute" : "communication"},
-                          {"pid", op.rank}, {"tid", op.comm_lane ? 1 : 0}, {"ts", op.start_s * 1e6},
+                          {"pid", op.rank}, {"tid", tid}, {"ts", op.start_s * 1e6},
                           {"dur", (op.end_s - op.start_s) * 1e6}, {"cname", colourOf(op.type)}, {"args", std::move(args)}});
+        if (options.comm_lanes && !op.comm_lane && op.comm_s > 0)
+            events.push_back({{"ph", "X"}, {"name", "exposed " + opName(op)}, {"cat", "communication"}, {"pid", op.rank},
+                              {"tid", kInLayers}, {"ts", (op.end_s - op.comm_s) * 1e6}, {"dur", op.comm_s * 1e6},
+                              {"cname", colourOf(OpType::AllReduce)},
+                              {"args", {{"exposed_comm_us", op.comm_s * 1e6}, {"note", "the op's exposed TP/CP/EP communication, drawn at its end"}}}});
+        // Flow arrow: from the send to the op that receives it (Trace Event Format flow events;
+        // "bp": "e" binds the end to the enclosing slice, the receiving op).
+        if (send && op.peer_stage >= 0 && op.microbatch >= 0) {
+            const bool forward = op.peer_stage > op.stage;
+            const auto it = consumers.find({op.peer_stage, op.microbatch, forward});
+            if (it == consumers.end())
+                continue;
+            const TimedOp& to = *it->second;
+            const char* what = forward ? "activations" : "gradients";
+            events.push_back({{"ph", "s"}, {"name", what}, {"cat", "p2p"}, {"id", flow_id}, {"pid", op.rank}, {"tid", tid},
+                              {"ts", op.start_s * 1e6}});
+            events.push_back({{"ph", "f"}, {"bp", "e"}, {"name", what}, {"cat", "p2p"}, {"id", flow_id}, {"pid", to.rank},
+                              {"tid", kCompute}, {"ts", to.start_s * 1e6}});
+            ++flow_id;
+        }
     }
     return {{"traceEvents", std::move(events)},
             {"displayTimeUnit", "ms"},

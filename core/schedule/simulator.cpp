@@ -96,10 +96,10 @@ Timeline simulate(const SimulationInput& in)
         if (in.record_ops)
             tl.ops.push_back({r, false, t, stage, stage >= 0 ? sch.chunkOfStage(stage) : 0, mb, start, end, comm});
     };
-    const auto recordSend = [&](int r, int to_rank, int stage, int mb, double start) {
-        const double t = in.p2pBetween(r, to_rank);
+    const auto recordSend = [&](int r, int to_stage, int stage, int mb, double start) {
+        const double t = in.p2pBetween(r, sch.rankOfStage(to_stage));
         if (in.record_ops && t > 0)
-            tl.ops.push_back({r, true, OpType::Send, stage, sch.chunkOfStage(stage), mb, start, start + t, t});
+            tl.ops.push_back({r, true, OpType::Send, stage, sch.chunkOfStage(stage), mb, start, start + t, t, to_stage});
     };
 
     std::size_t done = 0;
@@ -167,7 +167,7 @@ Timeline simulate(const SimulationInput& in)
                 ++inflight[r];
                 peak[r] = std::max(peak[r], inflight[r]);
                 if (!sch.isLastStage(s) && sch.rankOfStage(s + 1) != r)
-                    recordSend(r, sch.rankOfStage(s + 1), s, mb, end);
+                    recordSend(r, s + 1, s, mb, end);
                 wake(s + 1);
                 if (sch.isLastStage(s))
                     wake(s);
@@ -179,7 +179,7 @@ Timeline simulate(const SimulationInput& in)
                 if (full)
                     --inflight[r];
                 if (!sch.isFirstStage(s) && sch.rankOfStage(s - 1) != r)
-                    recordSend(r, sch.rankOfStage(s - 1), s, mb, end);
+                    recordSend(r, s - 1, s, mb, end);
                 wake(s - 1);
             };
             switch (a.kind) {

@@ -37,6 +37,7 @@ struct TimedOp {
     int microbatch = -1; // −1 for per-step ops (all-reduce, optimizer)
     double start_s = 0, end_s = 0;
     double comm_s = 0;   // of the duration, communication not hidden (TP/EP/CP inside the op)
+    int peer_stage = -1; // a send: the virtual stage that receives it
 };
 
 // Duration of each op kind on one virtual stage, and how much of it is exposed communication.

@@ -157,6 +157,58 @@ private slots:
         QCOMPARE(x, int(e.timeline.timeline.ops.size()));
     }
 
+    // Flow arrows (Trace Event Format "s"/"f" pairs with one id): each pipeline send points at
+    // the op that receives it — activations at the next stage's forward of the same microbatch,
+    // gradients at the previous stage's backward — which starts no earlier than the send.
+    void chromeTraceFlowsFollowTheSends()
+    {
+        const Scenario sc = defaultScenario(); // PP 8, 1F1B, 64 microbatches
+        const Estimate e = evaluate(sc);
+        const nlohmann::json t = timelineToChromeTrace(sc, e);
+        std::map<int, nlohmann::json> starts, finishes;
+        std::map<std::pair<int, double>, std::string> slices; // (pid, ts) of compute slices → name
+        int sends = 0;
+        for (const auto& ev : t["traceEvents"]) {
+            if (ev["ph"] == "s")
+                starts[ev["id"].get<int>()] = ev;
+            else if (ev["ph"] == "f")
+                finishes[ev["id"].get<int>()] = ev;
+            else if (ev["ph"] == "X" && ev["tid"] == 0)
+                slices[{ev["pid"].get<int>(), ev["ts"].get<double>()}] = ev["name"].get<std::string>();
+            else if (ev["ph"] == "X" && ev["args"]["type"] == "send")
+                ++sends;
+        }
+        // 1F1B on 8 ranks: every microbatch crosses 7 boundaries forward and 7 backward.
+        QCOMPARE(sends, 64 * 7 * 2);
+        QCOMPARE(int(starts.size()), sends);
+        QCOMPARE(finishes.size(), starts.size());
+        for (const auto& [id, s] : starts) {
+            const nlohmann::json& f = finishes.at(id);
+            QCOMPARE(f["bp"].get<std::string>(), std::string("e"));
+            QVERIFY(f["ts"].get<double>() >= s["ts"].get<double>());
+            const bool forward = s["name"] == "activations";
+            // The arrow lands on the neighbouring rank, at the start of a compute slice.
+            QCOMPARE(f["pid"].get<int>(), s["pid"].get<int>() + (forward ? 1 : -1));
+            const auto slice = slices.find({f["pid"].get<int>(), f["ts"].get<double>()});
+            QVERIFY(slice != slices.end());
+            QVERIFY(slice->second.rfind(forward ? "F " : "B ", 0) == 0);
+        }
+        // Communication lanes: PP sends, DP collectives and the layers' exposed TP/CP/EP work on
+        // their own threads; the default keeps one communication thread.
+        const nlohmann::json lanes = timelineToChromeTrace(sc, e, {.comm_lanes = true});
+        std::set<std::string> threads;
+        std::set<int> tids;
+        for (const auto& ev : lanes["traceEvents"]) {
+            if (ev["ph"] == "M" && ev["name"] == "thread_name" && ev["pid"] == 0)
+                threads.insert(ev["args"]["name"].get<std::string>());
+            if (ev["ph"] == "X")
+                tids.insert(ev["tid"].get<int>());
+        }
+        QCOMPARE(threads, (std::set<std::string>{"compute", "PP send/recv", "DP collectives", "TP/CP/EP in the layers (exposed)"}));
+        QVERIFY(tids.count(2)); // the DP gradient reduction
+        QVERIFY(tids.count(3)); // TP 8 with SP: each op's exposed all-gather / reduce-scatter
+    }
+
     void expertWorkPerGpuDoesNotDependOnEtpOrEp()
     {
         // Megatron-Core's expert grid re-slices the tp·cp·dp GPUs of a stage. Per microbatch the

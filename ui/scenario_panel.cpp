@@ -140,6 +140,7 @@ ScenarioPanel::ScenarioPanel(ScenarioModel* model, QWidget* parent)
     fp8_combo_ = enumCombo<Fp8Recipe>();
     cp_combo_ = enumCombo<CpComm>();
     dispatcher_combo_ = enumCombo<MoeDispatcher>();
+    offload_combo_ = enumCombo<Offload>();
     // Selective recompute's modules (Megatron --recompute-modules, torchtitan's op SAC): one
     // check box each in the button's menu; the data of each action is its bit.
     modules_button_ = new QToolButton;
@@ -173,6 +174,7 @@ ScenarioPanel::ScenarioPanel(ScenarioModel* model, QWidget* parent)
     form->addRow(label(QT_TR_NOOP("FP8 recipe")), fp8_combo_);
     form->addRow(label(QT_TR_NOOP("CP exchange")), cp_combo_);
     form->addRow(label(QT_TR_NOOP("MoE dispatch")), dispatcher_combo_);
+    form->addRow(label(QT_TR_NOOP("CPU offload")), offload_combo_);
     form->addRow(label(QT_TR_NOOP("Gradient dtype")), grad_combo_);
     form->addRow(QString(), sp_check_);
     form->addRow(label(QT_TR_NOOP("Attention kernel")), attention_combo_);
@@ -215,6 +217,7 @@ ScenarioPanel::ScenarioPanel(ScenarioModel* model, QWidget* parent)
     enumEdit(fp8_combo_, [](Scenario& s) -> Fp8Recipe& { return s.training.fp8_recipe; });
     enumEdit(cp_combo_, [](Scenario& s) -> CpComm& { return s.parallel.cp_comm; });
     enumEdit(dispatcher_combo_, [](Scenario& s) -> MoeDispatcher& { return s.parallel.moe_dispatcher; });
+    enumEdit(offload_combo_, [](Scenario& s) -> Offload& { return s.parallel.offload; });
     connect(attention_combo_, qOverload<int>(&QComboBox::activated), this, [this](int i) {
         const auto kernel = enumFromName<AttentionKernel>(attention_combo_->itemData(i).toString().toStdString());
         if (!syncing_)
@@ -264,6 +267,10 @@ void ScenarioPanel::retranslate()
     name(fp8_combo_, Fp8Recipe{});
     name(cp_combo_, CpComm{});
     name(dispatcher_combo_, MoeDispatcher{});
+    name(offload_combo_, Offload{});
+    offload_combo_->setToolTip(tr("Keep model states in the node's CPU memory (ZeRO-Offload, FSDP CPU offload): GPU memory drops, "
+                                  "host memory per node and the PCIe copies and CPU optimizer step enter the step; parameters "
+                                  "need ZeRO-3"));
     for (QAction* a : modules_button_->menu()->actions())
         a->setText(inUi(displayName(RecomputeModule(a->data().toUInt()))));
     name(attention_combo_, AttentionKernel{});
@@ -310,6 +317,7 @@ void ScenarioPanel::sync()
     selectEnum(fp8_combo_, s.training.fp8_recipe);
     selectEnum(cp_combo_, s.parallel.cp_comm);
     selectEnum(dispatcher_combo_, s.parallel.moe_dispatcher);
+    selectEnum(offload_combo_, s.parallel.offload);
     QStringList chosen;
     for (QAction* a : modules_button_->menu()->actions()) {
         const bool on = (s.training.recompute_modules & a->data().toUInt()) != 0;
@@ -355,11 +363,14 @@ void ScenarioPanel::applyKnob(Row& row, long long value)
 
 void ScenarioPanel::highlightKnob(const QString& path)
 {
-    if (path == QLatin1String("parallel.sequence_parallel")) { // the one knob that is a check box
-        sp_check_->setStyleSheet(QStringLiteral("background: #E69F00; color: black; border-radius: 3px;"));
-        sp_check_->setFocus();
-        QCheckBox* c = sp_check_;
-        QTimer::singleShot(1500, c, [c] { c->setStyleSheet(QString()); });
+    // The knobs that are not sliders: the SP check box and the CPU offload choice.
+    QWidget* other = path == QLatin1String("parallel.sequence_parallel") ? static_cast<QWidget*>(sp_check_)
+                   : path == QLatin1String("parallel.offload")           ? static_cast<QWidget*>(offload_combo_)
+                                                                         : nullptr;
+    if (other) {
+        other->setStyleSheet(QStringLiteral("background: #E69F00; color: black; border-radius: 3px;"));
+        other->setFocus();
+        QTimer::singleShot(1500, other, [other] { other->setStyleSheet(QString()); });
         return;
     }
     for (Row& r : rows_) {

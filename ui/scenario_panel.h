@@ -67,6 +67,7 @@ private:
     QComboBox* fp8_combo_ = nullptr;
     QComboBox* cp_combo_ = nullptr;
     QComboBox* dispatcher_combo_ = nullptr;
+    QComboBox* offload_combo_ = nullptr;
     QToolButton* modules_button_ = nullptr; // selective recompute's modules, a menu of check boxes
     QComboBox* grad_combo_ = nullptr;
     QCheckBox* sp_check_ = nullptr;

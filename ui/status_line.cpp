@@ -21,6 +21,9 @@ QString statusLine(const Scenario& sc, const Estimate& e, const Estimate* pinned
                        .arg(e.throughput.mfu * 100, 0, 'f', 1)
                        .arg(gib(e.memory.peak_bytes, 1), gib(e.memory.capacity_bytes, 1))
                        .arg(e.memory.peak_stage);
+    if (sc.parallel.offload != Offload::None)
+        text += QCoreApplication::translate("MainWindow", " · CPU offload %1 / %2 GiB per node")
+                    .arg(gib(e.memory.cpu_bytes_per_node, 0), gib(e.memory.host_capacity_bytes, 0));
     if (!sc.cluster.calibration.empty())
         text = QCoreApplication::translate("MainWindow", "<b>calibrated</b> · ") + text;
     if (!e.memory.fits)

@@ -273,6 +273,18 @@ std::vector<Diagnostic> configurationDiagnostics(const Scenario& sc)
             "序列长度 " + n(t.seq_len) + " 超过了模型的可学习位置编码长度 " + n(m.max_positions) + "。",
             "Use seq_len ≤ " + n(m.max_positions) + ".", "使用不超过 " + n(m.max_positions) + " 的序列长度。"));
     }
+    if (p.offload == Offload::Params && p.zero < 3) {
+        out.push_back(make(Severity::Error, "offload_needs_zero3", "parallel.zero",
+            "Offloading the parameters to the CPU needs them sharded (ZeRO-3 / FSDP); ZeRO-" + n(p.zero) + " keeps a full copy on every GPU.",
+            "把参数卸载到 CPU 需要参数分片（ZeRO-3 / FSDP）；ZeRO-" + n(p.zero) + " 在每块 GPU 上都保留完整参数。",
+            "Use ZeRO-3, or offload the optimizer states only.", "使用 ZeRO-3，或只卸载优化器状态。"));
+    }
+    if (p.offload != Offload::None && !sc.cluster.host.known()) {
+        out.push_back(make(Severity::Error, "offload_needs_host", "parallel.offload",
+            "CPU offload needs the cluster's host: cluster.host.memory_gib, memory_gbps and pcie_gbps.",
+            "CPU 卸载需要集群的主机参数：cluster.host.memory_gib、memory_gbps 与 pcie_gbps。",
+            "Give the cluster a host, or use a cluster preset (they all have one).", "为集群给出主机参数，或使用集群预设（都带有主机参数）。"));
+    }
     if (p.zero >= 2 && p.pp > 1) {
         out.push_back(make(Severity::Warning, "zero_with_pp", "parallel.zero",
             "ZeRO-" + n(p.zero) + " with pipeline parallelism reduces or gathers every microbatch: "

@@ -35,6 +35,14 @@ std::vector<Diagnostic> outcomeDiagnostics(const Scenario& sc, const Estimate& e
     std::vector<Diagnostic> out;
     const ParallelConfig& p = sc.parallel;
     const MemoryReport& mem = est.memory;
+    if (!mem.fits_host)
+        out.push_back(make(Severity::Error, "host_out_of_memory", "parallel.zero",
+            "CPU offload needs " + formatBytes(mem.cpu_bytes_per_node) + " of host memory per node (" + n(sc.cluster.gpus_per_node)
+                + " GPUs), more than the node's " + formatBytes(mem.host_capacity_bytes) + ".",
+            "CPU 卸载每个节点需要 " + formatBytes(mem.cpu_bytes_per_node) + " 主机内存（" + n(sc.cluster.gpus_per_node)
+                + " 块 GPU），超过节点的 " + formatBytes(mem.host_capacity_bytes) + "。",
+            "Shard more (higher ZeRO stage or DP), offload the optimizer only, or use more nodes.",
+            "进一步分片（更高的 ZeRO 级别或更大的 DP）、只卸载优化器状态，或使用更多节点。"));
 
     // Out of memory: per stage, what dominates and what each standard remedy would save. Each
     // remedy's memory is computed once for all stages; with many overflowing stages the worst
@@ -89,6 +97,11 @@ std::vector<Diagnostic> outcomeDiagnostics(const Scenario& sc, const Estimate& e
             Scenario alt = sc;
             alt.training.micro_batch = 1;
             consider(alt, "micro batch 1", "微批大小设为 1");
+        }
+        if (p.offload == Offload::None && sc.cluster.host.known()) {
+            Scenario alt = sc;
+            alt.parallel.offload = Offload::Optimizer;
+            consider(alt, "offloading the optimizer states to the CPU", "把优化器状态卸载到 CPU");
         }
 
         const auto explainStage = [&](const StageMemory& st) {

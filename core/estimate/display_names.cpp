@@ -93,6 +93,16 @@ Localized displayName(CpComm v)
     return {"?", "?"};
 }
 
+Localized displayName(Offload v)
+{
+    switch (v) {
+    case Offload::None: return {"none", "不卸载"};
+    case Offload::Optimizer: return {"optimizer states", "优化器状态"};
+    case Offload::Params: return {"params + grads + optimizer", "参数 + 梯度 + 优化器"};
+    }
+    return {"?", "?"};
+}
+
 Localized displayName(MoeDispatcher v)
 {
     switch (v) {

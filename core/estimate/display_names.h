@@ -29,6 +29,7 @@ Localized displayName(Precision v);
 Localized displayName(Fp8Recipe v);
 Localized displayName(CpComm v);
 Localized displayName(MoeDispatcher v);
+Localized displayName(Offload v);
 Localized displayName(RecomputeModule v);
 Localized displayName(AttentionKernel v);
 Localized displayName(Group v);

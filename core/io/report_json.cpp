@@ -56,6 +56,9 @@ nlohmann::json reportToJson(const Scenario& sc, const Estimate& est, const std::
     j["memory"] = {{"capacity_bytes", whole(est.memory.capacity_bytes)}, {"peak_bytes", whole(est.memory.peak_bytes)},
                    {"peak_stage", est.memory.peak_stage}, {"fits", est.memory.fits},
                    {"explained_stages", est.memory.explained_stages}, {"stages", std::move(stages)}};
+    if (sc.parallel.offload != Offload::None) // CPU offload: host memory per node, needed and there
+        j["memory"]["host"] = {{"offload", toString(sc.parallel.offload)}, {"cpu_bytes_per_node", whole(est.memory.cpu_bytes_per_node)},
+                               {"capacity_bytes", whole(est.memory.host_capacity_bytes)}, {"fits", est.memory.fits_host}};
 
     j["flops"] = {{"model_flops_per_step", est.flops.model_flops_per_step},
                   {"hardware_flops_per_step", est.flops.hardware_flops_per_step},
@@ -265,7 +268,12 @@ std::string textReport(const Scenario& sc, const Estimate& est, const std::strin
           << pad(gib(s.total()), 9) << (s.total() > est.memory.capacity_bytes ? T("  OOM", "  显存溢出") : "") << "\n";
     }
     o << T("Peak: stage ", "峰值：阶段 ") << est.memory.peak_stage << T(", ", "，") << gib(est.memory.peak_bytes) << " GiB"
-      << (est.memory.fits ? T(" (fits)", "（放得下）") : T(" (does NOT fit)", "（放不下）")) << "\n\n";
+      << (est.memory.fits ? T(" (fits)", "（放得下）") : T(" (does NOT fit)", "（放不下）")) << "\n";
+    if (sc.parallel.offload != Offload::None)
+        o << T("CPU offload (", "CPU 卸载（") << (sc.parallel.offload == Offload::Params ? T("parameters, gradients, optimizer", "参数、梯度、优化器状态") : T("optimizer states", "优化器状态"))
+          << T("): host memory per node ", "）：每个节点主机内存 ") << gib(est.memory.cpu_bytes_per_node) << " / " << gib(est.memory.host_capacity_bytes)
+          << " GiB" << (est.memory.fits_host ? T(" (fits)", "（放得下）") : T(" (does NOT fit)", "（放不下）")) << "\n";
+    o << "\n";
 
     o << T("Communication per GPU per step", "每块 GPU 每步通信") << "\n";
     o << pad(T("group", "组"), 6, false) << pad(T("collective", "集合通信"), 16, false) << pad(T("purpose", "用途"), 12, false)

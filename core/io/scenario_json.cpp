@@ -187,6 +187,16 @@ std::optional<ClusterSpec> readCluster(const nlohmann::json& in, const std::stri
     c.intra_is_pcie = r.choice("intra_node_link", {"nvlink", "pcie"}).value_or(0) == 1;
     c.intra_node = readLink(r, "intra_node", c.intra_node, errors, true);
     c.inter_node = readLink(r, "inter_node", c.inter_node, errors, true);
+    if (const nlohmann::json* h = r.child("host"); h && !h->is_null()) {
+        ObjectReader hr(*h, r.childPath("host"), errors);
+        c.host.memory_bytes = hr.number("memory_gib", 1, 1e9, true).value_or(0) * double(1ULL << 30);
+        c.host.memory_bytes_per_s = hr.number("memory_gbps", 1, 1e7, true).value_or(0) * 1e9;
+        c.host.pcie_bytes_per_s = hr.number("pcie_gbps", 1, 1e6, true).value_or(0) * 1e9;
+        c.host.memory_efficiency = hr.number("memory_efficiency", 0.01, 1).value_or(c.host.memory_efficiency);
+        c.host.pcie_efficiency = hr.number("pcie_efficiency", 0.01, 1).value_or(c.host.pcie_efficiency);
+        hr.string("source");
+        hr.finish();
+    }
     r.finish();
     if (errors.size() != before)
         return std::nullopt;
@@ -258,6 +268,8 @@ std::optional<Scenario> readScenario(const nlohmann::json& j, std::vector<InputE
             pc.cp_comm = *c;
         if (auto d = p.choice<MoeDispatcher>("moe_dispatcher"))
             pc.moe_dispatcher = *d;
+        if (auto o = p.choice<Offload>("offload"))
+            pc.offload = *o;
         if (const nlohmann::json* sl = p.child("stage_layers")) {
             if (!sl->is_array()) {
                 p.error("stage_layers", "must be an array of layer counts, got " + describeJson(*sl));
@@ -423,6 +435,12 @@ nlohmann::json scenarioToJson(const Scenario& sc)
             c["nodes"] = sc.cluster.nodes;
         if (sc.cluster.intra_is_pcie)
             c["intra_node_link"] = "pcie";
+        if (sc.cluster.host.known())
+            c["host"] = {{"memory_gib", sc.cluster.host.memory_bytes / double(1ULL << 30)},
+                         {"memory_gbps", sc.cluster.host.memory_bytes_per_s / 1e9},
+                         {"pcie_gbps", sc.cluster.host.pcie_bytes_per_s / 1e9},
+                         {"memory_efficiency", sc.cluster.host.memory_efficiency},
+                         {"pcie_efficiency", sc.cluster.host.pcie_efficiency}};
         j["cluster"] = c;
     }
     const ParallelConfig& p = sc.parallel;
@@ -437,6 +455,8 @@ nlohmann::json scenarioToJson(const Scenario& sc)
         j["parallel"]["cp_comm"] = toString(p.cp_comm);
     if (p.moe_dispatcher != MoeDispatcher::AllToAll)
         j["parallel"]["moe_dispatcher"] = toString(p.moe_dispatcher);
+    if (p.offload != Offload::None)
+        j["parallel"]["offload"] = toString(p.offload);
     if (p.shard_size > 0)
         j["parallel"]["shard_size"] = p.shard_size;
     if (p.zero3_max_live_params > 0)

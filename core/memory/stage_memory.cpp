@@ -60,6 +60,24 @@ MemoryReport computeMemory(const Scenario& sc, const ParamCounts& params, const 
         st.gradients = ms.gradients;
         st.optimizer = ms.optimizer;
         st.terms = std::move(ms.terms);
+        // CPU offload (ZeRO-Offload, Ren et al. 2021 §4.1: the CPU holds the fp32 master weights,
+        // momentum, variance and fp32 gradients, 16 bytes per parameter with Adam; FSDP
+        // CPUOffload(offload_params) also the weights and gradients of the shard).
+        if (p.offload != Offload::None) {
+            const double shard = p.zero >= 1 ? sp.dense / zeroDegree(p) + sp.experts / expertZeroDegree(p) : sp.total();
+            st.cpu = st.optimizer + 4 * shard;
+            std::string formula = "optimizer states + 4·Ψ_shard (fp32 gradients)", subst = num(st.optimizer) + " + 4·" + num(shard);
+            st.optimizer = 0;
+            if (p.offload == Offload::Params) {
+                st.cpu += st.weights + st.gradients;
+                formula += " + weights + gradients";
+                subst += " + " + num(st.weights) + " + " + num(st.gradients);
+                st.weights = st.gradients = 0;
+            }
+            if (with_terms)
+                st.terms.push_back({"offload.cpu_per_gpu", st.cpu, "bytes", formula, subst,
+                                    "Ren et al. 2021 (ZeRO-Offload) §4.1; PyTorch FSDP CPUOffload(offload_params=True)"});
+        }
 
         // Activations: in-flight microbatches × the rank's layers, + embedding extras on rank 0,
         // + with full recompute one layer's full activations while its backward runs.
@@ -168,6 +186,14 @@ MemoryReport computeMemory(const Scenario& sc, const ParamCounts& params, const 
         r.stages[std::size_t(r.peak_stage)] = stageMemory(layout[std::size_t(r.peak_stage)], true);
     r.explained_stages = explaining ? std::min(stages, kExplainedStages) + (explained(r.peak_stage) ? 0 : 1) : 0;
     r.fits = r.peak_bytes <= r.capacity_bytes;
+    if (p.offload != Offload::None) {
+        double cpu_per_gpu = 0;
+        for (const StageMemory& st : r.stages)
+            cpu_per_gpu = std::max(cpu_per_gpu, st.cpu);
+        r.cpu_bytes_per_node = cpu_per_gpu * sc.cluster.gpus_per_node;
+        r.host_capacity_bytes = sc.cluster.host.memory_bytes;
+        r.fits_host = !sc.cluster.host.known() || r.cpu_bytes_per_node <= r.host_capacity_bytes;
+    }
     return r;
 }
 

@@ -18,6 +18,7 @@ struct StageMemory {
     int moe_layers = 0;
     double inflight_microbatches = 0;
     double weights = 0, gradients = 0, optimizer = 0, activations = 0, other = 0; // bytes per GPU
+    double cpu = 0; // bytes per GPU offloaded to host memory (parallel.offload), not in total()
     double total() const { return weights + gradients + optimizer + activations + other; }
     std::vector<Term> terms; // every term behind the five numbers
 };
@@ -31,6 +32,10 @@ struct MemoryReport {
     double peak_bytes = 0;
     int peak_stage = 0;
     bool fits = true;
+    // CPU offload: host memory a node needs (its GPUs × the largest per-GPU offload) and has.
+    double cpu_bytes_per_node = 0;
+    double host_capacity_bytes = 0;
+    bool fits_host = true;
     std::vector<StageMemory> stages;
     int explained_stages = 0; // stages that carry terms (all of them up to kExplainedStages)
 };

@@ -77,6 +77,17 @@ struct MeasuredCollective {
     double busbw_bytes_per_s = 0;
 };
 
+// A node's host side, for CPU offload: its memory, the memory bandwidth the CPU optimizer streams
+// at, and each GPU's PCIe link to it (one direction).
+struct HostSpec {
+    double memory_bytes = 0;         // per node
+    double memory_bytes_per_s = 0;   // per node, all sockets (DDR theoretical)
+    double memory_efficiency = 0.8;  // sustained streaming / theoretical
+    double pcie_bytes_per_s = 0;     // per GPU, one direction (theoretical)
+    double pcie_efficiency = 0.8;    // pinned copies / theoretical
+    bool known() const { return memory_bytes > 0 && memory_bytes_per_s > 0 && pcie_bytes_per_s > 0; }
+};
+
 struct ClusterSpec {
     std::string id;
     std::string name;
@@ -86,6 +97,7 @@ struct ClusterSpec {
     LinkSpec intra_node;    // NVLink (or PCIe)
     LinkSpec inter_node;    // InfiniBand / RoCE, per GPU (rail-optimised)
     bool intra_is_pcie = false;
+    HostSpec host;          // for CPU offload (unknown: offload cannot be evaluated)
     std::string source;
     std::vector<Term> calibration; // what a hardware profile changed (empty: datasheet defaults)
     std::vector<MeasuredCollective> measured_collectives; // used for groups of the same op, size and placement

@@ -32,6 +32,14 @@ enum class MoeDispatcher { AllToAll, DeepEp };
 inline constexpr EnumName<MoeDispatcher> kMoeDispatcherNames[] = {{MoeDispatcher::AllToAll, "alltoall"}, {MoeDispatcher::DeepEp, "deepep"}};
 constexpr std::span<const EnumName<MoeDispatcher>> enumNames(MoeDispatcher) { return kMoeDispatcherNames; }
 inline const char* toString(MoeDispatcher v) { return nameOf(v); }
+// CPU offload of model states (ZeRO-Offload, Ren et al. 2021; ZeRO-Infinity; FSDP CPUOffload):
+// the optimizer states (with fp32 master weights and gradients, and the optimizer step) live in
+// host memory, or with params the weights and gradients too (ZeRO-3 / FSDP only), copied over
+// PCIe when a layer needs them.
+enum class Offload { None, Optimizer, Params };
+inline constexpr EnumName<Offload> kOffloadNames[] = {{Offload::None, "none"}, {Offload::Optimizer, "optimizer"}, {Offload::Params, "params"}};
+constexpr std::span<const EnumName<Offload>> enumNames(Offload) { return kOffloadNames; }
+inline const char* toString(Offload v) { return nameOf(v); }
 // FP8 scaling recipes (Megatron --fp8-recipe; Transformer Engine recipes): one scale per tensor
 // from the amax history (delayed) or from the tensor itself (tensorwise, "current scaling"), or
 // per block: 1×128 / 128×128 on Hopper (blockwise, DeepSeek-V3 §3.3), 1×32 in hardware on
@@ -81,6 +89,7 @@ struct ParallelConfig {
     bool sequence_parallel = false;
     CpComm cp_comm = CpComm::P2p;  // with cp > 1
     MoeDispatcher moe_dispatcher = MoeDispatcher::AllToAll; // with ep > 1
+    Offload offload = Offload::None;
     int zero = 0;                  // 0..3; 1 = distributed optimizer
     ScheduleKind schedule = ScheduleKind::OneFOneB;
     std::vector<int> stage_layers; // optional uneven layout: layers per pipeline rank (DualPipe: per

@@ -226,6 +226,10 @@
         <source> · vs A: step %1, tokens/s %2, peak %3</source>
         <translation> · vs A: step %1, tokens/s %2, peak %3</translation>
     </message>
+    <message>
+        <source> · CPU offload %1 / %2 GiB per node</source>
+        <translation> · CPU offload %1 / %2 GiB per node</translation>
+    </message>
 </context>
 <context>
     <name>MemoryChart</name>
@@ -1017,6 +1021,14 @@ OOM</translation>
     <message>
         <source>What selective recompute rebuilds in the backward instead of keeping (Megatron&apos;s --recompute-modules, torchtitan&apos;s op-level SAC): %1</source>
         <translation>What selective recompute rebuilds in the backward instead of keeping (Megatron's --recompute-modules, torchtitan's op-level SAC): %1</translation>
+    </message>
+    <message>
+        <source>CPU offload</source>
+        <translation>CPU offload</translation>
+    </message>
+    <message>
+        <source>Keep model states in the node&apos;s CPU memory (ZeRO-Offload, FSDP CPU offload): GPU memory drops, host memory per node and the PCIe copies and CPU optimizer step enter the step; parameters need ZeRO-3</source>
+        <translation>Keep model states in the node's CPU memory (ZeRO-Offload, FSDP CPU offload): GPU memory drops, host memory per node and the PCIe copies and CPU optimizer step enter the step; parameters need ZeRO-3</translation>
     </message>
 </context>
 <context>

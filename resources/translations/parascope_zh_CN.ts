@@ -226,6 +226,10 @@
         <source> · vs A: step %1, tokens/s %2, peak %3</source>
         <translation> · 相对 A：单步耗时 %1，吞吐 %2，峰值显存 %3</translation>
     </message>
+    <message>
+        <source> · CPU offload %1 / %2 GiB per node</source>
+        <translation> · CPU 卸载：每节点主机内存 %1 / %2 GiB</translation>
+    </message>
 </context>
 <context>
     <name>MemoryChart</name>
@@ -1008,6 +1012,14 @@ OOM</source>
     <message>
         <source>What selective recompute rebuilds in the backward instead of keeping (Megatron&apos;s --recompute-modules, torchtitan&apos;s op-level SAC): %1</source>
         <translation>选择性重计算在反向中重算而不保存的部分（Megatron 的 --recompute-modules，torchtitan 的算子级选择性检查点）：%1</translation>
+    </message>
+    <message>
+        <source>CPU offload</source>
+        <translation>CPU 卸载</translation>
+    </message>
+    <message>
+        <source>Keep model states in the node&apos;s CPU memory (ZeRO-Offload, FSDP CPU offload): GPU memory drops, host memory per node and the PCIe copies and CPU optimizer step enter the step; parameters need ZeRO-3</source>
+        <translation>把模型状态放到节点的 CPU 内存中（ZeRO-Offload、FSDP CPU 卸载）：显存下降，每节点主机内存、PCIe 拷贝和 CPU 上的优化器更新计入单步耗时；卸载参数需要 ZeRO-3</translation>
     </message>
 </context>
 <context>

@@ -63,7 +63,7 @@ class TstCli : public QObject {
     {
         static const std::set<QString> words = {
             QStringLiteral("TP"), QStringLiteral("PP"), QStringLiteral("DP"), QStringLiteral("CP"), QStringLiteral("EP"),
-            QStringLiteral("VPP"), QStringLiteral("SP"), QStringLiteral("ETP"), QStringLiteral("GPU"), QStringLiteral("MFU"),
+            QStringLiteral("VPP"), QStringLiteral("SP"), QStringLiteral("ETP"), QStringLiteral("GPU"), QStringLiteral("CPU"), QStringLiteral("MFU"),
             QStringLiteral("HFU"), QStringLiteral("ZeRO"), QStringLiteral("GiB"), QStringLiteral("MiB"), QStringLiteral("TiB"),
             QStringLiteral("GB"), QStringLiteral("TB"), QStringLiteral("ms"), QStringLiteral("AllReduce"),
             QStringLiteral("AllGather"), QStringLiteral("ReduceScatter"), QStringLiteral("NVLink"), QStringLiteral("InfiniBand"),

@@ -73,6 +73,15 @@ const std::vector<Case>& cases()
          [](Scenario& sc) { sc.parallel.vpp = 1; }},
         {"diag-vpp_not_divisible.parascope.json", "vpp_not_divisible", "error", -1, {},
          [](Scenario& sc) { sc.parallel.vpp = 16; }},
+        // Parameters offloaded to the CPU with ZeRO-2: every GPU keeps a full copy, so nothing
+        // could move; FSDP's CPUOffload(offload_params) needs sharded parameters.
+        {"diag-offload_needs_zero3.parascope.json", "offload_needs_zero3", "error", -1, {}},
+        // A custom cluster without `host`: offload has no memory or PCIe bandwidth to use.
+        {"diag-offload_needs_host.parascope.json", "offload_needs_host", "error", -1, {}},
+        // Llama 3.1 405B (Ψ = 405.85e9) on 8 GPUs, ZeRO-3 with everything offloaded: each GPU's
+        // shard needs 2 + 2 + 12 + 4 = 20 B per parameter on the host, 20·Ψ/8 = 1.01 TB, × 8 GPUs
+        // = 8.1 TB per node > the DGX H100's 2 TiB.
+        {"diag-host_out_of_memory.parascope.json", "host_out_of_memory", "error", -1, {}},
         // HSDP shard groups of 8 do not divide DP·CP = 12.
         {"diag-shard_size_not_divisible.parascope.json", "shard_size_not_divisible", "error", -1, {}},
         // Llama 3.1 8B: 32 heads, 8 KV heads; Ulysses CP 4 with TP 4 splits heads 16 ways: 8 % 16 ≠ 0.
@@ -304,7 +313,7 @@ void TstDiagnostics::triggers()
     // Every diagnostic names a knob the app can highlight (one with a slider, or the SP check
     // box) or none: before, some named parallel.stage_layers, parallel.etp or parallel.edp.
     for (const Diagnostic& x : est.diagnostics)
-        QVERIFY2(x.knob.empty() || findKnob(x.knob) || x.knob == "parallel.sequence_parallel",
+        QVERIFY2(x.knob.empty() || findKnob(x.knob) || x.knob == "parallel.sequence_parallel" || x.knob == "parallel.offload",
                  (x.code + " names " + x.knob).c_str());
 
     // Both languages, message and suggestion; zh is Chinese, en is not.

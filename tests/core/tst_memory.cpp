@@ -22,6 +22,54 @@ class TstMemory : public QObject {
     }
 
 private slots:
+    // CPU offload (ZeRO-Offload, Ren et al. 2021 §4). Llama-2 7B, Ψ = 6,738,415,616, on one DGX
+    // A100 80GB (DP 8, ZeRO-2), bf16 weights and gradients, AdamW. The shard is Ψ/8 = 842,301,952.
+    //   GPU: optimizer states 12·Ψ/8 move to the host: 0 on the GPU, weights and gradients stay.
+    //   Host per GPU: 12·Ψ/8 + 4·Ψ/8 (fp32 gradients) = 2Ψ = 13,476,831,232 B; per node ×8 = 16Ψ
+    //   = 107,814,649,856 B (100.4 GiB of the node's 2 TiB).
+    //   Optimizer on the CPU: Ψ/8 · 30 B / (409.6 GB/s · 0.8 / 8 GPUs) = 0.616921 s, plus the
+    //   bf16 weights back: Ψ/8 · 2 / (32 GB/s · 0.8) = 0.065805 s → 0.682726 s.
+    //   Gradients out: Ψ/8 · 2 / 25.6e9 = 0.065805 s, after the backward (with the reduction).
+    void cpuOffloadByHand()
+    {
+        Scenario sc = presetScenario("llama2-7b", "dgx-a100-80g", 1, 1, 8);
+        sc.parallel.zero = 2;
+        sc.training.global_batch = 64;
+        const Estimate base = evaluate(sc);
+        sc.parallel.offload = Offload::Optimizer;
+        const Estimate e = evaluate(sc);
+        const double psi = 6738415616.0, shard = psi / 8;
+        QVERIFY(e.diagnostics.empty() || e.diagnostics.front().severity != Severity::Error);
+        const StageMemory& st = e.memory.stages.at(0);
+        QCOMPARE(st.optimizer, 0.0);
+        QVERIFY(std::abs(st.weights - base.memory.stages.at(0).weights) < 1);
+        QVERIFY(std::abs(st.cpu - 2 * psi) < 1);
+        QVERIFY(std::abs(e.memory.cpu_bytes_per_node - 16 * psi) < 8);
+        QVERIFY(e.memory.fits_host);
+        const double cpu_step = shard * 30 / (409.6e9 * 0.8 / 8), back = shard * 2 / (32e9 * 0.8);
+        QVERIFY(std::abs(e.time.optimizer_s - (cpu_step + back)) < 1e-9);
+        QVERIFY(std::abs(cpu_step - 0.616921) < 1e-6 && std::abs(back - 0.065805) < 1e-6);
+        QVERIFY(e.time.step_s > base.time.step_s); // the CPU step costs time on every step
+        // Parameters too (FSDP CPUOffload): needs ZeRO-3; then weights and gradients leave the GPU.
+        sc.parallel.offload = Offload::Params;
+        const Estimate z2 = evaluate(sc);
+        QVERIFY(std::any_of(z2.diagnostics.begin(), z2.diagnostics.end(), [](const Diagnostic& d) { return d.code == "offload_needs_zero3"; }));
+        sc.parallel.zero = 3;
+        const Estimate z3 = evaluate(sc);
+        QCOMPARE(z3.memory.stages.at(0).weights + z3.memory.stages.at(0).gradients + z3.memory.stages.at(0).optimizer, 0.0);
+        // Host: 2 + 2 + 12 + 4 = 20 bytes per shard parameter = 2.5Ψ per GPU.
+        QVERIFY(std::abs(z3.memory.stages.at(0).cpu - 2.5 * psi) < 1);
+        // A node with too little host memory: 8 · 2.5Ψ = 134.8 GB > 64 GiB.
+        sc.cluster.host.memory_bytes = 64 * GiB;
+        const Estimate small = evaluate(sc);
+        QVERIFY(!small.memory.fits_host);
+        QVERIFY(std::any_of(small.diagnostics.begin(), small.diagnostics.end(), [](const Diagnostic& d) { return d.code == "host_out_of_memory"; }));
+        // No host described (a custom cluster): offload cannot be evaluated, and says so.
+        sc.cluster.host = HostSpec{};
+        const Estimate none = evaluate(sc);
+        QVERIFY(std::any_of(none.diagnostics.begin(), none.diagnostics.end(), [](const Diagnostic& d) { return d.code == "offload_needs_host"; }));
+    }
+
     void zeroPaperExample()
     {
         // Rajbhandari et al. 2019, Figure 1: Ψ = 7.5B, N_d = 64, K = 12:

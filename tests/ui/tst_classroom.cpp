@@ -434,7 +434,7 @@ private slots:
         // NVLink, the collectives' one spelling, and "rank").
         static const QStringList allowed = {
             QStringLiteral("TP"), QStringLiteral("PP"), QStringLiteral("DP"), QStringLiteral("CP"), QStringLiteral("EP"),
-            QStringLiteral("VPP"), QStringLiteral("SP"), QStringLiteral("GPU"), QStringLiteral("MFU"), QStringLiteral("ZeRO"),
+            QStringLiteral("VPP"), QStringLiteral("SP"), QStringLiteral("GPU"), QStringLiteral("CPU"), QStringLiteral("MFU"), QStringLiteral("ZeRO"),
             QStringLiteral("GiB"), QStringLiteral("MiB"), QStringLiteral("KiB"), QStringLiteral("TiB"), QStringLiteral("ms"),
             QStringLiteral("AllReduce"), QStringLiteral("AllGather"), QStringLiteral("ReduceScatter"), QStringLiteral("NVLink"),
             QStringLiteral("PCIe"), QStringLiteral("GPipe"), QStringLiteral("DualPipeV"), QStringLiteral("DualPipe"), QStringLiteral("OOM"),
@@ -447,7 +447,7 @@ private slots:
                              QStringLiteral("cuDNN / FA3"), QStringLiteral("FA2"), QStringLiteral("PyTorch SDPA"), QStringLiteral("cuDNN"),
                              QStringLiteral("Transformer Engine"), QStringLiteral("Hopper"), QStringLiteral("FlashAttention-3"),
                              QStringLiteral("FlashAttention-2"), QStringLiteral("DeepEP"), QStringLiteral("torchtitan"),
-                             QStringLiteral("PP 2"), QStringLiteral("Hugging Face"), QStringLiteral("config.json")};
+                             QStringLiteral("PP 2"), QStringLiteral("Hugging Face"), QStringLiteral("config.json"), QStringLiteral("ZeRO-Offload"), QStringLiteral("FSDP"), QStringLiteral("PCIe")};
         for (const char* kind : {"models", "clusters", "gpus", "lessons"})
             for (const PresetInfo& p : listPresets(kind)) {
                 names << QString::fromStdString(p.id) << QString::fromStdString(p.name);

@@ -101,7 +101,7 @@ std::vector<Diagnostic> outcomeDiagnostics(const Scenario& sc, const Estimate& e
         if (p.offload == Offload::None && sc.cluster.host.known()) {
             Scenario alt = sc;
             alt.parallel.offload = Offload::Optimizer;
-            consider(alt, "offloading the optimizer states to the CPU", "把优化器状态卸载到 CPU");
+            consider(alt, "offloading the optimizer states to CPU memory", "把优化器状态卸载到 CPU 内存");
         }
 
         const auto explainStage = [&](const StageMemory& st) {

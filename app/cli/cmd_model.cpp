@@ -20,8 +20,10 @@ namespace {
 
 int printErrors(const std::string& file, const std::vector<InputError>& errors)
 {
-    for (const InputError& e : errors)
-        std::cerr << "parascope-cli: " << file << ": " << e.text() << "\n";
+    for (const InputError& e : errors) { // a file's own error (unreadable, not JSON) already names it
+        const bool named = e.path.empty() && e.message.rfind(file, 0) == 0;
+        std::cerr << "parascope-cli: " << (named ? std::string() : file + ": ") << e.text() << "\n";
+    }
     return kExitBadInput;
 }
 

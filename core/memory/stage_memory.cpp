@@ -20,6 +20,11 @@ double expertZeroDegree(const ParallelConfig& p)
     return p.expertZeroShard();
 }
 
+double optimizerShardParams(const StageParams& sp, const ParallelConfig& p)
+{
+    return p.zero >= 1 ? sp.dense / zeroDegree(p) + sp.experts / expertZeroDegree(p) : sp.total();
+}
+
 MemoryReport computeMemory(const Scenario& sc, const ParamCounts& params, const PipelineGeometry& geometry,
                            const std::vector<double>& inflight, const Placement& placement, Explain explain)
 {
@@ -64,7 +69,7 @@ MemoryReport computeMemory(const Scenario& sc, const ParamCounts& params, const 
         // momentum, variance and fp32 gradients, 16 bytes per parameter with Adam; FSDP
         // CPUOffload(offload_params) also the weights and gradients of the shard).
         if (p.offload != Offload::None) {
-            const double shard = p.zero >= 1 ? sp.dense / zeroDegree(p) + sp.experts / expertZeroDegree(p) : sp.total();
+            const double shard = optimizerShardParams(sp, p);
             st.cpu = st.optimizer + 4 * shard;
             std::string formula = "optimizer states + 4·Ψ_shard (fp32 gradients)", subst = num(st.optimizer) + " + 4·" + num(shard);
             st.optimizer = 0;

@@ -4,6 +4,7 @@
 // simulated peak of the timeline when there is one.
 
 #include "parallel/placement.h"
+#include "memory/model_states.h"
 #include "model/parameter_count.h"
 #include "types/scenario.h"
 #include "parallel/pipeline_geometry.h"
@@ -48,5 +49,7 @@ MemoryReport computeMemory(const Scenario& sc, const ParamCounts& params, const 
 // the expert-data-parallel group tp·cp·dp/(etp·ep).
 double zeroDegree(const ParallelConfig& p);
 double expertZeroDegree(const ParallelConfig& p);
+// The parameters whose optimizer states one GPU keeps: its stage's, sharded by ZeRO ≥ 1.
+double optimizerShardParams(const StageParams& sp, const ParallelConfig& p);
 
 } // namespace parascope

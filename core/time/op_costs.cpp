@@ -1,6 +1,7 @@
 #include "time/op_costs.h"
 
 #include "time/fp8_casts.h"
+#include "time/offload_costs.h"
 
 #include "memory/activation_memory.h"
 #include "model/parameter_count.h"
@@ -311,16 +312,8 @@ OpCostModel opCosts(const Scenario& sc, const ParamCounts& params, const Pipelin
     const CommEntry* zero_rs = p.zero >= 2 ? findEntry(comm, Group::Dp, Purpose::Gradients) : nullptr;
     const CommEntry* zero_ag = p.zero >= 3 ? findEntry(comm, Group::Dp, Purpose::Parameters) : nullptr;
 
-    // CPU offload: the host link each GPU copies over, and the parameters of its shard.
-    const HostSpec& host = sc.cluster.host;
-    const double pcie = host.pcie_bytes_per_s * host.pcie_efficiency;
-    double offload_shard = 0;
-    if (p.offload != Offload::None) {
-        for (const StageLayers& L : geometry.rank_layers) {
-            const StageParams shard_params_of = stageParams(params, L, p);
-            offload_shard = std::max(offload_shard, p.zero >= 1 ? shard_params_of.dense / zeroDegree(p) + shard_params_of.experts / expertZeroDegree(p) : shard_params_of.total());
-        }
-    }
+    // CPU offload (time/offload_costs.h).
+    const OffloadCosts offload = offloadCosts(sc, params, geometry, out.terms, explain);
 
     const int S = geometry.virtualStages();
     out.stages.resize(std::size_t(S));
@@ -361,8 +354,8 @@ OpCostModel opCosts(const Scenario& sc, const ParamCounts& params, const Pipelin
         double ag = zero_ag && zero_ag->rounds > 0 ? zero_ag->time_s / zero_ag->rounds * stage_share : 0;
         // Parameters offloaded to the host (FSDP CPUOffload(offload_params)): each gather first
         // copies the stage's weight shard over PCIe, then all-gathers it.
-        if (p.offload == Offload::Params && pcie > 0)
-            ag += stage_share * offload_shard * StateBytes{}.weights / pcie;
+        if (p.offload == Offload::Params)
+            ag += stage_share * offload.gatherCopy();
         // The backward's gather (which also serves a full recompute) unless the forward's
         // gathered weights were kept (reshard_after_forward = false).
         const double backward_gathers = p.reshard_after_forward ? 1 : 0;
@@ -387,41 +380,17 @@ OpCostModel opCosts(const Scenario& sc, const ParamCounts& params, const Pipelin
     const bool adam = t.optimizer == Optimizer::AdamW;
     const double bytes_per_param = (adam ? 24.0 : 16.0) + (t.grad_dtype == GradDtype::Fp32 ? 4 : 2) + 2;
     out.optimizer_s = hbm > 0 ? opt_shard * bytes_per_param / hbm : 0;
-    if (p.offload == Offload::None || !sc.cluster.host.known())
+    if (!offload.active)
     addTerm(out.terms, explain, [&] {
         return Term{"time.optimizer", out.optimizer_s, "s", "Ψ_shard · bytes touched / (HBM · efficiency)",
                     num(opt_shard) + "·" + num(bytes_per_param) + "/" + num(hbm),
                     "memory-bound fused Adam: read master, m, v, grad; write master, m, v, weights"};
     });
-    // CPU offload (ZeRO-Offload, Ren et al. 2021 §4.2): the gradients of the shard go to the host
-    // after the backward (overlappable like the gradient reduction), the CPU runs the optimizer,
-    // memory-bound on the node's DRAM shared by its GPUs (Adam reads master, m, v and the fp32
-    // gradient and writes master, m, v and the 16-bit weights: 30 bytes per parameter; SGD 22),
-    // and with the optimizer alone offloaded the updated 16-bit weights come back over PCIe.
-    double offload_d2h = 0;
-    if (p.offload != Offload::None && host.known()) {
-        const double host_bw = host.memory_bytes_per_s * host.memory_efficiency / std::max(1, sc.cluster.gpus_per_node);
-        const double cpu_bytes = adam ? 30.0 : 22.0;
-        const double cpu_step = offload_shard * cpu_bytes / host_bw;
-        const double h2d = p.offload == Offload::Optimizer ? offload_shard * StateBytes{}.weights / pcie : 0;
-        offload_d2h = offload_shard * (t.grad_dtype == GradDtype::Fp32 ? 4 : 2) / pcie;
-        out.optimizer_s = cpu_step + h2d;
-        addTerm(out.terms, explain, [&] {
-            return Term{"time.offload_optimizer", out.optimizer_s, "s",
-                        "Ψ_shard · bytes / (host DRAM · efficiency / GPUs per node) + Ψ_shard · 2 / (PCIe · efficiency) (weights back)",
-                        num(offload_shard) + "·" + num(cpu_bytes) + "/" + num(host_bw)
-                            + (h2d > 0 ? " + " + num(offload_shard) + "·2/" + num(pcie) : std::string()),
-                        "Ren et al. 2021 (ZeRO-Offload) §4.2: CPU Adam on the node's memory bandwidth"};
-        });
-        addTerm(out.terms, explain, [&] {
-            return Term{"time.offload_gradients", offload_d2h, "s", "Ψ_shard · gradient bytes / (PCIe · efficiency), overlaps the backward",
-                        num(offload_shard) + "·" + num(t.grad_dtype == GradDtype::Fp32 ? 4 : 2) + "/" + num(pcie),
-                        "Ren et al. 2021 (ZeRO-Offload) §4.2"};
-        });
-    }
+    if (offload.active)
+        out.optimizer_s = offload.optimizer_s;
     RankTail tail;
     tail.optimizer_s = out.optimizer_s;
-    tail.grad_reduce_s += offload_d2h;
+    tail.grad_reduce_s += offload.gradients_s;
     tail.overlap_grad_reduce = p.overlap_grad_reduce;
     for (const CommEntry& c : comm) {
         // DualPipe's all-reduce of the two copies' gradients runs with the data-parallel one.

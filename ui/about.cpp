@@ -19,8 +19,9 @@ struct About {
 QString aboutHtml()
 {
     const QString revision = *kGitRevision ? About::tr("git revision %1").arg(QLatin1String(kGitRevision)) : About::tr("not built from git");
-    const QString homepage = QLatin1String(kHomepage);
-    return QStringLiteral("<h3>ParaScope %1</h3><p>%2</p><p>%3</p><p>%4</p><p>%5<br><a href=\"%6\">%6</a></p>")
+    // The public page, when the build was given one (PARASCOPE_PUBLIC_URL).
+    const QString homepage = *kHomepage ? QStringLiteral("<br><a href=\"%1\">%1</a>").arg(QLatin1String(kHomepage)) : QString();
+    return QStringLiteral("<h3>ParaScope %1</h3><p>%2</p><p>%3</p><p>%4</p><p>%5%6</p>")
         .arg(QLatin1String(kVersion), revision.toHtmlEscaped(),
              About::tr("An explorer for parallel LLM training: memory per pipeline stage, communication per collective, "
                 "the pipeline timeline and what breaks.")

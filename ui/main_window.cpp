@@ -37,12 +37,10 @@
 #include <QCloseEvent>
 #include <QDialog>
 #include <QDockWidget>
-#include <QDragEnterEvent>
 #include <QFileInfo>
 #include <QLabel>
 #include <QMenuBar>
 #include <QMessageBox>
-#include <QMimeData>
 #include <QScreen>
 #include <QScrollArea>
 #include <QSettings>
@@ -139,6 +137,7 @@ MainWindow::MainWindow(QWidget* parent, Session session)
     connect(panel_, &ScenarioPanel::lessonChosen, this, [this](const QString& id) { loadLesson(id, 0); });
     connect(panel_, &ScenarioPanel::sweepRequested, this, [this](const QString& path) { showSweep(path); });
     connect(model_, &ScenarioModel::estimateChanged, this, &MainWindow::updateStatus);
+    connect(model_, &ScenarioModel::estimateChanged, this, &MainWindow::updateTraceComparison);
     connect(model_, &ScenarioModel::scenarioChanged, this, &MainWindow::updateTitle);
 
     buildMenus();
@@ -337,40 +336,6 @@ QString MainWindow::importProfile(const QString& file, bool ask)
     return applyProfile(file, ask);
 }
 
-QString MainWindow::importModel(const QString& file, bool ask)
-{
-    std::vector<InputError> errors;
-    const auto config = readJsonFile(file.toStdString(), errors);
-    HfImportOptions options;
-    if (config && config->is_object() && config->contains("vision_config")) {
-        options.text_only = !ask || QMessageBox::question(this, tr("Import model"),
-                                                          tr("%1 has a vision encoder, which a ParaScope model cannot "
-                                                             "express. Import its language model alone?")
-                                                              .arg(QFileInfo(file).fileName()))
-                                        == QMessageBox::Yes;
-    }
-    std::optional<HfImport> imported;
-    if (config)
-        imported = importHfConfig(*config, file.toStdString(), options, errors);
-    if (!imported) {
-        const QString e = errorsText(errors);
-        showError(tr("Import model"), tr("Could not import %1:\n%2").arg(file, e));
-        return e;
-    }
-    if (ask && isVisible()) {
-        if (!panel_->editCustomModel(imported->model))
-            return tr("cancelled");
-    } else {
-        model_->edit([&](Scenario& s) {
-            s.model = imported->model;
-            s.parallel.stage_layers.clear();
-        });
-    }
-    model_->flush();
-    statusBar()->showMessage(tr("Imported %1 (%2)").arg(str(imported->model.name), str(imported->architecture)), 5000);
-    return {};
-}
-
 QString MainWindow::calibrateFromThisMachine(bool ask)
 {
     const ProbeRun run = runProbe(this, ask && isVisible(), QByteArray::fromStdString(scenarioToJson(model_->scenario()).dump()));
@@ -468,28 +433,6 @@ void MainWindow::closeEvent(QCloseEvent* e)
     s.setValue(QStringLiteral("windowState"), saveState());
     s.setValue(QStringLiteral("lastScenario"), QString::fromStdString(scenarioToJson(model_->scenario()).dump()));
     QMainWindow::closeEvent(e);
-}
-
-void MainWindow::dragEnterEvent(QDragEnterEvent* e)
-{
-    if (e->mimeData()->hasUrls())
-        e->acceptProposedAction();
-}
-
-void MainWindow::dropEvent(QDropEvent* e)
-{
-    const auto urls = e->mimeData()->urls();
-    if (!urls.isEmpty() && urls.front().isLocalFile())
-        openDropped(urls.front().toLocalFile());
-}
-
-QString MainWindow::openDropped(const QString& file)
-{
-    // A Hugging Face config.json is imported as a model; anything else opens as a scenario.
-    std::vector<InputError> errors;
-    const auto j = readJsonFile(file.toStdString(), errors);
-    const bool hf_config = j && j->is_object() && !j->contains("schema") && (j->contains("architectures") || j->contains("model_type"));
-    return hf_config ? importModel(file) : openScenario(file);
 }
 
 } // namespace parascope::ui

@@ -8,6 +8,7 @@
 
 #include <QFont>
 #include <QMainWindow>
+#include <QPointer>
 #include <QStringList>
 
 #include <optional>
@@ -27,6 +28,7 @@ namespace parascope::ui {
 
 class ChartView;
 class CommChart;
+class TraceDialog;
 class DiagnosticsPanel;
 class MemoryChart;
 class ScenarioModel;
@@ -89,10 +91,16 @@ public:
     // scenario's. A multimodal config asks whether to take its language model alone. With ask =
     // false the model is applied without dialogs (tests, scripts), a multimodal one text only.
     QString importModel(const QString& file, bool ask = true);
-    // A file dropped on the window: a Hugging Face config.json is imported as a model
-    // (importModel), anything else opened as a scenario.
+    // A file dropped on the window: a profiler trace is compared with the scenario
+    // (compareWithTrace), a Hugging Face config.json imported as a model (importModel), anything
+    // else opened as a scenario.
     QString openDropped(const QString& file);
     QString calibrateFromThisMachine(bool ask = true);
+    // Tools → Compare with a measured trace: a PyTorch profiler trace (Kineto's Chrome JSON,
+    // io/kineto_trace.h) read on a worker, then shown beside the simulated step in a dialog that
+    // follows the scenario's edits. device −1: the trace's one GPU (several: the user is asked).
+    void compareWithTrace(const QString& file, int device = -1);
+    TraceDialog* traceDialog() const;
 
     // Crash recovery (interactive sessions only; see autosave.h). Starts autosaving the scenario
     // to `dir` (default: the app's data folder) and returns the scenario file a killed or
@@ -125,6 +133,8 @@ private:
     void applyTheme();
     ChartView* chartFor(ChartKind which) const;
     QString applyProfile(const QString& file, bool ask);
+    void updateTraceComparison();
+    QPointer<TraceDialog> trace_dialog_;
 
     ScenarioModel* model_;
     ScenarioPanel* panel_;
@@ -195,6 +205,7 @@ private:
     QMenu* tools_menu_ = nullptr;
     QAction* calibrate_ = nullptr;
     QAction* import_profile_ = nullptr;
+    QAction* compare_trace_ = nullptr;
 };
 
 inline constexpr EnumName<MainWindow::Tab> kTabNames[] = {

@@ -171,6 +171,13 @@ void MainWindow::buildMenus()
             importProfile(f, true);
     });
 
+    compare_trace_ = tools_menu_->addAction(QString(), this, [this] {
+        const QString f = QFileDialog::getOpenFileName(this, tr("Compare with a measured trace"), QString(),
+                                                       tr("PyTorch profiler traces (*.json)"));
+        if (!f.isEmpty())
+            compareWithTrace(f);
+    });
+
     help_menu_ = menuBar()->addMenu(QString());
     about_ = help_menu_->addAction(QString(), this, [this] { showAbout(this); });
     connect(model_, &ScenarioModel::pinChanged, this, [this] { unpin_->setEnabled(model_->hasPin()); });
@@ -217,6 +224,9 @@ void MainWindow::retranslate()
     tools_menu_->setTitle(tr("&Tools"));
     calibrate_->setText(tr("&Calibrate from this machine…"));
     import_profile_->setText(tr("&Import profile…"));
+    compare_trace_->setText(tr("Compare with a &measured trace (PyTorch profiler)…"));
+    compare_trace_->setToolTip(tr("A Chrome trace from torch.profiler beside the simulated step of this scenario: step time, "
+                                  "GEMMs, attention, communication, idle"));
     help_menu_->setTitle(tr("&Help"));
     about_->setText(tr("&About ParaScope"));
     panel_dock_->setWindowTitle(tr("Scenario"));

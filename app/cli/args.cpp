@@ -36,6 +36,7 @@ const char* const kUsageText =
     "  parascope-cli presets [models|gpus|clusters] [--format text|json] [--lang en|zh]\n"
     "  parascope-cli model import-hf CONFIG.json [--text-only] [--out MODEL.json]\n"
     "  parascope-cli model import-megatron ARGS [--gpus N] [--cluster PRESET] [--vocab N] [--out SCENARIO.json]\n"
+    "  parascope-cli compare-trace FILE TRACE.json [--device N] [--set PATH=VALUE]… [--format text|json] [--lang en|zh]\n"
     "  parascope-cli --version | --help\n"
     "\n"
     "evaluate  reads a parascope.scenario/1 JSON file and prints memory per pipeline stage,\n"
@@ -52,6 +53,9 @@ const char* const kUsageText =
     "          Mixtral, Qwen2/3 dense and MoE, DeepSeek-V2/V3, GPT-2, GPT-OSS, Gemma 1/2/3);\n"
     "          import-megatron turns a pretrain_gpt.py argument list (a launch script) into a\n"
     "          scenario; --gpus, --cluster and --vocab give what the script does not say.\n"
+    "compare-trace  sets a measured step (a PyTorch profiler trace, Kineto's Chrome JSON) beside\n"
+    "          the simulated step of FILE: step time, GEMMs, attention, other compute, optimizer,\n"
+    "          exposed communication, idle, and the communication kernels by collective.\n"
     "sweep     evaluates one knob across values (PARAM: one of the knobs below; enum knobs by their\n"
     "          position) and names the breaking points.\n"
     "--set     moves one of those knobs before evaluating, as the app's slider does (DP keeps\n"
@@ -76,6 +80,7 @@ const char* const kUsageTextZh =
     "  parascope-cli presets [models|gpus|clusters] [--format text|json] [--lang en|zh]\n"
     "  parascope-cli model import-hf CONFIG.json [--text-only] [--out MODEL.json]\n"
     "  parascope-cli model import-megatron ARGS [--gpus N] [--cluster PRESET] [--vocab N] [--out SCENARIO.json]\n"
+    "  parascope-cli compare-trace FILE TRACE.json [--device N] [--set PATH=VALUE]… [--format text|json] [--lang en|zh]\n"
     "  parascope-cli --version | --help\n"
     "\n"
     "evaluate  读取 parascope.scenario/1 场景文件，输出每个流水线阶段的显存、每种集合通信的通信量、\n"
@@ -89,6 +94,8 @@ const char* const kUsageTextZh =
     "model     import-hf 把 Hugging Face 的 config.json 转为 ParaScope 模型（Llama、Mistral、Mixtral、\n"
     "          Qwen2/3 稠密与 MoE、DeepSeek-V2/V3、GPT-2、GPT-OSS、Gemma 1/2/3）；import-megatron 把\n"
     "          pretrain_gpt.py 的参数列表（启动脚本）转为场景；脚本未给出的由 --gpus、--cluster、--vocab 指定。\n"
+    "compare-trace  把实测的一步（PyTorch Profiler 跟踪，Kineto 的 Chrome JSON）与 FILE 的仿真单步并列：\n"
+    "          单步耗时、矩阵乘、注意力、其他计算、优化器、未重叠通信、空闲，以及按集合通信分列的通信内核。\n"
     "sweep     让一个参数取一组值逐一评估（PARAM：下列参数之一；枚举参数按序号），并指出临界点。\n"
     "--set     评估前调整一个参数，与界面滑块的规则相同（调整 DP 时微批数不变，全局批大小随之变化）；\n"
     "          可重复使用。\n"
@@ -150,6 +157,15 @@ std::string padColumns(const std::string& s, std::size_t w, bool right)
         return s;
     const std::string fill(w - cols, ' ');
     return right ? fill + s : s + fill;
+}
+
+int printFileErrors(const std::string& file, const std::vector<InputError>& errors)
+{
+    for (const InputError& e : errors) { // a file's own error (unreadable, not JSON) already names it
+        const bool named = e.path.empty() && e.message.rfind(file, 0) == 0;
+        std::cerr << "parascope-cli: " << (named ? std::string() : file + ": ") << e.text() << "\n";
+    }
+    return kExitBadInput;
 }
 
 // Returns an exit code on error, -1 when parsed.
@@ -239,6 +255,12 @@ int parseArgs(int argc, char** argv, int first, Args& a)
             if (n < 1)
                 return badUsage(a, "--vocab needs a whole number ≥ 1", "--vocab 需要一个 ≥ 1 的整数");
             a.vocab = n;
+        } else if (arg == "--device") {
+            const char* v = value();
+            const long long n = v ? std::atoll(v) : -1;
+            if (!v || n < 0 || n > 1024 || (n == 0 && std::string(v) != "0"))
+                return badUsage(a, "--device needs a GPU index ≥ 0", "--device 需要一个 ≥ 0 的 GPU 编号");
+            a.device = int(n);
         } else if (arg == "--no-explain") {
             a.explain = false;
         } else if (arg == "--help" || arg == "-h") {

@@ -2,7 +2,8 @@
 // parascope-cli's shared pieces: the parsed command line, the usage text, loading the scenario
 // (with --set and --profile) and writing the answer (stdout or --out). One file per subcommand:
 // cmd_evaluate.cpp (evaluate, timeline, sweep), cmd_search.cpp, cmd_validate.cpp,
-// cmd_profile.cpp (profile, presets), cmd_model.cpp (model import-hf, import-megatron).
+// cmd_profile.cpp (profile, presets), cmd_model.cpp (model import-hf, import-megatron),
+// cmd_trace.cpp (compare-trace).
 
 #include "hardware/nccl_tests_import.h"
 #include "types/scenario.h"
@@ -30,10 +31,11 @@ struct Args {
     bool closed_form = false, fewest_gpus = false;
     parascope::NcclTestsOverrides nccl;
     bool explain = true;
-    bool text_only = false;
-    bool comm_lanes = false;  // timeline --format chrome-trace: one thread per kind of communication   // model import-hf: the language model of a multimodal config
+    bool text_only = false;   // model import-hf: the language model of a multimodal config
+    bool comm_lanes = false;  // timeline --format chrome-trace: one thread per kind of communication
     std::string cluster;      // model import-megatron: the cluster preset
     long long vocab = 0;      // model import-megatron: the tokenizer's vocabulary
+    int device = -1;          // compare-trace: the GPU of a trace that holds several
     bool help = false; // --help after a subcommand
 };
 
@@ -64,6 +66,9 @@ int parseArgs(int argc, char** argv, int first, Args& a);
 // stderr) when it cannot be read.
 std::optional<Scenario> loadScenario(const Args& a, const char* command);
 
+// Prints each error of an input file, prefixed with the file's name; returns kExitBadInput.
+int printFileErrors(const std::string& file, const std::vector<InputError>& errors);
+
 // Writes the answer to --out (atomically) or stdout; returns the exit code.
 int emit(const Args& a, const std::string& text);
 
@@ -75,5 +80,6 @@ int validateCommand(const Args& a);
 int profileCommand(const Args& a);
 int presetsCommand(const Args& a);
 int modelCommand(const Args& a);
+int compareTraceCommand(const Args& a);
 
 } // namespace parascope::cli

@@ -18,15 +18,6 @@ using namespace parascope;
 
 namespace {
 
-int printErrors(const std::string& file, const std::vector<InputError>& errors)
-{
-    for (const InputError& e : errors) { // a file's own error (unreadable, not JSON) already names it
-        const bool named = e.path.empty() && e.message.rfind(file, 0) == 0;
-        std::cerr << "parascope-cli: " << (named ? std::string() : file + ": ") << e.text() << "\n";
-    }
-    return kExitBadInput;
-}
-
 // "8,190,735,360": a count as the model cards and the tests write it.
 std::string grouped(std::int64_t n)
 {
@@ -45,12 +36,12 @@ int importHf(const Args& a)
     std::vector<InputError> errors;
     const auto config = readJsonFile(file, errors);
     if (!config)
-        return printErrors(file, errors);
+        return printFileErrors(file, errors);
     HfImportOptions options;
     options.text_only = a.text_only;
     const auto imported = importHfConfig(*config, file, options, errors);
     if (!imported)
-        return printErrors(file, errors);
+        return printFileErrors(file, errors);
     const ModelSpec& m = imported->model;
     const ParamCounts c = countParameters(m, Explain::NumbersOnly);
     nlohmann::json j = modelToJson(m);
@@ -72,7 +63,7 @@ int importMegatron(const Args& a)
     std::vector<InputError> errors;
     const auto text = readTextFile(file, errors);
     if (!text)
-        return printErrors(file, errors);
+        return printFileErrors(file, errors);
     MegatronImportOptions options;
     options.gpus = a.gpus;
     options.vocab = a.vocab;
@@ -80,7 +71,7 @@ int importMegatron(const Args& a)
         options.cluster = a.cluster;
     const auto imported = importMegatronArgs(*text, std::filesystem::path(file).stem().string(), options, errors);
     if (!imported)
-        return printErrors(file, errors);
+        return printFileErrors(file, errors);
     for (const std::string& note : imported->notes)
         std::cerr << "parascope-cli: " << file << ": " << say(a, "assumed ", "假定 ") << note << "\n";
     return emit(a, imported->scenario.dump(2) + "\n");

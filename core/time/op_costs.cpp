@@ -346,6 +346,11 @@ OpCostModel opCosts(const Scenario& sc, const ParamCounts& params, const Pipelin
         const double fwd = sum([](const LayerCost& x) { return x.forward() + x.host_f; }) + head;
         const double bwd_in = sum([&](const LayerCost& x) { return x.backwardInput(t) + x.host_b; }) + head;
         const double bwd_w = sum([](const LayerCost& x) { return x.backwardWeight(); }) + head;
+        st.compute_s = fwd + bwd_in + bwd_w;
+        const double attention_passes = full || t.recomputes(RecomputeModule::CoreAttn) ? 2 : 1;
+        st.gemm_s = sum([&](const LayerCost& x) { return x.linear_s * (full ? 4 : 3); }) + 3 * head;
+        st.attention_s = sum([&](const LayerCost& x) { return x.attention_s * attention_passes + x.attention_b_s; });
+        st.host_wait_s = sum([](const LayerCost& x) { return x.host_f + x.host_b; });
         // The plan's ZeRO collectives cover the whole rank; this stage's share is its layers.
         const double stage_share = double(layers) / std::max(1, L.layers);
         // ZeRO-2/3 prefetch hides the per-microbatch collectives behind at most kZeroOverlap
@@ -480,18 +485,6 @@ OpCostModel opCosts(const Scenario& sc, const ParamCounts& params, const Pipelin
         out.terms.push_back({"time.layer_tp_comm", dense.tp_f, "s", sp ? "2·(t_AG + t_RS) per direction" : "2·t_AR per direction",
                              num(tp_dir), "Megatron TP: 2 collectives per layer and direction"});
     return out;
-}
-
-std::vector<double> rankMicrobatchTimes(const OpCostModel& c)
-{
-    std::vector<double> t(std::size_t(std::max(1, c.geometry.ranks)), 0.0);
-    const double share = c.geometry.microbatchShare();
-    for (int s = 0; s < int(c.stages.size()); ++s) {
-        const int r = c.geometry.rankOfStage(s);
-        if (r >= 0 && r < int(t.size()))
-            t[std::size_t(r)] += share * (c.stages[std::size_t(s)].cost.forward_s + c.stages[std::size_t(s)].cost.backward_s());
-    }
-    return t;
 }
 
 } // namespace parascope

@@ -26,6 +26,10 @@ struct StageOpCost {
     StageCost cost;                 // what the simulator needs
     GroupExposure forward, backward; // what of forward_comm_s / backward_comm_s each group is
     int layers = 0;
+    // The compute of one microbatch (forward + backward, communication apart) and of it the
+    // GEMMs, the attention kernels and the MoE host waits: the op breakdown set beside a
+    // measured trace (TimeReport::compute_kinds).
+    double compute_s = 0, gemm_s = 0, attention_s = 0, host_wait_s = 0;
 };
 
 struct OpCostModel {
@@ -40,9 +44,5 @@ struct OpCostModel {
 
 OpCostModel opCosts(const Scenario& sc, const ParamCounts& params, const PipelineGeometry& geometry,
                     const std::vector<CommEntry>& comm, Explain explain = Explain::Full);
-
-// Per-microbatch time of each rank's layers (forward + backward, communication inside ops
-// included): the sum of its stages' op costs, in one pass over the stages.
-std::vector<double> rankMicrobatchTimes(const OpCostModel& c);
 
 } // namespace parascope

@@ -17,7 +17,16 @@
 
 namespace parascope {
 
+// The critical rank's compute by kind; the four sum to TimeReport::compute_s. GEMMs (forward,
+// input and weight gradients, what recompute repeats, the output layer), attention kernels,
+// the rest (elementwise, FP8 casts, MoE routing), and the GPU waiting for the host to issue
+// MoE layers' kernels. Set beside a measured trace's kernel totals (io/trace_comparison.h).
+struct ComputeKinds {
+    double gemm_s = 0, attention_s = 0, other_s = 0, host_wait_s = 0;
+};
+
 struct TimeReport {
+    ComputeKinds compute_kinds;
     double step_s = 0, compute_s = 0, bubble_s = 0, bubble_fraction = 0, exposed_comm_s = 0, optimizer_s = 0;
     std::string method; // "simulated", "simulated (extrapolated)" or "closed-form"
     std::string note;   // why the closed form, or what was extrapolated

@@ -839,6 +839,38 @@ The previous file is unchanged.</translation>
         <source>Llama, Mistral, Mixtral, Qwen2/3 dense and MoE, DeepSeek-V2/V3, GPT-2, GPT-OSS and Gemma 1/2/3 configs; the model opens in the custom-model editor</source>
         <translation>Llama, Mistral, Mixtral, Qwen2/3 dense and MoE, DeepSeek-V2/V3, GPT-2, GPT-OSS and Gemma 1/2/3 configs; the model opens in the custom-model editor</translation>
     </message>
+    <message>
+        <source>Compare with a measured trace</source>
+        <translation>Compare with a measured trace</translation>
+    </message>
+    <message>
+        <source>PyTorch profiler traces (*.json)</source>
+        <translation>PyTorch profiler traces (*.json)</translation>
+    </message>
+    <message>
+        <source>Compare with a &amp;measured trace (PyTorch profiler)…</source>
+        <translation>Compare with a &amp;measured trace (PyTorch profiler)…</translation>
+    </message>
+    <message>
+        <source>A Chrome trace from torch.profiler beside the simulated step of this scenario: step time, GEMMs, attention, communication, idle</source>
+        <translation>A Chrome trace from torch.profiler beside the simulated step of this scenario: step time, GEMMs, attention, communication, idle</translation>
+    </message>
+    <message>
+        <source>Reading %1…</source>
+        <translation>Reading %1…</translation>
+    </message>
+    <message>
+        <source>Which GPU?</source>
+        <translation>Which GPU?</translation>
+    </message>
+    <message>
+        <source>GPU to compare:</source>
+        <translation>GPU to compare:</translation>
+    </message>
+    <message>
+        <source>Cannot read the trace</source>
+        <translation>Cannot read the trace</translation>
+    </message>
 </context>
 <context>
     <name>parascope::ui::MemoryChart</name>
@@ -1302,6 +1334,56 @@ OOM</translation>
             <numerusform>Slot grid · %1 · %n microbatch(es)</numerusform>
             <numerusform>Slot grid · %1 · %n microbatch(es)</numerusform>
         </translation>
+    </message>
+</context>
+<context>
+    <name>parascope::ui::TraceDialog</name>
+    <message>
+        <source>Measured trace beside the simulation — %1</source>
+        <translation>Measured trace beside the simulation — %1</translation>
+    </message>
+    <message>
+        <source>Part of the step</source>
+        <translation>Part of the step</translation>
+    </message>
+    <message>
+        <source>Simulated (ms)</source>
+        <translation>Simulated (ms)</translation>
+    </message>
+    <message>
+        <source>Measured (ms)</source>
+        <translation>Measured (ms)</translation>
+    </message>
+    <message>
+        <source>Ratio</source>
+        <translation>Ratio</translation>
+    </message>
+    <message>
+        <source>GPU %1</source>
+        <translation>GPU %1</translation>
+    </message>
+    <message>
+        <source>, rank %1 of %2</source>
+        <translation>, rank %1 of %2</translation>
+    </message>
+    <message numerus="yes">
+        <source>&lt;b&gt;%1&lt;/b&gt;: %2, %n step(s) measured, median %3 ms. Simulated: &lt;b&gt;%4&lt;/b&gt;, %5 ms; error %6 %.</source>
+        <translation>
+            <numerusform>&lt;b&gt;%1&lt;/b&gt;: %2, %n step measured, median %3 ms. Simulated: &lt;b&gt;%4&lt;/b&gt;, %5 ms; error %6 %.</numerusform>
+            <numerusform>&lt;b&gt;%1&lt;/b&gt;: %2, %n steps measured, median %3 ms. Simulated: &lt;b&gt;%4&lt;/b&gt;, %5 ms; error %6 %.</numerusform>
+        </translation>
+    </message>
+    <message>
+        <source>Measured</source>
+        <translation>Measured</translation>
+    </message>
+    <message>
+        <source>Simulated</source>
+        <translation>Simulated</translation>
+    </message>
+    <message>
+        <source>time per step (ms)</source>
+        <translation>time per step (ms)</translation>
     </message>
 </context>
 </TS>

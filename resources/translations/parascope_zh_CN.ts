@@ -830,6 +830,38 @@ The previous file is unchanged.</source>
         <source>Llama, Mistral, Mixtral, Qwen2/3 dense and MoE, DeepSeek-V2/V3, GPT-2, GPT-OSS and Gemma 1/2/3 configs; the model opens in the custom-model editor</source>
         <translation>支持 Llama、Mistral、Mixtral、Qwen2/3 稠密与 MoE、DeepSeek-V2/V3、GPT-2、GPT-OSS 和 Gemma 1/2/3 的配置；导入后在自定义模型编辑器中打开</translation>
     </message>
+    <message>
+        <source>Compare with a measured trace</source>
+        <translation>与实测跟踪对比</translation>
+    </message>
+    <message>
+        <source>PyTorch profiler traces (*.json)</source>
+        <translation>PyTorch Profiler 跟踪文件 (*.json)</translation>
+    </message>
+    <message>
+        <source>Compare with a &amp;measured trace (PyTorch profiler)…</source>
+        <translation>与实测跟踪对比（PyTorch Profiler）(&amp;M)…</translation>
+    </message>
+    <message>
+        <source>A Chrome trace from torch.profiler beside the simulated step of this scenario: step time, GEMMs, attention, communication, idle</source>
+        <translation>把 torch.profiler 导出的 Chrome 跟踪与本场景的仿真单步并列：单步耗时、矩阵乘、注意力、通信、空闲</translation>
+    </message>
+    <message>
+        <source>Reading %1…</source>
+        <translation>正在读取 %1…</translation>
+    </message>
+    <message>
+        <source>Which GPU?</source>
+        <translation>对比哪块 GPU？</translation>
+    </message>
+    <message>
+        <source>GPU to compare:</source>
+        <translation>要对比的 GPU：</translation>
+    </message>
+    <message>
+        <source>Cannot read the trace</source>
+        <translation>无法读取跟踪文件</translation>
+    </message>
 </context>
 <context>
     <name>parascope::ui::MemoryChart</name>
@@ -1290,6 +1322,55 @@ OOM</source>
         <translation>
             <numerusform>时隙网格 · %1 · %n 个微批</numerusform>
         </translation>
+    </message>
+</context>
+<context>
+    <name>parascope::ui::TraceDialog</name>
+    <message>
+        <source>Measured trace beside the simulation — %1</source>
+        <translation>实测跟踪与仿真对比 —— %1</translation>
+    </message>
+    <message>
+        <source>Part of the step</source>
+        <translation>单步的组成</translation>
+    </message>
+    <message>
+        <source>Simulated (ms)</source>
+        <translation>仿真（ms）</translation>
+    </message>
+    <message>
+        <source>Measured (ms)</source>
+        <translation>实测（ms）</translation>
+    </message>
+    <message>
+        <source>Ratio</source>
+        <translation>比值</translation>
+    </message>
+    <message>
+        <source>GPU %1</source>
+        <translation>GPU %1</translation>
+    </message>
+    <message>
+        <source>, rank %1 of %2</source>
+        <translation>，rank %1 / %2</translation>
+    </message>
+    <message numerus="yes">
+        <source>&lt;b&gt;%1&lt;/b&gt;: %2, %n step(s) measured, median %3 ms. Simulated: &lt;b&gt;%4&lt;/b&gt;, %5 ms; error %6 %.</source>
+        <translation>
+            <numerusform>&lt;b&gt;%1&lt;/b&gt;：%2，实测 %n 步，中位数 %3 ms。仿真：&lt;b&gt;%4&lt;/b&gt;，%5 ms；误差 %6 %。</numerusform>
+        </translation>
+    </message>
+    <message>
+        <source>Measured</source>
+        <translation>实测值</translation>
+    </message>
+    <message>
+        <source>Simulated</source>
+        <translation>仿真</translation>
+    </message>
+    <message>
+        <source>time per step (ms)</source>
+        <translation>每步时间（ms）</translation>
     </message>
 </context>
 </TS>

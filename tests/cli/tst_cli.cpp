@@ -70,7 +70,7 @@ class TstCli : public QObject {
             QStringLiteral("PCIe"), QStringLiteral("GPipe"), QStringLiteral("DualPipeV"), QStringLiteral("DualPipe"), QStringLiteral("KV"), QStringLiteral("GQA"),
             QStringLiteral("MoE"), QStringLiteral("FLOPs"), QStringLiteral("MAPE"), QStringLiteral("Megatron"),
             QStringLiteral("DeepSpeed"), QStringLiteral("Narayanan"), QStringLiteral("GPT"), QStringLiteral("ParaScope"),
-            QStringLiteral("FSDP"), QStringLiteral("HSDP"), QStringLiteral("Ulysses")};
+            QStringLiteral("FSDP"), QStringLiteral("HSDP"), QStringLiteral("Ulysses"), QStringLiteral("rank"), QStringLiteral("GEMM")};
         return words;
     }
 
@@ -439,6 +439,45 @@ private slots:
         QCOMPARE(r.code, 2);
     }
 
+    void compareTrace()
+    {
+        // The hand-made trace of tests/data/traces (tst_trace_import derives its 10 ms step and
+        // each part) beside the default scenario's step.
+        const QString trace = data("traces/kineto_three_steps.json");
+        Run r = run({QStringLiteral("compare-trace"), defaultScenario(), trace, QStringLiteral("--format"), QStringLiteral("json")});
+        QCOMPARE(r.code, 0);
+        const nlohmann::json j = nlohmann::json::parse(r.out.toStdString());
+        QCOMPARE(j["schema"].get<std::string>(), std::string("parascope.trace-comparison/1"));
+        QCOMPARE(j["trace"]["step_s"].get<double>(), 0.01);
+        QCOMPARE(j["trace"]["rank"].get<int>(), 3);
+        QCOMPARE(j["rows"][0]["key"].get<std::string>(), std::string("step"));
+        const Run report = run({QStringLiteral("evaluate"), defaultScenario(), QStringLiteral("--format"), QStringLiteral("json")});
+        const double step = nlohmann::json::parse(report.out.toStdString())["time"]["step_s"].get<double>();
+        QCOMPARE(j["rows"][0]["simulated_s"].get<double>(), step);
+        r = run({QStringLiteral("compare-trace"), defaultScenario(), trace});
+        QCOMPARE(r.code, 0);
+        QVERIFY2(r.out.contains("measured trace: NVIDIA H100 80GB HBM3 · rank 3/8, 2 steps"), r.out.constData());
+        QVERIFY2(r.out.contains("exposed communication") && r.out.contains("1.50"), r.out.constData());
+        r = run({QStringLiteral("compare-trace"), defaultScenario(), trace, QStringLiteral("--lang"), QStringLiteral("zh")});
+        QCOMPARE(r.code, 0);
+        // The GPU's name, CUDA's copy functions and the trace's JSON fields stay as written.
+        expectChinese(QStringLiteral("compare-trace"), r.out,
+                      {QStringLiteral("NVIDIA H100 80GB HBM3"), QStringLiteral("memcpy"), QStringLiteral("memset"), QStringLiteral("traceEvents"),
+                       QStringLiteral(" ts "), QStringLiteral(" dur ")});
+        // What the trace cannot tell is asked for, naming the option; what is wrong says where.
+        r = run({QStringLiteral("compare-trace"), defaultScenario(), data("traces/kineto_two_gpus.json")});
+        QCOMPARE(r.code, 2);
+        QVERIFY2(r.err.contains("kineto_two_gpus.json: --device: the trace has kernels on GPUs 0, 1"), r.err.constData());
+        r = run({QStringLiteral("compare-trace"), defaultScenario(), data("traces/kineto_two_gpus.json"), QStringLiteral("--device"),
+                 QStringLiteral("1")});
+        QCOMPARE(r.code, 0);
+        r = run({QStringLiteral("compare-trace"), defaultScenario()});
+        QCOMPARE(r.code, 2);
+        r = run({QStringLiteral("compare-trace"), defaultScenario(), data("hf/gpt2.json")});
+        QCOMPARE(r.code, 2);
+        QVERIFY2(r.err.contains("traceEvents"), r.err.constData());
+    }
+
     void sweepOutputs()
     {
         Run r = run({QStringLiteral("sweep"), defaultScenario(), QStringLiteral("--param"), QStringLiteral("parallel.pp"),
@@ -617,7 +656,7 @@ private slots:
         QCOMPARE(r.code, 0);
         QVERIFY(r.out.contains("usage:"));
         // Every subcommand answers --help (and -h) with the usage, exit 0, nothing on stderr.
-        for (const char* cmd : {"evaluate", "timeline", "sweep", "search", "validate", "profile", "presets", "model"})
+        for (const char* cmd : {"evaluate", "timeline", "sweep", "search", "validate", "profile", "presets", "model", "compare-trace"})
             for (const char* flag : {"--help", "-h"}) {
                 r = run({QString::fromLatin1(cmd), QString::fromLatin1(flag)});
                 QVERIFY2(r.code == 0 && r.out.contains("usage:") && r.err.isEmpty(), cmd);

@@ -204,6 +204,15 @@ private slots:
         QVERIFY2(near(e.time.step_s, step), qPrintable(versus("step", e.time.step_s, step)));
         QVERIFY2(near(e.time.bubble_fraction, bubble / step),
                  qPrintable(versus("bubble fraction", e.time.bubble_fraction, bubble / step)));
+        // The critical rank's compute by kind (set beside a measured trace): rank 0 holds no
+        // output layer, so over m microbatches of 8 layers the GEMMs run forward, dX and dW,
+        // 3·lin; attention its forward and its 2.5× backward, 3.5·att; the rest the elementwise
+        // passes, elem + 2·elem; nothing waits for the host.
+        const ComputeKinds& k = e.time.compute_kinds;
+        QVERIFY2(near(k.gemm_s, m * 8 * 3 * lin), qPrintable(versus("GEMMs", k.gemm_s, m * 8 * 3 * lin)));
+        QVERIFY2(near(k.attention_s, m * 8 * 3.5 * att), qPrintable(versus("attention", k.attention_s, m * 8 * 3.5 * att)));
+        QVERIFY2(near(k.other_s, m * 8 * 3 * elem), qPrintable(versus("other compute", k.other_s, m * 8 * 3 * elem)));
+        QCOMPARE(k.host_wait_s, 0.0);
     }
 
     void moeWithExpertParallelByHand()

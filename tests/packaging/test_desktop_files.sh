@@ -1,9 +1,10 @@
 #!/usr/bin/env bash
 # The desktop entry, the AppStream metainfo and the MIME type validate with the freedesktop
-# tools, and the metainfo's latest release is the project version.
-#   test_desktop_files.sh SOURCE_DIR VERSION
+# tools, and the metainfo's latest release is the project version. The metainfo is the one the
+# build configured: it names the public URL it was given (PARASCOPE_PUBLIC_URL), or none at all.
+#   test_desktop_files.sh SOURCE_DIR VERSION METAINFO [PUBLIC_URL]
 set -euo pipefail
-src=$1 version=$2
+src=$1 version=$2 metainfo=$3 url=${4:-}
 linux="$src/packaging/linux"
 id=io.github.parascope.ParaScope
 for tool in desktop-file-validate appstreamcli update-mime-database; do
@@ -11,9 +12,15 @@ for tool in desktop-file-validate appstreamcli update-mime-database; do
 done
 
 desktop-file-validate "$linux/$id.desktop"
-appstreamcli validate --no-net "$linux/$id.metainfo.xml"
+appstreamcli validate --no-net "$metainfo"
 
-latest=$(grep -o '<release version="[^"]*"' "$linux/$id.metainfo.xml" | head -1 | cut -d'"' -f2)
+if [[ -z "$url" ]]; then
+  ! grep -n '<url\|<image>' "$metainfo" || { echo "FAIL: built without PARASCOPE_PUBLIC_URL, the metainfo still names an address"; exit 1; }
+else
+  grep -q "<url type=\"homepage\">$url</url>" "$metainfo" || { echo "FAIL: the metainfo's homepage is not $url"; exit 1; }
+fi
+
+latest=$(grep -o '<release version="[^"]*"' "$metainfo" | head -1 | cut -d'"' -f2)
 [[ "$latest" == "$version" ]] || { echo "FAIL: metainfo's latest release is $latest, project(VERSION) is $version"; exit 1; }
 
 # The MIME type compiles, and *.parascope.json maps to it ahead of plain JSON.

@@ -447,7 +447,8 @@ private slots:
                              QStringLiteral("cuDNN / FA3"), QStringLiteral("FA2"), QStringLiteral("PyTorch SDPA"), QStringLiteral("cuDNN"),
                              QStringLiteral("Transformer Engine"), QStringLiteral("Hopper"), QStringLiteral("FlashAttention-3"),
                              QStringLiteral("FlashAttention-2"), QStringLiteral("DeepEP"), QStringLiteral("torchtitan"),
-                             QStringLiteral("PP 2"), QStringLiteral("Hugging Face"), QStringLiteral("config.json"), QStringLiteral("ZeRO-Offload"), QStringLiteral("FSDP"), QStringLiteral("PCIe")};
+                             QStringLiteral("PP 2"), QStringLiteral("Hugging Face"), QStringLiteral("config.json"), QStringLiteral("ZeRO-Offload"), QStringLiteral("FSDP"), QStringLiteral("PCIe"),
+                             QStringLiteral("PyTorch Profiler")};
         for (const char* kind : {"models", "clusters", "gpus", "lessons"})
             for (const PresetInfo& p : listPresets(kind)) {
                 names << QString::fromStdString(p.id) << QString::fromStdString(p.name);

@@ -16,6 +16,7 @@
 #include "model/parameter_count.h"
 #include "lessons/lessons.h"
 #include "main_window.h"
+#include "dialogs/trace_dialog.h"
 #include "memory_chart.h"
 #include "models/scenario_model.h"
 #include "scenario_fixture.h"
@@ -26,6 +27,7 @@
 #include "parascope/version.h"
 
 #include <QMenu>
+#include <QTableWidget>
 #include <QToolButton>
 #include "timeline_chart.h"
 
@@ -667,6 +669,39 @@ private slots:
         const QString error = w.importModel(QStringLiteral(PARASCOPE_TEST_DATA "/profile-a100-80g.json"), false);
         QVERIFY2(error.contains(QStringLiteral("architectures")), qPrintable(error));
         QCOMPARE(w.model()->scenario().model.name, std::string("gemma-2-9b"));
+    }
+
+    void compareWithAMeasuredTrace()
+    {
+        // Tools → Compare with a measured trace: read on a worker, then a dialog beside the
+        // window with the step taken apart on both sides, following the scenario's edits.
+        MainWindow w;
+        w.setLanguage(QStringLiteral("en"));
+        w.model()->setScenario(sevenB());
+        w.compareWithTrace(QStringLiteral(PARASCOPE_TEST_DATA "/traces/kineto_three_steps.json"));
+        QTRY_VERIFY(w.traceDialog() != nullptr);
+        TraceDialog* d = w.traceDialog();
+        const TraceComparison& c = d->comparison();
+        // The hand-made trace's median step is 10 ms (tst_trace_import derives every row).
+        QCOMPARE(c.row("step")->measured_s, 10e-3);
+        QCOMPARE(c.row("step")->simulated_s, w.model()->estimate().time.step_s);
+        QCOMPARE(d->table()->rowCount(), int(c.rows.size()));
+        QCOMPARE(d->table()->item(0, 2)->text(), QStringLiteral("10.00"));
+        // Seven parts of the step, a stacked bar each side.
+        QCOMPARE(d->plot()->plottableCount(), 7);
+        // An edit re-evaluates, and the simulated side follows.
+        const double before = c.row("step")->simulated_s;
+        w.model()->edit([](Scenario& s) { s.training.global_batch *= 2; });
+        w.model()->flush();
+        QVERIFY(w.traceDialog()->comparison().row("step")->simulated_s > before);
+        // Dropped on the window, a trace is compared, not opened as a scenario.
+        const std::string name = w.model()->scenario().name;
+        w.traceDialog()->close();
+        QTRY_VERIFY(w.traceDialog() == nullptr);
+        QVERIFY(w.openDropped(QStringLiteral(PARASCOPE_TEST_DATA "/traces/kineto_no_steps.json")).isEmpty());
+        QTRY_VERIFY(w.traceDialog() != nullptr);
+        QCOMPARE(w.model()->scenario().name, name);
+        QCOMPARE(w.traceDialog()->comparison().row("step")->measured_s, 0.7e-3);
     }
 
     void calibrateFromThisMachine()

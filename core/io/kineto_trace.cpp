@@ -1,0 +1,440 @@
+#include "io/kineto_trace.h"
+
+#include "types/term.h"
+
+#include <algorithm>
+#include <cctype>
+#include <cmath>
+#include <unordered_map>
+
+namespace parascope {
+
+namespace {
+
+std::string lower(std::string s)
+{
+    for (char& c : s)
+        c = char(std::tolower(static_cast<unsigned char>(c)));
+    return s;
+}
+
+bool has(const std::string& s, const char* needle) { return s.find(needle) != std::string::npos; }
+
+// A number, or a number written as a string (some exporters quote ts and dur).
+std::optional<double> numberOf(const nlohmann::json& j)
+{
+    if (j.is_number())
+        return j.get<double>();
+    if (j.is_string()) {
+        const std::string& s = j.get_ref<const std::string&>();
+        char* end = nullptr;
+        const double v = std::strtod(s.c_str(), &end);
+        if (end && end != s.c_str() && *end == '\0')
+            return v;
+    }
+    return std::nullopt;
+}
+
+// A number field of an event; NaN when absent or not a number.
+double numberField(const nlohmann::json& e, const char* key)
+{
+    const auto v = e.find(key);
+    const std::optional<double> d = v != e.end() ? numberOf(*v) : std::nullopt;
+    return d.value_or(std::nan(""));
+}
+
+std::string stringOf(const nlohmann::json& e, const char* key)
+{
+    const auto v = e.find(key);
+    return v != e.end() && v->is_string() ? v->get<std::string>() : std::string();
+}
+
+std::optional<long long> integerField(const nlohmann::json& object, const char* key)
+{
+    const auto v = object.find(key);
+    if (v == object.end())
+        return std::nullopt;
+    if (const std::optional<double> d = numberOf(*v); d && std::isfinite(*d) && std::abs(*d) < 9e15)
+        return (long long)std::llround(*d);
+    return std::nullopt;
+}
+
+// A number in an event's "args" (device, stream, correlation).
+std::optional<long long> integerArg(const nlohmann::json& e, const char* key)
+{
+    const auto args = e.find("args");
+    return args != e.end() && args->is_object() ? integerField(*args, key) : std::nullopt;
+}
+
+// A GPU event's device: args.device, else the pid Kineto gives GPU rows (the device index; a
+// process id there, from other exporters, is no device).
+std::optional<long long> deviceOf(const nlohmann::json& e)
+{
+    if (const std::optional<long long> d = integerArg(e, "device"))
+        return d;
+    const std::optional<long long> pid = integerField(e, "pid");
+    return pid && *pid >= 0 && *pid < 1024 ? pid : std::nullopt;
+}
+
+struct Interval {
+    double a = 0, b = 0;
+};
+
+// Total length of a union of intervals (sorted and merged here).
+double unionLength(std::vector<Interval> v)
+{
+    std::sort(v.begin(), v.end(), [](const Interval& x, const Interval& y) { return x.a < y.a; });
+    double total = 0, a = 0, b = 0;
+    bool open = false;
+    for (const Interval& i : v) {
+        if (open && i.a <= b) {
+            b = std::max(b, i.b);
+            continue;
+        }
+        if (open)
+            total += b - a;
+        a = i.a, b = i.b, open = true;
+    }
+    return open ? total + (b - a) : total;
+}
+
+struct GpuEvent {
+    std::string name;
+    KernelKind kind = KernelKind::OtherCompute;
+    long long stream = 0;
+    double start = 0, end = 0; // seconds from the trace's first GPU event
+    double launch = 0;         // the CPU launch (correlation), or the start when unknown
+    bool launched_in_optimizer = false;
+};
+
+struct Range {
+    double start = 0, end = 0; // seconds, absolute (µs / 1e6)
+    long long number = -1;
+};
+
+bool inAny(const std::vector<Range>& ranges, double t)
+{
+    return std::any_of(ranges.begin(), ranges.end(), [&](const Range& r) { return t >= r.start && t <= r.end; });
+}
+
+StepTotals totalsOver(const std::vector<const GpuEvent*>& events, double w0, double w1)
+{
+    StepTotals t;
+    t.window_s = w1 - w0;
+    std::vector<Interval> compute, comm, copies;
+    for (const GpuEvent* e : events) {
+        t.kernel_s[e->kind] += e->end - e->start;
+        if (e->kind == KernelKind::Communication)
+            if (const std::optional<Collective> c = ncclCollective(e->name))
+                t.collective_s[*c] += e->end - e->start;
+        const Interval clipped{std::max(w0, e->start), std::min(w1, e->end)};
+        if (clipped.b <= clipped.a)
+            continue;
+        (e->kind == KernelKind::Communication ? comm : e->kind == KernelKind::Memcpy ? copies : compute).push_back(clipped);
+    }
+    t.compute_busy_s = unionLength(compute);
+    std::vector<Interval> busy = compute;
+    busy.insert(busy.end(), comm.begin(), comm.end());
+    const double with_comm = unionLength(busy);
+    busy.insert(busy.end(), copies.begin(), copies.end());
+    const double all = unionLength(busy);
+    t.exposed_comm_s = with_comm - t.compute_busy_s;
+    t.exposed_memcpy_s = all - with_comm;
+    t.idle_s = std::max(0.0, t.window_s - all);
+    return t;
+}
+
+void accumulate(StepTotals& into, const StepTotals& t, double w)
+{
+    into.window_s += w * t.window_s;
+    for (const auto& [k, v] : t.kernel_s)
+        into.kernel_s[k] += w * v;
+    for (const auto& [k, v] : t.collective_s)
+        into.collective_s[k] += w * v;
+    into.compute_busy_s += w * t.compute_busy_s;
+    into.exposed_comm_s += w * t.exposed_comm_s;
+    into.exposed_memcpy_s += w * t.exposed_memcpy_s;
+    into.idle_s += w * t.idle_s;
+}
+
+std::string ms(double s) { return num(s * 1e3) + " ms"; }
+
+} // namespace
+
+KernelKind kernelKind(const std::string& name)
+{
+    const std::string n = lower(name);
+    if (has(n, "nccl"))
+        return KernelKind::Communication;
+    // Attention before GEMMs: cuDNN's fused attention and CUTLASS's fmha carry GEMM words too.
+    if (has(n, "flash") || has(n, "fmha") || has(n, "sdpa") || has(n, "attn") || has(n, "attention"))
+        return KernelKind::Attention;
+    if (has(n, "multi_tensor_apply") || has(n, "adam") || has(n, "optimizer"))
+        return KernelKind::Optimizer;
+    if (has(n, "gemm") || has(n, "cutlass") || has(n, "xmma") || has(n, "nvjet") || has(n, "cublas") || has(n, "matmul")
+        || has(n, "wgmma"))
+        return KernelKind::Gemm;
+    return KernelKind::OtherCompute;
+}
+
+std::optional<Collective> ncclCollective(const std::string& name)
+{
+    const std::string n = lower(name);
+    if (!has(n, "nccl"))
+        return std::nullopt;
+    static const std::pair<const char*, Collective> names[] = {
+        {"reducescatter", Collective::ReduceScatter}, {"reduce_scatter", Collective::ReduceScatter},
+        {"allreduce", Collective::AllReduce},         {"all_reduce", Collective::AllReduce},
+        {"allgather", Collective::AllGather},         {"all_gather", Collective::AllGather},
+        {"alltoall", Collective::SendRecv},           {"sendrecv", Collective::SendRecv},
+        {"_send", Collective::SendRecv},              {"_recv", Collective::SendRecv},
+        {"broadcast", Collective::Broadcast},         {"_reduce", Collective::Reduce}};
+    for (const auto& [needle, op] : names)
+        if (has(n, needle))
+            return op;
+    return std::nullopt;
+}
+
+std::optional<MeasuredTrace> readKinetoTrace(const nlohmann::json& trace, const KinetoOptions& options,
+                                             std::vector<InputError>& errors)
+{
+    const nlohmann::json* events = nullptr;
+    if (trace.is_object() && trace.contains("traceEvents") && trace["traceEvents"].is_array())
+        events = &trace["traceEvents"];
+    else if (trace.is_array())
+        events = &trace;
+    if (!events) {
+        errors.push_back({"", "not a Chrome trace: expected an object with \"traceEvents\" (a PyTorch profiler trace) "
+                              "or an array of events"});
+        return std::nullopt;
+    }
+
+    MeasuredTrace out;
+    std::unordered_map<long long, double> launches; // correlation id → CPU launch time (s)
+    std::vector<Range> step_marks, optimizer_cpu;
+    std::map<int, std::vector<Range>> optimizer_gpu; // per device
+    struct Raw {
+        const nlohmann::json* e;
+        std::string name, cat;
+        int device;
+        double ts, dur;
+    };
+    std::vector<Raw> gpu;
+    std::size_t malformed = 0;
+    std::string first_malformed;
+    for (std::size_t i = 0; i < events->size(); ++i) {
+        const nlohmann::json& e = (*events)[i];
+        if (!e.is_object() || stringOf(e, "ph") != "X")
+            continue;
+        const std::string cat = lower(stringOf(e, "cat"));
+        const std::string name = stringOf(e, "name");
+        const double ts = numberField(e, "ts"), dur = numberField(e, "dur");
+        if (!std::isfinite(ts) || !std::isfinite(dur) || dur < 0) {
+            if (malformed++ == 0)
+                first_malformed = "traceEvents[" + std::to_string(i) + "]";
+            continue;
+        }
+        const double t0 = ts * 1e-6, t1 = (ts + dur) * 1e-6;
+        if (cat == "kernel" || cat == "gpu_memcpy" || cat == "gpu_memset" || cat == "memcpy" || cat == "memset") {
+            const std::optional<long long> device = deviceOf(e);
+            gpu.push_back({&e, name, cat, int(std::clamp<long long>(device.value_or(0), -1, 1 << 20)), ts, dur});
+        } else if (cat == "cuda_runtime" || cat == "cuda_driver" || cat == "runtime") {
+            if (const std::optional<long long> c = integerArg(e, "correlation"))
+                launches[*c] = t0;
+        } else if (cat == "user_annotation" && name.rfind("ProfilerStep#", 0) == 0) {
+            char* end = nullptr;
+            const long long n = std::strtoll(name.c_str() + 13, &end, 10);
+            step_marks.push_back({t0, t1, end && *end == '\0' ? n : -1});
+        } else if (name.rfind("Optimizer.step", 0) == 0) {
+            if (cat == "gpu_user_annotation") {
+                const std::optional<long long> device = deviceOf(e);
+                optimizer_gpu[int(std::clamp<long long>(device.value_or(0), -1, 1 << 20))].push_back({t0, t1});
+            } else {
+                optimizer_cpu.push_back({t0, t1});
+            }
+        }
+    }
+    if (malformed > 0)
+        out.warnings.push_back({num(double(malformed)) + " complete events without a valid ts or dur were skipped (the first: "
+                                    + first_malformed + ")",
+                                "跳过了 " + num(double(malformed)) + " 个缺少有效 ts 或 dur 的事件（第一个：" + first_malformed + "）"});
+
+    // The device: asked for, or the only one with GPU work.
+    std::map<int, std::size_t> per_device;
+    for (const Raw& r : gpu)
+        ++per_device[r.device];
+    if (per_device.empty()) {
+        errors.push_back({"traceEvents", "no GPU kernels (events with \"cat\": \"kernel\"): record the trace with "
+                                         "ProfilerActivity.CUDA"});
+        return std::nullopt;
+    }
+    if (options.device >= 0) {
+        if (!per_device.count(options.device)) {
+            std::string list;
+            for (const auto& [d, n] : per_device)
+                list += (list.empty() ? "" : ", ") + std::to_string(d);
+            errors.push_back({"--device", "the trace has no kernels on GPU " + std::to_string(options.device) + "; it has GPUs " + list});
+            return std::nullopt;
+        }
+        out.device = options.device;
+    } else if (per_device.size() > 1) {
+        std::string list;
+        for (const auto& [d, n] : per_device)
+            list += (list.empty() ? "" : ", ") + std::to_string(d);
+        errors.push_back({"--device", "the trace has kernels on GPUs " + list + ": choose one with --device N"});
+        return std::nullopt;
+    } else {
+        out.device = per_device.begin()->first;
+    }
+
+    if (trace.is_object()) {
+        if (const auto props = trace.find("deviceProperties"); props != trace.end() && props->is_array())
+            for (const nlohmann::json& p : *props)
+                if (p.is_object() && integerField(p, "id") == out.device)
+                    out.gpu_name = stringOf(p, "name");
+        if (const auto dist = trace.find("distributedInfo"); dist != trace.end() && dist->is_object()) {
+            if (dist->contains("rank") && (*dist)["rank"].is_number_integer())
+                out.rank = (*dist)["rank"].get<int>();
+            if (dist->contains("world_size") && (*dist)["world_size"].is_number_integer())
+                out.world_size = (*dist)["world_size"].get<int>();
+        }
+    }
+
+    // The device's GPU work, in seconds from its first event.
+    double origin = 0;
+    bool first = true;
+    for (const Raw& r : gpu)
+        if (r.device == out.device && (first || r.ts * 1e-6 < origin)) {
+            origin = r.ts * 1e-6;
+            first = false;
+        }
+    std::vector<GpuEvent> work;
+    work.reserve(gpu.size());
+    const std::vector<Range>& gpu_opt = optimizer_gpu[out.device];
+    for (const Raw& r : gpu) {
+        if (r.device != out.device)
+            continue;
+        const nlohmann::json& e = *r.e;
+        GpuEvent g;
+        g.name = r.name;
+        g.kind = r.cat == "kernel" ? kernelKind(g.name) : KernelKind::Memcpy;
+        const std::optional<long long> stream = integerArg(e, "stream");
+        g.stream = stream ? *stream : integerField(e, "tid").value_or(0);
+        const double abs_start = r.ts * 1e-6;
+        g.start = abs_start - origin;
+        g.end = (r.ts + r.dur) * 1e-6 - origin;
+        const std::optional<long long> corr = integerArg(e, "correlation");
+        const auto launch = corr ? launches.find(*corr) : launches.end();
+        g.launch = launch != launches.end() ? launch->second : abs_start;
+        // Under an "Optimizer.step" annotation (CPU launch or GPU range), compute is optimizer work.
+        if (g.kind != KernelKind::Communication && g.kind != KernelKind::Memcpy
+            && (inAny(optimizer_cpu, g.launch) || inAny(gpu_opt, abs_start)))
+            g.kind = KernelKind::Optimizer;
+        work.push_back(std::move(g));
+    }
+    std::sort(work.begin(), work.end(), [](const GpuEvent& a, const GpuEvent& b) { return a.start < b.start; });
+
+    // Steps: each ProfilerStep#N's kernels (those it launched); or the whole trace as one step.
+    std::sort(step_marks.begin(), step_marks.end(), [](const Range& a, const Range& b) { return a.start < b.start; });
+    std::vector<std::vector<const GpuEvent*>> per_step(std::max<std::size_t>(1, step_marks.size()));
+    for (const GpuEvent& g : work) {
+        if (step_marks.empty()) {
+            per_step[0].push_back(&g);
+            continue;
+        }
+        const auto it = std::upper_bound(step_marks.begin(), step_marks.end(), g.launch,
+                                         [](double t, const Range& r) { return t < r.start; });
+        if (it == step_marks.begin())
+            continue;
+        const std::size_t s = std::size_t(it - step_marks.begin()) - 1;
+        if (g.launch <= step_marks[s].end)
+            per_step[s].push_back(&g);
+    }
+    if (step_marks.empty())
+        out.warnings.push_back({"the trace has no ProfilerStep#N annotations (torch.profiler's prof.step()): the whole trace is "
+                                "taken as one step, from its first GPU event to its last",
+                                "跟踪中没有 ProfilerStep#N 标注（torch.profiler 的 prof.step()）：整个跟踪按一步计算，"
+                                "从第一个 GPU 事件到最后一个"});
+
+    // A step's window runs from its first kernel to the next step's first kernel; a step with
+    // no next step ends at its last kernel (the host time before a next step is not in the trace).
+    struct Window {
+        std::size_t index;
+        double start, end;
+        bool closed;
+    };
+    std::vector<Window> windows;
+    for (std::size_t s = 0; s < per_step.size(); ++s) {
+        if (per_step[s].empty())
+            continue;
+        double last = 0;
+        for (const GpuEvent* g : per_step[s])
+            last = std::max(last, g->end);
+        windows.push_back({s, per_step[s].front()->start, last, false});
+    }
+    if (windows.empty()) {
+        errors.push_back({"traceEvents", "no GPU kernel was launched inside a ProfilerStep#N annotation"});
+        return std::nullopt;
+    }
+    for (std::size_t w = 0; w + 1 < windows.size(); ++w)
+        if (!step_marks.empty() && step_marks[windows[w + 1].index].number == step_marks[windows[w].index].number + 1) {
+            windows[w].end = std::max(windows[w].end, windows[w + 1].start);
+            windows[w].closed = true;
+        }
+    const bool any_closed = std::any_of(windows.begin(), windows.end(), [](const Window& w) { return w.closed; });
+    if (!any_closed && !step_marks.empty())
+        out.warnings.push_back({"only one step was recorded: its time runs from its first kernel to its last, without the "
+                                "host time before the next step; record two or more (schedule active ≥ 2)",
+                                "只记录了一步：其时间从第一个内核算到最后一个内核，不含下一步之前的主机时间；"
+                                "请记录两步以上（schedule 的 active ≥ 2）"});
+    std::vector<double> lengths;
+    for (const Window& w : windows) {
+        if (any_closed && !w.closed)
+            continue;
+        MeasuredStep st;
+        st.number = step_marks.empty() ? -1 : step_marks[w.index].number;
+        st.start_s = w.start;
+        st.end_s = w.end;
+        st.totals = totalsOver(per_step[w.index], w.start, w.end);
+        lengths.push_back(w.end - w.start);
+        if (out.steps.empty()) {
+            for (const GpuEvent* g : per_step[w.index]) {
+                if (out.kernels.size() >= MeasuredTrace::kMaxKernels) {
+                    out.kernels_truncated = true;
+                    break;
+                }
+                out.kernels.push_back({g->name, g->kind, g->stream, g->start - w.start, g->end - w.start});
+            }
+        }
+        out.steps.push_back(std::move(st));
+    }
+    std::vector<double> sorted = lengths;
+    std::sort(sorted.begin(), sorted.end());
+    const std::size_t n = sorted.size();
+    out.step_s = n % 2 ? sorted[n / 2] : 0.5 * (sorted[n / 2 - 1] + sorted[n / 2]);
+    for (const MeasuredStep& st : out.steps)
+        accumulate(out.mean, st.totals, 1.0 / double(n));
+    if (n > 1 && sorted.back() > 1.1 * sorted.front())
+        out.warnings.push_back({"the steps differ: " + ms(sorted.front()) + " to " + ms(sorted.back()) + "; the median is used",
+                                "各步时间不同：" + ms(sorted.front()) + " 至 " + ms(sorted.back()) + "；取中位数"});
+    return out;
+}
+
+std::optional<MeasuredTrace> readKinetoTraceFile(const std::string& file, const KinetoOptions& options,
+                                                 std::vector<InputError>& errors)
+{
+    const std::optional<std::string> text = readTextFile(file, errors, kMaxTraceBytes);
+    if (!text)
+        return std::nullopt;
+    if (text->size() >= 2 && (unsigned char)(*text)[0] == 0x1f && (unsigned char)(*text)[1] == 0x8b) {
+        errors.push_back({"", "is gzip-compressed (tensorboard_trace_handler writes .pt.trace.json.gz): decompress it first, "
+                              "gunzip -k " + file});
+        return std::nullopt;
+    }
+    const std::optional<nlohmann::json> json = parseJsonText(*text, errors, kMaxTraceBytes, 64);
+    if (!json)
+        return std::nullopt;
+    return readKinetoTrace(*json, options, errors);
+}
+
+} // namespace parascope

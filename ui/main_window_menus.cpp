@@ -234,6 +234,7 @@ void MainWindow::retranslate()
     english_->setChecked(!chineseUi());
     chinese_->setChecked(chineseUi());
     panel_->retranslate();
+    updateTraceComparison();
     memory_->retranslate();
     timeline_->retranslate();
     comm_->retranslate();

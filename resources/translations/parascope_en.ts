@@ -1374,16 +1374,16 @@ OOM</translation>
         </translation>
     </message>
     <message>
-        <source>Measured</source>
-        <translation>Measured</translation>
-    </message>
-    <message>
-        <source>Simulated</source>
-        <translation>Simulated</translation>
-    </message>
-    <message>
         <source>time per step (ms)</source>
         <translation>time per step (ms)</translation>
+    </message>
+    <message>
+        <source>Measured step</source>
+        <translation>Measured step</translation>
+    </message>
+    <message>
+        <source>Simulated step</source>
+        <translation>Simulated step</translation>
     </message>
 </context>
 </TS>

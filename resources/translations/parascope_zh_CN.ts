@@ -1361,16 +1361,16 @@ OOM</source>
         </translation>
     </message>
     <message>
-        <source>Measured</source>
-        <translation>实测值</translation>
-    </message>
-    <message>
-        <source>Simulated</source>
-        <translation>仿真</translation>
-    </message>
-    <message>
         <source>time per step (ms)</source>
         <translation>每步时间（ms）</translation>
+    </message>
+    <message>
+        <source>Measured step</source>
+        <translation>实测单步</translation>
+    </message>
+    <message>
+        <source>Simulated step</source>
+        <translation>仿真单步</translation>
     </message>
 </context>
 </TS>

@@ -52,6 +52,10 @@ private slots:
             parascope::fuzz::measurementFile('\4' + bytes(f));
             ++n;
         }
+        for (const QFileInfo& f : files(QStringLiteral(PARASCOPE_TEST_DATA "/traces"))) {
+            parascope::fuzz::measurementFile('\10' + bytes(f));
+            ++n;
+        }
         for (const QFileInfo& f : files(QStringLiteral(PARASCOPE_TEST_DATA "/megatron"))) {
             parascope::fuzz::measurementFile('\14' + bytes(f));
             ++n;

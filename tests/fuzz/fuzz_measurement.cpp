@@ -1,4 +1,5 @@
-// libFuzzer target: hardware profiles and nccl-tests logs (see fuzz_targets.h). Built by the
+// libFuzzer target: hardware profiles, nccl-tests logs, runs files, Hugging Face configs, Megatron
+// arguments and PyTorch profiler traces (see fuzz_targets.h). Built by the
 // "fuzz" preset (clang); run by tests/fuzz/run-fuzz.sh.
 
 #include "fuzz_targets.h"

@@ -6,6 +6,7 @@
 #include "hardware/hardware_profile.h"
 #include "hardware/nccl_tests_import.h"
 #include "io/hf_config_import.h"
+#include "io/trace_comparison.h"
 #include "io/megatron_args_import.h"
 #include "io/model_json.h"
 #include "io/report_json.h"
@@ -83,6 +84,21 @@ inline void measurementFile(const std::string& bytes)
         options.vocab = 32000;
         if (const auto imported = importMegatronArgs(text, "fuzz", options, errors))
             scenarioFile(imported->scenario.dump());
+    } else if ((bytes[0] & 15) == 8) {
+        const auto json = parseJsonText(text, errors, kMaxTraceBytes);
+        if (!json)
+            return;
+        if (const auto trace = readKinetoTrace(*json, {}, errors)) {
+            // One scenario, evaluated once: the comparison, not the engine, is under test here.
+            static const Scenario sc = [] {
+                std::vector<InputError> e;
+                return *readScenario(nlohmann::json::parse(R"({"schema":"parascope.scenario/1","model":"llama2-7b",)"
+                                                           R"("cluster":"dgx-h100","parallel":{"tp":2,"pp":2,"dp":2}})"),
+                                     e);
+            }();
+            static const Estimate est = evaluate(sc);
+            (void)traceComparisonToJson(sc, *trace, compareWithTrace(sc, est, *trace)).dump();
+        }
     } else {
         const auto imported = parseNcclTests(text, "all_reduce_perf.log", {}, errors);
         if (!imported)

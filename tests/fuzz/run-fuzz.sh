@@ -34,6 +34,10 @@ for f in tests/data/nccl* tests/data/nccl/*; do
   [ -f "$f" ] || continue
   { printf '\000'; cat "$f"; } >"$out/corpus/measurement/nccl-$(basename "$f")"
 done
+# 8 mod 16 = a PyTorch profiler trace (compare-trace).
+for f in tests/data/traces/*.json; do
+  { printf '\010'; cat "$f"; } >"$out/corpus/measurement/trace-$(basename "$f")"
+done
 # 4 mod 16 = a Hugging Face config.json, 12 mod 16 = a Megatron argument list.
 for f in tests/data/hf/*.json; do
   { printf '\004'; cat "$f"; } >"$out/corpus/measurement/hf-$(basename "$f")"

@@ -47,36 +47,38 @@ TraceDialog::TraceDialog(QString file, MeasuredTrace trace, QWidget* parent)
     , plot_(new QCustomPlot)
     , table_(new QTableWidget)
 {
-    setWindowTitle(tr("Measured trace beside the simulation — %1").arg(QFileInfo(file_).fileName()));
     auto* layout = new QVBoxLayout(this);
     header_->setWordWrap(true);
     notes_->setWordWrap(true);
     layout->addWidget(header_);
-    plot_->setMinimumHeight(150);
-    layout->addWidget(plot_, 2);
+    plot_->setMinimumSize(320, 150); // not its legend's one-row width
+    layout->addWidget(plot_, 3);
     table_->setColumnCount(4);
-    table_->setHorizontalHeaderLabels({tr("Part of the step"), tr("Simulated (ms)"), tr("Measured (ms)"), tr("Ratio")});
     table_->horizontalHeader()->setSectionResizeMode(0, QHeaderView::Stretch);
     table_->verticalHeader()->hide();
+    table_->verticalHeader()->setDefaultSectionSize(table_->fontMetrics().height() + 6);
     table_->setEditTriggers(QAbstractItemView::NoEditTriggers);
-    layout->addWidget(table_, 3);
+    layout->addWidget(table_, 2);
     layout->addWidget(notes_);
     auto* buttons = new QDialogButtonBox(QDialogButtonBox::Close);
     connect(buttons, &QDialogButtonBox::rejected, this, &QDialog::reject);
     layout->addWidget(buttons);
-    resize(760, 560);
+    resize(800, 640);
 }
 
 void TraceDialog::showComparison(const Scenario& sc, const Estimate& est)
 {
     comparison_ = compareWithTrace(sc, est, trace_);
+    // Every text is set here, so a change of language shows at the next comparison.
+    setWindowTitle(tr("Measured trace beside the simulation — %1").arg(QFileInfo(file_).fileName()));
+    table_->setHorizontalHeaderLabels({tr("Part of the step"), tr("Simulated (ms)"), tr("Measured (ms)"), tr("Ratio")});
     QString where = trace_.gpu_name.empty() ? tr("GPU %1").arg(trace_.device) : QString::fromStdString(trace_.gpu_name);
     if (trace_.rank >= 0)
         where += tr(", rank %1 of %2").arg(trace_.rank).arg(trace_.world_size);
     header_->setText(tr("<b>%1</b>: %2, %n step(s) measured, median %3 ms. Simulated: <b>%4</b>, %5 ms; error %6 %.", nullptr,
                         int(trace_.steps.size()))
                          .arg(QFileInfo(file_).fileName().toHtmlEscaped(), where.toHtmlEscaped(), milliseconds(trace_.step_s),
-                              QString::fromStdString(sc.name).toHtmlEscaped(), milliseconds(est.time.step_s))
+                              QString::fromStdString(sc.name.empty() ? sc.model.name : sc.name).toHtmlEscaped(), milliseconds(est.time.step_s))
                          .arg(comparison_.step_error * 100, 0, 'f', 1));
     QStringList notes;
     for (const Localized& n : comparison_.notes)
@@ -125,14 +127,14 @@ void TraceDialog::showComparison(const Scenario& sc, const Estimate& est)
         below = bars;
     }
     QSharedPointer<QCPAxisTickerText> ticker(new QCPAxisTickerText);
-    ticker->addTick(1, tr("Measured"));
-    ticker->addTick(2, tr("Simulated"));
+    ticker->addTick(1, tr("Measured step"));
+    ticker->addTick(2, tr("Simulated step"));
     plot_->yAxis->setTicker(ticker);
     plot_->yAxis->setRange(0.4, 2.6);
     plot_->xAxis->setLabel(tr("time per step (ms)"));
     plot_->xAxis->setRange(0, std::max(est.time.step_s, trace_.step_s) * 1e3 * 1.05);
     plot_->legend->setVisible(true);
-    placeLegendBelow(plot_, 4);
+    placeLegendBelow(plot_, 2);
     plot_->replot();
 }
 

@@ -37,6 +37,7 @@ const char* const kUsageText =
     "  parascope-cli model import-hf CONFIG.json [--text-only] [--out MODEL.json]\n"
     "  parascope-cli model import-megatron ARGS [--gpus N] [--cluster PRESET] [--vocab N] [--out SCENARIO.json]\n"
     "  parascope-cli compare-trace FILE TRACE.json [--device N] [--set PATH=VALUE]… [--format text|json] [--lang en|zh]\n"
+    "  parascope-cli collective --op OP --bytes S --ranks N [--cluster PRESET] [--algorithm ring|tree|hierarchical] [--format text|json]\n"
     "  parascope-cli --version | --help\n"
     "\n"
     "evaluate  reads a parascope.scenario/1 JSON file and prints memory per pipeline stage,\n"
@@ -56,6 +57,9 @@ const char* const kUsageText =
     "compare-trace  sets a measured step (a PyTorch profiler trace, Kineto's Chrome JSON) beside\n"
     "          the simulated step of FILE: step time, GEMMs, attention, other compute, optimizer,\n"
     "          exposed communication, idle, and the communication kernels by collective.\n"
+    "collective  runs one collective step by step: who sends which chunk to whom over which link and\n"
+    "          when, the bytes each GPU sends, the time by the α–β model, algbw and busbw as nccl-tests\n"
+    "          prints them (OP: all_reduce, all_gather, reduce_scatter, all_to_all, broadcast; S: 1GiB…).\n"
     "sweep     evaluates one knob across values (PARAM: one of the knobs below; enum knobs by their\n"
     "          position) and names the breaking points.\n"
     "--set     moves one of those knobs before evaluating, as the app's slider does (DP keeps\n"
@@ -81,6 +85,7 @@ const char* const kUsageTextZh =
     "  parascope-cli model import-hf CONFIG.json [--text-only] [--out MODEL.json]\n"
     "  parascope-cli model import-megatron ARGS [--gpus N] [--cluster PRESET] [--vocab N] [--out SCENARIO.json]\n"
     "  parascope-cli compare-trace FILE TRACE.json [--device N] [--set PATH=VALUE]… [--format text|json] [--lang en|zh]\n"
+    "  parascope-cli collective --op OP --bytes S --ranks N [--cluster PRESET] [--algorithm ring|tree|hierarchical] [--format text|json]\n"
     "  parascope-cli --version | --help\n"
     "\n"
     "evaluate  读取 parascope.scenario/1 场景文件，输出每个流水线阶段的显存、每种集合通信的通信量、\n"
@@ -96,6 +101,9 @@ const char* const kUsageTextZh =
     "          pretrain_gpt.py 的参数列表（启动脚本）转为场景；脚本未给出的由 --gpus、--cluster、--vocab 指定。\n"
     "compare-trace  把实测的一步（PyTorch Profiler 跟踪，Kineto 的 Chrome JSON）与 FILE 的仿真单步并列：\n"
     "          单步耗时、矩阵乘、注意力、其他计算、优化器、未重叠通信、空闲，以及按集合通信分列的通信内核。\n"
+    "collective  逐步展示一次集合通信：每一步谁把哪一块经哪条链路发给谁、何时发；每块 GPU 发送的字节数、\n"
+    "          α–β 模型下的耗时，以及与 nccl-tests 相同口径的 algbw 与 busbw（OP：all_reduce、all_gather、\n"
+    "          reduce_scatter、all_to_all、broadcast；S：1GiB 等）。\n"
     "sweep     让一个参数取一组值逐一评估（PARAM：下列参数之一；枚举参数按序号），并指出临界点。\n"
     "--set     评估前调整一个参数，与界面滑块的规则相同（调整 DP 时微批数不变，全局批大小随之变化）；\n"
     "          可重复使用。\n"
@@ -255,6 +263,11 @@ int parseArgs(int argc, char** argv, int first, Args& a)
             if (n < 1)
                 return badUsage(a, "--vocab needs a whole number ≥ 1", "--vocab 需要一个 ≥ 1 的整数");
             a.vocab = n;
+        } else if (arg == "--bytes" || arg == "--algorithm") {
+            const char* v = value();
+            if (!v)
+                return badUsage(a, arg + " needs a value", arg + " 需要一个值");
+            (arg == "--bytes" ? a.bytes : a.algorithm) = v;
         } else if (arg == "--device") {
             const char* v = value();
             const long long n = v ? std::atoll(v) : -1;

@@ -3,7 +3,7 @@
 // (with --set and --profile) and writing the answer (stdout or --out). One file per subcommand:
 // cmd_evaluate.cpp (evaluate, timeline, sweep), cmd_search.cpp, cmd_validate.cpp,
 // cmd_profile.cpp (profile, presets), cmd_model.cpp (model import-hf, import-megatron),
-// cmd_trace.cpp (compare-trace).
+// cmd_trace.cpp (compare-trace), cmd_collective.cpp (collective).
 
 #include "hardware/nccl_tests_import.h"
 #include "types/scenario.h"
@@ -36,6 +36,8 @@ struct Args {
     std::string cluster;      // model import-megatron: the cluster preset
     long long vocab = 0;      // model import-megatron: the tokenizer's vocabulary
     int device = -1;          // compare-trace: the GPU of a trace that holds several
+    std::string bytes;        // collective: the buffer size ("1GiB", "256MB", "4096")
+    std::string algorithm;    // collective: ring, tree or hierarchical
     bool help = false; // --help after a subcommand
 };
 
@@ -81,5 +83,6 @@ int profileCommand(const Args& a);
 int presetsCommand(const Args& a);
 int modelCommand(const Args& a);
 int compareTraceCommand(const Args& a);
+int collectiveCommand(const Args& a);
 
 } // namespace parascope::cli

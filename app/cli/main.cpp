@@ -31,7 +31,8 @@ int main(int argc, char** argv)
         static const struct { const char* name; int (*run)(const Args&); } kCommands[] = {
             {"evaluate", evaluateCommand}, {"timeline", timelineCommand}, {"sweep", sweepCommand},
             {"search", searchCommand},     {"validate", validateCommand}, {"profile", profileCommand},
-            {"presets", presetsCommand},   {"model", modelCommand},       {"compare-trace", compareTraceCommand}};
+            {"presets", presetsCommand},   {"model", modelCommand},       {"compare-trace", compareTraceCommand},
+            {"collective", collectiveCommand}};
         for (const auto& c : kCommands)
             if (cmd == c.name)
                 return c.run(a);

@@ -70,7 +70,8 @@ class TstCli : public QObject {
             QStringLiteral("PCIe"), QStringLiteral("GPipe"), QStringLiteral("DualPipeV"), QStringLiteral("DualPipe"), QStringLiteral("KV"), QStringLiteral("GQA"),
             QStringLiteral("MoE"), QStringLiteral("FLOPs"), QStringLiteral("MAPE"), QStringLiteral("Megatron"),
             QStringLiteral("DeepSpeed"), QStringLiteral("Narayanan"), QStringLiteral("GPT"), QStringLiteral("ParaScope"),
-            QStringLiteral("FSDP"), QStringLiteral("HSDP"), QStringLiteral("Ulysses"), QStringLiteral("rank"), QStringLiteral("GEMM")};
+            QStringLiteral("FSDP"), QStringLiteral("HSDP"), QStringLiteral("Ulysses"), QStringLiteral("rank"), QStringLiteral("GEMM"),
+            QStringLiteral("algbw"), QStringLiteral("busbw"), QStringLiteral("KiB")};
         return words;
     }
 
@@ -478,6 +479,44 @@ private slots:
         QVERIFY2(r.err.contains("traceEvents"), r.err.constData());
     }
 
+    void collectiveStepByStep()
+    {
+        // A ring all-reduce of 1 GiB over 8 GPUs: 14 steps, 2·7/8 GiB sent per GPU
+        // (tst_collective_steps derives the times).
+        Run r = run({QStringLiteral("collective"), QStringLiteral("--op"), QStringLiteral("all_reduce"), QStringLiteral("--bytes"),
+                     QStringLiteral("1GiB"), QStringLiteral("--ranks"), QStringLiteral("8"), QStringLiteral("--format"), QStringLiteral("json")});
+        QCOMPARE(r.code, 0);
+        const nlohmann::json j = nlohmann::json::parse(r.out.toStdString());
+        QCOMPARE(j["schema"].get<std::string>(), std::string("parascope.collective/1"));
+        QCOMPARE(j["steps"].size(), std::size_t(14));
+        QCOMPARE(j["bytes_sent_per_gpu"].get<double>(), 2.0 * 7 / 8 * 1073741824.0);
+        QCOMPARE(j["steps"][0]["transfers"][0]["link"].get<std::string>(), std::string("nvlink"));
+        QCOMPARE(j["cluster"].get<std::string>(), std::string("dgx-h100"));
+        // nccl-tests' 8M is 8·1024² bytes; a hierarchical all-reduce over two nodes.
+        r = run({QStringLiteral("collective"), QStringLiteral("--op"), QStringLiteral("all_reduce"), QStringLiteral("--bytes"),
+                 QStringLiteral("8M"), QStringLiteral("--ranks"), QStringLiteral("16"), QStringLiteral("--algorithm"),
+                 QStringLiteral("hierarchical"), QStringLiteral("--format"), QStringLiteral("json")});
+        QCOMPARE(r.code, 0);
+        QCOMPARE(nlohmann::json::parse(r.out.toStdString())["bytes"].get<double>(), 8.0 * 1048576);
+        r = run({QStringLiteral("collective"), QStringLiteral("--op"), QStringLiteral("all_gather"), QStringLiteral("--bytes"),
+                 QStringLiteral("64KiB"), QStringLiteral("--ranks"), QStringLiteral("4"), QStringLiteral("--lang"), QStringLiteral("zh")});
+        QCOMPARE(r.code, 0);
+        expectChinese(QStringLiteral("collective"), r.out, {QStringLiteral("DGX H100, 8×NDR 400 Gb/s")});
+        // Bad input names the option.
+        r = run({QStringLiteral("collective"), QStringLiteral("--op"), QStringLiteral("all_reduce"), QStringLiteral("--bytes"),
+                 QStringLiteral("1GiB"), QStringLiteral("--ranks"), QStringLiteral("12")});
+        QCOMPARE(r.code, 2);
+        QVERIFY2(r.err.contains("--ranks: 12 GPUs do not fill nodes of 8"), r.err.constData());
+        r = run({QStringLiteral("collective"), QStringLiteral("--op"), QStringLiteral("all_reduce"), QStringLiteral("--bytes"),
+                 QStringLiteral("1XB"), QStringLiteral("--ranks"), QStringLiteral("8")});
+        QCOMPARE(r.code, 2);
+        QVERIFY2(r.err.contains("--bytes needs a size"), r.err.constData());
+        r = run({QStringLiteral("collective"), QStringLiteral("--op"), QStringLiteral("all_gather"), QStringLiteral("--bytes"),
+                 QStringLiteral("1GiB"), QStringLiteral("--ranks"), QStringLiteral("8"), QStringLiteral("--algorithm"), QStringLiteral("tree")});
+        QCOMPARE(r.code, 2);
+        QVERIFY2(r.err.contains("--algorithm"), r.err.constData());
+    }
+
     void sweepOutputs()
     {
         Run r = run({QStringLiteral("sweep"), defaultScenario(), QStringLiteral("--param"), QStringLiteral("parallel.pp"),
@@ -656,7 +695,7 @@ private slots:
         QCOMPARE(r.code, 0);
         QVERIFY(r.out.contains("usage:"));
         // Every subcommand answers --help (and -h) with the usage, exit 0, nothing on stderr.
-        for (const char* cmd : {"evaluate", "timeline", "sweep", "search", "validate", "profile", "presets", "model", "compare-trace"})
+        for (const char* cmd : {"evaluate", "timeline", "sweep", "search", "validate", "profile", "presets", "model", "compare-trace", "collective"})
             for (const char* flag : {"--help", "-h"}) {
                 r = run({QString::fromLatin1(cmd), QString::fromLatin1(flag)});
                 QVERIFY2(r.code == 0 && r.out.contains("usage:") && r.err.isEmpty(), cmd);

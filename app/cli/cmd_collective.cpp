@@ -1,0 +1,193 @@
+// parascope-cli collective: one collective step by step (comm/collective_steps.h) — the ring,
+// the tree and the hierarchical all-reduce on a preset cluster's links.
+
+#include "cli.h"
+
+#include "comm/collective_steps.h"
+#include "io/scenario_json.h"
+#include "types/term.h"
+
+#include <cctype>
+#include <cmath>
+#include <cstdio>
+#include <iostream>
+#include <map>
+#include <string>
+
+namespace parascope::cli {
+
+using namespace parascope;
+
+namespace {
+
+// "1GiB", "256MB", "8M" (nccl-tests' -b/-e: K, M, G are powers of 1024), "4096", "1e9".
+std::optional<double> parseBytes(const std::string& text)
+{
+    char* end = nullptr;
+    const double v = std::strtod(text.c_str(), &end);
+    if (!end || end == text.c_str() || !std::isfinite(v) || v <= 0)
+        return std::nullopt;
+    std::string unit;
+    for (const char* c = end; *c; ++c)
+        if (*c != ' ')
+            unit += char(std::tolower(static_cast<unsigned char>(*c)));
+    static const std::map<std::string, double> units = {
+        {"", 1},           {"b", 1},        {"k", 1024.0},   {"m", 1048576.0},     {"g", 1073741824.0}, {"kib", 1024.0},
+        {"mib", 1048576.0}, {"gib", 1073741824.0}, {"tib", 1099511627776.0}, {"kb", 1e3}, {"mb", 1e6}, {"gb", 1e9},
+        {"tb", 1e12}};
+    const auto it = units.find(unit);
+    if (it == units.end())
+        return std::nullopt;
+    return v * it->second;
+}
+
+std::string bytesText(double b)
+{
+    char s[48];
+    if (b >= 1073741824.0)
+        std::snprintf(s, sizeof s, "%.3g GiB", b / 1073741824.0);
+    else if (b >= 1048576.0)
+        std::snprintf(s, sizeof s, "%.3g MiB", b / 1048576.0);
+    else if (b >= 1024.0)
+        std::snprintf(s, sizeof s, "%.3g KiB", b / 1024.0);
+    else
+        std::snprintf(s, sizeof s, "%.0f B", b);
+    return s;
+}
+
+std::string timeText(double s)
+{
+    char t[48];
+    if (s >= 1e-3)
+        std::snprintf(t, sizeof t, "%.3f ms", s * 1e3);
+    else
+        std::snprintf(t, sizeof t, "%.2f µs", s * 1e6);
+    return t;
+}
+
+std::string gbps(double bytes_per_s)
+{
+    char t[32];
+    std::snprintf(t, sizeof t, "%.1f GB/s", bytes_per_s / 1e9);
+    return t;
+}
+
+const char* linkName(const Args& a, Link l)
+{
+    switch (l) {
+    case Link::Network: return zh(a) ? "网络" : "network";
+    case Link::Pcie: return "PCIe";
+    case Link::NvLink: break;
+    }
+    return "NVLink";
+}
+
+std::string planText(const Args& a, const CollectivePlan& p, const ClusterSpec& cluster)
+{
+    const std::string algo = say(a, toString(p.algorithm), p.algorithm == CollectiveAlgorithm::Ring ? "环形" : p.algorithm == CollectiveAlgorithm::Tree ? "树形" : "分层");
+    std::string out = say(a, algo + " " + toString(p.op) + " of " + bytesText(p.bytes) + " over " + std::to_string(p.ranks) + " GPUs on "
+                                 + std::to_string(p.nodes) + (p.nodes == 1 ? " node" : " nodes") + " (" + cluster.name + ")",
+                          algo + " " + toString(p.op) + "：" + bytesText(p.bytes) + "，" + std::to_string(p.ranks) + " 块 GPU，"
+                              + std::to_string(p.nodes) + " 个节点（" + cluster.name + "）")
+                    + "\n\n";
+    const Term& sent = p.terms[0];
+    out += say(a, "sent per GPU: ", "每块 GPU 发送：") + bytesText(p.bytes_sent_per_gpu) + "  = " + sent.formula + "\n";
+    if (p.parameter_server_bytes > 0)
+        out += say(a, "a parameter server would move 2·S·(n−1) = ", "参数服务器则要经过中心节点搬运 2·S·(n−1) = ") + bytesText(p.parameter_server_bytes)
+             + say(a, " through its one server: the ring's per-GPU volume does not grow with n", "：环形算法每块 GPU 的通信量不随 n 增长")
+             + "\n";
+    out += say(a, "time: ", "耗时：") + timeText(p.time_s) + "  (" + std::to_string(p.steps.size()) + say(a, " steps", " 步") + ")   algbw "
+         + gbps(p.algbw_bytes_per_s) + "   busbw " + gbps(p.busbw_bytes_per_s) + "\n\n";
+
+    // The steps: every transfer for a small group, the links used otherwise; the first 32 steps.
+    constexpr std::size_t kShown = 32;
+    for (std::size_t i = 0; i < p.steps.size() && i < kShown; ++i) {
+        const CollectiveStep& s = p.steps[i];
+        std::map<Link, int> links;
+        for (const ChunkTransfer& t : s.transfers)
+            ++links[t.link];
+        std::string what;
+        if (p.ranks <= 8) {
+            for (const ChunkTransfer& t : s.transfers)
+                what += (what.empty() ? "" : ", ") + std::to_string(t.from) + "→" + std::to_string(t.to)
+                      + (t.chunk >= 0 ? " #" + std::to_string(t.chunk) : std::string()) + (t.reduce ? "+" : "");
+            what += "  ";
+        }
+        for (const auto& [l, count] : links)
+            what += std::string(linkName(a, l)) + " ×" + std::to_string(count) + " ";
+        out += padColumns(std::to_string(s.index + 1), 4) + "  " + padColumns(s.phase.in(a.lang), 30, false) + " "
+             + padColumns(timeText(s.start_s), 12) + " – " + padColumns(timeText(s.end_s), 12) + "  " + what + "\n";
+    }
+    if (p.steps.size() > kShown)
+        out += say(a, "… " + std::to_string(p.steps.size() - kShown) + " more steps (--format json lists every one)\n",
+                   "……另有 " + std::to_string(p.steps.size() - kShown) + " 步（--format json 列出全部）\n");
+    if (p.ranks <= 8)
+        out += say(a, "(a→b #K: rank a sends chunk K to rank b; + : b adds it to its own)\n", "（a→b #K：rank a 把第 K 块发给 rank b；+：b 把它累加到自己的数据上）\n");
+    return out;
+}
+
+nlohmann::json planJson(const CollectivePlan& p, const ClusterSpec& cluster)
+{
+    nlohmann::json steps = nlohmann::json::array();
+    for (const CollectiveStep& s : p.steps) {
+        nlohmann::json t = nlohmann::json::array();
+        for (const ChunkTransfer& x : s.transfers)
+            t.push_back({{"from", x.from}, {"to", x.to}, {"chunk", x.chunk}, {"bytes", x.bytes},
+                         {"link", x.link == Link::Network ? "network" : x.link == Link::Pcie ? "pcie" : "nvlink"}, {"reduce", x.reduce}});
+        steps.push_back({{"step", s.index}, {"phase", s.phase.en}, {"start_s", s.start_s}, {"end_s", s.end_s}, {"transfers", std::move(t)}});
+    }
+    nlohmann::json terms = nlohmann::json::array();
+    for (const Term& t : p.terms)
+        terms.push_back({{"name", t.name}, {"value", t.value}, {"unit", t.unit}, {"formula", t.formula}, {"substituted", t.substituted},
+                         {"source", t.source}});
+    nlohmann::json j = {{"schema", "parascope.collective/1"},
+                        {"op", toString(p.op)},
+                        {"algorithm", toString(p.algorithm)},
+                        {"cluster", cluster.id},
+                        {"bytes", p.bytes},
+                        {"ranks", p.ranks},
+                        {"nodes", p.nodes},
+                        {"gpus_per_node", p.gpus_per_node},
+                        {"bytes_sent_per_gpu", p.bytes_sent_per_gpu},
+                        {"bytes_sent_by_rank", p.bytes_sent_by_rank},
+                        {"time_s", p.time_s},
+                        {"algbw_gbps", p.algbw_bytes_per_s / 1e9},
+                        {"busbw_gbps", p.busbw_bytes_per_s / 1e9},
+                        {"steps", std::move(steps)},
+                        {"terms", std::move(terms)}};
+    if (p.parameter_server_bytes > 0)
+        j["parameter_server_bytes"] = p.parameter_server_bytes;
+    return j;
+}
+
+} // namespace
+
+int collectiveCommand(const Args& a)
+{
+    const std::string format = a.format.empty() ? "text" : a.format;
+    if (format != "json" && format != "text")
+        return badUsage(a, "--format needs json or text", "--format 只能是 json 或 text");
+    if (!a.nccl.op || a.bytes.empty() || a.nccl.ranks == 0)
+        return badUsage(a, "collective needs --op, --bytes and --ranks", "collective 需要 --op、--bytes 和 --ranks");
+    const std::optional<double> bytes = parseBytes(a.bytes);
+    if (!bytes)
+        return badUsage(a, "--bytes needs a size: 4096, 64KiB, 256MB, 1GiB, 8M (nccl-tests' powers of 1024)",
+                        "--bytes 需要一个大小：4096、64KiB、256MB、1GiB、8M（与 nccl-tests 相同，按 1024 进位）");
+    const std::string algorithm_name = a.algorithm.empty() ? "ring" : a.algorithm;
+    const std::optional<CollectiveAlgorithm> algorithm = enumFromName<CollectiveAlgorithm>(algorithm_name);
+    if (!algorithm)
+        return badUsage(a, "--algorithm must be ring, tree or hierarchical", "--algorithm 只能是 ring、tree 或 hierarchical");
+    std::vector<InputError> errors;
+    const std::string cluster_id = a.cluster.empty() ? "dgx-h100" : a.cluster;
+    const std::optional<ClusterSpec> cluster = readCluster(nlohmann::json(cluster_id), "--cluster", errors);
+    if (!cluster)
+        return printFileErrors("collective", errors);
+    const std::optional<CollectivePlan> plan = planCollective(*a.nccl.op, *bytes, a.nccl.ranks, *cluster, *algorithm, errors);
+    if (!plan)
+        return printFileErrors("collective", errors);
+    if (format == "json")
+        return emit(a, planJson(*plan, *cluster).dump(2) + "\n");
+    return emit(a, planText(a, *plan, *cluster));
+}
+
+} // namespace parascope::cli

@@ -1,0 +1,274 @@
+#include "comm/collective_steps.h"
+
+#include "types/term.h"
+
+#include <algorithm>
+#include <cmath>
+
+namespace parascope {
+
+namespace {
+
+constexpr int kMaxRanks = 4096;
+
+int mod(int a, int n) { return ((a % n) + n) % n; }
+
+// Steps are built one at a time into `current`, timed, then kept or dropped.
+class StepBuilder {
+public:
+    StepBuilder(CollectivePlan& plan, const ClusterSpec& cluster)
+        : plan_(plan)
+        , cluster_(cluster)
+        , keep_(plan.ranks <= CollectivePlan::kMaxListedRanks)
+    {
+        plan_.bytes_sent_by_rank.assign(std::size_t(plan_.ranks), 0.0);
+    }
+
+    Link linkBetween(int a, int b) const
+    {
+        if (a / plan_.gpus_per_node != b / plan_.gpus_per_node)
+            return Link::Network;
+        return cluster_.intra_is_pcie ? Link::Pcie : Link::NvLink;
+    }
+
+    // α + bytes·β on the link (the LinkSpec's latency, bandwidth and efficiency).
+    double transferSeconds(double bytes, Link link) const
+    {
+        const LinkSpec& l = link == Link::Network ? cluster_.inter_node : cluster_.intra_node;
+        const double bw = l.bytes_per_s * l.efficiency;
+        return l.latency_s + (bw > 0 ? bytes / bw : 0.0);
+    }
+
+    void send(int from, int to, int chunk, double bytes, bool reduce, int chunks = 1)
+    {
+        current_.push_back({from, to, chunk, chunks, bytes, linkBetween(from, to), reduce});
+    }
+
+    void endStep(const Localized& phase)
+    {
+        if (current_.empty())
+            return;
+        double longest = 0;
+        for (const ChunkTransfer& t : current_) {
+            longest = std::max(longest, transferSeconds(t.bytes, t.link));
+            plan_.bytes_sent_by_rank[std::size_t(t.from)] += t.bytes;
+        }
+        CollectiveStep s;
+        s.index = int(plan_.steps.size());
+        s.phase = phase;
+        s.start_s = clock_;
+        clock_ += longest;
+        s.end_s = clock_;
+        if (keep_)
+            s.transfers = std::move(current_);
+        current_.clear();
+        plan_.steps.push_back(std::move(s));
+    }
+
+private:
+    CollectivePlan& plan_;
+    const ClusterSpec& cluster_;
+    bool keep_;
+    double clock_ = 0;
+    std::vector<ChunkTransfer> current_;
+};
+
+const Localized kReduceScatter{"reduce-scatter", "ReduceScatter"};
+const Localized kAllGather{"all-gather", "AllGather"};
+
+// Rings run side by side, one step for all. Each ring has its members in order and the id of its
+// first piece; its chunk c is `pieces` consecutive pieces from base + c·pieces.
+struct Ring {
+    std::vector<int> members;
+    int base = 0;
+};
+
+// Ring reduce-scatter: step k sends chunk (i − k) from member i to member i + 1, which adds it.
+// After n − 1 steps member i holds chunk i + 1 reduced.
+void ringReduceScatter(StepBuilder& b, const std::vector<Ring>& rings, double chunk_bytes, const Localized& phase, int pieces = 1)
+{
+    const int n = int(rings.front().members.size());
+    for (int k = 0; k + 1 < n; ++k) {
+        for (const Ring& ring : rings)
+            for (int i = 0; i < n; ++i)
+                b.send(ring.members[std::size_t(i)], ring.members[std::size_t((i + 1) % n)], ring.base + mod(i - k, n) * pieces,
+                       chunk_bytes, true, pieces);
+        b.endStep(phase);
+    }
+}
+
+// Ring all-gather: step k sends chunk (i + owned − k) from member i to member i + 1: first what
+// member i owns (owned = 1 after a reduce-scatter, 0 for a plain all-gather), then what it received.
+void ringAllGather(StepBuilder& b, const std::vector<Ring>& rings, double chunk_bytes, const Localized& phase, int owned,
+                   int pieces = 1)
+{
+    const int n = int(rings.front().members.size());
+    for (int k = 0; k + 1 < n; ++k) {
+        for (const Ring& ring : rings)
+            for (int i = 0; i < n; ++i)
+                b.send(ring.members[std::size_t(i)], ring.members[std::size_t((i + 1) % n)], ring.base + mod(i + owned - k, n) * pieces,
+                       chunk_bytes, false, pieces);
+        b.endStep(phase);
+    }
+}
+
+std::vector<Ring> oneRing(int n)
+{
+    Ring r;
+    for (int i = 0; i < n; ++i)
+        r.members.push_back(i);
+    return {r};
+}
+
+int ceilLog2(int n)
+{
+    int l = 0;
+    while ((1 << l) < n)
+        ++l;
+    return l;
+}
+
+} // namespace
+
+std::optional<CollectivePlan> planCollective(Collective op, double bytes, int ranks, const ClusterSpec& cluster,
+                                             CollectiveAlgorithm algorithm, std::vector<InputError>& errors)
+{
+    if (!(bytes >= 1 && bytes <= 1e13))
+        errors.push_back({"--bytes", "must be 1 B to 10 TB, got " + num(bytes)});
+    if (ranks < 2 || ranks > kMaxRanks)
+        errors.push_back({"--ranks", "must be 2 to " + std::to_string(kMaxRanks) + ", got " + std::to_string(ranks)});
+    const int per_node = std::max(1, cluster.gpus_per_node);
+    if (ranks > per_node && ranks % per_node != 0)
+        errors.push_back({"--ranks", std::to_string(ranks) + " GPUs do not fill nodes of " + std::to_string(per_node)
+                                         + ": give a multiple of " + std::to_string(per_node) + " (or at most " + std::to_string(per_node) + ")"});
+    const bool ring_op = op == Collective::AllReduce || op == Collective::AllGather || op == Collective::ReduceScatter
+                      || op == Collective::AllToAll || op == Collective::Broadcast;
+    if (!ring_op)
+        errors.push_back({"--op", std::string(toString(op)) + " is not shown step by step: use all_reduce, all_gather, reduce_scatter, "
+                                                              "all_to_all or broadcast"});
+    else if (algorithm == CollectiveAlgorithm::Tree && op != Collective::AllReduce && op != Collective::Broadcast)
+        errors.push_back({"--algorithm", "a tree runs all_reduce and broadcast; " + std::string(toString(op)) + " runs as a ring"});
+    else if (algorithm == CollectiveAlgorithm::Hierarchical && op != Collective::AllReduce)
+        errors.push_back({"--algorithm", "the hierarchical form is an all_reduce's; " + std::string(toString(op)) + " runs as a ring"});
+    if (!errors.empty())
+        return std::nullopt;
+
+    CollectivePlan plan;
+    plan.op = op;
+    plan.algorithm = algorithm;
+    plan.bytes = bytes;
+    plan.ranks = ranks;
+    plan.gpus_per_node = std::min(per_node, ranks);
+    plan.nodes = ranks / plan.gpus_per_node;
+    StepBuilder b(plan, cluster);
+    const int n = ranks;
+    const double nd = n;
+    std::string bytes_formula, time_formula;
+
+    if (algorithm == CollectiveAlgorithm::Ring) {
+        switch (op) {
+        case Collective::AllReduce:
+            ringReduceScatter(b, oneRing(n), bytes / nd, kReduceScatter);
+            ringAllGather(b, oneRing(n), bytes / nd, kAllGather, 1);
+            bytes_formula = "2(n−1)/n · S";
+            time_formula = "2(n−1) steps of α + (S/n)·β on the slowest link of the ring";
+            break;
+        case Collective::ReduceScatter:
+            ringReduceScatter(b, oneRing(n), bytes / nd, kReduceScatter);
+            bytes_formula = "(n−1)/n · S";
+            time_formula = "(n−1) steps of α + (S/n)·β";
+            break;
+        case Collective::AllGather:
+            ringAllGather(b, oneRing(n), bytes / nd, kAllGather, 0);
+            bytes_formula = "(n−1)/n · S";
+            time_formula = "(n−1) steps of α + (S/n)·β";
+            break;
+        case Collective::AllToAll:
+            // Pairwise exchange: at step k every rank sends the piece meant for rank + k.
+            for (int k = 1; k < n; ++k) {
+                for (int r = 0; r < n; ++r)
+                    b.send(r, (r + k) % n, (r + k) % n, bytes / nd, false);
+                b.endStep({"pairwise exchange", "两两交换"});
+            }
+            bytes_formula = "(n−1)/n · S";
+            time_formula = "(n−1) steps of α + (S/n)·β";
+            break;
+        default: // Broadcast: a pipeline of n chunks down the ring from rank 0
+            for (int t = 0; t < 2 * n - 2; ++t) {
+                for (int r = 0; r + 1 < n; ++r)
+                    if (t - r >= 0 && t - r < n)
+                        b.send(r, r + 1, t - r, bytes / nd, false);
+                b.endStep({"pipelined broadcast", "流水线广播"});
+            }
+            bytes_formula = "S (each rank but the last forwards every chunk)";
+            time_formula = "(2n−2) steps of α + (S/n)·β";
+            break;
+        }
+    } else if (algorithm == CollectiveAlgorithm::Tree) {
+        // Binomial tree rooted at rank 0: reduce up (all-reduce only), then broadcast down.
+        const int L = ceilLog2(n);
+        if (op == Collective::AllReduce)
+            for (int j = 0; j < L; ++j) {
+                for (int r = 0; r < n; ++r)
+                    if (r % (2 << j) == (1 << j))
+                        b.send(r, r - (1 << j), -1, bytes, true);
+                b.endStep({"reduce up the tree", "沿树归约"});
+            }
+        for (int j = L - 1; j >= 0; --j) {
+            for (int r = 0; r < n; ++r)
+                if (r % (2 << j) == 0 && r + (1 << j) < n)
+                    b.send(r, r + (1 << j), -1, bytes, false);
+            b.endStep({"broadcast down the tree", "沿树广播"});
+        }
+        bytes_formula = op == Collective::AllReduce ? "S per send; ⌈log₂n⌉ sends from the root" : "S per send";
+        time_formula = op == Collective::AllReduce ? "2⌈log₂n⌉ steps of α + S·β" : "⌈log₂n⌉ steps of α + S·β";
+    } else {
+        // Hierarchical all-reduce: k GPUs per node, N nodes.
+        const int k = plan.gpus_per_node, N = plan.nodes;
+        // The buffer in k·N pieces: shard j (what local rank j − 1 reduces inside its node) is
+        // pieces j·N … j·N + N − 1.
+        std::vector<Ring> in_nodes, rails;
+        for (int m = 0; m < N; ++m) {
+            in_nodes.emplace_back();
+            for (int i = 0; i < k; ++i)
+                in_nodes.back().members.push_back(m * k + i);
+        }
+        for (int i = 0; i < k; ++i) {
+            rails.push_back({{}, ((i + 1) % k) * N});
+            for (int m = 0; m < N; ++m)
+                rails.back().members.push_back(m * k + i);
+        }
+        if (k > 1)
+            ringReduceScatter(b, in_nodes, bytes / k, {"reduce-scatter inside nodes", "节点内 ReduceScatter"}, N);
+        if (N > 1) {
+            // Local rank i now holds shard (i + 1) mod k; each rail all-reduces that shard, in N pieces.
+            ringReduceScatter(b, rails, bytes / k / N, {"reduce-scatter across nodes (every rail)", "跨节点 ReduceScatter（各轨道并行）"});
+            ringAllGather(b, rails, bytes / k / N, {"all-gather across nodes (every rail)", "跨节点 AllGather（各轨道并行）"}, 1);
+        }
+        if (k > 1)
+            ringAllGather(b, in_nodes, bytes / k, {"all-gather inside nodes", "节点内 AllGather"}, 1, N);
+        bytes_formula = "2(k−1)/k · S + 2(N−1)/N · S/k";
+        time_formula = "2(k−1) NVLink steps of α + (S/k)·β + 2(N−1) network steps of α + (S/kN)·β";
+    }
+
+    plan.time_s = plan.steps.empty() ? 0 : plan.steps.back().end_s;
+    plan.bytes_sent_per_gpu = *std::max_element(plan.bytes_sent_by_rank.begin(), plan.bytes_sent_by_rank.end());
+    plan.algbw_bytes_per_s = plan.time_s > 0 ? bytes / plan.time_s : 0;
+    plan.busbw_bytes_per_s = plan.algbw_bytes_per_s * busFactor(op, n);
+    if (op == Collective::AllReduce)
+        plan.parameter_server_bytes = 2 * bytes * (nd - 1);
+    const std::string where = std::to_string(n) + " GPUs on " + std::to_string(plan.nodes) + (plan.nodes == 1 ? " node" : " nodes");
+    plan.terms.push_back({"collective.bytes_sent_per_gpu", plan.bytes_sent_per_gpu, "bytes", bytes_formula,
+                          "S = " + num(bytes) + ", n = " + std::to_string(n) + (algorithm == CollectiveAlgorithm::Hierarchical
+                                  ? ", k = " + std::to_string(plan.gpus_per_node) + ", N = " + std::to_string(plan.nodes) : std::string()),
+                          "Thakur, Rabenseifner & Gropp 2005; Patarasuk & Yuan 2009 (bandwidth-optimal ring)"});
+    plan.terms.push_back({"collective.time", plan.time_s, "s", time_formula,
+                          std::to_string(plan.steps.size()) + " steps, " + where,
+                          "α–β model per link: α its latency, β = 1/(bandwidth · efficiency) (cluster preset)"});
+    plan.terms.push_back({"collective.busbw", plan.busbw_bytes_per_s, "bytes/s", "S/t · busFactor",
+                          num(bytes) + "/" + num(plan.time_s) + " · " + num(busFactor(op, n)),
+                          "nccl-tests doc/PERFORMANCE.md: algbw = S/t, busbw = algbw · 2(n−1)/n (all-reduce), (n−1)/n (gather, scatter, all-to-all), 1 (broadcast)"});
+    return plan;
+}
+
+} // namespace parascope

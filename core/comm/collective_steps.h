@@ -1,0 +1,73 @@
+#pragma once
+// A collective step by step, for watching it: who sends which chunk to whom, over which link,
+// and when — the ring (Patarasuk & Yuan 2009; Thakur, Rabenseifner & Gropp 2005), the binomial
+// tree, and the hierarchical all-reduce (reduce-scatter inside each node, all-reduce of each
+// shard across nodes on every rail at once, all-gather inside the node). Ranks fill nodes in
+// order (GPUs per node from the cluster). Each step's transfers run at once; a step lasts as long
+// as its slowest transfer, α + bytes·β on its link (α the link's latency, β = 1/(bandwidth ·
+// efficiency), the cluster's LinkSpec), and the next step starts when it ends.
+//
+// The ring moves exactly 2(n−1)/n·S per GPU for an all-reduce of S bytes and (n−1)/n·S for an
+// all-gather, reduce-scatter or all-to-all — whatever n is; the textbook's parameter server
+// moves 2·S·(n−1) through its one server. nccl-tests' conventions: S is the "size" column (the
+// whole buffer; for all-gather the gathered output), algbw = S/t, busbw = algbw · busFactor.
+//
+// One ring through the nodes' network links is the textbook's flat ring: every step waits for
+// the slowest (network) hop. NCCL runs one ring per NIC (channels), each through a different
+// GPU's link, which is what the hierarchical form gives (docs: reference schedules-and-comm §3.3).
+
+#include "parallel/placement.h"
+#include "types/comm_types.h"
+#include "types/diagnostic.h"
+#include "types/gpu_spec.h"
+#include "util/json_reader.h"
+
+#include <optional>
+#include <string>
+#include <vector>
+
+namespace parascope {
+
+enum class CollectiveAlgorithm { Ring, Tree, Hierarchical };
+inline constexpr EnumName<CollectiveAlgorithm> kCollectiveAlgorithmNames[] = {
+    {CollectiveAlgorithm::Ring, "ring"}, {CollectiveAlgorithm::Tree, "tree"}, {CollectiveAlgorithm::Hierarchical, "hierarchical"}};
+constexpr std::span<const EnumName<CollectiveAlgorithm>> enumNames(CollectiveAlgorithm) { return kCollectiveAlgorithmNames; }
+inline const char* toString(CollectiveAlgorithm a) { return nameOf(a); }
+
+struct ChunkTransfer {
+    int from = 0, to = 0; // ranks
+    int chunk = -1;       // the first of the buffer's pieces it carries (−1: the whole buffer)
+    int chunks = 1;       // how many consecutive pieces (the hierarchical form's shards hold N)
+    double bytes = 0;
+    Link link = Link::NvLink;
+    bool reduce = false;  // the receiver adds it into its own copy
+};
+
+struct CollectiveStep {
+    int index = 0;
+    Localized phase; // "reduce-scatter", "all-gather inside nodes", …
+    double start_s = 0, end_s = 0;
+    std::vector<ChunkTransfer> transfers; // empty above kMaxListedRanks (the times stay exact)
+};
+
+struct CollectivePlan {
+    Collective op = Collective::AllReduce;
+    CollectiveAlgorithm algorithm = CollectiveAlgorithm::Ring;
+    double bytes = 0; // S
+    int ranks = 0, nodes = 1, gpus_per_node = 1;
+    std::vector<CollectiveStep> steps;
+    std::vector<double> bytes_sent_by_rank;
+    double bytes_sent_per_gpu = 0; // the most any rank sends
+    double time_s = 0, algbw_bytes_per_s = 0, busbw_bytes_per_s = 0;
+    double parameter_server_bytes = 0; // the textbook's central server: 2·S·(n−1) through it (all-reduce)
+    std::vector<Term> terms;
+
+    static constexpr int kMaxListedRanks = 64;
+};
+
+// Errors (with the option they concern): an algorithm the operation has no form of, a rank
+// count a node layout cannot hold, sizes out of range.
+std::optional<CollectivePlan> planCollective(Collective op, double bytes, int ranks, const ClusterSpec& cluster,
+                                             CollectiveAlgorithm algorithm, std::vector<InputError>& errors);
+
+} // namespace parascope

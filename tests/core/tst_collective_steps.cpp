@@ -1,0 +1,212 @@
+// Collectives step by step (comm/collective_steps.h): the data each rank ends with, traced
+// through every transfer, is the collective's result; the bytes per GPU and the step counts are
+// the textbook's exactly; the times are the α–β sums by hand on the DGX H100 preset's links.
+
+#include "comm/collective_steps.h"
+#include "io/scenario_json.h"
+#include "scenario_fixture.h"
+
+#include <set>
+
+using namespace parascope;
+using namespace parascope::test;
+
+namespace {
+
+ClusterSpec cluster(const char* id)
+{
+    std::vector<InputError> errors;
+    const auto c = readCluster(nlohmann::json(id), "cluster", errors);
+    if (!c)
+        qFatal("no cluster %s", id);
+    return *c;
+}
+
+CollectivePlan plan(Collective op, double S, int n, CollectiveAlgorithm algo, const char* id = "dgx-h100")
+{
+    std::vector<InputError> errors;
+    const auto p = planCollective(op, S, n, cluster(id), algo, errors);
+    if (!p)
+        qFatal("%s", errors.front().text().c_str());
+    return *p;
+}
+
+bool close(double a, double b) { return std::abs(a - b) <= 1e-12 + 1e-12 * std::abs(b); }
+
+// Replays an all-reduce's transfers on sets of contributors: rank r's copy of chunk c starts as
+// {r}; a reducing transfer adds the sender's set to the receiver's, a plain one replaces it. At the
+// end every rank must hold every piece with all n contributors. Chunk −1 is the whole buffer (one
+// piece); a transfer carries `chunks` pieces from `chunk`. Transfers within a step read the state
+// before the step.
+bool allReduced(const CollectivePlan& p, int chunks)
+{
+    const int n = p.ranks;
+    std::vector<std::vector<std::set<int>>> have(static_cast<std::size_t>(n), std::vector<std::set<int>>(static_cast<std::size_t>(chunks)));
+    for (int r = 0; r < n; ++r)
+        for (int c = 0; c < chunks; ++c)
+            have[std::size_t(r)][std::size_t(c)] = {r};
+    for (const CollectiveStep& s : p.steps) {
+        const auto before = have;
+        for (const ChunkTransfer& t : s.transfers)
+            for (int piece = std::max(0, t.chunk); piece < std::max(0, t.chunk) + t.chunks; ++piece) {
+                const std::size_t c = std::size_t(piece);
+                const std::set<int>& sent = before[std::size_t(t.from)][c];
+                std::set<int>& mine = have[std::size_t(t.to)][c];
+                if (t.reduce)
+                    mine.insert(sent.begin(), sent.end());
+                else
+                    mine = sent;
+            }
+    }
+    for (int r = 0; r < n; ++r)
+        for (int c = 0; c < chunks; ++c)
+            if (int(have[std::size_t(r)][std::size_t(c)].size()) != n)
+                return false;
+    return true;
+}
+
+} // namespace
+
+class TstCollectiveSteps : public QObject {
+    Q_OBJECT
+
+private slots:
+    void ringAllReduceInsideANode()
+    {
+        // n = 8 on one DGX H100 node, S = 1 GiB. The ring: n − 1 = 7 reduce-scatter steps then 7
+        // all-gather steps, every rank sending one S/8 chunk per step: 14 steps, 2·7/8·S =
+        // 1,879,048,192 B per GPU. Each step α + (S/8)·β over NVLink = 3.4 µs + 134,217,728 B /
+        // (450e9 · 0.82) = 3.4 µs + 363.733 µs; all-reduce 14 steps = 5.1399 ms. algbw = S/t,
+        // busbw = algbw · 2·7/8.
+        const double S = 1073741824.0;
+        const CollectivePlan p = plan(Collective::AllReduce, S, 8, CollectiveAlgorithm::Ring);
+        QCOMPARE(int(p.steps.size()), 14);
+        QCOMPARE(p.nodes, 1);
+        QCOMPARE(p.bytes_sent_per_gpu, 2.0 * 7 / 8 * S);
+        for (double b : p.bytes_sent_by_rank)
+            QCOMPARE(b, 2.0 * 7 / 8 * S);
+        const double step = 3.4e-6 + S / 8 / (450e9 * 0.82);
+        QVERIFY(close(p.time_s, 14 * step));
+        QVERIFY(close(p.busbw_bytes_per_s, S / (14 * step) * 2 * 7 / 8));
+        for (const CollectiveStep& s : p.steps) {
+            QCOMPARE(int(s.transfers.size()), 8);
+            for (const ChunkTransfer& t : s.transfers) {
+                QCOMPARE(t.to, (t.from + 1) % 8);
+                QCOMPARE(t.link, Link::NvLink);
+            }
+        }
+        QCOMPARE(p.steps[0].phase.en, std::string("reduce-scatter"));
+        QCOMPARE(p.steps[7].phase.en, std::string("all-gather"));
+        QVERIFY(allReduced(p, 8));
+        // The textbook's parameter server moves 2·S·(n − 1) through its server: 14 GiB here, 7.5×
+        // what each ring GPU sends, and it grows with n while the ring's 2(n−1)/n·S does not.
+        QCOMPARE(p.parameter_server_bytes, 14 * S);
+        const CollectivePlan p64 = plan(Collective::AllReduce, S, 64, CollectiveAlgorithm::Ring);
+        QCOMPARE(p64.bytes_sent_per_gpu, 2.0 * 63 / 64 * S);
+        QVERIFY(p64.bytes_sent_per_gpu < 2 * S);
+    }
+
+    void gatherScatterAllToAll()
+    {
+        // n − 1 steps each, (n−1)/n·S per GPU (nccl-tests' S: the whole buffer).
+        const double S = 64.0 * 1048576;
+        for (Collective op : {Collective::AllGather, Collective::ReduceScatter, Collective::AllToAll}) {
+            const CollectivePlan p = plan(op, S, 4, CollectiveAlgorithm::Ring);
+            QCOMPARE(int(p.steps.size()), 3);
+            QCOMPARE(p.bytes_sent_per_gpu, 3.0 / 4 * S);
+            QVERIFY(close(p.busbw_bytes_per_s, S / p.time_s * 3 / 4));
+        }
+        // All-gather: after its 3 steps every rank has received the 3 chunks it lacked, each once.
+        const CollectivePlan ag = plan(Collective::AllGather, S, 4, CollectiveAlgorithm::Ring);
+        std::vector<std::set<int>> got(4);
+        for (int r = 0; r < 4; ++r)
+            got[std::size_t(r)] = {r};
+        for (const CollectiveStep& s : ag.steps)
+            for (const ChunkTransfer& t : s.transfers) {
+                QVERIFY2(got[std::size_t(t.from)].count(t.chunk), "a rank sends a chunk it has");
+                QVERIFY2(!got[std::size_t(t.to)].count(t.chunk), "no chunk arrives twice");
+                got[std::size_t(t.to)].insert(t.chunk);
+            }
+        for (const std::set<int>& g : got)
+            QCOMPARE(int(g.size()), 4);
+        // All-to-all: every ordered pair exchanges exactly one S/n piece.
+        const CollectivePlan a2a = plan(Collective::AllToAll, S, 4, CollectiveAlgorithm::Ring);
+        std::set<std::pair<int, int>> pairs;
+        for (const CollectiveStep& s : a2a.steps)
+            for (const ChunkTransfer& t : s.transfers)
+                QVERIFY(pairs.insert({t.from, t.to}).second);
+        QCOMPARE(int(pairs.size()), 12);
+    }
+
+    void flatRingVersusHierarchicalAcrossNodes()
+    {
+        // 16 GPUs on 2 DGX H100 nodes, S = 1 GiB. NVLink step α_n + x/B_n with B_n = 450e9·0.82,
+        // network α_i + x/B_i with B_i = 50e9·0.94 (per GPU, rail-optimised).
+        const double S = 1073741824.0, Bn = 450e9 * 0.82, Bi = 50e9 * 0.94, an = 3.4e-6, ai = 6e-6;
+        // Flat ring: 2·15 = 30 steps of S/16, each waiting for the two node-crossing hops.
+        const CollectivePlan flat = plan(Collective::AllReduce, S, 16, CollectiveAlgorithm::Ring);
+        QCOMPARE(int(flat.steps.size()), 30);
+        QVERIFY(close(flat.time_s, 30 * (ai + S / 16 / Bi)));
+        QCOMPARE(flat.bytes_sent_per_gpu, 2.0 * 15 / 16 * S);
+        QVERIFY(allReduced(flat, 16));
+        // Hierarchical (k = 8, N = 2): reduce-scatter inside the node (7 steps of S/8), all-reduce
+        // of each S/8 shard across the 2 nodes on all 8 rails at once (2 steps of S/16), all-gather
+        // inside (7 steps of S/8): 16 steps; per GPU 2·7/8·S + 2·1/2·S/8.
+        const CollectivePlan h = plan(Collective::AllReduce, S, 16, CollectiveAlgorithm::Hierarchical);
+        QCOMPARE(int(h.steps.size()), 16);
+        QCOMPARE(h.bytes_sent_per_gpu, 2.0 * 7 / 8 * S + 2.0 * 1 / 2 * S / 8);
+        QVERIFY(close(h.time_s, 14 * (an + S / 8 / Bn) + 2 * (ai + S / 16 / Bi)));
+        QVERIFY(allReduced(h, 8 * 2)); // k·N pieces
+        // On these links the hierarchical form is 5.5× faster: 23.0 ms + 5.2 ms… vs 43.4 ms.
+        QVERIFY(h.time_s < flat.time_s / 1.5);
+        int network = 0;
+        for (const CollectiveStep& s : h.steps)
+            for (const ChunkTransfer& t : s.transfers)
+                network += t.link == Link::Network;
+        QCOMPARE(network, 2 * 16); // 2 steps, every GPU on its own rail
+    }
+
+    void treeForSmallMessages()
+    {
+        // Binomial tree, n = 8: ⌈log₂8⌉ = 3 steps up, 3 down; every step α + S·β. For 8 KiB on
+        // NVLink: 6·(3.4 µs + 8192/(450e9·0.82)) = 20.53 µs, against the ring's 14 steps of
+        // 3.4 µs + 1 KiB/B = 47.99 µs: latency wins small messages for the tree.
+        const double S = 8192;
+        const CollectivePlan tree = plan(Collective::AllReduce, S, 8, CollectiveAlgorithm::Tree);
+        const CollectivePlan ring = plan(Collective::AllReduce, S, 8, CollectiveAlgorithm::Ring);
+        const double B = 450e9 * 0.82;
+        QCOMPARE(int(tree.steps.size()), 6);
+        QVERIFY(close(tree.time_s, 6 * (3.4e-6 + S / B)));
+        QVERIFY(close(ring.time_s, 14 * (3.4e-6 + S / 8 / B)));
+        QVERIFY(tree.time_s < ring.time_s);
+        QCOMPARE(tree.bytes_sent_by_rank[0], 3 * S); // the root sends to 4, 2 and 1
+        QVERIFY(allReduced(tree, 1));
+        // 6 ranks: the tree still reaches everyone (3 levels; no sends to missing ranks).
+        QVERIFY(allReduced(plan(Collective::AllReduce, S, 6, CollectiveAlgorithm::Tree), 1));
+        const CollectivePlan bcast = plan(Collective::Broadcast, S, 8, CollectiveAlgorithm::Tree);
+        QCOMPARE(int(bcast.steps.size()), 3);
+    }
+
+    void errorsNameTheOption()
+    {
+        std::vector<InputError> errors;
+        QVERIFY(!planCollective(Collective::AllReduce, 1e6, 12, cluster("dgx-h100"), CollectiveAlgorithm::Ring, errors));
+        QCOMPARE(errors.at(0).path, std::string("--ranks"));
+        errors.clear();
+        QVERIFY(!planCollective(Collective::AllGather, 1e6, 8, cluster("dgx-h100"), CollectiveAlgorithm::Tree, errors));
+        QCOMPARE(errors.at(0).path, std::string("--algorithm"));
+        errors.clear();
+        QVERIFY(!planCollective(Collective::SendRecv, 1e6, 8, cluster("dgx-h100"), CollectiveAlgorithm::Ring, errors));
+        QCOMPARE(errors.at(0).path, std::string("--op"));
+        errors.clear();
+        QVERIFY(!planCollective(Collective::AllReduce, 0, 1, cluster("dgx-h100"), CollectiveAlgorithm::Ring, errors));
+        QCOMPARE(int(errors.size()), 2);
+        // Many ranks: the steps are timed, the transfers not kept.
+        const CollectivePlan big = plan(Collective::AllReduce, 1e9, 1024, CollectiveAlgorithm::Ring);
+        QCOMPARE(int(big.steps.size()), 2046);
+        QVERIFY(big.steps.front().transfers.empty());
+    }
+};
+
+QTEST_GUILESS_MAIN(TstCollectiveSteps)
+#include "tst_collective_steps.moc"

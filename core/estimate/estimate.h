@@ -3,6 +3,7 @@
 // computes physics of its own. `parascope.report/1` in JSON.
 
 #include "comm/comm_volume.h"
+#include "estimate/walls.h"
 #include "memory/stage_memory.h"
 #include "model/flops.h"
 #include "model/parameter_count.h"
@@ -28,6 +29,7 @@ struct Estimate {
     TimelineReport timeline;
     ThroughputReport throughput;
     std::vector<Diagnostic> diagnostics;
+    Walls walls; // the course's four walls (estimate/walls.h)
 
     bool hasErrors() const;
     bool has(const std::string& code) const;

@@ -116,6 +116,7 @@ Estimate evaluate(const Scenario& input, const EvaluateOptions& options)
 
     std::vector<Diagnostic> outcome = outcomeDiagnostics(sc, est, explain);
     est.diagnostics.insert(est.diagnostics.end(), outcome.begin(), outcome.end());
+    est.walls = computeWalls(sc, est, explain);
     return est;
 }
 

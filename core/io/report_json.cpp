@@ -121,6 +121,25 @@ nlohmann::json reportToJson(const Scenario& sc, const Estimate& est, const std::
     if (explain)
         j["throughput"]["terms"] = termsToJson(th.terms);
 
+    // The four walls (estimate/walls.h).
+    const auto wall = [&](const Wall& w) {
+        nlohmann::json o = {{"value", w.value}, {"verdict", toString(w.verdict)}, {"explanation", w.explanation.in(lang)},
+                            {"explanation_en", w.explanation.en}, {"explanation_zh", w.explanation.zh}};
+        if (explain)
+            o["terms"] = termsToJson(w.terms);
+        return o;
+    };
+    const Walls& w = est.walls;
+    const StabilityReport& sr = w.stability_report;
+    j["walls"] = {{"memory", wall(w.memory)}, {"communication", wall(w.communication)}, {"efficiency", wall(w.efficiency)},
+                  {"stability", wall(w.stability)}};
+    j["walls"]["efficiency"]["losses"] = {{"bubble", w.losses.bubble}, {"exposed_communication", w.losses.exposed_communication},
+                                          {"recompute", w.losses.recompute}, {"load_imbalance", w.losses.load_imbalance}};
+    for (const auto& [key, value] : {std::pair{"interruptions_per_day", sr.interruptions_per_day}, {"mtbf_s", sr.mtbf_s},
+                                     {"checkpoint_bytes", sr.checkpoint_bytes}, {"checkpoint_write_s", sr.checkpoint_write_s},
+                                     {"checkpoint_interval_s", sr.checkpoint_interval_s}, {"restart_s", sr.restart_s}, {"goodput", sr.goodput}})
+        j["walls"]["stability"][key] = value;
+
     nlohmann::json diags = nlohmann::json::array();
     for (const Diagnostic& d : est.diagnostics) {
         nlohmann::json e = {{"severity", toString(d.severity)}, {"code", d.code},
@@ -318,6 +337,14 @@ std::string textReport(const Scenario& sc, const Estimate& est, const std::strin
       << (zh ? "Megatron 通用公式（2024）：只计矩阵乘，注意力按非因果全量计，反向 = 2×前向；对 GPT 类模型即 Narayanan 等（2021）的式（3）"
              : est.flops.convention)
       << "\n\n";
+
+    o << T("The four walls", "四面墙") << "\n";
+    for (const auto& [name, w] : {std::pair{T("memory", "显存墙"), &est.walls.memory}, {T("communication", "通信墙"), &est.walls.communication},
+                                  {T("efficiency", "效率墙"), &est.walls.efficiency}, {T("stability", "稳定性墙"), &est.walls.stability}}) {
+        const char* verdict = w->verdict == WallVerdict::Hit ? (zh ? "撞墙" : "HIT") : w->verdict == WallVerdict::Near ? (zh ? "接近" : "near") : (zh ? "正常" : "ok");
+        o << "  " << pad(name, 14, false) << pad(verdict, 6, false) << L(w->explanation) << "\n";
+    }
+    o << "\n";
 
     o << T("What breaks (", "问题诊断（") << est.diagnostics.size() << T(")", "）") << "\n";
     if (est.diagnostics.empty())

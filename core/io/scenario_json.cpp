@@ -363,6 +363,14 @@ std::optional<Scenario> readScenario(const nlohmann::json& j, std::vector<InputE
         oc.fragmentation = o.number("fragmentation", 0, 1).value_or(oc.fragmentation);
         o.finish();
     }
+    if (const nlohmann::json* sj = r.child("stability")) {
+        ObjectReader st(*sj, "stability", errors);
+        StabilityConfig& c = sc.stability;
+        c.failures_per_gpu_day = st.number("failures_per_gpu_day", 0, 1).value_or(c.failures_per_gpu_day);
+        c.restart_s = st.number("restart_min", 0, 1e5).value_or(c.restart_s / 60) * 60;
+        c.checkpoint_write_bytes_per_s_per_node = st.number("checkpoint_write_gbps_per_node", 1e-3, 1e5).value_or(c.checkpoint_write_bytes_per_s_per_node / 1e9) * 1e9;
+        st.finish();
+    }
     r.finish();
     if (errors.size() != before)
         return std::nullopt;
@@ -494,6 +502,9 @@ nlohmann::json scenarioToJson(const Scenario& sc)
     const OverheadConfig& o = sc.overheads;
     j["overheads"] = {{"cuda_context_gib", fileUnits(o.cuda_context_bytes / kGiB)}, {"workspace_gib", fileUnits(o.workspace_bytes / kGiB)},
                       {"nccl_buffer_mib", fileUnits(o.nccl_bytes_per_group / kMiB)}, {"fragmentation", o.fragmentation}};
+    if (const StabilityConfig& st = sc.stability; !(st == StabilityConfig{}))
+        j["stability"] = {{"failures_per_gpu_day", st.failures_per_gpu_day}, {"restart_min", fileUnits(st.restart_s / 60)},
+                          {"checkpoint_write_gbps_per_node", fileUnits(st.checkpoint_write_bytes_per_s_per_node / 1e9)}};
     return j;
 }
 

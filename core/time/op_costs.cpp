@@ -73,14 +73,18 @@ struct LayerCost {
     double forward() const { return linear_s + attention_s + elementwise_s + cast_f_s + routing_s; }
     double backwardInput(const TrainingConfig& t) const
     {
-        double b = linear_s + attention_b_s + 2 * elementwise_s + cast_b_s + routing_s;
-        if (t.recomputes(RecomputeModule::CoreAttn))
-            b += attention_s;
+        return linear_s + attention_b_s + 2 * elementwise_s + cast_b_s + routing_s + recomputed(t);
+    }
+    // What the backward runs of the forward once more: core attention, the selective modules,
+    // or the whole forward.
+    double recomputed(const TrainingConfig& t) const
+    {
+        double r = t.recomputes(RecomputeModule::CoreAttn) ? attention_s : 0;
         if (t.recompute == Recompute::Selective)
-            b += recompute_s;
+            r += recompute_s;
         else if (t.recompute == Recompute::Full)
-            b += forward();
-        return b;
+            r += forward();
+        return r;
     }
     double backwardWeight() const { return linear_s; }
     // Exposed communication; a full recompute's backward runs the forward's once more.
@@ -351,6 +355,7 @@ OpCostModel opCosts(const Scenario& sc, const ParamCounts& params, const Pipelin
         st.gemm_s = sum([&](const LayerCost& x) { return x.linear_s * (full ? 4 : 3); }) + 3 * head;
         st.attention_s = sum([&](const LayerCost& x) { return x.attention_s * attention_passes + x.attention_b_s; });
         st.host_wait_s = sum([](const LayerCost& x) { return x.host_f + x.host_b; });
+        st.recompute_s = sum([&](const LayerCost& x) { return x.recomputed(t); });
         // The plan's ZeRO collectives cover the whole rank; this stage's share is its layers.
         const double stage_share = double(layers) / std::max(1, L.layers);
         // ZeRO-2/3 prefetch hides the per-microbatch collectives behind at most kZeroOverlap

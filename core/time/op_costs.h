@@ -30,6 +30,7 @@ struct StageOpCost {
     // GEMMs, the attention kernels and the MoE host waits: the op breakdown set beside a
     // measured trace (TimeReport::compute_kinds).
     double compute_s = 0, gemm_s = 0, attention_s = 0, host_wait_s = 0;
+    double recompute_s = 0; // of compute_s, what recompute runs again in the backward
 };
 
 struct OpCostModel {

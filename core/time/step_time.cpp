@@ -28,6 +28,20 @@ void addExposure(std::map<Group, double>& into, const GroupExposure& e, double s
     into[Group::Dp] += e.dp * scale;
 }
 
+// Per-microbatch time of each rank's layers (forward + backward, communication inside ops
+// included): the sum of its stages' op costs, in one pass over the stages.
+std::vector<double> rankMicrobatchTimes(const OpCostModel& c)
+{
+    std::vector<double> t(std::size_t(std::max(1, c.geometry.ranks)), 0.0);
+    const double share = c.geometry.microbatchShare();
+    for (int s = 0; s < int(c.stages.size()); ++s) {
+        const int r = c.geometry.rankOfStage(s);
+        if (r >= 0 && r < int(t.size()))
+            t[std::size_t(r)] += share * (c.stages[std::size_t(s)].cost.forward_s + c.stages[std::size_t(s)].cost.backward_s());
+    }
+    return t;
+}
+
 void finish(StepSimulation& out, const OpCostModel& costs, double step, double compute, double exposed_ops,
             double exposed_tail, double exposed_pp, std::map<Group, double> by_group, Explain explain)
 {
@@ -38,8 +52,15 @@ void finish(StepSimulation& out, const OpCostModel& costs, double step, double c
     t.exposed_comm_s = exposed_ops + exposed_tail + exposed_pp;
     t.bubble_s = std::max(0.0, step - compute - t.exposed_comm_s - t.optimizer_s);
     t.bubble_fraction = step > 0 ? t.bubble_s / step : 0;
+    const std::vector<double> per_rank = rankMicrobatchTimes(costs);
+    double sum = 0, most = 0;
+    for (double v : per_rank) {
+        sum += v;
+        most = std::max(most, v);
+    }
+    t.load_imbalance = most > 0 ? 1 - sum / double(per_rank.size()) / most : 0;
     // The compute by kind, in the proportions of the critical rank's op costs.
-    double all = 0, gemm = 0, attention = 0, host = 0;
+    double all = 0, gemm = 0, attention = 0, host = 0, recompute = 0;
     for (int s = 0; s < int(costs.stages.size()); ++s)
         if (costs.geometry.rankOfStage(s) == t.critical_rank) {
             const StageOpCost& st = costs.stages[std::size_t(s)];
@@ -47,11 +68,13 @@ void finish(StepSimulation& out, const OpCostModel& costs, double step, double c
             gemm += st.gemm_s;
             attention += st.attention_s;
             host += st.host_wait_s;
+            recompute += st.recompute_s;
         }
     if (all > 0) {
         t.compute_kinds.gemm_s = compute * gemm / all;
         t.compute_kinds.attention_s = compute * attention / all;
         t.compute_kinds.host_wait_s = compute * host / all;
+        t.compute_kinds.recompute_s = compute * recompute / all;
         t.compute_kinds.other_s = std::max(0.0, compute - t.compute_kinds.gemm_s - t.compute_kinds.attention_s - t.compute_kinds.host_wait_s);
     }
     by_group[Group::Dp] += exposed_tail;
@@ -68,20 +91,6 @@ void finish(StepSimulation& out, const OpCostModel& costs, double step, double c
                                                  : "event simulation of the schedule (critical rank " + num(t.critical_rank) + ")"});
     t.terms.push_back({"time.bubble_fraction", t.bubble_fraction, "fraction", "idle time / step time",
                        num(t.bubble_s) + " / " + num(step), "idle = step − compute − exposed communication − optimizer"});
-}
-
-// Per-microbatch time of each rank's layers (forward + backward, communication inside ops
-// included): the sum of its stages' op costs, in one pass over the stages.
-std::vector<double> rankMicrobatchTimes(const OpCostModel& c)
-{
-    std::vector<double> t(std::size_t(std::max(1, c.geometry.ranks)), 0.0);
-    const double share = c.geometry.microbatchShare();
-    for (int s = 0; s < int(c.stages.size()); ++s) {
-        const int r = c.geometry.rankOfStage(s);
-        if (r >= 0 && r < int(t.size()))
-            t[std::size_t(r)] += share * (c.stages[std::size_t(s)].cost.forward_s + c.stages[std::size_t(s)].cost.backward_s());
-    }
-    return t;
 }
 
 StepSimulation closedForm(const Scenario& sc, const OpCostModel& costs, long long m, const std::string& why,

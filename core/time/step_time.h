@@ -23,6 +23,7 @@ namespace parascope {
 // MoE layers' kernels. Set beside a measured trace's kernel totals (io/trace_comparison.h).
 struct ComputeKinds {
     double gemm_s = 0, attention_s = 0, other_s = 0, host_wait_s = 0;
+    double recompute_s = 0; // of the four, what recompute runs again (the efficiency wall's loss)
 };
 
 struct TimeReport {
@@ -31,6 +32,8 @@ struct TimeReport {
     std::string method; // "simulated", "simulated (extrapolated)" or "closed-form"
     std::string note;   // why the closed form, or what was extrapolated
     int critical_rank = 0; // the pipeline rank whose step is the longest
+    // Uneven pipeline stages: 1 − mean/max of the ranks' compute per microbatch (0 when even).
+    double load_imbalance = 0;
     std::vector<Term> terms;
 };
 

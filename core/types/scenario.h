@@ -27,6 +27,21 @@ struct OverheadConfig {
     double fragmentation = 0.05;
 };
 
+// The stability wall's inputs (estimate/walls.h), each settable (scenario key "stability").
+struct StabilityConfig {
+    // Unexpected interruptions per GPU and day: Llama 3 (Dubey et al. 2024, §3.3.4), 419
+    // unexpected interruptions in 54 days of pre-training on 16,384 H100: 419/(54·16,384).
+    double failures_per_gpu_day = 419.0 / (54.0 * 16384.0);
+    // Restart after an interruption: reschedule, load the last checkpoint, warm up. Assumed
+    // 10 min; set your own.
+    double restart_s = 600;
+    // Checkpoint write bandwidth per node, every node writing its shard at once: 20 Gb/s per
+    // machine to remote storage, as Gemini (Wang et al., SOSP 2023, §2) quotes for cloud GPU
+    // machines. A parallel file system gives more.
+    double checkpoint_write_bytes_per_s_per_node = 2.5e9;
+    bool operator==(const StabilityConfig&) const = default;
+};
+
 struct Scenario {
     std::string name;
     ModelSpec model;
@@ -34,6 +49,7 @@ struct Scenario {
     ParallelConfig parallel;
     TrainingConfig training;
     OverheadConfig overheads;
+    StabilityConfig stability;
 
     // Microbatches per step per pipeline: global_batch / (micro_batch · dp). 0 if not integral.
     long long microbatches() const;

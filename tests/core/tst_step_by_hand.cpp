@@ -213,6 +213,20 @@ private slots:
         QVERIFY2(near(k.attention_s, m * 8 * 3.5 * att), qPrintable(versus("attention", k.attention_s, m * 8 * 3.5 * att)));
         QVERIFY2(near(k.other_s, m * 8 * 3 * elem), qPrintable(versus("other compute", k.other_s, m * 8 * 3 * elem)));
         QCOMPARE(k.host_wait_s, 0.0);
+        // Uneven stages: ranks 0–2 compute F + B per microbatch, rank 3 F₃ + B₃ = F + B + 3H;
+        // 1 − mean/max = 1 − (4(F + B) + 3H)/4 / (F + B + 3H) = 0.0470.
+        const double imbalance = 1 - (4 * (F + B) + 3 * H) / 4 / (F + B + 3 * H);
+        QVERIFY2(near(e.time.load_imbalance, imbalance), qPrintable(versus("load imbalance", e.time.load_imbalance, imbalance)));
+        QCOMPARE(k.recompute_s, 0.0);
+
+        // Full recompute: each backward runs its stage's forward once more, 8·(lin + att + elem)
+        // = F, so rank 0 recomputes m·F over the step (the efficiency wall's recompute loss).
+        Scenario full = sc;
+        full.training.recompute = Recompute::Full;
+        const Estimate r = evaluate(full);
+        QCOMPARE(r.time.critical_rank, 0);
+        QVERIFY2(near(r.time.compute_kinds.recompute_s, m * F), qPrintable(versus("recompute", r.time.compute_kinds.recompute_s, m * F)));
+        QVERIFY2(near(r.time.compute_s, m * (2 * F + B)), qPrintable(versus("compute with recompute", r.time.compute_s, m * (2 * F + B))));
     }
 
     void moeWithExpertParallelByHand()

@@ -1,0 +1,64 @@
+#pragma once
+// The course's four walls (chapter 1): memory (显存墙), communication (通信墙), efficiency (效率墙:
+// bubbles, uneven stages, communication compute does not hide, recompute) and stability
+// (稳定性墙: interruptions at scale and what checkpointing costs). Each is a number, a verdict
+// against the thresholds below, and an explanation with its terms; the engine's numbers for the
+// first three, new physics for the fourth:
+//   interruptions/day = GPUs · failures per GPU-day (StabilityConfig, Llama 3's rate by default),
+//   MTBF = 1 day / interruptions;
+//   checkpoint = parameters · (weight bytes + optimizer state bytes), written by every node at once;
+//   interval τ = √(2·C·MTBF) (Young 1974), C the write time;
+//   goodput = 1 − C/τ − (τ/2 + R)/MTBF (Daly 2006, first order; R the restart), ≥ 0.
+
+#include "types/diagnostic.h"
+#include "types/term.h"
+
+#include <vector>
+
+namespace parascope {
+
+struct Scenario;
+struct Estimate;
+
+enum class WallVerdict { Ok, Near, Hit };
+inline constexpr EnumName<WallVerdict> kWallVerdictNames[] = {
+    {WallVerdict::Ok, "ok"}, {WallVerdict::Near, "near"}, {WallVerdict::Hit, "hit"}};
+constexpr std::span<const EnumName<WallVerdict>> enumNames(WallVerdict) { return kWallVerdictNames; }
+inline const char* toString(WallVerdict v) { return nameOf(v); }
+
+// When a wall is near and when it is hit: teaching thresholds, not physics.
+struct WallThresholds {
+    double near, hit;
+};
+inline constexpr WallThresholds kMemoryWall{0.9, 1.0};         // peak / capacity
+inline constexpr WallThresholds kCommunicationWall{0.1, 0.3};  // exposed communication / step
+inline constexpr WallThresholds kEfficiencyWall{0.25, 0.5};    // the step's losses / step
+inline constexpr WallThresholds kStabilityWall{0.05, 0.2};     // 1 − goodput
+
+struct Wall {
+    double value = 0;
+    WallVerdict verdict = WallVerdict::Ok;
+    Localized explanation;
+    std::vector<Term> terms;
+};
+
+// The efficiency wall's parts, each a fraction of the step.
+struct EfficiencyLosses {
+    double bubble = 0, exposed_communication = 0, recompute = 0, load_imbalance = 0;
+};
+
+struct StabilityReport {
+    double interruptions_per_day = 0, mtbf_s = 0;
+    double checkpoint_bytes = 0, checkpoint_write_s = 0, checkpoint_interval_s = 0, restart_s = 0;
+    double goodput = 1;
+};
+
+struct Walls {
+    Wall memory, communication, efficiency, stability;
+    EfficiencyLosses losses;
+    StabilityReport stability_report;
+};
+
+Walls computeWalls(const Scenario& sc, const Estimate& est, Explain explain = Explain::Full);
+
+} // namespace parascope

@@ -1,0 +1,116 @@
+// The four walls (estimate/walls.h): the stability wall's physics by hand (interruptions, MTBF,
+// checkpoint size and write time, Young's interval, Daly's goodput), and each wall's verdict
+// against its thresholds on scenarios that are clearly on either side.
+
+#include "estimate/evaluate.h"
+#include "scenario_fixture.h"
+
+using namespace parascope;
+using namespace parascope::test;
+
+namespace {
+
+bool near(double a, double b, double rel = 1e-9) { return std::abs(a - b) <= rel * std::abs(b); }
+
+} // namespace
+
+class TstWalls : public QObject {
+    Q_OBJECT
+
+private slots:
+    void stabilityByHand()
+    {
+        // Llama-2 7B (Ψ = 6,738,415,616 parameters), DP 1024 on DGX A100 nodes (128 nodes of 8),
+        // bf16 with AdamW; stability: 1e-3 failures per GPU-day, restart 10 min, 2.5 GB/s per node.
+        //   interruptions/day = 1024 · 1e-3 = 1.024;  MTBF = 86,400 / 1.024 = 84,375 s (23.4 h)
+        //   checkpoint = Ψ · (2 B bf16 weights + 12 B fp32 master, m, v) = 94,337,818,624 B
+        //   write C = 94,337,818,624 / (128 · 2.5e9) = 0.294806 s
+        //   Young: τ = √(2 · 0.294806 · 84,375) = 223.04 s
+        //   Daly: goodput = 1 − C/τ − (τ/2 + 600)/MTBF = 1 − 0.0013218 − 0.0084327 = 0.990245
+        Scenario sc = presetScenario("llama2-7b", "dgx-a100-80g", 1, 1, 1024);
+        sc.training.global_batch = 1024;
+        sc.stability.failures_per_gpu_day = 1e-3;
+        const Estimate e = evaluate(sc);
+        const StabilityReport& r = e.walls.stability_report;
+        const double psi = 6738415616.0, M = 86400 / 1.024, C = psi * 14 / (128 * 2.5e9), tau = std::sqrt(2 * C * M);
+        QCOMPARE(e.gpus, 1024LL);
+        QVERIFY(near(r.interruptions_per_day, 1.024));
+        QVERIFY(near(r.mtbf_s, 84375));
+        QVERIFY(near(r.checkpoint_bytes, 94337818624.0));
+        QVERIFY(near(r.checkpoint_write_s, C));
+        QVERIFY(near(C, 0.294806, 1e-5));
+        QVERIFY(near(r.checkpoint_interval_s, tau));
+        QVERIFY(near(tau, 223.04, 1e-4));
+        QVERIFY(near(r.goodput, 1 - C / tau - (tau / 2 + 600) / M));
+        QVERIFY(near(r.goodput, 0.990245, 1e-6));
+        QCOMPARE(e.walls.stability.value, 1 - r.goodput);
+        QCOMPARE(e.walls.stability.verdict, WallVerdict::Ok);
+        QVERIFY(findTerm(e.walls.stability.terms, "walls.checkpoint_interval"));
+
+        // The default rate (Llama 3: 419 unexpected interruptions in 54 days on 16,384 GPUs) on
+        // 16,384 GPUs gives Llama 3's own 7.76 a day back; a 10-minute restart and a slow store
+        // then cost more than 5 %: near the wall.
+        Scenario big = presetScenario("llama2-70b", "dgx-h100", 8, 8, 256);
+        big.training.global_batch = 2048;
+        big.stability.checkpoint_write_bytes_per_s_per_node = 0.25e9;
+        const Estimate b = evaluate(big);
+        QCOMPARE(b.gpus, 16384LL);
+        QVERIFY(near(b.walls.stability_report.interruptions_per_day, 419.0 / 54));
+        QVERIFY(b.walls.stability.value > kStabilityWall.near);
+        QVERIFY(b.walls.stability.verdict != WallVerdict::Ok);
+    }
+
+    void stabilitySettingsInTheScenarioFile()
+    {
+        // "stability" in a scenario: read, written back only when it differs from the defaults,
+        // and out-of-range values named by their path.
+        const Scenario sc = scenarioFromJson(R"({"schema":"parascope.scenario/1","model":"llama2-7b","cluster":"dgx-h100",)"
+                                             R"("stability":{"failures_per_gpu_day":0.002,"restart_min":5,"checkpoint_write_gbps_per_node":10}})");
+        QCOMPARE(sc.stability.failures_per_gpu_day, 0.002);
+        QCOMPARE(sc.stability.restart_s, 300.0);
+        QCOMPARE(sc.stability.checkpoint_write_bytes_per_s_per_node, 10e9);
+        QCOMPARE(scenarioToJson(sc)["stability"]["restart_min"].get<double>(), 5.0);
+        QVERIFY(!scenarioToJson(presetScenario("llama2-7b", "dgx-h100", 1, 1, 1)).contains("stability"));
+        std::vector<InputError> errors;
+        const auto j = parseJsonText(R"({"schema":"parascope.scenario/1","model":"llama2-7b","cluster":"dgx-h100",)"
+                                     R"("stability":{"failures_per_gpu_day":2,"mtbf":1}})", errors);
+        QVERIFY(j && !readScenario(*j, errors));
+        QCOMPARE(int(errors.size()), 2);
+        QCOMPARE(errors[0].path, std::string("stability.failures_per_gpu_day"));
+        QCOMPARE(errors[1].path, std::string("stability.mtbf"));
+    }
+
+    void verdictsFollowTheThresholds()
+    {
+        // Llama-2 70B with no parallelism at all on one 80 GB GPU: the memory wall is hit
+        // (peak/capacity ≫ 1); the same model on 64 GPUs with TP 8 · PP 8 is under it.
+        const Estimate oom = evaluate(presetScenario("llama2-70b", "dgx-a100-80g", 1, 1, 1));
+        QVERIFY(oom.walls.memory.value > 1);
+        QCOMPARE(oom.walls.memory.verdict, WallVerdict::Hit);
+        QCOMPARE(oom.walls.memory.value, oom.memory.peak_bytes / oom.memory.capacity_bytes);
+        const Estimate fits = evaluate(presetScenario("llama2-70b", "dgx-a100-80g", 8, 8, 1));
+        QVERIFY(fits.walls.memory.value < kMemoryWall.near);
+        QCOMPARE(fits.walls.memory.verdict, WallVerdict::Ok);
+        // Communication: exposed / step, the time report's own numbers.
+        QCOMPARE(fits.walls.communication.value, fits.time.exposed_comm_s / fits.time.step_s);
+        // Efficiency: the parts are the step's bubble and exposed shares, recompute (compute ×
+        // the hardware FLOPs the model FLOPs do not count) and the uneven stages.
+        const EfficiencyLosses& l = fits.walls.losses;
+        QCOMPARE(l.bubble, fits.time.bubble_s / fits.time.step_s);
+        QCOMPARE(l.exposed_communication, fits.walls.communication.value);
+        QCOMPARE(l.load_imbalance, fits.time.load_imbalance);
+        QVERIFY(near(fits.walls.efficiency.value, l.bubble + l.exposed_communication + l.recompute + l.load_imbalance));
+        // Recompute: the compute the backward runs again, as a share of the step.
+        Scenario full = presetScenario("llama2-70b", "dgx-a100-80g", 8, 8, 1);
+        full.training.recompute = Recompute::Full;
+        const Estimate f = evaluate(full);
+        QVERIFY(f.time.compute_kinds.recompute_s > 0);
+        QCOMPARE(f.walls.losses.recompute, f.time.compute_kinds.recompute_s / f.time.step_s);
+        QVERIFY(f.walls.losses.recompute > 4 * l.recompute); // selective (core attention) vs the whole forward
+        // Both languages say it.
+        QVERIFY(!oom.walls.memory.explanation.zh.empty() && !oom.walls.memory.explanation.en.empty());
+    }
+};
+
+QTEST_GUILESS_MAIN(TstWalls)
+#include "tst_walls.moc"

@@ -5,14 +5,16 @@
 
 namespace parascope::ui {
 
-// Slots: the timeline drawn as its slot grid (schedule/slot_grid.h).
-enum class ChartKind { Memory, Timeline, Communication, Sweep, Search, Slots };
+// Slots: the timeline drawn as its slot grid (schedule/slot_grid.h). Walls: the four walls
+// (walls_view.h).
+enum class ChartKind { Memory, Timeline, Communication, Sweep, Search, Slots, Walls };
 inline constexpr EnumName<ChartKind> kChartKindNames[] = {{ChartKind::Memory, "memory"},
                                                           {ChartKind::Timeline, "timeline"},
                                                           {ChartKind::Communication, "communication"},
                                                           {ChartKind::Sweep, "sweep"},
                                                           {ChartKind::Search, "search"},
-                                                          {ChartKind::Slots, "slots"}};
+                                                          {ChartKind::Slots, "slots"},
+                                                          {ChartKind::Walls, "walls"}};
 constexpr std::span<const EnumName<ChartKind>> enumNames(ChartKind) { return kChartKindNames; }
 inline const char* toString(ChartKind k) { return nameOf(k); }
 

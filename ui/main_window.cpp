@@ -28,6 +28,7 @@
 #include "search_view.h"
 #include "sweep_view.h"
 #include "timeline_chart.h"
+#include "walls_view.h"
 
 #include <qcustomplot.h>
 
@@ -99,10 +100,20 @@ MainWindow::MainWindow(QWidget* parent, Session session)
     centre->addWidget(timeline_);
     centre->setStretchFactor(0, 1);
     centre->setStretchFactor(1, 1);
+    // The four walls, a strip above the charts (the chart for slides stays off screen).
+    walls_strip_ = new WallsStrip(model_);
+    walls_chart_ = new WallsChart(model_, this);
+    walls_chart_->hide();
+    auto* explorer = new QWidget;
+    auto* explorer_layout = new QVBoxLayout(explorer);
+    explorer_layout->setContentsMargins(0, 0, 0, 0);
+    explorer_layout->setSpacing(0);
+    explorer_layout->addWidget(walls_strip_);
+    explorer_layout->addWidget(centre, 1);
     sweep_ = new SweepView(model_);
     tabs_ = new QTabWidget;
-    explorer_ = centre;
-    tabs_->addTab(centre, QString());
+    explorer_ = explorer;
+    tabs_->addTab(explorer, QString());
     tabs_->addTab(sweep_, QString());
     search_ = new SearchView(model_);
     tabs_->addTab(search_, QString());
@@ -190,6 +201,7 @@ void MainWindow::applyTheme()
     comm_->setTheme(theme_);
     sweep_->setTheme(theme_);
     search_->setTheme(theme_);
+    walls_chart_->setTheme(theme_);
 }
 
 void MainWindow::updateStatus()

@@ -101,6 +101,7 @@ public:
     // follows the scenario's edits. device −1: the trace's one GPU (several: the user is asked).
     void compareWithTrace(const QString& file, int device = -1);
     TraceDialog* traceDialog() const;
+    class WallsStrip* wallsStrip() const { return walls_strip_; }
 
     // Crash recovery (interactive sessions only; see autosave.h). Starts autosaving the scenario
     // to `dir` (default: the app's data folder) and returns the scenario file a killed or
@@ -141,6 +142,8 @@ private:
     MemoryChart* memory_;
     TimelineChart* timeline_;
     CommChart* comm_;
+    class WallsStrip* walls_strip_;
+    class WallsChart* walls_chart_; // not on screen: the four walls for --export walls
     SweepView* sweep_;
     SearchView* search_;
     class QTabWidget* tabs_;
@@ -175,6 +178,7 @@ private:
     QMenu* export_menu_ = nullptr;
     QMenu* view_menu_ = nullptr;
     QAction* export_slots_ = nullptr;
+    QAction* export_walls_ = nullptr;
     QAction* slot_grid_ = nullptr;
     QMenu* language_menu_ = nullptr;
     QMenu* scenario_menu_ = nullptr;

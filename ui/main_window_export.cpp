@@ -10,6 +10,7 @@
 #include "search_view.h"
 #include "sweep_view.h"
 #include "timeline_chart.h"
+#include "walls_view.h"
 
 #include <QScopeGuard>
 #include <QStatusBar>
@@ -28,6 +29,7 @@ ChartView* MainWindow::chartFor(ChartKind which) const
     case ChartKind::Sweep: return sweep_;
     case ChartKind::Search: return search_;
     case ChartKind::Slots: return timeline_;
+    case ChartKind::Walls: return walls_chart_;
     }
     return memory_;
 }

@@ -1,4 +1,5 @@
 #include "main_window.h"
+#include "walls_view.h"
 #include "dialogs/export_dialog.h"
 #include "dialogs/probe_launcher.h"
 #include "format.h"
@@ -105,6 +106,7 @@ void MainWindow::buildMenus()
     export_sweep_ = export_menu_->addAction(QString(), this, [this] { exportChartDialog(ChartKind::Sweep); });
     export_search_ = export_menu_->addAction(QString(), this, [this] { exportChartDialog(ChartKind::Search); });
     export_slots_ = export_menu_->addAction(QString(), this, [this] { exportChartDialog(ChartKind::Slots); });
+    export_walls_ = export_menu_->addAction(QString(), this, [this] { exportChartDialog(ChartKind::Walls); });
     copy_chart_ = file_menu_->addAction(QString(), QKeySequence::Copy, this, [this] {
         QGuiApplication::clipboard()->setPixmap(memory_->plot()->toPixmap(0, 0, 2.0));
         statusBar()->showMessage(tr("Memory chart copied to the clipboard"), 3000);
@@ -204,6 +206,7 @@ void MainWindow::retranslate()
     tabs_->setTabText(2, tr("Search"));
     export_search_->setText(tr("Search (Pareto) chart…"));
     export_slots_->setText(tr("Slot grid of the schedule…"));
+    export_walls_->setText(tr("The four walls…"));
     slot_grid_->setText(tr("Timeline as a slot &grid"));
     sweep_->retranslate();
     search_->retranslate();
@@ -235,6 +238,8 @@ void MainWindow::retranslate()
     chinese_->setChecked(chineseUi());
     panel_->retranslate();
     updateTraceComparison();
+    walls_strip_->refresh();
+    walls_chart_->refresh();
     memory_->retranslate();
     timeline_->retranslate();
     comm_->retranslate();

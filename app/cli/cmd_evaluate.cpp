@@ -107,7 +107,7 @@ int sweepCommand(const Args& a)
             points.push_back({{"value", p.value}, {"valid", p.valid}, {"peak_bytes", p.peak_bytes}, {"capacity_bytes", p.capacity_bytes},
                               {"peak_stage", p.peak_stage}, {"stage_bytes", p.stage_bytes}, {"step_s", p.step_s},
                               {"bubble_fraction", p.bubble_fraction}, {"exposed_comm_s", p.exposed_comm_s}, {"mfu", p.mfu},
-                              {"tokens_per_s", p.tokens_per_s}, {"diagnostics", diags}});
+                              {"tokens_per_s", p.tokens_per_s}, {"goodput", p.goodput}, {"diagnostics", diags}});
         }
         nlohmann::json breaks = nlohmann::json::array();
         for (const auto& b : r.breaks)
@@ -120,11 +120,11 @@ int sweepCommand(const Args& a)
     std::ostringstream o;
     char line[512];
     if (format == "csv") {
-        o << "value,valid,peak_gib,capacity_gib,peak_stage,step_s,bubble_fraction,exposed_comm_s,mfu,tokens_per_s,diagnostics\n";
+        o << "value,valid,peak_gib,capacity_gib,peak_stage,step_s,bubble_fraction,exposed_comm_s,mfu,tokens_per_s,goodput,diagnostics\n";
         for (const auto& p : r.points) {
-            std::snprintf(line, sizeof line, "%lld,%d,%.4f,%.4f,%d,%.6g,%.6g,%.6g,%.6g,%.6g,%s\n", p.value, p.valid ? 1 : 0,
+            std::snprintf(line, sizeof line, "%lld,%d,%.4f,%.4f,%d,%.6g,%.6g,%.6g,%.6g,%.6g,%.6g,%s\n", p.value, p.valid ? 1 : 0,
                           p.peak_bytes / gib, p.capacity_bytes / gib, p.peak_stage, p.step_s, p.bubble_fraction, p.exposed_comm_s,
-                          p.mfu, p.tokens_per_s, codes(p, ";").c_str());
+                          p.mfu, p.tokens_per_s, p.goodput, codes(p, ";").c_str());
             o << line;
         }
         return emit(a, o.str());
@@ -132,16 +132,18 @@ int sweepCommand(const Args& a)
     o << say(a, "Sweep of ", "参数扫描：") << r.param << "\n";
     const struct { const char* en; const char* zh; std::size_t width; } columns[] = {
         {"value", "取值", 10}, {"valid", "有效", 7}, {"peak GiB", "峰值 GiB", 11}, {"capacity", "容量 GiB", 10},
-        {"step s", "单步 s", 9}, {"bubble", "气泡", 9}, {"exposed s", "未重叠 s", 10}, {"MFU", "MFU", 7}, {"tokens/s", "tokens/s", 13}};
+        {"step s", "单步 s", 9}, {"bubble", "气泡", 9}, {"exposed s", "未重叠 s", 10}, {"MFU", "MFU", 7}, {"tokens/s", "tokens/s", 13},
+        {"goodput", "有效时间", 10}};
     for (const auto& c : columns)
         o << padColumns(say(a, c.en, c.zh), c.width);
     o << "  " << say(a, "diagnostics", "诊断") << "\n";
     for (const auto& p : r.points) {
         std::snprintf(line, sizeof line, "%10lld", p.value);
         o << line << padColumns(p.valid ? say(a, "yes", "是") : say(a, "no", "否"), 7);
-        std::snprintf(line, sizeof line, "%11.2f%10.1f%9.3f%9s%10.3f%7s%13.0f  %s\n", p.peak_bytes / gib, p.capacity_bytes / gib,
+        std::snprintf(line, sizeof line, "%11.2f%10.1f%9.3f%9s%10.3f%7s%13.0f%10s  %s\n", p.peak_bytes / gib, p.capacity_bytes / gib,
                       p.step_s, parascope::formatPercent(p.bubble_fraction).c_str(), p.exposed_comm_s,
-                      parascope::formatPercent(p.mfu).c_str(), p.tokens_per_s, codes(p, ", ").c_str());
+                      parascope::formatPercent(p.mfu).c_str(), p.tokens_per_s, parascope::formatPercent(p.goodput).c_str(),
+                      codes(p, ", ").c_str());
         o << line;
     }
     o << say(a, "\nBreaking points:\n", "\n临界点：\n");

@@ -1,6 +1,6 @@
 // parascope: the desktop application.
 //   parascope [SCENARIO]
-//   parascope SCENARIO --export memory|timeline|communication|sweep|search --out FILE [--size WxH] [--scale S] [--lang zh|en] [--sweep PATH] [--no-context]
+//   parascope SCENARIO --export memory|timeline|communication|sweep|search|slots|walls --out FILE [--size WxH] [--scale S] [--lang zh|en] [--sweep PATH] [--no-context]
 //   parascope [SCENARIO] --screenshot FILE.png --window-size WxH [--tab explorer|sweep|search] [--presenter] [--lang zh|en]
 //   parascope [SCENARIO] --presenter
 // The export and screenshot forms render without a display (offscreen), never touch the user's

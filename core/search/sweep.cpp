@@ -161,6 +161,7 @@ SweepResult sweep(const Scenario& base, const std::string& param, const std::vec
         pt.exposed_comm_s = e.time.exposed_comm_s;
         pt.mfu = e.throughput.mfu;
         pt.tokens_per_s = e.throughput.tokens_per_s;
+        pt.goodput = e.walls.stability_report.goodput;
         pt.diagnostics = e.diagnostics;
         r.points.push_back(std::move(pt));
     }

@@ -21,6 +21,7 @@ struct SweepPoint {
     int peak_stage = 0;
     std::vector<double> stage_bytes; // total per stage
     double step_s = 0, bubble_fraction = 0, exposed_comm_s = 0, mfu = 0, tokens_per_s = 0;
+    double goodput = 1; // the stability wall (estimate/walls.h): falls as the GPU count grows
     std::vector<Diagnostic> diagnostics;
     // The layout the point ran, after the knob's rule (types/knobs.h): what moved with the value.
     // All 0 when the knob refused the value (no layout ran).

@@ -301,6 +301,41 @@
     </message>
 </context>
 <context>
+    <name>Walls</name>
+    <message>
+        <source>Memory wall</source>
+        <translation>Memory wall</translation>
+    </message>
+    <message>
+        <source>Communication wall</source>
+        <translation>Communication wall</translation>
+    </message>
+    <message>
+        <source>Efficiency wall</source>
+        <translation>Efficiency wall</translation>
+    </message>
+    <message>
+        <source>Stability wall</source>
+        <translation>Stability wall</translation>
+    </message>
+    <message>
+        <source>Memory</source>
+        <translation>Memory</translation>
+    </message>
+    <message>
+        <source>Comm.</source>
+        <translation>Comm.</translation>
+    </message>
+    <message>
+        <source>Efficiency</source>
+        <translation>Efficiency</translation>
+    </message>
+    <message>
+        <source>Stability</source>
+        <translation>Stability</translation>
+    </message>
+</context>
+<context>
     <name>parascope::ui::CalibrationDialog</name>
     <message>
         <source>Calibrate from a hardware profile</source>
@@ -871,6 +906,10 @@ The previous file is unchanged.</translation>
         <source>Cannot read the trace</source>
         <translation>Cannot read the trace</translation>
     </message>
+    <message>
+        <source>The four walls…</source>
+        <translation>The four walls…</translation>
+    </message>
 </context>
 <context>
     <name>parascope::ui::MemoryChart</name>
@@ -1384,6 +1423,17 @@ OOM</translation>
     <message>
         <source>Simulated step</source>
         <translation>Simulated step</translation>
+    </message>
+</context>
+<context>
+    <name>parascope::ui::WallsChart</name>
+    <message>
+        <source>share of the wall (%)</source>
+        <translation>share of the wall (%)</translation>
+    </message>
+    <message>
+        <source>the wall</source>
+        <translation>the wall</translation>
     </message>
 </context>
 </TS>

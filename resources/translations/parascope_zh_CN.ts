@@ -301,6 +301,41 @@
     </message>
 </context>
 <context>
+    <name>Walls</name>
+    <message>
+        <source>Memory wall</source>
+        <translation>显存墙</translation>
+    </message>
+    <message>
+        <source>Communication wall</source>
+        <translation>通信墙</translation>
+    </message>
+    <message>
+        <source>Efficiency wall</source>
+        <translation>效率墙</translation>
+    </message>
+    <message>
+        <source>Stability wall</source>
+        <translation>稳定性墙</translation>
+    </message>
+    <message>
+        <source>Memory</source>
+        <translation>显存墙</translation>
+    </message>
+    <message>
+        <source>Comm.</source>
+        <translation>通信墙</translation>
+    </message>
+    <message>
+        <source>Efficiency</source>
+        <translation>效率墙</translation>
+    </message>
+    <message>
+        <source>Stability</source>
+        <translation>稳定性墙</translation>
+    </message>
+</context>
+<context>
     <name>parascope::ui::CalibrationDialog</name>
     <message>
         <source>Calibrate from a hardware profile</source>
@@ -862,6 +897,10 @@ The previous file is unchanged.</source>
         <source>Cannot read the trace</source>
         <translation>无法读取跟踪文件</translation>
     </message>
+    <message>
+        <source>The four walls…</source>
+        <translation>四面墙…</translation>
+    </message>
 </context>
 <context>
     <name>parascope::ui::MemoryChart</name>
@@ -1371,6 +1410,17 @@ OOM</source>
     <message>
         <source>Simulated step</source>
         <translation>仿真单步</translation>
+    </message>
+</context>
+<context>
+    <name>parascope::ui::WallsChart</name>
+    <message>
+        <source>share of the wall (%)</source>
+        <translation>距墙的比例（%）</translation>
+    </message>
+    <message>
+        <source>the wall</source>
+        <translation>墙</translation>
     </message>
 </context>
 </TS>

@@ -17,6 +17,7 @@
 #include "lessons/lessons.h"
 #include "main_window.h"
 #include "dialogs/trace_dialog.h"
+#include "walls_view.h"
 #include "memory_chart.h"
 #include "models/scenario_model.h"
 #include "scenario_fixture.h"
@@ -669,6 +670,31 @@ private slots:
         const QString error = w.importModel(QStringLiteral(PARASCOPE_TEST_DATA "/profile-a100-80g.json"), false);
         QVERIFY2(error.contains(QStringLiteral("architectures")), qPrintable(error));
         QCOMPARE(w.model()->scenario().model.name, std::string("gemma-2-9b"));
+    }
+
+    void fourWallsFollowTheSliders()
+    {
+        // The strip above the Explorer shows the Estimate's four walls, each as a share of the
+        // value that hits it; a slider that doubles the activations moves the memory gauge; the
+        // same four export as a chart for slides.
+        MainWindow w;
+        w.setLanguage(QStringLiteral("zh"));
+        w.model()->setScenario(sevenB());
+        w.model()->flush();
+        const WallsStrip* strip = w.wallsStrip();
+        const Walls& walls = w.model()->estimate().walls;
+        QCOMPARE(strip->gauges()[0].name, QStringLiteral("显存墙"));
+        QCOMPARE(strip->gauges()[0].share, walls.memory.value / kMemoryWall.hit);
+        QCOMPARE(strip->gauges()[3].share, walls.stability.value / kStabilityWall.hit);
+        QVERIFY(strip->gauges()[0].tooltip.contains(QStringLiteral("walls.memory")) || strip->gauges()[0].tooltip.contains(QStringLiteral("peak")));
+        const double before = strip->gauges()[0].share;
+        w.model()->edit([](Scenario& s) { s.training.micro_batch *= 2; s.training.global_batch *= 2; });
+        w.model()->flush();
+        QVERIFY(strip->gauges()[0].share > before);
+        QTemporaryDir dir;
+        const QString file = dir.filePath(QStringLiteral("walls.png"));
+        QCOMPARE(w.exportChartTo(ChartKind::Walls, file, QSize(1280, 720), 1), QString());
+        QVERIFY(QFileInfo(file).size() > 1000);
     }
 
     void compareWithAMeasuredTrace()

@@ -1,5 +1,7 @@
 #include "io/timeline_json.h"
 
+#include "estimate/memory_over_time.h"
+
 #include <map>
 #include <tuple>
 
@@ -51,9 +53,16 @@ nlohmann::json timelineToJson(const Scenario& sc, const Estimate& est)
         j["note"] = est.time.note;
     if (!t.note.empty())
         j["timeline_note"] = t.note;
+    // Each compute lane carries its rank's memory over the step (estimate/memory_over_time.h):
+    // [t_s, bytes] at every change, its peak the memory table's total for that stage.
+    const std::vector<std::vector<MemoryPoint>> memory = memoryOverStep(est);
     nlohmann::json lanes = nlohmann::json::array();
     for (int r = 0; r < t.timeline.ranks; ++r) {
-        lanes.push_back({{"lane", 2 * r}, {"rank", r}, {"kind", "compute"}});
+        nlohmann::json points = nlohmann::json::array();
+        if (r < int(memory.size()))
+            for (const MemoryPoint& p : memory[std::size_t(r)])
+                points.push_back({p.t_s, p.bytes});
+        lanes.push_back({{"lane", 2 * r}, {"rank", r}, {"kind", "compute"}, {"memory", std::move(points)}});
         lanes.push_back({{"lane", 2 * r + 1}, {"rank", r}, {"kind", "communication"}});
     }
     j["lanes"] = std::move(lanes);

@@ -131,6 +131,55 @@ private slots:
                 ++compute;
         }
         QCOMPARE(compute, std::size_t(8 * 64 * 2));
+        // Each compute lane's memory over the step: model states and buffers as a floor at the
+        // start and the end, and a peak equal to the memory table's total for that stage.
+        for (const auto& lane : j["lanes"]) {
+            if (lane["kind"] != "compute")
+                continue;
+            const StageMemory& s = e.memory.stages[lane["rank"].get<std::size_t>()];
+            const nlohmann::json& points = lane["memory"];
+            QVERIFY(points.size() > 2);
+            double peak = 0;
+            for (const auto& p : points)
+                peak = std::max(peak, p[1].get<double>());
+            QVERIFY2(std::abs(peak - s.total()) <= 1e-6 * s.total(), qPrintable(QStringLiteral("rank %1").arg(lane["rank"].get<int>())));
+            QCOMPARE(points.front()[1].get<double>(), s.total() - s.activations);
+            QCOMPARE(points.back()[1].get<double>(), s.total() - s.activations);
+        }
+    }
+
+    void gpipeHoldsEveryMicrobatch1F1BAtMostP()
+    {
+        // The picture that explains 1F1B: with GPipe, rank 0's memory climbs through all m = 16
+        // forwards before the first backward; with 1F1B it never holds more than p = 4
+        // microbatches' activations. Llama-2 7B, PP 4. The first rise above the floor is one
+        // microbatch's activations (the same for both schedules); the peak is 16 of them for
+        // GPipe and 4 for 1F1B.
+        double units[2] = {0, 0};
+        int i = 0;
+        for (const ScheduleKind kind : {ScheduleKind::GPipe, ScheduleKind::OneFOneB}) {
+            Scenario sc = presetScenario("llama2-7b", "dgx-a100-80g", 1, 4, 1);
+            sc.parallel.schedule = kind;
+            sc.training.global_batch = 16;
+            sc.training.micro_batch = 1;
+            const Estimate e = evaluate(sc);
+            QVERIFY(e.timeline.simulated);
+            const nlohmann::json rank0 = timelineToJson(sc, e)["lanes"][0]["memory"];
+            const StageMemory& s = e.memory.stages[0];
+            const double floor = s.total() - s.activations;
+            double peak = 0, unit = 0;
+            for (const auto& p : rank0) {
+                const double bytes = p[1].get<double>();
+                if (unit == 0 && bytes > floor)
+                    unit = bytes - floor;
+                peak = std::max(peak, bytes);
+            }
+            QVERIFY(unit > 0);
+            const double held = (peak - floor) / unit;
+            QVERIFY2(std::abs(held - (kind == ScheduleKind::GPipe ? 16 : 4)) < 1e-9, qPrintable(QString::number(held)));
+            units[i++] = unit;
+        }
+        QVERIFY(std::abs(units[0] - units[1]) <= 1e-9 * units[0]);
     }
 
     void chromeTrace()

@@ -11,9 +11,13 @@ namespace parascope {
 
 namespace {
 
-WallVerdict verdictOf(double value, WallThresholds t)
+// A wall's value and its verdict against the thresholds; the explanation comes after.
+Wall judged(double value, WallThresholds t)
 {
-    return value >= t.hit ? WallVerdict::Hit : value >= t.near ? WallVerdict::Near : WallVerdict::Ok;
+    Wall w;
+    w.value = value;
+    w.verdict = value >= t.hit ? WallVerdict::Hit : value >= t.near ? WallVerdict::Near : WallVerdict::Ok;
+    return w;
 }
 
 std::string pct(double f) { return formatPercent(f); }
@@ -32,10 +36,8 @@ double checkpointBytesPerParam(const TrainingConfig& t)
 
 Wall memoryWall(const Estimate& est, Explain explain)
 {
-    Wall w;
     const MemoryReport& m = est.memory;
-    w.value = m.capacity_bytes > 0 ? m.peak_bytes / m.capacity_bytes : 0;
-    w.verdict = verdictOf(w.value, kMemoryWall);
+    Wall w = judged(m.capacity_bytes > 0 ? m.peak_bytes / m.capacity_bytes : 0, kMemoryWall);
     if (explain == Explain::NumbersOnly)
         return w;
     w.explanation = {"peak " + gib(m.peak_bytes) + " of " + gib(m.capacity_bytes) + " per GPU, on pipeline stage "
@@ -49,10 +51,8 @@ Wall memoryWall(const Estimate& est, Explain explain)
 
 Wall communicationWall(const Estimate& est, Explain explain)
 {
-    Wall w;
     const TimeReport& t = est.time;
-    w.value = t.step_s > 0 ? t.exposed_comm_s / t.step_s : 0;
-    w.verdict = verdictOf(w.value, kCommunicationWall);
+    Wall w = judged(t.step_s > 0 ? t.exposed_comm_s / t.step_s : 0, kCommunicationWall);
     if (explain == Explain::NumbersOnly)
         return w;
     const CommEntry* worst = nullptr;
@@ -73,7 +73,6 @@ Wall communicationWall(const Estimate& est, Explain explain)
 
 Wall efficiencyWall(const Estimate& est, EfficiencyLosses& losses, Explain explain)
 {
-    Wall w;
     const TimeReport& t = est.time;
     const double step = t.step_s > 0 ? t.step_s : 1;
     losses.bubble = t.bubble_s / step;
@@ -81,8 +80,8 @@ Wall efficiencyWall(const Estimate& est, EfficiencyLosses& losses, Explain expla
     // Recompute: the compute the backward runs of the forward once more (time/op_costs.cpp).
     losses.recompute = t.compute_kinds.recompute_s / step;
     losses.load_imbalance = t.load_imbalance;
-    w.value = std::min(1.0, losses.bubble + losses.exposed_communication + losses.recompute + losses.load_imbalance);
-    w.verdict = verdictOf(w.value, kEfficiencyWall);
+    Wall w = judged(std::min(1.0, losses.bubble + losses.exposed_communication + losses.recompute + losses.load_imbalance),
+                    kEfficiencyWall);
     if (explain == Explain::NumbersOnly)
         return w;
     w.explanation = {"the step loses " + pct(w.value) + ": bubble " + pct(losses.bubble) + ", exposed communication "
@@ -100,7 +99,6 @@ Wall efficiencyWall(const Estimate& est, EfficiencyLosses& losses, Explain expla
 
 Wall stabilityWall(const Scenario& sc, const Estimate& est, StabilityReport& r, Explain explain)
 {
-    Wall w;
     const StabilityConfig& c = sc.stability;
     const double gpus = double(std::max<std::int64_t>(1, est.gpus));
     const double nodes = std::ceil(gpus / std::max(1, sc.cluster.gpus_per_node));
@@ -117,8 +115,7 @@ Wall stabilityWall(const Scenario& sc, const Estimate& est, StabilityReport& r, 
                            + (r.checkpoint_interval_s / 2 + r.restart_s) / r.mtbf_s;
         r.goodput = std::max(0.0, 1 - waste);
     }
-    w.value = 1 - r.goodput;
-    w.verdict = verdictOf(w.value, kStabilityWall);
+    Wall w = judged(1 - r.goodput, kStabilityWall);
     if (explain == Explain::NumbersOnly)
         return w;
     const std::string hours = num(std::round(r.mtbf_s / 360) / 10);

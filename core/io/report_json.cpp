@@ -295,11 +295,11 @@ std::string textReport(const Scenario& sc, const Estimate& est, const std::strin
     o << "\n";
 
     o << T("Communication per GPU per step", "每块 GPU 每步通信") << "\n";
-    o << pad(T("group", "组"), 6, false) << pad(T("collective", "集合通信"), 16, false) << pad(T("purpose", "用途"), 12, false)
+    o << pad(T("group", "组"), zh ? 9 : 6, false) << pad(T("collective", "集合通信"), 16, false) << pad(T("purpose", "用途"), 12, false)
       << pad(T("link", "链路"), 8, false) << pad(T("n", "规模"), 6) << pad(T("calls", "次数"), 9) << pad(T("GB sent", "发送 GB"), 10)
       << pad(T("link time", "链路时间"), 12) << pad(T("exposed", "未重叠"), 12) << "\n";
     for (const CommEntry& c : est.communication) {
-        o << pad(zh ? displayName(c.group).zh : toString(c.group), 6, false)
+        o << pad(zh ? displayName(c.group).zh : toString(c.group), zh ? 9 : 6, false)
           << pad(zh ? displayName(c.collective).zh : toString(c.collective), 16, false)
           << pad(zh ? displayName(c.purpose).zh : toString(c.purpose), 12, false)
           << pad(zh ? displayName(c.link).zh : toString(c.link), 8, false) << pad(std::to_string(c.group_size), 6)

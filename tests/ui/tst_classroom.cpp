@@ -448,7 +448,7 @@ private slots:
                              QStringLiteral("Transformer Engine"), QStringLiteral("Hopper"), QStringLiteral("FlashAttention-3"),
                              QStringLiteral("FlashAttention-2"), QStringLiteral("DeepEP"), QStringLiteral("torchtitan"),
                              QStringLiteral("PP 2"), QStringLiteral("Hugging Face"), QStringLiteral("config.json"), QStringLiteral("ZeRO-Offload"), QStringLiteral("FSDP"), QStringLiteral("PCIe"),
-                             QStringLiteral("PyTorch Profiler")};
+                             QStringLiteral("PyTorch Profiler"), QStringLiteral("MoE")};
         for (const char* kind : {"models", "clusters", "gpus", "lessons"})
             for (const PresetInfo& p : listPresets(kind)) {
                 names << QString::fromStdString(p.id) << QString::fromStdString(p.name);

@@ -312,6 +312,18 @@ double measure(const NumericClaim& c, const Lesson& lesson, std::size_t step, co
         const double first = t.busy_s[0] - t.comm_in_ops_s[0];
         return first > 0 ? (t.busy_s[r] - t.comm_in_ops_s[r]) / first - 1 : kNone;
     }
+    case Quantity::WallMemory: return e.walls.memory.value;
+    case Quantity::WallCommunication: return e.walls.communication.value;
+    case Quantity::WallEfficiency: return e.walls.efficiency.value;
+    case Quantity::WallStability: return e.walls.stability.value;
+    case Quantity::Goodput: return e.walls.stability_report.goodput;
+    case Quantity::DpGibSent: {
+        double bytes = 0;
+        for (const CommEntry& entry : e.communication)
+            if (entry.group == Group::Dp || entry.group == Group::Edp)
+                bytes += entry.bytes_per_gpu_per_step;
+        return bytes / kGiB;
+    }
     case Quantity::StepSVs:
         return other && other->time.step_s > 0 ? e.time.step_s / other->time.step_s - 1 : kNone;
     case Quantity::TokensPerSVs:

@@ -31,6 +31,11 @@
 //                              1F1B (p − 1)/(m + p − 1); 0 without a pipeline
 //   "exposed_comm"             communication not hidden by compute / step time, 0 … 1
 //   "tp_collectives_per_layer" TP collective calls per layer per microbatch, forward + backward
+//   "wall_memory", "wall_communication", "wall_efficiency", "wall_stability"  the four walls'
+//                              values (estimate/walls.h), 0 … 1 (memory may exceed 1)
+//   "goodput"                  the stability wall's useful fraction of wall-clock time
+//   "dp_gib_sent"              GiB each GPU sends per step in its data-parallel gradient and
+//                              parameter collectives (dp and expert-dp groups), GiB
 //   per stage (an array of ranges, each with "stage": a pipeline stage; absent = the peak stage):
 //   "memory_gib"               [{"stage": 0, "part": P, "min", "max"}], P one of weights,
 //                              gradients, optimizer, states (the three above), activations, other,
@@ -67,7 +72,8 @@ enum class ClaimUnit { GiB, MiB, Fraction, Seconds, Count };
 
 enum class Quantity {
     PeakGib, OverCapacityMib, CapacityGib, StepS, BubbleSimulated, BubbleFormula, ExposedComm, TpCollectivesPerLayer,
-    MemoryGib, Inflight, ComputeVsStage0, StepSVs, TokensPerSVs
+    MemoryGib, Inflight, ComputeVsStage0, StepSVs, TokensPerSVs,
+    WallMemory, WallCommunication, WallEfficiency, WallStability, Goodput, DpGibSent
 };
 
 // The one table of numeric claims: JSON key, unit, and what qualifies it.
@@ -91,6 +97,12 @@ inline constexpr QuantityInfo kQuantities[] = {
     {Quantity::ComputeVsStage0, "compute_vs_stage0", ClaimUnit::Fraction, QuantityInfo::PerStage},
     {Quantity::StepSVs, "step_s_vs", ClaimUnit::Fraction, QuantityInfo::VersusStep},
     {Quantity::TokensPerSVs, "tokens_per_s_vs", ClaimUnit::Fraction, QuantityInfo::VersusStep},
+    {Quantity::WallMemory, "wall_memory", ClaimUnit::Fraction, QuantityInfo::Plain},
+    {Quantity::WallCommunication, "wall_communication", ClaimUnit::Fraction, QuantityInfo::Plain},
+    {Quantity::WallEfficiency, "wall_efficiency", ClaimUnit::Fraction, QuantityInfo::Plain},
+    {Quantity::WallStability, "wall_stability", ClaimUnit::Fraction, QuantityInfo::Plain},
+    {Quantity::Goodput, "goodput", ClaimUnit::Fraction, QuantityInfo::Plain},
+    {Quantity::DpGibSent, "dp_gib_sent", ClaimUnit::GiB, QuantityInfo::Plain},
 };
 const QuantityInfo& quantityInfo(Quantity q);
 

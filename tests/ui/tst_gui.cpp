@@ -501,7 +501,7 @@ private slots:
     void lessonsLoad()
     {
         std::vector<InputError> errors;
-        QCOMPARE(int(readLessons(errors).size()), 8);
+        QCOMPARE(int(readLessons(errors).size()), 10);
         QVERIFY2(errors.empty(), errors.empty() ? "" : errors.front().text().c_str());
         MainWindow w;
         for (const Lesson& l : lessons()) {

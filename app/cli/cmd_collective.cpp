@@ -4,6 +4,7 @@
 #include "cli.h"
 
 #include "comm/collective_steps.h"
+#include "io/report_json.h"
 #include "io/scenario_json.h"
 #include "types/term.h"
 
@@ -136,10 +137,6 @@ nlohmann::json planJson(const CollectivePlan& p, const ClusterSpec& cluster)
                          {"link", x.link == Link::Network ? "network" : x.link == Link::Pcie ? "pcie" : "nvlink"}, {"reduce", x.reduce}});
         steps.push_back({{"step", s.index}, {"phase", s.phase.en}, {"start_s", s.start_s}, {"end_s", s.end_s}, {"transfers", std::move(t)}});
     }
-    nlohmann::json terms = nlohmann::json::array();
-    for (const Term& t : p.terms)
-        terms.push_back({{"name", t.name}, {"value", t.value}, {"unit", t.unit}, {"formula", t.formula}, {"substituted", t.substituted},
-                         {"source", t.source}});
     nlohmann::json j = {{"schema", "parascope.collective/1"},
                         {"op", toString(p.op)},
                         {"algorithm", toString(p.algorithm)},
@@ -154,7 +151,7 @@ nlohmann::json planJson(const CollectivePlan& p, const ClusterSpec& cluster)
                         {"algbw_gbps", p.algbw_bytes_per_s / 1e9},
                         {"busbw_gbps", p.busbw_bytes_per_s / 1e9},
                         {"steps", std::move(steps)},
-                        {"terms", std::move(terms)}};
+                        {"terms", termsToJson(p.terms)}};
     if (p.parameter_server_bytes > 0)
         j["parameter_server_bytes"] = p.parameter_server_bytes;
     return j;

@@ -11,14 +11,6 @@ namespace parascope {
 
 namespace {
 
-nlohmann::json termsToJson(const std::vector<Term>& terms)
-{
-    nlohmann::json a = nlohmann::json::array();
-    for (const Term& t : terms)
-        a.push_back({{"name", t.name}, {"value", t.value}, {"unit", t.unit}, {"formula", t.formula},
-                     {"substituted", t.substituted}, {"source", t.source}});
-    return a;
-}
 
 // Bytes and counts are whole numbers in the report; JSON integers when they fit exactly.
 nlohmann::json whole(double v)
@@ -29,6 +21,15 @@ nlohmann::json whole(double v)
 }
 
 } // namespace
+
+nlohmann::json termsToJson(const std::vector<Term>& terms)
+{
+    nlohmann::json a = nlohmann::json::array();
+    for (const Term& t : terms)
+        a.push_back({{"name", t.name}, {"value", t.value}, {"unit", t.unit}, {"formula", t.formula},
+                     {"substituted", t.substituted}, {"source", t.source}});
+    return a;
+}
 
 nlohmann::json reportToJson(const Scenario& sc, const Estimate& est, const std::string& lang, bool explain)
 {

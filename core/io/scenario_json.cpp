@@ -1,6 +1,7 @@
 #include "io/scenario_json.h"
 
 #include "io/model_json.h"
+#include "io/scenario_sections.h"
 
 #include "types/knobs.h"
 
@@ -354,23 +355,10 @@ std::optional<Scenario> readScenario(const nlohmann::json& j, std::vector<InputE
         t.finish();
     }
 
-    if (const nlohmann::json* oj = r.child("overheads")) {
-        ObjectReader o(*oj, "overheads", errors);
-        OverheadConfig& oc = sc.overheads;
-        oc.cuda_context_bytes = o.number("cuda_context_gib", 0, 1024).value_or(oc.cuda_context_bytes / kGiB) * kGiB;
-        oc.workspace_bytes = o.number("workspace_gib", 0, 1024).value_or(oc.workspace_bytes / kGiB) * kGiB;
-        oc.nccl_bytes_per_group = o.number("nccl_buffer_mib", 0, 1 << 20).value_or(oc.nccl_bytes_per_group / kMiB) * kMiB;
-        oc.fragmentation = o.number("fragmentation", 0, 1).value_or(oc.fragmentation);
-        o.finish();
-    }
-    if (const nlohmann::json* sj = r.child("stability")) {
-        ObjectReader st(*sj, "stability", errors);
-        StabilityConfig& c = sc.stability;
-        c.failures_per_gpu_day = st.number("failures_per_gpu_day", 0, 1).value_or(c.failures_per_gpu_day);
-        c.restart_s = st.number("restart_min", 0, 1e5).value_or(c.restart_s / 60) * 60;
-        c.checkpoint_write_bytes_per_s_per_node = st.number("checkpoint_write_gbps_per_node", 1e-3, 1e5).value_or(c.checkpoint_write_bytes_per_s_per_node / 1e9) * 1e9;
-        st.finish();
-    }
+    if (const nlohmann::json* oj = r.child("overheads"))
+        readOverheads(*oj, sc.overheads, errors);
+    if (const nlohmann::json* sj = r.child("stability"))
+        readStability(*sj, sc.stability, errors);
     r.finish();
     if (errors.size() != before)
         return std::nullopt;
@@ -386,16 +374,6 @@ std::optional<Scenario> readScenarioFile(const std::string& file, std::vector<In
 }
 
 namespace {
-
-// Unit conversions back to the file's units, rounded to 12 significant digits so that
-// save → load → save is stable (7.5 µs stays 7.5, not 7.499999999999999).
-double fileUnits(double v)
-{
-    if (v == 0 || !std::isfinite(v))
-        return v;
-    const double scale = std::pow(10.0, 11 - std::floor(std::log10(std::fabs(v))));
-    return std::round(v * scale) / scale;
-}
 
 nlohmann::json linkToJson(const LinkSpec& l)
 {
@@ -499,12 +477,9 @@ nlohmann::json scenarioToJson(const Scenario& sc)
         j["training"]["moe_capacity_factor"] = fileUnits(t.moe_capacity_factor);
     if (t.moe_load_imbalance != 1)
         j["training"]["moe_load_imbalance"] = fileUnits(t.moe_load_imbalance);
-    const OverheadConfig& o = sc.overheads;
-    j["overheads"] = {{"cuda_context_gib", fileUnits(o.cuda_context_bytes / kGiB)}, {"workspace_gib", fileUnits(o.workspace_bytes / kGiB)},
-                      {"nccl_buffer_mib", fileUnits(o.nccl_bytes_per_group / kMiB)}, {"fragmentation", o.fragmentation}};
-    if (const StabilityConfig& st = sc.stability; !(st == StabilityConfig{}))
-        j["stability"] = {{"failures_per_gpu_day", st.failures_per_gpu_day}, {"restart_min", fileUnits(st.restart_s / 60)},
-                          {"checkpoint_write_gbps_per_node", fileUnits(st.checkpoint_write_bytes_per_s_per_node / 1e9)}};
+    j["overheads"] = overheadsToJson(sc.overheads);
+    if (!(sc.stability == StabilityConfig{}))
+        j["stability"] = stabilityToJson(sc.stability);
     return j;
 }
 

@@ -1,0 +1,52 @@
+#include "io/scenario_sections.h"
+
+#include <cmath>
+
+namespace parascope {
+
+namespace {
+constexpr double kGiB = double(1ull << 30);
+constexpr double kMiB = double(1ull << 20);
+} // namespace
+
+double fileUnits(double v)
+{
+    if (v == 0 || !std::isfinite(v))
+        return v;
+    const double scale = std::pow(10.0, 11 - std::floor(std::log10(std::fabs(v))));
+    return std::round(v * scale) / scale;
+}
+
+void readOverheads(const nlohmann::json& j, OverheadConfig& oc, std::vector<InputError>& errors)
+{
+    ObjectReader o(j, "overheads", errors);
+    oc.cuda_context_bytes = o.number("cuda_context_gib", 0, 1024).value_or(oc.cuda_context_bytes / kGiB) * kGiB;
+    oc.workspace_bytes = o.number("workspace_gib", 0, 1024).value_or(oc.workspace_bytes / kGiB) * kGiB;
+    oc.nccl_bytes_per_group = o.number("nccl_buffer_mib", 0, 1 << 20).value_or(oc.nccl_bytes_per_group / kMiB) * kMiB;
+    oc.fragmentation = o.number("fragmentation", 0, 1).value_or(oc.fragmentation);
+    o.finish();
+}
+
+void readStability(const nlohmann::json& j, StabilityConfig& c, std::vector<InputError>& errors)
+{
+    ObjectReader st(j, "stability", errors);
+    c.failures_per_gpu_day = st.number("failures_per_gpu_day", 0, 1).value_or(c.failures_per_gpu_day);
+    c.restart_s = st.number("restart_min", 0, 1e5).value_or(c.restart_s / 60) * 60;
+    c.checkpoint_write_bytes_per_s_per_node =
+        st.number("checkpoint_write_gbps_per_node", 1e-3, 1e5).value_or(c.checkpoint_write_bytes_per_s_per_node / 1e9) * 1e9;
+    st.finish();
+}
+
+nlohmann::json overheadsToJson(const OverheadConfig& o)
+{
+    return {{"cuda_context_gib", fileUnits(o.cuda_context_bytes / kGiB)}, {"workspace_gib", fileUnits(o.workspace_bytes / kGiB)},
+            {"nccl_buffer_mib", fileUnits(o.nccl_bytes_per_group / kMiB)}, {"fragmentation", o.fragmentation}};
+}
+
+nlohmann::json stabilityToJson(const StabilityConfig& s)
+{
+    return {{"failures_per_gpu_day", s.failures_per_gpu_day}, {"restart_min", fileUnits(s.restart_s / 60)},
+            {"checkpoint_write_gbps_per_node", fileUnits(s.checkpoint_write_bytes_per_s_per_node / 1e9)}};
+}
+
+} // namespace parascope

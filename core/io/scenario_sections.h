@@ -1,0 +1,23 @@
+#pragma once
+// The scenario file's optional sections that hold settings rather than choices — "overheads"
+// (other memory, memory/other_memory.h) and "stability" (the stability wall, estimate/walls.h) —
+// read and written in the file's units, and the rounding every writer of the file uses.
+
+#include "types/scenario.h"
+#include "util/json_reader.h"
+
+namespace parascope {
+
+// Unit conversions back to the file's units, rounded to 12 significant digits so that
+// save → load → save is stable (7.5 µs stays 7.5, not 7.499999999999999).
+double fileUnits(double v);
+
+// Read into `into` (its values are the defaults for absent keys); errors name "overheads.…",
+// "stability.…".
+void readOverheads(const nlohmann::json& j, OverheadConfig& into, std::vector<InputError>& errors);
+void readStability(const nlohmann::json& j, StabilityConfig& into, std::vector<InputError>& errors);
+
+nlohmann::json overheadsToJson(const OverheadConfig& o);
+nlohmann::json stabilityToJson(const StabilityConfig& s);
+
+} // namespace parascope

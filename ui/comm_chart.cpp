@@ -7,6 +7,8 @@
 
 #include <qcustomplot.h>
 
+#include <QApplication>
+#include <QTimer>
 #include <QToolTip>
 #include <QVBoxLayout>
 
@@ -54,7 +56,30 @@ CommChart::CommChart(ScenarioModel* model, QWidget* parent)
         else
             QToolTip::hideText();
     });
+    // A click on a row opens that collective (MainWindow: the Collectives tab), once the
+    // double-click interval has passed without a second click.
+    click_ = new QTimer(this);
+    click_->setSingleShot(true);
+    click_->setInterval(QApplication::doubleClickInterval());
+    connect(click_, &QTimer::timeout, this, [this] {
+        if (const int entry = entryAtRow(clicked_row_); entry >= 0)
+            emit entryActivated(entry);
+    });
+    connect(plot_, &QCustomPlot::mousePress, this, [this](QMouseEvent* e) {
+        if (e->button() != Qt::LeftButton || !plot_->axisRect()->rect().contains(e->position().toPoint()))
+            return;
+        clicked_row_ = int(std::lround(plot_->yAxis->pixelToCoord(e->position().y())));
+        click_->start();
+    });
+    connect(plot_, &QCustomPlot::mouseDoubleClick, click_, &QTimer::stop);
     retranslate();
+}
+
+int CommChart::entryAtRow(int row) const
+{
+    if (row < 0 || row >= int(rows_.size()) || rows_[std::size_t(row)].size() != 1)
+        return -1;
+    return rows_[std::size_t(row)].front();
 }
 
 void CommChart::retranslate()

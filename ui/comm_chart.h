@@ -32,6 +32,13 @@ public:
     // a narrow chart four lines instead of two.
     static QStringList rowLines(const QString& name, double time, double exposed, double bytes, double calls, bool narrow);
 
+    // The entry a row shows; −1 for "the other k" and outside the rows.
+    int entryAtRow(int row) const;
+
+signals:
+    // A click on a row of one collective (not a double-click, which maximises the chart).
+    void entryActivated(int entry);
+
 public slots:
     void refresh() override;
 
@@ -44,6 +51,8 @@ private:
     QCPBars* link_ = nullptr;
     QCPBars* exposed_ = nullptr;
     QCPBars* pinned_ = nullptr;
+    class QTimer* click_ = nullptr; // a click waits out the double-click interval
+    int clicked_row_ = -1;
 };
 
 } // namespace parascope::ui

@@ -11,6 +11,7 @@
 
 #include "dialogs/calibration_dialog.h"
 #include "chart_export.h"
+#include "collectives_view.h"
 #include "comm_chart.h"
 #include "compare_table.h"
 #include "diagnostics_panel.h"
@@ -117,6 +118,9 @@ MainWindow::MainWindow(QWidget* parent, Session session)
     tabs_->addTab(sweep_, QString());
     search_ = new SearchView(model_);
     tabs_->addTab(search_, QString());
+    collectives_ = new CollectivesView(model_);
+    tabs_->addTab(collectives_, QString());
+    followCollective();
     setCentralWidget(tabs_);
 
     diagnostics_ = new DiagnosticsPanel(model_);
@@ -149,6 +153,8 @@ MainWindow::MainWindow(QWidget* parent, Session session)
     connect(panel_, &ScenarioPanel::sweepRequested, this, [this](const QString& path) { showSweep(path); });
     connect(model_, &ScenarioModel::estimateChanged, this, &MainWindow::updateStatus);
     connect(model_, &ScenarioModel::estimateChanged, this, &MainWindow::updateTraceComparison);
+    connect(model_, &ScenarioModel::estimateChanged, this, &MainWindow::followCollective);
+    connect(comm_, &CommChart::entryActivated, this, &MainWindow::watchCollective);
     connect(model_, &ScenarioModel::scenarioChanged, this, &MainWindow::updateTitle);
 
     buildMenus();
@@ -179,6 +185,7 @@ void MainWindow::showTab(Tab tab)
     case Tab::Explorer: tabs_->setCurrentWidget(explorer_); break;
     case Tab::Sweep: tabs_->setCurrentWidget(sweep_); break;
     case Tab::Search: tabs_->setCurrentWidget(search_); break;
+    case Tab::Collectives: tabs_->setCurrentWidget(collectives_); break;
     }
 }
 
@@ -202,7 +209,9 @@ void MainWindow::applyTheme()
     sweep_->setTheme(theme_);
     search_->setTheme(theme_);
     walls_chart_->setTheme(theme_);
+    collectives_->chart()->setTheme(theme_);
 }
+
 
 void MainWindow::updateStatus()
 {

@@ -45,8 +45,8 @@ public:
     // changes what the desktop app shows next time.
     enum class Session { Desktop, Headless };
     explicit MainWindow(QWidget* parent = nullptr, Session session = Session::Desktop);
-    // The tabs of the centre: Explorer (charts), Sweep, Search (names: kTabNames below).
-    enum class Tab { Explorer, Sweep, Search };
+    // The tabs of the centre: Explorer (charts), Sweep, Search, Collectives (names: kTabNames below).
+    enum class Tab { Explorer, Sweep, Search, Collectives };
     void showTab(Tab tab);
     ~MainWindow() override;
 
@@ -57,6 +57,9 @@ public:
     CommChart* commChart() const { return comm_; }
     SweepView* sweepView() const { return sweep_; }
     SearchView* searchView() const { return search_; }
+    class CollectivesView* collectivesView() const { return collectives_; }
+    // A row of the communication chart: that collective, one call, in the Collectives tab.
+    void watchCollective(int entry);
     void showSweep(const QString& path, bool wait = false); // wait: draw before returning (export)
     DiagnosticsPanel* diagnosticsPanel() const { return diagnostics_; }
     class CompareTable* compareTable() const { return compare_; }
@@ -146,6 +149,9 @@ private:
     class WallsChart* walls_chart_; // not on screen: the four walls for --export walls
     SweepView* sweep_;
     SearchView* search_;
+    class CollectivesView* collectives_;
+    void followCollective(); // the Collectives tab keeps showing its row as the scenario changes
+    bool collective_shown_ = false;
     class QTabWidget* tabs_;
     DiagnosticsPanel* diagnostics_;
     class CompareTable* compare_;
@@ -179,6 +185,7 @@ private:
     QMenu* view_menu_ = nullptr;
     QAction* export_slots_ = nullptr;
     QAction* export_walls_ = nullptr;
+    QAction* export_collective_ = nullptr;
     QAction* slot_grid_ = nullptr;
     QMenu* language_menu_ = nullptr;
     QMenu* scenario_menu_ = nullptr;
@@ -213,7 +220,8 @@ private:
 };
 
 inline constexpr EnumName<MainWindow::Tab> kTabNames[] = {
-    {MainWindow::Tab::Explorer, "explorer"}, {MainWindow::Tab::Sweep, "sweep"}, {MainWindow::Tab::Search, "search"}};
+    {MainWindow::Tab::Explorer, "explorer"}, {MainWindow::Tab::Sweep, "sweep"}, {MainWindow::Tab::Search, "search"},
+    {MainWindow::Tab::Collectives, "collectives"}};
 constexpr std::span<const EnumName<MainWindow::Tab>> enumNames(MainWindow::Tab) { return kTabNames; }
 inline const char* toString(MainWindow::Tab t) { return nameOf(t); }
 

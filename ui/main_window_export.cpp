@@ -5,6 +5,7 @@
 #include "format.h"
 #include "language.h"
 #include "memory_chart.h"
+#include "collectives_view.h"
 #include "comm_chart.h"
 #include "models/scenario_model.h"
 #include "search_view.h"
@@ -30,6 +31,7 @@ ChartView* MainWindow::chartFor(ChartKind which) const
     case ChartKind::Search: return search_;
     case ChartKind::Slots: return timeline_;
     case ChartKind::Walls: return walls_chart_;
+    case ChartKind::Collective: return collectives_->chart();
     }
     return memory_;
 }

@@ -107,6 +107,7 @@ void MainWindow::buildMenus()
     export_search_ = export_menu_->addAction(QString(), this, [this] { exportChartDialog(ChartKind::Search); });
     export_slots_ = export_menu_->addAction(QString(), this, [this] { exportChartDialog(ChartKind::Slots); });
     export_walls_ = export_menu_->addAction(QString(), this, [this] { exportChartDialog(ChartKind::Walls); });
+    export_collective_ = export_menu_->addAction(QString(), this, [this] { exportChartDialog(ChartKind::Collective); });
     copy_chart_ = file_menu_->addAction(QString(), QKeySequence::Copy, this, [this] {
         QGuiApplication::clipboard()->setPixmap(memory_->plot()->toPixmap(0, 0, 2.0));
         statusBar()->showMessage(tr("Memory chart copied to the clipboard"), 3000);
@@ -204,9 +205,11 @@ void MainWindow::retranslate()
     tabs_->setTabText(0, tr("Explorer"));
     tabs_->setTabText(1, tr("Sweep"));
     tabs_->setTabText(2, tr("Search"));
+    tabs_->setTabText(3, tr("Collectives"));
     export_search_->setText(tr("Search (Pareto) chart…"));
     export_slots_->setText(tr("Slot grid of the schedule…"));
     export_walls_->setText(tr("The four walls…"));
+    export_collective_->setText(tr("The collective at this step…"));
     slot_grid_->setText(tr("Timeline as a slot &grid"));
     sweep_->retranslate();
     search_->retranslate();
@@ -262,6 +265,7 @@ void MainWindow::retranslate()
     updateRecentMenu();
     updateStatus();
     updateTitle();
+    followCollective(); // the row's name in the new language
 }
 
 } // namespace parascope::ui

@@ -251,6 +251,7 @@ std::optional<CollectivePlan> planCollective(Collective op, double bytes, int ra
         time_formula = "2(k−1) NVLink steps of α + (S/k)·β + 2(N−1) network steps of α + (S/kN)·β";
     }
 
+    plan.pieces = algorithm == CollectiveAlgorithm::Tree ? 1 : n;
     plan.time_s = plan.steps.empty() ? 0 : plan.steps.back().end_s;
     plan.bytes_sent_per_gpu = *std::max_element(plan.bytes_sent_by_rank.begin(), plan.bytes_sent_by_rank.end());
     plan.algbw_bytes_per_s = plan.time_s > 0 ? bytes / plan.time_s : 0;
@@ -269,6 +270,40 @@ std::optional<CollectivePlan> planCollective(Collective op, double bytes, int ra
                           num(bytes) + "/" + num(plan.time_s) + " · " + num(busFactor(op, n)),
                           "nccl-tests doc/PERFORMANCE.md: algbw = S/t, busbw = algbw · 2(n−1)/n (all-reduce), (n−1)/n (gather, scatter, all-to-all), 1 (broadcast)"});
     return plan;
+}
+
+std::vector<std::vector<int>> collectiveHoldings(const CollectivePlan& plan, int steps_done)
+{
+    const int n = plan.ranks, pieces = plan.pieces;
+    if (n > CollectivePlan::kMaxListedRanks || pieces < 1)
+        return {};
+    std::vector<std::vector<int>> held(std::size_t(n), std::vector<int>(std::size_t(pieces), 0));
+    for (int r = 0; r < n; ++r)
+        for (int c = 0; c < pieces; ++c) {
+            int start = 1; // all-reduce, reduce-scatter
+            if (plan.op == Collective::AllGather || plan.op == Collective::AllToAll)
+                start = c == r ? 1 : 0;
+            else if (plan.op == Collective::Broadcast)
+                start = r == 0 ? 1 : 0;
+            held[std::size_t(r)][std::size_t(c)] = start;
+        }
+    const int last = std::clamp(steps_done, 0, int(plan.steps.size()));
+    for (int s = 0; s < last; ++s) {
+        const auto before = held;
+        for (const ChunkTransfer& t : plan.steps[std::size_t(s)].transfers) {
+            if (plan.op == Collective::AllToAll) {
+                held[std::size_t(t.to)][std::size_t(t.from)] = 1;
+                continue;
+            }
+            const int first = std::max(0, t.chunk);
+            for (int piece = first; piece < first + t.chunks && piece < pieces; ++piece) {
+                const int sent = before[std::size_t(t.from)][std::size_t(piece)];
+                int& mine = held[std::size_t(t.to)][std::size_t(piece)];
+                mine = t.reduce ? mine + sent : sent;
+            }
+        }
+    }
+    return held;
 }
 
 } // namespace parascope

@@ -55,6 +55,7 @@ struct CollectivePlan {
     CollectiveAlgorithm algorithm = CollectiveAlgorithm::Ring;
     double bytes = 0; // S
     int ranks = 0, nodes = 1, gpus_per_node = 1;
+    int pieces = 1; // the buffer's pieces that transfers name (ring: n; hierarchical: k·N; tree: 1)
     std::vector<CollectiveStep> steps;
     std::vector<double> bytes_sent_by_rank;
     double bytes_sent_per_gpu = 0; // the most any rank sends
@@ -64,6 +65,15 @@ struct CollectivePlan {
 
     static constexpr int kMaxListedRanks = 64;
 };
+
+// What every rank holds after the first `steps_done` steps, piece by piece: 0 = nothing, else
+// how many ranks' data that piece carries (a reducing transfer adds the sender's count to the
+// receiver's, a plain one copies it; transfers within a step read the state before the step).
+// At the start: all-reduce and reduce-scatter — every rank has every piece of its own (1);
+// all-gather — rank r has piece r; broadcast — rank 0 has them all. All-to-all is read as
+// "from whom": rank r's piece j is the part rank j sent it, r's own part at the start. Needs the
+// plan's transfers (ranks ≤ kMaxListedRanks); otherwise empty.
+std::vector<std::vector<int>> collectiveHoldings(const CollectivePlan& plan, int steps_done);
 
 // Errors (with the option they concern): an algorithm the operation has no form of, a rank
 // count a node layout cannot hold, sizes out of range.

@@ -68,6 +68,45 @@
     </message>
 </context>
 <context>
+    <name>CollectiveChart</name>
+    <message>
+        <source>ring</source>
+        <translation>ring</translation>
+    </message>
+    <message>
+        <source>tree</source>
+        <translation>tree</translation>
+    </message>
+    <message>
+        <source>hierarchical</source>
+        <translation>hierarchical</translation>
+    </message>
+    <message>
+        <source>%1 GPUs are too many to draw one by one: the figures below are exact.</source>
+        <translation>%1 GPUs are too many to draw one by one: the figures below are exact.</translation>
+    </message>
+    <message>
+        <source>a cell: the part received from that GPU</source>
+        <translation>a cell: the part received from that GPU</translation>
+    </message>
+    <message>
+        <source>a cell: a piece of the buffer; darker: summed over more GPUs</source>
+        <translation>a cell: a piece of the buffer; darker: summed over more GPUs</translation>
+    </message>
+    <message>
+        <source>a cell: a piece of the buffer</source>
+        <translation>a cell: a piece of the buffer</translation>
+    </message>
+    <message>
+        <source>Node %1</source>
+        <translation>Node %1</translation>
+    </message>
+    <message>
+        <source>↑ sent so far</source>
+        <translation>↑ sent so far</translation>
+    </message>
+</context>
+<context>
     <name>ExportDialog</name>
     <message>
         <source>Export chart</source>
@@ -391,6 +430,120 @@
     <message>
         <source>Invalid configuration</source>
         <translation>Invalid configuration</translation>
+    </message>
+</context>
+<context>
+    <name>parascope::ui::CollectiveChart</name>
+    <message numerus="yes">
+        <source>%1 %2 of %3 on %n GPU(s)</source>
+        <translation>
+            <numerusform>%1 %2 of %3 on %n GPU</numerusform>
+            <numerusform>%1 %2 of %3 on %n GPUs</numerusform>
+        </translation>
+    </message>
+    <message numerus="yes">
+        <source> · %n node(s)</source>
+        <translation>
+            <numerusform> · %n node</numerusform>
+            <numerusform> · %n nodes</numerusform>
+        </translation>
+    </message>
+    <message>
+        <source> · %1 per node</source>
+        <translation> · %1 per node</translation>
+    </message>
+    <message numerus="yes">
+        <source>Done: %n step(s) in %1</source>
+        <translation>
+            <numerusform>Done: %n step in %1</numerusform>
+            <numerusform>Done: %n steps in %1</numerusform>
+        </translation>
+    </message>
+    <message>
+        <source>Step %1 of %2 · %3 · %4 → %5</source>
+        <translation>Step %1 of %2 · %3 · %4 → %5</translation>
+    </message>
+    <message numerus="yes">
+        <source> · %n send(s) of %1</source>
+        <translation>
+            <numerusform> · %n send of %1</numerusform>
+            <numerusform> · %n sends of %1</numerusform>
+        </translation>
+    </message>
+    <message>
+        <source>Each GPU sends %1 (%2). The textbook&apos;s 2·S·n = %3 is the total over all %4 GPUs, not one GPU&apos;s traffic; a parameter server would move %5 through its one server.</source>
+        <translation>Each GPU sends %1 (%2). The textbook's 2·S·n = %3 is the total over all %4 GPUs, not one GPU's traffic; a parameter server would move %5 through its one server.</translation>
+    </message>
+    <message>
+        <source>Each GPU sends at most %1 (%2).</source>
+        <translation>Each GPU sends at most %1 (%2).</translation>
+    </message>
+    <message>
+        <source>Time %1 by the α–β model on these links · algbw %2 · busbw %3, as nccl-tests prints them</source>
+        <translation>Time %1 by the α–β model on these links · algbw %2 · busbw %3, as nccl-tests prints them</translation>
+    </message>
+    <message>
+        <source>The same on these GPUs: %1 (fastest: %2)</source>
+        <translation>The same on these GPUs: %1 (fastest: %2)</translation>
+    </message>
+    <message>
+        <source>From the communication chart: %1, one call of the step.</source>
+        <translation>From the communication chart: %1, one call of the step.</translation>
+    </message>
+</context>
+<context>
+    <name>parascope::ui::CollectivesView</name>
+    <message>
+        <source>Operation</source>
+        <translation>Operation</translation>
+    </message>
+    <message>
+        <source>Size</source>
+        <translation>Size</translation>
+    </message>
+    <message>
+        <source>GPUs</source>
+        <translation>GPUs</translation>
+    </message>
+    <message>
+        <source>per node</source>
+        <translation>per node</translation>
+    </message>
+    <message>
+        <source>Algorithm</source>
+        <translation>Algorithm</translation>
+    </message>
+    <message>
+        <source>The buffer S, as nccl-tests&apos; size column (for an all-gather: the gathered output)</source>
+        <translation>The buffer S, as nccl-tests' size column (for an all-gather: the gathered output)</translation>
+    </message>
+    <message>
+        <source>GPUs of the group in each node: a data-parallel group across nodes often has one</source>
+        <translation>GPUs of the group in each node: a data-parallel group across nodes often has one</translation>
+    </message>
+    <message>
+        <source>Start</source>
+        <translation>Start</translation>
+    </message>
+    <message>
+        <source>◀ Step</source>
+        <translation>◀ Step</translation>
+    </message>
+    <message>
+        <source>Step ▶</source>
+        <translation>Step ▶</translation>
+    </message>
+    <message>
+        <source>Pause</source>
+        <translation>Pause</translation>
+    </message>
+    <message>
+        <source>Play</source>
+        <translation>Play</translation>
+    </message>
+    <message>
+        <source>Drag to move through the steps</source>
+        <translation>Drag to move through the steps</translation>
     </message>
 </context>
 <context>
@@ -909,6 +1062,18 @@ The previous file is unchanged.</translation>
     <message>
         <source>The four walls…</source>
         <translation>The four walls…</translation>
+    </message>
+    <message>
+        <source>Collectives</source>
+        <translation>Collectives</translation>
+    </message>
+    <message>
+        <source>The collective at this step…</source>
+        <translation>The collective at this step…</translation>
+    </message>
+    <message>
+        <source>%1 has no step-by-step form: the Collectives tab shows AllReduce, AllGather, ReduceScatter, All-to-All and broadcast</source>
+        <translation>%1 has no step-by-step form: the Collectives tab shows AllReduce, AllGather, ReduceScatter, All-to-All and broadcast</translation>
     </message>
 </context>
 <context>

@@ -68,6 +68,45 @@
     </message>
 </context>
 <context>
+    <name>CollectiveChart</name>
+    <message>
+        <source>ring</source>
+        <translation>环形</translation>
+    </message>
+    <message>
+        <source>tree</source>
+        <translation>树形</translation>
+    </message>
+    <message>
+        <source>hierarchical</source>
+        <translation>分层</translation>
+    </message>
+    <message>
+        <source>%1 GPUs are too many to draw one by one: the figures below are exact.</source>
+        <translation>%1 块 GPU 太多，无法逐块画出；下面的数字是精确的。</translation>
+    </message>
+    <message>
+        <source>a cell: the part received from that GPU</source>
+        <translation>一格：从那块 GPU 收到的部分</translation>
+    </message>
+    <message>
+        <source>a cell: a piece of the buffer; darker: summed over more GPUs</source>
+        <translation>一格：缓冲区的一块；颜色越深，归约的 GPU 越多</translation>
+    </message>
+    <message>
+        <source>a cell: a piece of the buffer</source>
+        <translation>一格：缓冲区的一块</translation>
+    </message>
+    <message>
+        <source>Node %1</source>
+        <translation>节点 %1</translation>
+    </message>
+    <message>
+        <source>↑ sent so far</source>
+        <translation>↑ 至今已发送</translation>
+    </message>
+</context>
+<context>
     <name>ExportDialog</name>
     <message>
         <source>Export chart</source>
@@ -391,6 +430,116 @@
     <message>
         <source>Invalid configuration</source>
         <translation>配置无效</translation>
+    </message>
+</context>
+<context>
+    <name>parascope::ui::CollectiveChart</name>
+    <message numerus="yes">
+        <source>%1 %2 of %3 on %n GPU(s)</source>
+        <translation>
+            <numerusform>%1 %2，%3，%n 块 GPU</numerusform>
+        </translation>
+    </message>
+    <message numerus="yes">
+        <source> · %n node(s)</source>
+        <translation>
+            <numerusform> · %n 个节点</numerusform>
+        </translation>
+    </message>
+    <message>
+        <source> · %1 per node</source>
+        <translation> · 每节点 %1 块</translation>
+    </message>
+    <message numerus="yes">
+        <source>Done: %n step(s) in %1</source>
+        <translation>
+            <numerusform>完成：%n 步，用时 %1</numerusform>
+        </translation>
+    </message>
+    <message>
+        <source>Step %1 of %2 · %3 · %4 → %5</source>
+        <translation>第 %1 步，共 %2 步 · %3 · %4 → %5</translation>
+    </message>
+    <message numerus="yes">
+        <source> · %n send(s) of %1</source>
+        <translation>
+            <numerusform> · %n 次发送，每次 %1</numerusform>
+        </translation>
+    </message>
+    <message>
+        <source>Each GPU sends %1 (%2). The textbook&apos;s 2·S·n = %3 is the total over all %4 GPUs, not one GPU&apos;s traffic; a parameter server would move %5 through its one server.</source>
+        <translation>每块 GPU 发送 %1（%2）。教科书的 2·S·n = %3 是全部 %4 块 GPU 的总量，不是一块 GPU 的流量；参数服务器则要让 %5 经过它唯一的服务器。</translation>
+    </message>
+    <message>
+        <source>Each GPU sends at most %1 (%2).</source>
+        <translation>每块 GPU 最多发送 %1（%2）。</translation>
+    </message>
+    <message>
+        <source>Time %1 by the α–β model on these links · algbw %2 · busbw %3, as nccl-tests prints them</source>
+        <translation>按这些链路的 α–β 模型用时 %1 · 算法带宽 algbw %2 · 总线带宽 busbw %3（与 nccl-tests 的输出口径一致）</translation>
+    </message>
+    <message>
+        <source>The same on these GPUs: %1 (fastest: %2)</source>
+        <translation>同样的 GPU 上：%1（最快：%2）</translation>
+    </message>
+    <message>
+        <source>From the communication chart: %1, one call of the step.</source>
+        <translation>来自通信图：%1，单步中的一次调用。</translation>
+    </message>
+</context>
+<context>
+    <name>parascope::ui::CollectivesView</name>
+    <message>
+        <source>Operation</source>
+        <translation>操作</translation>
+    </message>
+    <message>
+        <source>Size</source>
+        <translation>尺寸</translation>
+    </message>
+    <message>
+        <source>GPUs</source>
+        <translation>GPU 数</translation>
+    </message>
+    <message>
+        <source>per node</source>
+        <translation>每节点</translation>
+    </message>
+    <message>
+        <source>Algorithm</source>
+        <translation>算法</translation>
+    </message>
+    <message>
+        <source>The buffer S, as nccl-tests&apos; size column (for an all-gather: the gathered output)</source>
+        <translation>缓冲区大小 S，与 nccl-tests 的 size 列相同（AllGather 为收集后的输出）</translation>
+    </message>
+    <message>
+        <source>GPUs of the group in each node: a data-parallel group across nodes often has one</source>
+        <translation>通信组在每个节点内的 GPU 数：跨节点的数据并行组常常每节点只有一块</translation>
+    </message>
+    <message>
+        <source>Start</source>
+        <translation>开头</translation>
+    </message>
+    <message>
+        <source>◀ Step</source>
+        <translation>◀ 上一步</translation>
+    </message>
+    <message>
+        <source>Step ▶</source>
+        <translation>下一步 ▶</translation>
+    </message>
+    <message>
+        <source>Pause</source>
+        <translation>暂停</translation>
+    </message>
+    <message>
+        <source>Play</source>
+        <translation>播放</translation>
+    </message>
+    <message>
+        <source>Drag to move through the steps</source>
+        <translation>拖动以逐步浏览</translation>
     </message>
 </context>
 <context>
@@ -900,6 +1049,18 @@ The previous file is unchanged.</source>
     <message>
         <source>The four walls…</source>
         <translation>四面墙…</translation>
+    </message>
+    <message>
+        <source>Collectives</source>
+        <translation>集合通信</translation>
+    </message>
+    <message>
+        <source>The collective at this step…</source>
+        <translation>当前步骤的集合通信…</translation>
+    </message>
+    <message>
+        <source>%1 has no step-by-step form: the Collectives tab shows AllReduce, AllGather, ReduceScatter, All-to-All and broadcast</source>
+        <translation>%1 没有逐步演示：集合通信页演示 AllReduce、AllGather、ReduceScatter、All-to-All 和广播</translation>
     </message>
 </context>
 <context>

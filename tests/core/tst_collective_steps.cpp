@@ -187,6 +187,66 @@ private slots:
         QCOMPARE(int(bcast.steps.size()), 3);
     }
 
+    void holdingsStepByStep()
+    {
+        // The animation's state (collectiveHoldings) against the set replay above: after every step
+        // of every algorithm, each count equals the number of contributors the sets hold.
+        const double S = 1048576;
+        struct Case { Collective op; int n; CollectiveAlgorithm a; };
+        for (const Case c : {Case{Collective::AllReduce, 8, CollectiveAlgorithm::Ring}, Case{Collective::AllReduce, 16, CollectiveAlgorithm::Hierarchical},
+                             Case{Collective::AllReduce, 6, CollectiveAlgorithm::Tree}}) {
+            const CollectivePlan p = plan(c.op, S, c.n, c.a);
+            QCOMPARE(p.pieces, c.a == CollectiveAlgorithm::Tree ? 1 : c.n);
+            for (int done = 0; done <= int(p.steps.size()); ++done) {
+                CollectivePlan head = p;
+                head.steps.resize(std::size_t(done));
+                const auto held = collectiveHoldings(p, done);
+                for (int r = 0; r < c.n; ++r)
+                    for (int piece = 0; piece < p.pieces; ++piece) {
+                        // The set replay, cut at `done` steps: count contributors with a fresh replay.
+                        std::vector<std::vector<std::set<int>>> have(std::size_t(c.n), std::vector<std::set<int>>(std::size_t(p.pieces)));
+                        for (int q = 0; q < c.n; ++q)
+                            for (int k = 0; k < p.pieces; ++k)
+                                have[std::size_t(q)][std::size_t(k)] = {q};
+                        for (const CollectiveStep& st : head.steps) {
+                            const auto before = have;
+                            for (const ChunkTransfer& t : st.transfers)
+                                for (int k = std::max(0, t.chunk); k < std::max(0, t.chunk) + t.chunks; ++k) {
+                                    auto& mine = have[std::size_t(t.to)][std::size_t(k)];
+                                    const auto& sent = before[std::size_t(t.from)][std::size_t(k)];
+                                    if (t.reduce)
+                                        mine.insert(sent.begin(), sent.end());
+                                    else
+                                        mine = sent;
+                                }
+                        }
+                        QCOMPARE(held[std::size_t(r)][std::size_t(piece)], int(have[std::size_t(r)][std::size_t(piece)].size()));
+                    }
+            }
+        }
+        // Ring reduce-scatter, n = 4: after its 3 steps rank i holds piece i + 1 from all 4 ranks.
+        const CollectivePlan rs = plan(Collective::ReduceScatter, S, 4, CollectiveAlgorithm::Ring);
+        const auto rs_end = collectiveHoldings(rs, 3);
+        for (int i = 0; i < 4; ++i)
+            QCOMPARE(rs_end[std::size_t(i)][std::size_t((i + 1) % 4)], 4);
+        // All-gather starts with one piece per rank and ends with all; broadcast from rank 0 ends
+        // with every piece everywhere; all-to-all ends with a part from every rank.
+        for (Collective op : {Collective::AllGather, Collective::Broadcast, Collective::AllToAll}) {
+            const CollectivePlan p = plan(op, S, 4, CollectiveAlgorithm::Ring);
+            const auto start = collectiveHoldings(p, 0);
+            const auto end = collectiveHoldings(p, int(p.steps.size()));
+            int at_start = 0;
+            for (int r = 0; r < 4; ++r)
+                for (int k = 0; k < 4; ++k) {
+                    at_start += start[std::size_t(r)][std::size_t(k)];
+                    QCOMPARE(end[std::size_t(r)][std::size_t(k)], 1);
+                }
+            QCOMPARE(at_start, 4);
+        }
+        // Above 64 ranks no transfers are kept: nothing to replay.
+        QVERIFY(collectiveHoldings(plan(Collective::AllReduce, S, 128, CollectiveAlgorithm::Ring), 1).empty());
+    }
+
     void errorsNameTheOption()
     {
         std::vector<InputError> errors;

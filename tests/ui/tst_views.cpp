@@ -5,6 +5,8 @@
 // a PP sweep says that the GPU count changes with it, a micro-batch sweep has nothing to say.
 // Slides: an SVG export draws its text as outlines and looks like the PNG.
 
+#include "collectives_view.h"
+#include "comm_chart.h"
 #include "io/scenario_json.h"
 #include "language.h"
 #include "main_window.h"
@@ -19,6 +21,7 @@
 #include <QLabel>
 #include <QPainter>
 #include <QSvgRenderer>
+#include <QTabWidget>
 #include <QTemporaryDir>
 #include <QToolTip>
 #include <QtTest>
@@ -255,6 +258,81 @@ private slots:
         QVERIFY2(differ < size.width() * size.height() / 100, qPrintable(QString::number(differ)));
         QVERIFY(dark_png > 1000);
         QVERIFY2(std::abs(dark_svg - dark_png) < dark_png / 5, qPrintable(QStringLiteral("%1 vs %2").arg(dark_svg).arg(dark_png)));
+    }
+
+    void collectivesPlayStepByStep()
+    {
+        // The Collectives tab: a row of the communication chart opens its collective with the
+        // real size and group; the player steps through it; the tab follows the row as the
+        // scenario changes; the chart exports for a slide.
+        MainWindow w;
+        w.setLanguage(QStringLiteral("en"));
+        w.model()->setScenario(sevenB());
+        w.model()->flush();
+        const auto& comm = w.model()->estimate().communication;
+        int dp = -1;
+        for (std::size_t i = 0; i < comm.size(); ++i)
+            if (comm[i].group == Group::Dp && comm[i].collective == Collective::AllReduce)
+                dp = int(i);
+        QVERIFY(dp >= 0);
+        // A click on the DP row (after the double-click interval) opens it in the Collectives tab.
+        CommChart* chart = w.commChart();
+        w.resize(1280, 720);
+        w.show();
+        QVERIFY(QTest::qWaitForWindowExposed(&w));
+        int row = -1;
+        for (int r = 0; r < 16; ++r)
+            if (chart->entryAtRow(r) == dp)
+                row = r;
+        QVERIFY(row >= 0);
+        QCustomPlot* plot = chart->plot();
+        const QPoint at(plot->axisRect()->center().x(), int(plot->yAxis->coordToPixel(row)));
+        QTest::mouseClick(plot, Qt::LeftButton, {}, at);
+        CollectivesView* view = w.collectivesView();
+        QTRY_COMPARE(static_cast<QTabWidget*>(w.centralWidget())->currentWidget(), static_cast<QWidget*>(view));
+        const CommEntry e = w.model()->estimate().communication[std::size_t(dp)]; // a copy: edits replace the estimate
+        const CollectiveChart* c = view->chart();
+        QCOMPARE(c->choice().bytes, e.bytes_per_call);
+        QCOMPARE(c->choice().ranks, 4); // DP 4 (TP 2 inside the node: 4 of the node's GPUs)
+        QCOMPARE(c->choice().origin, CommChart::entryName(e));
+        // A ring all-reduce on 4 GPUs: 2·(4 − 1) = 6 steps; each GPU sends 2·3/4·S.
+        QCOMPARE(c->stepCount(), 6);
+        QCOMPARE(c->plan()->bytes_sent_per_gpu, 1.5 * e.bytes_per_call);
+        QVERIFY(c->stepLine().startsWith(QStringLiteral("Step 1 of 6")));
+        view->stepForward();
+        view->stepForward();
+        QCOMPARE(c->position(), 2.0);
+        QVERIFY(c->stepLine().startsWith(QStringLiteral("Step 3 of 6")));
+        view->stepBack();
+        QCOMPARE(c->position(), 1.0);
+        view->togglePlay();
+        QVERIFY(view->playing());
+        QTRY_VERIFY(c->position() > 1.05);
+        view->togglePlay();
+        QVERIFY(!view->playing());
+        view->rewind();
+        QCOMPARE(c->position(), 0.0);
+        // The figures: the ring's bytes against the textbook's 2·S·n, and the other algorithms.
+        const QStringList lines = c->figureLines();
+        QVERIFY(lines.at(0).contains(QStringLiteral("2·S·n")));
+        QCOMPARE(int(c->alternatives().size()), 3); // ring, tree, hierarchical all run an all-reduce
+        // Half the data parallelism: the tab follows the same row, now a group of 2 (2 steps).
+        w.model()->edit([](Scenario& s) { s.parallel.dp = 2; s.training.global_batch = 8; });
+        w.model()->flush();
+        QCOMPARE(c->choice().ranks, 2);
+        QCOMPARE(c->stepCount(), 2);
+        // In Chinese, and on a slide.
+        w.setLanguage(QStringLiteral("zh"));
+        QVERIFY(c->headline().contains(QStringLiteral("环")));
+        QTemporaryDir dir;
+        const QString file = dir.filePath(QStringLiteral("collective.png"));
+        QCOMPARE(w.exportChartTo(ChartKind::Collective, file, QSize(1280, 720), 1), QString());
+        QVERIFY(QFileInfo(file).size() > 1000);
+        // A send/recv has no step-by-step form: the tab stays as it was.
+        CommEntry p2p = e;
+        p2p.collective = Collective::SendRecv;
+        QVERIFY(!view->showEntry(p2p, QStringLiteral("PP")));
+        QCOMPARE(c->choice().ranks, 2);
     }
 
     void svgOutlineReportsBadInput()

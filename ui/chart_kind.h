@@ -7,7 +7,8 @@ namespace parascope::ui {
 
 // Slots: the timeline drawn as its slot grid (schedule/slot_grid.h). Walls: the four walls
 // (walls_view.h). Collective: the Collectives tab's collective at its current step (collective_chart.h).
-enum class ChartKind { Memory, Timeline, Communication, Sweep, Search, Slots, Walls, Collective };
+// MemoryTime: memory over the step (memory_time_chart.h).
+enum class ChartKind { Memory, Timeline, Communication, Sweep, Search, Slots, Walls, Collective, MemoryTime };
 inline constexpr EnumName<ChartKind> kChartKindNames[] = {{ChartKind::Memory, "memory"},
                                                           {ChartKind::Timeline, "timeline"},
                                                           {ChartKind::Communication, "communication"},
@@ -15,7 +16,8 @@ inline constexpr EnumName<ChartKind> kChartKindNames[] = {{ChartKind::Memory, "m
                                                           {ChartKind::Search, "search"},
                                                           {ChartKind::Slots, "slots"},
                                                           {ChartKind::Walls, "walls"},
-                                                          {ChartKind::Collective, "collective"}};
+                                                          {ChartKind::Collective, "collective"},
+                                                          {ChartKind::MemoryTime, "memory-time"}};
 constexpr std::span<const EnumName<ChartKind>> enumNames(ChartKind) { return kChartKindNames; }
 inline const char* toString(ChartKind k) { return nameOf(k); }
 

@@ -24,6 +24,7 @@
 #include "language.h"
 #include "lessons/lessons.h"
 #include "memory_chart.h"
+#include "memory_time_chart.h"
 #include "models/scenario_model.h"
 #include "scenario_panel.h"
 #include "search_view.h"
@@ -120,6 +121,8 @@ MainWindow::MainWindow(QWidget* parent, Session session)
     tabs_->addTab(search_, QString());
     collectives_ = new CollectivesView(model_);
     tabs_->addTab(collectives_, QString());
+    memory_time_ = new MemoryTimeChart(model_);
+    tabs_->addTab(memory_time_, QString());
     followCollective();
     setCentralWidget(tabs_);
 
@@ -147,6 +150,7 @@ MainWindow::MainWindow(QWidget* parent, Session session)
 
     connect(diagnostics_, &DiagnosticsPanel::stageActivated, memory_, &MemoryChart::highlightStage);
     connect(timeline_, &TimelineChart::cursorMoved, memory_, &MemoryChart::setCursorTime);
+    connect(timeline_, &TimelineChart::cursorMoved, memory_time_, &MemoryTimeChart::setCursorTime);
     connect(diagnostics_, &DiagnosticsPanel::stageActivated, timeline_, &TimelineChart::highlightStage);
     connect(diagnostics_, &DiagnosticsPanel::knobActivated, panel_, &ScenarioPanel::highlightKnob);
     connect(panel_, &ScenarioPanel::lessonChosen, this, [this](const QString& id) { loadLesson(id, 0); });
@@ -186,6 +190,7 @@ void MainWindow::showTab(Tab tab)
     case Tab::Sweep: tabs_->setCurrentWidget(sweep_); break;
     case Tab::Search: tabs_->setCurrentWidget(search_); break;
     case Tab::Collectives: tabs_->setCurrentWidget(collectives_); break;
+    case Tab::MemoryTime: tabs_->setCurrentWidget(memory_time_); break;
     }
 }
 
@@ -210,6 +215,7 @@ void MainWindow::applyTheme()
     search_->setTheme(theme_);
     walls_chart_->setTheme(theme_);
     collectives_->chart()->setTheme(theme_);
+    memory_time_->setTheme(theme_);
 }
 
 

@@ -45,8 +45,9 @@ public:
     // changes what the desktop app shows next time.
     enum class Session { Desktop, Headless };
     explicit MainWindow(QWidget* parent = nullptr, Session session = Session::Desktop);
-    // The tabs of the centre: Explorer (charts), Sweep, Search, Collectives (names: kTabNames below).
-    enum class Tab { Explorer, Sweep, Search, Collectives };
+    // The tabs of the centre: Explorer (charts), Sweep, Search, Collectives, memory over the step
+    // (names: kTabNames below).
+    enum class Tab { Explorer, Sweep, Search, Collectives, MemoryTime };
     void showTab(Tab tab);
     ~MainWindow() override;
 
@@ -58,6 +59,7 @@ public:
     SweepView* sweepView() const { return sweep_; }
     SearchView* searchView() const { return search_; }
     class CollectivesView* collectivesView() const { return collectives_; }
+    class MemoryTimeChart* memoryTimeChart() const { return memory_time_; }
     // A row of the communication chart: that collective, one call, in the Collectives tab.
     void watchCollective(int entry);
     void showSweep(const QString& path, bool wait = false); // wait: draw before returning (export)
@@ -150,6 +152,7 @@ private:
     SweepView* sweep_;
     SearchView* search_;
     class CollectivesView* collectives_;
+    class MemoryTimeChart* memory_time_;
     void followCollective(); // the Collectives tab keeps showing its row as the scenario changes
     bool collective_shown_ = false;
     class QTabWidget* tabs_;
@@ -186,6 +189,7 @@ private:
     QAction* export_slots_ = nullptr;
     QAction* export_walls_ = nullptr;
     QAction* export_collective_ = nullptr;
+    QAction* export_memory_time_ = nullptr;
     QAction* slot_grid_ = nullptr;
     QMenu* language_menu_ = nullptr;
     QMenu* scenario_menu_ = nullptr;
@@ -221,7 +225,7 @@ private:
 
 inline constexpr EnumName<MainWindow::Tab> kTabNames[] = {
     {MainWindow::Tab::Explorer, "explorer"}, {MainWindow::Tab::Sweep, "sweep"}, {MainWindow::Tab::Search, "search"},
-    {MainWindow::Tab::Collectives, "collectives"}};
+    {MainWindow::Tab::Collectives, "collectives"}, {MainWindow::Tab::MemoryTime, "memory-time"}};
 constexpr std::span<const EnumName<MainWindow::Tab>> enumNames(MainWindow::Tab) { return kTabNames; }
 inline const char* toString(MainWindow::Tab t) { return nameOf(t); }
 

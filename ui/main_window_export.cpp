@@ -5,6 +5,7 @@
 #include "format.h"
 #include "language.h"
 #include "memory_chart.h"
+#include "memory_time_chart.h"
 #include "collectives_view.h"
 #include "comm_chart.h"
 #include "models/scenario_model.h"
@@ -32,6 +33,7 @@ ChartView* MainWindow::chartFor(ChartKind which) const
     case ChartKind::Slots: return timeline_;
     case ChartKind::Walls: return walls_chart_;
     case ChartKind::Collective: return collectives_->chart();
+    case ChartKind::MemoryTime: return memory_time_;
     }
     return memory_;
 }

@@ -11,6 +11,7 @@
 #include "dialogs/calibration_dialog.h"
 #include "chart_export.h"
 #include "comm_chart.h"
+#include "memory_time_chart.h"
 #include "compare_table.h"
 #include "diagnostics_panel.h"
 #include "estimate/diagnostics.h"
@@ -108,6 +109,7 @@ void MainWindow::buildMenus()
     export_slots_ = export_menu_->addAction(QString(), this, [this] { exportChartDialog(ChartKind::Slots); });
     export_walls_ = export_menu_->addAction(QString(), this, [this] { exportChartDialog(ChartKind::Walls); });
     export_collective_ = export_menu_->addAction(QString(), this, [this] { exportChartDialog(ChartKind::Collective); });
+    export_memory_time_ = export_menu_->addAction(QString(), this, [this] { exportChartDialog(ChartKind::MemoryTime); });
     copy_chart_ = file_menu_->addAction(QString(), QKeySequence::Copy, this, [this] {
         QGuiApplication::clipboard()->setPixmap(memory_->plot()->toPixmap(0, 0, 2.0));
         statusBar()->showMessage(tr("Memory chart copied to the clipboard"), 3000);
@@ -206,10 +208,12 @@ void MainWindow::retranslate()
     tabs_->setTabText(1, tr("Sweep"));
     tabs_->setTabText(2, tr("Search"));
     tabs_->setTabText(3, tr("Collectives"));
+    tabs_->setTabText(4, tr("Memory over time"));
     export_search_->setText(tr("Search (Pareto) chart…"));
     export_slots_->setText(tr("Slot grid of the schedule…"));
     export_walls_->setText(tr("The four walls…"));
     export_collective_->setText(tr("The collective at this step…"));
+    export_memory_time_->setText(tr("Memory over the step…"));
     slot_grid_->setText(tr("Timeline as a slot &grid"));
     sweep_->retranslate();
     search_->retranslate();
@@ -246,6 +250,7 @@ void MainWindow::retranslate()
     memory_->retranslate();
     timeline_->retranslate();
     comm_->retranslate();
+    memory_time_->retranslate();
     diagnostics_->retranslate();
     compare_->retranslate();
     if (const Lesson* l = findLesson(lesson_id_.toStdString())) {

@@ -1,7 +1,7 @@
 // parascope: the desktop application.
 //   parascope [SCENARIO]
-//   parascope SCENARIO --export memory|timeline|communication|sweep|search|slots|walls|collective --out FILE [--size WxH] [--scale S] [--lang zh|en] [--sweep PATH] [--no-context]
-//   parascope [SCENARIO] --screenshot FILE.png --window-size WxH [--tab explorer|sweep|search|collectives] [--presenter] [--lang zh|en]
+//   parascope SCENARIO --export memory|timeline|communication|sweep|search|slots|walls|collective|memory-time --out FILE [--size WxH] [--scale S] [--lang zh|en] [--sweep PATH] [--no-context]
+//   parascope [SCENARIO] --screenshot FILE.png --window-size WxH [--tab explorer|sweep|search|collectives|memory-time] [--presenter] [--lang zh|en]
 //   parascope [SCENARIO] --presenter
 // The export and screenshot forms render without a display (offscreen), never touch the user's
 // settings, and exit: 0 written, 2 bad input.
@@ -68,7 +68,7 @@ int main(int argc, char** argv)
     parser.addHelpOption();
     parser.addVersionOption();
     parser.addPositionalArgument(QStringLiteral("scenario"), QStringLiteral("A parascope.scenario/1 file to open"));
-    const QCommandLineOption exportOpt(QStringLiteral("export"), QStringLiteral("Render a chart and exit: memory, timeline, slots, communication, sweep, search, walls or collective"),
+    const QCommandLineOption exportOpt(QStringLiteral("export"), QStringLiteral("Render a chart and exit: memory, timeline, slots, communication, sweep, search, walls, collective or memory-time"),
                                        QStringLiteral("chart"));
     const QCommandLineOption outOpt(QStringLiteral("out"), QStringLiteral("File to write (png, svg or pdf)"), QStringLiteral("file"));
     const QCommandLineOption sizeOpt(QStringLiteral("size"), QStringLiteral("Image size WxH (default 1920x1080)"),
@@ -82,7 +82,7 @@ int main(int argc, char** argv)
                                      QStringLiteral("file"));
     const QCommandLineOption windowSizeOpt(QStringLiteral("window-size"), QStringLiteral("With --screenshot: the screen size WxH"),
                                            QStringLiteral("WxH"), QStringLiteral("1280x720"));
-    const QCommandLineOption tabOpt(QStringLiteral("tab"), QStringLiteral("With --screenshot: explorer, sweep, search or collectives"),
+    const QCommandLineOption tabOpt(QStringLiteral("tab"), QStringLiteral("With --screenshot: explorer, sweep, search, collectives or memory-time"),
                                     QStringLiteral("tab"), QStringLiteral("explorer"));
     const QCommandLineOption presenterOpt(QStringLiteral("presenter"), QStringLiteral("Start in presenter mode"));
     const QCommandLineOption noContextOpt(QStringLiteral("no-context"),

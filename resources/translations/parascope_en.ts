@@ -1075,6 +1075,14 @@ The previous file is unchanged.</translation>
         <source>%1 has no step-by-step form: the Collectives tab shows AllReduce, AllGather, ReduceScatter, All-to-All and broadcast</source>
         <translation>%1 has no step-by-step form: the Collectives tab shows AllReduce, AllGather, ReduceScatter, All-to-All and broadcast</translation>
     </message>
+    <message>
+        <source>Memory over time</source>
+        <translation>Memory over time</translation>
+    </message>
+    <message>
+        <source>Memory over the step…</source>
+        <translation>Memory over the step…</translation>
+    </message>
 </context>
 <context>
     <name>parascope::ui::MemoryChart</name>
@@ -1119,6 +1127,45 @@ OOM</translation>
     <message>
         <source>A: %1 (total)</source>
         <translation>A: %1 (total)</translation>
+    </message>
+</context>
+<context>
+    <name>parascope::ui::MemoryTimeChart</name>
+    <message>
+        <source>Compare rank 0 with</source>
+        <translation>Compare rank 0 with</translation>
+    </message>
+    <message>
+        <source>nothing</source>
+        <translation>nothing</translation>
+    </message>
+    <message>
+        <source>Time in the step (s)</source>
+        <translation>Time in the step (s)</translation>
+    </message>
+    <message>
+        <source>Memory per GPU (GiB)</source>
+        <translation>Memory per GPU (GiB)</translation>
+    </message>
+    <message>
+        <source>GPU capacity</source>
+        <translation>GPU capacity</translation>
+    </message>
+    <message>
+        <source>%1: rank 0 holds the activations of at most %2 microbatches, peak %3 GiB</source>
+        <translation>%1: rank 0 holds the activations of at most %2 microbatches, peak %3 GiB</translation>
+    </message>
+    <message>
+        <source>; %1: %2, peak %3 GiB</source>
+        <translation>; %1: %2, peak %3 GiB</translation>
+    </message>
+    <message>
+        <source>rank %1</source>
+        <translation>rank %1</translation>
+    </message>
+    <message>
+        <source>rank 0 under %1</source>
+        <translation>rank 0 under %1</translation>
     </message>
 </context>
 <context>

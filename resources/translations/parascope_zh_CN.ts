@@ -1062,6 +1062,14 @@ The previous file is unchanged.</source>
         <source>%1 has no step-by-step form: the Collectives tab shows AllReduce, AllGather, ReduceScatter, All-to-All and broadcast</source>
         <translation>%1 没有逐步演示：集合通信页演示 AllReduce、AllGather、ReduceScatter、All-to-All 和广播</translation>
     </message>
+    <message>
+        <source>Memory over time</source>
+        <translation>显存随时间</translation>
+    </message>
+    <message>
+        <source>Memory over the step…</source>
+        <translation>单步内的显存变化…</translation>
+    </message>
 </context>
 <context>
     <name>parascope::ui::MemoryChart</name>
@@ -1106,6 +1114,45 @@ OOM</source>
     <message>
         <source>A: %1 (total)</source>
         <translation>A：%1（合计）</translation>
+    </message>
+</context>
+<context>
+    <name>parascope::ui::MemoryTimeChart</name>
+    <message>
+        <source>Compare rank 0 with</source>
+        <translation>rank 0 对比调度</translation>
+    </message>
+    <message>
+        <source>nothing</source>
+        <translation>无</translation>
+    </message>
+    <message>
+        <source>Time in the step (s)</source>
+        <translation>步内时间（s）</translation>
+    </message>
+    <message>
+        <source>Memory per GPU (GiB)</source>
+        <translation>每块 GPU 显存（GiB）</translation>
+    </message>
+    <message>
+        <source>GPU capacity</source>
+        <translation>GPU 显存容量</translation>
+    </message>
+    <message>
+        <source>%1: rank 0 holds the activations of at most %2 microbatches, peak %3 GiB</source>
+        <translation>%1：rank 0 最多同时保存 %2 个微批的激活，峰值 %3 GiB</translation>
+    </message>
+    <message>
+        <source>; %1: %2, peak %3 GiB</source>
+        <translation>；%1：%2 个，峰值 %3 GiB</translation>
+    </message>
+    <message>
+        <source>rank %1</source>
+        <translation>rank %1</translation>
+    </message>
+    <message>
+        <source>rank 0 under %1</source>
+        <translation>%1 下的 rank 0</translation>
     </message>
 </context>
 <context>

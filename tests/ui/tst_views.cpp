@@ -10,6 +10,7 @@
 #include "io/scenario_json.h"
 #include "language.h"
 #include "main_window.h"
+#include "memory_time_chart.h"
 #include "models/scenario_model.h"
 #include "scenario_fixture.h"
 #include "search_view.h"
@@ -333,6 +334,48 @@ private slots:
         p2p.collective = Collective::SendRecv;
         QVERIFY(!view->showEntry(p2p, QStringLiteral("PP")));
         QCOMPARE(c->choice().ranks, 2);
+    }
+
+    void memoryOverTheStep()
+    {
+        // The memory-over-time tab on lesson 6's pipeline (Llama-2 7B, PP 4, 8 microbatches of
+        // one sequence, 1F1B): each rank's curve peaks at the memory table's total for its stage;
+        // rank 0 holds at most p = 4 microbatches' activations. GPipe beside it holds all 8: its
+        // activations (peak − floor, where each curve starts: the model states and buffers, before
+        // the first forward) are twice 1F1B's, 8/4.
+        MainWindow w;
+        w.setLanguage(QStringLiteral("en"));
+        w.model()->setScenario(scenario(R"({"schema":"parascope.scenario/1","model":"llama2-7b","cluster":"dgx-a100-80g",
+            "parallel":{"tp":1,"pp":4,"dp":1,"zero":0,"schedule":"1f1b"},
+            "training":{"seq_len":4096,"micro_batch":1,"global_batch":8,"recompute":"selective"}})"));
+        w.model()->flush();
+        MemoryTimeChart* chart = w.memoryTimeChart();
+        const Estimate& e = w.model()->estimate();
+        QCOMPARE(int(chart->lanes().size()), 4);
+        const auto peak = [](const std::vector<MemoryPoint>& lane) {
+            double most = 0;
+            for (const MemoryPoint& p : lane)
+                most = std::max(most, p.bytes);
+            return most;
+        };
+        for (std::size_t r = 0; r < 4; ++r)
+            QVERIFY(std::abs(peak(chart->lanes()[r]) - e.memory.stages[r].total()) < 1.0);
+        QCOMPARE(e.timeline.timeline.peak_inflight.front(), 4.0);
+        QVERIFY(chart->headline().contains(QStringLiteral("at most 4 microbatches")));
+        QVERIFY(chart->compareLane().empty());
+        chart->setCompare(ScheduleKind::GPipe);
+        QVERIFY(!chart->compareLane().empty());
+        const double floor = e.memory.stages[0].total() - e.memory.stages[0].activations;
+        QCOMPARE(chart->lanes()[0].front().bytes, floor);
+        const double ratio = (peak(chart->compareLane()) - chart->compareLane().front().bytes) / (peak(chart->lanes()[0]) - floor);
+        QVERIFY2(std::abs(ratio - 2.0) < 1e-6, qPrintable(QString::number(ratio)));
+        QVERIFY(chart->headline().contains(QStringLiteral("GPipe: 8")));
+        // The timeline's playback cursor reaches this chart too; the chart exports for a slide.
+        chart->setCursorTime(0.5);
+        QTemporaryDir dir;
+        const QString file = dir.filePath(QStringLiteral("memory-time.png"));
+        QCOMPARE(w.exportChartTo(ChartKind::MemoryTime, file, QSize(1280, 720), 1), QString());
+        QVERIFY(QFileInfo(file).size() > 1000);
     }
 
     void svgOutlineReportsBadInput()

@@ -1,0 +1,189 @@
+#include "memory_time_chart.h"
+
+#include "estimate/display_names.h"
+#include "estimate/evaluate.h"
+#include "format.h"
+#include "language.h"
+#include "models/scenario_model.h"
+
+#include <qcustomplot.h>
+
+#include <QComboBox>
+#include <QHBoxLayout>
+#include <QLabel>
+#include <QVBoxLayout>
+
+#include <algorithm>
+#include <cmath>
+
+namespace parascope::ui {
+
+namespace {
+
+// A step function's points as the graph draws them (lsStepLeft), held to the end of the step.
+void setSteps(QCPGraph* g, const std::vector<MemoryPoint>& lane, double end_s)
+{
+    QVector<double> t, v;
+    for (const MemoryPoint& p : lane) {
+        t << p.t_s;
+        v << p.bytes / kGiB;
+    }
+    if (!lane.empty()) {
+        t << std::max(end_s, lane.back().t_s);
+        v << lane.back().bytes / kGiB;
+    }
+    g->setData(t, v, true);
+}
+
+double peakOf(const std::vector<MemoryPoint>& lane)
+{
+    double most = 0;
+    for (const MemoryPoint& p : lane)
+        most = std::max(most, p.bytes);
+    return most;
+}
+
+QString microbatches(double n) { return QString::number(n, 'g', 3); }
+
+} // namespace
+
+MemoryTimeChart::MemoryTimeChart(ScenarioModel* model, QWidget* parent)
+    : ChartView(model, parent)
+    , compare_box_(new QComboBox)
+    , caption_(new QLabel)
+{
+    auto* row = new QHBoxLayout;
+    row->addWidget(caption_);
+    row->addWidget(compare_box_);
+    row->addStretch(1);
+    qobject_cast<QVBoxLayout*>(layout())->insertLayout(0, row);
+    caption_->setBuddy(compare_box_);
+    compare_box_->setObjectName(QStringLiteral("memoryTime.compare"));
+    compare_box_->addItem(QString(), -1);
+    for (ScheduleKind k : {ScheduleKind::GPipe, ScheduleKind::OneFOneB})
+        compare_box_->addItem(QString(), int(k));
+    connect(compare_box_, &QComboBox::currentIndexChanged, this, [this] {
+        const int v = compare_box_->currentData().toInt();
+        setCompare(v < 0 ? std::nullopt : std::optional<ScheduleKind>(ScheduleKind(v)));
+    });
+    auto* title = new QCPTextElement(plot_, QString());
+    plot_->plotLayout()->insertRow(0);
+    plot_->plotLayout()->addElement(0, 0, title);
+    capacity_ = plot_->addGraph();
+    capacity_->setPen(QPen(palette::vermillion, 2, Qt::DashLine));
+    compare_graph_ = plot_->addGraph();
+    compare_graph_->setLineStyle(QCPGraph::lsStepLeft);
+    compare_graph_->setPen(QPen(QColor(80, 80, 80), 2, Qt::DashLine));
+    cursor_ = new QCPItemStraightLine(plot_);
+    cursor_->setPen(QPen(palette::black, 1));
+    cursor_->setVisible(false);
+    placeLegendBelow(plot_, 4);
+    retranslate();
+}
+
+void MemoryTimeChart::retranslate()
+{
+    caption_->setText(tr("Compare rank 0 with"));
+    compare_box_->setItemText(0, tr("nothing"));
+    for (int i = 1; i < compare_box_->count(); ++i)
+        compare_box_->setItemText(i, inUi(displayName(ScheduleKind(compare_box_->itemData(i).toInt()))));
+    plot_->xAxis->setLabel(tr("Time in the step (s)"));
+    plot_->yAxis->setLabel(tr("Memory per GPU (GiB)"));
+    capacity_->setName(tr("GPU capacity"));
+    refresh();
+}
+
+void MemoryTimeChart::setCompare(std::optional<ScheduleKind> kind)
+{
+    compare_ = kind;
+    const int index = compare_box_->findData(kind ? int(*kind) : -1);
+    if (index >= 0 && index != compare_box_->currentIndex())
+        compare_box_->setCurrentIndex(index); // calls back here once, with the same kind
+    refresh();
+}
+
+void MemoryTimeChart::setCursorTime(double t_s)
+{
+    cursor_->setVisible(t_s >= 0);
+    cursor_->point1->setCoords(t_s, 0);
+    cursor_->point2->setCoords(t_s, 1);
+    plot_->replot(QCustomPlot::rpQueuedReplot);
+}
+
+QString MemoryTimeChart::headline() const
+{
+    const Estimate& e = model_->estimate();
+    if (lanes_.empty() || e.timeline.timeline.peak_inflight.empty())
+        return {};
+    const QString mine = inUi(displayName(model_->scenario().parallel.schedule));
+    QString text = tr("%1: rank 0 holds the activations of at most %2 microbatches, peak %3 GiB")
+                       .arg(mine, microbatches(e.timeline.timeline.peak_inflight.front()), gib(peakOf(lanes_.front()), 1));
+    if (!compare_lane_.empty())
+        text += tr("; %1: %2, peak %3 GiB").arg(inUi(displayName(*compare_)), microbatches(compare_inflight_), gib(peakOf(compare_lane_), 1));
+    return text;
+}
+
+void MemoryTimeChart::refresh()
+{
+    if (showInvalid())
+        return;
+    const Estimate& e = model_->estimate();
+    lanes_ = memoryOverStep(e);
+    double end = e.time.step_s;
+    // The compared schedule: the same scenario under it (without virtual stages), rank 0.
+    compare_lane_.clear();
+    compare_inflight_ = 0;
+    if (compare_ && *compare_ != model_->scenario().parallel.schedule) {
+        Scenario other = model_->scenario();
+        other.parallel.schedule = *compare_;
+        other.parallel.vpp = 1;
+        const Estimate oe = evaluate(other);
+        const auto lanes = memoryOverStep(oe);
+        if (!lanes.empty() && !oe.timeline.timeline.peak_inflight.empty()) {
+            compare_lane_ = lanes.front();
+            compare_inflight_ = oe.timeline.timeline.peak_inflight.front();
+            end = std::max(end, oe.time.step_s);
+        }
+    }
+    // Rank 0 (the most in flight) and the last rank stand out; the ones between are quiet.
+    while (rank_graphs_.size() < lanes_.size()) {
+        QCPGraph* g = plot_->addGraph();
+        g->setLineStyle(QCPGraph::lsStepLeft);
+        rank_graphs_.push_back(g);
+    }
+    double top = e.memory.capacity_bytes;
+    for (std::size_t r = 0; r < rank_graphs_.size(); ++r) {
+        QCPGraph* g = rank_graphs_[r];
+        const bool shown = r < lanes_.size();
+        g->setVisible(shown);
+        g->removeFromLegend();
+        if (!shown)
+            continue;
+        const bool first = r == 0, last = r + 1 == lanes_.size();
+        g->setPen(QPen(first ? palette::blue : last ? palette::orange : QColor(150, 170, 200), first || last ? theme_.linePx() : 1));
+        setSteps(g, lanes_[r], end);
+        top = std::max(top, peakOf(lanes_[r]));
+        if (first || last) {
+            g->setName(tr("rank %1").arg(r));
+            g->addToLegend();
+        }
+    }
+    compare_graph_->setVisible(!compare_lane_.empty());
+    compare_graph_->removeFromLegend();
+    if (!compare_lane_.empty()) {
+        setSteps(compare_graph_, compare_lane_, end);
+        compare_graph_->setName(tr("rank 0 under %1").arg(inUi(displayName(*compare_))));
+        compare_graph_->addToLegend();
+        top = std::max(top, peakOf(compare_lane_));
+    }
+    capacity_->setData({0, end}, {e.memory.capacity_bytes / kGiB, e.memory.capacity_bytes / kGiB});
+    plot_->xAxis->setRange(0, std::max(end, 1e-9));
+    plot_->yAxis->setRange(0, top / kGiB * 1.1);
+    if (auto* title = qobject_cast<QCPTextElement*>(plot_->plotLayout()->element(0, 0))) {
+        title->setFont(plot_->font());
+        title->setText(wrapText(headline(), QFontMetrics(plot_->font()), std::max(200, plot_->width() - 20)));
+    }
+    plot_->replot(QCustomPlot::rpQueuedReplot);
+}
+
+} // namespace parascope::ui

@@ -1,0 +1,55 @@
+#pragma once
+// Memory over the step (tab 显存随时间): each pipeline rank's memory in use as the simulated
+// step runs (estimate/memory_over_time.h) — the model states as a floor, activations rising with
+// every forward and falling when their backward is done — against the GPU's capacity, with the
+// timeline's playback cursor. "Compare with" draws rank 0 under GPipe or 1F1B on the same axes:
+// GPipe fills up with every microbatch before the first backward, 1F1B holds at most p, the
+// picture that explains why 1F1B exists. Exportable (--export memory-time).
+
+#include "chart_view.h"
+
+#include "estimate/memory_over_time.h"
+#include "types/parallel_config.h"
+
+#include <optional>
+#include <vector>
+
+class QComboBox;
+class QLabel;
+class QCPGraph;
+class QCPItemStraightLine;
+class QCPItemText;
+
+namespace parascope::ui {
+
+class MemoryTimeChart : public ChartView {
+    Q_OBJECT
+public:
+    explicit MemoryTimeChart(ScenarioModel* model, QWidget* parent = nullptr);
+    void retranslate();
+    // The schedule drawn beside the scenario's for rank 0 (nullopt: none).
+    void setCompare(std::optional<ScheduleKind> kind);
+    std::optional<ScheduleKind> compare() const { return compare_; }
+    // What is drawn (tests): per rank the curve's points, the compared rank 0, the headline.
+    const std::vector<std::vector<MemoryPoint>>& lanes() const { return lanes_; }
+    const std::vector<MemoryPoint>& compareLane() const { return compare_lane_; }
+    QString headline() const;
+
+public slots:
+    void refresh() override;
+    void setCursorTime(double t_s); // the timeline's playback cursor; t < 0 hides it
+
+private:
+    QComboBox* compare_box_;
+    std::vector<QCPGraph*> rank_graphs_;
+    QCPGraph* compare_graph_ = nullptr;
+    QCPGraph* capacity_ = nullptr;
+    QCPItemStraightLine* cursor_ = nullptr;
+    std::optional<ScheduleKind> compare_;
+    std::vector<std::vector<MemoryPoint>> lanes_;
+    std::vector<MemoryPoint> compare_lane_;
+    double compare_inflight_ = 0; // rank 0's most microbatches in flight under the compared schedule
+    QLabel* caption_ = nullptr;
+};
+
+} // namespace parascope::ui

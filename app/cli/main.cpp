@@ -32,7 +32,7 @@ int main(int argc, char** argv)
             {"evaluate", evaluateCommand}, {"timeline", timelineCommand}, {"sweep", sweepCommand},
             {"search", searchCommand},     {"validate", validateCommand}, {"profile", profileCommand},
             {"presets", presetsCommand},   {"model", modelCommand},       {"compare-trace", compareTraceCommand},
-            {"collective", collectiveCommand}};
+            {"collective", collectiveCommand}, {"advise", adviseCommand}};
         for (const auto& c : kCommands)
             if (cmd == c.name)
                 return c.run(a);

@@ -440,6 +440,37 @@ private slots:
         QCOMPARE(r.code, 2);
     }
 
+    void advise()
+    {
+        // The decision procedure on the default scenario (Llama-2 70B, 512 A100 80GB): tst_decision
+        // derives its outcome by hand (no ZeRO stage fits, TP 8 inside the node does).
+        Run r = run({QStringLiteral("advise"), defaultScenario(), QStringLiteral("--format"), QStringLiteral("json")});
+        QCOMPARE(r.code, 0);
+        const nlohmann::json j = nlohmann::json::parse(r.out.toStdString());
+        QCOMPARE(j["schema"].get<std::string>(), std::string("parascope.advice/1"));
+        QCOMPARE(j["steps"].size(), std::size_t(4));
+        QCOMPARE(j["steps"][0]["id"].get<std::string>(), std::string("memory"));
+        QCOMPARE(j["steps"][1]["verdict"].get<std::string>(), std::string("changed"));
+        QCOMPARE(j["scenario"]["parallel"]["tp"].get<int>(), 8);
+        QCOMPARE(j["scenario"]["schema"].get<std::string>(), std::string("parascope.scenario/1"));
+        QVERIFY(j["search_best"]["step_s"].get<double>() <= j["step_s"].get<double>());
+        // The returned scenario is a scenario: evaluate reads it back.
+        QTemporaryDir dir;
+        const QString picked = dir.filePath(QStringLiteral("picked.json"));
+        QFile f(picked);
+        QVERIFY(f.open(QIODevice::WriteOnly));
+        f.write(QByteArray::fromStdString(j["scenario"].dump()));
+        f.close();
+        QCOMPARE(run({QStringLiteral("evaluate"), picked}).code, 0);
+        r = run({QStringLiteral("advise"), defaultScenario()});
+        QCOMPARE(r.code, 0);
+        QVERIFY2(r.out.contains("TP 8 inside a node is enough") && r.out.contains("Result: TP 8 · PP 1 · DP 64"), r.out.constData());
+        r = run({QStringLiteral("advise"), defaultScenario(), QStringLiteral("--lang"), QStringLiteral("zh")});
+        QCOMPARE(r.code, 0);
+        expectChinese(QStringLiteral("advise"), r.out, {});
+        QCOMPARE(run({QStringLiteral("advise")}).code, 2);
+    }
+
     void compareTrace()
     {
         // The hand-made trace of tests/data/traces (tst_trace_import derives its 10 ms step and

@@ -1,0 +1,96 @@
+// parascope-cli advise: the course's decision procedure on a scenario's model, cluster and batch
+// (search/decision.h) — memory, topology, communication, balance — each step with its numbers,
+// verdict and why, the resulting scenario, and the strategy search's best beside it.
+
+#include "cli.h"
+
+#include "io/report_json.h"
+#include "io/scenario_json.h"
+#include "search/decision.h"
+
+#include <nlohmann/json.hpp>
+
+#include <string>
+
+namespace parascope::cli {
+
+using namespace parascope;
+
+namespace {
+
+std::string verdictWord(const Args& a, DecisionVerdict v)
+{
+    switch (v) {
+    case DecisionVerdict::Ok: return say(a, "ok", "通过");
+    case DecisionVerdict::Changed: return say(a, "changed", "已调整");
+    case DecisionVerdict::Warn: return say(a, "warn", "注意");
+    }
+    return {};
+}
+
+nlohmann::json localized(const Args& a, const Localized& l)
+{
+    return l.in(a.lang);
+}
+
+std::string layoutLine(const Scenario& sc)
+{
+    const ParallelConfig& p = sc.parallel;
+    std::string s = "TP " + std::to_string(p.tp) + " · PP " + std::to_string(p.pp) + " · DP " + std::to_string(p.dp) + " · CP "
+                  + std::to_string(p.cp) + " · EP " + std::to_string(p.ep);
+    if (p.vpp > 1)
+        s += " · VPP " + std::to_string(p.vpp);
+    return s + " · ZeRO-" + std::to_string(p.zero) + (p.sequence_parallel ? " · SP" : "") + " · " + toString(p.schedule);
+}
+
+} // namespace
+
+int adviseCommand(const Args& a)
+{
+    const std::string format = a.format.empty() ? "text" : a.format;
+    if (format != "json" && format != "text")
+        return badUsage(a, "--format needs json or text", "--format 只能是 json 或 text");
+    const auto scenario = loadScenario(a, "advise");
+    if (!scenario)
+        return kExitBadInput;
+    const DecisionResult r = decide(*scenario);
+    if (format == "json") {
+        nlohmann::json steps = nlohmann::json::array();
+        for (const DecisionStep& s : r.steps)
+            steps.push_back({{"id", s.id},
+                             {"title", localized(a, s.title)},
+                             {"verdict", toString(s.verdict)},
+                             {"finding", localized(a, s.finding)},
+                             {"finding_en", s.finding.en},
+                             {"finding_zh", s.finding.zh},
+                             {"why", localized(a, s.why)},
+                             {"numbers", termsToJson(s.numbers)}});
+        nlohmann::json out = {{"schema", "parascope.advice/1"},
+                              {"steps", steps},
+                              {"scenario", scenarioToJson(r.scenario)},
+                              {"fits", r.fits},
+                              {"step_s", r.estimate.time.step_s},
+                              {"peak_bytes", r.estimate.memory.peak_bytes}};
+        if (r.search_best) {
+            out["search_best"] = {{"scenario", scenarioToJson(*r.search_best)}, {"step_s", r.search_best_step_s}};
+        }
+        out["comparison"] = localized(a, r.comparison);
+        return emit(a, out.dump(2) + "\n");
+    }
+    std::string text = say(a, "The course's decision procedure on ", "课程的决策流程：") + r.scenario.model.name + ", "
+                     + std::to_string(r.scenario.parallel.gpus()) + " × " + r.scenario.cluster.gpu.name + "\n\n";
+    for (const DecisionStep& s : r.steps) {
+        text += s.title.in(a.lang) + "  [" + verdictWord(a, s.verdict) + "]\n";
+        text += "  " + s.finding.in(a.lang) + "\n";
+        text += "  " + say(a, "why: ", "依据：") + s.why.in(a.lang) + "\n\n";
+    }
+    text += say(a, "Result: ", "结果：") + layoutLine(r.scenario) + say(a, ", step ", "，单步 ") + num(r.estimate.time.step_s)
+          + " s" + (r.fits ? "" : say(a, " (does not fit)", "（放不下）")) + "\n";
+    if (!r.comparison.en.empty())
+        text += say(a, "Search: ", "搜索：") + r.comparison.in(a.lang) + "\n";
+    if (r.search_best)
+        text += say(a, "Search's best: ", "搜索最优：") + layoutLine(*r.search_best) + "\n";
+    return emit(a, text);
+}
+
+} // namespace parascope::cli

@@ -106,6 +106,9 @@ public:
     // follows the scenario's edits. device −1: the trace's one GPU (several: the user is asked).
     void compareWithTrace(const QString& file, int device = -1);
     TraceDialog* traceDialog() const;
+    // Tools → Advisor: the course's decision procedure on the scenario (dialogs/advisor_dialog.h),
+    // one window that follows the scenario.
+    class AdvisorDialog* showAdvisor();
     class WallsStrip* wallsStrip() const { return walls_strip_; }
 
     // Crash recovery (interactive sessions only; see autosave.h). Starts autosaving the scenario
@@ -141,6 +144,7 @@ private:
     QString applyProfile(const QString& file, bool ask);
     void updateTraceComparison();
     QPointer<TraceDialog> trace_dialog_;
+    QPointer<class AdvisorDialog> advisor_;
 
     ScenarioModel* model_;
     ScenarioPanel* panel_;
@@ -221,6 +225,7 @@ private:
     QAction* calibrate_ = nullptr;
     QAction* import_profile_ = nullptr;
     QAction* compare_trace_ = nullptr;
+    QAction* advisor_action_ = nullptr;
 };
 
 inline constexpr EnumName<MainWindow::Tab> kTabNames[] = {

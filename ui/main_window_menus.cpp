@@ -182,6 +182,8 @@ void MainWindow::buildMenus()
         if (!f.isEmpty())
             compareWithTrace(f);
     });
+    advisor_action_ = tools_menu_->addAction(QString(), this, [this] { showAdvisor(); });
+    advisor_action_->setShortcut(QKeySequence(Qt::CTRL | Qt::Key_D));
 
     help_menu_ = menuBar()->addMenu(QString());
     about_ = help_menu_->addAction(QString(), this, [this] { showAbout(this); });
@@ -237,6 +239,9 @@ void MainWindow::retranslate()
     compare_trace_->setText(tr("Compare with a &measured trace (PyTorch profiler)…"));
     compare_trace_->setToolTip(tr("A Chrome trace from torch.profiler beside the simulated step of this scenario: step time, "
                                   "GEMMs, attention, communication, idle"));
+    advisor_action_->setText(tr("&Advisor: the decision procedure…"));
+    advisor_action_->setToolTip(tr("Does it fit with DP? Then ZeRO; TP inside a node, PP across nodes; communication; bubble — "
+                                   "step by step, beside the strategy search's best"));
     help_menu_->setTitle(tr("&Help"));
     about_->setText(tr("&About ParaScope"));
     panel_dock_->setWindowTitle(tr("Scenario"));

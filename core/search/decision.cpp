@@ -256,8 +256,8 @@ DecisionStep Procedure::communicationStep(const Candidate& pick) const
         const Localized name = displayName(g), link = displayName(s.link);
         en += (en.empty() ? "" : "; ") + name.en + " " + gib(s.bytes) + " per GPU over " + link.en + ", " + seconds(s.time) + " ("
             + seconds(s.exposed) + " exposed)";
-        zh += (zh.empty() ? "" : "；") + name.zh + " 每块 GPU " + gib(s.bytes) + "，经 " + link.zh + "，" + seconds(s.time) + "（未重叠 "
-            + seconds(s.exposed) + "）";
+        zh += (zh.empty() ? "" : "；") + name.zh + " 每块 GPU " + gib(s.bytes) + "（" + link.zh + "），" + seconds(s.time) + "，未重叠 "
+            + seconds(s.exposed);
         step.numbers.push_back({std::string("decision.comm_") + toString(g) + "_bytes_per_gpu", s.bytes, "bytes",
                                 "Σ bytes per GPU per step of the group's collectives", "", "comm/comm_volume"});
     }

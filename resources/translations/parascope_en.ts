@@ -375,6 +375,61 @@
     </message>
 </context>
 <context>
+    <name>parascope::ui::AdvisorDialog</name>
+    <message>
+        <source>ok</source>
+        <translation>ok</translation>
+    </message>
+    <message>
+        <source>changed</source>
+        <translation>changed</translation>
+    </message>
+    <message>
+        <source>look</source>
+        <translation>look</translation>
+    </message>
+    <message>
+        <source>Walking the decision procedure…</source>
+        <translation>Walking the decision procedure…</translation>
+    </message>
+    <message>
+        <source>Advisor: the decision procedure</source>
+        <translation>Advisor: the decision procedure</translation>
+    </message>
+    <message>
+        <source>Use this layout</source>
+        <translation>Use this layout</translation>
+    </message>
+    <message>
+        <source>Use the search&apos;s best</source>
+        <translation>Use the search's best</translation>
+    </message>
+    <message>
+        <source>The course&apos;s decision procedure on %1, %2 GPUs, global batch %3: each step with what it found and why.</source>
+        <translation>The course's decision procedure on %1, %2 GPUs, global batch %3: each step with what it found and why.</translation>
+    </message>
+    <message>
+        <source>Why: </source>
+        <translation>Why: </translation>
+    </message>
+    <message>
+        <source>Result</source>
+        <translation>Result</translation>
+    </message>
+    <message>
+        <source>step %1, peak %2 GiB</source>
+        <translation>step %1, peak %2 GiB</translation>
+    </message>
+    <message>
+        <source>does not fit: peak %1 GiB</source>
+        <translation>does not fit: peak %1 GiB</translation>
+    </message>
+    <message>
+        <source>Against the strategy search</source>
+        <translation>Against the strategy search</translation>
+    </message>
+</context>
+<context>
     <name>parascope::ui::CalibrationDialog</name>
     <message>
         <source>Calibrate from a hardware profile</source>
@@ -1082,6 +1137,14 @@ The previous file is unchanged.</translation>
     <message>
         <source>Memory over the step…</source>
         <translation>Memory over the step…</translation>
+    </message>
+    <message>
+        <source>&amp;Advisor: the decision procedure…</source>
+        <translation>&amp;Advisor: the decision procedure…</translation>
+    </message>
+    <message>
+        <source>Does it fit with DP? Then ZeRO; TP inside a node, PP across nodes; communication; bubble — step by step, beside the strategy search&apos;s best</source>
+        <translation>Does it fit with DP? Then ZeRO; TP inside a node, PP across nodes; communication; bubble — step by step, beside the strategy search's best</translation>
     </message>
 </context>
 <context>

@@ -375,6 +375,61 @@
     </message>
 </context>
 <context>
+    <name>parascope::ui::AdvisorDialog</name>
+    <message>
+        <source>ok</source>
+        <translation>通过</translation>
+    </message>
+    <message>
+        <source>changed</source>
+        <translation>已调整</translation>
+    </message>
+    <message>
+        <source>look</source>
+        <translation>注意</translation>
+    </message>
+    <message>
+        <source>Walking the decision procedure…</source>
+        <translation>正在按决策流程分析…</translation>
+    </message>
+    <message>
+        <source>Advisor: the decision procedure</source>
+        <translation>决策流程向导</translation>
+    </message>
+    <message>
+        <source>Use this layout</source>
+        <translation>采用此布局</translation>
+    </message>
+    <message>
+        <source>Use the search&apos;s best</source>
+        <translation>采用搜索最优解</translation>
+    </message>
+    <message>
+        <source>The course&apos;s decision procedure on %1, %2 GPUs, global batch %3: each step with what it found and why.</source>
+        <translation>按课程的决策流程分析 %1、%2 块 GPU、全局批大小 %3：每一步给出发现和依据。</translation>
+    </message>
+    <message>
+        <source>Why: </source>
+        <translation>依据：</translation>
+    </message>
+    <message>
+        <source>Result</source>
+        <translation>结果</translation>
+    </message>
+    <message>
+        <source>step %1, peak %2 GiB</source>
+        <translation>单步耗时 %1，峰值显存 %2 GiB</translation>
+    </message>
+    <message>
+        <source>does not fit: peak %1 GiB</source>
+        <translation>放不下：峰值显存 %1 GiB</translation>
+    </message>
+    <message>
+        <source>Against the strategy search</source>
+        <translation>与策略搜索对比</translation>
+    </message>
+</context>
+<context>
     <name>parascope::ui::CalibrationDialog</name>
     <message>
         <source>Calibrate from a hardware profile</source>
@@ -1069,6 +1124,14 @@ The previous file is unchanged.</source>
     <message>
         <source>Memory over the step…</source>
         <translation>单步内的显存变化…</translation>
+    </message>
+    <message>
+        <source>&amp;Advisor: the decision procedure…</source>
+        <translation>决策流程向导(&amp;A)…</translation>
+    </message>
+    <message>
+        <source>Does it fit with DP? Then ZeRO; TP inside a node, PP across nodes; communication; bubble — step by step, beside the strategy search&apos;s best</source>
+        <translation>只用 DP 放得下吗？再用 ZeRO；节点内 TP，跨节点 PP；通信；气泡 —— 逐步分析，并与策略搜索的最优解对比</translation>
     </message>
 </context>
 <context>

@@ -9,6 +9,7 @@
 #include "comm_chart.h"
 #include "io/scenario_json.h"
 #include "language.h"
+#include "dialogs/advisor_dialog.h"
 #include "main_window.h"
 #include "memory_time_chart.h"
 #include "models/scenario_model.h"
@@ -376,6 +377,36 @@ private slots:
         const QString file = dir.filePath(QStringLiteral("memory-time.png"));
         QCOMPARE(w.exportChartTo(ChartKind::MemoryTime, file, QSize(1280, 720), 1), QString());
         QVERIFY(QFileInfo(file).size() > 1000);
+    }
+
+    void advisorWalksTheProcedure()
+    {
+        // Tools → Advisor on the README's scenario (Llama-2 70B, 512 A100 80GB): tst_decision
+        // derives its outcome (TP 8 · DP 64, ZeRO-1). A button applies it; a TP slider does not
+        // re-run the procedure (it reads the model, cluster, GPUs and batch), a longer sequence does.
+        MainWindow w;
+        w.setLanguage(QStringLiteral("en"));
+        w.model()->setScenario(seventyB());
+        AdvisorDialog* d = w.showAdvisor();
+        QVERIFY(d->isVisible());
+        QTRY_VERIFY_WITH_TIMEOUT(!d->running() && !d->result().steps.empty(), 20000);
+        QCOMPARE(int(d->result().steps.size()), 4);
+        QVERIFY2(d->text().contains(QStringLiteral("TP 8 inside a node is enough")), qPrintable(d->text()));
+        QVERIFY(d->text().contains(QStringLiteral("Against the strategy search")));
+        d->applyLayout();
+        w.model()->flush();
+        QCOMPARE(w.model()->scenario().parallel.tp, 8);
+        QCOMPARE(w.model()->scenario().parallel.dp, 64);
+        QCOMPARE(w.model()->scenario().parallel.pp, 1);
+        w.model()->edit([](Scenario& sc) { sc.parallel.tp = 4; sc.parallel.dp = 128; });
+        QVERIFY(!d->running());
+        w.model()->edit([](Scenario& sc) { sc.training.seq_len = 8192; });
+        QVERIFY(d->running());
+        QTRY_VERIFY_WITH_TIMEOUT(!d->running(), 20000);
+        QCOMPARE(d->result().scenario.training.seq_len, 8192LL);
+        w.setLanguage(QStringLiteral("zh"));
+        QTRY_VERIFY(d->text().contains(QStringLiteral("放得下吗"))); // LanguageChange is posted
+        QVERIFY(w.showAdvisor() == d); // one window
     }
 
     void svgOutlineReportsBadInput()

@@ -2,12 +2,13 @@
 
 #include "collectives_view.h"
 #include "comm_chart.h"
+#include "dialogs/advisor_dialog.h"
 #include "models/scenario_model.h"
 
 #include <QStatusBar>
 
-// The Collectives tab and the communication chart: a row opens its collective; the tab follows
-// that row while the scenario changes.
+// The course's companions: the Collectives tab and the communication chart (a row opens its
+// collective; the tab follows that row while the scenario changes), and the Advisor.
 
 namespace parascope::ui {
 
@@ -43,6 +44,17 @@ void MainWindow::followCollective()
         }
     if (const int best = CollectivesView::defaultEntry(comm); best >= 0)
         collectives_->showEntry(comm[std::size_t(best)], CommChart::entryName(comm[std::size_t(best)]));
+}
+
+AdvisorDialog* MainWindow::showAdvisor()
+{
+    if (!advisor_) {
+        advisor_ = new AdvisorDialog(model_, this);
+        advisor_->setAttribute(Qt::WA_DeleteOnClose);
+    }
+    advisor_->show();
+    advisor_->raise();
+    return advisor_;
 }
 
 } // namespace parascope::ui

@@ -154,6 +154,64 @@ LessonExpect readExpect(const nlohmann::json* j, const std::string& path, std::s
     return out;
 }
 
+// A step's `exercise` (see lessons.h); `pp` as for readExpect.
+std::optional<Exercise> readExercise(const nlohmann::json& j, const std::string& path, int pp, std::vector<InputError>& errors)
+{
+    ObjectReader r(j, path, errors);
+    if (!r.valid())
+        return std::nullopt;
+    Exercise ex;
+    ex.prompt = localizedText(r, "prompt", path, errors);
+    ex.formula = localizedText(r, "formula", path, errors);
+    ex.tolerance = r.number("tolerance", 0.001, 1).value_or(0.1);
+    if (const nlohmann::json* ask = r.child("ask")) {
+        ObjectReader ar(*ask, join(path, "ask"), errors);
+        if (ar.valid()) {
+            const std::optional<std::string> key = ar.string("quantity", true);
+            const QuantityInfo* info = nullptr;
+            for (const QuantityInfo& q : kQuantities)
+                if (key && *key == q.key && q.shape != QuantityInfo::VersusStep)
+                    info = &q;
+            if (key && !info)
+                ar.error("quantity", "must be a quantity of one step (peak_gib, step_s, bubble_simulated, dp_gib_sent, memory_gib, …), got \""
+                                         + *key + "\"");
+            if (info) {
+                ex.ask.quantity = info->quantity;
+                if (info->shape == QuantityInfo::PerStage) {
+                    ex.ask.stage = int(ar.integer("stage", 0, (1 << 24) - 1, true).value_or(-1));
+                    if (pp > 0 && ex.ask.stage >= pp)
+                        ar.error("stage", "is " + std::to_string(ex.ask.stage) + ", but the step has " + std::to_string(pp) + " pipeline stages");
+                    if (info->quantity == Quantity::MemoryGib)
+                        ex.ask.part = ar.choice<MemoryPart>("part").value_or(MemoryPart::Total);
+                }
+            }
+            ar.finish();
+        }
+    } else {
+        r.error("ask", "is required: {\"quantity\": …}");
+    }
+    if (const nlohmann::json* m = r.child("mistakes")) {
+        if (!m->is_array())
+            r.error("mistakes", "must be an array of {factor, hint}, got " + describeJson(*m));
+        else
+            for (std::size_t i = 0; i < m->size(); ++i) {
+                const std::string where = join(path, "mistakes") + "[" + std::to_string(i) + "]";
+                ObjectReader mr((*m)[i], where, errors);
+                if (!mr.valid())
+                    continue;
+                ExerciseMistake mistake;
+                mistake.factor = mr.number("factor", 1e-6, 1e6, true).value_or(1);
+                if (mistake.factor == 1)
+                    mr.error("factor", "is 1: that is the right answer");
+                mistake.hint = localizedText(mr, "hint", where, errors);
+                mr.finish();
+                ex.mistakes.push_back(mistake);
+            }
+    }
+    r.finish();
+    return ex;
+}
+
 } // namespace
 
 const QuantityInfo& quantityInfo(Quantity q)
@@ -221,6 +279,8 @@ std::optional<Lesson> readLesson(const std::string& id, const nlohmann::json& j,
                     mine.push_back({path + ".scenario", "is missing"});
                 }
                 s.expect = readExpect(sr.child("expect"), path + ".expect", i, steps->size(), pp, mine);
+                if (const nlohmann::json* ex = sr.child("exercise"))
+                    s.exercise = readExercise(*ex, path + ".exercise", pp, mine);
                 sr.finish();
                 l.steps.push_back(std::move(s));
             }

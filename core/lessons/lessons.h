@@ -50,6 +50,16 @@
 //   "tokens_per_s_vs"          [{"step": 1, "min", "max"}] tokens/s / the other's − 1
 // Unknown keys anywhere are errors, as is a step without text or without a claim.
 //
+// A step may be an exercise (predict, then reveal: lessons/exercises.h): the app hides the
+// step's text and charts until the student has typed an estimate of one of the quantities above
+// (a plain one, or per stage), then shows the engine's value, the formula and where the estimate
+// went wrong:
+//   "exercise": {"ask": {"quantity": "dp_gib_sent"} | {"quantity": "memory_gib", "stage": 0, "part": "total"},
+//                "prompt": {"en", "zh"}, "formula": {"en", "zh"}, "tolerance": 0.1,
+//                "mistakes": [{"factor": 4, "hint": {"en", "zh"}}, …]}
+// tolerance: the relative error still counted right (default 0.1); a mistake matches an estimate
+// within that tolerance of the engine's value × factor ("you multiplied by DP").
+//
 // Numbers in the text (checked by tst_lessons): every number written with %, GiB, MiB, s or ms
 // lies, within its rounding, in a range of the same unit of its step's expect or of a step it
 // compares itself with (the introduction: of any step); fractions may be quoted without their
@@ -130,11 +140,24 @@ struct LessonExpect {
     std::size_t claims() const;
 };
 
+struct ExerciseMistake {
+    double factor = 1; // the estimate ≈ the engine's value × factor
+    Localized hint;    // what went wrong
+};
+
+struct Exercise {
+    NumericClaim ask; // the quantity asked for (min and max unused)
+    Localized prompt, formula;
+    double tolerance = 0.1;
+    std::vector<ExerciseMistake> mistakes;
+};
+
 struct LessonStep {
     Localized label;
     Localized text;
     LessonExpect expect;
     Scenario scenario;
+    std::optional<Exercise> exercise;
 };
 
 struct Lesson {

@@ -5,6 +5,7 @@
 // reader's errors name the lesson and the step.
 
 #include "estimate/evaluate.h"
+#include "lessons/exercises.h"
 #include "lessons/lessons.h"
 #include "schedule/pipeline_closed_form.h"
 #include "scenario_fixture.h"
@@ -241,6 +242,13 @@ std::vector<std::pair<std::string, const Localized*>> texts(const Lesson& l)
     for (std::size_t i = 0; i < l.steps.size(); ++i) {
         out.emplace_back("steps[" + std::to_string(i) + "].label", &l.steps[i].label);
         out.emplace_back("steps[" + std::to_string(i) + "].text", &l.steps[i].text);
+        if (const auto& ex = l.steps[i].exercise) {
+            const std::string at = "steps[" + std::to_string(i) + "].exercise";
+            out.emplace_back(at + ".prompt", &ex->prompt);
+            out.emplace_back(at + ".formula", &ex->formula);
+            for (std::size_t m = 0; m < ex->mistakes.size(); ++m)
+                out.emplace_back(at + ".mistakes[" + std::to_string(m) + "].hint", &ex->mistakes[m].hint);
+        }
     }
     return out;
 }
@@ -349,6 +357,56 @@ private slots:
         }
         QVERIFY2(failures.empty(), joined(failures).c_str());
         QVERIFY(quoted >= 40); // the texts do quote the engine
+    }
+
+    // Predict, then reveal (lessons/exercises.h): each shipped exercise measures something, its
+    // engine value grades right, and an estimate made with each listed mistake gets that mistake's
+    // hint, not another's; four of them by hand.
+    void exercisesGradeTheirMistakes()
+    {
+        int exercises = 0;
+        for (const Lesson& l : lessons()) {
+            const std::vector<Estimate> estimates = evaluateSteps(l);
+            for (std::size_t i = 0; i < l.steps.size(); ++i) {
+                if (!l.steps[i].exercise)
+                    continue;
+                ++exercises;
+                const Exercise& ex = *l.steps[i].exercise;
+                const std::string at = l.id + ": steps[" + std::to_string(i) + "].exercise";
+                const double truth = measure(ex.ask, l, i, estimates);
+                QVERIFY2(std::isfinite(truth) && truth > 0, at.c_str());
+                const double shown = toExerciseUnit(ex.ask.quantity, truth);
+                QVERIFY2(gradeExercise(ex, shown, truth).correct, at.c_str());
+                for (std::size_t m = 0; m < ex.mistakes.size(); ++m) {
+                    const ExerciseGrade g = gradeExercise(ex, shown * ex.mistakes[m].factor, truth);
+                    QVERIFY2(!g.correct && g.mistake == int(m), (at + ".mistakes[" + std::to_string(m) + "]").c_str());
+                    QVERIFY(g.feedback.en.find(ex.mistakes[m].hint.en) != std::string::npos);
+                }
+                // Far off, and no listed mistake: how far, and which way.
+                const ExerciseGrade off = gradeExercise(ex, shown * 1e-3, truth);
+                QVERIFY(!off.correct && off.mistake < 0 && off.feedback.en.rfind("Too low", 0) == 0);
+            }
+        }
+        QVERIFY(exercises >= 4);
+        const auto lesson = [](const char* id) { return *findLesson(id); };
+        const auto truthOf = [](const Lesson& l, std::size_t step) {
+            return measure(l.steps[step].exercise->ask, l, step, evaluateSteps(l));
+        };
+        // Case 10, DP 32: a ring AllReduce sends 2·(n − 1)/n·P per GPU, P = 2·Ψ bytes of bf16 gradients.
+        const Lesson ring = lesson("10-ring-allreduce");
+        const double psi = double(evaluate(ring.steps[1].scenario).params.total);
+        QVERIFY(std::abs(truthOf(ring, 1) - 2.0 * 31 / 32 * 2 * psi / double(1ull << 30)) < 1e-9);
+        // Case 5, ZeRO-0: (2 + 2 + 12)·Ψ with Ψ = 6,738,415,616 (Llama-2 7B) = 100.41 GiB.
+        QVERIFY(std::abs(truthOf(lesson("5-zero-stages"), 0) - 16 * 6738415616.0 / double(1ull << 30)) < 1e-6);
+        // Case 6, GPipe p = 4, m = 8: (p − 1)/(m + p − 1) = 3/11, asked in percent.
+        const Lesson pipes = lesson("6-pipeline-schedules");
+        QCOMPARE(toExerciseUnit(Quantity::BubbleFormula, truthOf(pipes, 0)), 300.0 / 11);
+        QVERIFY(gradeExercise(*pipes.steps[0].exercise, 27, truthOf(pipes, 0)).correct);
+        QCOMPARE(gradeExercise(*pipes.steps[0].exercise, 37.5, truthOf(pipes, 0)).mistake, 0); // (p − 1)/m
+        // Case 2: 6·Ψ·tokens/(GPUs · 312 TFLOP/s · 0.45) = 6·69e9·2,097,152/(512·312e12·0.45) = 12.1 s,
+        // within the exercise's 25 % of the simulated step.
+        const Lesson seventy = lesson("2-llama70b-512");
+        QVERIFY(gradeExercise(*seventy.steps[0].exercise, 6 * 69e9 * 512 * 4096 / (512 * 312e12 * 0.45), truthOf(seventy, 0)).correct);
     }
 
     // The quoted-number reader itself.
@@ -571,6 +629,16 @@ private slots:
         no_expect.replace(no_expect.find(expect), expect.size(), "");
         QVERIFY(!lessonFromJson(no_expect, errors));
         QVERIFY2(anyErrorContains(errors, "lessons/test: steps[0].expect", "is missing"), errorsText(errors).c_str());
+
+        // An exercise that asks for nothing the engine measures, or lists the right answer as a mistake.
+        errors.clear();
+        std::string bad_exercise = lessonJson(R"({"valid": true})");
+        const std::string exercise = R"("exercise": {"ask": {"quantity": "step_s_vs"}, "prompt": {"en": "P", "zh": "问"},
+            "formula": {"en": "F", "zh": "式"}, "mistakes": [{"factor": 1, "hint": {"en": "H", "zh": "提示"}}]}, )";
+        bad_exercise.insert(bad_exercise.find(R"("scenario")"), exercise);
+        QVERIFY(!lessonFromJson(bad_exercise, errors));
+        QVERIFY2(anyErrorContains(errors, "lessons/test: steps[0].exercise.ask.quantity", "quantity of one step"), errorsText(errors).c_str());
+        QVERIFY2(anyErrorContains(errors, "lessons/test: steps[0].exercise.mistakes[0].factor", "right answer"), errorsText(errors).c_str());
 
         errors.clear();
         std::string bad_tp = lessonJson(R"({"valid": true})");

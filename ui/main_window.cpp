@@ -13,6 +13,7 @@
 #include "chart_export.h"
 #include "collectives_view.h"
 #include "comm_chart.h"
+#include "exercise_panel.h"
 #include "compare_table.h"
 #include "diagnostics_panel.h"
 #include "estimate/diagnostics.h"
@@ -134,6 +135,9 @@ MainWindow::MainWindow(QWidget* parent, Session session)
     compare_ = new CompareTable(model_);
     right->addWidget(compare_);
     right->addWidget(lesson_text_);
+    exercise_ = new ExercisePanel;
+    right->addWidget(exercise_);
+    connect(exercise_, &ExercisePanel::pendingChanged, this, &MainWindow::hideForExercise);
     right_dock_ = new QDockWidget(this);
     right_dock_->setObjectName(QStringLiteral("rightDock"));
     right_dock_->setWidget(right);
@@ -221,7 +225,8 @@ void MainWindow::applyTheme()
 
 void MainWindow::updateStatus()
 {
-    const QString text = statusLine(model_->scenario(), model_->estimate(), model_->pinnedEstimate());
+    const QString text = exercise_->pending() ? tr("Predict first: the numbers are hidden until you reveal your estimate.")
+                                              : statusLine(model_->scenario(), model_->estimate(), model_->pinnedEstimate());
     status_->setText(text);
     status_->setToolTip(text);
 }
@@ -252,6 +257,7 @@ QString MainWindow::loadScenario(const QString& file)
     }
     lesson_id_.clear();
     panel_->showLesson(QString());
+    exercise_->setStep(nullptr, -1);
     model_->setScenario(*sc);
     return {};
 }
@@ -331,6 +337,7 @@ void MainWindow::loadLesson(const QString& id, int step)
     lesson_step_ = std::clamp(step, 0, int(l->steps.size()) - 1);
     model_->setScenario(l->steps[std::size_t(lesson_step_)].scenario);
     current_file_.clear();
+    exercise_->setStep(l, lesson_step_);
     retranslate();
 }
 

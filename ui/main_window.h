@@ -109,6 +109,10 @@ public:
     // Tools → Advisor: the course's decision procedure on the scenario (dialogs/advisor_dialog.h),
     // one window that follows the scenario.
     class AdvisorDialog* showAdvisor();
+    // Predict, then reveal: a lesson step that is an exercise (exercise_panel.h) hides the charts
+    // and numbers until the estimate is revealed; the answers export as CSV for the teacher.
+    class ExercisePanel* exercisePanel() const { return exercise_; }
+    QString exportExerciseResults(const QString& file);
     class WallsStrip* wallsStrip() const { return walls_strip_; }
 
     // Crash recovery (interactive sessions only; see autosave.h). Starts autosaving the scenario
@@ -157,6 +161,8 @@ private:
     SearchView* search_;
     class CollectivesView* collectives_;
     class MemoryTimeChart* memory_time_;
+    class ExercisePanel* exercise_;
+    void hideForExercise(bool pending); // blur the charts, hide the numbers and the step's text
     void followCollective(); // the Collectives tab keeps showing its row as the scenario changes
     bool collective_shown_ = false;
     class QTabWidget* tabs_;
@@ -209,6 +215,7 @@ private:
     QAction* export_search_ = nullptr;
     QAction* copy_chart_ = nullptr;
     QAction* export_report_ = nullptr;
+    QAction* export_exercises_ = nullptr;
     QAction* export_trace_ = nullptr;
     QAction* quit_ = nullptr;
     QAction* english_ = nullptr;

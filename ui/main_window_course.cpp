@@ -3,9 +3,13 @@
 #include "collectives_view.h"
 #include "comm_chart.h"
 #include "dialogs/advisor_dialog.h"
+#include "exercise_panel.h"
 #include "models/scenario_model.h"
+#include "save_file.h"
 
+#include <QGraphicsBlurEffect>
 #include <QStatusBar>
+#include <QTabWidget>
 
 // The course's companions: the Collectives tab and the communication chart (a row opens its
 // collective; the tab follows that row while the scenario changes), and the Advisor.
@@ -44,6 +48,28 @@ void MainWindow::followCollective()
         }
     if (const int best = CollectivesView::defaultEntry(comm); best >= 0)
         collectives_->showEntry(comm[std::size_t(best)], CommChart::entryName(comm[std::size_t(best)]));
+}
+
+void MainWindow::hideForExercise(bool pending)
+{
+    // The blur is the tab widget's own effect: it goes when the estimate is revealed.
+    if (pending) {
+        auto* blur = new QGraphicsBlurEffect;
+        blur->setBlurRadius(18);
+        tabs_->setGraphicsEffect(blur);
+    } else {
+        tabs_->setGraphicsEffect(nullptr);
+    }
+    tabs_->setEnabled(!pending);
+    retranslate(); // the step's text and the status line
+}
+
+QString MainWindow::exportExerciseResults(const QString& file)
+{
+    const QString e = writeFileAtomically(file, exercise_->recordsCsv());
+    if (e.isEmpty())
+        statusBar()->showMessage(tr("Exported %n answer(s) to %1", nullptr, int(exercise_->records().size())).arg(file), 3000);
+    return e;
 }
 
 AdvisorDialog* MainWindow::showAdvisor()

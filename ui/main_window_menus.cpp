@@ -11,6 +11,7 @@
 #include "dialogs/calibration_dialog.h"
 #include "chart_export.h"
 #include "comm_chart.h"
+#include "exercise_panel.h"
 #include "memory_time_chart.h"
 #include "compare_table.h"
 #include "diagnostics_panel.h"
@@ -125,6 +126,15 @@ void MainWindow::buildMenus()
         if (!e.isEmpty())
             showError(tr("Export report"), tr("Could not write %1: %2").arg(f, e));
     });
+    export_exercises_ = file_menu_->addAction(QString(), this, [this] {
+        QString f = QFileDialog::getSaveFileName(this, tr("Export exercise results"), QString(), tr("CSV (*.csv)"));
+        if (f.isEmpty())
+            return;
+        if (!f.endsWith(QLatin1String(".csv")))
+            f += QStringLiteral(".csv");
+        if (const QString e = exportExerciseResults(f); !e.isEmpty())
+            showError(tr("Export exercise results"), tr("Could not write %1: %2").arg(f, e));
+    });
     export_trace_ = file_menu_->addAction(QString(), this, [this] {
         QString f = QFileDialog::getSaveFileName(this, tr("Export Chrome trace"), QString(), tr("Trace (*.json)"));
         if (f.isEmpty())
@@ -221,6 +231,7 @@ void MainWindow::retranslate()
     search_->retranslate();
     copy_chart_->setText(tr("&Copy memory chart"));
     export_report_->setText(tr("Export report (JSON)…"));
+    export_exercises_->setText(tr("Export exercise results (CSV)…"));
     export_trace_->setText(tr("Export Chrome trace…"));
     quit_->setText(tr("&Quit"));
     view_menu_->setTitle(tr("&View"));
@@ -256,6 +267,7 @@ void MainWindow::retranslate()
     timeline_->retranslate();
     comm_->retranslate();
     memory_time_->retranslate();
+    exercise_->retranslate();
     diagnostics_->retranslate();
     compare_->retranslate();
     if (const Lesson* l = findLesson(lesson_id_.toStdString())) {
@@ -266,7 +278,11 @@ void MainWindow::retranslate()
                         .arg(l->steps.size())
                         .arg(inUi(l->steps[std::size_t(lesson_step_)].label).toHtmlEscaped());
         // What this step shows, with the engine's numbers (each one a claim tst_lessons checks).
-        if (std::size_t(lesson_step_) < l->steps.size())
+        if (exercise_->pending())
+            html += QStringLiteral("<p><i>%1</i></p>")
+                        .arg(tr("Exercise: predict the number asked below, then Reveal. The charts and this step's text stay hidden until you do.")
+                                 .toHtmlEscaped());
+        else if (std::size_t(lesson_step_) < l->steps.size())
             html += QStringLiteral("<p>%1</p>").arg(inUi(l->steps[std::size_t(lesson_step_)].text).toHtmlEscaped());
         lesson_text_->setHtml(html);
     } else {

@@ -781,6 +781,29 @@
     </message>
 </context>
 <context>
+    <name>parascope::ui::ExercisePanel</name>
+    <message>
+        <source>Type your estimate first: a number.</source>
+        <translation>Type your estimate first: a number.</translation>
+    </message>
+    <message>
+        <source>Formula: </source>
+        <translation>Formula: </translation>
+    </message>
+    <message>
+        <source>Predict, then reveal</source>
+        <translation>Predict, then reveal</translation>
+    </message>
+    <message>
+        <source>Reveal</source>
+        <translation>Reveal</translation>
+    </message>
+    <message>
+        <source>your estimate</source>
+        <translation>your estimate</translation>
+    </message>
+</context>
+<context>
     <name>parascope::ui::MainWindow</name>
     <message>
         <source>Open scenario</source>
@@ -1145,6 +1168,33 @@ The previous file is unchanged.</translation>
     <message>
         <source>Does it fit with DP? Then ZeRO; TP inside a node, PP across nodes; communication; bubble — step by step, beside the strategy search&apos;s best</source>
         <translation>Does it fit with DP? Then ZeRO; TP inside a node, PP across nodes; communication; bubble — step by step, beside the strategy search's best</translation>
+    </message>
+    <message>
+        <source>Predict first: the numbers are hidden until you reveal your estimate.</source>
+        <translation>Predict first: the numbers are hidden until you reveal your estimate.</translation>
+    </message>
+    <message>
+        <source>Export exercise results</source>
+        <translation>Export exercise results</translation>
+    </message>
+    <message>
+        <source>CSV (*.csv)</source>
+        <translation>CSV (*.csv)</translation>
+    </message>
+    <message>
+        <source>Export exercise results (CSV)…</source>
+        <translation>Export exercise results (CSV)…</translation>
+    </message>
+    <message>
+        <source>Exercise: predict the number asked below, then Reveal. The charts and this step&apos;s text stay hidden until you do.</source>
+        <translation>Exercise: predict the number asked below, then Reveal. The charts and this step's text stay hidden until you do.</translation>
+    </message>
+    <message numerus="yes">
+        <source>Exported %n answer(s) to %1</source>
+        <translation>
+            <numerusform>Exported %n answer to %1</numerusform>
+            <numerusform>Exported %n answers to %1</numerusform>
+        </translation>
     </message>
 </context>
 <context>

@@ -768,6 +768,29 @@
     </message>
 </context>
 <context>
+    <name>parascope::ui::ExercisePanel</name>
+    <message>
+        <source>Type your estimate first: a number.</source>
+        <translation>请先输入你的估计值（一个数字）。</translation>
+    </message>
+    <message>
+        <source>Formula: </source>
+        <translation>公式：</translation>
+    </message>
+    <message>
+        <source>Predict, then reveal</source>
+        <translation>先预测，再揭晓</translation>
+    </message>
+    <message>
+        <source>Reveal</source>
+        <translation>揭晓</translation>
+    </message>
+    <message>
+        <source>your estimate</source>
+        <translation>你的估计</translation>
+    </message>
+</context>
+<context>
     <name>parascope::ui::MainWindow</name>
     <message>
         <source>Open scenario</source>
@@ -1132,6 +1155,32 @@ The previous file is unchanged.</source>
     <message>
         <source>Does it fit with DP? Then ZeRO; TP inside a node, PP across nodes; communication; bubble — step by step, beside the strategy search&apos;s best</source>
         <translation>只用 DP 放得下吗？再用 ZeRO；节点内 TP，跨节点 PP；通信；气泡 —— 逐步分析，并与策略搜索的最优解对比</translation>
+    </message>
+    <message>
+        <source>Predict first: the numbers are hidden until you reveal your estimate.</source>
+        <translation>先预测：揭晓估计之前，数字都被隐藏。</translation>
+    </message>
+    <message>
+        <source>Export exercise results</source>
+        <translation>导出练习结果</translation>
+    </message>
+    <message>
+        <source>CSV (*.csv)</source>
+        <translation>CSV (*.csv)</translation>
+    </message>
+    <message>
+        <source>Export exercise results (CSV)…</source>
+        <translation>导出练习结果（CSV）…</translation>
+    </message>
+    <message>
+        <source>Exercise: predict the number asked below, then Reveal. The charts and this step&apos;s text stay hidden until you do.</source>
+        <translation>练习：先预测下面问的数字，再点“揭晓”。在此之前，图表和本步讲解保持隐藏。</translation>
+    </message>
+    <message numerus="yes">
+        <source>Exported %n answer(s) to %1</source>
+        <translation>
+            <numerusform>已把 %n 条答案导出到 %1</numerusform>
+        </translation>
     </message>
 </context>
 <context>

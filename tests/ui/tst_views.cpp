@@ -10,6 +10,7 @@
 #include "io/scenario_json.h"
 #include "language.h"
 #include "dialogs/advisor_dialog.h"
+#include "exercise_panel.h"
 #include "main_window.h"
 #include "memory_time_chart.h"
 #include "models/scenario_model.h"
@@ -407,6 +408,57 @@ private slots:
         w.setLanguage(QStringLiteral("zh"));
         QTRY_VERIFY(d->text().contains(QStringLiteral("放得下吗"))); // LanguageChange is posted
         QVERIFY(w.showAdvisor() == d); // one window
+    }
+
+    void exercisePredictThenReveal()
+    {
+        // Case 10, step 2 is an exercise: the charts and numbers stay hidden until the estimate
+        // is revealed. 190 GiB is 2·P·n (P = 3.08 GiB, n = 32, 197 GiB) within the exercise's 5 %:
+        // the "multiplied by DP" mistake. The answers export as CSV for the teacher.
+        MainWindow w;
+        w.setLanguage(QStringLiteral("en"));
+        w.loadLesson(QStringLiteral("10-ring-allreduce"), 1);
+        ExercisePanel* ex = w.exercisePanel();
+        QVERIFY(ex->pending());
+        QVERIFY(!w.centralWidget()->isEnabled());
+        QVERIFY(w.centralWidget()->graphicsEffect() != nullptr);
+        QVERIFY(w.statusLabel()->text().contains(QStringLiteral("Predict first")));
+        QVERIFY(!ex->reveal()); // nothing typed yet
+        QVERIFY(ex->pending());
+        ex->answerBox()->setText(QStringLiteral("190"));
+        QVERIFY(ex->reveal());
+        QVERIFY(!ex->pending());
+        QVERIFY(w.centralWidget()->isEnabled());
+        QVERIFY(w.centralWidget()->graphicsEffect() == nullptr);
+        QVERIFY(!w.statusLabel()->text().contains(QStringLiteral("Predict first")));
+        QVERIFY2(ex->resultText().contains(QStringLiteral("You multiplied by DP")), qPrintable(ex->resultText()));
+        QVERIFY(ex->resultText().contains(QStringLiteral("2·31/32")));
+        QCOMPARE(int(ex->records().size()), 1);
+        QVERIFY(!ex->records().front().correct);
+        // GPipe's bubble in Chinese: 27 % is 3/11 within 5 %.
+        w.setLanguage(QStringLiteral("zh"));
+        w.loadLesson(QStringLiteral("6-pipeline-schedules"), 0);
+        QVERIFY(ex->pending());
+        ex->answerBox()->setText(QStringLiteral("27"));
+        QVERIFY(ex->reveal());
+        QVERIFY2(ex->resultText().contains(QStringLiteral("答对了")), qPrintable(ex->resultText()));
+        QCOMPARE(int(ex->records().size()), 2);
+        // A step without an exercise: no panel, nothing hidden.
+        w.loadLesson(QStringLiteral("6-pipeline-schedules"), 1);
+        QVERIFY(!ex->pending());
+        QVERIFY(!ex->isVisible());
+        QTemporaryDir dir;
+        const QString file = dir.filePath(QStringLiteral("answers.csv"));
+        QCOMPARE(w.exportExerciseResults(file), QString());
+        QFile f(file);
+        QVERIFY(f.open(QIODevice::ReadOnly));
+        const QStringList lines = QString::fromUtf8(f.readAll()).split(QLatin1Char('\n'), Qt::SkipEmptyParts);
+        QCOMPARE(lines.size(), 3);
+        QVERIFY(lines[0].startsWith(QStringLiteral("time,lesson,step,quantity,unit,estimate,engine")));
+        QVERIFY2(lines[1].contains(QStringLiteral(",10-ring-allreduce,2,dp_gib_sent,GiB,190,5.96")), qPrintable(lines[1]));
+        QVERIFY(lines[1].contains(QStringLiteral(",wrong,")));
+        QVERIFY2(lines[2].contains(QStringLiteral(",6-pipeline-schedules,1,bubble_formula,%,27,27.27")), qPrintable(lines[2]));
+        QVERIFY(lines[2].contains(QStringLiteral(",right,")));
     }
 
     void svgOutlineReportsBadInput()

@@ -38,7 +38,7 @@ SweepView::SweepView(ScenarioModel* model, QWidget* parent)
     param_->setMinimumContentsLength(14);
     // Controls above the plot, the breaking points below it.
     auto* controls = new QHBoxLayout;
-    for (const Knob& k : knobs())
+    for (const Knob& k : sweepKnobs())
         param_->addItem(QString(), QString::fromLatin1(k.path));
     controls->addWidget(param_);
     controls->addWidget(values_, 1);
@@ -86,7 +86,8 @@ SweepView::SweepView(ScenarioModel* model, QWidget* parent)
     step_ = graph(time_rect_, palette::green);
     bubble_ = graph(ratio_rect_, palette::orange);
     mfu_ = graph(ratio_rect_, palette::purple);
-    placeLegendBelow(plot_, 5);
+    stability_ = graph(ratio_rect_, palette::sky);
+    placeLegendBelow(plot_, 6);
     themeChanged();
     rerun_->setSingleShot(true);
     rerun_->setInterval(400);
@@ -134,7 +135,7 @@ SweepView::SweepView(ScenarioModel* model, QWidget* parent)
 void SweepView::retranslate()
 {
     for (int i = 0; i < param_->count(); ++i)
-        if (const Knob* k = findKnob(param_->itemData(i).toString()))
+        if (const Knob* k = findSweepKnob(param_->itemData(i).toString()))
             param_->setItemText(i, QCoreApplication::translate("Knobs", k->label));
     values_->setPlaceholderText(tr("values, e.g. 1,2,4,8,16,32 (empty: sensible values around the current one)"));
     run_->setText(tr("Sweep"));
@@ -143,6 +144,7 @@ void SweepView::retranslate()
     step_->setName(tr("Step time (s)"));
     bubble_->setName(tr("Bubble (idle / step, %)"));
     mfu_->setName(tr("MFU (%)"));
+    stability_->setName(tr("Stability wall: time lost to failures (1 − goodput, %)"));
     memory_rect_->axis(QCPAxis::atLeft)->setLabel(tr("GiB"));
     time_rect_->axis(QCPAxis::atLeft)->setLabel(tr("s"));
     ratio_rect_->axis(QCPAxis::atLeft)->setLabel(tr("%"));
@@ -151,7 +153,7 @@ void SweepView::retranslate()
 
 void SweepView::runSweep(const QString& param, std::vector<long long> values, bool wait)
 {
-    const Knob* knob = findKnob(param);
+    const Knob* knob = findSweepKnob(param);
     if (!knob)
         return;
     const Scenario base = model_->scenario();
@@ -214,8 +216,10 @@ QString SweepView::alsoText(const SweepPoint& p) const
     // The first quantity the sentence names: the GPU count, or DP when the axis is the GPU count.
     if (result_.changes.empty() || p.gpus == 0)
         return {};
-    const std::string& what = result_.changes.front().what;
-    if (what == "gpus")
+    // On a GPU axis the count is the value itself: the second line names DP instead.
+    const bool gpu_axis = result_.param.rfind("gpus", 0) == 0;
+    const std::string& what = gpu_axis && result_.changes.size() > 1 ? result_.changes[1].what : result_.changes.front().what;
+    if (what == "gpus" && !gpu_axis)
         return tr("%n GPU(s)", nullptr, int(std::min<std::int64_t>(p.gpus, 1 << 30)));
     if (what == "parallel.dp")
         return tr("DP %1").arg(p.dp);
@@ -261,7 +265,7 @@ void SweepView::showEvent(QShowEvent* e)
 void SweepView::draw()
 {
     const int n = int(result_.points.size());
-    QVector<double> x(n), peak(n), cap(n), step(n), bubble(n), mfu(n);
+    QVector<double> x(n), peak(n), cap(n), step(n), bubble(n), mfu(n), lost(n);
     // The upper charts label the values; the lowest also says what changes with them ("512 GPUs").
     auto ticker = QSharedPointer<QCPAxisTickerText>::create();
     auto bottom = QSharedPointer<QCPAxisTickerText>::create();
@@ -285,6 +289,7 @@ void SweepView::draw()
         step[i] = p.valid ? p.step_s : nan;
         bubble[i] = p.valid ? p.bubble_fraction * 100 : nan;
         mfu[i] = p.valid ? p.mfu * 100 : nan;
+        lost[i] = p.valid ? (1 - p.goodput) * 100 : nan;
         if (i % every == 0 || !p.valid) {
             const QString label = (p.valid ? QString() : QStringLiteral("✗ ")) + QString::number(p.value);
             const QString also = alsoText(p);
@@ -297,12 +302,13 @@ void SweepView::draw()
     step_->setData(x, step, true);
     bubble_->setData(x, bubble, true);
     mfu_->setData(x, mfu, true);
+    stability_->setData(x, lost, true);
     for (QCPAxisRect* r : {memory_rect_, time_rect_, ratio_rect_}) {
         r->axis(QCPAxis::atBottom)->grid()->setZeroLinePen(Qt::NoPen); // categories: no line through the first
         r->axis(QCPAxis::atBottom)->setTicker(r == ratio_rect_ ? bottom : ticker);
         r->axis(QCPAxis::atBottom)->setRange(-0.5, std::max(1, n) - 0.5);
     }
-    const Knob* knob = findKnob(QString::fromStdString(result_.param));
+    const Knob* knob = findSweepKnob(QString::fromStdString(result_.param));
     ratio_rect_->axis(QCPAxis::atBottom)->setLabel(knob ? QCoreApplication::translate("Knobs", knob->label)
                                                         : QString::fromStdString(result_.param));
     bool found = false;

@@ -1,6 +1,7 @@
 #pragma once
 // The Sweep view: one knob across its values, as line charts sharing the x axis — peak memory
-// per GPU against the capacity, step time, and bubble fraction and MFU — with the breaking
+// per GPU against the capacity, step time, and bubble fraction, MFU and the stability wall
+// (time lost to failures, 1 − goodput: it rises with the GPU count) — with the breaking
 // points marked and named, and what else the knob's rule moves along the axis (the GPU count of a
 // PP sweep) on a second tick-label line and in a note. Exportable like every chart.
 
@@ -61,6 +62,7 @@ private:
     QCPGraph* step_ = nullptr;
     QCPGraph* bubble_ = nullptr;
     QCPGraph* mfu_ = nullptr;
+    QCPGraph* stability_ = nullptr; // the stability wall: 1 − goodput (estimate/walls.h)
     SweepResult result_;
     QFutureWatcher<SweepResult>* watcher_;
     QTimer* rerun_; // re-sweeps after the scenario changed, once the sliders rest

@@ -10,7 +10,7 @@
 #include "diagnostics_panel.h"
 #include "main_window.h"
 #include "save_file.h"
-#include "types/knobs.h"
+#include "models/knobs.h"
 #include "parascope/version.h"
 #include "search_view.h"
 
@@ -97,8 +97,11 @@ int main(int argc, char** argv)
         std::fprintf(stderr, "parascope: --lang needs zh or en, got \"%s\"\n", qPrintable(lang));
         return 2;
     }
-    if (parser.isSet(sweepOpt) && !parascope::findKnob(parser.value(sweepOpt).toStdString())) {
-        std::fprintf(stderr, "parascope: --sweep needs a knob path (e.g. parallel.pp), got \"%s\"\n",
+    if (parser.isSet(sweepOpt) && !parascope::ui::findSweepKnob(parser.value(sweepOpt))) {
+        QStringList paths;
+        for (const parascope::ui::Knob& k : parascope::ui::sweepKnobs())
+            paths << QString::fromLatin1(k.path);
+        std::fprintf(stderr, "parascope: --sweep needs one of %s, got \"%s\"\n", qPrintable(paths.join(QStringLiteral(", "))),
                      qPrintable(parser.value(sweepOpt)));
         return 2;
     }

@@ -170,6 +170,24 @@ const std::vector<Knob>& knobs()
                  v.push_back(per_replica * dp);
              return withCurrent(v, s.parallel.gpus());
          }},
+        // Strong scaling: the same global batch over more data-parallel replicas, so each takes
+        // fewer microbatches and the step falls (until the pipeline bubble eats the gain) while the
+        // stability wall rises with the GPU count.
+        {"gpus_same_batch", "GPUs", {"GPUs, same global batch (through DP)", "GPU 数（全局批大小不变，通过 DP）"}, 1, kMaxDegree,
+         "DP = GPUs/(TP·PP·CP); the global batch stays, so each replica takes fewer microbatches",
+         [](const Scenario& s) { return (long long)s.parallel.gpus(); },
+         [](Scenario& s, long long v) {
+             const long long per_replica = (long long)s.parallel.tp * s.parallel.pp * s.parallel.cp;
+             s.parallel.dp = int(v / per_replica);
+         },
+         [](const Scenario& s) {
+             const long long per_replica = (long long)s.parallel.tp * s.parallel.pp * s.parallel.cp;
+             const long long replicas = std::max<long long>(1, s.training.global_batch / std::max<long long>(1, s.training.micro_batch));
+             std::vector<long long> v;
+             for (long long dp = 1; dp <= replicas && dp <= (1 << 16); dp *= 2)
+                 v.push_back(per_replica * dp);
+             return withCurrent(v, s.parallel.gpus());
+         }},
     };
     return list;
 }
@@ -196,7 +214,7 @@ bool applyKnob(Scenario& sc, std::string_view path, long long value, std::string
         why = k->path + " = " + std::to_string(value) + " is outside " + std::to_string(k->min) + " … " + std::to_string(k->max);
         return false;
     }
-    if (k->path == "gpus") {
+    if (k->path == "gpus" || k->path == "gpus_same_batch") {
         const long long per_replica = (long long)sc.parallel.tp * sc.parallel.pp * sc.parallel.cp;
         if (value % per_replica != 0) {
             why = "gpus = " + std::to_string(value) + " is not a multiple of tp·pp·cp = " + std::to_string(per_replica);

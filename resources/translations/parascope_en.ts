@@ -190,6 +190,14 @@
         <source>ZeRO stage</source>
         <translation>ZeRO stage</translation>
     </message>
+    <message>
+        <source>GPUs (more data-parallel replicas, same microbatches each)</source>
+        <translation>GPUs (more data-parallel replicas, same microbatches each)</translation>
+    </message>
+    <message>
+        <source>GPUs (more data-parallel replicas, same global batch)</source>
+        <translation>GPUs (more data-parallel replicas, same global batch)</translation>
+    </message>
 </context>
 <context>
     <name>MainWindow</name>
@@ -1624,6 +1632,10 @@ OOM</translation>
     <message>
         <source>&lt;b&gt;Note:&lt;/b&gt; %1</source>
         <translation>&lt;b&gt;Note:&lt;/b&gt; %1</translation>
+    </message>
+    <message>
+        <source>Stability wall: time lost to failures (1 − goodput, %)</source>
+        <translation>Stability wall: time lost to failures (1 − goodput, %)</translation>
     </message>
 </context>
 <context>

@@ -190,6 +190,14 @@
         <source>ZeRO stage</source>
         <translation>ZeRO 级别</translation>
     </message>
+    <message>
+        <source>GPUs (more data-parallel replicas, same microbatches each)</source>
+        <translation>GPU 数（增加数据并行副本，每个副本微批数不变）</translation>
+    </message>
+    <message>
+        <source>GPUs (more data-parallel replicas, same global batch)</source>
+        <translation>GPU 数（增加数据并行副本，全局批大小不变）</translation>
+    </message>
 </context>
 <context>
     <name>MainWindow</name>
@@ -1608,6 +1616,10 @@ OOM</source>
     <message>
         <source>&lt;b&gt;Note:&lt;/b&gt; %1</source>
         <translation>&lt;b&gt;注意：&lt;/b&gt;%1</translation>
+    </message>
+    <message>
+        <source>Stability wall: time lost to failures (1 − goodput, %)</source>
+        <translation>稳定性墙：故障损失的时间（1 − 有效训练时间占比，%）</translation>
     </message>
 </context>
 <context>

@@ -14,6 +14,7 @@
 #include <fstream>
 #include <sstream>
 #include <string>
+#include <chrono>
 #include <thread>
 
 #include <fcntl.h>
@@ -166,10 +167,21 @@ private slots:
         const int rfd = ::open(fifo.c_str(), O_RDONLY | O_NONBLOCK);
         QVERIFY(rfd >= 0);
         ::fcntl(rfd, F_SETFL, ::fcntl(rfd, F_GETFL) & ~O_NONBLOCK);
+        // Until every byte has arrived: a read before the writer opens the FIFO sees end-of-file
+        // (no writer yet), which is not the end (quitting then left the writer blocked on a full
+        // pipe under load). A deadline keeps a broken writer from hanging the test.
         std::thread reader([&] {
             char buf[65536];
-            for (ssize_t n; (n = ::read(rfd, buf, sizeof buf)) > 0;)
-                received.append(buf, std::size_t(n));
+            const auto deadline = std::chrono::steady_clock::now() + std::chrono::seconds(30);
+            while (received.size() < payload.size() && std::chrono::steady_clock::now() < deadline) {
+                const ssize_t n = ::read(rfd, buf, sizeof buf);
+                if (n > 0)
+                    received.append(buf, std::size_t(n));
+                else if (n < 0)
+                    break;
+                else
+                    std::this_thread::sleep_for(std::chrono::milliseconds(1));
+            }
         });
         const std::string written = writeFileAtomically(fifo, payload);
         reader.join();

@@ -3,6 +3,8 @@
 // against its thresholds on scenarios that are clearly on either side.
 
 #include "estimate/evaluate.h"
+#include "search/sweep.h"
+#include "types/knobs.h"
 #include "scenario_fixture.h"
 
 using namespace parascope;
@@ -18,6 +20,29 @@ class TstWalls : public QObject {
     Q_OBJECT
 
 private slots:
+    void strongScalingRaisesTheStabilityWall()
+    {
+        // The same 512 sequences over more data-parallel replicas (the gpus_same_batch knob): the
+        // step falls, the stability wall rises (interruptions grow with the GPU count: goodput
+        // falls), and the global batch stays. Llama-2 7B on TP 2, 4 … 64 replicas.
+        Scenario sc = presetScenario("llama2-7b", "dgx-a100-80g", 2, 1, 4);
+        sc.training.global_batch = 512;
+        const SweepResult r = sweep(sc, "gpus_same_batch", {8, 32, 128});
+        QCOMPARE(int(r.points.size()), 3);
+        for (std::size_t i = 0; i < 3; ++i) {
+            QVERIFY(r.points[i].valid);
+            QCOMPARE(r.points[i].global_batch, 512LL);
+        }
+        QCOMPARE(r.points[2].dp, 64);
+        QVERIFY(r.points[1].step_s < r.points[0].step_s && r.points[2].step_s < r.points[1].step_s);
+        QVERIFY(r.points[1].goodput < r.points[0].goodput && r.points[2].goodput < r.points[1].goodput);
+        // GPUs that TP cannot divide are refused by the rule, with the reason.
+        Scenario odd = sc;
+        std::string why;
+        QVERIFY(!applyKnob(odd, "gpus_same_batch", 9, why));
+        QVERIFY(why.find("multiple of tp·pp·cp") != std::string::npos);
+    }
+
     void stabilityByHand()
     {
         // Llama-2 7B (Ψ = 6,738,415,616 parameters), DP 1024 on DGX A100 nodes (128 nodes of 8),

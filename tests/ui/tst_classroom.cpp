@@ -439,7 +439,7 @@ private slots:
             QStringLiteral("AllReduce"), QStringLiteral("AllGather"), QStringLiteral("ReduceScatter"), QStringLiteral("NVLink"),
             QStringLiteral("PCIe"), QStringLiteral("GPipe"), QStringLiteral("DualPipeV"), QStringLiteral("DualPipe"), QStringLiteral("OOM"),
             QStringLiteral("rank"), QStringLiteral("Flash"), QStringLiteral("Attention"), QStringLiteral("ParaScope"),
-            QStringLiteral("JSON"), QStringLiteral("PNG"), QStringLiteral("SVG"), QStringLiteral("PDF"), QStringLiteral("Chrome"),
+            QStringLiteral("JSON"), QStringLiteral("CSV"), QStringLiteral("PNG"), QStringLiteral("SVG"), QStringLiteral("PDF"), QStringLiteral("Chrome"),
             QStringLiteral("English")};
         QStringList names = {QStringLiteral("All-to-All"), QStringLiteral("ZB-H1"), QStringLiteral("ZB-V"), QStringLiteral("tokens/s"),
                              QStringLiteral("Tokens/s"), QStringLiteral("1F1B"), QStringLiteral("BF16"), QStringLiteral("FP16"),

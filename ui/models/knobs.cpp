@@ -80,6 +80,31 @@ const std::vector<Knob>& knobs()
     return list;
 }
 
+const std::vector<Knob>& sweepKnobs()
+{
+    static const std::vector<Knob> list = [] {
+        std::vector<Knob> v = knobs();
+        static const std::pair<const char*, const char*> kGpuAxes[] = {
+            {"gpus", QT_TRANSLATE_NOOP("Knobs", "GPUs (more data-parallel replicas, same microbatches each)")},
+            {"gpus_same_batch", QT_TRANSLATE_NOOP("Knobs", "GPUs (more data-parallel replicas, same global batch)")},
+        };
+        for (const auto& [path, label] : kGpuAxes) {
+            const parascope::Knob* k = parascope::findKnob(path);
+            v.push_back({path, label, k->offered, k->get, k->set});
+        }
+        return v;
+    }();
+    return list;
+}
+
+const Knob* findSweepKnob(const QString& path)
+{
+    for (const Knob& k : sweepKnobs())
+        if (path == QLatin1String(k.path))
+            return &k;
+    return nullptr;
+}
+
 const Knob* findKnob(const QString& path)
 {
     for (const Knob& k : knobs())

@@ -23,6 +23,12 @@ struct Knob {
 const std::vector<Knob>& knobs();
 const Knob* findKnob(const QString& path);
 
+// What the Sweep tab can sweep: the sliders, then the GPU count by DP — keeping the microbatches
+// per replica (the global batch grows: weak scaling) or the global batch (the step falls: strong
+// scaling; the stability wall rises either way).
+const std::vector<Knob>& sweepKnobs();
+const Knob* findSweepKnob(const QString& path);
+
 // Index of the value closest to v (for a typed number that is not a valid value).
 std::size_t nearestIndex(const std::vector<long long>& values, long long v);
 

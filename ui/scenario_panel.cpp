@@ -22,6 +22,8 @@
 #include <QPushButton>
 #include <QSlider>
 #include <QSpinBox>
+
+#include <cmath>
 #include <QTimer>
 #include <QToolButton>
 #include <QVBoxLayout>
@@ -162,6 +164,16 @@ ScenarioPanel::ScenarioPanel(ScenarioModel* model, QWidget* parent)
     modules_button_->setMenu(modules_menu);
     grad_combo_ = enumCombo<GradDtype>();
     sp_check_ = new QCheckBox;
+    grad_comm_combo_ = enumCombo<GradComm>();
+    overlap_dp_check_ = new QCheckBox;
+    overlap_tp_check_ = new QCheckBox;
+    bucket_spin_ = new QSpinBox;
+    bucket_spin_->setRange(0, 10000); // millions of parameters; 0: Megatron's default
+    bucket_spin_->setSuffix(QStringLiteral(" M"));
+    grad_comm_combo_->setObjectName(QStringLiteral("panel.gradComm"));
+    overlap_dp_check_->setObjectName(QStringLiteral("panel.overlapDp"));
+    overlap_tp_check_->setObjectName(QStringLiteral("panel.overlapTp"));
+    bucket_spin_->setObjectName(QStringLiteral("panel.gradBucket"));
     // Flash attention and its kernel in one row: the fused kernels by name, or "none (unfused)".
     attention_combo_ = enumCombo<AttentionKernel>();
     attention_combo_->addItem(QStringLiteral("none"), QStringLiteral("none"));
@@ -177,6 +189,10 @@ ScenarioPanel::ScenarioPanel(ScenarioModel* model, QWidget* parent)
     form->addRow(label(QT_TR_NOOP("CPU offload")), offload_combo_);
     form->addRow(label(QT_TR_NOOP("Gradient dtype")), grad_combo_);
     form->addRow(QString(), sp_check_);
+    form->addRow(label(QT_TR_NOOP("Gradients on the wire")), grad_comm_combo_);
+    form->addRow(label(QT_TR_NOOP("Gradient bucket")), bucket_spin_);
+    form->addRow(QString(), overlap_dp_check_);
+    form->addRow(QString(), overlap_tp_check_);
     form->addRow(label(QT_TR_NOOP("Attention kernel")), attention_combo_);
     gpus_label_ = new QLabel;
     gpus_label_->setWordWrap(true);
@@ -228,6 +244,19 @@ ScenarioPanel::ScenarioPanel(ScenarioModel* model, QWidget* parent)
             });
     });
     enumEdit(grad_combo_, [](Scenario& s) -> GradDtype& { return s.training.grad_dtype; });
+    enumEdit(grad_comm_combo_, [](Scenario& s) -> GradComm& { return s.training.grad_comm; });
+    connect(overlap_dp_check_, &QCheckBox::toggled, this, [this](bool on) {
+        if (!syncing_)
+            model_->edit([on](Scenario& s) { s.parallel.overlap_grad_reduce = on; });
+    });
+    connect(overlap_tp_check_, &QCheckBox::toggled, this, [this](bool on) {
+        if (!syncing_)
+            model_->edit([on](Scenario& s) { s.parallel.tp_comm_overlap = on; });
+    });
+    connect(bucket_spin_, qOverload<int>(&QSpinBox::valueChanged), this, [this](int v) {
+        if (!syncing_)
+            model_->edit([v](Scenario& s) { s.parallel.grad_bucket_mparams = v; });
+    });
     connect(sp_check_, &QCheckBox::toggled, this, [this](bool on) {
         if (!syncing_)
             model_->edit([on](Scenario& s) { s.parallel.sequence_parallel = on; });
@@ -287,6 +316,15 @@ void ScenarioPanel::retranslate()
     for (int i = 1; i < lesson_combo_->count(); ++i) // titles are short; the tooltip has them whole
         lesson_combo_->setItemData(i, lesson_combo_->itemText(i), Qt::ToolTipRole);
     sp_check_->setText(tr("Sequence parallelism (SP)"));
+    name(grad_comm_combo_, GradComm{});
+    grad_comm_combo_->setToolTip(tr("What the data-parallel gradient reduction sends: the gradients as they are, BF16, FP8 or one bit "
+                                    "per element with error feedback (1-bit Adam): fewer bytes on the link for a compression pass "
+                                    "and, for 1-bit, an fp32 error buffer"));
+    bucket_spin_->setSpecialValueText(tr("Megatron: max(40 M, 1 M·DP)"));
+    bucket_spin_->setToolTip(tr("Gradient bucket, millions of parameters: smaller buckets mean more calls (latency), larger "
+                                "ones a longer last bucket, which cannot overlap the backward"));
+    overlap_dp_check_->setText(tr("Overlap DP gradient reduction with the backward"));
+    overlap_tp_check_->setText(tr("Overlap TP communication with GEMMs (--tp-comm-overlap)"));
     for (Row& r : rows_)
         r.slider->setToolTip(tr("Right-click: sweep this knob"));
     sync();
@@ -341,6 +379,10 @@ void ScenarioPanel::sync()
         form->setRowVisible(modules_button_, s.training.recompute == Recompute::Selective);
     }
     selectEnum(grad_combo_, s.training.grad_dtype);
+    selectEnum(grad_comm_combo_, s.training.grad_comm);
+    overlap_dp_check_->setChecked(s.parallel.overlap_grad_reduce);
+    overlap_tp_check_->setChecked(s.parallel.tp_comm_overlap);
+    bucket_spin_->setValue(int(std::lround(s.parallel.grad_bucket_mparams)));
     sp_check_->setChecked(s.parallel.sequence_parallel);
     if (s.training.flash_attention)
         selectEnum(attention_combo_, s.training.attention_kernel);

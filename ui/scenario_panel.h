@@ -71,6 +71,11 @@ private:
     QToolButton* modules_button_ = nullptr; // selective recompute's modules, a menu of check boxes
     QComboBox* grad_combo_ = nullptr;
     QCheckBox* sp_check_ = nullptr;
+    // The communication module's what-ifs: gradients on the wire, overlap per group, buckets.
+    QComboBox* grad_comm_combo_ = nullptr;
+    QCheckBox* overlap_dp_check_ = nullptr;
+    QCheckBox* overlap_tp_check_ = nullptr;
+    QSpinBox* bucket_spin_ = nullptr;
     QComboBox* attention_combo_ = nullptr; // flash attention's kernel, or none
     QPushButton* custom_button_ = nullptr;
     QLabel* gpus_label_ = nullptr;

@@ -263,7 +263,9 @@ std::vector<CommEntry> communicationPlan(const CommInputs& in)
     // (shard_size consecutive ranks of dp·cp, stride tp), and once per step the gradient shard
     // (Ψ/shard_size) is all-reduced across the dp·cp/shard_size replicas (stride tp·shard_size):
     // PyTorch FSDP HYBRID_SHARD (Zhao et al. 2023 §3.2.2).
-    const double grad_bytes = (t.precision == Precision::Fp32 || t.grad_dtype == GradDtype::Fp32) ? 4 : 2;
+    // On the wire: the gradients as they are, or compressed (training.grad_comm).
+    const double grad_bytes = t.gradWireBytes();
+    const auto bucket = [&](std::int64_t dp) { return p.grad_bucket_mparams > 0 ? p.grad_bucket_mparams * 1e6 : bucketParams(dp); };
     const auto data_parallel = [&](Group group, double params) {
         const GroupPlacement& whole = in.placement.group(group);
         if (whole.size <= 1 || params <= 0)
@@ -275,10 +277,13 @@ std::vector<CommEntry> communicationPlan(const CommInputs& in)
         const GroupPlacement& g = shard;
         const GroupPlacement* on = hybrid ? &shard : nullptr;
         const double w_bytes = t.precision == Precision::Fp32 ? 4 : 2;
-        const double buckets = std::ceil(params / bucketParams(g.size));
+        const double buckets = std::ceil(params / bucket(g.size));
         const Overlap grad_ov = p.overlap_grad_reduce ? Overlap::Backward : Overlap::None;
         const Overlap param_ov = p.overlap_grad_reduce ? Overlap::Forward : Overlap::None;
-        const char* src = "Rajbhandari et al. 2019 (ZeRO) §7; Megatron distrib_optimizer.md; bucket max(40M, 1M·dp)";
+        const char* src = t.grad_comm == GradComm::Same
+                              ? "Rajbhandari et al. 2019 (ZeRO) §7; Megatron distrib_optimizer.md; bucket max(40M, 1M·dp) params"
+                              : "Rajbhandari et al. 2019 (ZeRO) §7; gradients compressed on the wire: FP8-LM (Peng et al. 2023) "
+                                "§3.1, 1-bit Adam (Tang et al. 2021); bucket max(40M, 1M·dp) params unless set";
         const auto vol = [&](const char* what, double calls) {
             return [=] { return what + std::string("Ψ = ") + num(params) + " params in " + num(calls) + " calls"; };
         };
@@ -338,7 +343,7 @@ std::vector<CommEntry> communicationPlan(const CommInputs& in)
         const double dense = in.dense_params / (p.zero >= 2 ? double(p.zeroShard()) : 1);
         const double experts = in.expert_params / (p.zero >= 2 ? p.expertZeroShard() : 1);
         const double params = dense + experts;
-        const double buckets = std::max(1.0, std::ceil(params / bucketParams(2)));
+        const double buckets = std::max(1.0, std::ceil(params / bucket(2)));
         b.add(Group::Pp, Collective::AllReduce, Purpose::Gradients, buckets, params * grad_bytes / buckets, 1,
               p.overlap_grad_reduce ? Overlap::Backward : Overlap::None,
               [&] { return "all-reduce over the mirrored pair (r, p−1−r) of the rank's two stages' gradients, Ψ = " + num(params)

@@ -93,6 +93,17 @@ Localized displayName(CpComm v)
     return {"?", "?"};
 }
 
+Localized displayName(GradComm v)
+{
+    switch (v) {
+    case GradComm::Same: return {"as the gradients", "与梯度相同"};
+    case GradComm::Bf16: return {"BF16", "BF16"};
+    case GradComm::Fp8: return {"FP8", "FP8"};
+    case GradComm::OneBit: return {"1-bit (error feedback)", "1 比特（误差补偿）"};
+    }
+    return {"?", "?"};
+}
+
 Localized displayName(Offload v)
 {
     switch (v) {

@@ -30,6 +30,7 @@ Localized displayName(Fp8Recipe v);
 Localized displayName(CpComm v);
 Localized displayName(MoeDispatcher v);
 Localized displayName(Offload v);
+Localized displayName(GradComm v);
 Localized displayName(RecomputeModule v);
 Localized displayName(AttentionKernel v);
 Localized displayName(Group v);

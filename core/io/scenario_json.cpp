@@ -258,6 +258,8 @@ std::optional<Scenario> readScenario(const nlohmann::json& j, std::vector<InputE
         pc.zero = int(knobInteger(p, "parallel.zero").value_or(0));
         pc.tp_comm_overlap = p.boolean("tp_comm_overlap").value_or(false);
         pc.overlap_grad_reduce = p.boolean("overlap_grad_reduce").value_or(true);
+        if (auto b = p.number("grad_bucket_mparams", 0, 1e6))
+            pc.grad_bucket_mparams = *b;
         pc.reshard_after_forward = p.boolean("reshard_after_forward").value_or(true);
         pc.shard_size = int(p.integer("shard_size", 0, kMaxDegree).value_or(0));
         pc.zero3_max_live_params = p.number("zero3_max_live_params", 0, 1e15).value_or(pc.zero3_max_live_params);
@@ -328,6 +330,8 @@ std::optional<Scenario> readScenario(const nlohmann::json& j, std::vector<InputE
         tc.moe_load_imbalance = t.number("moe_load_imbalance", 1, 64).value_or(tc.moe_load_imbalance);
         if (auto v = t.choice<GradDtype>("grad_dtype"))
             tc.grad_dtype = *v;
+        if (auto v = t.choice<GradComm>("grad_comm"))
+            tc.grad_comm = *v;
         if (auto v = t.choice<Optimizer>("optimizer"))
             tc.optimizer = *v;
         if (auto v = t.choice<Recompute>("recompute"))
@@ -445,6 +449,8 @@ nlohmann::json scenarioToJson(const Scenario& sc)
         j["parallel"]["offload"] = toString(p.offload);
     if (p.shard_size > 0)
         j["parallel"]["shard_size"] = p.shard_size;
+    if (p.grad_bucket_mparams > 0)
+        j["parallel"]["grad_bucket_mparams"] = p.grad_bucket_mparams;
     if (p.zero3_max_live_params > 0)
         j["parallel"]["zero3_max_live_params"] = p.zero3_max_live_params;
     if (p.account_for_embedding_in_pipeline_split)
@@ -462,6 +468,8 @@ nlohmann::json scenarioToJson(const Scenario& sc)
         j["training"]["fp8_recipe"] = toString(t.fp8_recipe);
     if (t.attention_kernel != AttentionKernel::Cudnn)
         j["training"]["attention_kernel"] = toString(t.attention_kernel);
+    if (t.grad_comm != GradComm::Same)
+        j["training"]["grad_comm"] = toString(t.grad_comm);
     if (t.cross_entropy != CrossEntropy::Fused)
         j["training"]["cross_entropy"] = toString(t.cross_entropy);
     if (t.recompute == Recompute::Selective && t.recompute_modules != unsigned(RecomputeModule::CoreAttn)) {

@@ -10,6 +10,11 @@ StateBytes stateBytes(const TrainingConfig& t)
     const bool fp32 = t.precision == Precision::Fp32;
     b.weights = fp32 ? 4 : (t.precision == Precision::Fp8 ? 3 : 2);
     b.gradients = (fp32 || t.grad_dtype == GradDtype::Fp32) ? 4 : 2;
+    // 1-bit compression keeps an fp32 error-feedback buffer per parameter, the part of each
+    // gradient the sign could not send, added back next step (Tang et al. 2021, 1-bit Adam §4):
+    // counted with the gradients, and sharded as they are.
+    if (t.grad_comm == GradComm::OneBit)
+        b.gradients += 4;
     const double master = fp32 ? 0 : 4;
     b.optimizer = master + (t.optimizer == Optimizer::AdamW ? 8 : 4);
     return b;

@@ -222,7 +222,7 @@ Timeline simulate(const SimulationInput& in)
         double now = clock[r];
         if (t.grad_reduce_s > 0) {
             const double start = t.overlap_grad_reduce ? last_backward_start[r] : clock[r];
-            const double end = start + t.grad_reduce_s;
+            const double end = std::max(start + t.grad_reduce_s, clock[r] + t.last_bucket_s);
             if (in.record_ops)
                 tl.ops.push_back({r, true, t.grad_reduce_type, -1, 0, -1, start, end, t.grad_reduce_s});
             tl.tail_exposed_s[r] += std::max(0.0, end - clock[r]);

@@ -51,9 +51,12 @@ struct StageCost {
 // of the last microbatch), the optimizer, and an exposed parameter all-gather (ZeRO-1/2).
 struct RankTail {
     double grad_reduce_s = 0;
+    // One bucket of the reduction: the last one is ready only when the backward ends, so even an
+    // overlapped reduction ends at least this long after it.
+    double last_bucket_s = 0;
     OpType grad_reduce_type = OpType::AllReduce;
     bool overlap_grad_reduce = true;
-    double optimizer_s = 0;
+    double optimizer_s = 0;    // with the gradient compression pass, when the gradients travel compressed
     double param_gather_s = 0; // exposed part only
 };
 

@@ -415,6 +415,8 @@ OpCostModel opCosts(const Scenario& sc, const ParamCounts& params, const Pipelin
         // reduce-scatters run inside every microbatch).
         if (c.purpose == Purpose::Gradients && (p.zero <= 1 || c.collective == Collective::AllReduce)) {
             tail.grad_reduce_s += c.time_s;
+            if (c.calls_per_step > 0)
+                tail.last_bucket_s = std::max(tail.last_bucket_s, c.time_s / c.calls_per_step);
             tail.grad_reduce_type = c.collective == Collective::AllReduce ? OpType::AllReduce : OpType::ReduceScatter;
         }
         if (c.purpose == Purpose::Parameters && p.zero <= 2) {
@@ -422,6 +424,23 @@ OpCostModel opCosts(const Scenario& sc, const ParamCounts& params, const Pipelin
             const double first_fwd = out.stages.empty() ? 0 : out.stages.front().cost.forward_s;
             tail.param_gather_s += p.overlap_grad_reduce ? std::max(0.0, c.time_s - first_fwd) : c.time_s;
         }
+    }
+    // Compressed gradients (training.grad_comm): a memory-bound pass before each reduction — read
+    // the gradient, write it compressed — and its mirror after (read the received, write the
+    // gradient); 1-bit also reads and writes its fp32 error-feedback buffer. Once per step, or
+    // per microbatch under ZeRO-2/3, whose gradients are reduced as they appear.
+    if (t.grad_comm != GradComm::Same && (p.dp * p.cp > 1 || p.ep > 1) && hbm > 0) {
+        TrainingConfig native = t;
+        native.grad_comm = GradComm::Same;
+        const double bytes = 2 * (native.gradWireBytes() + t.gradWireBytes()) + (t.grad_comm == GradComm::OneBit ? 8 : 0);
+        const double passes = p.zero >= 2 ? microbatches : 1;
+        const double compress_s = passes * shard_params * bytes / hbm;
+        tail.optimizer_s += compress_s;
+        addTerm(out.terms, explain, [&] {
+            return Term{"time.grad_compress", compress_s, "s", "passes · Ψ_stage · 2·(gradient + wire bytes) (+ 8 B error feedback for 1-bit) / HBM",
+                        num(passes) + "·" + num(shard_params) + "·" + num(bytes) + "/" + num(hbm),
+                        "FP8-LM (Peng et al. 2023) §3.1; 1-bit Adam (Tang et al. 2021) §4: compress, send, decompress"};
+        });
     }
     out.tails.assign(std::size_t(geometry.ranks), tail);
     if (explain == Explain::NumbersOnly)

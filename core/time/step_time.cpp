@@ -130,7 +130,7 @@ StepSimulation closedForm(const Scenario& sc, const OpCostModel& costs, long lon
     // Kaplan et al. 2020 §2.1, Narayanan et al. 2021 §3.3).
     constexpr double kBackwardShareOfMicrobatch = 4.0 / 6.0;
     const double last_bwd = t_mb * kBackwardShareOfMicrobatch;
-    const double grad_exposed = tail.overlap_grad_reduce ? std::max(0.0, tail.grad_reduce_s - last_bwd) : tail.grad_reduce_s;
+    const double grad_exposed = tail.overlap_grad_reduce ? std::max(tail.last_bucket_s, tail.grad_reduce_s - last_bwd) : tail.grad_reduce_s;
     const double tail_exposed = grad_exposed + tail.param_gather_s;
     // The fill and the drain cross every stage boundary once each (forward, then backward).
     double boundaries = 0;

@@ -14,6 +14,10 @@ enum class ScheduleKind { GPipe, OneFOneB, Interleaved, ZbH1, ZbV, DualPipeV, Du
 enum class Recompute { None, Selective, Full };
 enum class Precision { Bf16, Fp16, Fp8, Fp32 };
 enum class GradDtype { Bf16, Fp32 };
+// What the data-parallel gradient reduction sends on the wire (the communication module's
+// what-if): the gradients as they are, bf16, fp8 (FP8-LM, Peng et al. 2023 §3.1) or one bit per
+// element with error feedback (1-bit Adam, Tang et al. 2021).
+enum class GradComm { Same, Bf16, Fp8, OneBit };
 enum class Optimizer { AdamW, Sgd };
 // How context parallelism exchanges keys and values (Megatron --cp-comm-type): p2p, the ring
 // (ring attention, each K/V chunk passed on cp−1 times behind the attention blocks); a2a, the
@@ -70,6 +74,10 @@ inline const char* toString(Precision v) { return nameOf(v); }
 inline constexpr EnumName<GradDtype> kGradDtypeNames[] = {{GradDtype::Bf16, "bf16"}, {GradDtype::Fp32, "fp32"}};
 constexpr std::span<const EnumName<GradDtype>> enumNames(GradDtype) { return kGradDtypeNames; }
 inline const char* toString(GradDtype v) { return nameOf(v); }
+inline constexpr EnumName<GradComm> kGradCommNames[] = {
+    {GradComm::Same, "same"}, {GradComm::Bf16, "bf16"}, {GradComm::Fp8, "fp8"}, {GradComm::OneBit, "1bit"}};
+constexpr std::span<const EnumName<GradComm>> enumNames(GradComm) { return kGradCommNames; }
+inline const char* toString(GradComm v) { return nameOf(v); }
 inline constexpr EnumName<Fp8Recipe> kFp8RecipeNames[] = {{Fp8Recipe::Delayed, "delayed"}, {Fp8Recipe::Tensorwise, "tensorwise"}, {Fp8Recipe::Blockwise, "blockwise"}, {Fp8Recipe::Mxfp8, "mxfp8"}};
 constexpr std::span<const EnumName<Fp8Recipe>> enumNames(Fp8Recipe) { return kFp8RecipeNames; }
 inline const char* toString(Fp8Recipe v) { return nameOf(v); }
@@ -96,6 +104,10 @@ struct ParallelConfig {
                                    // stage of one direction; rank r holds stages r and pp−1−r)
     bool tp_comm_overlap = false;  // Megatron --tp-comm-overlap
     bool overlap_grad_reduce = true;
+    // Gradient buckets of the data-parallel reduction, in millions of parameters; 0: Megatron's
+    // max(40M, 1M·dp) (comm/comm_volume.h bucketParams). Smaller buckets: more calls (latency);
+    // larger: a longer last bucket, which cannot overlap (it is ready when the backward ends).
+    double grad_bucket_mparams = 0;
     // ZeRO-3 / FSDP: free each layer's gathered parameters after its forward and gather them
     // again for its backward (FSDP reshard_after_forward, the default); false keeps them from the
     // forward to the backward: one gather per microbatch instead of two, the whole stage's
@@ -168,6 +180,18 @@ struct TrainingConfig {
     double moe_load_imbalance = 1;
     double moeLoad() const { return moe_capacity_factor > 0 ? moe_capacity_factor : moe_load_imbalance; }
     GradDtype grad_dtype = GradDtype::Bf16;
+    GradComm grad_comm = GradComm::Same;
+    // Bytes per gradient element in the data-parallel reduction.
+    double gradWireBytes() const
+    {
+        switch (grad_comm) {
+        case GradComm::Bf16: return 2;
+        case GradComm::Fp8: return 1;
+        case GradComm::OneBit: return 1.0 / 8;
+        case GradComm::Same: break;
+        }
+        return (precision == Precision::Fp32 || grad_dtype == GradDtype::Fp32) ? 4 : 2;
+    }
     Optimizer optimizer = Optimizer::AdamW;
     Recompute recompute = Recompute::Selective;
     unsigned recompute_modules = unsigned(RecomputeModule::CoreAttn); // with selective recompute

@@ -1434,6 +1434,34 @@ OOM</translation>
         <source>Keep model states in the node&apos;s CPU memory (ZeRO-Offload, FSDP CPU offload): GPU memory drops, host memory per node and the PCIe copies and CPU optimizer step enter the step; parameters need ZeRO-3</source>
         <translation>Keep model states in the node's CPU memory (ZeRO-Offload, FSDP CPU offload): GPU memory drops, host memory per node and the PCIe copies and CPU optimizer step enter the step; parameters need ZeRO-3</translation>
     </message>
+    <message>
+        <source>Gradients on the wire</source>
+        <translation>Gradients on the wire</translation>
+    </message>
+    <message>
+        <source>Gradient bucket</source>
+        <translation>Gradient bucket</translation>
+    </message>
+    <message>
+        <source>What the data-parallel gradient reduction sends: the gradients as they are, BF16, FP8 or one bit per element with error feedback (1-bit Adam): fewer bytes on the link for a compression pass and, for 1-bit, an fp32 error buffer</source>
+        <translation>What the data-parallel gradient reduction sends: the gradients as they are, BF16, FP8 or one bit per element with error feedback (1-bit Adam): fewer bytes on the link for a compression pass and, for 1-bit, an fp32 error buffer</translation>
+    </message>
+    <message>
+        <source>Megatron: max(40 M, 1 M·DP)</source>
+        <translation>Megatron: max(40 M, 1 M·DP)</translation>
+    </message>
+    <message>
+        <source>Gradient bucket, millions of parameters: smaller buckets mean more calls (latency), larger ones a longer last bucket, which cannot overlap the backward</source>
+        <translation>Gradient bucket, millions of parameters: smaller buckets mean more calls (latency), larger ones a longer last bucket, which cannot overlap the backward</translation>
+    </message>
+    <message>
+        <source>Overlap DP gradient reduction with the backward</source>
+        <translation>Overlap DP gradient reduction with the backward</translation>
+    </message>
+    <message>
+        <source>Overlap TP communication with GEMMs (--tp-comm-overlap)</source>
+        <translation>Overlap TP communication with GEMMs (--tp-comm-overlap)</translation>
+    </message>
 </context>
 <context>
     <name>parascope::ui::SearchTableModel</name>

@@ -1420,6 +1420,34 @@ OOM</source>
         <source>Keep model states in the node&apos;s CPU memory (ZeRO-Offload, FSDP CPU offload): GPU memory drops, host memory per node and the PCIe copies and CPU optimizer step enter the step; parameters need ZeRO-3</source>
         <translation>把模型状态放到节点的 CPU 内存中（ZeRO-Offload、FSDP CPU 卸载）：显存下降，每节点主机内存、PCIe 拷贝和 CPU 上的优化器更新计入单步耗时；卸载参数需要 ZeRO-3</translation>
     </message>
+    <message>
+        <source>Gradients on the wire</source>
+        <translation>梯度通信格式</translation>
+    </message>
+    <message>
+        <source>Gradient bucket</source>
+        <translation>梯度分桶</translation>
+    </message>
+    <message>
+        <source>What the data-parallel gradient reduction sends: the gradients as they are, BF16, FP8 or one bit per element with error feedback (1-bit Adam): fewer bytes on the link for a compression pass and, for 1-bit, an fp32 error buffer</source>
+        <translation>数据并行梯度归约在链路上发送的格式：梯度原样、BF16、FP8，或带误差补偿的每元素 1 比特（1-bit Adam）：链路上的字节更少，代价是一次压缩，1 比特还需要 fp32 误差缓冲区</translation>
+    </message>
+    <message>
+        <source>Megatron: max(40 M, 1 M·DP)</source>
+        <translation>Megatron：max(40 M, 1 M·DP)</translation>
+    </message>
+    <message>
+        <source>Gradient bucket, millions of parameters: smaller buckets mean more calls (latency), larger ones a longer last bucket, which cannot overlap the backward</source>
+        <translation>梯度分桶大小（百万参数）：桶越小调用越多（延迟），桶越大最后一个桶越长，而它无法与反向计算重叠</translation>
+    </message>
+    <message>
+        <source>Overlap DP gradient reduction with the backward</source>
+        <translation>DP 梯度归约与反向计算重叠</translation>
+    </message>
+    <message>
+        <source>Overlap TP communication with GEMMs (--tp-comm-overlap)</source>
+        <translation>TP 通信与矩阵乘重叠</translation>
+    </message>
 </context>
 <context>
     <name>parascope::ui::SearchTableModel</name>

@@ -115,6 +115,52 @@ private slots:
         QVERIFY(close(zero3, 1.5 * ar.bytes_per_gpu_per_step));
     }
 
+    void gradientCompressionAndBuckets()
+    {
+        // The communication module's what-ifs on course case 3 (7B, DP 8, ZeRO-0 on one DGX A100
+        // node, Ψ = 6,738,415,616). The ring all-reduce sends 2·7/8·Ψ·w bytes per GPU with w the
+        // bytes per gradient element on the wire: bf16 2, fp8 1, 1-bit 1/8 — 23.6 GB, 11.8 GB,
+        // 1.47 GB.
+        Scenario sc = presetScenario("llama2-7b", "dgx-a100-80g", 1, 1, 8);
+        sc.training.global_batch = 64;
+        const double psi = 6738415616.0;
+        const Estimate base = evaluate(sc);
+        QVERIFY(close(entry(base, "dp", "all_reduce", "gradients").bytes_per_gpu_per_step, 1.75 * psi * 2));
+        for (const auto& [comm, wire] : {std::pair{GradComm::Fp8, 1.0}, std::pair{GradComm::OneBit, 1.0 / 8}}) {
+            Scenario c = sc;
+            c.training.grad_comm = comm;
+            const Estimate e = evaluate(c);
+            QVERIFY(close(entry(e, "dp", "all_reduce", "gradients").bytes_per_gpu_per_step, 1.75 * psi * wire));
+            // The compression pass, memory-bound, once per step (ZeRO-0): Ψ · 2·(2 + w) bytes, plus
+            // 8 for 1-bit's error feedback, at the A100's 2,039 GB/s × 0.9 (preset).
+            const double bytes = 2 * (2 + wire) + (comm == GradComm::OneBit ? 8 : 0);
+            bool found = false;
+            for (const Term& t : e.time.terms)
+                if (t.name == "time.grad_compress") {
+                    found = true;
+                    QVERIFY(close(t.value, psi * bytes / (2039e9 * 0.9)));
+                }
+            QVERIFY(found);
+            // 1-bit keeps an fp32 error-feedback buffer with the gradients: 2 + 4 bytes per parameter.
+            if (comm == GradComm::OneBit)
+                QVERIFY(close(e.memory.stages[0].gradients, 6 * psi));
+        }
+        // Buckets: 100 M parameters each → ⌈Ψ/1e8⌉ = 68 calls of 1.75·Ψ·2/68 bytes per GPU.
+        Scenario b = sc;
+        b.parallel.grad_bucket_mparams = 100;
+        const CommEntry big = entry(evaluate(b), "dp", "all_reduce", "gradients");
+        QCOMPARE(big.calls_per_step, std::ceil(psi / 1e8));
+        QVERIFY(close(big.bytes_per_gpu_per_step, 1.75 * psi * 2));
+        // One bucket for everything: nothing can overlap the backward, since the last (only)
+        // bucket is ready when the backward ends; the whole all-reduce is exposed.
+        b.parallel.grad_bucket_mparams = 1e4;
+        const Estimate one = evaluate(b);
+        const CommEntry whole = entry(one, "dp", "all_reduce", "gradients");
+        QCOMPARE(whole.calls_per_step, 1.0);
+        QVERIFY(one.time.exposed_comm_s >= whole.time_s * (1 - 1e-9));
+        QVERIFY(one.time.step_s > base.time.step_s);
+    }
+
     void fsdpGathersPerLayer()
     {
         // ZeRO-3 / FSDP, Llama-2 7B (32 layers) on DP 64 = 8 nodes × 8 A100, 8 microbatches per GPU.

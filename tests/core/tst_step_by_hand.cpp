@@ -318,9 +318,12 @@ private slots:
         // 32·3·h·f_e = 5,637,144,576; 28 B each / 3.015e12 B/s = 67.263 ms.
         const double shard = L * (2 * h * q + 2 * h * kv + 2 * h + h * E) + 2 * V * h + h + L * E * 3 * h * fe / 8;
         const double optimizer = shard * 28 / hbm;
-        const double step = m * (F + B) + optimizer; // = 1.360832 s
-        // Exposed communication: the all-to-alls inside the ops, m·L·4·t_a2a = 46.831 ms; no
-        // bubble.
+        // The last bucket of that reduction is ready only when the backward ends: it cannot hide,
+        // 14·α + 2·7/8·(1,605,636,096·2/41 B)/(369 GB/s) = 0.419 ms after the backward.
+        const double last_bucket = 14 * 3.4e-6 + 2.0 * 7 / 8 * (1605636096.0 * 2 / 41) / (450e9 * 0.82);
+        const double step = m * (F + B) + last_bucket + optimizer; // = 1.361251 s
+        // Exposed communication: the all-to-alls inside the ops, m·L·4·t_a2a = 46.831 ms, and the
+        // last bucket; no bubble.
         const double exposed = m * L * 4 * a2a;
 
         const Estimate e = evaluate(sc);
@@ -337,7 +340,7 @@ private slots:
         QCOMPARE(ep->bytes_per_call, S);
         QVERIFY2(near(ep->time_s, exposed), qPrintable(versus("all-to-all time", ep->time_s, exposed)));
         QVERIFY2(near(ep->exposed_s, exposed), qPrintable(versus("all-to-all exposed", ep->exposed_s, exposed)));
-        QVERIFY2(near(e.time.exposed_comm_s, exposed), qPrintable(versus("exposed", e.time.exposed_comm_s, exposed)));
+        QVERIFY2(near(e.time.exposed_comm_s, exposed + last_bucket), qPrintable(versus("exposed", e.time.exposed_comm_s, exposed + last_bucket)));
         QVERIFY2(near(e.time.optimizer_s, optimizer), qPrintable(versus("optimizer", e.time.optimizer_s, optimizer)));
         QVERIFY2(near(e.time.step_s, step), qPrintable(versus("step", e.time.step_s, step)));
         QVERIFY(e.time.bubble_fraction < 1e-9);

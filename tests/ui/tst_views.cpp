@@ -12,6 +12,7 @@
 #include "dialogs/advisor_dialog.h"
 #include "exercise_panel.h"
 #include "main_window.h"
+#include "scenario_panel.h"
 #include "memory_time_chart.h"
 #include "models/scenario_model.h"
 #include "scenario_fixture.h"
@@ -22,6 +23,9 @@
 #include <qcustomplot.h>
 
 #include <QLabel>
+#include <QSpinBox>
+#include <QComboBox>
+#include <QCheckBox>
 #include <QPainter>
 #include <QSvgRenderer>
 #include <QTabWidget>
@@ -459,6 +463,47 @@ private slots:
         QVERIFY(lines[1].contains(QStringLiteral(",wrong,")));
         QVERIFY2(lines[2].contains(QStringLiteral(",6-pipeline-schedules,1,bubble_formula,%,27,27.27")), qPrintable(lines[2]));
         QVERIFY(lines[2].contains(QStringLiteral(",right,")));
+    }
+
+    void communicationWhatIfs()
+    {
+        // The panel's what-ifs of the communication module, each moving the step: FP8 gradients
+        // halve the DP reduction's bytes (tst_communication derives them), no overlap exposes it,
+        // one bucket for everything exposes it too.
+        MainWindow w;
+        w.setLanguage(QStringLiteral("en"));
+        w.model()->setScenario(sevenB());
+        w.model()->flush();
+        const auto dpBytes = [&] {
+            double bytes = 0;
+            for (const CommEntry& c : w.model()->estimate().communication)
+                if (c.group == Group::Dp && c.purpose == Purpose::Gradients)
+                    bytes += c.bytes_per_gpu_per_step;
+            return bytes;
+        };
+        const double bf16 = dpBytes();
+        const double step = w.model()->estimate().time.step_s;
+        auto* comm = w.panel()->findChild<QComboBox*>(QStringLiteral("panel.gradComm"));
+        QVERIFY(comm);
+        const int fp8 = comm->findData(QStringLiteral("fp8"));
+        comm->setCurrentIndex(fp8);
+        emit comm->activated(fp8);
+        w.model()->flush();
+        QCOMPARE(w.model()->scenario().training.grad_comm, GradComm::Fp8);
+        QVERIFY(std::abs(dpBytes() - bf16 / 2) < 1e-6 * bf16);
+        auto* overlap = w.panel()->findChild<QCheckBox*>(QStringLiteral("panel.overlapDp"));
+        QVERIFY(overlap && overlap->isChecked());
+        overlap->setChecked(false);
+        w.model()->flush();
+        QVERIFY(!w.model()->scenario().parallel.overlap_grad_reduce);
+        QVERIFY(w.model()->estimate().time.step_s > step);
+        auto* bucket = w.panel()->findChild<QSpinBox*>(QStringLiteral("panel.gradBucket"));
+        QVERIFY(bucket);
+        QCOMPARE(bucket->value(), 0); // Megatron's default
+        bucket->setValue(500);
+        w.model()->flush();
+        QCOMPARE(w.model()->scenario().parallel.grad_bucket_mparams, 500.0);
+        QVERIFY(w.panel()->findChild<QCheckBox*>(QStringLiteral("panel.overlapTp")));
     }
 
     void svgOutlineReportsBadInput()

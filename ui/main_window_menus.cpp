@@ -42,6 +42,8 @@
 #include <QDoubleSpinBox>
 #include <QDragEnterEvent>
 #include <QFileDialog>
+
+#include <functional>
 #include <QFormLayout>
 #include <QLabel>
 #include <QMenuBar>
@@ -115,35 +117,32 @@ void MainWindow::buildMenus()
         QGuiApplication::clipboard()->setPixmap(memory_->plot()->toPixmap(0, 0, 2.0));
         statusBar()->showMessage(tr("Memory chart copied to the clipboard"), 3000);
     });
-    export_report_ = file_menu_->addAction(QString(), this, [this] {
-        QString f = QFileDialog::getSaveFileName(this, tr("Export report"), QString(), tr("JSON (*.json)"));
+    // Ask for a file (the extension added when it is missing), write it, say what failed.
+    const auto exportTo = [this](const QString& title, const QString& filter, const QString& ext,
+                                 const std::function<QString(const QString&)>& write) {
+        QString f = QFileDialog::getSaveFileName(this, title, QString(), filter);
         if (f.isEmpty())
             return;
-        if (!f.endsWith(QLatin1String(".json")))
-            f += QStringLiteral(".json");
-        const std::string lang = chineseUi() ? "zh" : "en";
-        const QString e = writeFileAtomically(f, QByteArray::fromStdString(reportToJson(model_->scenario(), model_->estimate(), lang).dump(2)));
-        if (!e.isEmpty())
-            showError(tr("Export report"), tr("Could not write %1: %2").arg(f, e));
+        if (!f.endsWith(ext))
+            f += ext;
+        if (const QString e = write(f); !e.isEmpty())
+            showError(title, tr("Could not write %1: %2").arg(f, e));
+    };
+    export_report_ = file_menu_->addAction(QString(), this, [this, exportTo] {
+        exportTo(tr("Export report"), tr("JSON (*.json)"), QStringLiteral(".json"), [this](const QString& f) {
+            const std::string lang = chineseUi() ? "zh" : "en";
+            return writeFileAtomically(f, QByteArray::fromStdString(reportToJson(model_->scenario(), model_->estimate(), lang).dump(2)));
+        });
     });
-    export_exercises_ = file_menu_->addAction(QString(), this, [this] {
-        QString f = QFileDialog::getSaveFileName(this, tr("Export exercise results"), QString(), tr("CSV (*.csv)"));
-        if (f.isEmpty())
-            return;
-        if (!f.endsWith(QLatin1String(".csv")))
-            f += QStringLiteral(".csv");
-        if (const QString e = exportExerciseResults(f); !e.isEmpty())
-            showError(tr("Export exercise results"), tr("Could not write %1: %2").arg(f, e));
+    export_exercises_ = file_menu_->addAction(QString(), this, [this, exportTo] {
+        exportTo(tr("Export exercise results"), tr("CSV (*.csv)"), QStringLiteral(".csv"),
+                 [this](const QString& f) { return exportExerciseResults(f); });
     });
-    export_trace_ = file_menu_->addAction(QString(), this, [this] {
-        QString f = QFileDialog::getSaveFileName(this, tr("Export Chrome trace"), QString(), tr("Trace (*.json)"));
-        if (f.isEmpty())
-            return;
-        if (!f.endsWith(QLatin1String(".json")))
-            f += QStringLiteral(".json");
-        const QString e = writeFileAtomically(f, QByteArray::fromStdString(timelineToChromeTrace(model_->scenario(), model_->estimate(), {.comm_lanes = true}).dump()));
-        if (!e.isEmpty())
-            showError(tr("Export Chrome trace"), tr("Could not write %1: %2").arg(f, e));
+    export_trace_ = file_menu_->addAction(QString(), this, [this, exportTo] {
+        exportTo(tr("Export Chrome trace"), tr("Trace (*.json)"), QStringLiteral(".json"), [this](const QString& f) {
+            return writeFileAtomically(
+                f, QByteArray::fromStdString(timelineToChromeTrace(model_->scenario(), model_->estimate(), {.comm_lanes = true}).dump()));
+        });
     });
     file_menu_->addSeparator();
     quit_ = file_menu_->addAction(QString(), QKeySequence::Quit, this, &QWidget::close);

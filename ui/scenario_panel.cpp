@@ -167,12 +167,16 @@ ScenarioPanel::ScenarioPanel(ScenarioModel* model, QWidget* parent)
     grad_comm_combo_ = enumCombo<GradComm>();
     overlap_dp_check_ = new QCheckBox;
     overlap_tp_check_ = new QCheckBox;
+    overlap_ep_check_ = new QCheckBox;
+    overlap_pp_check_ = new QCheckBox;
     bucket_spin_ = new QSpinBox;
     bucket_spin_->setRange(0, 10000); // millions of parameters; 0: Megatron's default
     bucket_spin_->setSuffix(QStringLiteral(" M"));
     grad_comm_combo_->setObjectName(QStringLiteral("panel.gradComm"));
     overlap_dp_check_->setObjectName(QStringLiteral("panel.overlapDp"));
     overlap_tp_check_->setObjectName(QStringLiteral("panel.overlapTp"));
+    overlap_ep_check_->setObjectName(QStringLiteral("panel.overlapEp"));
+    overlap_pp_check_->setObjectName(QStringLiteral("panel.overlapPp"));
     bucket_spin_->setObjectName(QStringLiteral("panel.gradBucket"));
     // Flash attention and its kernel in one row: the fused kernels by name, or "none (unfused)".
     attention_combo_ = enumCombo<AttentionKernel>();
@@ -193,6 +197,8 @@ ScenarioPanel::ScenarioPanel(ScenarioModel* model, QWidget* parent)
     form->addRow(label(QT_TR_NOOP("Gradient bucket")), bucket_spin_);
     form->addRow(QString(), overlap_dp_check_);
     form->addRow(QString(), overlap_tp_check_);
+    form->addRow(QString(), overlap_ep_check_);
+    form->addRow(QString(), overlap_pp_check_);
     form->addRow(label(QT_TR_NOOP("Attention kernel")), attention_combo_);
     gpus_label_ = new QLabel;
     gpus_label_->setWordWrap(true);
@@ -252,6 +258,14 @@ ScenarioPanel::ScenarioPanel(ScenarioModel* model, QWidget* parent)
     connect(overlap_tp_check_, &QCheckBox::toggled, this, [this](bool on) {
         if (!syncing_)
             model_->edit([on](Scenario& s) { s.parallel.tp_comm_overlap = on; });
+    });
+    connect(overlap_pp_check_, &QCheckBox::toggled, this, [this](bool on) {
+        if (!syncing_)
+            model_->edit([on](Scenario& s) { s.parallel.pp_comm_overlap = on; });
+    });
+    connect(overlap_ep_check_, &QCheckBox::toggled, this, [this](bool on) {
+        if (!syncing_)
+            model_->edit([on](Scenario& s) { s.parallel.ep_comm_overlap = on; });
     });
     connect(bucket_spin_, qOverload<int>(&QSpinBox::valueChanged), this, [this](int v) {
         if (!syncing_)
@@ -323,8 +337,19 @@ void ScenarioPanel::retranslate()
     bucket_spin_->setSpecialValueText(tr("Megatron: max(40 M, 1 M·DP)"));
     bucket_spin_->setToolTip(tr("Gradient bucket, millions of parameters: smaller buckets mean more calls (latency), larger "
                                 "ones a longer last bucket, which cannot overlap the backward"));
-    overlap_dp_check_->setText(tr("Overlap DP gradient reduction with the backward"));
-    overlap_tp_check_->setText(tr("Overlap TP communication with GEMMs (--tp-comm-overlap)"));
+    overlap_dp_check_->setText(tr("Overlap DP gradient reduction"));
+    overlap_dp_check_->setToolTip(tr("The data-parallel gradient reduction runs during the backward, bucket by bucket (the last "
+                                     "bucket cannot hide)"));
+    overlap_tp_check_->setToolTip(tr("Megatron --tp-comm-overlap / PyTorch async TP: each TP collective hides behind the GEMM it "
+                                     "feeds or follows"));
+    overlap_tp_check_->setText(tr("Overlap TP communication"));
+    overlap_ep_check_->setText(tr("Overlap EP All-to-All (combined 1F1B)"));
+    overlap_pp_check_->setText(tr("Overlap pipeline sends"));
+    overlap_pp_check_->setToolTip(tr("Off: each activation or gradient send holds its GPU until it has arrived (synchronous "
+                                     "send/recv), as in the textbook's pipeline timeline"));
+    overlap_ep_check_->setToolTip(tr("Megatron --overlap-moe-expert-parallel-comm: one microbatch's forward runs beside the previous "
+                                     "one's backward, each one's dispatch and combine hidden behind the other's compute; needs EP > 1, "
+                                     "no full recompute, and with a pipeline the interleaved schedule"));
     for (Row& r : rows_)
         r.slider->setToolTip(tr("Right-click: sweep this knob"));
     sync();
@@ -382,6 +407,8 @@ void ScenarioPanel::sync()
     selectEnum(grad_comm_combo_, s.training.grad_comm);
     overlap_dp_check_->setChecked(s.parallel.overlap_grad_reduce);
     overlap_tp_check_->setChecked(s.parallel.tp_comm_overlap);
+    overlap_ep_check_->setChecked(s.parallel.ep_comm_overlap);
+    overlap_pp_check_->setChecked(s.parallel.pp_comm_overlap);
     bucket_spin_->setValue(int(std::lround(s.parallel.grad_bucket_mparams)));
     sp_check_->setChecked(s.parallel.sequence_parallel);
     if (s.training.flash_attention)

@@ -75,6 +75,8 @@ private:
     QComboBox* grad_comm_combo_ = nullptr;
     QCheckBox* overlap_dp_check_ = nullptr;
     QCheckBox* overlap_tp_check_ = nullptr;
+    QCheckBox* overlap_ep_check_ = nullptr;
+    QCheckBox* overlap_pp_check_ = nullptr;
     QSpinBox* bucket_spin_ = nullptr;
     QComboBox* attention_combo_ = nullptr; // flash attention's kernel, or none
     QPushButton* custom_button_ = nullptr;

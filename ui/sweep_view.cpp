@@ -144,7 +144,7 @@ void SweepView::retranslate()
     step_->setName(tr("Step time (s)"));
     bubble_->setName(tr("Bubble (idle / step, %)"));
     mfu_->setName(tr("MFU (%)"));
-    stability_->setName(tr("Stability wall: time lost to failures (1 − goodput, %)"));
+    stability_->setName(tr("Stability wall (1 − goodput, %)"));
     memory_rect_->axis(QCPAxis::atLeft)->setLabel(tr("GiB"));
     time_rect_->axis(QCPAxis::atLeft)->setLabel(tr("s"));
     ratio_rect_->axis(QCPAxis::atLeft)->setLabel(tr("%"));

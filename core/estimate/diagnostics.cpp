@@ -285,6 +285,16 @@ std::vector<Diagnostic> configurationDiagnostics(const Scenario& sc)
             "CPU 卸载需要集群的主机参数：cluster.host.memory_gib、memory_gbps 与 pcie_gbps。",
             "Give the cluster a host, or use a cluster preset (they all have one).", "为集群给出主机参数，或使用集群预设（都带有主机参数）。"));
     }
+    if (p.ep_comm_overlap && !p.epOverlapApplies(t.recompute == Recompute::Full)) {
+        // The knob to change: EP first, then the recompute, then the schedule.
+        const char* knob = p.ep <= 1 ? "parallel.ep" : t.recompute == Recompute::Full ? "training.recompute" : "parallel.schedule";
+        out.push_back(make(Severity::Warning, "ep_overlap_unavailable", knob,
+            "EP communication overlap (combined 1F1B) is not applied: it needs expert parallelism (EP > 1), no full recompute, "
+            "and with PP > 1 the interleaved schedule (VPP ≥ 2).",
+            "未启用 EP 通信重叠（组合式 1F1B）：它需要专家并行（EP > 1）、不用完全重计算，且 PP > 1 时需要交错式调度（VPP ≥ 2）。",
+            "Use EP > 1 and selective recompute, and with a pipeline the interleaved schedule.",
+            "使用 EP > 1 与选择性重计算；有流水线时使用交错式调度。"));
+    }
     if (p.zero >= 2 && p.pp > 1) {
         out.push_back(make(Severity::Warning, "zero_with_pp", "parallel.zero",
             "ZeRO-" + n(p.zero) + " with pipeline parallelism reduces or gathers every microbatch: "

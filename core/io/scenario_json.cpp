@@ -257,6 +257,8 @@ std::optional<Scenario> readScenario(const nlohmann::json& j, std::vector<InputE
         pc.sequence_parallel = p.boolean("sequence_parallel").value_or(false);
         pc.zero = int(knobInteger(p, "parallel.zero").value_or(0));
         pc.tp_comm_overlap = p.boolean("tp_comm_overlap").value_or(false);
+        pc.ep_comm_overlap = p.boolean("ep_comm_overlap").value_or(false);
+        pc.pp_comm_overlap = p.boolean("pp_comm_overlap").value_or(true);
         pc.overlap_grad_reduce = p.boolean("overlap_grad_reduce").value_or(true);
         if (auto b = p.number("grad_bucket_mparams", 0, 1e6))
             pc.grad_bucket_mparams = *b;
@@ -449,6 +451,10 @@ nlohmann::json scenarioToJson(const Scenario& sc)
         j["parallel"]["offload"] = toString(p.offload);
     if (p.shard_size > 0)
         j["parallel"]["shard_size"] = p.shard_size;
+    if (p.ep_comm_overlap)
+        j["parallel"]["ep_comm_overlap"] = true;
+    if (!p.pp_comm_overlap)
+        j["parallel"]["pp_comm_overlap"] = false;
     if (p.grad_bucket_mparams > 0)
         j["parallel"]["grad_bucket_mparams"] = p.grad_bucket_mparams;
     if (p.zero3_max_live_params > 0)

@@ -100,6 +100,13 @@ Timeline simulate(const SimulationInput& in)
         const double t = in.p2pBetween(r, sch.rankOfStage(to_stage));
         if (in.record_ops && t > 0)
             tl.ops.push_back({r, true, OpType::Send, stage, sch.chunkOfStage(stage), mb, start, start + t, t, to_stage});
+        // A blocking send holds its rank until the data has arrived: exposed communication.
+        if (in.blocking_sends && start + t > clock[r]) {
+            const double held = start + t - clock[r];
+            tl.busy_s[r] += held;
+            tl.comm_in_ops_s[r] += held;
+            clock[r] = start + t;
+        }
     };
 
     std::size_t done = 0;

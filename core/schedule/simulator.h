@@ -70,6 +70,9 @@ struct SimulationInput {
     double p2pBetween(int from_rank, int to_rank) const;
     std::vector<RankTail> tails;   // one per rank (optional)
     bool record_ops = true;        // false: timings only (search, sweeps)
+    // Each send to another rank blocks its sender until it has arrived (no overlap of pipeline
+    // communication with compute); false: the sender computes on.
+    bool blocking_sends = false;
 };
 
 struct Timeline {

@@ -284,6 +284,15 @@ OpCostModel opCosts(const Scenario& sc, const ParamCounts& params, const Pipelin
             c.ep_f = kEpAllToAllsPerMoeLayer * t_a2a;
             // Recomputing the MoE block dispatches and combines once more (full recompute: below).
             c.ep_b = (t.recomputes(RecomputeModule::Moe) ? 2 : 1) * kEpAllToAllsPerMoeLayer * t_a2a;
+            // Combined 1F1B (parallel_config.h ep_comm_overlap; Megatron-Core "Combined 1F1B:
+            // Expert-Parallel All-to-All Overlap"): the forward's dispatch and combine hide behind
+            // the paired backward's compute of the layer, the backward's behind the forward's.
+            if (p.epOverlapApplies(full)) {
+                const double forward_compute = c.forward();
+                const double backward_compute = c.backwardInput(t) + c.backwardWeight();
+                c.ep_f = std::max(0.0, c.ep_f - backward_compute);
+                c.ep_b = std::max(0.0, c.ep_b - forward_compute);
+            }
         }
         if (p.cp > 1 && p.cp_comm == CpComm::A2a) { // Ulysses: Q/K/V in and the output out, each direction
             c.cp_f = c.cp_b = callTime(comm, Group::Cp, Collective::AllToAll, Purpose::Kv)
@@ -380,6 +389,7 @@ OpCostModel opCosts(const Scenario& sc, const ParamCounts& params, const Pipelin
 
     // Pipeline p2p and the per-rank tails (gradient reduction, optimizer, parameter gather).
     out.p2p_s = callTime(comm, Group::Pp, Collective::SendRecv, Purpose::Activations);
+    out.blocking_p2p = !p.pp_comm_overlap;
     if (const CommEntry* pp = findEntry(comm, Group::Pp, Purpose::Activations))
         for (const BoundarySend& b : pp->boundaries)
             out.boundary_p2p_s.push_back(b.seconds);

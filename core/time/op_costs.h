@@ -38,6 +38,7 @@ struct OpCostModel {
     std::vector<StageOpCost> stages; // per virtual stage
     double p2p_s = 0;                // one pipeline send over the slowest stage boundary
     std::vector<double> boundary_p2p_s; // one send over each boundary (Placement::pp_boundaries)
+    bool blocking_p2p = false;       // sends block their sender (parallel.pp_comm_overlap false)
     std::vector<RankTail> tails;     // per rank
     double optimizer_s = 0;
     std::vector<Term> terms;         // per-layer costs of a typical layer, explained

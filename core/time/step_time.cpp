@@ -136,7 +136,9 @@ StepSimulation closedForm(const Scenario& sc, const OpCostModel& costs, long lon
     double boundaries = 0;
     for (int b = 0; b + 1 < p.pp; ++b)
         boundaries += b < int(costs.boundary_p2p_s.size()) ? costs.boundary_p2p_s[std::size_t(b)] : costs.p2p_s;
-    const double p2p_exposed = p.pp > 1 ? 2.0 * boundaries : 0.0;
+    // Blocking sends (no pipeline overlap): each microbatch's forward and backward send hold the
+    // slowest boundary's rank once more.
+    const double p2p_exposed = p.pp > 1 ? 2.0 * boundaries + (costs.blocking_p2p ? md * 2.0 * costs.p2p_s : 0.0) : 0.0;
     out.time.critical_rank = critical;
     out.inflight = inflightMicrobatches(p.schedule, p.pp, p.vpp, m);
     finish(out, costs, pipeline + p2p_exposed + tail_exposed + costs.optimizer_s, md * (t_mb - comm_mb), md * comm_mb,
@@ -157,6 +159,7 @@ Timeline run(const PipelineSchedule& s, const OpCostModel& costs, bool record, b
     }
     in.tails = costs.tails;
     in.record_ops = record;
+    in.blocking_sends = with_p2p && costs.blocking_p2p;
     return simulate(in);
 }
 

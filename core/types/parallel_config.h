@@ -103,6 +103,19 @@ struct ParallelConfig {
     std::vector<int> stage_layers; // optional uneven layout: layers per pipeline rank (DualPipe: per
                                    // stage of one direction; rank r holds stages r and pp−1−r)
     bool tp_comm_overlap = false;  // Megatron --tp-comm-overlap
+    // Combined 1F1B (Megatron --overlap-moe-expert-parallel-comm): one microbatch's forward runs
+    // beside the previous one's backward, layer by layer, each one's expert-parallel dispatch and
+    // combine hidden behind the other's compute. Megatron allows it with EP > 1, without full
+    // recompute, and with PP > 1 only on the interleaved schedule (epOverlapApplies).
+    bool ep_comm_overlap = false;
+    // Pipeline sends overlapped with compute (the default: a rank computes on while its
+    // activation travels; Megatron --overlap-p2p-comm). false: each send blocks its sender until
+    // it has arrived (Megatron's batched, synchronous send/recv), as in the textbook's timeline.
+    bool pp_comm_overlap = true;
+    bool epOverlapApplies(bool full_recompute) const
+    {
+        return ep_comm_overlap && ep > 1 && !full_recompute && (pp == 1 || (schedule == ScheduleKind::Interleaved && vpp > 1));
+    }
     bool overlap_grad_reduce = true;
     // Gradient buckets of the data-parallel reduction, in millions of parameters; 0: Megatron's
     // max(40M, 1M·dp) (comm/comm_volume.h bucketParams). Smaller buckets: more calls (latency);

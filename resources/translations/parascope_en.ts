@@ -1455,12 +1455,36 @@ OOM</translation>
         <translation>Gradient bucket, millions of parameters: smaller buckets mean more calls (latency), larger ones a longer last bucket, which cannot overlap the backward</translation>
     </message>
     <message>
-        <source>Overlap DP gradient reduction with the backward</source>
-        <translation>Overlap DP gradient reduction with the backward</translation>
+        <source>Off: each activation or gradient send holds its GPU until it has arrived (synchronous send/recv), as in the textbook&apos;s pipeline timeline</source>
+        <translation>Off: each activation or gradient send holds its GPU until it has arrived (synchronous send/recv), as in the textbook's pipeline timeline</translation>
     </message>
     <message>
-        <source>Overlap TP communication with GEMMs (--tp-comm-overlap)</source>
-        <translation>Overlap TP communication with GEMMs (--tp-comm-overlap)</translation>
+        <source>Megatron --overlap-moe-expert-parallel-comm: one microbatch&apos;s forward runs beside the previous one&apos;s backward, each one&apos;s dispatch and combine hidden behind the other&apos;s compute; needs EP &gt; 1, no full recompute, and with a pipeline the interleaved schedule</source>
+        <translation>Megatron --overlap-moe-expert-parallel-comm: one microbatch's forward runs beside the previous one's backward, each one's dispatch and combine hidden behind the other's compute; needs EP &gt; 1, no full recompute, and with a pipeline the interleaved schedule</translation>
+    </message>
+    <message>
+        <source>Overlap DP gradient reduction</source>
+        <translation>Overlap DP gradient reduction</translation>
+    </message>
+    <message>
+        <source>The data-parallel gradient reduction runs during the backward, bucket by bucket (the last bucket cannot hide)</source>
+        <translation>The data-parallel gradient reduction runs during the backward, bucket by bucket (the last bucket cannot hide)</translation>
+    </message>
+    <message>
+        <source>Megatron --tp-comm-overlap / PyTorch async TP: each TP collective hides behind the GEMM it feeds or follows</source>
+        <translation>Megatron --tp-comm-overlap / PyTorch async TP: each TP collective hides behind the GEMM it feeds or follows</translation>
+    </message>
+    <message>
+        <source>Overlap TP communication</source>
+        <translation>Overlap TP communication</translation>
+    </message>
+    <message>
+        <source>Overlap EP All-to-All (combined 1F1B)</source>
+        <translation>Overlap EP All-to-All (combined 1F1B)</translation>
+    </message>
+    <message>
+        <source>Overlap pipeline sends</source>
+        <translation>Overlap pipeline sends</translation>
     </message>
 </context>
 <context>
@@ -1662,8 +1686,8 @@ OOM</translation>
         <translation>&lt;b&gt;Note:&lt;/b&gt; %1</translation>
     </message>
     <message>
-        <source>Stability wall: time lost to failures (1 − goodput, %)</source>
-        <translation>Stability wall: time lost to failures (1 − goodput, %)</translation>
+        <source>Stability wall (1 − goodput, %)</source>
+        <translation>Stability wall (1 − goodput, %)</translation>
     </message>
 </context>
 <context>

@@ -1441,12 +1441,36 @@ OOM</source>
         <translation>梯度分桶大小（百万参数）：桶越小调用越多（延迟），桶越大最后一个桶越长，而它无法与反向计算重叠</translation>
     </message>
     <message>
-        <source>Overlap DP gradient reduction with the backward</source>
-        <translation>DP 梯度归约与反向计算重叠</translation>
+        <source>Off: each activation or gradient send holds its GPU until it has arrived (synchronous send/recv), as in the textbook&apos;s pipeline timeline</source>
+        <translation>关闭时：每次激活或梯度的发送都占住本 GPU 直到送达（同步 send/recv），与教材中的流水线时间线相同</translation>
     </message>
     <message>
-        <source>Overlap TP communication with GEMMs (--tp-comm-overlap)</source>
+        <source>Megatron --overlap-moe-expert-parallel-comm: one microbatch&apos;s forward runs beside the previous one&apos;s backward, each one&apos;s dispatch and combine hidden behind the other&apos;s compute; needs EP &gt; 1, no full recompute, and with a pipeline the interleaved schedule</source>
+        <translation>Megatron --overlap-moe-expert-parallel-comm：一个微批的前向与前一个微批的反向并排执行，各自的 dispatch 与 combine 被对方的计算掩盖；需要 EP &gt; 1、不用完全重计算，有流水线时需要交错式调度</translation>
+    </message>
+    <message>
+        <source>Overlap DP gradient reduction</source>
+        <translation>DP 梯度归约与反向重叠</translation>
+    </message>
+    <message>
+        <source>The data-parallel gradient reduction runs during the backward, bucket by bucket (the last bucket cannot hide)</source>
+        <translation>数据并行梯度归约在反向计算期间逐桶进行（最后一个桶无法被掩盖）</translation>
+    </message>
+    <message>
+        <source>Megatron --tp-comm-overlap / PyTorch async TP: each TP collective hides behind the GEMM it feeds or follows</source>
+        <translation>Megatron --tp-comm-overlap / PyTorch 异步 TP：每个 TP 集合通信被其前后的矩阵乘掩盖</translation>
+    </message>
+    <message>
+        <source>Overlap TP communication</source>
         <translation>TP 通信与矩阵乘重叠</translation>
+    </message>
+    <message>
+        <source>Overlap EP All-to-All (combined 1F1B)</source>
+        <translation>EP All-to-All 重叠（组合式 1F1B）</translation>
+    </message>
+    <message>
+        <source>Overlap pipeline sends</source>
+        <translation>流水线发送与计算重叠</translation>
     </message>
 </context>
 <context>
@@ -1646,8 +1670,8 @@ OOM</source>
         <translation>&lt;b&gt;注意：&lt;/b&gt;%1</translation>
     </message>
     <message>
-        <source>Stability wall: time lost to failures (1 − goodput, %)</source>
-        <translation>稳定性墙：故障损失的时间（1 − 有效训练时间占比，%）</translation>
+        <source>Stability wall (1 − goodput, %)</source>
+        <translation>稳定性墙（1 − 有效训练时间占比，%）</translation>
     </message>
 </context>
 <context>

@@ -251,30 +251,22 @@ ScenarioPanel::ScenarioPanel(ScenarioModel* model, QWidget* parent)
     });
     enumEdit(grad_combo_, [](Scenario& s) -> GradDtype& { return s.training.grad_dtype; });
     enumEdit(grad_comm_combo_, [](Scenario& s) -> GradComm& { return s.training.grad_comm; });
-    connect(overlap_dp_check_, &QCheckBox::toggled, this, [this](bool on) {
-        if (!syncing_)
-            model_->edit([on](Scenario& s) { s.parallel.overlap_grad_reduce = on; });
-    });
-    connect(overlap_tp_check_, &QCheckBox::toggled, this, [this](bool on) {
-        if (!syncing_)
-            model_->edit([on](Scenario& s) { s.parallel.tp_comm_overlap = on; });
-    });
-    connect(overlap_pp_check_, &QCheckBox::toggled, this, [this](bool on) {
-        if (!syncing_)
-            model_->edit([on](Scenario& s) { s.parallel.pp_comm_overlap = on; });
-    });
-    connect(overlap_ep_check_, &QCheckBox::toggled, this, [this](bool on) {
-        if (!syncing_)
-            model_->edit([on](Scenario& s) { s.parallel.ep_comm_overlap = on; });
-    });
+    // A check box that sets one scenario switch.
+    const auto boolEdit = [this](QCheckBox* box, bool& (*field)(Scenario&)) {
+        connect(box, &QCheckBox::toggled, this, [this, field](bool on) {
+            if (!syncing_)
+                model_->edit([on, field](Scenario& s) { field(s) = on; });
+        });
+    };
+    boolEdit(overlap_dp_check_, [](Scenario& s) -> bool& { return s.parallel.overlap_grad_reduce; });
+    boolEdit(overlap_tp_check_, [](Scenario& s) -> bool& { return s.parallel.tp_comm_overlap; });
+    boolEdit(overlap_pp_check_, [](Scenario& s) -> bool& { return s.parallel.pp_comm_overlap; });
+    boolEdit(overlap_ep_check_, [](Scenario& s) -> bool& { return s.parallel.ep_comm_overlap; });
     connect(bucket_spin_, qOverload<int>(&QSpinBox::valueChanged), this, [this](int v) {
         if (!syncing_)
             model_->edit([v](Scenario& s) { s.parallel.grad_bucket_mparams = v; });
     });
-    connect(sp_check_, &QCheckBox::toggled, this, [this](bool on) {
-        if (!syncing_)
-            model_->edit([on](Scenario& s) { s.parallel.sequence_parallel = on; });
-    });
+    boolEdit(sp_check_, [](Scenario& s) -> bool& { return s.parallel.sequence_parallel; });
     connect(model_, &ScenarioModel::scenarioChanged, this, &ScenarioPanel::sync);
     retranslate();
     sync();

@@ -36,31 +36,32 @@ ExercisePanel::ExercisePanel(QWidget* parent)
     , result_(new QLabel)
 {
     setObjectName(QStringLiteral("exercisePanel"));
-    // The texts scroll when the right panel is short (a 720-pixel projector).
+    // The title and the answer row (below) stay in view; the prompt and the result scroll between
+    // them when the right panel is short (a 768-pixel projector).
     auto* outer = new QVBoxLayout(this);
-    outer->setContentsMargins(0, 0, 0, 0);
-    auto* scroll = new QScrollArea;
-    scroll->setWidgetResizable(true);
-    scroll->setFrameShape(QFrame::NoFrame);
-    scroll->setHorizontalScrollBarPolicy(Qt::ScrollBarAlwaysOff);
-    outer->addWidget(scroll);
-    auto* body = new QWidget;
-    scroll->setWidget(body);
-    auto* layout = new QVBoxLayout(body);
-    layout->setContentsMargins(4, 4, 4, 4);
+    outer->setContentsMargins(4, 4, 4, 4);
     for (QLabel* l : {title_, prompt_, result_}) {
         l->setWordWrap(true);
         l->setTextFormat(Qt::RichText);
     }
-    layout->addWidget(title_);
+    outer->addWidget(title_);
+    auto* scroll = new QScrollArea;
+    scroll->setWidgetResizable(true);
+    scroll->setFrameShape(QFrame::NoFrame);
+    scroll->setHorizontalScrollBarPolicy(Qt::ScrollBarAlwaysOff);
+    outer->addWidget(scroll, 1);
+    auto* body = new QWidget;
+    scroll->setWidget(body);
+    auto* layout = new QVBoxLayout(body);
+    layout->setContentsMargins(0, 0, 0, 0);
     layout->addWidget(prompt_);
+    layout->addWidget(result_);
+    layout->addStretch(1);
     auto* row = new QHBoxLayout;
     row->addWidget(answer_, 1);
     row->addWidget(unit_);
     row->addWidget(reveal_);
-    layout->addLayout(row);
-    layout->addWidget(result_);
-    layout->addStretch(1);
+    outer->addLayout(row);
     answer_->setObjectName(QStringLiteral("exercise.answer"));
     auto* validator = new QDoubleValidator(0, 1e12, 6, answer_);
     validator->setLocale(QLocale::c());

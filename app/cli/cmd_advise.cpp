@@ -33,14 +33,10 @@ nlohmann::json localized(const Args& a, const Localized& l)
     return l.in(a.lang);
 }
 
+// The procedure's layout with the switches it sets too (SP, the schedule).
 std::string layoutLine(const Scenario& sc)
 {
-    const ParallelConfig& p = sc.parallel;
-    std::string s = "TP " + std::to_string(p.tp) + " · PP " + std::to_string(p.pp) + " · DP " + std::to_string(p.dp) + " · CP "
-                  + std::to_string(p.cp) + " · EP " + std::to_string(p.ep);
-    if (p.vpp > 1)
-        s += " · VPP " + std::to_string(p.vpp);
-    return s + " · ZeRO-" + std::to_string(p.zero) + (p.sequence_parallel ? " · SP" : "") + " · " + toString(p.schedule);
+    return layoutText(sc.parallel) + (sc.parallel.sequence_parallel ? " · SP" : "") + " · " + toString(sc.parallel.schedule);
 }
 
 } // namespace

@@ -46,17 +46,6 @@ Localized firstError(const Estimate& e)
     return {};
 }
 
-// "TP 8 · PP 1 · DP 64 · ZeRO-1": the knobs the procedure sets.
-std::string layoutText(const ParallelConfig& p)
-{
-    std::string s = "TP " + std::to_string(p.tp) + " · PP " + std::to_string(p.pp) + " · DP " + std::to_string(p.dp);
-    if (p.ep > 1)
-        s += " · EP " + std::to_string(p.ep);
-    if (p.vpp > 1)
-        s += " · VPP " + std::to_string(p.vpp);
-    return s + " · ZeRO-" + std::to_string(p.zero);
-}
-
 DecisionStep makeStep(const std::string& id, const Localized& title)
 {
     DecisionStep s;
@@ -377,6 +366,18 @@ DecisionResult Procedure::run(const DecisionOptions& options)
 }
 
 } // namespace
+
+std::string layoutText(const ParallelConfig& p)
+{
+    std::string s = "TP " + std::to_string(p.tp) + " · PP " + std::to_string(p.pp) + " · DP " + std::to_string(p.dp);
+    if (p.cp > 1)
+        s += " · CP " + std::to_string(p.cp);
+    if (p.ep > 1)
+        s += " · EP " + std::to_string(p.ep);
+    if (p.vpp > 1)
+        s += " · VPP " + std::to_string(p.vpp);
+    return s + " · ZeRO-" + std::to_string(p.zero);
+}
 
 DecisionResult decide(const Scenario& base, const DecisionOptions& options)
 {

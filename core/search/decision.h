@@ -57,4 +57,7 @@ struct DecisionOptions {
 
 DecisionResult decide(const Scenario& base, const DecisionOptions& options = {});
 
+// "TP 8 · PP 1 · DP 64 · ZeRO-1" (CP, EP and VPP when above 1): the knobs the procedure sets.
+std::string layoutText(const ParallelConfig& p);
+
 } // namespace parascope

@@ -1,6 +1,7 @@
 #include "time/op_costs.h"
 
 #include "time/fp8_casts.h"
+#include "time/tail_costs.h"
 #include "time/offload_costs.h"
 
 #include "memory/activation_memory.h"
@@ -397,17 +398,7 @@ OpCostModel opCosts(const Scenario& sc, const ParamCounts& params, const Pipelin
     for (const StageLayers& L : geometry.rank_layers)
         shard_params = std::max(shard_params, stageParams(params, L, p).total());
     const double opt_shard = p.zero >= 1 ? shard_params / zeroDegree(p) : shard_params;
-    const bool adam = t.optimizer == Optimizer::AdamW;
-    const double bytes_per_param = (adam ? 24.0 : 16.0) + (t.grad_dtype == GradDtype::Fp32 ? 4 : 2) + 2;
-    out.optimizer_s = hbm > 0 ? opt_shard * bytes_per_param / hbm : 0;
-    if (!offload.active)
-    addTerm(out.terms, explain, [&] {
-        return Term{"time.optimizer", out.optimizer_s, "s", "Ψ_shard · bytes touched / (HBM · efficiency)",
-                    num(opt_shard) + "·" + num(bytes_per_param) + "/" + num(hbm),
-                    "memory-bound fused Adam: read master, m, v, grad; write master, m, v, weights"};
-    });
-    if (offload.active)
-        out.optimizer_s = offload.optimizer_s;
+    out.optimizer_s = offload.active ? offload.optimizer_s : optimizerStepSeconds(t, opt_shard, hbm, out.terms, explain);
     RankTail tail;
     tail.optimizer_s = out.optimizer_s;
     tail.grad_reduce_s += offload.gradients_s;
@@ -435,23 +426,8 @@ OpCostModel opCosts(const Scenario& sc, const ParamCounts& params, const Pipelin
             tail.param_gather_s += p.overlap_grad_reduce ? std::max(0.0, c.time_s - first_fwd) : c.time_s;
         }
     }
-    // Compressed gradients (training.grad_comm): a memory-bound pass before each reduction — read
-    // the gradient, write it compressed — and its mirror after (read the received, write the
-    // gradient); 1-bit also reads and writes its fp32 error-feedback buffer. Once per step, or
-    // per microbatch under ZeRO-2/3, whose gradients are reduced as they appear.
-    if (t.grad_comm != GradComm::Same && (p.dp * p.cp > 1 || p.ep > 1) && hbm > 0) {
-        TrainingConfig native = t;
-        native.grad_comm = GradComm::Same;
-        const double bytes = 2 * (native.gradWireBytes() + t.gradWireBytes()) + (t.grad_comm == GradComm::OneBit ? 8 : 0);
-        const double passes = p.zero >= 2 ? microbatches : 1;
-        const double compress_s = passes * shard_params * bytes / hbm;
-        tail.optimizer_s += compress_s;
-        addTerm(out.terms, explain, [&] {
-            return Term{"time.grad_compress", compress_s, "s", "passes · Ψ_stage · 2·(gradient + wire bytes) (+ 8 B error feedback for 1-bit) / HBM",
-                        num(passes) + "·" + num(shard_params) + "·" + num(bytes) + "/" + num(hbm),
-                        "FP8-LM (Peng et al. 2023) §3.1; 1-bit Adam (Tang et al. 2021) §4: compress, send, decompress"};
-        });
-    }
+    // Compressed gradients (training.grad_comm): compressed before, decompressed after each reduction.
+    tail.optimizer_s += gradCompressionSeconds(sc, shard_params, microbatches, hbm, out.terms, explain);
     out.tails.assign(std::size_t(geometry.ranks), tail);
     if (explain == Explain::NumbersOnly)
         return out;

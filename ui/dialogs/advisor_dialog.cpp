@@ -34,18 +34,7 @@ QString verdictBadge(DecisionVerdict v)
     return {};
 }
 
-QString layoutLine(const Scenario& sc)
-{
-    const ParallelConfig& p = sc.parallel;
-    QString s = QStringLiteral("TP %1 · PP %2 · DP %3").arg(p.tp).arg(p.pp).arg(p.dp);
-    if (p.cp > 1)
-        s += QStringLiteral(" · CP %1").arg(p.cp);
-    if (p.ep > 1)
-        s += QStringLiteral(" · EP %1").arg(p.ep);
-    if (p.vpp > 1)
-        s += QStringLiteral(" · VPP %1").arg(p.vpp);
-    return s + QStringLiteral(" · ZeRO-%1").arg(p.zero);
-}
+QString layoutLine(const Scenario& sc) { return str(layoutText(sc.parallel)); }
 
 // What the procedure reads from a scenario: a change elsewhere (a TP slider) does not re-run it.
 std::string procedureInputs(const Scenario& sc)

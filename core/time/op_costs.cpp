@@ -1,5 +1,6 @@
 #include "time/op_costs.h"
 
+#include "time/attention_rate.h"
 #include "time/fp8_casts.h"
 #include "time/tail_costs.h"
 #include "time/offload_costs.h"
@@ -114,12 +115,7 @@ OpCostModel opCosts(const Scenario& sc, const ParamCounts& params, const Pipelin
     // Tensor-core work runs at the sustained clock, not the boost clock the peak is quoted at.
     const double gemm_rate = peak * gpu.gemm_efficiency * gpu.sustained_clock;
     const double bf16_gemm_rate = bf16_peak * gpu.gemm_efficiency * gpu.sustained_clock;
-    // Flash kernels: each call sees s/cp queries and keys (one ring step's block with CP).
-    const double attn_seq = double(t.seq_len) / p.cp;
-    const double head_dim = double(m.queryWidth()) / m.heads;
-    const bool fa2 = t.attention_kernel == AttentionKernel::Fa2;
-    const double attn_eff = gpu.attentionEfficiency(attn_seq, head_dim, fa2);
-    const double attn_rate = bf16_peak * attn_eff * gpu.sustained_clock;
+    const AttentionRate attn = attentionRate(sc, bf16_peak); // time/attention_rate.h
     const double hbm = gpu.hbm_bytes_per_s * gpu.hbm_efficiency;
     const Fp8Casts casts = fp8Casts(t.fp8_recipe);
     const double microbatches = double(std::max<std::int64_t>(1, sc.microbatches()));
@@ -243,7 +239,7 @@ OpCostModel opCosts(const Scenario& sc, const ParamCounts& params, const Pipelin
         // backward repeats each twice (dQ and dK from dS; dV and dP).
         const double score_flops = tokens * f.attention_scores / split;
         if (t.flash_attention) {
-            c.attention_s = score_flops / 2 / attn_rate;
+            c.attention_s = score_flops / 2 / attn.flops_per_s;
             c.attention_b_s = kFlashBackwardFlops * c.attention_s;
         } else {
             c.attention_s = 2 * gemmTime(score_flops / 2, bf16_gemm_rate);
@@ -468,15 +464,7 @@ OpCostModel opCosts(const Scenario& sc, const ParamCounts& params, const Pipelin
                              casts.source});
     }
     if (t.flash_attention)
-        out.terms.push_back({"time.layer_forward_attention", dense.attention_s, "s",
-                             std::string("tokens·2·s·q/t (causal: half of 4·s·q) / (bf16 peak · η·s'/(s' + s½)·f(d) · clock), s' = s/CP; backward 2.5×")
-                                 + (fp8 ? " (attention stays bf16 in FP8 recipes)" : ""),
-                             num(tokens) + "·2·" + num(double(t.seq_len)) + "·" + num(double(m.queryWidth())) + "/" + num(split) + " / ("
-                                 + num(bf16_peak) + "·" + num(attn_eff) + "·" + num(gpu.sustained_clock)
-                                 + "), η = " + num(fa2 && gpu.attention_efficiency_fa2 > 0 ? gpu.attention_efficiency_fa2 : gpu.attention_efficiency)
-                                 + " (" + toString(t.attention_kernel) + "), s' = " + num(attn_seq) + ", s½ = "
-                                 + num(gpu.attention_half_seq) + ", d = " + num(head_dim),
-                             "FlashAttention-2 (Dao 2023) Fig. 4 / FlashAttention-3 (Shah et al. 2024) Figs. 5–6: causal forward + backward sweeps"});
+        out.terms.push_back(attentionTerm(sc, attn, dense.attention_s, tokens, split, bf16_peak, fp8));
     else
         out.terms.push_back({"time.layer_forward_attention", dense.attention_s, "s",
                              "2 batched GEMMs of tokens·2·s·q/t each (the whole s×s, masked after); backward 2×",

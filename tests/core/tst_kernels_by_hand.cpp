@@ -1,6 +1,7 @@
-// The kernel-level costs of a layer derived by hand (core/time/op_costs.cpp): causal flash
-// attention at the kernel's measured efficiency for its sequence, head dim and kernel
-// (cuDNN / FlashAttention-2), torchtitan's op-level selective recompute (every_other_mm), TP
+// The kernel-level costs of a layer derived by hand (core/time/op_costs.cpp,
+// core/time/attention_rate.cpp): causal flash attention at the kernel's measured efficiency for
+// its sequence, head dim and kernel (cuDNN / FlashAttention-2), and on a context-parallel ring
+// (mostly unmasked blocks), torchtitan's op-level selective recompute (every_other_mm), TP
 // communication overlap that hides each collective behind its own GEMM only, and a MoE layer
 // waiting for the host that issues it. The preset
 // numbers each derivation uses are asserted first, so the comments stay true.
@@ -85,6 +86,42 @@ private slots:
         const double batched = 2 * (F + 10e9) / (989e12 * 0.803 * 0.78);
         const double engine_batched = termValue(c, "time.layer_forward_attention");
         QVERIFY2(near(engine_batched, batched), qPrintable(versus("batched GEMM attention", engine_batched, batched)));
+    }
+
+    void ringContextParallelAttentionByHand()
+    {
+        // Llama-2 7B on H100 at 32,768 tokens with CP 4 on a load-balanced ring: a GPU holds
+        // 8,192 tokens, T = 8192, and does the causal half of their attention, T·2·s·q =
+        // 8192·2·32768·4096 = 2.19902e12 FLOP per layer forward. 1/4 of it is the causal call on
+        // its own chunks (s' = 8192) at 989e12·0.51·(8192/8772)·0.78 = 3.67411e14 FLOP/s. The other
+        // 3/4 are unmasked blocks, half with 4,096 keys, half with 8,192, at the causal rate for
+        // that length over r(x) = 0.92·x/(x + 248) (FlashAttention-3 Fig. 5's causal/unmasked
+        // forward ratio): r(4096) = 0.867477, r(8192) = 0.892967, so
+        //   4096 keys: 989e12·0.51·(4096/4676)·0.78 / 0.867477 = 3.97273e14 FLOP/s,
+        //   8192 keys: 3.67411e14 / 0.892967 = 4.11450e14 FLOP/s;
+        //   time = 2.19902e12·(0.25/3.67411e14 + 0.375/3.97273e14 + 0.375/4.11450e14) = 5.57625 ms,
+        // 0.93168 of the 5.98518 ms that one causal call at s' = 8192 would take.
+        Scenario sc = llama7bOnH100(1, Recompute::Full);
+        sc.training.seq_len = 32768;
+        sc.model.max_positions = 32768;
+        sc.parallel.cp = 4;
+        QCOMPARE(GpuSpec::causalThroughputRatio(4096), 0.92 * 4096 / 4344);
+        const double F = 8192.0 * 2 * 32768 * 4096;
+        const double causal = 989e12 * 0.51 * (8192.0 / 8772) * 0.78;
+        const double keys_4k = 989e12 * 0.51 * (4096.0 / 4676) * 0.78 / (0.92 * 4096 / 4344);
+        const double keys_8k = causal / (0.92 * 8192 / 8440);
+        const double ring = F * (0.25 / causal + 0.375 / keys_4k + 0.375 / keys_8k);
+        QVERIFY(near(ring, 5.57625e-3, 1e-5));
+        const double engine_ring = termValue(sc, "time.layer_forward_attention");
+        QVERIFY2(near(engine_ring, ring), qPrintable(versus("ring CP attention", engine_ring, ring)));
+        // The ring's blocks are not the masked call's: 7 % faster than one causal call at s'.
+        QVERIFY(near(ring / (F / causal), 0.93168, 1e-4));
+        // Ulysses (a2a) CP: each GPU runs whole sequences of 32 / 4 heads, one causal call at
+        // s = 32,768: 989e12·0.51·(32768/33348)·0.78 = 3.86582e14 FLOP/s on the same FLOPs, 5.68838 ms.
+        sc.parallel.cp_comm = CpComm::A2a;
+        const double ulysses = F / (989e12 * 0.51 * (32768.0 / 33348) * 0.78);
+        const double engine_ulysses = termValue(sc, "time.layer_forward_attention");
+        QVERIFY2(near(engine_ulysses, ulysses), qPrintable(versus("Ulysses attention", engine_ulysses, ulysses)));
     }
 
     void everyOtherMatmulByHand()

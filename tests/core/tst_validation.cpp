@@ -80,13 +80,14 @@ private slots:
         // nodes with DeepEP, PP 32 × VPP 3 with the all-to-all dispatcher, and TP 4 · CP 1–8 at
         // 16k–128k tokens (the TP 4 run at 4k is the fit run of the MoE host time).
         // Korthikanti et al. 2022's step times are not used: the issue tracker reserves them as
-        // an external check (docs/VALIDATION.md). Measured 2026-12-01 (attention costed causal
-        // from FlashAttention-2/3 kernel sweeps, TP overlap hiding each collective behind its own
-        // GEMM, the A100 and H100 sustained clocks refitted on the fit part, the 500 W H100's on
-        // one fit run, FP8's own GEMM curve; DeepEP's one copy per node, the MoE host time): MAPE
-        // 10.4 % over 44 runs, worst mcore_qwen3_235b_tp2_pp32 −31.4 %; by class dense 8.9 % (9),
-        // fp8 10.2 % (10), fsdp 6.7 % (7), long_context 13.6 % (12: the Qwen3 CP runs +8.5 …
-        // +26.1 %, too slow), moe 11.0 % (6).
+        // an external check (docs/VALIDATION.md). Measured 2026-12-02 (attention costed causal
+        // from FlashAttention-2/3 kernel sweeps, a CP ring's unmasked blocks at the unmasked
+        // rate, TP overlap hiding each collective behind its own GEMM, the A100 and H100
+        // sustained clocks refitted on the fit part, the 500 W H100's on one fit run, FP8's own
+        // GEMM curve; DeepEP's one copy per node, the MoE host time): MAPE 10.5 % (10.497) over
+        // 44 runs, worst mcore_qwen3_235b_tp2_pp32 −31.4 %; by class dense 8.9 % (9), fp8 10.2 %
+        // (10), fsdp 6.7 % (7), long_context 13.9 % (12: Megatron's Qwen3 CP runs +8.5 … +18.6 %,
+        // too slow, torchtitan's 128k–256k runs −14 … −23 %, too fast), moe 11.0 % (6).
         // Bounds: the issue's target is MAPE ≤ 10 % with no run off by more than 30 %; with the
         // fine-grained MoE runs in, the engine does not meet it yet (issue 15 stays open), so
         // these bounds hold today's figures (10.5 %, 32 %) against regressions, not the target.

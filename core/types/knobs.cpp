@@ -233,12 +233,14 @@ bool applyKnobAssignment(Scenario& sc, std::string_view assignment, std::string&
         return false;
     }
     const std::string_view path = assignment.substr(0, eq), text = assignment.substr(eq + 1);
+    if (!findKnob(path)) // say that, and which knobs there are, before judging the value
+        return applyKnob(sc, path, 0, why);
     long long value = 0;
     const auto [end, ec] = std::from_chars(text.data(), text.data() + text.size(), value);
     if (ec != std::errc() || end != text.data() + text.size()) {
         // Enum knobs by name, as the scenario file spells them (the enums' name tables).
         bool named = false;
-        if (const Knob* k = findKnob(path); k && k->value_name)
+        if (const Knob* k = findKnob(path); k->value_name)
             for (long long i = k->min; i <= k->max && !named; ++i)
                 if (text == k->value_name(i)) {
                     value = i;

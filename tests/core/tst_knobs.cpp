@@ -111,6 +111,9 @@ private slots:
         QVERIFY(why.find("outside 0 … 3") != std::string::npos);
         QVERIFY(!applyKnobAssignment(sc, "model.hidden=1", why));
         QVERIFY(why.find("no knob") != std::string::npos);
+        // A path that is no knob is named as such whatever its value (not "not a whole number").
+        QVERIFY(!applyKnobAssignment(sc, "parallel.ep_comm_overlap=true", why));
+        QVERIFY2(why.find("no knob \"parallel.ep_comm_overlap\"") != std::string::npos, why.c_str());
     }
 };
 

@@ -99,6 +99,15 @@ Term inflightTerm(ScheduleKind s, int pp, int vpp, long long m, int i, double va
 
 // Step time in unit costs: ideal m·(F+B) plus the bubble of the schedule
 // (docs/reference/schedules-and-comm.md §1.11 closed forms, F = 1, B = 2, Bi = W = 1, F&B = 3).
+long long unpairedPasses(ScheduleKind s, int pp, int vpp, long long m, int rank)
+{
+    if (pp <= 1)
+        return std::min(m, 1LL);
+    if (s == ScheduleKind::Interleaved) // with m = p Megatron runs every forward first
+        return m == pp ? vpp * m : std::min(vpp * m, 2LL * (pp - rank - 1) + (vpp - 1LL) * pp + 1);
+    return std::min(m, (long long)(pp - rank));
+}
+
 double bubbleFraction(ScheduleKind s, int pp, int vpp, long long m)
 {
     pp = std::max(1, pp);

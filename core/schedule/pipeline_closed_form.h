@@ -15,6 +15,11 @@ namespace parascope {
 std::vector<double> inflightMicrobatches(ScheduleKind s, int pp, int vpp, long long microbatches);
 Term inflightTerm(ScheduleKind s, int pp, int vpp, long long microbatches, int rank, double value);
 
+// Forward passes rank `rank` runs before its first backward, in chunk passes (as many backwards
+// follow its last forward): 1F1B min(m, p − r), Megatron's interleaved 1F1B
+// min(v·m, 2·(p − r − 1) + (v − 1)·p + 1) (all v·m when m = p), no pipeline 1. Combined 1F1B pairs every other pass.
+long long unpairedPasses(ScheduleKind s, int pp, int vpp, long long microbatches, int rank);
+
 // Idle fraction of the step (bubble / step time) for unit costs F = 1, B = 2 (Bi = W = 1).
 double bubbleFraction(ScheduleKind s, int pp, int vpp, long long microbatches);
 Term bubbleTerm(ScheduleKind s, int pp, int vpp, long long microbatches);

@@ -52,6 +52,20 @@ Timeline simulate(const SimulationInput& in)
     tl.peak_inflight.assign(p, 0);
     Ends ends(S, m);
     std::vector<std::size_t> pos(p, 0);
+    // Per rank: where its first backward is and where its last forward is (combined 1F1B pairs
+    // only the passes between them, StageCost::unpaired_forward_s).
+    std::vector<std::size_t> first_backward(p, 0), last_forward(p, 0);
+    for (int r = 0; r < p; ++r) {
+        const auto& list = sch.actions[r];
+        first_backward[r] = list.size();
+        for (std::size_t i = 0; i < list.size(); ++i) {
+            const bool backward = list[i].kind == OpKind::Backward || list[i].kind == OpKind::BackwardInput;
+            if (backward && first_backward[r] == list.size())
+                first_backward[r] = i;
+            if (list[i].kind == OpKind::Forward)
+                last_forward[r] = i;
+        }
+    }
     std::vector<double> clock(p, 0);
     std::vector<double> last_backward_start(p, 0);
     std::vector<int> inflight(p, 0), peak(p, 0);
@@ -125,6 +139,10 @@ Timeline simulate(const SimulationInput& in)
                 ready = forwardReady(a.stage, a.microbatch, r);
                 duration = cost(a.stage).forward_s;
                 comm = cost(a.stage).forward_comm_s;
+                if (pos[r] < first_backward[r]) { // warm-up: no backward to pair with
+                    duration += cost(a.stage).unpaired_forward_s;
+                    comm += cost(a.stage).unpaired_forward_s;
+                }
                 type = OpType::F;
                 break;
             case OpKind::Backward:
@@ -132,6 +150,10 @@ Timeline simulate(const SimulationInput& in)
                 ready = backwardReady(a.stage, a.microbatch, r);
                 duration = a.kind == OpKind::Backward ? cost(a.stage).backward_s() : cost(a.stage).backward_input_s;
                 comm = cost(a.stage).backward_comm_s;
+                if (pos[r] > last_forward[r]) { // cool-down: no forward to pair with
+                    duration += cost(a.stage).unpaired_backward_s;
+                    comm += cost(a.stage).unpaired_backward_s;
+                }
                 type = a.kind == OpKind::Backward ? OpType::B : OpType::I;
                 break;
             case OpKind::BackwardWeight: {

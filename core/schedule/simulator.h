@@ -44,6 +44,11 @@ struct TimedOp {
 struct StageCost {
     double forward_s = 0, backward_input_s = 0, backward_weight_s = 0;
     double forward_comm_s = 0, backward_comm_s = 0; // parts of F and of I(/B) that are communication
+    // Megatron's combined 1F1B (parallel.ep_comm_overlap) hides a pass's all-to-alls behind the
+    // other direction's pass it is paired with; a rank's warm-up forwards (before its first
+    // backward) and cool-down backwards (after its last forward) have none and take this much
+    // longer, exposed communication.
+    double unpaired_forward_s = 0, unpaired_backward_s = 0;
     double backward_s() const { return backward_input_s + backward_weight_s; }
 };
 

@@ -47,6 +47,10 @@ Term attentionTerm(const Scenario& sc, const AttentionRate& rate, double forward
     const std::string flops = num(tokens) + "·2·" + num(double(t.seq_len)) + "·" + num(double(m.queryWidth())) + "/" + num(split);
     const std::string constants = ", η = " + num(eta) + " (" + toString(t.attention_kernel) + "), s' = " + num(rate.seq_per_call)
                                 + ", s½ = " + num(gpu.attention_half_seq) + ", d = " + num(headDim(m));
+    if (!t.flash_attention)
+        return {"time.layer_forward_attention", forward_s, "s",
+                "2 batched GEMMs of tokens·2·s·q/t each (the whole s×s, masked after); backward 2×",
+                "2 × gemm_time(" + flops + ")", "Megatron-LM (2021) core attention: baddbmm + softmax + bmm"};
     const std::string stays = fp8 ? " (attention stays bf16 in FP8 recipes)" : "";
     const std::string sources = "FlashAttention-2 (Dao 2023) Fig. 4 / FlashAttention-3 (Shah et al. 2024) Figs. 5–6: causal forward + backward sweeps";
     if (!ringCp(sc.parallel))

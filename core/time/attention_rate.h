@@ -23,7 +23,8 @@ struct AttentionRate {
 // gain as the forward does (the sweeps that give the ratio are forward only).
 AttentionRate attentionRate(const Scenario& sc, double bf16_peak);
 
-// "time.layer_forward_attention": the forward's attention seconds per layer and microbatch.
+// "time.layer_forward_attention": the forward's attention seconds per layer and microbatch (flash,
+// or without flash Megatron 2021's two batched GEMMs).
 Term attentionTerm(const Scenario& sc, const AttentionRate& rate, double forward_s, double tokens, double split,
                    double bf16_peak, bool fp8);
 

@@ -66,6 +66,9 @@ struct LayerCost {
     double recompute_s = 0; // selective recompute modules other than core_attn, in the backward
     double tp_f = 0, tp_b = 0, ep_f = 0, ep_b = 0, cp_f = 0, cp_b = 0; // exposed comm
     double host_f = 0, host_b = 0; // MoE: the GPU waiting for the host to issue the layer's kernels
+    // Combined 1F1B: what a pass without a partner (warm-up forwards, cool-down backwards) takes
+    // beyond a paired one, its all-to-alls exposed again.
+    double unpaired_f = 0, unpaired_b = 0;
 
     // The layer's compute per microbatch, before any host wait. Forward: GEMMs, attention,
     // elementwise, FP8 casts, routing. Backward, input gradients: dX GEMMs (= the forward's), the
@@ -284,11 +287,11 @@ OpCostModel opCosts(const Scenario& sc, const ParamCounts& params, const Pipelin
             // Combined 1F1B (parallel_config.h ep_comm_overlap; Megatron-Core "Combined 1F1B:
             // Expert-Parallel All-to-All Overlap"): the forward's dispatch and combine hide behind
             // the paired backward's compute of the layer, the backward's behind the forward's.
-            if (p.epOverlapApplies(full)) {
-                const double forward_compute = c.forward();
-                const double backward_compute = c.backwardInput(t) + c.backwardWeight();
-                c.ep_f = std::max(0.0, c.ep_f - backward_compute);
-                c.ep_b = std::max(0.0, c.ep_b - forward_compute);
+            if (p.epOverlapApplies(full)) { // unpaired_*: for now what the partner hides
+                c.unpaired_f = c.ep_f - std::max(0.0, c.ep_f - (c.backwardInput(t) + c.backwardWeight()));
+                c.unpaired_b = c.ep_b - std::max(0.0, c.ep_b - c.forward());
+                c.ep_f -= c.unpaired_f;
+                c.ep_b -= c.unpaired_b;
             }
         }
         if (p.cp > 1 && p.cp_comm == CpComm::A2a) { // Ulysses: Q/K/V in and the output out, each direction
@@ -308,11 +311,16 @@ OpCostModel opCosts(const Scenario& sc, const ParamCounts& params, const Pipelin
         // the host needs to issue it, the GPU waits for the difference (gpu.moe_layer_host_s per
         // forward, twice that per backward; the backward of a full recompute issues the forward
         // again).
-        if (moe && m.moe && gpu.moe_layer_host_s > 0) {
-            const double H = gpu.moe_layer_host_s;
-            c.host_f = std::max(0.0, H - (c.forward() + c.commForward()));
-            c.host_b = std::max(0.0, (full ? 3 : 2) * H - (c.backwardInput(t) + c.backwardWeight() + c.commBackward(full)));
-        }
+        const double H = moe && m.moe ? gpu.moe_layer_host_s : 0.0;
+        const double gpu_f = c.forward() + c.commForward();
+        const double gpu_b = c.backwardInput(t) + c.backwardWeight() + c.commBackward(full);
+        const double H_b = (full ? 3 : 2) * H;
+        c.host_f = std::max(0.0, H - gpu_f);
+        c.host_b = std::max(0.0, H_b - gpu_b);
+        // A pass without a partner runs its all-to-alls exposed: the GPU's work grows by what the
+        // partner hid, less what it had spent waiting for the host.
+        c.unpaired_f = std::max(H, gpu_f + c.unpaired_f) - std::max(H, gpu_f);
+        c.unpaired_b = std::max(H_b, gpu_b + c.unpaired_b) - std::max(H_b, gpu_b);
         return c;
     };
     const LayerCost dense = layerCost(false);
@@ -382,6 +390,8 @@ OpCostModel opCosts(const Scenario& sc, const ParamCounts& params, const Pipelin
         st.cost.backward_input_s = bwd_in + st.backward.total();
         st.cost.backward_weight_s = bwd_w;
         st.cost.backward_comm_s = st.backward.total();
+        st.cost.unpaired_forward_s = sum([](const LayerCost& x) { return x.unpaired_f; });
+        st.cost.unpaired_backward_s = sum([](const LayerCost& x) { return x.unpaired_b; });
     }
 
     // Pipeline p2p and the per-rank tails (gradient reduction, optimizer, parameter gather).
@@ -455,6 +465,13 @@ OpCostModel opCosts(const Scenario& sc, const ParamCounts& params, const Pipelin
                                  "eager PyTorch issues each kernel from the host; the dispatcher's device-to-host read of the token "
                                  "counts every forward keeps the host at most one layer ahead (Megatron-Core MoE report, "
                                  "arXiv 2603.07685: host-boundedness, CUDA graphs); H fitted, see the GPU preset's source"});
+        if (moe.unpaired_f + moe.unpaired_b > 0)
+            out.terms.push_back({"time.moe_unpaired_pass", moe.unpaired_f + moe.unpaired_b, "s",
+                                 "max(H, GPU + A) − max(H, GPU) per direction, A = the all-to-alls a partner pass hides; "
+                                 "each rank's warm-up forwards and cool-down backwards",
+                                 num(moe.unpaired_f) + " s forward + " + num(moe.unpaired_b) + " s backward per MoE layer",
+                                 "Megatron-Core combined 1F1B (--overlap-moe-expert-parallel-comm) overlaps a forward with a "
+                                 "backward; a rank's passes before its first backward and after its last forward have none"});
     }
     if (fp8) {
         out.terms.push_back({"time.layer_fp8_casts", dense.cast_f_s + dense.cast_b_s, "s",
@@ -463,13 +480,7 @@ OpCostModel opCosts(const Scenario& sc, const ParamCounts& params, const Pipelin
                                  + "); " + num(dense.cast_f_s) + " s forward + " + num(dense.cast_b_s) + " s backward",
                              casts.source});
     }
-    if (t.flash_attention)
-        out.terms.push_back(attentionTerm(sc, attn, dense.attention_s, tokens, split, bf16_peak, fp8));
-    else
-        out.terms.push_back({"time.layer_forward_attention", dense.attention_s, "s",
-                             "2 batched GEMMs of tokens·2·s·q/t each (the whole s×s, masked after); backward 2×",
-                             "2 × gemm_time(" + num(tokens) + "·2·" + num(double(t.seq_len)) + "·" + num(double(m.queryWidth())) + "/" + num(split) + ")",
-                             "Megatron-LM (2021) core attention: baddbmm + softmax + bmm"});
+    out.terms.push_back(attentionTerm(sc, attn, dense.attention_s, tokens, split, bf16_peak, fp8));
     out.terms.push_back({"time.layer_elementwise", dense.elementwise_s, "s", "activation bytes per layer / (HBM · efficiency)",
                          num(dense.elementwise_s * hbm) + "/" + num(hbm), "memory-bound kernels stream each activation once per pass"});
     if (p.tp_comm_overlap)

@@ -123,7 +123,16 @@ StepSimulation closedForm(const Scenario& sc, const OpCostModel& costs, long lon
         }
     const double md = double(std::max(1LL, m));
     const double bf = p.pp > 1 ? bubbleFraction(p.schedule, p.pp, p.vpp, m) : 0.0;
-    const double pipeline = md * t_mb / (1 - bf);
+    // Combined 1F1B: the critical rank's warm-up forwards and cool-down backwards run unpaired
+    // (StageCost::unpaired_forward_s), spread over its chunks.
+    double unpaired = 0;
+    const double passes = double(unpairedPasses(p.schedule, p.pp, p.vpp, m, critical));
+    for (int s = 0; s < int(costs.stages.size()); ++s)
+        if (costs.geometry.rankOfStage(s) == critical) {
+            const StageCost& c = costs.stages[std::size_t(s)].cost;
+            unpaired += passes / costs.geometry.chunks * (c.unpaired_forward_s + c.unpaired_backward_s);
+        }
+    const double pipeline = md * t_mb / (1 - bf) + unpaired;
     const RankTail& tail = costs.tails.empty() ? RankTail{} : costs.tails.front();
     // The gradient reduction overlaps the last microbatch's backward, which is the backward share
     // of a microbatch: 4 of the 6 FLOPs per parameter and token (forward 2, backward dX 2 + dW 2;
@@ -141,7 +150,7 @@ StepSimulation closedForm(const Scenario& sc, const OpCostModel& costs, long lon
     const double p2p_exposed = p.pp > 1 ? 2.0 * boundaries + (costs.blocking_p2p ? md * 2.0 * costs.p2p_s : 0.0) : 0.0;
     out.time.critical_rank = critical;
     out.inflight = inflightMicrobatches(p.schedule, p.pp, p.vpp, m);
-    finish(out, costs, pipeline + p2p_exposed + tail_exposed + costs.optimizer_s, md * (t_mb - comm_mb), md * comm_mb,
+    finish(out, costs, pipeline + p2p_exposed + tail_exposed + costs.optimizer_s, md * (t_mb - comm_mb), md * comm_mb + unpaired,
            tail_exposed, p2p_exposed, by_group, explain);
     return out;
 }

@@ -157,6 +157,39 @@ private slots:
         QCOMPARE(order(s, 0), std::string("0F0 0F1 2F0 2F1 0F2 2B0 0F3 2B1 2F2 0B0 2F3 0B1 2B2 2B3 0B2 0B3"));
     }
 
+    void unpairedPassesMatchTheOrders()
+    {
+        // Combined 1F1B pairs a rank's forwards with backwards only between its first backward
+        // and its last forward; the closed form's count of the others (unpairedPasses) must be
+        // the generated orders' — e.g. interleaved p = 2, v = 2, m = 4, rank 0 above: 5 forwards
+        // before 2B0 (warm-up 4 + the first steady one), 5 backwards after 2F3.
+        QCOMPARE(unpairedPasses(ScheduleKind::Interleaved, 2, 2, 4, 0), 5LL);
+        const auto check = [](const PipelineSchedule& s, ScheduleKind kind, int p, int v, int m) {
+            for (int r = 0; r < p; ++r) {
+                const auto& list = s.actions[std::size_t(r)];
+                long long before = 0, after = 0;
+                bool seen_backward = false;
+                for (const Action& a : list) {
+                    seen_backward = seen_backward || a.kind == OpKind::Backward;
+                    before += !seen_backward && a.kind == OpKind::Forward;
+                }
+                for (auto it = list.rbegin(); it != list.rend() && it->kind != OpKind::Forward; ++it)
+                    ++after;
+                const long long expected = unpairedPasses(kind, p, v, m, r);
+                QVERIFY2(before == expected && after == expected,
+                         qPrintable(QStringLiteral("p %1 v %2 m %3 rank %4: %5 before, %6 after, closed form %7")
+                                        .arg(p).arg(v).arg(m).arg(r).arg(before).arg(after).arg(expected)));
+            }
+        };
+        for (int p : {1, 2, 4, 8})
+            for (int m : {1, 3, 8, 16})
+                check(oneFOneBSchedule(p, m), ScheduleKind::OneFOneB, p, 1, m);
+        for (int p : {2, 4, 8})
+            for (int v : {2, 3})
+                for (int m : {p, 2 * p, 4 * p})
+                    check(interleavedSchedule(p, v, m), ScheduleKind::Interleaved, p, v, m);
+    }
+
     void zbH1Order()
     {
         // Rank 1 of 3 delays its W's by one steady iteration.

@@ -88,7 +88,7 @@ private slots:
         // GEMM curve; DeepEP's one copy per node, the MoE host time): MAPE 10.4 % over 46 runs,
         // worst mcore_qwen3_235b_tp2_pp32 −31.4 %; by class dense 8.9 % (9), fp8 10.2 % (10),
         // fsdp 6.0 % (8), long_context 13.9 % (12: Megatron's Qwen3 CP runs +8.5 … +18.6 %, too
-        // slow, torchtitan's 128k–256k runs −14 … −23 %, too fast), moe 11.6 % (7).
+        // slow, torchtitan's 128k–256k runs −14 … −23 %, too fast), moe 11.4 % (7).
         // Bounds: the issue's target is MAPE ≤ 10 % with no run off by more than 30 %; with the
         // fine-grained MoE runs in, the engine does not meet it yet (issue 15 stays open), so
         // these bounds hold today's figures (10.5 %, 32 %) against regressions, not the target.

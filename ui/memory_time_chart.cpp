@@ -99,7 +99,8 @@ void MemoryTimeChart::setCompare(std::optional<ScheduleKind> kind)
     const int index = compare_box_->findData(kind ? int(*kind) : -1);
     if (index >= 0 && index != compare_box_->currentIndex())
         compare_box_->setCurrentIndex(index); // calls back here once, with the same kind
-    refresh();
+    compare_stale_ = false;
+    draw();
 }
 
 void MemoryTimeChart::setCursorTime(double t_s)
@@ -125,15 +126,40 @@ QString MemoryTimeChart::headline() const
 
 void MemoryTimeChart::refresh()
 {
+    compare_stale_ = compare_.has_value() && !isVisible();
+    draw();
+}
+
+void MemoryTimeChart::showEvent(QShowEvent* e)
+{
+    ChartView::showEvent(e);
+    catchUp();
+}
+
+void MemoryTimeChart::sizeChanged() { catchUp(); }
+
+void MemoryTimeChart::catchUp()
+{
+    if (!compare_stale_)
+        return;
+    compare_stale_ = false;
+    draw();
+}
+
+void MemoryTimeChart::draw()
+{
     if (showInvalid())
         return;
     const Estimate& e = model_->estimate();
     lanes_ = memoryOverStep(e);
     double end = e.time.step_s;
-    // The compared schedule: the same scenario under it (without virtual stages), rank 0.
-    compare_lane_.clear();
-    compare_inflight_ = 0;
-    if (compare_ && *compare_ != model_->scenario().parallel.schedule) {
+    // The compared schedule: the same scenario under it (without virtual stages), rank 0 (kept
+    // as it was while stale: the tab is hidden).
+    if (!compare_stale_) {
+        compare_lane_.clear();
+        compare_inflight_ = 0;
+    }
+    if (!compare_stale_ && compare_ && *compare_ != model_->scenario().parallel.schedule) {
         Scenario other = model_->scenario();
         other.parallel.schedule = *compare_;
         other.parallel.vpp = 1;

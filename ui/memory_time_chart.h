@@ -39,7 +39,14 @@ public slots:
     void refresh() override;
     void setCursorTime(double t_s); // the timeline's playback cursor; t < 0 hides it
 
+protected:
+    void showEvent(QShowEvent* e) override; // draws a comparison that went stale while hidden
+    void sizeChanged() override;            // the same before an export lays the chart out
+
 private:
+    void draw();
+    void catchUp();
+
     QComboBox* compare_box_;
     std::vector<QCPGraph*> rank_graphs_;
     QCPGraph* compare_graph_ = nullptr;
@@ -49,6 +56,9 @@ private:
     std::vector<std::vector<MemoryPoint>> lanes_;
     std::vector<MemoryPoint> compare_lane_;
     double compare_inflight_ = 0; // rank 0's most microbatches in flight under the compared schedule
+    // The compared schedule costs a second evaluation: a hidden tab skips it until it is shown or
+    // exported, so slider moves on the other tabs do not pay for it.
+    bool compare_stale_ = false;
     QLabel* caption_ = nullptr;
 };
 

@@ -389,7 +389,7 @@ QStringList CollectiveChart::figureLines() const
     if (p.op == Collective::AllReduce)
         out << tr("Each GPU sends %1 (%2). The textbook's 2·S·n = %3 is the total over all %4 GPUs, not one GPU's traffic; a "
                   "parameter server would move %5 through its one server.")
-                   .arg(bytesText(p.bytes_sent_per_gpu), formula, bytesText(2 * p.bytes * p.ranks))
+                   .arg(bytesText(p.bytes_sent_per_gpu), formula, bytesText(p.textbook_total_bytes))
                    .arg(p.ranks)
                    .arg(bytesText(p.parameter_server_bytes));
     else

@@ -256,8 +256,10 @@ std::optional<CollectivePlan> planCollective(Collective op, double bytes, int ra
     plan.bytes_sent_per_gpu = *std::max_element(plan.bytes_sent_by_rank.begin(), plan.bytes_sent_by_rank.end());
     plan.algbw_bytes_per_s = plan.time_s > 0 ? bytes / plan.time_s : 0;
     plan.busbw_bytes_per_s = plan.algbw_bytes_per_s * busFactor(op, n);
-    if (op == Collective::AllReduce)
+    if (op == Collective::AllReduce) {
         plan.parameter_server_bytes = 2 * bytes * (nd - 1);
+        plan.textbook_total_bytes = 2 * bytes * nd;
+    }
     const std::string where = std::to_string(n) + " GPUs on " + std::to_string(plan.nodes) + (plan.nodes == 1 ? " node" : " nodes");
     plan.terms.push_back({"collective.bytes_sent_per_gpu", plan.bytes_sent_per_gpu, "bytes", bytes_formula,
                           "S = " + num(bytes) + ", n = " + std::to_string(n) + (algorithm == CollectiveAlgorithm::Hierarchical

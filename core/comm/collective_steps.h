@@ -61,6 +61,7 @@ struct CollectivePlan {
     double bytes_sent_per_gpu = 0; // the most any rank sends
     double time_s = 0, algbw_bytes_per_s = 0, busbw_bytes_per_s = 0;
     double parameter_server_bytes = 0; // the textbook's central server: 2·S·(n−1) through it (all-reduce)
+    double textbook_total_bytes = 0;   // the textbook's 2·S·n: all GPUs' traffic together, not one GPU's (all-reduce)
     std::vector<Term> terms;
 
     static constexpr int kMaxListedRanks = 64;

@@ -27,6 +27,15 @@ std::string formatBytes(double bytes)
     return fixed(bytes / double(1 << 20), 0, " MiB");
 }
 
+std::string formatSeconds(double s)
+{
+    if (s >= 1)
+        return fixed(s, 2, " s");
+    if (s >= 1e-3)
+        return fixed(s * 1e3, 1, " ms");
+    return fixed(s * 1e6, 0, " µs");
+}
+
 std::string formatPercent(double fraction)
 {
     return fixed(fraction * 100, 1, " %");

@@ -14,6 +14,7 @@
 namespace parascope {
 
 std::string formatBytes(double bytes); // "7.3 GiB"
+std::string formatSeconds(double s);  // "1.25 s", "12.5 ms", "340 µs"
 std::string formatPercent(double fraction); // "65.7 %": one decimal, everywhere a share is shown
 
 // "1 microbatch", "8 microbatches": a count with its English noun.

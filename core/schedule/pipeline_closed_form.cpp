@@ -97,8 +97,6 @@ Term inflightTerm(ScheduleKind s, int pp, int vpp, long long m, int i, double va
     return t;
 }
 
-// Step time in unit costs: ideal m·(F+B) plus the bubble of the schedule
-// (docs/reference/schedules-and-comm.md §1.11 closed forms, F = 1, B = 2, Bi = W = 1, F&B = 3).
 long long unpairedPasses(ScheduleKind s, int pp, int vpp, long long m, int rank)
 {
     if (pp <= 1)
@@ -108,6 +106,8 @@ long long unpairedPasses(ScheduleKind s, int pp, int vpp, long long m, int rank)
     return std::min(m, (long long)(pp - rank));
 }
 
+// Step time in unit costs: ideal m·(F+B) plus the bubble of the schedule
+// (docs/reference/schedules-and-comm.md §1.11 closed forms, F = 1, B = 2, Bi = W = 1, F&B = 3).
 double bubbleFraction(ScheduleKind s, int pp, int vpp, long long m)
 {
     pp = std::max(1, pp);

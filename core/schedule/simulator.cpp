@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <cmath>
 #include <deque>
+#include <limits>
 
 namespace parascope {
 
@@ -53,9 +54,13 @@ Timeline simulate(const SimulationInput& in)
     Ends ends(S, m);
     std::vector<std::size_t> pos(p, 0);
     // Per rank: where its first backward is and where its last forward is (combined 1F1B pairs
-    // only the passes between them, StageCost::unpaired_forward_s).
-    std::vector<std::size_t> first_backward(p, 0), last_forward(p, 0);
-    for (int r = 0; r < p; ++r) {
+    // only the passes between them, StageCost::unpaired_forward_s). Without such costs nothing
+    // is unpaired: no pass comes before 0 or after the end.
+    const bool pairs = std::any_of(in.stages.begin(), in.stages.end(), [](const StageCost& c) {
+        return c.unpaired_forward_s > 0 || c.unpaired_backward_s > 0;
+    });
+    std::vector<std::size_t> first_backward(p, 0), last_forward(p, std::numeric_limits<std::size_t>::max());
+    for (int r = 0; r < p && pairs; ++r) {
         const auto& list = sch.actions[r];
         first_backward[r] = list.size();
         for (std::size_t i = 0; i < list.size(); ++i) {

@@ -1,6 +1,7 @@
 #include "search/advice.h"
 
 #include "estimate/diagnostics.h"
+#include "estimate/display_names.h"
 #include "estimate/evaluate.h"
 #include "memory/stage_memory.h"
 #include "parallel/pipeline_geometry.h"
@@ -27,15 +28,6 @@ std::string fixed(double v, int decimals, const char* unit)
     char buf[64];
     const auto r = std::to_chars(buf, buf + sizeof buf - 8, v, std::chars_format::fixed, decimals);
     return std::string(buf, r.ptr) + unit;
-}
-
-std::string secondsText(double s)
-{
-    if (s >= 1)
-        return fixed(s, 2, " s");
-    if (s >= 1e-3)
-        return fixed(s * 1e3, 1, " ms");
-    return fixed(s * 1e6, 0, " µs");
 }
 
 // "+8.0 %", "−24.7 %": the change from `before` to `after`.
@@ -165,8 +157,8 @@ Advice make(const std::string& code, Goal goal, const Candidate& c, const Outcom
     // Relative to a step that ran; an invalid configuration's step is no reference.
     const bool relative = base.errors.empty() || (base.errors.size() == 1 && base.errors.count("out_of_memory"));
     const std::string step_change = relative ? change(base.step, alt.step) : "";
-    parts.push_back({"step " + secondsText(alt.step) + (step_change.empty() ? "" : " (" + step_change + ")"),
-                     "单步耗时 " + secondsText(alt.step) + (step_change.empty() ? "" : "（" + step_change + "）")});
+    parts.push_back({"step " + formatSeconds(alt.step) + (step_change.empty() ? "" : " (" + step_change + ")"),
+                     "单步耗时 " + formatSeconds(alt.step) + (step_change.empty() ? "" : "（" + step_change + "）")});
     if (changed(c, "training.global_batch") && relative)
         parts.push_back({"tokens/s " + change(base.tokens, alt.tokens), "吞吐 tokens/s " + change(base.tokens, alt.tokens)});
     if (goal != Goal::Fit)

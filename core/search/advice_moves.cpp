@@ -279,7 +279,7 @@ std::vector<Scenario> ruleFixes(const std::string& code, const Scenario& base, l
         s = base;
     };
     if (code == "gpu_count_mismatch") {
-        const long long per_replica = (long long)p.tp * p.pp * p.cp;
+        const long long per_replica = p.replicaGpus();
         const int per_node = std::max(1, base.cluster.gpus_per_node);
         if (base.cluster.nodes > 0) {
             const long long have = (long long)base.cluster.nodes * per_node;

@@ -6,7 +6,6 @@
 
 #include <algorithm>
 #include <cmath>
-#include <cstdio>
 #include <map>
 
 namespace parascope {
@@ -19,23 +18,6 @@ struct Candidate {
     bool valid = false; // breaks no rule (out of memory aside)
     bool fits = false;
 };
-
-std::string seconds(double s)
-{
-    char t[32];
-    if (s >= 1)
-        std::snprintf(t, sizeof t, "%.2f s", s);
-    else
-        std::snprintf(t, sizeof t, "%.0f ms", s * 1e3);
-    return t;
-}
-
-std::string gib(double bytes)
-{
-    char t[32];
-    std::snprintf(t, sizeof t, "%.1f GiB", bytes / double(1ull << 30));
-    return t;
-}
 
 // The first error other than out of memory, in both languages ("" when none).
 Localized firstError(const Estimate& e)
@@ -136,7 +118,7 @@ DecisionStep Procedure::memoryStep(std::optional<Candidate>& pick)
                             "只用数据并行铺满 " + std::to_string(gpus_) + " 块 GPU 不是有效布局：" + why.zh};
             return step;
         }
-        const std::string peak = gib(c.e.memory.peak_bytes);
+        const std::string peak = formatBytes(c.e.memory.peak_bytes);
         step.numbers.push_back({"decision.peak_zero" + std::to_string(zero), c.e.memory.peak_bytes, "bytes",
                                 "peak memory per GPU, DP " + std::to_string(gpus_) + ", " + what, layoutText(c.sc.parallel),
                                 "evaluate()"});
@@ -145,17 +127,17 @@ DecisionStep Procedure::memoryStep(std::optional<Candidate>& pick)
         if (c.fits) {
             pick = c;
             step.verdict = zero == 0 ? DecisionVerdict::Ok : DecisionVerdict::Changed;
-            step.finding = {"DP " + std::to_string(gpus_) + ": " + tried_en + " of " + gib(c.e.memory.capacity_bytes) + " — " + what
+            step.finding = {"DP " + std::to_string(gpus_) + ": " + tried_en + " of " + formatBytes(c.e.memory.capacity_bytes) + " — " + what
                                 + " fits. No model parallelism needed.",
-                            "DP " + std::to_string(gpus_) + "：" + tried_zh + "，容量 " + gib(c.e.memory.capacity_bytes) + " —— " + what
+                            "DP " + std::to_string(gpus_) + "：" + tried_zh + "，容量 " + formatBytes(c.e.memory.capacity_bytes) + " —— " + what
                                 + " 放得下，不需要模型并行。"};
             return step;
         }
     }
     step.verdict = DecisionVerdict::Changed;
-    step.finding = {"DP " + std::to_string(gpus_) + ": " + tried_en + " — over the " + gib(nearest_->e.memory.capacity_bytes)
+    step.finding = {"DP " + std::to_string(gpus_) + ": " + tried_en + " — over the " + formatBytes(nearest_->e.memory.capacity_bytes)
                         + " of a GPU even with ZeRO-3 (the activations of a micro batch do not shard): split the model.",
-                    "DP " + std::to_string(gpus_) + "：" + tried_zh + " —— 即使 ZeRO-3 也超过单卡 " + gib(nearest_->e.memory.capacity_bytes)
+                    "DP " + std::to_string(gpus_) + "：" + tried_zh + " —— 即使 ZeRO-3 也超过单卡 " + formatBytes(nearest_->e.memory.capacity_bytes)
                         + "（一个微批的激活不会被切分）：需要切分模型。"};
     return step;
 }
@@ -177,10 +159,10 @@ DecisionStep Procedure::topologyStep(std::optional<Candidate>& pick, bool needed
     const auto found = [&](const Candidate& c, const std::string& en, const std::string& zh) {
         pick = c;
         step.numbers.push_back({"decision.peak", c.e.memory.peak_bytes, "bytes", "peak memory per GPU", layoutText(c.sc.parallel), "evaluate()"});
-        step.finding = {en + ": " + layoutText(c.sc.parallel) + ", peak " + gib(c.e.memory.peak_bytes) + " of "
-                            + gib(c.e.memory.capacity_bytes) + ".",
-                        zh + "：" + layoutText(c.sc.parallel) + "，峰值 " + gib(c.e.memory.peak_bytes) + "，容量 "
-                            + gib(c.e.memory.capacity_bytes) + "。"};
+        step.finding = {en + ": " + layoutText(c.sc.parallel) + ", peak " + formatBytes(c.e.memory.peak_bytes) + " of "
+                            + formatBytes(c.e.memory.capacity_bytes) + ".",
+                        zh + "：" + layoutText(c.sc.parallel) + "，峰值 " + formatBytes(c.e.memory.peak_bytes) + "，容量 "
+                            + formatBytes(c.e.memory.capacity_bytes) + "。"};
     };
     const int heads = base_.model.heads, kv = base_.model.kv_heads > 0 ? base_.model.kv_heads : base_.model.heads;
     int tp_max = 1;
@@ -210,11 +192,11 @@ DecisionStep Procedure::topologyStep(std::optional<Candidate>& pick, bool needed
     if (nearest_)
         pick = nearest_;
     step.finding = {"Nothing fits on these GPUs with TP ≤ " + std::to_string(per_node_) + " and any PP"
-                        + (nearest_ ? ": the closest, " + layoutText(nearest_->sc.parallel) + ", needs " + gib(nearest_->e.memory.peak_bytes)
+                        + (nearest_ ? ": the closest, " + layoutText(nearest_->sc.parallel) + ", needs " + formatBytes(nearest_->e.memory.peak_bytes)
                                           + " per GPU. Use full recompute, a smaller micro batch or more GPUs."
                                     : "."),
                     "在 TP ≤ " + std::to_string(per_node_) + " 和任意 PP 下都放不下"
-                        + (nearest_ ? "：最接近的 " + layoutText(nearest_->sc.parallel) + " 每块 GPU 需要 " + gib(nearest_->e.memory.peak_bytes)
+                        + (nearest_ ? "：最接近的 " + layoutText(nearest_->sc.parallel) + " 每块 GPU 需要 " + formatBytes(nearest_->e.memory.peak_bytes)
                                           + "。请用完全重计算、更小的微批或更多 GPU。"
                                     : "。")};
     return step;
@@ -243,10 +225,10 @@ DecisionStep Procedure::communicationStep(const Candidate& pick) const
     std::string en, zh;
     for (const auto& [g, s] : groups) {
         const Localized name = displayName(g), link = displayName(s.link);
-        en += (en.empty() ? "" : "; ") + name.en + " " + gib(s.bytes) + " per GPU over " + link.en + ", " + seconds(s.time) + " ("
-            + seconds(s.exposed) + " exposed)";
-        zh += (zh.empty() ? "" : "；") + name.zh + " 每块 GPU " + gib(s.bytes) + "（" + link.zh + "），" + seconds(s.time) + "，未重叠 "
-            + seconds(s.exposed);
+        en += (en.empty() ? "" : "; ") + name.en + " " + formatBytes(s.bytes) + " per GPU over " + link.en + ", " + formatSeconds(s.time) + " ("
+            + formatSeconds(s.exposed) + " exposed)";
+        zh += (zh.empty() ? "" : "；") + name.zh + " 每块 GPU " + formatBytes(s.bytes) + "（" + link.zh + "），" + formatSeconds(s.time) + "，未重叠 "
+            + formatSeconds(s.exposed);
         step.numbers.push_back({std::string("decision.comm_") + toString(g) + "_bytes_per_gpu", s.bytes, "bytes",
                                 "Σ bytes per GPU per step of the group's collectives", "", "comm/comm_volume"});
     }
@@ -285,10 +267,10 @@ DecisionStep Procedure::balanceStep(Candidate& pick) const
     if (bubble > kLargeBubble && pick.sc.model.layers % (2 * p) == 0 && m % p == 0) {
         Candidate v = evaluateLayout(pick.sc.parallel.tp, p, pick.sc.parallel.zero, 2);
         if (v.fits && v.e.time.step_s < pick.e.time.step_s) {
-            en += ". Interleaving (VPP 2) brings it to " + formatPercent(v.e.time.bubble_fraction) + ", step " + seconds(pick.e.time.step_s)
-                + " → " + seconds(v.e.time.step_s);
-            zh += "。交错式调度（VPP 2）降到 " + formatPercent(v.e.time.bubble_fraction) + "，单步 " + seconds(pick.e.time.step_s) + " → "
-                + seconds(v.e.time.step_s);
+            en += ". Interleaving (VPP 2) brings it to " + formatPercent(v.e.time.bubble_fraction) + ", step " + formatSeconds(pick.e.time.step_s)
+                + " → " + formatSeconds(v.e.time.step_s);
+            zh += "。交错式调度（VPP 2）降到 " + formatPercent(v.e.time.bubble_fraction) + "，单步 " + formatSeconds(pick.e.time.step_s) + " → "
+                + formatSeconds(v.e.time.step_s);
             pick = std::move(v);
             step.verdict = DecisionVerdict::Changed;
         }
@@ -313,8 +295,8 @@ Localized Procedure::compareWithSearch(DecisionResult& out) const
     out.search_best_step_s = best.step_s;
     const double mine = out.estimate.time.step_s;
     if (best.step_s >= mine * 0.99)
-        return {"The strategy search finds nothing faster (its best: " + seconds(best.step_s) + "): the rule of thumb is right here.",
-                "策略搜索没有找到更快的布局（最好 " + seconds(best.step_s) + "）：这里经验法则是对的。"};
+        return {"The strategy search finds nothing faster (its best: " + formatSeconds(best.step_s) + "): the rule of thumb is right here.",
+                "策略搜索没有找到更快的布局（最好 " + formatSeconds(best.step_s) + "）：这里经验法则是对的。"};
     std::string en, zh;
     const auto differs = [&](const std::string& what, long long a, long long b, const std::string& unit_en = "", const std::string& unit_zh = "") {
         if (a == b)
@@ -336,10 +318,10 @@ Localized Procedure::compareWithSearch(DecisionResult& out) const
         zh += (zh.empty() ? "" : "，") + displayName(out.scenario.training.recompute).zh + " → " + displayName(best.training.recompute).zh;
     }
     const std::string gain = formatPercent(1 - best.step_s / mine);
-    return {"The strategy search's best is " + gain + " faster: step " + seconds(best.step_s) + " against " + seconds(mine) + " (" + en
+    return {"The strategy search's best is " + gain + " faster: step " + formatSeconds(best.step_s) + " against " + formatSeconds(mine) + " (" + en
                 + "). The procedure stops at the first layout that fits; the search weighs every layout by its step time, and finds "
                   "what the rule of thumb misses (less model parallelism with more sharding, a larger micro batch, less recompute).",
-            "策略搜索的最优解快 " + gain + "：单步 " + seconds(best.step_s) + "，本流程为 " + seconds(mine) + "（" + zh
+            "策略搜索的最优解快 " + gain + "：单步 " + formatSeconds(best.step_s) + "，本流程为 " + formatSeconds(mine) + "（" + zh
                 + "）。决策流程停在第一个放得下的布局；搜索按单步耗时比较所有布局，能找到经验法则漏掉的方案（更少的模型并行配合更多切分、"
                   "更大的微批、更少的重计算）。"};
 }

@@ -138,9 +138,9 @@ SweepResult sweep(const Scenario& base, const std::string& param, const std::vec
             std::string why_zh = param + " 不能取 " + std::to_string(v);
             if (k && (v < k->min || v > k->max))
                 why_zh = param + " = " + std::to_string(v) + " 超出范围 " + std::to_string(k->min) + " … " + std::to_string(k->max);
-            else if (k && k->path == "gpus")
+            else if (k && isGpuCountKnob(k->path))
                 why_zh = "GPU 数 " + std::to_string(v) + " 不是 TP·PP·CP = "
-                       + std::to_string((long long)base.parallel.tp * base.parallel.pp * base.parallel.cp) + " 的整数倍";
+                       + std::to_string(base.parallel.replicaGpus()) + " 的整数倍";
             pt.diagnostics.push_back({Severity::Error, "sweep_value_invalid", -1, param, {why, why_zh}, {"", ""}});
             r.points.push_back(std::move(pt));
             continue;

@@ -42,8 +42,7 @@ Term attentionTerm(const Scenario& sc, const AttentionRate& rate, double forward
     const GpuSpec& gpu = sc.cluster.gpu;
     const TrainingConfig& t = sc.training;
     const ModelSpec& m = sc.model;
-    const bool fa2 = t.attention_kernel == AttentionKernel::Fa2;
-    const double eta = fa2 && gpu.attention_efficiency_fa2 > 0 ? gpu.attention_efficiency_fa2 : gpu.attention_efficiency;
+    const double eta = gpu.attentionEta(t.attention_kernel == AttentionKernel::Fa2);
     const std::string flops = num(tokens) + "·2·" + num(double(t.seq_len)) + "·" + num(double(m.queryWidth())) + "/" + num(split);
     const std::string constants = ", η = " + num(eta) + " (" + toString(t.attention_kernel) + "), s' = " + num(rate.seq_per_call)
                                 + ", s½ = " + num(gpu.attention_half_seq) + ", d = " + num(headDim(m));

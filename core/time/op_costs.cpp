@@ -280,6 +280,7 @@ OpCostModel opCosts(const Scenario& sc, const ParamCounts& params, const Pipelin
         // backward's recompute of k and of the MLP's up projection gathers their inputs again.
         if (sp && t.recomputes(RecomputeModule::EveryOtherMm))
             c.tp_b += exposedTp(t_ag, 0.0);
+        double hidden_f = 0, hidden_b = 0; // the all-to-all time a combined-1F1B partner hides
         if (moe) {
             c.ep_f = kEpAllToAllsPerMoeLayer * t_a2a;
             // Recomputing the MoE block dispatches and combines once more (full recompute: below).
@@ -287,11 +288,11 @@ OpCostModel opCosts(const Scenario& sc, const ParamCounts& params, const Pipelin
             // Combined 1F1B (parallel_config.h ep_comm_overlap; Megatron-Core "Combined 1F1B:
             // Expert-Parallel All-to-All Overlap"): the forward's dispatch and combine hide behind
             // the paired backward's compute of the layer, the backward's behind the forward's.
-            if (p.epOverlapApplies(full)) { // unpaired_*: for now what the partner hides
-                c.unpaired_f = c.ep_f - std::max(0.0, c.ep_f - (c.backwardInput(t) + c.backwardWeight()));
-                c.unpaired_b = c.ep_b - std::max(0.0, c.ep_b - c.forward());
-                c.ep_f -= c.unpaired_f;
-                c.ep_b -= c.unpaired_b;
+            if (p.epOverlapApplies(full)) {
+                hidden_f = std::min(c.ep_f, c.backwardInput(t) + c.backwardWeight());
+                hidden_b = std::min(c.ep_b, c.forward());
+                c.ep_f -= hidden_f;
+                c.ep_b -= hidden_b;
             }
         }
         if (p.cp > 1 && p.cp_comm == CpComm::A2a) { // Ulysses: Q/K/V in and the output out, each direction
@@ -319,8 +320,8 @@ OpCostModel opCosts(const Scenario& sc, const ParamCounts& params, const Pipelin
         c.host_b = std::max(0.0, H_b - gpu_b);
         // A pass without a partner runs its all-to-alls exposed: the GPU's work grows by what the
         // partner hid, less what it had spent waiting for the host.
-        c.unpaired_f = std::max(H, gpu_f + c.unpaired_f) - std::max(H, gpu_f);
-        c.unpaired_b = std::max(H_b, gpu_b + c.unpaired_b) - std::max(H_b, gpu_b);
+        c.unpaired_f = std::max(H, gpu_f + hidden_f) - std::max(H, gpu_f);
+        c.unpaired_b = std::max(H_b, gpu_b + hidden_b) - std::max(H_b, gpu_b);
         return c;
     };
     const LayerCost dense = layerCost(false);

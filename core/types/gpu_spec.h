@@ -49,8 +49,10 @@ struct GpuSpec {
         const double dim = attention_half_head_dim > 0
                              ? (head_dim / (head_dim + attention_half_head_dim)) / (128.0 / (128.0 + attention_half_head_dim))
                              : 1.0;
-        return (fa2 && attention_efficiency_fa2 > 0 ? attention_efficiency_fa2 : attention_efficiency) * len * dim;
+        return attentionEta(fa2) * len * dim;
     }
+    // The kernel's asymptotic fraction of the bf16 peak (η).
+    double attentionEta(bool fa2) const { return fa2 && attention_efficiency_fa2 > 0 ? attention_efficiency_fa2 : attention_efficiency; }
     // A causal call's throughput over a non-causal call's at the same length (FLOPs counted as
     // done): r(s) = 0.92·s/(s + 248). FlashAttention-3 (Shah et al. 2024) Fig. 5, forward, head
     // dim 128, H100 SXM5: FlashAttention-2 191/260/298/319/333/335 causal against

@@ -158,13 +158,13 @@ const std::vector<Knob>& knobs()
          "DP = GPUs/(TP·PP·CP); the microbatch count stays, so the global batch follows",
          [](const Scenario& s) { return (long long)s.parallel.gpus(); },
          [](Scenario& s, long long v) {
-             const long long per_replica = (long long)s.parallel.tp * s.parallel.pp * s.parallel.cp;
+             const long long per_replica = s.parallel.replicaGpus();
              const long long m = microbatchesOf(s);
              s.parallel.dp = int(v / per_replica);
              s.training.global_batch = m * s.training.micro_batch * s.parallel.dp;
          },
          [](const Scenario& s) {
-             const long long per_replica = (long long)s.parallel.tp * s.parallel.pp * s.parallel.cp;
+             const long long per_replica = s.parallel.replicaGpus();
              std::vector<long long> v;
              for (long long dp = 1; dp <= (1 << 16); dp *= 2)
                  v.push_back(per_replica * dp);
@@ -177,11 +177,11 @@ const std::vector<Knob>& knobs()
          "DP = GPUs/(TP·PP·CP); the global batch stays, so each replica takes fewer microbatches",
          [](const Scenario& s) { return (long long)s.parallel.gpus(); },
          [](Scenario& s, long long v) {
-             const long long per_replica = (long long)s.parallel.tp * s.parallel.pp * s.parallel.cp;
+             const long long per_replica = s.parallel.replicaGpus();
              s.parallel.dp = int(v / per_replica);
          },
          [](const Scenario& s) {
-             const long long per_replica = (long long)s.parallel.tp * s.parallel.pp * s.parallel.cp;
+             const long long per_replica = s.parallel.replicaGpus();
              const long long replicas = std::max<long long>(1, s.training.global_batch / std::max<long long>(1, s.training.micro_batch));
              std::vector<long long> v;
              for (long long dp = 1; dp <= replicas && dp <= (1 << 16); dp *= 2)
@@ -214,10 +214,10 @@ bool applyKnob(Scenario& sc, std::string_view path, long long value, std::string
         why = k->path + " = " + std::to_string(value) + " is outside " + std::to_string(k->min) + " … " + std::to_string(k->max);
         return false;
     }
-    if (k->path == "gpus" || k->path == "gpus_same_batch") {
-        const long long per_replica = (long long)sc.parallel.tp * sc.parallel.pp * sc.parallel.cp;
+    if (isGpuCountKnob(k->path)) {
+        const long long per_replica = sc.parallel.replicaGpus();
         if (value % per_replica != 0) {
-            why = "gpus = " + std::to_string(value) + " is not a multiple of tp·pp·cp = " + std::to_string(per_replica);
+            why = k->path + " = " + std::to_string(value) + " is not a multiple of tp·pp·cp = " + std::to_string(per_replica);
             return false;
         }
     }

@@ -36,6 +36,9 @@ struct Knob {
 // Every knob, in the order the app shows them.
 const std::vector<Knob>& knobs();
 const Knob* findKnob(std::string_view path);
+// The knobs that set the GPU count through DP ("gpus", "gpus_same_batch"): their values must be
+// multiples of one replica's tp·pp·cp GPUs.
+inline bool isGpuCountKnob(std::string_view path) { return path == "gpus" || path == "gpus_same_batch"; }
 
 // Sets `path` to `value` by its knob's rule. False (with the reason in `why`) for an unknown path,
 // a value out of range, or a value the rule cannot apply (gpus not a multiple of tp·pp·cp).

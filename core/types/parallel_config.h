@@ -143,6 +143,7 @@ struct ParallelConfig {
     bool account_for_loss_in_pipeline_split = false;
 
     std::int64_t gpus() const { return std::int64_t(tp) * pp * dp * cp; }
+    std::int64_t replicaGpus() const { return std::int64_t(tp) * pp * cp; } // one data-parallel replica
     int expertTp() const { return etp > 0 ? etp : tp; }
     // The expert-data-parallel degree the experts' ZeRO shards over: the stage's tp·cp·dp GPUs
     // re-sliced into EP·ETP expert groups.

@@ -8,7 +8,6 @@
 #include <cstdlib>
 #include <cstdint>
 #include <map>
-#include <regex>
 #include <set>
 
 namespace parascope {
@@ -31,6 +30,32 @@ const std::set<std::string> kSwitches = {
     "no-create-attention-mask-in-dataloader", "no-mmap-bin-files", "mock-data", "use-legacy-models",
     "moe-pad-expert-input-to-capacity", "moe-use-legacy-grouped-gemm"};
 
+// "12": a whole number of at most six digits.
+std::optional<long long> smallWhole(std::string_view s)
+{
+    if (s.empty() || s.size() > 6 || !std::all_of(s.begin(), s.end(), [](char c) { return c >= '0' && c <= '9'; }))
+        return std::nullopt;
+    return std::stoll(std::string(s));
+}
+
+// "([0]*K+[1]*M)" or "[0]*K+[1]*M" (Megatron's --moe-layer-freq pattern): K and M.
+std::optional<std::pair<long long, long long>> denseFirstPattern(std::string_view f)
+{
+    if (f.size() >= 2 && f.front() == '(' && f.back() == ')')
+        f = f.substr(1, f.size() - 2);
+    constexpr std::string_view dense = "[0]*", moe = "+[1]*";
+    if (f.substr(0, dense.size()) != dense)
+        return std::nullopt;
+    f.remove_prefix(dense.size());
+    const std::size_t plus = f.find(moe);
+    if (plus == std::string_view::npos)
+        return std::nullopt;
+    const auto k = smallWhole(f.substr(0, plus)), m = smallWhole(f.substr(plus + moe.size()));
+    if (!k || !m)
+        return std::nullopt;
+    return std::pair{*k, *m};
+}
+
 struct Flag {
     std::vector<std::string> values; // raw words (unexpanded), several for nargs='*' flags
     int line = 0;
@@ -51,7 +76,6 @@ std::optional<MegatronImport> importMegatronArgs(const std::string& text, const 
     // Statements: NAME=value (after export/local/declare) sets a variable, NAME=( … ) an array whose
     // words are arguments too; every other word is an argument.
     std::vector<Word> args;
-    const std::regex assignment(R"(^([A-Za-z_][A-Za-z0-9_]*)=(.*)$)");
     bool statement_start = true;
     for (std::size_t i = 0; i < words.size(); ++i) {
         const Word& w = words[i];
@@ -61,9 +85,9 @@ std::optional<MegatronImport> importMegatronArgs(const std::string& text, const 
         }
         if (statement_start && (w.text == "export" || w.text == "local" || w.text == "declare" || w.text == "readonly"))
             continue;
-        std::smatch mt;
-        if (statement_start && std::regex_match(w.text, mt, assignment)) {
-            const std::string var = mt[1], raw = mt[2];
+        if (const auto assignment = statement_start ? shell::splitAssignment(w.text) : std::nullopt) {
+            const auto& [var, raw] = *assignment;
+            std::string why;
             if (raw.empty() && i + 1 < words.size() && words[i + 1].text == "(") {
                 std::string joined;
                 for (i += 2; i < words.size() && words[i].text != ")"; ++i) {
@@ -72,13 +96,16 @@ std::optional<MegatronImport> importMegatronArgs(const std::string& text, const 
                     args.push_back(words[i]);
                     joined += (joined.empty() ? "" : " ") + words[i].text;
                 }
-                shell.set(var, joined);
-                continue;
+                if (!shell.set(var, joined))
+                    errors.push_back({"line " + std::to_string(w.line) + ": " + var + "=( … )",
+                                      "the script's variables together grow past "
+                                          + std::to_string(shell::kMaxTotalBytes >> 20) + " MiB (ParaScope's limit)"});
+            } else if (!shell.assign(var, raw, w.line, why)) {
+                errors.push_back({"", why});
             }
-            std::string why;
-            if (const auto v = shell.expand(raw, why))
-                shell.set(var, *v);
-            continue; // a later use of it says why it is missing
+            if (errors.size() > errors_before)
+                return std::nullopt;
+            continue; // a failed assignment: a later use of the variable says why
         }
         statement_start = false;
         args.push_back(w);
@@ -139,7 +166,7 @@ std::optional<MegatronImport> importMegatronArgs(const std::string& text, const 
         char* end = nullptr;
         const long long n = std::strtoll(v->c_str(), &end, 10);
         if (v->empty() || *end != '\0' || n < min || n > max) {
-            errors.push_back({where(key), "must be a whole number in " + std::to_string(min) + "…" + std::to_string(max) + ", got \"" + *v + "\""});
+            errors.push_back({where(key), "must be a whole number in " + std::to_string(min) + "…" + std::to_string(max) + ", got " + quoteInput(*v)});
             return std::nullopt;
         }
         return n;
@@ -182,7 +209,7 @@ std::optional<MegatronImport> importMegatronArgs(const std::string& text, const 
     model["mlp"] = swiglu ? "swiglu" : "gelu";
     const std::string norm = value("normalization").value_or("LayerNorm");
     if (norm != "LayerNorm" && norm != "RMSNorm")
-        errors.push_back({where("normalization"), "must be LayerNorm or RMSNorm, got \"" + norm + "\""});
+        errors.push_back({where("normalization"), "must be LayerNorm or RMSNorm, got " + quoteInput(norm)});
     model["norm"] = norm == "RMSNorm" ? "rmsnorm" : "layernorm";
     const bool bias = !has("disable-bias-linear");
     model["bias"] = bias;
@@ -198,7 +225,7 @@ std::optional<MegatronImport> importMegatronArgs(const std::string& text, const 
         model["position"] = "learned";
         model["max_positions"] = has("max-position-embeddings") ? integer("max-position-embeddings").value_or(seq) : seq;
     } else {
-        errors.push_back({where("position-embedding-type"), "must be learned_absolute, rope, yarn, mrope or none, got \"" + position + "\""});
+        errors.push_back({where("position-embedding-type"), "must be learned_absolute, rope, yarn, mrope or none, got " + quoteInput(position)});
     }
     if (has("qk-layernorm"))
         model["qk_norm"] = true;
@@ -248,17 +275,15 @@ std::optional<MegatronImport> importMegatronArgs(const std::string& text, const 
             moe["expert_bias"] = true;
         if (const auto freq = value("moe-layer-freq")) {
             // An integer N (every N-th layer), or the pattern "([0]*K+[1]*M)" (K dense layers first).
-            std::smatch mt;
             std::string f = *freq;
             f.erase(std::remove(f.begin(), f.end(), ' '), f.end());
-            if (std::regex_match(f, mt, std::regex(R"(\d{1,6})"))) {
-                moe["layer_freq"] = std::stoll(f);
-            } else if (std::regex_match(f, mt, std::regex(R"(\(?\[0\]\*(\d{1,6})\+\[1\]\*(\d{1,6})\)?)"))
-                       && std::stoll(mt[1]) + std::stoll(mt[2]) == layers) {
-                moe["first_dense_layers"] = std::stoll(mt[1]);
+            if (const auto every = smallWhole(f)) {
+                moe["layer_freq"] = *every;
+            } else if (const auto dense = denseFirstPattern(f); dense && dense->first + dense->second == layers) {
+                moe["first_dense_layers"] = dense->first;
             } else {
                 errors.push_back({where("moe-layer-freq"), "must be an integer or \"([0]*K+[1]*M)\" with K + M = --num-layers ("
-                                                               + std::to_string(layers) + "), got \"" + *freq + "\""});
+                                                               + std::to_string(layers) + "), got " + quoteInput(*freq)});
             }
         }
         model["moe"] = moe;
@@ -359,7 +384,7 @@ std::optional<MegatronImport> importMegatronArgs(const std::string& text, const 
         if (recipe == "delayed" || recipe == "tensorwise" || recipe == "blockwise" || recipe == "mxfp8")
             training["fp8_recipe"] = recipe;
         else
-            errors.push_back({where("fp8-recipe"), "must be delayed, tensorwise, blockwise or mxfp8, got \"" + recipe + "\""});
+            errors.push_back({where("fp8-recipe"), "must be delayed, tensorwise, blockwise or mxfp8, got " + quoteInput(recipe)});
     }
     training["precision"] = precision;
     // Megatron accumulates and reduces gradients in fp32 unless told otherwise.
@@ -393,7 +418,7 @@ std::optional<MegatronImport> importMegatronArgs(const std::string& text, const 
             mods.push_back("core_attn"); // Megatron's default module
         training["recompute_modules"] = mods;
     } else if (!granularity.empty()) {
-        errors.push_back({where("recompute-granularity"), "must be full or selective, got \"" + granularity + "\""});
+        errors.push_back({where("recompute-granularity"), "must be full or selective, got " + quoteInput(granularity)});
         training["recompute"] = "none";
     } else {
         training["recompute"] = "none";

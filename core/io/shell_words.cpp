@@ -2,6 +2,9 @@
 
 #include <algorithm>
 #include <cctype>
+#include <cerrno>
+#include <cstdlib>
+#include <limits>
 
 namespace parascope::shell {
 
@@ -110,166 +113,343 @@ std::vector<Word> lex(const std::string& s)
     return out;
 }
 
-std::optional<std::string> Shell::expand(const std::string& w, std::string& why) const
+namespace {
+
+bool isNameStart(char c) { return std::isalpha(static_cast<unsigned char>(c)) || c == '_'; }
+bool isNameChar(char c) { return std::isalnum(static_cast<unsigned char>(c)) || c == '_'; }
+
+// For messages: the construct as written, `$` restored, at most 60 bytes.
+std::string shown(std::string_view w)
+{
+    std::string s(w);
+    std::replace(s.begin(), s.end(), kLiteralDollar, '$');
+    return quoteInput(s, 60);
+}
+
+// The `}` closing the "${" at `open`, counting nested "${": npos when there is none.
+std::size_t closingBrace(std::string_view w, std::size_t open)
+{
+    int depth = 0;
+    for (std::size_t j = open; j < w.size(); ++j) {
+        if (w[j] == '$' && j + 1 < w.size() && w[j + 1] == '{') {
+            ++depth;
+            ++j;
+        } else if (w[j] == '}' && --depth == 0) {
+            return j;
+        }
+    }
+    return std::string_view::npos;
+}
+
+// The first `)` of the "))" closing the "$((" at `open`: npos when there is none.
+std::size_t closingArithmetic(std::string_view w, std::size_t open)
+{
+    int depth = 0;
+    for (std::size_t j = open + 3; j < w.size(); ++j) {
+        if (w[j] == '(')
+            ++depth;
+        else if (w[j] == ')' && depth > 0)
+            --depth;
+        else if (w[j] == ')')
+            return j + 1 < w.size() && w[j + 1] == ')' ? j : std::string_view::npos;
+    }
+    return std::string_view::npos;
+}
+
+// A whole number as a variable holds it ("-3", "42"); nothing for anything else.
+std::optional<long long> wholeNumber(std::string_view s)
+{
+    if (s.empty() || s.size() > 19)
+        return std::nullopt;
+    const std::string t(s);
+    char* end = nullptr;
+    errno = 0;
+    const long long n = std::strtoll(t.c_str(), &end, 10);
+    if (errno != 0 || end == t.c_str() || *end != '\0')
+        return std::nullopt;
+    return n;
+}
+
+} // namespace
+
+std::optional<std::pair<std::string, std::string>> splitAssignment(const std::string& word)
+{
+    if (word.empty() || !isNameStart(word[0]))
+        return std::nullopt;
+    std::size_t j = 1;
+    while (j < word.size() && isNameChar(word[j]))
+        ++j;
+    if (j >= word.size() || word[j] != '=')
+        return std::nullopt;
+    return std::pair{word.substr(0, j), word.substr(j + 1)};
+}
+
+std::optional<std::string> Shell::lookup(const std::string& name, std::string& why) const
+{
+    if (const auto v = vars_.find(name); v != vars_.end())
+        return v->second;
+    if (const auto f = failed_.find(name); f != failed_.end())
+        why = "$" + name + " is not set: " + f->second;
+    else
+        why = "$" + name + " is not set in the script";
+    return std::nullopt;
+}
+
+std::optional<std::string> Shell::expand(const std::string& w, std::string& why) const { return expandAt(w, 0, why); }
+
+std::optional<std::string> Shell::expandAt(std::string_view w, int depth, std::string& why) const
 {
     std::string out;
-    for (std::size_t i = 0; i < w.size(); ++i) {
-        if (w[i] == kLiteralDollar) {
-            out += '$';
-            continue;
+    const auto append = [&](std::string_view piece) {
+        if (out.size() + piece.size() > kMaxValueBytes) {
+            why = "the value grows past " + std::to_string(kMaxValueBytes >> 20) + " MiB (ParaScope's limit for one shell value)";
+            return false;
         }
-        if (w[i] != '$' || i + 1 >= w.size()) {
-            out += w[i];
+        out += piece;
+        return true;
+    };
+    for (std::size_t i = 0; i < w.size(); ++i) {
+        if (w[i] == kLiteralDollar || w[i] != '$' || i + 1 >= w.size()) {
+            if (!append(std::string_view(w[i] == kLiteralDollar ? "$" : &w[i], 1)))
+                return std::nullopt;
             continue;
         }
         if (w.compare(i, 3, "$((") == 0) {
-            const std::size_t end = w.find("))", i);
-            if (end == std::string::npos) {
-                why = "an unclosed $(( … ))";
+            const std::size_t end = closingArithmetic(w, i);
+            if (end == std::string_view::npos) {
+                why = "the arithmetic " + shown(w.substr(i)) + " is not closed by \"))\"";
                 return std::nullopt;
             }
-            std::string inner = w.substr(i + 3, end - i - 3);
-            const auto value = arithmetic(inner, why);
-            if (!value)
+            const auto value = arithmetic(w.substr(i + 3, end - i - 3), why);
+            if (!value || !append(std::to_string(*value)))
                 return std::nullopt;
-            out += std::to_string(*value);
             i = end + 1;
             continue;
         }
         if (w[i + 1] == '(') {
-            why = "the command substitution " + w.substr(i) + " (ParaScope does not run commands)";
+            why = "the command substitution " + shown(w.substr(i)) + " (ParaScope does not run commands)";
             return std::nullopt;
         }
-        std::string name, fallback;
+        std::string name;
+        std::string_view fallback;
         bool has_fallback = false;
         if (w[i + 1] == '{') {
-            const std::size_t end = w.find('}', i);
-            if (end == std::string::npos) {
-                why = "an unclosed ${";
+            const std::size_t end = closingBrace(w, i);
+            if (end == std::string_view::npos) {
+                why = "the parameter expansion " + shown(w.substr(i)) + " is not closed by \"}\"";
                 return std::nullopt;
             }
-            name = w.substr(i + 2, end - i - 2);
-            if (const std::size_t d = name.find(":-"); d != std::string::npos) {
-                fallback = name.substr(d + 2);
-                name.resize(d);
-                has_fallback = true;
-            }
-            if (name.size() > 3 && name.compare(name.size() - 3, 3, "[@]") == 0) {
-                i = end; // an array's elements: their flags were read where it was defined
-                continue;
-            }
+            const std::string_view inside = w.substr(i + 2, end - i - 2);
+            std::size_t n = 0;
+            while (n < inside.size() && isNameChar(inside[n]))
+                ++n;
+            name = std::string(inside.substr(0, n));
+            const std::string_view rest = inside.substr(n);
             i = end;
+            if (!name.empty() && isNameStart(name[0]) && rest == "[@]")
+                continue; // an array's elements: their flags were read where it was defined
+            if (!name.empty() && isNameStart(name[0]) && rest.substr(0, 2) == ":-") {
+                fallback = rest.substr(2);
+                has_fallback = true;
+            } else if (name.empty() || !isNameStart(name[0]) || !rest.empty()) {
+                why = "the parameter expansion " + shown(w.substr(end - inside.size() - 2, inside.size() + 3))
+                      + " (ParaScope reads ${NAME}, ${NAME:-default} and ${ARRAY[@]})";
+                return std::nullopt;
+            }
         } else {
             std::size_t j = i + 1;
-            while (j < w.size() && (std::isalnum(static_cast<unsigned char>(w[j])) || w[j] == '_'))
+            while (j < w.size() && isNameChar(w[j]))
                 ++j;
-            name = w.substr(i + 1, j - i - 1);
+            name = std::string(w.substr(i + 1, j - i - 1));
             if (name.empty()) {
-                out += '$';
+                if (!append("$"))
+                    return std::nullopt;
                 continue;
             }
             i = j - 1;
         }
         const auto v = vars_.find(name);
-        if (v != vars_.end()) {
-            out += v->second;
-        } else if (has_fallback) {
-            const auto f = expand(fallback, why);
-            if (!f)
+        if (v != vars_.end() && !(has_fallback && v->second.empty())) {
+            if (!append(v->second))
                 return std::nullopt;
-            out += *f;
-        } else {
-            why = "$" + name + " is not set in the script";
+        } else if (has_fallback) {
+            if (depth + 1 >= kMaxNesting) {
+                why = "${…:-…} nested deeper than " + std::to_string(kMaxNesting) + " levels";
+                return std::nullopt;
+            }
+            const auto f = expandAt(fallback, depth + 1, why);
+            if (!f || !append(*f))
+                return std::nullopt;
+        } else if (!lookup(name, why)) {
             return std::nullopt;
         }
     }
     return out;
 }
-std::optional<long long> Shell::arithmetic(std::string e, std::string& why) const
+
+bool Shell::set(const std::string& name, std::string value)
 {
-    std::string expanded;
-    for (std::size_t i = 0; i < e.size();) {
-        if (e[i] == '$' || std::isalpha(static_cast<unsigned char>(e[i])) || e[i] == '_') {
-            std::size_t j = i + (e[i] == '$');
-            const bool braces = j < e.size() && e[j] == '{';
-            j += braces;
-            const std::size_t name_start = j;
-            while (j < e.size() && (std::isalnum(static_cast<unsigned char>(e[j])) || e[j] == '_'))
-                ++j;
-            const std::string name = e.substr(name_start, j - name_start);
-            j += braces && j < e.size() && e[j] == '}';
-            const auto v = vars_.find(name);
-            if (v == vars_.end()) {
-                why = "$" + name + " is not set in the script";
-                return std::nullopt;
-            }
-            expanded += v->second;
-            i = j;
-        } else {
-            expanded += e[i++];
-        }
+    const auto old = vars_.find(name);
+    const std::size_t before = old != vars_.end() ? old->second.size() : 0;
+    if (total_bytes_ - before + value.size() > kMaxTotalBytes)
+        return false;
+    total_bytes_ = total_bytes_ - before + value.size();
+    vars_[name] = std::move(value);
+    failed_.erase(name);
+    return true;
+}
+
+bool Shell::assign(const std::string& name, const std::string& raw, int line, std::string& why)
+{
+    std::string cause;
+    std::optional<std::string> value = expand(raw, cause);
+    const std::string where = "line " + std::to_string(line) + ": " + name + "=" + shown(raw);
+    if (!value && cause.find("ParaScope's limit") != std::string::npos) {
+        why = where + ": " + cause;
+        return false;
     }
-    // term (('*'|'/') term)* folded into sums.
-    long long sum = 0, product = 0;
-    int sign = 1;
-    char op = 0;
-    bool have_product = false;
-    std::size_t i = 0;
-    const auto skip = [&] {
-        while (i < expanded.size() && std::isspace(static_cast<unsigned char>(expanded[i])))
-            ++i;
-    };
-    for (;;) {
-        skip();
-        std::size_t j = i;
-        while (j < expanded.size() && std::isdigit(static_cast<unsigned char>(expanded[j])))
-            ++j;
-        if (j == i) {
-            why = "the arithmetic $((" + e + ")) (only whole numbers, variables and + − * /)";
-            return std::nullopt;
-        }
-        if (j - i > 12) {
-            why = "a number over 12 digits in $((" + e + "))";
-            return std::nullopt;
-        }
-        const long long n = std::stoll(expanded.substr(i, j - i));
-        i = j;
-        if (!have_product)
-            product = n;
-        else if (op == '*' && __builtin_mul_overflow(product, n, &product)) {
-            why = "an overflow in $((" + e + "))";
-            return std::nullopt;
-        }
-        else if (op == '*') {
-        } else if (n == 0) {
-            why = "a division by zero in $((" + e + "))";
-            return std::nullopt;
-        } else
-            product /= n;
-        have_product = true;
-        skip();
-        if (i >= expanded.size())
-            break;
-        const char c = expanded[i++];
-        if (c == '*' || c == '/') {
-            op = c;
-        } else if (c == '+' || c == '-') {
-            if (__builtin_add_overflow(sum, sign * product, &sum)) {
-                why = "an overflow in $((" + e + "))";
-                return std::nullopt;
-            }
-            sign = c == '+' ? 1 : -1;
-            have_product = false;
-        } else {
-            why = "the arithmetic $((" + e + ")) (only whole numbers, variables and + − * /)";
-            return std::nullopt;
-        }
+    if (!value) {
+        // Unset until used: a script may define what it never passes on.
+        vars_.erase(name);
+        failed_[name] = "its assignment on " + where + " could not be read: " + cause;
+        return true;
     }
-    if (__builtin_add_overflow(sum, sign * product, &sum)) {
-        why = "an overflow in $((" + e + "))";
+    if (!set(name, std::move(*value))) {
+        why = where + ": the script's variables together grow past " + std::to_string(kMaxTotalBytes >> 20)
+              + " MiB (ParaScope's limit)";
+        return false;
+    }
+    return true;
+}
+
+std::optional<long long> Shell::arithmetic(std::string_view e, std::string& why) const
+{
+    const std::string expression = "$((" + std::string(e) + "))";
+    const auto fail = [&](const std::string& what) {
+        why = what + " in the arithmetic " + shown(expression);
         return std::nullopt;
+    };
+    // Operator-precedence parsing with two explicit stacks (no recursion): 'u' and 'p' are
+    // unary minus and plus; '(' marks an open parenthesis.
+    std::vector<long long> values;
+    std::vector<char> ops;
+    const auto precedence = [](char op) { return op == 'u' || op == 'p' ? 3 : op == '*' || op == '/' || op == '%' ? 2 : op == '(' ? 0 : 1; };
+    std::string error;
+    const auto apply = [&](char op) {
+        long long r = 0;
+        if (op == 'u' || op == 'p') {
+            if (op == 'u' && __builtin_sub_overflow(0LL, values.back(), &r))
+                return error = "an overflow", false;
+            values.back() = op == 'u' ? r : values.back();
+            return true;
+        }
+        const long long b = values.back();
+        values.pop_back();
+        long long& a = values.back();
+        bool overflow = false;
+        if (op == '+')
+            overflow = __builtin_add_overflow(a, b, &r);
+        else if (op == '-')
+            overflow = __builtin_sub_overflow(a, b, &r);
+        else if (op == '*')
+            overflow = __builtin_mul_overflow(a, b, &r);
+        else if (b == 0)
+            return error = "a division by zero", false;
+        else if (a == std::numeric_limits<long long>::min() && b == -1)
+            overflow = true;
+        else
+            r = op == '/' ? a / b : a % b;
+        if (overflow)
+            return error = "an overflow", false;
+        a = r;
+        return true;
+    };
+    int depth = 0;
+    bool expect_operand = true;
+    for (std::size_t i = 0; i < e.size();) {
+        const char c = e[i];
+        if (std::isspace(static_cast<unsigned char>(c))) {
+            ++i;
+            continue;
+        }
+        if (expect_operand) {
+            if (std::isdigit(static_cast<unsigned char>(c))) {
+                std::size_t j = i;
+                while (j < e.size() && std::isalnum(static_cast<unsigned char>(e[j])))
+                    ++j;
+                const auto n = wholeNumber(e.substr(i, j - i));
+                if (!n || (e[i] == '0' && j - i > 1))
+                    return fail("the number " + shown(e.substr(i, j - i)) + " (only decimal whole numbers below 2^63)");
+                values.push_back(*n);
+                expect_operand = false;
+                i = j;
+            } else if (c == '$' || isNameStart(c)) {
+                std::size_t j = i + (c == '$');
+                const bool braces = j < e.size() && e[j] == '{';
+                j += braces;
+                const std::size_t start = j;
+                while (j < e.size() && isNameChar(e[j]))
+                    ++j;
+                const std::string name(e.substr(start, j - start));
+                if (name.empty() || !isNameStart(name[0]) || (braces && (j >= e.size() || e[j] != '}')))
+                    return fail("the reference " + shown(e.substr(i, j + 1 - i)) + " (only $NAME, ${NAME} and NAME)");
+                j += braces;
+                std::string cause;
+                const auto text = lookup(name, cause);
+                if (!text)
+                    return why = cause, std::nullopt;
+                const auto n = wholeNumber(*text);
+                if (!n)
+                    return fail("$" + name + " = " + shown(*text) + ", not a whole number,");
+                values.push_back(*n);
+                expect_operand = false;
+                i = j;
+            } else if (c == '(') {
+                if (++depth > kMaxNesting)
+                    return fail("parentheses nested deeper than " + std::to_string(kMaxNesting) + " levels");
+                ops.push_back('(');
+                ++i;
+            } else if (c == '+' || c == '-') {
+                ops.push_back(c == '-' ? 'u' : 'p');
+                ++i;
+            } else {
+                return fail("the character '" + std::string(1, c) + "' (only whole numbers, variables, + − * / % and parentheses)");
+            }
+            continue;
+        }
+        if (c == ')') {
+            if (--depth < 0)
+                return fail("an unmatched ')'");
+            while (ops.back() != '(')
+                if (!apply(ops.back()))
+                    return fail(error);
+                else
+                    ops.pop_back();
+            ops.pop_back();
+            ++i;
+        } else if (c == '+' || c == '-' || c == '*' || c == '/' || c == '%') {
+            while (!ops.empty() && ops.back() != '(' && precedence(ops.back()) >= precedence(c)) {
+                if (!apply(ops.back()))
+                    return fail(error);
+                ops.pop_back();
+            }
+            ops.push_back(c);
+            expect_operand = true;
+            ++i;
+        } else {
+            return fail("the character '" + std::string(1, c) + "' (only whole numbers, variables, + − * / % and parentheses)");
+        }
     }
-    return sum;
+    if (expect_operand)
+        return fail(values.empty() && ops.empty() ? std::string("nothing to compute") : std::string("a missing number at the end"));
+    if (depth != 0)
+        return fail("an unclosed '('");
+    while (!ops.empty()) {
+        if (!apply(ops.back()))
+            return fail(error);
+        ops.pop_back();
+    }
+    return values.back();
 }
 
 } // namespace parascope::shell

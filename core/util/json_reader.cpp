@@ -1,5 +1,8 @@
 #include "util/json_reader.h"
 
+#include "util/json_shape.h"
+#include "util/quote.h"
+
 #include <algorithm>
 #include <cerrno>
 #include <cmath>
@@ -12,8 +15,6 @@
 namespace parascope {
 
 namespace {
-struct DepthExceeded {};
-
 std::string formatSize(double bytes)
 {
     char buf[32];
@@ -24,20 +25,6 @@ std::string formatSize(double bytes)
     else
         std::snprintf(buf, sizeof buf, "%.0f bytes", bytes);
     return buf;
-}
-// "line L, column C" of a 1-based byte position (0: the start).
-std::string lineColumn(const std::string& text, std::size_t byte)
-{
-    std::size_t line = 1, col = 1;
-    for (std::size_t i = 0; i + 1 < byte && i < text.size(); ++i) {
-        if (text[i] == '\n') {
-            ++line;
-            col = 1;
-        } else {
-            ++col;
-        }
-    }
-    return "line " + std::to_string(line) + ", column " + std::to_string(col);
 }
 } // namespace
 
@@ -52,37 +39,12 @@ std::optional<nlohmann::json> parseJsonText(const std::string& text, std::vector
         errors.push_back({"", "the file is empty"});
         return std::nullopt;
     }
+    if (!checkJsonShape(text, max_depth, errors))
+        return std::nullopt;
     try {
-        // nlohmann reports the outermost container at depth 0: max_depth containers are depths
-        // 0 … max_depth − 1 (values inside the deepest one are at depth max_depth).
-        const auto cb = [max_depth](int depth, nlohmann::json::parse_event_t event, nlohmann::json&) {
-            const bool opens = event == nlohmann::json::parse_event_t::object_start
-                            || event == nlohmann::json::parse_event_t::array_start;
-            if ((opens && depth >= max_depth) || depth > max_depth)
-                throw DepthExceeded{};
-            return true;
-        };
-        return nlohmann::json::parse(text, cb);
-    } catch (const DepthExceeded&) {
-        errors.push_back({"", "JSON is nested deeper than " + std::to_string(max_depth) + " levels"});
-    } catch (const nlohmann::json::parse_error& e) {
-        std::string what = e.what();
-        const auto pos = what.find("syntax error");
-        errors.push_back({"", "not valid JSON at " + lineColumn(text, e.byte) + ": "
-                                  + (pos != std::string::npos ? what.substr(pos) : what)});
+        return nlohmann::json::parse(text); // linear; the shape check has found any syntax error
     } catch (const nlohmann::json::exception& e) {
-        // A number beyond double's range ("number overflow parsing '1e400'"): point at it.
-        const std::string what = e.what();
-        const auto open = what.find("parsing '");
-        const auto close = open == std::string::npos ? open : what.find('\'', open + 9);
-        if (close != std::string::npos) {
-            const std::string token = what.substr(open + 9, close - open - 9);
-            const auto at = text.find(token);
-            errors.push_back({"", "not valid JSON at " + lineColumn(text, at == std::string::npos ? 0 : at + 1)
-                                      + ": the number " + token.substr(0, 40) + " is too large"});
-        } else {
-            errors.push_back({"", "not valid JSON: " + what});
-        }
+        errors.push_back({"", "not valid JSON: " + clipped(e.what(), 200)});
     }
     return std::nullopt;
 }
@@ -293,7 +255,7 @@ std::optional<int> ObjectReader::choice(const char* key, std::initializer_list<c
         list += (i ? ", " : "") + std::string(c);
         ++i;
     }
-    error(key, "must be one of " + list + ", got \"" + *s + "\"");
+    error(key, "must be one of " + list + ", got " + quoteInput(*s));
     return std::nullopt;
 }
 

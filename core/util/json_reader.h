@@ -4,6 +4,7 @@
 // sees every problem of a file at once.
 
 #include "util/enum_names.h"
+#include "util/quote.h"
 
 #include <nlohmann/json.hpp>
 
@@ -58,7 +59,7 @@ public:
             return std::nullopt;
         if (const std::optional<E> e = enumFromName<E>(*s))
             return e;
-        error(key, "must be one of " + enumNameList<E>() + ", got \"" + *s + "\"");
+        error(key, "must be one of " + enumNameList<E>() + ", got " + quoteInput(*s));
         return std::nullopt;
     }
     const nlohmann::json* child(const char* key); // marks the key as known; nullptr if absent

@@ -20,62 +20,6 @@ std::string lower(std::string s)
 
 bool has(const std::string& s, const char* needle) { return s.find(needle) != std::string::npos; }
 
-// A number, or a number written as a string (some exporters quote ts and dur).
-std::optional<double> numberOf(const nlohmann::json& j)
-{
-    if (j.is_number())
-        return j.get<double>();
-    if (j.is_string()) {
-        const std::string& s = j.get_ref<const std::string&>();
-        char* end = nullptr;
-        const double v = std::strtod(s.c_str(), &end);
-        if (end && end != s.c_str() && *end == '\0')
-            return v;
-    }
-    return std::nullopt;
-}
-
-// A number field of an event; NaN when absent or not a number.
-double numberField(const nlohmann::json& e, const char* key)
-{
-    const auto v = e.find(key);
-    const std::optional<double> d = v != e.end() ? numberOf(*v) : std::nullopt;
-    return d.value_or(std::nan(""));
-}
-
-std::string stringOf(const nlohmann::json& e, const char* key)
-{
-    const auto v = e.find(key);
-    return v != e.end() && v->is_string() ? v->get<std::string>() : std::string();
-}
-
-std::optional<long long> integerField(const nlohmann::json& object, const char* key)
-{
-    const auto v = object.find(key);
-    if (v == object.end())
-        return std::nullopt;
-    if (const std::optional<double> d = numberOf(*v); d && std::isfinite(*d) && std::abs(*d) < 9e15)
-        return (long long)std::llround(*d);
-    return std::nullopt;
-}
-
-// A number in an event's "args" (device, stream, correlation).
-std::optional<long long> integerArg(const nlohmann::json& e, const char* key)
-{
-    const auto args = e.find("args");
-    return args != e.end() && args->is_object() ? integerField(*args, key) : std::nullopt;
-}
-
-// A GPU event's device: args.device, else the pid Kineto gives GPU rows (the device index; a
-// process id there, from other exporters, is no device).
-std::optional<long long> deviceOf(const nlohmann::json& e)
-{
-    if (const std::optional<long long> d = integerArg(e, "device"))
-        return d;
-    const std::optional<long long> pid = integerField(e, "pid");
-    return pid && *pid >= 0 && *pid < 1024 ? pid : std::nullopt;
-}
-
 struct Interval {
     double a = 0, b = 0;
 };
@@ -198,60 +142,59 @@ std::optional<Collective> ncclCollective(const std::string& name)
 std::optional<MeasuredTrace> readKinetoTrace(const nlohmann::json& trace, const KinetoOptions& options,
                                              std::vector<InputError>& errors)
 {
-    const nlohmann::json* events = nullptr;
-    if (trace.is_object() && trace.contains("traceEvents") && trace["traceEvents"].is_array())
-        events = &trace["traceEvents"];
-    else if (trace.is_array())
-        events = &trace;
-    if (!events) {
-        errors.push_back({"", "not a Chrome trace: expected an object with \"traceEvents\" (a PyTorch profiler trace) "
-                              "or an array of events"});
-        return std::nullopt;
-    }
+    const std::optional<TraceDocument> doc = traceDocumentFromJson(trace, errors);
+    return doc ? readKinetoTrace(*doc, options, errors) : std::nullopt;
+}
 
+std::optional<MeasuredTrace> readKinetoTrace(const TraceDocument& doc, const KinetoOptions& options, std::vector<InputError>& errors)
+{
     MeasuredTrace out;
     std::unordered_map<long long, double> launches; // correlation id → CPU launch time (s)
     std::vector<Range> step_marks, optimizer_cpu;
     std::map<int, std::vector<Range>> optimizer_gpu; // per device
     struct Raw {
-        const nlohmann::json* e;
-        std::string name, cat;
+        const TraceEvent* e;
+        std::string cat;
         int device;
         double ts, dur;
     };
     std::vector<Raw> gpu;
     std::size_t malformed = 0;
     std::string first_malformed;
-    for (std::size_t i = 0; i < events->size(); ++i) {
-        const nlohmann::json& e = (*events)[i];
-        if (!e.is_object() || stringOf(e, "ph") != "X")
-            continue;
-        const std::string cat = lower(stringOf(e, "cat"));
-        const std::string name = stringOf(e, "name");
-        const double ts = numberField(e, "ts"), dur = numberField(e, "dur");
+    for (const TraceEvent& e : doc.events) {
+        const std::string cat = lower(e.cat);
+        const std::string& name = e.name;
+        const double ts = e.ts.value_or(std::nan("")), dur = e.dur.value_or(std::nan(""));
         if (!std::isfinite(ts) || !std::isfinite(dur) || dur < 0) {
             if (malformed++ == 0)
-                first_malformed = "traceEvents[" + std::to_string(i) + "]";
+                first_malformed = "traceEvents[" + std::to_string(e.index) + "]";
             continue;
         }
+        // Microseconds since some epoch (Kineto: the Unix epoch, ~1.7e15): a time beyond 1e17 µs
+        // (3,000 years) or a duration beyond 1e12 µs (11 days) is no measurement, and sums of
+        // such numbers overflow into inf and NaN.
+        if (std::abs(ts) > kMaxTraceTimeUs || dur > kMaxTraceDurationUs) {
+            errors.push_back({"traceEvents[" + std::to_string(e.index) + "]." + (std::abs(ts) > kMaxTraceTimeUs ? "ts" : "dur"),
+                              num(std::abs(ts) > kMaxTraceTimeUs ? ts : dur) + " µs is not a time a trace holds (|ts| ≤ 1e17 µs, "
+                                                                               "dur ≤ 1e12 µs)"});
+            return std::nullopt;
+        }
         const double t0 = ts * 1e-6, t1 = (ts + dur) * 1e-6;
+        const int device = int(std::clamp<long long>(e.device ? *e.device : e.pid && *e.pid >= 0 && *e.pid < 1024 ? *e.pid : 0, -1, 1 << 20));
         if (cat == "kernel" || cat == "gpu_memcpy" || cat == "gpu_memset" || cat == "memcpy" || cat == "memset") {
-            const std::optional<long long> device = deviceOf(e);
-            gpu.push_back({&e, name, cat, int(std::clamp<long long>(device.value_or(0), -1, 1 << 20)), ts, dur});
+            gpu.push_back({&e, cat, device, ts, dur});
         } else if (cat == "cuda_runtime" || cat == "cuda_driver" || cat == "runtime") {
-            if (const std::optional<long long> c = integerArg(e, "correlation"))
-                launches[*c] = t0;
+            if (e.correlation)
+                launches[*e.correlation] = t0;
         } else if (cat == "user_annotation" && name.rfind("ProfilerStep#", 0) == 0) {
             char* end = nullptr;
             const long long n = std::strtoll(name.c_str() + 13, &end, 10);
             step_marks.push_back({t0, t1, end && *end == '\0' ? n : -1});
         } else if (name.rfind("Optimizer.step", 0) == 0) {
-            if (cat == "gpu_user_annotation") {
-                const std::optional<long long> device = deviceOf(e);
-                optimizer_gpu[int(std::clamp<long long>(device.value_or(0), -1, 1 << 20))].push_back({t0, t1});
-            } else {
+            if (cat == "gpu_user_annotation")
+                optimizer_gpu[device].push_back({t0, t1});
+            else
                 optimizer_cpu.push_back({t0, t1});
-            }
         }
     }
     if (malformed > 0)
@@ -287,18 +230,11 @@ std::optional<MeasuredTrace> readKinetoTrace(const nlohmann::json& trace, const 
         out.device = per_device.begin()->first;
     }
 
-    if (trace.is_object()) {
-        if (const auto props = trace.find("deviceProperties"); props != trace.end() && props->is_array())
-            for (const nlohmann::json& p : *props)
-                if (p.is_object() && integerField(p, "id") == out.device)
-                    out.gpu_name = stringOf(p, "name");
-        if (const auto dist = trace.find("distributedInfo"); dist != trace.end() && dist->is_object()) {
-            if (dist->contains("rank") && (*dist)["rank"].is_number_integer())
-                out.rank = (*dist)["rank"].get<int>();
-            if (dist->contains("world_size") && (*dist)["world_size"].is_number_integer())
-                out.world_size = (*dist)["world_size"].get<int>();
-        }
-    }
+    for (const auto& [id, gpu_name] : doc.devices)
+        if (id == out.device)
+            out.gpu_name = gpu_name;
+    out.rank = doc.rank.value_or(-1);
+    out.world_size = doc.world_size.value_or(0);
 
     // The device's GPU work, in seconds from its first event.
     double origin = 0;
@@ -314,17 +250,15 @@ std::optional<MeasuredTrace> readKinetoTrace(const nlohmann::json& trace, const 
     for (const Raw& r : gpu) {
         if (r.device != out.device)
             continue;
-        const nlohmann::json& e = *r.e;
+        const TraceEvent& e = *r.e;
         GpuEvent g;
-        g.name = r.name;
+        g.name = e.name;
         g.kind = r.cat == "kernel" ? kernelKind(g.name) : KernelKind::Memcpy;
-        const std::optional<long long> stream = integerArg(e, "stream");
-        g.stream = stream ? *stream : integerField(e, "tid").value_or(0);
+        g.stream = e.stream ? *e.stream : e.tid.value_or(0);
         const double abs_start = r.ts * 1e-6;
         g.start = abs_start - origin;
         g.end = (r.ts + r.dur) * 1e-6 - origin;
-        const std::optional<long long> corr = integerArg(e, "correlation");
-        const auto launch = corr ? launches.find(*corr) : launches.end();
+        const auto launch = e.correlation ? launches.find(*e.correlation) : launches.end();
         g.launch = launch != launches.end() ? launch->second : abs_start;
         // Under an "Optimizer.step" annotation (CPU launch or GPU range), compute is optimizer work.
         if (g.kind != KernelKind::Communication && g.kind != KernelKind::Memcpy
@@ -431,10 +365,8 @@ std::optional<MeasuredTrace> readKinetoTraceFile(const std::string& file, const 
                               "gunzip -k " + file});
         return std::nullopt;
     }
-    const std::optional<nlohmann::json> json = parseJsonText(*text, errors, kMaxTraceBytes, 64);
-    if (!json)
-        return std::nullopt;
-    return readKinetoTrace(*json, options, errors);
+    const std::optional<TraceDocument> doc = readTraceDocument(*text, errors);
+    return doc ? readKinetoTrace(*doc, options, errors) : std::nullopt;
 }
 
 } // namespace parascope

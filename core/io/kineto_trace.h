@@ -13,6 +13,7 @@
 // time of each kind, the communication no compute kernel overlaps (exposed) and the time the GPU
 // runs nothing (idle: pipeline bubbles, host waits).
 
+#include "io/trace_events.h"
 #include "types/comm_types.h"
 #include "types/diagnostic.h"
 #include "util/json_reader.h"
@@ -83,6 +84,12 @@ struct MeasuredTrace {
 // 10–300 MB of JSON.
 inline constexpr std::size_t kMaxTraceBytes = std::size_t(1) << 30;
 
+// Bounds on a trace's times (µs): beyond them a number is no measurement.
+inline constexpr double kMaxTraceTimeUs = 1e17, kMaxTraceDurationUs = 1e12;
+
+std::optional<MeasuredTrace> readKinetoTrace(const TraceDocument& trace, const KinetoOptions& options,
+                                             std::vector<InputError>& errors);
+// The same from a parsed document (tests, the fuzzer).
 std::optional<MeasuredTrace> readKinetoTrace(const nlohmann::json& trace, const KinetoOptions& options,
                                              std::vector<InputError>& errors);
 // Reads the file (refusing a gzip-compressed one with how to decompress it) and the trace.

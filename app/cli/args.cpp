@@ -7,8 +7,10 @@
 #include "io/atomic_file.h"
 #include "io/scenario_json.h"
 #include "parascope/version.h"
+#include "util/quote.h"
 
 #include <algorithm>
+#include <cerrno>
 #include <cstdio>
 #include <cstdlib>
 #include <filesystem>
@@ -185,6 +187,29 @@ int printFileErrors(const std::string& file, const std::vector<InputError>& erro
     return kExitBadInput;
 }
 
+namespace {
+// A command-line whole number, strictly: "1e9", "8x", "" and values out of [min, max] are
+// refused (atoi read "1e9" as 1).
+std::optional<long long> wholeArg(const char* v, long long min, long long max)
+{
+    if (!v || !*v)
+        return std::nullopt;
+    char* end = nullptr;
+    errno = 0;
+    const long long n = std::strtoll(v, &end, 10);
+    if (errno != 0 || *end != '\0' || n < min || n > max)
+        return std::nullopt;
+    return n;
+}
+
+int badWhole(const Args& a, const std::string& arg, const char* v, long long min, long long max)
+{
+    const std::string range = std::to_string(min) + "…" + std::to_string(max);
+    const std::string got = v ? ", got " + parascope::quoteInput(v, 40) : std::string();
+    return badUsage(a, arg + " needs a whole number in " + range + got, arg + " 需要 " + range + " 之间的整数" + (v ? "，实际为 " + parascope::quoteInput(v, 40) : std::string()));
+}
+} // namespace
+
 // Returns an exit code on error, -1 when parsed.
 int parseArgs(int argc, char** argv, int first, Args& a)
 {
@@ -195,7 +220,7 @@ int parseArgs(int argc, char** argv, int first, Args& a)
                 return badUsage(std::string("--lang needs a value: one of ") + kLanguages);
             const auto lang = languageOf(argv[i + 1]);
             if (!lang)
-                return badUsage(std::string("--lang must be one of ") + kLanguages + " (got \"" + argv[i + 1] + "\")");
+                return badUsage(std::string("--lang must be one of ") + kLanguages + " (got " + parascope::quoteInput(argv[i + 1], 40) + ")");
             a.lang = *lang;
         }
     for (int i = first; i < argc; ++i) {
@@ -208,10 +233,10 @@ int parseArgs(int argc, char** argv, int first, Args& a)
             a.format = v;
         } else if (arg == "--gpus" || arg == "--top" || arg == "--threads") {
             const char* v = value();
-            const long long n = v ? std::atoll(v) : 0;
-            if (n < 1 || n > (1 << 24))
-                return badUsage(a, arg + " needs a whole number ≥ 1", arg + " 需要一个 ≥ 1 的整数");
-            (arg == "--gpus" ? a.gpus : arg == "--top" ? a.top : a.threads) = n;
+            const auto n = wholeArg(v, 1, 1 << 24);
+            if (!n)
+                return badWhole(a, arg, v, 1, 1 << 24);
+            (arg == "--gpus" ? a.gpus : arg == "--top" ? a.top : a.threads) = *n;
         } else if (arg == "--closed-form") {
             a.closed_form = true;
         } else if (arg == "--fewest-gpus") {
@@ -236,10 +261,10 @@ int parseArgs(int argc, char** argv, int first, Args& a)
             a.into = v;
         } else if (arg == "--ranks" || arg == "--nodes") {
             const char* v = value();
-            const int n = v ? std::atoi(v) : 0;
-            if (n < 1)
-                return badUsage(a, arg + " needs a whole number ≥ 1", arg + " 需要一个 ≥ 1 的整数");
-            (arg == "--ranks" ? a.nccl.ranks : a.nccl.nodes) = n;
+            const auto n = wholeArg(v, 1, 1 << 24);
+            if (!n)
+                return badWhole(a, arg, v, 1, 1 << 24);
+            (arg == "--ranks" ? a.nccl.ranks : a.nccl.nodes) = int(*n);
         } else if (arg == "--set") {
             const char* v = value();
             if (!v)
@@ -268,10 +293,10 @@ int parseArgs(int argc, char** argv, int first, Args& a)
             a.cluster = v;
         } else if (arg == "--vocab") {
             const char* v = value();
-            const long long n = v ? std::atoll(v) : 0;
-            if (n < 1)
-                return badUsage(a, "--vocab needs a whole number ≥ 1", "--vocab 需要一个 ≥ 1 的整数");
-            a.vocab = n;
+            const auto n = wholeArg(v, 1, 1LL << 30);
+            if (!n)
+                return badWhole(a, arg, v, 1, 1LL << 30);
+            a.vocab = *n;
         } else if (arg == "--bytes" || arg == "--algorithm") {
             const char* v = value();
             if (!v)
@@ -279,10 +304,10 @@ int parseArgs(int argc, char** argv, int first, Args& a)
             (arg == "--bytes" ? a.bytes : a.algorithm) = v;
         } else if (arg == "--device") {
             const char* v = value();
-            const long long n = v ? std::atoll(v) : -1;
-            if (!v || n < 0 || n > 1024 || (n == 0 && std::string(v) != "0"))
-                return badUsage(a, "--device needs a GPU index ≥ 0", "--device 需要一个 ≥ 0 的 GPU 编号");
-            a.device = int(n);
+            const auto n = wholeArg(v, 0, 1024);
+            if (!n)
+                return badWhole(a, arg, v, 0, 1024);
+            a.device = int(*n);
         } else if (arg == "--no-explain") {
             a.explain = false;
         } else if (arg == "--help" || arg == "-h") {

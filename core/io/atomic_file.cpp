@@ -1,6 +1,10 @@
 #include "io/atomic_file.h"
 
+#include <algorithm>
 #include <cerrno>
+#include <cstdio>
+#include <iostream>
+#include <optional>
 #include <cstring>
 #include <filesystem>
 
@@ -201,10 +205,38 @@ OutputTarget outputTargetKind(const std::string& file, std::string* resolved)
     return S_ISREG(st.st_mode) ? OutputTarget::Regular : OutputTarget::Special;
 }
 
+// "-", /dev/stdout, /dev/stderr, /dev/fd/N and /proc/self/fd/N name a descriptor this process
+// already has open: written there directly. Followed as links they lead to a pipe that has no
+// path, or to the file the shell redirected into, which a rename would replace behind the
+// shell's back (and an append, >>, would lose what was there).
+std::optional<int> ownDescriptor(const std::string& file)
+{
+    if (file == "-" || file == "/dev/stdout")
+        return 1;
+    if (file == "/dev/stderr")
+        return 2;
+    for (const std::string prefix : {"/dev/fd/", "/proc/self/fd/"}) {
+        if (file.rfind(prefix, 0) != 0 || file.size() == prefix.size() || file.size() > prefix.size() + 6)
+            continue;
+        const std::string n = file.substr(prefix.size());
+        if (std::all_of(n.begin(), n.end(), [](char c) { return c >= '0' && c <= '9'; }))
+            return std::stoi(n);
+    }
+    return std::nullopt;
+}
+
 std::string writeFileAtomically(const std::string& file, const std::string& bytes)
 {
     if (file.empty())
         return "cannot write: no file name";
+    if (const std::optional<int> fd = ownDescriptor(file)) {
+        std::cout.flush();
+        std::fflush(nullptr);
+        const IgnoreFileSizeSignal guard;
+        if (const int e = writeAll(*fd, bytes))
+            return failure(file, errnoText(e));
+        return {};
+    }
     std::string error;
     const std::string path = resolveLinks(file, error);
     if (path.empty())

@@ -9,6 +9,9 @@
 //   - a symbolic link: followed; the link stays and the file it points to receives the bytes.
 //   - a character device, FIFO or socket (/dev/null, /dev/stdout, a pipe): written through, as a
 //     shell redirection does, never replaced. A FIFO with no reader is refused.
+//   - "-", /dev/stdout, /dev/stderr, /dev/fd/N, /proc/self/fd/N: the descriptor this process
+//     already has, written directly (not the pipe or file it leads to, which a rename would
+//     replace behind the shell's back).
 //   - a directory: refused.
 // A full disk, the file-size limit (SIGXFSZ is ignored while writing, so the write fails with
 // EFBIG instead of killing the process) or any other short write is an error with the reason.

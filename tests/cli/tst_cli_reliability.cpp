@@ -43,6 +43,40 @@ class TstCliReliability : public QObject {
     }
 
 private slots:
+    void outToStandardOutputWritesThere()
+    {
+        // `--out /dev/stdout` followed the link to a pipe with no path and exited 2; with stdout
+        // redirected to a file it renamed a new file over it behind the shell's back (an append,
+        // >>, lost what was there). `--out -` is standard output too.
+        for (const char* out : {"/dev/stdout", "-"}) {
+            Run r = shell(QStringLiteral("\"$CLI\" evaluate '%1' --format json --out %2 | head -c 1").arg(defaultScenario(), QString::fromUtf8(out)));
+            QCOMPARE(r.code, 0);
+            QCOMPARE(r.out, QByteArray("{"));
+            QTemporaryDir dir;
+            const QString file = dir.filePath(QStringLiteral("log.txt"));
+            r = shell(QStringLiteral("echo before > '%2'; \"$CLI\" evaluate '%1' --format json --out %3 >> '%2'; echo after >> '%2'")
+                          .arg(defaultScenario(), file, QString::fromUtf8(out)));
+            QCOMPARE(r.code, 0);
+            QFile f(file);
+            QVERIFY(f.open(QIODevice::ReadOnly));
+            const QByteArray all = f.readAll();
+            QVERIFY2(all.startsWith("before\n{") && all.endsWith("}\nafter\n"), all.left(200).constData());
+        }
+    }
+
+    void wholeNumberOptionsAreReadStrictly()
+    {
+        // `--ranks 1e9` reported "got 1" (atoi stopped at the 'e'); 8x and 99999999999 too.
+        for (const char* bad : {"1e9", "8x", "99999999999", ""}) {
+            const Run r = run({QStringLiteral("collective"), QStringLiteral("--op"), QStringLiteral("all_reduce"), QStringLiteral("--bytes"),
+                               QStringLiteral("1GB"), QStringLiteral("--ranks"), QString::fromUtf8(bad)});
+            QCOMPARE(r.code, 2);
+            QVERIFY2(r.err.contains("--ranks needs a whole number in 1…16777216"), r.err.constData());
+            if (*bad)
+                QVERIFY2(r.err.contains(QByteArray("got \"") + bad + "\""), r.err.constData());
+        }
+    }
+
     void outToADeviceWritesThroughIt()
     {
         // Run as root, `--out /dev/null` used to replace /dev/null with a regular file. Private

@@ -67,39 +67,43 @@ LayerActivation layerActivation(const ModelSpec& m, const TrainingConfig& t,
     if (keeps_scores)
         scores = t.flash_attention ? 4 * a : 5 * a * s;
 
-    // Selective recompute of other modules (Megatron --recompute-modules) drops their outputs:
-    // layernorm the norms' outputs (QKV input 2h, and the MLP input 2h where the layer keeps
-    // one), moe_act each routed slot's activation output (2·f_e/etp), mlp the dense MLP's
-    // activations, shared_experts theirs, mla_up_proj Q, K and V, moe the MoE block's.
+    // Selective recompute of other modules (Megatron --recompute-modules, torchtitan's op SAC)
+    // drops tensors the layer would keep. Two modules may drop the same tensor (mlp and
+    // every_other_mm both drop MLP activations, layernorm and every_other_mm the norm outputs),
+    // so what goes is the union of what each drops, tensor by tensor, never more than is kept:
+    //   norm outputs: layernorm, every_other_mm — the QKV input 2h and the MLP input 2h where
+    //     the layer keeps one (not in a parallel block or an MoE block);
+    //   dropout masks (2h): every_other_mm (a Llama has no dropout);
+    //   K (2kv): every_other_mm, mla_up_proj; Q and V (2q + 2v): mla_up_proj;
+    //   dense MLP: mlp all of it (4f or 6f), every_other_mm the up projection's output and the
+    //     product (SwiGLU 4f) or the activation output (GELU 2f);
+    //   shared experts' activations: shared_experts, moe; router probabilities (4E): moe;
+    //   routed slots: moe all of them, moe_act their activation outputs (2·f_e/etp each).
+    // every_other_mm keeps the layer input, the q and v projections' outputs, the attention
+    // output with its log-sum-exp, the MLP gate's output and the down projection's output.
+    const bool sac = t.recomputes(RecomputeModule::EveryOtherMm);
+    const bool mla_up = m.mla && t.recomputes(RecomputeModule::MlaUpProj);
     double drop_replicated = 0, drop_split = 0, drop_expert = 0;
-    if (t.recomputes(RecomputeModule::Layernorm))
+    if (t.recomputes(RecomputeModule::Layernorm) || sac)
         drop_replicated += (m.parallel_block || moe_block) ? 2 * h : 4 * h;
-    if (moe_block && t.recomputes(RecomputeModule::MoeAct))
-        drop_expert += m.moe->top_k * 2 * double(m.moe->ffn_hidden) / p.expertTp() * t.moeLoad();
+    if (sac && !m.parallel_block)
+        drop_replicated += 2 * h;
+    if (sac || mla_up)
+        drop_split += 2 * kv;
+    if (mla_up)
+        drop_split += 2 * q + 2 * v;
     if (!moe_block && t.recomputes(RecomputeModule::Mlp))
         drop_split += mlp_factor * double(m.ffn_hidden);
-    if (moe_block && t.recomputes(RecomputeModule::SharedExperts))
+    else if (!moe_block && sac)
+        drop_split += (m.mlp == MlpKind::SwiGlu ? 4 : 2) * double(m.ffn_hidden);
+    if (moe_block && (t.recomputes(RecomputeModule::SharedExperts) || t.recomputes(RecomputeModule::Moe)))
         drop_split += m.moe->shared_experts * mlp_factor
                     * double(m.moe->shared_ffn_hidden > 0 ? m.moe->shared_ffn_hidden : m.moe->ffn_hidden);
-    // moe checkpoints the whole MoE block (router, dispatch, experts, combine): the router's
-    // probabilities, every routed slot and the shared experts' activations go; its input stays.
     if (moe_block && t.recomputes(RecomputeModule::Moe)) {
         drop_replicated += 4.0 * m.moe->experts;
         drop_expert = expert;
-        if (!t.recomputes(RecomputeModule::SharedExperts))
-            drop_split += m.moe->shared_experts * mlp_factor
-                        * double(m.moe->shared_ffn_hidden > 0 ? m.moe->shared_ffn_hidden : m.moe->ffn_hidden);
-    }
-    if (m.mla && t.recomputes(RecomputeModule::MlaUpProj))
-        drop_split += 2 * q + 2 * kv + 2 * v;
-    // every_other_mm (torchtitan op SAC) keeps the layer input, the q and v projections' outputs,
-    // the attention output with its log-sum-exp, the MLP gate's (fc1's) output and the down
-    // projection's output (2h): of the 10h kept whole that is 4h (the norm outputs and the
-    // masks go, a Llama has no dropout); K goes, and of the MLP's 6f (SwiGLU) the up
-    // projection's output and the product (4f), of GELU's 4f the activation output (2f).
-    if (t.recomputes(RecomputeModule::EveryOtherMm)) {
-        drop_replicated += (m.parallel_block ? 2 : 6) * h;
-        drop_split += 2 * kv + (moe_block ? 0.0 : (m.mlp == MlpKind::SwiGlu ? 4 : 2) * double(m.ffn_hidden));
+    } else if (moe_block && t.recomputes(RecomputeModule::MoeAct)) {
+        drop_expert = m.moe->top_k * 2 * double(m.moe->ffn_hidden) / p.expertTp() * t.moeLoad();
     }
 
     const double token_div = sp ? tp : 1;        // SP splits the sequence among TP ranks

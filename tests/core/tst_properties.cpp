@@ -198,6 +198,15 @@ Estimate numbers(const Scenario& sc)
     return evaluate(sc, o);
 }
 
+// Explained, with the closed-form step (the pipeline is not simulated).
+EvaluateOptions closedForm()
+{
+    EvaluateOptions o;
+    o.record_timeline = false;
+    o.simulate = false;
+    return o;
+}
+
 } // namespace
 
 class TstProperties : public QObject {
@@ -314,6 +323,77 @@ private slots:
         const double share = scenarios / 10000.0;
         QVERIFY(rejected > 300 * share && evaluated > 7000 * share && fitting > 500 * share && with_errors > 500 * share
                 && compared > 1000 * share);
+    }
+
+    // Every memory and time term is ≥ 0 for every accepted scenario, over every combination of
+    // the selective-recompute modules (2^8 sets), SP, CP, CPU offload and the three recompute
+    // modes, on four layer shapes: a SwiGLU Llama, a GELU parallel block, an MoE layer with a
+    // shared expert, and MLA with MoE. Two modules can drop the same tensor (mlp and
+    // every_other_mm the MLP's activations): `recompute: [mlp]` with every_other_mm gave a
+    // negative activation memory when the drops were summed instead of united.
+    void everyRecomputeCombinationIsNonNegative()
+    {
+        const nlohmann::json dense = {{"name", "dense"}, {"layers", 4}, {"hidden", 512}, {"heads", 8}, {"kv_heads", 2},
+                                      {"ffn_hidden", 1376}, {"vocab", 32000}, {"mlp", "swiglu"}};
+        nlohmann::json gelu = dense;
+        gelu["name"] = "gelu parallel block";
+        gelu["mlp"] = "gelu";
+        gelu["parallel_block"] = true;
+        nlohmann::json moe = dense;
+        moe["name"] = "moe";
+        moe["moe"] = {{"experts", 8}, {"top_k", 2}, {"ffn_hidden", 512}, {"shared_experts", 1}};
+        nlohmann::json mla = moe;
+        mla["name"] = "mla";
+        mla["kv_heads"] = 8;
+        mla["mla"] = {{"q_lora_rank", 256}, {"kv_lora_rank", 128}, {"qk_nope_head_dim", 64}, {"qk_rope_head_dim", 32},
+                      {"v_head_dim", 64}};
+        int evaluated = 0;
+        for (const nlohmann::json& model : {dense, gelu, moe, mla}) {
+            const nlohmann::json file = {{"schema", "parascope.scenario/1"}, {"model", model}, {"cluster", "dgx-h100"},
+                                         {"parallel", {{"tp", 2}, {"pp", 2}, {"dp", 2}, {"ep", model.contains("moe") ? 2 : 1}}},
+                                         {"training", {{"seq_len", 2048}, {"micro_batch", 1}, {"global_batch", 8}}}};
+            std::vector<InputError> errors;
+            const std::optional<Scenario> base = readScenario(file, errors);
+            QVERIFY2(base, model.dump().c_str());
+            for (const Recompute mode : {Recompute::None, Recompute::Selective, Recompute::Full})
+                for (unsigned modules = 0; modules < (mode == Recompute::Selective ? 256u : 1u); ++modules)
+                    for (const bool sp : {false, true})
+                        for (const int cp : {1, 2})
+                            for (const Offload offload : {Offload::None, Offload::Optimizer, Offload::Params}) {
+                                if (mode == Recompute::Selective && modules % 7 != 0 && offload != Offload::None)
+                                    continue; // offload meets every module set through the others' sevenths
+                                Scenario sc = *base;
+                                sc.training.recompute = mode;
+                                sc.training.recompute_modules = modules;
+                                sc.parallel.sequence_parallel = sp;
+                                sc.parallel.cp = cp;
+                                sc.parallel.dp = 2 / cp;
+                                sc.parallel.offload = offload;
+                                const Estimate e = evaluate(sc, closedForm());
+                                ++evaluated;
+                                const std::string where = model["name"].get<std::string>() + ", " + toString(mode) + " modules "
+                                                          + std::to_string(modules) + (sp ? ", SP" : "") + ", CP "
+                                                          + std::to_string(cp) + ", offload " + toString(offload);
+                                for (const StageMemory& st : e.memory.stages) {
+                                    QVERIFY2(st.weights >= 0 && st.gradients >= 0 && st.optimizer >= 0 && st.activations >= 0
+                                                 && st.other >= 0 && st.cpu >= 0,
+                                             where.c_str());
+                                    for (const Term& t : st.terms)
+                                        QVERIFY2(t.value >= 0, (where + ": " + t.name + " = " + std::to_string(t.value)).c_str());
+                                }
+                                const TimeReport& time = e.time;
+                                QVERIFY2(time.step_s > 0 && time.compute_s >= 0 && time.bubble_s >= 0 && time.exposed_comm_s >= 0
+                                             && time.optimizer_s >= 0,
+                                         where.c_str());
+                                for (const Term& t : time.terms)
+                                    QVERIFY2(!(t.unit == "s" || t.unit == "bytes") || t.value >= 0,
+                                             (where + ": " + t.name + " = " + std::to_string(t.value)).c_str());
+                                for (const CommEntry& c : e.communication)
+                                    QVERIFY2(c.time_s >= 0 && c.exposed_s >= 0 && c.bytes_per_gpu_per_step >= 0, where.c_str());
+                            }
+        }
+        qInfo("%d combinations evaluated", evaluated);
+        QVERIFY(evaluated > 2000);
     }
 };
 

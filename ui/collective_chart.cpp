@@ -386,6 +386,10 @@ QStringList CollectiveChart::figureLines() const
         return out;
     const CollectivePlan& p = *plan_;
     const QString formula = p.terms.empty() ? QString() : str(p.terms.front().formula);
+    if (choice_.group_gpus > p.ranks)
+        out << tr("The group has %1 GPUs; the walkthrough is made for at most %2, and shows that many.")
+                   .arg(choice_.group_gpus)
+                   .arg(p.ranks);
     if (p.op == Collective::AllReduce)
         out << tr("Each GPU sends %1 (%2). The textbook's 2·S·n = %3 is the total over all %4 GPUs, not one GPU's traffic; a "
                   "parameter server would move %5 through its one server.")

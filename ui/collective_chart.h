@@ -28,6 +28,7 @@ struct CollectiveChoice {
     CollectiveAlgorithm algorithm = CollectiveAlgorithm::Ring;
     QString origin;     // the communication chart's row it came from ("DP ReduceScatter · gradients · NVLink"), or ""
     QString origin_key; // that row in any language: "group/collective/purpose"
+    std::int64_t group_gpus = 0; // that row's group size, when more than `ranks` can show
 };
 
 // The most GPUs drawn one by one; above, the figures alone (still exact).

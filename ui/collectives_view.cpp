@@ -102,7 +102,7 @@ CollectivesView::CollectivesView(ScenarioModel* model, QWidget* parent)
     size_->setRange(0.001, 1048576); // 1 KiB … 1 TiB
     size_->setDecimals(3);
     size_->setSuffix(QStringLiteral(" MiB"));
-    ranks_->setRange(2, 1024);
+    ranks_->setRange(2, CollectivePlan::kMaxRanks);
     per_node_->setRange(1, 64);
     timer_->setInterval(kFrameMs);
 
@@ -184,7 +184,8 @@ bool CollectivesView::showEntry(const CommEntry& entry, const QString& name)
     CollectiveChoice c;
     c.op = entry.collective;
     c.bytes = entry.bytes_per_call;
-    c.ranks = int(std::min<std::int64_t>(entry.group_size, 4096));
+    c.ranks = int(std::min<std::int64_t>(entry.group_size, CollectivePlan::kMaxRanks));
+    c.group_gpus = entry.group_size; // above kMaxRanks the chart says it shows fewer
     c.gpus_per_node = int(std::max<std::int64_t>(1, entry.group_size / std::max<std::int64_t>(1, entry.nodes_spanned)));
     c.algorithm = entry.collective == Collective::AllReduce && entry.nodes_spanned > 1 ? CollectiveAlgorithm::Hierarchical
                                                                                        : CollectiveAlgorithm::Ring;

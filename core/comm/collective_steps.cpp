@@ -9,17 +9,17 @@ namespace parascope {
 
 namespace {
 
-constexpr int kMaxRanks = 4096;
+constexpr int kMaxRanks = CollectivePlan::kMaxRanks;
 
 int mod(int a, int n) { return ((a % n) + n) % n; }
 
 // Steps are built one at a time into `current`, timed, then kept or dropped.
 class StepBuilder {
 public:
-    StepBuilder(CollectivePlan& plan, const ClusterSpec& cluster)
+    StepBuilder(CollectivePlan& plan, const ClusterSpec& cluster, int listed_ranks)
         : plan_(plan)
         , cluster_(cluster)
-        , keep_(plan.ranks <= CollectivePlan::kMaxListedRanks)
+        , keep_(plan.ranks <= listed_ranks)
     {
         plan_.bytes_sent_by_rank.assign(std::size_t(plan_.ranks), 0.0);
     }
@@ -44,33 +44,72 @@ public:
         current_.push_back({from, to, chunk, chunks, bytes, linkBetween(from, to), reduce});
     }
 
+    bool keepsTransfers() const { return keep_; }
+
+    // Above kMaxListedRanks a step is timed from the links it uses, not from its transfers
+    // (linear work however many GPUs): `network` and `inside` say which links carry a transfer
+    // of `bytes`; each sender's bytes are added by the caller (addSent).
+    void endStepOnLinks(const Localized& phase, double bytes, bool network, bool inside)
+    {
+        double longest = 0;
+        if (network)
+            longest = std::max(longest, transferSeconds(bytes, Link::Network));
+        if (inside)
+            longest = std::max(longest, transferSeconds(bytes, cluster_.intra_is_pcie ? Link::Pcie : Link::NvLink));
+        record(phase, longest);
+    }
+    void addSent(int rank, double bytes) { plan_.bytes_sent_by_rank[std::size_t(rank)] += bytes; }
+
+    // The step just ended, `times` more times: a ring's steps differ only in which chunk each
+    // GPU sends, so their links, times and bytes are the first step's (linear work).
+    void repeatLastStep(int times)
+    {
+        if (times <= 0 || plan_.steps.empty())
+            return;
+        const Localized phase = plan_.steps.back().phase;
+        for (int r = 0; r < plan_.ranks; ++r)
+            plan_.bytes_sent_by_rank[std::size_t(r)] += double(times) * last_sent_[std::size_t(r)];
+        for (int t = 0; t < times; ++t)
+            record(phase, last_seconds_);
+    }
+
     void endStep(const Localized& phase)
     {
         if (current_.empty())
             return;
         double longest = 0;
+        last_sent_.assign(std::size_t(plan_.ranks), 0.0);
         for (const ChunkTransfer& t : current_) {
             longest = std::max(longest, transferSeconds(t.bytes, t.link));
             plan_.bytes_sent_by_rank[std::size_t(t.from)] += t.bytes;
+            last_sent_[std::size_t(t.from)] += t.bytes;
         }
+        record(phase, longest);
+        if (keep_)
+            plan_.steps.back().transfers = std::move(current_);
+        current_.clear();
+    }
+
+private:
+    void record(const Localized& phase, double seconds)
+    {
+        last_seconds_ = seconds;
         CollectiveStep s;
         s.index = int(plan_.steps.size());
         s.phase = phase;
         s.start_s = clock_;
-        clock_ += longest;
+        clock_ += seconds;
         s.end_s = clock_;
-        if (keep_)
-            s.transfers = std::move(current_);
-        current_.clear();
         plan_.steps.push_back(std::move(s));
     }
 
-private:
     CollectivePlan& plan_;
     const ClusterSpec& cluster_;
     bool keep_;
     double clock_ = 0;
     std::vector<ChunkTransfer> current_;
+    std::vector<double> last_sent_; // per rank, in the last step built from transfers
+    double last_seconds_ = 0;
 };
 
 const Localized kReduceScatter{"reduce-scatter", "ReduceScatter"};
@@ -94,6 +133,8 @@ void ringReduceScatter(StepBuilder& b, const std::vector<Ring>& rings, double ch
                 b.send(ring.members[std::size_t(i)], ring.members[std::size_t((i + 1) % n)], ring.base + mod(i - k, n) * pieces,
                        chunk_bytes, true, pieces);
         b.endStep(phase);
+        if (!b.keepsTransfers())
+            return b.repeatLastStep(n - 2);
     }
 }
 
@@ -109,6 +150,8 @@ void ringAllGather(StepBuilder& b, const std::vector<Ring>& rings, double chunk_
                 b.send(ring.members[std::size_t(i)], ring.members[std::size_t((i + 1) % n)], ring.base + mod(i + owned - k, n) * pieces,
                        chunk_bytes, false, pieces);
         b.endStep(phase);
+        if (!b.keepsTransfers())
+            return b.repeatLastStep(n - 2);
     }
 }
 
@@ -131,7 +174,7 @@ int ceilLog2(int n)
 } // namespace
 
 std::optional<CollectivePlan> planCollective(Collective op, double bytes, int ranks, const ClusterSpec& cluster,
-                                             CollectiveAlgorithm algorithm, std::vector<InputError>& errors)
+                                             CollectiveAlgorithm algorithm, std::vector<InputError>& errors, int listed_ranks)
 {
     if (!(bytes >= 1 && bytes <= 1e13))
         errors.push_back({"--bytes", "must be 1 B to 10 TB, got " + num(bytes)});
@@ -160,7 +203,7 @@ std::optional<CollectivePlan> planCollective(Collective op, double bytes, int ra
     plan.ranks = ranks;
     plan.gpus_per_node = std::min(per_node, ranks);
     plan.nodes = ranks / plan.gpus_per_node;
-    StepBuilder b(plan, cluster);
+    StepBuilder b(plan, cluster, std::min(listed_ranks, CollectivePlan::kMaxListedRanks));
     const int n = ranks;
     const double nd = n;
     std::string bytes_formula, time_formula;
@@ -186,20 +229,42 @@ std::optional<CollectivePlan> planCollective(Collective op, double bytes, int ra
         case Collective::AllToAll:
             // Pairwise exchange: at step k every rank sends the piece meant for rank + k.
             for (int k = 1; k < n; ++k) {
+                const Localized phase{"pairwise exchange", "两两交换"};
+                if (!b.keepsTransfers()) {
+                    // Nodes of g: some pair stays inside a node iff k < g or k > n − g; with
+                    // several nodes some pair always crosses (rank g − 1 to g − 1 + k, or 0 to k).
+                    const int g = plan.gpus_per_node;
+                    b.endStepOnLinks(phase, bytes / nd, plan.nodes > 1, g > 1 && (k < g || k > n - g));
+                    continue;
+                }
                 for (int r = 0; r < n; ++r)
                     b.send(r, (r + k) % n, (r + k) % n, bytes / nd, false);
-                b.endStep({"pairwise exchange", "两两交换"});
+                b.endStep(phase);
             }
+            if (!b.keepsTransfers())
+                for (int r = 0; r < n; ++r)
+                    b.addSent(r, (nd - 1) * bytes / nd);
             bytes_formula = "(n−1)/n · S";
             time_formula = "(n−1) steps of α + (S/n)·β";
             break;
         default: // Broadcast: a pipeline of n chunks down the ring from rank 0
             for (int t = 0; t < 2 * n - 2; ++t) {
+                const Localized phase{"pipelined broadcast", "流水线广播"};
+                if (!b.keepsTransfers()) {
+                    // Senders r = lo … hi; r → r + 1 crosses nodes iff r + 1 is a multiple of g.
+                    const int g = plan.gpus_per_node, lo = std::max(0, t - n + 1), hi = std::min(t, n - 2);
+                    const bool network = (hi + 1) / g > lo / g, inside = g > 1 && (hi > lo || (lo + 1) % g != 0);
+                    b.endStepOnLinks(phase, bytes / nd, plan.nodes > 1 && network, inside);
+                    continue;
+                }
                 for (int r = 0; r + 1 < n; ++r)
                     if (t - r >= 0 && t - r < n)
                         b.send(r, r + 1, t - r, bytes / nd, false);
-                b.endStep({"pipelined broadcast", "流水线广播"});
+                b.endStep(phase);
             }
+            if (!b.keepsTransfers())
+                for (int r = 0; r + 1 < n; ++r)
+                    b.addSent(r, bytes); // every chunk once
             bytes_formula = "S (each rank but the last forwards every chunk)";
             time_formula = "(2n−2) steps of α + (S/n)·β";
             break;

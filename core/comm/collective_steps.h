@@ -65,6 +65,10 @@ struct CollectivePlan {
     std::vector<Term> terms;
 
     static constexpr int kMaxListedRanks = 64;
+    // The most GPUs a plan is made for: its work is linear in the GPUs (above kMaxListedRanks a
+    // ring's steps are timed from their links, not listed transfer by transfer), and the steps
+    // themselves number about 2n.
+    static constexpr int kMaxRanks = 1 << 17;
 };
 
 // What every rank holds after the first `steps_done` steps, piece by piece: 0 = nothing, else
@@ -78,7 +82,10 @@ std::vector<std::vector<int>> collectiveHoldings(const CollectivePlan& plan, int
 
 // Errors (with the option they concern): an algorithm the operation has no form of, a rank
 // count a node layout cannot hold, sizes out of range.
+// `listed_ranks`: up to how many GPUs the transfers are listed (tests lower it to check that the
+// linear, link-by-link timing gives the listed plan's times and bytes exactly).
 std::optional<CollectivePlan> planCollective(Collective op, double bytes, int ranks, const ClusterSpec& cluster,
-                                             CollectiveAlgorithm algorithm, std::vector<InputError>& errors);
+                                             CollectiveAlgorithm algorithm, std::vector<InputError>& errors,
+                                             int listed_ranks = CollectivePlan::kMaxListedRanks);
 
 } // namespace parascope

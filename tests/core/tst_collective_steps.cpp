@@ -265,6 +265,43 @@ private slots:
         const CollectivePlan big = plan(Collective::AllReduce, 1e9, 1024, CollectiveAlgorithm::Ring);
         QCOMPARE(int(big.steps.size()), 2046);
         QVERIFY(big.steps.front().transfers.empty());
+        errors.clear();
+        QVERIFY(!planCollective(Collective::AllReduce, 1e6, CollectivePlan::kMaxRanks + 8, cluster("dgx-h100"),
+                                CollectiveAlgorithm::Ring, errors));
+        QCOMPARE(errors.at(0).text(), "--ranks: must be 2 to 131072, got 131080");
+    }
+
+    void linearTimingEqualsTheListedPlan()
+    {
+        // Above 64 GPUs a step is timed from the links it uses (rings: the first step, repeated),
+        // which is linear in the GPUs (it was O(n²) and capped at 4,096). The same plans with
+        // their transfers listed give the same step times and the same bytes per GPU.
+        const ClusterSpec c = cluster("dgx-h100");
+        for (const int n : {2, 8, 16, 24, 64})
+            for (const Collective op : {Collective::AllReduce, Collective::AllGather, Collective::ReduceScatter, Collective::AllToAll,
+                                        Collective::Broadcast})
+                for (const CollectiveAlgorithm algo : {CollectiveAlgorithm::Ring, CollectiveAlgorithm::Tree, CollectiveAlgorithm::Hierarchical}) {
+                    std::vector<InputError> errors;
+                    const auto listed = planCollective(op, 3e8, n, c, algo, errors);
+                    const auto linear = planCollective(op, 3e8, n, c, algo, errors, 0);
+                    if (!listed)
+                        continue; // no such form (a tree all-gather)
+                    const std::string what = std::string(toString(op)) + " " + toString(algo) + " n " + std::to_string(n);
+                    QVERIFY2(linear && linear->steps.size() == listed->steps.size(), what.c_str());
+                    for (std::size_t s = 0; s < listed->steps.size(); ++s)
+                        QVERIFY2(close(linear->steps[s].end_s, listed->steps[s].end_s), (what + " step " + std::to_string(s)).c_str());
+                    for (int r = 0; r < n; ++r)
+                        QVERIFY2(close(linear->bytes_sent_by_rank[std::size_t(r)], listed->bytes_sent_by_rank[std::size_t(r)]), what.c_str());
+                    QVERIFY(linear->steps.front().transfers.empty());
+                }
+        // 16,384 GPUs (a DP group of the 405B run): the flat ring crosses nodes at every step,
+        // 2(n − 1) steps of α_net + (S/n)/(B_net · η_net).
+        const int n = 16384;
+        const double S = 140e9;
+        const CollectivePlan p = plan(Collective::AllReduce, S, n, CollectiveAlgorithm::Ring);
+        const double step = c.inter_node.latency_s + (S / n) / (c.inter_node.bytes_per_s * c.inter_node.efficiency);
+        QVERIFY(close(p.time_s, 2.0 * (n - 1) * step));
+        QVERIFY(close(p.bytes_sent_per_gpu, 2.0 * (n - 1) / n * S));
     }
 };
 

@@ -13,6 +13,8 @@
 #include <qcustomplot.h>
 
 #include <QTimer>
+
+#include <algorithm>
 #include <QToolTip>
 #include <QVBoxLayout>
 
@@ -157,6 +159,8 @@ QString TimelineChart::headline(const Scenario& sc, const Estimate& e) const
                          .arg(formula.value * 100, 0, 'f', 1);
     if (e.timeline.microbatches_shown < e.timeline.microbatches_total)
         bubble += tr(" · showing %1 of %2 microbatches").arg(e.timeline.microbatches_shown).arg(e.timeline.microbatches_total);
+    if (!e.timeline.ranks_shown.empty())
+        bubble += tr(" · %1 of %2 ranks (evenly spaced)").arg(e.timeline.ranks_shown.size()).arg(e.timeline.timeline.ranks);
     if (p.pp <= 1)
         return head; // no pipeline, no bubble
     // One line when it fits the chart's width, two when not (presenter mode, 1024 pixels).
@@ -208,7 +212,12 @@ void TimelineChart::refresh()
     plot_->xAxis->setLabel(tr("Time in the step (s)"));
     const Estimate& e = model_->estimate();
     const Timeline& tl = e.timeline.timeline;
-    const int rows = e.timeline.simulated ? tl.ranks : 0;
+    // A sampled timeline (ranks_shown) draws a row per rank it keeps, labelled with the rank.
+    const std::vector<int>& sampled = e.timeline.ranks_shown;
+    const int rows = !e.timeline.simulated ? 0 : sampled.empty() ? tl.ranks : int(sampled.size());
+    const auto rowOf = [&sampled](int rank) {
+        return sampled.empty() ? rank : int(std::lower_bound(sampled.begin(), sampled.end(), rank) - sampled.begin());
+    };
     // Compare: A's Gantt above B's on one time axis, a blank row between, each row named.
     const Estimate* a = model_->pinnedEstimate();
     const bool compare = a && a->timeline.simulated && e.timeline.simulated;
@@ -217,7 +226,7 @@ void TimelineChart::refresh()
     if (compare)
         segments = ganttSegments(a->timeline.timeline);
     for (GanttSegment s : ganttSegments(tl)) {
-        s.row += a_rows_;
+        s.row = a_rows_ + rowOf(s.row);
         segments.push_back(s);
     }
     gantt_->setSegments(std::move(segments), a_rows_ + rows, std::max(e.time.step_s, compare ? a->time.step_s : 0.0));
@@ -246,8 +255,10 @@ void TimelineChart::refresh()
     if (compare)
         for (int r = 0; r < a_rows_ - 1; r += step)
             ticker->addTick(r, tr("A · rank %1").arg(r));
-    for (int r = 0; r < rows; r += step)
-        ticker->addTick(a_rows_ + r, compare ? tr("B · rank %1").arg(r) : tr("rank %1").arg(r));
+    for (int r = 0; r < rows; r += step) {
+        const int rank = sampled.empty() ? r : sampled[std::size_t(r)];
+        ticker->addTick(a_rows_ + r, compare ? tr("B · rank %1").arg(rank) : tr("rank %1").arg(rank));
+    }
     plot_->yAxis->setTicker(ticker);
     plot_->yAxis->setRange(-0.6, std::max(all_rows, 1) - 0.4);
     // An extrapolated step (very many microbatches) shows the simulated part, not a step of which

@@ -2,6 +2,7 @@
 
 #include "estimate/memory_over_time.h"
 
+#include <algorithm>
 #include <map>
 #include <tuple>
 
@@ -57,7 +58,11 @@ nlohmann::json timelineToJson(const Scenario& sc, const Estimate& est)
     // [t_s, bytes] at every change, its peak the memory table's total for that stage.
     const std::vector<std::vector<MemoryPoint>> memory = memoryOverStep(est);
     nlohmann::json lanes = nlohmann::json::array();
+    if (!t.ranks_shown.empty())
+        j["ranks_shown"] = t.ranks_shown;
     for (int r = 0; r < t.timeline.ranks; ++r) {
+        if (!t.ranks_shown.empty() && !std::binary_search(t.ranks_shown.begin(), t.ranks_shown.end(), r))
+            continue;
         nlohmann::json points = nlohmann::json::array();
         if (r < int(memory.size()))
             for (const MemoryPoint& p : memory[std::size_t(r)])
@@ -92,7 +97,10 @@ nlohmann::json timelineToChromeTrace(const Scenario& sc, const Estimate& est, co
     // the layers' exposed TP/CP/EP communication 3.
     enum Tid { kCompute = 0, kComm = 1, kDp = 2, kInLayers = 3 };
     nlohmann::json events = nlohmann::json::array();
+    const std::vector<int>& sampled = est.timeline.ranks_shown;
     for (int r = 0; r < tl.ranks; ++r) {
+        if (!sampled.empty() && !std::binary_search(sampled.begin(), sampled.end(), r))
+            continue;
         events.push_back({{"ph", "M"}, {"name", "process_name"}, {"pid", r}, {"tid", 0},
                           {"args", {{"name", "pipeline rank " + std::to_string(r)}}}});
         events.push_back({{"ph", "M"}, {"name", "process_sort_index"}, {"pid", r}, {"tid", 0}, {"args", {{"sort_index", r}}}});

@@ -4,6 +4,7 @@
 #include "schedule/pipeline_closed_form.h"
 
 #include <algorithm>
+#include <cmath>
 #include <map>
 
 namespace parascope {
@@ -283,6 +284,48 @@ StepSimulation simulateNumbers(const Scenario& sc, const OpCostModel& costs, lon
     return out;
 }
 
+// Not even one round of the schedule fits kMaxRecordedOps (PP 64 × VPP 4 needs 64 microbatches
+// of 1,024 ops): the smallest round the schedule runs is simulated whole, when the simulator's
+// budget allows, and the timeline keeps evenly spaced pipeline ranks (the first and the last
+// among them) so that their ops fit; the chart and the JSON say which ranks they show.
+StepSimulation sampledRanks(const OpCostModel& costs, long long m, StepSimulation out, const EvaluateOptions& options)
+{
+    const PipelineGeometry& g = costs.geometry;
+    const int p = g.ranks;
+    const long long unit = g.kind == ScheduleKind::Interleaved ? p : 1;
+    long long round = 0;
+    for (long long c = unit; c <= std::min(m, 4 * unit); c += unit)
+        if (scheduleRequirement(scheduleRequest(g, c)).empty()) {
+            round = c;
+            break;
+        }
+    const double ops = opsPerMicrobatch(g) * double(round);
+    if (round < 1 || p < 2 || ops > double(options.max_simulated_ops))
+        return out; // too large to simulate even once: the numbers stand, the chart says why
+    const auto schedule = generateSchedule(scheduleRequest(g, round));
+    Timeline tl = run(*schedule, costs, true);
+    if (tl.deadlock)
+        return out;
+    const int keep = int(std::clamp<double>(std::floor(double(kMaxRecordedOps) / (ops / p)), 2, p));
+    std::vector<int> ranks;
+    for (int i = 0; i < keep; ++i)
+        ranks.push_back(int(std::lround(double(i) * (p - 1) / (keep - 1))));
+    std::vector<TimedOp> kept;
+    for (const TimedOp& op : tl.ops)
+        if (std::binary_search(ranks.begin(), ranks.end(), op.rank))
+            kept.push_back(op);
+    tl.ops = std::move(kept);
+    out.timeline.simulated = true;
+    out.timeline.ranks_shown = ranks;
+    out.timeline.note = "the timeline shows " + num(double(keep)) + " of " + num(double(p)) + " pipeline ranks (evenly spaced) for the first "
+                      + num(double(round)) + " of " + num(double(m)) + " microbatches, simulated for drawing: all ranks' "
+                      + num(ops) + " ops are more than a timeline keeps; the step time is the " + out.time.method + " one";
+    out.timeline.microbatches_shown = round;
+    out.timeline.microbatches_total = m;
+    out.timeline.timeline = std::move(tl);
+    return out;
+}
+
 } // namespace
 
 StepSimulation simulateStep(const Scenario& sc, const OpCostModel& costs, long long m, const EvaluateOptions& options)
@@ -302,7 +345,7 @@ StepSimulation simulateStep(const Scenario& sc, const OpCostModel& costs, long l
     if (g.kind == ScheduleKind::Interleaved)
         shown -= shown % p;
     if (shown < 1 || !scheduleRequirement(scheduleRequest(g, shown)).empty())
-        return out; // not even one round of the schedule fits: no timeline, the numbers stand
+        return sampledRanks(costs, m, std::move(out), options);
     const auto schedule = generateSchedule(scheduleRequest(g, shown));
     Timeline tl = run(*schedule, costs, true);
     if (tl.deadlock)

@@ -45,6 +45,9 @@ struct TimelineReport {
     long long microbatches_shown = 0; // microbatches materialised in `timeline`
     long long microbatches_total = 0;
     std::string note; // why fewer microbatches are shown than the step has
+    // The pipeline ranks whose ops `timeline` keeps, ascending; empty: all of them. A schedule
+    // whose smallest round has more ops than a timeline keeps is drawn for a sample of ranks.
+    std::vector<int> ranks_shown;
     Timeline timeline;
 };
 

@@ -261,7 +261,23 @@ void MemoryChart::refresh()
     // Upright when the bar is wide enough for "00.0", turned along the bar when it is a line high.
     const bool upright = bar_px >= fm.horizontalAdvance(QStringLiteral("00.0"));
     const bool totals = upright || bar_px >= fm.height();
-    for (int i = 0; i < n; ++i) {
+    // Bars thinner than a line of text: per-bar marks would be unreadable, and thousands of
+    // items (PP 10,000: two per stage) took seconds to make; one label says how many are over.
+    int over = 0;
+    for (const StageMemory& st : m.stages)
+        over += st.total() > m.capacity_bytes ? 1 : 0;
+    const bool summarised = !totals && over > kMaxMarkedStages;
+    if (summarised) {
+        auto* label = new QCPItemText(plot_);
+        label->setFont(plot_->xAxis->tickLabelFont());
+        label->setColor(palette::vermillion);
+        label->setBrush(QColor(255, 255, 255, 210));
+        label->setPositionAlignment(Qt::AlignHCenter | Qt::AlignBottom);
+        label->position->setCoords((n - 1) / 2.0, top);
+        label->setText(tr("OOM: %1 of %2 stages over the capacity").arg(over).arg(n));
+        marks_.push_back(label);
+    }
+    for (int i = 0; i < (summarised ? 0 : n); ++i) {
         const double total = m.stages[std::size_t(i)].total() / kGiB;
         const bool oom = total > cap;
         if (oom) {

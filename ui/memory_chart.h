@@ -25,6 +25,8 @@ namespace parascope::ui {
 class MemoryChart : public ChartView {
     Q_OBJECT
 public:
+    // Above this many stages over the capacity, on bars thinner than a line, one label counts them.
+    static constexpr int kMaxMarkedStages = 64;
     explicit MemoryChart(ScenarioModel* model, QWidget* parent = nullptr);
     void retranslate();
 

@@ -111,6 +111,21 @@ void MemoryTimeChart::setCursorTime(double t_s)
     plot_->replot(QCustomPlot::rpQueuedReplot);
 }
 
+std::vector<int> MemoryTimeChart::drawnRanks(int ranks, const std::vector<int>& sampled)
+{
+    std::vector<int> out;
+    if (!sampled.empty()) {
+        for (int r : sampled)
+            if (r < ranks)
+                out.push_back(r);
+        return out;
+    }
+    const int n = std::min(ranks, kMaxDrawnRanks);
+    for (int i = 0; i < n; ++i)
+        out.push_back(n == 1 ? 0 : int(std::lround(double(i) * (ranks - 1) / (n - 1))));
+    return out;
+}
+
 QString MemoryTimeChart::headline() const
 {
     const Estimate& e = model_->estimate();
@@ -121,6 +136,8 @@ QString MemoryTimeChart::headline() const
                        .arg(mine, microbatches(e.timeline.timeline.peak_inflight.front()), gib(peakOf(lanes_.front()), 1));
     if (!compare_lane_.empty())
         text += tr("; %1: %2, peak %3 GiB").arg(inUi(displayName(*compare_)), microbatches(compare_inflight_), gib(peakOf(compare_lane_), 1));
+    if (drawn_.size() < lanes_.size())
+        text += tr(" (curves of %1 of %2 ranks, evenly spaced)").arg(drawn_.size()).arg(lanes_.size());
     return text;
 }
 
@@ -171,24 +188,28 @@ void MemoryTimeChart::draw()
             end = std::max(end, oe.time.step_s);
         }
     }
-    // Rank 0 (the most in flight) and the last rank stand out; the ones between are quiet.
-    while (rank_graphs_.size() < lanes_.size()) {
+    // Rank 0 (the most in flight) and the last rank stand out; the ones between are quiet. At
+    // most kMaxDrawnRanks curves (PP 10,000 drew 10,000 graphs and hung the app), evenly spaced;
+    // of a sampled timeline, its ranks.
+    drawn_ = drawnRanks(int(lanes_.size()), e.timeline.ranks_shown);
+    while (rank_graphs_.size() < drawn_.size()) {
         QCPGraph* g = plot_->addGraph();
         g->setLineStyle(QCPGraph::lsStepLeft);
         rank_graphs_.push_back(g);
     }
     double top = e.memory.capacity_bytes;
-    for (std::size_t r = 0; r < rank_graphs_.size(); ++r) {
-        QCPGraph* g = rank_graphs_[r];
-        const bool shown = r < lanes_.size();
+    for (std::size_t i = 0; i < rank_graphs_.size(); ++i) {
+        QCPGraph* g = rank_graphs_[i];
+        const bool shown = i < drawn_.size();
         g->setVisible(shown);
         g->removeFromLegend();
         if (!shown)
             continue;
-        const bool first = r == 0, last = r + 1 == lanes_.size();
+        const int r = drawn_[i];
+        const bool first = i == 0, last = i + 1 == drawn_.size();
         g->setPen(QPen(first ? palette::blue : last ? palette::orange : QColor(150, 170, 200), first || last ? theme_.linePx() : 1));
-        setSteps(g, lanes_[r], end);
-        top = std::max(top, peakOf(lanes_[r]));
+        setSteps(g, lanes_[std::size_t(r)], end);
+        top = std::max(top, peakOf(lanes_[std::size_t(r)]));
         if (first || last) {
             g->setName(tr("rank %1").arg(r));
             g->addToLegend();

@@ -34,6 +34,11 @@ public:
     const std::vector<std::vector<MemoryPoint>>& lanes() const { return lanes_; }
     const std::vector<MemoryPoint>& compareLane() const { return compare_lane_; }
     QString headline() const;
+    // The ranks whose curves are drawn: all up to kMaxDrawnRanks, else that many evenly spaced
+    // (the first and the last among them); of a sampled timeline, the ranks it keeps.
+    static constexpr int kMaxDrawnRanks = 64;
+    static std::vector<int> drawnRanks(int ranks, const std::vector<int>& sampled);
+    const std::vector<int>& drawn() const { return drawn_; }
 
 public slots:
     void refresh() override;
@@ -54,6 +59,7 @@ private:
     QCPItemStraightLine* cursor_ = nullptr;
     std::optional<ScheduleKind> compare_;
     std::vector<std::vector<MemoryPoint>> lanes_;
+    std::vector<int> drawn_; // ranks drawn, ascending
     std::vector<MemoryPoint> compare_lane_;
     double compare_inflight_ = 0; // rank 0's most microbatches in flight under the compared schedule
     // The compared schedule costs a second evaluation: a hidden tab skips it until it is shown or

@@ -157,15 +157,24 @@ QString TimelineChart::headline(const Scenario& sc, const Estimate& e) const
                          .arg(e.time.bubble_fraction * 100, 0, 'f', 1)
                          .arg(closed)
                          .arg(formula.value * 100, 0, 'f', 1);
+    // What the timeline leaves out (microbatches, ranks): on the bubble's line, or a third line
+    // when that is too wide for the chart.
+    QString shown;
     if (e.timeline.microbatches_shown < e.timeline.microbatches_total)
-        bubble += tr(" · showing %1 of %2 microbatches").arg(e.timeline.microbatches_shown).arg(e.timeline.microbatches_total);
+        shown += tr(" · showing %1 of %2 microbatches").arg(e.timeline.microbatches_shown).arg(e.timeline.microbatches_total);
     if (!e.timeline.ranks_shown.empty())
-        bubble += tr(" · %1 of %2 ranks (evenly spaced)").arg(e.timeline.ranks_shown.size()).arg(e.timeline.timeline.ranks);
+        shown += tr(" · %1 of %2 ranks").arg(e.timeline.ranks_shown.size()).arg(e.timeline.timeline.ranks);
     if (p.pp <= 1)
         return head; // no pipeline, no bubble
-    // One line when it fits the chart's width, two when not (presenter mode, 1024 pixels).
-    const QString one_line = head + QStringLiteral(" · ") + bubble;
-    return QFontMetrics(title_->font()).horizontalAdvance(one_line) < plot_->width() - 16 ? one_line : head + QLatin1Char('\n') + bubble;
+    // One line when it fits the chart's width, two (or three) when not (presenter mode, 1024 pixels).
+    const QFontMetrics fm(title_->font());
+    const auto fits = [&](const QString& line) { return fm.horizontalAdvance(line) < plot_->width() - 16; };
+    const QString one_line = head + QStringLiteral(" · ") + bubble + shown;
+    if (fits(one_line))
+        return one_line;
+    if (shown.isEmpty() || fits(bubble + shown))
+        return head + QLatin1Char('\n') + bubble + shown;
+    return head + QLatin1Char('\n') + bubble + QLatin1Char('\n') + shown.mid(3);
 }
 
 void TimelineChart::setSlotGrid(bool on)
@@ -181,9 +190,16 @@ bool TimelineChart::refreshSlotGrid()
 {
     const Scenario& sc = model_->scenario();
     const Estimate& e = model_->estimate();
-    // Up to 512 microbatches: the grid stays a grid (the timed view extrapolates the rest).
-    const long long m = std::min<long long>(e.microbatches, 512);
-    const std::optional<Timeline> grid = parascope::slotGrid(pipelineGeometry(sc.model, sc.parallel), m);
+    // Up to 512 microbatches: the grid stays a grid (the timed view extrapolates the rest); and
+    // at most the ops a timeline keeps (PP 10,000 × 512 microbatches was ten million ops).
+    const PipelineGeometry g = pipelineGeometry(sc.model, sc.parallel);
+    const double ops_per_microbatch = double(g.virtualStages()) * (g.split_backward ? 3 : 2);
+    long long m = std::min<long long>({e.microbatches, 512, (long long)(double(kMaxRecordedOps) / ops_per_microbatch)});
+    if (g.kind == ScheduleKind::Interleaved)
+        m -= m % std::max(1, g.ranks);
+    if (m < 1)
+        return false; // not even one round fits: the timed Gantt (sampled) instead
+    const std::optional<Timeline> grid = parascope::slotGrid(g, m);
     if (!grid)
         return false;
     a_rows_ = 0;

@@ -222,6 +222,10 @@ std::vector<Found> fitMemory(const Scenario& base, const Estimate& est, const Ou
         const int knobs = knobCount(c);
         if (screened++ >= screens || (!fitting.empty() && knobs > fitting.front().knobs + 1))
             break; // two levels past the nearest: far enough
+        // More virtual stages than layers (and the embedding's and the loss's stages) leaves
+        // stages without a layer: no remedy, and PP 10⁵ × VPP 1,024 would lay out 10⁸ stages.
+        if (double(c.sc.parallel.pp) * chunksPerRank(c.sc.parallel) > double(c.sc.model.layers) + 2)
+            continue;
         const double peak = screenedPeak(c.sc, est.params);
         if (peak <= est.memory.capacity_bytes)
             fitting.push_back({std::move(c), knobs, peak});

@@ -84,6 +84,22 @@ bool ChartView::showInvalid()
     return bad;
 }
 
+void ChartView::replotIfShown()
+{
+    replot_pending_ = !isVisible();
+    if (!replot_pending_)
+        plot_->replot();
+}
+
+void ChartView::showEvent(QShowEvent* e)
+{
+    QWidget::showEvent(e);
+    if (replot_pending_) {
+        replot_pending_ = false;
+        plot_->replot(QCustomPlot::rpQueuedReplot);
+    }
+}
+
 void ChartView::setTheme(const ChartTheme& t)
 {
     theme_ = t;

@@ -53,11 +53,16 @@ protected:
     // or timeline to draw: the chart hides its data and says what is wrong. Charts call this
     // first in refresh() and stop when it returns true.
     bool showInvalid();
+    // Replots now when the chart is on screen; a hidden chart (another tab) replots when it is
+    // shown — or laid out for an export — so slider moves do not draw what nobody sees.
+    void replotIfShown();
+    void showEvent(QShowEvent* e) override;
 
     ScenarioModel* model_;
     QCustomPlot* plot_;
     ChartTheme theme_;
     bool relayout_pending_ = false;
+    bool replot_pending_ = false; // a replot skipped while hidden
     QCPItemText* invalid_ = nullptr;
 };
 

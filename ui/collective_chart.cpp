@@ -352,7 +352,7 @@ void CollectiveChart::refresh()
                 alternatives_.emplace_back(a, other->time_s);
         }
     position_ = std::clamp(position_, 0.0, double(stepCount()));
-    plot_->replot();
+    replotIfShown();
 }
 
 QString CollectiveChart::headline() const

@@ -62,16 +62,22 @@ QString contextLine(const Scenario& sc, std::int64_t gpus)
 
 QString wrapText(const QString& text, const QFontMetrics& fm, int width)
 {
+    // Linear: each character's advance is added up (measuring the growing line for every
+    // character was quadratic, and the slider paid for it on every redraw).
     QStringList out;
     for (const QString& paragraph : text.split(QLatin1Char('\n'))) {
         QString line;
+        int line_px = 0;
         for (const QChar c : paragraph) {
-            if (fm.horizontalAdvance(line + c) > width && !line.isEmpty()) {
+            const int c_px = fm.horizontalAdvance(c);
+            if (line_px + c_px > width && !line.isEmpty()) {
                 const qsizetype space = line.lastIndexOf(QLatin1Char(' '));
                 out << (space > 0 ? line.left(space) : line);
                 line = space > 0 ? line.mid(space + 1) : QString();
+                line_px = fm.horizontalAdvance(line);
             }
             line += c;
+            line_px += c_px;
         }
         out << line;
     }

@@ -230,7 +230,7 @@ void MemoryTimeChart::draw()
         title->setFont(plot_->font());
         title->setText(wrapText(headline(), QFontMetrics(plot_->font()), std::max(200, plot_->width() - 20)));
     }
-    plot_->replot(QCustomPlot::rpQueuedReplot);
+    replotIfShown();
 }
 
 } // namespace parascope::ui

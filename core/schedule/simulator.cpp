@@ -39,6 +39,33 @@ double SimulationInput::p2pBetween(int from_rank, int to_rank) const
     return at < boundary_p2p_s.size() ? boundary_p2p_s[at] : p2p_s;
 }
 
+namespace {
+
+// The order a stable sort by (rank, start) gives, in linear time for what the simulator emits:
+// ops are bucketed by rank in emission order (a counting pass), and each rank's ops, already
+// almost in time order (only the tails' gradient reduction starts before the ops it follows),
+// are finished by a stable insertion sort. A stable_sort of every op was a quarter of an
+// evaluation on the slider path.
+void sortByRankThenStart(std::vector<TimedOp>& ops, int ranks)
+{
+    std::vector<std::size_t> offset(std::size_t(ranks) + 1, 0);
+    for (const TimedOp& op : ops)
+        ++offset[std::size_t(op.rank) + 1];
+    for (std::size_t r = 1; r < offset.size(); ++r)
+        offset[r] += offset[r - 1];
+    std::vector<TimedOp> sorted(ops.size());
+    std::vector<std::size_t> next(offset.begin(), offset.end() - 1);
+    for (const TimedOp& op : ops)
+        sorted[next[std::size_t(op.rank)]++] = op;
+    for (int r = 0; r < ranks; ++r)
+        for (std::size_t i = offset[std::size_t(r)] + 1; i < offset[std::size_t(r) + 1]; ++i)
+            for (std::size_t j = i; j > offset[std::size_t(r)] && sorted[j - 1].start_s > sorted[j].start_s; --j)
+                std::swap(sorted[j - 1], sorted[j]);
+    ops = std::move(sorted);
+}
+
+} // namespace
+
 Timeline simulate(const SimulationInput& in)
 {
     const PipelineSchedule& sch = *in.schedule;
@@ -277,9 +304,7 @@ Timeline simulate(const SimulationInput& in)
         tl.step_s = std::max(tl.step_s, now);
     }
     if (in.record_ops)
-        std::stable_sort(tl.ops.begin(), tl.ops.end(), [](const TimedOp& a, const TimedOp& b) {
-            return a.rank != b.rank ? a.rank < b.rank : a.start_s < b.start_s;
-        });
+        sortByRankThenStart(tl.ops, p);
     return tl;
 }
 

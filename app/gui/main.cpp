@@ -6,6 +6,7 @@
 // The export and screenshot forms render without a display (offscreen), never touch the user's
 // settings, and exit: 0 written, 2 bad input.
 
+#include "allocator_tuning.h"
 #include "chart_export.h"
 #include "diagnostics_panel.h"
 #include "main_window.h"
@@ -41,6 +42,7 @@ std::optional<QSize> parseSize(const QString& text)
 
 int main(int argc, char** argv)
 {
+    parascope::ui::tuneAllocatorForRedraws(argv); // re-executes once with the allocator kept warm
     // Headless export, --help and --version need no display: pick the offscreen platform unless
     // one is forced (without a display Qt would abort before the parser could answer).
     bool exporting = false, screenshot = false, informational = false;

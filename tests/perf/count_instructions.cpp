@@ -11,6 +11,7 @@
 
 #include "estimate/evaluate.h"
 #include "io/scenario_json.h"
+#include "allocator_tuning.h"
 #include "main_window.h"
 #include "comm_chart.h"
 #include "memory_chart.h"
@@ -88,6 +89,7 @@ int countSlider(int argc, char** argv)
 
 int main(int argc, char** argv)
 {
+    ui::tuneAllocatorForRedraws(argv); // as the app's main() does
     if (!RUNNING_ON_VALGRIND)
         std::fprintf(stderr, "count_instructions: not under valgrind: the work runs, nothing is counted\n");
     if (argc >= 2 && std::strcmp(argv[1], "evaluate") == 0)

@@ -16,8 +16,10 @@ runtime_pkgs=(
 )
 # Packaging tests: build and unpack the .deb, validate the desktop entry, AppStream and MIME data.
 test_pkgs=( xvfb xauth imagemagick dpkg-dev file desktop-file-utils appstream shared-mime-info )
-# Fuzzing (tests/fuzz/run-fuzz.sh): clang and its libFuzzer/sanitizer runtimes.
-fuzz_pkgs=( clang libclang-rt-14-dev )
+# Fuzzing (tests/fuzz/run-fuzz.sh): clang and its libFuzzer/sanitizer runtimes. The
+# instruction-count guard (tests/perf/check-instructions.sh): valgrind (callgrind, and the
+# client-request header count_instructions is built with).
+fuzz_pkgs=( clang libclang-rt-14-dev valgrind )
 
 wanted=("${runtime_pkgs[@]}")
 if [[ "${1:-}" != "--runtime" ]]; then

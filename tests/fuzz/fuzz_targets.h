@@ -85,10 +85,13 @@ inline void measurementFile(const std::string& bytes)
         if (const auto imported = importMegatronArgs(text, "fuzz", options, errors))
             scenarioFile(imported->scenario.dump());
     } else if ((bytes[0] & 15) == 8) {
-        const auto json = parseJsonText(text, errors, kMaxTraceBytes);
-        if (!json)
+        // The trace's own SAX reader (what compare-trace and the app use), and the same text
+        // through the JSON reader (its shape pass: depth, keys given twice).
+        const auto doc = readTraceDocument(text, errors);
+        (void)parseJsonText(text, errors, kMaxTraceBytes);
+        if (!doc)
             return;
-        if (const auto trace = readKinetoTrace(*json, {}, errors)) {
+        if (const auto trace = readKinetoTrace(*doc, {}, errors)) {
             // One scenario, evaluated once: the comparison, not the engine, is under test here.
             static const Scenario sc = [] {
                 std::vector<InputError> e;

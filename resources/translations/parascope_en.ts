@@ -553,6 +553,10 @@
         <source>From the communication chart: %1, one call of the step.</source>
         <translation>From the communication chart: %1, one call of the step.</translation>
     </message>
+    <message>
+        <source>The group has %1 GPUs; the walkthrough is made for at most %2, and shows that many.</source>
+        <translation>The group has %1 GPUs; the walkthrough is made for at most %2, and shows that many.</translation>
+    </message>
 </context>
 <context>
     <name>parascope::ui::CollectivesView</name>
@@ -1249,6 +1253,10 @@ OOM</translation>
         <source>A: %1 (total)</source>
         <translation>A: %1 (total)</translation>
     </message>
+    <message>
+        <source>OOM: %1 of %2 stages over the capacity</source>
+        <translation>OOM: %1 of %2 stages over the capacity</translation>
+    </message>
 </context>
 <context>
     <name>parascope::ui::MemoryTimeChart</name>
@@ -1287,6 +1295,10 @@ OOM</translation>
     <message>
         <source>rank 0 under %1</source>
         <translation>rank 0 under %1</translation>
+    </message>
+    <message>
+        <source> (curves of %1 of %2 ranks, evenly spaced)</source>
+        <translation> (curves of %1 of %2 ranks, evenly spaced)</translation>
     </message>
 </context>
 <context>
@@ -1762,6 +1774,10 @@ OOM</translation>
             <numerusform>Slot grid · %1 · %n microbatch(es)</numerusform>
             <numerusform>Slot grid · %1 · %n microbatch(es)</numerusform>
         </translation>
+    </message>
+    <message>
+        <source> · %1 of %2 ranks</source>
+        <translation> · %1 of %2 ranks</translation>
     </message>
 </context>
 <context>

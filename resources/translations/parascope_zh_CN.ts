@@ -549,6 +549,10 @@
         <source>From the communication chart: %1, one call of the step.</source>
         <translation>来自通信图：%1，单步中的一次调用。</translation>
     </message>
+    <message>
+        <source>The group has %1 GPUs; the walkthrough is made for at most %2, and shows that many.</source>
+        <translation>该并行组有 %1 块 GPU；分步演示最多支持 %2 块，此处按 %2 块展示。</translation>
+    </message>
 </context>
 <context>
     <name>parascope::ui::CollectivesView</name>
@@ -1235,6 +1239,10 @@ OOM</source>
         <source>A: %1 (total)</source>
         <translation>A：%1（合计）</translation>
     </message>
+    <message>
+        <source>OOM: %1 of %2 stages over the capacity</source>
+        <translation>显存溢出：%2 个阶段中有 %1 个超出容量</translation>
+    </message>
 </context>
 <context>
     <name>parascope::ui::MemoryTimeChart</name>
@@ -1273,6 +1281,10 @@ OOM</source>
     <message>
         <source>rank 0 under %1</source>
         <translation>%1 下的 rank 0</translation>
+    </message>
+    <message>
+        <source> (curves of %1 of %2 ranks, evenly spaced)</source>
+        <translation>（均匀抽取 %2 个流水线 rank 中的 %1 个绘制曲线）</translation>
     </message>
 </context>
 <context>
@@ -1745,6 +1757,10 @@ OOM</source>
         <translation>
             <numerusform>时隙网格 · %1 · %n 个微批</numerusform>
         </translation>
+    </message>
+    <message>
+        <source> · %1 of %2 ranks</source>
+        <translation> · 显示 %2 个 rank 中的 %1 个</translation>
     </message>
 </context>
 <context>

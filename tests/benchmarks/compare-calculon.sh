@@ -18,7 +18,8 @@
 set -euo pipefail
 cd "$(dirname "$0")/../.."
 calculon_dir=${1:-${CALCULON_DIR:-}}
-cli=build/dev/app/cli/parascope-cli
+build=${PARASCOPE_BUILD:-build/dev}
+cli=$build/app/cli/parascope-cli
 scenario=tests/benchmarks/turing-530b.parascope.json
 
 if [[ -z "$calculon_dir" || ! -f "$calculon_dir/calculon/llm/optimal_execution.py" ]]; then
@@ -26,7 +27,7 @@ if [[ -z "$calculon_dir" || ! -f "$calculon_dir/calculon/llm/optimal_execution.p
   exit 0
 fi
 if [[ ! -x "$cli" ]]; then
-  cmake --preset dev >/dev/null && cmake --build --preset dev -j "$(nproc)" --target parascope-cli
+  cmake --preset "$(basename "$build")" >/dev/null && cmake --build --preset "$(basename "$build")" -j "$(nproc)" --target parascope-cli
 fi
 # Calculon runs on Debian's Python with Debian's numpy and psutil.
 py=/usr/bin/python3

@@ -272,9 +272,11 @@ void MemoryChart::refresh()
         label->setFont(plot_->xAxis->tickLabelFont());
         label->setColor(palette::vermillion);
         label->setBrush(QColor(255, 255, 255, 210));
-        label->setPositionAlignment(Qt::AlignHCenter | Qt::AlignBottom);
-        label->position->setCoords((n - 1) / 2.0, top);
-        label->setText(tr("OOM: %1 of %2 stages over the capacity").arg(over).arg(n));
+        label->setPositionAlignment(Qt::AlignLeft | Qt::AlignTop);
+        label->position->setType(QCPItemPosition::ptAxisRectRatio);
+        label->position->setCoords(0.02, 0.02);
+        const int width = std::max(120, int(plot_->axisRect()->width() * 0.96));
+        label->setText(wrapText(tr("OOM: %1 of %2 stages over the capacity").arg(over).arg(n), fm, width));
         marks_.push_back(label);
     }
     for (int i = 0; i < (summarised ? 0 : n); ++i) {

@@ -143,6 +143,19 @@ QString TimelineChart::tooltipFor(int segment) const
     return text;
 }
 
+std::vector<int> TimelineChart::ranksToDraw(int ranks, const std::vector<int>& sampled, int max_rows)
+{
+    const int have = sampled.empty() ? ranks : int(sampled.size());
+    if (have <= max_rows)
+        return sampled; // empty: every rank, one row each
+    std::vector<int> out;
+    for (int i = 0; i < max_rows; ++i) {
+        const int k = int(std::lround(double(i) * (have - 1) / (max_rows - 1)));
+        out.push_back(sampled.empty() ? k : sampled[std::size_t(k)]);
+    }
+    return out;
+}
+
 QString TimelineChart::headline(const Scenario& sc, const Estimate& e) const
 {
     if (!e.timeline.simulated)
@@ -162,8 +175,8 @@ QString TimelineChart::headline(const Scenario& sc, const Estimate& e) const
     QString shown;
     if (e.timeline.microbatches_shown < e.timeline.microbatches_total)
         shown += tr(" · showing %1 of %2 microbatches").arg(e.timeline.microbatches_shown).arg(e.timeline.microbatches_total);
-    if (!e.timeline.ranks_shown.empty())
-        shown += tr(" · %1 of %2 ranks").arg(e.timeline.ranks_shown.size()).arg(e.timeline.timeline.ranks);
+    if (&e == &model_->estimate() && !drawn_ranks_.empty())
+        shown += tr(" · %1 of %2 ranks").arg(drawn_ranks_.size()).arg(e.timeline.timeline.ranks);
     if (p.pp <= 1)
         return head; // no pipeline, no bubble
     // One line when it fits the chart's width, two (or three) when not (presenter mode, 1024 pixels).
@@ -228,11 +241,18 @@ void TimelineChart::refresh()
     plot_->xAxis->setLabel(tr("Time in the step (s)"));
     const Estimate& e = model_->estimate();
     const Timeline& tl = e.timeline.timeline;
-    // A sampled timeline (ranks_shown) draws a row per rank it keeps, labelled with the rank.
-    const std::vector<int>& sampled = e.timeline.ranks_shown;
+    // A row per rank while rows are at least two pixels high; beyond (PP 10,000 in 200 pixels
+    // drew nothing visible), and for a sampled timeline (ranks_shown), evenly spaced ranks, each
+    // row labelled with its rank and the title saying how many.
+    const int plot_px = plot_->axisRect()->height() > 0 ? plot_->axisRect()->height() : plot_->height() / 2;
+    drawn_ranks_ = e.timeline.simulated ? ranksToDraw(tl.ranks, e.timeline.ranks_shown, std::max(8, plot_px / 2)) : std::vector<int>{};
+    const std::vector<int>& sampled = drawn_ranks_;
     const int rows = !e.timeline.simulated ? 0 : sampled.empty() ? tl.ranks : int(sampled.size());
     const auto rowOf = [&sampled](int rank) {
-        return sampled.empty() ? rank : int(std::lower_bound(sampled.begin(), sampled.end(), rank) - sampled.begin());
+        if (sampled.empty())
+            return rank;
+        const auto it = std::lower_bound(sampled.begin(), sampled.end(), rank);
+        return it != sampled.end() && *it == rank ? int(it - sampled.begin()) : -1;
     };
     // Compare: A's Gantt above B's on one time axis, a blank row between, each row named.
     const Estimate* a = model_->pinnedEstimate();
@@ -242,7 +262,10 @@ void TimelineChart::refresh()
     if (compare)
         segments = ganttSegments(a->timeline.timeline);
     for (GanttSegment s : ganttSegments(tl)) {
-        s.row = a_rows_ + rowOf(s.row);
+        const int row = rowOf(s.row);
+        if (row < 0)
+            continue; // a rank not drawn
+        s.row = a_rows_ + row;
         segments.push_back(s);
     }
     gantt_->setSegments(std::move(segments), a_rows_ + rows, std::max(e.time.step_s, compare ? a->time.step_s : 0.0));

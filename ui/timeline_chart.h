@@ -33,6 +33,11 @@ public:
     // schedule readable at any number of microbatches.
     void setSlotGrid(bool on);
     bool slotGrid() const { return slot_grid_; }
+    // The ranks given a row: empty while every rank has one; else at most `max_rows` of the
+    // timeline's ranks (of `sampled`, when the engine kept a sample), evenly spaced, the first
+    // and the last among them.
+    static std::vector<int> ranksToDraw(int ranks, const std::vector<int>& sampled, int max_rows);
+    const std::vector<int>& drawnRanks() const { return drawn_ranks_; }
 
 signals:
     // The playback cursor's time in the step; negative when it goes away.
@@ -52,6 +57,7 @@ private:
     std::vector<QCPGraph*> legend_entries_;
     QCPItemStraightLine* cursor_ = nullptr;
     int a_rows_ = 0; // compare: A's ranks and a blank row, above B's
+    std::vector<int> drawn_ranks_; // the scenario's ranks with a row (empty: all)
     bool slot_grid_ = false;
     bool refreshSlotGrid(); // false: no grid for this scenario (the timed Gantt is drawn)
     QString headline(const Scenario& sc, const Estimate& e) const;

@@ -25,6 +25,15 @@ class TstGuiBounded : public QObject {
 private slots:
     void initTestCase() { QStandardPaths::setTestModeEnabled(true); }
 
+    void ranksToDrawAreEvenlySpaced()
+    {
+        // 10 ranks in 4 rows: 0, 3, 6, 9; of a sample, its own ranks; everything when it fits.
+        QCOMPARE(TimelineChart::ranksToDraw(10, {}, 4), (std::vector<int>{0, 3, 6, 9}));
+        QCOMPARE(TimelineChart::ranksToDraw(64, {0, 10, 20, 30, 40, 63}, 3), (std::vector<int>{0, 30, 63}));
+        QVERIFY(TimelineChart::ranksToDraw(10, {}, 10).empty());
+        QCOMPARE(TimelineChart::ranksToDraw(64, {0, 21, 42, 63}, 8), (std::vector<int>{0, 21, 42, 63}));
+    }
+
     void everyBoundedFileOpensRedrawsAndExports()
     {
         const QStringList files = QDir(QStringLiteral(PARASCOPE_TEST_DATA)).entryList({QStringLiteral("bounded-*.parascope.json")});
@@ -51,6 +60,13 @@ private slots:
                 QCOMPARE(e.timeline.ranks_shown.front(), 0);
                 QCOMPARE(e.timeline.ranks_shown.back(), 63);
                 QVERIFY(w.timelineChart()->title().contains(QStringLiteral("48 of 64 ranks")));
+            }
+            // PP 10,000 in a Gantt a few hundred pixels high: evenly spaced ranks, two pixels a row
+            // at least (before, 10,000 rows of a fiftieth of a pixel drew nothing visible).
+            if (name == QStringLiteral("bounded-pp-1e4.parascope.json")) {
+                const std::vector<int>& rows = w.timelineChart()->drawnRanks();
+                QVERIFY(!rows.empty() && rows.size() < 1000 && rows.front() == 0 && rows.back() == 9999);
+                QVERIFY2(w.timelineChart()->title().contains(QStringLiteral("of 10000 ranks")), qPrintable(w.timelineChart()->title()));
             }
             for (const ChartKind kind : {ChartKind::Memory, ChartKind::Timeline, ChartKind::Communication, ChartKind::Walls,
                                          ChartKind::Collective, ChartKind::MemoryTime, ChartKind::Slots}) {

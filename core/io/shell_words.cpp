@@ -1,10 +1,12 @@
 #include "io/shell_words.h"
 
+#include "io/shell_arithmetic.h"
+
 #include <algorithm>
 #include <cctype>
 #include <cerrno>
 #include <cstdlib>
-#include <limits>
+#include <functional>
 
 namespace parascope::shell {
 
@@ -113,8 +115,6 @@ std::vector<Word> lex(const std::string& s)
     return out;
 }
 
-namespace {
-
 bool isNameStart(char c) { return std::isalpha(static_cast<unsigned char>(c)) || c == '_'; }
 bool isNameChar(char c) { return std::isalnum(static_cast<unsigned char>(c)) || c == '_'; }
 
@@ -127,7 +127,7 @@ std::string shown(std::string_view w)
 }
 
 // The `}` closing the "${" at `open`, counting nested "${": npos when there is none.
-std::size_t closingBrace(std::string_view w, std::size_t open)
+static std::size_t closingBrace(std::string_view w, std::size_t open)
 {
     int depth = 0;
     for (std::size_t j = open; j < w.size(); ++j) {
@@ -142,7 +142,7 @@ std::size_t closingBrace(std::string_view w, std::size_t open)
 }
 
 // The first `)` of the "))" closing the "$((" at `open`: npos when there is none.
-std::size_t closingArithmetic(std::string_view w, std::size_t open)
+static std::size_t closingArithmetic(std::string_view w, std::size_t open)
 {
     int depth = 0;
     for (std::size_t j = open + 3; j < w.size(); ++j) {
@@ -170,7 +170,6 @@ std::optional<long long> wholeNumber(std::string_view s)
     return n;
 }
 
-} // namespace
 
 std::optional<std::pair<std::string, std::string>> splitAssignment(const std::string& word)
 {
@@ -196,6 +195,55 @@ std::optional<std::string> Shell::lookup(const std::string& name, std::string& w
 }
 
 std::optional<std::string> Shell::expand(const std::string& w, std::string& why) const { return expandAt(w, 0, why); }
+
+// A parameter reference starting at w[i] == '$': ${NAME}, ${NAME:-default}, ${ARRAY[@]} or
+// $NAME. `last` is the index of its last character.
+struct Reference {
+    std::string name;           // empty: a lone '$', kept as it is
+    std::string_view fallback;  // ${NAME:-fallback}
+    bool has_fallback = false;
+    bool array = false;         // ${ARRAY[@]}: its flags were read where it was defined
+    std::size_t last = 0;
+};
+
+namespace {
+
+std::optional<Reference> parseReference(std::string_view w, std::size_t i, std::string& why)
+{
+    Reference r;
+    if (w[i + 1] != '{') {
+        std::size_t j = i + 1;
+        while (j < w.size() && isNameChar(w[j]))
+            ++j;
+        r.name = std::string(w.substr(i + 1, j - i - 1));
+        r.last = r.name.empty() ? i : j - 1;
+        return r;
+    }
+    const std::size_t end = closingBrace(w, i);
+    if (end == std::string_view::npos) {
+        why = "the parameter expansion " + shown(w.substr(i)) + " is not closed by \"}\"";
+        return std::nullopt;
+    }
+    const std::string_view inside = w.substr(i + 2, end - i - 2);
+    std::size_t n = 0;
+    while (n < inside.size() && isNameChar(inside[n]))
+        ++n;
+    r.name = std::string(inside.substr(0, n));
+    const std::string_view rest = inside.substr(n);
+    r.last = end;
+    const bool named = !r.name.empty() && isNameStart(r.name[0]);
+    r.array = named && rest == "[@]";
+    r.has_fallback = named && rest.substr(0, 2) == ":-";
+    if (r.has_fallback)
+        r.fallback = rest.substr(2);
+    if (!named || (!rest.empty() && !r.array && !r.has_fallback)) {
+        why = "the parameter expansion " + shown(w.substr(i, end + 1 - i)) + " (ParaScope reads ${NAME}, ${NAME:-default} and ${ARRAY[@]})";
+        return std::nullopt;
+    }
+    return r;
+}
+
+} // namespace
 
 std::optional<std::string> Shell::expandAt(std::string_view w, int depth, std::string& why) const
 {
@@ -230,61 +278,31 @@ std::optional<std::string> Shell::expandAt(std::string_view w, int depth, std::s
             why = "the command substitution " + shown(w.substr(i)) + " (ParaScope does not run commands)";
             return std::nullopt;
         }
-        std::string name;
-        std::string_view fallback;
-        bool has_fallback = false;
-        if (w[i + 1] == '{') {
-            const std::size_t end = closingBrace(w, i);
-            if (end == std::string_view::npos) {
-                why = "the parameter expansion " + shown(w.substr(i)) + " is not closed by \"}\"";
-                return std::nullopt;
-            }
-            const std::string_view inside = w.substr(i + 2, end - i - 2);
-            std::size_t n = 0;
-            while (n < inside.size() && isNameChar(inside[n]))
-                ++n;
-            name = std::string(inside.substr(0, n));
-            const std::string_view rest = inside.substr(n);
-            i = end;
-            if (!name.empty() && isNameStart(name[0]) && rest == "[@]")
-                continue; // an array's elements: their flags were read where it was defined
-            if (!name.empty() && isNameStart(name[0]) && rest.substr(0, 2) == ":-") {
-                fallback = rest.substr(2);
-                has_fallback = true;
-            } else if (name.empty() || !isNameStart(name[0]) || !rest.empty()) {
-                why = "the parameter expansion " + shown(w.substr(end - inside.size() - 2, inside.size() + 3))
-                      + " (ParaScope reads ${NAME}, ${NAME:-default} and ${ARRAY[@]})";
-                return std::nullopt;
-            }
-        } else {
-            std::size_t j = i + 1;
-            while (j < w.size() && isNameChar(w[j]))
-                ++j;
-            name = std::string(w.substr(i + 1, j - i - 1));
-            if (name.empty()) {
-                if (!append("$"))
-                    return std::nullopt;
-                continue;
-            }
-            i = j - 1;
-        }
-        const auto v = vars_.find(name);
-        if (v != vars_.end() && !(has_fallback && v->second.empty())) {
-            if (!append(v->second))
-                return std::nullopt;
-        } else if (has_fallback) {
-            if (depth + 1 >= kMaxNesting) {
-                why = "${…:-…} nested deeper than " + std::to_string(kMaxNesting) + " levels";
-                return std::nullopt;
-            }
-            const auto f = expandAt(fallback, depth + 1, why);
-            if (!f || !append(*f))
-                return std::nullopt;
-        } else if (!lookup(name, why)) {
+        const std::optional<Reference> r = parseReference(w, i, why);
+        if (!r)
             return std::nullopt;
-        }
+        i = r->last;
+        if (r->array)
+            continue;
+        if (r->name.empty() ? !append("$") : !appendValue(*r, depth, append, why))
+            return std::nullopt;
     }
     return out;
+}
+
+bool Shell::appendValue(const Reference& r, int depth, const std::function<bool(std::string_view)>& append, std::string& why) const
+{
+    const auto v = vars_.find(r.name);
+    if (v != vars_.end() && !(r.has_fallback && v->second.empty()))
+        return append(v->second);
+    if (!r.has_fallback)
+        return lookup(r.name, why).has_value();
+    if (depth + 1 >= kMaxNesting) {
+        why = "${…:-…} nested deeper than " + std::to_string(kMaxNesting) + " levels";
+        return false;
+    }
+    const auto f = expandAt(r.fallback, depth + 1, why);
+    return f && append(*f);
 }
 
 bool Shell::set(const std::string& name, std::string value)
@@ -324,132 +342,7 @@ bool Shell::assign(const std::string& name, const std::string& raw, int line, st
 
 std::optional<long long> Shell::arithmetic(std::string_view e, std::string& why) const
 {
-    const std::string expression = "$((" + std::string(e) + "))";
-    const auto fail = [&](const std::string& what) {
-        why = what + " in the arithmetic " + shown(expression);
-        return std::nullopt;
-    };
-    // Operator-precedence parsing with two explicit stacks (no recursion): 'u' and 'p' are
-    // unary minus and plus; '(' marks an open parenthesis.
-    std::vector<long long> values;
-    std::vector<char> ops;
-    const auto precedence = [](char op) { return op == 'u' || op == 'p' ? 3 : op == '*' || op == '/' || op == '%' ? 2 : op == '(' ? 0 : 1; };
-    std::string error;
-    const auto apply = [&](char op) {
-        long long r = 0;
-        if (op == 'u' || op == 'p') {
-            if (op == 'u' && __builtin_sub_overflow(0LL, values.back(), &r))
-                return error = "an overflow", false;
-            values.back() = op == 'u' ? r : values.back();
-            return true;
-        }
-        const long long b = values.back();
-        values.pop_back();
-        long long& a = values.back();
-        bool overflow = false;
-        if (op == '+')
-            overflow = __builtin_add_overflow(a, b, &r);
-        else if (op == '-')
-            overflow = __builtin_sub_overflow(a, b, &r);
-        else if (op == '*')
-            overflow = __builtin_mul_overflow(a, b, &r);
-        else if (b == 0)
-            return error = "a division by zero", false;
-        else if (a == std::numeric_limits<long long>::min() && b == -1)
-            overflow = true;
-        else
-            r = op == '/' ? a / b : a % b;
-        if (overflow)
-            return error = "an overflow", false;
-        a = r;
-        return true;
-    };
-    int depth = 0;
-    bool expect_operand = true;
-    for (std::size_t i = 0; i < e.size();) {
-        const char c = e[i];
-        if (std::isspace(static_cast<unsigned char>(c))) {
-            ++i;
-            continue;
-        }
-        if (expect_operand) {
-            if (std::isdigit(static_cast<unsigned char>(c))) {
-                std::size_t j = i;
-                while (j < e.size() && std::isalnum(static_cast<unsigned char>(e[j])))
-                    ++j;
-                const auto n = wholeNumber(e.substr(i, j - i));
-                if (!n || (e[i] == '0' && j - i > 1))
-                    return fail("the number " + shown(e.substr(i, j - i)) + " (only decimal whole numbers below 2^63)");
-                values.push_back(*n);
-                expect_operand = false;
-                i = j;
-            } else if (c == '$' || isNameStart(c)) {
-                std::size_t j = i + (c == '$');
-                const bool braces = j < e.size() && e[j] == '{';
-                j += braces;
-                const std::size_t start = j;
-                while (j < e.size() && isNameChar(e[j]))
-                    ++j;
-                const std::string name(e.substr(start, j - start));
-                if (name.empty() || !isNameStart(name[0]) || (braces && (j >= e.size() || e[j] != '}')))
-                    return fail("the reference " + shown(e.substr(i, j + 1 - i)) + " (only $NAME, ${NAME} and NAME)");
-                j += braces;
-                std::string cause;
-                const auto text = lookup(name, cause);
-                if (!text)
-                    return why = cause, std::nullopt;
-                const auto n = wholeNumber(*text);
-                if (!n)
-                    return fail("$" + name + " = " + shown(*text) + ", not a whole number,");
-                values.push_back(*n);
-                expect_operand = false;
-                i = j;
-            } else if (c == '(') {
-                if (++depth > kMaxNesting)
-                    return fail("parentheses nested deeper than " + std::to_string(kMaxNesting) + " levels");
-                ops.push_back('(');
-                ++i;
-            } else if (c == '+' || c == '-') {
-                ops.push_back(c == '-' ? 'u' : 'p');
-                ++i;
-            } else {
-                return fail("the character '" + std::string(1, c) + "' (only whole numbers, variables, + − * / % and parentheses)");
-            }
-            continue;
-        }
-        if (c == ')') {
-            if (--depth < 0)
-                return fail("an unmatched ')'");
-            while (ops.back() != '(')
-                if (!apply(ops.back()))
-                    return fail(error);
-                else
-                    ops.pop_back();
-            ops.pop_back();
-            ++i;
-        } else if (c == '+' || c == '-' || c == '*' || c == '/' || c == '%') {
-            while (!ops.empty() && ops.back() != '(' && precedence(ops.back()) >= precedence(c)) {
-                if (!apply(ops.back()))
-                    return fail(error);
-                ops.pop_back();
-            }
-            ops.push_back(c);
-            expect_operand = true;
-            ++i;
-        } else {
-            return fail("the character '" + std::string(1, c) + "' (only whole numbers, variables, + − * / % and parentheses)");
-        }
-    }
-    if (expect_operand)
-        return fail(values.empty() && ops.empty() ? std::string("nothing to compute") : std::string("a missing number at the end"));
-    if (depth != 0)
-        return fail("an unclosed '('");
-    while (!ops.empty()) {
-        if (!apply(ops.back()))
-            return fail(error);
-        ops.pop_back();
-    }
-    return values.back();
+    return evaluateArithmetic(e, [this](const std::string& name, std::string& cause) { return lookup(name, cause); }, why);
 }
 
 } // namespace parascope::shell

@@ -13,6 +13,7 @@
 #include "util/quote.h"
 
 #include <cstddef>
+#include <functional>
 #include <map>
 #include <optional>
 #include <string>
@@ -37,8 +38,17 @@ inline constexpr char kLiteralDollar = '\x01';
 
 std::vector<Word> lex(const std::string& script);
 
+// Shared with io/shell_arithmetic: name characters, a construct as a message shows it (`$`
+// restored, at most 60 bytes), a variable's value as a whole number.
+bool isNameStart(char c);
+bool isNameChar(char c);
+std::string shown(std::string_view w);
+std::optional<long long> wholeNumber(std::string_view s);
+
 // NAME=value as a shell statement starts: the name and the raw value, or nothing.
 std::optional<std::pair<std::string, std::string>> splitAssignment(const std::string& word);
+
+struct Reference; // a $NAME or ${…} in a word (shell_words.cpp)
 
 // The script's variables.
 class Shell {
@@ -53,6 +63,9 @@ public:
 
 private:
     std::optional<std::string> expandAt(std::string_view w, int depth, std::string& why) const;
+    // A reference's value (its default, expanded, when it is unset or empty) through `append`.
+    bool appendValue(const Reference& r, int depth, const std::function<bool(std::string_view)>& append,
+                     std::string& why) const;
     std::optional<std::string> lookup(const std::string& name, std::string& why) const;
     // Integers with + − * / % and parentheses, and variables (bash's $(( … )) as launch scripts
     // use it), evaluated with explicit stacks.

@@ -6,7 +6,7 @@
 #include "language.h"
 #include "models/scenario_model.h"
 #include "playback_bar.h"
-#include "parallel/pipeline_geometry.h"
+#include "schedule/pipeline_geometry.h"
 #include "schedule/pipeline_closed_form.h"
 #include "schedule/slot_grid.h"
 

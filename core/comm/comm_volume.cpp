@@ -1,7 +1,7 @@
 #include "comm/comm_volume.h"
 
 #include "comm/collective_cost.h"
-#include "parallel/pipeline_geometry.h"
+#include "schedule/pipeline_geometry.h"
 
 #include <algorithm>
 #include <cmath>
@@ -226,7 +226,7 @@ std::vector<CommEntry> communicationPlan(const CommInputs& in)
         const bool again = full || t.recomputes(RecomputeModule::Moe);
         const double per_layer = callsPerLayer(kEpAllToAllsPerMoeLayer, again);
         b.add(Group::Ep, Collective::AllToAll, Purpose::Tokens, per_layer * Lmoe * mb, S, mb,
-              p.schedule == ScheduleKind::DualPipeV || p.schedule == ScheduleKind::DualPipe ? Overlap::Forward : Overlap::None,
+              scheduleRow(p.schedule).overlaps_f_and_b ? Overlap::Forward : Overlap::None,
               again ? "6 all-to-all per MoE layer (recompute repeats dispatch and combine), S = s·b·top_k·h·2 (× the busiest rank's load)"
                     : "4 all-to-all per MoE layer, S = s·b·top_k·h·2 (× the busiest rank's load)", "Lepikhin et al. 2020 (GShard); Megatron MoE README");
         if (p.moe_dispatcher == MoeDispatcher::DeepEp)

@@ -7,7 +7,7 @@
 #include "estimate/estimate.h"
 #include "types/scenario.h"
 #include "estimate/display_names.h"
-#include "parallel/pipeline_geometry.h"
+#include "schedule/pipeline_geometry.h"
 
 #include <vector>
 

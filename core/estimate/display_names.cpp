@@ -1,5 +1,7 @@
 #include "estimate/display_names.h"
 
+#include "schedule/schedule_table.h"
+
 #include <charconv>
 
 namespace parascope {
@@ -46,19 +48,7 @@ std::string countOf(long long n, const char* singular, const char* plural)
     return std::to_string(n) + " " + (n == 1 ? singular : plural);
 }
 
-Localized displayName(ScheduleKind v)
-{
-    switch (v) {
-    case ScheduleKind::GPipe: return {"GPipe", "GPipe"};
-    case ScheduleKind::OneFOneB: return {"1F1B", "1F1B"};
-    case ScheduleKind::Interleaved: return {"interleaved 1F1B", "交错式 1F1B"};
-    case ScheduleKind::ZbH1: return {"ZB-H1", "ZB-H1"};
-    case ScheduleKind::ZbV: return {"ZB-V", "ZB-V"};
-    case ScheduleKind::DualPipeV: return {"DualPipeV", "DualPipeV"};
-    case ScheduleKind::DualPipe: return {"DualPipe (bidirectional)", "DualPipe（双向）"};
-    }
-    return {"?", "?"};
-}
+Localized displayName(ScheduleKind v) { return scheduleRow(v).label; }
 
 Localized displayName(Recompute v)
 {

@@ -1,5 +1,6 @@
 #include "estimate/evaluate.h"
 
+#include "schedule/schedule_table.h"
 #include "comm/comm_volume.h"
 #include "estimate/diagnostics.h"
 #include "time/op_costs.h"
@@ -75,7 +76,7 @@ Estimate evaluate(const Scenario& input, const EvaluateOptions& options)
     // model (PP 100,000 × VPP 1,024 would be 10^8 empty virtual stages).
     const long long virtual_stages = (long long)std::max(1, input.parallel.pp) * std::max(1, input.parallel.vpp);
     const long long slots = pipelineSlots(input.model, input.parallel);
-    const bool too_many_chunks = input.parallel.schedule == ScheduleKind::Interleaved && virtual_stages > slots;
+    const bool too_many_chunks = scheduleRow(input.parallel.schedule).chunks_from_vpp && virtual_stages > slots;
     Scenario adjusted;
     if (!divides || too_many_chunks) {
         adjusted = input;

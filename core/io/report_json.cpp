@@ -1,5 +1,6 @@
 #include "io/report_json.h"
 
+#include "schedule/schedule_table.h"
 #include "estimate/diagnostics.h"
 #include "estimate/display_names.h"
 
@@ -259,7 +260,7 @@ std::string textReport(const Scenario& sc, const Estimate& est, const std::strin
               << c.source << "]\n";
     }
     o << T("Parallel: ", "并行：") << "TP " << p.tp << " · PP " << p.pp << " · DP " << p.dp << " · CP " << p.cp << " · EP " << p.ep;
-    if (p.schedule == ScheduleKind::Interleaved)
+    if (scheduleRow(p.schedule).chunks_from_vpp)
         o << " · VPP " << p.vpp;
     o << " · ZeRO-" << p.zero << (p.sequence_parallel ? " · SP" : "") << " · "
       << (zh ? displayName(p.schedule).zh : std::string(toString(p.schedule))) << "\n";

@@ -5,7 +5,7 @@
 #include "types/term.h"
 #include "model/parameter_count.h"
 #include "types/parallel_config.h"
-#include "parallel/pipeline_geometry.h"
+#include "schedule/pipeline_geometry.h"
 
 namespace parascope {
 

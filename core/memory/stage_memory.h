@@ -7,7 +7,7 @@
 #include "memory/model_states.h"
 #include "model/parameter_count.h"
 #include "types/scenario.h"
-#include "parallel/pipeline_geometry.h"
+#include "schedule/pipeline_geometry.h"
 
 #include <vector>
 

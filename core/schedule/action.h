@@ -4,7 +4,7 @@
 // "(0F3;7B2)" = a forward and a backward overlapped on one rank, DualPipe style).
 // Generation, validation, simulation, drawing and trace export all read the same lists.
 
-#include "parallel/pipeline_geometry.h"
+#include "schedule/pipeline_geometry.h"
 #include "types/parallel_config.h"
 
 #include <cstdint>

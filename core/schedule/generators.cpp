@@ -37,7 +37,7 @@ struct Counters {
 
 ScheduleRequest scheduleRequest(const PipelineGeometry& g, long long m)
 {
-    return {g.kind, g.ranks, g.kind == ScheduleKind::Interleaved ? g.chunks : 1, int(std::min<long long>(m, 1 << 30))};
+    return {g.kind, g.ranks, scheduleRow(g.kind).chunks_from_vpp ? g.chunks : 1, int(std::min<long long>(m, 1 << 30))};
 }
 
 // GPipe (Huang et al. 2019): all forwards, then all backwards.
@@ -287,46 +287,19 @@ PipelineSchedule dualPipeSchedule(int p, int m)
     return s;
 }
 
+// What a schedule requires and how it is generated are in its row of the schedule table.
 std::string scheduleRequirement(const ScheduleRequest& r)
 {
     if (r.ranks < 1 || r.microbatches < 1)
         return "needs at least one pipeline rank and one microbatch";
-    switch (r.kind) {
-    case ScheduleKind::Interleaved:
-        if (r.vpp < 2)
-            return "interleaved 1F1B needs vpp ≥ 2";
-        if (r.microbatches % r.ranks != 0)
-            return "interleaved 1F1B needs the microbatch count to be a multiple of pp";
-        return "";
-    case ScheduleKind::DualPipeV:
-        if (r.microbatches < 2 * r.ranks)
-            return "DualPipeV needs at least 2·pp microbatches";
-        return "";
-    case ScheduleKind::DualPipe:
-        if (r.ranks % 2 != 0)
-            return "DualPipe needs an even pp";
-        if (r.microbatches % 2 != 0 || r.microbatches < 2 * r.ranks)
-            return "DualPipe needs an even number of microbatches, at least 2·pp";
-        return "";
-    default:
-        return "";
-    }
+    return scheduleRow(r.kind).requirement(r);
 }
 
 std::optional<PipelineSchedule> generateSchedule(const ScheduleRequest& r)
 {
     if (!scheduleRequirement(r).empty())
         return std::nullopt;
-    switch (r.kind) {
-    case ScheduleKind::GPipe: return gpipeSchedule(r.ranks, r.microbatches);
-    case ScheduleKind::OneFOneB: return oneFOneBSchedule(r.ranks, r.microbatches);
-    case ScheduleKind::Interleaved: return interleavedSchedule(r.ranks, r.vpp, r.microbatches);
-    case ScheduleKind::ZbH1: return zbH1Schedule(r.ranks, r.microbatches);
-    case ScheduleKind::ZbV: return zbVSchedule(r.ranks, r.microbatches);
-    case ScheduleKind::DualPipeV: return dualPipeVSchedule(r.ranks, r.microbatches);
-    case ScheduleKind::DualPipe: return dualPipeSchedule(r.ranks, r.microbatches);
-    }
-    return std::nullopt;
+    return scheduleRow(r.kind).generate(r);
 }
 
 } // namespace parascope

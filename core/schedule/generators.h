@@ -1,6 +1,6 @@
 #pragma once
 // Schedule generators: one function per schedule, each emitting the exact per-rank op order of
-// its reference (docs/reference/schedules-and-comm.md §1). A new schedule is one generator and a golden test.
+// its reference (docs/reference/schedules-and-comm.md §1). A new schedule is one row of the schedule table (schedule_table.cpp), one generator here and its golden test.
 
 #include "schedule/action.h"
 

@@ -6,7 +6,7 @@
 // schedule splits it; Narayanan et al. 2021 §2.2, Qi et al. 2024 for B = 2F); no communication.
 // The op order is the schedule's own (schedule/generators.h), simulated (schedule/simulator.h).
 
-#include "parallel/pipeline_geometry.h"
+#include "schedule/pipeline_geometry.h"
 #include "schedule/simulator.h"
 
 #include <optional>

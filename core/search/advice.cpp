@@ -4,7 +4,7 @@
 #include "estimate/display_names.h"
 #include "estimate/evaluate.h"
 #include "memory/stage_memory.h"
-#include "parallel/pipeline_geometry.h"
+#include "schedule/pipeline_geometry.h"
 #include "parallel/placement.h"
 #include "schedule/pipeline_closed_form.h"
 #include "search/advice_moves.h"

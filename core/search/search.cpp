@@ -2,6 +2,7 @@
 
 #include "estimate/diagnostics.h"
 #include "estimate/evaluate.h"
+#include "schedule/generators.h"
 #include "types/knobs.h"
 
 #include <algorithm>
@@ -20,6 +21,30 @@ namespace {
 std::vector<long long> offered(const Scenario& base, std::string_view path)
 {
     return findKnob(path)->offered(base);
+}
+
+// The schedules the search tries, from the schedule table's `search` column: the unchunked
+// ones first, in table order, then each chunked one at vpp 2 and 4 where the layers split evenly
+// over the virtual stages and its generator accepts the microbatch count.
+struct Sched {
+    ScheduleKind kind;
+    int vpp;
+};
+std::vector<Sched> candidateSchedules(int pp, int layers, long long microbatches)
+{
+    const auto tried = [&](const ScheduleRow& row) {
+        return row.search == SearchUse::Always || (row.search == SearchUse::WithPipeline && pp > 1);
+    };
+    std::vector<Sched> out;
+    for (const ScheduleRow& row : scheduleTable())
+        if (tried(row) && !row.chunks_from_vpp)
+            out.push_back({row.kind, 1});
+    for (const ScheduleRow& row : scheduleTable())
+        if (tried(row) && row.chunks_from_vpp && microbatches <= (1 << 30))
+            for (int vpp : {2, 4})
+                if (layers % (pp * vpp) == 0 && scheduleRequirement({row.kind, pp, vpp, int(microbatches)}).empty())
+                    out.push_back({row.kind, vpp});
+    return out;
 }
 
 // Every (TP, PP, CP, DP) grid the search considers on `gpus` GPUs, from the knobs' offered values:
@@ -67,15 +92,7 @@ std::vector<Strategy> enumerateStrategies(const Scenario& base, const SearchOpti
                 if (base.training.global_batch % (mb * dp))
                     continue;
                 const long long microbatches = base.training.global_batch / (mb * dp);
-                struct Sched { ScheduleKind kind; int vpp; };
-                std::vector<Sched> schedules = {{ScheduleKind::OneFOneB, 1}};
-                if (pp > 1) {
-                    schedules.push_back({ScheduleKind::ZbH1, 1});
-                    for (int vpp : {2, 4})
-                        if (m.layers % (pp * vpp) == 0 && microbatches % pp == 0)
-                            schedules.push_back({ScheduleKind::Interleaved, vpp});
-                }
-                for (const Sched& s : schedules)
+                for (const Sched& s : candidateSchedules(pp, m.layers, microbatches))
                     for (long long zero : zeros) {
                         if (zero > 0 && dp * cp == 1)
                             continue; // nothing to shard over

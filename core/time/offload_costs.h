@@ -4,7 +4,7 @@
 // parameters live on the host. The host memory it needs is in memory/stage_memory.
 
 #include "model/parameter_count.h"
-#include "parallel/pipeline_geometry.h"
+#include "schedule/pipeline_geometry.h"
 #include "types/scenario.h"
 #include "types/term.h"
 

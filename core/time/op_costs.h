@@ -9,7 +9,7 @@
 #include "comm/comm_volume.h"
 #include "model/parameter_count.h"
 #include "types/scenario.h"
-#include "parallel/pipeline_geometry.h"
+#include "schedule/pipeline_geometry.h"
 #include "schedule/simulator.h"
 
 #include <vector>

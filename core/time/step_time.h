@@ -9,7 +9,7 @@
 #include "schedule/simulator.h"
 #include "time/op_costs.h"
 #include "types/scenario.h"
-#include "parallel/pipeline_geometry.h"
+#include "schedule/pipeline_geometry.h"
 
 #include <string>
 #include <utility>

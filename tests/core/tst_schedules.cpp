@@ -2,7 +2,7 @@
 // the golden values of docs/reference/schedules-and-comm.md §1.11 (unit costs F = 1, B = 2 with Bi = W = 1, no
 // communication) and the closed-form bubbles.
 
-#include "parallel/pipeline_geometry.h"
+#include "schedule/pipeline_geometry.h"
 #include "schedule/generators.h"
 #include "schedule/pipeline_closed_form.h"
 #include "schedule/simulator.h"

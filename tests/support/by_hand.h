@@ -3,7 +3,7 @@
 // comparison that prints both numbers, and the op costs of the first pipeline stage as the
 // simulator gets them.
 
-#include "parallel/pipeline_geometry.h"
+#include "schedule/pipeline_geometry.h"
 #include "scenario_fixture.h"
 #include "time/op_costs.h"
 

@@ -1,4 +1,4 @@
-#include "parallel/pipeline_geometry.h"
+#include "schedule/pipeline_geometry.h"
 
 #include <algorithm>
 
@@ -6,7 +6,7 @@ namespace parascope {
 
 int chunksPerRank(const ParallelConfig& p)
 {
-    if (p.schedule == ScheduleKind::Interleaved)
+    if (scheduleRow(p.schedule).chunks_from_vpp)
         return std::max(1, p.vpp);
     return mirroredPlacement(p.schedule) ? 2 : 1;
 }

@@ -4,6 +4,7 @@
 // virtual stage, how many (MoE) layers each stage and each rank has, and which rank holds the
 // embedding and the output layer. Every "is this a V shape" and "chunks per rank" lives here.
 
+#include "schedule/schedule_table.h"
 #include "types/model_spec.h"
 #include "types/parallel_config.h"
 
@@ -11,22 +12,21 @@
 
 namespace parascope {
 
-// V-shaped schedules (zb-v, dualpipe-v): rank r holds virtual stages r and 2p−1−r, so rank 0 holds
-// the first and the last chunk (Qi et al. 2024 "Pipeline parallelism with controllable memory";
-// DeepSeek-V3 report §3.2.1).
-constexpr bool isVShape(ScheduleKind k) { return k == ScheduleKind::ZbV || k == ScheduleKind::DualPipeV; }
-// Bidirectional DualPipe (DeepSeek-V3 report §3.2.1; deepseek-ai/DualPipe dualpipe.py): two
-// copies of the model, one fed from each end of the pipeline. Virtual stages 0…p−1 are the
-// forward direction (stage s on rank s), p…2p−1 the reverse direction (its stage j, virtual stage
-// p + j, on rank p−1−j); the first half of the microbatches go one way, the second half the other.
-// Each rank holds two of the p stages of the model (parameters 2×), so ranks 0 and p−1 both hold
-// an embedding and an output layer.
-constexpr bool isBidirectional(ScheduleKind k) { return k == ScheduleKind::DualPipe; }
+// The schedule's shape, from its row of the schedule table (schedule/schedule_table.h).
+// V shapes (zb-v, dualpipe-v): rank r holds virtual stages r and 2p−1−r, so rank 0 holds the
+// first and the last chunk. Bidirectional DualPipe (DeepSeek-V3 report §3.2.1; deepseek-ai/DualPipe
+// dualpipe.py): two copies of the model, one fed from each end of the pipeline. Virtual stages
+// 0…p−1 are the forward direction (stage s on rank s), p…2p−1 the reverse direction (its stage j,
+// virtual stage p + j, on rank p−1−j); the first half of the microbatches go one way, the second
+// half the other. Each rank holds two of the p stages of the model (parameters 2×), so ranks 0
+// and p−1 both hold an embedding and an output layer.
+inline bool isVShape(ScheduleKind k) { return scheduleRow(k).placement == StagePlacement::VShape; }
+inline bool isBidirectional(ScheduleKind k) { return scheduleRow(k).placement == StagePlacement::Bidirectional; }
 // Rank r holds virtual stages r and 2p−1−r: the V shapes and DualPipe's two directions.
-constexpr bool mirroredPlacement(ScheduleKind k) { return isVShape(k) || isBidirectional(k); }
+inline bool mirroredPlacement(ScheduleKind k) { return scheduleRow(k).mirrored(); }
 // Schedules that split the backward into input gradient (B/I) and weight gradient (W)
 // (Qi et al. 2023, zero bubble).
-constexpr bool splitsBackward(ScheduleKind k) { return k == ScheduleKind::ZbH1 || mirroredPlacement(k); }
+inline bool splitsBackward(ScheduleKind k) { return scheduleRow(k).split_backward; }
 // Virtual stages per rank: vpp for interleaved 1F1B, 2 for V shapes and DualPipe, else 1.
 int chunksPerRank(const ParallelConfig& p);
 // How often each microbatch passes through a rank (its pipeline sends per rank and direction):

@@ -39,6 +39,23 @@ std::string table(const ValidationSummary& v, RunPart part)
     return out;
 }
 
+// A bound from docs/VALIDATION.md's bounds table ("| `name` | value | …"), the one place it is
+// written; NaN when the row is missing (every comparison with it then fails).
+double bound(const char* name)
+{
+    QFile f(QStringLiteral(PARASCOPE_SOURCE_DIR "/docs/VALIDATION.md"));
+    if (!f.open(QIODevice::ReadOnly))
+        return std::nan("");
+    const QByteArray prefix = QByteArray("| `") + name + "` | ";
+    for (const QByteArray& line : f.readAll().split('\n'))
+        if (line.startsWith(prefix)) {
+            bool ok = false;
+            const double v = line.mid(prefix.size()).split('|').front().trimmed().toDouble(&ok);
+            return ok ? v : std::nan("");
+        }
+    return std::nan("");
+}
+
 } // namespace
 
 class TstValidation : public QObject {
@@ -89,9 +106,9 @@ private slots:
         // worst mcore_qwen3_235b_tp2_pp32 −31.4 %; by class dense 8.9 % (9), fp8 10.2 % (10),
         // fsdp 6.0 % (8), long_context 13.9 % (12: Megatron's Qwen3 CP runs +8.5 … +18.6 %, too
         // slow, torchtitan's 128k–256k runs −14 … −23 %, too fast), moe 11.4 % (7).
-        // Bounds: the issue's target is MAPE ≤ 10 % with no run off by more than 30 %; with the
-        // fine-grained MoE runs in, the engine does not meet it yet (issue 15 stays open), so
-        // these bounds hold today's figures (10.5 %, 32 %) against regressions, not the target.
+        // Bounds: docs/VALIDATION.md's bounds table, the one place they are written. The issue's
+        // target (MAPE ≤ 10 %, no run off by more than 30 %) is not met yet with the fine-grained
+        // MoE runs in, so the check bounds hold today's figures against regressions.
         const ValidationSummary v = referenceSet();
         QVERIFY2(v.check.evaluated >= 46, std::to_string(v.check.evaluated).c_str());
         for (const ValidationRow& r : v.rows) {
@@ -108,8 +125,10 @@ private slots:
         qInfo("check part: MAPE %.1f %% over %d runs, worst %s %.1f %%", v.check.mape * 100, v.check.evaluated,
               v.check.worst.c_str(), v.check.max_abs_error * 100);
         const std::string t = table(v, RunPart::Check);
-        QVERIFY2(v.check.mape <= 0.105, t.c_str());
-        QVERIFY2(v.check.max_abs_error <= 0.32, t.c_str());
+        QVERIFY2(v.check.mape <= bound("check.mape"), t.c_str());
+        QVERIFY2(v.check.max_abs_error <= bound("check.max_abs_error"), t.c_str());
+        qInfo("target (not met yet): MAPE %.1f %%, no run off by more than %.0f %%", bound("target.check.mape") * 100,
+              bound("target.check.max_abs_error") * 100);
         // The one Qwen3 run a constant (gpu.moe_layer_host_us) was fitted on is in the fit part.
         for (const ValidationRow& r : v.rows)
             if (r.id.rfind("mcore_qwen3_", 0) == 0)
@@ -119,6 +138,17 @@ private slots:
             const auto it = std::find_if(v.check_classes.begin(), v.check_classes.end(), [&](const auto& c) { return c.first == cls; });
             QVERIFY2(it != v.check_classes.end() && it->second.evaluated >= 4, cls);
         }
+    }
+
+    // Every bound the tests read is in the table, a number in (0, 1].
+    void boundsAreWrittenOnce()
+    {
+        for (const char* name : {"check.mape", "check.max_abs_error", "fit.mape", "fit.max_abs_error", "fit_without_zero3.mape",
+                                 "fit_without_zero3.max_abs_error", "target.check.mape", "target.check.max_abs_error"}) {
+            const double b = bound(name);
+            QVERIFY2(b > 0 && b <= 1, name);
+        }
+        QVERIFY(bound("target.check.mape") <= bound("check.mape"));
     }
 
     void fitPartSanity()
@@ -135,17 +165,17 @@ private slots:
         qInfo("fit part (sanity only): MAPE %.1f %% over %d runs, worst %s %.1f %%", v.fit.mape * 100, v.fit.evaluated,
               v.fit.worst.c_str(), v.fit.max_abs_error * 100);
         const std::string t = table(v, RunPart::Fit);
-        QVERIFY2(v.fit.mape <= 0.16, t.c_str());
-        QVERIFY2(v.fit.max_abs_error <= 0.80, t.c_str());
+        QVERIFY2(v.fit.mape <= bound("fit.mape"), t.c_str());
+        QVERIFY2(v.fit.max_abs_error <= bound("fit.max_abs_error"), t.c_str());
         double sum = 0;
         int n = 0;
         for (const ValidationRow& r : v.rows)
             if (r.evaluated && r.part == RunPart::Fit && r.id.find("_zero3_") == std::string::npos) {
                 sum += std::abs(r.error);
                 ++n;
-                QVERIFY2(std::abs(r.error) <= 0.25, (r.id + "\n" + t).c_str());
+                QVERIFY2(std::abs(r.error) <= bound("fit_without_zero3.max_abs_error"), (r.id + "\n" + t).c_str());
             }
-        QVERIFY2(n >= 28 && sum / n <= 0.07, t.c_str());
+        QVERIFY2(n >= 28 && sum / n <= bound("fit_without_zero3.mape"), t.c_str());
     }
 
     void runsFileOfYourOwnCluster()

@@ -14,8 +14,9 @@ runtime_pkgs=(
   libqt6widgets6 libqt6svg6 libqt6printsupport6 libqcustomplot2.1-qt6
   qt6-qpa-plugins qt6-translations-l10n fonts-noto-cjk
 )
-# Packaging tests: build and unpack the .deb, validate the desktop entry, AppStream and MIME data.
-test_pkgs=( xvfb xauth imagemagick dpkg-dev file desktop-file-utils appstream shared-mime-info )
+# Packaging tests: build and unpack the .deb, validate the desktop entry, AppStream and MIME data;
+# python3 runs the function-length check (tests/architecture/function_sizes.py).
+test_pkgs=( python3 xvfb xauth imagemagick dpkg-dev file desktop-file-utils appstream shared-mime-info )
 # Fuzzing (tests/fuzz/run-fuzz.sh): clang and its libFuzzer/sanitizer runtimes. The
 # instruction-count guard (tests/perf/check-instructions.sh): valgrind (callgrind, and the
 # client-request header count_instructions is built with).

@@ -1,6 +1,6 @@
 #pragma once
 // The building blocks of a diagnostic's two-language text, shared by the configuration checks
-// (diagnostics.cpp) and the outcome checks (diagnostics_outcome.cpp). Internal to estimate/.
+// and the outcome checks (estimate/rules_*.cpp). Internal to estimate/.
 
 #include "types/diagnostic.h"
 

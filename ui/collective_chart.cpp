@@ -15,15 +15,7 @@ namespace parascope::ui {
 
 QString collectiveName(Collective op) { return inUi(displayName(op)); }
 
-QString algorithmName(CollectiveAlgorithm a)
-{
-    switch (a) {
-    case CollectiveAlgorithm::Ring: return QCoreApplication::translate("CollectiveChart", "ring");
-    case CollectiveAlgorithm::Tree: return QCoreApplication::translate("CollectiveChart", "tree");
-    case CollectiveAlgorithm::Hierarchical: return QCoreApplication::translate("CollectiveChart", "hierarchical");
-    }
-    return {};
-}
+QString algorithmName(CollectiveAlgorithm a) { return inUi(displayName(a)); }
 
 namespace {
 

@@ -187,8 +187,7 @@ bool CollectivesView::showEntry(const CommEntry& entry, const QString& name)
     c.ranks = int(std::min<std::int64_t>(entry.group_size, CollectivePlan::kMaxRanks));
     c.group_gpus = entry.group_size; // above kMaxRanks the chart says it shows fewer
     c.gpus_per_node = int(std::max<std::int64_t>(1, entry.group_size / std::max<std::int64_t>(1, entry.nodes_spanned)));
-    c.algorithm = entry.collective == Collective::AllReduce && entry.nodes_spanned > 1 ? CollectiveAlgorithm::Hierarchical
-                                                                                       : CollectiveAlgorithm::Ring;
+    c.algorithm = steppedAlgorithm(entry.algorithm, entry.collective); // the engine's, where it has a step-by-step form
     c.origin = name;
     c.origin_key = originKey(entry);
     setChoice(c);

@@ -120,7 +120,7 @@ QString CommChart::tooltipFor(int entry) const
         return {};
     const CommEntry& c = e.communication[std::size_t(entry)];
     QString text = tr("<b>%1</b><br>a group of %n GPU(s)", nullptr, int(c.group_size)).arg(entryName(c).toHtmlEscaped())
-                   + tr(" on %n node(s)", nullptr, int(c.nodes_spanned))
+                   + tr(" on %n node(s)", nullptr, int(c.nodes_spanned)) + tr(", by the %1 algorithm").arg(inUi(displayName(c.algorithm)))
                    + tr("; %1 calls of %2; %3 sent per GPU per step")
                          .arg(c.calls_per_step, 0, 'f', 0)
                          .arg(bytesText(c.bytes_per_call), bytesText(c.bytes_per_gpu_per_step));

@@ -4,6 +4,7 @@
 #include "cli.h"
 
 #include "comm/collective_steps.h"
+#include "estimate/display_names.h"
 #include "io/report_json.h"
 #include "io/scenario_json.h"
 #include "types/term.h"
@@ -85,7 +86,7 @@ const char* linkName(const Args& a, Link l)
 
 std::string planText(const Args& a, const CollectivePlan& p, const ClusterSpec& cluster)
 {
-    const std::string algo = say(a, toString(p.algorithm), p.algorithm == CollectiveAlgorithm::Ring ? "环形" : p.algorithm == CollectiveAlgorithm::Tree ? "树形" : "分层");
+    const std::string algo = say(a, toString(p.algorithm), displayName(p.algorithm).zh);
     std::string out = say(a, algo + " " + toString(p.op) + " of " + bytesText(p.bytes) + " over " + std::to_string(p.ranks) + " GPUs on "
                                  + std::to_string(p.nodes) + (p.nodes == 1 ? " node" : " nodes") + " (" + cluster.name + ")",
                           algo + " " + toString(p.op) + "：" + bytesText(p.bytes) + "，" + std::to_string(p.ranks) + " 块 GPU，"
@@ -173,7 +174,8 @@ int collectiveCommand(const Args& a)
     const std::string algorithm_name = a.algorithm.empty() ? "ring" : a.algorithm;
     const std::optional<CollectiveAlgorithm> algorithm = enumFromName<CollectiveAlgorithm>(algorithm_name);
     if (!algorithm)
-        return badUsage(a, "--algorithm must be ring, tree or hierarchical", "--algorithm 只能是 ring、tree 或 hierarchical");
+        return badUsage(a, "--algorithm must be ring, tree, hierarchical or pairwise (all_to_all)",
+                        "--algorithm 只能是 ring、tree、hierarchical 或 pairwise（all_to_all）");
     std::vector<InputError> errors;
     const std::string cluster_id = a.cluster.empty() ? "dgx-h100" : a.cluster;
     const std::optional<ClusterSpec> cluster = readCluster(nlohmann::json(cluster_id), "--cluster", errors);

@@ -6,12 +6,106 @@
 
 namespace parascope {
 
-// One level:    t = steps·α + factor(n)·S / busbw
+namespace {
+
+constexpr const char* kSource = "nccl-tests PERFORMANCE.md bus bandwidth; Thakur et al. 2005 α–β; hierarchical per §3.3";
+
+// One level over one link: steps·α + factor·S/busbw(S) (a ring inside a node, a send, an
+// all-to-all inside a node).
+CollectiveTime oneLevel(Collective c, double S, const GroupPlacement& g, const LinkSpec& link, Explain explain)
+{
+    CollectiveTime out;
+    const double f = busFactor(c, g.size), steps = ringSteps(c, double(g.size));
+    out.seconds = steps * link.latency_s + f * S / link.busBytesPerS(S);
+    if (explain == Explain::Full)
+        out.term = {"comm.time", out.seconds, "s", "steps·α + factor·S/busbw(S)",
+                    num(steps) + "·" + num(link.latency_s) + " + " + num(f) + "·" + num(S) + "/" + num(link.busBytesPerS(S)), kSource};
+    return out;
+}
+
+// One ring over all n ranks whose traffic leaves each GPU through its own NIC: every hop at the
+// network's pace.
+CollectiveTime flatRing(Collective c, double S, const GroupPlacement& g, const LinkSpec& net, Explain explain)
+{
+    CollectiveTime out;
+    const double f = busFactor(c, g.size), steps = ringSteps(c, double(g.size));
+    out.seconds = steps * net.latency_s + f * S / net.busBytesPerS(S);
+    if (explain == Explain::Full)
+        out.term = {"comm.time", out.seconds, "s", "flat ring over the network: steps·α_net + factor·S/busbw_net(S)",
+                    num(steps) + "·" + num(net.latency_s) + " + " + num(f) + "·" + num(S) + "/" + num(net.busBytesPerS(S)), kSource};
+    return out;
+}
+
 // Two levels (k GPUs per node on NVLink, N nodes, one NIC per GPU, rail-optimised):
 //   t = steps(k)·α_nvl + factor(k)·S / busbw_nvl + steps(N)·α_net + factor(N)·(S/k) / busbw_net
 // (docs/reference/schedules-and-comm.md §3.3; NCCL's flat ring over k·N ranks reaches the same bandwidth).
-// All-to-all across nodes: the (n−k)/n of S bound for other nodes leaves through the NIC.
-namespace {
+CollectiveTime hierarchical(Collective c, double S, const GroupPlacement& g, const ClusterSpec& cl, Explain explain)
+{
+    CollectiveTime out;
+    const LinkSpec& intra = cl.intra_node;
+    const LinkSpec& inter = cl.inter_node;
+    const double k = double(g.ranks_per_node), N = double(g.nodes);
+    const double fk = k > 1 ? busFactor(c, g.ranks_per_node) : 0.0;
+    const double fN = busFactor(c, g.nodes);
+    const double t_nvl = ringSteps(c, k) * intra.latency_s + fk * S / intra.busBytesPerS(S);
+    const double t_net = ringSteps(c, N) * inter.latency_s + fN * (S / k) / inter.busBytesPerS(S / k);
+    out.seconds = t_nvl + t_net;
+    if (explain == Explain::Full)
+        out.term = {"comm.time", out.seconds, "s",
+                    "steps(k)·α_nvl + factor(k)·S/busbw_nvl + steps(N)·α_net + factor(N)·(S/k)/busbw_net",
+                    num(ringSteps(c, k)) + "·" + num(intra.latency_s) + " + " + num(fk) + "·" + num(S) + "/"
+                        + num(intra.busBytesPerS(S)) + " + " + num(ringSteps(c, N)) + "·" + num(inter.latency_s) + " + "
+                        + num(fN) + "·(" + num(S) + "/" + num(k) + ")/" + num(inter.busBytesPerS(S / k)),
+                    kSource};
+    return out;
+}
+
+// All-to-all across nodes: the (n−k)/n of S bound for other nodes leaves through the NIC, the
+// (k−1)/n for the node's other GPUs goes over NVLink at the same time.
+CollectiveTime pairwiseAcrossNodes(double S, const GroupPlacement& g, const ClusterSpec& cl, Explain explain)
+{
+    CollectiveTime out;
+    const double n = double(g.size), k = double(g.ranks_per_node), N = double(g.nodes);
+    const double remote = (n - k) / n * S, local = (k - 1) / n * S;
+    const double t_net = (N - 1) * cl.inter_node.latency_s + remote / cl.inter_node.busBytesPerS(S);
+    const double t_nvl = (k - 1) * cl.intra_node.latency_s + local / cl.intra_node.busBytesPerS(S);
+    out.seconds = std::max(t_net, t_nvl);
+    if (explain == Explain::Full)
+        out.term = {"comm.time", out.seconds, "s", "max((N−1)·α_net + (n−k)/n·S/busbw_net, (k−1)·α_nvl + (k−1)/n·S/busbw_nvl)",
+                    "max(" + num(t_net) + ", " + num(t_nvl) + ")", kSource};
+    return out;
+}
+
+// Binomial tree rooted at rank 0 over ranks that fill nodes in order (as the collective
+// explainer plays it): level j joins ranks 2^j apart; each level takes α + S/busbw(S) on the
+// slowest link it uses; an all-reduce reduces up and broadcasts down (2⌈log₂n⌉ levels), a
+// broadcast only goes down (⌈log₂n⌉).
+CollectiveTime binomialTree(Collective c, double S, const GroupPlacement& g, const ClusterSpec& cl, Explain explain)
+{
+    CollectiveTime out;
+    const std::int64_t n = g.size, k = std::max<std::int64_t>(1, g.ranks_per_node);
+    const double t_net = cl.inter_node.latency_s + S / cl.inter_node.busBytesPerS(S);
+    const double t_nvl = cl.intra_node.latency_s + S / cl.intra_node.busBytesPerS(S);
+    double down = 0;
+    int levels = 0, network_levels = 0;
+    for (std::int64_t d = 1; d < n; d *= 2, ++levels) {
+        bool network = false, inside = false;
+        for (std::int64_t r = d; r < n && !(network && inside); r += 2 * d)
+            ((r - d) / k != r / k ? network : inside) = true;
+        network_levels += network ? 1 : 0;
+        down += std::max(network ? t_net : 0.0, inside ? t_nvl : 0.0);
+    }
+    const double passes = c == Collective::AllReduce ? 2 : 1;
+    out.seconds = passes * down;
+    if (explain == Explain::Full)
+        out.term = {"comm.time", out.seconds, "s",
+                    c == Collective::AllReduce ? "2 · Σ over ⌈log₂n⌉ levels of (α + S/busbw) on the level's slowest link"
+                                               : "Σ over ⌈log₂n⌉ levels of (α + S/busbw) on the level's slowest link",
+                    num(passes) + "·(" + num(double(network_levels)) + "·" + num(t_net) + " + " + num(double(levels - network_levels))
+                        + "·" + num(t_nvl) + ")",
+                    "Thakur, Rabenseifner & Gropp 2005 (binomial tree); α–β per link"};
+    return out;
+}
 
 // Bus bandwidth measured for this collective on a group of the same size and node count, at
 // message size S: log-linear interpolation between the measured sizes, clamped at the ends.
@@ -37,81 +131,58 @@ double measuredBusbw(Collective c, double S, const GroupPlacement& g, const Clus
     return pts.back()->busbw_bytes_per_s;
 }
 
-} // namespace
-
-CollectiveTime collectiveTime(Collective c, double S, const GroupPlacement& g, const ClusterSpec& cl, bool flat, Explain explain)
+// Measured on this cluster: nccl-tests' busbw already includes latency and protocol.
+CollectiveTime measured(Collective c, double S, const GroupPlacement& g, double bw, Explain explain)
 {
     CollectiveTime out;
-    if (const double bw = measuredBusbw(c, S, g, cl); bw > 0) {
-        // Measured on this cluster: nccl-tests' busbw already includes latency and protocol.
-        const double f = busFactor(c, g.size);
-        out.seconds = f * S / bw;
-        if (explain == Explain::Full)
-            out.term = {"comm.time", out.seconds, "s", "factor·S / busbw_measured(S)",
-                    num(f) + "·" + num(S) + "/" + num(bw),
+    const double f = busFactor(c, g.size);
+    out.seconds = f * S / bw;
+    if (explain == Explain::Full)
+        out.term = {"comm.time", out.seconds, "s", "factor·S / busbw_measured(S)", num(f) + "·" + num(S) + "/" + num(bw),
                     "measured: hardware profile (nccl-tests / parascope-probe), " + std::string(toString(c)) + " on "
                         + num(double(g.size)) + " ranks, " + num(double(g.nodes)) + " node(s)"};
-        return out;
-    }
-    const double n = double(g.size);
-    const LinkSpec& intra = cl.intra_node;
-    const LinkSpec& inter = cl.inter_node;
-    const char* src = "nccl-tests PERFORMANCE.md bus bandwidth; Thakur et al. 2005 α–β; hierarchical per §3.3";
-    if (g.size <= 1 && c != Collective::SendRecv) {
-        if (explain == Explain::Full)
-            out.term = {"comm.time", 0, "s", "group of 1: nothing to send", "", src};
-        return out;
-    }
-    if (!g.crossesNodes() || c == Collective::SendRecv) {
-        const LinkSpec& link = g.crossesNodes() ? inter : intra;
-        const double f = busFactor(c, g.size);
-        const double steps = ringSteps(c, n);
-        out.seconds = steps * link.latency_s + f * S / link.busBytesPerS(S);
-        if (explain == Explain::NumbersOnly)
-            return out;
-        out.term = {"comm.time", out.seconds, "s", "steps·α + factor·S/busbw(S)",
-                    num(steps) + "·" + num(link.latency_s) + " + " + num(f) + "·" + num(S) + "/" + num(link.busBytesPerS(S)),
-                    src};
-        return out;
-    }
-    const double k = double(g.ranks_per_node), N = double(g.nodes);
-    if (c == Collective::AllToAll) {
-        const double remote = (n - k) / n * S, local = (k - 1) / n * S;
-        const double t_net = (N - 1) * inter.latency_s + remote / inter.busBytesPerS(S);
-        const double t_nvl = (k - 1) * intra.latency_s + local / intra.busBytesPerS(S);
-        out.seconds = t_net > t_nvl ? t_net : t_nvl;
-        if (explain == Explain::NumbersOnly)
-            return out;
-        out.term = {"comm.time", out.seconds, "s",
-                    "max((N−1)·α_net + (n−k)/n·S/busbw_net, (k−1)·α_nvl + (k−1)/n·S/busbw_nvl)",
-                    "max(" + num(t_net) + ", " + num(t_nvl) + ")", src};
-        return out;
-    }
-    if (flat) {
-        // One ring over all n ranks whose traffic leaves each GPU through its own NIC.
-        const double f = busFactor(c, g.size);
-        out.seconds = ringSteps(c, n) * inter.latency_s + f * S / inter.busBytesPerS(S);
-        if (explain == Explain::NumbersOnly)
-            return out;
-        out.term = {"comm.time", out.seconds, "s", "flat ring over the network: steps·α_net + factor·S/busbw_net(S)",
-                    num(ringSteps(c, n)) + "·" + num(inter.latency_s) + " + " + num(f) + "·" + num(S) + "/" + num(inter.busBytesPerS(S)),
-                    src};
-        return out;
-    }
-    const double fk = k > 1 ? busFactor(c, g.ranks_per_node) : 0.0;
-    const double fN = busFactor(c, g.nodes);
-    const double t_nvl = ringSteps(c, k) * intra.latency_s + fk * S / intra.busBytesPerS(S);
-    const double t_net = ringSteps(c, N) * inter.latency_s + fN * (S / k) / inter.busBytesPerS(S / k);
-    out.seconds = t_nvl + t_net;
-    if (explain == Explain::NumbersOnly)
-        return out;
-    out.term = {"comm.time", out.seconds, "s",
-                "steps(k)·α_nvl + factor(k)·S/busbw_nvl + steps(N)·α_net + factor(N)·(S/k)/busbw_net",
-                num(ringSteps(c, k)) + "·" + num(intra.latency_s) + " + " + num(fk) + "·" + num(S) + "/"
-                    + num(intra.busBytesPerS(S)) + " + " + num(ringSteps(c, N)) + "·" + num(inter.latency_s) + " + "
-                    + num(fN) + "·(" + num(S) + "/" + num(k) + ")/" + num(inter.busBytesPerS(S / k)),
-                src};
     return out;
+}
+
+} // namespace
+
+CollectiveAlgorithm assumedAlgorithm(Collective c, const GroupPlacement& g)
+{
+    if (c == Collective::SendRecv)
+        return CollectiveAlgorithm::PointToPoint;
+    if (c == Collective::AllToAll)
+        return CollectiveAlgorithm::Pairwise;
+    return g.crossesNodes() ? CollectiveAlgorithm::Hierarchical : CollectiveAlgorithm::Ring;
+}
+
+CollectiveTime collectiveTime(CollectiveAlgorithm a, Collective c, double S, const GroupPlacement& g, const ClusterSpec& cl,
+                              Explain explain, ExpertRouting routing)
+{
+    if (a == assumedAlgorithm(c, g))
+        if (const double bw = measuredBusbw(c, S, g, cl); bw > 0)
+            return measured(c, S, g, bw, explain);
+    if (g.size <= 1 && c != Collective::SendRecv) {
+        CollectiveTime none;
+        if (explain == Explain::Full)
+            none.term = {"comm.time", 0, "s", "group of 1: nothing to send", "", kSource};
+        return none;
+    }
+    const LinkSpec& link = g.crossesNodes() ? cl.inter_node : cl.intra_node;
+    switch (a) {
+    case CollectiveAlgorithm::Tree: return binomialTree(c, S, g, cl, explain);
+    case CollectiveAlgorithm::DeepEp:
+        if (routing.top_k > 0)
+            return dedupAllToAllTime(S, routing.top_k, routing.experts, g, cl, explain);
+        [[fallthrough]];
+    case CollectiveAlgorithm::Pairwise:
+        return g.crossesNodes() ? pairwiseAcrossNodes(S, g, cl, explain) : oneLevel(c, S, g, link, explain);
+    case CollectiveAlgorithm::Hierarchical:
+        return g.crossesNodes() ? hierarchical(c, S, g, cl, explain) : oneLevel(c, S, g, link, explain);
+    case CollectiveAlgorithm::Ring:
+        return g.crossesNodes() ? flatRing(c, S, g, link, explain) : oneLevel(c, S, g, link, explain);
+    case CollectiveAlgorithm::PointToPoint: break;
+    }
+    return oneLevel(c, S, g, link, explain);
 }
 
 double otherExpertGroupsReached(double experts, double top_k, double groups)

@@ -1,8 +1,9 @@
 #pragma once
-// CollectiveCost: time of one NCCL-style collective on a placed group, α–β model with the
-// nccl-tests bus-bandwidth factors, hierarchical (NVLink inside nodes, network across) when the
-// group spans nodes.
+// CollectiveCost: time of one NCCL-style collective on a placed group by a given algorithm
+// (comm/comm_algorithm.h), α–β model with the nccl-tests bus-bandwidth factors; the algorithm the
+// engine assumes for each collective and placement; DeepEP's deduplicated all-to-all.
 
+#include "comm/comm_algorithm.h"
 #include "types/comm_types.h"
 #include "types/term.h"
 #include "types/gpu_spec.h"
@@ -18,11 +19,30 @@ struct CollectiveTime {
     Term term;
 };
 
-// S: the collective's buffer size in bytes (nccl-tests "size"). flat: the group's traffic does
-// not aggregate inside nodes (ZeRO-2/3 per-layer gathers issued as many small calls).
+// DeepEP's routing: which GPUs and nodes one token's top_k experts reach.
+struct ExpertRouting {
+    double top_k = 0;
+    double experts = 0;
+};
+
+// The algorithm the engine assumes: a send is p2p, an all-to-all pairwise, a collective inside
+// a node a ring, one across nodes the multi-rail hierarchical ring (NCCL's channels spread a
+// ring over every NIC: schedules-and-comm §3.3).
+CollectiveAlgorithm assumedAlgorithm(Collective c, const GroupPlacement& g);
+
+// One call of S bytes (nccl-tests "size") by algorithm `a`. A measured bus bandwidth for this
+// op, group size and node count (the cluster's hardware profile) replaces the model for the
+// assumed algorithm, which is what NCCL ran when it was measured. DeepEP needs `routing`.
 // With Explain::NumbersOnly the term is left empty.
-CollectiveTime collectiveTime(Collective c, double S, const GroupPlacement& g, const ClusterSpec& cluster, bool flat = false,
-                              Explain explain = Explain::Full);
+CollectiveTime collectiveTime(CollectiveAlgorithm a, Collective c, double S, const GroupPlacement& g, const ClusterSpec& cluster,
+                              Explain explain = Explain::Full, ExpertRouting routing = {});
+
+// By the algorithm the engine assumes.
+inline CollectiveTime collectiveTime(Collective c, double S, const GroupPlacement& g, const ClusterSpec& cluster,
+                                     Explain explain = Explain::Full)
+{
+    return collectiveTime(assumedAlgorithm(c, g), c, S, g, cluster, explain);
+}
 
 // Expected number of the other groups − 1 equal groups of `experts` experts (a GPU's, a node's)
 // that one token's top_k distinct experts reach, drawn uniformly (balanced routing):

@@ -171,10 +171,9 @@ int ceilLog2(int n)
     return l;
 }
 
-} // namespace
-
-std::optional<CollectivePlan> planCollective(Collective op, double bytes, int ranks, const ClusterSpec& cluster,
-                                             CollectiveAlgorithm algorithm, std::vector<InputError>& errors, int listed_ranks)
+// The errors of a request, with the option each concerns.
+void checkRequest(Collective op, double bytes, int ranks, const ClusterSpec& cluster, CollectiveAlgorithm algorithm,
+                  std::vector<InputError>& errors)
 {
     if (!(bytes >= 1 && bytes <= 1e13))
         errors.push_back({"--bytes", "must be 1 B to 10 TB, got " + num(bytes)});
@@ -189,13 +188,38 @@ std::optional<CollectivePlan> planCollective(Collective op, double bytes, int ra
     if (!ring_op)
         errors.push_back({"--op", std::string(toString(op)) + " is not shown step by step: use all_reduce, all_gather, reduce_scatter, "
                                                               "all_to_all or broadcast"});
+    else if (algorithm != CollectiveAlgorithm::Ring && algorithm != CollectiveAlgorithm::Tree && algorithm != CollectiveAlgorithm::Hierarchical
+             && !(algorithm == CollectiveAlgorithm::Pairwise && op == Collective::AllToAll))
+        errors.push_back({"--algorithm", std::string(toString(algorithm)) + " is not shown step by step: use ring, tree or hierarchical"
+                                                                            " (pairwise for all_to_all)"});
     else if (algorithm == CollectiveAlgorithm::Tree && op != Collective::AllReduce && op != Collective::Broadcast)
         errors.push_back({"--algorithm", "a tree runs all_reduce and broadcast; " + std::string(toString(op)) + " runs as a ring"});
     else if (algorithm == CollectiveAlgorithm::Hierarchical && op != Collective::AllReduce)
         errors.push_back({"--algorithm", "the hierarchical form is an all_reduce's; " + std::string(toString(op)) + " runs as a ring"});
+}
+
+} // namespace
+
+CollectiveAlgorithm steppedAlgorithm(CollectiveAlgorithm engine, Collective op)
+{
+    if (engine == CollectiveAlgorithm::Tree && (op == Collective::AllReduce || op == Collective::Broadcast))
+        return engine;
+    if (engine == CollectiveAlgorithm::Hierarchical && op == Collective::AllReduce)
+        return engine;
+    return CollectiveAlgorithm::Ring;
+}
+
+std::optional<CollectivePlan> planCollective(Collective op, double bytes, int ranks, const ClusterSpec& cluster,
+                                             CollectiveAlgorithm algorithm, std::vector<InputError>& errors, int listed_ranks)
+{
+    checkRequest(op, bytes, ranks, cluster, algorithm, errors);
     if (!errors.empty())
         return std::nullopt;
 
+    const int per_node = std::max(1, cluster.gpus_per_node);
+    // An all-to-all runs by pairwise exchange whatever the ring asks for.
+    if (op == Collective::AllToAll)
+        algorithm = CollectiveAlgorithm::Pairwise;
     CollectivePlan plan;
     plan.op = op;
     plan.algorithm = algorithm;
@@ -208,7 +232,7 @@ std::optional<CollectivePlan> planCollective(Collective op, double bytes, int ra
     const double nd = n;
     std::string bytes_formula, time_formula;
 
-    if (algorithm == CollectiveAlgorithm::Ring) {
+    if (algorithm == CollectiveAlgorithm::Ring || algorithm == CollectiveAlgorithm::Pairwise) {
         switch (op) {
         case Collective::AllReduce:
             ringReduceScatter(b, oneRing(n), bytes / nd, kReduceScatter);

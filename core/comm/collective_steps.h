@@ -16,6 +16,7 @@
 // the slowest (network) hop. NCCL runs one ring per NIC (channels), each through a different
 // GPU's link, which is what the hierarchical form gives (docs: reference schedules-and-comm §3.3).
 
+#include "comm/comm_algorithm.h"
 #include "parallel/placement.h"
 #include "types/comm_types.h"
 #include "types/diagnostic.h"
@@ -28,11 +29,8 @@
 
 namespace parascope {
 
-enum class CollectiveAlgorithm { Ring, Tree, Hierarchical };
-inline constexpr EnumName<CollectiveAlgorithm> kCollectiveAlgorithmNames[] = {
-    {CollectiveAlgorithm::Ring, "ring"}, {CollectiveAlgorithm::Tree, "tree"}, {CollectiveAlgorithm::Hierarchical, "hierarchical"}};
-constexpr std::span<const EnumName<CollectiveAlgorithm>> enumNames(CollectiveAlgorithm) { return kCollectiveAlgorithmNames; }
-inline const char* toString(CollectiveAlgorithm a) { return nameOf(a); }
+// The algorithms: comm/comm_algorithm.h. Step by step: ring (all-to-all by pairwise exchange),
+// tree (all-reduce, broadcast) and hierarchical (all-reduce).
 
 struct ChunkTransfer {
     int from = 0, to = 0; // ranks
@@ -79,6 +77,12 @@ struct CollectivePlan {
 // "from whom": rank r's piece j is the part rank j sent it, r's own part at the start. Needs the
 // plan's transfers (ranks ≤ kMaxListedRanks); otherwise empty.
 std::vector<std::vector<int>> collectiveHoldings(const CollectivePlan& plan, int steps_done);
+
+// The form the explainer plays for a collective the engine runs by `engine`: the same algorithm
+// where it has a step-by-step form (ring; tree for all-reduce and broadcast; hierarchical for
+// all-reduce), else the ring (an all-to-all's ring is its pairwise exchange; a hierarchical
+// all-gather or reduce-scatter is shown as one ring).
+CollectiveAlgorithm steppedAlgorithm(CollectiveAlgorithm engine, Collective op);
 
 // Errors (with the option they concern): an algorithm the operation has no form of, a rank
 // count a node layout cannot hold, sizes out of range.

@@ -3,6 +3,7 @@
 // stage: calls, buffer size, bytes over the link and time on it (exposure is decided with the
 // compute time in time/step_time).
 
+#include "comm/comm_algorithm.h"
 #include "types/comm_types.h"
 #include "types/term.h"
 #include "types/gpu_spec.h"
@@ -37,6 +38,9 @@ struct CommEntry {
     Group group = Group::Tp; // tp, cp, ep, dp (dense gradients over dp·cp), edp, pp
     Collective collective = Collective::AllReduce;
     Purpose purpose = Purpose::Activations;
+    // The algorithm the engine assumes for it (comm/collective_cost.h assumedAlgorithm; DeepEP
+    // for its dispatcher): what its time is computed by, and what the collective explainer plays.
+    CollectiveAlgorithm algorithm = CollectiveAlgorithm::Ring;
     Link link = Link::NvLink;
     std::int64_t group_size = 1;
     std::int64_t nodes_spanned = 1;
@@ -85,6 +89,7 @@ struct CommInputs {
     Explain explain = Explain::Full;
 };
 
+// Every group's collectives (comm/group_collectives.h), TP, SP, CP, EP, PP, DP in that order.
 std::vector<CommEntry> communicationPlan(const CommInputs& in);
 
 // Megatron DDP bucket: max(40M, 1M·dp) parameters (distributed_data_parallel_config.py).

@@ -186,6 +186,19 @@ Localized displayName(Purpose v)
     return {"?", "?"};
 }
 
+Localized displayName(CollectiveAlgorithm v)
+{
+    switch (v) {
+    case CollectiveAlgorithm::Ring: return {"ring", "环形"};
+    case CollectiveAlgorithm::Tree: return {"tree", "树形"};
+    case CollectiveAlgorithm::Hierarchical: return {"hierarchical", "分层"};
+    case CollectiveAlgorithm::Pairwise: return {"pairwise exchange", "两两交换"};
+    case CollectiveAlgorithm::DeepEp: return {"DeepEP", "DeepEP"};
+    case CollectiveAlgorithm::PointToPoint: return {"point-to-point", "点对点"};
+    }
+    return {"?", "?"};
+}
+
 Localized displayName(Link v)
 {
     switch (v) {

@@ -3,6 +3,7 @@
 // English counts with their noun, and the course's words for the enums. Used by the diagnostics,
 // the reports, the advice and the app.
 
+#include "comm/comm_algorithm.h"
 #include "parallel/placement.h"
 #include "types/comm_types.h"
 #include "types/diagnostic.h"
@@ -24,6 +25,7 @@ std::string countOf(long long n, const char* singular, const char* plural);
 // Names for people, in both languages (reports, diagnostics, advice). The enums' name tables
 // (util/enum_names.h) spell values as files and flags do ("1f1b", "all_reduce"); these are the
 // words of the course ("1F1B", "AllReduce", "交错式 1F1B", "选择性重计算").
+Localized displayName(CollectiveAlgorithm v);
 Localized displayName(ScheduleKind v);
 Localized displayName(Recompute v);
 Localized displayName(Precision v);

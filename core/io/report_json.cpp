@@ -70,11 +70,11 @@ nlohmann::json reportToJson(const Scenario& sc, const Estimate& est, const std::
 
     nlohmann::json comm = nlohmann::json::array();
     for (const CommEntry& c : est.communication) {
-        nlohmann::json e = {{"group", toString(c.group)}, {"collective", toString(c.collective)}, {"calls_per_step", c.calls_per_step},
-                            {"bytes_per_call", whole(c.bytes_per_call)}, {"bytes_per_gpu_per_step", whole(c.bytes_per_gpu_per_step)},
-                            {"link", toString(c.link)}, {"purpose", toString(c.purpose)}, {"time_s", c.time_s},
-                            {"exposed_s", c.exposed_s}, {"group_size", c.group_size}, {"nodes_spanned", c.nodes_spanned},
-                            {"overlap", toString(c.overlap)}};
+        nlohmann::json e = {{"group", toString(c.group)}, {"collective", toString(c.collective)}, {"algorithm", toString(c.algorithm)},
+                            {"calls_per_step", c.calls_per_step}, {"bytes_per_call", whole(c.bytes_per_call)},
+                            {"bytes_per_gpu_per_step", whole(c.bytes_per_gpu_per_step)}, {"link", toString(c.link)},
+                            {"purpose", toString(c.purpose)}, {"time_s", c.time_s}, {"exposed_s", c.exposed_s},
+                            {"group_size", c.group_size}, {"nodes_spanned", c.nodes_spanned}, {"overlap", toString(c.overlap)}};
         if (!c.boundaries.empty()) {
             // One row per link: the boundaries that use it and one send's time over it (the
             // boundaries themselves are placement.pp_boundary_links).

@@ -70,18 +70,6 @@
 <context>
     <name>CollectiveChart</name>
     <message>
-        <source>ring</source>
-        <translation>ring</translation>
-    </message>
-    <message>
-        <source>tree</source>
-        <translation>tree</translation>
-    </message>
-    <message>
-        <source>hierarchical</source>
-        <translation>hierarchical</translation>
-    </message>
-    <message>
         <source>%1 GPUs are too many to draw one by one: the figures below are exact.</source>
         <translation>%1 GPUs are too many to draw one by one: the figures below are exact.</translation>
     </message>
@@ -699,6 +687,10 @@
             <numerusform>… and %n more</numerusform>
             <numerusform>… and %n more</numerusform>
         </translation>
+    </message>
+    <message>
+        <source>, by the %1 algorithm</source>
+        <translation>, by the %1 algorithm</translation>
     </message>
 </context>
 <context>

@@ -70,18 +70,6 @@
 <context>
     <name>CollectiveChart</name>
     <message>
-        <source>ring</source>
-        <translation>环形</translation>
-    </message>
-    <message>
-        <source>tree</source>
-        <translation>树形</translation>
-    </message>
-    <message>
-        <source>hierarchical</source>
-        <translation>分层</translation>
-    </message>
-    <message>
         <source>%1 GPUs are too many to draw one by one: the figures below are exact.</source>
         <translation>%1 块 GPU 太多，无法逐块画出；下面的数字是精确的。</translation>
     </message>
@@ -688,6 +676,10 @@
         <translation>
             <numerusform>……另有 %n 个</numerusform>
         </translation>
+    </message>
+    <message>
+        <source>, by the %1 algorithm</source>
+        <translation>，采用%1算法</translation>
     </message>
 </context>
 <context>

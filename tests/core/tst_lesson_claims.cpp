@@ -3,7 +3,7 @@
 // the step's scenario. The ranges were read off the engine when the lesson was written and pin
 // what its text tells the class, so an engine change that moves a number out of a range fails
 // here: fix the engine, or change the lesson's range and its text together and say why in the
-// commit. The reader, the quoted numbers and the terminology are tst_lessons.
+// commit. The reader is tst_lessons_reader; the quoted numbers and the terminology tst_lessons.
 
 #include "lesson_steps.h"
 

@@ -18,7 +18,7 @@ rm -rf "$out/corpus" "$out/findings"
 mkdir -p "$out/corpus/scenario" "$out/corpus/measurement" "$out/findings"
 cp tests/data/*.parascope.json resources/scenarios/*.parascope.json "$out/corpus/scenario/"
 # PP 10^5 answers in 0.1 s, but its 10^5-stage report takes seconds under ASan: mutating it would
-# spend the run on one input (tst_cli boundedWork covers it).
+# spend the run on one input (tst_cli_input boundedWork covers it).
 rm -f "$out"/corpus/scenario/bounded-pp-1e5-*
 cp tests/data/fuzz-regressions/scenario/* "$out/corpus/scenario/" 2>/dev/null || true
 # The measurement target reads a format byte first: odd = hardware profile, 2 mod 4 = runs file,

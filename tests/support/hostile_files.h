@@ -1,7 +1,7 @@
 #pragma once
 // Files a student might hand ParaScope by accident or on purpose, written into a temporary folder,
-// each with a fragment the error message must contain. tst_cli opens them with parascope-cli and
-// tst_gui with the desktop app: both must refuse each one with a clear message and keep working.
+// each with a fragment the error message must contain. tst_cli_input opens them with parascope-cli
+// and tst_gui_files with the desktop app: both must refuse each one with a clear message and keep working.
 
 #include <QByteArray>
 #include <QDir>

@@ -3,32 +3,24 @@
 // and the empty cells; every cell carries its value (or, when too small, its tooltip does); empty
 // cells are marked and the caption says what the marks mean; the star sits on the Pareto front;
 // a PP sweep says that the GPU count changes with it, a micro-batch sweep has nothing to say.
-// Slides: an SVG export draws its text as outlines and looks like the PNG.
+// Slides: an SVG export draws its text as outlines and looks like the PNG. The Collectives and
+// memory-over-time tabs, the Advisor, the exercises and the communication what-ifs are
+// tst_views_teaching.
 
-#include "collectives_view.h"
-#include "comm_chart.h"
 #include "io/scenario_json.h"
 #include "language.h"
-#include "dialogs/advisor_dialog.h"
-#include "exercise_panel.h"
 #include "main_window.h"
-#include "scenario_panel.h"
-#include "memory_time_chart.h"
 #include "models/scenario_model.h"
-#include "scenario_fixture.h"
 #include "search_view.h"
 #include "svg_outline.h"
 #include "sweep_view.h"
+#include "views_scenarios.h"
 
 #include <qcustomplot.h>
 
 #include <QLabel>
-#include <QSpinBox>
-#include <QComboBox>
-#include <QCheckBox>
 #include <QPainter>
 #include <QSvgRenderer>
-#include <QTabWidget>
 #include <QTemporaryDir>
 #include <QToolTip>
 #include <QtTest>
@@ -37,30 +29,10 @@
 
 using namespace parascope;
 using namespace parascope::ui;
+using parascope::test::views::sevenB;
+using parascope::test::views::seventyB;
 
 namespace {
-
-// A scenario from JSON text (tests/support: fails the test on an input error).
-Scenario scenario(const std::string& json)
-{
-    return test::scenarioFromJson(json);
-}
-
-// The README's scenario: Llama-2 70B on 512 A100-80GB (TP 8 · PP 8 · DP 8), 512 sequences of 4096.
-// Its search has fitting cells from 9.85 s to 28 s and cells where nothing fits (TP 1 · PP 2).
-Scenario seventyB()
-{
-    return scenario(R"({"schema":"parascope.scenario/1","model":"llama2-70b","cluster":"dgx-a100-80g",
-        "parallel":{"tp":8,"pp":8,"dp":8,"sequence_parallel":true,"zero":1},
-        "training":{"seq_len":4096,"micro_batch":1,"global_batch":512,"recompute":"selective"}})");
-}
-
-// Llama-2 7B on TP 2 · DP 4 (8 GPUs), 16 sequences per step.
-Scenario sevenB()
-{
-    return scenario(R"({"schema":"parascope.scenario/1","model":"llama2-7b","cluster":"dgx-a100-80g",
-        "parallel":{"tp":2,"pp":1,"dp":4},"training":{"seq_len":4096,"micro_batch":1,"global_batch":16}})");
-}
 
 // The mean colour of a 5×5 patch around `at`.
 QColor patch(const QImage& image, QPoint at)
@@ -265,260 +237,6 @@ private slots:
         QVERIFY2(differ < size.width() * size.height() / 100, qPrintable(QString::number(differ)));
         QVERIFY(dark_png > 1000);
         QVERIFY2(std::abs(dark_svg - dark_png) < dark_png / 5, qPrintable(QStringLiteral("%1 vs %2").arg(dark_svg).arg(dark_png)));
-    }
-
-    void collectivesPlayStepByStep()
-    {
-        // The Collectives tab: a row of the communication chart opens its collective with the
-        // real size and group; the player steps through it; the tab follows the row as the
-        // scenario changes; the chart exports for a slide.
-        MainWindow w;
-        w.setLanguage(QStringLiteral("en"));
-        w.model()->setScenario(sevenB());
-        w.model()->flush();
-        const auto& comm = w.model()->estimate().communication;
-        int dp = -1;
-        for (std::size_t i = 0; i < comm.size(); ++i)
-            if (comm[i].group == Group::Dp && comm[i].collective == Collective::AllReduce)
-                dp = int(i);
-        QVERIFY(dp >= 0);
-        // A click on the DP row (after the double-click interval) opens it in the Collectives tab.
-        CommChart* chart = w.commChart();
-        w.resize(1280, 720);
-        w.show();
-        QVERIFY(QTest::qWaitForWindowExposed(&w));
-        int row = -1;
-        for (int r = 0; r < 16; ++r)
-            if (chart->entryAtRow(r) == dp)
-                row = r;
-        QVERIFY(row >= 0);
-        QCustomPlot* plot = chart->plot();
-        const QPoint at(plot->axisRect()->center().x(), int(plot->yAxis->coordToPixel(row)));
-        QTest::mouseClick(plot, Qt::LeftButton, {}, at);
-        CollectivesView* view = w.collectivesView();
-        QTRY_COMPARE(static_cast<QTabWidget*>(w.centralWidget())->currentWidget(), static_cast<QWidget*>(view));
-        const CommEntry e = w.model()->estimate().communication[std::size_t(dp)]; // a copy: edits replace the estimate
-        const CollectiveChart* c = view->chart();
-        QCOMPARE(c->choice().bytes, e.bytes_per_call);
-        QCOMPARE(c->choice().ranks, 4); // DP 4 (TP 2 inside the node: 4 of the node's GPUs)
-        QCOMPARE(c->choice().origin, CommChart::entryName(e));
-        // A ring all-reduce on 4 GPUs: 2·(4 − 1) = 6 steps; each GPU sends 2·3/4·S.
-        QCOMPARE(c->stepCount(), 6);
-        QCOMPARE(c->plan()->bytes_sent_per_gpu, 1.5 * e.bytes_per_call);
-        QVERIFY(c->stepLine().startsWith(QStringLiteral("Step 1 of 6")));
-        view->stepForward();
-        view->stepForward();
-        QCOMPARE(c->position(), 2.0);
-        QVERIFY(c->stepLine().startsWith(QStringLiteral("Step 3 of 6")));
-        view->stepBack();
-        QCOMPARE(c->position(), 1.0);
-        view->togglePlay();
-        QVERIFY(view->playing());
-        QTRY_VERIFY(c->position() > 1.05);
-        view->togglePlay();
-        QVERIFY(!view->playing());
-        view->rewind();
-        QCOMPARE(c->position(), 0.0);
-        // The figures: the ring's bytes against the textbook's 2·S·n, and the other algorithms.
-        const QStringList lines = c->figureLines();
-        QVERIFY(lines.at(0).contains(QStringLiteral("2·S·n")));
-        QCOMPARE(int(c->alternatives().size()), 3); // ring, tree, hierarchical all run an all-reduce
-        // Half the data parallelism: the tab follows the same row, now a group of 2 (2 steps).
-        w.model()->edit([](Scenario& s) { s.parallel.dp = 2; s.training.global_batch = 8; });
-        w.model()->flush();
-        QCOMPARE(c->choice().ranks, 2);
-        QCOMPARE(c->stepCount(), 2);
-        // In Chinese, and on a slide.
-        w.setLanguage(QStringLiteral("zh"));
-        QVERIFY(c->headline().contains(QStringLiteral("环")));
-        QTemporaryDir dir;
-        const QString file = dir.filePath(QStringLiteral("collective.png"));
-        QCOMPARE(w.exportChartTo(ChartKind::Collective, file, QSize(1280, 720), 1), QString());
-        QVERIFY(QFileInfo(file).size() > 1000);
-        // A send/recv has no step-by-step form: the tab stays as it was.
-        CommEntry p2p = e;
-        p2p.collective = Collective::SendRecv;
-        QVERIFY(!view->showEntry(p2p, QStringLiteral("PP")));
-        QCOMPARE(c->choice().ranks, 2);
-    }
-
-    void memoryOverTheStep()
-    {
-        // The memory-over-time tab on lesson 6's pipeline (Llama-2 7B, PP 4, 8 microbatches of
-        // one sequence, 1F1B): each rank's curve peaks at the memory table's total for its stage;
-        // rank 0 holds at most p = 4 microbatches' activations. GPipe beside it holds all 8: its
-        // activations (peak − floor, where each curve starts: the model states and buffers, before
-        // the first forward) are twice 1F1B's, 8/4.
-        MainWindow w;
-        w.setLanguage(QStringLiteral("en"));
-        w.model()->setScenario(scenario(R"({"schema":"parascope.scenario/1","model":"llama2-7b","cluster":"dgx-a100-80g",
-            "parallel":{"tp":1,"pp":4,"dp":1,"zero":0,"schedule":"1f1b"},
-            "training":{"seq_len":4096,"micro_batch":1,"global_batch":8,"recompute":"selective"}})"));
-        w.model()->flush();
-        MemoryTimeChart* chart = w.memoryTimeChart();
-        const Estimate& e = w.model()->estimate();
-        QCOMPARE(int(chart->lanes().size()), 4);
-        const auto peak = [](const std::vector<MemoryPoint>& lane) {
-            double most = 0;
-            for (const MemoryPoint& p : lane)
-                most = std::max(most, p.bytes);
-            return most;
-        };
-        for (std::size_t r = 0; r < 4; ++r)
-            QVERIFY(std::abs(peak(chart->lanes()[r]) - e.memory.stages[r].total()) < 1.0);
-        QCOMPARE(e.timeline.timeline.peak_inflight.front(), 4.0);
-        QVERIFY(chart->headline().contains(QStringLiteral("at most 4 microbatches")));
-        QVERIFY(chart->compareLane().empty());
-        chart->setCompare(ScheduleKind::GPipe);
-        QVERIFY(!chart->compareLane().empty());
-        const double floor = e.memory.stages[0].total() - e.memory.stages[0].activations;
-        QCOMPARE(chart->lanes()[0].front().bytes, floor);
-        const double ratio = (peak(chart->compareLane()) - chart->compareLane().front().bytes) / (peak(chart->lanes()[0]) - floor);
-        QVERIFY2(std::abs(ratio - 2.0) < 1e-6, qPrintable(QString::number(ratio)));
-        QVERIFY(chart->headline().contains(QStringLiteral("GPipe: 8")));
-        // The timeline's playback cursor reaches this chart too; the chart exports for a slide.
-        chart->setCursorTime(0.5);
-        QTemporaryDir dir;
-        const QString file = dir.filePath(QStringLiteral("memory-time.png"));
-        QCOMPARE(w.exportChartTo(ChartKind::MemoryTime, file, QSize(1280, 720), 1), QString());
-        QVERIFY(QFileInfo(file).size() > 1000);
-        // The comparison is a second evaluation: while the tab is hidden a new scenario (16
-        // microbatches) leaves it as it was; an export catches it up — GPipe now holds all 16,
-        // four times 1F1B's 4.
-        const double gpipe_8 = peak(chart->compareLane());
-        QVERIFY(!chart->isVisible());
-        w.model()->setScenario(scenario(R"({"schema":"parascope.scenario/1","model":"llama2-7b","cluster":"dgx-a100-80g",
-            "parallel":{"tp":1,"pp":4,"dp":1,"zero":0,"schedule":"1f1b"},
-            "training":{"seq_len":4096,"micro_batch":1,"global_batch":16,"recompute":"selective"}})"));
-        w.model()->flush();
-        QCOMPARE(peak(chart->compareLane()), gpipe_8);
-        QCOMPARE(w.exportChartTo(ChartKind::MemoryTime, file, QSize(1280, 720), 1), QString());
-        const Estimate& e16 = w.model()->estimate();
-        const double floor16 = e16.memory.stages[0].total() - e16.memory.stages[0].activations;
-        const double ratio16 = (peak(chart->compareLane()) - chart->compareLane().front().bytes) / (peak(chart->lanes()[0]) - floor16);
-        QVERIFY2(std::abs(ratio16 - 4.0) < 1e-6, qPrintable(QString::number(ratio16)));
-    }
-
-    void advisorWalksTheProcedure()
-    {
-        // Tools → Advisor on the README's scenario (Llama-2 70B, 512 A100 80GB): tst_decision
-        // derives its outcome (TP 8 · DP 64, ZeRO-1). A button applies it; a TP slider does not
-        // re-run the procedure (it reads the model, cluster, GPUs and batch), a longer sequence does.
-        MainWindow w;
-        w.setLanguage(QStringLiteral("en"));
-        w.model()->setScenario(seventyB());
-        AdvisorDialog* d = w.showAdvisor();
-        QVERIFY(d->isVisible());
-        QTRY_VERIFY_WITH_TIMEOUT(!d->running() && !d->result().steps.empty(), 20000);
-        QCOMPARE(int(d->result().steps.size()), 4);
-        QVERIFY2(d->text().contains(QStringLiteral("TP 8 inside a node is enough")), qPrintable(d->text()));
-        QVERIFY(d->text().contains(QStringLiteral("Against the strategy search")));
-        d->applyLayout();
-        w.model()->flush();
-        QCOMPARE(w.model()->scenario().parallel.tp, 8);
-        QCOMPARE(w.model()->scenario().parallel.dp, 64);
-        QCOMPARE(w.model()->scenario().parallel.pp, 1);
-        w.model()->edit([](Scenario& sc) { sc.parallel.tp = 4; sc.parallel.dp = 128; });
-        QVERIFY(!d->running());
-        w.model()->edit([](Scenario& sc) { sc.training.seq_len = 8192; });
-        QVERIFY(d->running());
-        QTRY_VERIFY_WITH_TIMEOUT(!d->running(), 20000);
-        QCOMPARE(d->result().scenario.training.seq_len, 8192LL);
-        w.setLanguage(QStringLiteral("zh"));
-        QTRY_VERIFY(d->text().contains(QStringLiteral("放得下吗"))); // LanguageChange is posted
-        QVERIFY(w.showAdvisor() == d); // one window
-    }
-
-    void exercisePredictThenReveal()
-    {
-        // Case 10, step 2 is an exercise: the charts and numbers stay hidden until the estimate
-        // is revealed. 190 GiB is 2·P·n (P = 3.08 GiB, n = 32, 197 GiB) within the exercise's 5 %:
-        // the "multiplied by DP" mistake. The answers export as CSV for the teacher.
-        MainWindow w;
-        w.setLanguage(QStringLiteral("en"));
-        w.loadLesson(QStringLiteral("10-ring-allreduce"), 1);
-        ExercisePanel* ex = w.exercisePanel();
-        QVERIFY(ex->pending());
-        QVERIFY(!w.centralWidget()->isEnabled());
-        QVERIFY(w.centralWidget()->graphicsEffect() != nullptr);
-        QVERIFY(w.statusLabel()->text().contains(QStringLiteral("Predict first")));
-        QVERIFY(!ex->reveal()); // nothing typed yet
-        QVERIFY(ex->pending());
-        ex->answerBox()->setText(QStringLiteral("190"));
-        QVERIFY(ex->reveal());
-        QVERIFY(!ex->pending());
-        QVERIFY(w.centralWidget()->isEnabled());
-        QVERIFY(w.centralWidget()->graphicsEffect() == nullptr);
-        QVERIFY(!w.statusLabel()->text().contains(QStringLiteral("Predict first")));
-        QVERIFY2(ex->resultText().contains(QStringLiteral("You multiplied by DP")), qPrintable(ex->resultText()));
-        QVERIFY(ex->resultText().contains(QStringLiteral("2·31/32")));
-        QCOMPARE(int(ex->records().size()), 1);
-        QVERIFY(!ex->records().front().correct);
-        // GPipe's bubble in Chinese: 27 % is 3/11 within 5 %.
-        w.setLanguage(QStringLiteral("zh"));
-        w.loadLesson(QStringLiteral("6-pipeline-schedules"), 0);
-        QVERIFY(ex->pending());
-        ex->answerBox()->setText(QStringLiteral("27"));
-        QVERIFY(ex->reveal());
-        QVERIFY2(ex->resultText().contains(QStringLiteral("答对了")), qPrintable(ex->resultText()));
-        QCOMPARE(int(ex->records().size()), 2);
-        // A step without an exercise: no panel, nothing hidden.
-        w.loadLesson(QStringLiteral("6-pipeline-schedules"), 1);
-        QVERIFY(!ex->pending());
-        QVERIFY(!ex->isVisible());
-        QTemporaryDir dir;
-        const QString file = dir.filePath(QStringLiteral("answers.csv"));
-        QCOMPARE(w.exportExerciseResults(file), QString());
-        QFile f(file);
-        QVERIFY(f.open(QIODevice::ReadOnly));
-        const QStringList lines = QString::fromUtf8(f.readAll()).split(QLatin1Char('\n'), Qt::SkipEmptyParts);
-        QCOMPARE(lines.size(), 3);
-        QVERIFY(lines[0].startsWith(QStringLiteral("time,lesson,step,quantity,unit,estimate,engine")));
-        QVERIFY2(lines[1].contains(QStringLiteral(",10-ring-allreduce,2,dp_gib_sent,GiB,190,5.96")), qPrintable(lines[1]));
-        QVERIFY(lines[1].contains(QStringLiteral(",wrong,")));
-        QVERIFY2(lines[2].contains(QStringLiteral(",6-pipeline-schedules,1,bubble_formula,%,27,27.27")), qPrintable(lines[2]));
-        QVERIFY(lines[2].contains(QStringLiteral(",right,")));
-    }
-
-    void communicationWhatIfs()
-    {
-        // The panel's what-ifs of the communication module, each moving the step: FP8 gradients
-        // halve the DP reduction's bytes (tst_communication derives them), no overlap exposes it,
-        // one bucket for everything exposes it too.
-        MainWindow w;
-        w.setLanguage(QStringLiteral("en"));
-        w.model()->setScenario(sevenB());
-        w.model()->flush();
-        const auto dpBytes = [&] {
-            double bytes = 0;
-            for (const CommEntry& c : w.model()->estimate().communication)
-                if (c.group == Group::Dp && c.purpose == Purpose::Gradients)
-                    bytes += c.bytes_per_gpu_per_step;
-            return bytes;
-        };
-        const double bf16 = dpBytes();
-        const double step = w.model()->estimate().time.step_s;
-        auto* comm = w.panel()->findChild<QComboBox*>(QStringLiteral("panel.gradComm"));
-        QVERIFY(comm);
-        const int fp8 = comm->findData(QStringLiteral("fp8"));
-        comm->setCurrentIndex(fp8);
-        emit comm->activated(fp8);
-        w.model()->flush();
-        QCOMPARE(w.model()->scenario().training.grad_comm, GradComm::Fp8);
-        QVERIFY(std::abs(dpBytes() - bf16 / 2) < 1e-6 * bf16);
-        auto* overlap = w.panel()->findChild<QCheckBox*>(QStringLiteral("panel.overlapDp"));
-        QVERIFY(overlap && overlap->isChecked());
-        overlap->setChecked(false);
-        w.model()->flush();
-        QVERIFY(!w.model()->scenario().parallel.overlap_grad_reduce);
-        QVERIFY(w.model()->estimate().time.step_s > step);
-        auto* bucket = w.panel()->findChild<QSpinBox*>(QStringLiteral("panel.gradBucket"));
-        QVERIFY(bucket);
-        QCOMPARE(bucket->value(), 0); // Megatron's default
-        bucket->setValue(500);
-        w.model()->flush();
-        QCOMPARE(w.model()->scenario().parallel.grad_bucket_mparams, 500.0);
-        QVERIFY(w.panel()->findChild<QCheckBox*>(QStringLiteral("panel.overlapTp")));
     }
 
     void svgOutlineReportsBadInput()

@@ -1,0 +1,279 @@
+// The charts in front of a class (from tst_classroom), offscreen: they speak the UI language and
+// show what a slide needs. The communication chart gives each row's bytes and calls, the
+// timeline's title both bubble figures, the memory bars their totals and OOM on the bar; "What
+// breaks" offers evaluated fixes and folds when nothing breaks; playback pauses and scrubs with
+// the memory following; A and B are compared by name; slides carry their context line and a
+// Chinese font.
+
+#include "chart_export.h"
+#include "classroom_scenarios.h"
+#include "comm_chart.h"
+#include "compare_table.h"
+#include "format.h"
+#include "gantt_plottable.h"
+#include "diagnostics_panel.h"
+#include "io/scenario_json.h"
+#include "main_window.h"
+#include "estimate/memory_over_time.h"
+#include "memory_chart.h"
+#include "playback_bar.h"
+#include "models/scenario_model.h"
+#include "timeline_chart.h"
+
+#include <qcustomplot.h>
+
+#include <QListView>
+#include <QListWidget>
+#include <QSettings>
+#include <QTemporaryDir>
+#include <QtTest>
+
+using namespace parascope;
+using namespace parascope::ui;
+using parascope::test::classroom::scenario;
+using parascope::test::classroom::sevenB;
+
+class TstClassroomCharts : public QObject {
+    Q_OBJECT
+
+private slots:
+    void initTestCase()
+    {
+        QStandardPaths::setTestModeEnabled(true);
+        QCoreApplication::setOrganizationName(QStringLiteral("ParaScopeTest"));
+        QCoreApplication::setApplicationName(QStringLiteral("ParaScopeClassroomCharts"));
+        QSettings().clear();
+    }
+
+    void communicationSpeaksTheUiLanguageWithBytesAndCalls()
+    {
+        MainWindow w;
+        w.setLanguage(QStringLiteral("zh"));
+        w.model()->setScenario(sevenB());
+        w.resize(1280, 900);
+        w.show();
+        QVERIFY(QTest::qWaitForWindowExposed(&w));
+        w.model()->flush();
+        const QStringList rows = w.commChart()->rowTexts();
+        QVERIFY(!rows.isEmpty());
+        const QString all = rows.join(QLatin1Char('\n'));
+        // The course's spelling of the collectives and Chinese purposes and links, never the
+        // report's codes (reduce_scatter, activations, network).
+        for (const char* code : {"reduce_scatter", "all_gather", "all_reduce", "activations", "gradients", "network", "send_recv"})
+            QVERIFY2(!all.contains(QLatin1String(code)), qPrintable(all));
+        QVERIFY2(all.contains(QStringLiteral("ReduceScatter")) || all.contains(QStringLiteral("AllReduce")), qPrintable(all));
+        QVERIFY2(all.contains(QStringLiteral("激活")) || all.contains(QStringLiteral("梯度")), qPrintable(all));
+        // Each row says its bytes per GPU and its calls per step.
+        for (const QString& row : rows)
+            QVERIFY2((row.contains(QStringLiteral("GiB")) || row.contains(QStringLiteral("MiB")) || row.contains(QStringLiteral("KiB")))
+                         && row.contains(QStringLiteral("次")),
+                     qPrintable(row));
+        // A lower chart sums what does not fit into one last row ("the other k") instead of
+        // overlapping labels; one too low even for that says how many more there are.
+        const int entries = w.commChart()->entryCount();
+        bool summed = false, counted = false;
+        for (int h = 600; h >= 140; h -= 20) {
+            w.commChart()->setFixedHeight(h);
+            QApplication::processEvents();
+            const QStringList shown = w.commChart()->rowTexts();
+            QVERIFY(!shown.isEmpty() && shown.size() <= entries);
+            if (shown.size() == entries)
+                continue;
+            if (shown.constLast().contains(QStringLiteral("其余"))) {
+                summed = true;
+                QVERIFY(shown.size() >= 3);
+            } else {
+                counted = true;
+                QVERIFY2(w.commChart()->plot()->xAxis->label().contains(QStringLiteral("另有")),
+                         qPrintable(w.commChart()->plot()->xAxis->label()));
+            }
+        }
+        QVERIFY(summed && counted);
+    }
+
+    void timelineTitleLabelsBothBubbleFigures()
+    {
+        // PP 4, 8 microbatches: the textbook's (p−1)/(m+p−1) = 3/11 = 27.3 %; the simulation
+        // gives its own figure. Both appear, labelled, with one decimal each.
+        MainWindow w;
+        w.setLanguage(QStringLiteral("en"));
+        w.model()->setScenario(sevenB());
+        w.model()->flush();
+        const Estimate& e = w.model()->estimate();
+        QCOMPARE(e.microbatches, 8LL);
+        const QString title = w.timelineChart()->title();
+        QVERIFY2(title.contains(QStringLiteral("simulated %1 %").arg(e.time.bubble_fraction * 100, 0, 'f', 1)), qPrintable(title));
+        QVERIFY2(title.contains(QStringLiteral("(p−1)/(m+p−1) = 27.3 %")), qPrintable(title));
+        QVERIFY2(title.startsWith(QStringLiteral("1F1B")), qPrintable(title));
+    }
+
+    void memoryBarsCarryTheirTotalsAndOomOnTheBar()
+    {
+        MainWindow w;
+        w.setLanguage(QStringLiteral("en"));
+        w.resize(1280, 800);
+        w.show();
+        QVERIFY(QTest::qWaitForWindowExposed(&w));
+        w.model()->setScenario(sevenB());
+        w.model()->flush();
+        QApplication::processEvents();
+        const QStringList labels = w.memoryChart()->barLabels();
+        QCOMPARE(labels.size(), 4); // one per stage
+        const double stage0 = w.model()->estimate().memory.stages[0].total() / double(1ull << 30);
+        QCOMPARE(labels.first(), QString::number(stage0, 'f', 1));
+        // Llama-2 70B on one stage of one GPU does not fit: the bar says so itself.
+        w.model()->setScenario(scenario(R"({"schema":"parascope.scenario/1","model":"llama2-70b","cluster":"dgx-a100-80g",
+            "parallel":{"tp":1,"pp":1,"dp":1},"training":{"seq_len":4096,"micro_batch":1,"global_batch":1}})"));
+        w.model()->flush();
+        QApplication::processEvents();
+        QVERIFY2(w.memoryChart()->barLabels().join(QLatin1Char(' ')).contains(QStringLiteral("OOM")),
+                 qPrintable(w.memoryChart()->barLabels().join(QLatin1Char(' '))));
+    }
+
+    void whatBreaksOffersEvaluatedFixesAndFoldsWhenNothingBreaks()
+    {
+        MainWindow w;
+        w.setLanguage(QStringLiteral("en"));
+        DiagnosticsPanel* panel = w.diagnosticsPanel();
+        // Nothing breaks: one line, no empty list.
+        w.model()->setScenario(sevenB());
+        w.model()->flush();
+        if (w.model()->estimate().diagnostics.empty()) {
+            QVERIFY(panel->view()->isHidden());
+            QVERIFY(panel->maximumHeight() < 120);
+        }
+        // Llama-2 70B on 16 GPUs with plain DDP does not fit: the panel lists changes the engine
+        // evaluated; applying the first makes it fit.
+        w.model()->setScenario(scenario(R"({"schema":"parascope.scenario/1","model":"llama2-70b","cluster":"dgx-a100-80g",
+            "parallel":{"tp":1,"pp":1,"dp":16},"training":{"seq_len":4096,"micro_batch":1,"global_batch":64}})"));
+        w.model()->flush();
+        QVERIFY(!w.model()->estimate().memory.fits);
+        QVERIFY(!panel->view()->isHidden());
+        QTRY_VERIFY_WITH_TIMEOUT(!panel->adviceRunning() && !panel->advice().empty(), 20000);
+        QCOMPARE(panel->adviceView()->count(), int(panel->advice().size()));
+        QVERIFY(panel->advice().front().fits);
+        panel->applyAdvice(0);
+        w.model()->flush();
+        QVERIFY(w.model()->estimate().memory.fits);
+    }
+
+    void playbackPausesScrubsAndTheMemoryFollows()
+    {
+        MainWindow w;
+        w.model()->setScenario(sevenB());
+        w.show();
+        w.activateWindow();
+        QVERIFY(QTest::qWaitForWindowActive(&w));
+        w.model()->flush();
+        PlaybackBar* bar = w.timelineChart()->playback();
+        QVERIFY(!bar->active());
+        QVERIFY(w.memoryChart()->cursorBytes().empty());
+        // Space plays, Space again pauses: the cursor stays where it was (it used to vanish).
+        QTest::keyClick(&w, Qt::Key_Space);
+        QVERIFY(bar->active() && bar->playing());
+        QTest::qWait(120);
+        QTest::keyClick(&w, Qt::Key_Space);
+        QVERIFY(bar->active() && !bar->playing());
+        const double paused_at = bar->time();
+        QVERIFY(paused_at > 0);
+        QTest::qWait(100);
+        QCOMPARE(bar->time(), paused_at);
+        // Scrub to the middle of the step: each stage's memory at that instant, between the
+        // model states (the floor) and the table's total, as memory_over_time computes it.
+        const Estimate& e = w.model()->estimate();
+        const double mid = e.time.step_s / 2;
+        bar->seek(mid);
+        const std::vector<double> now = w.memoryChart()->cursorBytes();
+        const auto lanes = memoryOverStep(e);
+        QCOMPARE(now.size(), e.memory.stages.size());
+        for (std::size_t s = 0; s < now.size(); ++s) {
+            QCOMPARE(now[s], memoryAt(lanes[s], mid));
+            QVERIFY(now[s] <= e.memory.stages[s].total() + 1);
+            QVERIFY(now[s] >= e.memory.stages[s].total() - e.memory.stages[s].activations - 1);
+        }
+        // At t = 0 the first forward has just started on rank 0: the floor and one of its 4 units
+        // (1F1B on PP 4: rank 0 holds at most 4 microbatches); stop takes the cursor away.
+        bar->seek(0);
+        const StageMemory& s0 = e.memory.stages[0];
+        QCOMPARE(w.memoryChart()->cursorBytes()[0], s0.total() - s0.activations + s0.activations / 4);
+        bar->stop();
+        QVERIFY(!bar->active());
+        QVERIFY(w.memoryChart()->cursorBytes().empty());
+    }
+
+    void compareShowsAAndBByNameEachReadable()
+    {
+        MainWindow w;
+        w.setLanguage(QStringLiteral("en"));
+        Scenario a = sevenB();
+        a.name = "PP 4";
+        w.model()->setScenario(a);
+        w.model()->flush();
+        w.model()->pin();
+        Scenario b = a;
+        b.name = "PP 2";
+        b.parallel.pp = 2;
+        b.parallel.dp = 4;
+        w.model()->setScenario(b);
+        w.model()->flush();
+        // Two Gantts on one time axis: A's 4 ranks, a blank row, B's 2 ranks, each row named.
+        const QString title = w.timelineChart()->title();
+        QVERIFY2(title.contains(QStringLiteral("A: PP 4")) && title.contains(QStringLiteral("B: PP 2")), qPrintable(title));
+        QCOMPARE(w.timelineChart()->gantt()->rows(), 4 + 1 + 2);
+        auto ticker = w.timelineChart()->plot()->yAxis->ticker().dynamicCast<QCPAxisTickerText>();
+        QVERIFY(ticker);
+        QCOMPARE(ticker->ticks().value(0), QStringLiteral("A · rank 0"));
+        QCOMPARE(ticker->ticks().value(5), QStringLiteral("B · rank 0"));
+        // The tooltip of an op says whose it is.
+        QVERIFY(w.timelineChart()->tooltipFor(0).startsWith(QStringLiteral("A · ")));
+        // Memory: A's totals as named bars beside B's stacks.
+        bool named = false;
+        for (int i = 0; i < w.memoryChart()->plot()->legend->itemCount(); ++i)
+            if (auto* item = qobject_cast<QCPPlottableLegendItem*>(w.memoryChart()->plot()->legend->item(i)))
+                named = named || item->plottable()->name() == QStringLiteral("A: PP 4 (total)");
+        QVERIFY(named);
+        // The delta table: A and B by name, B vs A.
+        CompareTable* table = w.compareTable();
+        QVERIFY(!table->isHidden());
+        const QString text = table->text();
+        QVERIFY2(text.contains(QStringLiteral("Scenario\tPP 4\tPP 2")), qPrintable(text));
+        QVERIFY2(text.contains(seconds(w.model()->pinnedEstimate()->time.step_s)) && text.contains(seconds(w.model()->estimate().time.step_s)),
+                 qPrintable(text));
+        QVERIFY(text.contains(signedPercent(w.model()->estimate().time.step_s, w.model()->pinnedEstimate()->time.step_s)));
+        // Unpinned: one Gantt, no table.
+        w.model()->unpin();
+        w.model()->flush();
+        QCOMPARE(w.timelineChart()->gantt()->rows(), 2);
+        QVERIFY(table->isHidden());
+    }
+
+    void slidesCarryTheirContextAndAChineseFont()
+    {
+        // The title line names the model, GPUs, layout, batch and schedule.
+        Scenario sc = sevenB();
+        QCOMPARE(contextLine(sc, 16), QStringLiteral("Llama-2 7B · 16 × %1 · TP 2 · PP 4 · DP 2 · CP 1 · EP 1 · ZeRO-0 · "
+                                                     "micro batch 1 · global batch 16 · 1F1B")
+                                          .arg(QString::fromStdString(sc.cluster.gpu.name)));
+        MainWindow w;
+        w.setLanguage(QStringLiteral("zh"));
+        w.model()->setScenario(sc);
+        QVERIFY(contextLine(sc, 16).contains(QStringLiteral("全局批大小 16")));
+        // A Chinese PDF embeds the Simplified Chinese font (fontconfig alone picked Noto Sans CJK
+        // JP), and the chart's layout is the same after the export as before.
+        QTemporaryDir dir;
+        const int rows = w.timelineChart()->plot()->plotLayout()->rowCount();
+        const QString pdf = dir.filePath(QStringLiteral("timeline.pdf"));
+        QCOMPARE(w.exportChartTo(ChartKind::Timeline, pdf, QSize(1280, 720), 1), QString());
+        QCOMPARE(w.timelineChart()->plot()->plotLayout()->rowCount(), rows);
+        if (!simplifiedChineseFamily().isEmpty()) {
+            QFile f(pdf);
+            QVERIFY(f.open(QIODevice::ReadOnly));
+            const QByteArray bytes = f.readAll();
+            QVERIFY2(bytes.contains("CJKsc") || bytes.contains("CJK SC") || bytes.contains("SansSC"), "no Simplified Chinese font in the PDF");
+            QVERIFY(!bytes.contains("CJKjp"));
+        }
+    }
+};
+
+QTEST_MAIN(TstClassroomCharts)
+#include "tst_classroom_charts.moc"

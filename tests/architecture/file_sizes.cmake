@@ -5,7 +5,7 @@
 cmake_policy(SET CMP0007 NEW)
 set(limit 500)
 file(GLOB_RECURSE sources "${SOURCE_DIR}/core/*.h" "${SOURCE_DIR}/core/*.cpp" "${SOURCE_DIR}/ui/*.h" "${SOURCE_DIR}/ui/*.cpp" "${SOURCE_DIR}/app/*.h" "${SOURCE_DIR}/app/*.cpp"
-     "${SOURCE_DIR}/app/*.cu")
+     "${SOURCE_DIR}/app/*.cu" "${SOURCE_DIR}/app/*.cuh")
 list(LENGTH sources count)
 if(count LESS 100)
   message(FATAL_ERROR "only ${count} files found under ${SOURCE_DIR}/core, ui and app: wrong folder?")

@@ -23,7 +23,7 @@ LIMIT = 80
 # Tighter limits where the design asks for them: a diagnostic rule is one short check.
 TIGHTER = (("core/estimate/rules_", 60),)
 FOLDERS = ("core", "ui", "app")
-EXTENSIONS = (".cpp", ".h", ".cu")
+EXTENSIONS = (".cpp", ".h", ".cu", ".cuh")
 CONTROL = re.compile(r"\b(if|for|while|switch|catch|return)\s*\(")
 SIGNATURE_END = re.compile(r"\)\s*(const\s*)?(noexcept\s*(\([^)]*\))?\s*)?(override\s*|final\s*)*(->\s*[\w:<>,\s*&]+)?$")
 

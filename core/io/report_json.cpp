@@ -32,6 +32,57 @@ nlohmann::json termsToJson(const std::vector<Term>& terms)
     return a;
 }
 
+namespace {
+
+// Every entry of the communication plan, PP entries with their links per boundary.
+nlohmann::json communicationToJson(const Estimate& est, bool explain)
+{
+    nlohmann::json comm = nlohmann::json::array();
+    for (const CommEntry& c : est.communication) {
+        nlohmann::json e = {{"group", toString(c.group)}, {"collective", toString(c.collective)}, {"algorithm", toString(c.algorithm)},
+                            {"calls_per_step", c.calls_per_step}, {"bytes_per_call", whole(c.bytes_per_call)},
+                            {"bytes_per_gpu_per_step", whole(c.bytes_per_gpu_per_step)}, {"link", toString(c.link)},
+                            {"purpose", toString(c.purpose)}, {"time_s", c.time_s}, {"exposed_s", c.exposed_s},
+                            {"group_size", c.group_size}, {"nodes_spanned", c.nodes_spanned}, {"overlap", toString(c.overlap)}};
+        if (!c.boundaries.empty()) {
+            // One row per link: the boundaries that use it and one send's time over it (the
+            // boundaries themselves are placement.pp_boundary_links).
+            nlohmann::json links = nlohmann::json::array();
+            for (Link link : {Link::NvLink, Link::Pcie, Link::Network}) {
+                long long n = 0;
+                double t = 0;
+                for (const BoundarySend& b : c.boundaries)
+                    if (b.boundary.link == link) {
+                        ++n;
+                        t = b.seconds;
+                    }
+                if (n > 0)
+                    links.push_back({{"link", toString(link)}, {"boundaries", n}, {"time_per_call_s", t}});
+            }
+            e["boundary_links"] = std::move(links);
+        }
+        if (explain)
+            e["terms"] = termsToJson(c.terms);
+        comm.push_back(std::move(e));
+    }
+    return comm;
+}
+
+// One layer's ops (time/layer_ops.h): what the op costs add up, for one microbatch on one GPU.
+nlohmann::json layerOpsToJson(const std::vector<LayerOp>& ops)
+{
+    nlohmann::json out = nlohmann::json::array();
+    for (const LayerOp& op : ops)
+        out.push_back({{"name", op.name}, {"rate", toString(op.rate)}, {"precision", toString(op.precision)},
+                       {"flops", op.flops}, {"bytes", op.bytes}, {"forward_kernels", op.forward_kernels},
+                       {"backward_kernels", op.backward_kernels}, {"forward_s", op.forward_s}, {"input_grad_s", op.input_grad_s},
+                       {"weight_grad_s", op.weight_grad_s}, {"fp8_cast_s", op.cast_forward_s + op.cast_backward_s},
+                       {"recompute_s", op.recompute_s}});
+    return out;
+}
+
+} // namespace
+
 nlohmann::json reportToJson(const Scenario& sc, const Estimate& est, const std::string& lang, bool explain)
 {
     nlohmann::json j;
@@ -68,35 +119,7 @@ nlohmann::json reportToJson(const Scenario& sc, const Estimate& est, const std::
     if (explain)
         j["flops"]["terms"] = termsToJson(est.flops.terms);
 
-    nlohmann::json comm = nlohmann::json::array();
-    for (const CommEntry& c : est.communication) {
-        nlohmann::json e = {{"group", toString(c.group)}, {"collective", toString(c.collective)}, {"algorithm", toString(c.algorithm)},
-                            {"calls_per_step", c.calls_per_step}, {"bytes_per_call", whole(c.bytes_per_call)},
-                            {"bytes_per_gpu_per_step", whole(c.bytes_per_gpu_per_step)}, {"link", toString(c.link)},
-                            {"purpose", toString(c.purpose)}, {"time_s", c.time_s}, {"exposed_s", c.exposed_s},
-                            {"group_size", c.group_size}, {"nodes_spanned", c.nodes_spanned}, {"overlap", toString(c.overlap)}};
-        if (!c.boundaries.empty()) {
-            // One row per link: the boundaries that use it and one send's time over it (the
-            // boundaries themselves are placement.pp_boundary_links).
-            nlohmann::json links = nlohmann::json::array();
-            for (Link link : {Link::NvLink, Link::Pcie, Link::Network}) {
-                long long n = 0;
-                double t = 0;
-                for (const BoundarySend& b : c.boundaries)
-                    if (b.boundary.link == link) {
-                        ++n;
-                        t = b.seconds;
-                    }
-                if (n > 0)
-                    links.push_back({{"link", toString(link)}, {"boundaries", n}, {"time_per_call_s", t}});
-            }
-            e["boundary_links"] = std::move(links);
-        }
-        if (explain)
-            e["terms"] = termsToJson(c.terms);
-        comm.push_back(std::move(e));
-    }
-    j["communication"] = std::move(comm);
+    j["communication"] = communicationToJson(est, explain);
 
     nlohmann::json groups = nlohmann::json::array();
     for (const GroupPlacement& g : est.placement.groups)
@@ -115,8 +138,12 @@ nlohmann::json reportToJson(const Scenario& sc, const Estimate& est, const std::
                  {"optimizer_s", t.optimizer_s}, {"method", t.method}, {"critical_rank", t.critical_rank}};
     if (!t.note.empty())
         j["time"]["note"] = t.note;
-    if (explain)
+    if (explain) {
         j["time"]["terms"] = termsToJson(t.terms);
+        j["time"]["layer_ops"] = layerOpsToJson(t.layer_ops);
+        if (!t.moe_layer_ops.empty())
+            j["time"]["moe_layer_ops"] = layerOpsToJson(t.moe_layer_ops);
+    }
     const ThroughputReport& th = est.throughput;
     j["throughput"] = {{"tokens_per_s", th.tokens_per_s}, {"model_tflops_per_gpu", th.model_tflops_per_gpu},
                        {"hardware_tflops_per_gpu", th.hardware_tflops_per_gpu}, {"mfu", th.mfu}, {"hfu", th.hfu}};

@@ -1,6 +1,7 @@
 #include "time/op_costs.h"
 
 #include "time/attention_rate.h"
+#include "time/layer_ops.h"
 #include "time/fp8_casts.h"
 #include "time/tail_costs.h"
 #include "time/offload_costs.h"
@@ -44,13 +45,6 @@ const CommEntry* findEntry(const std::vector<CommEntry>& comm, Group group, Purp
             return &c;
     return nullptr;
 }
-
-// Rows of a grouped GEMM's tile: each expert's tokens are padded to a multiple (CUTLASS and
-// cuBLAS grouped GEMMs on Ampere/Hopper use 128-row tiles for large problems).
-constexpr double kGroupedGemmTileRows = 128;
-
-// FLOPs of the flash attention backward over its forward (Dao 2023, FlashAttention-2 §4.1).
-constexpr double kFlashBackwardFlops = 2.5;
 
 struct LayerCost {
     double linear_s = 0;    // forward GEMMs (= each of the dX and dW GEMM passes)
@@ -97,6 +91,33 @@ struct LayerCost {
     double commBackward(bool full) const { return tp_b + ep_b + cp_b + (full ? commForward() : 0); }
 };
 
+// A layer's ops added up as the passes use them: the GEMMs by the TP collective each runs next
+// to, the attention, the elementwise and routing passes, FP8 casts and what recompute repeats.
+LayerCost sumOps(const std::vector<LayerOp>& ops)
+{
+    LayerCost c;
+    for (const LayerOp& op : ops) {
+        switch (op.slot) {
+        case TpSlot::AttentionIn: c.attn_in_s += op.forward_s, c.linear_s += op.forward_s; break;
+        case TpSlot::AttentionOut: c.attn_out_s += op.forward_s, c.linear_s += op.forward_s; break;
+        case TpSlot::MlpIn: c.mlp_in_s += op.forward_s; break;
+        case TpSlot::MlpOut: c.mlp_out_s += op.forward_s; break;
+        case TpSlot::None: break;
+        }
+        if (op.rate == OpRate::Attention)
+            c.attention_s = op.forward_s, c.attention_b_s = op.input_grad_s;
+        else if (op.name == "elementwise")
+            c.elementwise_s = op.forward_s;
+        else if (op.name == "routing")
+            c.routing_s = op.forward_s;
+        c.cast_f_s += op.cast_forward_s;
+        c.cast_b_s += op.cast_backward_s;
+        c.recompute_s += op.recompute_s;
+    }
+    c.linear_s += c.mlp_in_s + c.mlp_out_s;
+    return c;
+}
+
 } // namespace
 
 OpCostModel opCosts(const Scenario& sc, const ParamCounts& params, const PipelineGeometry& geometry,
@@ -108,22 +129,14 @@ OpCostModel opCosts(const Scenario& sc, const ParamCounts& params, const Pipelin
     const GpuSpec& gpu = sc.cluster.gpu;
     OpCostModel out;
     out.geometry = geometry;
-    // FP8 (Transformer Engine, torchao float8): the linear layers' GEMMs run on the FP8 tensor
-    // cores; the fused attention, the output layer and the router stay in bf16 (TE's
-    // DotProductAttention without fp8_dpa; Megatron's output layer is no TE module; torchtitan
-    // leaves "output" out of float8). Each FP8 GEMM first quantizes its inputs (fp8Casts).
-    const bool fp8 = t.precision == Precision::Fp8 && gpu.peak_fp8_flops > 0;
-    const double peak = peakFlops(gpu, t.precision);
-    const double bf16_peak = fp8 ? gpu.peak_bf16_flops : peak;
-    // Tensor-core work runs at the sustained clock, not the boost clock the peak is quoted at.
-    const double gemm_rate = peak * gpu.gemm_efficiency * gpu.sustained_clock;
-    const double bf16_gemm_rate = bf16_peak * gpu.gemm_efficiency * gpu.sustained_clock;
-    const AttentionRate attn = attentionRate(sc, bf16_peak); // time/attention_rate.h
-    const double hbm = gpu.hbm_bytes_per_s * gpu.hbm_efficiency;
-    const Fp8Casts casts = fp8Casts(t.fp8_recipe);
-    const double microbatches = double(std::max<std::int64_t>(1, sc.microbatches()));
-    const double tokens = double(t.seq_len) / p.cp * double(t.micro_batch);
-    const double split = double(p.tp) * 1.0; // matmuls split over TP (CP already in tokens)
+    // The rates every op runs at (time/layer_ops.h): FP8 GEMMs for the linear layers, bf16 for
+    // the fused attention, the output layer and the router.
+    const LayerOpRates rates = layerOpRates(sc);
+    const bool fp8 = rates.fp8;
+    const double bf16_peak = rates.bf16_peak, gemm_rate = rates.gemm_rate, bf16_gemm_rate = rates.bf16_gemm_rate, hbm = rates.hbm;
+    const double microbatches = rates.microbatches, tokens = rates.tokens, split = rates.split;
+    const AttentionRate& attn = rates.attention;
+    const Fp8Casts& casts = rates.casts;
     const bool sp = p.sequence_parallel && p.tp > 1;
 
     // Communication per layer and microbatch, from the plan's per-call times.
@@ -140,125 +153,9 @@ OpCostModel opCosts(const Scenario& sc, const ParamCounts& params, const Pipelin
     const double t_kv = callTime(comm, Group::Cp, Collective::SendRecv);
     const bool full = t.recompute == Recompute::Full;
 
-    // GEMM efficiency rises with size and saturates (mamf-finder sweeps): eff·g/(g + g_half).
-    // g_half is the size whose fixed costs (launch, prologue, the last wave) equal its compute
-    // time; FP8 GEMMs have their own, measured (gemm_half_gflop_fp8), or else the fixed costs are
-    // taken as bf16's: at twice the rate the half size doubles.
-    const auto gemmSizeFactor = [&](double flops, double rate) {
-        const bool fp8_gemm = fp8 && rate > bf16_gemm_rate;
-        const double half = fp8_gemm && gpu.gemm_half_flops_fp8 > 0 ? gpu.gemm_half_flops_fp8 : gpu.gemm_half_flops * rate / bf16_gemm_rate;
-        return half > 0 ? flops / (flops + half) : 1.0;
-    };
-    const auto gemmTime = [&](double flops, double rate) { return flops / (rate * gemmSizeFactor(flops, rate)); };
-    const auto layerCost = [&](bool moe) {
-        LayerCost c;
-        const LayerForwardFlops f = layerForwardFlops(m, t.seq_len, moe);
-        // The layer's GEMMs on one GPU (M = tokens; TP splits N or K), each at the efficiency
-        // its size reaches: QKV, attention output, MLP up (+ gate), MLP down. In FP8 each also
-        // quantizes its input (M·K) forward and its output gradient (M·N) backward, and its
-        // weight (N·K) once per step.
-        const double h = double(m.hidden), q = double(m.queryWidth()), kv = double(m.kvWidth());
-        const double up = m.mlp == MlpKind::SwiGlu ? 2 : 1;
-        const auto gemm = [&](double M, double N, double K) {
-            if (fp8) {
-                c.cast_f_s += (M * K * casts.bytes_per_element + N * K * casts.weight_bytes / microbatches) / hbm;
-                c.cast_b_s += M * N * casts.bytes_per_element / hbm;
-            }
-            return gemmTime(2 * M * N * K, gemm_rate);
-        };
-        const auto bf16Gemm = [&](double M, double N, double K) { return gemmTime(2 * M * N * K, bf16_gemm_rate); };
-        // What selective recompute modules repeat of the forward GEMMs (no new quantization: the
-        // forward's FP8 copies are recomputed alike, counted once).
-        const auto again = [&](double M, double N, double K) { return gemmTime(2 * M * N * K, gemm_rate); };
-        if (m.mla) { // MLA's projections one by one; the down projections run whole on every TP rank
-            for (const Projection& pr : attentionProjections(m)) {
-                const double g = gemm(tokens, double(pr.out) / (pr.tp_split ? split : 1.0), double(pr.in));
-                c.linear_s += g;
-                (std::string_view(pr.name) == "o" ? c.attn_out_s : c.attn_in_s) += g;
-                const bool up_projection = pr.tp_split && std::string_view(pr.name) != "o";
-                if (up_projection && t.recomputes(RecomputeModule::MlaUpProj))
-                    c.recompute_s += again(tokens, double(pr.out) / split, double(pr.in));
-            }
-        } else {     // Megatron's fused linear_qkv, then the output projection
-            c.attn_in_s = gemm(tokens, (q + 2 * kv) / split, h);
-            c.attn_out_s = gemm(tokens, h, q / split);
-            c.linear_s = c.attn_in_s + c.attn_out_s;
-            if (t.recomputes(RecomputeModule::EveryOtherMm)) // k and o again
-                c.recompute_s += again(tokens, kv / split, h) + again(tokens, h, q / split);
-        }
-        if (moe && m.moe) {
-            const MoeSpec& e = *m.moe;
-            // The expert grid re-slices the stage's tp·cp·dp GPUs: an ETP group holds every token
-            // of etp/tp attention-TP groups and 1/etp of each local expert's width, so a GPU's
-            // routed-expert FLOPs are tokens·top_k·(MLP FLOPs)/tp whatever EP and ETP are
-            // (docs/ARCHITECTURE.md, "expert grid"); per expert it sees tokens·top_k·(etp/tp)/local.
-            // The busiest expert rank sets the pace: t.moeLoad() times the mean tokens.
-            const double etp = p.expertTp();
-            const double local_experts = std::max(1.0, double(e.experts) / p.ep);
-            const double per_expert = tokens * e.top_k * (etp / p.tp) / local_experts * t.moeLoad();
-            const double fe = double(e.ffn_hidden);
-            // Grouped GEMM (Megatron --moe-grouped-gemm, torch._grouped_mm): one kernel for the
-            // rank's local experts pays the size curve's fixed cost once; each expert's rows are
-            // padded to the kernel's tile.
-            const double rows = local_experts * std::ceil(per_expert / kGroupedGemmTileRows) * kGroupedGemmTileRows;
-            const double routed_in = gemm(rows, up * fe / etp, h) + bf16Gemm(tokens, double(e.experts), h); // experts' up, router
-            const double routed_out = gemm(rows, h, fe / etp);
-            c.mlp_in_s += routed_in;
-            c.mlp_out_s += routed_out;
-            // Memory-bound routing work per direction: the router's softmax and top-k over E fp32
-            // scores (3 passes of 4 bytes), the permutation of each token to its top_k slots and
-            // back ((1 + k)·h·2 bytes each way), and, when a rank holds several experts, the sort
-            // of the received tokens by expert and back (2·2·k·h·2). Megatron's alltoall token
-            // dispatcher; the tokens each rank routes are its SP share.
-            const double routed = tokens / (sp ? p.tp : 1);
-            const double sort = local_experts > 1 && p.ep > 1 ? 8.0 * e.top_k * h : 0.0;
-            c.routing_s = routed * (12.0 * e.experts + (4.0 * (1 + e.top_k) * h + sort) * t.moeLoad()) / hbm;
-            // --recompute-modules moe runs the whole block again: router, routing, experts (its
-            // all-to-alls are counted with the communication, below).
-            const bool whole_block = t.recomputes(RecomputeModule::Moe);
-            if (whole_block)
-                c.recompute_s += routed_in + routed_out + c.routing_s;
-            if (e.shared_experts > 0) {
-                const double fs = double(e.shared_ffn_hidden > 0 ? e.shared_ffn_hidden : e.ffn_hidden) * e.shared_experts;
-                c.mlp_in_s += gemm(tokens, up * fs / split, h);
-                c.mlp_out_s += gemm(tokens, h, fs / split);
-                if (t.recomputes(RecomputeModule::SharedExperts) || whole_block)
-                    c.recompute_s += again(tokens, up * fs / split, h) + again(tokens, h, fs / split);
-            }
-        } else {
-            const double ff = double(m.ffn_hidden);
-            c.mlp_in_s = gemm(tokens, up * ff / split, h);
-            c.mlp_out_s = gemm(tokens, h, ff / split);
-            if (t.recomputes(RecomputeModule::Mlp))
-                c.recompute_s += again(tokens, up * ff / split, h) + again(tokens, h, ff / split);
-            else if (t.recomputes(RecomputeModule::EveryOtherMm)) // SwiGLU's up projection, GELU's fc2
-                c.recompute_s += m.mlp == MlpKind::SwiGlu ? again(tokens, ff / split, h) : again(tokens, h, ff / split);
-        }
-        c.linear_s += c.mlp_in_s + c.mlp_out_s;
-        // Attention scores. A flash kernel skips the masked half of the causal s×s (the FLOPs'
-        // full count halved) and runs at its own efficiency; its backward does 2.5× the forward's
-        // FLOPs (FlashAttention-2 §4.1: 5 matmuls against 2, QKᵀ recomputed). Without flash
-        // (Megatron 2021) two batched GEMMs compute the whole s×s before the mask, and the
-        // backward repeats each twice (dQ and dK from dS; dV and dP).
-        const double score_flops = tokens * f.attention_scores / split;
-        if (t.flash_attention) {
-            c.attention_s = score_flops / 2 / attn.flops_per_s;
-            c.attention_b_s = kFlashBackwardFlops * c.attention_s;
-        } else {
-            c.attention_s = 2 * gemmTime(score_flops / 2, bf16_gemm_rate);
-            c.attention_b_s = 2 * c.attention_s;
-        }
-        // Elementwise kernels (norms, activations, dropout, residuals, rotary, softmax without
-        // flash) stream the activations: one pass of the layer's no-recompute working set.
-        TrainingConfig whole = t;
-        whole.recompute = Recompute::None;
-        c.elementwise_s = layerActivation(m, whole, p, moe).stored / hbm + gpu.kernel_overhead_s;
-        // Elementwise modules (layernorm, moe_act) read their inputs and write their outputs
-        // again: twice the bytes they dropped.
-        TrainingConfig elementwise_modules = t;
-        elementwise_modules.recompute_modules &= unsigned(RecomputeModule::Layernorm) | unsigned(RecomputeModule::MoeAct)
-                                               | unsigned(RecomputeModule::EveryOtherMm) | unsigned(RecomputeModule::Moe);
-        c.recompute_s += 2 * layerActivation(m, elementwise_modules, p, moe, Explain::NumbersOnly).recomputed / hbm;
+    const auto gemmTime = [&](double flops, double rate) { return gemmSeconds(gpu, rates, flops, rate); };
+    const auto layerCost = [&](const std::vector<LayerOp>& ops, bool moe) {
+        LayerCost c = sumOps(ops);
         // TP communication overlap (Megatron --tp-comm-overlap, PyTorch async TP) splits each
         // collective and the GEMM it feeds or follows into chunks, so a collective hides behind
         // that GEMM only (its dX GEMM in the backward, the same size): the attention's all-gather
@@ -324,8 +221,12 @@ OpCostModel opCosts(const Scenario& sc, const ParamCounts& params, const Pipelin
         c.unpaired_b = std::max(H_b, gpu_b + hidden_b) - std::max(H_b, gpu_b);
         return c;
     };
-    const LayerCost dense = layerCost(false);
-    const LayerCost moe = layerCost(true);
+    out.dense_ops = layerOps(sc, rates, false);
+    out.moe_ops = layerOps(sc, rates, true);
+    const LayerCost dense = layerCost(out.dense_ops, false);
+    const LayerCost moe = layerCost(out.moe_ops, true);
+    if (!m.moe)
+        out.moe_ops.clear();
 
     // ZeRO-2/3 collectives run every microbatch, hidden behind that microbatch's compute.
     const CommEntry* zero_rs = p.zero >= 2 ? findEntry(comm, Group::Dp, Purpose::Gradients) : nullptr;

@@ -7,6 +7,7 @@
 // The simulator turns these into the step; the closed form multiplies them out.
 
 #include "comm/comm_volume.h"
+#include "time/layer_ops.h"
 #include "model/parameter_count.h"
 #include "types/scenario.h"
 #include "schedule/pipeline_geometry.h"
@@ -42,6 +43,9 @@ struct OpCostModel {
     std::vector<RankTail> tails;     // per rank
     double optimizer_s = 0;
     std::vector<Term> terms;         // per-layer costs of a typical layer, explained
+    // One layer's ops (time/layer_ops.h) for one microbatch: a dense layer's, and a MoE layer's
+    // when the model has experts (else empty). The stage costs above add these up.
+    std::vector<LayerOp> dense_ops, moe_ops;
 };
 
 OpCostModel opCosts(const Scenario& sc, const ParamCounts& params, const PipelineGeometry& geometry,

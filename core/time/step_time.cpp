@@ -86,6 +86,8 @@ void finish(StepSimulation& out, const OpCostModel& costs, double step, double c
     if (explain == Explain::NumbersOnly)
         return;
     t.terms.insert(t.terms.end(), costs.terms.begin(), costs.terms.end());
+    t.layer_ops = costs.dense_ops;
+    t.moe_layer_ops = costs.moe_ops;
     t.terms.push_back({"time.step", step, "s", "compute + bubble + exposed communication + optimizer",
                        num(compute) + " + " + num(t.bubble_s) + " + " + num(t.exposed_comm_s) + " + " + num(t.optimizer_s),
                        t.method == "closed-form" ? "closed form: m·t_microbatch + schedule bubble + tails"

@@ -35,6 +35,9 @@ struct TimeReport {
     // Uneven pipeline stages: 1 − mean/max of the ranks' compute per microbatch (0 when even).
     double load_imbalance = 0;
     std::vector<Term> terms;
+    // One dense layer's ops and one MoE layer's (empty without experts), for one microbatch on
+    // one GPU: what the op costs add up (time/layer_ops.h). Filled when explaining.
+    std::vector<LayerOp> layer_ops, moe_layer_ops;
 };
 
 // The simulated training step, for the Gantt chart and the trace export. Kept only when asked

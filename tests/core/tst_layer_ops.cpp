@@ -1,0 +1,171 @@
+// A layer as a list of ops (core/time/layer_ops.h), each kind derived by hand: the GEMMs with
+// the size curve, flash and unfused attention, the elementwise pass, FP8 casts, a MoE layer's
+// grouped expert GEMMs, router and routing; the kernel counts; and the stage cost the op costs
+// add up from the same list.
+
+#include "by_hand.h"
+#include "time/layer_ops.h"
+
+#include <cmath>
+
+using namespace parascope;
+using namespace parascope::test;
+
+namespace {
+
+// Llama-2 7B (h = q = kv = 4096, a = 32, f = 11008 SwiGLU) on the DGX A100 80GB preset, TP = 1,
+// s = 4096, micro batch 1 (T = 4096 tokens), bf16, flash attention, no recompute.
+Scenario llama7b()
+{
+    Scenario sc = presetScenario("llama2-7b", "dgx-a100-80g", 1, 1, 1);
+    sc.training.seq_len = 4096;
+    sc.training.micro_batch = 1;
+    sc.training.global_batch = 8;
+    sc.training.recompute = Recompute::None;
+    sc.training.flash_attention = true;
+    sc.training.precision = Precision::Bf16;
+    return sc;
+}
+
+const LayerOp& named(const std::vector<LayerOp>& ops, const std::string& name)
+{
+    for (const LayerOp& op : ops)
+        if (op.name == name)
+            return op;
+    qFatal("no op %s", name.c_str());
+}
+
+// A GEMM of F FLOPs at r FLOP/s with the size curve's half size g: F/(r·F/(F + g)).
+double gemm(double M, double N, double K, double r, double g) { return 2 * M * N * K / (r * (2 * M * N * K) / (2 * M * N * K + g)); }
+
+} // namespace
+
+class TstLayerOps : public QObject {
+    Q_OBJECT
+
+private slots:
+    void denseLayerByHand()
+    {
+        const Scenario sc = llama7b();
+        QCOMPARE(sc.cluster.gpu.gemm_half_flops, 2e9);
+        const std::vector<LayerOp> ops = layerOps(sc, layerOpRates(sc), false);
+        QStringList names;
+        for (const LayerOp& op : ops)
+            names << QString::fromStdString(op.name);
+        QCOMPARE(names.join(QLatin1Char(' ')), QStringLiteral("qkv attention out mlp_up mlp_down elementwise"));
+        // GEMMs at 312e12·0.869·0.78 FLOP/s, half size 2 GFLOP; dX and dW the same size.
+        const double T = 4096, h = 4096, q = 4096, kv = 4096, f = 11008, a = 32, s = 4096, r = 312e12 * 0.869 * 0.78;
+        const double qkv = gemm(T, q + 2 * kv, h, r, 2e9); // 412.3 GFLOP → 1.9591 ms
+        QVERIFY2(near(named(ops, "qkv").forward_s, qkv), qPrintable(versus("qkv", named(ops, "qkv").forward_s, qkv)));
+        QCOMPARE(named(ops, "qkv").flops, 2 * T * (q + 2 * kv) * h);
+        QCOMPARE(named(ops, "qkv").input_grad_s, named(ops, "qkv").forward_s);
+        QCOMPARE(named(ops, "qkv").weight_grad_s, named(ops, "qkv").forward_s);
+        QVERIFY(near(named(ops, "out").forward_s, gemm(T, h, q, r, 2e9)));
+        QVERIFY(near(named(ops, "mlp_up").forward_s, gemm(T, 2 * f, h, r, 2e9)));
+        QVERIFY(near(named(ops, "mlp_down").forward_s, gemm(T, h, f, r, 2e9)));
+        // Flash attention: the causal half of T·4·s·q at 312e12·0.624·s/(s + 495)·0.78; its
+        // backward 2.5× (FlashAttention-2 §4.1).
+        const double att = T * 2 * s * q / (312e12 * 0.624 * (s / (s + 495)) * 0.78);
+        QVERIFY2(near(named(ops, "attention").forward_s, att), qPrintable(versus("attention", named(ops, "attention").forward_s, att)));
+        QVERIFY(near(named(ops, "attention").input_grad_s, 2.5 * att));
+        QCOMPARE(named(ops, "attention").weight_grad_s, 0.0);
+        // Elementwise: one pass over the stored activations s·(10h + 2q + 4kv + 2q + 6f + 4a)
+        // (Korthikanti, flash) at 2039e9·0.9 B/s, plus the 150 µs launch and tail; backward twice.
+        const double bytes = s * (10 * h + 2 * q + 4 * kv + 2 * q + 6 * f + 4 * a);
+        QCOMPARE(named(ops, "elementwise").bytes, bytes);
+        QVERIFY(near(named(ops, "elementwise").forward_s, bytes / (2039e9 * 0.9) + 150e-6));
+        QVERIFY(near(named(ops, "elementwise").input_grad_s, 2 * named(ops, "elementwise").forward_s));
+        // Kernels: one per GEMM forward, two backward (dX, dW); flash 1 + 2; the elementwise
+        // pass two norms, two residual adds, SwiGLU and the rotary embedding.
+        QCOMPARE(named(ops, "qkv").forward_kernels, 1);
+        QCOMPARE(named(ops, "qkv").backward_kernels, 2);
+        QCOMPARE(named(ops, "attention").backward_kernels, 2);
+        QCOMPARE(named(ops, "elementwise").forward_kernels, 6);
+    }
+
+    void unfusedAttentionByHand()
+    {
+        // Without flash: two batched GEMMs over the whole s×s, T·4·s·q FLOPs, at the bf16 GEMM
+        // rate with the size curve; backward twice.
+        Scenario sc = llama7b();
+        sc.training.flash_attention = false;
+        const std::vector<LayerOp> ops = layerOps(sc, layerOpRates(sc), false);
+        const double T = 4096, s = 4096, q = 4096, F = T * 4 * s * q / 2, r = 312e12 * 0.869 * 0.78;
+        const double att = 2 * F / (r * F / (F + 2e9));
+        QVERIFY(near(named(ops, "attention").forward_s, att));
+        QVERIFY(near(named(ops, "attention").input_grad_s, 2 * att));
+        QCOMPARE(named(ops, "attention").forward_kernels, 3);
+    }
+
+    void fp8CastsByHand()
+    {
+        // H100, delayed scaling (4 bytes per element): the QKV GEMM quantizes its input M·K =
+        // T·h and its weight N·K once per step (/m = 8) forward, its output gradient M·N backward,
+        // at 3350e9·0.9 B/s; it runs at the FP8 rate with the FP8 half size (55 GFLOP).
+        Scenario sc = presetScenario("llama2-7b", "dgx-h100", 1, 1, 1);
+        sc.training.seq_len = 4096;
+        sc.training.micro_batch = 1;
+        sc.training.global_batch = 8;
+        sc.training.precision = Precision::Fp8;
+        sc.training.fp8_recipe = Fp8Recipe::Delayed;
+        QCOMPARE(sc.cluster.gpu.gemm_half_flops_fp8, 55e9);
+        const std::vector<LayerOp> ops = layerOps(sc, layerOpRates(sc), false);
+        const LayerOp& qkv = named(ops, "qkv");
+        const double T = 4096, h = 4096, N = 3 * 4096, hbm = 3350e9 * 0.9, r8 = 1979e12 * 0.803 * 0.78;
+        QCOMPARE(qkv.precision, Precision::Fp8);
+        QVERIFY(near(qkv.cast_forward_s, (T * h * 4 + N * h * 4 / 8) / hbm));
+        QVERIFY(near(qkv.cast_backward_s, T * N * 4 / hbm));
+        QVERIFY(near(qkv.forward_s, gemm(T, N, h, r8, 55e9)));
+        QCOMPARE(qkv.forward_kernels, 2); // the cast, then the GEMM
+        QCOMPARE(named(ops, "attention").precision, Precision::Bf16); // attention stays bf16
+    }
+
+    void moeLayerByHand()
+    {
+        // Mixtral 8x7B (8 experts of width 14336, top 2, h = 4096, SwiGLU), TP 1, EP 8: one
+        // expert per GPU, which receives, with balanced routing, the T·k/E tokens each of the 8
+        // GPUs routes to it: T·k·(etp/tp)/local = 4096·2·1/1 = 8192 rows (a multiple of the
+        // 128-row tile), so experts_up = gemm(8192, 2·14336, 4096). The router: a bf16 GEMM of
+        // T×E. Routing: T·(12·E + 4·(1 + k)·h) bytes per direction (one expert per GPU: no sort).
+        Scenario sc = presetScenario("mixtral-8x7b", "dgx-a100-80g", 1, 1, 8);
+        sc.parallel.ep = 8;
+        sc.training.seq_len = 4096;
+        sc.training.micro_batch = 1;
+        sc.training.global_batch = 8;
+        sc.training.precision = Precision::Bf16;
+        const MoeSpec& e = *sc.model.moe;
+        QCOMPARE(e.experts, 8);
+        QCOMPARE(e.top_k, 2);
+        QCOMPARE(e.ffn_hidden, 14336);
+        QCOMPARE(sc.training.moeLoad(), 1.0);
+        const std::vector<LayerOp> ops = layerOps(sc, layerOpRates(sc), true);
+        const double T = 4096, h = 4096, fe = 14336, r = 312e12 * 0.869 * 0.78, rows = 8192;
+        QVERIFY(near(named(ops, "experts_up").forward_s, gemm(rows, 2 * fe, h, r, 2e9)));
+        QVERIFY(near(named(ops, "experts_down").forward_s, gemm(rows, h, fe, r, 2e9)));
+        QVERIFY(near(named(ops, "router").forward_s, gemm(T, 8, h, r, 2e9)));
+        QCOMPARE(named(ops, "router").rate, OpRate::Bf16Gemm);
+        QCOMPARE(named(ops, "routing").bytes, T * (12.0 * 8 + 4.0 * 3 * h));
+        QVERIFY(near(named(ops, "routing").forward_s, T * (12.0 * 8 + 4.0 * 3 * h) / (2039e9 * 0.9)));
+        QCOMPARE(named(ops, "routing").forward_kernels, 4);
+    }
+
+    // The stage's forward is its layers' ops added up: 32 layers of the dense list plus the
+    // output layer (PP 1: one stage holds both), no communication on one GPU.
+    void theStageAddsUpTheOps()
+    {
+        const Scenario sc = llama7b();
+        const Estimate e = evaluate(sc);
+        const OpCostModel costs = opCosts(sc, e.params, pipelineGeometry(sc.model, sc.parallel), e.communication);
+        double layer = 0;
+        for (const LayerOp& op : costs.dense_ops)
+            layer += op.forward_s + op.cast_forward_s;
+        const double head = gemm(4096, 32000, 4096, 312e12 * 0.869 * 0.78, 2e9);
+        QVERIFY2(near(costs.stages.front().cost.forward_s, 32 * layer + head),
+                 qPrintable(versus("stage forward", costs.stages.front().cost.forward_s, 32 * layer + head)));
+        QVERIFY(costs.moe_ops.empty()); // a dense model
+        QCOMPARE(e.time.layer_ops.size(), costs.dense_ops.size()); // what the report lists
+    }
+};
+
+QTEST_GUILESS_MAIN(TstLayerOps)
+#include "tst_layer_ops.moc"

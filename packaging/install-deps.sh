@@ -16,7 +16,7 @@ runtime_pkgs=(
 )
 # Packaging tests: build and unpack the .deb, validate the desktop entry, AppStream and MIME data;
 # python3 runs the function-length check (tests/architecture/function_sizes.py).
-test_pkgs=( python3 xvfb xauth imagemagick dpkg-dev file desktop-file-utils appstream shared-mime-info )
+test_pkgs=( python3 clang-format xvfb xauth imagemagick dpkg-dev file desktop-file-utils appstream shared-mime-info )
 # Fuzzing (tests/fuzz/run-fuzz.sh): clang and its libFuzzer/sanitizer runtimes. The
 # instruction-count guard (tests/perf/check-instructions.sh): valgrind (callgrind, and the
 # client-request header count_instructions is built with).

@@ -16,7 +16,8 @@ void tuneAllocatorForRedraws(char** argv)
     const char* current = std::getenv("GLIBC_TUNABLES");
     if (current && std::strstr(current, "glibc.malloc.trim_threshold"))
         return; // already tuned (by this function, or by the user's choice)
-    const std::string tunables = current && *current ? std::string(current) + ":" + kAllocatorTunables : kAllocatorTunables;
+    const std::string tunables
+        = current && *current ? std::string(current) + ":" + kAllocatorTunables : kAllocatorTunables;
     if (::setenv("GLIBC_TUNABLES", tunables.c_str(), 1) != 0)
         return;
     ::execv("/proc/self/exe", argv);

@@ -11,7 +11,8 @@ namespace parascope::ui {
 
 // The tunables the app runs with (also set by tests/benchmarks and tests/perf for the same
 // allocator behaviour).
-inline constexpr const char* kAllocatorTunables = "glibc.malloc.mmap_threshold=33554432:glibc.malloc.trim_threshold=268435456";
+inline constexpr const char* kAllocatorTunables
+    = "glibc.malloc.mmap_threshold=33554432:glibc.malloc.trim_threshold=268435456";
 
 // Call first in main(): where the C library is glibc and GLIBC_TUNABLES does not already set
 // the trim threshold, sets it (keeping the user's other tunables) and re-executes the program

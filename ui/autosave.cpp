@@ -46,9 +46,8 @@ Autosave::Autosave(QObject* parent, const QString& dir, int delay_ms)
 
     // Every other session's scenario whose lock nobody holds: its owner is gone.
     QFileInfoList candidates = QDir(dir_).entryInfoList({QStringLiteral("session-*") + kSuffix}, QDir::Files);
-    std::sort(candidates.begin(), candidates.end(), [](const QFileInfo& a, const QFileInfo& b) {
-        return a.lastModified() > b.lastModified();
-    });
+    std::sort(candidates.begin(), candidates.end(),
+              [](const QFileInfo& a, const QFileInfo& b) { return a.lastModified() > b.lastModified(); });
     for (const QFileInfo& f : candidates) {
         const QString id = f.fileName().chopped(kSuffix.size());
         if (id == id_)
@@ -69,10 +68,7 @@ Autosave::~Autosave()
         writeNow();
 }
 
-QString Autosave::autosaveFile() const
-{
-    return id_.isEmpty() ? QString() : dir_ + QLatin1Char('/') + id_ + kSuffix;
-}
+QString Autosave::autosaveFile() const { return id_.isEmpty() ? QString() : dir_ + QLatin1Char('/') + id_ + kSuffix; }
 
 void Autosave::discardRecoverable(const QString& file)
 {

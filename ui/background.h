@@ -18,8 +18,7 @@ using CancelToken = std::shared_ptr<std::atomic<bool>>;
 
 inline CancelToken newCancelToken() { return std::make_shared<std::atomic<bool>>(false); }
 
-template <class T, class Work>
-QFuture<T> runInBackground(Work work)
+template <class T, class Work> QFuture<T> runInBackground(Work work)
 {
     auto promise = std::make_shared<QPromise<T>>();
     QFuture<T> future = promise->future();

@@ -28,7 +28,8 @@ QString withExtension(const QString& file, const QString& default_ext)
 QString checkExportFile(const QString& file)
 {
     const QString suffix = QFileInfo(file).suffix().toLower();
-    if (suffix.isEmpty() || suffix == QLatin1String("png") || suffix == QLatin1String("svg") || suffix == QLatin1String("pdf"))
+    if (suffix.isEmpty() || suffix == QLatin1String("png") || suffix == QLatin1String("svg")
+        || suffix == QLatin1String("pdf"))
         return {};
     return QCoreApplication::translate("ChartExport", "cannot write .%1 files: use .png, .svg or .pdf").arg(suffix);
 }
@@ -45,7 +46,10 @@ QString checkExportSize(QSize size, double scale, bool raster)
     const int w = size.width(), h = size.height();
     if (w < kExportMinSide || h < kExportMinSide || w > kExportMaxSide || h > kExportMaxSide)
         return QCoreApplication::translate("ChartExport", "size %1×%2 is out of range (%3–%4 pixels a side)")
-            .arg(w).arg(h).arg(kExportMinSide).arg(kExportMaxSide);
+            .arg(w)
+            .arg(h)
+            .arg(kExportMinSide)
+            .arg(kExportMaxSide);
     if (!std::isfinite(scale) || scale < 1 || scale > 3)
         return QCoreApplication::translate("ChartExport", "scale %1 is out of range (1–3)").arg(scale);
     const double pixels = double(w) * h * scale * scale;
@@ -53,7 +57,11 @@ QString checkExportSize(QSize size, double scale, bool raster)
         return QCoreApplication::translate("ChartExport",
                                            "%1×%2 at scale %3 is %4 megapixels, over the %5-megapixel budget "
                                            "(e.g. 3840×2160 at 2×, or 1920×1080 at 3×)")
-            .arg(w).arg(h).arg(scale).arg(pixels / 1e6, 0, 'f', 1).arg(kExportPixelBudget / 1e6, 0, 'f', 0);
+            .arg(w)
+            .arg(h)
+            .arg(scale)
+            .arg(pixels / 1e6, 0, 'f', 1)
+            .arg(kExportPixelBudget / 1e6, 0, 'f', 0);
     return {};
 }
 
@@ -80,7 +88,8 @@ QString simplifiedChineseFamily()
 {
     static const QString family = [] {
         const QStringList installed = QFontDatabase::families();
-        for (const char* f : {"Noto Sans CJK SC", "Noto Sans SC", "Source Han Sans SC", "Source Han Sans CN", "WenQuanYi Micro Hei"})
+        for (const char* f :
+             {"Noto Sans CJK SC", "Noto Sans SC", "Source Han Sans SC", "Source Han Sans CN", "WenQuanYi Micro Hei"})
             if (installed.contains(QLatin1String(f)))
                 return QString::fromLatin1(f);
         return QString();
@@ -88,8 +97,9 @@ QString simplifiedChineseFamily()
     return family;
 }
 
-QString exportChart(QCustomPlot* plot, const ExportRequest& request, const std::function<void(const ChartTheme&)>& setTheme,
-                    const ChartTheme& restore, const std::function<void(QSize)>& layoutFor)
+QString exportChart(QCustomPlot* plot, const ExportRequest& request,
+                    const std::function<void(const ChartTheme&)>& setTheme, const ChartTheme& restore,
+                    const std::function<void(QSize)>& layoutFor)
 {
     if (const QString e = checkExportFile(request.file); !e.isEmpty())
         return e;
@@ -164,9 +174,9 @@ QString exportChart(QCustomPlot* plot, const ExportRequest& request, const std::
         // their size relative to the drawing (as in the PNG); the page is w × h pixels at that dpi.
         const int dpi = plot->logicalDpiX();
         pdf.setResolution(dpi);
-        pdf.setPageLayout(QPageLayout(QPageSize(QSizeF(w * 72.0 / dpi, h * 72.0 / dpi), QPageSize::Point, QString(),
-                                                QPageSize::ExactMatch),
-                                      QPageLayout::Portrait, QMarginsF(0, 0, 0, 0)));
+        pdf.setPageLayout(QPageLayout(
+            QPageSize(QSizeF(w * 72.0 / dpi, h * 72.0 / dpi), QPageSize::Point, QString(), QPageSize::ExactMatch),
+            QPageLayout::Portrait, QMarginsF(0, 0, 0, 0)));
         if (!paintVector(plot, &pdf, w, h))
             error = QCoreApplication::translate("ChartExport", "the PDF painter could not start");
     } else {

@@ -16,13 +16,13 @@ namespace parascope::ui {
 struct ExportRequest {
     QString file;
     QSize size{1920, 1080}; // logical size
-    double scale = 1;       // PNG only
+    double scale = 1; // PNG only
     // A slide carries its context: a title line above the chart (the model, GPU count, layout,
     // batch and schedule: contextLine()) and text below it (the sweep's breaking points); empty
     // strings leave them out.
     QString title_line;
     QString footer;
-    bool chinese = false;   // text in Chinese: the fonts are the Simplified Chinese ones
+    bool chinese = false; // text in Chinese: the fonts are the Simplified Chinese ones
 };
 
 // What an export may ask for: each side 16–10,000 pixels, a PNG scale of 1–3, and at most 50
@@ -43,8 +43,9 @@ QString withExtension(const QString& file, const QString& default_ext = QStringL
 // Renders `plot` re-themed for slides (setTheme is called with the slide theme and then with
 // `restore`; layoutFor with the export size before rendering and with an empty size after).
 // Returns an empty string on success, else why it failed.
-QString exportChart(QCustomPlot* plot, const ExportRequest& request, const std::function<void(const ChartTheme&)>& setTheme,
-                    const ChartTheme& restore, const std::function<void(QSize)>& layoutFor = {});
+QString exportChart(QCustomPlot* plot, const ExportRequest& request,
+                    const std::function<void(const ChartTheme&)>& setTheme, const ChartTheme& restore,
+                    const std::function<void(QSize)>& layoutFor = {});
 
 // The Simplified Chinese font family installed here (Noto Sans CJK SC first), "" if none: a PDF
 // embeds what the chart is drawn with, and fontconfig alone picks the Japanese variant.

@@ -31,10 +31,7 @@ ChartView::ChartView(ScenarioModel* model, QWidget* parent)
     connect(plot_, &QCustomPlot::mouseDoubleClick, this, [this] { emit doubleClicked(); });
 }
 
-QString ChartView::invalidText() const
-{
-    return invalid_ && invalid_->visible() ? invalid_->text() : QString();
-}
+QString ChartView::invalidText() const { return invalid_ && invalid_->visible() ? invalid_->text() : QString(); }
 
 void ChartView::layoutFor(QSize size)
 {

@@ -35,7 +35,7 @@ public slots:
 
 protected:
     // Called after a theme change, before the refresh (fonts of extra elements).
-    virtual void themeChanged() {}
+    virtual void themeChanged() { }
     // The chart lays out for the size it is given: the legend wraps to as many columns as the
     // width holds (measured from its widest entry), and every axis with numeric ticks gets as many
     // ticks as fit their labels, so a narrow chart never forces the window wider or runs its tick
@@ -43,7 +43,7 @@ protected:
     // on its pixels (rows that fit, labels that fit).
     bool eventFilter(QObject* watched, QEvent* e) override;
     void relayout();
-    virtual void sizeChanged() {}
+    virtual void sizeChanged() { }
     // Tick counts of the numeric axes for the current size (also after a refresh: label widths
     // follow the values).
     void fitTicks();

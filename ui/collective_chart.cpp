@@ -31,7 +31,7 @@ QColor linkColour(Link l)
 // A piece's colour: eight distinguishable hues, repeating.
 QColor pieceColour(int piece)
 {
-    static const QColor hues[] = {palette::blue, palette::orange, palette::green, palette::vermillion,
+    static const QColor hues[] = {palette::blue, palette::orange, palette::green,  palette::vermillion,
                                   palette::sky,  palette::purple, palette::yellow, palette::grey};
     return hues[piece % 8];
 }
@@ -59,8 +59,7 @@ public:
     CollectiveDiagram(QCustomPlot* plot, const CollectiveChart* chart)
         : QCPLayerable(plot)
         , chart_(chart)
-    {
-    }
+    { }
 
 protected:
     void applyDefaultAntialiasingHint(QCPPainter* painter) const override { painter->setAntialiasing(true); }
@@ -86,7 +85,8 @@ void CollectiveDiagram::draw(QCPPainter* p)
     // width and measured as drawn.
     const auto block = [&](const QString& text, const QFont& f, double top) {
         const QString wrapped = wrapText(text, QFontMetrics(f), width);
-        const QRectF box = QFontMetricsF(f).boundingRect(QRectF(all.left() + 4, top, width, 1e6), Qt::AlignLeft | Qt::AlignTop, wrapped);
+        const QRectF box = QFontMetricsF(f).boundingRect(QRectF(all.left() + 4, top, width, 1e6),
+                                                         Qt::AlignLeft | Qt::AlignTop, wrapped);
         return std::make_pair(wrapped, QRectF(all.left() + 4, top, width, box.height()));
     };
     double y = all.top() + 2;
@@ -107,7 +107,8 @@ void CollectiveDiagram::draw(QCPPainter* p)
         return;
     if (plan->ranks > kMaxDrawnRanks) {
         p->drawText(area, Qt::AlignCenter | Qt::TextWordWrap,
-                    QCoreApplication::translate("CollectiveChart", "%1 GPUs are too many to draw one by one: the figures below are exact.")
+                    QCoreApplication::translate("CollectiveChart",
+                                                "%1 GPUs are too many to draw one by one: the figures below are exact.")
                         .arg(plan->ranks));
         return;
     }
@@ -123,9 +124,11 @@ void CollectiveDiagram::drawGpus(QCPPainter* p, const QRectF& area_in, const Col
     p->setFont(small);
     double kx = area.left();
     const double ky = area.bottom() + key_h / 2 + 2;
-    const bool pcie = plan.steps.size() && std::any_of(plan.steps.begin(), plan.steps.end(), [](const CollectiveStep& s) {
-        return std::any_of(s.transfers.begin(), s.transfers.end(), [](const ChunkTransfer& t) { return t.link == Link::Pcie; });
-    });
+    const bool pcie
+        = plan.steps.size() && std::any_of(plan.steps.begin(), plan.steps.end(), [](const CollectiveStep& s) {
+              return std::any_of(s.transfers.begin(), s.transfers.end(),
+                                 [](const ChunkTransfer& t) { return t.link == Link::Pcie; });
+          });
     for (Link l : {Link::NvLink, Link::Network, Link::Pcie}) {
         if (l == Link::Pcie && !pcie)
             continue;
@@ -138,9 +141,10 @@ void CollectiveDiagram::drawGpus(QCPPainter* p, const QRectF& area_in, const Col
     }
     const bool reducing = plan.op == Collective::AllReduce || plan.op == Collective::ReduceScatter;
     const QString cells = plan.op == Collective::AllToAll
-                            ? QCoreApplication::translate("CollectiveChart", "a cell: the part received from that GPU")
-                          : reducing ? QCoreApplication::translate("CollectiveChart", "a cell: a piece of the buffer; darker: summed over more GPUs")
-                                     : QCoreApplication::translate("CollectiveChart", "a cell: a piece of the buffer");
+        ? QCoreApplication::translate("CollectiveChart", "a cell: the part received from that GPU")
+        : reducing
+        ? QCoreApplication::translate("CollectiveChart", "a cell: a piece of the buffer; darker: summed over more GPUs")
+        : QCoreApplication::translate("CollectiveChart", "a cell: a piece of the buffer");
     const QString key = cells + QStringLiteral(" · ") + QCoreApplication::translate("CollectiveChart", "↑ sent so far");
     p->drawText(QPointF(kx, ky + sm.ascent() / 2 - 1), sm.elidedText(key, Qt::ElideRight, area.right() - kx));
 
@@ -173,13 +177,16 @@ void CollectiveDiagram::drawGpus(QCPPainter* p, const QRectF& area_in, const Col
     std::vector<std::pair<int, int>> place(static_cast<std::size_t>(n)); // (row of boxes, column)
     double bow = 0; // how far an arc between GPUs of one row rises above (or dips below) them
     for (int m = 0; m < N; ++m) {
-        const QRectF node(area.left() + (m % cols) * node_w + 3, area.top() + (m / cols) * node_h + 3, node_w - 6, node_h - 6);
+        const QRectF node(area.left() + (m % cols) * node_w + 3, area.top() + (m / cols) * node_h + 3, node_w - 6,
+                          node_h - 6);
         p->setPen(QPen(palette::grey, 1));
         p->setBrush(QColor(245, 245, 245));
         p->drawRoundedRect(node, 6, 6);
         p->setPen(palette::black);
-        p->drawText(QPointF(node.left() + 5, node.top() + sm.ascent() + 2), QCoreApplication::translate("CollectiveChart", "Node %1").arg(m));
-        const QRectF inner(node.left() + 4, node.top() + sm.height() + 2, node.width() - 8, node.height() - sm.height() - 4);
+        p->drawText(QPointF(node.left() + 5, node.top() + sm.ascent() + 2),
+                    QCoreApplication::translate("CollectiveChart", "Node %1").arg(m));
+        const QRectF inner(node.left() + 4, node.top() + sm.height() + 2, node.width() - 8,
+                           node.height() - sm.height() - 4);
         const double cw = inner.width() / gc, ch = inner.height() / gr;
         const double w = cw * 0.8, h = std::min(ch * 0.64, w * 0.8); // arcs use the margins above and below
         bow = (ch - h) / 2 * 0.85;
@@ -226,15 +233,20 @@ void CollectiveDiagram::drawGpus(QCPPainter* p, const QRectF& area_in, const Col
                     sm.elidedText(QStringLiteral("GPU %1").arg(r), Qt::ElideRight, g.width() - 4));
         const bool room = g.height() > 3 * text_h + 10;
         if (room)
-            p->drawText(QRectF(g.left() + 2, g.bottom() - text_h - 1, g.width() - 4, text_h), Qt::AlignLeft | Qt::AlignBottom,
-                        sm.elidedText(QStringLiteral("↑") + (sent[std::size_t(r)] > 0 ? bytesText(sent[std::size_t(r)]) : QStringLiteral("0")),
-                                      Qt::ElideRight, g.width() - 4));
-        const QRectF cells_box(g.left() + 3, g.top() + text_h + 2, g.width() - 6, g.height() - text_h * (room ? 2 : 1) - 5);
-        cell = std::clamp(std::min(cells_box.width() / per_row, cells_box.height() / piece_rows), 2.0, kMaxCell * sm.height());
+            p->drawText(
+                QRectF(g.left() + 2, g.bottom() - text_h - 1, g.width() - 4, text_h), Qt::AlignLeft | Qt::AlignBottom,
+                sm.elidedText(QStringLiteral("↑")
+                                  + (sent[std::size_t(r)] > 0 ? bytesText(sent[std::size_t(r)]) : QStringLiteral("0")),
+                              Qt::ElideRight, g.width() - 4));
+        const QRectF cells_box(g.left() + 3, g.top() + text_h + 2, g.width() - 6,
+                               g.height() - text_h * (room ? 2 : 1) - 5);
+        cell = std::clamp(std::min(cells_box.width() / per_row, cells_box.height() / piece_rows), 2.0,
+                          kMaxCell * sm.height());
         if (held.empty())
             continue;
         for (int c = 0; c < plan.pieces; ++c) {
-            const QRectF cr(cells_box.left() + (c % per_row) * cell, cells_box.top() + (c / per_row) * cell, cell - 1, cell - 1);
+            const QRectF cr(cells_box.left() + (c % per_row) * cell, cells_box.top() + (c / per_row) * cell, cell - 1,
+                            cell - 1);
             const int count = held[std::size_t(r)][std::size_t(c)];
             p->setPen(QPen(QColor(120, 120, 120), 0.5));
             if (count <= 0) {
@@ -261,7 +273,8 @@ void CollectiveDiagram::drawGpus(QCPPainter* p, const QRectF& area_in, const Col
         if (row_a == row_b && std::abs(col_a - col_b) > 1 && true) {
             const bool forward = col_b > col_a;
             const double lift = (forward ? -1 : 1) * bow * std::min(1.0, 0.45 + 0.1 * std::abs(col_a - col_b));
-            const QPointF s0(a.center().x(), forward ? a.top() : a.bottom()), e0(b.center().x(), forward ? b.top() : b.bottom());
+            const QPointF s0(a.center().x(), forward ? a.top() : a.bottom()),
+                e0(b.center().x(), forward ? b.top() : b.bottom());
             path.moveTo(s0);
             path.quadTo(QPointF((s0.x() + e0.x()) / 2, s0.y() + 2 * lift), e0);
         } else {
@@ -338,7 +351,8 @@ void CollectiveChart::refresh()
     error_ = errors.empty() ? QString() : errorsText(errors);
     alternatives_.clear();
     if (plan_)
-        for (CollectiveAlgorithm a : {CollectiveAlgorithm::Ring, CollectiveAlgorithm::Tree, CollectiveAlgorithm::Hierarchical}) {
+        for (CollectiveAlgorithm a :
+             {CollectiveAlgorithm::Ring, CollectiveAlgorithm::Tree, CollectiveAlgorithm::Hierarchical}) {
             std::vector<InputError> ignored;
             if (const auto other = planCollective(choice_.op, choice_.bytes, choice_.ranks, cluster, a, ignored))
                 alternatives_.emplace_back(a, other->time_s);
@@ -353,7 +367,7 @@ QString CollectiveChart::headline() const
     const int nodes = plan_ ? plan_->nodes : std::max(1, choice_.ranks / per_node);
     return tr("%1 %2 of %3 on %n GPU(s)", nullptr, choice_.ranks)
                .arg(algorithmName(choice_.algorithm), collectiveName(choice_.op), bytesText(choice_.bytes))
-         + tr(" · %n node(s)", nullptr, nodes) + tr(" · %1 per node").arg(per_node);
+        + tr(" · %n node(s)", nullptr, nodes) + tr(" · %1 per node").arg(per_node);
 }
 
 QString CollectiveChart::stepLine() const
@@ -365,7 +379,10 @@ QString CollectiveChart::stepLine() const
     if (done >= steps)
         return tr("Done: %n step(s) in %1", nullptr, steps).arg(seconds(plan_->time_s));
     const CollectiveStep& s = plan_->steps[std::size_t(done)];
-    QString text = tr("Step %1 of %2 · %3 · %4 → %5").arg(done + 1).arg(steps).arg(inUi(s.phase), seconds(s.start_s), seconds(s.end_s));
+    QString text = tr("Step %1 of %2 · %3 · %4 → %5")
+                       .arg(done + 1)
+                       .arg(steps)
+                       .arg(inUi(s.phase), seconds(s.start_s), seconds(s.end_s));
     if (!s.transfers.empty())
         text += tr(" · %n send(s) of %1", nullptr, int(s.transfers.size())).arg(bytesText(s.transfers.front().bytes));
     return text;
@@ -383,7 +400,8 @@ QStringList CollectiveChart::figureLines() const
                    .arg(choice_.group_gpus)
                    .arg(p.ranks);
     if (p.op == Collective::AllReduce)
-        out << tr("Each GPU sends %1 (%2). The textbook's 2·S·n = %3 is the total over all %4 GPUs, not one GPU's traffic; a "
+        out << tr("Each GPU sends %1 (%2). The textbook's 2·S·n = %3 is the total over all %4 GPUs, not one GPU's "
+                  "traffic; a "
                   "parameter server would move %5 through its one server.")
                    .arg(bytesText(p.bytes_sent_per_gpu), formula, bytesText(p.textbook_total_bytes))
                    .arg(p.ranks)
@@ -398,7 +416,8 @@ QStringList CollectiveChart::figureLines() const
                                         [](const auto& a, const auto& b) { return a.second < b.second; });
         for (const auto& [a, t] : alternatives_)
             parts << QStringLiteral("%1 %2").arg(algorithmName(a), seconds(t));
-        out << tr("The same on these GPUs: %1 (fastest: %2)").arg(parts.join(QStringLiteral(" · ")), algorithmName(fastest->first));
+        out << tr("The same on these GPUs: %1 (fastest: %2)")
+                   .arg(parts.join(QStringLiteral(" · ")), algorithmName(fastest->first));
     }
     if (!choice_.origin.isEmpty())
         out << tr("From the communication chart: %1, one call of the step.").arg(choice_.origin);

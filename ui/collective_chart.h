@@ -26,7 +26,7 @@ struct CollectiveChoice {
     int ranks = 8;
     int gpus_per_node = 0;
     CollectiveAlgorithm algorithm = CollectiveAlgorithm::Ring;
-    QString origin;     // the communication chart's row it came from ("DP ReduceScatter · gradients · NVLink"), or ""
+    QString origin; // the communication chart's row it came from ("DP ReduceScatter · gradients · NVLink"), or ""
     QString origin_key; // that row in any language: "group/collective/purpose"
     std::int64_t group_gpus = 0; // that row's group size, when more than `ranks` can show
 };
@@ -49,8 +49,8 @@ public:
     void setPosition(double steps_done);
     double position() const { return position_; }
     // The text as drawn (tests, the view's accessible description).
-    QString headline() const;      // algorithm, operation, GPUs, nodes, size
-    QString stepLine() const;      // the step at the position: phase, time, the transfers' size
+    QString headline() const; // algorithm, operation, GPUs, nodes, size
+    QString stepLine() const; // the step at the position: phase, time, the transfers' size
     QStringList figureLines() const; // bytes per GPU vs the textbook, time and bandwidths, the other algorithms
     // The other algorithms' times for the same operation, size and GPUs (those that run it).
     std::vector<std::pair<CollectiveAlgorithm, double>> alternatives() const { return alternatives_; }

@@ -22,18 +22,16 @@
 namespace parascope::ui {
 
 namespace {
-constexpr int kFrameMs = 33;          // ~30 frames per second
+constexpr int kFrameMs = 33; // ~30 frames per second
 constexpr double kSecondsPerStep = 0.8; // the pieces take this long to cross a link
-constexpr int kScrubPerStep = 20;     // slider positions per step
+constexpr int kScrubPerStep = 20; // slider positions per step
 constexpr double kMiB = 1048576.0;
-const Collective kOps[] = {Collective::AllReduce, Collective::AllGather, Collective::ReduceScatter, Collective::AllToAll,
-                           Collective::Broadcast};
-const CollectiveAlgorithm kAlgorithms[] = {CollectiveAlgorithm::Ring, CollectiveAlgorithm::Tree, CollectiveAlgorithm::Hierarchical};
+const Collective kOps[] = {Collective::AllReduce, Collective::AllGather, Collective::ReduceScatter,
+                           Collective::AllToAll, Collective::Broadcast};
+const CollectiveAlgorithm kAlgorithms[]
+    = {CollectiveAlgorithm::Ring, CollectiveAlgorithm::Tree, CollectiveAlgorithm::Hierarchical};
 
-bool steppable(Collective op)
-{
-    return std::find(std::begin(kOps), std::end(kOps), op) != std::end(kOps);
-}
+bool steppable(Collective op) { return std::find(std::begin(kOps), std::end(kOps), op) != std::end(kOps); }
 } // namespace
 
 CollectivesView::CollectivesView(ScenarioModel* model, QWidget* parent)
@@ -141,7 +139,8 @@ CollectivesView::CollectivesView(ScenarioModel* model, QWidget* parent)
 
 void CollectivesView::retranslate()
 {
-    const char* names[] = {QT_TR_NOOP("Operation"), QT_TR_NOOP("Size"), QT_TR_NOOP("GPUs"), QT_TR_NOOP("per node"), QT_TR_NOOP("Algorithm")};
+    const char* names[] = {QT_TR_NOOP("Operation"), QT_TR_NOOP("Size"), QT_TR_NOOP("GPUs"), QT_TR_NOOP("per node"),
+                           QT_TR_NOOP("Algorithm")};
     for (int i = 0; i < 5; ++i)
         labels_[i]->setText(tr(names[i]));
     for (int i = 0; i < op_->count(); ++i)
@@ -248,15 +247,9 @@ void CollectivesView::syncPosition()
     writing_ = false;
 }
 
-int CollectivesView::nodeSize() const
-{
-    return std::max(1, model_->scenario().cluster.gpus_per_node);
-}
+int CollectivesView::nodeSize() const { return std::max(1, model_->scenario().cluster.gpus_per_node); }
 
-bool CollectivesView::playing() const
-{
-    return timer_->isActive();
-}
+bool CollectivesView::playing() const { return timer_->isActive(); }
 
 void CollectivesView::togglePlay()
 {

@@ -50,9 +50,9 @@ protected:
     void changeEvent(QEvent* e) override;
 
 private:
-    void readControls();  // controls → chart
+    void readControls(); // controls → chart
     void writeControls(); // chart's choice → controls (no signal loops)
-    void syncPosition();  // the slider and buttons follow the chart's position
+    void syncPosition(); // the slider and buttons follow the chart's position
     void tick();
     int nodeSize() const; // the cluster's GPUs per node
     ScenarioModel* model_;

@@ -22,7 +22,8 @@ namespace {
 // Three significant figures are plenty on a slide ("712 ms", "1.63 s").
 QString shortTime(double s)
 {
-    return s >= 1 ? QString::number(s, 'g', 3) + QStringLiteral(" s") : QString::number(s * 1e3, 'g', 3) + QStringLiteral(" ms");
+    return s >= 1 ? QString::number(s, 'g', 3) + QStringLiteral(" s")
+                  : QString::number(s * 1e3, 'g', 3) + QStringLiteral(" ms");
 }
 
 } // namespace
@@ -90,10 +91,7 @@ void CommChart::retranslate()
     refresh();
 }
 
-int CommChart::entryCount() const
-{
-    return int(model_->estimate().communication.size());
-}
+int CommChart::entryCount() const { return int(model_->estimate().communication.size()); }
 
 QStringList CommChart::rowTexts() const
 {
@@ -109,8 +107,8 @@ QString CommChart::entryName(const CommEntry& c)
     for (const BoundarySend& b : c.boundaries)
         boundaries.push_back(b.boundary);
     const Localized link = boundaries.empty() ? displayName(c.link) : boundaryLinks(boundaries);
-    return tr("%1 %2 · %3 · %4").arg(inUi(displayName(c.group)), inUi(displayName(c.collective)), inUi(displayName(c.purpose)),
-                                     inUi(link));
+    return tr("%1 %2 · %3 · %4")
+        .arg(inUi(displayName(c.group)), inUi(displayName(c.collective)), inUi(displayName(c.purpose)), inUi(link));
 }
 
 QString CommChart::tooltipFor(int entry) const
@@ -120,10 +118,11 @@ QString CommChart::tooltipFor(int entry) const
         return {};
     const CommEntry& c = e.communication[std::size_t(entry)];
     QString text = tr("<b>%1</b><br>a group of %n GPU(s)", nullptr, int(c.group_size)).arg(entryName(c).toHtmlEscaped())
-                   + tr(" on %n node(s)", nullptr, int(c.nodes_spanned)) + tr(", by the %1 algorithm").arg(inUi(displayName(c.algorithm)))
-                   + tr("; %1 calls of %2; %3 sent per GPU per step")
-                         .arg(c.calls_per_step, 0, 'f', 0)
-                         .arg(bytesText(c.bytes_per_call), bytesText(c.bytes_per_gpu_per_step));
+        + tr(" on %n node(s)", nullptr, int(c.nodes_spanned))
+        + tr(", by the %1 algorithm").arg(inUi(displayName(c.algorithm)))
+        + tr("; %1 calls of %2; %3 sent per GPU per step")
+              .arg(c.calls_per_step, 0, 'f', 0)
+              .arg(bytesText(c.bytes_per_call), bytesText(c.bytes_per_gpu_per_step));
     if (!c.boundaries.empty()) {
         text += QStringLiteral("<br><br>") + tr("Stage boundaries (from → to, link, one send):");
         constexpr std::size_t kListed = 16; // a tooltip, not a table: the rest are counted
@@ -152,10 +151,12 @@ QString CommChart::tooltipForRow(int row) const
     return parts.join(QStringLiteral("<hr>"));
 }
 
-QStringList CommChart::rowLines(const QString& name, double time, double exposed, double bytes, double calls, bool narrow)
+QStringList CommChart::rowLines(const QString& name, double time, double exposed, double bytes, double calls,
+                                bool narrow)
 {
-    const QString timing = time > 0 && exposed >= 0.995 * time ? tr("%1, all exposed").arg(shortTime(time))
-                                                               : tr("%1, exposed %2").arg(shortTime(time), shortTime(exposed));
+    const QString timing = time > 0 && exposed >= 0.995 * time
+        ? tr("%1, all exposed").arg(shortTime(time))
+        : tr("%1, exposed %2").arg(shortTime(time), shortTime(exposed));
     const QString volume = tr("%1 · %n call(s)", nullptr, int(std::lround(calls))).arg(bytesText(bytes));
     if (!narrow)
         return {name, timing + QStringLiteral(" · ") + volume};
@@ -184,7 +185,8 @@ void CommChart::refresh()
     const int width = plot_->axisRect()->width() > 0 ? plot_->axisRect()->width() : plot_->width() - 40;
     bool narrow = false;
     for (const CommEntry& c : e.communication)
-        for (const QString& l : rowLines(entryName(c), c.time_s, c.exposed_s, c.bytes_per_gpu_per_step, c.calls_per_step, false))
+        for (const QString& l :
+             rowLines(entryName(c), c.time_s, c.exposed_s, c.bytes_per_gpu_per_step, c.calls_per_step, false))
             narrow = narrow || fm.horizontalAdvance(l) > width - 8;
     int lines = narrow ? 5 : 3;
     const int height = plot_->axisRect()->height() > 0 ? plot_->axisRect()->height() : plot_->height() * 2 / 3;

@@ -17,20 +17,20 @@ class QCPItemText;
 
 namespace parascope::ui {
 
-
 class CommChart : public ChartView {
     Q_OBJECT
 public:
     explicit CommChart(ScenarioModel* model, QWidget* parent = nullptr);
     void retranslate();
     int entryCount() const;
-    QString tooltipFor(int entry) const;      // an entry of the Estimate's communication
-    QString tooltipForRow(int row) const;     // a row as drawn (one entry, or the others)
-    QStringList rowTexts() const;             // the rows' text as drawn, top to bottom
+    QString tooltipFor(int entry) const; // an entry of the Estimate's communication
+    QString tooltipForRow(int row) const; // a row as drawn (one entry, or the others)
+    QStringList rowTexts() const; // the rows' text as drawn, top to bottom
     static QString entryName(const CommEntry& c); // "TP ReduceScatter · activations · NVLink"
     // A row's text lines: its name, then time, exposed time, bytes per GPU and calls per step; on
     // a narrow chart four lines instead of two.
-    static QStringList rowLines(const QString& name, double time, double exposed, double bytes, double calls, bool narrow);
+    static QStringList rowLines(const QString& name, double time, double exposed, double bytes, double calls,
+                                bool narrow);
 
     // The entry a row shows; −1 for "the other k" and outside the rows.
     int entryAtRow(int row) const;
@@ -46,7 +46,7 @@ protected:
     void sizeChanged() override { refresh(); } // the rows that fit follow the height
 
 private:
-    std::vector<std::vector<int>> rows_;     // entries of the Estimate's communication per row
+    std::vector<std::vector<int>> rows_; // entries of the Estimate's communication per row
     std::vector<QCPItemText*> labels_;
     QCPBars* link_ = nullptr;
     QCPBars* exposed_ = nullptr;

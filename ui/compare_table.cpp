@@ -25,10 +25,7 @@ CompareTable::CompareTable(ScenarioModel* model, QWidget* parent)
     refresh();
 }
 
-void CompareTable::retranslate()
-{
-    refresh();
-}
+void CompareTable::retranslate() { refresh(); }
 
 void CompareTable::refresh()
 {
@@ -50,8 +47,10 @@ void CompareTable::refresh()
     };
     const std::vector<Row> rows = {
         {tr("Scenario"), scenarioName(*model_->pinnedScenario()), scenarioName(model_->scenario()), QString()},
-        {tr("Step time"), seconds(a->time.step_s), seconds(b.time.step_s), signedPercent(b.time.step_s, a->time.step_s)},
-        {tr("Tokens/s"), QString::number(a->throughput.tokens_per_s, 'f', 0), QString::number(b.throughput.tokens_per_s, 'f', 0),
+        {tr("Step time"), seconds(a->time.step_s), seconds(b.time.step_s),
+         signedPercent(b.time.step_s, a->time.step_s)},
+        {tr("Tokens/s"), QString::number(a->throughput.tokens_per_s, 'f', 0),
+         QString::number(b.throughput.tokens_per_s, 'f', 0),
          signedPercent(b.throughput.tokens_per_s, a->throughput.tokens_per_s)},
         {tr("MFU"), pct(a->throughput.mfu), pct(b.throughput.mfu), points(b.throughput.mfu, a->throughput.mfu)},
         {tr("Peak memory (GiB)"), gib(a->memory.peak_bytes, 1), gib(b.memory.peak_bytes, 1),

@@ -76,7 +76,8 @@ void DiagnosticsPanel::refresh()
         warnings += x.severity == Severity::Warning;
     }
     header_->setText(d.empty() ? tr("<b>What breaks:</b> nothing — the configuration is valid and fits.")
-                               : tr("<b>What breaks:</b> %n error(s)", nullptr, errors) + tr(", %n warning(s)", nullptr, warnings));
+                               : tr("<b>What breaks:</b> %n error(s)", nullptr, errors)
+                             + tr(", %n warning(s)", nullptr, warnings));
     // Nothing breaks: one line, and the room goes to the lesson text below.
     view_->setVisible(!d.empty());
     advice_.clear();
@@ -122,8 +123,10 @@ void DiagnosticsPanel::showAdvice()
         item->setToolTip(tr("Double-click to apply this change"));
     }
     advice_view_->setVisible(!advice_.empty());
-    advice_header_->setText(advice_.empty() ? tr("<b>What would fix it:</b> no single change on these GPUs fixes it without breaking something else.")
-                                            : tr("<b>What would fix it</b> (each change evaluated; double-click to apply):"));
+    advice_header_->setText(
+        advice_.empty()
+            ? tr("<b>What would fix it:</b> no single change on these GPUs fixes it without breaking something else.")
+            : tr("<b>What would fix it</b> (each change evaluated; double-click to apply):"));
 }
 
 void DiagnosticsPanel::applyAdvice(int row)

@@ -74,7 +74,8 @@ ExercisePanel::ExercisePanel(QWidget* parent)
 
 void ExercisePanel::setStep(const Lesson* lesson, int step)
 {
-    const bool has = lesson && step >= 0 && std::size_t(step) < lesson->steps.size() && lesson->steps[std::size_t(step)].exercise;
+    const bool has
+        = lesson && step >= 0 && std::size_t(step) < lesson->steps.size() && lesson->steps[std::size_t(step)].exercise;
     const bool was = pending_;
     lesson_ = has ? lesson : nullptr;
     step_ = has ? step : -1;
@@ -102,7 +103,8 @@ bool ExercisePanel::reveal()
     bool ok = false;
     const double answer = QLocale::c().toDouble(answer_->text().trimmed(), &ok);
     if (!ok) {
-        result_->setText(QStringLiteral("<span style='color:#D55E00'>%1</span>").arg(tr("Type your estimate first: a number.")));
+        result_->setText(
+            QStringLiteral("<span style='color:#D55E00'>%1</span>").arg(tr("Type your estimate first: a number.")));
         return false;
     }
     const Exercise& ex = *lesson_->steps[std::size_t(step_)].exercise;
@@ -138,10 +140,7 @@ void ExercisePanel::showGrade()
                               QString(tr("Formula: ") + inUi(ex.formula)).toHtmlEscaped()));
 }
 
-QString ExercisePanel::resultText() const
-{
-    return result_->text();
-}
+QString ExercisePanel::resultText() const { return result_->text(); }
 
 void ExercisePanel::retranslate()
 {
@@ -166,11 +165,18 @@ QByteArray ExercisePanel::recordsCsv() const
 {
     QString out = QStringLiteral("time,lesson,step,quantity,unit,estimate,engine,error_percent,verdict,feedback\n");
     for (const ExerciseRecord& r : records_)
-        out += QStringList{r.at.toString(Qt::ISODate), csvField(r.lesson), QString::number(r.step), csvField(r.quantity), csvField(r.unit), QString::number(r.answer, 'g', 6),
-                           QString::number(r.truth, 'g', 6), QString::number(r.error * 100, 'f', 1),
-                           r.correct ? QStringLiteral("right") : QStringLiteral("wrong"), csvField(r.feedback)}
+        out += QStringList{r.at.toString(Qt::ISODate),
+                           csvField(r.lesson),
+                           QString::number(r.step),
+                           csvField(r.quantity),
+                           csvField(r.unit),
+                           QString::number(r.answer, 'g', 6),
+                           QString::number(r.truth, 'g', 6),
+                           QString::number(r.error * 100, 'f', 1),
+                           r.correct ? QStringLiteral("right") : QStringLiteral("wrong"),
+                           csvField(r.feedback)}
                    .join(QLatin1Char(','))
-             + QLatin1Char('\n');
+            + QLatin1Char('\n');
     return out.toUtf8();
 }
 

@@ -25,24 +25,19 @@ QString signedPercent(double now, double before)
     return (p >= 0 ? QStringLiteral("+") : QString()) + QString::number(p, 'f', 1) + QStringLiteral(" %");
 }
 
-QString gib(double bytes, int decimals)
-{
-    return QString::number(bytes / kGiB, 'f', decimals);
-}
+QString gib(double bytes, int decimals) { return QString::number(bytes / kGiB, 'f', decimals); }
 
 QString bytesText(double bytes)
 {
     if (bytes >= kGiB)
         return QString::number(bytes / kGiB, 'f', 2) + QStringLiteral(" GiB");
     if (bytes >= double(1 << 20))
-        return QString::number(bytes / double(1 << 20), 'f', bytes >= 100.0 * (1 << 20) ? 0 : 1) + QStringLiteral(" MiB");
+        return QString::number(bytes / double(1 << 20), 'f', bytes >= 100.0 * (1 << 20) ? 0 : 1)
+            + QStringLiteral(" MiB");
     return QString::number(bytes / 1024.0, 'f', 1) + QStringLiteral(" KiB");
 }
 
-QString scenarioName(const Scenario& sc)
-{
-    return str(sc.name.empty() ? sc.model.name : sc.name);
-}
+QString scenarioName(const Scenario& sc) { return str(sc.name.empty() ? sc.model.name : sc.name); }
 
 QString contextLine(const Scenario& sc, std::int64_t gpus)
 {
@@ -99,8 +94,9 @@ QString termHtml(const Term& t, bool with_value)
         head += QStringLiteral(" = %1 %2")
                     .arg(t.unit == "bytes" ? gib(t.value, 3) : QString::number(t.value, 'g', 6))
                     .arg(t.unit == "bytes" ? QStringLiteral("GiB") : str(t.unit).toHtmlEscaped());
-    return head + QStringLiteral("<br>%1<br>= %2<br><i>%3</i>")
-                      .arg(str(t.formula).toHtmlEscaped(), str(t.substituted).toHtmlEscaped(), str(t.source).toHtmlEscaped());
+    return head
+        + QStringLiteral("<br>%1<br>= %2<br><i>%3</i>")
+              .arg(str(t.formula).toHtmlEscaped(), str(t.substituted).toHtmlEscaped(), str(t.source).toHtmlEscaped());
 }
 
 } // namespace parascope::ui

@@ -128,7 +128,8 @@ void GanttPlottable::draw(QCPPainter* painter)
             continue;
         const double top = k->coordToPixel(r.row + kComputeTop);
         const double bottom = k->coordToPixel(r.row + kComputeBottom);
-        const QRectF rect(QPointF(std::min(r.x0, r.x1), std::min(top, bottom)), QPointF(std::max(r.x0, r.x1), std::max(top, bottom)));
+        const QRectF rect(QPointF(std::min(r.x0, r.x1), std::min(top, bottom)),
+                          QPointF(std::max(r.x0, r.x1), std::max(top, bottom)));
         painter->drawText(rect, Qt::AlignCenter, label);
     }
 }

@@ -198,10 +198,7 @@ void MainWindow::showTab(Tab tab)
     }
 }
 
-QString MainWindow::language() const
-{
-    return uiLanguage();
-}
+QString MainWindow::language() const { return uiLanguage(); }
 
 void MainWindow::changeEvent(QEvent* e)
 {
@@ -222,19 +219,16 @@ void MainWindow::applyTheme()
     memory_time_->setTheme(theme_);
 }
 
-
 void MainWindow::updateStatus()
 {
-    const QString text = exercise_->pending() ? tr("Predict first: the numbers are hidden until you reveal your estimate.")
-                                              : statusLine(model_->scenario(), model_->estimate(), model_->pinnedEstimate());
+    const QString text = exercise_->pending()
+        ? tr("Predict first: the numbers are hidden until you reveal your estimate.")
+        : statusLine(model_->scenario(), model_->estimate(), model_->pinnedEstimate());
     status_->setText(text);
     status_->setToolTip(text);
 }
 
-void MainWindow::updateTitle()
-{
-    setWindowTitle(scenarioName(model_->scenario()) + QStringLiteral(" — ParaScope"));
-}
+void MainWindow::updateTitle() { setWindowTitle(scenarioName(model_->scenario()) + QStringLiteral(" — ParaScope")); }
 
 QString MainWindow::openScenario(const QString& file)
 {
@@ -264,7 +258,8 @@ QString MainWindow::loadScenario(const QString& file)
 
 QString MainWindow::saveScenario(const QString& file)
 {
-    const QString e = writeFileAtomically(file, QByteArray::fromStdString(scenarioToJson(model_->scenario()).dump(2) + "\n"));
+    const QString e
+        = writeFileAtomically(file, QByteArray::fromStdString(scenarioToJson(model_->scenario()).dump(2) + "\n"));
     if (!e.isEmpty()) {
         showError(tr("Save scenario"), tr("Could not save %1: %2\nThe previous file is unchanged.").arg(file, e));
         return e;
@@ -365,14 +360,12 @@ QString MainWindow::applyProfile(const QString& file, bool ask)
     return {};
 }
 
-QString MainWindow::importProfile(const QString& file, bool ask)
-{
-    return applyProfile(file, ask);
-}
+QString MainWindow::importProfile(const QString& file, bool ask) { return applyProfile(file, ask); }
 
 QString MainWindow::calibrateFromThisMachine(bool ask)
 {
-    const ProbeRun run = runProbe(this, ask && isVisible(), QByteArray::fromStdString(scenarioToJson(model_->scenario()).dump()));
+    const ProbeRun run
+        = runProbe(this, ask && isVisible(), QByteArray::fromStdString(scenarioToJson(model_->scenario()).dump()));
     if (!run.error.isEmpty()) {
         showError(tr("Calibrate"), run.error);
         return run.error;

@@ -235,9 +235,11 @@ private:
     QAction* advisor_action_ = nullptr;
 };
 
-inline constexpr EnumName<MainWindow::Tab> kTabNames[] = {
-    {MainWindow::Tab::Explorer, "explorer"}, {MainWindow::Tab::Sweep, "sweep"}, {MainWindow::Tab::Search, "search"},
-    {MainWindow::Tab::Collectives, "collectives"}, {MainWindow::Tab::MemoryTime, "memory-time"}};
+inline constexpr EnumName<MainWindow::Tab> kTabNames[] = {{MainWindow::Tab::Explorer, "explorer"},
+                                                          {MainWindow::Tab::Sweep, "sweep"},
+                                                          {MainWindow::Tab::Search, "search"},
+                                                          {MainWindow::Tab::Collectives, "collectives"},
+                                                          {MainWindow::Tab::MemoryTime, "memory-time"}};
 constexpr std::span<const EnumName<MainWindow::Tab>> enumNames(MainWindow::Tab) { return kTabNames; }
 inline const char* toString(MainWindow::Tab t) { return nameOf(t); }
 

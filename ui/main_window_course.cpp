@@ -25,8 +25,11 @@ void MainWindow::watchCollective(int entry)
     if (collectives_->showEntry(e, CommChart::entryName(e)))
         showTab(Tab::Collectives);
     else
-        statusBar()->showMessage(tr("%1 has no step-by-step form: the Collectives tab shows AllReduce, AllGather, ReduceScatter, "
-                                    "All-to-All and broadcast").arg(CommChart::entryName(e)), 5000);
+        statusBar()->showMessage(
+            tr("%1 has no step-by-step form: the Collectives tab shows AllReduce, AllGather, ReduceScatter, "
+               "All-to-All and broadcast")
+                .arg(CommChart::entryName(e)),
+            5000);
 }
 
 void MainWindow::followCollective()
@@ -68,7 +71,8 @@ QString MainWindow::exportExerciseResults(const QString& file)
 {
     const QString e = writeFileAtomically(file, exercise_->recordsCsv());
     if (e.isEmpty())
-        statusBar()->showMessage(tr("Exported %n answer(s) to %1", nullptr, int(exercise_->records().size())).arg(file), 3000);
+        statusBar()->showMessage(tr("Exported %n answer(s) to %1", nullptr, int(exercise_->records().size())).arg(file),
+                                 3000);
     return e;
 }
 

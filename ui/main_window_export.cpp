@@ -63,8 +63,9 @@ QString MainWindow::exportChartTo(ChartKind which, const QString& file, QSize si
         request.footer = lines.join(QLatin1Char('\n'));
     }
     request.chinese = chineseUi();
-    return exportChart(view->plot(), request, [view](const ChartTheme& t) { view->setTheme(t); }, theme_,
-                       [view](QSize s) { view->layoutFor(s); });
+    return exportChart(
+        view->plot(), request, [view](const ChartTheme& t) { view->setTheme(t); }, theme_,
+        [view](QSize s) { view->layoutFor(s); });
 }
 
 void MainWindow::exportChartDialog(ChartKind which)

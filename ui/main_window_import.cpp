@@ -40,11 +40,12 @@ QString MainWindow::importModel(const QString& file, bool ask)
     const auto config = readJsonFile(file.toStdString(), errors);
     HfImportOptions options;
     if (config && config->is_object() && config->contains("vision_config")) {
-        options.text_only = !ask || QMessageBox::question(this, tr("Import model"),
-                                                          tr("%1 has a vision encoder, which a ParaScope model cannot "
-                                                             "express. Import its language model alone?")
-                                                              .arg(QFileInfo(file).fileName()))
-                                        == QMessageBox::Yes;
+        options.text_only = !ask
+            || QMessageBox::question(this, tr("Import model"),
+                                     tr("%1 has a vision encoder, which a ParaScope model cannot "
+                                        "express. Import its language model alone?")
+                                         .arg(QFileInfo(file).fileName()))
+                == QMessageBox::Yes;
     }
     std::optional<HfImport> imported;
     if (config)
@@ -96,7 +97,8 @@ QString MainWindow::openDropped(const QString& file)
     }
     std::vector<InputError> errors;
     const auto j = readJsonFile(file.toStdString(), errors);
-    const bool hf_config = j && j->is_object() && !j->contains("schema") && (j->contains("architectures") || j->contains("model_type"));
+    const bool hf_config
+        = j && j->is_object() && !j->contains("schema") && (j->contains("architectures") || j->contains("model_type"));
     return hf_config ? importModel(file) : openScenario(file);
 }
 
@@ -115,7 +117,8 @@ void MainWindow::compareWithTrace(const QString& file, int device)
             if (!read.errors.empty() && read.errors.front().path == "--device") {
                 bool ok = false;
                 const int d = QInputDialog::getInt(this, tr("Which GPU?"),
-                                                   QString::fromStdString(read.errors.front().message).remove(QStringLiteral(": choose one with --device N"))
+                                                   QString::fromStdString(read.errors.front().message)
+                                                           .remove(QStringLiteral(": choose one with --device N"))
                                                        + QStringLiteral("\n") + tr("GPU to compare:"),
                                                    0, 0, 1024, 1, &ok);
                 if (ok)

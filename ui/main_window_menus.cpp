@@ -112,7 +112,8 @@ void MainWindow::buildMenus()
     export_slots_ = export_menu_->addAction(QString(), this, [this] { exportChartDialog(ChartKind::Slots); });
     export_walls_ = export_menu_->addAction(QString(), this, [this] { exportChartDialog(ChartKind::Walls); });
     export_collective_ = export_menu_->addAction(QString(), this, [this] { exportChartDialog(ChartKind::Collective); });
-    export_memory_time_ = export_menu_->addAction(QString(), this, [this] { exportChartDialog(ChartKind::MemoryTime); });
+    export_memory_time_
+        = export_menu_->addAction(QString(), this, [this] { exportChartDialog(ChartKind::MemoryTime); });
     copy_chart_ = file_menu_->addAction(QString(), QKeySequence::Copy, this, [this] {
         QGuiApplication::clipboard()->setPixmap(memory_->plot()->toPixmap(0, 0, 2.0));
         statusBar()->showMessage(tr("Memory chart copied to the clipboard"), 3000);
@@ -131,7 +132,8 @@ void MainWindow::buildMenus()
     export_report_ = file_menu_->addAction(QString(), this, [this, exportTo] {
         exportTo(tr("Export report"), tr("JSON (*.json)"), QStringLiteral(".json"), [this](const QString& f) {
             const std::string lang = chineseUi() ? "zh" : "en";
-            return writeFileAtomically(f, QByteArray::fromStdString(reportToJson(model_->scenario(), model_->estimate(), lang).dump(2)));
+            return writeFileAtomically(
+                f, QByteArray::fromStdString(reportToJson(model_->scenario(), model_->estimate(), lang).dump(2)));
         });
     });
     export_exercises_ = file_menu_->addAction(QString(), this, [this, exportTo] {
@@ -141,7 +143,9 @@ void MainWindow::buildMenus()
     export_trace_ = file_menu_->addAction(QString(), this, [this, exportTo] {
         exportTo(tr("Export Chrome trace"), tr("Trace (*.json)"), QStringLiteral(".json"), [this](const QString& f) {
             return writeFileAtomically(
-                f, QByteArray::fromStdString(timelineToChromeTrace(model_->scenario(), model_->estimate(), {.comm_lanes = true}).dump()));
+                f,
+                QByteArray::fromStdString(
+                    timelineToChromeTrace(model_->scenario(), model_->estimate(), {.comm_lanes = true}).dump()));
         });
     });
     file_menu_->addSeparator();
@@ -149,7 +153,8 @@ void MainWindow::buildMenus()
 
     view_menu_ = menuBar()->addMenu(QString());
     language_menu_ = view_menu_->addMenu(QString());
-    english_ = language_menu_->addAction(QStringLiteral("English"), this, [this] { setLanguage(QStringLiteral("en")); });
+    english_
+        = language_menu_->addAction(QStringLiteral("English"), this, [this] { setLanguage(QStringLiteral("en")); });
     chinese_ = language_menu_->addAction(QStringLiteral("中文"), this, [this] { setLanguage(QStringLiteral("zh")); });
     english_->setCheckable(true);
     chinese_->setCheckable(true);
@@ -206,8 +211,9 @@ void MainWindow::retranslate()
     open_->setText(tr("&Open…"));
     recent_menu_->setTitle(tr("Open &recent"));
     import_model_->setText(tr("&Import model (Hugging Face config.json)…"));
-    import_model_->setToolTip(tr("Llama, Mistral, Mixtral, Qwen2/3 dense and MoE, DeepSeek-V2/V3, GPT-2, GPT-OSS and Gemma 1/2/3 "
-                                 "configs; the model opens in the custom-model editor"));
+    import_model_->setToolTip(
+        tr("Llama, Mistral, Mixtral, Qwen2/3 dense and MoE, DeepSeek-V2/V3, GPT-2, GPT-OSS and Gemma 1/2/3 "
+           "configs; the model opens in the custom-model editor"));
     save_->setText(tr("&Save"));
     save_as_->setText(tr("Save &as…"));
     export_menu_->setTitle(tr("&Export chart"));
@@ -247,11 +253,13 @@ void MainWindow::retranslate()
     calibrate_->setText(tr("&Calibrate from this machine…"));
     import_profile_->setText(tr("&Import profile…"));
     compare_trace_->setText(tr("Compare with a &measured trace (PyTorch profiler)…"));
-    compare_trace_->setToolTip(tr("A Chrome trace from torch.profiler beside the simulated step of this scenario: step time, "
-                                  "GEMMs, attention, communication, idle"));
+    compare_trace_->setToolTip(
+        tr("A Chrome trace from torch.profiler beside the simulated step of this scenario: step time, "
+           "GEMMs, attention, communication, idle"));
     advisor_action_->setText(tr("&Advisor: the decision procedure…"));
-    advisor_action_->setToolTip(tr("Does it fit with DP? Then ZeRO; TP inside a node, PP across nodes; communication; bubble — "
-                                   "step by step, beside the strategy search's best"));
+    advisor_action_->setToolTip(
+        tr("Does it fit with DP? Then ZeRO; TP inside a node, PP across nodes; communication; bubble — "
+           "step by step, beside the strategy search's best"));
     help_menu_->setTitle(tr("&Help"));
     about_->setText(tr("&About ParaScope"));
     panel_dock_->setWindowTitle(tr("Scenario"));
@@ -270,7 +278,8 @@ void MainWindow::retranslate()
     diagnostics_->retranslate();
     compare_->retranslate();
     if (const Lesson* l = findLesson(lesson_id_.toStdString())) {
-        QString html = QStringLiteral("<h3>%1</h3><p>%2</p>").arg(inUi(l->title).toHtmlEscaped(), inUi(l->text).toHtmlEscaped());
+        QString html
+            = QStringLiteral("<h3>%1</h3><p>%2</p>").arg(inUi(l->title).toHtmlEscaped(), inUi(l->text).toHtmlEscaped());
         if (l->steps.size() > 1)
             html += tr("<p><i>Step %1 of %2: %3 — Scenario → Next lesson step (Ctrl+→)</i></p>")
                         .arg(lesson_step_ + 1)
@@ -279,7 +288,8 @@ void MainWindow::retranslate()
         // What this step shows, with the engine's numbers (each one a claim tst_lessons checks).
         if (exercise_->pending())
             html += QStringLiteral("<p><i>%1</i></p>")
-                        .arg(tr("Exercise: predict the number asked below, then Reveal. The charts and this step's text stay hidden until you do.")
+                        .arg(tr("Exercise: predict the number asked below, then Reveal. The charts and this step's "
+                                "text stay hidden until you do.")
                                  .toHtmlEscaped());
         else if (std::size_t(lesson_step_) < l->steps.size())
             html += QStringLiteral("<p>%1</p>").arg(inUi(l->steps[std::size_t(lesson_step_)].text).toHtmlEscaped());

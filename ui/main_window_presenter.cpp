@@ -30,11 +30,12 @@ void MainWindow::buildPresenterShortcuts()
 {
     auto* esc = new QShortcut(QKeySequence(Qt::Key_Escape), this);
     connect(esc, &QShortcut::activated, this, &MainWindow::leaveOneStep);
-    const std::pair<ChartKind, Qt::Key> keys[] = {
-        {ChartKind::Memory, Qt::Key_1}, {ChartKind::Communication, Qt::Key_2}, {ChartKind::Timeline, Qt::Key_3}};
+    const std::pair<ChartKind, Qt::Key> keys[]
+        = {{ChartKind::Memory, Qt::Key_1}, {ChartKind::Communication, Qt::Key_2}, {ChartKind::Timeline, Qt::Key_3}};
     for (const auto& [kind, key] : keys) {
         auto* s = new QShortcut(QKeySequence(Qt::CTRL | key), this);
-        connect(s, &QShortcut::activated, this, [this, k = kind] { maximiseChart(maximised_ == k ? std::nullopt : std::optional(k)); });
+        connect(s, &QShortcut::activated, this,
+                [this, k = kind] { maximiseChart(maximised_ == k ? std::nullopt : std::optional(k)); });
     }
     for (ChartKind kind : {ChartKind::Memory, ChartKind::Communication, ChartKind::Timeline})
         connect(chartFor(kind), &ChartView::doubleClicked, this,
@@ -48,9 +49,9 @@ void MainWindow::setPresenterMode(bool on)
         return;
     presenter_ = on;
     if (on) {
-        before_presenter_ = {panel_dock_->isVisible() || session_ == Session::Headless,
-                             right_dock_->isVisible() || session_ == Session::Headless, isMaximized(),
-                             QApplication::font()};
+        before_presenter_
+            = {panel_dock_->isVisible() || session_ == Session::Headless,
+               right_dock_->isVisible() || session_ == Session::Headless, isMaximized(), QApplication::font()};
         panel_dock_->hide();
         right_dock_->hide();
         QFont f = before_presenter_.font;

@@ -13,7 +13,6 @@ namespace parascope::ui {
 
 namespace {
 
-
 // The five parts, their Term names and colours.
 struct Part {
     const char* name;
@@ -86,7 +85,8 @@ MemoryChart::MemoryChart(ScenarioModel* model, QWidget* parent)
         QCPAbstractPlottable* p = plot_->plottableAt(e->pos(), false, &index);
         for (int i = 0; i < 5; ++i)
             if (p == bars_[i] && index >= 0) {
-                QToolTip::showText(e->globalPosition().toPoint(), tooltipFor(i, int(bars_[i]->data()->at(index)->key)), plot_);
+                QToolTip::showText(e->globalPosition().toPoint(), tooltipFor(i, int(bars_[i]->data()->at(index)->key)),
+                                   plot_);
                 return;
             }
         QToolTip::hideText();
@@ -106,11 +106,7 @@ void MemoryChart::retranslate()
     refresh();
 }
 
-
-int MemoryChart::barCount() const
-{
-    return bars_[0]->data()->size();
-}
+int MemoryChart::barCount() const { return bars_[0]->data()->size(); }
 
 void MemoryChart::setCursorTime(double t_s)
 {
@@ -176,12 +172,12 @@ QString MemoryChart::tooltipFor(int component, int stage) const
     const std::string prefix = kParts[component].term;
     if (s.terms.empty())
         text += QStringLiteral("<br><br>")
-              + tr("With %1 stages, formulas are shown for the first and last %2 and for the peak stage.")
-                    .arg(e.memory.stages.size())
-                    .arg(kExplainedStages / 2);
+            + tr("With %1 stages, formulas are shown for the first and last %2 and for the peak stage.")
+                  .arg(e.memory.stages.size())
+                  .arg(kExplainedStages / 2);
     for (const Term& t : s.terms) {
         const bool mine = t.name == prefix || t.name.rfind(prefix + ".", 0) == 0
-                       || (component == 3 && t.name.rfind("activations", 0) == 0);
+            || (component == 3 && t.name.rfind("activations", 0) == 0);
         if (!mine)
             continue;
         text += QStringLiteral("<br><br>") + termHtml(t);
@@ -257,7 +253,8 @@ void MemoryChart::refresh()
         plot_->removeItem(item);
     marks_.clear();
     const QFontMetrics fm(plot_->xAxis->tickLabelFont());
-    const int bar_px = plot_->axisRect()->width() > 0 ? int(plot_->axisRect()->width() * (a ? 0.36 : 0.7) / std::max(1, n)) : 0;
+    const int bar_px
+        = plot_->axisRect()->width() > 0 ? int(plot_->axisRect()->width() * (a ? 0.36 : 0.7) / std::max(1, n)) : 0;
     // Upright when the bar is wide enough for "00.0", turned along the bar when it is a line high.
     const bool upright = bar_px >= fm.horizontalAdvance(QStringLiteral("00.0"));
     const bool totals = upright || bar_px >= fm.height();
@@ -300,14 +297,15 @@ void MemoryChart::refresh()
             label->setRotation(-90);
         label->position->setCoords(i + shift, total);
         label->setPadding(QMargins(0, 0, 0, 2));
-        label->setText(totals ? (oom ? tr("%1\nOOM").arg(total, 0, 'f', 1) : QString::number(total, 'f', 1)) : tr("OOM"));
+        label->setText(totals ? (oom ? tr("%1\nOOM").arg(total, 0, 'f', 1) : QString::number(total, 'f', 1))
+                              : tr("OOM"));
         marks_.push_back(label);
     }
     // The axis title along the axis when it fits, a short one when the chart is low.
     const QString title = tr("Memory per GPU (GiB)");
-    plot_->yAxis->setLabel(plot_->axisRect()->height() <= 0 || fm.horizontalAdvance(title) + 8 < plot_->axisRect()->height()
-                               ? title
-                               : tr("GiB"));
+    plot_->yAxis->setLabel(
+        plot_->axisRect()->height() <= 0 || fm.horizontalAdvance(title) + 8 < plot_->axisRect()->height() ? title
+                                                                                                          : tr("GiB"));
     plot_->xAxis->setRange(-0.6, n - 0.4);
     // Room above the tallest bar or the capacity line for its label: two lines of text.
     const int rect_h = std::max(1, plot_->axisRect()->height());

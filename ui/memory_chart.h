@@ -21,7 +21,6 @@ class QCPItemText;
 
 namespace parascope::ui {
 
-
 class MemoryChart : public ChartView {
     Q_OBJECT
 public:

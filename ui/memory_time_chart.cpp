@@ -132,10 +132,12 @@ QString MemoryTimeChart::headline() const
     if (lanes_.empty() || e.timeline.timeline.peak_inflight.empty())
         return {};
     const QString mine = inUi(displayName(model_->scenario().parallel.schedule));
-    QString text = tr("%1: rank 0 holds the activations of at most %2 microbatches, peak %3 GiB")
-                       .arg(mine, microbatches(e.timeline.timeline.peak_inflight.front()), gib(peakOf(lanes_.front()), 1));
+    QString text
+        = tr("%1: rank 0 holds the activations of at most %2 microbatches, peak %3 GiB")
+              .arg(mine, microbatches(e.timeline.timeline.peak_inflight.front()), gib(peakOf(lanes_.front()), 1));
     if (!compare_lane_.empty())
-        text += tr("; %1: %2, peak %3 GiB").arg(inUi(displayName(*compare_)), microbatches(compare_inflight_), gib(peakOf(compare_lane_), 1));
+        text += tr("; %1: %2, peak %3 GiB")
+                    .arg(inUi(displayName(*compare_)), microbatches(compare_inflight_), gib(peakOf(compare_lane_), 1));
     if (drawn_.size() < lanes_.size())
         text += tr(" (curves of %1 of %2 ranks, evenly spaced)").arg(drawn_.size()).arg(lanes_.size());
     return text;
@@ -207,7 +209,10 @@ void MemoryTimeChart::draw()
             continue;
         const int r = drawn_[i];
         const bool first = i == 0, last = i + 1 == drawn_.size();
-        g->setPen(QPen(first ? palette::blue : last ? palette::orange : QColor(150, 170, 200), first || last ? theme_.linePx() : 1));
+        g->setPen(QPen(first      ? palette::blue
+                           : last ? palette::orange
+                                  : QColor(150, 170, 200),
+                       first || last ? theme_.linePx() : 1));
         setSteps(g, lanes_[std::size_t(r)], end);
         top = std::max(top, peakOf(lanes_[std::size_t(r)]));
         if (first || last) {

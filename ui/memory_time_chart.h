@@ -46,7 +46,7 @@ public slots:
 
 protected:
     void showEvent(QShowEvent* e) override; // draws a comparison that went stale while hidden
-    void sizeChanged() override;            // the same before an export lays the chart out
+    void sizeChanged() override; // the same before an export lays the chart out
 
 private:
     void draw();

@@ -15,8 +15,8 @@
 namespace parascope::ui {
 
 namespace {
-constexpr int kFrameMs = 33;           // ~30 frames per second
-constexpr double kStepAtOneX_s = 10;   // 1× plays the whole step in 10 s
+constexpr int kFrameMs = 33; // ~30 frames per second
+constexpr double kStepAtOneX_s = 10; // 1× plays the whole step in 10 s
 constexpr int kScrubSteps = 1000;
 const double kSpeeds[] = {0.25, 0.5, 1, 2, 4};
 } // namespace
@@ -64,10 +64,7 @@ void PlaybackBar::retranslate()
     scrub_->setToolTip(tr("Drag to move through the step (or click in the timeline)"));
 }
 
-bool PlaybackBar::playing() const
-{
-    return timer_->isActive();
-}
+bool PlaybackBar::playing() const { return timer_->isActive(); }
 
 void PlaybackBar::setStepLength(double step_s)
 {

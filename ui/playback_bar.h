@@ -18,7 +18,7 @@ class PlaybackBar : public QWidget {
     Q_OBJECT
 public:
     explicit PlaybackBar(QWidget* parent = nullptr);
-    void setStepLength(double step_s);     // a new scenario: same place as a fraction of the step
+    void setStepLength(double step_s); // a new scenario: same place as a fraction of the step
     bool playing() const;
     bool active() const { return active_; } // playing or paused (the cursor shows)
     double time() const { return t_s_; }
@@ -26,9 +26,9 @@ public:
     void retranslate();
 
 public slots:
-    void toggle();            // stopped → play from the start; playing ↔ paused
-    void stop();              // the cursor goes away
-    void seek(double t_s);    // scrub (also a click on the timeline while active)
+    void toggle(); // stopped → play from the start; playing ↔ paused
+    void stop(); // the cursor goes away
+    void seek(double t_s); // scrub (also a click on the timeline while active)
 
 signals:
     void timeChanged(double t_s); // t < 0: no cursor

@@ -27,7 +27,8 @@ QString commitSaveFile(QSaveFile& f)
     if (!flushed || f.error() != QFileDevice::NoError || on_disk != written) {
         // Qt's own message for a short write is "Unknown error": say what happened.
         const QString why = on_disk != written
-            ? QCoreApplication::translate("SaveFile", "only %1 of %2 bytes reached the disk (disk full or file too large?)")
+            ? QCoreApplication::translate("SaveFile",
+                                          "only %1 of %2 bytes reached the disk (disk full or file too large?)")
                   .arg(on_disk)
                   .arg(written)
             : f.errorString();
@@ -42,13 +43,11 @@ QString commitSaveFile(QSaveFile& f)
 QString writeFileAtomically(const QString& file, const QByteArray& bytes)
 {
     switch (outputTargetKind(file.toStdString())) {
-    case OutputTarget::Directory:
-        return QCoreApplication::translate("SaveFile", "%1 is a folder").arg(file);
+    case OutputTarget::Directory: return QCoreApplication::translate("SaveFile", "%1 is a folder").arg(file);
     case OutputTarget::Special: // QSaveFile would rename a temporary file over the device
         return QString::fromStdString(parascope::writeFileAtomically(file.toStdString(), bytes.toStdString()));
     case OutputTarget::Missing:
-    case OutputTarget::Regular:
-        break;
+    case OutputTarget::Regular: break;
     }
 #ifdef Q_OS_UNIX
     // Past the file-size limit the write fails (and is reported) instead of SIGXFSZ ending the app.

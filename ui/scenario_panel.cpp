@@ -33,8 +33,7 @@ namespace parascope::ui {
 namespace {
 
 // A combo box over an enum's name table: the item data is the value's name (util/enum_names.h).
-template <NamedEnum E>
-QComboBox* enumCombo()
+template <NamedEnum E> QComboBox* enumCombo()
 {
     auto* c = new QComboBox;
     for (const EnumName<E>& n : enumNames(E{}))
@@ -42,8 +41,7 @@ QComboBox* enumCombo()
     return c;
 }
 
-template <NamedEnum E>
-void selectEnum(QComboBox* c, E value)
+template <NamedEnum E> void selectEnum(QComboBox* c, E value)
 {
     c->setCurrentIndex(c->findData(QString::fromLatin1(toString(value))));
 }
@@ -120,7 +118,8 @@ ScenarioPanel::ScenarioPanel(ScenarioModel* model, QWidget* parent)
         });
         const auto sweepMenu = [this, i](const QPoint&) {
             QMenu menu;
-            menu.addAction(tr("Sweep this knob"), this, [this, i] { emit sweepRequested(QString::fromLatin1(rows_[i].knob->path)); });
+            menu.addAction(tr("Sweep this knob"), this,
+                           [this, i] { emit sweepRequested(QString::fromLatin1(rows_[i].knob->path)); });
             menu.exec(QCursor::pos());
         };
         connect(rows_[i].slider, &QWidget::customContextMenuRequested, this, sweepMenu);
@@ -157,7 +156,8 @@ ScenarioPanel::ScenarioPanel(ScenarioModel* model, QWidget* parent)
         connect(a, &QAction::toggled, this, [this, bit = unsigned(n.value)](bool on) {
             if (!syncing_)
                 model_->edit([&](Scenario& s) {
-                    s.training.recompute_modules = on ? (s.training.recompute_modules | bit) : (s.training.recompute_modules & ~bit);
+                    s.training.recompute_modules
+                        = on ? (s.training.recompute_modules | bit) : (s.training.recompute_modules & ~bit);
                 });
         });
     }
@@ -215,7 +215,8 @@ ScenarioPanel::ScenarioPanel(ScenarioModel* model, QWidget* parent)
     });
     connect(cluster_combo_, qOverload<int>(&QComboBox::activated), this, [this](int i) {
         std::vector<InputError> errors;
-        if (auto c = readCluster(nlohmann::json(cluster_combo_->itemData(i).toString().toStdString()), "cluster", errors))
+        if (auto c
+            = readCluster(nlohmann::json(cluster_combo_->itemData(i).toString().toStdString()), "cluster", errors))
             model_->edit([&](Scenario& s) { s.cluster = *c; });
     });
     connect(lesson_combo_, qOverload<int>(&QComboBox::activated), this, [this](int i) {
@@ -303,45 +304,55 @@ void ScenarioPanel::retranslate()
     name(cp_combo_, CpComm{});
     name(dispatcher_combo_, MoeDispatcher{});
     name(offload_combo_, Offload{});
-    offload_combo_->setToolTip(tr("Keep model states in the node's CPU memory (ZeRO-Offload, FSDP CPU offload): GPU memory drops, "
-                                  "host memory per node and the PCIe copies and CPU optimizer step enter the step; parameters "
-                                  "need ZeRO-3"));
+    offload_combo_->setToolTip(
+        tr("Keep model states in the node's CPU memory (ZeRO-Offload, FSDP CPU offload): GPU memory drops, "
+           "host memory per node and the PCIe copies and CPU optimizer step enter the step; parameters "
+           "need ZeRO-3"));
     for (QAction* a : modules_button_->menu()->actions())
         a->setText(inUi(displayName(RecomputeModule(a->data().toUInt()))));
     name(attention_combo_, AttentionKernel{});
     attention_combo_->setItemText(attention_combo_->findData(QStringLiteral("none")), tr("none (unfused)"));
-    attention_combo_->setToolTip(tr("The fused (flash) attention kernel the training software calls: cuDNN (Transformer Engine, as "
-                                    "fast as FlashAttention-3 on Hopper) or FlashAttention-2 (PyTorch SDPA's default); none keeps "
-                                    "the s × s scores in memory"));
+    attention_combo_->setToolTip(
+        tr("The fused (flash) attention kernel the training software calls: cuDNN (Transformer Engine, as "
+           "fast as FlashAttention-3 on Hopper) or FlashAttention-2 (PyTorch SDPA's default); none keeps "
+           "the s × s scores in memory"));
     cp_combo_->setToolTip(tr("How context parallelism exchanges keys and values; used when CP > 1"));
-    dispatcher_combo_->setToolTip(tr("How MoE tokens reach their experts: a copy per expert (Megatron's All-to-All) or one per "
-                                     "GPU and per node (DeepEP); used when EP > 1"));
+    dispatcher_combo_->setToolTip(
+        tr("How MoE tokens reach their experts: a copy per expert (Megatron's All-to-All) or one per "
+           "GPU and per node (DeepEP); used when EP > 1"));
     fp8_combo_->setToolTip(tr("How FP8 GEMMs scale their inputs; used when the precision is FP8"));
     for (const EnumName<GradDtype>& n : enumNames(GradDtype{}))
-        grad_combo_->setItemText(grad_combo_->findData(QString::fromLatin1(n.name)), QString::fromLatin1(n.name).toUpper());
+        grad_combo_->setItemText(grad_combo_->findData(QString::fromLatin1(n.name)),
+                                 QString::fromLatin1(n.name).toUpper());
     for (int i = 1; i < lesson_combo_->count(); ++i) // titles are short; the tooltip has them whole
         lesson_combo_->setItemData(i, lesson_combo_->itemText(i), Qt::ToolTipRole);
     sp_check_->setText(tr("Sequence parallelism (SP)"));
     name(grad_comm_combo_, GradComm{});
-    grad_comm_combo_->setToolTip(tr("What the data-parallel gradient reduction sends: the gradients as they are, BF16, FP8 or one bit "
-                                    "per element with error feedback (1-bit Adam): fewer bytes on the link for a compression pass "
-                                    "and, for 1-bit, an fp32 error buffer"));
+    grad_comm_combo_->setToolTip(
+        tr("What the data-parallel gradient reduction sends: the gradients as they are, BF16, FP8 or one bit "
+           "per element with error feedback (1-bit Adam): fewer bytes on the link for a compression pass "
+           "and, for 1-bit, an fp32 error buffer"));
     bucket_spin_->setSpecialValueText(tr("Megatron: max(40 M, 1 M·DP)"));
-    bucket_spin_->setToolTip(tr("Gradient bucket, millions of parameters: smaller buckets mean more calls (latency), larger "
-                                "ones a longer last bucket, which cannot overlap the backward"));
+    bucket_spin_->setToolTip(
+        tr("Gradient bucket, millions of parameters: smaller buckets mean more calls (latency), larger "
+           "ones a longer last bucket, which cannot overlap the backward"));
     overlap_dp_check_->setText(tr("Overlap DP gradient reduction"));
-    overlap_dp_check_->setToolTip(tr("The data-parallel gradient reduction runs during the backward, bucket by bucket (the last "
-                                     "bucket cannot hide)"));
-    overlap_tp_check_->setToolTip(tr("Megatron --tp-comm-overlap / PyTorch async TP: each TP collective hides behind the GEMM it "
-                                     "feeds or follows"));
+    overlap_dp_check_->setToolTip(
+        tr("The data-parallel gradient reduction runs during the backward, bucket by bucket (the last "
+           "bucket cannot hide)"));
+    overlap_tp_check_->setToolTip(
+        tr("Megatron --tp-comm-overlap / PyTorch async TP: each TP collective hides behind the GEMM it "
+           "feeds or follows"));
     overlap_tp_check_->setText(tr("Overlap TP communication"));
     overlap_ep_check_->setText(tr("Overlap EP All-to-All (combined 1F1B)"));
     overlap_pp_check_->setText(tr("Overlap pipeline sends"));
-    overlap_pp_check_->setToolTip(tr("Off: each activation or gradient send holds its GPU until it has arrived (synchronous "
-                                     "send/recv), as in the textbook's pipeline timeline"));
-    overlap_ep_check_->setToolTip(tr("Megatron --overlap-moe-expert-parallel-comm: one microbatch's forward runs beside the previous "
-                                     "one's backward, each one's dispatch and combine hidden behind the other's compute; needs EP > 1, "
-                                     "no full recompute, and with a pipeline the interleaved schedule"));
+    overlap_pp_check_->setToolTip(
+        tr("Off: each activation or gradient send holds its GPU until it has arrived (synchronous "
+           "send/recv), as in the textbook's pipeline timeline"));
+    overlap_ep_check_->setToolTip(
+        tr("Megatron --overlap-moe-expert-parallel-comm: one microbatch's forward runs beside the previous "
+           "one's backward, each one's dispatch and combine hidden behind the other's compute; needs EP > 1, "
+           "no full recompute, and with a pipeline the interleaved schedule"));
     for (Row& r : rows_)
         r.slider->setToolTip(tr("Right-click: sweep this knob"));
     sync();
@@ -381,9 +392,10 @@ void ScenarioPanel::sync()
             chosen << a->text();
     }
     // At most two names on the button (the panel stays narrow); the tooltip lists them all.
-    modules_button_->setText(chosen.isEmpty()   ? tr("nothing")
-                             : chosen.size() <= 2 ? chosen.join(QStringLiteral(", "))
-                                                  : tr("%1 and %2 more").arg(chosen.front()).arg(chosen.size() - 1));
+    modules_button_->setText(chosen.isEmpty() ? tr("nothing")
+                                 : chosen.size() <= 2
+                                 ? chosen.join(QStringLiteral(", "))
+                                 : tr("%1 and %2 more").arg(chosen.front()).arg(chosen.size() - 1));
     modules_button_->setToolTip(tr("What selective recompute rebuilds in the backward instead of keeping (Megatron's "
                                    "--recompute-modules, torchtitan's op-level SAC): %1")
                                     .arg(chosen.isEmpty() ? tr("nothing") : chosen.join(QStringLiteral(", "))));
@@ -410,8 +422,13 @@ void ScenarioPanel::sync()
     const long long gpus = s.parallel.gpus();
     const long long per_node = std::max(1, s.cluster.gpus_per_node);
     gpus_label_->setText(tr("GPUs = TP·PP·DP·CP = %1·%2·%3·%4 = <b>%5</b> (%6 nodes of %7)")
-                             .arg(s.parallel.tp).arg(s.parallel.pp).arg(s.parallel.dp).arg(s.parallel.cp)
-                             .arg(gpus).arg((gpus + per_node - 1) / per_node).arg(per_node));
+                             .arg(s.parallel.tp)
+                             .arg(s.parallel.pp)
+                             .arg(s.parallel.dp)
+                             .arg(s.parallel.cp)
+                             .arg(gpus)
+                             .arg((gpus + per_node - 1) / per_node)
+                             .arg(per_node));
     syncing_ = false;
 }
 
@@ -426,7 +443,7 @@ void ScenarioPanel::highlightKnob(const QString& path)
 {
     // The knobs that are not sliders: the SP check box and the CPU offload choice.
     QWidget* other = path == QLatin1String("parallel.sequence_parallel") ? static_cast<QWidget*>(sp_check_)
-                   : path == QLatin1String("parallel.offload")           ? static_cast<QWidget*>(offload_combo_)
+        : path == QLatin1String("parallel.offload")                      ? static_cast<QWidget*>(offload_combo_)
                                                                          : nullptr;
     if (other) {
         other->setStyleSheet(QStringLiteral("background: #E69F00; color: black; border-radius: 3px;"));

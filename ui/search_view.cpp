@@ -28,7 +28,7 @@ namespace parascope::ui {
 
 namespace {
 
-const QColor kEmptyFill{226, 226, 226};  // cells where nothing fits: light grey …
+const QColor kEmptyFill{226, 226, 226}; // cells where nothing fits: light grey …
 const QColor kEmptyHatch{150, 150, 150}; // … hatched
 const QColor kEmptyText{80, 80, 80};
 
@@ -236,10 +236,7 @@ void SearchView::cancelSearch()
         cancel_->store(true);
 }
 
-bool SearchView::isSearching() const
-{
-    return watcher_->isRunning();
-}
+bool SearchView::isSearching() const { return watcher_->isRunning(); }
 
 void SearchView::searchFinished()
 {
@@ -254,7 +251,10 @@ void SearchView::showOutcome(const SearchOutcome& outcome)
     result_ = outcome.result;
     table_->setRows(result_.top);
     summary_->setText(tr("%1 strategies on %2 GPUs: %3 valid, %4 fit%5 (%6 s). Double-click a row to apply it.")
-                          .arg(result_.enumerated).arg(outcome.gpus).arg(result_.valid).arg(result_.fitting)
+                          .arg(result_.enumerated)
+                          .arg(outcome.gpus)
+                          .arg(result_.valid)
+                          .arg(result_.fitting)
                           .arg(result_.cancelled ? tr(", cancelled") : QString())
                           .arg(result_.seconds, 0, 'f', 2));
     if (outcome.why) {
@@ -265,17 +265,15 @@ void SearchView::showOutcome(const SearchOutcome& outcome)
             QStringList counts;
             for (std::int64_t g : why.nearest)
                 counts << QString::number(g);
-            text += QLatin1Char(' ') + tr("Nearest GPU counts with a valid layout: %1.").arg(counts.join(QStringLiteral(", ")));
+            text += QLatin1Char(' ')
+                + tr("Nearest GPU counts with a valid layout: %1.").arg(counts.join(QStringLiteral(", ")));
         }
         summary_->setText(text);
     }
     draw();
 }
 
-QString SearchView::summary() const
-{
-    return summary_->text();
-}
+QString SearchView::summary() const { return summary_->text(); }
 
 void SearchView::applyRow(int r)
 {
@@ -308,7 +306,8 @@ void SearchView::sizeChanged()
     for (int i = 0; i < legend->elementCount(); ++i)
         if (QCPLayoutElement* item = legend->elementAt(i))
             widest = std::max(widest, item->minimumOuterSizeHint().width());
-    const int columns = std::clamp((plot_->width() - 16) / std::max(40, widest + 8), 1, std::max(1, legend->itemCount()));
+    const int columns
+        = std::clamp((plot_->width() - 16) / std::max(40, widest + 8), 1, std::max(1, legend->itemCount()));
     if (legend->itemCount() > 0 && columns != legend->wrap()) {
         legend->setWrap(columns);
         legend->setFillOrder(legend->fillOrder(), true);
@@ -322,7 +321,8 @@ void SearchView::sizeChanged()
 
 QString SearchView::heatCaption() const
 {
-    return tr("Best step (s) per TP × PP, darker = faster. Hatched: nothing fits (OOM: out of memory; —: no valid layout).");
+    return tr(
+        "Best step (s) per TP × PP, darker = faster. Hatched: nothing fits (OOM: out of memory; —: no valid layout).");
 }
 
 void SearchView::refresh()
@@ -427,7 +427,8 @@ void SearchView::fitHeatLabels()
 {
     // The caption wraps to the width being drawn (the screen, or an export's size); a new wrap
     // lays the plot out again before it is drawn.
-    const QString caption = wrapped(heatCaption(), QFontMetrics(heat_title_->font()), std::max(80, plot_->viewport().width() - 16));
+    const QString caption
+        = wrapped(heatCaption(), QFontMetrics(heat_title_->font()), std::max(80, plot_->viewport().width() - 16));
     if (caption != heat_title_->text()) {
         heat_title_->setText(caption);
         for (auto phase : {QCPLayoutElement::upPreparation, QCPLayoutElement::upMargins, QCPLayoutElement::upLayout})

@@ -16,7 +16,6 @@
 #include <optional>
 #include <vector>
 
-
 class QLabel;
 class QProgressBar;
 class QPushButton;

@@ -13,22 +13,24 @@ QString statusLine(const Scenario& sc, const Estimate& e, const Estimate* pinned
     // wrong (the first error; the list is in "What breaks").
     for (const Diagnostic& d : e.diagnostics)
         if (d.severity == Severity::Error && d.code != "out_of_memory") // OOM: valid, its numbers follow
-            return QStringLiteral("<span style='color:#D55E00'><b>") + QCoreApplication::translate("MainWindow", "INVALID")
-                 + QStringLiteral("</b></span> · ") + inUi(d.message).toHtmlEscaped();
-    QString text = QCoreApplication::translate("MainWindow", "Step %1 · %2 tokens/s · MFU %3 % · peak %4 / %5 GiB (stage %6)")
-                       .arg(seconds(e.time.step_s))
-                       .arg(e.throughput.tokens_per_s, 0, 'f', 0)
-                       .arg(e.throughput.mfu * 100, 0, 'f', 1)
-                       .arg(gib(e.memory.peak_bytes, 1), gib(e.memory.capacity_bytes, 1))
-                       .arg(e.memory.peak_stage);
+            return QStringLiteral("<span style='color:#D55E00'><b>")
+                + QCoreApplication::translate("MainWindow", "INVALID") + QStringLiteral("</b></span> · ")
+                + inUi(d.message).toHtmlEscaped();
+    QString text
+        = QCoreApplication::translate("MainWindow", "Step %1 · %2 tokens/s · MFU %3 % · peak %4 / %5 GiB (stage %6)")
+              .arg(seconds(e.time.step_s))
+              .arg(e.throughput.tokens_per_s, 0, 'f', 0)
+              .arg(e.throughput.mfu * 100, 0, 'f', 1)
+              .arg(gib(e.memory.peak_bytes, 1), gib(e.memory.capacity_bytes, 1))
+              .arg(e.memory.peak_stage);
     if (sc.parallel.offload != Offload::None)
         text += QCoreApplication::translate("MainWindow", " · CPU offload %1 / %2 GiB per node")
                     .arg(gib(e.memory.cpu_bytes_per_node, 0), gib(e.memory.host_capacity_bytes, 0));
     if (!sc.cluster.calibration.empty())
         text = QCoreApplication::translate("MainWindow", "<b>calibrated</b> · ") + text;
     if (!e.memory.fits)
-        text = QStringLiteral("<span style='color:#D55E00'><b>") + QCoreApplication::translate("MainWindow", "OUT OF MEMORY")
-             + QStringLiteral("</b></span> · ") + text;
+        text = QStringLiteral("<span style='color:#D55E00'><b>")
+            + QCoreApplication::translate("MainWindow", "OUT OF MEMORY") + QStringLiteral("</b></span> · ") + text;
     if (const Estimate* a = pinned)
         text += QCoreApplication::translate("MainWindow", " · vs A: step %1, tokens/s %2, peak %3")
                     .arg(signedPercent(e.time.step_s, a->time.step_s),

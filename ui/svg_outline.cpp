@@ -33,10 +33,7 @@ QFont fontOf(const QXmlStreamAttributes& a, double size)
     return f;
 }
 
-QString number(double v)
-{
-    return QString::number(v, 'g', 6);
-}
+QString number(double v) { return QString::number(v, 'g', 6); }
 
 // SVG path data of a QPainterPath: M/L for points, C for cubic Béziers, Z closing each figure.
 QString pathData(const QPainterPath& path)
@@ -52,10 +49,10 @@ QString pathData(const QPainterPath& path)
             d += QLatin1Char('M') + number(e.x) + QLatin1Char(' ') + number(e.y);
             break;
         case QPainterPath::LineToElement: d += QLatin1Char('L') + number(e.x) + QLatin1Char(' ') + number(e.y); break;
-        case QPainterPath::CurveToElement:
-            d += QLatin1Char('C') + number(e.x) + QLatin1Char(' ') + number(e.y);
+        case QPainterPath::CurveToElement: d += QLatin1Char('C') + number(e.x) + QLatin1Char(' ') + number(e.y); break;
+        case QPainterPath::CurveToDataElement:
+            d += QLatin1Char(' ') + number(e.x) + QLatin1Char(' ') + number(e.y);
             break;
-        case QPainterPath::CurveToDataElement: d += QLatin1Char(' ') + number(e.x) + QLatin1Char(' ') + number(e.y); break;
         }
     }
     if (!d.isEmpty())
@@ -79,7 +76,9 @@ QByteArray outlineSvgText(const QByteArray& svg, QString* error)
     QXmlStreamWriter w(&out);
     while (!in.atEnd()) {
         switch (in.readNext()) {
-        case QXmlStreamReader::StartDocument: w.writeStartDocument(in.documentVersion().toString(), in.isStandaloneDocument()); break;
+        case QXmlStreamReader::StartDocument:
+            w.writeStartDocument(in.documentVersion().toString(), in.isStandaloneDocument());
+            break;
         case QXmlStreamReader::EndDocument: w.writeEndDocument(); break;
         case QXmlStreamReader::DTD: w.writeDTD(in.text().toString()); break;
         case QXmlStreamReader::Comment: w.writeComment(in.text().toString()); break;
@@ -117,8 +116,9 @@ QByteArray outlineSvgText(const QByteArray& svg, QString* error)
             for (const QXmlStreamAttribute& a : attrs)
                 if (!isTextAttribute(a.name()))
                     w.writeAttribute(a.qualifiedName().toString(), a.value().toString());
-            w.writeAttribute(QStringLiteral("fill-rule"), glyphs.fillRule() == Qt::WindingFill ? QStringLiteral("nonzero")
-                                                                                               : QStringLiteral("evenodd"));
+            w.writeAttribute(QStringLiteral("fill-rule"),
+                             glyphs.fillRule() == Qt::WindingFill ? QStringLiteral("nonzero")
+                                                                  : QStringLiteral("evenodd"));
             w.writeAttribute(QStringLiteral("d"), pathData(glyphs));
             w.writeEndElement();
             break;
@@ -128,7 +128,10 @@ QByteArray outlineSvgText(const QByteArray& svg, QString* error)
     }
     if (in.hasError()) {
         if (error)
-            *error = QStringLiteral("SVG line %1, column %2: %3").arg(in.lineNumber()).arg(in.columnNumber()).arg(in.errorString());
+            *error = QStringLiteral("SVG line %1, column %2: %3")
+                         .arg(in.lineNumber())
+                         .arg(in.columnNumber())
+                         .arg(in.errorString());
         return {};
     }
     return out;

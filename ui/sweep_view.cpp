@@ -115,7 +115,8 @@ SweepView::SweepView(ScenarioModel* model, QWidget* parent)
         }
         runSweep(param_->currentData().toString(), values);
     });
-    connect(param_, qOverload<int>(&QComboBox::activated), this, [this] { runSweep(param_->currentData().toString()); });
+    connect(param_, qOverload<int>(&QComboBox::activated), this,
+            [this] { runSweep(param_->currentData().toString()); });
     connect(plot_, &QCustomPlot::mouseMove, this, [this](QMouseEvent* e) {
         for (QCPAxisRect* r : {memory_rect_, time_rect_, ratio_rect_}) {
             if (!r->rect().contains(e->pos()))
@@ -177,16 +178,13 @@ void SweepView::runSweep(const QString& param, std::vector<long long> values, bo
     }
     // On a worker: a sweep of a large pipeline takes seconds. A newer sweep replaces the
     // watcher's future, so only the last one asked for is drawn.
-    watcher_->setFuture(runInBackground<SweepResult>(
-        [base, path = param.toStdString(), values](QPromise<SweepResult>& promise) {
+    watcher_->setFuture(
+        runInBackground<SweepResult>([base, path = param.toStdString(), values](QPromise<SweepResult>& promise) {
             promise.addResult(sweep(base, path, values));
         }));
 }
 
-bool SweepView::isSweeping() const
-{
-    return watcher_->isRunning();
-}
+bool SweepView::isSweeping() const { return watcher_->isRunning(); }
 
 QString SweepView::pointText(int i) const
 {
@@ -194,22 +192,25 @@ QString SweepView::pointText(int i) const
         return {};
     const SweepPoint& p = result_.points[std::size_t(i)];
     QString t = tr("<b>%1 = %2</b>%3<br>peak %4 of %5 GiB (stage %6)<br>step %7 s · bubble %8 % · MFU %9 %")
-                    .arg(QString::fromStdString(result_.param)).arg(p.value)
+                    .arg(QString::fromStdString(result_.param))
+                    .arg(p.value)
                     .arg(p.valid ? QString() : tr(" — invalid"))
                     .arg(gib(p.peak_bytes, 1), gib(p.capacity_bytes, 1))
-                    .arg(p.peak_stage).arg(p.step_s, 0, 'f', 3).arg(p.bubble_fraction * 100, 0, 'f', 1).arg(p.mfu * 100, 0, 'f', 1);
+                    .arg(p.peak_stage)
+                    .arg(p.step_s, 0, 'f', 3)
+                    .arg(p.bubble_fraction * 100, 0, 'f', 1)
+                    .arg(p.mfu * 100, 0, 'f', 1);
     if (p.gpus > 0)
-        t += QStringLiteral("<br>") + tr("%n GPU(s) · DP %1 · global batch %2", nullptr, int(std::min<std::int64_t>(p.gpus, 1 << 30)))
-                                          .arg(p.dp).arg(p.global_batch);
+        t += QStringLiteral("<br>")
+            + tr("%n GPU(s) · DP %1 · global batch %2", nullptr, int(std::min<std::int64_t>(p.gpus, 1 << 30)))
+                  .arg(p.dp)
+                  .arg(p.global_batch);
     for (const Diagnostic& d : p.diagnostics)
         t += QStringLiteral("<br>• ") + QString::fromStdString(d.message.in(chineseUi() ? "zh" : "en")).toHtmlEscaped();
     return t;
 }
 
-QString SweepView::axisNote() const
-{
-    return inUi(result_.changes_note);
-}
+QString SweepView::axisNote() const { return inUi(result_.changes_note); }
 
 QString SweepView::alsoText(const SweepPoint& p) const
 {
@@ -218,7 +219,8 @@ QString SweepView::alsoText(const SweepPoint& p) const
         return {};
     // On a GPU axis the count is the value itself: the second line names DP instead.
     const bool gpu_axis = result_.param.rfind("gpus", 0) == 0;
-    const std::string& what = gpu_axis && result_.changes.size() > 1 ? result_.changes[1].what : result_.changes.front().what;
+    const std::string& what
+        = gpu_axis && result_.changes.size() > 1 ? result_.changes[1].what : result_.changes.front().what;
     if (what == "gpus" && !gpu_axis)
         return tr("%n GPU(s)", nullptr, int(std::min<std::int64_t>(p.gpus, 1 << 30)));
     if (what == "parallel.dp")
@@ -274,8 +276,9 @@ void SweepView::draw()
     const QFontMetrics fm(ratio_rect_->axis(QCPAxis::atBottom)->tickLabelFont());
     int widest = 0;
     for (const SweepPoint& p : result_.points)
-        widest = std::max({widest, fm.horizontalAdvance(QStringLiteral("✗ ") + QString::number(p.value)) + fm.averageCharWidth() * 2,
-                           fm.horizontalAdvance(alsoText(p)) + fm.averageCharWidth() * 2});
+        widest = std::max(
+            {widest, fm.horizontalAdvance(QStringLiteral("✗ ") + QString::number(p.value)) + fm.averageCharWidth() * 2,
+             fm.horizontalAdvance(alsoText(p)) + fm.averageCharWidth() * 2});
     const int width = ratio_rect_->width() > 0 ? ratio_rect_->width() : plot_->width() - 80;
     const int every = std::max(1, (n * widest + std::max(1, width) - 1) / std::max(1, width));
     for (int i = 0; i < n; ++i) {
@@ -309,10 +312,11 @@ void SweepView::draw()
         r->axis(QCPAxis::atBottom)->setRange(-0.5, std::max(1, n) - 0.5);
     }
     const Knob* knob = findSweepKnob(QString::fromStdString(result_.param));
-    ratio_rect_->axis(QCPAxis::atBottom)->setLabel(knob ? QCoreApplication::translate("Knobs", knob->label)
-                                                        : QString::fromStdString(result_.param));
+    ratio_rect_->axis(QCPAxis::atBottom)
+        ->setLabel(knob ? QCoreApplication::translate("Knobs", knob->label) : QString::fromStdString(result_.param));
     bool found = false;
-    memory_rect_->axis(QCPAxis::atLeft)->setRange(0, std::max(1.0, std::max(peak_->getValueRange(found).upper, cap.isEmpty() ? 1 : cap[0])) * 1.1);
+    memory_rect_->axis(QCPAxis::atLeft)
+        ->setRange(0, std::max(1.0, std::max(peak_->getValueRange(found).upper, cap.isEmpty() ? 1 : cap[0])) * 1.1);
     time_rect_->axis(QCPAxis::atLeft)->setRange(0, std::max(1e-6, step_->getValueRange(found).upper) * 1.1);
     ratio_rect_->axis(QCPAxis::atLeft)->setRange(0, 100);
     // Breaking points: a dashed line before the first value where each appears, named below.

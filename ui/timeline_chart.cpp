@@ -22,8 +22,8 @@ namespace parascope::ui {
 
 namespace {
 
-const OpType kLegendTypes[] = {OpType::F, OpType::B, OpType::I, OpType::W, OpType::FB, OpType::Send,
-                               OpType::AllReduce, OpType::Optimizer};
+const OpType kLegendTypes[]
+    = {OpType::F, OpType::B, OpType::I, OpType::W, OpType::FB, OpType::Send, OpType::AllReduce, OpType::Optimizer};
 
 QString typeName(OpType t)
 {
@@ -109,16 +109,9 @@ void TimelineChart::retranslate()
     refresh();
 }
 
+QString TimelineChart::title() const { return title_->text(); }
 
-QString TimelineChart::title() const
-{
-    return title_->text();
-}
-
-int TimelineChart::rowCount() const
-{
-    return gantt_->rows();
-}
+int TimelineChart::rowCount() const { return gantt_->rows(); }
 
 QString TimelineChart::tooltipFor(int segment) const
 {
@@ -174,7 +167,9 @@ QString TimelineChart::headline(const Scenario& sc, const Estimate& e) const
     // when that is too wide for the chart.
     QString shown;
     if (e.timeline.microbatches_shown < e.timeline.microbatches_total)
-        shown += tr(" · showing %1 of %2 microbatches").arg(e.timeline.microbatches_shown).arg(e.timeline.microbatches_total);
+        shown += tr(" · showing %1 of %2 microbatches")
+                     .arg(e.timeline.microbatches_shown)
+                     .arg(e.timeline.microbatches_total);
     if (&e == &model_->estimate() && !drawn_ranks_.empty())
         shown += tr(" · %1 of %2 ranks").arg(drawn_ranks_.size()).arg(e.timeline.timeline.ranks);
     if (p.pp <= 1)
@@ -227,7 +222,8 @@ bool TimelineChart::refreshSlotGrid()
     plot_->yAxis->setRange(-0.6, std::max(grid->ranks, 1) - 0.4);
     plot_->xAxis->setRange(0, std::max(1.0, grid->pipeline_end_s));
     plot_->xAxis->setLabel(tr("Slot (a forward = 1, a backward = 2)"));
-    title_->setText(tr("Slot grid · %1 · %n microbatch(es)", nullptr, int(m)).arg(inUi(displayName(sc.parallel.schedule))));
+    title_->setText(
+        tr("Slot grid · %1 · %n microbatch(es)", nullptr, int(m)).arg(inUi(displayName(sc.parallel.schedule))));
     plot_->replot(QCustomPlot::rpQueuedReplot);
     return true;
 }
@@ -245,7 +241,8 @@ void TimelineChart::refresh()
     // drew nothing visible), and for a sampled timeline (ranks_shown), evenly spaced ranks, each
     // row labelled with its rank and the title saying how many.
     const int plot_px = plot_->axisRect()->height() > 0 ? plot_->axisRect()->height() : plot_->height() / 2;
-    drawn_ranks_ = e.timeline.simulated ? ranksToDraw(tl.ranks, e.timeline.ranks_shown, std::max(8, plot_px / 2)) : std::vector<int>{};
+    drawn_ranks_ = e.timeline.simulated ? ranksToDraw(tl.ranks, e.timeline.ranks_shown, std::max(8, plot_px / 2))
+                                        : std::vector<int>{};
     const std::vector<int>& sampled = drawn_ranks_;
     const int rows = !e.timeline.simulated ? 0 : sampled.empty() ? tl.ranks : int(sampled.size());
     const auto rowOf = [&sampled](int rank) {
@@ -314,18 +311,15 @@ void TimelineChart::refresh()
     plot_->xAxis->setRange(0, std::max(1e-9, std::max(shown(e), compare ? shown(*a) : 0.0)));
     if (compare)
         title_->setText(tr("A: %1").arg(scenarioName(*model_->pinnedScenario())) + QStringLiteral(" · ")
-                        + headline(*model_->pinnedScenario(), *a).replace(QLatin1Char('\n'), QStringLiteral(" · ")) + QLatin1Char('\n')
-                        + tr("B: %1").arg(scenarioName(model_->scenario())) + QStringLiteral(" · ")
+                        + headline(*model_->pinnedScenario(), *a).replace(QLatin1Char('\n'), QStringLiteral(" · "))
+                        + QLatin1Char('\n') + tr("B: %1").arg(scenarioName(model_->scenario())) + QStringLiteral(" · ")
                         + headline(model_->scenario(), e).replace(QLatin1Char('\n'), QStringLiteral(" · ")));
     else
         title_->setText(headline(model_->scenario(), e));
     plot_->replot(QCustomPlot::rpQueuedReplot);
 }
 
-void TimelineChart::togglePlayback()
-{
-    playback_->toggle();
-}
+void TimelineChart::togglePlayback() { playback_->toggle(); }
 
 void TimelineChart::highlightStage(int stage)
 {

@@ -51,16 +51,19 @@ std::array<WallGauge, 4> wallGauges(const Walls& w)
 {
     std::array<WallGauge, 4> g;
     // Short readings, the share each wall measures; the tooltip says the rest (goodput, MTBF…).
-    g[0] = {Walls_::tr("Memory wall"), QString(), percent(w.memory.value), w.memory.value / kMemoryWall.hit, w.memory.verdict,
-            tooltipOf(w.memory)};
-    g[1] = {Walls_::tr("Communication wall"), QString(), percent(w.communication.value), w.communication.value / kCommunicationWall.hit,
-            w.communication.verdict, tooltipOf(w.communication)};
-    g[2] = {Walls_::tr("Efficiency wall"), QString(), percent(w.efficiency.value), w.efficiency.value / kEfficiencyWall.hit,
-            w.efficiency.verdict, tooltipOf(w.efficiency)};
-    g[3] = {Walls_::tr("Stability wall"), QString(), percent(w.stability.value), w.stability.value / kStabilityWall.hit,
-            w.stability.verdict, tooltipOf(w.stability)};
+    g[0] = {Walls_::tr("Memory wall"),        QString(),        percent(w.memory.value),
+            w.memory.value / kMemoryWall.hit, w.memory.verdict, tooltipOf(w.memory)};
+    g[1] = {Walls_::tr("Communication wall"), QString(),
+            percent(w.communication.value),   w.communication.value / kCommunicationWall.hit,
+            w.communication.verdict,          tooltipOf(w.communication)};
+    g[2] = {Walls_::tr("Efficiency wall"), QString(),
+            percent(w.efficiency.value),   w.efficiency.value / kEfficiencyWall.hit,
+            w.efficiency.verdict,          tooltipOf(w.efficiency)};
+    g[3] = {Walls_::tr("Stability wall"),           QString(),           percent(w.stability.value),
+            w.stability.value / kStabilityWall.hit, w.stability.verdict, tooltipOf(w.stability)};
     // The strip's short names (a 1024-pixel projector gives each gauge about 110 pixels).
-    const QString shorter[4] = {Walls_::tr("Memory"), Walls_::tr("Comm."), Walls_::tr("Efficiency"), Walls_::tr("Stability")};
+    const QString shorter[4]
+        = {Walls_::tr("Memory"), Walls_::tr("Comm."), Walls_::tr("Efficiency"), Walls_::tr("Stability")};
     for (int i = 0; i < 4; ++i)
         g[std::size_t(i)].label = shorter[i] + QLatin1Char(' ') + g[std::size_t(i)].reading;
     return g;
@@ -112,7 +115,8 @@ void WallsStrip::paintEvent(QPaintEvent*)
         p.setPen(QPen(palette::black, 2));
         p.drawLine(QPointF(wall_x, bar.top()), QPointF(wall_x, bar.bottom()));
         p.setPen(palette::black);
-        p.drawText(bar.adjusted(5, 0, -3, 0), Qt::AlignVCenter | Qt::AlignLeft, fm.elidedText(g.label, Qt::ElideRight, bar.width() - 8));
+        p.drawText(bar.adjusted(5, 0, -3, 0), Qt::AlignVCenter | Qt::AlignLeft,
+                   fm.elidedText(g.label, Qt::ElideRight, bar.width() - 8));
     }
 }
 

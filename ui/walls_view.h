@@ -22,12 +22,12 @@ class ScenarioModel;
 
 // One wall as the views show it.
 struct WallGauge {
-    QString name;     // 显存墙 / Memory wall
-    QString label;    // in the strip, with the reading: 显存墙 23.1 % / Memory 23.1 %
-    QString reading;  // the wall's value: "23.1 %" (peak/capacity, exposed/step, lost/step, 1 − goodput)
+    QString name; // 显存墙 / Memory wall
+    QString label; // in the strip, with the reading: 显存墙 23.1 % / Memory 23.1 %
+    QString reading; // the wall's value: "23.1 %" (peak/capacity, exposed/step, lost/step, 1 − goodput)
     double share = 0; // value / the value that hits the wall
     WallVerdict verdict = WallVerdict::Ok;
-    QString tooltip;  // explanation and terms (HTML)
+    QString tooltip; // explanation and terms (HTML)
 };
 
 std::array<WallGauge, 4> wallGauges(const Walls& walls);

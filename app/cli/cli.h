@@ -31,13 +31,13 @@ struct Args {
     bool closed_form = false, fewest_gpus = false;
     parascope::NcclTestsOverrides nccl;
     bool explain = true;
-    bool text_only = false;   // model import-hf: the language model of a multimodal config
-    bool comm_lanes = false;  // timeline --format chrome-trace: one thread per kind of communication
-    std::string cluster;      // model import-megatron: the cluster preset
-    long long vocab = 0;      // model import-megatron: the tokenizer's vocabulary
-    int device = -1;          // compare-trace: the GPU of a trace that holds several
-    std::string bytes;        // collective: the buffer size ("1GiB", "256MB", "4096")
-    std::string algorithm;    // collective: ring, tree or hierarchical
+    bool text_only = false; // model import-hf: the language model of a multimodal config
+    bool comm_lanes = false; // timeline --format chrome-trace: one thread per kind of communication
+    std::string cluster; // model import-megatron: the cluster preset
+    long long vocab = 0; // model import-megatron: the tokenizer's vocabulary
+    int device = -1; // compare-trace: the GPU of a trace that holds several
+    std::string bytes; // collective: the buffer size ("1GiB", "256MB", "4096")
+    std::string algorithm; // collective: ring, tree or hierarchical
     bool help = false; // --help after a subcommand
 };
 
@@ -47,7 +47,10 @@ std::optional<std::string> languageOf(std::string_view value);
 inline constexpr const char* kLanguages = "en, en_US, zh, zh_CN";
 
 inline bool zh(const Args& a) { return a.lang == "zh"; }
-inline std::string say(const Args& a, const std::string& en, const std::string& zh_text) { return zh(a) ? zh_text : en; }
+inline std::string say(const Args& a, const std::string& en, const std::string& zh_text)
+{
+    return zh(a) ? zh_text : en;
+}
 
 // The usage text in "en" or "zh"; the knobs --set and sweep take are listed from the knob table.
 std::string usage(const std::string& lang = "en");

@@ -28,15 +28,13 @@ std::string verdictWord(const Args& a, DecisionVerdict v)
     return {};
 }
 
-nlohmann::json localized(const Args& a, const Localized& l)
-{
-    return l.in(a.lang);
-}
+nlohmann::json localized(const Args& a, const Localized& l) { return l.in(a.lang); }
 
 // The procedure's layout with the switches it sets too (SP, the schedule).
 std::string layoutLine(const Scenario& sc)
 {
-    return layoutText(sc.parallel) + (sc.parallel.sequence_parallel ? " · SP" : "") + " · " + toString(sc.parallel.schedule);
+    return layoutText(sc.parallel) + (sc.parallel.sequence_parallel ? " · SP" : "") + " · "
+        + toString(sc.parallel.schedule);
 }
 
 } // namespace
@@ -61,12 +59,9 @@ int adviseCommand(const Args& a)
                              {"finding_zh", s.finding.zh},
                              {"why", localized(a, s.why)},
                              {"numbers", termsToJson(s.numbers)}});
-        nlohmann::json out = {{"schema", "parascope.advice/1"},
-                              {"steps", steps},
-                              {"scenario", scenarioToJson(r.scenario)},
-                              {"fits", r.fits},
-                              {"step_s", r.estimate.time.step_s},
-                              {"peak_bytes", r.estimate.memory.peak_bytes}};
+        nlohmann::json out = {{"schema", "parascope.advice/1"},         {"steps", steps},
+                              {"scenario", scenarioToJson(r.scenario)}, {"fits", r.fits},
+                              {"step_s", r.estimate.time.step_s},       {"peak_bytes", r.estimate.memory.peak_bytes}};
         if (r.search_best) {
             out["search_best"] = {{"scenario", scenarioToJson(*r.search_best)}, {"step_s", r.search_best_step_s}};
         }
@@ -74,14 +69,14 @@ int adviseCommand(const Args& a)
         return emit(a, out.dump(2) + "\n");
     }
     std::string text = say(a, "The course's decision procedure on ", "课程的决策流程：") + r.scenario.model.name + ", "
-                     + std::to_string(r.scenario.parallel.gpus()) + " × " + r.scenario.cluster.gpu.name + "\n\n";
+        + std::to_string(r.scenario.parallel.gpus()) + " × " + r.scenario.cluster.gpu.name + "\n\n";
     for (const DecisionStep& s : r.steps) {
         text += s.title.in(a.lang) + "  [" + verdictWord(a, s.verdict) + "]\n";
         text += "  " + s.finding.in(a.lang) + "\n";
         text += "  " + say(a, "why: ", "依据：") + s.why.in(a.lang) + "\n\n";
     }
-    text += say(a, "Result: ", "结果：") + layoutLine(r.scenario) + say(a, ", step ", "，单步 ") + num(r.estimate.time.step_s)
-          + " s" + (r.fits ? "" : say(a, " (does not fit)", "（放不下）")) + "\n";
+    text += say(a, "Result: ", "结果：") + layoutLine(r.scenario) + say(a, ", step ", "，单步 ")
+        + num(r.estimate.time.step_s) + " s" + (r.fits ? "" : say(a, " (does not fit)", "（放不下）")) + "\n";
     if (!r.comparison.en.empty())
         text += say(a, "Search: ", "搜索：") + r.comparison.in(a.lang) + "\n";
     if (r.search_best)

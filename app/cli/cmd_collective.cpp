@@ -33,10 +33,10 @@ std::optional<double> parseBytes(const std::string& text)
     for (const char* c = end; *c; ++c)
         if (*c != ' ')
             unit += char(std::tolower(static_cast<unsigned char>(*c)));
-    static const std::map<std::string, double> units = {
-        {"", 1},           {"b", 1},        {"k", 1024.0},   {"m", 1048576.0},     {"g", 1073741824.0}, {"kib", 1024.0},
-        {"mib", 1048576.0}, {"gib", 1073741824.0}, {"tib", 1099511627776.0}, {"kb", 1e3}, {"mb", 1e6}, {"gb", 1e9},
-        {"tb", 1e12}};
+    static const std::map<std::string, double> units
+        = {{"", 1},         {"b", 1},           {"k", 1024.0},         {"m", 1048576.0},         {"g", 1073741824.0},
+           {"kib", 1024.0}, {"mib", 1048576.0}, {"gib", 1073741824.0}, {"tib", 1099511627776.0}, {"kb", 1e3},
+           {"mb", 1e6},     {"gb", 1e9},        {"tb", 1e12}};
     const auto it = units.find(unit);
     if (it == units.end())
         return std::nullopt;
@@ -87,19 +87,24 @@ const char* linkName(const Args& a, Link l)
 std::string planText(const Args& a, const CollectivePlan& p, const ClusterSpec& cluster)
 {
     const std::string algo = say(a, toString(p.algorithm), displayName(p.algorithm).zh);
-    std::string out = say(a, algo + " " + toString(p.op) + " of " + bytesText(p.bytes) + " over " + std::to_string(p.ranks) + " GPUs on "
-                                 + std::to_string(p.nodes) + (p.nodes == 1 ? " node" : " nodes") + " (" + cluster.name + ")",
-                          algo + " " + toString(p.op) + "：" + bytesText(p.bytes) + "，" + std::to_string(p.ranks) + " 块 GPU，"
-                              + std::to_string(p.nodes) + " 个节点（" + cluster.name + "）")
-                    + "\n\n";
+    std::string out = say(a,
+                          algo + " " + toString(p.op) + " of " + bytesText(p.bytes) + " over " + std::to_string(p.ranks)
+                              + " GPUs on " + std::to_string(p.nodes) + (p.nodes == 1 ? " node" : " nodes") + " ("
+                              + cluster.name + ")",
+                          algo + " " + toString(p.op) + "：" + bytesText(p.bytes) + "，" + std::to_string(p.ranks)
+                              + " 块 GPU，" + std::to_string(p.nodes) + " 个节点（" + cluster.name + "）")
+        + "\n\n";
     const Term& sent = p.terms[0];
     out += say(a, "sent per GPU: ", "每块 GPU 发送：") + bytesText(p.bytes_sent_per_gpu) + "  = " + sent.formula + "\n";
     if (p.parameter_server_bytes > 0)
-        out += say(a, "a parameter server would move 2·S·(n−1) = ", "参数服务器则要经过中心节点搬运 2·S·(n−1) = ") + bytesText(p.parameter_server_bytes)
-             + say(a, " through its one server: the ring's per-GPU volume does not grow with n", "：环形算法每块 GPU 的通信量不随 n 增长")
-             + "\n";
-    out += say(a, "time: ", "耗时：") + timeText(p.time_s) + "  (" + std::to_string(p.steps.size()) + say(a, " steps", " 步") + ")   algbw "
-         + gbps(p.algbw_bytes_per_s) + "   busbw " + gbps(p.busbw_bytes_per_s) + "\n\n";
+        out += say(a, "a parameter server would move 2·S·(n−1) = ", "参数服务器则要经过中心节点搬运 2·S·(n−1) = ")
+            + bytesText(p.parameter_server_bytes)
+            + say(a, " through its one server: the ring's per-GPU volume does not grow with n",
+                  "：环形算法每块 GPU 的通信量不随 n 增长")
+            + "\n";
+    out += say(a, "time: ", "耗时：") + timeText(p.time_s) + "  (" + std::to_string(p.steps.size())
+        + say(a, " steps", " 步") + ")   algbw " + gbps(p.algbw_bytes_per_s) + "   busbw " + gbps(p.busbw_bytes_per_s)
+        + "\n\n";
 
     // The steps: every transfer for a small group, the links used otherwise; the first 32 steps.
     constexpr std::size_t kShown = 32;
@@ -112,19 +117,20 @@ std::string planText(const Args& a, const CollectivePlan& p, const ClusterSpec& 
         if (p.ranks <= 8) {
             for (const ChunkTransfer& t : s.transfers)
                 what += (what.empty() ? "" : ", ") + std::to_string(t.from) + "→" + std::to_string(t.to)
-                      + (t.chunk >= 0 ? " #" + std::to_string(t.chunk) : std::string()) + (t.reduce ? "+" : "");
+                    + (t.chunk >= 0 ? " #" + std::to_string(t.chunk) : std::string()) + (t.reduce ? "+" : "");
             what += "  ";
         }
         for (const auto& [l, count] : links)
             what += std::string(linkName(a, l)) + " ×" + std::to_string(count) + " ";
         out += padColumns(std::to_string(s.index + 1), 4) + "  " + padColumns(s.phase.in(a.lang), 30, false) + " "
-             + padColumns(timeText(s.start_s), 12) + " – " + padColumns(timeText(s.end_s), 12) + "  " + what + "\n";
+            + padColumns(timeText(s.start_s), 12) + " – " + padColumns(timeText(s.end_s), 12) + "  " + what + "\n";
     }
     if (p.steps.size() > kShown)
         out += say(a, "… " + std::to_string(p.steps.size() - kShown) + " more steps (--format json lists every one)\n",
                    "……另有 " + std::to_string(p.steps.size() - kShown) + " 步（--format json 列出全部）\n");
     if (p.ranks <= 8)
-        out += say(a, "(a→b #K: rank a sends chunk K to rank b; + : b adds it to its own)\n", "（a→b #K：rank a 把第 K 块发给 rank b；+：b 把它累加到自己的数据上）\n");
+        out += say(a, "(a→b #K: rank a sends chunk K to rank b; + : b adds it to its own)\n",
+                   "（a→b #K：rank a 把第 K 块发给 rank b；+：b 把它累加到自己的数据上）\n");
     return out;
 }
 
@@ -134,9 +140,20 @@ nlohmann::json planJson(const CollectivePlan& p, const ClusterSpec& cluster)
     for (const CollectiveStep& s : p.steps) {
         nlohmann::json t = nlohmann::json::array();
         for (const ChunkTransfer& x : s.transfers)
-            t.push_back({{"from", x.from}, {"to", x.to}, {"chunk", x.chunk}, {"bytes", x.bytes},
-                         {"link", x.link == Link::Network ? "network" : x.link == Link::Pcie ? "pcie" : "nvlink"}, {"reduce", x.reduce}});
-        steps.push_back({{"step", s.index}, {"phase", s.phase.en}, {"start_s", s.start_s}, {"end_s", s.end_s}, {"transfers", std::move(t)}});
+            t.push_back({{"from", x.from},
+                         {"to", x.to},
+                         {"chunk", x.chunk},
+                         {"bytes", x.bytes},
+                         {"link",
+                          x.link == Link::Network    ? "network"
+                              : x.link == Link::Pcie ? "pcie"
+                                                     : "nvlink"},
+                         {"reduce", x.reduce}});
+        steps.push_back({{"step", s.index},
+                         {"phase", s.phase.en},
+                         {"start_s", s.start_s},
+                         {"end_s", s.end_s},
+                         {"transfers", std::move(t)}});
     }
     nlohmann::json j = {{"schema", "parascope.collective/1"},
                         {"op", toString(p.op)},
@@ -181,7 +198,8 @@ int collectiveCommand(const Args& a)
     const std::optional<ClusterSpec> cluster = readCluster(nlohmann::json(cluster_id), "--cluster", errors);
     if (!cluster)
         return printFileErrors("collective", errors);
-    const std::optional<CollectivePlan> plan = planCollective(*a.nccl.op, *bytes, a.nccl.ranks, *cluster, *algorithm, errors);
+    const std::optional<CollectivePlan> plan
+        = planCollective(*a.nccl.op, *bytes, a.nccl.ranks, *cluster, *algorithm, errors);
     if (!plan)
         return printFileErrors("collective", errors);
     if (format == "json")

@@ -57,8 +57,10 @@ int timelineCommand(const Args& a)
         return kExitBadInput;
     const parascope::Estimate est = parascope::evaluate(*scenario);
     if (!est.timeline.simulated)
-        std::cerr << "parascope-cli: " << say(a, "note: no simulated timeline (" + est.time.note + ")",
-                                              "注意：没有仿真时间线（改用解析估计）") << "\n";
+        std::cerr << "parascope-cli: "
+                  << say(a, "note: no simulated timeline (" + est.time.note + ")",
+                         "注意：没有仿真时间线（改用解析估计）")
+                  << "\n";
     const nlohmann::json j = format == "json" ? parascope::timelineToJson(*scenario, est)
                                               : parascope::timelineToChromeTrace(*scenario, est, {a.comm_lanes});
     return emit(a, j.dump() + "\n");
@@ -103,16 +105,28 @@ int sweepCommand(const Args& a)
         for (const auto& p : r.points) {
             nlohmann::json diags = nlohmann::json::array();
             for (const auto& d : p.diagnostics)
-                diags.push_back({{"severity", parascope::toString(d.severity)}, {"code", d.code}, {"message", d.message.in(a.lang)}});
-            points.push_back({{"value", p.value}, {"valid", p.valid}, {"peak_bytes", p.peak_bytes}, {"capacity_bytes", p.capacity_bytes},
-                              {"peak_stage", p.peak_stage}, {"stage_bytes", p.stage_bytes}, {"step_s", p.step_s},
-                              {"bubble_fraction", p.bubble_fraction}, {"exposed_comm_s", p.exposed_comm_s}, {"mfu", p.mfu},
-                              {"tokens_per_s", p.tokens_per_s}, {"goodput", p.goodput}, {"diagnostics", diags}});
+                diags.push_back({{"severity", parascope::toString(d.severity)},
+                                 {"code", d.code},
+                                 {"message", d.message.in(a.lang)}});
+            points.push_back({{"value", p.value},
+                              {"valid", p.valid},
+                              {"peak_bytes", p.peak_bytes},
+                              {"capacity_bytes", p.capacity_bytes},
+                              {"peak_stage", p.peak_stage},
+                              {"stage_bytes", p.stage_bytes},
+                              {"step_s", p.step_s},
+                              {"bubble_fraction", p.bubble_fraction},
+                              {"exposed_comm_s", p.exposed_comm_s},
+                              {"mfu", p.mfu},
+                              {"tokens_per_s", p.tokens_per_s},
+                              {"goodput", p.goodput},
+                              {"diagnostics", diags}});
         }
         nlohmann::json breaks = nlohmann::json::array();
         for (const auto& b : r.breaks)
             breaks.push_back({{"value", b.value}, {"code", b.code}, {"message", b.message.in(a.lang)}});
-        nlohmann::json out{{"schema", "parascope.sweep/1"}, {"param", r.param}, {"points", points}, {"breaking_points", breaks}};
+        nlohmann::json out{
+            {"schema", "parascope.sweep/1"}, {"param", r.param}, {"points", points}, {"breaking_points", breaks}};
         if (!r.changes_note.en.empty())
             out["changes_note"] = r.changes_note.in(a.lang); // what else moves along the axis (GPUs, DP, …)
         return emit(a, out.dump(2) + "\n");
@@ -120,30 +134,35 @@ int sweepCommand(const Args& a)
     std::ostringstream o;
     char line[512];
     if (format == "csv") {
-        o << "value,valid,peak_gib,capacity_gib,peak_stage,step_s,bubble_fraction,exposed_comm_s,mfu,tokens_per_s,goodput,diagnostics\n";
+        o << "value,valid,peak_gib,capacity_gib,peak_stage,step_s,bubble_fraction,exposed_comm_s,mfu,tokens_per_s,"
+             "goodput,diagnostics\n";
         for (const auto& p : r.points) {
-            std::snprintf(line, sizeof line, "%lld,%d,%.4f,%.4f,%d,%.6g,%.6g,%.6g,%.6g,%.6g,%.6g,%s\n", p.value, p.valid ? 1 : 0,
-                          p.peak_bytes / gib, p.capacity_bytes / gib, p.peak_stage, p.step_s, p.bubble_fraction, p.exposed_comm_s,
-                          p.mfu, p.tokens_per_s, p.goodput, codes(p, ";").c_str());
+            std::snprintf(line, sizeof line, "%lld,%d,%.4f,%.4f,%d,%.6g,%.6g,%.6g,%.6g,%.6g,%.6g,%s\n", p.value,
+                          p.valid ? 1 : 0, p.peak_bytes / gib, p.capacity_bytes / gib, p.peak_stage, p.step_s,
+                          p.bubble_fraction, p.exposed_comm_s, p.mfu, p.tokens_per_s, p.goodput, codes(p, ";").c_str());
             o << line;
         }
         return emit(a, o.str());
     }
     o << say(a, "Sweep of ", "参数扫描：") << r.param << "\n";
-    const struct { const char* en; const char* zh; std::size_t width; } columns[] = {
-        {"value", "取值", 10}, {"valid", "有效", 7}, {"peak GiB", "峰值 GiB", 11}, {"capacity", "容量 GiB", 10},
-        {"step s", "单步 s", 9}, {"bubble", "气泡", 9}, {"exposed s", "未重叠 s", 10}, {"MFU", "MFU", 7}, {"tokens/s", "tokens/s", 13},
-        {"goodput", "有效时间", 10}};
+    const struct {
+        const char* en;
+        const char* zh;
+        std::size_t width;
+    } columns[] = {{"value", "取值", 10},         {"valid", "有效", 7},    {"peak GiB", "峰值 GiB", 11},
+                   {"capacity", "容量 GiB", 10},  {"step s", "单步 s", 9}, {"bubble", "气泡", 9},
+                   {"exposed s", "未重叠 s", 10}, {"MFU", "MFU", 7},       {"tokens/s", "tokens/s", 13},
+                   {"goodput", "有效时间", 10}};
     for (const auto& c : columns)
         o << padColumns(say(a, c.en, c.zh), c.width);
     o << "  " << say(a, "diagnostics", "诊断") << "\n";
     for (const auto& p : r.points) {
         std::snprintf(line, sizeof line, "%10lld", p.value);
         o << line << padColumns(p.valid ? say(a, "yes", "是") : say(a, "no", "否"), 7);
-        std::snprintf(line, sizeof line, "%11.2f%10.1f%9.3f%9s%10.3f%7s%13.0f%10s  %s\n", p.peak_bytes / gib, p.capacity_bytes / gib,
-                      p.step_s, parascope::formatPercent(p.bubble_fraction).c_str(), p.exposed_comm_s,
-                      parascope::formatPercent(p.mfu).c_str(), p.tokens_per_s, parascope::formatPercent(p.goodput).c_str(),
-                      codes(p, ", ").c_str());
+        std::snprintf(line, sizeof line, "%11.2f%10.1f%9.3f%9s%10.3f%7s%13.0f%10s  %s\n", p.peak_bytes / gib,
+                      p.capacity_bytes / gib, p.step_s, parascope::formatPercent(p.bubble_fraction).c_str(),
+                      p.exposed_comm_s, parascope::formatPercent(p.mfu).c_str(), p.tokens_per_s,
+                      parascope::formatPercent(p.goodput).c_str(), codes(p, ", ").c_str());
         o << line;
     }
     o << say(a, "\nBreaking points:\n", "\n临界点：\n");

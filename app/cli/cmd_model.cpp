@@ -45,13 +45,17 @@ int importHf(const Args& a)
     const ModelSpec& m = imported->model;
     const ParamCounts c = countParameters(m, Explain::NumbersOnly);
     nlohmann::json j = modelToJson(m);
-    j["source"] = "Hugging Face config.json (" + imported->architecture + "), imported by parascope-cli model import-hf";
+    j["source"]
+        = "Hugging Face config.json (" + imported->architecture + "), imported by parascope-cli model import-hf";
     // The count beside the model card's, on stderr so that stdout stays the model object.
     const std::int64_t main_count = c.total - c.mtp_modules * c.mtp_module;
     std::cerr << "parascope-cli: " << m.name << " (" << imported->architecture << "): "
-              << say(a, grouped(main_count) + " parameters" + (c.mtp_modules > 0 ? " + MTP " + grouped(c.mtp_modules * c.mtp_module) : std::string())
-                            + (m.moe ? ", " + grouped(c.active) + " active per token" : std::string()),
-                     grouped(main_count) + " 个参数" + (c.mtp_modules > 0 ? "，另有 MTP " + grouped(c.mtp_modules * c.mtp_module) : std::string())
+              << say(a,
+                     grouped(main_count) + " parameters"
+                         + (c.mtp_modules > 0 ? " + MTP " + grouped(c.mtp_modules * c.mtp_module) : std::string())
+                         + (m.moe ? ", " + grouped(c.active) + " active per token" : std::string()),
+                     grouped(main_count) + " 个参数"
+                         + (c.mtp_modules > 0 ? "，另有 MTP " + grouped(c.mtp_modules * c.mtp_module) : std::string())
                          + (m.moe ? "，每个 token 激活 " + grouped(c.active) : std::string()))
               << "\n";
     return emit(a, j.dump(2) + "\n");
@@ -82,7 +86,8 @@ int importMegatron(const Args& a)
 int modelCommand(const Args& a)
 {
     if (a.positional.empty() || (a.positional[0] != "import-hf" && a.positional[0] != "import-megatron"))
-        return badUsage(a, "model needs a subcommand: import-hf or import-megatron", "model 需要子命令：import-hf 或 import-megatron");
+        return badUsage(a, "model needs a subcommand: import-hf or import-megatron",
+                        "model 需要子命令：import-hf 或 import-megatron");
     if (a.positional.size() != 2)
         return badUsage(a, a.positional[0] + " needs exactly one FILE", a.positional[0] + " 需要且只需要一个文件");
     return a.positional[0] == "import-hf" ? importHf(a) : importMegatron(a);

@@ -57,19 +57,23 @@ int profileCommand(const Args& a)
         const parascope::Collective op = imported->op.value_or(parascope::Collective::AllReduce);
         const long long sizes = (long long)imported->rows.size();
         std::cerr << "parascope-cli: " << name << ": "
-                  << say(a, std::string(parascope::toString(op)) + " on " + parascope::countOf(imported->ranks, "rank", "ranks") + ", "
-                                + parascope::countOf(imported->nodes, "node", "nodes") + ", " + parascope::countOf(sizes, "size", "sizes"),
-                         parascope::displayName(op).zh + "：" + std::to_string(imported->ranks) + " 个进程，" + std::to_string(imported->nodes)
-                             + " 个节点，" + std::to_string(sizes) + " 种消息大小")
+                  << say(a,
+                         std::string(parascope::toString(op)) + " on "
+                             + parascope::countOf(imported->ranks, "rank", "ranks") + ", "
+                             + parascope::countOf(imported->nodes, "node", "nodes") + ", "
+                             + parascope::countOf(sizes, "size", "sizes"),
+                         parascope::displayName(op).zh + "：" + std::to_string(imported->ranks) + " 个进程，"
+                             + std::to_string(imported->nodes) + " 个节点，" + std::to_string(sizes) + " 种消息大小")
                   << "\n";
         for (const parascope::Localized& w : imported->warnings)
             std::cerr << "parascope-cli: " << name << ": " << say(a, "warning: " + w.en, "警告：" + w.zh) << "\n";
         if (imported->avg_busbw_gbps > 0) // the log's own average beside ours, as a check
             std::cerr << "parascope-cli: " << name << ": "
-                      << say(a, "average busbw: the log says " + parascope::num(imported->avg_busbw_gbps) + " GB/s, the imported sizes "
-                                    + parascope::num(imported->meanBusbwGbps()) + " GB/s",
-                             "平均总线带宽：日志为 " + parascope::num(imported->avg_busbw_gbps) + " GB/s，导入的各消息大小为 "
-                                 + parascope::num(imported->meanBusbwGbps()) + " GB/s")
+                      << say(a,
+                             "average busbw: the log says " + parascope::num(imported->avg_busbw_gbps)
+                                 + " GB/s, the imported sizes " + parascope::num(imported->meanBusbwGbps()) + " GB/s",
+                             "平均总线带宽：日志为 " + parascope::num(imported->avg_busbw_gbps)
+                                 + " GB/s，导入的各消息大小为 " + parascope::num(imported->meanBusbwGbps()) + " GB/s")
                       << "\n";
         imports.push_back(std::move(*imported));
         sources.push_back(name);

@@ -42,20 +42,22 @@ int searchCommand(const Args& a)
         const auto& p = row.parallel;
         char buf[160];
         std::snprintf(buf, sizeof buf, "TP%d PP%d%s DP%d CP%d EP%d%s ZeRO-%d ", p.tp, p.pp,
-                      p.schedule == parascope::ScheduleKind::Interleaved ? (" VPP" + std::to_string(p.vpp)).c_str() : "",
+                      p.schedule == parascope::ScheduleKind::Interleaved ? (" VPP" + std::to_string(p.vpp)).c_str()
+                                                                         : "",
                       p.dp, p.cp, p.ep, p.sequence_parallel ? " SP" : "", p.zero);
         const long long mb = (long long)row.training.micro_batch;
         return std::string(buf)
-             + (zh(a) ? "微批大小 " + std::to_string(mb) + " " + parascope::displayName(row.training.recompute).zh + " "
-                            + parascope::displayName(p.schedule).zh
-                      : "mb" + std::to_string(mb) + " " + parascope::toString(row.training.recompute) + " "
-                            + parascope::toString(p.schedule));
+            + (zh(a) ? "微批大小 " + std::to_string(mb) + " " + parascope::displayName(row.training.recompute).zh + " "
+                       + parascope::displayName(p.schedule).zh
+                     : "mb" + std::to_string(mb) + " " + parascope::toString(row.training.recompute) + " "
+                       + parascope::toString(p.schedule));
     };
     const auto rowJson = [&](const parascope::SearchRow& row) {
         nlohmann::json j = parascope::scenarioToJson(parascope::applyRow(*scenario, row));
-        return nlohmann::json{{"rank_index", row.index}, {"parallel", j["parallel"]}, {"training", j["training"]},
-                              {"step_s", row.step_s}, {"tokens_per_s", row.tokens_per_s}, {"mfu", row.mfu},
-                              {"peak_bytes", row.peak_bytes}, {"bubble_fraction", row.bubble_fraction}};
+        return nlohmann::json{{"rank_index", row.index},          {"parallel", j["parallel"]},
+                              {"training", j["training"]},        {"step_s", row.step_s},
+                              {"tokens_per_s", row.tokens_per_s}, {"mfu", row.mfu},
+                              {"peak_bytes", row.peak_bytes},     {"bubble_fraction", row.bubble_fraction}};
     };
     std::optional<parascope::FewestGpusResult> fewest;
     if (a.fewest_gpus)
@@ -70,9 +72,14 @@ int searchCommand(const Args& a)
             top.push_back(rowJson(row));
         for (const auto& row : r.pareto)
             pareto.push_back(rowJson(row));
-        nlohmann::json out = {{"schema", "parascope.search/1"}, {"gpus", r.top.empty() ? a.gpus : (long long)r.top.front().parallel.gpus()},
-                              {"enumerated", r.enumerated}, {"valid", r.valid}, {"fitting", r.fitting}, {"seconds", r.seconds},
-                              {"top", top}, {"pareto", pareto}};
+        nlohmann::json out = {{"schema", "parascope.search/1"},
+                              {"gpus", r.top.empty() ? a.gpus : (long long)r.top.front().parallel.gpus()},
+                              {"enumerated", r.enumerated},
+                              {"valid", r.valid},
+                              {"fitting", r.fitting},
+                              {"seconds", r.seconds},
+                              {"top", top},
+                              {"pareto", pareto}};
         if (fewest) {
             out["fewest_gpus"] = fewest->gpus; // 0: none up to fewest_gpus_searched_up_to
             out["fewest_gpus_searched_up_to"] = fewest->searched_up_to;
@@ -91,28 +98,29 @@ int searchCommand(const Args& a)
         int k = 0;
         for (const auto& row : r.top) {
             const auto& p = row.parallel;
-            std::snprintf(line, sizeof line, "%d,%d,%d,%d,%d,%d,%d,%d,%d,%lld,%s,%s,%.6g,%.6g,%.6g,%.4f\n", ++k, p.tp, p.pp, p.vpp, p.dp,
-                          p.cp, p.ep, p.sequence_parallel ? 1 : 0, p.zero, (long long)row.training.micro_batch,
-                          parascope::toString(row.training.recompute), parascope::toString(p.schedule), row.step_s, row.tokens_per_s,
-                          row.mfu, row.peak_bytes / gib);
+            std::snprintf(line, sizeof line, "%d,%d,%d,%d,%d,%d,%d,%d,%d,%lld,%s,%s,%.6g,%.6g,%.6g,%.4f\n", ++k, p.tp,
+                          p.pp, p.vpp, p.dp, p.cp, p.ep, p.sequence_parallel ? 1 : 0, p.zero,
+                          (long long)row.training.micro_batch, parascope::toString(row.training.recompute),
+                          parascope::toString(p.schedule), row.step_s, row.tokens_per_s, row.mfu, row.peak_bytes / gib);
             o2 << line;
         }
         return emit(a, o2.str());
     }
     if (zh(a))
-        std::snprintf(line, sizeof line, "搜索：枚举 %zu 种策略，%zu 种合法，%zu 种放得下；用时 %.2f s（%s）\n", r.enumerated, r.valid,
-                      r.fitting, r.seconds, a.closed_form ? "单步按解析估计" : "单步按事件仿真");
+        std::snprintf(line, sizeof line, "搜索：枚举 %zu 种策略，%zu 种合法，%zu 种放得下；用时 %.2f s（%s）\n",
+                      r.enumerated, r.valid, r.fitting, r.seconds, a.closed_form ? "单步按解析估计" : "单步按事件仿真");
     else
         std::snprintf(line, sizeof line, "Search: %s enumerated, %zu valid, %zu fit; %.2f s (%s)\n",
-                      parascope::countOf((long long)r.enumerated, "strategy", "strategies").c_str(), r.valid, r.fitting, r.seconds,
-                      a.closed_form ? "closed-form step" : "simulated step");
+                      parascope::countOf((long long)r.enumerated, "strategy", "strategies").c_str(), r.valid, r.fitting,
+                      r.seconds, a.closed_form ? "closed-form step" : "simulated step");
     o2 << line;
     int k = 0;
     for (const auto& row : r.top) {
         std::snprintf(line, sizeof line, "%3d. ", ++k);
         o2 << line << padColumns(describe(row), 62, false);
-        std::snprintf(line, sizeof line, zh(a) ? " 单步 %8.3f s  %10.0f tokens/s  MFU %8s  峰值 %6.1f GiB\n"
-                                               : " step %8.3f s  %10.0f tokens/s  MFU %8s  peak %6.1f GiB\n",
+        std::snprintf(line, sizeof line,
+                      zh(a) ? " 单步 %8.3f s  %10.0f tokens/s  MFU %8s  峰值 %6.1f GiB\n"
+                            : " step %8.3f s  %10.0f tokens/s  MFU %8s  peak %6.1f GiB\n",
                       row.step_s, row.tokens_per_s, parascope::formatPercent(row.mfu).c_str(), row.peak_bytes / gib);
         o2 << line;
     }
@@ -130,7 +138,8 @@ int searchCommand(const Args& a)
         std::snprintf(line, sizeof line, "  %6.1f GiB  %8.3f s  ", row.peak_bytes / gib, row.step_s);
         o2 << line << describe(row) << "\n";
     }
-    o2 << say(a, "\nLargest micro batch that fits the scenario's own strategy: ", "\n场景自身策略下能放下的最大微批大小：")
+    o2 << say(a,
+              "\nLargest micro batch that fits the scenario's own strategy: ", "\n场景自身策略下能放下的最大微批大小：")
        << (largest_mb > 0 ? std::to_string(largest_mb) : say(a, "none (it does not fit)", "无（放不下）")) << "\n";
     if (fewest && fewest->gpus > 0)
         o2 << say(a, "Fewest GPUs on which it trains: ", "能完成训练的最少 GPU 数：") << fewest->gpus << "\n";
@@ -139,7 +148,8 @@ int searchCommand(const Args& a)
                   "能完成训练的最少 GPU 数：直到 " + std::to_string(fewest->searched_up_to) + " 块都没有（")
            << fewest->reason.in(a.lang) << say(a, ")", "）") << "\n";
     else if (fewest)
-        o2 << say(a, "Fewest GPUs on which it trains: none, whatever the count: ", "能完成训练的最少 GPU 数：无论多少块都不行：")
+        o2 << say(a, "Fewest GPUs on which it trains: none, whatever the count: ",
+                  "能完成训练的最少 GPU 数：无论多少块都不行：")
            << fewest->reason.in(a.lang) << "\n";
     return emit(a, o2.str());
 }

@@ -28,15 +28,17 @@ std::string comparisonText(const Args& a, const MeasuredTrace& trace, const Trac
 {
     std::string where = trace.gpu_name.empty() ? "GPU " + num(double(trace.device)) : trace.gpu_name;
     if (trace.rank >= 0)
-        where += " · rank " + num(double(trace.rank)) + (trace.world_size > 0 ? "/" + num(double(trace.world_size)) : std::string());
+        where += " · rank " + num(double(trace.rank))
+            + (trace.world_size > 0 ? "/" + num(double(trace.world_size)) : std::string());
     const std::string steps = num(double(trace.steps.size()));
     std::string out = say(a, "measured trace: " + where + ", " + steps + (trace.steps.size() == 1 ? " step" : " steps"),
                           "实测跟踪：" + where + "，" + steps + " 步")
-                    + "\n\n" + padColumns("", 50, false) + padColumns(say(a, "simulated ms", "仿真 ms"), 14)
-                    + padColumns(say(a, "measured ms", "实测 ms"), 14) + padColumns(say(a, "ratio", "比值"), 8) + "\n";
+        + "\n\n" + padColumns("", 50, false) + padColumns(say(a, "simulated ms", "仿真 ms"), 14)
+        + padColumns(say(a, "measured ms", "实测 ms"), 14) + padColumns(say(a, "ratio", "比值"), 8) + "\n";
     for (const TraceRow& r : c.rows)
-        out += padColumns(r.label.in(a.lang), 50, false) + padColumns(fixed(r.simulated_s * 1e3), 14) + padColumns(fixed(r.measured_s * 1e3), 14)
-             + padColumns(r.measured_s > 0 ? fixed(r.simulated_s / r.measured_s) : "—", 8) + "\n";
+        out += padColumns(r.label.in(a.lang), 50, false) + padColumns(fixed(r.simulated_s * 1e3), 14)
+            + padColumns(fixed(r.measured_s * 1e3), 14)
+            + padColumns(r.measured_s > 0 ? fixed(r.simulated_s / r.measured_s) : "—", 8) + "\n";
     out += "\n" + say(a, "step time error: ", "单步耗时误差：") + fixed(c.step_error * 100, "%+.1f") + " %\n";
     for (const Localized& n : c.notes)
         out += "· " + n.in(a.lang) + "\n";
@@ -53,7 +55,8 @@ int compareTraceCommand(const Args& a)
     if (format != "json" && format != "text")
         return badUsage(a, "--format needs json or text", "--format 只能是 json 或 text");
     if (a.positional.size() != 2)
-        return badUsage(a, "compare-trace needs a scenario FILE and a TRACE.json (PyTorch profiler, Chrome trace format)",
+        return badUsage(a,
+                        "compare-trace needs a scenario FILE and a TRACE.json (PyTorch profiler, Chrome trace format)",
                         "compare-trace 需要一个场景文件和一个 TRACE.json（PyTorch Profiler 的 Chrome 跟踪格式）");
     Args scenario_args = a;
     scenario_args.positional = {a.positional[0]};

@@ -27,9 +27,15 @@ namespace {
 // The classes of the reference set in the asked language; a user's own class names as written.
 std::string classLabel(const Args& a, const std::string& cls)
 {
-    static const struct { const char* id; const char* en; const char* zh; } kClasses[] = {
-        {"dense", "dense", "稠密模型"}, {"moe", "MoE", "MoE"}, {"fsdp", "FSDP / ZeRO-3", "FSDP / ZeRO-3"},
-        {"fp8", "FP8", "FP8"}, {"long_context", "long context", "长上下文"}};
+    static const struct {
+        const char* id;
+        const char* en;
+        const char* zh;
+    } kClasses[] = {{"dense", "dense", "稠密模型"},
+                    {"moe", "MoE", "MoE"},
+                    {"fsdp", "FSDP / ZeRO-3", "FSDP / ZeRO-3"},
+                    {"fp8", "FP8", "FP8"},
+                    {"long_context", "long context", "长上下文"}};
     for (const auto& c : kClasses)
         if (cls == c.id)
             return say(a, c.en, c.zh);
@@ -75,14 +81,19 @@ int validateCommand(const Args& a)
             if (r.part)
                 row["part"] = parascope::toString(*r.part);
             if (r.evaluated) {
-                row.update({{"published_step_s", r.published_step_s}, {"predicted_step_s", r.predicted_step_s},
+                row.update({{"published_step_s", r.published_step_s},
+                            {"predicted_step_s", r.predicted_step_s},
                             {"published_tflops_per_gpu", r.published_tflops_per_gpu},
-                            {"predicted_tflops_per_gpu", r.predicted_tflops_per_gpu}, {"error", r.error},
-                            {"convention", r.convention}, {"predicted_mfu", r.predicted_mfu},
+                            {"predicted_tflops_per_gpu", r.predicted_tflops_per_gpu},
+                            {"error", r.error},
+                            {"convention", r.convention},
+                            {"predicted_mfu", r.predicted_mfu},
                             {"bubble_fraction", r.bubble_fraction},
-                            {"predicted_peak_gib", r.predicted_peak_gib}, {"predicted_oom", r.predicted_oom}});
+                            {"predicted_peak_gib", r.predicted_peak_gib},
+                            {"predicted_oom", r.predicted_oom}});
                 if (r.measured_peak_gib)
-                    row.update({{"measured_peak_gib", *r.measured_peak_gib}, {"memory_error", r.memory_error},
+                    row.update({{"measured_peak_gib", *r.measured_peak_gib},
+                                {"memory_error", r.memory_error},
                                 {"measured_peak_kind", r.measured_peak_reserved ? "reserved" : "allocated"}});
             } else {
                 row["skipped_because"] = say(a, r.skipped_because, r.skipped_because_zh);
@@ -91,18 +102,29 @@ int validateCommand(const Args& a)
         }
         // Each part's errors apart: "check" (no constant was fitted on it) is the accuracy to quote.
         const auto part = [](const parascope::ErrorSummary& e) {
-            return nlohmann::json{{"runs", e.runs}, {"evaluated", e.evaluated}, {"mape", e.mape},
-                                  {"max_abs_error", e.max_abs_error}, {"worst", e.worst}};
+            return nlohmann::json{{"runs", e.runs},
+                                  {"evaluated", e.evaluated},
+                                  {"mape", e.mape},
+                                  {"max_abs_error", e.max_abs_error},
+                                  {"worst", e.worst}};
         };
         nlohmann::json classes = nlohmann::json::object();
         for (const auto& [cls, e] : v.check_classes)
             classes[cls] = part(e);
-        return emit(a, nlohmann::json{{"runs", rows}, {"evaluated", v.evaluated}, {"mape", v.mape},
-                                      {"max_abs_error", v.max_abs_error}, {"worst", v.worst},
-                                      {"parts", {{"fit", part(v.fit)}, {"check", part(v.check)}}},
-                                      {"check_classes", classes}, {"false_oom", v.false_oom},
-                                      {"memory", part(v.memory)}, {"memory_reserved", part(v.memory_reserved)},
-                                      {"above_reserved", v.above_reserved}}.dump(2) + "\n");
+        return emit(a,
+                    nlohmann::json{{"runs", rows},
+                                   {"evaluated", v.evaluated},
+                                   {"mape", v.mape},
+                                   {"max_abs_error", v.max_abs_error},
+                                   {"worst", v.worst},
+                                   {"parts", {{"fit", part(v.fit)}, {"check", part(v.check)}}},
+                                   {"check_classes", classes},
+                                   {"false_oom", v.false_oom},
+                                   {"memory", part(v.memory)},
+                                   {"memory_reserved", part(v.memory_reserved)},
+                                   {"above_reserved", v.above_reserved}}
+                            .dump(2)
+                        + "\n");
     }
     std::ostringstream o;
     o << say(a, "Validation against published runs (" + name + ")\n", "与已发表训练结果的对比（" + name + "）\n");
@@ -114,27 +136,37 @@ int validateCommand(const Args& a)
             return "-";
         return zh(a) ? (*r.part == parascope::RunPart::Fit ? "拟合" : "检验") : parascope::toString(*r.part);
     };
-    const struct { const char* en; const char* zh; std::size_t width; bool right; } columns[] = {
-        {"run", "运行", 37, false}, {"part", "部分", 6, false}, {"pub step", "发表单步", 10, true}, {"pred step", "预测单步", 11, true},
-        {"pub TF/s", "发表 TFLOP/s", 13, true}, {"pred TF/s", "预测 TFLOP/s", 13, true}, {"error", "误差", 9, true}};
+    const struct {
+        const char* en;
+        const char* zh;
+        std::size_t width;
+        bool right;
+    } columns[] = {{"run", "运行", 37, false},
+                   {"part", "部分", 6, false},
+                   {"pub step", "发表单步", 10, true},
+                   {"pred step", "预测单步", 11, true},
+                   {"pub TF/s", "发表 TFLOP/s", 13, true},
+                   {"pred TF/s", "预测 TFLOP/s", 13, true},
+                   {"error", "误差", 9, true}};
     for (const auto& c : columns)
         o << padColumns(say(a, c.en, c.zh), c.width, c.right);
     o << "\n";
     for (const auto& r : v.rows) {
         if (!r.evaluated) {
-            o << "  " << r.id << say(a, " (" + partName(r) + "): skipped (" + r.skipped_because + ")",
-                                     "（" + partName(r) + "）：已跳过（" + r.skipped_because_zh + "）")
+            o << "  " << r.id
+              << say(a, " (" + partName(r) + "): skipped (" + r.skipped_because + ")",
+                     "（" + partName(r) + "）：已跳过（" + r.skipped_because_zh + "）")
               << "\n";
             continue;
         }
         o << padColumns(r.id, 37, false) << padColumns(partName(r), 6, false);
-        std::snprintf(line, sizeof line, "%9.2fs %10.2fs %13.1f %13.1f %+8.1f%%\n", r.published_step_s, r.predicted_step_s,
-                      r.published_tflops_per_gpu, r.predicted_tflops_per_gpu, r.error * 100);
+        std::snprintf(line, sizeof line, "%9.2fs %10.2fs %13.1f %13.1f %+8.1f%%\n", r.published_step_s,
+                      r.predicted_step_s, r.published_tflops_per_gpu, r.predicted_tflops_per_gpu, r.error * 100);
         o << line;
     }
     if (zh(a))
-        std::snprintf(line, sizeof line, "MAPE %.1f %%（%d 个运行）；最差 %s（%.1f %%）\n", v.mape * 100, v.evaluated, v.worst.c_str(),
-                      v.max_abs_error * 100);
+        std::snprintf(line, sizeof line, "MAPE %.1f %%（%d 个运行）；最差 %s（%.1f %%）\n", v.mape * 100, v.evaluated,
+                      v.worst.c_str(), v.max_abs_error * 100);
     else
         std::snprintf(line, sizeof line, "MAPE %.1f %% over %s; worst %s (%.1f %%)\n", v.mape * 100,
                       parascope::countOf(v.evaluated, "run", "runs").c_str(), v.worst.c_str(), v.max_abs_error * 100);
@@ -143,12 +175,13 @@ int validateCommand(const Args& a)
         if (e.runs == 0)
             return;
         if (zh(a))
-            std::snprintf(line, sizeof line, "  %s：MAPE %.1f %%（%d 个运行中评估了 %d 个）；最差 %s（%.1f %%）\n", label_zh, e.mape * 100,
-                          e.runs, e.evaluated, e.worst.empty() ? "-" : e.worst.c_str(), e.max_abs_error * 100);
-        else
-            std::snprintf(line, sizeof line, "  %s: MAPE %.1f %% over %d of %s; worst %s (%.1f %%)\n", label_en, e.mape * 100,
-                          e.evaluated, parascope::countOf(e.runs, "run", "runs").c_str(), e.worst.empty() ? "-" : e.worst.c_str(),
+            std::snprintf(line, sizeof line, "  %s：MAPE %.1f %%（%d 个运行中评估了 %d 个）；最差 %s（%.1f %%）\n",
+                          label_zh, e.mape * 100, e.runs, e.evaluated, e.worst.empty() ? "-" : e.worst.c_str(),
                           e.max_abs_error * 100);
+        else
+            std::snprintf(line, sizeof line, "  %s: MAPE %.1f %% over %d of %s; worst %s (%.1f %%)\n", label_en,
+                          e.mape * 100, e.evaluated, parascope::countOf(e.runs, "run", "runs").c_str(),
+                          e.worst.empty() ? "-" : e.worst.c_str(), e.max_abs_error * 100);
         o << line;
     };
     partLine("check (no constant fitted on these)", "检验（常数未在这些运行上拟合）", v.check);
@@ -162,7 +195,9 @@ int validateCommand(const Args& a)
     if (v.memory_reserved.evaluated > 0) {
         partLine("peak memory vs the allocator's max reserved (an upper bound)", "峰值显存对比分配器最大预留量（上界）",
                  v.memory_reserved);
-        o << say(a, "    predicted above what was reserved (more than the run ever held): " + std::to_string(v.above_reserved) + "\n",
+        o << say(a,
+                 "    predicted above what was reserved (more than the run ever held): "
+                     + std::to_string(v.above_reserved) + "\n",
                  "    预测值高于预留量（超过运行实际占用过的显存）：" + std::to_string(v.above_reserved) + " 个\n");
     }
     if (v.false_oom > 0) {
@@ -170,7 +205,9 @@ int validateCommand(const Args& a)
         for (const auto& r : v.rows)
             if (r.evaluated && r.predicted_oom)
                 ids += (ids.empty() ? "" : ", ") + r.id;
-        o << say(a, "  runs that trained but are predicted out of memory: " + std::to_string(v.false_oom) + " (" + ids + ")\n",
+        o << say(a,
+                 "  runs that trained but are predicted out of memory: " + std::to_string(v.false_oom) + " (" + ids
+                     + ")\n",
                  "  实际训练过却被预测为显存溢出的运行：" + std::to_string(v.false_oom) + " 个（" + ids + "）\n");
     }
     return emit(a, o.str());

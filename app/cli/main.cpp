@@ -28,11 +28,14 @@ int main(int argc, char** argv)
             std::cout << usage(a.lang); // parascope-cli --help --lang zh
             return kExitOk;
         }
-        static const struct { const char* name; int (*run)(const Args&); } kCommands[] = {
-            {"evaluate", evaluateCommand}, {"timeline", timelineCommand}, {"sweep", sweepCommand},
-            {"search", searchCommand},     {"validate", validateCommand}, {"profile", profileCommand},
-            {"presets", presetsCommand},   {"model", modelCommand},       {"compare-trace", compareTraceCommand},
-            {"collective", collectiveCommand}, {"advise", adviseCommand}};
+        static const struct {
+            const char* name;
+            int (*run)(const Args&);
+        } kCommands[]
+            = {{"evaluate", evaluateCommand},     {"timeline", timelineCommand}, {"sweep", sweepCommand},
+               {"search", searchCommand},         {"validate", validateCommand}, {"profile", profileCommand},
+               {"presets", presetsCommand},       {"model", modelCommand},       {"compare-trace", compareTraceCommand},
+               {"collective", collectiveCommand}, {"advise", adviseCommand}};
         for (const auto& c : kCommands)
             if (cmd == c.name)
                 return c.run(a);

@@ -70,32 +70,42 @@ int main(int argc, char** argv)
     parser.addHelpOption();
     parser.addVersionOption();
     parser.addPositionalArgument(QStringLiteral("scenario"), QStringLiteral("A parascope.scenario/1 file to open"));
-    const QCommandLineOption exportOpt(QStringLiteral("export"), QStringLiteral("Render a chart and exit: memory, timeline, slots, communication, sweep, search, walls, collective or memory-time"),
+    const QCommandLineOption exportOpt(QStringLiteral("export"),
+                                       QStringLiteral("Render a chart and exit: memory, timeline, slots, "
+                                                      "communication, sweep, search, walls, collective or memory-time"),
                                        QStringLiteral("chart"));
-    const QCommandLineOption outOpt(QStringLiteral("out"), QStringLiteral("File to write (png, svg or pdf)"), QStringLiteral("file"));
+    const QCommandLineOption outOpt(QStringLiteral("out"), QStringLiteral("File to write (png, svg or pdf)"),
+                                    QStringLiteral("file"));
     const QCommandLineOption sizeOpt(QStringLiteral("size"), QStringLiteral("Image size WxH (default 1920x1080)"),
                                      QStringLiteral("WxH"), QStringLiteral("1920x1080"));
-    const QCommandLineOption scaleOpt(QStringLiteral("scale"), QStringLiteral("PNG scale 1-3 (default 1)"), QStringLiteral("s"),
-                                      QStringLiteral("1"));
-    const QCommandLineOption langOpt(QStringLiteral("lang"), QStringLiteral("Language: zh or en"), QStringLiteral("lang"));
-    const QCommandLineOption sweepOpt(QStringLiteral("sweep"), QStringLiteral("With --export sweep: the knob to sweep (default parallel.pp)"),
+    const QCommandLineOption scaleOpt(QStringLiteral("scale"), QStringLiteral("PNG scale 1-3 (default 1)"),
+                                      QStringLiteral("s"), QStringLiteral("1"));
+    const QCommandLineOption langOpt(QStringLiteral("lang"), QStringLiteral("Language: zh or en"),
+                                     QStringLiteral("lang"));
+    const QCommandLineOption sweepOpt(QStringLiteral("sweep"),
+                                      QStringLiteral("With --export sweep: the knob to sweep (default parallel.pp)"),
                                       QStringLiteral("path"), QStringLiteral("parallel.pp"));
-    const QCommandLineOption shotOpt(QStringLiteral("screenshot"), QStringLiteral("Render the whole window to a PNG and exit"),
+    const QCommandLineOption shotOpt(QStringLiteral("screenshot"),
+                                     QStringLiteral("Render the whole window to a PNG and exit"),
                                      QStringLiteral("file"));
-    const QCommandLineOption windowSizeOpt(QStringLiteral("window-size"), QStringLiteral("With --screenshot: the screen size WxH"),
+    const QCommandLineOption windowSizeOpt(QStringLiteral("window-size"),
+                                           QStringLiteral("With --screenshot: the screen size WxH"),
                                            QStringLiteral("WxH"), QStringLiteral("1280x720"));
-    const QCommandLineOption tabOpt(QStringLiteral("tab"), QStringLiteral("With --screenshot: explorer, sweep, search, collectives or memory-time"),
-                                    QStringLiteral("tab"), QStringLiteral("explorer"));
+    const QCommandLineOption tabOpt(
+        QStringLiteral("tab"), QStringLiteral("With --screenshot: explorer, sweep, search, collectives or memory-time"),
+        QStringLiteral("tab"), QStringLiteral("explorer"));
     const QCommandLineOption presenterOpt(QStringLiteral("presenter"), QStringLiteral("Start in presenter mode"));
-    const QCommandLineOption noContextOpt(QStringLiteral("no-context"),
-                                          QStringLiteral("With --export: no title line with the model, GPUs and layout"));
-    parser.addOptions({exportOpt, outOpt, sizeOpt, scaleOpt, langOpt, sweepOpt, shotOpt, windowSizeOpt, tabOpt, presenterOpt, noContextOpt});
+    const QCommandLineOption noContextOpt(
+        QStringLiteral("no-context"), QStringLiteral("With --export: no title line with the model, GPUs and layout"));
+    parser.addOptions({exportOpt, outOpt, sizeOpt, scaleOpt, langOpt, sweepOpt, shotOpt, windowSizeOpt, tabOpt,
+                       presenterOpt, noContextOpt});
     parser.process(app);
 
     // Options that name a value are checked before anything is drawn: a typo is exit 2, never a
     // silent default.
     const QString lang = parser.value(langOpt);
-    if (parser.isSet(langOpt) && lang != QLatin1String("zh") && lang != QLatin1String("zh_CN") && lang != QLatin1String("en")) {
+    if (parser.isSet(langOpt) && lang != QLatin1String("zh") && lang != QLatin1String("zh_CN")
+        && lang != QLatin1String("en")) {
         std::fprintf(stderr, "parascope: --lang needs zh or en, got \"%s\"\n", qPrintable(lang));
         return 2;
     }
@@ -103,12 +113,13 @@ int main(int argc, char** argv)
         QStringList paths;
         for (const parascope::ui::Knob& k : parascope::ui::sweepKnobs())
             paths << QString::fromLatin1(k.path);
-        std::fprintf(stderr, "parascope: --sweep needs one of %s, got \"%s\"\n", qPrintable(paths.join(QStringLiteral(", "))),
-                     qPrintable(parser.value(sweepOpt)));
+        std::fprintf(stderr, "parascope: --sweep needs one of %s, got \"%s\"\n",
+                     qPrintable(paths.join(QStringLiteral(", "))), qPrintable(parser.value(sweepOpt)));
         return 2;
     }
     using parascope::ui::MainWindow;
-    const std::optional<MainWindow::Tab> tab = parascope::enumFromName<MainWindow::Tab>(parser.value(tabOpt).toStdString());
+    const std::optional<MainWindow::Tab> tab
+        = parascope::enumFromName<MainWindow::Tab>(parser.value(tabOpt).toStdString());
     if (!tab) {
         std::fprintf(stderr, "parascope: --tab needs one of %s\n", parascope::enumNameList<MainWindow::Tab>().c_str());
         return 2;
@@ -145,7 +156,8 @@ int main(int argc, char** argv)
             return 2;
         }
         export_size = *size;
-        const bool png = parascope::ui::withExtension(parser.value(outOpt)).endsWith(QLatin1String(".png"), Qt::CaseInsensitive);
+        const bool png
+            = parascope::ui::withExtension(parser.value(outOpt)).endsWith(QLatin1String(".png"), Qt::CaseInsensitive);
         if (const QString e = parascope::ui::checkExportSize(export_size, scale, png); !e.isEmpty()) {
             std::fprintf(stderr, "parascope: %s\n", qPrintable(e));
             return 2;
@@ -164,9 +176,11 @@ int main(int argc, char** argv)
         }
     }
     if (exporting) {
-        const std::optional<parascope::ui::ChartKind> chart = parascope::enumFromName<parascope::ui::ChartKind>(parser.value(exportOpt).toStdString());
+        const std::optional<parascope::ui::ChartKind> chart
+            = parascope::enumFromName<parascope::ui::ChartKind>(parser.value(exportOpt).toStdString());
         if (!chart) {
-            std::fprintf(stderr, "parascope: --export needs one of %s\n", parascope::enumNameList<parascope::ui::ChartKind>().c_str());
+            std::fprintf(stderr, "parascope: --export needs one of %s\n",
+                         parascope::enumNameList<parascope::ui::ChartKind>().c_str());
             return 2;
         }
         if (*chart == parascope::ui::ChartKind::Sweep)
@@ -178,7 +192,8 @@ int main(int argc, char** argv)
             return 2;
         }
         window.resize(export_size);
-        const QString error = window.exportChartTo(*chart, parser.value(outOpt), export_size, scale, !parser.isSet(noContextOpt));
+        const QString error
+            = window.exportChartTo(*chart, parser.value(outOpt), export_size, scale, !parser.isSet(noContextOpt));
         if (!error.isEmpty()) {
             std::fprintf(stderr, "parascope: %s\n", qPrintable(error));
             return 2;
@@ -204,7 +219,8 @@ int main(int argc, char** argv)
         QCoreApplication::processEvents();
         const QSize needed = window.minimumSizeHint();
         if (needed.width() > window_size.width() || needed.height() > window_size.height())
-            std::fprintf(stderr, "parascope: note: the window needs at least %dx%d; the screenshot shows the top-left %dx%d\n",
+            std::fprintf(stderr,
+                         "parascope: note: the window needs at least %dx%d; the screenshot shows the top-left %dx%d\n",
                          needed.width(), needed.height(), window_size.width(), window_size.height());
         const QImage image = window.grab().toImage().copy(QRect(QPoint(0, 0), window_size));
         QByteArray png;

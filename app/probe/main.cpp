@@ -26,16 +26,16 @@ namespace {
 
 constexpr double MiB = 1 << 20;
 
-const char* kUsage =
-    "usage: parascope-probe [--quick] [--out FILE] [--shape MxNxK]... [--scenario FILE] [--timeout S]\n"
-    "  --quick       small buffers and few samples (about 20 s on one GPU)\n"
-    "  --out FILE    write the profile there (default: standard output)\n"
-    "  --shape MxNxK also time this GEMM shape\n"
-    "  --scenario F  also time the GEMMs of this parascope.scenario/1 file's layers (QKV, attention\n"
-    "                output, MLP or expert up and down, as one GPU runs them), in its precision\n"
-    "  --timeout S   give up on a kernel or copy after S seconds (default 60): the GPU is then\n"
-    "                left alone and the profile written with what was measured\n"
-    "exit codes: 0 ok, 2 no usable GPU (profile still written), 3 partial, 1 usage/internal error\n";
+const char* kUsage
+    = "usage: parascope-probe [--quick] [--out FILE] [--shape MxNxK]... [--scenario FILE] [--timeout S]\n"
+      "  --quick       small buffers and few samples (about 20 s on one GPU)\n"
+      "  --out FILE    write the profile there (default: standard output)\n"
+      "  --shape MxNxK also time this GEMM shape\n"
+      "  --scenario F  also time the GEMMs of this parascope.scenario/1 file's layers (QKV, attention\n"
+      "                output, MLP or expert up and down, as one GPU runs them), in its precision\n"
+      "  --timeout S   give up on a kernel or copy after S seconds (default 60): the GPU is then\n"
+      "                left alone and the profile written with what was measured\n"
+      "exit codes: 0 ok, 2 no usable GPU (profile still written), 3 partial, 1 usage/internal error\n";
 
 void progress(const std::string& what)
 {
@@ -53,10 +53,7 @@ struct Options {
 
 double g_timeout_s = 60; // --timeout
 
-parascope::ProbeAttempt attemptOf(const probe::Status& s)
-{
-    return {s.ok(), s.outOfMemory, s.timedOut, s.message};
-}
+parascope::ProbeAttempt attemptOf(const probe::Status& s) { return {s.ok(), s.outOfMemory, s.timedOut, s.message}; }
 
 // Runs a bandwidth test with the engine's policy (parascope::runWithSmallerSizes): halving the
 // buffer on out-of-memory down to a floor, then skipping with the reason.
@@ -72,7 +69,6 @@ probe::Timing withFallback(F run, double bytes, double floor, parascope::ProbeRe
         bytes, floor, r, what);
     return t;
 }
-
 
 } // namespace
 
@@ -102,7 +98,8 @@ int main(int argc, char** argv)
             o.out = argv[++i];
         } else if (a == "--shape" && i + 1 < argc) {
             int m = 0, n = 0, k = 0;
-            if (std::sscanf(argv[++i], "%dx%dx%d", &m, &n, &k) != 3 || m < 1 || n < 1 || k < 1 || m > 65536 || n > 65536 || k > 65536) {
+            if (std::sscanf(argv[++i], "%dx%dx%d", &m, &n, &k) != 3 || m < 1 || n < 1 || k < 1 || m > 65536 || n > 65536
+                || k > 65536) {
                 std::fprintf(stderr, "parascope-probe: --shape needs MxNxK with each in 1 … 65536\n%s", kUsage);
                 return 1;
             }
@@ -165,8 +162,9 @@ int main(int argc, char** argv)
             if (!probe::gpuHung())
                 return false;
             if (!stop_noted)
-                r.skipped.emplace_back("remaining measurements", "a kernel or copy did not finish within "
-                                                                     + std::to_string(g_timeout_s) + " s; the GPU may be hung");
+                r.skipped.emplace_back("remaining measurements",
+                                       "a kernel or copy did not finish within " + std::to_string(g_timeout_s)
+                                           + " s; the GPU may be hung");
             stop_noted = true;
             r.status = "partial";
             return true;
@@ -184,10 +182,12 @@ int main(int argc, char** argv)
             d.memory_bytes = info.total_bytes;
             d.sms = info.sms;
             d.compute_capability = std::to_string(info.cc_major) + "." + std::to_string(info.cc_minor);
-            if (const double th = parascope::theoreticalHbmBytesPerS(info.mem_clock_khz * 1e3, info.bus_width_bits); th > 0)
+            if (const double th = parascope::theoreticalHbmBytesPerS(info.mem_clock_khz * 1e3, info.bus_width_bits);
+                th > 0)
                 d.theoretical_hbm_bytes_per_s = th;
             else
-                r.warnings.push_back("GPU " + std::to_string(dev) + ": memory clock or bus width not reported; theoretical HBM unknown");
+                r.warnings.push_back("GPU " + std::to_string(dev)
+                                     + ": memory clock or bus width not reported; theoretical HBM unknown");
             d.pcie_gen = nvml.pcieGeneration(dev);
             d.pcie_width = nvml.pcieWidth(dev);
             d.nvlink_active_links = nvml.activeNvlinks(dev);
@@ -195,18 +195,22 @@ int main(int argc, char** argv)
             const std::string tag = "GPU " + std::to_string(dev) + " (" + d.name + ")";
 
             progress(tag + ": HBM copy and triad");
-            auto copy = withFallback([&](double b) { return probe::hbmCopy(dev, b, samples); }, hbm_bytes, 64 * MiB, r, "hbm copy, " + tag);
+            auto copy = withFallback([&](double b) { return probe::hbmCopy(dev, b, samples); }, hbm_bytes, 64 * MiB, r,
+                                     "hbm copy, " + tag);
             if (copy.status.ok()) {
                 d.hbm_array_bytes = copy.bytes;
                 d.copy_bytes_per_s = parascope::copyBytes(copy.bytes) / parascope::sampleStats(copy.seconds).median;
                 d.copy_best_bytes_per_s = parascope::copyBytes(copy.bytes) / parascope::sampleStats(copy.seconds).best;
             }
-            auto triad = withFallback([&](double b) { return probe::hbmTriad(dev, b, samples); }, hbm_bytes, 64 * MiB, r, "hbm triad, " + tag);
+            auto triad = withFallback([&](double b) { return probe::hbmTriad(dev, b, samples); }, hbm_bytes, 64 * MiB,
+                                      r, "hbm triad, " + tag);
             if (triad.status.ok()) {
                 d.triad_bytes_per_s = parascope::triadBytes(triad.bytes) / parascope::sampleStats(triad.seconds).median;
-                d.triad_best_bytes_per_s = parascope::triadBytes(triad.bytes) / parascope::sampleStats(triad.seconds).best;
+                d.triad_best_bytes_per_s
+                    = parascope::triadBytes(triad.bytes) / parascope::sampleStats(triad.seconds).best;
             }
-            auto ce = withFallback([&](double b) { return probe::copyEngine(dev, b, samples); }, hbm_bytes, 64 * MiB, r, "copy engine, " + tag);
+            auto ce = withFallback([&](double b) { return probe::copyEngine(dev, b, samples); }, hbm_bytes, 64 * MiB, r,
+                                   "copy engine, " + tag);
             if (ce.status.ok())
                 d.copy_engine_bytes_per_s = parascope::copyBytes(ce.bytes) / parascope::sampleStats(ce.seconds).median;
 
@@ -215,10 +219,12 @@ int main(int argc, char** argv)
                 break;
             }
             progress(tag + ": host <-> device (pinned)");
-            auto h2d = withFallback([&](double b) { return probe::hostDevice(dev, b, 3, true); }, host_bytes, 16 * MiB, r, "host to device, " + tag);
+            auto h2d = withFallback([&](double b) { return probe::hostDevice(dev, b, 3, true); }, host_bytes, 16 * MiB,
+                                    r, "host to device, " + tag);
             if (h2d.status.ok())
                 d.h2d_bytes_per_s = h2d.bytes / parascope::sampleStats(h2d.seconds).median;
-            auto d2h = withFallback([&](double b) { return probe::hostDevice(dev, b, 3, false); }, host_bytes, 16 * MiB, r, "device to host, " + tag);
+            auto d2h = withFallback([&](double b) { return probe::hostDevice(dev, b, 3, false); }, host_bytes, 16 * MiB,
+                                    r, "device to host, " + tag);
             if (d2h.status.ok())
                 d.d2h_bytes_per_s = d2h.bytes / parascope::sampleStats(d2h.seconds).median;
 
@@ -232,7 +238,8 @@ int main(int argc, char** argv)
                         break;
                     if (std::strcmp(dtype, "fp32") == 0 && m * double(n) * k > 4096.0 * 4096 * 4096 && o.quick)
                         continue;
-                    progress(tag + ": GEMM " + dtype + " " + std::to_string(m) + "x" + std::to_string(n) + "x" + std::to_string(k));
+                    progress(tag + ": GEMM " + dtype + " " + std::to_string(m) + "x" + std::to_string(n) + "x"
+                             + std::to_string(k));
                     const probe::Timing g = probe::gemm(dev, dtype, m, n, k, o.quick ? 5 : 20);
                     if (!g.status.ok() || g.seconds.empty()) {
                         r.skipped.emplace_back(std::string("gemm ") + dtype + ", " + tag, g.status.message);
@@ -245,7 +252,8 @@ int main(int argc, char** argv)
             }
             if (info.cc_major * 10 + info.cc_minor >= 89) {
                 for (const auto& [m, n, k] : shapes) {
-                    progress(tag + ": GEMM fp8 " + std::to_string(m) + "x" + std::to_string(n) + "x" + std::to_string(k));
+                    progress(tag + ": GEMM fp8 " + std::to_string(m) + "x" + std::to_string(n) + "x"
+                             + std::to_string(k));
                     const probe::Timing g = probe::gemm(dev, "fp8", m, n, k, o.quick ? 5 : 20);
                     if (!g.status.ok() || g.seconds.empty()) {
                         r.skipped.emplace_back("gemm fp8, " + tag, g.status.message);
@@ -262,8 +270,10 @@ int main(int argc, char** argv)
             for (const auto& [m, n, k] : o.scenario_shapes) {
                 if (stopped())
                     break;
-                const std::string dtype = o.scenario_dtype == "fp8" && info.cc_major * 10 + info.cc_minor < 89 ? "bf16" : o.scenario_dtype;
-                progress(tag + ": scenario GEMM " + dtype + " " + std::to_string(m) + "x" + std::to_string(n) + "x" + std::to_string(k));
+                const std::string dtype
+                    = o.scenario_dtype == "fp8" && info.cc_major * 10 + info.cc_minor < 89 ? "bf16" : o.scenario_dtype;
+                progress(tag + ": scenario GEMM " + dtype + " " + std::to_string(m) + "x" + std::to_string(n) + "x"
+                         + std::to_string(k));
                 const probe::Timing g = probe::gemm(dev, dtype, m, n, k, o.quick ? 5 : 20);
                 if (!g.status.ok() || g.seconds.empty()) {
                     r.skipped.emplace_back("gemm " + dtype + " (scenario), " + tag, g.status.message);
@@ -308,9 +318,12 @@ int main(int argc, char** argv)
             // From 8 B (latency) to 256 MiB / 1 GiB (bandwidth), as nccl-tests -b 8 -f 2 sweeps.
             const std::vector<double> sizes = parascope::collectiveSizes(o.quick, o.quick ? 256 * MiB : 1024 * MiB);
             using parascope::Collective;
-            for (const Collective kind : {Collective::AllReduce, Collective::AllGather, Collective::ReduceScatter,
-                                          Collective::AllToAll}) {
-                const struct { const char* name; Collective kind; } op{parascope::toString(kind), kind};
+            for (const Collective kind :
+                 {Collective::AllReduce, Collective::AllGather, Collective::ReduceScatter, Collective::AllToAll}) {
+                const struct {
+                    const char* name;
+                    Collective kind;
+                } op{parascope::toString(kind), kind};
                 if (stopped())
                     break;
                 progress(std::string("NCCL ") + op.name + " over " + std::to_string(gpus) + " GPUs");
@@ -321,7 +334,8 @@ int main(int argc, char** argv)
                 }
                 // nccl-tests: algbw = S/t, busbw = algbw · factor (2(n−1)/n all-reduce, (n−1)/n others).
                 for (const auto& [bytes, seconds] : c.size_seconds)
-                    r.collectives.push_back({op.kind, gpus, 1, bytes, bytes / seconds * parascope::busFactor(op.kind, gpus)});
+                    r.collectives.push_back(
+                        {op.kind, gpus, 1, bytes, bytes / seconds * parascope::busFactor(op.kind, gpus)});
                 // α (latency) and the asymptotic busbw of the sweep (parascope::fitAlphaBeta).
                 if (const auto fit = parascope::fitAlphaBeta(op.kind, gpus, 1, c.size_seconds))
                     r.collective_fits.push_back(*fit);

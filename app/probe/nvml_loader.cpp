@@ -29,11 +29,7 @@ void* symbol(void* lib, const char* name)
 #endif
 }
 
-template <typename F>
-F fn(void* lib, const char* name)
-{
-    return reinterpret_cast<F>(symbol(lib, name));
-}
+template <typename F> F fn(void* lib, const char* name) { return reinterpret_cast<F>(symbol(lib, name)); }
 } // namespace
 
 Nvml::Nvml()
@@ -84,8 +80,14 @@ std::optional<int> uintQuery(void* lib, bool ok, int dev, const char* name)
 }
 } // namespace
 
-std::optional<int> Nvml::pcieGeneration(int dev) const { return uintQuery(lib_, ok_, dev, "nvmlDeviceGetCurrPcieLinkGeneration"); }
-std::optional<int> Nvml::pcieWidth(int dev) const { return uintQuery(lib_, ok_, dev, "nvmlDeviceGetCurrPcieLinkWidth"); }
+std::optional<int> Nvml::pcieGeneration(int dev) const
+{
+    return uintQuery(lib_, ok_, dev, "nvmlDeviceGetCurrPcieLinkGeneration");
+}
+std::optional<int> Nvml::pcieWidth(int dev) const
+{
+    return uintQuery(lib_, ok_, dev, "nvmlDeviceGetCurrPcieLinkWidth");
+}
 
 std::optional<int> Nvml::activeNvlinks(int dev) const
 {
@@ -132,7 +134,8 @@ std::optional<std::string> Nvml::topology(int a, int b) const
     auto ancestor = fn<AncestorFn>(lib_, "nvmlDeviceGetTopologyCommonAncestor");
     nvmlDevice da = nullptr, db = nullptr;
     int level = 0;
-    if (!handle || !ancestor || handle(unsigned(a), &da) != 0 || handle(unsigned(b), &db) != 0 || ancestor(da, db, &level) != 0)
+    if (!handle || !ancestor || handle(unsigned(a), &da) != 0 || handle(unsigned(b), &db) != 0
+        || ancestor(da, db, &level) != 0)
         return std::nullopt;
     // nvmlGpuTopologyLevel_t: 0 internal, 10 single switch, 20 multiple switches, 30 host bridge,
     // 40 NUMA node, 50 system.

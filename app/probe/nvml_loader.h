@@ -16,8 +16,8 @@ public:
     std::optional<int> pcieGeneration(int dev) const;
     std::optional<int> pcieWidth(int dev) const;
     std::optional<int> activeNvlinks(int dev) const;
-    std::optional<int> nvlinkVersion(int dev) const;           // of the first active link
-    std::optional<std::string> topology(int a, int b) const;    // NVML common ancestor: SINGLE, NODE, SYSTEM, …
+    std::optional<int> nvlinkVersion(int dev) const; // of the first active link
+    std::optional<std::string> topology(int a, int b) const; // NVML common ancestor: SINGLE, NODE, SYSTEM, …
 
 private:
     void* lib_ = nullptr;

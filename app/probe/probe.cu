@@ -6,7 +6,6 @@
 #include "probe_sync.h"
 #include "probe_timing.cuh"
 
-
 #include <cublasLt.h>
 #include <cuda_bf16.h>
 #include <cuda_fp16.h>
@@ -32,10 +31,7 @@ int waitFor(const std::function<int()>& query)
 }
 
 // An event or stream query as waitForGpu() wants it: 0 done, 1 still running, −1 failed.
-int queryState(cudaError_t e)
-{
-    return e == cudaSuccess ? 0 : e == cudaErrorNotReady ? 1 : -1;
-}
+int queryState(cudaError_t e) { return e == cudaSuccess ? 0 : e == cudaErrorNotReady ? 1 : -1; }
 
 namespace {
 
@@ -56,8 +52,8 @@ __global__ void copyKernel(const uint4* __restrict__ src, uint4* __restrict__ ds
 }
 
 // Triad a = b + s·c on float4.
-__global__ void triadKernel(float4* __restrict__ a, const float4* __restrict__ b, const float4* __restrict__ c,
-                            float s, std::size_t n)
+__global__ void triadKernel(float4* __restrict__ a, const float4* __restrict__ b, const float4* __restrict__ c, float s,
+                            std::size_t n)
 {
     const std::size_t stride = std::size_t(gridDim.x) * blockDim.x;
     for (std::size_t i = blockIdx.x * blockDim.x + threadIdx.x; i < n; i += stride) {
@@ -74,10 +70,7 @@ DeviceBuffer::~DeviceBuffer()
         cudaFree(p);
 }
 
-bool gpuHung()
-{
-    return g_hung;
-}
+bool gpuHung() { return g_hung; }
 
 Status deviceCount(int& n)
 {

@@ -9,7 +9,6 @@
 #include <nccl.h>
 #endif
 
-
 #include <algorithm>
 #include <cstdint>
 #include <optional>
@@ -59,7 +58,8 @@ CollectiveTiming collective(int gpus, const std::string& op, const std::vector<d
         bool alloc_ok = true;
         for (int i = 0; i < gpus && alloc_ok; ++i) {
             cudaSetDevice(i);
-            alloc_ok = send[std::size_t(i)].alloc(std::size_t(S)) == cudaSuccess && recv[std::size_t(i)].alloc(std::size_t(S)) == cudaSuccess;
+            alloc_ok = send[std::size_t(i)].alloc(std::size_t(S)) == cudaSuccess
+                && recv[std::size_t(i)].alloc(std::size_t(S)) == cudaSuccess;
         }
         if (!alloc_ok) {
             cudaGetLastError();
@@ -80,8 +80,10 @@ CollectiveTiming collective(int gpus, const std::string& op, const std::vector<d
                     ncclReduceScatter(s, r, per_rank, ncclFloat, ncclSum, c, st);
                 else // all_to_all: one chunk to every peer
                     for (int peer = 0; peer < gpus; ++peer) {
-                        ncclSend(static_cast<char*>(s) + std::size_t(peer) * per_rank * sizeof(float), per_rank, ncclFloat, peer, c, st);
-                        ncclRecv(static_cast<char*>(r) + std::size_t(peer) * per_rank * sizeof(float), per_rank, ncclFloat, peer, c, st);
+                        ncclSend(static_cast<char*>(s) + std::size_t(peer) * per_rank * sizeof(float), per_rank,
+                                 ncclFloat, peer, c, st);
+                        ncclRecv(static_cast<char*>(r) + std::size_t(peer) * per_rank * sizeof(float), per_rank,
+                                 ncclFloat, peer, c, st);
                     }
             }
             ncclGroupEnd();

@@ -66,14 +66,20 @@ Timing gemm(int dev, const std::string& dtype, int m, int n, int k, int samples)
         }
         return st == CUBLAS_STATUS_SUCCESS;
     };
-    bool ok = check(cublasLtCreate(&lt), "cublasLtCreate") && check(cublasLtMatmulDescCreate(&desc, compute, CUDA_R_32F), "MatmulDescCreate")
-           && (fp8 ? check(cublasLtMatrixLayoutCreate(&la, ab, k, m, k), "layout A") : check(cublasLtMatrixLayoutCreate(&la, ab, m, k, m), "layout A"))
-           && check(cublasLtMatrixLayoutCreate(&lb, ab, k, n, k), "layout B")
-           && check(cublasLtMatrixLayoutCreate(&lc, cd, m, n, m), "layout C") && check(cublasLtMatmulPreferenceCreate(&pref), "preference")
-           && check(cublasLtMatmulPreferenceSetAttribute(pref, CUBLASLT_MATMUL_PREF_MAX_WORKSPACE_BYTES, &workspace, sizeof workspace), "workspace");
+    bool ok = check(cublasLtCreate(&lt), "cublasLtCreate")
+        && check(cublasLtMatmulDescCreate(&desc, compute, CUDA_R_32F), "MatmulDescCreate")
+        && (fp8 ? check(cublasLtMatrixLayoutCreate(&la, ab, k, m, k), "layout A")
+                : check(cublasLtMatrixLayoutCreate(&la, ab, m, k, m), "layout A"))
+        && check(cublasLtMatrixLayoutCreate(&lb, ab, k, n, k), "layout B")
+        && check(cublasLtMatrixLayoutCreate(&lc, cd, m, n, m), "layout C")
+        && check(cublasLtMatmulPreferenceCreate(&pref), "preference")
+        && check(cublasLtMatmulPreferenceSetAttribute(pref, CUBLASLT_MATMUL_PREF_MAX_WORKSPACE_BYTES, &workspace,
+                                                      sizeof workspace),
+                 "workspace");
     if (ok && fp8) {
         const cublasOperation_t transpose = CUBLAS_OP_T;
-        ok = check(cublasLtMatmulDescSetAttribute(desc, CUBLASLT_MATMUL_DESC_TRANSA, &transpose, sizeof transpose), "transpose A");
+        ok = check(cublasLtMatmulDescSetAttribute(desc, CUBLASLT_MATMUL_DESC_TRANSA, &transpose, sizeof transpose),
+                   "transpose A");
     }
     // The top heuristic algorithms, each timed briefly; the fastest is then sampled (mamf-finder
     // keeps the best of several algorithms too: the first heuristic is not always the fastest).
@@ -81,10 +87,13 @@ Timing gemm(int dev, const std::string& dtype, int m, int n, int k, int samples)
     cublasLtMatmulHeuristicResult_t heur[kAlgorithms]{};
     int found = 0;
     if (ok)
-        ok = check(cublasLtMatmulAlgoGetHeuristic(lt, desc, la, lb, lc, lc, pref, kAlgorithms, heur, &found), "heuristic") && found > 0;
+        ok = check(cublasLtMatmulAlgoGetHeuristic(lt, desc, la, lb, lc, lc, pref, kAlgorithms, heur, &found),
+                   "heuristic")
+            && found > 0;
     const float alpha = 1, beta = 0;
     const auto run = [&](const cublasLtMatmulAlgo_t& algo) {
-        const cublasStatus_t st = cublasLtMatmul(lt, desc, &alpha, A.p, la, B.p, lb, &beta, C.p, lc, C.p, lc, &algo, work.p, workspace, nullptr);
+        const cublasStatus_t st = cublasLtMatmul(lt, desc, &alpha, A.p, la, B.p, lb, &beta, C.p, lc, C.p, lc, &algo,
+                                                 work.p, workspace, nullptr);
         return st == CUBLAS_STATUS_SUCCESS ? cudaGetLastError() : cudaErrorUnknown;
     };
     int best = -1;
@@ -93,7 +102,8 @@ Timing gemm(int dev, const std::string& dtype, int m, int n, int k, int samples)
         if (heur[a].state != CUBLAS_STATUS_SUCCESS)
             continue;
         std::vector<double> trial;
-        const Status st = timeSamples(2, 2, trial, [&] { return run(heur[a].algo); }, 0.005);
+        const Status st = timeSamples(
+            2, 2, trial, [&] { return run(heur[a].algo); }, 0.005);
         if (st.timedOut) {
             out.status = st;
             ok = false;

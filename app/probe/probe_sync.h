@@ -17,7 +17,11 @@ struct DeviceBuffer {
     void* p = nullptr;
     cudaError_t alloc(std::size_t bytes) { return cudaMalloc(&p, bytes); }
     DeviceBuffer() = default;
-    DeviceBuffer(DeviceBuffer&& o) noexcept : p(o.p) { o.p = nullptr; }
+    DeviceBuffer(DeviceBuffer&& o) noexcept
+        : p(o.p)
+    {
+        o.p = nullptr;
+    }
     DeviceBuffer(const DeviceBuffer&) = delete;
     DeviceBuffer& operator=(const DeviceBuffer&) = delete;
     ~DeviceBuffer();

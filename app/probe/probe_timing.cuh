@@ -40,13 +40,13 @@ inline Status waitEvent(cudaEvent_t ev)
     return fromCuda(r == 0 ? cudaSuccess : cudaGetLastError());
 }
 
-#define PROBE_TRY(expr)                                                                                                     \
-    do {                                                                                                                    \
-        const cudaError_t e_ = (expr);                                                                                      \
-        if (e_ != cudaSuccess) {                                                                                            \
-            out.status = fromCuda(e_);                                                                                      \
-            return out;                                                                                                     \
-        }                                                                                                                   \
+#define PROBE_TRY(expr)                                                                                                \
+    do {                                                                                                               \
+        const cudaError_t e_ = (expr);                                                                                 \
+        if (e_ != cudaSuccess) {                                                                                       \
+            out.status = fromCuda(e_);                                                                                 \
+            return out;                                                                                                \
+        }                                                                                                              \
     } while (0)
 
 struct Events {
@@ -110,8 +110,7 @@ __device__ inline float hashToUnit(std::uint64_t i)
     return float(i & 0xffffff) / float(0xffffff) * 2.0f - 1.0f;
 }
 
-template <typename T>
-__global__ void fillRandom(T* p, std::size_t n, std::uint64_t seed)
+template <typename T> __global__ void fillRandom(T* p, std::size_t n, std::uint64_t seed)
 {
     for (std::size_t i = blockIdx.x * blockDim.x + threadIdx.x; i < n; i += std::size_t(gridDim.x) * blockDim.x)
         p[i] = T(hashToUnit(i + seed * 0x9e3779b97f4a7c15ULL));

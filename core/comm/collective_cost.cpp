@@ -8,7 +8,8 @@ namespace parascope {
 
 namespace {
 
-constexpr const char* kSource = "nccl-tests PERFORMANCE.md bus bandwidth; Thakur et al. 2005 α–β; hierarchical per §3.3";
+constexpr const char* kSource
+    = "nccl-tests PERFORMANCE.md bus bandwidth; Thakur et al. 2005 α–β; hierarchical per §3.3";
 
 // One level over one link: steps·α + factor·S/busbw(S) (a ring inside a node, a send, an
 // all-to-all inside a node).
@@ -18,8 +19,13 @@ CollectiveTime oneLevel(Collective c, double S, const GroupPlacement& g, const L
     const double f = busFactor(c, g.size), steps = ringSteps(c, double(g.size));
     out.seconds = steps * link.latency_s + f * S / link.busBytesPerS(S);
     if (explain == Explain::Full)
-        out.term = {"comm.time", out.seconds, "s", "steps·α + factor·S/busbw(S)",
-                    num(steps) + "·" + num(link.latency_s) + " + " + num(f) + "·" + num(S) + "/" + num(link.busBytesPerS(S)), kSource};
+        out.term
+            = {"comm.time",
+               out.seconds,
+               "s",
+               "steps·α + factor·S/busbw(S)",
+               num(steps) + "·" + num(link.latency_s) + " + " + num(f) + "·" + num(S) + "/" + num(link.busBytesPerS(S)),
+               kSource};
     return out;
 }
 
@@ -31,8 +37,13 @@ CollectiveTime flatRing(Collective c, double S, const GroupPlacement& g, const L
     const double f = busFactor(c, g.size), steps = ringSteps(c, double(g.size));
     out.seconds = steps * net.latency_s + f * S / net.busBytesPerS(S);
     if (explain == Explain::Full)
-        out.term = {"comm.time", out.seconds, "s", "flat ring over the network: steps·α_net + factor·S/busbw_net(S)",
-                    num(steps) + "·" + num(net.latency_s) + " + " + num(f) + "·" + num(S) + "/" + num(net.busBytesPerS(S)), kSource};
+        out.term
+            = {"comm.time",
+               out.seconds,
+               "s",
+               "flat ring over the network: steps·α_net + factor·S/busbw_net(S)",
+               num(steps) + "·" + num(net.latency_s) + " + " + num(f) + "·" + num(S) + "/" + num(net.busBytesPerS(S)),
+               kSource};
     return out;
 }
 
@@ -51,7 +62,9 @@ CollectiveTime hierarchical(Collective c, double S, const GroupPlacement& g, con
     const double t_net = ringSteps(c, N) * inter.latency_s + fN * (S / k) / inter.busBytesPerS(S / k);
     out.seconds = t_nvl + t_net;
     if (explain == Explain::Full)
-        out.term = {"comm.time", out.seconds, "s",
+        out.term = {"comm.time",
+                    out.seconds,
+                    "s",
                     "steps(k)·α_nvl + factor(k)·S/busbw_nvl + steps(N)·α_net + factor(N)·(S/k)/busbw_net",
                     num(ringSteps(c, k)) + "·" + num(intra.latency_s) + " + " + num(fk) + "·" + num(S) + "/"
                         + num(intra.busBytesPerS(S)) + " + " + num(ringSteps(c, N)) + "·" + num(inter.latency_s) + " + "
@@ -71,8 +84,12 @@ CollectiveTime pairwiseAcrossNodes(double S, const GroupPlacement& g, const Clus
     const double t_nvl = (k - 1) * cl.intra_node.latency_s + local / cl.intra_node.busBytesPerS(S);
     out.seconds = std::max(t_net, t_nvl);
     if (explain == Explain::Full)
-        out.term = {"comm.time", out.seconds, "s", "max((N−1)·α_net + (n−k)/n·S/busbw_net, (k−1)·α_nvl + (k−1)/n·S/busbw_nvl)",
-                    "max(" + num(t_net) + ", " + num(t_nvl) + ")", kSource};
+        out.term = {"comm.time",
+                    out.seconds,
+                    "s",
+                    "max((N−1)·α_net + (n−k)/n·S/busbw_net, (k−1)·α_nvl + (k−1)/n·S/busbw_nvl)",
+                    "max(" + num(t_net) + ", " + num(t_nvl) + ")",
+                    kSource};
     return out;
 }
 
@@ -98,12 +115,15 @@ CollectiveTime binomialTree(Collective c, double S, const GroupPlacement& g, con
     const double passes = c == Collective::AllReduce ? 2 : 1;
     out.seconds = passes * down;
     if (explain == Explain::Full)
-        out.term = {"comm.time", out.seconds, "s",
-                    c == Collective::AllReduce ? "2 · Σ over ⌈log₂n⌉ levels of (α + S/busbw) on the level's slowest link"
-                                               : "Σ over ⌈log₂n⌉ levels of (α + S/busbw) on the level's slowest link",
-                    num(passes) + "·(" + num(double(network_levels)) + "·" + num(t_net) + " + " + num(double(levels - network_levels))
-                        + "·" + num(t_nvl) + ")",
-                    "Thakur, Rabenseifner & Gropp 2005 (binomial tree); α–β per link"};
+        out.term
+            = {"comm.time",
+               out.seconds,
+               "s",
+               c == Collective::AllReduce ? "2 · Σ over ⌈log₂n⌉ levels of (α + S/busbw) on the level's slowest link"
+                                          : "Σ over ⌈log₂n⌉ levels of (α + S/busbw) on the level's slowest link",
+               num(passes) + "·(" + num(double(network_levels)) + "·" + num(t_net) + " + "
+                   + num(double(levels - network_levels)) + "·" + num(t_nvl) + ")",
+               "Thakur, Rabenseifner & Gropp 2005 (binomial tree); α–β per link"};
     return out;
 }
 
@@ -138,7 +158,11 @@ CollectiveTime measured(Collective c, double S, const GroupPlacement& g, double 
     const double f = busFactor(c, g.size);
     out.seconds = f * S / bw;
     if (explain == Explain::Full)
-        out.term = {"comm.time", out.seconds, "s", "factor·S / busbw_measured(S)", num(f) + "·" + num(S) + "/" + num(bw),
+        out.term = {"comm.time",
+                    out.seconds,
+                    "s",
+                    "factor·S / busbw_measured(S)",
+                    num(f) + "·" + num(S) + "/" + num(bw),
                     "measured: hardware profile (nccl-tests / parascope-probe), " + std::string(toString(c)) + " on "
                         + num(double(g.size)) + " ranks, " + num(double(g.nodes)) + " node(s)"};
     return out;
@@ -155,8 +179,8 @@ CollectiveAlgorithm assumedAlgorithm(Collective c, const GroupPlacement& g)
     return g.crossesNodes() ? CollectiveAlgorithm::Hierarchical : CollectiveAlgorithm::Ring;
 }
 
-CollectiveTime collectiveTime(CollectiveAlgorithm a, Collective c, double S, const GroupPlacement& g, const ClusterSpec& cl,
-                              Explain explain, ExpertRouting routing)
+CollectiveTime collectiveTime(CollectiveAlgorithm a, Collective c, double S, const GroupPlacement& g,
+                              const ClusterSpec& cl, Explain explain, ExpertRouting routing)
 {
     if (a == assumedAlgorithm(c, g))
         if (const double bw = measuredBusbw(c, S, g, cl); bw > 0)
@@ -216,7 +240,10 @@ CollectiveTime dedupAllToAllTime(double S, double top_k, double experts, const G
     if (!g.crossesNodes()) {
         out.seconds = t_nvl;
         if (explain == Explain::Full)
-            out.term = {"comm.time", out.seconds, "s", "(n−1)·α_nvl + S/k·(n−1)(1 − C(E−E/n, k)/C(E, k))/busbw_nvl",
+            out.term = {"comm.time",
+                        out.seconds,
+                        "s",
+                        "(n−1)·α_nvl + S/k·(n−1)(1 − C(E−E/n, k)/C(E, k))/busbw_nvl",
                         num(n - 1) + "·" + num(intra.latency_s) + " + " + num(token) + "·" + num(gpus_reached) + "/"
                             + num(intra.busBytesPerS(S)),
                         src};
@@ -226,10 +253,13 @@ CollectiveTime dedupAllToAllTime(double S, double top_k, double experts, const G
     const double t_net = (N - 1) * inter.latency_s + token * nodes_reached / inter.busBytesPerS(S);
     out.seconds = std::max(t_net, t_nvl);
     if (explain == Explain::Full)
-        out.term = {"comm.time", out.seconds, "s",
-                    "max((N−1)·α_net + S/k·(N−1)(1 − C(E−E/N, k)/C(E, k))/busbw_net, S/k·(n−1)(1 − C(E−E/n, k)/C(E, k))/busbw_nvl)",
-                    "max(" + num(N - 1) + "·" + num(inter.latency_s) + " + " + num(token) + "·" + num(nodes_reached) + "/"
-                        + num(inter.busBytesPerS(S)) + ", " + num(t_nvl) + ")",
+        out.term = {"comm.time",
+                    out.seconds,
+                    "s",
+                    "max((N−1)·α_net + S/k·(N−1)(1 − C(E−E/N, k)/C(E, k))/busbw_net, S/k·(n−1)(1 − C(E−E/n, k)/C(E, "
+                    "k))/busbw_nvl)",
+                    "max(" + num(N - 1) + "·" + num(inter.latency_s) + " + " + num(token) + "·" + num(nodes_reached)
+                        + "/" + num(inter.busBytesPerS(S)) + ", " + num(t_nvl) + ")",
                     src};
     return out;
 }

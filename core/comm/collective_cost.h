@@ -11,7 +11,6 @@
 
 namespace parascope {
 
-
 // busFactor(c, n), nccl-tests' busbw/algbw: types/comm_types.h.
 
 struct CollectiveTime {
@@ -34,8 +33,8 @@ CollectiveAlgorithm assumedAlgorithm(Collective c, const GroupPlacement& g);
 // op, group size and node count (the cluster's hardware profile) replaces the model for the
 // assumed algorithm, which is what NCCL ran when it was measured. DeepEP needs `routing`.
 // With Explain::NumbersOnly the term is left empty.
-CollectiveTime collectiveTime(CollectiveAlgorithm a, Collective c, double S, const GroupPlacement& g, const ClusterSpec& cluster,
-                              Explain explain = Explain::Full, ExpertRouting routing = {});
+CollectiveTime collectiveTime(CollectiveAlgorithm a, Collective c, double S, const GroupPlacement& g,
+                              const ClusterSpec& cluster, Explain explain = Explain::Full, ExpertRouting routing = {});
 
 // By the algorithm the engine assumes.
 inline CollectiveTime collectiveTime(Collective c, double S, const GroupPlacement& g, const ClusterSpec& cluster,
@@ -53,7 +52,7 @@ double otherExpertGroupsReached(double experts, double top_k, double groups);
 // with a copy per expert would send): a token crosses NVLink once per other GPU of its experts
 // and, across nodes, the network once per other node, where NVLink forwards it (deepseek-ai/DeepEP,
 // "normal kernels with NVLink and RDMA forwarding"). Balanced routing over `experts` experts.
-CollectiveTime dedupAllToAllTime(double S, double top_k, double experts, const GroupPlacement& g, const ClusterSpec& cluster,
-                                 Explain explain = Explain::Full);
+CollectiveTime dedupAllToAllTime(double S, double top_k, double experts, const GroupPlacement& g,
+                                 const ClusterSpec& cluster, Explain explain = Explain::Full);
 
 } // namespace parascope

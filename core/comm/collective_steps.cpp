@@ -124,14 +124,15 @@ struct Ring {
 
 // Ring reduce-scatter: step k sends chunk (i − k) from member i to member i + 1, which adds it.
 // After n − 1 steps member i holds chunk i + 1 reduced.
-void ringReduceScatter(StepBuilder& b, const std::vector<Ring>& rings, double chunk_bytes, const Localized& phase, int pieces = 1)
+void ringReduceScatter(StepBuilder& b, const std::vector<Ring>& rings, double chunk_bytes, const Localized& phase,
+                       int pieces = 1)
 {
     const int n = int(rings.front().members.size());
     for (int k = 0; k + 1 < n; ++k) {
         for (const Ring& ring : rings)
             for (int i = 0; i < n; ++i)
-                b.send(ring.members[std::size_t(i)], ring.members[std::size_t((i + 1) % n)], ring.base + mod(i - k, n) * pieces,
-                       chunk_bytes, true, pieces);
+                b.send(ring.members[std::size_t(i)], ring.members[std::size_t((i + 1) % n)],
+                       ring.base + mod(i - k, n) * pieces, chunk_bytes, true, pieces);
         b.endStep(phase);
         if (!b.keepsTransfers())
             return b.repeatLastStep(n - 2);
@@ -140,15 +141,15 @@ void ringReduceScatter(StepBuilder& b, const std::vector<Ring>& rings, double ch
 
 // Ring all-gather: step k sends chunk (i + owned − k) from member i to member i + 1: first what
 // member i owns (owned = 1 after a reduce-scatter, 0 for a plain all-gather), then what it received.
-void ringAllGather(StepBuilder& b, const std::vector<Ring>& rings, double chunk_bytes, const Localized& phase, int owned,
-                   int pieces = 1)
+void ringAllGather(StepBuilder& b, const std::vector<Ring>& rings, double chunk_bytes, const Localized& phase,
+                   int owned, int pieces = 1)
 {
     const int n = int(rings.front().members.size());
     for (int k = 0; k + 1 < n; ++k) {
         for (const Ring& ring : rings)
             for (int i = 0; i < n; ++i)
-                b.send(ring.members[std::size_t(i)], ring.members[std::size_t((i + 1) % n)], ring.base + mod(i + owned - k, n) * pieces,
-                       chunk_bytes, false, pieces);
+                b.send(ring.members[std::size_t(i)], ring.members[std::size_t((i + 1) % n)],
+                       ring.base + mod(i + owned - k, n) * pieces, chunk_bytes, false, pieces);
         b.endStep(phase);
         if (!b.keepsTransfers())
             return b.repeatLastStep(n - 2);
@@ -181,21 +182,31 @@ void checkRequest(Collective op, double bytes, int ranks, const ClusterSpec& clu
         errors.push_back({"--ranks", "must be 2 to " + std::to_string(kMaxRanks) + ", got " + std::to_string(ranks)});
     const int per_node = std::max(1, cluster.gpus_per_node);
     if (ranks > per_node && ranks % per_node != 0)
-        errors.push_back({"--ranks", std::to_string(ranks) + " GPUs do not fill nodes of " + std::to_string(per_node)
-                                         + ": give a multiple of " + std::to_string(per_node) + " (or at most " + std::to_string(per_node) + ")"});
+        errors.push_back({"--ranks",
+                          std::to_string(ranks) + " GPUs do not fill nodes of " + std::to_string(per_node)
+                              + ": give a multiple of " + std::to_string(per_node) + " (or at most "
+                              + std::to_string(per_node) + ")"});
     const bool ring_op = op == Collective::AllReduce || op == Collective::AllGather || op == Collective::ReduceScatter
-                      || op == Collective::AllToAll || op == Collective::Broadcast;
+        || op == Collective::AllToAll || op == Collective::Broadcast;
     if (!ring_op)
-        errors.push_back({"--op", std::string(toString(op)) + " is not shown step by step: use all_reduce, all_gather, reduce_scatter, "
-                                                              "all_to_all or broadcast"});
-    else if (algorithm != CollectiveAlgorithm::Ring && algorithm != CollectiveAlgorithm::Tree && algorithm != CollectiveAlgorithm::Hierarchical
+        errors.push_back({"--op",
+                          std::string(toString(op))
+                              + " is not shown step by step: use all_reduce, all_gather, reduce_scatter, "
+                                "all_to_all or broadcast"});
+    else if (algorithm != CollectiveAlgorithm::Ring && algorithm != CollectiveAlgorithm::Tree
+             && algorithm != CollectiveAlgorithm::Hierarchical
              && !(algorithm == CollectiveAlgorithm::Pairwise && op == Collective::AllToAll))
-        errors.push_back({"--algorithm", std::string(toString(algorithm)) + " is not shown step by step: use ring, tree or hierarchical"
-                                                                            " (pairwise for all_to_all)"});
+        errors.push_back({"--algorithm",
+                          std::string(toString(algorithm))
+                              + " is not shown step by step: use ring, tree or hierarchical"
+                                " (pairwise for all_to_all)"});
     else if (algorithm == CollectiveAlgorithm::Tree && op != Collective::AllReduce && op != Collective::Broadcast)
-        errors.push_back({"--algorithm", "a tree runs all_reduce and broadcast; " + std::string(toString(op)) + " runs as a ring"});
+        errors.push_back(
+            {"--algorithm", "a tree runs all_reduce and broadcast; " + std::string(toString(op)) + " runs as a ring"});
     else if (algorithm == CollectiveAlgorithm::Hierarchical && op != Collective::AllReduce)
-        errors.push_back({"--algorithm", "the hierarchical form is an all_reduce's; " + std::string(toString(op)) + " runs as a ring"});
+        errors.push_back(
+            {"--algorithm",
+             "the hierarchical form is an all_reduce's; " + std::string(toString(op)) + " runs as a ring"});
 }
 
 } // namespace
@@ -210,7 +221,8 @@ CollectiveAlgorithm steppedAlgorithm(CollectiveAlgorithm engine, Collective op)
 }
 
 std::optional<CollectivePlan> planCollective(Collective op, double bytes, int ranks, const ClusterSpec& cluster,
-                                             CollectiveAlgorithm algorithm, std::vector<InputError>& errors, int listed_ranks)
+                                             CollectiveAlgorithm algorithm, std::vector<InputError>& errors,
+                                             int listed_ranks)
 {
     checkRequest(op, bytes, ranks, cluster, algorithm, errors);
     if (!errors.empty())
@@ -331,8 +343,10 @@ std::optional<CollectivePlan> planCollective(Collective op, double bytes, int ra
             ringReduceScatter(b, in_nodes, bytes / k, {"reduce-scatter inside nodes", "节点内 ReduceScatter"}, N);
         if (N > 1) {
             // Local rank i now holds shard (i + 1) mod k; each rail all-reduces that shard, in N pieces.
-            ringReduceScatter(b, rails, bytes / k / N, {"reduce-scatter across nodes (every rail)", "跨节点 ReduceScatter（各轨道并行）"});
-            ringAllGather(b, rails, bytes / k / N, {"all-gather across nodes (every rail)", "跨节点 AllGather（各轨道并行）"}, 1);
+            ringReduceScatter(b, rails, bytes / k / N,
+                              {"reduce-scatter across nodes (every rail)", "跨节点 ReduceScatter（各轨道并行）"});
+            ringAllGather(b, rails, bytes / k / N,
+                          {"all-gather across nodes (every rail)", "跨节点 AllGather（各轨道并行）"}, 1);
         }
         if (k > 1)
             ringAllGather(b, in_nodes, bytes / k, {"all-gather inside nodes", "节点内 AllGather"}, 1, N);
@@ -349,17 +363,21 @@ std::optional<CollectivePlan> planCollective(Collective op, double bytes, int ra
         plan.parameter_server_bytes = 2 * bytes * (nd - 1);
         plan.textbook_total_bytes = 2 * bytes * nd;
     }
-    const std::string where = std::to_string(n) + " GPUs on " + std::to_string(plan.nodes) + (plan.nodes == 1 ? " node" : " nodes");
+    const std::string where
+        = std::to_string(n) + " GPUs on " + std::to_string(plan.nodes) + (plan.nodes == 1 ? " node" : " nodes");
     plan.terms.push_back({"collective.bytes_sent_per_gpu", plan.bytes_sent_per_gpu, "bytes", bytes_formula,
-                          "S = " + num(bytes) + ", n = " + std::to_string(n) + (algorithm == CollectiveAlgorithm::Hierarchical
-                                  ? ", k = " + std::to_string(plan.gpus_per_node) + ", N = " + std::to_string(plan.nodes) : std::string()),
+                          "S = " + num(bytes) + ", n = " + std::to_string(n)
+                              + (algorithm == CollectiveAlgorithm::Hierarchical ? ", k = "
+                                         + std::to_string(plan.gpus_per_node) + ", N = " + std::to_string(plan.nodes)
+                                                                                : std::string()),
                           "Thakur, Rabenseifner & Gropp 2005; Patarasuk & Yuan 2009 (bandwidth-optimal ring)"});
     plan.terms.push_back({"collective.time", plan.time_s, "s", time_formula,
                           std::to_string(plan.steps.size()) + " steps, " + where,
                           "α–β model per link: α its latency, β = 1/(bandwidth · efficiency) (cluster preset)"});
     plan.terms.push_back({"collective.busbw", plan.busbw_bytes_per_s, "bytes/s", "S/t · busFactor",
                           num(bytes) + "/" + num(plan.time_s) + " · " + num(busFactor(op, n)),
-                          "nccl-tests doc/PERFORMANCE.md: algbw = S/t, busbw = algbw · 2(n−1)/n (all-reduce), (n−1)/n (gather, scatter, all-to-all), 1 (broadcast)"});
+                          "nccl-tests doc/PERFORMANCE.md: algbw = S/t, busbw = algbw · 2(n−1)/n (all-reduce), (n−1)/n "
+                          "(gather, scatter, all-to-all), 1 (broadcast)"});
     return plan;
 }
 

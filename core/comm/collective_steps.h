@@ -34,11 +34,11 @@ namespace parascope {
 
 struct ChunkTransfer {
     int from = 0, to = 0; // ranks
-    int chunk = -1;       // the first of the buffer's pieces it carries (−1: the whole buffer)
-    int chunks = 1;       // how many consecutive pieces (the hierarchical form's shards hold N)
+    int chunk = -1; // the first of the buffer's pieces it carries (−1: the whole buffer)
+    int chunks = 1; // how many consecutive pieces (the hierarchical form's shards hold N)
     double bytes = 0;
     Link link = Link::NvLink;
-    bool reduce = false;  // the receiver adds it into its own copy
+    bool reduce = false; // the receiver adds it into its own copy
 };
 
 struct CollectiveStep {
@@ -59,7 +59,7 @@ struct CollectivePlan {
     double bytes_sent_per_gpu = 0; // the most any rank sends
     double time_s = 0, algbw_bytes_per_s = 0, busbw_bytes_per_s = 0;
     double parameter_server_bytes = 0; // the textbook's central server: 2·S·(n−1) through it (all-reduce)
-    double textbook_total_bytes = 0;   // the textbook's 2·S·n: all GPUs' traffic together, not one GPU's (all-reduce)
+    double textbook_total_bytes = 0; // the textbook's 2·S·n: all GPUs' traffic together, not one GPU's (all-reduce)
     std::vector<Term> terms;
 
     static constexpr int kMaxListedRanks = 64;

@@ -26,11 +26,17 @@
 namespace parascope {
 
 enum class CollectiveAlgorithm { Ring, Tree, Hierarchical, Pairwise, DeepEp, PointToPoint };
-inline constexpr EnumName<CollectiveAlgorithm> kCollectiveAlgorithmNames[] = {
-    {CollectiveAlgorithm::Ring, "ring"},         {CollectiveAlgorithm::Tree, "tree"},
-    {CollectiveAlgorithm::Hierarchical, "hierarchical"}, {CollectiveAlgorithm::Pairwise, "pairwise"},
-    {CollectiveAlgorithm::DeepEp, "deepep"},     {CollectiveAlgorithm::PointToPoint, "p2p"}};
-constexpr std::span<const EnumName<CollectiveAlgorithm>> enumNames(CollectiveAlgorithm) { return kCollectiveAlgorithmNames; }
+inline constexpr EnumName<CollectiveAlgorithm> kCollectiveAlgorithmNames[]
+    = {{CollectiveAlgorithm::Ring, "ring"},
+       {CollectiveAlgorithm::Tree, "tree"},
+       {CollectiveAlgorithm::Hierarchical, "hierarchical"},
+       {CollectiveAlgorithm::Pairwise, "pairwise"},
+       {CollectiveAlgorithm::DeepEp, "deepep"},
+       {CollectiveAlgorithm::PointToPoint, "p2p"}};
+constexpr std::span<const EnumName<CollectiveAlgorithm>> enumNames(CollectiveAlgorithm)
+{
+    return kCollectiveAlgorithmNames;
+}
 inline const char* toString(CollectiveAlgorithm a) { return nameOf(a); }
 
 // Whether the algorithm has a form for the operation (ring: all but all-to-all and a send; tree:

@@ -17,14 +17,17 @@ namespace parascope {
 
 // What a collective can hide behind (closed-form exposure; the timeline simulates it).
 enum class Overlap {
-    None,           // on the critical path (TP without --tp-comm-overlap, EP all-to-all)
-    LinearLayers,   // TP with --tp-comm-overlap: chunked with the GEMMs
-    Attention,      // CP ring exchange: hidden behind the attention blocks
-    PipelineFill,   // PP p2p: exposed only while the pipeline fills and drains
-    Backward,       // DP/ZeRO gradient reduce-scatter/all-reduce: behind the backward
-    Forward,        // ZeRO parameter all-gather: behind the forward
+    None, // on the critical path (TP without --tp-comm-overlap, EP all-to-all)
+    LinearLayers, // TP with --tp-comm-overlap: chunked with the GEMMs
+    Attention, // CP ring exchange: hidden behind the attention blocks
+    PipelineFill, // PP p2p: exposed only while the pipeline fills and drains
+    Backward, // DP/ZeRO gradient reduce-scatter/all-reduce: behind the backward
+    Forward, // ZeRO parameter all-gather: behind the forward
 };
-inline constexpr EnumName<Overlap> kOverlapNames[] = {{Overlap::None, "none"}, {Overlap::LinearLayers, "linear_layers"}, {Overlap::Attention, "attention"}, {Overlap::PipelineFill, "pipeline_fill"}, {Overlap::Backward, "backward"}, {Overlap::Forward, "forward"}};
+inline constexpr EnumName<Overlap> kOverlapNames[]
+    = {{Overlap::None, "none"},           {Overlap::LinearLayers, "linear_layers"},
+       {Overlap::Attention, "attention"}, {Overlap::PipelineFill, "pipeline_fill"},
+       {Overlap::Backward, "backward"},   {Overlap::Forward, "forward"}};
 constexpr std::span<const EnumName<Overlap>> enumNames(Overlap) { return kOverlapNames; }
 inline const char* toString(Overlap v) { return nameOf(v); }
 
@@ -45,28 +48,28 @@ struct CommEntry {
     std::int64_t group_size = 1;
     std::int64_t nodes_spanned = 1;
     double calls_per_step = 0;
-    double bytes_per_call = 0;         // S, the nccl-tests "size"
+    double bytes_per_call = 0; // S, the nccl-tests "size"
     double bytes_per_gpu_per_step = 0; // calls · S · bus factor
-    double time_s = 0;                 // on its link, per step
-    double exposed_s = 0;              // not hidden behind compute
+    double time_s = 0; // on its link, per step
+    double exposed_s = 0; // not hidden behind compute
     Overlap overlap = Overlap::None;
-    double rounds = 1;                 // times per step the collective's calls happen together
+    double rounds = 1; // times per step the collective's calls happen together
     // PP: every stage boundary with its own link; link and time_s above are the slowest one's
     // (a GPU at that boundary). Empty for the other groups.
     std::vector<BoundarySend> boundaries;
-    std::vector<Term> terms;           // volume, time, exposure
+    std::vector<Term> terms; // volume, time, exposure
 };
 
 // Calls per layer and microbatch in the forward; the backward repeats them (CP's backward sends
 // K/V and dK/dV: kCpBackwardSendsPerStep per ring step), full recompute repeats the forward once
 // more. The one declaration the communication plan and the op costs (time/op_costs.cpp) count from.
-inline constexpr double kTpCollectivesPerLayer = 2;  // after attention and after the MLP (Shoeybi et al. 2019 §3)
+inline constexpr double kTpCollectivesPerLayer = 2; // after attention and after the MLP (Shoeybi et al. 2019 §3)
 // A parallel block (GPT-J, PaLM §2) adds attention and MLP outputs before one all-reduce.
 inline double tpCollectivesPerLayer(const ModelSpec& m) { return m.parallel_block ? 1 : kTpCollectivesPerLayer; }
 inline constexpr double kEpAllToAllsPerMoeLayer = 2; // dispatch and combine (Lepikhin et al. 2020, GShard)
 inline constexpr double kCpBackwardSendsPerStep = 2; // ring attention backward (Megatron-LM context_parallel.rst)
 inline constexpr double kCpAllToAllsPerDirection = 1; // a2a CP: Q/K/V in and the output out, one of each per
-                                                      // direction (two plan entries, sizes differ)
+    // direction (two plan entries, sizes differ)
 
 // Forward + backward (+ the recompute forward) calls per layer of a collective that the forward
 // issues `forward` times.
@@ -82,9 +85,9 @@ struct CommInputs {
     const ClusterSpec& cluster;
     const Placement& placement;
     long long microbatches = 1;
-    int stage_layers = 0;       // layers of the busiest stage
+    int stage_layers = 0; // layers of the busiest stage
     int stage_moe_layers = 0;
-    double dense_params = 0;    // parameters of one GPU of that stage, before ZeRO sharding
+    double dense_params = 0; // parameters of one GPU of that stage, before ZeRO sharding
     double expert_params = 0;
     Explain explain = Explain::Full;
 };

@@ -23,23 +23,33 @@ Shape shapeOf(const CommInputs& in)
 {
     const ParallelConfig& p = in.parallel;
     const TrainingConfig& t = in.training;
-    return {double(std::max(1LL, in.microbatches)), t.precision == Precision::Fp32 ? 4.0 : 2.0, double(t.seq_len) / p.cp,
-            double(t.micro_batch), double(in.model.hidden), double(in.stage_layers), double(in.stage_moe_layers),
-            p.sequence_parallel && p.tp > 1, t.recompute == Recompute::Full};
+    return {double(std::max(1LL, in.microbatches)),
+            t.precision == Precision::Fp32 ? 4.0 : 2.0,
+            double(t.seq_len) / p.cp,
+            double(t.micro_batch),
+            double(in.model.hidden),
+            double(in.stage_layers),
+            double(in.stage_moe_layers),
+            p.sequence_parallel && p.tp > 1,
+            t.recompute == Recompute::Full};
 }
 
 constexpr const char* kTpSource = "Shoeybi et al. 2019 (Megatron) §3; Korthikanti et al. 2022 §4.2.2 (SP)";
 
 const char* reduceScatterText(const ModelSpec& m)
 {
-    return m.parallel_block ? "1 RS fwd + 1 RS bwd per layer (parallel block), S = s·b·h·2" : "2 RS fwd + 2 RS bwd per layer, S = s·b·h·2";
+    return m.parallel_block ? "1 RS fwd + 1 RS bwd per layer (parallel block), S = s·b·h·2"
+                            : "2 RS fwd + 2 RS bwd per layer, S = s·b·h·2";
 }
 
 // K and V of one TP rank: split with the KV heads (GQA heads repeat when TP exceeds them).
 double kvSplit(const CommInputs& in) { return std::min<double>(in.parallel.tp, std::max(1, in.model.kv_heads)); }
 
 // Megatron's gradient bucket, or the one the scenario sets.
-double bucket(const ParallelConfig& p, std::int64_t dp) { return p.grad_bucket_mparams > 0 ? p.grad_bucket_mparams * 1e6 : bucketParams(dp); }
+double bucket(const ParallelConfig& p, std::int64_t dp)
+{
+    return p.grad_bucket_mparams > 0 ? p.grad_bucket_mparams * 1e6 : bucketParams(dp);
+}
 
 } // namespace
 
@@ -56,7 +66,8 @@ std::vector<CommEntry> tensorParallelCollectives(const CommInputs& in)
     const double per_layer = callsPerLayer(tpCollectivesPerLayer(in.model), x.full);
     b.add(Group::Tp, Collective::AllReduce, Purpose::Activations, per_layer * x.L * x.mb, S, x.mb,
           p.tp_comm_overlap ? Overlap::LinearLayers : Overlap::None,
-          in.model.parallel_block ? "1 AR fwd + 1 AR bwd per layer (parallel block), S = s·b·h·2" : "2 AR fwd + 2 AR bwd per layer, S = s·b·h·2",
+          in.model.parallel_block ? "1 AR fwd + 1 AR bwd per layer (parallel block), S = s·b·h·2"
+                                  : "2 AR fwd + 2 AR bwd per layer, S = s·b·h·2",
           kTpSource);
     return b.out;
 }
@@ -80,18 +91,20 @@ std::vector<CommEntry> sequenceParallelCollectives(const CommInputs& in)
     if (t.fp8Gathers()) {
         // The forward's (and a recompute's) all-gathers carry the FP8 inputs of QKV and the
         // MLP; the backward's, gathering output gradients, stay bf16.
-        b.add(Group::Tp, Collective::AllGather, Purpose::Activations, (x.full || regather ? 2 : 1) * n * x.L * x.mb, S / 2, x.mb, ov,
-              "AG of the FP8 inputs per layer forward (and recompute), S = s·b·h·1", kTpSource);
+        b.add(Group::Tp, Collective::AllGather, Purpose::Activations, (x.full || regather ? 2 : 1) * n * x.L * x.mb,
+              S / 2, x.mb, ov, "AG of the FP8 inputs per layer forward (and recompute), S = s·b·h·1", kTpSource);
         b.add(Group::Tp, Collective::AllGather, Purpose::Gradients, n * x.L * x.mb, S, x.mb, ov,
               "AG of the output gradients per layer backward, S = s·b·h·2", kTpSource);
     } else {
-        b.add(Group::Tp, Collective::AllGather, Purpose::Activations, (per_layer + (regather ? n : 0)) * x.L * x.mb, S, x.mb, ov,
+        b.add(Group::Tp, Collective::AllGather, Purpose::Activations, (per_layer + (regather ? n : 0)) * x.L * x.mb, S,
+              x.mb, ov,
               regather ? "2 AG fwd + 2 AG bwd + 2 AG again for op-SAC's recompute per layer, S = s·b·h·2"
-              : m.parallel_block ? "1 AG fwd + 1 AG bwd per layer (parallel block), S = s·b·h·2"
-                                 : "2 AG fwd + 2 AG bwd per layer, S = s·b·h·2",
+                  : m.parallel_block ? "1 AG fwd + 1 AG bwd per layer (parallel block), S = s·b·h·2"
+                                     : "2 AG fwd + 2 AG bwd per layer, S = s·b·h·2",
               kTpSource);
     }
-    b.add(Group::Tp, Collective::ReduceScatter, Purpose::Activations, per_layer * x.L * x.mb, S, x.mb, ov, reduceScatterText(m), kTpSource);
+    b.add(Group::Tp, Collective::ReduceScatter, Purpose::Activations, per_layer * x.L * x.mb, S, x.mb, ov,
+          reduceScatterText(m), kTpSource);
     return b.out;
 }
 
@@ -113,8 +126,9 @@ std::vector<CommEntry> contextParallelCollectives(const CommInputs& in)
     const double kv = double(m.kvWidth() + m.valueWidth()) / kvSplit(in);
     if (p.cp_comm == CpComm::P2p) {
         const double per_layer = (1 + kCpBackwardSendsPerStep) * (p.cp - 1) + (x.full ? (p.cp - 1) : 0);
-        b.add(Group::Cp, Collective::SendRecv, Purpose::Kv, per_layer * x.L * x.mb, x.s * x.bsz * kv * x.act_bytes, x.mb, Overlap::Attention,
-              "3·(cp−1) sends per layer, S = 2·(s/cp)·b·(g·d/t)·2", "Megatron-LM context_parallel.rst (ring attention)");
+        b.add(Group::Cp, Collective::SendRecv, Purpose::Kv, per_layer * x.L * x.mb, x.s * x.bsz * kv * x.act_bytes,
+              x.mb, Overlap::Attention, "3·(cp−1) sends per layer, S = 2·(s/cp)·b·(g·d/t)·2",
+              "Megatron-LM context_parallel.rst (ring attention)");
     } else if (p.cp_comm == CpComm::A2a) {
         const double tp = p.tp;
         const double S_qkv = x.s * x.bsz * (double(m.queryWidth()) / tp + kv) * x.act_bytes;
@@ -150,9 +164,11 @@ std::vector<CommEntry> expertParallelCollectives(const CommInputs& in)
     const double S = x.s * x.bsz / (x.sp ? p.tp : 1) * m.moe->top_k * x.h * x.act_bytes * t.moeLoad();
     // Recomputing the whole MoE block (--recompute-modules moe) dispatches and combines again.
     const bool again = x.full || t.recomputes(RecomputeModule::Moe);
-    b.add(Group::Ep, Collective::AllToAll, Purpose::Tokens, callsPerLayer(kEpAllToAllsPerMoeLayer, again) * x.Lmoe * x.mb, S, x.mb,
+    b.add(Group::Ep, Collective::AllToAll, Purpose::Tokens,
+          callsPerLayer(kEpAllToAllsPerMoeLayer, again) * x.Lmoe * x.mb, S, x.mb,
           scheduleRow(p.schedule).overlaps_f_and_b ? Overlap::Forward : Overlap::None,
-          again ? "6 all-to-all per MoE layer (recompute repeats dispatch and combine), S = s·b·top_k·h·2 (× the busiest rank's load)"
+          again ? "6 all-to-all per MoE layer (recompute repeats dispatch and combine), S = s·b·top_k·h·2 (× the "
+                  "busiest rank's load)"
                 : "4 all-to-all per MoE layer, S = s·b·top_k·h·2 (× the busiest rank's load)",
           "Lepikhin et al. 2020 (GShard); Megatron MoE README");
     if (p.moe_dispatcher == MoeDispatcher::DeepEp)
@@ -180,13 +196,14 @@ void mirroredPair(Builder& b)
     const double experts = in.expert_params / (p.zero >= 2 ? p.expertZeroShard() : 1);
     const double params = dense + experts;
     const double buckets = std::max(1.0, std::ceil(params / bucket(p, 2)));
-    b.add(Group::Pp, Collective::AllReduce, Purpose::Gradients, buckets, params * in.training.gradWireBytes() / buckets, 1,
-          p.overlap_grad_reduce ? Overlap::Backward : Overlap::None,
-          [&] {
-              return "all-reduce over the mirrored pair (r, p−1−r) of the rank's two stages' gradients, Ψ = " + num(params) + " params in "
-                     + num(buckets) + " calls, once per step";
-          },
-          "DeepSeek-V3 report §3.2.1 (DualPipe keeps two copies of the model parameters); deepseek-ai/DualPipe", &pair);
+    b.add(
+        Group::Pp, Collective::AllReduce, Purpose::Gradients, buckets, params * in.training.gradWireBytes() / buckets,
+        1, p.overlap_grad_reduce ? Overlap::Backward : Overlap::None,
+        [&] {
+            return "all-reduce over the mirrored pair (r, p−1−r) of the rank's two stages' gradients, Ψ = "
+                + num(params) + " params in " + num(buckets) + " calls, once per step";
+        },
+        "DeepSeek-V3 report §3.2.1 (DualPipe keeps two copies of the model parameters); deepseek-ai/DualPipe", &pair);
 }
 
 } // namespace
@@ -232,14 +249,19 @@ void fullySharded(Builder& b, Group group, double params, const GroupPlacement* 
     const double gathers = p.reshard_after_forward ? 2 : 1;
     const double w_bytes = t.precision == Precision::Fp32 ? 4 : 2;
     const double gather_bytes = t.fp8Gathers() ? 1 : w_bytes; // FSDP float8 all-gather
-    const char* fsdp = "Zhao et al. 2023 (PyTorch FSDP) §3.2–3.3: per-unit all-gather, prefetched; reshard_after_forward";
-    const auto vol = [&](const char* what) { return [=] { return what + std::string("Ψ = ") + num(params) + " params in " + num(units) + " calls"; }; };
-    b.add(group, Collective::AllGather, Purpose::Parameters, gathers * units * mb, params * gather_bytes / units, gathers * mb, param_ov,
-          vol(p.reshard_after_forward ? "all-gather per layer, forward + backward, per microbatch of "
-                                      : "all-gather per layer, forward only (kept for the backward), per microbatch of "),
+    const char* fsdp
+        = "Zhao et al. 2023 (PyTorch FSDP) §3.2–3.3: per-unit all-gather, prefetched; reshard_after_forward";
+    const auto vol = [&](const char* what) {
+        return [=] { return what + std::string("Ψ = ") + num(params) + " params in " + num(units) + " calls"; };
+    };
+    b.add(group, Collective::AllGather, Purpose::Parameters, gathers * units * mb, params * gather_bytes / units,
+          gathers * mb, param_ov,
+          vol(p.reshard_after_forward
+                  ? "all-gather per layer, forward + backward, per microbatch of "
+                  : "all-gather per layer, forward only (kept for the backward), per microbatch of "),
           fsdp, on);
-    b.add(group, Collective::ReduceScatter, Purpose::Gradients, units * mb, params * t.gradWireBytes() / units, mb, grad_ov,
-          vol("reduce-scatter per layer per microbatch of "), fsdp, on);
+    b.add(group, Collective::ReduceScatter, Purpose::Gradients, units * mb, params * t.gradWireBytes() / units, mb,
+          grad_ov, vol("reduce-scatter per layer per microbatch of "), fsdp, on);
 }
 
 // The data-parallel group over `group`'s GPUs, for `params` parameters per GPU. HSDP (shard_size
@@ -257,31 +279,41 @@ void dataParallelGroup(Builder& b, Group group, double params)
         return;
     const bool hybrid = group == Group::DpCp && p.zero >= 1 && p.shard_size > 0 && p.shard_size < whole.size;
     const GroupPlacement shard = hybrid ? placeGroup(group, p.shard_size, whole.stride, in.cluster) : whole;
-    const GroupPlacement replicas = hybrid ? placeGroup(group, whole.size / p.shard_size, whole.stride * p.shard_size, in.cluster) : whole;
+    const GroupPlacement replicas
+        = hybrid ? placeGroup(group, whole.size / p.shard_size, whole.stride * p.shard_size, in.cluster) : whole;
     const GroupPlacement* on = hybrid ? &shard : nullptr;
     const double mb = double(std::max(1LL, in.microbatches)), w_bytes = t.precision == Precision::Fp32 ? 4 : 2;
     const double grad_bytes = t.gradWireBytes(), buckets = std::ceil(params / bucket(p, shard.size));
     const Overlap grad_ov = p.overlap_grad_reduce ? Overlap::Backward : Overlap::None;
     const Overlap param_ov = p.overlap_grad_reduce ? Overlap::Forward : Overlap::None;
     const char* src = t.grad_comm == GradComm::Same
-                          ? "Rajbhandari et al. 2019 (ZeRO) §7; Megatron distrib_optimizer.md; bucket max(40M, 1M·dp) params"
-                          : "Rajbhandari et al. 2019 (ZeRO) §7; gradients compressed on the wire: FP8-LM (Peng et al. 2023) "
-                            "§3.1, 1-bit Adam (Tang et al. 2021); bucket max(40M, 1M·dp) params unless set";
-    const auto vol = [&](const char* what) { return [=] { return what + std::string("Ψ = ") + num(params) + " params in " + num(buckets) + " calls"; }; };
+        ? "Rajbhandari et al. 2019 (ZeRO) §7; Megatron distrib_optimizer.md; bucket max(40M, 1M·dp) params"
+        : "Rajbhandari et al. 2019 (ZeRO) §7; gradients compressed on the wire: FP8-LM (Peng et al. 2023) "
+          "§3.1, 1-bit Adam (Tang et al. 2021); bucket max(40M, 1M·dp) params unless set";
+    const auto vol = [&](const char* what) {
+        return [=] { return what + std::string("Ψ = ") + num(params) + " params in " + num(buckets) + " calls"; };
+    };
     if (p.zero == 0)
-        b.add(group, Collective::AllReduce, Purpose::Gradients, buckets, params * grad_bytes / buckets, 1, grad_ov, vol("all-reduce of "), src);
+        b.add(group, Collective::AllReduce, Purpose::Gradients, buckets, params * grad_bytes / buckets, 1, grad_ov,
+              vol("all-reduce of "), src);
     if (p.zero == 1 || p.zero == 2) // ZeRO-2 must reduce-scatter every microbatch: its gradients are sharded
-        b.add(group, Collective::ReduceScatter, Purpose::Gradients, p.zero == 2 ? buckets * mb : buckets, params * grad_bytes / buckets,
-              p.zero == 2 ? mb : 1, grad_ov, vol(p.zero == 2 ? "reduce-scatter per microbatch of " : "reduce-scatter of "), src, on);
+        b.add(group, Collective::ReduceScatter, Purpose::Gradients, p.zero == 2 ? buckets * mb : buckets,
+              params * grad_bytes / buckets, p.zero == 2 ? mb : 1, grad_ov,
+              vol(p.zero == 2 ? "reduce-scatter per microbatch of " : "reduce-scatter of "), src, on);
     if (p.zero == 1 || p.zero == 2)
         b.add(group, Collective::AllGather, Purpose::Parameters, buckets, params * w_bytes / buckets, 1, param_ov,
               vol("all-gather of updated "), src, on);
     if (p.zero >= 3)
         fullySharded(b, group, params, on, grad_ov, param_ov);
     if (hybrid)
-        b.add(group, Collective::AllReduce, Purpose::Gradients, buckets, params * grad_bytes / p.shard_size / buckets, 1, grad_ov,
-              [&] { return "all-reduce across " + num(double(replicas.size)) + " replicas of the gradient shard Ψ/" + num(double(p.shard_size)) + ", once per step"; },
-              "Zhao et al. 2023 (PyTorch FSDP) §3.2.2 hybrid sharding", &replicas);
+        b.add(
+            group, Collective::AllReduce, Purpose::Gradients, buckets, params * grad_bytes / p.shard_size / buckets, 1,
+            grad_ov,
+            [&] {
+                return "all-reduce across " + num(double(replicas.size)) + " replicas of the gradient shard Ψ/"
+                    + num(double(p.shard_size)) + ", once per step";
+            },
+            "Zhao et al. 2023 (PyTorch FSDP) §3.2.2 hybrid sharding", &replicas);
 }
 
 } // namespace

@@ -2,8 +2,9 @@
 
 namespace parascope::comm_plan {
 
-CommEntry Builder::entry(Group group, Collective c, Purpose purpose, double calls, double S, double rounds, Overlap overlap,
-                         const GroupPlacement& g, CollectiveAlgorithm algorithm, double seconds_per_call)
+CommEntry Builder::entry(Group group, Collective c, Purpose purpose, double calls, double S, double rounds,
+                         Overlap overlap, const GroupPlacement& g, CollectiveAlgorithm algorithm,
+                         double seconds_per_call)
 {
     CommEntry e;
     e.group = group == Group::DpCp ? Group::Dp : group;
@@ -26,11 +27,13 @@ void Builder::explain(CommEntry& e, const CollectiveTime& one, const std::string
 {
     const double f = busFactor(e.collective, e.group_size);
     e.terms.push_back({"comm.bytes_per_gpu_per_step", e.bytes_per_gpu_per_step, "bytes", "calls · S · factor(n)",
-                       num(e.calls_per_step) + "·" + num(e.bytes_per_call) + "·" + num(f) + "  [" + volume + "]", source});
+                       num(e.calls_per_step) + "·" + num(e.bytes_per_call) + "·" + num(f) + "  [" + volume + "]",
+                       source});
     Term per_call = one.term;
     per_call.name = "comm.time_per_call";
     e.terms.push_back(per_call);
-    e.terms.push_back({"comm.time", e.time_s, "s", "calls · t_call", num(e.calls_per_step) + "·" + num(one.seconds), source});
+    e.terms.push_back(
+        {"comm.time", e.time_s, "s", "calls · t_call", num(e.calls_per_step) + "·" + num(one.seconds), source});
 }
 
 void Builder::retime(CommEntry& e, const CollectiveTime& one, const char* per_step_formula)
@@ -40,7 +43,8 @@ void Builder::retime(CommEntry& e, const CollectiveTime& one, const char* per_st
             term = one.term;
             term.name = "comm.time_per_call";
         } else if (term.name == "comm.time") {
-            term = {"comm.time", e.time_s, "s", per_step_formula, num(e.calls_per_step) + "·" + num(one.seconds), term.source};
+            term = {"comm.time", e.time_s, "s", per_step_formula, num(e.calls_per_step) + "·" + num(one.seconds),
+                    term.source};
         }
     }
 }
@@ -52,8 +56,8 @@ void Builder::dedupLast(double top_k, double experts)
     CommEntry& e = out.back();
     const GroupPlacement& g = in.placement.group(e.group);
     e.algorithm = CollectiveAlgorithm::DeepEp;
-    const CollectiveTime one =
-        collectiveTime(CollectiveAlgorithm::DeepEp, Collective::AllToAll, e.bytes_per_call, g, in.cluster, in.explain, {top_k, experts});
+    const CollectiveTime one = collectiveTime(CollectiveAlgorithm::DeepEp, Collective::AllToAll, e.bytes_per_call, g,
+                                              in.cluster, in.explain, {top_k, experts});
     e.time_s = e.calls_per_step * one.seconds;
     if (in.explain == Explain::Full)
         retime(e, one, "calls · t_call");
@@ -84,7 +88,8 @@ void Builder::addBoundaries(double S)
         return;
     e.time_s = e.calls_per_step * slowest;
     if (in.explain == Explain::Full)
-        retime(e, collectiveTime(Collective::SendRecv, S, slowest_pair, in.cluster, Explain::Full), "calls · t_call (slowest stage boundary)");
+        retime(e, collectiveTime(Collective::SendRecv, S, slowest_pair, in.cluster, Explain::Full),
+               "calls · t_call (slowest stage boundary)");
 }
 
 } // namespace parascope::comm_plan

@@ -13,8 +13,7 @@ namespace parascope::comm_plan {
 
 // A volume formula is either text or a function that writes it (when it needs numbers).
 inline std::string volumeText(const char* text) { return text; }
-template <class Write>
-std::string volumeText(const Write& write) { return write(); }
+template <class Write> std::string volumeText(const Write& write) { return write(); }
 
 struct Builder {
     const CommInputs& in;
@@ -46,8 +45,9 @@ struct Builder {
     void addBoundaries(double S);
 
 private:
-    static CommEntry entry(Group group, Collective c, Purpose purpose, double calls, double S, double rounds, Overlap overlap,
-                           const GroupPlacement& g, CollectiveAlgorithm algorithm, double seconds_per_call);
+    static CommEntry entry(Group group, Collective c, Purpose purpose, double calls, double S, double rounds,
+                           Overlap overlap, const GroupPlacement& g, CollectiveAlgorithm algorithm,
+                           double seconds_per_call);
     static void explain(CommEntry& e, const CollectiveTime& one, const std::string& volume, const char* source);
     // The entry's per-call and per-step time terms, after its time changed.
     static void retime(CommEntry& e, const CollectiveTime& one, const char* per_step_formula);

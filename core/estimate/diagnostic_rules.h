@@ -30,7 +30,7 @@ struct RuleInput {
 using RuleCheck = void (*)(const RuleInput&, std::vector<Diagnostic>& out);
 
 struct DiagnosticRule {
-    const char* id;   // unique; its example scenario is tests/data/diag-<id>.parascope.json
+    const char* id; // unique; its example scenario is tests/data/diag-<id>.parascope.json
     const char* code; // the Diagnostic::code it emits (stable: DESIGN.md); several rows may share one
     RulePhase phase;
     RuleWall wall;

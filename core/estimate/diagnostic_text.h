@@ -12,7 +12,7 @@ namespace parascope::diagnostic_text {
 inline std::string n(long long v) { return std::to_string(v); }
 
 inline Diagnostic make(Severity sev, const char* code, const std::string& knob, std::string en, std::string zh,
-                std::string sug_en, std::string sug_zh, int stage = -1)
+                       std::string sug_en, std::string sug_zh, int stage = -1)
 {
     Diagnostic d;
     d.severity = sev;
@@ -22,6 +22,15 @@ inline Diagnostic make(Severity sev, const char* code, const std::string& knob, 
     d.message = {std::move(en), std::move(zh)};
     d.suggestion = {std::move(sug_en), std::move(sug_zh)};
     return d;
+}
+
+// Largest value ≤ limit that divides `of` (for suggestions), 1 if none above it.
+inline int largestDivisorAtMost(long long of, int limit)
+{
+    for (int v = limit; v > 1; --v)
+        if (of % v == 0)
+            return v;
+    return 1;
 }
 
 // Joins options as "a, b or c" / "a、b 或 c".

@@ -11,7 +11,8 @@ std::span<const DiagnosticRule> diagnosticRules()
 {
     static const std::vector<DiagnosticRule> table = [] {
         std::vector<DiagnosticRule> all;
-        for (auto part : {rules::layout, rules::schedule, rules::features, rules::memory, rules::pipelineAndCommunication})
+        for (auto part :
+             {rules::layout, rules::schedule, rules::features, rules::memory, rules::pipelineAndCommunication})
             for (DiagnosticRule& r : part())
                 all.push_back(std::move(r));
         return all;

@@ -38,10 +38,7 @@ std::string formatSeconds(double s)
     return fixed(s * 1e6, 0, " µs");
 }
 
-std::string formatPercent(double fraction)
-{
-    return fixed(fraction * 100, 1, " %");
-}
+std::string formatPercent(double fraction) { return fixed(fraction * 100, 1, " %"); }
 
 std::string countOf(long long n, const char* singular, const char* plural)
 {
@@ -131,7 +128,8 @@ Localized displayName(RecomputeModule v)
     case RecomputeModule::Mlp: return {"dense MLP", "稠密前馈层"};
     case RecomputeModule::SharedExperts: return {"shared experts", "共享专家"};
     case RecomputeModule::MlaUpProj: return {"latent attention's up-projections", "潜在注意力上投影"};
-    case RecomputeModule::EveryOtherMm: return {"every other matmul (torchtitan op SAC)", "隔一个矩阵乘（torchtitan 算子级）"};
+    case RecomputeModule::EveryOtherMm:
+        return {"every other matmul (torchtitan op SAC)", "隔一个矩阵乘（torchtitan 算子级）"};
     case RecomputeModule::Moe: return {"the whole MoE block", "整个专家层"};
     }
     return {"?", "?"};

@@ -15,12 +15,11 @@
 namespace parascope {
 
 std::string formatBytes(double bytes); // "7.3 GiB"
-std::string formatSeconds(double s);  // "1.25 s", "12.5 ms", "340 µs"
+std::string formatSeconds(double s); // "1.25 s", "12.5 ms", "340 µs"
 std::string formatPercent(double fraction); // "65.7 %": one decimal, everywhere a share is shown
 
 // "1 microbatch", "8 microbatches": a count with its English noun.
 std::string countOf(long long n, const char* singular, const char* plural);
-
 
 // Names for people, in both languages (reports, diagnostics, advice). The enums' name tables
 // (util/enum_names.h) spell values as files and flags do ("1f1b", "all_reduce"); these are the

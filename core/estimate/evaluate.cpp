@@ -36,7 +36,8 @@ void distributeExposure(std::vector<CommEntry>& comm, const std::vector<std::pai
         // (Not a structured binding: lambdas may capture those only from clang 16 on.)
         const Group group = entry.first;
         const double exposed = entry.second;
-        const auto member = [&](const CommEntry& c) { return c.group == group || (group == Group::Dp && c.group == Group::Edp); };
+        const auto member
+            = [&](const CommEntry& c) { return c.group == group || (group == Group::Dp && c.group == Group::Edp); };
         double total = 0;
         for (const CommEntry& c : comm)
             if (member(c))
@@ -101,9 +102,12 @@ Estimate evaluate(const Scenario& input, const EvaluateOptions& options)
         if (load(s) >= load(*busiest))
             busiest = &s;
     const StageParams params = stageParams(est.params, *busiest, sc.parallel);
-    CommInputs ci{sc.model, sc.parallel, sc.training, sc.cluster, est.placement, est.microbatches,
+    CommInputs ci{sc.model,       sc.parallel,
+                  sc.training,    sc.cluster,
+                  est.placement,  est.microbatches,
                   load(*busiest), busiest->moe_layers + (busiest->has_output && mtp_moe ? mtp : 0),
-                  params.dense, params.experts, explain};
+                  params.dense,   params.experts,
+                  explain};
     est.communication = communicationPlan(ci);
 
     // Time: op costs → simulated schedule → step; its peak in-flight microbatches feed memory.

@@ -13,14 +13,6 @@ using namespace diagnostic_text;
 
 namespace {
 
-int largestDivisorAtMost(long long of, int limit)
-{
-    for (int v = limit; v > 1; --v)
-        if (of % v == 0)
-            return v;
-    return 1;
-}
-
 // Megatron-Core's expert grid (etp × ep × edp) re-slices the tp·cp·dp GPUs of a stage, so etp·ep
 // must divide them (parallel_state.initialize_model_parallel asserts it). This holds for an
 // explicit ETP with EP = 1 too.
@@ -31,14 +23,14 @@ Diagnostic expertGridMismatch(const ParallelConfig& p)
     const bool fix_etp = p.etp > 0 && p.etp != p.tp && stage_gpus % p.ep == 0;
     const std::string etp = fix_etp ? n(largestDivisorAtMost(stage_gpus / p.ep, p.etp)) : "";
     return make(Severity::Error, "ep_invalid", "parallel.ep",
-        "EP·ETP = " + n(p.ep) + "·" + n(p.expertTp()) + " = " + n(grid) + " must divide the " + n(stage_gpus)
-            + " GPUs of a pipeline stage (tp·cp·dp): the expert grid re-slices them.",
-        "EP·ETP = " + n(p.ep) + "·" + n(p.expertTp()) + " = " + n(grid) + " 必须整除每个流水线阶段的 " + n(stage_gpus)
-            + " 块 GPU（TP·CP·DP）：专家网格是对它们的重新划分。",
-        fix_etp ? "Use ETP = " + etp + " (EP·ETP must divide " + n(stage_gpus) + ")."
-                : "Choose EP dividing DP·CP = " + n(static_cast<long long>(p.dp) * p.cp) + ".",
-        fix_etp ? "改用 ETP = " + etp + "（EP·ETP 必须整除 " + n(stage_gpus) + "）。"
-                : "选择能整除 DP·CP = " + n(static_cast<long long>(p.dp) * p.cp) + " 的 EP。");
+                "EP·ETP = " + n(p.ep) + "·" + n(p.expertTp()) + " = " + n(grid) + " must divide the " + n(stage_gpus)
+                    + " GPUs of a pipeline stage (tp·cp·dp): the expert grid re-slices them.",
+                "EP·ETP = " + n(p.ep) + "·" + n(p.expertTp()) + " = " + n(grid) + " 必须整除每个流水线阶段的 "
+                    + n(stage_gpus) + " 块 GPU（TP·CP·DP）：专家网格是对它们的重新划分。",
+                fix_etp ? "Use ETP = " + etp + " (EP·ETP must divide " + n(stage_gpus) + ")."
+                        : "Choose EP dividing DP·CP = " + n(static_cast<long long>(p.dp) * p.cp) + ".",
+                fix_etp ? "改用 ETP = " + etp + "（EP·ETP 必须整除 " + n(stage_gpus) + "）。"
+                        : "选择能整除 DP·CP = " + n(static_cast<long long>(p.dp) * p.cp) + " 的 EP。");
 }
 
 // EP on a dense model, experts that EP does not divide, or an expert grid that does not fit.
@@ -47,13 +39,16 @@ void expertParallelism(const RuleInput& in, std::vector<Diagnostic>& out)
     const ParallelConfig& p = in.sc.parallel;
     const int experts = in.sc.model.moe ? in.sc.model.moe->experts : 0;
     if (p.ep > 1 && experts == 0) {
-        out.push_back(make(Severity::Error, "ep_invalid", "parallel.ep", "EP = " + n(p.ep) + " but " + in.sc.model.name + " has no MoE layers.",
-            "EP = " + n(p.ep) + "，但 " + in.sc.model.name + " 没有 MoE 层。", "Set EP = 1 for a dense model.", "稠密模型请设 EP = 1。"));
-    } else if (p.ep > 1 && experts % p.ep != 0) {
         out.push_back(make(Severity::Error, "ep_invalid", "parallel.ep",
-            countOf(experts, "expert", "experts") + " cannot be spread evenly over EP = " + n(p.ep) + ".",
-            n(experts) + " 个专家无法均分到 EP = " + n(p.ep) + "。", "Use an EP that divides " + n(experts) + ".",
-            "选择能整除 " + n(experts) + " 的 EP。"));
+                           "EP = " + n(p.ep) + " but " + in.sc.model.name + " has no MoE layers.",
+                           "EP = " + n(p.ep) + "，但 " + in.sc.model.name + " 没有 MoE 层。",
+                           "Set EP = 1 for a dense model.", "稠密模型请设 EP = 1。"));
+    } else if (p.ep > 1 && experts % p.ep != 0) {
+        out.push_back(
+            make(Severity::Error, "ep_invalid", "parallel.ep",
+                 countOf(experts, "expert", "experts") + " cannot be spread evenly over EP = " + n(p.ep) + ".",
+                 n(experts) + " 个专家无法均分到 EP = " + n(p.ep) + "。", "Use an EP that divides " + n(experts) + ".",
+                 "选择能整除 " + n(experts) + " 的 EP。"));
     } else if ((p.ep > 1 || p.etp > 0)
                && (static_cast<long long>(p.tp) * p.cp * p.dp) % (static_cast<long long>(p.ep) * p.expertTp()) != 0) {
         out.push_back(expertGridMismatch(p));
@@ -65,8 +60,9 @@ void sequenceParallelWithoutTp(const RuleInput& in, std::vector<Diagnostic>& out
     if (!in.sc.parallel.sequence_parallel || in.sc.parallel.tp != 1)
         return;
     out.push_back(make(Severity::Warning, "sp_requires_tp", "parallel.sequence_parallel",
-        "Sequence parallelism splits activations over the TP group; with TP = 1 it does nothing.",
-        "序列并行在 TP 组内切分激活；TP = 1 时它不起作用。", "Raise TP, or turn sequence parallelism off.", "增大 TP，或关闭序列并行。"));
+                       "Sequence parallelism splits activations over the TP group; with TP = 1 it does nothing.",
+                       "序列并行在 TP 组内切分激活；TP = 1 时它不起作用。",
+                       "Raise TP, or turn sequence parallelism off.", "增大 TP，或关闭序列并行。"));
 }
 
 void sequenceOverCp(const RuleInput& in, std::vector<Diagnostic>& out)
@@ -74,10 +70,12 @@ void sequenceOverCp(const RuleInput& in, std::vector<Diagnostic>& out)
     const long long cp = in.sc.parallel.cp, seq = in.sc.training.seq_len;
     if (cp <= 1 || seq % (2 * cp) == 0)
         return;
-    out.push_back(make(Severity::Error, "cp_not_divisible", "parallel.cp",
-        "Sequence length " + n(seq) + " is not divisible by 2·CP = " + n(2 * cp) + " (load-balanced ring attention gives each rank two chunks).",
-        "序列长度 " + n(seq) + " 不能被 2·CP = " + n(2 * cp) + " 整除（负载均衡的环形注意力给每个 CP 进程两块）。",
-        "Use a CP with 2·CP dividing " + n(seq) + ".", "选择 CP，使 2·CP 能整除 " + n(seq) + "。"));
+    out.push_back(
+        make(Severity::Error, "cp_not_divisible", "parallel.cp",
+             "Sequence length " + n(seq) + " is not divisible by 2·CP = " + n(2 * cp)
+                 + " (load-balanced ring attention gives each rank two chunks).",
+             "序列长度 " + n(seq) + " 不能被 2·CP = " + n(2 * cp) + " 整除（负载均衡的环形注意力给每个 CP 进程两块）。",
+             "Use a CP with 2·CP dividing " + n(seq) + ".", "选择 CP，使 2·CP 能整除 " + n(seq) + "。"));
 }
 
 void sequenceBeyondPositions(const RuleInput& in, std::vector<Diagnostic>& out)
@@ -86,10 +84,11 @@ void sequenceBeyondPositions(const RuleInput& in, std::vector<Diagnostic>& out)
     const long long seq = in.sc.training.seq_len;
     if (m.position != PositionKind::Learned || m.max_positions <= 0 || seq <= m.max_positions)
         return;
-    out.push_back(make(Severity::Error, "seq_exceeds_positions", "training.seq_len",
-        "Sequence length " + n(seq) + " exceeds the model's " + n(m.max_positions) + " learned positions.",
-        "序列长度 " + n(seq) + " 超过了模型的可学习位置编码长度 " + n(m.max_positions) + "。",
-        "Use seq_len ≤ " + n(m.max_positions) + ".", "使用不超过 " + n(m.max_positions) + " 的序列长度。"));
+    out.push_back(
+        make(Severity::Error, "seq_exceeds_positions", "training.seq_len",
+             "Sequence length " + n(seq) + " exceeds the model's " + n(m.max_positions) + " learned positions.",
+             "序列长度 " + n(seq) + " 超过了模型的可学习位置编码长度 " + n(m.max_positions) + "。",
+             "Use seq_len ≤ " + n(m.max_positions) + ".", "使用不超过 " + n(m.max_positions) + " 的序列长度。"));
 }
 
 void offloadParamsWithoutZero3(const RuleInput& in, std::vector<Diagnostic>& out)
@@ -97,10 +96,12 @@ void offloadParamsWithoutZero3(const RuleInput& in, std::vector<Diagnostic>& out
     const ParallelConfig& p = in.sc.parallel;
     if (p.offload != Offload::Params || p.zero >= 3)
         return;
-    out.push_back(make(Severity::Error, "offload_needs_zero3", "parallel.zero",
-        "Offloading the parameters to the CPU needs them sharded (ZeRO-3 / FSDP); ZeRO-" + n(p.zero) + " keeps a full copy on every GPU.",
-        "把参数卸载到 CPU 需要参数分片（ZeRO-3 / FSDP）；ZeRO-" + n(p.zero) + " 在每块 GPU 上都保留完整参数。",
-        "Use ZeRO-3, or offload the optimizer states only.", "使用 ZeRO-3，或只卸载优化器状态。"));
+    out.push_back(
+        make(Severity::Error, "offload_needs_zero3", "parallel.zero",
+             "Offloading the parameters to the CPU needs them sharded (ZeRO-3 / FSDP); ZeRO-" + n(p.zero)
+                 + " keeps a full copy on every GPU.",
+             "把参数卸载到 CPU 需要参数分片（ZeRO-3 / FSDP）；ZeRO-" + n(p.zero) + " 在每块 GPU 上都保留完整参数。",
+             "Use ZeRO-3, or offload the optimizer states only.", "使用 ZeRO-3，或只卸载优化器状态。"));
 }
 
 void offloadWithoutHost(const RuleInput& in, std::vector<Diagnostic>& out)
@@ -108,9 +109,10 @@ void offloadWithoutHost(const RuleInput& in, std::vector<Diagnostic>& out)
     if (in.sc.parallel.offload == Offload::None || in.sc.cluster.host.known())
         return;
     out.push_back(make(Severity::Error, "offload_needs_host", "parallel.offload",
-        "CPU offload needs the cluster's host: cluster.host.memory_gib, memory_gbps and pcie_gbps.",
-        "CPU 卸载需要集群的主机参数：cluster.host.memory_gib、memory_gbps 与 pcie_gbps。",
-        "Give the cluster a host, or use a cluster preset (they all have one).", "为集群给出主机参数，或使用集群预设（都带有主机参数）。"));
+                       "CPU offload needs the cluster's host: cluster.host.memory_gib, memory_gbps and pcie_gbps.",
+                       "CPU 卸载需要集群的主机参数：cluster.host.memory_gib、memory_gbps 与 pcie_gbps。",
+                       "Give the cluster a host, or use a cluster preset (they all have one).",
+                       "为集群给出主机参数，或使用集群预设（都带有主机参数）。"));
 }
 
 void epOverlapUnavailable(const RuleInput& in, std::vector<Diagnostic>& out)
@@ -122,10 +124,13 @@ void epOverlapUnavailable(const RuleInput& in, std::vector<Diagnostic>& out)
     // The knob to change: EP first, then the recompute, then the schedule.
     const char* knob = p.ep <= 1 ? "parallel.ep" : full ? "training.recompute" : "parallel.schedule";
     out.push_back(make(Severity::Warning, "ep_overlap_unavailable", knob,
-        "EP communication overlap (combined 1F1B) is not applied: it needs expert parallelism (EP > 1), no full recompute, "
-        "and with PP > 1 the interleaved schedule (VPP ≥ 2).",
-        "未启用 EP 通信重叠（组合式 1F1B）：它需要专家并行（EP > 1）、不用完全重计算，且 PP > 1 时需要交错式调度（VPP ≥ 2）。",
-        "Use EP > 1 and selective recompute, and with a pipeline the interleaved schedule.", "使用 EP > 1 与选择性重计算；有流水线时使用交错式调度。"));
+                       "EP communication overlap (combined 1F1B) is not applied: it needs expert parallelism (EP > 1), "
+                       "no full recompute, "
+                       "and with PP > 1 the interleaved schedule (VPP ≥ 2).",
+                       "未启用 EP 通信重叠（组合式 1F1B）：它需要专家并行（EP > 1）、不用完全重计算，且 PP > 1 "
+                       "时需要交错式调度（VPP ≥ 2）。",
+                       "Use EP > 1 and selective recompute, and with a pipeline the interleaved schedule.",
+                       "使用 EP > 1 与选择性重计算；有流水线时使用交错式调度。"));
 }
 
 void zeroWithPipeline(const RuleInput& in, std::vector<Diagnostic>& out)
@@ -133,10 +138,12 @@ void zeroWithPipeline(const RuleInput& in, std::vector<Diagnostic>& out)
     const ParallelConfig& p = in.sc.parallel;
     if (p.zero < 2 || p.pp <= 1)
         return;
-    out.push_back(make(Severity::Warning, "zero_with_pp", "parallel.zero",
+    out.push_back(make(
+        Severity::Warning, "zero_with_pp", "parallel.zero",
         "ZeRO-" + n(p.zero) + " with pipeline parallelism reduces or gathers every microbatch: "
             + "DeepSpeed does not support it and Megatron offers ZeRO-1 (distributed optimizer) only.",
-        "ZeRO-" + n(p.zero) + " 与流水线并行同用时每个微批都要归约或收集：DeepSpeed 不支持，Megatron 只提供 ZeRO-1（分布式优化器）。",
+        "ZeRO-" + n(p.zero)
+            + " 与流水线并行同用时每个微批都要归约或收集：DeepSpeed 不支持，Megatron 只提供 ZeRO-1（分布式优化器）。",
         "Use ZeRO-1 with PP, or drop PP.", "有 PP 时使用 ZeRO-1，或去掉 PP。"));
 }
 
@@ -144,6 +151,8 @@ void zeroWithPipeline(const RuleInput& in, std::vector<Diagnostic>& out)
 
 std::vector<DiagnosticRule> rules::features()
 {
+    // The rule table, one rule per row (not reflowed):
+    // clang-format off
     using enum RulePhase;
     using enum RuleWall;
     return {
@@ -157,6 +166,7 @@ std::vector<DiagnosticRule> rules::features()
          {"parallel.ep", "training.recompute", "parallel.schedule"}, epOverlapUnavailable},
         {"zero_with_pp", "zero_with_pp", OnScenario, Communication, {"parallel.zero"}, zeroWithPipeline},
     };
+    // clang-format on
 }
 
 } // namespace parascope

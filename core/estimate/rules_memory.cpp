@@ -24,12 +24,14 @@ void hostOutOfMemory(const RuleInput& in, std::vector<Diagnostic>& out)
     if (mem.fits_host)
         return;
     out.push_back(make(Severity::Error, "host_out_of_memory", "parallel.zero",
-        "CPU offload needs " + formatBytes(mem.cpu_bytes_per_node) + " of host memory per node (" + n(in.sc.cluster.gpus_per_node)
-            + " GPUs), more than the node's " + formatBytes(mem.host_capacity_bytes) + ".",
-        "CPU 卸载每个节点需要 " + formatBytes(mem.cpu_bytes_per_node) + " 主机内存（" + n(in.sc.cluster.gpus_per_node)
-            + " 块 GPU），超过节点的 " + formatBytes(mem.host_capacity_bytes) + "。",
-        "Shard more (higher ZeRO stage or DP), offload the optimizer only, or use more nodes.",
-        "进一步分片（更高的 ZeRO 级别或更大的 DP）、只卸载优化器状态，或使用更多节点。"));
+                       "CPU offload needs " + formatBytes(mem.cpu_bytes_per_node) + " of host memory per node ("
+                           + n(in.sc.cluster.gpus_per_node) + " GPUs), more than the node's "
+                           + formatBytes(mem.host_capacity_bytes) + ".",
+                       "CPU 卸载每个节点需要 " + formatBytes(mem.cpu_bytes_per_node) + " 主机内存（"
+                           + n(in.sc.cluster.gpus_per_node) + " 块 GPU），超过节点的 "
+                           + formatBytes(mem.host_capacity_bytes) + "。",
+                       "Shard more (higher ZeRO stage or DP), offload the optimizer only, or use more nodes.",
+                       "进一步分片（更高的 ZeRO 级别或更大的 DP）、只卸载优化器状态，或使用更多节点。"));
 }
 
 // A standard remedy and the memory of every stage with it.
@@ -62,7 +64,8 @@ std::vector<std::pair<Scenario, Localized>> remedyScenarios(const Scenario& sc)
                 s.parallel.dp /= 2;
                 s.parallel.sequence_parallel = true;
             },
-            {"TP " + n(p.tp * 2) + " + SP (DP " + n(p.dp / 2) + ")", "TP " + n(p.tp * 2) + " + SP（DP " + n(p.dp / 2) + "）"});
+            {"TP " + n(p.tp * 2) + " + SP (DP " + n(p.dp / 2) + ")",
+             "TP " + n(p.tp * 2) + " + SP（DP " + n(p.dp / 2) + "）"});
     if (p.tp > 1 && !p.sequence_parallel)
         add([](Scenario& s) { s.parallel.sequence_parallel = true; }, {"sequence parallelism", "序列并行"});
     if (sc.training.micro_batch > 1)
@@ -81,9 +84,11 @@ std::vector<Remedy> remedies(const RuleInput& in)
         return out;
     for (auto& [alt, name] : remedyScenarios(in.sc)) {
         const ParallelConfig& ap = alt.parallel;
-        const std::vector<double> inflight = inflightMicrobatches(ap.schedule, ap.pp, ap.vpp, std::max(1LL, in.est->microbatches));
-        out.push_back({std::move(name), computeMemory(alt, in.est->params, pipelineGeometry(alt.model, ap), inflight,
-                                                      placeRanks(ap, alt.cluster), Explain::NumbersOnly)});
+        const std::vector<double> inflight
+            = inflightMicrobatches(ap.schedule, ap.pp, ap.vpp, std::max(1LL, in.est->microbatches));
+        out.push_back({std::move(name),
+                       computeMemory(alt, in.est->params, pipelineGeometry(alt.model, ap), inflight,
+                                     placeRanks(ap, alt.cluster), Explain::NumbersOnly)});
     }
     return out;
 }
@@ -98,8 +103,10 @@ Localized savings(const StageMemory& st, double over, const std::vector<Remedy>&
         const double saved = st.total() - r.memory.stages[st.stage].total();
         if (saved <= 0)
             continue;
-        s.en += (s.en.empty() ? "" : "; ") + r.name.en + " saves " + formatBytes(saved) + (saved >= over ? " (fits)" : "");
-        s.zh += (s.zh.empty() ? "" : "；") + r.name.zh + "可省 " + formatBytes(saved) + (saved >= over ? "（可放下）" : "");
+        s.en += (s.en.empty() ? "" : "; ") + r.name.en + " saves " + formatBytes(saved)
+            + (saved >= over ? " (fits)" : "");
+        s.zh += (s.zh.empty() ? "" : "；") + r.name.zh + "可省 " + formatBytes(saved)
+            + (saved >= over ? "（可放下）" : "");
     }
     if (s.en.empty())
         s = {"No single change saves memory here: combine changes, add pipeline stages or use more GPUs",
@@ -107,12 +114,19 @@ Localized savings(const StageMemory& st, double over, const std::vector<Remedy>&
     return s;
 }
 
-Diagnostic stageOutOfMemory(const Scenario& sc, const MemoryReport& mem, const StageMemory& st, const std::vector<Remedy>& remedies)
+Diagnostic stageOutOfMemory(const Scenario& sc, const MemoryReport& mem, const StageMemory& st,
+                            const std::vector<Remedy>& remedies)
 {
     const double over = st.total() - mem.capacity_bytes;
-    struct Part { const char* en; const char* zh; double v; };
-    const Part parts[] = {{"weights", "权重", st.weights}, {"gradients", "梯度", st.gradients},
-                          {"optimizer states", "优化器状态", st.optimizer}, {"activations", "激活", st.activations},
+    struct Part {
+        const char* en;
+        const char* zh;
+        double v;
+    };
+    const Part parts[] = {{"weights", "权重", st.weights},
+                          {"gradients", "梯度", st.gradients},
+                          {"optimizer states", "优化器状态", st.optimizer},
+                          {"activations", "激活", st.activations},
                           {"other", "其他", st.other}};
     const Part* top = &parts[0];
     for (const Part& pt : parts)
@@ -120,12 +134,13 @@ Diagnostic stageOutOfMemory(const Scenario& sc, const MemoryReport& mem, const S
             top = &pt;
     const Localized fix = savings(st, over, remedies);
     return make(Severity::Error, "out_of_memory", "",
-        "Stage " + n(st.stage) + " needs " + formatBytes(st.total()) + " per GPU, " + formatBytes(over) + " more than the "
-            + formatBytes(mem.capacity_bytes) + " of the " + sc.cluster.gpu.name + "; " + top->en + " dominate ("
-            + formatBytes(top->v) + ").",
-        "阶段 " + n(st.stage) + " 每块 GPU 需要 " + formatBytes(st.total()) + " 显存，比 " + sc.cluster.gpu.name + " 的 "
-            + formatBytes(mem.capacity_bytes) + " 多出 " + formatBytes(over) + "；其中" + top->zh + "最大（" + formatBytes(top->v) + "）。",
-        fix.en + ".", fix.zh + "。", st.stage);
+                "Stage " + n(st.stage) + " needs " + formatBytes(st.total()) + " per GPU, " + formatBytes(over)
+                    + " more than the " + formatBytes(mem.capacity_bytes) + " of the " + sc.cluster.gpu.name + "; "
+                    + top->en + " dominate (" + formatBytes(top->v) + ").",
+                "阶段 " + n(st.stage) + " 每块 GPU 需要 " + formatBytes(st.total()) + " 显存，比 " + sc.cluster.gpu.name
+                    + " 的 " + formatBytes(mem.capacity_bytes) + " 多出 " + formatBytes(over) + "；其中" + top->zh
+                    + "最大（" + formatBytes(top->v) + "）。",
+                fix.en + ".", fix.zh + "。", st.stage);
 }
 
 // Per overflowing stage, what dominates and what each remedy would save. With many overflowing
@@ -149,23 +164,27 @@ void outOfMemory(const RuleInput& in, std::vector<Diagnostic>& out)
     out.push_back(stageOutOfMemory(in.sc, mem, mem.stages[mem.peak_stage], fixes));
     const long long count = static_cast<long long>(oom.size()), stages = static_cast<long long>(mem.stages.size());
     out.push_back(make(Severity::Error, "out_of_memory", "parallel.pp",
-        n(count) + " of " + n(stages) + " pipeline stages run out of memory (stages " + n(oom.front()) + "–" + n(oom.back()) + "); stage "
-            + n(mem.peak_stage) + " is the worst.",
-        n(stages) + " 个流水线阶段中有 " + n(count) + " 个显存不足（阶段 " + n(oom.front()) + "–" + n(oom.back()) + "）；阶段 "
-            + n(mem.peak_stage) + " 最严重。",
-        "Fix the worst stage first; the same remedies apply to the others.", "先解决最严重的阶段；同样的办法也适用于其他阶段。"));
+                       n(count) + " of " + n(stages) + " pipeline stages run out of memory (stages " + n(oom.front())
+                           + "–" + n(oom.back()) + "); stage " + n(mem.peak_stage) + " is the worst.",
+                       n(stages) + " 个流水线阶段中有 " + n(count) + " 个显存不足（阶段 " + n(oom.front()) + "–"
+                           + n(oom.back()) + "）；阶段 " + n(mem.peak_stage) + " 最严重。",
+                       "Fix the worst stage first; the same remedies apply to the others.",
+                       "先解决最严重的阶段；同样的办法也适用于其他阶段。"));
 }
 
 } // namespace
 
 std::vector<DiagnosticRule> rules::memory()
 {
+    // The rule table, one rule per row (not reflowed):
+    // clang-format off
     using enum RulePhase;
     using enum RuleWall;
     return {
         {"host_out_of_memory", "host_out_of_memory", OnEstimate, Memory, {"parallel.zero"}, hostOutOfMemory},
         {"out_of_memory", "out_of_memory", OnEstimate, Memory, {"", "parallel.pp"}, outOfMemory},
     };
+    // clang-format on
 }
 
 } // namespace parascope

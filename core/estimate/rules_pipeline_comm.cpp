@@ -35,16 +35,19 @@ Localized bubbleFixes(const Scenario& sc, long long m)
     std::vector<Localized> options;
     const long long per_step = std::max<long long>(1, sc.training.micro_batch * p.dp);
     if (m < 4LL * p.pp)
-        options.push_back({"more microbatches (global batch " + n(4LL * p.pp * per_step) + " gives m = 4·PP = " + n(4LL * p.pp) + ")",
-                           "增加微批数（全局批大小 " + n(4LL * p.pp * per_step) + " 时 m = 4·PP = " + n(4LL * p.pp) + "）"});
+        options.push_back(
+            {"more microbatches (global batch " + n(4LL * p.pp * per_step) + " gives m = 4·PP = " + n(4LL * p.pp) + ")",
+             "增加微批数（全局批大小 " + n(4LL * p.pp * per_step) + " 时 m = 4·PP = " + n(4LL * p.pp) + "）"});
     if (sc.training.micro_batch > 1)
-        options.push_back({"micro batch 1 (m = " + n(m * sc.training.micro_batch) + ")", "微批大小 1（m = " + n(m * sc.training.micro_batch) + "）"});
+        options.push_back({"micro batch 1 (m = " + n(m * sc.training.micro_batch) + ")",
+                           "微批大小 1（m = " + n(m * sc.training.micro_batch) + "）"});
     if (p.schedule == ScheduleKind::OneFOneB || p.schedule == ScheduleKind::GPipe) {
         if (const int v = validVpp(sc, m, 2))
             options.push_back({"the interleaved schedule (VPP = " + n(v) + ")", "交错式调度（VPP = " + n(v) + "）"});
     } else if (p.schedule == ScheduleKind::Interleaved && p.vpp >= 2) {
         if (validVpp(sc, m, 2 * p.vpp) == 2 * p.vpp)
-            options.push_back({"more virtual stages (VPP = " + n(2LL * p.vpp) + ")", "更多虚拟流水线阶段（VPP = " + n(2LL * p.vpp) + "）"});
+            options.push_back({"more virtual stages (VPP = " + n(2LL * p.vpp) + ")",
+                               "更多虚拟流水线阶段（VPP = " + n(2LL * p.vpp) + "）"});
     }
     options.push_back({"a smaller PP", "更小的 PP"});
     return anyOf(options);
@@ -64,17 +67,19 @@ void largeBubble(const RuleInput& in, std::vector<Diagnostic>& out)
     const bool simulated = est.time.method.rfind("simulated", 0) == 0;
     const std::string step_share = formatPercent(est.time.bubble_fraction), textbook = formatPercent(f.value);
     std::string en = "Pipeline bubble: " + std::string(simulated ? "simulated " : "closed-form step ") + step_share
-                   + " of the step is idle; formula " + f.formula + " = " + f.substituted + " = " + textbook + " (PP = " + n(p.pp) + ", "
-                   + countOf(m, "microbatch", "microbatches") + ", " + displayName(p.schedule).en + ").";
-    std::string zh = "流水线气泡：" + std::string(simulated ? "仿真得" : "解析估计得") + "单步耗时的 " + step_share + " 处于空闲；公式 "
-                   + f.formula + " = " + f.substituted + " = " + textbook + "（PP = " + n(p.pp) + "，" + n(m) + " 个微批，"
-                   + displayName(p.schedule).zh + "）。";
+        + " of the step is idle; formula " + f.formula + " = " + f.substituted + " = " + textbook + " (PP = " + n(p.pp)
+        + ", " + countOf(m, "microbatch", "microbatches") + ", " + displayName(p.schedule).en + ").";
+    std::string zh = "流水线气泡：" + std::string(simulated ? "仿真得" : "解析估计得") + "单步耗时的 " + step_share
+        + " 处于空闲；公式 " + f.formula + " = " + f.substituted + " = " + textbook + "（PP = " + n(p.pp) + "，" + n(m)
+        + " 个微批，" + displayName(p.schedule).zh + "）。";
     if (step_share != textbook) {
-        en += " The formula counts compute only, with equal stages; the step also holds uneven stages, communication and the optimizer.";
+        en += " The formula counts compute only, with equal stages; the step also holds uneven stages, communication "
+              "and the optimizer.";
         zh += "公式只计计算且假设各阶段相同；单步耗时还包含阶段不均、通信和优化器。";
     }
     const Localized any = bubbleFixes(in.sc, m);
-    out.push_back(make(Severity::Warning, "large_bubble", "parallel.pp", en, zh, "Shrink it with " + any.en + ".", "缩小气泡的办法：" + any.zh + "。"));
+    out.push_back(make(Severity::Warning, "large_bubble", "parallel.pp", en, zh, "Shrink it with " + any.en + ".",
+                       "缩小气泡的办法：" + any.zh + "。"));
 }
 
 bool tpCrossesNodes(const Estimate& est)
@@ -91,14 +96,18 @@ void tpSpansNodes(const RuleInput& in, std::vector<Diagnostic>& out)
         if (g.group != Group::Tp || !g.crossesNodes())
             continue;
         out.push_back(make(Severity::Warning, "tp_spans_nodes", "parallel.tp",
-            "TP = " + n(g.size) + " spans " + countOf(g.nodes, "node", "nodes")
-                + ": its collectives go over the network (per layer and microbatch 4, or 8 with sequence parallelism: 4 AllGather + 4 "
-                  "ReduceScatter, forward and backward).",
-            "TP = " + n(g.size) + " 跨越 " + n(g.nodes)
-                + " 个节点：它的集合通信都要走网络（每层每个微批 4 次；开启序列并行时为 8 次：4 次 AllGather + 4 次 ReduceScatter，前向与反向合计）。",
-            above ? "Keep TP ≤ " + n(per_node) + " (one node) and scale with PP or DP."
-                  : "Use a TP that divides the " + n(per_node) + " GPUs of a node, so that no TP group straddles two nodes.",
-            above ? "让 TP ≤ " + n(per_node) + "（单节点内），用 PP 或 DP 扩展。" : "选择能整除每节点 " + n(per_node) + " 块 GPU 的 TP，使 TP 组不跨节点。"));
+                           "TP = " + n(g.size) + " spans " + countOf(g.nodes, "node", "nodes")
+                               + ": its collectives go over the network (per layer and microbatch 4, or 8 with "
+                                 "sequence parallelism: 4 AllGather + 4 "
+                                 "ReduceScatter, forward and backward).",
+                           "TP = " + n(g.size) + " 跨越 " + n(g.nodes)
+                               + " 个节点：它的集合通信都要走网络（每层每个微批 4 次；开启序列并行时为 8 次：4 次 "
+                                 "AllGather + 4 次 ReduceScatter，前向与反向合计）。",
+                           above ? "Keep TP ≤ " + n(per_node) + " (one node) and scale with PP or DP."
+                                 : "Use a TP that divides the " + n(per_node)
+                                   + " GPUs of a node, so that no TP group straddles two nodes.",
+                           above ? "让 TP ≤ " + n(per_node) + "（单节点内），用 PP 或 DP 扩展。"
+                                 : "选择能整除每节点 " + n(per_node) + " 块 GPU 的 TP，使 TP 组不跨节点。"));
     }
 }
 
@@ -125,16 +134,20 @@ Localized exposedCommFixes(const Scenario& sc, const Estimate& est, const CommEn
     if (tpCrossesNodes(est))
         options.push_back({"keep TP inside a node", "让 TP 留在节点内"});
     if (p.tp > 1 && !p.tp_comm_overlap)
-        options.push_back({"overlap TP communication with compute (tp_comm_overlap)", "开启 TP 通信与计算重叠（tp_comm_overlap）"});
+        options.push_back(
+            {"overlap TP communication with compute (tp_comm_overlap)", "开启 TP 通信与计算重叠（tp_comm_overlap）"});
     if (p.dp * p.cp > 1 && !p.overlap_grad_reduce)
-        options.push_back({"overlap the gradient reduction with the backward pass (overlap_grad_reduce)", "让梯度归约与反向计算重叠（overlap_grad_reduce）"});
+        options.push_back({"overlap the gradient reduction with the backward pass (overlap_grad_reduce)",
+                           "让梯度归约与反向计算重叠（overlap_grad_reduce）"});
     if (p.zero >= 2)
         options.push_back({"use ZeRO-1 instead of ZeRO-" + n(p.zero), "用 ZeRO-1 代替 ZeRO-" + n(p.zero)});
     if (p.dp >= 2 && p.dp % 2 == 0 && 2LL * p.pp <= sc.model.layers)
-        options.push_back({"trade DP for PP (PP " + n(2LL * p.pp) + ", DP " + n(p.dp / 2) + ")", "用 PP 替换部分 DP（PP " + n(2LL * p.pp) + "，DP " + n(p.dp / 2) + "）"});
+        options.push_back({"trade DP for PP (PP " + n(2LL * p.pp) + ", DP " + n(p.dp / 2) + ")",
+                           "用 PP 替换部分 DP（PP " + n(2LL * p.pp) + "，DP " + n(p.dp / 2) + "）"});
     if (options.empty()) {
         const Localized group = displayName(worst ? worst->group : Group::Dp);
-        options.push_back({"use a smaller " + group.en + " group or a faster network", "更小的 " + group.zh + " 组或更快的网络"});
+        options.push_back(
+            {"use a smaller " + group.en + " group or a faster network", "更小的 " + group.zh + " 组或更快的网络"});
     }
     return anyOf(options);
 }
@@ -148,20 +161,25 @@ void exposedCommunication(const RuleInput& in, std::vector<Diagnostic>& out)
     for (const CommEntry& c : est.communication)
         if (!worst || c.exposed_s > worst->exposed_s)
             worst = &c;
-    const Localized what = worst ? Localized{displayName(worst->group).en + " " + displayName(worst->collective).en,
-                                             displayName(worst->group).zh + " 组的 " + displayName(worst->collective).zh}
-                                 : Localized{"?", "?"};
+    const Localized what = worst
+        ? Localized{displayName(worst->group).en + " " + displayName(worst->collective).en,
+                    displayName(worst->group).zh + " 组的 " + displayName(worst->collective).zh}
+        : Localized{"?", "?"};
     const Localized any = exposedCommFixes(in.sc, est, worst);
     const std::string share = formatPercent(est.time.exposed_comm_s / est.time.step_s);
-    out.push_back(make(Severity::Warning, "exposed_comm_high", worst ? knobOf(worst->group) : "",
-        "Communication not hidden by compute takes " + share + " of the step; most from " + what.en + ".",
-        "未与计算重叠的通信占单步耗时的 " + share + "；主要来自 " + what.zh + "。", "Try to " + any.en + ".", "可尝试" + any.zh + "。"));
+    out.push_back(
+        make(Severity::Warning, "exposed_comm_high", worst ? knobOf(worst->group) : "",
+             "Communication not hidden by compute takes " + share + " of the step; most from " + what.en + ".",
+             "未与计算重叠的通信占单步耗时的 " + share + "；主要来自 " + what.zh + "。", "Try to " + any.en + ".",
+             "可尝试" + any.zh + "。"));
 }
 
 } // namespace
 
 std::vector<DiagnosticRule> rules::pipelineAndCommunication()
 {
+    // The rule table, one rule per row (not reflowed):
+    // clang-format off
     using enum RulePhase;
     using enum RuleWall;
     return {
@@ -170,6 +188,7 @@ std::vector<DiagnosticRule> rules::pipelineAndCommunication()
         {"exposed_comm_high", "exposed_comm_high", OnEstimate, Communication,
          {"parallel.tp", "parallel.cp", "parallel.ep", "parallel.dp", "parallel.pp"}, exposedCommunication},
     };
+    // clang-format on
 }
 
 } // namespace parascope

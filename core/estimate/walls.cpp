@@ -42,8 +42,8 @@ Wall memoryWall(const Estimate& est, Explain explain)
         return w;
     w.explanation = {"peak " + gib(m.peak_bytes) + " of " + gib(m.capacity_bytes) + " per GPU, on pipeline stage "
                          + num(double(m.peak_stage)) + " (" + pct(w.value) + ")",
-                     "峰值显存 " + gib(m.peak_bytes) + " / " + gib(m.capacity_bytes) + "（每块 GPU，流水线阶段 " + num(double(m.peak_stage))
-                         + "，" + pct(w.value) + "）"};
+                     "峰值显存 " + gib(m.peak_bytes) + " / " + gib(m.capacity_bytes) + "（每块 GPU，流水线阶段 "
+                         + num(double(m.peak_stage)) + "，" + pct(w.value) + "）"};
     w.terms.push_back({"walls.memory", w.value, "fraction", "peak memory / GPU capacity",
                        num(m.peak_bytes) + " / " + num(m.capacity_bytes), "the memory table's largest stage"});
     return w;
@@ -59,7 +59,8 @@ Wall communicationWall(const Estimate& est, Explain explain)
     for (const CommEntry& c : est.communication)
         if (!worst || c.exposed_s > worst->exposed_s)
             worst = &c;
-    std::string en = "communication compute does not hide: " + pct(w.value) + " of the step", zh = "未重叠通信占单步耗时的 " + pct(w.value);
+    std::string en = "communication compute does not hide: " + pct(w.value) + " of the step",
+                zh = "未重叠通信占单步耗时的 " + pct(w.value);
     if (worst && worst->exposed_s > 0) {
         const Localized g = displayName(worst->group), c = displayName(worst->collective);
         en += "; most of it " + g.en + " " + c.en + " (" + num(worst->exposed_s * 1e3) + " ms)";
@@ -67,7 +68,8 @@ Wall communicationWall(const Estimate& est, Explain explain)
     }
     w.explanation = {en, zh};
     w.terms.push_back({"walls.communication", w.value, "fraction", "exposed communication / step time",
-                       num(t.exposed_comm_s) + " / " + num(t.step_s), "the communication table's exposed column, summed"});
+                       num(t.exposed_comm_s) + " / " + num(t.step_s),
+                       "the communication table's exposed column, summed"});
     return w;
 }
 
@@ -80,20 +82,23 @@ Wall efficiencyWall(const Estimate& est, EfficiencyLosses& losses, Explain expla
     // Recompute: the compute the backward runs of the forward once more (time/op_costs.cpp).
     losses.recompute = t.compute_kinds.recompute_s / step;
     losses.load_imbalance = t.load_imbalance;
-    Wall w = judged(std::min(1.0, losses.bubble + losses.exposed_communication + losses.recompute + losses.load_imbalance),
-                    kEfficiencyWall);
+    Wall w
+        = judged(std::min(1.0, losses.bubble + losses.exposed_communication + losses.recompute + losses.load_imbalance),
+                 kEfficiencyWall);
     if (explain == Explain::NumbersOnly)
         return w;
     w.explanation = {"the step loses " + pct(w.value) + ": bubble " + pct(losses.bubble) + ", exposed communication "
-                         + pct(losses.exposed_communication) + ", recompute " + pct(losses.recompute) + ", uneven stages "
-                         + pct(losses.load_imbalance),
-                     "单步损失 " + pct(w.value) + "：气泡 " + pct(losses.bubble) + "，未重叠通信 " + pct(losses.exposed_communication)
-                         + "，重计算 " + pct(losses.recompute) + "，阶段负载不均 " + pct(losses.load_imbalance)};
-    w.terms.push_back({"walls.efficiency", w.value, "fraction",
-                       "bubble/step + exposed/step + recompute/step + (1 − mean/max rank compute)",
-                       num(losses.bubble) + " + " + num(losses.exposed_communication) + " + " + num(losses.recompute) + " + "
-                           + num(losses.load_imbalance),
-                       "the critical rank's idle time, exposed communication and recomputed forward work; uneven pipeline stages"});
+                         + pct(losses.exposed_communication) + ", recompute " + pct(losses.recompute)
+                         + ", uneven stages " + pct(losses.load_imbalance),
+                     "单步损失 " + pct(w.value) + "：气泡 " + pct(losses.bubble) + "，未重叠通信 "
+                         + pct(losses.exposed_communication) + "，重计算 " + pct(losses.recompute) + "，阶段负载不均 "
+                         + pct(losses.load_imbalance)};
+    w.terms.push_back(
+        {"walls.efficiency", w.value, "fraction",
+         "bubble/step + exposed/step + recompute/step + (1 − mean/max rank compute)",
+         num(losses.bubble) + " + " + num(losses.exposed_communication) + " + " + num(losses.recompute) + " + "
+             + num(losses.load_imbalance),
+         "the critical rank's idle time, exposed communication and recomputed forward work; uneven pipeline stages"});
     return w;
 }
 
@@ -112,7 +117,7 @@ Wall stabilityWall(const Scenario& sc, const Estimate& est, StabilityReport& r, 
     if (r.mtbf_s > 0) {
         r.checkpoint_interval_s = std::sqrt(2 * r.checkpoint_write_s * r.mtbf_s);
         const double waste = (r.checkpoint_interval_s > 0 ? r.checkpoint_write_s / r.checkpoint_interval_s : 0)
-                           + (r.checkpoint_interval_s / 2 + r.restart_s) / r.mtbf_s;
+            + (r.checkpoint_interval_s / 2 + r.restart_s) / r.mtbf_s;
         r.goodput = std::max(0.0, 1 - waste);
     }
     Wall w = judged(1 - r.goodput, kStabilityWall);
@@ -120,30 +125,36 @@ Wall stabilityWall(const Scenario& sc, const Estimate& est, StabilityReport& r, 
         return w;
     const std::string hours = num(std::round(r.mtbf_s / 360) / 10);
     const std::string minutes = num(std::round(r.checkpoint_interval_s / 6) / 10);
-    w.explanation = {num(std::round(r.interruptions_per_day * 10) / 10) + " interruptions a day on " + num(gpus) + " GPUs (one every "
-                         + hours + " h); checkpoint " + gib(r.checkpoint_bytes) + " written in " + num(std::round(r.checkpoint_write_s * 10) / 10)
-                         + " s, best every " + minutes + " min; goodput " + pct(r.goodput),
-                     num(gpus) + " 块 GPU 每天约中断 " + num(std::round(r.interruptions_per_day * 10) / 10) + " 次（平均 " + hours
-                         + " 小时一次）；检查点 " + gib(r.checkpoint_bytes) + "，写入 " + num(std::round(r.checkpoint_write_s * 10) / 10)
-                         + " 秒，最佳间隔 " + minutes + " 分钟；有效训练时间占比 " + pct(r.goodput)};
+    w.explanation = {num(std::round(r.interruptions_per_day * 10) / 10) + " interruptions a day on " + num(gpus)
+                         + " GPUs (one every " + hours + " h); checkpoint " + gib(r.checkpoint_bytes) + " written in "
+                         + num(std::round(r.checkpoint_write_s * 10) / 10) + " s, best every " + minutes
+                         + " min; goodput " + pct(r.goodput),
+                     num(gpus) + " 块 GPU 每天约中断 " + num(std::round(r.interruptions_per_day * 10) / 10)
+                         + " 次（平均 " + hours + " 小时一次）；检查点 " + gib(r.checkpoint_bytes) + "，写入 "
+                         + num(std::round(r.checkpoint_write_s * 10) / 10) + " 秒，最佳间隔 " + minutes
+                         + " 分钟；有效训练时间占比 " + pct(r.goodput)};
     w.terms.push_back({"walls.interruptions_per_day", r.interruptions_per_day, "count", "GPUs · failures per GPU-day",
                        num(gpus) + " · " + num(c.failures_per_gpu_day),
-                       "Llama 3 (Dubey et al. 2024, §3.3.4): 419 unexpected interruptions in 54 days on 16,384 H100 (stability.failures_per_gpu_day)"});
-    w.terms.push_back({"walls.mtbf", r.mtbf_s, "s", "86,400 s / interruptions per day", "86400 / " + num(r.interruptions_per_day),
-                       "mean time between failures of the whole job"});
-    w.terms.push_back({"walls.checkpoint_bytes", r.checkpoint_bytes, "bytes", "parameters · (weight bytes + optimizer state bytes)",
+                       "Llama 3 (Dubey et al. 2024, §3.3.4): 419 unexpected interruptions in 54 days on 16,384 H100 "
+                       "(stability.failures_per_gpu_day)"});
+    w.terms.push_back({"walls.mtbf", r.mtbf_s, "s", "86,400 s / interruptions per day",
+                       "86400 / " + num(r.interruptions_per_day), "mean time between failures of the whole job"});
+    w.terms.push_back({"walls.checkpoint_bytes", r.checkpoint_bytes, "bytes",
+                       "parameters · (weight bytes + optimizer state bytes)",
                        num(double(est.params.total)) + " · " + num(per_param),
                        "the weights as trained and the optimizer's fp32 state (Adam: master, m, v)"});
-    w.terms.push_back({"walls.checkpoint_write", r.checkpoint_write_s, "s", "checkpoint / (nodes · write bandwidth per node)",
-                       num(r.checkpoint_bytes) + " / (" + num(nodes) + " · " + num(c.checkpoint_write_bytes_per_s_per_node) + ")",
-                       "every node writes its shard at once (stability.checkpoint_write_gbps_per_node)"});
+    w.terms.push_back(
+        {"walls.checkpoint_write", r.checkpoint_write_s, "s", "checkpoint / (nodes · write bandwidth per node)",
+         num(r.checkpoint_bytes) + " / (" + num(nodes) + " · " + num(c.checkpoint_write_bytes_per_s_per_node) + ")",
+         "every node writes its shard at once (stability.checkpoint_write_gbps_per_node)"});
     w.terms.push_back({"walls.checkpoint_interval", r.checkpoint_interval_s, "s", "√(2 · C · MTBF)",
                        "√(2 · " + num(r.checkpoint_write_s) + " · " + num(r.mtbf_s) + ")",
                        "Young 1974, \"A first order approximation to the optimum checkpoint interval\""});
     w.terms.push_back({"walls.goodput", r.goodput, "fraction", "1 − C/τ − (τ/2 + R)/MTBF",
-                       "1 − " + num(r.checkpoint_write_s) + "/" + num(r.checkpoint_interval_s) + " − (" + num(r.checkpoint_interval_s) + "/2 + "
-                           + num(r.restart_s) + ")/" + num(r.mtbf_s),
-                       "Daly 2006 (first order): checkpoint writes, half an interval lost per failure, the restart R (stability.restart_min)"});
+                       "1 − " + num(r.checkpoint_write_s) + "/" + num(r.checkpoint_interval_s) + " − ("
+                           + num(r.checkpoint_interval_s) + "/2 + " + num(r.restart_s) + ")/" + num(r.mtbf_s),
+                       "Daly 2006 (first order): checkpoint writes, half an interval lost per failure, the restart R "
+                       "(stability.restart_min)"});
     return w;
 }
 

@@ -21,8 +21,8 @@ struct Scenario;
 struct Estimate;
 
 enum class WallVerdict { Ok, Near, Hit };
-inline constexpr EnumName<WallVerdict> kWallVerdictNames[] = {
-    {WallVerdict::Ok, "ok"}, {WallVerdict::Near, "near"}, {WallVerdict::Hit, "hit"}};
+inline constexpr EnumName<WallVerdict> kWallVerdictNames[]
+    = {{WallVerdict::Ok, "ok"}, {WallVerdict::Near, "near"}, {WallVerdict::Hit, "hit"}};
 constexpr std::span<const EnumName<WallVerdict>> enumNames(WallVerdict) { return kWallVerdictNames; }
 inline const char* toString(WallVerdict v) { return nameOf(v); }
 
@@ -30,10 +30,10 @@ inline const char* toString(WallVerdict v) { return nameOf(v); }
 struct WallThresholds {
     double near, hit;
 };
-inline constexpr WallThresholds kMemoryWall{0.9, 1.0};         // peak / capacity
-inline constexpr WallThresholds kCommunicationWall{0.1, 0.3};  // exposed communication / step
-inline constexpr WallThresholds kEfficiencyWall{0.25, 0.5};    // the step's losses / step
-inline constexpr WallThresholds kStabilityWall{0.05, 0.2};     // 1 − goodput
+inline constexpr WallThresholds kMemoryWall{0.9, 1.0}; // peak / capacity
+inline constexpr WallThresholds kCommunicationWall{0.1, 0.3}; // exposed communication / step
+inline constexpr WallThresholds kEfficiencyWall{0.25, 0.5}; // the step's losses / step
+inline constexpr WallThresholds kStabilityWall{0.05, 0.2}; // 1 − goodput
 
 struct Wall {
     double value = 0;

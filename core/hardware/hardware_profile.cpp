@@ -23,8 +23,7 @@ std::optional<double> measured(ObjectReader& r, const char* key, double scale)
     return v->get<double>() * scale;
 }
 
-template <typename F>
-void eachObject(ObjectReader& r, const char* key, std::vector<InputError>& errors, F&& f)
+template <typename F> void eachObject(ObjectReader& r, const char* key, std::vector<InputError>& errors, F&& f)
 {
     const nlohmann::json* a = r.child(key);
     if (!a || a->is_null())
@@ -203,14 +202,16 @@ ClusterSpec calibrate(ClusterSpec c, const HardwareProfile& p)
 {
     GpuSpec& g = c.gpu;
     const std::string src = "hardware profile: " + p.device_name;
-    const auto note = [&](const char* name, double before, double after, const std::string& formula, const std::string& subst) {
-        c.calibration.push_back({name, after, "fraction", formula, subst + "  (was " + num(before) + ")", src});
-    };
+    const auto note
+        = [&](const char* name, double before, double after, const std::string& formula, const std::string& subst) {
+              c.calibration.push_back({name, after, "fraction", formula, subst + "  (was " + num(before) + ")", src});
+          };
     // GEMM: efficiency vs the dense bf16 peak per measured shape (bf16, else fp16). Two or more
     // sizes fit the engine's curve eff(g) = eff_max·g/(g + g_half) through the smallest and the
     // largest; one size sets eff_max alone.
-    const std::string dtype = std::any_of(p.gemm.begin(), p.gemm.end(), [](const MeasuredGemm& m) { return m.dtype == "bf16"; })
-        ? "bf16" : "fp16";
+    const std::string dtype
+        = std::any_of(p.gemm.begin(), p.gemm.end(), [](const MeasuredGemm& m) { return m.dtype == "bf16"; }) ? "bf16"
+                                                                                                             : "fp16";
     const MeasuredGemm* small = nullptr;
     const MeasuredGemm* large = nullptr;
     for (const MeasuredGemm& m : p.gemm) {
@@ -234,9 +235,10 @@ ClusterSpec calibrate(ClusterSpec c, const HardwareProfile& p)
             }
         }
         note("calibration.gemm_efficiency", g.gemm_efficiency, eff,
-             half > 0 ? "eff_max of eff(g) = eff_max·g/(g + g_half) through the measured sizes" : "measured GEMM / dense bf16 peak",
-             num(large->flops_per_s / 1e12) + " / " + num(g.peak_bf16_flops / 1e12) + " TFLOP/s at " + num(large->m) + "x"
-                 + num(large->n) + "x" + num(large->k));
+             half > 0 ? "eff_max of eff(g) = eff_max·g/(g + g_half) through the measured sizes"
+                      : "measured GEMM / dense bf16 peak",
+             num(large->flops_per_s / 1e12) + " / " + num(g.peak_bf16_flops / 1e12) + " TFLOP/s at " + num(large->m)
+                 + "x" + num(large->n) + "x" + num(large->k));
         g.gemm_efficiency = eff;
         if (half > 0) {
             c.calibration.push_back({"calibration.gemm_half_gflop", half / 1e9, "GFLOP", "g_half of the fitted curve",
@@ -246,7 +248,8 @@ ClusterSpec calibrate(ClusterSpec c, const HardwareProfile& p)
     }
     if (p.hbm_copy_bytes_per_s && g.hbm_bytes_per_s > 0) {
         const double eff = std::min(1.0, *p.hbm_copy_bytes_per_s / g.hbm_bytes_per_s);
-        note("calibration.hbm_efficiency", g.hbm_efficiency, eff, "measured copy bandwidth (read + write) / datasheet HBM",
+        note("calibration.hbm_efficiency", g.hbm_efficiency, eff,
+             "measured copy bandwidth (read + write) / datasheet HBM",
              num(*p.hbm_copy_bytes_per_s / 1e9) + " / " + num(g.hbm_bytes_per_s / 1e9) + " GB/s");
         g.hbm_efficiency = eff;
     }
@@ -275,7 +278,8 @@ ClusterSpec calibrate(ClusterSpec c, const HardwareProfile& p)
     if (intra > 0 && c.intra_node.bytes_per_s > 0) {
         const double eff = std::min(1.0, intra / c.intra_node.bytes_per_s);
         note("calibration.intra_node_efficiency", c.intra_node.efficiency, eff,
-             "measured busbw (all-reduce, one node) / link bandwidth", num(intra / 1e9) + " / " + num(c.intra_node.bytes_per_s / 1e9) + " GB/s");
+             "measured busbw (all-reduce, one node) / link bandwidth",
+             num(intra / 1e9) + " / " + num(c.intra_node.bytes_per_s / 1e9) + " GB/s");
         c.intra_node.efficiency = eff;
     }
     if (inter > 0 && c.inter_node.bytes_per_s > 0) {
@@ -291,7 +295,8 @@ ClusterSpec calibrate(ClusterSpec c, const HardwareProfile& p)
     std::map<std::pair<int, int>, std::vector<std::pair<double, double>>> all_reduce; // (ranks, nodes) → (S, t)
     for (const MeasuredCollective& m : p.collectives)
         if (m.op == Collective::AllReduce && m.ranks >= 2 && m.busbw_bytes_per_s > 0)
-            all_reduce[{m.ranks, m.nodes}].push_back({m.bytes, busFactor(m.op, m.ranks) * m.bytes / m.busbw_bytes_per_s});
+            all_reduce[{m.ranks, m.nodes}].push_back(
+                {m.bytes, busFactor(m.op, m.ranks) * m.bytes / m.busbw_bytes_per_s});
     const auto latencyFit = [&](bool one_node) -> std::optional<CollectiveFit> {
         std::optional<CollectiveFit> best;
         for (const auto& [key, pts] : all_reduce) {
@@ -308,7 +313,8 @@ ClusterSpec calibrate(ClusterSpec c, const HardwareProfile& p)
         const double steps = ringSteps(Collective::AllReduce, f->ranks);
         c.calibration.push_back({"calibration.intra_node_latency", f->alpha_s / steps, "s",
                                  "α of the all-reduce fit t = α + factor·S/busbw (one node) / 2(n − 1) ring steps",
-                                 num(f->alpha_s) + " / " + num(steps) + "  (was " + num(c.intra_node.latency_s) + ")", src});
+                                 num(f->alpha_s) + " / " + num(steps) + "  (was " + num(c.intra_node.latency_s) + ")",
+                                 src});
         c.intra_node.latency_s = f->alpha_s / steps;
     }
     if (const auto f = latencyFit(false)) {
@@ -316,11 +322,13 @@ ClusterSpec calibrate(ClusterSpec c, const HardwareProfile& p)
         const double net = f->alpha_s - ringSteps(Collective::AllReduce, per_node) * c.intra_node.latency_s;
         const double steps = ringSteps(Collective::AllReduce, f->nodes);
         if (net > 0 && steps > 0) {
-            c.calibration.push_back({"calibration.inter_node_latency", net / steps, "s",
-                                     "(α of the all-reduce fit across nodes − 2(k − 1)·α_NVLink) / 2(N − 1) network steps",
-                                     "(" + num(f->alpha_s) + " − " + num(ringSteps(Collective::AllReduce, per_node)) + "·"
-                                         + num(c.intra_node.latency_s) + ") / " + num(steps) + "  (was " + num(c.inter_node.latency_s) + ")",
-                                     src});
+            c.calibration.push_back(
+                {"calibration.inter_node_latency", net / steps, "s",
+                 "(α of the all-reduce fit across nodes − 2(k − 1)·α_NVLink) / 2(N − 1) network steps",
+                 "(" + num(f->alpha_s) + " − " + num(ringSteps(Collective::AllReduce, per_node)) + "·"
+                     + num(c.intra_node.latency_s) + ") / " + num(steps) + "  (was " + num(c.inter_node.latency_s)
+                     + ")",
+                 src});
             c.inter_node.latency_s = net / steps;
         }
     }
@@ -330,8 +338,8 @@ ClusterSpec calibrate(ClusterSpec c, const HardwareProfile& p)
         c.measured_collectives.push_back(m);
     if (!p.collectives.empty())
         c.calibration.push_back({"calibration.collectives", double(p.collectives.size()), "count",
-                                 "measured (op, ranks, nodes, size) → busbw points", num(double(p.collectives.size())) + " points",
-                                 src});
+                                 "measured (op, ranks, nodes, size) → busbw points",
+                                 num(double(p.collectives.size())) + " points", src});
     return c;
 }
 

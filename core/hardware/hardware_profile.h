@@ -28,7 +28,7 @@ struct MeasuredGemm {
 struct CollectiveFit {
     Collective op = Collective::AllReduce;
     int ranks = 0, nodes = 1;
-    double alpha_s = 0;           // latency: the time of an empty collective
+    double alpha_s = 0; // latency: the time of an empty collective
     double busbw_bytes_per_s = 0; // asymptotic bus bandwidth
     int points = 0;
     double max_relative_error = 0; // worst |fit − measured| / measured over the points

@@ -20,11 +20,13 @@ std::optional<Collective> opFromName(const std::string& s)
         if (std::isalnum(static_cast<unsigned char>(c)))
             n += char(std::tolower(static_cast<unsigned char>(c)));
     // Longer names first: "reducescatter" and "allreduce" both hold "reduce".
-    static const std::pair<const char*, Collective> names[] = {
-        {"reducescatter", Collective::ReduceScatter}, {"allreduce", Collective::AllReduce},
-        {"allgather", Collective::AllGather},         {"alltoall", Collective::AllToAll},
-        {"sendrecv", Collective::SendRecv},           {"broadcast", Collective::Broadcast},
-        {"reduceperf", Collective::Reduce}};
+    static const std::pair<const char*, Collective> names[] = {{"reducescatter", Collective::ReduceScatter},
+                                                               {"allreduce", Collective::AllReduce},
+                                                               {"allgather", Collective::AllGather},
+                                                               {"alltoall", Collective::AllToAll},
+                                                               {"sendrecv", Collective::SendRecv},
+                                                               {"broadcast", Collective::Broadcast},
+                                                               {"reduceperf", Collective::Reduce}};
     for (const auto& [needle, op] : names)
         if (n.find(needle) != std::string::npos)
             return op;
@@ -177,7 +179,8 @@ std::vector<Run> runsFromText(const std::string& text, std::vector<InputError>& 
         const std::optional<Row> row = readRow(t, runs.back().columns);
         if (!row) {
             if (t.size() >= 6 && isNumber(t[1]))
-                errors.push_back({name + ":" + std::to_string(line_no), "not an nccl-tests result row: " + line.substr(0, 60)});
+                errors.push_back(
+                    {name + ":" + std::to_string(line_no), "not an nccl-tests result row: " + line.substr(0, 60)});
             continue;
         }
         if (!runs.back().rows.empty() && row->bytes <= runs.back().rows.back().bytes)
@@ -281,8 +284,8 @@ std::optional<Collective> opFromNumbers(const Run& run)
     const double per_element = r.count > 0 ? r.bytes / (r.count * typeBytes(r.type)) : 0;
     if (std::abs(per_element - n) < 0.01 * n)
         return r.redop == "sum" || r.redop == "prod" || r.redop == "max" || r.redop == "min" || r.redop == "avg"
-                 ? Collective::ReduceScatter
-                 : Collective::AllGather;
+            ? Collective::ReduceScatter
+            : Collective::AllGather;
     if (std::abs(per_element - 1) < 0.01)
         return Collective::AllToAll;
     return std::nullopt;
@@ -316,10 +319,11 @@ std::optional<NcclTestsImport> parseNcclTests(const std::string& text, const std
     if (runs.size() > 1) {
         std::string list;
         for (const Run& r : runs)
-            list += (list.empty() ? "" : "; ") + std::string(r.op ? toString(*r.op) : "a run") + " from line " + std::to_string(r.first_line)
-                  + " (" + std::to_string(r.rows.size()) + " sizes)";
-        errors.push_back({name, "the log holds " + std::to_string(runs.size()) + " runs: " + list
-                                    + ". Import each from a file of its own"});
+            list += (list.empty() ? "" : "; ") + std::string(r.op ? toString(*r.op) : "a run") + " from line "
+                + std::to_string(r.first_line) + " (" + std::to_string(r.rows.size()) + " sizes)";
+        errors.push_back({name,
+                          "the log holds " + std::to_string(runs.size()) + " runs: " + list
+                              + ". Import each from a file of its own"});
         return std::nullopt;
     }
     if (runs.empty() || runs.front().rows.empty()) {
@@ -335,19 +339,25 @@ std::optional<NcclTestsImport> parseNcclTests(const std::string& text, const std
     if (!out.op)
         out.op = opFromNumbers(run);
     if (!out.op) {
-        errors.push_back({name, "cannot tell which collective this is: no \"Collective test starting\" line, no collective "
-                                "in the file name, and the bandwidths do not say; give --op"});
+        errors.push_back({name,
+                          "cannot tell which collective this is: no \"Collective test starting\" line, no collective "
+                          "in the file name, and the bandwidths do not say; give --op"});
         return std::nullopt;
     }
     // Ranks: the flag, the device block, or busbw/algbw (the bus factor gives n).
-    out.ranks = over.ranks > 0 ? over.ranks : run.device_ranks > 0 ? run.device_ranks : ranksFromFactor(*out.op, busOverAlg(run));
+    out.ranks = over.ranks > 0 ? over.ranks
+        : run.device_ranks > 0 ? run.device_ranks
+                               : ranksFromFactor(*out.op, busOverAlg(run));
     if (out.ranks <= 0)
-        errors.push_back({name, "cannot tell how many ranks ran: no \"Using devices\" block, and " + std::string(toString(*out.op))
-                                    + "'s bandwidths do not say; give --ranks"});
+        errors.push_back({name,
+                          "cannot tell how many ranks ran: no \"Using devices\" block, and "
+                              + std::string(toString(*out.op)) + "'s bandwidths do not say; give --ranks"});
     // Nodes: the flag or the device block's distinct hosts.
     out.nodes = over.nodes > 0 ? over.nodes : int(run.hosts.size());
     if (out.nodes <= 0)
-        errors.push_back({name, "cannot tell how many nodes ran: the log names no hosts (no \"Using devices\" block); give --nodes"});
+        errors.push_back(
+            {name,
+             "cannot tell how many nodes ran: the log names no hosts (no \"Using devices\" block); give --nodes"});
     if (errors.size() != before)
         return std::nullopt;
 
@@ -383,10 +393,12 @@ std::optional<NcclTestsImport> parseNcclTests(const std::string& text, const std
     if (!wrong.empty())
         out.warnings.push_back({"skipped " + sizes(wrong.size())
                                     + " whose results were wrong or not checked (#wrong > 0 or N/A): " + join(wrong),
-                                "跳过了 " + std::to_string(wrong.size()) + " 种结果有误或未校验（#wrong > 0 或 N/A）的消息大小：" + join(wrong)});
+                                "跳过了 " + std::to_string(wrong.size())
+                                    + " 种结果有误或未校验（#wrong > 0 或 N/A）的消息大小：" + join(wrong)});
     if (!untimed.empty())
-        out.warnings.push_back({"skipped " + sizes(untimed.size()) + " without a time: " + join(untimed),
-                                "跳过了 " + std::to_string(untimed.size()) + " 种没有耗时的消息大小：" + join(untimed)});
+        out.warnings.push_back(
+            {"skipped " + sizes(untimed.size()) + " without a time: " + join(untimed),
+             "跳过了 " + std::to_string(untimed.size()) + " 种没有耗时的消息大小：" + join(untimed)});
     if (out.rows.empty()) {
         errors.push_back({name, "no usable result rows: every size was wrong, unchecked or untimed"});
         return std::nullopt;
@@ -405,15 +417,17 @@ double NcclTestsImport::meanBusbwGbps() const
 nlohmann::json mergeIntoProfile(const nlohmann::json* profile, const std::vector<NcclTestsImport>& imports,
                                 const std::vector<std::string>& sources)
 {
-    nlohmann::json j = profile ? *profile
-                               : nlohmann::json{{"schema", kHardwareProfileSchema},
-                                                {"status", "partial"},
-                                                {"devices", nlohmann::json::array()},
-                                                {"links", nlohmann::json::array()},
-                                                {"collectives", nlohmann::json::array()},
-                                                {"skipped", nlohmann::json::array({{{"what", "devices"},
-                                                                                    {"reason", "imported from nccl-tests logs only"}}})},
-                                                {"warnings", nlohmann::json::array()}};
+    nlohmann::json j = profile
+        ? *profile
+        : nlohmann::json{
+            {"schema", kHardwareProfileSchema},
+            {"status", "partial"},
+            {"devices", nlohmann::json::array()},
+            {"links", nlohmann::json::array()},
+            {"collectives", nlohmann::json::array()},
+            {"skipped",
+             nlohmann::json::array({{{"what", "devices"}, {"reason", "imported from nccl-tests logs only"}}})},
+            {"warnings", nlohmann::json::array()}};
     if (!j.contains("collectives") || !j["collectives"].is_array())
         j["collectives"] = nlohmann::json::array();
     for (std::size_t i = 0; i < imports.size(); ++i) {
@@ -421,14 +435,18 @@ nlohmann::json mergeIntoProfile(const nlohmann::json* profile, const std::vector
             // A later import of the same (op, ranks, nodes, bytes) replaces the earlier one.
             auto& list = j["collectives"];
             for (auto it = list.begin(); it != list.end();) {
-                if (it->value("op", "") == toString(m.op) && it->value("ranks", 0) == m.ranks && it->value("nodes", 1) == m.nodes
-                    && it->value("bytes", 0.0) == m.bytes)
+                if (it->value("op", "") == toString(m.op) && it->value("ranks", 0) == m.ranks
+                    && it->value("nodes", 1) == m.nodes && it->value("bytes", 0.0) == m.bytes)
                     it = list.erase(it);
                 else
                     ++it;
             }
-            list.push_back({{"op", toString(m.op)}, {"ranks", m.ranks}, {"nodes", m.nodes}, {"bytes", m.bytes},
-                            {"busbw_gbps", m.busbw_bytes_per_s / 1e9}, {"algorithm", "nccl-tests"}});
+            list.push_back({{"op", toString(m.op)},
+                            {"ranks", m.ranks},
+                            {"nodes", m.nodes},
+                            {"bytes", m.bytes},
+                            {"busbw_gbps", m.busbw_bytes_per_s / 1e9},
+                            {"algorithm", "nccl-tests"}});
         }
     }
     if (!sources.empty()) {

@@ -23,17 +23,17 @@ namespace parascope {
 
 struct NcclTestsOverrides {
     std::optional<Collective> op; // none: from the log
-    int ranks = 0;  // 0: from the log
-    int nodes = 0;  // 0: from the log
+    int ranks = 0; // 0: from the log
+    int nodes = 0; // 0: from the log
 };
 
 struct NcclTestsImport {
     std::optional<Collective> op;
     int ranks = 0, nodes = 0;
     std::vector<MeasuredCollective> rows; // one per message size (out-of-place busbw)
-    double avg_busbw_gbps = 0;            // "# Avg bus bandwidth", when present
-    std::vector<Localized> warnings;      // sizes skipped, and why
-    double meanBusbwGbps() const;         // of the rows, to set beside the log's own average
+    double avg_busbw_gbps = 0; // "# Avg bus bandwidth", when present
+    std::vector<Localized> warnings; // sizes skipped, and why
+    double meanBusbwGbps() const; // of the rows, to set beside the log's own average
 };
 
 // `name` (the file name) helps find the collective when the log does not say it.

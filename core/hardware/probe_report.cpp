@@ -41,10 +41,7 @@ nlohmann::json opt(const std::optional<double>& v, double scale = 1)
     return v && std::isfinite(*v) && *v > 0 ? nlohmann::json(*v / scale) : nlohmann::json(nullptr);
 }
 
-nlohmann::json opt(const std::optional<int>& v)
-{
-    return v ? nlohmann::json(*v) : nlohmann::json(nullptr);
-}
+nlohmann::json opt(const std::optional<int>& v) { return v ? nlohmann::json(*v) : nlohmann::json(nullptr); }
 
 } // namespace
 
@@ -64,41 +61,54 @@ nlohmann::json probeResultToJson(const ProbeResult& r)
         nlohmann::json gemm = nlohmann::json::array();
         for (const MeasuredGemm& g : d.gemm)
             gemm.push_back({{"dtype", g.dtype}, {"m", g.m}, {"n", g.n}, {"k", g.k}, {"tflops", g.flops_per_s / 1e12}});
-        devices.push_back({{"index", d.index},
-                           {"name", d.name},
-                           {"memory_bytes", opt(d.memory_bytes)},
-                           {"sms", opt(d.sms)},
-                           {"compute_capability", d.compute_capability.empty() ? nlohmann::json(nullptr) : nlohmann::json(d.compute_capability)},
-                           {"hbm", {{"theoretical_gbps", opt(d.theoretical_hbm_bytes_per_s, 1e9)},
-                                    {"copy_gbps", opt(d.copy_bytes_per_s, 1e9)},
-                                    {"triad_gbps", opt(d.triad_bytes_per_s, 1e9)},
-                                    {"copy_best_gbps", opt(d.copy_best_bytes_per_s, 1e9)},
-                                    {"triad_best_gbps", opt(d.triad_best_bytes_per_s, 1e9)},
-                                    {"copy_engine_gbps", opt(d.copy_engine_bytes_per_s, 1e9)},
-                                    {"bytes", d.hbm_array_bytes > 0 ? nlohmann::json(d.hbm_array_bytes) : nlohmann::json(nullptr)}}},
-                           {"host_to_device_gbps", opt(d.h2d_bytes_per_s, 1e9)},
-                           {"device_to_host_gbps", opt(d.d2h_bytes_per_s, 1e9)},
-                           {"pcie", {{"gen", opt(d.pcie_gen)}, {"width", opt(d.pcie_width)}}},
-                           {"nvlink", {{"active_links", opt(d.nvlink_active_links)}, {"version", opt(d.nvlink_version)}}},
-                           {"gemm", gemm}});
+        devices.push_back(
+            {{"index", d.index},
+             {"name", d.name},
+             {"memory_bytes", opt(d.memory_bytes)},
+             {"sms", opt(d.sms)},
+             {"compute_capability",
+              d.compute_capability.empty() ? nlohmann::json(nullptr) : nlohmann::json(d.compute_capability)},
+             {"hbm",
+              {{"theoretical_gbps", opt(d.theoretical_hbm_bytes_per_s, 1e9)},
+               {"copy_gbps", opt(d.copy_bytes_per_s, 1e9)},
+               {"triad_gbps", opt(d.triad_bytes_per_s, 1e9)},
+               {"copy_best_gbps", opt(d.copy_best_bytes_per_s, 1e9)},
+               {"triad_best_gbps", opt(d.triad_best_bytes_per_s, 1e9)},
+               {"copy_engine_gbps", opt(d.copy_engine_bytes_per_s, 1e9)},
+               {"bytes", d.hbm_array_bytes > 0 ? nlohmann::json(d.hbm_array_bytes) : nlohmann::json(nullptr)}}},
+             {"host_to_device_gbps", opt(d.h2d_bytes_per_s, 1e9)},
+             {"device_to_host_gbps", opt(d.d2h_bytes_per_s, 1e9)},
+             {"pcie", {{"gen", opt(d.pcie_gen)}, {"width", opt(d.pcie_width)}}},
+             {"nvlink", {{"active_links", opt(d.nvlink_active_links)}, {"version", opt(d.nvlink_version)}}},
+             {"gemm", gemm}});
     }
     j["devices"] = devices;
     nlohmann::json links = nlohmann::json::array();
     for (const ProbeLink& l : r.links)
-        links.push_back({{"src", l.src}, {"dst", l.dst}, {"kind", l.p2p_access ? "p2p" : "staged"},
+        links.push_back({{"src", l.src},
+                         {"dst", l.dst},
+                         {"kind", l.p2p_access ? "p2p" : "staged"},
                          {"topology", l.topology ? nlohmann::json(*l.topology) : nlohmann::json(nullptr)},
                          {"unidirectional_gbps", opt(l.unidirectional_bytes_per_s, 1e9)},
                          {"bidirectional_gbps", opt(l.bidirectional_bytes_per_s, 1e9)}});
     j["links"] = links;
     nlohmann::json coll = nlohmann::json::array();
     for (const MeasuredCollective& c : r.collectives)
-        coll.push_back({{"op", toString(c.op)}, {"ranks", c.ranks}, {"nodes", c.nodes}, {"bytes", c.bytes},
-                        {"busbw_gbps", opt(c.busbw_bytes_per_s, 1e9)}, {"algorithm", "nccl"}});
+        coll.push_back({{"op", toString(c.op)},
+                        {"ranks", c.ranks},
+                        {"nodes", c.nodes},
+                        {"bytes", c.bytes},
+                        {"busbw_gbps", opt(c.busbw_bytes_per_s, 1e9)},
+                        {"algorithm", "nccl"}});
     j["collectives"] = coll;
     nlohmann::json fits = nlohmann::json::array();
     for (const CollectiveFit& f : r.collective_fits)
-        fits.push_back({{"op", toString(f.op)}, {"ranks", f.ranks}, {"nodes", f.nodes}, {"alpha_us", f.alpha_s * 1e6},
-                        {"busbw_gbps", f.busbw_bytes_per_s / 1e9}, {"points", f.points},
+        fits.push_back({{"op", toString(f.op)},
+                        {"ranks", f.ranks},
+                        {"nodes", f.nodes},
+                        {"alpha_us", f.alpha_s * 1e6},
+                        {"busbw_gbps", f.busbw_bytes_per_s / 1e9},
+                        {"points", f.points},
                         {"max_relative_error", f.max_relative_error}});
     j["collective_fits"] = fits;
     nlohmann::json skipped = nlohmann::json::array();

@@ -38,7 +38,7 @@ struct ProbeDevice {
     std::string compute_capability;
     std::optional<double> theoretical_hbm_bytes_per_s;
     std::optional<double> copy_bytes_per_s, triad_bytes_per_s, copy_engine_bytes_per_s; // medians
-    std::optional<double> copy_best_bytes_per_s, triad_best_bytes_per_s;                  // best samples
+    std::optional<double> copy_best_bytes_per_s, triad_best_bytes_per_s; // best samples
     double hbm_array_bytes = 0;
     std::optional<double> h2d_bytes_per_s, d2h_bytes_per_s;
     std::vector<MeasuredGemm> gemm;
@@ -87,8 +87,8 @@ int probeExitCode(const ProbeResult& r);
 struct ProbeAttempt {
     bool ok = true;
     bool out_of_memory = false; // the buffers did not fit: worth retrying smaller
-    bool timed_out = false;     // a kernel did not finish in time: the device is left alone
-    std::string message;        // why, when not ok
+    bool timed_out = false; // a kernel did not finish in time: the device is left alone
+    std::string message; // why, when not ok
 };
 
 // Runs `attempt(bytes)`; on out-of-memory halves the size down to `floor` (each retry a

@@ -46,7 +46,7 @@ std::string resolveLinks(const std::string& file, std::string& error)
     namespace fs = std::filesystem;
     fs::path p(file);
     for (int hop = 0; hop < 40; ++hop) {
-        struct stat st {};
+        struct stat st { };
         if (::lstat(p.c_str(), &st) != 0 || !S_ISLNK(st.st_mode))
             return p.string();
         std::string target(4096, '\0');
@@ -86,7 +86,7 @@ class IgnoreFileSizeSignal {
 public:
     IgnoreFileSizeSignal()
     {
-        struct sigaction ignore {};
+        struct sigaction ignore { };
         ignore.sa_handler = SIG_IGN;
         sigemptyset(&ignore.sa_mask);
         installed_ = ::sigaction(SIGXFSZ, &ignore, &old_) == 0;
@@ -100,12 +100,13 @@ public:
     IgnoreFileSizeSignal& operator=(const IgnoreFileSizeSignal&) = delete;
 
 private:
-    struct sigaction old_ {};
+    struct sigaction old_ { };
     bool installed_ = false;
 };
 
 // A character device, FIFO or socket: written through as `> target` would, never replaced.
-std::string writeThrough(const std::string& file, const std::string& path, const struct stat& st, const std::string& bytes)
+std::string writeThrough(const std::string& file, const std::string& path, const struct stat& st,
+                         const std::string& bytes)
 {
     if (S_ISBLK(st.st_mode))
         return failure(file, "it is a block device; ParaScope does not write to disks directly");
@@ -114,8 +115,9 @@ std::string writeThrough(const std::string& file, const std::string& path, const
     if (fd < 0) {
         const int e = errno;
         if (e == ENXIO)
-            return failure(file, S_ISFIFO(st.st_mode) ? "no process is reading from this FIFO"
-                                                      : "it is a socket; write to a file or a pipe");
+            return failure(file,
+                           S_ISFIFO(st.st_mode) ? "no process is reading from this FIFO"
+                                                : "it is a socket; write to a file or a pipe");
         return failure(file, errnoText(e));
     }
     const int flags = ::fcntl(fd, F_GETFL);
@@ -197,7 +199,7 @@ OutputTarget outputTargetKind(const std::string& file, std::string* resolved)
     const std::string path = resolveLinks(file, error);
     if (resolved)
         *resolved = path.empty() ? file : path;
-    struct stat st {};
+    struct stat st { };
     if (path.empty() || ::stat(path.c_str(), &st) != 0)
         return OutputTarget::Missing;
     if (S_ISDIR(st.st_mode))
@@ -241,7 +243,7 @@ std::string writeFileAtomically(const std::string& file, const std::string& byte
     const std::string path = resolveLinks(file, error);
     if (path.empty())
         return failure(file, error);
-    struct stat st {};
+    struct stat st { };
     if (::stat(path.c_str(), &st) != 0) {
         if (errno != ENOENT)
             return failure(file, errnoText(errno));

@@ -8,7 +8,7 @@ namespace parascope {
 
 struct EmbeddedPreset {
     const char* kind; // "models", "gpus", "clusters"
-    const char* id;   // file name without .json
+    const char* id; // file name without .json
     const char* json;
 };
 

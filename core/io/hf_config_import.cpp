@@ -12,13 +12,27 @@ namespace parascope {
 
 namespace {
 
-enum class Family { Llama, Mistral, Mixtral, Qwen2, Qwen3, Qwen2Moe, Qwen3Moe, DeepSeek, Gpt2, GptOss, Gemma, Gemma2, Gemma3 };
+enum class Family {
+    Llama,
+    Mistral,
+    Mixtral,
+    Qwen2,
+    Qwen3,
+    Qwen2Moe,
+    Qwen3Moe,
+    DeepSeek,
+    Gpt2,
+    GptOss,
+    Gemma,
+    Gemma2,
+    Gemma3
+};
 
 struct Architecture {
-    const char* name;       // "architectures"[0]
+    const char* name; // "architectures"[0]
     const char* model_type; // "model_type", when "architectures" is missing
     Family family;
-    bool tied_by_default;   // the config class's tie_word_embeddings default
+    bool tied_by_default; // the config class's tie_word_embeddings default
 };
 
 // The transformers classes (modeling_*.py) whose weights the mapping below counts.
@@ -48,7 +62,11 @@ public:
     // diff against them (text_config of a multimodal model).
     Fields(const nlohmann::json& j, std::string prefix, std::vector<InputError>& errors,
            const nlohmann::json& defaults = nlohmann::json::object())
-        : j_(j), defaults_(defaults), prefix_(std::move(prefix)), errors_(errors) {}
+        : j_(j)
+        , defaults_(defaults)
+        , prefix_(std::move(prefix))
+        , errors_(errors)
+    { }
 
     bool has(const char* key) const { return get(key) != nullptr; }
     const nlohmann::json* get(const char* key) const
@@ -66,7 +84,9 @@ public:
         if (!v)
             return std::nullopt;
         if (!v->is_number_integer() || v->get<std::int64_t>() < min || v->get<std::int64_t>() > max) {
-            error(key, "must be an integer in " + std::to_string(min) + "…" + std::to_string(max) + ", got " + describeJson(*v));
+            error(key,
+                  "must be an integer in " + std::to_string(min) + "…" + std::to_string(max) + ", got "
+                      + describeJson(*v));
             return std::nullopt;
         }
         return v->get<std::int64_t>();
@@ -111,14 +131,16 @@ std::optional<int> globalEveryFromLayerTypes(Fields& f, int layers)
 {
     const nlohmann::json* types = f.get("layer_types");
     if (!types->is_array() || int(types->size()) != layers) {
-        f.error("layer_types", "must list one type per layer (" + std::to_string(layers) + "), got " + describeJson(*types));
+        f.error("layer_types",
+                "must list one type per layer (" + std::to_string(layers) + "), got " + describeJson(*types));
         return std::nullopt;
     }
     std::vector<bool> full;
     for (const nlohmann::json& t : *types) {
         const std::string s = t.is_string() ? t.get<std::string>() : std::string();
         if (s != "sliding_attention" && s != "full_attention") {
-            f.error("layer_types", "each entry must be \"sliding_attention\" or \"full_attention\", got " + describeJson(t));
+            f.error("layer_types",
+                    "each entry must be \"sliding_attention\" or \"full_attention\", got " + describeJson(t));
             return std::nullopt;
         }
         full.push_back(s == "full_attention");
@@ -149,7 +171,8 @@ const Architecture* findArchitecture(const nlohmann::json& config, std::vector<I
             if (name == a.model_type)
                 return &a;
     } else {
-        errors.push_back({"architectures", "is missing (and so is model_type): this does not look like a Hugging Face config.json"});
+        errors.push_back(
+            {"architectures", "is missing (and so is model_type): this does not look like a Hugging Face config.json"});
         return nullptr;
     }
     std::string known;
@@ -194,8 +217,8 @@ std::string modelNameFromPath(const std::string& file)
     return folder.empty() || folder == "." ? std::string("imported model") : folder;
 }
 
-std::optional<HfImport> importHfConfig(const nlohmann::json& config, const std::string& file, const HfImportOptions& options,
-                                       std::vector<InputError>& errors)
+std::optional<HfImport> importHfConfig(const nlohmann::json& config, const std::string& file,
+                                       const HfImportOptions& options, std::vector<InputError>& errors)
 {
     const std::size_t errors_before = errors.size();
     if (!config.is_object()) {
@@ -213,19 +236,21 @@ std::optional<HfImport> importHfConfig(const nlohmann::json& config, const std::
     // transformers writes a composite config's text_config as a diff against its class: the
     // fields left out hold Gemma3TextConfig's defaults (configuration_gemma3.py).
     static const nlohmann::json kNoDefaults = nlohmann::json::object();
-    static const nlohmann::json kGemma3TextDefaults = {
-        {"vocab_size", 262208}, {"hidden_size", 2304}, {"intermediate_size", 9216}, {"num_hidden_layers", 26},
-        {"num_attention_heads", 8}, {"num_key_value_heads", 4}, {"head_dim", 256}, {"sliding_window", 4096},
-        {"sliding_window_pattern", 6}};
+    static const nlohmann::json kGemma3TextDefaults
+        = {{"vocab_size", 262208},    {"hidden_size", 2304},      {"intermediate_size", 9216},
+           {"num_hidden_layers", 26}, {"num_attention_heads", 8}, {"num_key_value_heads", 4},
+           {"head_dim", 256},         {"sliding_window", 4096},   {"sliding_window_pattern", 6}};
     for (const char* tower : {"vision_config", "audio_config"})
         if (config.contains(tower) && !config[tower].is_null() && !options.text_only)
-            errors.push_back({tower, "the model has a vision or audio encoder, which a ParaScope model cannot express; "
-                                     "import the language model alone (parascope-cli model import-hf --text-only)"});
+            errors.push_back({tower,
+                              "the model has a vision or audio encoder, which a ParaScope model cannot express; "
+                              "import the language model alone (parascope-cli model import-hf --text-only)"});
     if (config.contains("text_config") && config["text_config"].is_object()) {
         cfg = &config["text_config"];
         prefix = "text_config.";
     }
-    Fields f(*cfg, prefix, errors, cfg != &config && arch->family == Family::Gemma3 ? kGemma3TextDefaults : kNoDefaults);
+    Fields f(*cfg, prefix, errors,
+             cfg != &config && arch->family == Family::Gemma3 ? kGemma3TextDefaults : kNoDefaults);
     const Family fam = arch->family;
 
     ModelSpec m;
@@ -268,7 +293,8 @@ std::optional<HfImport> importHfConfig(const nlohmann::json& config, const std::
     if (m.head_dim == 0)
         m.head_dim = m.heads > 0 ? std::max<std::int64_t>(1, m.hidden / m.heads) : 1;
     m.vocab = f.required("vocab_size");
-    m.tied_embeddings = f.flag("tie_word_embeddings", Fields(config, "", errors).flag("tie_word_embeddings", arch->tied_by_default));
+    m.tied_embeddings
+        = f.flag("tie_word_embeddings", Fields(config, "", errors).flag("tie_word_embeddings", arch->tied_by_default));
 
     // Biases. Llama's attention_bias puts one on q, k, v and o, mlp_bias on the MLP: both together
     // are ParaScope's `bias`; one without the other has no field.
@@ -289,9 +315,9 @@ std::optional<HfImport> importHfConfig(const nlohmann::json& config, const std::
     if (fam == Family::Qwen2 || fam == Family::Qwen2Moe)
         m.qkv_bias = !m.bias; // Qwen2Attention: q, k and v with bias, o without
     if (fam == Family::Qwen3 || fam == Family::Qwen3Moe || fam == Family::Gemma3)
-        m.qk_norm = true;     // q_norm and k_norm over each head
+        m.qk_norm = true; // q_norm and k_norm over each head
     if (fam == Family::Gemma2 || fam == Family::Gemma3)
-        m.post_norms = true;  // post_attention_layernorm and post_feedforward_layernorm besides the pre-norms
+        m.post_norms = true; // post_attention_layernorm and post_feedforward_layernorm besides the pre-norms
     if (fam == Family::GptOss)
         m.attention_sinks = true;
 
@@ -336,7 +362,8 @@ std::optional<HfImport> importHfConfig(const nlohmann::json& config, const std::
     if (fam == Family::Mixtral || fam == Family::GptOss) {
         MoeSpec e;
         e.experts = int(f.required("num_local_experts", 1, 1 << 24));
-        e.top_k = int(f.has("num_experts_per_tok") ? f.required("num_experts_per_tok", 1, 1 << 24) : f.required("experts_per_token", 1, 1 << 24));
+        e.top_k = int(f.has("num_experts_per_tok") ? f.required("num_experts_per_tok", 1, 1 << 24)
+                                                   : f.required("experts_per_token", 1, 1 << 24));
         e.ffn_hidden = f.required("intermediate_size");
         m.ffn_hidden = e.ffn_hidden; // no dense MLP: every layer is MoE
         m.moe = e;
@@ -369,7 +396,8 @@ std::optional<HfImport> importHfConfig(const nlohmann::json& config, const std::
         e.layer_freq = int(f.integer("moe_layer_freq", 1, 1 << 20).value_or(1));
         // DeepseekV2DecoderLayer: MoE when i ≥ first_k_dense_replace and i % moe_layer_freq == 0.
         if (e.first_dense_layers % e.layer_freq != 0)
-            f.unmapped("moe_layer_freq", "MoE layers at i % moe_layer_freq == 0 when first_k_dense_replace is not a multiple of it");
+            f.unmapped("moe_layer_freq",
+                       "MoE layers at i % moe_layer_freq == 0 when first_k_dense_replace is not a multiple of it");
         e.expert_bias = f.text("topk_method") == "noaux_tc"; // gate.e_score_correction_bias
         m.moe = e;
     }

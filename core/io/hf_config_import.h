@@ -31,8 +31,8 @@ const std::vector<std::string>& hfArchitectures();
 
 // `file` names the config (a path): the model's name comes from its "_name_or_path", else from
 // the file or folder name (modelNameFromPath). Errors name the config.json field.
-std::optional<HfImport> importHfConfig(const nlohmann::json& config, const std::string& file, const HfImportOptions& options,
-                                       std::vector<InputError>& errors);
+std::optional<HfImport> importHfConfig(const nlohmann::json& config, const std::string& file,
+                                       const HfImportOptions& options, std::vector<InputError>& errors);
 
 // "…/models--Qwen--Qwen3-8B/snapshots/<hash>/config.json" → "Qwen3-8B"; "llama-3.1-8b.json" →
 // "llama-3.1-8b"; "…/Mixtral-8x7B-v0.1/config.json" → "Mixtral-8x7B-v0.1".

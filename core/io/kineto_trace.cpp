@@ -47,7 +47,7 @@ struct GpuEvent {
     KernelKind kind = KernelKind::OtherCompute;
     long long stream = 0;
     double start = 0, end = 0; // seconds from the trace's first GPU event
-    double launch = 0;         // the CPU launch (correlation), or the start when unknown
+    double launch = 0; // the CPU launch (correlation), or the start when unknown
     bool launched_in_optimizer = false;
 };
 
@@ -74,7 +74,10 @@ StepTotals totalsOver(const std::vector<const GpuEvent*>& events, double w0, dou
         const Interval clipped{std::max(w0, e->start), std::min(w1, e->end)};
         if (clipped.b <= clipped.a)
             continue;
-        (e->kind == KernelKind::Communication ? comm : e->kind == KernelKind::Memcpy ? copies : compute).push_back(clipped);
+        (e->kind == KernelKind::Communication ? comm
+             : e->kind == KernelKind::Memcpy  ? copies
+                                              : compute)
+            .push_back(clipped);
     }
     t.compute_busy_s = unionLength(compute);
     std::vector<Interval> busy = compute;
@@ -126,13 +129,18 @@ std::optional<Collective> ncclCollective(const std::string& name)
     const std::string n = lower(name);
     if (!has(n, "nccl"))
         return std::nullopt;
-    static const std::pair<const char*, Collective> names[] = {
-        {"reducescatter", Collective::ReduceScatter}, {"reduce_scatter", Collective::ReduceScatter},
-        {"allreduce", Collective::AllReduce},         {"all_reduce", Collective::AllReduce},
-        {"allgather", Collective::AllGather},         {"all_gather", Collective::AllGather},
-        {"alltoall", Collective::SendRecv},           {"sendrecv", Collective::SendRecv},
-        {"_send", Collective::SendRecv},              {"_recv", Collective::SendRecv},
-        {"broadcast", Collective::Broadcast},         {"_reduce", Collective::Reduce}};
+    static const std::pair<const char*, Collective> names[] = {{"reducescatter", Collective::ReduceScatter},
+                                                               {"reduce_scatter", Collective::ReduceScatter},
+                                                               {"allreduce", Collective::AllReduce},
+                                                               {"all_reduce", Collective::AllReduce},
+                                                               {"allgather", Collective::AllGather},
+                                                               {"all_gather", Collective::AllGather},
+                                                               {"alltoall", Collective::SendRecv},
+                                                               {"sendrecv", Collective::SendRecv},
+                                                               {"_send", Collective::SendRecv},
+                                                               {"_recv", Collective::SendRecv},
+                                                               {"broadcast", Collective::Broadcast},
+                                                               {"_reduce", Collective::Reduce}};
     for (const auto& [needle, op] : names)
         if (has(n, needle))
             return op;
@@ -146,7 +154,8 @@ std::optional<MeasuredTrace> readKinetoTrace(const nlohmann::json& trace, const 
     return doc ? readKinetoTrace(*doc, options, errors) : std::nullopt;
 }
 
-std::optional<MeasuredTrace> readKinetoTrace(const TraceDocument& doc, const KinetoOptions& options, std::vector<InputError>& errors)
+std::optional<MeasuredTrace> readKinetoTrace(const TraceDocument& doc, const KinetoOptions& options,
+                                             std::vector<InputError>& errors)
 {
     MeasuredTrace out;
     std::unordered_map<long long, double> launches; // correlation id → CPU launch time (s)
@@ -174,13 +183,18 @@ std::optional<MeasuredTrace> readKinetoTrace(const TraceDocument& doc, const Kin
         // (3,000 years) or a duration beyond 1e12 µs (11 days) is no measurement, and sums of
         // such numbers overflow into inf and NaN.
         if (std::abs(ts) > kMaxTraceTimeUs || dur > kMaxTraceDurationUs) {
-            errors.push_back({"traceEvents[" + std::to_string(e.index) + "]." + (std::abs(ts) > kMaxTraceTimeUs ? "ts" : "dur"),
-                              num(std::abs(ts) > kMaxTraceTimeUs ? ts : dur) + " µs is not a time a trace holds (|ts| ≤ 1e17 µs, "
-                                                                               "dur ≤ 1e12 µs)"});
+            errors.push_back(
+                {"traceEvents[" + std::to_string(e.index) + "]." + (std::abs(ts) > kMaxTraceTimeUs ? "ts" : "dur"),
+                 num(std::abs(ts) > kMaxTraceTimeUs ? ts : dur)
+                     + " µs is not a time a trace holds (|ts| ≤ 1e17 µs, "
+                       "dur ≤ 1e12 µs)"});
             return std::nullopt;
         }
         const double t0 = ts * 1e-6, t1 = (ts + dur) * 1e-6;
-        const int device = int(std::clamp<long long>(e.device ? *e.device : e.pid && *e.pid >= 0 && *e.pid < 1024 ? *e.pid : 0, -1, 1 << 20));
+        const int device = int(std::clamp<long long>(e.device                                    ? *e.device
+                                                         : e.pid && *e.pid >= 0 && *e.pid < 1024 ? *e.pid
+                                                                                                 : 0,
+                                                     -1, 1 << 20));
         if (cat == "kernel" || cat == "gpu_memcpy" || cat == "gpu_memset" || cat == "memcpy" || cat == "memset") {
             gpu.push_back({&e, cat, device, ts, dur});
         } else if (cat == "cuda_runtime" || cat == "cuda_driver" || cat == "runtime") {
@@ -198,17 +212,19 @@ std::optional<MeasuredTrace> readKinetoTrace(const TraceDocument& doc, const Kin
         }
     }
     if (malformed > 0)
-        out.warnings.push_back({num(double(malformed)) + " complete events without a valid ts or dur were skipped (the first: "
-                                    + first_malformed + ")",
-                                "跳过了 " + num(double(malformed)) + " 个缺少有效 ts 或 dur 的事件（第一个：" + first_malformed + "）"});
+        out.warnings.push_back(
+            {num(double(malformed))
+                 + " complete events without a valid ts or dur were skipped (the first: " + first_malformed + ")",
+             "跳过了 " + num(double(malformed)) + " 个缺少有效 ts 或 dur 的事件（第一个：" + first_malformed + "）"});
 
     // The device: asked for, or the only one with GPU work.
     std::map<int, std::size_t> per_device;
     for (const Raw& r : gpu)
         ++per_device[r.device];
     if (per_device.empty()) {
-        errors.push_back({"traceEvents", "no GPU kernels (events with \"cat\": \"kernel\"): record the trace with "
-                                         "ProfilerActivity.CUDA"});
+        errors.push_back({"traceEvents",
+                          "no GPU kernels (events with \"cat\": \"kernel\"): record the trace with "
+                          "ProfilerActivity.CUDA"});
         return std::nullopt;
     }
     if (options.device >= 0) {
@@ -216,7 +232,9 @@ std::optional<MeasuredTrace> readKinetoTrace(const TraceDocument& doc, const Kin
             std::string list;
             for (const auto& [d, n] : per_device)
                 list += (list.empty() ? "" : ", ") + std::to_string(d);
-            errors.push_back({"--device", "the trace has no kernels on GPU " + std::to_string(options.device) + "; it has GPUs " + list});
+            errors.push_back(
+                {"--device",
+                 "the trace has no kernels on GPU " + std::to_string(options.device) + "; it has GPUs " + list});
             return std::nullopt;
         }
         out.device = options.device;
@@ -285,10 +303,11 @@ std::optional<MeasuredTrace> readKinetoTrace(const TraceDocument& doc, const Kin
             per_step[s].push_back(&g);
     }
     if (step_marks.empty())
-        out.warnings.push_back({"the trace has no ProfilerStep#N annotations (torch.profiler's prof.step()): the whole trace is "
-                                "taken as one step, from its first GPU event to its last",
-                                "跟踪中没有 ProfilerStep#N 标注（torch.profiler 的 prof.step()）：整个跟踪按一步计算，"
-                                "从第一个 GPU 事件到最后一个"});
+        out.warnings.push_back(
+            {"the trace has no ProfilerStep#N annotations (torch.profiler's prof.step()): the whole trace is "
+             "taken as one step, from its first GPU event to its last",
+             "跟踪中没有 ProfilerStep#N 标注（torch.profiler 的 prof.step()）：整个跟踪按一步计算，"
+             "从第一个 GPU 事件到最后一个"});
 
     // A step's window runs from its first kernel to the next step's first kernel; a step with
     // no next step ends at its last kernel (the host time before a next step is not in the trace).
@@ -317,10 +336,11 @@ std::optional<MeasuredTrace> readKinetoTrace(const TraceDocument& doc, const Kin
         }
     const bool any_closed = std::any_of(windows.begin(), windows.end(), [](const Window& w) { return w.closed; });
     if (!any_closed && !step_marks.empty())
-        out.warnings.push_back({"only one step was recorded: its time runs from its first kernel to its last, without the "
-                                "host time before the next step; record two or more (schedule active ≥ 2)",
-                                "只记录了一步：其时间从第一个内核算到最后一个内核，不含下一步之前的主机时间；"
-                                "请记录两步以上（schedule 的 active ≥ 2）"});
+        out.warnings.push_back(
+            {"only one step was recorded: its time runs from its first kernel to its last, without the "
+             "host time before the next step; record two or more (schedule active ≥ 2)",
+             "只记录了一步：其时间从第一个内核算到最后一个内核，不含下一步之前的主机时间；"
+             "请记录两步以上（schedule 的 active ≥ 2）"});
     std::vector<double> lengths;
     for (const Window& w : windows) {
         if (any_closed && !w.closed)
@@ -349,8 +369,9 @@ std::optional<MeasuredTrace> readKinetoTrace(const TraceDocument& doc, const Kin
     for (const MeasuredStep& st : out.steps)
         accumulate(out.mean, st.totals, 1.0 / double(n));
     if (n > 1 && sorted.back() > 1.1 * sorted.front())
-        out.warnings.push_back({"the steps differ: " + ms(sorted.front()) + " to " + ms(sorted.back()) + "; the median is used",
-                                "各步时间不同：" + ms(sorted.front()) + " 至 " + ms(sorted.back()) + "；取中位数"});
+        out.warnings.push_back(
+            {"the steps differ: " + ms(sorted.front()) + " to " + ms(sorted.back()) + "; the median is used",
+             "各步时间不同：" + ms(sorted.front()) + " 至 " + ms(sorted.back()) + "；取中位数"});
     return out;
 }
 
@@ -361,8 +382,11 @@ std::optional<MeasuredTrace> readKinetoTraceFile(const std::string& file, const 
     if (!text)
         return std::nullopt;
     if (text->size() >= 2 && (unsigned char)(*text)[0] == 0x1f && (unsigned char)(*text)[1] == 0x8b) {
-        errors.push_back({"", "is gzip-compressed (tensorboard_trace_handler writes .pt.trace.json.gz): decompress it first, "
-                              "gunzip -k " + file});
+        errors.push_back(
+            {"",
+             "is gzip-compressed (tensorboard_trace_handler writes .pt.trace.json.gz): decompress it first, "
+             "gunzip -k "
+                 + file});
         return std::nullopt;
     }
     const std::optional<TraceDocument> doc = readTraceDocument(*text, errors);

@@ -26,10 +26,12 @@
 namespace parascope {
 
 enum class KernelKind { Gemm, Attention, OtherCompute, Optimizer, Communication, Memcpy };
-inline constexpr EnumName<KernelKind> kKernelKindNames[] = {
-    {KernelKind::Gemm, "gemm"},          {KernelKind::Attention, "attention"},
-    {KernelKind::OtherCompute, "other"}, {KernelKind::Optimizer, "optimizer"},
-    {KernelKind::Communication, "communication"}, {KernelKind::Memcpy, "memcpy"}};
+inline constexpr EnumName<KernelKind> kKernelKindNames[] = {{KernelKind::Gemm, "gemm"},
+                                                            {KernelKind::Attention, "attention"},
+                                                            {KernelKind::OtherCompute, "other"},
+                                                            {KernelKind::Optimizer, "optimizer"},
+                                                            {KernelKind::Communication, "communication"},
+                                                            {KernelKind::Memcpy, "memcpy"}};
 constexpr std::span<const EnumName<KernelKind>> enumNames(KernelKind) { return kKernelKindNames; }
 inline const char* toString(KernelKind k) { return nameOf(k); }
 
@@ -57,7 +59,7 @@ struct StepTotals {
 };
 
 struct MeasuredStep {
-    long long number = -1;    // N of "ProfilerStep#N"; −1 when the trace has no step marks
+    long long number = -1; // N of "ProfilerStep#N"; −1 when the trace has no step marks
     double start_s = 0, end_s = 0; // the window on the GPU, from the trace's first GPU event
     StepTotals totals;
 };
@@ -67,12 +69,12 @@ struct KinetoOptions {
 };
 
 struct MeasuredTrace {
-    std::string gpu_name;        // deviceProperties[device].name, when present
+    std::string gpu_name; // deviceProperties[device].name, when present
     int device = 0;
     int rank = -1, world_size = 0; // distributedInfo, when present
     std::vector<MeasuredStep> steps; // the steps measured (each followed by the next one's kernels)
-    double step_s = 0;           // their median window
-    StepTotals mean;             // their mean totals
+    double step_s = 0; // their median window
+    StepTotals mean; // their mean totals
     std::vector<MeasuredKernel> kernels; // the first measured step's GPU work (at most kMaxKernels)
     bool kernels_truncated = false;
     std::vector<Localized> warnings;

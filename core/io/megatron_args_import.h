@@ -19,14 +19,14 @@
 namespace parascope {
 
 struct MegatronImportOptions {
-    std::int64_t gpus = 0;       // world size, when the script does not say (torchrun --nnodes × --nproc-per-node)
+    std::int64_t gpus = 0; // world size, when the script does not say (torchrun --nnodes × --nproc-per-node)
     std::string cluster = "dgx-h100"; // cluster preset (or a cluster object's JSON file name is not taken here)
-    std::int64_t vocab = 0;      // the tokenizer's vocabulary, when the script has no --vocab-size
+    std::int64_t vocab = 0; // the tokenizer's vocabulary, when the script has no --vocab-size
 };
 
 struct MegatronImport {
-    nlohmann::json scenario;         // a parascope.scenario/1 document
-    std::vector<std::string> notes;  // what was assumed, for the user (Megatron defaults taken)
+    nlohmann::json scenario; // a parascope.scenario/1 document
+    std::vector<std::string> notes; // what was assumed, for the user (Megatron defaults taken)
 };
 
 std::optional<MegatronImport> importMegatronArgs(const std::string& text, const std::string& name,

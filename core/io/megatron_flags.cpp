@@ -9,23 +9,61 @@ namespace {
 
 // Megatron flags that take no value (store_true / store_false). Any other flag takes the next
 // word unless that word is itself a flag.
-const std::set<std::string> kSwitches = {
-    "group-query-attention", "swiglu", "disable-bias-linear", "add-qkv-bias", "untie-embeddings-and-output-weights",
-    "qk-layernorm", "use-rotary-position-embeddings", "multi-latent-attention", "moe-router-enable-expert-bias",
-    "moe-enable-deepep", "sequence-parallel", "use-distributed-optimizer", "overlap-grad-reduce", "overlap-param-gather",
-    "tp-comm-overlap", "account-for-embedding-in-pipeline-split", "account-for-loss-in-pipeline-split", "bf16", "fp16",
-    "recompute-activations", "use-flash-attn", "moe-grouped-gemm", "fp8-param-gather", "use-torch-fsdp2",
-    "use-megatron-fsdp", "use-custom-fsdp", "grad-reduce-in-bf16", "no-gradient-accumulation-fusion",
-    "no-masked-softmax-fusion", "no-bias-gelu-fusion", "no-bias-swiglu-fusion", "no-bias-dropout-fusion",
-    "no-rope-fusion", "use-mcore-models", "no-async-tensor-model-parallel-allreduce", "moe-permute-fusion",
-    "moe-router-force-load-balancing", "overlap-moe-expert-parallel-comm", "delay-wgrad-compute", "log-throughput",
-    "standalone", "use-precision-aware-optimizer", "moe-router-padding-for-fp8", "cross-entropy-loss-fusion",
-    "no-create-attention-mask-in-dataloader", "no-mmap-bin-files", "mock-data", "use-legacy-models",
-    "moe-pad-expert-input-to-capacity", "moe-use-legacy-grouped-gemm"};
+const std::set<std::string> kSwitches = {"group-query-attention",
+                                         "swiglu",
+                                         "disable-bias-linear",
+                                         "add-qkv-bias",
+                                         "untie-embeddings-and-output-weights",
+                                         "qk-layernorm",
+                                         "use-rotary-position-embeddings",
+                                         "multi-latent-attention",
+                                         "moe-router-enable-expert-bias",
+                                         "moe-enable-deepep",
+                                         "sequence-parallel",
+                                         "use-distributed-optimizer",
+                                         "overlap-grad-reduce",
+                                         "overlap-param-gather",
+                                         "tp-comm-overlap",
+                                         "account-for-embedding-in-pipeline-split",
+                                         "account-for-loss-in-pipeline-split",
+                                         "bf16",
+                                         "fp16",
+                                         "recompute-activations",
+                                         "use-flash-attn",
+                                         "moe-grouped-gemm",
+                                         "fp8-param-gather",
+                                         "use-torch-fsdp2",
+                                         "use-megatron-fsdp",
+                                         "use-custom-fsdp",
+                                         "grad-reduce-in-bf16",
+                                         "no-gradient-accumulation-fusion",
+                                         "no-masked-softmax-fusion",
+                                         "no-bias-gelu-fusion",
+                                         "no-bias-swiglu-fusion",
+                                         "no-bias-dropout-fusion",
+                                         "no-rope-fusion",
+                                         "use-mcore-models",
+                                         "no-async-tensor-model-parallel-allreduce",
+                                         "moe-permute-fusion",
+                                         "moe-router-force-load-balancing",
+                                         "overlap-moe-expert-parallel-comm",
+                                         "delay-wgrad-compute",
+                                         "log-throughput",
+                                         "standalone",
+                                         "use-precision-aware-optimizer",
+                                         "moe-router-padding-for-fp8",
+                                         "cross-entropy-loss-fusion",
+                                         "no-create-attention-mask-in-dataloader",
+                                         "no-mmap-bin-files",
+                                         "mock-data",
+                                         "use-legacy-models",
+                                         "moe-pad-expert-input-to-capacity",
+                                         "moe-use-legacy-grouped-gemm"};
 
 // Statements: NAME=value (after export/local/declare) sets a variable, NAME=( … ) an array whose
 // words are arguments too; every other word is an argument. nullopt when an assignment fails.
-std::optional<std::vector<shell::Word>> arguments(const std::string& text, shell::Shell& shell, std::vector<InputError>& errors)
+std::optional<std::vector<shell::Word>> arguments(const std::string& text, shell::Shell& shell,
+                                                  std::vector<InputError>& errors)
 {
     using shell::Word;
     const std::size_t errors_before = errors.size();
@@ -70,7 +108,8 @@ std::optional<std::vector<shell::Word>> arguments(const std::string& text, shell
 
 } // namespace
 
-std::optional<std::map<std::string, Flag>> readFlags(const std::string& text, shell::Shell& shell, std::vector<InputError>& errors)
+std::optional<std::map<std::string, Flag>> readFlags(const std::string& text, shell::Shell& shell,
+                                                     std::vector<InputError>& errors)
 {
     const std::optional<std::vector<shell::Word>> read = arguments(text, shell, errors);
     if (!read)
@@ -97,7 +136,8 @@ std::optional<std::map<std::string, Flag>> readFlags(const std::string& text, sh
             f.values.push_back(inline_value);
         } else if (!kSwitches.count(key)) {
             const bool many = key == "recompute-modules";
-            while (i + 1 < args.size() && args[i + 1].text.rfind("--", 0) != 0 && args[i + 1].text != "(" && args[i + 1].text != ")") {
+            while (i + 1 < args.size() && args[i + 1].text.rfind("--", 0) != 0 && args[i + 1].text != "("
+                   && args[i + 1].text != ")") {
                 f.values.push_back(args[++i].text);
                 if (!many)
                     break;

@@ -22,6 +22,7 @@ struct Flag {
 // The script's flags by name ("tensor-model-parallel-size"; torchrun's underscores read as
 // dashes). Variables the script sets go into `shell`. nullopt when an assignment fails (errors
 // say where and why).
-std::optional<std::map<std::string, Flag>> readFlags(const std::string& text, shell::Shell& shell, std::vector<InputError>& errors);
+std::optional<std::map<std::string, Flag>> readFlags(const std::string& text, shell::Shell& shell,
+                                                     std::vector<InputError>& errors);
 
 } // namespace parascope::megatron

@@ -28,13 +28,16 @@ void readModelFields(ObjectReader& r, ModelSpec& m, std::vector<InputError>& err
     const nlohmann::json* mla = r.child("mla");
     const bool has_mla = mla && !mla->is_null();
     if (has_mla && head_dim)
-        r.error("head_dim", "is not used with mla (its per-head widths are mla.qk_nope_head_dim, "
-                            "mla.qk_rope_head_dim and mla.v_head_dim); remove it");
+        r.error("head_dim",
+                "is not used with mla (its per-head widths are mla.qk_nope_head_dim, "
+                "mla.qk_rope_head_dim and mla.v_head_dim); remove it");
     if (has_mla && heads && kv_heads && m.kv_heads != m.heads)
-        r.error("kv_heads", "must equal heads (" + std::to_string(m.heads) + ") with mla: every head has its own key and value");
+        r.error("kv_heads",
+                "must equal heads (" + std::to_string(m.heads) + ") with mla: every head has its own key and value");
     if (!head_dim && !has_mla && hidden && heads && m.hidden % m.heads != 0)
-        r.error("head_dim", "is required when hidden (" + std::to_string(m.hidden) + ") is not divisible by heads ("
-                                + std::to_string(m.heads) + ")");
+        r.error("head_dim",
+                "is required when hidden (" + std::to_string(m.hidden) + ") is not divisible by heads ("
+                    + std::to_string(m.heads) + ")");
     m.head_dim = head_dim.value_or(std::max<std::int64_t>(1, m.hidden / m.heads));
     m.ffn_hidden = r.integer("ffn_hidden", 1, 1 << 22, true).value_or(1);
     m.vocab = r.integer("vocab", 1, 1 << 24, true).value_or(1);
@@ -102,10 +105,19 @@ void readModelFields(ObjectReader& r, ModelSpec& m, std::vector<InputError>& err
 
 nlohmann::json modelToJson(const ModelSpec& m)
 {
-    nlohmann::json j = {{"name", m.name}, {"layers", m.layers}, {"hidden", m.hidden}, {"heads", m.heads},
-                        {"kv_heads", m.kv_heads}, {"head_dim", m.head_dim}, {"ffn_hidden", m.ffn_hidden},
-                        {"vocab", m.vocab}, {"mlp", toString(m.mlp)}, {"norm", toString(m.norm)}, {"bias", m.bias},
-                        {"tied_embeddings", m.tied_embeddings}, {"position", toString(m.position)}};
+    nlohmann::json j = {{"name", m.name},
+                        {"layers", m.layers},
+                        {"hidden", m.hidden},
+                        {"heads", m.heads},
+                        {"kv_heads", m.kv_heads},
+                        {"head_dim", m.head_dim},
+                        {"ffn_hidden", m.ffn_hidden},
+                        {"vocab", m.vocab},
+                        {"mlp", toString(m.mlp)},
+                        {"norm", toString(m.norm)},
+                        {"bias", m.bias},
+                        {"tied_embeddings", m.tied_embeddings},
+                        {"position", toString(m.position)}};
     if (m.position == PositionKind::Learned)
         j["max_positions"] = m.max_positions;
     // Variants only when set, so that files of models without them stay as they were.
@@ -120,15 +132,21 @@ nlohmann::json modelToJson(const ModelSpec& m)
         j["sliding_window"] = {{"size", m.sliding_window->size}, {"global_every", m.sliding_window->global_every}};
     if (m.mla) {
         j.erase("head_dim");
-        j["mla"] = {{"q_lora_rank", m.mla->q_lora_rank}, {"kv_lora_rank", m.mla->kv_lora_rank},
-                    {"qk_nope_head_dim", m.mla->qk_nope_head_dim}, {"qk_rope_head_dim", m.mla->qk_rope_head_dim},
+        j["mla"] = {{"q_lora_rank", m.mla->q_lora_rank},
+                    {"kv_lora_rank", m.mla->kv_lora_rank},
+                    {"qk_nope_head_dim", m.mla->qk_nope_head_dim},
+                    {"qk_rope_head_dim", m.mla->qk_rope_head_dim},
                     {"v_head_dim", m.mla->v_head_dim}};
     }
     if (m.moe) {
         const MoeSpec& e = *m.moe;
-        j["moe"] = {{"experts", e.experts}, {"top_k", e.top_k}, {"ffn_hidden", e.ffn_hidden},
-                    {"shared_experts", e.shared_experts}, {"shared_ffn_hidden", e.shared_ffn_hidden},
-                    {"layer_freq", e.layer_freq}, {"first_dense_layers", e.first_dense_layers}};
+        j["moe"] = {{"experts", e.experts},
+                    {"top_k", e.top_k},
+                    {"ffn_hidden", e.ffn_hidden},
+                    {"shared_experts", e.shared_experts},
+                    {"shared_ffn_hidden", e.shared_ffn_hidden},
+                    {"layer_freq", e.layer_freq},
+                    {"first_dense_layers", e.first_dense_layers}};
         if (e.expert_bias)
             j["moe"]["expert_bias"] = true;
         if (e.shared_expert_gate)

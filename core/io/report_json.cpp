@@ -12,7 +12,6 @@ namespace parascope {
 
 namespace {
 
-
 // Bytes and counts are whole numbers in the report; JSON integers when they fit exactly.
 nlohmann::json whole(double v)
 {
@@ -27,8 +26,12 @@ nlohmann::json termsToJson(const std::vector<Term>& terms)
 {
     nlohmann::json a = nlohmann::json::array();
     for (const Term& t : terms)
-        a.push_back({{"name", t.name}, {"value", t.value}, {"unit", t.unit}, {"formula", t.formula},
-                     {"substituted", t.substituted}, {"source", t.source}});
+        a.push_back({{"name", t.name},
+                     {"value", t.value},
+                     {"unit", t.unit},
+                     {"formula", t.formula},
+                     {"substituted", t.substituted},
+                     {"source", t.source}});
     return a;
 }
 
@@ -39,11 +42,19 @@ nlohmann::json communicationToJson(const Estimate& est, bool explain)
 {
     nlohmann::json comm = nlohmann::json::array();
     for (const CommEntry& c : est.communication) {
-        nlohmann::json e = {{"group", toString(c.group)}, {"collective", toString(c.collective)}, {"algorithm", toString(c.algorithm)},
-                            {"calls_per_step", c.calls_per_step}, {"bytes_per_call", whole(c.bytes_per_call)},
-                            {"bytes_per_gpu_per_step", whole(c.bytes_per_gpu_per_step)}, {"link", toString(c.link)},
-                            {"purpose", toString(c.purpose)}, {"time_s", c.time_s}, {"exposed_s", c.exposed_s},
-                            {"group_size", c.group_size}, {"nodes_spanned", c.nodes_spanned}, {"overlap", toString(c.overlap)}};
+        nlohmann::json e = {{"group", toString(c.group)},
+                            {"collective", toString(c.collective)},
+                            {"algorithm", toString(c.algorithm)},
+                            {"calls_per_step", c.calls_per_step},
+                            {"bytes_per_call", whole(c.bytes_per_call)},
+                            {"bytes_per_gpu_per_step", whole(c.bytes_per_gpu_per_step)},
+                            {"link", toString(c.link)},
+                            {"purpose", toString(c.purpose)},
+                            {"time_s", c.time_s},
+                            {"exposed_s", c.exposed_s},
+                            {"group_size", c.group_size},
+                            {"nodes_spanned", c.nodes_spanned},
+                            {"overlap", toString(c.overlap)}};
         if (!c.boundaries.empty()) {
             // One row per link: the boundaries that use it and one send's time over it (the
             // boundaries themselves are placement.pp_boundary_links).
@@ -73,10 +84,17 @@ nlohmann::json layerOpsToJson(const std::vector<LayerOp>& ops)
 {
     nlohmann::json out = nlohmann::json::array();
     for (const LayerOp& op : ops)
-        out.push_back({{"name", op.name}, {"rate", toString(op.rate)}, {"precision", toString(op.precision)},
-                       {"flops", op.flops}, {"bytes", op.bytes}, {"forward_kernels", op.forward_kernels},
-                       {"backward_kernels", op.backward_kernels}, {"forward_s", op.forward_s}, {"input_grad_s", op.input_grad_s},
-                       {"weight_grad_s", op.weight_grad_s}, {"fp8_cast_s", op.cast_forward_s + op.cast_backward_s},
+        out.push_back({{"name", op.name},
+                       {"rate", toString(op.rate)},
+                       {"precision", toString(op.precision)},
+                       {"flops", op.flops},
+                       {"bytes", op.bytes},
+                       {"forward_kernels", op.forward_kernels},
+                       {"backward_kernels", op.backward_kernels},
+                       {"forward_s", op.forward_s},
+                       {"input_grad_s", op.input_grad_s},
+                       {"weight_grad_s", op.weight_grad_s},
+                       {"fp8_cast_s", op.cast_forward_s + op.cast_backward_s},
                        {"recompute_s", op.recompute_s}});
     return out;
 }
@@ -98,20 +116,30 @@ nlohmann::json reportToJson(const Scenario& sc, const Estimate& est, const std::
 
     nlohmann::json stages = nlohmann::json::array();
     for (const StageMemory& s : est.memory.stages) {
-        nlohmann::json st = {{"stage", s.stage}, {"layers", s.layers}, {"inflight_microbatches", s.inflight_microbatches},
-                             {"weights", whole(s.weights)}, {"gradients", whole(s.gradients)},
-                             {"optimizer", whole(s.optimizer)}, {"activations", whole(s.activations)},
-                             {"other", whole(s.other)}, {"total", whole(s.total())}};
+        nlohmann::json st = {{"stage", s.stage},
+                             {"layers", s.layers},
+                             {"inflight_microbatches", s.inflight_microbatches},
+                             {"weights", whole(s.weights)},
+                             {"gradients", whole(s.gradients)},
+                             {"optimizer", whole(s.optimizer)},
+                             {"activations", whole(s.activations)},
+                             {"other", whole(s.other)},
+                             {"total", whole(s.total())}};
         if (explain && !s.terms.empty()) // with thousands of stages, only some carry terms
             st["terms"] = termsToJson(s.terms);
         stages.push_back(std::move(st));
     }
-    j["memory"] = {{"capacity_bytes", whole(est.memory.capacity_bytes)}, {"peak_bytes", whole(est.memory.peak_bytes)},
-                   {"peak_stage", est.memory.peak_stage}, {"fits", est.memory.fits},
-                   {"explained_stages", est.memory.explained_stages}, {"stages", std::move(stages)}};
+    j["memory"] = {{"capacity_bytes", whole(est.memory.capacity_bytes)},
+                   {"peak_bytes", whole(est.memory.peak_bytes)},
+                   {"peak_stage", est.memory.peak_stage},
+                   {"fits", est.memory.fits},
+                   {"explained_stages", est.memory.explained_stages},
+                   {"stages", std::move(stages)}};
     if (sc.parallel.offload != Offload::None) // CPU offload: host memory per node, needed and there
-        j["memory"]["host"] = {{"offload", toString(sc.parallel.offload)}, {"cpu_bytes_per_node", whole(est.memory.cpu_bytes_per_node)},
-                               {"capacity_bytes", whole(est.memory.host_capacity_bytes)}, {"fits", est.memory.fits_host}};
+        j["memory"]["host"] = {{"offload", toString(sc.parallel.offload)},
+                               {"cpu_bytes_per_node", whole(est.memory.cpu_bytes_per_node)},
+                               {"capacity_bytes", whole(est.memory.host_capacity_bytes)},
+                               {"fits", est.memory.fits_host}};
 
     j["flops"] = {{"model_flops_per_step", est.flops.model_flops_per_step},
                   {"hardware_flops_per_step", est.flops.hardware_flops_per_step},
@@ -123,19 +151,29 @@ nlohmann::json reportToJson(const Scenario& sc, const Estimate& est, const std::
 
     nlohmann::json groups = nlohmann::json::array();
     for (const GroupPlacement& g : est.placement.groups)
-        groups.push_back({{"group", toString(g.group)}, {"size", g.size}, {"stride", g.stride}, {"nodes", g.nodes},
+        groups.push_back({{"group", toString(g.group)},
+                          {"size", g.size},
+                          {"stride", g.stride},
+                          {"nodes", g.nodes},
                           {"link", toString(g.link)}});
     // Entry i: pipeline rank i → i + 1 (an interleaved pipeline's last entry wraps to rank 0).
     nlohmann::json boundaries = nlohmann::json::array();
     for (const PipelineBoundary& b : est.placement.pp_boundaries)
         boundaries.push_back(toString(b.link));
-    j["placement"] = {{"gpus", est.placement.gpus}, {"nodes", est.placement.nodes}, {"groups", std::move(groups)},
+    j["placement"] = {{"gpus", est.placement.gpus},
+                      {"nodes", est.placement.nodes},
+                      {"groups", std::move(groups)},
                       {"pp_boundary_links", std::move(boundaries)}};
 
     const TimeReport& t = est.time;
-    j["time"] = {{"step_s", t.step_s}, {"compute_s", t.compute_s}, {"bubble_s", t.bubble_s},
-                 {"bubble_fraction", t.bubble_fraction}, {"exposed_comm_s", t.exposed_comm_s},
-                 {"optimizer_s", t.optimizer_s}, {"method", t.method}, {"critical_rank", t.critical_rank}};
+    j["time"] = {{"step_s", t.step_s},
+                 {"compute_s", t.compute_s},
+                 {"bubble_s", t.bubble_s},
+                 {"bubble_fraction", t.bubble_fraction},
+                 {"exposed_comm_s", t.exposed_comm_s},
+                 {"optimizer_s", t.optimizer_s},
+                 {"method", t.method},
+                 {"critical_rank", t.critical_rank}};
     if (!t.note.empty())
         j["time"]["note"] = t.note;
     if (explain) {
@@ -145,35 +183,49 @@ nlohmann::json reportToJson(const Scenario& sc, const Estimate& est, const std::
             j["time"]["moe_layer_ops"] = layerOpsToJson(t.moe_layer_ops);
     }
     const ThroughputReport& th = est.throughput;
-    j["throughput"] = {{"tokens_per_s", th.tokens_per_s}, {"model_tflops_per_gpu", th.model_tflops_per_gpu},
-                       {"hardware_tflops_per_gpu", th.hardware_tflops_per_gpu}, {"mfu", th.mfu}, {"hfu", th.hfu}};
+    j["throughput"] = {{"tokens_per_s", th.tokens_per_s},
+                       {"model_tflops_per_gpu", th.model_tflops_per_gpu},
+                       {"hardware_tflops_per_gpu", th.hardware_tflops_per_gpu},
+                       {"mfu", th.mfu},
+                       {"hfu", th.hfu}};
     if (explain)
         j["throughput"]["terms"] = termsToJson(th.terms);
 
     // The four walls (estimate/walls.h).
     const auto wall = [&](const Wall& w) {
-        nlohmann::json o = {{"value", w.value}, {"verdict", toString(w.verdict)}, {"explanation", w.explanation.in(lang)},
-                            {"explanation_en", w.explanation.en}, {"explanation_zh", w.explanation.zh}};
+        nlohmann::json o = {{"value", w.value},
+                            {"verdict", toString(w.verdict)},
+                            {"explanation", w.explanation.in(lang)},
+                            {"explanation_en", w.explanation.en},
+                            {"explanation_zh", w.explanation.zh}};
         if (explain)
             o["terms"] = termsToJson(w.terms);
         return o;
     };
     const Walls& w = est.walls;
     const StabilityReport& sr = w.stability_report;
-    j["walls"] = {{"memory", wall(w.memory)}, {"communication", wall(w.communication)}, {"efficiency", wall(w.efficiency)},
+    j["walls"] = {{"memory", wall(w.memory)},
+                  {"communication", wall(w.communication)},
+                  {"efficiency", wall(w.efficiency)},
                   {"stability", wall(w.stability)}};
-    j["walls"]["efficiency"]["losses"] = {{"bubble", w.losses.bubble}, {"exposed_communication", w.losses.exposed_communication},
-                                          {"recompute", w.losses.recompute}, {"load_imbalance", w.losses.load_imbalance}};
-    for (const auto& [key, value] : {std::pair{"interruptions_per_day", sr.interruptions_per_day}, {"mtbf_s", sr.mtbf_s},
-                                     {"checkpoint_bytes", sr.checkpoint_bytes}, {"checkpoint_write_s", sr.checkpoint_write_s},
-                                     {"checkpoint_interval_s", sr.checkpoint_interval_s}, {"restart_s", sr.restart_s}, {"goodput", sr.goodput}})
+    j["walls"]["efficiency"]["losses"] = {{"bubble", w.losses.bubble},
+                                          {"exposed_communication", w.losses.exposed_communication},
+                                          {"recompute", w.losses.recompute},
+                                          {"load_imbalance", w.losses.load_imbalance}};
+    for (const auto& [key, value] : {std::pair{"interruptions_per_day", sr.interruptions_per_day},
+                                     {"mtbf_s", sr.mtbf_s},
+                                     {"checkpoint_bytes", sr.checkpoint_bytes},
+                                     {"checkpoint_write_s", sr.checkpoint_write_s},
+                                     {"checkpoint_interval_s", sr.checkpoint_interval_s},
+                                     {"restart_s", sr.restart_s},
+                                     {"goodput", sr.goodput}})
         j["walls"]["stability"][key] = value;
 
     nlohmann::json diags = nlohmann::json::array();
     for (const Diagnostic& d : est.diagnostics) {
         nlohmann::json e = {{"severity", toString(d.severity)}, {"code", d.code},
-                            {"message", d.message.in(lang)}, {"suggestion", d.suggestion.in(lang)},
-                            {"message_en", d.message.en}, {"message_zh", d.message.zh},
+                            {"message", d.message.in(lang)},    {"suggestion", d.suggestion.in(lang)},
+                            {"message_en", d.message.en},       {"message_zh", d.message.zh},
                             {"suggestion_en", d.suggestion.en}, {"suggestion_zh", d.suggestion.zh}};
         e["stage"] = d.stage >= 0 ? nlohmann::json(d.stage) : nlohmann::json(nullptr);
         if (!d.knob.empty())
@@ -229,7 +281,8 @@ std::string noteZh(const TimeReport& t)
     const std::string& note = t.note;
     long long simulated = 0, total = 0;
     if (std::sscanf(note.c_str(), "simulated %lld of %lld microbatches", &simulated, &total) == 2)
-        return "仿真了 " + std::to_string(total) + " 个微批中的 " + std::to_string(simulated) + " 个，其余按稳态周期外推";
+        return "仿真了 " + std::to_string(total) + " 个微批中的 " + std::to_string(simulated)
+            + " 个，其余按稳态周期外推";
     if (note.rfind("closed form requested", 0) == 0)
         return "按要求使用解析估计";
     if (note.rfind("the schedule cannot run", 0) == 0) {
@@ -280,24 +333,27 @@ std::string textReport(const Scenario& sc, const Estimate& est, const std::strin
         if (est.params.active != est.params.total)
             o << " (" << fmt("%.3f", double(est.params.active) / 1e9) << " B active)";
         o << "\n";
-        o << "Cluster: " << est.gpus << " × " << sc.cluster.gpu.name << " (" << countOf(est.placement.nodes, "node", "nodes") << ", "
-          << sc.cluster.gpus_per_node << (sc.cluster.gpus_per_node == 1 ? " GPU/node)\n" : " GPUs/node)\n");
+        o << "Cluster: " << est.gpus << " × " << sc.cluster.gpu.name << " ("
+          << countOf(est.placement.nodes, "node", "nodes") << ", " << sc.cluster.gpus_per_node
+          << (sc.cluster.gpus_per_node == 1 ? " GPU/node)\n" : " GPUs/node)\n");
         for (const Term& c : sc.cluster.calibration)
-            o << "  calibrated " << c.name.substr(c.name.find('.') + 1) << " = " << num(c.value) << "  [" << c.substituted << "; "
-              << c.source << "]\n";
+            o << "  calibrated " << c.name.substr(c.name.find('.') + 1) << " = " << num(c.value) << "  ["
+              << c.substituted << "; " << c.source << "]\n";
     }
-    o << T("Parallel: ", "并行：") << "TP " << p.tp << " · PP " << p.pp << " · DP " << p.dp << " · CP " << p.cp << " · EP " << p.ep;
+    o << T("Parallel: ", "并行：") << "TP " << p.tp << " · PP " << p.pp << " · DP " << p.dp << " · CP " << p.cp
+      << " · EP " << p.ep;
     if (scheduleRow(p.schedule).chunks_from_vpp)
         o << " · VPP " << p.vpp;
     o << " · ZeRO-" << p.zero << (p.sequence_parallel ? " · SP" : "") << " · "
       << (zh ? displayName(p.schedule).zh : std::string(toString(p.schedule))) << "\n";
     if (zh)
-        o << "训练：序列长度 " << t.seq_len << " · 微批大小 " << t.micro_batch << " · 全局批大小 " << t.global_batch << "（"
-          << est.microbatches << " 个微批）· " << displayName(t.precision).zh << " · " << displayName(t.recompute).zh << "\n\n";
+        o << "训练：序列长度 " << t.seq_len << " · 微批大小 " << t.micro_batch << " · 全局批大小 " << t.global_batch
+          << "（" << est.microbatches << " 个微批）· " << displayName(t.precision).zh << " · "
+          << displayName(t.recompute).zh << "\n\n";
     else
-        o << "Training: seq " << t.seq_len << " · micro batch " << t.micro_batch << " · global batch " << t.global_batch << " ("
-          << countOf(est.microbatches, "microbatch", "microbatches") << ") · " << toString(t.precision) << " · recompute "
-          << toString(t.recompute) << "\n\n";
+        o << "Training: seq " << t.seq_len << " · micro batch " << t.micro_batch << " · global batch " << t.global_batch
+          << " (" << countOf(est.microbatches, "microbatch", "microbatches") << ") · " << toString(t.precision)
+          << " · recompute " << toString(t.recompute) << "\n\n";
 
     o << T("Memory per GPU (GiB), capacity ", "每块 GPU 显存（GiB），容量 ") << gib(est.memory.capacity_bytes) << "\n";
     o << pad(T("stage", "阶段"), 6, false) << pad(T("layers", "层数"), 7) << pad(T("weights", "权重"), 9)
@@ -315,18 +371,22 @@ std::string textReport(const Scenario& sc, const Estimate& est, const std::strin
           << pad(gib(s.gradients), 9) << pad(gib(s.optimizer), 9) << pad(gib(s.activations), 9) << pad(gib(s.other), 9)
           << pad(gib(s.total()), 9) << (s.total() > est.memory.capacity_bytes ? T("  OOM", "  显存溢出") : "") << "\n";
     }
-    o << T("Peak: stage ", "峰值：阶段 ") << est.memory.peak_stage << T(", ", "，") << gib(est.memory.peak_bytes) << " GiB"
-      << (est.memory.fits ? T(" (fits)", "（放得下）") : T(" (does NOT fit)", "（放不下）")) << "\n";
+    o << T("Peak: stage ", "峰值：阶段 ") << est.memory.peak_stage << T(", ", "，") << gib(est.memory.peak_bytes)
+      << " GiB" << (est.memory.fits ? T(" (fits)", "（放得下）") : T(" (does NOT fit)", "（放不下）")) << "\n";
     if (sc.parallel.offload != Offload::None)
-        o << T("CPU offload (", "CPU 卸载（") << (sc.parallel.offload == Offload::Params ? T("parameters, gradients, optimizer", "参数、梯度、优化器状态") : T("optimizer states", "优化器状态"))
-          << T("): host memory per node ", "）：每个节点主机内存 ") << gib(est.memory.cpu_bytes_per_node) << " / " << gib(est.memory.host_capacity_bytes)
-          << " GiB" << (est.memory.fits_host ? T(" (fits)", "（放得下）") : T(" (does NOT fit)", "（放不下）")) << "\n";
+        o << T("CPU offload (", "CPU 卸载（")
+          << (sc.parallel.offload == Offload::Params ? T("parameters, gradients, optimizer", "参数、梯度、优化器状态")
+                                                     : T("optimizer states", "优化器状态"))
+          << T("): host memory per node ", "）：每个节点主机内存 ") << gib(est.memory.cpu_bytes_per_node) << " / "
+          << gib(est.memory.host_capacity_bytes) << " GiB"
+          << (est.memory.fits_host ? T(" (fits)", "（放得下）") : T(" (does NOT fit)", "（放不下）")) << "\n";
     o << "\n";
 
     o << T("Communication per GPU per step", "每块 GPU 每步通信") << "\n";
-    o << pad(T("group", "组"), zh ? 9 : 6, false) << pad(T("collective", "集合通信"), 16, false) << pad(T("purpose", "用途"), 12, false)
-      << pad(T("link", "链路"), 8, false) << pad(T("n", "规模"), 6) << pad(T("calls", "次数"), 9) << pad(T("GB sent", "发送 GB"), 10)
-      << pad(T("link time", "链路时间"), 12) << pad(T("exposed", "未重叠"), 12) << "\n";
+    o << pad(T("group", "组"), zh ? 9 : 6, false) << pad(T("collective", "集合通信"), 16, false)
+      << pad(T("purpose", "用途"), 12, false) << pad(T("link", "链路"), 8, false) << pad(T("n", "规模"), 6)
+      << pad(T("calls", "次数"), 9) << pad(T("GB sent", "发送 GB"), 10) << pad(T("link time", "链路时间"), 12)
+      << pad(T("exposed", "未重叠"), 12) << "\n";
     for (const CommEntry& c : est.communication) {
         o << pad(zh ? displayName(c.group).zh : toString(c.group), zh ? 9 : 6, false)
           << pad(zh ? displayName(c.collective).zh : toString(c.collective), 16, false)
@@ -338,9 +398,11 @@ std::string textReport(const Scenario& sc, const Estimate& est, const std::strin
     if (est.communication.empty())
         o << T("  (none: a single GPU)", "  （无：单块 GPU）") << "\n";
     if (const auto& pb = est.placement.pp_boundaries; !pb.empty()) {
-        const bool mixed = std::any_of(pb.begin(), pb.end(), [&](const PipelineBoundary& b) { return b.link != pb.front().link; });
+        const bool mixed
+            = std::any_of(pb.begin(), pb.end(), [&](const PipelineBoundary& b) { return b.link != pb.front().link; });
         o << T("PP stage boundaries: ", "PP 阶段边界：")
-          << (mixed ? boundaryLinks(pb).in(zh ? "zh" : "en") : displayName(pb.front().link).in(zh ? "zh" : "en") + " ×" + std::to_string(pb.size()));
+          << (mixed ? boundaryLinks(pb).in(zh ? "zh" : "en")
+                    : displayName(pb.front().link).in(zh ? "zh" : "en") + " ×" + std::to_string(pb.size()));
         if (mixed && pb.size() <= kListedBoundaries)
             o << T(" (", "（") << boundaryList(pb).in(zh ? "zh" : "en") << T(")", "）");
         o << "\n";
@@ -350,27 +412,35 @@ std::string textReport(const Scenario& sc, const Estimate& est, const std::strin
     const TimeReport& tr = est.time;
     const ThroughputReport& th = est.throughput;
     const bool simulated = tr.method.rfind("simulated", 0) == 0;
-    o << (simulated ? T("Step (simulated): ", "单步耗时（事件仿真）：") : T("Step (closed form): ", "单步耗时（解析估计）："))
-      << seconds(tr.step_s) << " = " << T("compute ", "计算 ") << seconds(tr.compute_s) << " + " << T("bubble ", "气泡 ")
-      << seconds(tr.bubble_s) << " + " << T("exposed comm ", "未重叠通信 ") << seconds(tr.exposed_comm_s) << " + "
-      << T("optimizer ", "优化器 ") << seconds(tr.optimizer_s) << "\n";
+    o << (simulated ? T("Step (simulated): ", "单步耗时（事件仿真）：")
+                    : T("Step (closed form): ", "单步耗时（解析估计）："))
+      << seconds(tr.step_s) << " = " << T("compute ", "计算 ") << seconds(tr.compute_s) << " + "
+      << T("bubble ", "气泡 ") << seconds(tr.bubble_s) << " + " << T("exposed comm ", "未重叠通信 ")
+      << seconds(tr.exposed_comm_s) << " + " << T("optimizer ", "优化器 ") << seconds(tr.optimizer_s) << "\n";
     if (!tr.note.empty())
         o << (zh ? "  （" + noteZh(tr) + "）" : "  (" + tr.note + ")") << "\n";
     if (zh)
-        o << "气泡占比（空闲时间/单步耗时）：" << formatPercent(tr.bubble_fraction) << "   吞吐：" << fmt("%.0f", th.tokens_per_s)
-          << " tokens/s   MFU " << formatPercent(th.mfu) << "   HFU " << formatPercent(th.hfu) << "\n";
+        o << "气泡占比（空闲时间/单步耗时）：" << formatPercent(tr.bubble_fraction) << "   吞吐："
+          << fmt("%.0f", th.tokens_per_s) << " tokens/s   MFU " << formatPercent(th.mfu) << "   HFU "
+          << formatPercent(th.hfu) << "\n";
     else
-        o << "Bubble (idle / step): " << formatPercent(tr.bubble_fraction) << "   Tokens/s: " << fmt("%.0f", th.tokens_per_s)
-          << "   MFU " << formatPercent(th.mfu) << "   HFU " << formatPercent(th.hfu) << "\n";
+        o << "Bubble (idle / step): " << formatPercent(tr.bubble_fraction)
+          << "   Tokens/s: " << fmt("%.0f", th.tokens_per_s) << "   MFU " << formatPercent(th.mfu) << "   HFU "
+          << formatPercent(th.hfu) << "\n";
     o << T("FLOPs: ", "FLOPs 口径：")
-      << (zh ? "Megatron 通用公式（2024）：只计矩阵乘，注意力按非因果全量计，反向 = 2×前向；对 GPT 类模型即 Narayanan 等（2021）的式（3）"
+      << (zh ? "Megatron 通用公式（2024）：只计矩阵乘，注意力按非因果全量计，反向 = 2×前向；对 GPT 类模型即 Narayanan "
+               "等（2021）的式（3）"
              : est.flops.convention)
       << "\n\n";
 
     o << T("The four walls", "四面墙") << "\n";
-    for (const auto& [name, w] : {std::pair{T("memory", "显存墙"), &est.walls.memory}, {T("communication", "通信墙"), &est.walls.communication},
-                                  {T("efficiency", "效率墙"), &est.walls.efficiency}, {T("stability", "稳定性墙"), &est.walls.stability}}) {
-        const char* verdict = w->verdict == WallVerdict::Hit ? (zh ? "撞墙" : "HIT") : w->verdict == WallVerdict::Near ? (zh ? "接近" : "near") : (zh ? "正常" : "ok");
+    for (const auto& [name, w] : {std::pair{T("memory", "显存墙"), &est.walls.memory},
+                                  {T("communication", "通信墙"), &est.walls.communication},
+                                  {T("efficiency", "效率墙"), &est.walls.efficiency},
+                                  {T("stability", "稳定性墙"), &est.walls.stability}}) {
+        const char* verdict = w->verdict == WallVerdict::Hit ? (zh ? "撞墙" : "HIT")
+            : w->verdict == WallVerdict::Near                ? (zh ? "接近" : "near")
+                                                             : (zh ? "正常" : "ok");
         o << "  " << pad(name, 14, false) << pad(verdict, 6, false) << L(w->explanation) << "\n";
     }
     o << "\n";
@@ -380,7 +450,8 @@ std::string textReport(const Scenario& sc, const Estimate& est, const std::strin
         o << T("  nothing: this configuration is valid and fits.", "  无：该配置有效且放得下。") << "\n";
     for (const Diagnostic& d : est.diagnostics) {
         const char* tag = d.severity == Severity::Error ? (zh ? "错误" : "ERROR")
-                        : d.severity == Severity::Warning ? (zh ? "警告" : "WARN") : (zh ? "提示" : "INFO");
+            : d.severity == Severity::Warning           ? (zh ? "警告" : "WARN")
+                                                        : (zh ? "提示" : "INFO");
         o << "  [" << tag << "] " << d.code << (zh ? "：" : ": ") << L(d.message) << "\n";
         if (!L(d.suggestion).empty())
             o << "      → " << L(d.suggestion) << "\n";

@@ -17,7 +17,8 @@ inline constexpr const char* kReportSchema = "parascope.report/1";
 // Terms as the report writes them: name, value, unit, formula, substituted, source.
 nlohmann::json termsToJson(const std::vector<Term>& terms);
 
-nlohmann::json reportToJson(const Scenario& sc, const Estimate& est, const std::string& lang = "en", bool explain = true);
+nlohmann::json reportToJson(const Scenario& sc, const Estimate& est, const std::string& lang = "en",
+                            bool explain = true);
 
 std::string textReport(const Scenario& sc, const Estimate& est, const std::string& lang = "en");
 

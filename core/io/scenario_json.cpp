@@ -65,7 +65,8 @@ const nlohmann::json* resolve(const nlohmann::json& j, const std::string& kind, 
     return nullptr;
 }
 
-LinkSpec readLink(ObjectReader& parent, const char* key, LinkSpec fallback, std::vector<InputError>& errors, bool required)
+LinkSpec readLink(ObjectReader& parent, const char* key, LinkSpec fallback, std::vector<InputError>& errors,
+                  bool required)
 {
     const nlohmann::json* j = parent.child(key);
     if (!j) {
@@ -165,7 +166,8 @@ std::optional<GpuSpec> readGpu(const nlohmann::json& in, const std::string& path
     return g;
 }
 
-std::optional<ClusterSpec> readCluster(const nlohmann::json& in, const std::string& path, std::vector<InputError>& errors)
+std::optional<ClusterSpec> readCluster(const nlohmann::json& in, const std::string& path,
+                                       std::vector<InputError>& errors)
 {
     std::string id;
     const std::size_t before = errors.size();
@@ -265,7 +267,8 @@ std::optional<Scenario> readScenario(const nlohmann::json& j, std::vector<InputE
         pc.reshard_after_forward = p.boolean("reshard_after_forward").value_or(true);
         pc.shard_size = int(p.integer("shard_size", 0, kMaxDegree).value_or(0));
         pc.zero3_max_live_params = p.number("zero3_max_live_params", 0, 1e15).value_or(pc.zero3_max_live_params);
-        pc.account_for_embedding_in_pipeline_split = p.boolean("account_for_embedding_in_pipeline_split").value_or(false);
+        pc.account_for_embedding_in_pipeline_split
+            = p.boolean("account_for_embedding_in_pipeline_split").value_or(false);
         pc.account_for_loss_in_pipeline_split = p.boolean("account_for_loss_in_pipeline_split").value_or(false);
         if (auto s = p.choice<ScheduleKind>("schedule"))
             pc.schedule = *s;
@@ -281,7 +284,8 @@ std::optional<Scenario> readScenario(const nlohmann::json& j, std::vector<InputE
             } else {
                 for (std::size_t i = 0; i < sl->size(); ++i) {
                     const nlohmann::json& v = (*sl)[i];
-                    const bool whole = v.is_number() && std::isfinite(v.get<double>()) && v.get<double>() == std::floor(v.get<double>());
+                    const bool whole = v.is_number() && std::isfinite(v.get<double>())
+                        && v.get<double>() == std::floor(v.get<double>());
                     if (!whole || v.get<double>() < 0 || v.get<double>() > 100000)
                         errors.push_back({"parallel.stage_layers[" + std::to_string(i) + "]",
                                           "must be an integer in 0 … 100000, got " + describeJson(v)});
@@ -297,16 +301,18 @@ std::optional<Scenario> readScenario(const nlohmann::json& j, std::vector<InputE
             for (int l : pc.stage_layers)
                 sum += l;
             if (int(pc.stage_layers.size()) != pc.pp)
-                errors.push_back({"parallel.stage_layers", "lists " + std::to_string(pc.stage_layers.size())
-                                                               + " stages, but pp is " + std::to_string(pc.pp)
-                                                               + ": give one layer count per pipeline stage"});
+                errors.push_back({"parallel.stage_layers",
+                                  "lists " + std::to_string(pc.stage_layers.size()) + " stages, but pp is "
+                                      + std::to_string(pc.pp) + ": give one layer count per pipeline stage"});
             else if (sum != sc.model.layers)
-                errors.push_back({"parallel.stage_layers", "places " + std::to_string(sum) + " layers, but the model has "
-                                                               + std::to_string(sc.model.layers)
-                                                               + ": the counts must add up to the model's layers"});
+                errors.push_back({"parallel.stage_layers",
+                                  "places " + std::to_string(sum) + " layers, but the model has "
+                                      + std::to_string(sc.model.layers)
+                                      + ": the counts must add up to the model's layers"});
         }
         if (pc.gpus() > (1LL << 24))
-            errors.push_back({"parallel", "tp·pp·dp·cp = " + std::to_string(pc.gpus()) + " GPUs is over the 16,777,216 limit"});
+            errors.push_back(
+                {"parallel", "tp·pp·dp·cp = " + std::to_string(pc.gpus()) + " GPUs is over the 16,777,216 limit"});
         p.finish();
     }
 
@@ -327,8 +333,9 @@ std::optional<Scenario> readScenario(const nlohmann::json& j, std::vector<InputE
             tc.cross_entropy = *v;
         tc.moe_capacity_factor = t.number("moe_capacity_factor", 0, 64).value_or(tc.moe_capacity_factor);
         if (tc.moe_capacity_factor > 0 && tc.moe_capacity_factor < 1)
-            t.error("moe_capacity_factor", "must be 0 (dropless) or ≥ 1 (capacity in multiples of the mean tokens per expert), got "
-                                               + std::to_string(tc.moe_capacity_factor));
+            t.error("moe_capacity_factor",
+                    "must be 0 (dropless) or ≥ 1 (capacity in multiples of the mean tokens per expert), got "
+                        + std::to_string(tc.moe_capacity_factor));
         tc.moe_load_imbalance = t.number("moe_load_imbalance", 1, 64).value_or(tc.moe_load_imbalance);
         if (auto v = t.choice<GradDtype>("grad_dtype"))
             tc.grad_dtype = *v;
@@ -347,14 +354,16 @@ std::optional<Scenario> readScenario(const nlohmann::json& j, std::vector<InputE
                     const nlohmann::json& v = (*mods)[i];
                     const auto mod = v.is_string() ? enumFromName<RecomputeModule>(v.get<std::string>()) : std::nullopt;
                     if (!mod)
-                        errors.push_back({"training.recompute_modules[" + std::to_string(i) + "]",
-                                          "must be one of " + enumNameList<RecomputeModule>() + ", got " + describeJson(v)});
+                        errors.push_back(
+                            {"training.recompute_modules[" + std::to_string(i) + "]",
+                             "must be one of " + enumNameList<RecomputeModule>() + ", got " + describeJson(v)});
                     else
                         tc.recompute_modules |= unsigned(*mod);
                 }
                 if (tc.recompute != Recompute::Selective)
-                    t.error("recompute_modules", "needs recompute \"selective\" (full recompute rebuilds every layer), got \""
-                                                     + std::string(toString(tc.recompute)) + "\"");
+                    t.error("recompute_modules",
+                            "needs recompute \"selective\" (full recompute rebuilds every layer), got \""
+                                + std::string(toString(tc.recompute)) + "\"");
             }
         }
         tc.flash_attention = t.boolean("flash_attention").value_or(tc.flash_attention);

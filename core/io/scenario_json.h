@@ -27,7 +27,8 @@ const PresetInfo* findPreset(const std::string& kind, const std::string& id);
 
 std::optional<ModelSpec> readModel(const nlohmann::json& j, const std::string& path, std::vector<InputError>& errors);
 std::optional<GpuSpec> readGpu(const nlohmann::json& j, const std::string& path, std::vector<InputError>& errors);
-std::optional<ClusterSpec> readCluster(const nlohmann::json& j, const std::string& path, std::vector<InputError>& errors);
+std::optional<ClusterSpec> readCluster(const nlohmann::json& j, const std::string& path,
+                                       std::vector<InputError>& errors);
 
 // Whole scenario; returns nullopt when there is any error (all of them in `errors`).
 std::optional<Scenario> readScenario(const nlohmann::json& j, std::vector<InputError>& errors);

@@ -14,8 +14,10 @@ constexpr double kGiB = double(1ull << 30);
 
 nlohmann::json linkToJson(const LinkSpec& l)
 {
-    return {{"bandwidth_gbps", fileUnits(l.bytes_per_s / 1e9)}, {"latency_us", fileUnits(l.latency_s * 1e6)},
-            {"efficiency", l.efficiency}, {"half_size_mib", fileUnits(l.half_bytes / double(1 << 20))}};
+    return {{"bandwidth_gbps", fileUnits(l.bytes_per_s / 1e9)},
+            {"latency_us", fileUnits(l.latency_s * 1e6)},
+            {"efficiency", l.efficiency},
+            {"half_size_mib", fileUnits(l.half_bytes / double(1 << 20))}};
 }
 
 nlohmann::json gpuToJson(const GpuSpec& g)
@@ -23,8 +25,10 @@ nlohmann::json gpuToJson(const GpuSpec& g)
     return {{"name", g.name},
             {"memory_gib", fileUnits(g.memory_bytes / kGiB)},
             {"hbm_gbps", fileUnits(g.hbm_bytes_per_s / 1e9)},
-            {"peak_tflops", {{"bf16", fileUnits(g.peak_bf16_flops / 1e12)}, {"fp8", fileUnits(g.peak_fp8_flops / 1e12)},
-                             {"fp32", fileUnits(g.peak_fp32_flops / 1e12)}}},
+            {"peak_tflops",
+             {{"bf16", fileUnits(g.peak_bf16_flops / 1e12)},
+              {"fp8", fileUnits(g.peak_fp8_flops / 1e12)},
+              {"fp32", fileUnits(g.peak_fp32_flops / 1e12)}}},
             {"gemm_efficiency", g.gemm_efficiency},
             {"hbm_efficiency", g.hbm_efficiency},
             {"attention_efficiency", g.attention_efficiency},
@@ -50,10 +54,12 @@ nlohmann::json scenarioToJson(const Scenario& sc)
     if (findPreset("clusters", sc.cluster.id)) {
         j["cluster"] = sc.cluster.id;
     } else {
-        nlohmann::json c = {{"name", sc.cluster.name}, {"gpus_per_node", sc.cluster.gpus_per_node},
+        nlohmann::json c = {{"name", sc.cluster.name},
+                            {"gpus_per_node", sc.cluster.gpus_per_node},
                             {"intra_node", linkToJson(sc.cluster.intra_node)},
                             {"inter_node", linkToJson(sc.cluster.inter_node)}};
-        c["gpu"] = findPreset("gpus", sc.cluster.gpu.id) ? nlohmann::json(sc.cluster.gpu.id) : gpuToJson(sc.cluster.gpu);
+        c["gpu"]
+            = findPreset("gpus", sc.cluster.gpu.id) ? nlohmann::json(sc.cluster.gpu.id) : gpuToJson(sc.cluster.gpu);
         if (sc.cluster.nodes > 0)
             c["nodes"] = sc.cluster.nodes;
         if (sc.cluster.intra_is_pcie)
@@ -67,9 +73,17 @@ nlohmann::json scenarioToJson(const Scenario& sc)
         j["cluster"] = c;
     }
     const ParallelConfig& p = sc.parallel;
-    j["parallel"] = {{"tp", p.tp}, {"pp", p.pp}, {"dp", p.dp}, {"cp", p.cp}, {"ep", p.ep}, {"vpp", p.vpp},
-                     {"sequence_parallel", p.sequence_parallel}, {"zero", p.zero}, {"schedule", toString(p.schedule)},
-                     {"tp_comm_overlap", p.tp_comm_overlap}, {"overlap_grad_reduce", p.overlap_grad_reduce}};
+    j["parallel"] = {{"tp", p.tp},
+                     {"pp", p.pp},
+                     {"dp", p.dp},
+                     {"cp", p.cp},
+                     {"ep", p.ep},
+                     {"vpp", p.vpp},
+                     {"sequence_parallel", p.sequence_parallel},
+                     {"zero", p.zero},
+                     {"schedule", toString(p.schedule)},
+                     {"tp_comm_overlap", p.tp_comm_overlap},
+                     {"overlap_grad_reduce", p.overlap_grad_reduce}};
     if (p.etp > 0)
         j["parallel"]["etp"] = p.etp;
     if (!p.reshard_after_forward)
@@ -97,9 +111,13 @@ nlohmann::json scenarioToJson(const Scenario& sc)
     if (!p.stage_layers.empty())
         j["parallel"]["stage_layers"] = p.stage_layers;
     const TrainingConfig& t = sc.training;
-    j["training"] = {{"seq_len", t.seq_len}, {"micro_batch", t.micro_batch}, {"global_batch", t.global_batch},
-                     {"precision", toString(t.precision)}, {"grad_dtype", toString(t.grad_dtype)},
-                     {"optimizer", toString(t.optimizer)}, {"recompute", toString(t.recompute)},
+    j["training"] = {{"seq_len", t.seq_len},
+                     {"micro_batch", t.micro_batch},
+                     {"global_batch", t.global_batch},
+                     {"precision", toString(t.precision)},
+                     {"grad_dtype", toString(t.grad_dtype)},
+                     {"optimizer", toString(t.optimizer)},
+                     {"recompute", toString(t.recompute)},
                      {"flash_attention", t.flash_attention}};
     if (t.precision == Precision::Fp8 || t.fp8_recipe != Fp8Recipe::Delayed)
         j["training"]["fp8_recipe"] = toString(t.fp8_recipe);

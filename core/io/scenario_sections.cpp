@@ -32,20 +32,24 @@ void readStability(const nlohmann::json& j, StabilityConfig& c, std::vector<Inpu
     ObjectReader st(j, "stability", errors);
     c.failures_per_gpu_day = st.number("failures_per_gpu_day", 0, 1).value_or(c.failures_per_gpu_day);
     c.restart_s = st.number("restart_min", 0, 1e5).value_or(c.restart_s / 60) * 60;
-    c.checkpoint_write_bytes_per_s_per_node =
-        st.number("checkpoint_write_gbps_per_node", 1e-3, 1e5).value_or(c.checkpoint_write_bytes_per_s_per_node / 1e9) * 1e9;
+    c.checkpoint_write_bytes_per_s_per_node
+        = st.number("checkpoint_write_gbps_per_node", 1e-3, 1e5).value_or(c.checkpoint_write_bytes_per_s_per_node / 1e9)
+        * 1e9;
     st.finish();
 }
 
 nlohmann::json overheadsToJson(const OverheadConfig& o)
 {
-    return {{"cuda_context_gib", fileUnits(o.cuda_context_bytes / kGiB)}, {"workspace_gib", fileUnits(o.workspace_bytes / kGiB)},
-            {"nccl_buffer_mib", fileUnits(o.nccl_bytes_per_group / kMiB)}, {"fragmentation", o.fragmentation}};
+    return {{"cuda_context_gib", fileUnits(o.cuda_context_bytes / kGiB)},
+            {"workspace_gib", fileUnits(o.workspace_bytes / kGiB)},
+            {"nccl_buffer_mib", fileUnits(o.nccl_bytes_per_group / kMiB)},
+            {"fragmentation", o.fragmentation}};
 }
 
 nlohmann::json stabilityToJson(const StabilityConfig& s)
 {
-    return {{"failures_per_gpu_day", s.failures_per_gpu_day}, {"restart_min", fileUnits(s.restart_s / 60)},
+    return {{"failures_per_gpu_day", s.failures_per_gpu_day},
+            {"restart_min", fileUnits(s.restart_s / 60)},
             {"checkpoint_write_gbps_per_node", fileUnits(s.checkpoint_write_bytes_per_s_per_node / 1e9)}};
 }
 

@@ -15,7 +15,9 @@ namespace {
 // an open parenthesis). Each step returns false with `error_` set.
 class Arithmetic {
 public:
-    explicit Arithmetic(const VariableLookup& lookup) : lookup_(lookup) {}
+    explicit Arithmetic(const VariableLookup& lookup)
+        : lookup_(lookup)
+    { }
 
     std::optional<long long> run(std::string_view e, std::string& why)
     {
@@ -34,7 +36,10 @@ public:
     }
 
 private:
-    static int precedence(char op) { return op == 'u' || op == 'p' ? 3 : op == '*' || op == '/' || op == '%' ? 2 : op == '(' ? 0 : 1; }
+    static int precedence(char op)
+    {
+        return op == 'u' || op == 'p' ? 3 : op == '*' || op == '/' || op == '%' ? 2 : op == '(' ? 0 : 1;
+    }
     static std::string characterError(char c)
     {
         return "the character '" + std::string(1, c) + "' (only whole numbers, variables, + − * / % and parentheses)";

@@ -15,6 +15,7 @@ namespace parascope::shell {
 using VariableLookup = std::function<std::optional<std::string>(const std::string& name, std::string& why)>;
 
 // The value of the expression inside $(( … )); nullopt with why (naming the construct).
-std::optional<long long> evaluateArithmetic(std::string_view expression, const VariableLookup& lookup, std::string& why);
+std::optional<long long> evaluateArithmetic(std::string_view expression, const VariableLookup& lookup,
+                                            std::string& why);
 
 } // namespace parascope::shell

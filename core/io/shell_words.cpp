@@ -32,7 +32,8 @@ std::vector<Word> lex(const std::string& s)
     };
     for (std::size_t i = 0; i < s.size(); ++i) {
         const char c = s[i];
-        if (c == '\\' && i + 1 < s.size() && (s[i + 1] == '\n' || (s[i + 1] == '\r' && i + 2 < s.size() && s[i + 2] == '\n'))) {
+        if (c == '\\' && i + 1 < s.size()
+            && (s[i + 1] == '\n' || (s[i + 1] == '\r' && i + 2 < s.size() && s[i + 2] == '\n'))) {
             i += s[i + 1] == '\r' ? 2 : 1;
             ++line;
             continue;
@@ -170,7 +171,6 @@ std::optional<long long> wholeNumber(std::string_view s)
     return n;
 }
 
-
 std::optional<std::pair<std::string, std::string>> splitAssignment(const std::string& word)
 {
     if (word.empty() || !isNameStart(word[0]))
@@ -199,10 +199,10 @@ std::optional<std::string> Shell::expand(const std::string& w, std::string& why)
 // A parameter reference starting at w[i] == '$': ${NAME}, ${NAME:-default}, ${ARRAY[@]} or
 // $NAME. `last` is the index of its last character.
 struct Reference {
-    std::string name;           // empty: a lone '$', kept as it is
-    std::string_view fallback;  // ${NAME:-fallback}
+    std::string name; // empty: a lone '$', kept as it is
+    std::string_view fallback; // ${NAME:-fallback}
     bool has_fallback = false;
-    bool array = false;         // ${ARRAY[@]}: its flags were read where it was defined
+    bool array = false; // ${ARRAY[@]}: its flags were read where it was defined
     std::size_t last = 0;
 };
 
@@ -237,7 +237,8 @@ std::optional<Reference> parseReference(std::string_view w, std::size_t i, std::
     if (r.has_fallback)
         r.fallback = rest.substr(2);
     if (!named || (!rest.empty() && !r.array && !r.has_fallback)) {
-        why = "the parameter expansion " + shown(w.substr(i, end + 1 - i)) + " (ParaScope reads ${NAME}, ${NAME:-default} and ${ARRAY[@]})";
+        why = "the parameter expansion " + shown(w.substr(i, end + 1 - i))
+            + " (ParaScope reads ${NAME}, ${NAME:-default} and ${ARRAY[@]})";
         return std::nullopt;
     }
     return r;
@@ -250,7 +251,8 @@ std::optional<std::string> Shell::expandAt(std::string_view w, int depth, std::s
     std::string out;
     const auto append = [&](std::string_view piece) {
         if (out.size() + piece.size() > kMaxValueBytes) {
-            why = "the value grows past " + std::to_string(kMaxValueBytes >> 20) + " MiB (ParaScope's limit for one shell value)";
+            why = "the value grows past " + std::to_string(kMaxValueBytes >> 20)
+                + " MiB (ParaScope's limit for one shell value)";
             return false;
         }
         out += piece;
@@ -290,7 +292,8 @@ std::optional<std::string> Shell::expandAt(std::string_view w, int depth, std::s
     return out;
 }
 
-bool Shell::appendValue(const Reference& r, int depth, const std::function<bool(std::string_view)>& append, std::string& why) const
+bool Shell::appendValue(const Reference& r, int depth, const std::function<bool(std::string_view)>& append,
+                        std::string& why) const
 {
     const auto v = vars_.find(r.name);
     if (v != vars_.end() && !(r.has_fallback && v->second.empty()))
@@ -334,7 +337,7 @@ bool Shell::assign(const std::string& name, const std::string& raw, int line, st
     }
     if (!set(name, std::move(*value))) {
         why = where + ": the script's variables together grow past " + std::to_string(kMaxTotalBytes >> 20)
-              + " MiB (ParaScope's limit)";
+            + " MiB (ParaScope's limit)";
         return false;
     }
     return true;
@@ -342,7 +345,8 @@ bool Shell::assign(const std::string& name, const std::string& raw, int line, st
 
 std::optional<long long> Shell::arithmetic(std::string_view e, std::string& why) const
 {
-    return evaluateArithmetic(e, [this](const std::string& name, std::string& cause) { return lookup(name, cause); }, why);
+    return evaluateArithmetic(
+        e, [this](const std::string& name, std::string& cause) { return lookup(name, cause); }, why);
 }
 
 } // namespace parascope::shell

@@ -24,15 +24,15 @@ std::string opName(const TimedOp& op)
 const char* colourOf(OpType t)
 {
     switch (t) {
-    case OpType::F: return "thread_state_running";      // green
-    case OpType::B: return "rail_animation";            // purple
-    case OpType::I: return "thread_state_iowait";       // orange
-    case OpType::W: return "rail_idle";                 // grey-blue
-    case OpType::FB: return "rail_load";                // blue
+    case OpType::F: return "thread_state_running"; // green
+    case OpType::B: return "rail_animation"; // purple
+    case OpType::I: return "thread_state_iowait"; // orange
+    case OpType::W: return "rail_idle"; // grey-blue
+    case OpType::FB: return "rail_load"; // blue
     case OpType::Send:
-    case OpType::Recv: return "cq_build_passed";        // teal
-    case OpType::Optimizer: return "terrible";          // red
-    default: return "thread_state_uninterruptible";     // dark red: collectives
+    case OpType::Recv: return "cq_build_passed"; // teal
+    case OpType::Optimizer: return "terrible"; // red
+    default: return "thread_state_uninterruptible"; // dark red: collectives
     }
 }
 
@@ -73,8 +73,10 @@ nlohmann::json timelineToJson(const Scenario& sc, const Estimate& est)
     j["lanes"] = std::move(lanes);
     nlohmann::json ops = nlohmann::json::array();
     for (const TimedOp& op : t.timeline.ops) {
-        nlohmann::json o = {{"lane", 2 * op.rank + (op.comm_lane ? 1 : 0)}, {"type", toString(op.type)},
-                            {"start_s", op.start_s}, {"end_s", op.end_s}};
+        nlohmann::json o = {{"lane", 2 * op.rank + (op.comm_lane ? 1 : 0)},
+                            {"type", toString(op.type)},
+                            {"start_s", op.start_s},
+                            {"end_s", op.end_s}};
         o["microbatch"] = op.microbatch >= 0 ? nlohmann::json(op.microbatch) : nlohmann::json(nullptr);
         o["stage"] = op.stage >= 0 ? nlohmann::json(op.stage) : nlohmann::json(nullptr);
         o["chunk"] = op.chunk;
@@ -101,17 +103,37 @@ nlohmann::json timelineToChromeTrace(const Scenario& sc, const Estimate& est, co
     for (int r = 0; r < tl.ranks; ++r) {
         if (!sampled.empty() && !std::binary_search(sampled.begin(), sampled.end(), r))
             continue;
-        events.push_back({{"ph", "M"}, {"name", "process_name"}, {"pid", r}, {"tid", 0},
+        events.push_back({{"ph", "M"},
+                          {"name", "process_name"},
+                          {"pid", r},
+                          {"tid", 0},
                           {"args", {{"name", "pipeline rank " + std::to_string(r)}}}});
-        events.push_back({{"ph", "M"}, {"name", "process_sort_index"}, {"pid", r}, {"tid", 0}, {"args", {{"sort_index", r}}}});
-        events.push_back({{"ph", "M"}, {"name", "thread_name"}, {"pid", r}, {"tid", kCompute}, {"args", {{"name", "compute"}}}});
+        events.push_back(
+            {{"ph", "M"}, {"name", "process_sort_index"}, {"pid", r}, {"tid", 0}, {"args", {{"sort_index", r}}}});
+        events.push_back(
+            {{"ph", "M"}, {"name", "thread_name"}, {"pid", r}, {"tid", kCompute}, {"args", {{"name", "compute"}}}});
         if (options.comm_lanes) {
-            events.push_back({{"ph", "M"}, {"name", "thread_name"}, {"pid", r}, {"tid", kComm}, {"args", {{"name", "PP send/recv"}}}});
-            events.push_back({{"ph", "M"}, {"name", "thread_name"}, {"pid", r}, {"tid", kDp}, {"args", {{"name", "DP collectives"}}}});
-            events.push_back({{"ph", "M"}, {"name", "thread_name"}, {"pid", r}, {"tid", kInLayers},
+            events.push_back({{"ph", "M"},
+                              {"name", "thread_name"},
+                              {"pid", r},
+                              {"tid", kComm},
+                              {"args", {{"name", "PP send/recv"}}}});
+            events.push_back({{"ph", "M"},
+                              {"name", "thread_name"},
+                              {"pid", r},
+                              {"tid", kDp},
+                              {"args", {{"name", "DP collectives"}}}});
+            events.push_back({{"ph", "M"},
+                              {"name", "thread_name"},
+                              {"pid", r},
+                              {"tid", kInLayers},
                               {"args", {{"name", "TP/CP/EP in the layers (exposed)"}}}});
         } else {
-            events.push_back({{"ph", "M"}, {"name", "thread_name"}, {"pid", r}, {"tid", kComm}, {"args", {{"name", "communication"}}}});
+            events.push_back({{"ph", "M"},
+                              {"name", "thread_name"},
+                              {"pid", r},
+                              {"tid", kComm},
+                              {"args", {{"name", "communication"}}}});
         }
     }
     // The compute op that consumes a send: the forward (or forward-backward) of the next stage,
@@ -138,14 +160,27 @@ nlohmann::json timelineToChromeTrace(const Scenario& sc, const Estimate& est, co
             args["exposed_comm_us"] = op.comm_s * 1e6;
         const bool send = op.type == OpType::Send;
         const int tid = !op.comm_lane ? kCompute : !options.comm_lanes || send ? kComm : kDp;
-        events.push_back({{"ph", "X"}, {"name", opName(op)}, {"cat", isCompute(op.type) ? "compute" : "communication"},
-                          {"pid", op.rank}, {"tid", tid}, {"ts", op.start_s * 1e6},
-                          {"dur", (op.end_s - op.start_s) * 1e6}, {"cname", colourOf(op.type)}, {"args", std::move(args)}});
+        events.push_back({{"ph", "X"},
+                          {"name", opName(op)},
+                          {"cat", isCompute(op.type) ? "compute" : "communication"},
+                          {"pid", op.rank},
+                          {"tid", tid},
+                          {"ts", op.start_s * 1e6},
+                          {"dur", (op.end_s - op.start_s) * 1e6},
+                          {"cname", colourOf(op.type)},
+                          {"args", std::move(args)}});
         if (options.comm_lanes && !op.comm_lane && op.comm_s > 0)
-            events.push_back({{"ph", "X"}, {"name", "exposed " + opName(op)}, {"cat", "communication"}, {"pid", op.rank},
-                              {"tid", kInLayers}, {"ts", (op.end_s - op.comm_s) * 1e6}, {"dur", op.comm_s * 1e6},
+            events.push_back({{"ph", "X"},
+                              {"name", "exposed " + opName(op)},
+                              {"cat", "communication"},
+                              {"pid", op.rank},
+                              {"tid", kInLayers},
+                              {"ts", (op.end_s - op.comm_s) * 1e6},
+                              {"dur", op.comm_s * 1e6},
                               {"cname", colourOf(OpType::AllReduce)},
-                              {"args", {{"exposed_comm_us", op.comm_s * 1e6}, {"note", "the op's exposed TP/CP/EP communication, drawn at its end"}}}});
+                              {"args",
+                               {{"exposed_comm_us", op.comm_s * 1e6},
+                                {"note", "the op's exposed TP/CP/EP communication, drawn at its end"}}}});
         // Flow arrow: from the send to the op that receives it (Trace Event Format flow events;
         // "bp": "e" binds the end to the enclosing slice, the receiving op).
         if (send && op.peer_stage >= 0 && op.microbatch >= 0) {
@@ -155,18 +190,33 @@ nlohmann::json timelineToChromeTrace(const Scenario& sc, const Estimate& est, co
                 continue;
             const TimedOp& to = *it->second;
             const char* what = forward ? "activations" : "gradients";
-            events.push_back({{"ph", "s"}, {"name", what}, {"cat", "p2p"}, {"id", flow_id}, {"pid", op.rank}, {"tid", tid},
+            events.push_back({{"ph", "s"},
+                              {"name", what},
+                              {"cat", "p2p"},
+                              {"id", flow_id},
+                              {"pid", op.rank},
+                              {"tid", tid},
                               {"ts", op.start_s * 1e6}});
-            events.push_back({{"ph", "f"}, {"bp", "e"}, {"name", what}, {"cat", "p2p"}, {"id", flow_id}, {"pid", to.rank},
-                              {"tid", kCompute}, {"ts", to.start_s * 1e6}});
+            events.push_back({{"ph", "f"},
+                              {"bp", "e"},
+                              {"name", what},
+                              {"cat", "p2p"},
+                              {"id", flow_id},
+                              {"pid", to.rank},
+                              {"tid", kCompute},
+                              {"ts", to.start_s * 1e6}});
             ++flow_id;
         }
     }
     return {{"traceEvents", std::move(events)},
             {"displayTimeUnit", "ms"},
-            {"otherData", {{"generator", "ParaScope"}, {"scenario", sc.name}, {"schedule", toString(sc.parallel.schedule)},
-                           {"step_s", est.time.step_s}, {"microbatches_shown", est.timeline.microbatches_shown},
-                           {"microbatches_total", est.timeline.microbatches_total}}}};
+            {"otherData",
+             {{"generator", "ParaScope"},
+              {"scenario", sc.name},
+              {"schedule", toString(sc.parallel.schedule)},
+              {"step_s", est.time.step_s},
+              {"microbatches_shown", est.timeline.microbatches_shown},
+              {"microbatches_total", est.timeline.microbatches_total}}}};
 }
 
 } // namespace parascope

@@ -2,7 +2,6 @@
 
 #include <cctype>
 
-
 namespace parascope {
 
 namespace {
@@ -13,7 +12,8 @@ Localized labelOf(const std::string& key)
         {"step", {"step time", "单步耗时"}},
         {"gemm", {"GEMMs (matrix multiplies)", "矩阵乘（GEMM）"}},
         {"attention", {"attention kernels", "注意力内核"}},
-        {"other_compute", {"other compute (elementwise, norms, casts, routing)", "其他计算（逐元素、归一化、类型转换、路由）"}},
+        {"other_compute",
+         {"other compute (elementwise, norms, casts, routing)", "其他计算（逐元素、归一化、类型转换、路由）"}},
         {"optimizer", {"optimizer step", "优化器更新"}},
         {"exposed_communication", {"exposed communication", "未重叠通信"}},
         {"copies", {"copies alone (memcpy, memset)", "单独的拷贝（memcpy、memset）"}},
@@ -113,18 +113,22 @@ TraceComparison compareWithTrace(const Scenario& sc, const Estimate& est, const 
     for (const auto& [op, s] : m.collective_s)
         measured[bucketOf(op)] += s;
     add("communication", plan_total, kernel(m, KernelKind::Communication), false);
-    for (const char* key : {"comm.all_reduce", "comm.all_gather", "comm.reduce_scatter", "comm.send_recv", "comm.broadcast", "comm.reduce"})
+    for (const char* key : {"comm.all_reduce", "comm.all_gather", "comm.reduce_scatter", "comm.send_recv",
+                            "comm.broadcast", "comm.reduce"})
         if (plan[key] > 0 || measured[key] > 0)
             add(key, plan[key], measured[key], false);
 
     c.step_error = trace.step_s > 0 ? (t.step_s - trace.step_s) / trace.step_s : 0;
     if (trace.world_size > 0 && trace.world_size != est.gpus)
-        c.notes.push_back({"the trace comes from a job of " + num(double(trace.world_size)) + " GPUs; the scenario has "
-                               + num(double(est.gpus)),
-                           "跟踪来自 " + num(double(trace.world_size)) + " 张 GPU 的作业；场景有 " + num(double(est.gpus)) + " 张"});
+        c.notes.push_back(
+            {"the trace comes from a job of " + num(double(trace.world_size)) + " GPUs; the scenario has "
+                 + num(double(est.gpus)),
+             "跟踪来自 " + num(double(trace.world_size)) + " 张 GPU 的作业；场景有 " + num(double(est.gpus)) + " 张"});
     if (sc.parallel.pp > 1)
-        c.notes.push_back({"simulated: pipeline rank " + num(double(t.critical_rank)) + " (the critical one); measured: the GPU "
-                               "that wrote the trace" + (trace.rank >= 0 ? " (rank " + num(double(trace.rank)) + ")" : std::string()),
+        c.notes.push_back({"simulated: pipeline rank " + num(double(t.critical_rank))
+                               + " (the critical one); measured: the GPU "
+                                 "that wrote the trace"
+                               + (trace.rank >= 0 ? " (rank " + num(double(trace.rank)) + ")" : std::string()),
                            "仿真：流水线 rank " + num(double(t.critical_rank)) + "（关键 rank）；实测：写出跟踪的 GPU"
                                + (trace.rank >= 0 ? "（rank " + num(double(trace.rank)) + "）" : std::string())});
     const std::string traced = gpuFamily(trace.gpu_name), planned = gpuFamily(sc.cluster.gpu.name);
@@ -142,12 +146,15 @@ nlohmann::json traceComparisonToJson(const Scenario& sc, const MeasuredTrace& tr
     nlohmann::json steps = nlohmann::json::array();
     for (const MeasuredStep& s : trace.steps)
         steps.push_back({{"number", s.number}, {"start_s", s.start_s}, {"step_s", s.end_s - s.start_s}});
-    j["trace"] = {{"gpu", trace.gpu_name}, {"device", trace.device}, {"rank", trace.rank}, {"world_size", trace.world_size},
-                  {"steps", std::move(steps)}, {"step_s", trace.step_s}};
+    j["trace"] = {{"gpu", trace.gpu_name},          {"device", trace.device},    {"rank", trace.rank},
+                  {"world_size", trace.world_size}, {"steps", std::move(steps)}, {"step_s", trace.step_s}};
     j["step_error"] = c.step_error;
     nlohmann::json rows = nlohmann::json::array();
     for (const TraceRow& r : c.rows)
-        rows.push_back({{"key", r.key}, {"simulated_s", r.simulated_s}, {"measured_s", r.measured_s}, {"part_of_step", r.part_of_step}});
+        rows.push_back({{"key", r.key},
+                        {"simulated_s", r.simulated_s},
+                        {"measured_s", r.measured_s},
+                        {"part_of_step", r.part_of_step}});
     j["rows"] = std::move(rows);
     nlohmann::json notes = nlohmann::json::array();
     for (const Localized& n : c.notes)

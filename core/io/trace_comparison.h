@@ -26,7 +26,7 @@ namespace parascope {
 inline constexpr const char* kTraceComparisonSchema = "parascope.trace-comparison/1";
 
 struct TraceRow {
-    std::string key;          // "step", "gemm", …, "comm.all_reduce"
+    std::string key; // "step", "gemm", …, "comm.all_reduce"
     double simulated_s = 0, measured_s = 0;
     bool part_of_step = false; // the parts that add up to the step
     Localized label;

@@ -39,7 +39,8 @@ std::optional<long long> wholeOf(std::optional<double> d)
 }
 
 // One scalar of an event (or its "args") by key: what TraceEvent keeps.
-void setField(TraceEvent& e, bool in_args, const std::string& key, const std::optional<double>& number, const std::string* text)
+void setField(TraceEvent& e, bool in_args, const std::string& key, const std::optional<double>& number,
+              const std::string* text)
 {
     const std::optional<double> n = number ? number : text ? numberFromString(*text) : std::nullopt;
     if (in_args) {
@@ -72,7 +73,11 @@ enum class Ctx { Root, Events, Event, Args, DeviceList, Device, DistInfo, Skip }
 
 class TraceSax : public nlohmann::json_sax<Json> {
 public:
-    TraceSax(TraceDocument& doc, int max_depth, std::vector<InputError>& errors) : doc_(doc), max_depth_(max_depth), errors_(errors) {}
+    TraceSax(TraceDocument& doc, int max_depth, std::vector<InputError>& errors)
+        : doc_(doc)
+        , max_depth_(max_depth)
+        , errors_(errors)
+    { }
 
     bool null() override { return scalar(std::nullopt, nullptr); }
     bool boolean(bool) override { return scalar(std::nullopt, nullptr); }
@@ -92,8 +97,9 @@ public:
     bool end_array() override { return close(); }
     bool parse_error(std::size_t position, const std::string& last_token, const nlohmann::detail::exception& e) override
     {
-        errors_.push_back({"", "not valid JSON at byte " + std::to_string(position) + " (near " + quoteInput(last_token, 40)
-                                  + "): " + clipped(e.what(), 160)});
+        errors_.push_back({"",
+                           "not valid JSON at byte " + std::to_string(position) + " (near " + quoteInput(last_token, 40)
+                               + "): " + clipped(e.what(), 160)});
         return false;
     }
 
@@ -240,7 +246,8 @@ std::optional<TraceDocument> traceDocumentFromJson(const nlohmann::json& trace, 
             for (const Json& p : *props)
                 if (p.is_object() && p.contains("id") && p["id"].is_number())
                     doc.devices.emplace_back(wholeOf(p["id"].get<double>()).value_or(-1),
-                                             p.contains("name") && p["name"].is_string() ? p["name"].get<std::string>() : "");
+                                             p.contains("name") && p["name"].is_string() ? p["name"].get<std::string>()
+                                                                                         : "");
         if (const auto dist = trace.find("distributedInfo"); dist != trace.end() && dist->is_object()) {
             for (const char* k : {"rank", "world_size"}) {
                 const auto v = dist->find(k);

@@ -17,15 +17,15 @@ struct TraceEvent {
     std::size_t index = 0; // position in traceEvents, for messages
     bool complete = false; // "ph": "X"
     std::string cat, name; // cat as written
-    std::optional<double> ts, dur;          // µs; numbers, or numbers written as strings
-    std::optional<long long> pid, tid;      // whole numbers (rounded), when present
+    std::optional<double> ts, dur; // µs; numbers, or numbers written as strings
+    std::optional<long long> pid, tid; // whole numbers (rounded), when present
     std::optional<long long> device, stream, correlation; // from "args"
 };
 
 struct TraceDocument {
-    std::vector<TraceEvent> events;                 // the complete events kept, in file order
+    std::vector<TraceEvent> events; // the complete events kept, in file order
     std::vector<std::pair<long long, std::string>> devices; // deviceProperties: id, name
-    std::optional<int> rank, world_size;            // distributedInfo
+    std::optional<int> rank, world_size; // distributedInfo
 };
 
 // Whether io/kineto_trace reads an event of this category and name.
@@ -33,7 +33,8 @@ bool traceEventUsed(const std::string& cat, const std::string& name);
 
 // Reads trace text: an object with "traceEvents" or an array of events. Syntax errors, nesting
 // deeper than `max_depth` and a document that is no trace are errors.
-std::optional<TraceDocument> readTraceDocument(const std::string& text, std::vector<InputError>& errors, int max_depth = 64);
+std::optional<TraceDocument> readTraceDocument(const std::string& text, std::vector<InputError>& errors,
+                                               int max_depth = 64);
 // The same from a parsed document (tests, the fuzzer).
 std::optional<TraceDocument> traceDocumentFromJson(const nlohmann::json& trace, std::vector<InputError>& errors);
 

@@ -63,10 +63,10 @@ ExerciseGrade gradeExercise(const Exercise& ex, double answer, double truth_raw)
             return g;
         }
     const bool high = g.error > 0;
-    g.feedback = {std::string("Too ") + (high ? "high" : "low") + " by " + percent(g.error) + ": the engine says " + value + ", you "
-                      + mine + ". Follow the formula below term by term.",
-                  std::string("估计") + (high ? "偏高 " : "偏低 ") + percent(g.error) + "：引擎给出 " + value + "，你的估计是 " + mine
-                      + "。请按下面的公式逐项核对。"};
+    g.feedback = {std::string("Too ") + (high ? "high" : "low") + " by " + percent(g.error) + ": the engine says "
+                      + value + ", you " + mine + ". Follow the formula below term by term.",
+                  std::string("估计") + (high ? "偏高 " : "偏低 ") + percent(g.error) + "：引擎给出 " + value
+                      + "，你的估计是 " + mine + "。请按下面的公式逐项核对。"};
     return g;
 }
 

@@ -17,11 +17,11 @@ std::string exerciseUnit(Quantity q);
 double toExerciseUnit(Quantity q, double value);
 
 struct ExerciseGrade {
-    double truth = 0;  // the engine's value, in the exercise's unit
+    double truth = 0; // the engine's value, in the exercise's unit
     double answer = 0; // the estimate, in the same unit
-    double error = 0;  // answer / truth − 1
+    double error = 0; // answer / truth − 1
     bool correct = false;
-    int mistake = -1;  // the matching entry of Exercise::mistakes, −1 none
+    int mistake = -1; // the matching entry of Exercise::mistakes, −1 none
     Localized feedback;
 };
 

@@ -15,10 +15,7 @@ namespace {
 constexpr double kGiB = double(1ull << 30);
 constexpr double kMiB = double(1ull << 20);
 
-std::string join(const std::string& path, const std::string& key)
-{
-    return path.empty() ? key : path + "." + key;
-}
+std::string join(const std::string& path, const std::string& key) { return path.empty() ? key : path + "." + key; }
 
 std::string show(double v)
 {
@@ -61,7 +58,8 @@ void readRange(ObjectReader& r, NumericClaim& c)
     c.max = max.value_or(0);
 }
 
-std::vector<std::string> readCodes(ObjectReader& r, const char* key, const std::string& path, std::vector<InputError>& errors)
+std::vector<std::string> readCodes(ObjectReader& r, const char* key, const std::string& path,
+                                   std::vector<InputError>& errors)
 {
     std::vector<std::string> out;
     const nlohmann::json* j = r.child(key);
@@ -74,8 +72,8 @@ std::vector<std::string> readCodes(ObjectReader& r, const char* key, const std::
     for (std::size_t i = 0; i < j->size(); ++i) {
         const nlohmann::json& v = (*j)[i];
         const bool code = v.is_string() && !v.get<std::string>().empty()
-                          && std::all_of(v.get_ref<const std::string&>().begin(), v.get_ref<const std::string&>().end(),
-                                         [](char ch) { return (ch >= 'a' && ch <= 'z') || ch == '_'; });
+            && std::all_of(v.get_ref<const std::string&>().begin(), v.get_ref<const std::string&>().end(),
+                           [](char ch) { return (ch >= 'a' && ch <= 'z') || ch == '_'; });
         if (code)
             out.push_back(v.get<std::string>());
         else
@@ -117,8 +115,9 @@ LessonExpect readExpect(const nlohmann::json* j, const std::string& path, std::s
             continue;
         }
         if (!v->is_array() || v->empty()) {
-            r.error(q.key, "must be a non-empty array of {" + std::string(q.shape == QuantityInfo::PerStage ? "stage" : "step")
-                               + ", min, max}, got " + describeJson(*v));
+            r.error(q.key,
+                    "must be a non-empty array of {" + std::string(q.shape == QuantityInfo::PerStage ? "stage" : "step")
+                        + ", min, max}, got " + describeJson(*v));
             continue;
         }
         for (std::size_t i = 0; i < v->size(); ++i) {
@@ -130,7 +129,9 @@ LessonExpect readExpect(const nlohmann::json* j, const std::string& path, std::s
             if (q.shape == QuantityInfo::PerStage) {
                 c.stage = int(cr.integer("stage", 0, (1 << 24) - 1).value_or(-1));
                 if (pp > 0 && c.stage >= pp)
-                    cr.error("stage", "is " + std::to_string(c.stage) + ", but the step has " + std::to_string(pp) + " pipeline stages");
+                    cr.error("stage",
+                             "is " + std::to_string(c.stage) + ", but the step has " + std::to_string(pp)
+                                 + " pipeline stages");
                 if (q.quantity == Quantity::MemoryGib) {
                     if (const nlohmann::json* part = cr.child("part"); !part)
                         cr.error("part", "is required: one of " + enumNameList<MemoryPart>());
@@ -155,7 +156,8 @@ LessonExpect readExpect(const nlohmann::json* j, const std::string& path, std::s
 }
 
 // A step's `exercise` (see lessons.h); `pp` as for readExpect.
-std::optional<Exercise> readExercise(const nlohmann::json& j, const std::string& path, int pp, std::vector<InputError>& errors)
+std::optional<Exercise> readExercise(const nlohmann::json& j, const std::string& path, int pp,
+                                     std::vector<InputError>& errors)
 {
     ObjectReader r(j, path, errors);
     if (!r.valid())
@@ -173,14 +175,18 @@ std::optional<Exercise> readExercise(const nlohmann::json& j, const std::string&
                 if (key && *key == q.key && q.shape != QuantityInfo::VersusStep)
                     info = &q;
             if (key && !info)
-                ar.error("quantity", "must be a quantity of one step (peak_gib, step_s, bubble_simulated, dp_gib_sent, memory_gib, …), got \""
-                                         + *key + "\"");
+                ar.error("quantity",
+                         "must be a quantity of one step (peak_gib, step_s, bubble_simulated, dp_gib_sent, memory_gib, "
+                         "…), got \""
+                             + *key + "\"");
             if (info) {
                 ex.ask.quantity = info->quantity;
                 if (info->shape == QuantityInfo::PerStage) {
                     ex.ask.stage = int(ar.integer("stage", 0, (1 << 24) - 1, true).value_or(-1));
                     if (pp > 0 && ex.ask.stage >= pp)
-                        ar.error("stage", "is " + std::to_string(ex.ask.stage) + ", but the step has " + std::to_string(pp) + " pipeline stages");
+                        ar.error("stage",
+                                 "is " + std::to_string(ex.ask.stage) + ", but the step has " + std::to_string(pp)
+                                     + " pipeline stages");
                     if (info->quantity == Quantity::MemoryGib)
                         ex.ask.part = ar.choice<MemoryPart>("part").value_or(MemoryPart::Total);
                 }
@@ -240,7 +246,7 @@ std::string NumericClaim::name() const
 std::size_t LessonExpect::claims() const
 {
     return std::size_t(valid.has_value()) + fits.has_value() + no_warnings.has_value() + diagnostics_present.size()
-           + diagnostics_absent.size() + numbers.size();
+        + diagnostics_absent.size() + numbers.size();
 }
 
 std::optional<Lesson> readLesson(const std::string& id, const nlohmann::json& j, std::vector<InputError>& errors)
@@ -330,7 +336,8 @@ double measure(const NumericClaim& c, const Lesson& lesson, std::size_t step, co
     const std::vector<StageMemory>& stages = e.memory.stages;
     const int stage = c.stage < 0 ? e.memory.peak_stage : c.stage;
     const StageMemory* st = stage < int(stages.size()) ? &stages[std::size_t(stage)] : nullptr;
-    const Estimate* other = c.step >= 0 && std::size_t(c.step) < estimates.size() ? &estimates[std::size_t(c.step)] : nullptr;
+    const Estimate* other
+        = c.step >= 0 && std::size_t(c.step) < estimates.size() ? &estimates[std::size_t(c.step)] : nullptr;
     switch (c.quantity) {
     case Quantity::PeakGib: return e.memory.peak_bytes / kGiB;
     case Quantity::OverCapacityMib: return (e.memory.peak_bytes - e.memory.capacity_bytes) / kMiB;
@@ -384,11 +391,11 @@ double measure(const NumericClaim& c, const Lesson& lesson, std::size_t step, co
                 bytes += entry.bytes_per_gpu_per_step;
         return bytes / kGiB;
     }
-    case Quantity::StepSVs:
-        return other && other->time.step_s > 0 ? e.time.step_s / other->time.step_s - 1 : kNone;
+    case Quantity::StepSVs: return other && other->time.step_s > 0 ? e.time.step_s / other->time.step_s - 1 : kNone;
     case Quantity::TokensPerSVs:
-        return other && other->throughput.tokens_per_s > 0 ? e.throughput.tokens_per_s / other->throughput.tokens_per_s - 1
-                                                            : kNone;
+        return other && other->throughput.tokens_per_s > 0
+            ? e.throughput.tokens_per_s / other->throughput.tokens_per_s - 1
+            : kNone;
     }
     return kNone;
 }
@@ -398,7 +405,8 @@ std::vector<std::string> checkLesson(const Lesson& lesson, const std::vector<Est
     std::vector<std::string> out;
     const std::string where = "lessons/" + lesson.id + ": ";
     if (estimates.size() != lesson.steps.size()) {
-        out.push_back(where + std::to_string(estimates.size()) + " estimates for " + std::to_string(lesson.steps.size()) + " steps");
+        out.push_back(where + std::to_string(estimates.size()) + " estimates for " + std::to_string(lesson.steps.size())
+                      + " steps");
         return out;
     }
     for (std::size_t i = 0; i < lesson.steps.size(); ++i) {
@@ -431,8 +439,8 @@ std::vector<std::string> checkLesson(const Lesson& lesson, const std::vector<Est
         for (const NumericClaim& c : x.numbers) {
             const double v = measure(c, lesson, i, estimates);
             if (!(v >= c.min && v <= c.max))
-                out.push_back(at + c.name() + ": the engine gives " + show(v) + ", the lesson claims " + show(c.min) + " … "
-                              + show(c.max));
+                out.push_back(at + c.name() + ": the engine gives " + show(v) + ", the lesson claims " + show(c.min)
+                              + " … " + show(c.max));
         }
     }
     return out;

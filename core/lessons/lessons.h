@@ -81,9 +81,25 @@ namespace parascope {
 enum class ClaimUnit { GiB, MiB, Fraction, Seconds, Count };
 
 enum class Quantity {
-    PeakGib, OverCapacityMib, CapacityGib, StepS, BubbleSimulated, BubbleFormula, ExposedComm, TpCollectivesPerLayer,
-    MemoryGib, Inflight, ComputeVsStage0, StepSVs, TokensPerSVs,
-    WallMemory, WallCommunication, WallEfficiency, WallStability, Goodput, DpGibSent
+    PeakGib,
+    OverCapacityMib,
+    CapacityGib,
+    StepS,
+    BubbleSimulated,
+    BubbleFormula,
+    ExposedComm,
+    TpCollectivesPerLayer,
+    MemoryGib,
+    Inflight,
+    ComputeVsStage0,
+    StepSVs,
+    TokensPerSVs,
+    WallMemory,
+    WallCommunication,
+    WallEfficiency,
+    WallStability,
+    Goodput,
+    DpGibSent
 };
 
 // The one table of numeric claims: JSON key, unit, and what qualifies it.
@@ -117,20 +133,20 @@ inline constexpr QuantityInfo kQuantities[] = {
 const QuantityInfo& quantityInfo(Quantity q);
 
 enum class MemoryPart { Weights, Gradients, Optimizer, States, Activations, Other, Total };
-inline constexpr EnumName<MemoryPart> kMemoryPartNames[] = {
-    {MemoryPart::Weights, "weights"}, {MemoryPart::Gradients, "gradients"}, {MemoryPart::Optimizer, "optimizer"},
-    {MemoryPart::States, "states"}, {MemoryPart::Activations, "activations"}, {MemoryPart::Other, "other"},
-    {MemoryPart::Total, "total"}};
+inline constexpr EnumName<MemoryPart> kMemoryPartNames[]
+    = {{MemoryPart::Weights, "weights"}, {MemoryPart::Gradients, "gradients"},     {MemoryPart::Optimizer, "optimizer"},
+       {MemoryPart::States, "states"},   {MemoryPart::Activations, "activations"}, {MemoryPart::Other, "other"},
+       {MemoryPart::Total, "total"}};
 constexpr std::span<const EnumName<MemoryPart>> enumNames(MemoryPart) { return kMemoryPartNames; }
 inline const char* toString(MemoryPart v) { return nameOf(v); }
 
 struct NumericClaim {
     Quantity quantity = Quantity::PeakGib;
-    int stage = -1;                        // PerStage: the pipeline stage, −1 = the peak stage
-    MemoryPart part = MemoryPart::Total;   // memory_gib
-    int step = -1;                         // VersusStep: the step compared with
-    double min = 0, max = 0;               // in the unit of the quantity (GiB, MiB, s, fraction, count)
-    std::string name() const;              // "memory_gib[stage 0, activations]", for messages
+    int stage = -1; // PerStage: the pipeline stage, −1 = the peak stage
+    MemoryPart part = MemoryPart::Total; // memory_gib
+    int step = -1; // VersusStep: the step compared with
+    double min = 0, max = 0; // in the unit of the quantity (GiB, MiB, s, fraction, count)
+    std::string name() const; // "memory_gib[stage 0, activations]", for messages
 };
 
 struct LessonExpect {
@@ -142,7 +158,7 @@ struct LessonExpect {
 
 struct ExerciseMistake {
     double factor = 1; // the estimate ≈ the engine's value × factor
-    Localized hint;    // what went wrong
+    Localized hint; // what went wrong
 };
 
 struct Exercise {
@@ -180,7 +196,8 @@ const Lesson* findLesson(const std::string& id);
 // What a numeric claim of step `step` measures, in its unit; `estimates` holds evaluate() of every
 // step of the lesson, in order (compute_vs_stage0 needs their timelines: EvaluateOptions'
 // default). NaN when the claim has nothing to measure (no such stage, no simulated timeline).
-double measure(const NumericClaim& claim, const Lesson& lesson, std::size_t step, const std::vector<Estimate>& estimates);
+double measure(const NumericClaim& claim, const Lesson& lesson, std::size_t step,
+               const std::vector<Estimate>& estimates);
 
 // Every claim of every step that the estimates contradict, one line each, naming the lesson, the
 // step and the claim: `lessons/ID: steps[1].expect.bubble_simulated: 0.3162 is not in 0.18 … 0.2`.

@@ -3,8 +3,8 @@
 namespace parascope {
 
 namespace {
-constexpr const char* kSource =
-    "Korthikanti et al. 2022, Table 2 (34·sbh + 5·a·s²·b), generalised: GQA, SwiGLU, MoE, flash attention";
+constexpr const char* kSource
+    = "Korthikanti et al. 2022, Table 2 (34·sbh + 5·a·s²·b), generalised: GQA, SwiGLU, MoE, flash attention";
 }
 
 // Per token (bytes), in Korthikanti's accounting with 16-bit activations and 1-byte dropout masks:
@@ -25,8 +25,8 @@ constexpr const char* kSource =
 // (2q + 2k); MLA keeps Q, K (a·(d_nope + d_rope) each), V and the attention output (a·d_v each),
 // and, whole on every TP rank, its latents: the query latent and its normed copy (2·2·q_lora), the
 // key/value latent with the rotary key (2·(kv_lora + d_rope)) and its normed copy (2·kv_lora).
-LayerActivation layerActivation(const ModelSpec& m, const TrainingConfig& t,
-                                const ParallelConfig& p, bool moe, Explain explain)
+LayerActivation layerActivation(const ModelSpec& m, const TrainingConfig& t, const ParallelConfig& p, bool moe,
+                                Explain explain)
 {
     const double s = double(t.seq_len) / p.cp, b = double(t.micro_batch);
     const double h = double(m.hidden), q = double(m.queryWidth()), kv = double(m.kvWidth());
@@ -38,26 +38,27 @@ LayerActivation layerActivation(const ModelSpec& m, const TrainingConfig& t,
     double replicated = (m.parallel_block ? 6 : 10) * h; // split only by SP
     if (m.post_norms)
         replicated += 4 * h; // the inputs of the norms after attention and after the MLP
-    double split = 2 * q + 2 * kv + 2 * v + 2 * o;       // Q, K, V, attention output
+    double split = 2 * q + 2 * kv + 2 * v + 2 * o; // Q, K, V, attention output
     if (m.qk_norm)
         split += 2 * q + 2 * kv;
     const double attention = split;
     double latents = 0;
     if (m.mla) {
         const MlaSpec& l = *m.mla;
-        latents = 4 * double(l.q_lora_rank) + 2 * double(l.kv_lora_rank + l.qk_rope_head_dim) + 2 * double(l.kv_lora_rank);
+        latents
+            = 4 * double(l.q_lora_rank) + 2 * double(l.kv_lora_rank + l.qk_rope_head_dim) + 2 * double(l.kv_lora_rank);
         replicated += latents;
     }
-    double expert = 0;                           // split by etp (and by tp with SP)
+    double expert = 0; // split by etp (and by tp with SP)
     const bool moe_block = moe && m.moe;
     if (moe_block) {
         const MoeSpec& e = *m.moe;
         const double shared_f = double(e.shared_ffn_hidden > 0 ? e.shared_ffn_hidden : e.ffn_hidden);
         split += e.shared_experts * mlp_factor * shared_f;
-        replicated += 4.0 * e.experts;           // router probabilities (fp32)
+        replicated += 4.0 * e.experts; // router probabilities (fp32)
         expert = e.top_k * (4 * h + mlp_factor * double(e.ffn_hidden) / p.expertTp()) * t.moeLoad(); // busiest rank
         if (!m.parallel_block)
-            replicated -= 2 * h;                 // the MoE block has no separate fc1 input copy
+            replicated -= 2 * h; // the MoE block has no separate fc1 input copy
     } else {
         split += mlp_factor * double(m.ffn_hidden);
     }
@@ -98,7 +99,7 @@ LayerActivation layerActivation(const ModelSpec& m, const TrainingConfig& t,
         drop_split += (m.mlp == MlpKind::SwiGlu ? 4 : 2) * double(m.ffn_hidden);
     if (moe_block && (t.recomputes(RecomputeModule::SharedExperts) || t.recomputes(RecomputeModule::Moe)))
         drop_split += m.moe->shared_experts * mlp_factor
-                    * double(m.moe->shared_ffn_hidden > 0 ? m.moe->shared_ffn_hidden : m.moe->ffn_hidden);
+            * double(m.moe->shared_ffn_hidden > 0 ? m.moe->shared_ffn_hidden : m.moe->ffn_hidden);
     if (moe_block && t.recomputes(RecomputeModule::Moe)) {
         drop_replicated += 4.0 * m.moe->experts;
         drop_expert = expert;
@@ -106,7 +107,7 @@ LayerActivation layerActivation(const ModelSpec& m, const TrainingConfig& t,
         drop_expert = m.moe->top_k * 2 * double(m.moe->ffn_hidden) / p.expertTp() * t.moeLoad();
     }
 
-    const double token_div = sp ? tp : 1;        // SP splits the sequence among TP ranks
+    const double token_div = sp ? tp : 1; // SP splits the sequence among TP ranks
     const double per_token_full = replicated / token_div + split / tp + scores / tp + expert / token_div;
     const double per_token_dropped = drop_replicated / token_div + drop_split / tp + drop_expert / token_div;
     LayerActivation out;
@@ -124,22 +125,38 @@ LayerActivation layerActivation(const ModelSpec& m, const TrainingConfig& t,
     }
 
     const char* f = m.mlp == MlpKind::SwiGlu ? "6" : "4";
-    const std::string attn_text = attention == 4 * q + 4 * kv ? "2q + 4kv + 2q" : "2q + 2k + 2v + 2o" + std::string(m.qk_norm ? " + 2q + 2k" : "");
-    const std::string repl_text = (m.parallel_block ? "6h" : m.post_norms ? "14h" : "10h") + std::string(m.mla ? " + latents" : "");
-    const std::string mlp_text = moe_block ? std::string("shared·") + f + "·f + k·(4h + " + f + "·f_e/etp)"
-                                           : std::string(f) + "·f";
-    const std::string score_text = !keeps_scores ? "" : t.flash_attention ? " + 4·a (flash: fp32 log-sum-exp)" : " + 5·a·s";
+    const std::string attn_text = attention == 4 * q + 4 * kv
+        ? "2q + 4kv + 2q"
+        : "2q + 2k + 2v + 2o" + std::string(m.qk_norm ? " + 2q + 2k" : "");
+    const std::string repl_text = (m.parallel_block   ? "6h"
+                                       : m.post_norms ? "14h"
+                                                      : "10h")
+        + std::string(m.mla ? " + latents" : "");
+    const std::string mlp_text
+        = moe_block ? std::string("shared·") + f + "·f + k·(4h + " + f + "·f_e/etp)" : std::string(f) + "·f";
+    const std::string score_text = !keeps_scores ? ""
+        : t.flash_attention                      ? " + 4·a (flash: fp32 log-sum-exp)"
+                                                 : " + 5·a·s";
     const std::string S = num(s), B = num(b), H = num(h), Q = num(q), KV = num(kv), T = num(tp);
     const std::string div = sp ? "/t" : "";
     if (t.recompute == Recompute::Full) {
-        out.term = {"activations.per_layer", out.stored, "bytes",
+        out.term = {"activations.per_layer",
+                    out.stored,
+                    "bytes",
                     "2·s·b·h" + div + " (full recompute: layer input only)",
-                    "2·" + S + "·" + B + "·" + H + (sp ? "/" + T : ""), "Korthikanti et al. 2022, Table 2 (full recompute 2sbh)"};
+                    "2·" + S + "·" + B + "·" + H + (sp ? "/" + T : ""),
+                    "Korthikanti et al. 2022, Table 2 (full recompute 2sbh)"};
     } else {
-        std::string formula = "s·b·(" + repl_text + div + " + (" + attn_text + " + " + mlp_text + ")/t" + (score_text.empty() ? "" : score_text + "/t") + ")";
-        const std::string repl_subst = (m.parallel_block ? "6·" : m.post_norms ? "14·" : "10·") + H + (m.mla ? " + " + num(latents) : "");
-        const std::string attn_subst = attention == 4 * q + 4 * kv ? "2·" + Q + " + 4·" + KV + " + 2·" + Q : num(attention);
-        std::string subst = S + "·" + B + "·(" + (m.mla && sp ? "(" + repl_subst + ")" : repl_subst) + (sp ? "/" + T : "") + " + (" + attn_subst + " + "
+        std::string formula = "s·b·(" + repl_text + div + " + (" + attn_text + " + " + mlp_text + ")/t"
+            + (score_text.empty() ? "" : score_text + "/t") + ")";
+        const std::string repl_subst = (m.parallel_block   ? "6·"
+                                            : m.post_norms ? "14·"
+                                                           : "10·")
+            + H + (m.mla ? " + " + num(latents) : "");
+        const std::string attn_subst
+            = attention == 4 * q + 4 * kv ? "2·" + Q + " + 4·" + KV + " + 2·" + Q : num(attention);
+        std::string subst = S + "·" + B + "·(" + (m.mla && sp ? "(" + repl_subst + ")" : repl_subst)
+            + (sp ? "/" + T : "") + " + (" + attn_subst + " + "
             + (moe_block ? num(split - attention) : num(mlp_factor * double(m.ffn_hidden))) + ")/" + T
             + (scores > 0 ? " + " + num(scores) + "/" + T : "") + (expert > 0 ? " + " + num(expert) + div : "") + ")";
         if (out.recomputed > 0) {
@@ -159,7 +176,10 @@ Term embeddingActivation(const ModelSpec& m, const TrainingConfig& t, const Para
     const double v = 8 * s * b + s * b * h / (sp ? p.tp : 1);
     if (explain == Explain::NumbersOnly)
         return {"activations.embedding", v, "bytes", "", "", ""};
-    return {"activations.embedding", v, "bytes", sp ? "8·s·b + s·b·h/t" : "8·s·b + s·b·h",
+    return {"activations.embedding",
+            v,
+            "bytes",
+            sp ? "8·s·b + s·b·h/t" : "8·s·b + s·b·h",
             "8·" + num(s) + "·" + num(b) + " + " + num(s) + "·" + num(b) + "·" + num(h) + (sp ? "/" + num(p.tp) : ""),
             "Megatron-LM theoretical_memory_usage.py compute_activation_memory"};
 }

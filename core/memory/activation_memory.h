@@ -10,16 +10,16 @@
 namespace parascope {
 
 struct LayerActivation {
-    double stored = 0;      // bytes kept per microbatch between forward and backward
+    double stored = 0; // bytes kept per microbatch between forward and backward
     double working_set = 0; // bytes alive while the layer's backward runs (full recompute)
-    double recomputed = 0;  // bytes selective recompute modules rebuild instead of keeping
+    double recomputed = 0; // bytes selective recompute modules rebuild instead of keeping
     Term term;
 };
 
 // One transformer layer, one microbatch. `moe` selects the MoE block instead of the dense MLP.
 // With Explain::NumbersOnly the term carries only its name and value.
-LayerActivation layerActivation(const ModelSpec& m, const TrainingConfig& t,
-                                const ParallelConfig& p, bool moe, Explain explain = Explain::Full);
+LayerActivation layerActivation(const ModelSpec& m, const TrainingConfig& t, const ParallelConfig& p, bool moe,
+                                Explain explain = Explain::Full);
 
 // Embedding-stage extras per microbatch: input ids (int64) and the embedding dropout mask.
 Term embeddingActivation(const ModelSpec& m, const TrainingConfig& t, const ParallelConfig& p,

@@ -31,7 +31,7 @@ StageParams stageParams(const ParamCounts& c, const StageLayers& s, const Parall
     StageParams out;
     const auto whole = [](const LayerParams& l) { return double(l.norms + l.router + l.attention_replicated); };
     out.dense = dense_layers * ((c.dense_layer.attention + c.dense_layer.dense_mlp) / tp + whole(c.dense_layer))
-              + s.moe_layers * ((c.moe_layer.attention + c.moe_layer.dense_mlp) / tp + whole(c.moe_layer));
+        + s.moe_layers * ((c.moe_layer.attention + c.moe_layer.dense_mlp) / tp + whole(c.moe_layer));
     out.experts = s.moe_layers * (c.moe_layer.routed_experts / ep_etp);
     if (s.has_embedding)
         out.dense += (c.word_embedding + c.position_embedding) / tp;
@@ -45,8 +45,7 @@ StageParams stageParams(const ParamCounts& c, const StageLayers& s, const Parall
         // tokens, so an untied model's output stage also keeps a copy of the word embedding.
         if (c.mtp_modules > 0) {
             const LayerParams& l = c.moe_layers > 0 ? c.moe_layer : c.dense_layer;
-            out.dense += c.mtp_modules * ((l.attention + l.dense_mlp + c.mtp_projection) / tp
-                                          + whole(l) + c.mtp_norms);
+            out.dense += c.mtp_modules * ((l.attention + l.dense_mlp + c.mtp_projection) / tp + whole(l) + c.mtp_norms);
             out.experts += c.mtp_modules * (l.routed_experts / ep_etp);
             if (!s.has_embedding && !tied_copy)
                 out.dense += c.word_embedding / tp;
@@ -55,8 +54,8 @@ StageParams stageParams(const ParamCounts& c, const StageLayers& s, const Parall
     return out;
 }
 
-ModelStates modelStates(const StageParams& params, const TrainingConfig& t, int zero,
-                        double N, double Ne, Explain explain)
+ModelStates modelStates(const StageParams& params, const TrainingConfig& t, int zero, double N, double Ne,
+                        Explain explain)
 {
     const StateBytes b = stateBytes(t);
     const double P = params.dense, E = params.experts;
@@ -73,19 +72,20 @@ ModelStates modelStates(const StageParams& params, const TrainingConfig& t, int 
 
     const char* src = "Rajbhandari et al. 2019 (ZeRO) §5: P_os 4Ψ+KΨ/N, P_os+g 2Ψ+(2+K)Ψ/N, P_os+g+p (4+K)Ψ/N";
     const std::string PE = "(" + num(P) + (E > 0 ? " + " + num(E) : std::string()) + ")";
-    const std::string sharded = "(" + num(P) + "/" + num(N) + (E > 0 ? " + " + num(E) + "/" + num(Ne) : std::string()) + ")";
+    const std::string sharded
+        = "(" + num(P) + "/" + num(N) + (E > 0 ? " + " + num(E) + "/" + num(Ne) : std::string()) + ")";
     const auto term = [&](const char* name, double value, const char* sym, double bytes, int from_stage) {
         const bool sh = zero >= from_stage;
-        Term tm{name, value, "bytes", std::string(sym) + (sh ? "·Ψ/N_d" : "·Ψ"),
-                num(bytes) + "·" + (sh ? sharded : PE), src};
+        Term tm{name, value, "bytes", std::string(sym) + (sh ? "·Ψ/N_d" : "·Ψ"), num(bytes) + "·" + (sh ? sharded : PE),
+                src};
         return tm;
     };
     s.terms.push_back(term("weights", s.weights, t.precision == Precision::Fp8 ? "(2+1)" : "w", b.weights, 3));
     s.terms.push_back(term("gradients", s.gradients, "g", b.gradients, 2));
     s.terms.push_back(term("optimizer", s.optimizer, "K", b.optimizer, 1));
     s.terms.push_back({"params.on_gpu", P + E, "params",
-                       "Ψ = layers·((attn + mlp)/t + norms) + experts/(ep·etp) + embedding/t",
-                       num(P) + " + " + num(E), "Megatron-LM theoretical_memory_usage.py, PR #4687"});
+                       "Ψ = layers·((attn + mlp)/t + norms) + experts/(ep·etp) + embedding/t", num(P) + " + " + num(E),
+                       "Megatron-LM theoretical_memory_usage.py, PR #4687"});
     return s;
 }
 

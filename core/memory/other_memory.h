@@ -10,13 +10,13 @@
 namespace parascope {
 
 struct OtherMemoryInputs {
-    int communicators = 0;         // process groups of size > 1 this GPU belongs to
-    double activations = 0;        // bytes, for the fragmentation reserve
-    double logits_bytes = 0;       // last stage: the loss's logits buffers (0 elsewhere)
+    int communicators = 0; // process groups of size > 1 this GPU belongs to
+    double activations = 0; // bytes, for the fragmentation reserve
+    double logits_bytes = 0; // last stage: the loss's logits buffers (0 elsewhere)
     double logits_bytes_per_element = 4; // 4 fused (one fp32 copy), 12 eager (training.cross_entropy)
     double zero3_gather_bytes = 0; // ZeRO-3: unsharded parameters of the layers being gathered
-    double zero3_gather_layers = 2;  // how many layers those are (2: current + prefetched)
-    bool zero3_max_live = false;     // capped by zero3_max_live_params (DeepSpeed) instead
+    double zero3_gather_layers = 2; // how many layers those are (2: current + prefetched)
+    bool zero3_max_live = false; // capped by zero3_max_live_params (DeepSpeed) instead
 };
 
 struct OtherMemory {

@@ -15,10 +15,7 @@ double zeroDegree(const ParallelConfig& p)
     return double(p.zeroShard()); // dp·cp, or the HSDP shard group
 }
 
-double expertZeroDegree(const ParallelConfig& p)
-{
-    return p.expertZeroShard();
-}
+double expertZeroDegree(const ParallelConfig& p) { return p.expertZeroShard(); }
 
 double optimizerShardParams(const StageParams& sp, const ParallelConfig& p)
 {
@@ -71,7 +68,8 @@ MemoryReport computeMemory(const Scenario& sc, const ParamCounts& params, const 
         if (p.offload != Offload::None) {
             const double shard = optimizerShardParams(sp, p);
             st.cpu = st.optimizer + 4 * shard;
-            std::string formula = "optimizer states + 4·Ψ_shard (fp32 gradients)", subst = num(st.optimizer) + " + 4·" + num(shard);
+            std::string formula = "optimizer states + 4·Ψ_shard (fp32 gradients)",
+                        subst = num(st.optimizer) + " + 4·" + num(shard);
             st.optimizer = 0;
             if (p.offload == Offload::Params) {
                 st.cpu += st.weights + st.gradients;
@@ -80,8 +78,9 @@ MemoryReport computeMemory(const Scenario& sc, const ParamCounts& params, const 
                 st.weights = st.gradients = 0;
             }
             if (with_terms)
-                st.terms.push_back({"offload.cpu_per_gpu", st.cpu, "bytes", formula, subst,
-                                    "Ren et al. 2021 (ZeRO-Offload) §4.1; PyTorch FSDP CPUOffload(offload_params=True)"});
+                st.terms.push_back(
+                    {"offload.cpu_per_gpu", st.cpu, "bytes", formula, subst,
+                     "Ren et al. 2021 (ZeRO-Offload) §4.1; PyTorch FSDP CPUOffload(offload_params=True)"});
         }
 
         // Activations: in-flight microbatches × the rank's layers, + embedding extras on rank 0,
@@ -92,13 +91,15 @@ MemoryReport computeMemory(const Scenario& sc, const ParamCounts& params, const 
         // their norms (2h + 2h) and their concatenation (4h), split by SP like the norm inputs.
         const int mtp = layers.has_output ? m.mtp_modules : 0;
         const double mtp_act = mtp == 0 ? 0.0
-            : mtp * ((has_experts ? moe_act.stored : dense_act.stored)
-                     + 8.0 * double(m.hidden) * double(t.seq_len) / p.cp * double(t.micro_batch)
-                           / (p.sequence_parallel && p.tp > 1 ? p.tp : 1));
+                                        : mtp
+                * ((has_experts ? moe_act.stored : dense_act.stored)
+                   + 8.0 * double(m.hidden) * double(t.seq_len) / p.cp * double(t.micro_batch)
+                       / (p.sequence_parallel && p.tp > 1 ? p.tp : 1));
         const double per_mb = dense_layers * dense_act.stored + layers.moe_layers * moe_act.stored
-                            + (layers.has_embedding ? emb_act.value : 0.0) + mtp_act;
+            + (layers.has_embedding ? emb_act.value : 0.0) + mtp_act;
         const double working = t.recompute == Recompute::Full && layers.layers > 0
-            ? std::max(dense_layers > 0 ? dense_act.working_set : 0.0, layers.moe_layers > 0 ? moe_act.working_set : 0.0)
+            ? std::max(dense_layers > 0 ? dense_act.working_set : 0.0,
+                       layers.moe_layers > 0 ? moe_act.working_set : 0.0)
             : 0.0;
         st.activations = st.inflight_microbatches * per_mb + working;
         if (with_terms) {
@@ -111,23 +112,26 @@ MemoryReport computeMemory(const Scenario& sc, const ParamCounts& params, const 
             if (layers.has_embedding)
                 st.terms.push_back(emb_act);
             if (mtp > 0)
-                st.terms.push_back({"activations.mtp", mtp_act, "bytes",
-                                    "D·(A_layer + 8·s·b·h" + std::string(p.sequence_parallel && p.tp > 1 ? "/t" : "") + ")",
-                                    num(mtp) + "·(" + num(has_experts ? moe_act.stored : dense_act.stored) + " + "
-                                        + num(mtp_act / mtp - (has_experts ? moe_act.stored : dense_act.stored)) + ")",
-                                    "DeepSeek-V3 technical report §2.2.1 (MTP modules)"});
-            st.terms.push_back(inflightTerm(p.schedule, p.pp, p.vpp, sc.microbatches(), layers.rank, st.inflight_microbatches));
+                st.terms.push_back(
+                    {"activations.mtp", mtp_act, "bytes",
+                     "D·(A_layer + 8·s·b·h" + std::string(p.sequence_parallel && p.tp > 1 ? "/t" : "") + ")",
+                     num(mtp) + "·(" + num(has_experts ? moe_act.stored : dense_act.stored) + " + "
+                         + num(mtp_act / mtp - (has_experts ? moe_act.stored : dense_act.stored)) + ")",
+                     "DeepSeek-V3 technical report §2.2.1 (MTP modules)"});
+            st.terms.push_back(
+                inflightTerm(p.schedule, p.pp, p.vpp, sc.microbatches(), layers.rank, st.inflight_microbatches));
             if (working > 0)
                 st.terms.push_back({"activations.recompute_working_set", working, "bytes",
-                                    "one layer's activations without recompute (rebuilt during its backward)", num(working),
-                                    "Chen et al. 2016 (gradient checkpointing)"});
+                                    "one layer's activations without recompute (rebuilt during its backward)",
+                                    num(working), "Chen et al. 2016 (gradient checkpointing)"});
             st.terms.push_back({"activations", st.activations, "bytes",
-                                "inflight · (L_dense·A_layer + L_moe·A_moe + A_embedding" + std::string(mtp > 0 ? " + A_mtp)" : ")")
-                                    + (working > 0 ? " + working set" : ""),
-                                num(st.inflight_microbatches) + "·(" + num(dense_layers) + "·" + num(dense_act.stored) + " + "
-                                    + num(layers.moe_layers) + "·" + num(moe_act.stored) + " + "
-                                    + num(layers.has_embedding ? emb_act.value : 0.0) + (mtp > 0 ? " + " + num(mtp_act) : std::string())
-                                    + ")" + (working > 0 ? " + " + num(working) : ""),
+                                "inflight · (L_dense·A_layer + L_moe·A_moe + A_embedding"
+                                    + std::string(mtp > 0 ? " + A_mtp)" : ")") + (working > 0 ? " + working set" : ""),
+                                num(st.inflight_microbatches) + "·(" + num(dense_layers) + "·" + num(dense_act.stored)
+                                    + " + " + num(layers.moe_layers) + "·" + num(moe_act.stored) + " + "
+                                    + num(layers.has_embedding ? emb_act.value : 0.0)
+                                    + (mtp > 0 ? " + " + num(mtp_act) : std::string()) + ")"
+                                    + (working > 0 ? " + " + num(working) : ""),
                                 "Korthikanti et al. 2022 §4; Megatron-LM compute_activation_memory"});
         }
 
@@ -143,7 +147,7 @@ MemoryReport computeMemory(const Scenario& sc, const ParamCounts& params, const 
         oi.logits_bytes_per_element = t.cross_entropy == CrossEntropy::Eager ? kEagerLossBytes : kFusedLossBytes;
         if (layers.has_output)
             oi.logits_bytes = (1 + mtp) * oi.logits_bytes_per_element * double(t.seq_len) / p.cp * double(t.micro_batch)
-                            * double(m.vocab) / p.tp;
+                * double(m.vocab) / p.tp;
         // ZeRO-3 / FSDP: the layer being computed and the one prefetched are unsharded; without
         // reshard_after_forward every layer of the stage stays unsharded from its forward to its
         // backward, so the peak holds them all.
@@ -176,7 +180,8 @@ MemoryReport computeMemory(const Scenario& sc, const ParamCounts& params, const 
     // peak one carry their terms; the others their numbers only.
     const int stages = int(layout.size());
     const auto explained = [&](int rank) {
-        return explaining && (stages <= kExplainedStages || rank < kExplainedStages / 2 || rank >= stages - kExplainedStages / 2);
+        return explaining
+            && (stages <= kExplainedStages || rank < kExplainedStages / 2 || rank >= stages - kExplainedStages / 2);
     };
     r.stages.reserve(layout.size());
     for (const StageLayers& layers : layout)

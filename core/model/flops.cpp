@@ -36,7 +36,7 @@ LayerForwardFlops layerForwardFlops(const ModelSpec& m, std::int64_t seq_len, bo
         const MoeSpec& e = *m.moe;
         const double shared_f = double(e.shared_ffn_hidden > 0 ? e.shared_ffn_hidden : e.ffn_hidden);
         f.mlp = 2 * h * e.experts + e.top_k * 2 * mats * h * double(e.ffn_hidden)
-              + e.shared_experts * 2 * mats * h * shared_f;
+            + e.shared_experts * 2 * mats * h * shared_f;
     } else {
         f.mlp = 2 * mats * h * double(m.ffn_hidden);
     }
@@ -59,7 +59,7 @@ FlopsReport trainingFlops(const ModelSpec& m, const TrainingConfig& t, Explain e
     const double mtp = m.mtp_modules * (mtp_layer.total() + 2.0 * 2 * double(m.hidden) * double(m.hidden) + logits);
     const double fwd_layers = dense_layers * dense.total() + moe_layers * moe.total();
     const double fwd_scores = dense_layers * dense.attention_scores + moe_layers * moe.attention_scores
-                            + m.mtp_modules * mtp_layer.attention_scores;
+        + m.mtp_modules * mtp_layer.attention_scores;
     const double fwd_per_token = fwd_layers + logits + mtp;
     r.model_flops_per_step = 3 * tokens * fwd_per_token;
     r.attention_score_flops_per_step = 3 * tokens * fwd_scores;
@@ -83,12 +83,13 @@ FlopsReport trainingFlops(const ModelSpec& m, const TrainingConfig& t, Explain e
         else if (m.moe && t.recomputes(RecomputeModule::SharedExperts)) {
             const MoeSpec& e = *m.moe;
             extra += tokens * moe_layers * e.shared_experts * 2 * mats * double(m.hidden)
-                   * double(e.shared_ffn_hidden > 0 ? e.shared_ffn_hidden : e.ffn_hidden);
+                * double(e.shared_ffn_hidden > 0 ? e.shared_ffn_hidden : e.ffn_hidden);
         }
         // torchtitan's op SAC: k and o on every layer, the MLP's up projection (GELU: fc2).
         if (t.recomputes(RecomputeModule::EveryOtherMm) && !m.mla)
-            extra += tokens * (m.layers * 2.0 * double(m.hidden) * double(m.kvWidth() + m.queryWidth())
-                               + dense_layers * 2.0 * double(m.hidden) * double(m.ffn_hidden));
+            extra += tokens
+                * (m.layers * 2.0 * double(m.hidden) * double(m.kvWidth() + m.queryWidth())
+                   + dense_layers * 2.0 * double(m.hidden) * double(m.ffn_hidden));
         if (m.mla && t.recomputes(RecomputeModule::MlaUpProj))
             for (const Projection& p : attentionProjections(m))
                 if (p.tp_split && std::string_view(p.name) != "o")
@@ -118,12 +119,11 @@ FlopsReport trainingFlops(const ModelSpec& m, const TrainingConfig& t, Explain e
                        "Megatron-LM num_floating_point_operations (2024)"});
     if (m.slidingLayerCount() > 0) {
         const double w = double(m.sliding_window->size);
-        r.terms.push_back({"flops.attended_keys", attendedKeys(m, t.seq_len), "keys",
-                           "((L − L_w)·s + L_w·min(s, 2w − w(w − 1)/s))/L",
-                           "((" + num(m.layers) + " − " + num(m.slidingLayerCount()) + ")·" + S + " + "
-                               + num(m.slidingLayerCount()) + "·min(" + S + ", 2·" + num(w) + " − " + num(w) + "·"
-                               + num(w - 1) + "/" + S + "))/" + num(m.layers),
-                           "Beltagy et al. 2020 (Longformer) §3.1; Jiang et al. 2023 (Mistral 7B) §2"});
+        r.terms.push_back(
+            {"flops.attended_keys", attendedKeys(m, t.seq_len), "keys", "((L − L_w)·s + L_w·min(s, 2w − w(w − 1)/s))/L",
+             "((" + num(m.layers) + " − " + num(m.slidingLayerCount()) + ")·" + S + " + " + num(m.slidingLayerCount())
+                 + "·min(" + S + ", 2·" + num(w) + " − " + num(w) + "·" + num(w - 1) + "/" + S + "))/" + num(m.layers),
+             "Beltagy et al. 2020 (Longformer) §3.1; Jiang et al. 2023 (Mistral 7B) §2"});
     }
     r.terms.push_back({"flops.model_per_step", r.model_flops_per_step, "FLOP",
                        m.mtp_modules > 0 ? "3 · B·s · (Σ_layers forward + 2·h·V + D·(layer + 4h² + 2·h·V))"
@@ -132,13 +132,14 @@ FlopsReport trainingFlops(const ModelSpec& m, const TrainingConfig& t, Explain e
                            + (m.mtp_modules > 0 ? " + " + num(mtp) : std::string()) + ")",
                        "Narayanan et al. 2021 eq. 3, generalised to GQA/SwiGLU/MoE (Megatron 2024)"});
     r.terms.push_back({"flops.hardware_per_step", r.hardware_flops_per_step, "FLOP",
-                       std::string(t.flash_attention ? "(flash: causal scores counted half) " : "") +
-                       (t.recompute == Recompute::Full ? "model + B·s·Σ_layers forward (full recompute)"
-                       : t.recompute == Recompute::Selective
-                           ? (t.recompute_modules == unsigned(RecomputeModule::CoreAttn)
-                                  ? "model + 3·B·s·Σ_layers 4·s·q (selective recompute)"
-                                  : "model + 3·B·s·Σ_layers 4·s·q if core_attn + B·s·(forward GEMMs of mlp, shared_experts, mla_up_proj)")
-                                                             : "model (no recompute)"),
+                       std::string(t.flash_attention ? "(flash: causal scores counted half) " : "")
+                           + (t.recompute == Recompute::Full ? "model + B·s·Σ_layers forward (full recompute)"
+                                  : t.recompute == Recompute::Selective
+                                  ? (t.recompute_modules == unsigned(RecomputeModule::CoreAttn)
+                                         ? "model + 3·B·s·Σ_layers 4·s·q (selective recompute)"
+                                         : "model + 3·B·s·Σ_layers 4·s·q if core_attn + B·s·(forward GEMMs of mlp, "
+                                           "shared_experts, mla_up_proj)")
+                                  : "model (no recompute)"),
                        num(r.model_flops_per_step) + " + " + num(extra) + (skipped > 0 ? " − " + num(skipped) : ""),
                        "Korthikanti et al. 2022, Appendix A"});
     return r;

@@ -11,7 +11,7 @@
 namespace parascope {
 
 struct FlopsReport {
-    double model_flops_per_step = 0;    // basis of MFU
+    double model_flops_per_step = 0; // basis of MFU
     double hardware_flops_per_step = 0; // + recompute, basis of HFU
     double forward_flops_per_token_layer = 0; // one dense layer, one token (for the timeline)
     double attention_score_flops_per_step = 0; // the scores' share of the model FLOPs (full s×s, ×3)
@@ -23,7 +23,7 @@ struct FlopsReport {
 struct LayerForwardFlops {
     double attention_linear = 0; // QKV and output projections: 2h(q + 2kv) + 2qh (MLA: its own)
     double attention_scores = 0; // QKᵀ and scores·V over s keys: 4·s·q (with a window: fewer keys)
-    double mlp = 0;              // dense MLP, or router + top_k routed + shared experts
+    double mlp = 0; // dense MLP, or router + top_k routed + shared experts
     double total() const { return attention_linear + attention_scores + mlp; }
 };
 

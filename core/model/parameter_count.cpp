@@ -83,10 +83,7 @@ std::int64_t mlpParams(const ModelSpec& m, std::int64_t f)
     return n;
 }
 
-std::int64_t normParams(const ModelSpec& m)
-{
-    return normOver(m, m.hidden);
-}
+std::int64_t normParams(const ModelSpec& m) { return normOver(m, m.hidden); }
 
 namespace {
 // The attention Term: the projections by name, then sinks and the replicated norms.
@@ -110,7 +107,11 @@ Term attentionTerm(const ModelSpec& m, const LayerParams& layer, const char* src
         formula += " + 2·d_head (q/k norms)";
         subst += " + 2·" + num(m.head_dim);
     }
-    return {"params.attention_per_layer", double(layer.attention + layer.attention_replicated), "params", formula, subst,
+    return {"params.attention_per_layer",
+            double(layer.attention + layer.attention_replicated),
+            "params",
+            formula,
+            subst,
             m.mla ? "DeepSeek-V2 §2.1 eq. 9–18 (MLA); Megatron-LM multi_latent_attention.py" : src};
 }
 } // namespace
@@ -140,7 +141,7 @@ ParamCounts countParameters(const ModelSpec& m, Explain explain)
         // The router h×E, with a bias where every linear layer has one (GPT-OSS), the per-expert
         // routing bias (DeepSeek-V3) and the shared experts' gate h×1 (Qwen2-MoE).
         c.moe_layer.router = h * e.experts + (m.bias ? e.experts : 0) + (e.expert_bias ? e.experts : 0)
-                           + (e.shared_expert_gate ? h : 0);
+            + (e.shared_expert_gate ? h : 0);
     }
 
     c.word_embedding = m.vocab * h;
@@ -161,12 +162,11 @@ ParamCounts countParameters(const ModelSpec& m, Explain explain)
     }
     const std::int64_t mtp_active = m.mtp_modules > 0 ? c.mtp_norms + c.mtp_projection + mtp_layer.activePerToken() : 0;
 
-    const std::int64_t outside_layers =
-        c.word_embedding + c.position_embedding + c.output_layer + c.final_norm;
+    const std::int64_t outside_layers = c.word_embedding + c.position_embedding + c.output_layer + c.final_norm;
     c.total = c.dense_layers * c.dense_layer.total() + c.moe_layers * c.moe_layer.total() + outside_layers
-            + m.mtp_modules * c.mtp_module;
-    c.active = c.dense_layers * c.dense_layer.activePerToken()
-             + c.moe_layers * c.moe_layer.activePerToken() + outside_layers + m.mtp_modules * mtp_active;
+        + m.mtp_modules * c.mtp_module;
+    c.active = c.dense_layers * c.dense_layer.activePerToken() + c.moe_layers * c.moe_layer.activePerToken()
+        + outside_layers + m.mtp_modules * mtp_active;
     if (explain == Explain::NumbersOnly)
         return c;
 
@@ -177,12 +177,12 @@ ParamCounts countParameters(const ModelSpec& m, Explain explain)
                        (m.mlp == MlpKind::SwiGlu ? "3·" : "2·") + num(h) + "·" + num(m.ffn_hidden), src});
     if (c.moe_layers > 0) {
         c.terms.push_back({"params.routed_experts_per_layer", double(c.moe_layer.routed_experts), "params",
-                           "E·" + mlp_formula + "_e",
-                           num(m.moe->experts) + "·" + num(mlpParams(m, m.moe->ffn_hidden)), src});
+                           "E·" + mlp_formula + "_e", num(m.moe->experts) + "·" + num(mlpParams(m, m.moe->ffn_hidden)),
+                           src});
     }
     c.terms.push_back({"params.embedding", double(c.word_embedding + c.position_embedding), "params",
-                       m.position == PositionKind::Learned ? "V·h + s_max·h" : "V·h",
-                       num(m.vocab) + "·" + num(h), src});
+                       m.position == PositionKind::Learned ? "V·h + s_max·h" : "V·h", num(m.vocab) + "·" + num(h),
+                       src});
     if (m.mtp_modules > 0) {
         c.terms.push_back({"params.mtp_module", double(c.mtp_module), "params",
                            "2·norm(h) + 2h·h + layer + norm(h) (embedding and output layer shared)",
@@ -191,8 +191,9 @@ ParamCounts countParameters(const ModelSpec& m, Explain explain)
                            "DeepSeek-V3 technical report §2.2.1 (MTP modules)"});
     }
     c.terms.push_back({"params.total", double(c.total), "params",
-                       m.mtp_modules > 0 ? "L_dense·layer + L_moe·moe_layer + embedding + output + final norm + D·mtp_module"
-                                         : "L_dense·layer + L_moe·moe_layer + embedding + output + final norm",
+                       m.mtp_modules > 0
+                           ? "L_dense·layer + L_moe·moe_layer + embedding + output + final norm + D·mtp_module"
+                           : "L_dense·layer + L_moe·moe_layer + embedding + output + final norm",
                        num(c.dense_layers) + "·" + num(c.dense_layer.total()) + " + " + num(c.moe_layers) + "·"
                            + num(c.moe_layer.total()) + " + " + num(outside_layers)
                            + (m.mtp_modules > 0 ? " + " + num(m.mtp_modules) + "·" + num(c.mtp_module) : std::string()),

@@ -8,8 +8,7 @@ namespace parascope {
 // The group of rank 0 holds ranks 0, stride, 2·stride, … (size members). With G GPUs per node:
 // if stride ≥ G every member sits on its own node; otherwise members fill consecutive ranks
 // 0 … stride·(size−1), which span ceil((stride·(size−1)+1)/G) nodes.
-GroupPlacement placeGroup(Group group, std::int64_t size, std::int64_t stride,
-                          const ClusterSpec& cluster)
+GroupPlacement placeGroup(Group group, std::int64_t size, std::int64_t stride, const ClusterSpec& cluster)
 {
     GroupPlacement g;
     g.group = group;

@@ -15,15 +15,16 @@
 namespace parascope {
 
 enum class Link { NvLink, Network, Pcie };
-inline constexpr EnumName<Link> kLinkNames[] = {{Link::NvLink, "nvlink"}, {Link::Network, "network"}, {Link::Pcie, "pcie"}};
+inline constexpr EnumName<Link> kLinkNames[]
+    = {{Link::NvLink, "nvlink"}, {Link::Network, "network"}, {Link::Pcie, "pcie"}};
 constexpr std::span<const EnumName<Link>> enumNames(Link) { return kLinkNames; }
 inline const char* toString(Link v) { return nameOf(v); }
 
 struct GroupPlacement {
     Group group = Group::Tp;
     std::int64_t size = 1;
-    std::int64_t stride = 1;  // rank distance between neighbouring members
-    std::int64_t nodes = 1;   // nodes the group of rank 0 spans
+    std::int64_t stride = 1; // rank distance between neighbouring members
+    std::int64_t nodes = 1; // nodes the group of rank 0 spans
     std::int64_t ranks_per_node = 1; // members that share a node (size / nodes)
     Link link = Link::NvLink; // the slowest link the group's traffic crosses
     bool crossesNodes() const { return nodes > 1; }
@@ -47,8 +48,7 @@ struct Placement {
     const GroupPlacement& group(Group g) const;
 };
 
-GroupPlacement placeGroup(Group group, std::int64_t size, std::int64_t stride,
-                          const ClusterSpec& cluster);
+GroupPlacement placeGroup(Group group, std::int64_t size, std::int64_t stride, const ClusterSpec& cluster);
 Placement placeRanks(const ParallelConfig& p, const ClusterSpec& cluster);
 std::vector<PipelineBoundary> pipelineBoundaries(const ParallelConfig& p, const ClusterSpec& cluster);
 

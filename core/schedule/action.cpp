@@ -17,20 +17,14 @@ char opLetter(OpKind k)
 std::string toString(const Action& a)
 {
     if (a.kind == OpKind::ForwardBackward)
-        return "(" + std::to_string(a.stage) + "F" + std::to_string(a.microbatch) + ";" + std::to_string(a.b_stage) + "B"
-             + std::to_string(a.b_microbatch) + ")";
+        return "(" + std::to_string(a.stage) + "F" + std::to_string(a.microbatch) + ";" + std::to_string(a.b_stage)
+            + "B" + std::to_string(a.b_microbatch) + ")";
     return std::to_string(a.stage) + opLetter(a.kind) + std::to_string(a.microbatch);
 }
 
-int PipelineSchedule::chunkOfStage(int stage) const
-{
-    return stage / ranks;
-}
+int PipelineSchedule::chunkOfStage(int stage) const { return stage / ranks; }
 
-bool PipelineSchedule::isFirstStage(int stage) const
-{
-    return stage == 0 || (bidirectional() && stage == ranks);
-}
+bool PipelineSchedule::isFirstStage(int stage) const { return stage == 0 || (bidirectional() && stage == ranks); }
 
 bool PipelineSchedule::isLastStage(int stage) const
 {

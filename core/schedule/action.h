@@ -14,27 +14,27 @@
 namespace parascope {
 
 enum class OpKind : std::uint8_t {
-    Forward,         // F
-    Backward,        // B: input and weight gradients together
-    BackwardInput,   // I: input gradient only (zero-bubble split)
-    BackwardWeight,  // W: weight gradient only
+    Forward, // F
+    Backward, // B: input and weight gradients together
+    BackwardInput, // I: input gradient only (zero-bubble split)
+    BackwardWeight, // W: weight gradient only
     ForwardBackward, // F&B: a forward and a backward overlapped (DualPipe, DualPipeV)
 };
 char opLetter(OpKind k); // F, B, I, W, X
 
 struct Action {
     OpKind kind = OpKind::Forward;
-    int stage = 0;      // virtual stage; for F&B the stage of the forward half
+    int stage = 0; // virtual stage; for F&B the stage of the forward half
     int microbatch = 0; // for F&B the microbatch of the forward half
-    int b_stage = -1;   // F&B only: the backward half (always a full B)
+    int b_stage = -1; // F&B only: the backward half (always a full B)
     int b_microbatch = -1;
 };
 std::string toString(const Action& a); // "0F1", "(0F3;7B2)"
 
 struct PipelineSchedule {
     ScheduleKind kind = ScheduleKind::OneFOneB;
-    int ranks = 1;          // pipeline ranks (PP)
-    int chunks = 1;         // virtual stages per rank (chunksPerRank())
+    int ranks = 1; // pipeline ranks (PP)
+    int chunks = 1; // virtual stages per rank (chunksPerRank())
     int microbatches = 1;
     std::vector<std::vector<Action>> actions; // one list per rank
 

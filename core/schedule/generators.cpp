@@ -186,12 +186,11 @@ PipelineSchedule zbVSchedule(int p, int m)
 struct DualPipeRank {
     int c0 = 0, c1 = 0;
     int own = 1, rest = 0, main_steps = 0;
-    int parity = 0;               // r (DualPipeV) or half_rank: which half of step 6 splits first
+    int parity = 0; // r (DualPipeV) or half_rank: which half of step 6 splits first
     bool plain_first_pair = false; // the main step's first pair not overlapped (last / middle ranks)
 };
 
-template <class Offset>
-void emitDualPipeRank(std::vector<Action>& list, const DualPipeRank& k, Offset offset)
+template <class Offset> void emitDualPipeRank(std::vector<Action>& list, const DualPipeRank& k, Offset offset)
 {
     Counters n;
     std::deque<Action> pending_w;
@@ -213,7 +212,8 @@ void emitDualPipeRank(std::vector<Action>& list, const DualPipeRank& k, Offset o
         }
     };
     const auto FB = [&](int f_stage, int b_stage) {
-        list.push_back(Action{OpKind::ForwardBackward, f_stage, take(OpKind::Forward, f_stage), b_stage, take(OpKind::Backward, b_stage)});
+        list.push_back(Action{OpKind::ForwardBackward, f_stage, take(OpKind::Forward, f_stage), b_stage,
+                              take(OpKind::Backward, b_stage)});
     };
     for (int i = 0; i < k.rest * 2; ++i) // step 1: nF0
         F(k.c0);
@@ -262,7 +262,8 @@ PipelineSchedule dualPipeVSchedule(int R, int m)
 {
     PipelineSchedule s = make(ScheduleKind::DualPipeV, R, 2, m);
     for (int r = 0; r < R; ++r)
-        emitDualPipeRank(s.actions[r], {r, 2 * R - 1 - r, r + 1, R - r - 1, m - 2 * R + r + 1, r, r == R - 1}, [](int) { return 0; });
+        emitDualPipeRank(s.actions[r], {r, 2 * R - 1 - r, r + 1, R - r - 1, m - 2 * R + r + 1, r, r == R - 1},
+                         [](int) { return 0; });
     return s;
 }
 
@@ -280,8 +281,8 @@ PipelineSchedule dualPipeSchedule(int p, int m)
         const int forward_stage = r, reverse_stage = 2 * p - 1 - r;
         const bool second_half = r >= H;
         emitDualPipeRank(s.actions[r],
-                         {second_half ? reverse_stage : forward_stage, second_half ? forward_stage : reverse_stage, half_rank + 1,
-                          H - half_rank - 1, half_m - p + half_rank + 1, half_rank, half_rank == H - 1},
+                         {second_half ? reverse_stage : forward_stage, second_half ? forward_stage : reverse_stage,
+                          half_rank + 1, H - half_rank - 1, half_m - p + half_rank + 1, half_rank, half_rank == H - 1},
                          [&](int stage) { return stage >= p ? half_m : 0; });
     }
     return s;

@@ -12,7 +12,7 @@ namespace parascope {
 struct ScheduleRequest {
     ScheduleKind kind = ScheduleKind::OneFOneB;
     int ranks = 1;
-    int vpp = 1;            // interleaved only
+    int vpp = 1; // interleaved only
     int microbatches = 1;
 };
 

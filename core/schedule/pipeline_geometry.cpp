@@ -11,10 +11,7 @@ int chunksPerRank(const ParallelConfig& p)
     return mirroredPlacement(p.schedule) ? 2 : 1;
 }
 
-int passesPerRank(const ParallelConfig& p)
-{
-    return isBidirectional(p.schedule) ? 1 : chunksPerRank(p);
-}
+int passesPerRank(const ParallelConfig& p) { return isBidirectional(p.schedule) ? 1 : chunksPerRank(p); }
 
 int rankOfVirtualStage(int stage, int ranks, bool mirrored)
 {

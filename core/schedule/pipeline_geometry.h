@@ -39,10 +39,10 @@ int rankOfVirtualStage(int stage, int ranks, bool mirrored);
 
 struct StageLayers {
     int rank = 0;
-    int layers = 0;        // transformer layers on this rank (all its virtual chunks)
-    int moe_layers = 0;    // of which MoE
+    int layers = 0; // transformer layers on this rank (all its virtual chunks)
+    int moe_layers = 0; // of which MoE
     bool has_embedding = false; // input embedding (+ learned positions)
-    bool has_output = false;    // final norm + output layer (and its loss)
+    bool has_output = false; // final norm + output layer (and its loss)
 };
 
 struct VirtualStage {
@@ -52,13 +52,13 @@ struct VirtualStage {
 
 struct PipelineGeometry {
     ScheduleKind kind = ScheduleKind::OneFOneB;
-    int ranks = 1;              // PP
-    int chunks = 1;             // chunksPerRank()
-    bool v_shape = false;       // isVShape()
+    int ranks = 1; // PP
+    int chunks = 1; // chunksPerRank()
+    bool v_shape = false; // isVShape()
     bool bidirectional = false; // isBidirectional(): DualPipe's two model copies
     bool split_backward = false; // splitsBackward()
     std::vector<StageLayers> rank_layers; // per rank
-    std::vector<VirtualStage> stages;     // per virtual stage, in pipeline order (ranks · chunks)
+    std::vector<VirtualStage> stages; // per virtual stage, in pipeline order (ranks · chunks)
 
     int virtualStages() const { return ranks * chunks; }
     int rankOfStage(int stage) const { return rankOfVirtualStage(stage, ranks, mirroredPlacement(kind)); }
@@ -71,7 +71,8 @@ struct PipelineGeometry {
 // embedding and one for the output layer + loss when Megatron accounts for them.
 inline long long pipelineSlots(const ModelSpec& m, const ParallelConfig& p)
 {
-    return (long long)m.layers + (p.account_for_embedding_in_pipeline_split ? 1 : 0) + (p.account_for_loss_in_pipeline_split ? 1 : 0);
+    return (long long)m.layers + (p.account_for_embedding_in_pipeline_split ? 1 : 0)
+        + (p.account_for_loss_in_pipeline_split ? 1 : 0);
 }
 
 // Even split of the layers by default (a remainder goes one layer each to the first ranks,

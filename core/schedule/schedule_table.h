@@ -36,18 +36,18 @@ struct PipelineShape {
 
 struct ScheduleRow {
     ScheduleKind kind;
-    Localized label;             // what the screens and the reports call it
+    Localized label; // what the screens and the reports call it
     StagePlacement placement;
-    bool split_backward;         // backward split into input (B/I) and weight (W) gradients
-    bool chunks_from_vpp;        // a rank holds vpp chunks (else 2 for V shape / bidirectional, else 1)
-    bool overlaps_f_and_b;       // runs a forward and a backward overlapped (F&B), each hiding the other's all-to-alls
+    bool split_backward; // backward split into input (B/I) and weight (W) gradients
+    bool chunks_from_vpp; // a rank holds vpp chunks (else 2 for V shape / bidirectional, else 1)
+    bool overlaps_f_and_b; // runs a forward and a backward overlapped (F&B), each hiding the other's all-to-alls
     SearchUse search;
     PipelineSchedule (*generate)(const ScheduleRequest&);
     std::string (*requirement)(const ScheduleRequest&); // why it cannot be generated; "" when it can
     double (*inflight)(const PipelineShape&, int rank); // peak in-flight microbatches of a rank
     Term (*inflight_term)(const PipelineShape&, int rank); // its formula, substitution and source
-    double (*bubble)(const PipelineShape&);             // idle time in unit costs F = 1, B = 2, Bi = W = 1, F&B = 3
-    Term (*bubble_term)(const PipelineShape&);          // the bubble fraction as a lecture writes it
+    double (*bubble)(const PipelineShape&); // idle time in unit costs F = 1, B = 2, Bi = W = 1, F&B = 3
+    Term (*bubble_term)(const PipelineShape&); // the bubble fraction as a lecture writes it
 
     bool mirrored() const { return placement != StagePlacement::Loop; }
 };

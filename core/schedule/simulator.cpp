@@ -9,7 +9,8 @@ namespace parascope {
 
 bool isCompute(OpType t)
 {
-    return t == OpType::F || t == OpType::B || t == OpType::I || t == OpType::W || t == OpType::FB || t == OpType::Optimizer;
+    return t == OpType::F || t == OpType::B || t == OpType::I || t == OpType::W || t == OpType::FB
+        || t == OpType::Optimizer;
 }
 
 namespace {
@@ -20,9 +21,11 @@ struct Ends {
     int m = 0;
     std::vector<double> f, b, i; // b: end of B or I (the input gradient is ready); i: end of I or B
     explicit Ends(int stages, int microbatches)
-        : m(microbatches), f(std::size_t(stages) * microbatches, kUnset), b(f.size(), kUnset), i(f.size(), kUnset)
-    {
-    }
+        : m(microbatches)
+        , f(std::size_t(stages) * microbatches, kUnset)
+        , b(f.size(), kUnset)
+        , i(f.size(), kUnset)
+    { }
     std::size_t at(int s, int mb) const { return std::size_t(s) * m + mb; }
 };
 
@@ -145,7 +148,8 @@ Timeline simulate(const SimulationInput& in)
     const auto recordSend = [&](int r, int to_stage, int stage, int mb, double start) {
         const double t = in.p2pBetween(r, sch.rankOfStage(to_stage));
         if (in.record_ops && t > 0)
-            tl.ops.push_back({r, true, OpType::Send, stage, sch.chunkOfStage(stage), mb, start, start + t, t, to_stage});
+            tl.ops.push_back(
+                {r, true, OpType::Send, stage, sch.chunkOfStage(stage), mb, start, start + t, t, to_stage});
         // A blocking send holds its rank until the data has arrived: exposed communication.
         if (in.blocking_sends && start + t > clock[r]) {
             const double held = start + t - clock[r];
@@ -296,7 +300,8 @@ Timeline simulate(const SimulationInput& in)
         }
         if (t.param_gather_s > 0) {
             if (in.record_ops)
-                tl.ops.push_back({r, true, OpType::AllGather, -1, 0, -1, now, now + t.param_gather_s, t.param_gather_s});
+                tl.ops.push_back(
+                    {r, true, OpType::AllGather, -1, 0, -1, now, now + t.param_gather_s, t.param_gather_s});
             tl.tail_exposed_s[r] += t.param_gather_s;
             now += t.param_gather_s;
         }

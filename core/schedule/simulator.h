@@ -18,12 +18,31 @@
 namespace parascope {
 
 enum class OpType : std::uint8_t {
-    F, B, I, W, FB,                     // compute (FB: overlapped forward + backward)
-    Send, Recv,                         // pipeline p2p (drawn on the communication lane)
-    AllReduce, ReduceScatter, AllGather, AllToAll,
+    F,
+    B,
+    I,
+    W,
+    FB, // compute (FB: overlapped forward + backward)
+    Send,
+    Recv, // pipeline p2p (drawn on the communication lane)
+    AllReduce,
+    ReduceScatter,
+    AllGather,
+    AllToAll,
     Optimizer,
 };
-inline constexpr EnumName<OpType> kOpTypeNames[] = {{OpType::F, "F"}, {OpType::B, "B"}, {OpType::I, "I"}, {OpType::W, "W"}, {OpType::FB, "F&B"}, {OpType::Send, "send"}, {OpType::Recv, "recv"}, {OpType::AllReduce, "all_reduce"}, {OpType::ReduceScatter, "reduce_scatter"}, {OpType::AllGather, "all_gather"}, {OpType::AllToAll, "all_to_all"}, {OpType::Optimizer, "optimizer"}};
+inline constexpr EnumName<OpType> kOpTypeNames[] = {{OpType::F, "F"},
+                                                    {OpType::B, "B"},
+                                                    {OpType::I, "I"},
+                                                    {OpType::W, "W"},
+                                                    {OpType::FB, "F&B"},
+                                                    {OpType::Send, "send"},
+                                                    {OpType::Recv, "recv"},
+                                                    {OpType::AllReduce, "all_reduce"},
+                                                    {OpType::ReduceScatter, "reduce_scatter"},
+                                                    {OpType::AllGather, "all_gather"},
+                                                    {OpType::AllToAll, "all_to_all"},
+                                                    {OpType::Optimizer, "optimizer"}};
 constexpr std::span<const EnumName<OpType>> enumNames(OpType) { return kOpTypeNames; }
 inline const char* toString(OpType v) { return nameOf(v); }
 bool isCompute(OpType);
@@ -32,11 +51,11 @@ struct TimedOp {
     int rank = 0;
     bool comm_lane = false;
     OpType type = OpType::F;
-    int stage = -1;      // virtual stage
-    int chunk = 0;       // which of the rank's chunks
+    int stage = -1; // virtual stage
+    int chunk = 0; // which of the rank's chunks
     int microbatch = -1; // −1 for per-step ops (all-reduce, optimizer)
     double start_s = 0, end_s = 0;
-    double comm_s = 0;   // of the duration, communication not hidden (TP/EP/CP inside the op)
+    double comm_s = 0; // of the duration, communication not hidden (TP/EP/CP inside the op)
     int peer_stage = -1; // a send: the virtual stage that receives it
 };
 
@@ -61,20 +80,20 @@ struct RankTail {
     double last_bucket_s = 0;
     OpType grad_reduce_type = OpType::AllReduce;
     bool overlap_grad_reduce = true;
-    double optimizer_s = 0;    // with the gradient compression pass, when the gradients travel compressed
+    double optimizer_s = 0; // with the gradient compression pass, when the gradients travel compressed
     double param_gather_s = 0; // exposed part only
 };
 
 struct SimulationInput {
     const PipelineSchedule* schedule = nullptr;
     std::vector<StageCost> stages; // one per virtual stage
-    double p2p_s = 0;              // one activation or gradient between two ranks
+    double p2p_s = 0; // one activation or gradient between two ranks
     // Per pipeline boundary (rank r ↔ r + 1; the last entry of an interleaved pipeline is the
     // wrap from the last rank to rank 0), when the boundaries' links differ; else p2p_s for all.
     std::vector<double> boundary_p2p_s;
     double p2pBetween(int from_rank, int to_rank) const;
-    std::vector<RankTail> tails;   // one per rank (optional)
-    bool record_ops = true;        // false: timings only (search, sweeps)
+    std::vector<RankTail> tails; // one per rank (optional)
+    bool record_ops = true; // false: timings only (search, sweeps)
     // Each send to another rank blocks its sender until it has arrived (no overlap of pipeline
     // communication with compute); false: the sender computes on.
     bool blocking_sends = false;
@@ -82,17 +101,17 @@ struct SimulationInput {
 
 struct Timeline {
     int ranks = 0;
-    std::vector<TimedOp> ops;        // compute and communication ops, by rank then time
-    double pipeline_end_s = 0;       // last pipeline op of any rank
-    double step_s = 0;               // including the tails
-    std::vector<double> busy_s;      // per rank: compute-lane busy time of the pipeline ops
+    std::vector<TimedOp> ops; // compute and communication ops, by rank then time
+    double pipeline_end_s = 0; // last pipeline op of any rank
+    double step_s = 0; // including the tails
+    std::vector<double> busy_s; // per rank: compute-lane busy time of the pipeline ops
     std::vector<double> comm_in_ops_s; // per rank: exposed communication inside pipeline ops
     std::vector<double> pipeline_end_per_rank_s;
     std::vector<double> tail_exposed_s; // per rank: exposed grad reduce + param gather
     std::vector<double> step_end_per_rank_s; // per rank: end of its tail (optimizer, gathers)
     std::vector<double> peak_inflight; // per rank, in units of "the rank's layers for one microbatch"
     bool deadlock = false;
-    std::string problem;             // why it deadlocked
+    std::string problem; // why it deadlocked
 };
 
 Timeline simulate(const SimulationInput& in);

@@ -9,7 +9,8 @@ std::vector<std::string> validateSchedule(const PipelineSchedule& s)
     std::vector<std::string> problems;
     const int S = s.stages(), m = s.microbatches;
     if (int(s.actions.size()) != s.ranks) {
-        problems.push_back("has " + std::to_string(s.actions.size()) + " action lists for " + std::to_string(s.ranks) + " ranks");
+        problems.push_back("has " + std::to_string(s.actions.size()) + " action lists for " + std::to_string(s.ranks)
+                           + " ranks");
         return problems;
     }
     // Per (stage, microbatch): how often F, the input gradient (B or I) and the weight gradient

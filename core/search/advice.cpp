@@ -69,7 +69,10 @@ Outcome summarize(const Estimate& e)
 
 class Evaluator {
 public:
-    Evaluator(int budget, const std::function<bool()>& cancelled) : budget_(budget), cancelled_(cancelled) {}
+    Evaluator(int budget, const std::function<bool()>& cancelled)
+        : budget_(budget)
+        , cancelled_(cancelled)
+    { }
 
     // nullptr when the budget is spent or the caller cancelled.
     const Outcome* run(const Candidate& c)
@@ -151,7 +154,8 @@ Advice make(const std::string& code, Goal goal, const Candidate& c, const Outcom
     if (goal == Goal::Exposed)
         parts.push_back({"exposed communication " + formatPercent(alt.exposedShare()) + " of the step (now "
                              + formatPercent(base.exposedShare()) + ")",
-                         "未重叠通信占单步耗时 " + formatPercent(alt.exposedShare()) + "（当前 " + formatPercent(base.exposedShare()) + "）"});
+                         "未重叠通信占单步耗时 " + formatPercent(alt.exposedShare()) + "（当前 "
+                             + formatPercent(base.exposedShare()) + "）"});
     if (goal == Goal::Fit)
         parts.push_back(peak);
     // Relative to a step that ran; an invalid configuration's step is no reference.
@@ -160,7 +164,8 @@ Advice make(const std::string& code, Goal goal, const Candidate& c, const Outcom
     parts.push_back({"step " + formatSeconds(alt.step) + (step_change.empty() ? "" : " (" + step_change + ")"),
                      "单步耗时 " + formatSeconds(alt.step) + (step_change.empty() ? "" : "（" + step_change + "）")});
     if (changed(c, "training.global_batch") && relative)
-        parts.push_back({"tokens/s " + change(base.tokens, alt.tokens), "吞吐 tokens/s " + change(base.tokens, alt.tokens)});
+        parts.push_back(
+            {"tokens/s " + change(base.tokens, alt.tokens), "吞吐 tokens/s " + change(base.tokens, alt.tokens)});
     if (goal != Goal::Fit)
         parts.push_back(peak);
     a.message = a.what;
@@ -196,9 +201,10 @@ void rank(Goal goal, std::vector<Found>& found)
 double screenedPeak(const Scenario& s, const ParamCounts& params)
 {
     const PipelineGeometry geometry = pipelineGeometry(s.model, s.parallel);
-    const std::vector<double> inflight =
-        inflightMicrobatches(s.parallel.schedule, s.parallel.pp, s.parallel.vpp, std::max(1LL, s.microbatches()));
-    return computeMemory(s, params, geometry, inflight, placeRanks(s.parallel, s.cluster), Explain::NumbersOnly).peak_bytes;
+    const std::vector<double> inflight
+        = inflightMicrobatches(s.parallel.schedule, s.parallel.pp, s.parallel.vpp, std::max(1LL, s.microbatches()));
+    return computeMemory(s, params, geometry, inflight, placeRanks(s.parallel, s.cluster), Explain::NumbersOnly)
+        .peak_bytes;
 }
 
 // The combinations, nearest first (fewest knobs), are screened for memory; those that fit on the
@@ -272,8 +278,9 @@ AdviceList advise(const Scenario& sc, const Estimate& est, const AdviceOptions& 
 
     // Bounded work: a pipeline of thousands of stages costs more per evaluation.
     const long long stages = std::max<long long>(1, (long long)est.memory.stages.size());
-    const int budget = stages <= 1024 ? options.max_evaluations
-                                      : std::min<int>(options.max_evaluations, std::max<long long>(4, options.max_evaluations * 1024 / stages));
+    const int budget = stages <= 1024
+        ? options.max_evaluations
+        : std::min<int>(options.max_evaluations, std::max<long long>(4, options.max_evaluations * 1024 / stages));
     Evaluator ev(budget, options.cancelled);
     const Outcome base = summarize(est);
     const long long m = std::max(1LL, est.microbatches);
@@ -295,12 +302,14 @@ AdviceList advise(const Scenario& sc, const Estimate& est, const AdviceOptions& 
         if (goal == Goal::Fit) {
             found = fitMemory(sc, est, base, m, ev, options.per_problem);
         } else {
-            std::vector<Scenario> moves = goal == Goal::Bubble    ? bubbleMoves(sc, m)
-                                        : goal == Goal::Exposed ? exposedMoves(sc, est, m)
-                                                                : ruleFixes(code, sc, m);
+            std::vector<Scenario> moves = goal == Goal::Bubble ? bubbleMoves(sc, m)
+                : goal == Goal::Exposed                        ? exposedMoves(sc, est, m)
+                                                               : ruleFixes(code, sc, m);
             for (const Scenario& s : moves) {
                 const std::optional<Candidate> c = candidateOf(sc, s);
-                if (!c || std::any_of(found.begin(), found.end(), [&](const Found& f) { return f.candidate.key == c->key; }))
+                if (!c || std::any_of(found.begin(), found.end(), [&](const Found& f) {
+                        return f.candidate.key == c->key;
+                    }))
                     continue;
                 const Outcome* o = ev.run(*c);
                 if (o && accepts(goal, code, base, *o))
@@ -320,7 +329,8 @@ AdviceList advise(const Scenario& sc, const Estimate& est, const AdviceOptions& 
                 std::string kind;
                 for (const AdviceChange& c : f.candidate.changes)
                     kind += c.path + ";";
-                if (std::find(chosen.begin(), chosen.end(), &f) != chosen.end() || (pass == 0 && !kinds.insert(kind).second))
+                if (std::find(chosen.begin(), chosen.end(), &f) != chosen.end()
+                    || (pass == 0 && !kinds.insert(kind).second))
                     continue;
                 chosen.push_back(&f);
             }
@@ -360,11 +370,19 @@ nlohmann::json adviceToJson(const std::vector<Advice>& advice, const std::string
         nlohmann::json changes = nlohmann::json::object();
         for (const AdviceChange& c : a.changes)
             changes[c.path] = adviceValueJson(c);
-        list.push_back({{"code", a.code}, {"changes", changes}, {"knobs", a.knobs}, {"message", a.message.in(lang)},
-                        {"message_en", a.message.en}, {"message_zh", a.message.zh},
-                        {"peak_bytes", std::int64_t(a.peak_bytes + 0.5)}, {"capacity_bytes", std::int64_t(a.capacity_bytes + 0.5)},
-                        {"fits", a.fits}, {"step_s", a.step_s}, {"tokens_per_s", a.tokens_per_s},
-                        {"bubble_fraction", a.bubble_fraction}, {"exposed_comm_s", a.exposed_comm_s}});
+        list.push_back({{"code", a.code},
+                        {"changes", changes},
+                        {"knobs", a.knobs},
+                        {"message", a.message.in(lang)},
+                        {"message_en", a.message.en},
+                        {"message_zh", a.message.zh},
+                        {"peak_bytes", std::int64_t(a.peak_bytes + 0.5)},
+                        {"capacity_bytes", std::int64_t(a.capacity_bytes + 0.5)},
+                        {"fits", a.fits},
+                        {"step_s", a.step_s},
+                        {"tokens_per_s", a.tokens_per_s},
+                        {"bubble_fraction", a.bubble_fraction},
+                        {"exposed_comm_s", a.exposed_comm_s}});
     }
     return list;
 }
@@ -389,8 +407,9 @@ std::string adviceText(const Estimate& est, const std::vector<Advice>& advice, c
     std::string o = zh ? "\n建议（每项调整均已重新评估，共 " + n((long long)lines.size()) + " 条）\n"
                        : "\nAdvice, each change evaluated (" + n((long long)lines.size()) + ")\n";
     if (lines.empty())
-        o += zh ? "  尝试过的调整（GPU 数不变）都无法在不引入新问题的前提下解决上述问题。\n"
-                : "  none found: none of the changes tried (on the same GPUs) removes a problem without adding another.\n";
+        o += zh
+            ? "  尝试过的调整（GPU 数不变）都无法在不引入新问题的前提下解决上述问题。\n"
+            : "  none found: none of the changes tried (on the same GPUs) removes a problem without adding another.\n";
     for (const auto& [codes, message] : lines)
         o += "  " + codes + (zh ? "：" : ": ") + message + "\n";
     return o;

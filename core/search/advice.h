@@ -38,19 +38,19 @@ struct AdviceChange {
 };
 
 struct Advice {
-    std::string code;                  // the diagnostic it answers ("out_of_memory", "large_bubble", …)
+    std::string code; // the diagnostic it answers ("out_of_memory", "large_bubble", …)
     std::vector<AdviceChange> changes; // never empty
-    int knobs = 0;                     // knobs a user moves (TP with its DP and SP is one)
-    Localized what;                    // "ZeRO-2 + full recompute"
-    Localized message;                 // what + ": " + what it gives
+    int knobs = 0; // knobs a user moves (TP with its DP and SP is one)
+    Localized what; // "ZeRO-2 + full recompute"
+    Localized message; // what + ": " + what it gives
     // The evaluation of the changed scenario.
     double peak_bytes = 0, capacity_bytes = 0, step_s = 0, tokens_per_s = 0, bubble_fraction = 0, exposed_comm_s = 0;
     bool fits = false;
 };
 
 struct AdviceOptions {
-    int max_evaluations = 60;      // evaluate() calls in all
-    std::size_t per_problem = 3;   // advice items per diagnostic code at most
+    int max_evaluations = 60; // evaluate() calls in all
+    std::size_t per_problem = 3; // advice items per diagnostic code at most
     std::function<bool()> cancelled; // polled between evaluations (the app's cancel token)
 };
 
@@ -60,7 +60,7 @@ struct AdviceList {
     // within a code, different moves before variants of one. A problem may have none: nothing
     // tried fixes it on these GPUs without adding another.
     std::vector<Advice> items;
-    int evaluations = 0;    // evaluate() calls made (≤ max_evaluations)
+    int evaluations = 0; // evaluate() calls made (≤ max_evaluations)
     bool cancelled = false; // `cancelled` said stop: the items found until then
 };
 

@@ -13,8 +13,7 @@ namespace {
 
 // ---- The fields advice may change, in the order a change list names them ----------------------
 
-template <NamedEnum E>
-long long positionOf(E v)
+template <NamedEnum E> long long positionOf(E v)
 {
     const auto table = enumNames(E{});
     for (std::size_t i = 0; i < table.size(); ++i)
@@ -23,37 +22,45 @@ long long positionOf(E v)
     return 0;
 }
 
-template <NamedEnum E>
-E atPosition(long long i)
+template <NamedEnum E> E atPosition(long long i)
 {
     const auto table = enumNames(E{});
     return table[std::size_t(std::clamp<long long>(i, 0, (long long)table.size() - 1))].value;
 }
 
 const Field kFields[] = {
-    {"parallel.tp", [](const Scenario& s) -> long long { return s.parallel.tp; }, [](Scenario& s, long long v) { s.parallel.tp = int(v); }, nullptr, false},
+    {"parallel.tp", [](const Scenario& s) -> long long { return s.parallel.tp; },
+     [](Scenario& s, long long v) { s.parallel.tp = int(v); }, nullptr, false},
     {"parallel.pp", [](const Scenario& s) -> long long { return s.parallel.pp; },
      [](Scenario& s, long long v) {
          s.parallel.pp = int(v);
          s.parallel.stage_layers.clear(); // as the PP knob: the list names the old stages
      },
      nullptr, false},
-    {"parallel.cp", [](const Scenario& s) -> long long { return s.parallel.cp; }, [](Scenario& s, long long v) { s.parallel.cp = int(v); }, nullptr, false},
-    {"parallel.dp", [](const Scenario& s) -> long long { return s.parallel.dp; }, [](Scenario& s, long long v) { s.parallel.dp = int(v); }, nullptr, false},
-    {"parallel.ep", [](const Scenario& s) -> long long { return s.parallel.ep; }, [](Scenario& s, long long v) { s.parallel.ep = int(v); }, nullptr, false},
+    {"parallel.cp", [](const Scenario& s) -> long long { return s.parallel.cp; },
+     [](Scenario& s, long long v) { s.parallel.cp = int(v); }, nullptr, false},
+    {"parallel.dp", [](const Scenario& s) -> long long { return s.parallel.dp; },
+     [](Scenario& s, long long v) { s.parallel.dp = int(v); }, nullptr, false},
+    {"parallel.ep", [](const Scenario& s) -> long long { return s.parallel.ep; },
+     [](Scenario& s, long long v) { s.parallel.ep = int(v); }, nullptr, false},
     {"parallel.sequence_parallel", [](const Scenario& s) -> long long { return s.parallel.sequence_parallel; },
      [](Scenario& s, long long v) { s.parallel.sequence_parallel = v != 0; }, nullptr, true},
     {"parallel.schedule", [](const Scenario& s) { return positionOf(s.parallel.schedule); },
      [](Scenario& s, long long v) { s.parallel.schedule = atPosition<ScheduleKind>(v); },
      [](long long v) { return toString(atPosition<ScheduleKind>(v)); }, false},
-    {"parallel.vpp", [](const Scenario& s) -> long long { return s.parallel.vpp; }, [](Scenario& s, long long v) { s.parallel.vpp = int(v); }, nullptr, false},
-    {"parallel.zero", [](const Scenario& s) -> long long { return s.parallel.zero; }, [](Scenario& s, long long v) { s.parallel.zero = int(v); }, nullptr, false},
+    {"parallel.vpp", [](const Scenario& s) -> long long { return s.parallel.vpp; },
+     [](Scenario& s, long long v) { s.parallel.vpp = int(v); }, nullptr, false},
+    {"parallel.zero", [](const Scenario& s) -> long long { return s.parallel.zero; },
+     [](Scenario& s, long long v) { s.parallel.zero = int(v); }, nullptr, false},
     {"training.recompute", [](const Scenario& s) { return positionOf(s.training.recompute); },
      [](Scenario& s, long long v) { s.training.recompute = atPosition<Recompute>(v); },
      [](long long v) { return toString(atPosition<Recompute>(v)); }, false},
-    {"training.micro_batch", [](const Scenario& s) -> long long { return s.training.micro_batch; }, [](Scenario& s, long long v) { s.training.micro_batch = v; }, nullptr, false},
-    {"training.global_batch", [](const Scenario& s) -> long long { return s.training.global_batch; }, [](Scenario& s, long long v) { s.training.global_batch = v; }, nullptr, false},
-    {"training.seq_len", [](const Scenario& s) -> long long { return s.training.seq_len; }, [](Scenario& s, long long v) { s.training.seq_len = v; }, nullptr, false},
+    {"training.micro_batch", [](const Scenario& s) -> long long { return s.training.micro_batch; },
+     [](Scenario& s, long long v) { s.training.micro_batch = v; }, nullptr, false},
+    {"training.global_batch", [](const Scenario& s) -> long long { return s.training.global_batch; },
+     [](Scenario& s, long long v) { s.training.global_batch = v; }, nullptr, false},
+    {"training.seq_len", [](const Scenario& s) -> long long { return s.training.seq_len; },
+     [](Scenario& s, long long v) { s.training.seq_len = v; }, nullptr, false},
     {"parallel.tp_comm_overlap", [](const Scenario& s) -> long long { return s.parallel.tp_comm_overlap; },
      [](Scenario& s, long long v) { s.parallel.tp_comm_overlap = v != 0; }, nullptr, true},
     {"parallel.overlap_grad_reduce", [](const Scenario& s) -> long long { return s.parallel.overlap_grad_reduce; },
@@ -98,8 +105,9 @@ int knobCount(const Candidate& c)
 {
     const bool layout = changed(c, "parallel.tp") || changed(c, "parallel.pp") || changed(c, "parallel.cp");
     int k = 0;
-    for (const char* path : {"parallel.tp", "parallel.pp", "parallel.cp", "parallel.ep", "parallel.zero", "training.recompute",
-                             "training.micro_batch", "training.seq_len", "parallel.tp_comm_overlap", "parallel.overlap_grad_reduce"})
+    for (const char* path :
+         {"parallel.tp", "parallel.pp", "parallel.cp", "parallel.ep", "parallel.zero", "training.recompute",
+          "training.micro_batch", "training.seq_len", "parallel.tp_comm_overlap", "parallel.overlap_grad_reduce"})
         k += changed(c, path) ? 1 : 0;
     if (changed(c, "parallel.schedule") || changed(c, "parallel.vpp"))
         ++k;
@@ -119,8 +127,10 @@ Localized describe(const Candidate& c)
     std::vector<Localized> layout, others;
     const auto v = [&](const char* path) { return changed(c, path); };
     if (v("parallel.tp")) // with SP when it comes along
-        layout.push_back({"TP " + n(s.parallel.tp) + (v("parallel.sequence_parallel") && s.parallel.sequence_parallel ? " + SP" : ""),
-                          "TP " + n(s.parallel.tp) + (v("parallel.sequence_parallel") && s.parallel.sequence_parallel ? " + SP" : "")});
+        layout.push_back({"TP " + n(s.parallel.tp)
+                              + (v("parallel.sequence_parallel") && s.parallel.sequence_parallel ? " + SP" : ""),
+                          "TP " + n(s.parallel.tp)
+                              + (v("parallel.sequence_parallel") && s.parallel.sequence_parallel ? " + SP" : "")});
     if (v("parallel.pp"))
         layout.push_back({"PP " + n(s.parallel.pp), "PP " + n(s.parallel.pp)});
     if (v("parallel.cp"))
@@ -149,8 +159,9 @@ Localized describe(const Candidate& c)
         others.push_back({"micro batch " + n(s.training.micro_batch), "微批大小 " + n(s.training.micro_batch)});
     if (v("training.global_batch")) {
         const long long m = s.microbatches();
-        others.push_back({"global batch " + n(s.training.global_batch) + " (" + countOf(m, "microbatch", "microbatches") + ")",
-                          "全局批大小 " + n(s.training.global_batch) + "（" + n(m) + " 个微批）"});
+        others.push_back(
+            {"global batch " + n(s.training.global_batch) + " (" + countOf(m, "microbatch", "microbatches") + ")",
+             "全局批大小 " + n(s.training.global_batch) + "（" + n(m) + " 个微批）"});
     }
     if (v("training.seq_len"))
         others.push_back({"sequence length " + n(s.training.seq_len), "序列长度 " + n(s.training.seq_len)});
@@ -158,8 +169,9 @@ Localized describe(const Candidate& c)
         others.push_back(s.parallel.tp_comm_overlap ? Localized{"TP communication overlap on", "开启 TP 通信重叠"}
                                                     : Localized{"TP communication overlap off", "关闭 TP 通信重叠"});
     if (v("parallel.overlap_grad_reduce"))
-        others.push_back(s.parallel.overlap_grad_reduce ? Localized{"gradient reduction overlapped", "开启梯度归约重叠"}
-                                                        : Localized{"gradient reduction not overlapped", "关闭梯度归约重叠"});
+        others.push_back(s.parallel.overlap_grad_reduce
+                             ? Localized{"gradient reduction overlapped", "开启梯度归约重叠"}
+                             : Localized{"gradient reduction not overlapped", "关闭梯度归约重叠"});
     Localized out;
     for (std::size_t i = 0; i < layout.size(); ++i) {
         out.en += (i ? ", " : "") + layout[i].en;

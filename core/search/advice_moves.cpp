@@ -61,10 +61,7 @@ bool setCp(Scenario& s, long long cp, long long m)
     return s.training.seq_len % (2 * cp) == 0 && moveDegree(s, s.parallel.cp, cp, m);
 }
 
-bool tpSplitsHeads(const Scenario& s, long long tp)
-{
-    return s.model.heads % tp == 0 && s.model.kv_heads % tp == 0;
-}
+bool tpSplitsHeads(const Scenario& s, long long tp) { return s.model.heads % tp == 0 && s.model.kv_heads % tp == 0; }
 
 // A knob's values, weakest (least memory saved) first. Applied in the order of the dimensions, so
 // that ZeRO sees the DP the layout moves left.
@@ -95,14 +92,26 @@ std::vector<Dimension> memoryDimensions(const Scenario& base, long long m)
             return (long long)s.parallel.dp * s.parallel.cp > 1 && (z < 2 || s.parallel.pp == 1);
         });
     if (base.training.recompute == Recompute::None)
-        recompute.values.push_back([](Scenario& s) { s.training.recompute = Recompute::Selective; return true; });
+        recompute.values.push_back([](Scenario& s) {
+            s.training.recompute = Recompute::Selective;
+            return true;
+        });
     if (base.training.recompute != Recompute::Full)
-        recompute.values.push_back([](Scenario& s) { s.training.recompute = Recompute::Full; return true; });
+        recompute.values.push_back([](Scenario& s) {
+            s.training.recompute = Recompute::Full;
+            return true;
+        });
     const long long mb = base.training.micro_batch;
     if (mb > 1 && mb % 2 == 0 && mb / 2 > 1)
-        micro.values.push_back([mb](Scenario& s) { s.training.micro_batch = mb / 2; return true; });
+        micro.values.push_back([mb](Scenario& s) {
+            s.training.micro_batch = mb / 2;
+            return true;
+        });
     if (mb > 1)
-        micro.values.push_back([](Scenario& s) { s.training.micro_batch = 1; return true; });
+        micro.values.push_back([](Scenario& s) {
+            s.training.micro_batch = 1;
+            return true;
+        });
     for (Dimension* d : {&tp, &pp, &cp, &zero, &recompute, &micro})
         if (!d->values.empty())
             dims.push_back(std::move(*d));
@@ -141,7 +150,6 @@ std::vector<Scenario> tpIntoNodeMoves(const Scenario& base, long long m)
 }
 
 } // namespace
-
 
 std::vector<Candidate> memoryCombinations(const Scenario& base, long long m)
 {
@@ -204,8 +212,7 @@ std::vector<Scenario> bubbleMoves(const Scenario& base, long long m)
         return false;
     };
     if (p.schedule == ScheduleKind::OneFOneB || p.schedule == ScheduleKind::GPipe) {
-        for (int v = 2; v <= 8 && !interleaved(v); ++v) {
-        }
+        for (int v = 2; v <= 8 && !interleaved(v); ++v) { }
         s = base;
         s.parallel.schedule = ScheduleKind::ZbH1;
         s.parallel.vpp = 1;
@@ -336,7 +343,9 @@ std::vector<Scenario> ruleFixes(const std::string& code, const Scenario& base, l
                     push(true);
                     break;
                 }
-        s.parallel.schedule = p.schedule == ScheduleKind::Interleaved || mirroredPlacement(p.schedule) ? ScheduleKind::OneFOneB : p.schedule;
+        s.parallel.schedule = p.schedule == ScheduleKind::Interleaved || mirroredPlacement(p.schedule)
+            ? ScheduleKind::OneFOneB
+            : p.schedule;
         s.parallel.vpp = 1;
         push(true);
     } else if (code == "batch_not_divisible") {
@@ -351,7 +360,8 @@ std::vector<Scenario> ruleFixes(const std::string& code, const Scenario& base, l
         s.parallel.vpp = 1;
         push(true);
     } else if (code == "microbatches_lt_pp") { // the error: DualPipe(V) needs 2·PP microbatches (DualPipe: even)
-        s.training.global_batch = std::max(2LL * p.pp, p.schedule == ScheduleKind::DualPipe ? m + m % 2 : 0LL) * per_step;
+        s.training.global_batch
+            = std::max(2LL * p.pp, p.schedule == ScheduleKind::DualPipe ? m + m % 2 : 0LL) * per_step;
         push(true);
     } else if (code == "dualpipe_needs_even_pp") {
         for (long long v : {(long long)p.pp + 1, (long long)p.pp - 1})

@@ -20,7 +20,7 @@ struct Field {
     long long (*get)(const Scenario&);
     void (*set)(Scenario&, long long);
     const char* (*name)(long long); // enum fields: the file's spelling; nullptr otherwise
-    bool flag;                      // 0/1, a JSON boolean
+    bool flag; // 0/1, a JSON boolean
 };
 const Field* fieldOf(const std::string& path);
 

@@ -42,8 +42,7 @@ public:
         : base_(base)
         , gpus_(base.parallel.gpus())
         , per_node_(std::max(1, base.cluster.gpus_per_node))
-    {
-    }
+    { }
 
     // The base's model, cluster and batch with this layout (1F1B, no CP, experts spread inside a
     // node for an MoE model).
@@ -100,11 +99,15 @@ private:
 
 DecisionStep Procedure::memoryStep(std::optional<Candidate>& pick)
 {
-    DecisionStep step = makeStep("memory", {"1. Does it fit? Data parallelism first, then ZeRO", "1. 放得下吗？先用数据并行，再用 ZeRO"});
-    step.why = {"Data parallelism copies the model to every GPU and needs no communication per layer: use it alone when the model "
-                "states and activations fit. ZeRO-1/2/3 shard the optimizer states, then the gradients, then the weights over the "
+    DecisionStep step = makeStep(
+        "memory", {"1. Does it fit? Data parallelism first, then ZeRO", "1. 放得下吗？先用数据并行，再用 ZeRO"});
+    step.why = {"Data parallelism copies the model to every GPU and needs no communication per layer: use it alone "
+                "when the model "
+                "states and activations fit. ZeRO-1/2/3 shard the optimizer states, then the gradients, then the "
+                "weights over the "
                 "data-parallel GPUs: each stage saves memory for some more communication.",
-                "数据并行在每块 GPU 上放一份完整模型，每层不需要通信：模型状态和激活放得下时只用它。ZeRO-1/2/3 依次把优化器状态、梯度、"
+                "数据并行在每块 GPU 上放一份完整模型，每层不需要通信：模型状态和激活放得下时只用它。ZeRO-1/2/3 "
+                "依次把优化器状态、梯度、"
                 "权重切分到数据并行的各 GPU 上：每一级多省显存，也多一些通信。"};
     std::string tried_en, tried_zh;
     for (int zero = 0; zero <= 3; ++zero) {
@@ -114,55 +117,67 @@ DecisionStep Procedure::memoryStep(std::optional<Candidate>& pick)
         if (!c.valid) {
             const Localized why = firstError(c.e);
             step.verdict = DecisionVerdict::Warn;
-            step.finding = {"Data parallelism alone over " + std::to_string(gpus_) + " GPUs is not a valid layout: " + why.en,
-                            "只用数据并行铺满 " + std::to_string(gpus_) + " 块 GPU 不是有效布局：" + why.zh};
+            step.finding
+                = {"Data parallelism alone over " + std::to_string(gpus_) + " GPUs is not a valid layout: " + why.en,
+                   "只用数据并行铺满 " + std::to_string(gpus_) + " 块 GPU 不是有效布局：" + why.zh};
             return step;
         }
         const std::string peak = formatBytes(c.e.memory.peak_bytes);
         step.numbers.push_back({"decision.peak_zero" + std::to_string(zero), c.e.memory.peak_bytes, "bytes",
-                                "peak memory per GPU, DP " + std::to_string(gpus_) + ", " + what, layoutText(c.sc.parallel),
-                                "evaluate()"});
+                                "peak memory per GPU, DP " + std::to_string(gpus_) + ", " + what,
+                                layoutText(c.sc.parallel), "evaluate()"});
         tried_en += (tried_en.empty() ? "" : ", ") + what + " " + peak;
         tried_zh += (tried_zh.empty() ? "" : "，") + what + " " + peak;
         if (c.fits) {
             pick = c;
             step.verdict = zero == 0 ? DecisionVerdict::Ok : DecisionVerdict::Changed;
-            step.finding = {"DP " + std::to_string(gpus_) + ": " + tried_en + " of " + formatBytes(c.e.memory.capacity_bytes) + " — " + what
-                                + " fits. No model parallelism needed.",
-                            "DP " + std::to_string(gpus_) + "：" + tried_zh + "，容量 " + formatBytes(c.e.memory.capacity_bytes) + " —— " + what
-                                + " 放得下，不需要模型并行。"};
+            step.finding
+                = {"DP " + std::to_string(gpus_) + ": " + tried_en + " of " + formatBytes(c.e.memory.capacity_bytes)
+                       + " — " + what + " fits. No model parallelism needed.",
+                   "DP " + std::to_string(gpus_) + "：" + tried_zh + "，容量 " + formatBytes(c.e.memory.capacity_bytes)
+                       + " —— " + what + " 放得下，不需要模型并行。"};
             return step;
         }
     }
     step.verdict = DecisionVerdict::Changed;
-    step.finding = {"DP " + std::to_string(gpus_) + ": " + tried_en + " — over the " + formatBytes(nearest_->e.memory.capacity_bytes)
-                        + " of a GPU even with ZeRO-3 (the activations of a micro batch do not shard): split the model.",
-                    "DP " + std::to_string(gpus_) + "：" + tried_zh + " —— 即使 ZeRO-3 也超过单卡 " + formatBytes(nearest_->e.memory.capacity_bytes)
-                        + "（一个微批的激活不会被切分）：需要切分模型。"};
+    step.finding
+        = {"DP " + std::to_string(gpus_) + ": " + tried_en + " — over the "
+               + formatBytes(nearest_->e.memory.capacity_bytes)
+               + " of a GPU even with ZeRO-3 (the activations of a micro batch do not shard): split the model.",
+           "DP " + std::to_string(gpus_) + "：" + tried_zh + " —— 即使 ZeRO-3 也超过单卡 "
+               + formatBytes(nearest_->e.memory.capacity_bytes) + "（一个微批的激活不会被切分）：需要切分模型。"};
     return step;
 }
 
 DecisionStep Procedure::topologyStep(std::optional<Candidate>& pick, bool needed)
 {
-    DecisionStep step = makeStep("topology", {"2. Topology: TP inside a node, PP and DP across nodes", "2. 拓扑：节点内张量并行，跨节点流水线并行和数据并行"});
-    step.why = {"Tensor parallelism communicates in every layer, forward and backward: it needs NVLink, so TP stays within the "
-                + std::to_string(per_node_) + " GPUs of a node. Pipeline parallelism sends only activations at stage boundaries and "
-                "data parallelism one gradient reduction per step: both can cross the network. Smallest TP first, then the smallest PP.",
-                "张量并行每一层的前向和反向都要通信，需要 NVLink，所以 TP 不超出一个节点的 " + std::to_string(per_node_)
-                + " 块 GPU。流水线并行只在阶段边界发送激活，数据并行每步只做一次梯度归约：两者都可以跨网络。先取最小的 TP，再取最小的 PP。"};
+    DecisionStep step = makeStep("topology",
+                                 {"2. Topology: TP inside a node, PP and DP across nodes",
+                                  "2. 拓扑：节点内张量并行，跨节点流水线并行和数据并行"});
+    step.why = {
+        "Tensor parallelism communicates in every layer, forward and backward: it needs NVLink, so TP stays within the "
+            + std::to_string(per_node_)
+            + " GPUs of a node. Pipeline parallelism sends only activations at stage boundaries and "
+              "data parallelism one gradient reduction per step: both can cross the network. Smallest TP first, then "
+              "the smallest PP.",
+        "张量并行每一层的前向和反向都要通信，需要 NVLink，所以 TP 不超出一个节点的 " + std::to_string(per_node_)
+            + " 块 GPU。流水线并行只在阶段边界发送激活，数据并行每步只做一次梯度归约：两者都可以跨网络。先取最小的 "
+              "TP，再取最小的 PP。"};
     if (!needed) {
-        step.finding = {"Not needed: the model fits with data parallelism; TP or PP would only add communication and bubbles.",
-                        "不需要：数据并行已经放得下；再加 TP 或 PP 只会增加通信和气泡。"};
+        step.finding
+            = {"Not needed: the model fits with data parallelism; TP or PP would only add communication and bubbles.",
+               "不需要：数据并行已经放得下；再加 TP 或 PP 只会增加通信和气泡。"};
         return step;
     }
     step.verdict = DecisionVerdict::Changed;
     const auto found = [&](const Candidate& c, const std::string& en, const std::string& zh) {
         pick = c;
-        step.numbers.push_back({"decision.peak", c.e.memory.peak_bytes, "bytes", "peak memory per GPU", layoutText(c.sc.parallel), "evaluate()"});
+        step.numbers.push_back({"decision.peak", c.e.memory.peak_bytes, "bytes", "peak memory per GPU",
+                                layoutText(c.sc.parallel), "evaluate()"});
         step.finding = {en + ": " + layoutText(c.sc.parallel) + ", peak " + formatBytes(c.e.memory.peak_bytes) + " of "
                             + formatBytes(c.e.memory.capacity_bytes) + ".",
-                        zh + "：" + layoutText(c.sc.parallel) + "，峰值 " + formatBytes(c.e.memory.peak_bytes) + "，容量 "
-                            + formatBytes(c.e.memory.capacity_bytes) + "。"};
+                        zh + "：" + layoutText(c.sc.parallel) + "，峰值 " + formatBytes(c.e.memory.peak_bytes)
+                            + "，容量 " + formatBytes(c.e.memory.capacity_bytes) + "。"};
     };
     const int heads = base_.model.heads, kv = base_.model.kv_heads > 0 ? base_.model.kv_heads : base_.model.heads;
     int tp_max = 1;
@@ -173,7 +188,8 @@ DecisionStep Procedure::topologyStep(std::optional<Candidate>& pick, bool needed
         const Candidate c = evaluateLayout(tp, 1, 1);
         remember(c);
         if (c.fits) {
-            found(c, "TP " + std::to_string(tp) + " inside a node is enough", "节点内 TP " + std::to_string(tp) + " 就够了");
+            found(c, "TP " + std::to_string(tp) + " inside a node is enough",
+                  "节点内 TP " + std::to_string(tp) + " 就够了");
             return step;
         }
     }
@@ -183,31 +199,38 @@ DecisionStep Procedure::topologyStep(std::optional<Candidate>& pick, bool needed
         const Candidate c = evaluateLayout(tp_max, pp, 1);
         remember(c);
         if (c.fits) {
-            found(c, "TP " + std::to_string(tp_max) + " fills the node's NVLink; PP " + std::to_string(pp) + " across nodes makes it fit",
-                  "TP " + std::to_string(tp_max) + " 用满节点内 NVLink；跨节点 PP " + std::to_string(pp) + " 让它放得下");
+            found(c,
+                  "TP " + std::to_string(tp_max) + " fills the node's NVLink; PP " + std::to_string(pp)
+                      + " across nodes makes it fit",
+                  "TP " + std::to_string(tp_max) + " 用满节点内 NVLink；跨节点 PP " + std::to_string(pp)
+                      + " 让它放得下");
             return step;
         }
     }
     step.verdict = DecisionVerdict::Warn;
     if (nearest_)
         pick = nearest_;
-    step.finding = {"Nothing fits on these GPUs with TP ≤ " + std::to_string(per_node_) + " and any PP"
-                        + (nearest_ ? ": the closest, " + layoutText(nearest_->sc.parallel) + ", needs " + formatBytes(nearest_->e.memory.peak_bytes)
-                                          + " per GPU. Use full recompute, a smaller micro batch or more GPUs."
-                                    : "."),
-                    "在 TP ≤ " + std::to_string(per_node_) + " 和任意 PP 下都放不下"
-                        + (nearest_ ? "：最接近的 " + layoutText(nearest_->sc.parallel) + " 每块 GPU 需要 " + formatBytes(nearest_->e.memory.peak_bytes)
-                                          + "。请用完全重计算、更小的微批或更多 GPU。"
-                                    : "。")};
+    step.finding
+        = {"Nothing fits on these GPUs with TP ≤ " + std::to_string(per_node_) + " and any PP"
+               + (nearest_ ? ": the closest, " + layoutText(nearest_->sc.parallel) + ", needs "
+                          + formatBytes(nearest_->e.memory.peak_bytes)
+                          + " per GPU. Use full recompute, a smaller micro batch or more GPUs."
+                           : "."),
+           "在 TP ≤ " + std::to_string(per_node_) + " 和任意 PP 下都放不下"
+               + (nearest_ ? "：最接近的 " + layoutText(nearest_->sc.parallel) + " 每块 GPU 需要 "
+                          + formatBytes(nearest_->e.memory.peak_bytes) + "。请用完全重计算、更小的微批或更多 GPU。"
+                           : "。")};
     return step;
 }
 
 DecisionStep Procedure::communicationStep(const Candidate& pick) const
 {
     DecisionStep step = makeStep("communication", {"3. Communication per group", "3. 各通信组的通信量"});
-    step.why = {"Each group's collectives move bytes over its link; what compute cannot hide lengthens the step (the communication "
+    step.why = {"Each group's collectives move bytes over its link; what compute cannot hide lengthens the step (the "
+                "communication "
                 "wall). A ring moves about 2·P per GPU for an AllReduce of P bytes, whatever the group size.",
-                "每个通信组的集合通信在各自的链路上传输数据；计算掩盖不了的部分会拉长单步（通信墙）。环形 AllReduce 每块 GPU 约传 2·P 字节，"
+                "每个通信组的集合通信在各自的链路上传输数据；计算掩盖不了的部分会拉长单步（通信墙）。环形 AllReduce "
+                "每块 GPU 约传 2·P 字节，"
                 "与组的大小无关。"};
     struct Sum {
         double bytes = 0, time = 0, exposed = 0;
@@ -225,10 +248,10 @@ DecisionStep Procedure::communicationStep(const Candidate& pick) const
     std::string en, zh;
     for (const auto& [g, s] : groups) {
         const Localized name = displayName(g), link = displayName(s.link);
-        en += (en.empty() ? "" : "; ") + name.en + " " + formatBytes(s.bytes) + " per GPU over " + link.en + ", " + formatSeconds(s.time) + " ("
-            + formatSeconds(s.exposed) + " exposed)";
-        zh += (zh.empty() ? "" : "；") + name.zh + " 每块 GPU " + formatBytes(s.bytes) + "（" + link.zh + "），" + formatSeconds(s.time) + "，未重叠 "
-            + formatSeconds(s.exposed);
+        en += (en.empty() ? "" : "; ") + name.en + " " + formatBytes(s.bytes) + " per GPU over " + link.en + ", "
+            + formatSeconds(s.time) + " (" + formatSeconds(s.exposed) + " exposed)";
+        zh += (zh.empty() ? "" : "；") + name.zh + " 每块 GPU " + formatBytes(s.bytes) + "（" + link.zh + "），"
+            + formatSeconds(s.time) + "，未重叠 " + formatSeconds(s.exposed);
         step.numbers.push_back({std::string("decision.comm_") + toString(g) + "_bytes_per_gpu", s.bytes, "bytes",
                                 "Σ bytes per GPU per step of the group's collectives", "", "comm/comm_volume"});
     }
@@ -245,12 +268,15 @@ DecisionStep Procedure::balanceStep(Candidate& pick) const
     DecisionStep step = makeStep("balance", {"4. Load balance and the bubble", "4. 负载均衡与流水线气泡"});
     const int p = pick.sc.parallel.pp;
     const long long m = pick.sc.microbatches();
-    step.why = {"A pipeline idles (p − 1)/(m + p − 1) of the step with m microbatches on p stages; interleaving v virtual stages per GPU "
-                "cuts it to about (p − 1)/(v·m). Stages with more layers than the others make every stage wait for them.",
-                "p 级流水线、m 个微批时，气泡约占 (p − 1)/(m + p − 1)；每块 GPU 交错 v 个虚拟阶段可降到约 (p − 1)/(v·m)。"
-                "层数多的阶段会让其他阶段都等它。"};
+    step.why
+        = {"A pipeline idles (p − 1)/(m + p − 1) of the step with m microbatches on p stages; interleaving v virtual "
+           "stages per GPU "
+           "cuts it to about (p − 1)/(v·m). Stages with more layers than the others make every stage wait for them.",
+           "p 级流水线、m 个微批时，气泡约占 (p − 1)/(m + p − 1)；每块 GPU 交错 v 个虚拟阶段可降到约 (p − 1)/(v·m)。"
+           "层数多的阶段会让其他阶段都等它。"};
     if (p <= 1) {
-        step.finding = {"No pipeline: no bubble, and every GPU holds all layers.", "没有流水线：没有气泡，每块 GPU 都有全部层。"};
+        step.finding = {"No pipeline: no bubble, and every GPU holds all layers.",
+                        "没有流水线：没有气泡，每块 GPU 都有全部层。"};
         return step;
     }
     const double formula = double(p - 1) / double(m + p - 1);
@@ -259,18 +285,19 @@ DecisionStep Procedure::balanceStep(Candidate& pick) const
                             "p = " + std::to_string(p) + ", m = " + std::to_string(m), "Narayanan et al. 2021"});
     step.numbers.push_back({"decision.bubble", bubble, "fraction", "simulated idle / step", "", "schedule/simulator"});
     const bool uneven = pick.sc.model.layers % p != 0;
-    std::string en = "PP " + std::to_string(p) + ", " + std::to_string(m) + " microbatches: bubble " + formatPercent(formula)
-                   + " by the formula, " + formatPercent(bubble) + " simulated" + (uneven ? "; the layers do not divide evenly" : "");
-    std::string zh = "PP " + std::to_string(p) + "，" + std::to_string(m) + " 个微批：公式气泡 " + formatPercent(formula) + "，仿真 "
-                   + formatPercent(bubble) + (uneven ? "；层数不能均分" : "");
+    std::string en = "PP " + std::to_string(p) + ", " + std::to_string(m) + " microbatches: bubble "
+        + formatPercent(formula) + " by the formula, " + formatPercent(bubble) + " simulated"
+        + (uneven ? "; the layers do not divide evenly" : "");
+    std::string zh = "PP " + std::to_string(p) + "，" + std::to_string(m) + " 个微批：公式气泡 "
+        + formatPercent(formula) + "，仿真 " + formatPercent(bubble) + (uneven ? "；层数不能均分" : "");
     constexpr double kLargeBubble = 0.10;
     if (bubble > kLargeBubble && pick.sc.model.layers % (2 * p) == 0 && m % p == 0) {
         Candidate v = evaluateLayout(pick.sc.parallel.tp, p, pick.sc.parallel.zero, 2);
         if (v.fits && v.e.time.step_s < pick.e.time.step_s) {
-            en += ". Interleaving (VPP 2) brings it to " + formatPercent(v.e.time.bubble_fraction) + ", step " + formatSeconds(pick.e.time.step_s)
-                + " → " + formatSeconds(v.e.time.step_s);
-            zh += "。交错式调度（VPP 2）降到 " + formatPercent(v.e.time.bubble_fraction) + "，单步 " + formatSeconds(pick.e.time.step_s) + " → "
-                + formatSeconds(v.e.time.step_s);
+            en += ". Interleaving (VPP 2) brings it to " + formatPercent(v.e.time.bubble_fraction) + ", step "
+                + formatSeconds(pick.e.time.step_s) + " → " + formatSeconds(v.e.time.step_s);
+            zh += "。交错式调度（VPP 2）降到 " + formatPercent(v.e.time.bubble_fraction) + "，单步 "
+                + formatSeconds(pick.e.time.step_s) + " → " + formatSeconds(v.e.time.step_s);
             pick = std::move(v);
             step.verdict = DecisionVerdict::Changed;
         }
@@ -295,10 +322,12 @@ Localized Procedure::compareWithSearch(DecisionResult& out) const
     out.search_best_step_s = best.step_s;
     const double mine = out.estimate.time.step_s;
     if (best.step_s >= mine * 0.99)
-        return {"The strategy search finds nothing faster (its best: " + formatSeconds(best.step_s) + "): the rule of thumb is right here.",
+        return {"The strategy search finds nothing faster (its best: " + formatSeconds(best.step_s)
+                    + "): the rule of thumb is right here.",
                 "策略搜索没有找到更快的布局（最好 " + formatSeconds(best.step_s) + "）：这里经验法则是对的。"};
     std::string en, zh;
-    const auto differs = [&](const std::string& what, long long a, long long b, const std::string& unit_en = "", const std::string& unit_zh = "") {
+    const auto differs = [&](const std::string& what, long long a, long long b, const std::string& unit_en = "",
+                             const std::string& unit_zh = "") {
         if (a == b)
             return;
         en += (en.empty() ? "" : ", ") + what + " " + std::to_string(a) + unit_en + " → " + std::to_string(b) + unit_en;
@@ -314,15 +343,22 @@ Localized Procedure::compareWithSearch(DecisionResult& out) const
     differs("ZeRO", a.zero, b.zero);
     differs("micro batch", out.scenario.training.micro_batch, best.training.micro_batch);
     if (out.scenario.training.recompute != best.training.recompute) {
-        en += (en.empty() ? "" : ", ") + displayName(out.scenario.training.recompute).en + " → " + displayName(best.training.recompute).en;
-        zh += (zh.empty() ? "" : "，") + displayName(out.scenario.training.recompute).zh + " → " + displayName(best.training.recompute).zh;
+        en += (en.empty() ? "" : ", ") + displayName(out.scenario.training.recompute).en + " → "
+            + displayName(best.training.recompute).en;
+        zh += (zh.empty() ? "" : "，") + displayName(out.scenario.training.recompute).zh + " → "
+            + displayName(best.training.recompute).zh;
     }
     const std::string gain = formatPercent(1 - best.step_s / mine);
-    return {"The strategy search's best is " + gain + " faster: step " + formatSeconds(best.step_s) + " against " + formatSeconds(mine) + " (" + en
-                + "). The procedure stops at the first layout that fits; the search weighs every layout by its step time, and finds "
-                  "what the rule of thumb misses (less model parallelism with more sharding, a larger micro batch, less recompute).",
-            "策略搜索的最优解快 " + gain + "：单步 " + formatSeconds(best.step_s) + "，本流程为 " + formatSeconds(mine) + "（" + zh
-                + "）。决策流程停在第一个放得下的布局；搜索按单步耗时比较所有布局，能找到经验法则漏掉的方案（更少的模型并行配合更多切分、"
+    return {"The strategy search's best is " + gain + " faster: step " + formatSeconds(best.step_s) + " against "
+                + formatSeconds(mine) + " (" + en
+                + "). The procedure stops at the first layout that fits; the search weighs every layout by its step "
+                  "time, and finds "
+                  "what the rule of thumb misses (less model parallelism with more sharding, a larger micro batch, "
+                  "less recompute).",
+            "策略搜索的最优解快 " + gain + "：单步 " + formatSeconds(best.step_s) + "，本流程为 " + formatSeconds(mine)
+                + "（" + zh
+                + "）。决策流程停在第一个放得下的布局；搜索按单步耗时比较所有布局，能找到经验法则漏掉的方案（更少的模型"
+                  "并行配合更多切分、"
                   "更大的微批、更少的重计算）。"};
 }
 
@@ -361,9 +397,6 @@ std::string layoutText(const ParallelConfig& p)
     return s + " · ZeRO-" + std::to_string(p.zero);
 }
 
-DecisionResult decide(const Scenario& base, const DecisionOptions& options)
-{
-    return Procedure(base).run(options);
-}
+DecisionResult decide(const Scenario& base, const DecisionOptions& options) { return Procedure(base).run(options); }
 
 } // namespace parascope

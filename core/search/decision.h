@@ -26,8 +26,8 @@
 namespace parascope {
 
 enum class DecisionVerdict { Ok, Changed, Warn };
-inline constexpr EnumName<DecisionVerdict> kDecisionVerdictNames[] = {
-    {DecisionVerdict::Ok, "ok"}, {DecisionVerdict::Changed, "changed"}, {DecisionVerdict::Warn, "warn"}};
+inline constexpr EnumName<DecisionVerdict> kDecisionVerdictNames[]
+    = {{DecisionVerdict::Ok, "ok"}, {DecisionVerdict::Changed, "changed"}, {DecisionVerdict::Warn, "warn"}};
 constexpr std::span<const EnumName<DecisionVerdict>> enumNames(DecisionVerdict) { return kDecisionVerdictNames; }
 inline const char* toString(DecisionVerdict v) { return nameOf(v); }
 
@@ -36,7 +36,7 @@ struct DecisionStep {
     Localized title;
     DecisionVerdict verdict = DecisionVerdict::Ok;
     Localized finding; // what this step found, with its numbers
-    Localized why;     // the rule it applies
+    Localized why; // the rule it applies
     std::vector<Term> numbers;
 };
 

@@ -18,10 +18,7 @@ namespace {
 
 // The values the knob table offers for `path` (types/knobs.h): the search tries what a slider
 // offers, filtered by the rules below.
-std::vector<long long> offered(const Scenario& base, std::string_view path)
-{
-    return findKnob(path)->offered(base);
-}
+std::vector<long long> offered(const Scenario& base, std::string_view path) { return findKnob(path)->offered(base); }
 
 // The schedules the search tries, from the schedule table's `search` column: the unchunked
 // ones first, in table order, then each chunked one at vpp 2 and 4 where the layers split evenly
@@ -51,8 +48,7 @@ std::vector<Sched> candidateSchedules(int pp, int layers, long long microbatches
 // TP dividing the heads, the KV heads and the GPUs, inside a node unless allowed across; PP a
 // divisor of the layer count or a power of two up to it (an uneven split is diagnosed as a
 // warning); CP with 2·CP dividing the sequence and at least 1,024 tokens per rank; DP the rest.
-template <typename F>
-void forEachGrid(const Scenario& base, const SearchOptions& o, std::int64_t gpus, F&& f)
+template <typename F> void forEachGrid(const Scenario& base, const SearchOptions& o, std::int64_t gpus, F&& f)
 {
     const ModelSpec& m = base.model;
     const int per_node = std::max(1, base.cluster.gpus_per_node);
@@ -66,7 +62,8 @@ void forEachGrid(const Scenario& base, const SearchOptions& o, std::int64_t gpus
                 continue;
             for (long long cp : cps) {
                 const long long rest = gpus / (tp * pp);
-                if (rest % cp || base.training.seq_len % (2LL * cp) != 0 || (cp > 1 && base.training.seq_len / cp < 1024))
+                if (rest % cp || base.training.seq_len % (2LL * cp) != 0
+                    || (cp > 1 && base.training.seq_len / cp < 1024))
                     continue;
                 f(int(tp), int(pp), int(cp), int(rest / cp));
             }
@@ -146,16 +143,13 @@ std::array<long long, 6> complexity(const SearchRow& r)
 {
     const ParallelConfig& p = r.parallel;
     const long long dimensions = (p.tp > 1) + (p.pp > 1) + (p.cp > 1) + (p.ep > 1);
-    return {dimensions, (long long)p.tp * p.pp * p.cp * p.ep, p.vpp, p.zero,
-            p.schedule == ScheduleKind::OneFOneB ? 0 : 1, (long long)r.training.recompute};
+    return {dimensions, (long long)p.tp * p.pp * p.cp * p.ep,         p.vpp,
+            p.zero,     p.schedule == ScheduleKind::OneFOneB ? 0 : 1, (long long)r.training.recompute};
 }
 
 // Two throughputs tie when they differ by float noise only (1e-9 relative): the same step
 // reached by different layouts.
-bool tie(double a, double b)
-{
-    return std::fabs(a - b) <= 1e-9 * std::max(std::fabs(a), std::fabs(b));
-}
+bool tie(double a, double b) { return std::fabs(a - b) <= 1e-9 * std::max(std::fabs(a), std::fabs(b)); }
 
 } // namespace
 
@@ -238,8 +232,7 @@ SearchResult searchStrategies(const Scenario& base, const SearchOptions& o)
     for (int t = 1; t < threads; ++t)
         pool.emplace_back([&] {
             Scenario sc = start;
-            while (evaluateNext(sc)) {
-            }
+            while (evaluateNext(sc)) { }
         });
     // The calling thread works too, and reports progress (and takes a cancel) between evaluations.
     Scenario sc = start;
@@ -254,7 +247,8 @@ SearchResult searchStrategies(const Scenario& base, const SearchOptions& o)
     // Best step per (TP, PP): cells exist for every pair enumerated, fitting or not.
     for (std::size_t i = 0; i < candidates.size() && i < rows.size(); ++i) {
         const ParallelConfig& p = candidates[i].parallel;
-        auto it = std::find_if(r.cells.begin(), r.cells.end(), [&](const SearchCell& c) { return c.tp == p.tp && c.pp == p.pp; });
+        auto it = std::find_if(r.cells.begin(), r.cells.end(),
+                               [&](const SearchCell& c) { return c.tp == p.tp && c.pp == p.pp; });
         if (it == r.cells.end()) {
             r.cells.push_back({p.tp, p.pp, false, false, 0, 0});
             it = r.cells.end() - 1;
@@ -267,9 +261,8 @@ SearchResult searchStrategies(const Scenario& base, const SearchOptions& o)
             it->best_tokens_per_s = rows[i].tokens_per_s;
         }
     }
-    std::sort(r.cells.begin(), r.cells.end(), [](const SearchCell& a, const SearchCell& b) {
-        return a.tp != b.tp ? a.tp < b.tp : a.pp < b.pp;
-    });
+    std::sort(r.cells.begin(), r.cells.end(),
+              [](const SearchCell& a, const SearchCell& b) { return a.tp != b.tp ? a.tp < b.tp : a.pp < b.pp; });
 
     std::vector<SearchRow> good;
     for (std::size_t i = 0; i < rows.size(); ++i) {
@@ -366,8 +359,9 @@ EmptySearchReason explainEmptySearch(const Scenario& base, const SearchOptions& 
         return out;
     }
     if (r.valid > 0) {
-        out.text = {"Every valid layout of " + countOf(gpus, "GPU", "GPUs") + " runs out of memory: more GPUs, a shorter sequence or "
-                        "a smaller batch.",
+        out.text = {"Every valid layout of " + countOf(gpus, "GPU", "GPUs")
+                        + " runs out of memory: more GPUs, a shorter sequence or "
+                          "a smaller batch.",
                     std::to_string(gpus) + " 块 GPU 上的每种合法布局都显存溢出：需要更多 GPU、更短的序列或更小的批。"};
         return out;
     }
@@ -378,20 +372,24 @@ EmptySearchReason explainEmptySearch(const Scenario& base, const SearchOptions& 
     forEachGrid(base, o, gpus, [&](int, int, int, int dp) { widths.push_back(dp); });
     std::sort(widths.begin(), widths.end());
     widths.erase(std::unique(widths.begin(), widths.end()), widths.end());
-    const std::string mbs = join(o.micro_batches, o.micro_batches.size()), mbs_zh = join(o.micro_batches, o.micro_batches.size(), "、");
+    const std::string mbs = join(o.micro_batches, o.micro_batches.size()),
+                      mbs_zh = join(o.micro_batches, o.micro_batches.size(), "、");
     const std::string g = std::to_string(gpus), b = std::to_string(base.training.global_batch);
     if (widths.empty()) {
-        out.text = {"No layout of " + countOf(gpus, "GPU", "GPUs") + " exists: TP must divide the " + std::to_string(m.heads) + " heads ("
-                        + std::to_string(m.kv_heads) + " KV heads) and stay inside a node, PP ≤ " + std::to_string(m.layers)
-                        + " layers, and TP·PP·CP must divide " + g + ".",
-                    g + " 块 GPU 无法组成任何布局：TP 必须整除 " + std::to_string(m.heads) + " 个注意力头（"
-                        + std::to_string(m.kv_heads) + " 个 KV 头）且不跨节点，PP ≤ " + std::to_string(m.layers)
-                        + " 层，并且 TP·PP·CP 必须整除 " + g + "。"};
+        out.text
+            = {"No layout of " + countOf(gpus, "GPU", "GPUs") + " exists: TP must divide the " + std::to_string(m.heads)
+                   + " heads (" + std::to_string(m.kv_heads) + " KV heads) and stay inside a node, PP ≤ "
+                   + std::to_string(m.layers) + " layers, and TP·PP·CP must divide " + g + ".",
+               g + " 块 GPU 无法组成任何布局：TP 必须整除 " + std::to_string(m.heads) + " 个注意力头（"
+                   + std::to_string(m.kv_heads) + " 个 KV 头）且不跨节点，PP ≤ " + std::to_string(m.layers)
+                   + " 层，并且 TP·PP·CP 必须整除 " + g + "。"};
     } else {
-        out.text = {"No layout of " + countOf(gpus, "GPU", "GPUs") + " divides the batch: DP = GPUs/(TP·PP·CP) can only be " + join(widths, 8)
-                        + ", and the global batch " + b + " must be a multiple of micro batch × DP (micro batch " + mbs + ").",
-                    g + " 块 GPU 的布局都无法整除批：DP = GPU 数 /（TP·PP·CP）只能取 " + join(widths, 8, "、") + "，而全局批大小 " + b
-                        + " 必须是 微批大小 × DP 的整数倍（微批大小 " + mbs_zh + "）。"};
+        out.text
+            = {"No layout of " + countOf(gpus, "GPU", "GPUs") + " divides the batch: DP = GPUs/(TP·PP·CP) can only be "
+                   + join(widths, 8) + ", and the global batch " + b
+                   + " must be a multiple of micro batch × DP (micro batch " + mbs + ").",
+               g + " 块 GPU 的布局都无法整除批：DP = GPU 数 /（TP·PP·CP）只能取 " + join(widths, 8, "、")
+                   + "，而全局批大小 " + b + " 必须是 微批大小 × DP 的整数倍（微批大小 " + mbs_zh + "）。"};
     }
     // The nearest whole-node GPU counts below and above that have a layout.
     const std::int64_t start = std::max<std::int64_t>(per_node, gpus / per_node * per_node);
@@ -442,11 +440,15 @@ FewestGpusResult fewestGpus(const Scenario& base, std::int64_t max_gpus)
         lo = g;
     }
     if (!hi) {
-        out.reason = {"no layout fits on up to " + countOf(max_gpus, "GPU", "GPUs") + ": even the most sharded layout needs more "
-                          "memory per GPU than " + base.cluster.gpu.name + " has (a shorter sequence, a smaller micro batch, "
-                          "full recompute or a GPU with more memory)",
-                      "最多 " + std::to_string(max_gpus) + " 块 GPU 时仍没有能放下的布局：即使切分最细，每块 GPU 所需显存也超过 "
-                          + base.cluster.gpu.name + " 的容量（缩短序列、减小微批大小、完全重计算，或换更大显存的 GPU）"};
+        out.reason = {
+            "no layout fits on up to " + countOf(max_gpus, "GPU", "GPUs")
+                + ": even the most sharded layout needs more "
+                  "memory per GPU than "
+                + base.cluster.gpu.name
+                + " has (a shorter sequence, a smaller micro batch, "
+                  "full recompute or a GPU with more memory)",
+            "最多 " + std::to_string(max_gpus) + " 块 GPU 时仍没有能放下的布局：即使切分最细，每块 GPU 所需显存也超过 "
+                + base.cluster.gpu.name + " 的容量（缩短序列、减小微批大小、完全重计算，或换更大显存的 GPU）"};
         return out;
     }
     // Bisection over whole nodes in (lo, hi] once a node is reached; below a node, hi is exact.

@@ -19,12 +19,12 @@
 namespace parascope {
 
 struct SearchOptions {
-    std::int64_t gpus = 0;             // 0: the base scenario's tp·pp·dp·cp
-    bool tp_across_nodes = false;      // allow TP beyond one node
+    std::int64_t gpus = 0; // 0: the base scenario's tp·pp·dp·cp
+    bool tp_across_nodes = false; // allow TP beyond one node
     std::vector<long long> micro_batches{1, 2, 4, 8};
     std::size_t top = 10;
-    int threads = 0;                   // 0: all cores
-    bool simulate = true;              // false: the closed-form step (faster)
+    int threads = 0; // 0: all cores
+    bool simulate = true; // false: the closed-form step (faster)
     // Simulated ops per candidate at most (bounded work: 10⁶ microbatches or PP 10⁴ stay fast);
     // longer schedules simulate a prefix and extrapolate, or use the closed form.
     std::size_t max_simulated_ops = 5000;
@@ -49,8 +49,8 @@ struct SearchRow {
 // The best strategy of each (TP, PP) pair, for the TP×PP heatmap.
 struct SearchCell {
     int tp = 1, pp = 1;
-    bool valid = false;     // some strategy with this TP and PP breaks no rule but memory
-    bool fits = false;      // some strategy with this TP and PP fits
+    bool valid = false; // some strategy with this TP and PP breaks no rule but memory
+    bool fits = false; // some strategy with this TP and PP fits
     double best_step_s = 0; // the fastest of those
     double best_tokens_per_s = 0; // its throughput
 };
@@ -58,7 +58,7 @@ struct SearchCell {
 struct SearchResult {
     std::size_t enumerated = 0, evaluated = 0, valid = 0, fitting = 0;
     bool cancelled = false;
-    std::vector<SearchRow> top;    // by tokens/s, best first
+    std::vector<SearchRow> top; // by tokens/s, best first
     std::vector<SearchRow> pareto; // fitting, not dominated in (peak memory, step time); by memory
     std::vector<SearchCell> cells; // every (TP, PP) enumerated, by TP then PP
     double seconds = 0;
@@ -78,7 +78,7 @@ long long largestFittingMicroBatch(const Scenario& base);
 
 // Why a search found nothing, and where it would find something.
 struct EmptySearchReason {
-    Localized text;                    // what rules every layout out (or that none fits in memory)
+    Localized text; // what rules every layout out (or that none fits in memory)
     std::vector<std::int64_t> nearest; // the nearest GPU counts (whole nodes) with a valid layout
 };
 
@@ -91,10 +91,10 @@ EmptySearchReason explainEmptySearch(const Scenario& base, const SearchOptions& 
 std::vector<Diagnostic> layoutIndependentErrors(const Scenario& base);
 
 struct FewestGpusResult {
-    std::int64_t gpus = 0;        // 0: none up to searched_up_to
+    std::int64_t gpus = 0; // 0: none up to searched_up_to
     std::int64_t searched_up_to = 0; // 0 with gpus == 0: no GPU count can work (see reason)
-    int searches = 0;             // strategy searches it took (bounded by ~2·log2(max_gpus))
-    Localized reason;             // when gpus == 0: why
+    int searches = 0; // strategy searches it took (bounded by ~2·log2(max_gpus))
+    Localized reason; // when gpus == 0: why
 };
 
 // The fewest GPUs on which some strategy fits. More GPUs never need more memory per GPU (the same

@@ -16,9 +16,12 @@ Localized shortName(const Knob* knob, const std::string& param)
 {
     if (!knob)
         return {param, param};
-    static const struct { const char* path; const char* zh; } kZh[] = {
-        {"training.seq_len", "序列长度"},     {"training.micro_batch", "微批大小"}, {"training.global_batch", "全局批大小"},
-        {"training.recompute", "重计算"},     {"parallel.schedule", "流水线调度"},  {"gpus", "GPU 数"}};
+    static const struct {
+        const char* path;
+        const char* zh;
+    } kZh[] = {{"training.seq_len", "序列长度"},        {"training.micro_batch", "微批大小"},
+               {"training.global_batch", "全局批大小"}, {"training.recompute", "重计算"},
+               {"parallel.schedule", "流水线调度"},     {"gpus", "GPU 数"}};
     for (const auto& z : kZh)
         if (knob->path == z.path)
             return {knob->short_name, z.zh};
@@ -80,13 +83,16 @@ void describeChanges(SweepResult& r)
             c.max = std::max(c.max, b);
         }
         const bool monotonic = rising || falling;
-        const std::string from = std::to_string(monotonic ? c.first : c.min), to = std::to_string(monotonic ? c.last : c.max);
+        const std::string from = std::to_string(monotonic ? c.first : c.min),
+                          to = std::to_string(monotonic ? c.last : c.max);
         const bool first = r.changes.empty();
-        en += std::string(first ? "" : ", ") + t.en + (first ? " changes " : " ") + (monotonic ? "from " : "between ") + from
-            + (monotonic ? " to " : " and ") + to;
+        en += std::string(first ? "" : ", ") + t.en + (first ? " changes " : " ") + (monotonic ? "from " : "between ")
+            + from + (monotonic ? " to " : " and ") + to;
         // "GPU 数从 …", "DP 从 …": a space between Latin letters and Chinese, none after Chinese.
-        const std::string name = std::string(t.zh) + (static_cast<unsigned char>(t.zh[std::strlen(t.zh) - 1]) < 0x80 ? " " : "");
-        zh += std::string(first ? "" : "，") + name + (monotonic ? "从 " + from + " 变为 " + to : "在 " + from + " 与 " + to + " 之间变化");
+        const std::string name
+            = std::string(t.zh) + (static_cast<unsigned char>(t.zh[std::strlen(t.zh) - 1]) < 0x80 ? " " : "");
+        zh += std::string(first ? "" : "，") + name
+            + (monotonic ? "从 " + from + " 变为 " + to : "在 " + from + " 与 " + to + " 之间变化");
         r.changes.push_back(c);
     }
     if (r.changes.empty())
@@ -137,10 +143,11 @@ SweepResult sweep(const Scenario& base, const std::string& param, const std::vec
             const Knob* k = findKnob(param);
             std::string why_zh = param + " 不能取 " + std::to_string(v);
             if (k && (v < k->min || v > k->max))
-                why_zh = param + " = " + std::to_string(v) + " 超出范围 " + std::to_string(k->min) + " … " + std::to_string(k->max);
+                why_zh = param + " = " + std::to_string(v) + " 超出范围 " + std::to_string(k->min) + " … "
+                    + std::to_string(k->max);
             else if (k && isGpuCountKnob(k->path))
-                why_zh = "GPU 数 " + std::to_string(v) + " 不是 TP·PP·CP = "
-                       + std::to_string(base.parallel.replicaGpus()) + " 的整数倍";
+                why_zh = "GPU 数 " + std::to_string(v)
+                    + " 不是 TP·PP·CP = " + std::to_string(base.parallel.replicaGpus()) + " 的整数倍";
             pt.diagnostics.push_back({Severity::Error, "sweep_value_invalid", -1, param, {why, why_zh}, {"", ""}});
             r.points.push_back(std::move(pt));
             continue;
@@ -173,16 +180,20 @@ SweepResult sweep(const Scenario& base, const std::string& param, const std::vec
         for (const Diagnostic& d : r.points[i].diagnostics) {
             if (d.severity == Severity::Info)
                 continue;
-            const bool before = i > 0 && std::any_of(r.points[i - 1].diagnostics.begin(), r.points[i - 1].diagnostics.end(),
-                                                     [&](const Diagnostic& x) { return x.code == d.code; });
-            const bool already = std::any_of(r.breaks.begin(), r.breaks.end(),
-                                             [&](const BreakingPoint& b) { return b.code == d.code && b.value == r.points[i].value; });
+            const bool before = i > 0
+                && std::any_of(r.points[i - 1].diagnostics.begin(), r.points[i - 1].diagnostics.end(),
+                               [&](const Diagnostic& x) { return x.code == d.code; });
+            const bool already = std::any_of(r.breaks.begin(), r.breaks.end(), [&](const BreakingPoint& b) {
+                return b.code == d.code && b.value == r.points[i].value;
+            });
             if (before || already)
                 continue;
             const Localized value = valueText(knob, r.points[i].value);
-            r.breaks.push_back({r.points[i].value, d.code,
-                                {(i == 0 ? "at " : "from ") + name.en + " = " + value.en + ": " + d.message.en,
-                                 (i == 0 ? "" : "自 ") + name.zh + " = " + value.zh + (i == 0 ? " 时：" : " 起：") + d.message.zh}});
+            r.breaks.push_back(
+                {r.points[i].value,
+                 d.code,
+                 {(i == 0 ? "at " : "from ") + name.en + " = " + value.en + ": " + d.message.en,
+                  (i == 0 ? "" : "自 ") + name.zh + " = " + value.zh + (i == 0 ? " 时：" : " 起：") + d.message.zh}});
         }
     }
     describeChanges(r);

@@ -16,7 +16,7 @@ namespace parascope {
 
 struct SweepPoint {
     long long value = 0;
-    bool valid = true;              // no error-severity diagnostic
+    bool valid = true; // no error-severity diagnostic
     double peak_bytes = 0, capacity_bytes = 0;
     int peak_stage = 0;
     std::vector<double> stage_bytes; // total per stage
@@ -25,25 +25,25 @@ struct SweepPoint {
     std::vector<Diagnostic> diagnostics;
     // The layout the point ran, after the knob's rule (types/knobs.h): what moved with the value.
     // All 0 when the knob refused the value (no layout ran).
-    std::int64_t gpus = 0;          // TP·PP·DP·CP
+    std::int64_t gpus = 0; // TP·PP·DP·CP
     int dp = 0;
     long long global_batch = 0;
-    long long microbatches = 0;     // per pipeline per step
+    long long microbatches = 0; // per pipeline per step
 };
 
 // A quantity besides the swept knob that changes along the axis: the knob's rule moved it (DP
 // keeps the microbatch count, so the global batch follows), or it follows from the layout
 // (GPUs = TP·PP·DP·CP: a PP sweep keeps DP, so the GPU count grows with PP).
 struct AxisChange {
-    std::string what;               // "gpus", "parallel.dp" or "training.global_batch"
-    long long first = 0, last = 0;  // at the first and the last point the knob applied
+    std::string what; // "gpus", "parallel.dp" or "training.global_batch"
+    long long first = 0, last = 0; // at the first and the last point the knob applied
     long long min = 0, max = 0;
 };
 
 struct BreakingPoint {
-    long long value = 0;   // the first value where it appears
-    std::string code;      // diagnostic code
-    Localized message;     // "from PP = 32: …" in both languages
+    long long value = 0; // the first value where it appears
+    std::string code; // diagnostic code
+    Localized message; // "from PP = 32: …" in both languages
 };
 
 struct SweepResult {

@@ -27,11 +27,12 @@ AttentionRate attentionRate(const Scenario& sc, double bf16_peak)
         return r;
     }
     const auto unmasked_rate = [&](double keys) {
-        return bf16_peak * gpu.attentionEfficiency(keys, d, fa2) / GpuSpec::causalThroughputRatio(keys) * gpu.sustained_clock;
+        return bf16_peak * gpu.attentionEfficiency(keys, d, fa2) / GpuSpec::causalThroughputRatio(keys)
+            * gpu.sustained_clock;
     };
     const double cp = double(p.cp);
     const double seconds_per_flop = (1.0 / cp) / causal_rate
-                                  + (cp - 1.0) / cp * 0.5 * (1.0 / unmasked_rate(r.seq_per_call / 2) + 1.0 / unmasked_rate(r.seq_per_call));
+        + (cp - 1.0) / cp * 0.5 * (1.0 / unmasked_rate(r.seq_per_call / 2) + 1.0 / unmasked_rate(r.seq_per_call));
     r.flops_per_s = 1.0 / seconds_per_flop;
     return r;
 }
@@ -43,26 +44,39 @@ Term attentionTerm(const Scenario& sc, const AttentionRate& rate, double forward
     const TrainingConfig& t = sc.training;
     const ModelSpec& m = sc.model;
     const double eta = gpu.attentionEta(t.attention_kernel == AttentionKernel::Fa2);
-    const std::string flops = num(tokens) + "·2·" + num(double(t.seq_len)) + "·" + num(double(m.queryWidth())) + "/" + num(split);
-    const std::string constants = ", η = " + num(eta) + " (" + toString(t.attention_kernel) + "), s' = " + num(rate.seq_per_call)
-                                + ", s½ = " + num(gpu.attention_half_seq) + ", d = " + num(headDim(m));
+    const std::string flops
+        = num(tokens) + "·2·" + num(double(t.seq_len)) + "·" + num(double(m.queryWidth())) + "/" + num(split);
+    const std::string constants = ", η = " + num(eta) + " (" + toString(t.attention_kernel)
+        + "), s' = " + num(rate.seq_per_call) + ", s½ = " + num(gpu.attention_half_seq) + ", d = " + num(headDim(m));
     if (!t.flash_attention)
-        return {"time.layer_forward_attention", forward_s, "s",
+        return {"time.layer_forward_attention",
+                forward_s,
+                "s",
                 "2 batched GEMMs of tokens·2·s·q/t each (the whole s×s, masked after); backward 2×",
-                "2 × gemm_time(" + flops + ")", "Megatron-LM (2021) core attention: baddbmm + softmax + bmm"};
+                "2 × gemm_time(" + flops + ")",
+                "Megatron-LM (2021) core attention: baddbmm + softmax + bmm"};
     const std::string stays = fp8 ? " (attention stays bf16 in FP8 recipes)" : "";
-    const std::string sources = "FlashAttention-2 (Dao 2023) Fig. 4 / FlashAttention-3 (Shah et al. 2024) Figs. 5–6: causal forward + backward sweeps";
+    const std::string sources = "FlashAttention-2 (Dao 2023) Fig. 4 / FlashAttention-3 (Shah et al. 2024) Figs. 5–6: "
+                                "causal forward + backward sweeps";
     if (!ringCp(sc.parallel))
-        return {"time.layer_forward_attention", forward_s, "s",
-                "tokens·2·s·q/t (causal: half of 4·s·q) / (bf16 peak · η·s'/(s' + s½)·f(d) · clock); backward 2.5×" + stays,
-                flops + " / (" + num(bf16_peak) + "·" + num(rate.efficiency) + "·" + num(gpu.sustained_clock) + ")" + constants,
+        return {"time.layer_forward_attention",
+                forward_s,
+                "s",
+                "tokens·2·s·q/t (causal: half of 4·s·q) / (bf16 peak · η·s'/(s' + s½)·f(d) · clock); backward 2.5×"
+                    + stays,
+                flops + " / (" + num(bf16_peak) + "·" + num(rate.efficiency) + "·" + num(gpu.sustained_clock) + ")"
+                    + constants,
                 sources};
-    return {"time.layer_forward_attention", forward_s, "s",
-            "tokens·2·s·q/t / rate; ring CP: 1/CP of it causal at s' = s/CP, the rest unmasked blocks (keys s'/2 and s') "
-            "at the causal rate / r, r(x) = 0.92·x/(x + 248); backward 2.5×" + stays,
-            flops + " / " + num(rate.flops_per_s) + ", causal rate " + num(bf16_peak) + "·" + num(rate.efficiency) + "·"
-                + num(gpu.sustained_clock) + constants + ", CP = " + num(double(sc.parallel.cp)),
-            sources + "; causal/unmasked forward ratio: FlashAttention-3 Fig. 5 (H100, head dim 128)"};
+    return {
+        "time.layer_forward_attention",
+        forward_s,
+        "s",
+        "tokens·2·s·q/t / rate; ring CP: 1/CP of it causal at s' = s/CP, the rest unmasked blocks (keys s'/2 and s') "
+        "at the causal rate / r, r(x) = 0.92·x/(x + 248); backward 2.5×"
+            + stays,
+        flops + " / " + num(rate.flops_per_s) + ", causal rate " + num(bf16_peak) + "·" + num(rate.efficiency) + "·"
+            + num(gpu.sustained_clock) + constants + ", CP = " + num(double(sc.parallel.cp)),
+        sources + "; causal/unmasked forward ratio: FlashAttention-3 Fig. 5 (H100, head dim 128)"};
 }
 
 } // namespace parascope

@@ -9,8 +9,8 @@ namespace parascope {
 
 struct AttentionRate {
     double seq_per_call = 0; // s': tokens of the causal call (s/CP on a ring; s with Ulysses or no CP)
-    double efficiency = 0;   // η·s'/(s' + s½)·f(d): the causal call's fraction of the bf16 peak
-    double flops_per_s = 0;  // over the GPU's causal FLOPs (on a ring: its causal and unmasked calls together)
+    double efficiency = 0; // η·s'/(s' + s½)·f(d): the causal call's fraction of the bf16 peak
+    double flops_per_s = 0; // over the GPU's causal FLOPs (on a ring: its causal and unmasked calls together)
 };
 
 // Without context parallelism, or with Ulysses (a2a: whole sequences, fewer heads), one causal

@@ -18,7 +18,8 @@ std::vector<GemmShape> scenarioGemmShapes(const Scenario& sc)
     const std::int64_t up = m.mlp == MlpKind::SwiGlu ? 2 : 1; // gate and up fused
     std::vector<GemmShape> out;
     const auto add = [&](std::string name, std::int64_t rows, std::int64_t n, std::int64_t k) {
-        GemmShape g{std::move(name), std::max<std::int64_t>(1, rows), std::max<std::int64_t>(1, n), std::max<std::int64_t>(1, k)};
+        GemmShape g{std::move(name), std::max<std::int64_t>(1, rows), std::max<std::int64_t>(1, n),
+                    std::max<std::int64_t>(1, k)};
         for (const GemmShape& e : out)
             if (e.m == g.m && e.n == g.n && e.k == g.k)
                 return;

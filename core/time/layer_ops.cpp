@@ -26,8 +26,7 @@ public:
     OpList(const Scenario& sc, const LayerOpRates& r)
         : sc_(sc)
         , r_(r)
-    {
-    }
+    { }
 
     double gemmTime(double flops, double rate) const { return gemmSeconds(sc_.cluster.gpu, r_, flops, rate); }
 
@@ -38,7 +37,8 @@ public:
         LayerOp& op = add(name, OpRate::Gemm, slot, 2 * M * N * K, r_.gemm_rate);
         if (r_.fp8) {
             op.precision = Precision::Fp8;
-            op.cast_forward_s = (M * K * r_.casts.bytes_per_element + N * K * r_.casts.weight_bytes / r_.microbatches) / r_.hbm;
+            op.cast_forward_s
+                = (M * K * r_.casts.bytes_per_element + N * K * r_.casts.weight_bytes / r_.microbatches) / r_.hbm;
             op.cast_backward_s = M * N * r_.casts.bytes_per_element / r_.hbm;
             ++op.forward_kernels, ++op.backward_kernels;
         }
@@ -131,13 +131,13 @@ void attentionCore(OpList& ops, const Scenario& sc, const LayerOpRates& r, bool 
         op.flops = score_flops / 2;
         op.forward_s = score_flops / 2 / r.attention.flops_per_s;
         op.input_grad_s = kFlashBackwardFlops * op.forward_s;
-        op.forward_kernels = 1;  // the fused forward
+        op.forward_kernels = 1; // the fused forward
         op.backward_kernels = 2; // FlashAttention-2: the dO·O preprocess, then the fused backward
     } else {
         op.flops = score_flops;
         op.forward_s = 2 * ops.gemmTime(score_flops / 2, r.bf16_gemm_rate);
         op.input_grad_s = 2 * op.forward_s;
-        op.forward_kernels = 3;  // baddbmm, softmax, bmm
+        op.forward_kernels = 3; // baddbmm, softmax, bmm
         op.backward_kernels = 5; // four batched GEMMs and the softmax's backward
     }
 }
@@ -172,9 +172,11 @@ void experts(OpList& ops, const Scenario& sc, const LayerOpRates& r)
     const double routed = T / (sp ? p.tp : 1);
     const bool sorts = local_experts > 1 && p.ep > 1;
     LayerOp& routing = ops.other("routing", OpRate::Memory);
-    routing.bytes = routed * (12.0 * e.experts + (4.0 * (1 + e.top_k) * h + (sorts ? 8.0 * e.top_k * h : 0.0)) * t.moeLoad());
+    routing.bytes
+        = routed * (12.0 * e.experts + (4.0 * (1 + e.top_k) * h + (sorts ? 8.0 * e.top_k * h : 0.0)) * t.moeLoad());
     routing.forward_s = routing.input_grad_s = routing.bytes / r.hbm;
-    routing.forward_kernels = routing.backward_kernels = sorts ? 6 : 4; // softmax, top-k, permute, unpermute (+ sort and back)
+    routing.forward_kernels = routing.backward_kernels
+        = sorts ? 6 : 4; // softmax, top-k, permute, unpermute (+ sort and back)
     // --recompute-modules moe runs the whole block again: router, routing, experts (its
     // all-to-alls are counted with the communication).
     const bool whole_block = t.recomputes(RecomputeModule::Moe);
@@ -193,7 +195,8 @@ void denseMlp(OpList& ops, const Scenario& sc, const LayerOpRates& r)
 {
     const ModelSpec& m = sc.model;
     const TrainingConfig& t = sc.training;
-    const double h = double(m.hidden), up = m.mlp == MlpKind::SwiGlu ? 2 : 1, ff = double(m.ffn_hidden), T = r.tokens, split = r.split;
+    const double h = double(m.hidden), up = m.mlp == MlpKind::SwiGlu ? 2 : 1, ff = double(m.ffn_hidden), T = r.tokens,
+                 split = r.split;
     ops.gemm("mlp_up", TpSlot::MlpIn, T, up * ff / split, h);
     LayerOp& down = ops.gemm("mlp_down", TpSlot::MlpOut, T, h, ff / split);
     if (t.recomputes(RecomputeModule::Mlp))
@@ -219,7 +222,7 @@ void elementwise(OpList& ops, const Scenario& sc, const LayerOpRates& r, bool mo
     op.forward_kernels = op.backward_kernels = 5 + (sc.model.position == PositionKind::Rope ? 1 : 0);
     TrainingConfig modules = t;
     modules.recompute_modules &= unsigned(RecomputeModule::Layernorm) | unsigned(RecomputeModule::MoeAct)
-                               | unsigned(RecomputeModule::EveryOtherMm) | unsigned(RecomputeModule::Moe);
+        | unsigned(RecomputeModule::EveryOtherMm) | unsigned(RecomputeModule::Moe);
     op.recompute_s = 2 * layerActivation(sc.model, modules, sc.parallel, moe, Explain::NumbersOnly).recomputed / r.hbm;
 }
 
@@ -232,7 +235,8 @@ void elementwise(OpList& ops, const Scenario& sc, const LayerOpRates& r, bool mo
 double gemmSeconds(const GpuSpec& gpu, const LayerOpRates& r, double flops, double rate)
 {
     const bool fp8_gemm = r.fp8 && rate > r.bf16_gemm_rate;
-    const double half = fp8_gemm && gpu.gemm_half_flops_fp8 > 0 ? gpu.gemm_half_flops_fp8 : gpu.gemm_half_flops * rate / r.bf16_gemm_rate;
+    const double half = fp8_gemm && gpu.gemm_half_flops_fp8 > 0 ? gpu.gemm_half_flops_fp8
+                                                                : gpu.gemm_half_flops * rate / r.bf16_gemm_rate;
     return half > 0 ? flops / (rate * (flops / (flops + half))) : flops / (rate * 1.0);
 }
 

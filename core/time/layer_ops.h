@@ -21,8 +21,10 @@ namespace parascope {
 // precision, or bf16 where FP8 recipes keep it), fused attention at the attention rate, or a
 // memory-bound pass over its bytes at the achievable HBM bandwidth.
 enum class OpRate { Gemm, Bf16Gemm, Attention, Memory };
-inline constexpr EnumName<OpRate> kOpRateNames[] = {
-    {OpRate::Gemm, "gemm"}, {OpRate::Bf16Gemm, "bf16_gemm"}, {OpRate::Attention, "attention"}, {OpRate::Memory, "memory"}};
+inline constexpr EnumName<OpRate> kOpRateNames[] = {{OpRate::Gemm, "gemm"},
+                                                    {OpRate::Bf16Gemm, "bf16_gemm"},
+                                                    {OpRate::Attention, "attention"},
+                                                    {OpRate::Memory, "memory"}};
 constexpr std::span<const EnumName<OpRate>> enumNames(OpRate) { return kOpRateNames; }
 inline const char* toString(OpRate v) { return nameOf(v); }
 
@@ -36,26 +38,26 @@ struct LayerOp {
     OpRate rate = OpRate::Gemm;
     Precision precision = Precision::Bf16;
     TpSlot slot = TpSlot::None;
-    double flops = 0;         // forward FLOPs on this GPU (a GEMM's dX and dW: the same again each)
-    double bytes = 0;         // memory-bound ops: bytes one forward pass moves
-    int forward_kernels = 0;  // kernel launches per microbatch: what a host/launch-time model needs
+    double flops = 0; // forward FLOPs on this GPU (a GEMM's dX and dW: the same again each)
+    double bytes = 0; // memory-bound ops: bytes one forward pass moves
+    int forward_kernels = 0; // kernel launches per microbatch: what a host/launch-time model needs
     int backward_kernels = 0;
     double forward_s = 0, input_grad_s = 0, weight_grad_s = 0;
     double cast_forward_s = 0, cast_backward_s = 0; // FP8: quantizing its inputs / output gradients
-    double recompute_s = 0;                          // selective recompute modules, in the backward
+    double recompute_s = 0; // selective recompute modules, in the backward
 };
 
 // What an op's time depends on besides its shape.
 struct LayerOpRates {
-    double bf16_peak = 0;                     // the attention's and bf16 GEMMs' peak FLOP/s
+    double bf16_peak = 0; // the attention's and bf16 GEMMs' peak FLOP/s
     double gemm_rate = 0, bf16_gemm_rate = 0; // FLOP/s at full size
-    double hbm = 0;                           // achievable bytes/s
+    double hbm = 0; // achievable bytes/s
     AttentionRate attention;
     Fp8Casts casts;
     bool fp8 = false;
     double microbatches = 1; // FP8 weight casts happen once per step
-    double tokens = 0;       // on this GPU per microbatch: seq/CP · micro batch
-    double split = 1;        // TP
+    double tokens = 0; // on this GPU per microbatch: seq/CP · micro batch
+    double split = 1; // TP
 };
 
 LayerOpRates layerOpRates(const Scenario& sc);

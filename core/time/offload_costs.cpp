@@ -37,12 +37,15 @@ OffloadCosts offloadCosts(const Scenario& sc, const ParamCounts& params, const P
     if (explain == Explain::NumbersOnly)
         return c;
     terms.push_back({"time.offload_optimizer", c.optimizer_s, "s",
-                     "Ψ_shard · bytes / (host DRAM · efficiency / GPUs per node) + Ψ_shard · 2 / (PCIe · efficiency) (weights back)",
+                     "Ψ_shard · bytes / (host DRAM · efficiency / GPUs per node) + Ψ_shard · 2 / (PCIe · efficiency) "
+                     "(weights back)",
                      num(c.shard_params) + "·" + num(cpu_bytes) + "/" + num(host_bw)
                          + (h2d > 0 ? " + " + num(c.shard_params) + "·2/" + num(c.pcie_bytes_per_s) : std::string()),
                      "Ren et al. 2021 (ZeRO-Offload) §4.2: CPU Adam on the node's memory bandwidth"});
-    terms.push_back({"time.offload_gradients", c.gradients_s, "s", "Ψ_shard · gradient bytes / (PCIe · efficiency), overlaps the backward",
-                     num(c.shard_params) + "·" + num(grad_bytes) + "/" + num(c.pcie_bytes_per_s), "Ren et al. 2021 (ZeRO-Offload) §4.2"});
+    terms.push_back({"time.offload_gradients", c.gradients_s, "s",
+                     "Ψ_shard · gradient bytes / (PCIe · efficiency), overlaps the backward",
+                     num(c.shard_params) + "·" + num(grad_bytes) + "/" + num(c.pcie_bytes_per_s),
+                     "Ren et al. 2021 (ZeRO-Offload) §4.2"});
     return c;
 }
 

@@ -13,11 +13,11 @@
 namespace parascope {
 
 struct OffloadCosts {
-    double shard_params = 0;   // the largest shard of a GPU (parameters)
+    double shard_params = 0; // the largest shard of a GPU (parameters)
     double pcie_bytes_per_s = 0; // achievable, per GPU and direction
-    double optimizer_s = 0;    // CPU optimizer step + weights back over PCIe (offload optimizer)
-    double gradients_s = 0;    // gradients to the host after the backward (overlappable)
-    bool active = false;       // offload on and the host described
+    double optimizer_s = 0; // CPU optimizer step + weights back over PCIe (offload optimizer)
+    double gradients_s = 0; // gradients to the host after the backward (overlappable)
+    bool active = false; // offload on and the host described
     // Per ZeRO-3 gather of a whole rank's layers, with the parameters on the host: the PCIe copy
     // before the all-gather.
     double gatherCopy() const { return pcie_bytes_per_s > 0 ? shard_params * 2 / pcie_bytes_per_s : 0; }

@@ -33,7 +33,8 @@ double callTime(const std::vector<CommEntry>& comm, Group group, Collective coll
                 std::optional<Purpose> purpose = std::nullopt)
 {
     for (const CommEntry& c : comm)
-        if (c.group == group && c.collective == collective && (!purpose || c.purpose == *purpose) && c.calls_per_step > 0)
+        if (c.group == group && c.collective == collective && (!purpose || c.purpose == *purpose)
+            && c.calls_per_step > 0)
             return c.time_s / c.calls_per_step;
     return 0;
 }
@@ -47,7 +48,7 @@ const CommEntry* findEntry(const std::vector<CommEntry>& comm, Group group, Purp
 }
 
 struct LayerCost {
-    double linear_s = 0;    // forward GEMMs (= each of the dX and dW GEMM passes)
+    double linear_s = 0; // forward GEMMs (= each of the dX and dW GEMM passes)
     // The GEMMs each TP collective runs next to (and can hide behind with tp_comm_overlap): the
     // attention's input projections after its all-gather, its output projection before its
     // reduce-scatter (all-reduce), the same for the MLP (experts, shared experts, router).
@@ -56,7 +57,7 @@ struct LayerCost {
     double attention_b_s = 0; // their backward
     double elementwise_s = 0; // one pass over the layer's activations
     double cast_f_s = 0, cast_b_s = 0; // FP8 quantization before the forward / backward GEMMs
-    double routing_s = 0;   // MoE router softmax/top-k and token permutation, per direction
+    double routing_s = 0; // MoE router softmax/top-k and token permutation, per direction
     double recompute_s = 0; // selective recompute modules other than core_attn, in the backward
     double tp_f = 0, tp_b = 0, ep_f = 0, ep_b = 0, cp_f = 0, cp_b = 0; // exposed comm
     double host_f = 0, host_b = 0; // MoE: the GPU waiting for the host to issue the layer's kernels
@@ -133,7 +134,8 @@ OpCostModel opCosts(const Scenario& sc, const ParamCounts& params, const Pipelin
     // the fused attention, the output layer and the router.
     const LayerOpRates rates = layerOpRates(sc);
     const bool fp8 = rates.fp8;
-    const double bf16_peak = rates.bf16_peak, gemm_rate = rates.gemm_rate, bf16_gemm_rate = rates.bf16_gemm_rate, hbm = rates.hbm;
+    const double bf16_peak = rates.bf16_peak, gemm_rate = rates.gemm_rate, bf16_gemm_rate = rates.bf16_gemm_rate,
+                 hbm = rates.hbm;
     const double microbatches = rates.microbatches, tokens = rates.tokens, split = rates.split;
     const AttentionRate& attn = rates.attention;
     const Fp8Casts& casts = rates.casts;
@@ -144,7 +146,8 @@ OpCostModel opCosts(const Scenario& sc, const ParamCounts& params, const Pipelin
     const double t_ag = callTime(comm, Group::Tp, Collective::AllGather, Purpose::Activations);
     // With FP8 gathers the backward's all-gathers (of bf16 gradients) are their own plan entry.
     const double t_ag_b = t.fp8Gathers() && callTime(comm, Group::Tp, Collective::AllGather, Purpose::Gradients) > 0
-                        ? callTime(comm, Group::Tp, Collective::AllGather, Purpose::Gradients) : t_ag;
+        ? callTime(comm, Group::Tp, Collective::AllGather, Purpose::Gradients)
+        : t_ag;
     const double t_rs = callTime(comm, Group::Tp, Collective::ReduceScatter);
     // Per layer and direction: kTpCollectivesPerLayer all-reduces, or with SP as many all-gather +
     // reduce-scatter pairs (the counts of the communication plan, comm/comm_volume.h).
@@ -168,7 +171,8 @@ OpCostModel opCosts(const Scenario& sc, const ParamCounts& params, const Pipelin
             if (tpCollectivesPerLayer(m) == 1)
                 return std::max(0.0, (sp ? gather + scatter : t_ar) - c.linear_s);
             const auto over = [](double collective, double hiding) { return std::max(0.0, collective - hiding); };
-            return sp ? over(gather, c.attn_in_s) + over(scatter, c.attn_out_s) + over(gather, c.mlp_in_s) + over(scatter, c.mlp_out_s)
+            return sp ? over(gather, c.attn_in_s) + over(scatter, c.attn_out_s) + over(gather, c.mlp_in_s)
+                    + over(scatter, c.mlp_out_s)
                       : over(t_ar, c.attn_out_s) + over(t_ar, c.mlp_out_s);
         };
         c.tp_f = exposedTp(t_ag, t_rs);
@@ -194,7 +198,7 @@ OpCostModel opCosts(const Scenario& sc, const ParamCounts& params, const Pipelin
         }
         if (p.cp > 1 && p.cp_comm == CpComm::A2a) { // Ulysses: Q/K/V in and the output out, each direction
             c.cp_f = c.cp_b = callTime(comm, Group::Cp, Collective::AllToAll, Purpose::Kv)
-                            + callTime(comm, Group::Cp, Collective::AllToAll, Purpose::Activations);
+                + callTime(comm, Group::Cp, Collective::AllToAll, Purpose::Activations);
         } else if (p.cp > 1 && p.cp_comm == CpComm::AllGather) { // K/V gathered, their gradients scattered
             c.cp_f = callTime(comm, Group::Cp, Collective::AllGather);
             c.cp_b = callTime(comm, Group::Cp, Collective::ReduceScatter);
@@ -238,7 +242,8 @@ OpCostModel opCosts(const Scenario& sc, const ParamCounts& params, const Pipelin
     const int S = geometry.virtualStages();
     out.stages.resize(std::size_t(S));
     const double logits_s = gemmTime(tokens * 2.0 * double(m.hidden) * double(m.vocab) / split, bf16_gemm_rate);
-    const double mtp_projection_s = gemmTime(tokens * 2.0 * 2 * double(m.hidden) * double(m.hidden) / split, bf16_gemm_rate);
+    const double mtp_projection_s
+        = gemmTime(tokens * 2.0 * 2 * double(m.hidden) * double(m.hidden) / split, bf16_gemm_rate);
     for (int s = 0; s < S; ++s) {
         const VirtualStage& V = geometry.stages[std::size_t(s)];
         const StageLayers& L = geometry.rank_layers[std::size_t(V.rank)];
@@ -306,7 +311,8 @@ OpCostModel opCosts(const Scenario& sc, const ParamCounts& params, const Pipelin
     for (const StageLayers& L : geometry.rank_layers)
         shard_params = std::max(shard_params, stageParams(params, L, p).total());
     const double opt_shard = p.zero >= 1 ? shard_params / zeroDegree(p) : shard_params;
-    out.optimizer_s = offload.active ? offload.optimizer_s : optimizerStepSeconds(t, opt_shard, hbm, out.terms, explain);
+    out.optimizer_s
+        = offload.active ? offload.optimizer_s : optimizerStepSeconds(t, opt_shard, hbm, out.terms, explain);
     RankTail tail;
     tail.optimizer_s = out.optimizer_s;
     tail.grad_reduce_s += offload.gradients_s;
@@ -346,34 +352,39 @@ OpCostModel opCosts(const Scenario& sc, const ParamCounts& params, const Pipelin
                          num(tokens) + "·…/" + num(split) + "/" + num(gemm_rate), src});
     if (m.moe) {
         const MoeSpec& e = *m.moe;
-        out.terms.push_back({"time.moe_layer_forward_gemm", moe.linear_s, "s",
-                             "tokens·(2h(q + 2kv) + 2qh + 2·k·3h·f_e (SwiGLU; GELU 2h·f_e) + shared experts)/t + 2·tokens·h·E (router)"
-                             " / (peak · gemm_efficiency)",
-                             num(tokens) + " tokens, k = " + num(double(e.top_k)) + ", f_e = " + num(double(e.ffn_hidden)) + ", t = "
-                                 + num(split) + ", EP·ETP = " + num(double(p.ep)) + "·" + num(double(p.expertTp())) + "; /"
-                                 + num(gemm_rate),
-                             "the expert grid re-slices the stage's tp·cp·dp GPUs: each GPU computes tokens·k/t of the "
-                             "routed expert FLOPs whatever EP and ETP are (Megatron-Core MoE, docs/ARCHITECTURE.md); one "
-                             "grouped GEMM per projection, each expert's rows padded to 128, the busiest rank's load"});
-        out.terms.push_back({"time.moe_routing", moe.routing_s, "s",
-                             "tokens/t_SP·(12·E + (4·(1 + k)·h + sort)·load) / HBM, each direction",
-                             num(moe.routing_s * hbm) + "/" + num(hbm),
-                             "Megatron-Core alltoall token dispatcher: router softmax/top-k, permute, sort by expert, unpermute"});
+        out.terms.push_back(
+            {"time.moe_layer_forward_gemm", moe.linear_s, "s",
+             "tokens·(2h(q + 2kv) + 2qh + 2·k·3h·f_e (SwiGLU; GELU 2h·f_e) + shared experts)/t + 2·tokens·h·E (router)"
+             " / (peak · gemm_efficiency)",
+             num(tokens) + " tokens, k = " + num(double(e.top_k)) + ", f_e = " + num(double(e.ffn_hidden))
+                 + ", t = " + num(split) + ", EP·ETP = " + num(double(p.ep)) + "·" + num(double(p.expertTp())) + "; /"
+                 + num(gemm_rate),
+             "the expert grid re-slices the stage's tp·cp·dp GPUs: each GPU computes tokens·k/t of the "
+             "routed expert FLOPs whatever EP and ETP are (Megatron-Core MoE, docs/ARCHITECTURE.md); one "
+             "grouped GEMM per projection, each expert's rows padded to 128, the busiest rank's load"});
+        out.terms.push_back(
+            {"time.moe_routing", moe.routing_s, "s",
+             "tokens/t_SP·(12·E + (4·(1 + k)·h + sort)·load) / HBM, each direction",
+             num(moe.routing_s * hbm) + "/" + num(hbm),
+             "Megatron-Core alltoall token dispatcher: router softmax/top-k, permute, sort by expert, unpermute"});
         if (gpu.moe_layer_host_s > 0)
-            out.terms.push_back({"time.moe_host_wait", moe.host_f + moe.host_b, "s",
-                                 "max(0, H − GPU time of the layer's forward) + max(0, 2H − its backward's), per MoE layer and microbatch",
-                                 "H = " + num(gpu.moe_layer_host_s) + " s; waits " + num(moe.host_f) + " s forward + " + num(moe.host_b)
-                                     + " s backward",
-                                 "eager PyTorch issues each kernel from the host; the dispatcher's device-to-host read of the token "
-                                 "counts every forward keeps the host at most one layer ahead (Megatron-Core MoE report, "
-                                 "arXiv 2603.07685: host-boundedness, CUDA graphs); H fitted, see the GPU preset's source"});
+            out.terms.push_back(
+                {"time.moe_host_wait", moe.host_f + moe.host_b, "s",
+                 "max(0, H − GPU time of the layer's forward) + max(0, 2H − its backward's), per MoE layer and "
+                 "microbatch",
+                 "H = " + num(gpu.moe_layer_host_s) + " s; waits " + num(moe.host_f) + " s forward + " + num(moe.host_b)
+                     + " s backward",
+                 "eager PyTorch issues each kernel from the host; the dispatcher's device-to-host read of the token "
+                 "counts every forward keeps the host at most one layer ahead (Megatron-Core MoE report, "
+                 "arXiv 2603.07685: host-boundedness, CUDA graphs); H fitted, see the GPU preset's source"});
         if (moe.unpaired_f + moe.unpaired_b > 0)
-            out.terms.push_back({"time.moe_unpaired_pass", moe.unpaired_f + moe.unpaired_b, "s",
-                                 "max(H, GPU + A) − max(H, GPU) per direction, A = the all-to-alls a partner pass hides; "
-                                 "each rank's warm-up forwards and cool-down backwards",
-                                 num(moe.unpaired_f) + " s forward + " + num(moe.unpaired_b) + " s backward per MoE layer",
-                                 "Megatron-Core combined 1F1B (--overlap-moe-expert-parallel-comm) overlaps a forward with a "
-                                 "backward; a rank's passes before its first backward and after its last forward have none"});
+            out.terms.push_back(
+                {"time.moe_unpaired_pass", moe.unpaired_f + moe.unpaired_b, "s",
+                 "max(H, GPU + A) − max(H, GPU) per direction, A = the all-to-alls a partner pass hides; "
+                 "each rank's warm-up forwards and cool-down backwards",
+                 num(moe.unpaired_f) + " s forward + " + num(moe.unpaired_b) + " s backward per MoE layer",
+                 "Megatron-Core combined 1F1B (--overlap-moe-expert-parallel-comm) overlaps a forward with a "
+                 "backward; a rank's passes before its first backward and after its last forward have none"});
     }
     if (fp8) {
         out.terms.push_back({"time.layer_fp8_casts", dense.cast_f_s + dense.cast_b_s, "s",
@@ -383,18 +394,22 @@ OpCostModel opCosts(const Scenario& sc, const ParamCounts& params, const Pipelin
                              casts.source});
     }
     out.terms.push_back(attentionTerm(sc, attn, dense.attention_s, tokens, split, bf16_peak, fp8));
-    out.terms.push_back({"time.layer_elementwise", dense.elementwise_s, "s", "activation bytes per layer / (HBM · efficiency)",
-                         num(dense.elementwise_s * hbm) + "/" + num(hbm), "memory-bound kernels stream each activation once per pass"});
+    out.terms.push_back(
+        {"time.layer_elementwise", dense.elementwise_s, "s", "activation bytes per layer / (HBM · efficiency)",
+         num(dense.elementwise_s * hbm) + "/" + num(hbm), "memory-bound kernels stream each activation once per pass"});
     if (p.tp_comm_overlap)
         out.terms.push_back({"time.layer_tp_comm", dense.tp_f, "s",
                              sp ? "Σ max(0, t_AG − GEMM_in) + max(0, t_RS − GEMM_out), attention and MLP, per direction"
                                 : "Σ max(0, t_AR − GEMM_out), attention and MLP, per direction",
-                             num(tp_dir) + " without overlap; QKV " + num(dense.attn_in_s) + ", out " + num(dense.attn_out_s) + ", MLP in "
-                                 + num(dense.mlp_in_s) + ", MLP out " + num(dense.mlp_out_s) + " s",
-                             "Megatron TP: 2 collectives per layer and direction; --tp-comm-overlap / async TP hide each behind its own GEMM"});
+                             num(tp_dir) + " without overlap; QKV " + num(dense.attn_in_s) + ", out "
+                                 + num(dense.attn_out_s) + ", MLP in " + num(dense.mlp_in_s) + ", MLP out "
+                                 + num(dense.mlp_out_s) + " s",
+                             "Megatron TP: 2 collectives per layer and direction; --tp-comm-overlap / async TP hide "
+                             "each behind its own GEMM"});
     else
-        out.terms.push_back({"time.layer_tp_comm", dense.tp_f, "s", sp ? "2·(t_AG + t_RS) per direction" : "2·t_AR per direction",
-                             num(tp_dir), "Megatron TP: 2 collectives per layer and direction"});
+        out.terms.push_back({"time.layer_tp_comm", dense.tp_f, "s",
+                             sp ? "2·(t_AG + t_RS) per direction" : "2·t_AR per direction", num(tp_dir),
+                             "Megatron TP: 2 collectives per layer and direction"});
     return out;
 }
 

@@ -24,7 +24,7 @@ struct GroupExposure {
 };
 
 struct StageOpCost {
-    StageCost cost;                 // what the simulator needs
+    StageCost cost; // what the simulator needs
     GroupExposure forward, backward; // what of forward_comm_s / backward_comm_s each group is
     int layers = 0;
     // The compute of one microbatch (forward + backward, communication apart) and of it the
@@ -35,14 +35,14 @@ struct StageOpCost {
 };
 
 struct OpCostModel {
-    PipelineGeometry geometry;       // the pipeline the stages belong to
+    PipelineGeometry geometry; // the pipeline the stages belong to
     std::vector<StageOpCost> stages; // per virtual stage
-    double p2p_s = 0;                // one pipeline send over the slowest stage boundary
+    double p2p_s = 0; // one pipeline send over the slowest stage boundary
     std::vector<double> boundary_p2p_s; // one send over each boundary (Placement::pp_boundaries)
-    bool blocking_p2p = false;       // sends block their sender (parallel.pp_comm_overlap false)
-    std::vector<RankTail> tails;     // per rank
+    bool blocking_p2p = false; // sends block their sender (parallel.pp_comm_overlap false)
+    std::vector<RankTail> tails; // per rank
     double optimizer_s = 0;
-    std::vector<Term> terms;         // per-layer costs of a typical layer, explained
+    std::vector<Term> terms; // per-layer costs of a typical layer, explained
     // One layer's ops (time/layer_ops.h) for one microbatch: a dense layer's, and a MoE layer's
     // when the model has experts (else empty). The stage costs above add these up.
     std::vector<LayerOp> dense_ops, moe_ops;

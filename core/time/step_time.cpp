@@ -38,7 +38,8 @@ std::vector<double> rankMicrobatchTimes(const OpCostModel& c)
     for (int s = 0; s < int(c.stages.size()); ++s) {
         const int r = c.geometry.rankOfStage(s);
         if (r >= 0 && r < int(t.size()))
-            t[std::size_t(r)] += share * (c.stages[std::size_t(s)].cost.forward_s + c.stages[std::size_t(s)].cost.backward_s());
+            t[std::size_t(r)]
+                += share * (c.stages[std::size_t(s)].cost.forward_s + c.stages[std::size_t(s)].cost.backward_s());
     }
     return t;
 }
@@ -76,7 +77,8 @@ void finish(StepSimulation& out, const OpCostModel& costs, double step, double c
         t.compute_kinds.attention_s = compute * attention / all;
         t.compute_kinds.host_wait_s = compute * host / all;
         t.compute_kinds.recompute_s = compute * recompute / all;
-        t.compute_kinds.other_s = std::max(0.0, compute - t.compute_kinds.gemm_s - t.compute_kinds.attention_s - t.compute_kinds.host_wait_s);
+        t.compute_kinds.other_s = std::max(
+            0.0, compute - t.compute_kinds.gemm_s - t.compute_kinds.attention_s - t.compute_kinds.host_wait_s);
     }
     by_group[Group::Dp] += exposed_tail;
     by_group[Group::Pp] += exposed_pp;
@@ -88,12 +90,14 @@ void finish(StepSimulation& out, const OpCostModel& costs, double step, double c
     t.terms.insert(t.terms.end(), costs.terms.begin(), costs.terms.end());
     t.layer_ops = costs.dense_ops;
     t.moe_layer_ops = costs.moe_ops;
-    t.terms.push_back({"time.step", step, "s", "compute + bubble + exposed communication + optimizer",
-                       num(compute) + " + " + num(t.bubble_s) + " + " + num(t.exposed_comm_s) + " + " + num(t.optimizer_s),
-                       t.method == "closed-form" ? "closed form: m·t_microbatch + schedule bubble + tails"
-                                                 : "event simulation of the schedule (critical rank " + num(t.critical_rank) + ")"});
+    t.terms.push_back(
+        {"time.step", step, "s", "compute + bubble + exposed communication + optimizer",
+         num(compute) + " + " + num(t.bubble_s) + " + " + num(t.exposed_comm_s) + " + " + num(t.optimizer_s),
+         t.method == "closed-form" ? "closed form: m·t_microbatch + schedule bubble + tails"
+                                   : "event simulation of the schedule (critical rank " + num(t.critical_rank) + ")"});
     t.terms.push_back({"time.bubble_fraction", t.bubble_fraction, "fraction", "idle time / step time",
-                       num(t.bubble_s) + " / " + num(step), "idle = step − compute − exposed communication − optimizer"});
+                       num(t.bubble_s) + " / " + num(step),
+                       "idle = step − compute − exposed communication − optimizer"});
 }
 
 StepSimulation closedForm(const Scenario& sc, const OpCostModel& costs, long long m, const std::string& why,
@@ -142,7 +146,8 @@ StepSimulation closedForm(const Scenario& sc, const OpCostModel& costs, long lon
     // Kaplan et al. 2020 §2.1, Narayanan et al. 2021 §3.3).
     constexpr double kBackwardShareOfMicrobatch = 4.0 / 6.0;
     const double last_bwd = t_mb * kBackwardShareOfMicrobatch;
-    const double grad_exposed = tail.overlap_grad_reduce ? std::max(tail.last_bucket_s, tail.grad_reduce_s - last_bwd) : tail.grad_reduce_s;
+    const double grad_exposed
+        = tail.overlap_grad_reduce ? std::max(tail.last_bucket_s, tail.grad_reduce_s - last_bwd) : tail.grad_reduce_s;
     const double tail_exposed = grad_exposed + tail.param_gather_s;
     // The fill and the drain cross every stage boundary once each (forward, then backward).
     double boundaries = 0;
@@ -153,8 +158,8 @@ StepSimulation closedForm(const Scenario& sc, const OpCostModel& costs, long lon
     const double p2p_exposed = p.pp > 1 ? 2.0 * boundaries + (costs.blocking_p2p ? md * 2.0 * costs.p2p_s : 0.0) : 0.0;
     out.time.critical_rank = critical;
     out.inflight = inflightMicrobatches(p.schedule, p.pp, p.vpp, m);
-    finish(out, costs, pipeline + p2p_exposed + tail_exposed + costs.optimizer_s, md * (t_mb - comm_mb), md * comm_mb + unpaired,
-           tail_exposed, p2p_exposed, by_group, explain);
+    finish(out, costs, pipeline + p2p_exposed + tail_exposed + costs.optimizer_s, md * (t_mb - comm_mb),
+           md * comm_mb + unpaired, tail_exposed, p2p_exposed, by_group, explain);
     return out;
 }
 
@@ -189,7 +194,8 @@ double opsPerMicrobatch(const PipelineGeometry& g)
 // The numbers of the step: at most options.max_simulated_ops ops simulated, whether or not the
 // timeline is wanted, so that a scenario has one step time whatever is asked. The ops are kept
 // (record_ops) only when they fit kMaxRecordedOps.
-StepSimulation simulateNumbers(const Scenario& sc, const OpCostModel& costs, long long m, const EvaluateOptions& options)
+StepSimulation simulateNumbers(const Scenario& sc, const OpCostModel& costs, long long m,
+                               const EvaluateOptions& options)
 {
     const Explain explain = options.explain;
     const double max_ops = double(options.max_simulated_ops);
@@ -216,7 +222,8 @@ StepSimulation simulateNumbers(const Scenario& sc, const OpCostModel& costs, lon
         const long long m_min = 2LL * p + step_mb;
         if (m_sim < m_min)
             return closedForm(sc, costs, m,
-                              "the pipeline is too large to simulate (" + num(ops_per_mb * double(m)) + " ops)", explain);
+                              "the pipeline is too large to simulate (" + num(ops_per_mb * double(m)) + " ops)",
+                              explain);
     }
     const bool record_ops = options.record_timeline && ops_per_mb * double(m_sim) <= double(kMaxRecordedOps);
     const auto schedule = generateSchedule(scheduleRequest(g, m_sim));
@@ -233,7 +240,7 @@ StepSimulation simulateNumbers(const Scenario& sc, const OpCostModel& costs, lon
         const double period = (tl.pipeline_end_s - t2.pipeline_end_s) / double(step_mb);
         extra = period * double(m - m_sim);
         out.time.note = "simulated " + num(double(m_sim)) + " of " + num(double(m)) + " microbatches; the other "
-                      + num(double(m - m_sim)) + " add the steady-state period " + num(period) + " s each";
+            + num(double(m - m_sim)) + " add the steady-state period " + num(period) + " s each";
     }
     // Exposed pipeline p2p: the same schedule without p2p time.
     double pp_exposed = 0;
@@ -259,7 +266,8 @@ StepSimulation simulateNumbers(const Scenario& sc, const OpCostModel& costs, lon
             // Overlapped: what stays exposed is shared out in proportion.
             const StageOpCost& b = costs.stages[std::size_t(a.b_stage)];
             const double naive = f.forward.total() + b.backward.total();
-            const double compute = (f.cost.forward_s - f.cost.forward_comm_s) + (b.cost.backward_s() - b.cost.backward_comm_s);
+            const double compute
+                = (f.cost.forward_s - f.cost.forward_comm_s) + (b.cost.backward_s() - b.cost.backward_comm_s);
             const double left = std::max(0.0, naive - compute);
             const double k = naive > 0 ? left / naive : 0;
             addExposure(by_group, f.forward, scale * k);
@@ -274,7 +282,8 @@ StepSimulation simulateNumbers(const Scenario& sc, const OpCostModel& costs, lon
         out.inflight = inflightMicrobatches(kind, p, full.vpp, m); // GPipe holds all m
     const double step = tl.step_s + extra;
     const double compute = (tl.busy_s[critical] - tl.comm_in_ops_s[critical]) * scale;
-    finish(out, costs, step, compute, tl.comm_in_ops_s[critical] * scale, tl.tail_exposed_s[critical], pp_exposed, by_group, explain);
+    finish(out, costs, step, compute, tl.comm_in_ops_s[critical] * scale, tl.tail_exposed_s[critical], pp_exposed,
+           by_group, explain);
 
     out.timeline.simulated = record_ops;
     if (m_sim < m)
@@ -319,9 +328,10 @@ StepSimulation sampledRanks(const OpCostModel& costs, long long m, StepSimulatio
     tl.ops = std::move(kept);
     out.timeline.simulated = true;
     out.timeline.ranks_shown = ranks;
-    out.timeline.note = "the timeline shows " + num(double(keep)) + " of " + num(double(p)) + " pipeline ranks (evenly spaced) for the first "
-                      + num(double(round)) + " of " + num(double(m)) + " microbatches, simulated for drawing: all ranks' "
-                      + num(ops) + " ops are more than a timeline keeps; the step time is the " + out.time.method + " one";
+    out.timeline.note = "the timeline shows " + num(double(keep)) + " of " + num(double(p))
+        + " pipeline ranks (evenly spaced) for the first " + num(double(round)) + " of " + num(double(m))
+        + " microbatches, simulated for drawing: all ranks' " + num(ops)
+        + " ops are more than a timeline keeps; the step time is the " + out.time.method + " one";
     out.timeline.microbatches_shown = round;
     out.timeline.microbatches_total = m;
     out.timeline.timeline = std::move(tl);
@@ -354,7 +364,7 @@ StepSimulation simulateStep(const Scenario& sc, const OpCostModel& costs, long l
         return out;
     out.timeline.simulated = true;
     out.timeline.note = "the timeline shows the first " + num(double(shown)) + " of " + num(double(m))
-                      + " microbatches, simulated for drawing; the step time is the " + out.time.method + " one";
+        + " microbatches, simulated for drawing; the step time is the " + out.time.method + " one";
     out.timeline.microbatches_shown = shown;
     out.timeline.microbatches_total = m;
     out.timeline.timeline = std::move(tl);
@@ -377,12 +387,14 @@ ThroughputReport computeThroughput(const Scenario& sc, const TimeReport& tr, con
     }
     if (explain == Explain::NumbersOnly)
         return th;
-    th.terms.push_back({"throughput.mfu", th.mfu, "fraction", "model FLOPs / (step · GPUs · peak)",
-                        num(flops.model_flops_per_step) + "/(" + num(tr.step_s) + "·" + num(gpus) + "·" + num(peak) + ")",
-                        "Chowdhery et al. 2022 (PaLM) App. B; FLOPs convention: " + flops.convention});
-    th.terms.push_back({"throughput.hfu", th.hfu, "fraction", "hardware FLOPs (with recompute) / (step · GPUs · peak)",
-                        num(flops.hardware_flops_per_step) + "/(" + num(tr.step_s) + "·" + num(gpus) + "·" + num(peak) + ")",
-                        "Korthikanti et al. 2022 §6"});
+    th.terms.push_back(
+        {"throughput.mfu", th.mfu, "fraction", "model FLOPs / (step · GPUs · peak)",
+         num(flops.model_flops_per_step) + "/(" + num(tr.step_s) + "·" + num(gpus) + "·" + num(peak) + ")",
+         "Chowdhery et al. 2022 (PaLM) App. B; FLOPs convention: " + flops.convention});
+    th.terms.push_back(
+        {"throughput.hfu", th.hfu, "fraction", "hardware FLOPs (with recompute) / (step · GPUs · peak)",
+         num(flops.hardware_flops_per_step) + "/(" + num(tr.step_s) + "·" + num(gpus) + "·" + num(peak) + ")",
+         "Korthikanti et al. 2022 §6"});
     return th;
 }
 

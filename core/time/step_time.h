@@ -30,7 +30,7 @@ struct TimeReport {
     ComputeKinds compute_kinds;
     double step_s = 0, compute_s = 0, bubble_s = 0, bubble_fraction = 0, exposed_comm_s = 0, optimizer_s = 0;
     std::string method; // "simulated", "simulated (extrapolated)" or "closed-form"
-    std::string note;   // why the closed form, or what was extrapolated
+    std::string note; // why the closed form, or what was extrapolated
     int critical_rank = 0; // the pipeline rank whose step is the longest
     // Uneven pipeline stages: 1 − mean/max of the ranks' compute per microbatch (0 when even).
     double load_imbalance = 0;

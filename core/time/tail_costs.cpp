@@ -2,13 +2,17 @@
 
 namespace parascope {
 
-double optimizerStepSeconds(const TrainingConfig& t, double opt_shard, double hbm, std::vector<Term>& terms, Explain explain)
+double optimizerStepSeconds(const TrainingConfig& t, double opt_shard, double hbm, std::vector<Term>& terms,
+                            Explain explain)
 {
     const bool adam = t.optimizer == Optimizer::AdamW;
     const double bytes_per_param = (adam ? 24.0 : 16.0) + (t.grad_dtype == GradDtype::Fp32 ? 4 : 2) + 2;
     const double seconds = hbm > 0 ? opt_shard * bytes_per_param / hbm : 0;
     addTerm(terms, explain, [&] {
-        return Term{"time.optimizer", seconds, "s", "Ψ_shard · bytes touched / (HBM · efficiency)",
+        return Term{"time.optimizer",
+                    seconds,
+                    "s",
+                    "Ψ_shard · bytes touched / (HBM · efficiency)",
                     num(opt_shard) + "·" + num(bytes_per_param) + "/" + num(hbm),
                     "memory-bound fused Adam: read master, m, v, grad; write master, m, v, weights"};
     });
@@ -28,7 +32,10 @@ double gradCompressionSeconds(const Scenario& sc, double stage_params, double mi
     const double passes = p.zero >= 2 ? microbatches : 1;
     const double seconds = passes * stage_params * bytes / hbm;
     addTerm(terms, explain, [&] {
-        return Term{"time.grad_compress", seconds, "s", "passes · Ψ_stage · 2·(gradient + wire bytes) (+ 8 B error feedback for 1-bit) / HBM",
+        return Term{"time.grad_compress",
+                    seconds,
+                    "s",
+                    "passes · Ψ_stage · 2·(gradient + wire bytes) (+ 8 B error feedback for 1-bit) / HBM",
                     num(passes) + "·" + num(stage_params) + "·" + num(bytes) + "/" + num(hbm),
                     "FP8-LM (Peng et al. 2023) §3.1; 1-bit Adam (Tang et al. 2021) §4: compress, send, decompress"};
     });

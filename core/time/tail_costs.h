@@ -12,7 +12,8 @@ namespace parascope {
 // The fused Adam (or SGD) step over the rank's optimizer shard `opt_shard`, memory-bound: read
 // the master weights, m, v and the gradient, write master, m, v and the bf16 weights (CPU
 // offload replaces it by its own, time/offload_costs.h).
-double optimizerStepSeconds(const TrainingConfig& t, double opt_shard, double hbm, std::vector<Term>& terms, Explain explain);
+double optimizerStepSeconds(const TrainingConfig& t, double opt_shard, double hbm, std::vector<Term>& terms,
+                            Explain explain);
 
 // The gradient compression (training.grad_comm: fp8, 1-bit): a memory-bound pass before each reduction — read the gradient, write it compressed — and its
 // mirror after (read the received, write the gradient); 1-bit also reads and writes its fp32

@@ -11,25 +11,28 @@ namespace parascope {
 
 // Process groups of the 5-D layout (parallel/placement.cpp places them on the cluster).
 enum class Group {
-    Tp,   // tensor parallel
-    Cp,   // context parallel
-    Ep,   // expert parallel
-    Dp,   // data parallel (dense parameters shard or replicate over dp·cp: see DpCp)
+    Tp, // tensor parallel
+    Cp, // context parallel
+    Ep, // expert parallel
+    Dp, // data parallel (dense parameters shard or replicate over dp·cp: see DpCp)
     DpCp, // the dense gradient group dp·cp (its collectives are reported under Dp)
-    Edp,  // expert data parallel: tp·cp·dp/(etp·ep)
-    Pp,   // pipeline neighbours
+    Edp, // expert data parallel: tp·cp·dp/(etp·ep)
+    Pp, // pipeline neighbours
 };
-inline constexpr EnumName<Group> kGroupNames[] = {{Group::Tp, "tp"}, {Group::Cp, "cp"},      {Group::Ep, "ep"},
-                                                  {Group::Dp, "dp"}, {Group::DpCp, "dp_cp"}, {Group::Edp, "edp"},
-                                                  {Group::Pp, "pp"}};
+inline constexpr EnumName<Group> kGroupNames[]
+    = {{Group::Tp, "tp"},      {Group::Cp, "cp"},   {Group::Ep, "ep"}, {Group::Dp, "dp"},
+       {Group::DpCp, "dp_cp"}, {Group::Edp, "edp"}, {Group::Pp, "pp"}};
 constexpr std::span<const EnumName<Group>> enumNames(Group) { return kGroupNames; }
 inline const char* toString(Group v) { return nameOf(v); }
 
 enum class Collective { AllReduce, AllGather, ReduceScatter, AllToAll, SendRecv, Broadcast, Reduce };
-inline constexpr EnumName<Collective> kCollectiveNames[] = {
-    {Collective::AllReduce, "all_reduce"}, {Collective::AllGather, "all_gather"},
-    {Collective::ReduceScatter, "reduce_scatter"}, {Collective::AllToAll, "all_to_all"},
-    {Collective::SendRecv, "send_recv"}, {Collective::Broadcast, "broadcast"}, {Collective::Reduce, "reduce"}};
+inline constexpr EnumName<Collective> kCollectiveNames[] = {{Collective::AllReduce, "all_reduce"},
+                                                            {Collective::AllGather, "all_gather"},
+                                                            {Collective::ReduceScatter, "reduce_scatter"},
+                                                            {Collective::AllToAll, "all_to_all"},
+                                                            {Collective::SendRecv, "send_recv"},
+                                                            {Collective::Broadcast, "broadcast"},
+                                                            {Collective::Reduce, "reduce"}};
 constexpr std::span<const EnumName<Collective>> enumNames(Collective) { return kCollectiveNames; }
 inline const char* toString(Collective v) { return nameOf(v); }
 

@@ -9,7 +9,8 @@
 namespace parascope {
 
 enum class Severity { Info, Warning, Error };
-inline constexpr EnumName<Severity> kSeverityNames[] = {{Severity::Info, "info"}, {Severity::Warning, "warning"}, {Severity::Error, "error"}};
+inline constexpr EnumName<Severity> kSeverityNames[]
+    = {{Severity::Info, "info"}, {Severity::Warning, "warning"}, {Severity::Error, "error"}};
 constexpr std::span<const EnumName<Severity>> enumNames(Severity) { return kSeverityNames; }
 inline const char* toString(Severity v) { return nameOf(v); }
 
@@ -21,8 +22,8 @@ struct Localized {
 
 struct Diagnostic {
     Severity severity = Severity::Error;
-    std::string code;   // e.g. "out_of_memory"
-    int stage = -1;     // pipeline rank it concerns, −1 if none
+    std::string code; // e.g. "out_of_memory"
+    int stage = -1; // pipeline rank it concerns, −1 if none
     // The knob it concerns, for highlighting: a path of the knob table (types/knobs.h, e.g.
     // "parallel.pp"), "parallel.sequence_parallel" (a check box in the app), or "" for none.
     std::string knob;

@@ -15,7 +15,7 @@ inline constexpr std::size_t kMaxRecordedOps = 50000;
 
 struct EvaluateOptions {
     bool record_timeline = true; // false: numbers only (sweeps and search)
-    bool simulate = true;        // false: the closed-form step instead of the event simulation
+    bool simulate = true; // false: the closed-form step instead of the event simulation
     Explain explain = Explain::Full; // NumbersOnly: no Term strings, no out-of-memory remedies (search)
     std::size_t max_simulated_ops = kMaxSimulatedOps; // search uses a smaller budget per candidate
 };

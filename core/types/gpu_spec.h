@@ -16,9 +16,9 @@ struct GpuSpec {
     std::string name;
     double memory_bytes = 0;
     double hbm_bytes_per_s = 0;
-    double peak_bf16_flops = 0;  // dense tensor-core FLOP/s
-    double peak_fp8_flops = 0;   // 0 = not supported
-    double peak_fp32_flops = 0;  // without TF32
+    double peak_bf16_flops = 0; // dense tensor-core FLOP/s
+    double peak_fp8_flops = 0; // 0 = not supported
+    double peak_fp32_flops = 0; // without TF32
     double gemm_efficiency = 0.8; // achievable fraction of peak for large GEMMs (mamf-finder)
     double hbm_efficiency = 0.85; // achievable fraction of HBM bandwidth (BabelStream copy)
     // Fused (flash) causal attention, forward + backward, FLOPs counted causal (half the s² of
@@ -27,9 +27,9 @@ struct GpuSpec {
     // halve that (FlashAttention-2/3 benchmark sweeps; attentionEfficiency below).
     double attention_efficiency = 0.5;
     double attention_efficiency_fa2 = 0; // the same for FlashAttention-2 (0: as attention_efficiency)
-    double attention_half_seq = 0;      // tokens per sequence (0: no length effect)
+    double attention_half_seq = 0; // tokens per sequence (0: no length effect)
     double attention_half_head_dim = 0; // (0: no head-dim effect)
-    double gemm_half_flops = 0;   // a GEMM of this many FLOPs reaches half of gemm_efficiency (0: no size effect)
+    double gemm_half_flops = 0; // a GEMM of this many FLOPs reaches half of gemm_efficiency (0: no size effect)
     double gemm_half_flops_fp8 = 0; // the same for FP8 GEMMs (0: gemm_half_flops × the FP8/bf16 peak ratio)
     double kernel_overhead_s = 0; // launch + tail per transformer layer and pass (forward, or each backward half)
     // The host's (CPU's) time to issue one MoE layer's forward in eager PyTorch (Megatron-Core
@@ -38,7 +38,7 @@ struct GpuSpec {
     // than a layer ahead: a MoE layer whose GPU work is shorter waits for it. 0: no host limit
     // (CUDA graphs). Fitted, see the presets' source.
     double moe_layer_host_s = 0;
-    double sustained_clock = 1;   // sustained / boost clock under hours of full load (power and thermal limits)
+    double sustained_clock = 1; // sustained / boost clock under hours of full load (power and thermal limits)
     std::string source;
 
     // η·s/(s + s½)·(d/(d + d½))/(128/(128 + d½)): FlashAttention-2's causal A100 sweep (d 128,
@@ -47,12 +47,15 @@ struct GpuSpec {
     {
         const double len = attention_half_seq > 0 ? seq / (seq + attention_half_seq) : 1.0;
         const double dim = attention_half_head_dim > 0
-                             ? (head_dim / (head_dim + attention_half_head_dim)) / (128.0 / (128.0 + attention_half_head_dim))
-                             : 1.0;
+            ? (head_dim / (head_dim + attention_half_head_dim)) / (128.0 / (128.0 + attention_half_head_dim))
+            : 1.0;
         return attentionEta(fa2) * len * dim;
     }
     // The kernel's asymptotic fraction of the bf16 peak (η).
-    double attentionEta(bool fa2) const { return fa2 && attention_efficiency_fa2 > 0 ? attention_efficiency_fa2 : attention_efficiency; }
+    double attentionEta(bool fa2) const
+    {
+        return fa2 && attention_efficiency_fa2 > 0 ? attention_efficiency_fa2 : attention_efficiency;
+    }
     // A causal call's throughput over a non-causal call's at the same length (FLOPs counted as
     // done): r(s) = 0.92·s/(s + 248). FlashAttention-3 (Shah et al. 2024) Fig. 5, forward, head
     // dim 128, H100 SXM5: FlashAttention-2 191/260/298/319/333/335 causal against
@@ -66,9 +69,9 @@ struct GpuSpec {
 
 struct LinkSpec {
     double bytes_per_s = 0; // per GPU, one direction (datasheet)
-    double latency_s = 0;   // per message hop
-    double efficiency = 1;  // achievable bus bandwidth / datasheet (nccl-tests busbw, large messages)
-    double half_bytes = 0;  // message size that reaches half of that bandwidth (0: no size effect)
+    double latency_s = 0; // per message hop
+    double efficiency = 1; // achievable bus bandwidth / datasheet (nccl-tests busbw, large messages)
+    double half_bytes = 0; // message size that reaches half of that bandwidth (0: no size effect)
     // Achievable bus bandwidth for a message of S bytes: the nccl-tests curve rises with size
     // and saturates, modelled as efficiency · S/(S + half).
     double busBytesPerS(double S) const
@@ -91,11 +94,11 @@ struct MeasuredCollective {
 // A node's host side, for CPU offload: its memory, the memory bandwidth the CPU optimizer streams
 // at, and each GPU's PCIe link to it (one direction).
 struct HostSpec {
-    double memory_bytes = 0;         // per node
-    double memory_bytes_per_s = 0;   // per node, all sockets (DDR theoretical)
-    double memory_efficiency = 0.8;  // sustained streaming / theoretical
-    double pcie_bytes_per_s = 0;     // per GPU, one direction (theoretical)
-    double pcie_efficiency = 0.8;    // pinned copies / theoretical
+    double memory_bytes = 0; // per node
+    double memory_bytes_per_s = 0; // per node, all sockets (DDR theoretical)
+    double memory_efficiency = 0.8; // sustained streaming / theoretical
+    double pcie_bytes_per_s = 0; // per GPU, one direction (theoretical)
+    double pcie_efficiency = 0.8; // pinned copies / theoretical
     bool known() const { return memory_bytes > 0 && memory_bytes_per_s > 0 && pcie_bytes_per_s > 0; }
 };
 
@@ -104,11 +107,11 @@ struct ClusterSpec {
     std::string name;
     GpuSpec gpu;
     int gpus_per_node = 8;
-    int nodes = 0;          // 0 = as many as the parallel layout needs
-    LinkSpec intra_node;    // NVLink (or PCIe)
-    LinkSpec inter_node;    // InfiniBand / RoCE, per GPU (rail-optimised)
+    int nodes = 0; // 0 = as many as the parallel layout needs
+    LinkSpec intra_node; // NVLink (or PCIe)
+    LinkSpec inter_node; // InfiniBand / RoCE, per GPU (rail-optimised)
     bool intra_is_pcie = false;
-    HostSpec host;          // for CPU offload (unknown: offload cannot be evaluated)
+    HostSpec host; // for CPU offload (unknown: offload cannot be evaluated)
     std::string source;
     std::vector<Term> calibration; // what a hardware profile changed (empty: datasheet defaults)
     std::vector<MeasuredCollective> measured_collectives; // used for groups of the same op, size and placement

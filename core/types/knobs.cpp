@@ -69,11 +69,11 @@ Knob enumKnob(const char* path, const char* short_name, Localized label, Field f
     return k;
 }
 
-
 // The microbatch count a step has now (at least one).
 long long microbatchesOf(const Scenario& s)
 {
-    return std::max<long long>(1, s.training.global_batch / std::max<long long>(1, s.training.micro_batch * s.parallel.dp));
+    return std::max<long long>(
+        1, s.training.global_batch / std::max<long long>(1, s.training.micro_batch * s.parallel.dp));
 }
 
 constexpr long long kMaxDegree = 1LL << 24;
@@ -82,6 +82,8 @@ constexpr long long kMaxDegree = 1LL << 24;
 
 const std::vector<Knob>& knobs()
 {
+    // A table, one knob per row (not reflowed):
+    // clang-format off
     static const std::vector<Knob> list = {
         {"training.seq_len", "seq", {"Sequence length", "序列长度"}, 1, 1LL << 27, "",
          [](const Scenario& s) { return (long long)s.training.seq_len; },
@@ -189,6 +191,7 @@ const std::vector<Knob>& knobs()
              return withCurrent(v, s.parallel.gpus());
          }},
     };
+    // clang-format on
     return list;
 }
 
@@ -211,13 +214,15 @@ bool applyKnob(Scenario& sc, std::string_view path, long long value, std::string
         return false;
     }
     if (value < k->min || value > k->max) {
-        why = k->path + " = " + std::to_string(value) + " is outside " + std::to_string(k->min) + " … " + std::to_string(k->max);
+        why = k->path + " = " + std::to_string(value) + " is outside " + std::to_string(k->min) + " … "
+            + std::to_string(k->max);
         return false;
     }
     if (isGpuCountKnob(k->path)) {
         const long long per_replica = sc.parallel.replicaGpus();
         if (value % per_replica != 0) {
-            why = k->path + " = " + std::to_string(value) + " is not a multiple of tp·pp·cp = " + std::to_string(per_replica);
+            why = k->path + " = " + std::to_string(value)
+                + " is not a multiple of tp·pp·cp = " + std::to_string(per_replica);
             return false;
         }
     }

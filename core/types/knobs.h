@@ -17,11 +17,11 @@
 namespace parascope {
 
 struct Knob {
-    std::string path;       // scenario JSON path ("parallel.dp"), or "gpus" (through DP)
+    std::string path; // scenario JSON path ("parallel.dp"), or "gpus" (through DP)
     std::string short_name; // "DP", for axes and breaking points ("from DP = 64: …")
-    Localized label;        // "Data parallel (DP)" / "数据并行（DP）"
+    Localized label; // "Data parallel (DP)" / "数据并行（DP）"
     long long min = 1, max = 1; // the range a value may take (as the scenario reader accepts)
-    std::string rule;       // what else moves when this one does ("" when nothing)
+    std::string rule; // what else moves when this one does ("" when nothing)
     std::function<long long(const Scenario&)> get;
     // Sets the value and applies the rule; the value is in [min, max].
     std::function<void(Scenario&, long long)> set;

@@ -24,7 +24,8 @@ enum class Optimizer { AdamW, Sgd };
 // all-to-all of DeepSpeed-Ulysses (Jacobs et al. 2023: Q, K, V go from sequence shards to head
 // shards and the output back); allgather, every rank gathers all keys and values (Llama 3's CP).
 enum class CpComm { P2p, A2a, AllGather };
-inline constexpr EnumName<CpComm> kCpCommNames[] = {{CpComm::P2p, "p2p"}, {CpComm::A2a, "a2a"}, {CpComm::AllGather, "allgather"}};
+inline constexpr EnumName<CpComm> kCpCommNames[]
+    = {{CpComm::P2p, "p2p"}, {CpComm::A2a, "a2a"}, {CpComm::AllGather, "allgather"}};
 constexpr std::span<const EnumName<CpComm>> enumNames(CpComm) { return kCpCommNames; }
 inline const char* toString(CpComm v) { return nameOf(v); }
 // How MoE tokens reach their experts (Megatron --moe-token-dispatcher-type): alltoall sends a
@@ -33,7 +34,8 @@ inline const char* toString(CpComm v) { return nameOf(v); }
 // nodes, where NVLink forwards it to its GPUs (deepseek-ai/DeepEP normal kernels; Megatron
 // --moe-token-dispatcher-type flex --moe-flex-dispatcher-backend deepep).
 enum class MoeDispatcher { AllToAll, DeepEp };
-inline constexpr EnumName<MoeDispatcher> kMoeDispatcherNames[] = {{MoeDispatcher::AllToAll, "alltoall"}, {MoeDispatcher::DeepEp, "deepep"}};
+inline constexpr EnumName<MoeDispatcher> kMoeDispatcherNames[]
+    = {{MoeDispatcher::AllToAll, "alltoall"}, {MoeDispatcher::DeepEp, "deepep"}};
 constexpr std::span<const EnumName<MoeDispatcher>> enumNames(MoeDispatcher) { return kMoeDispatcherNames; }
 inline const char* toString(MoeDispatcher v) { return nameOf(v); }
 // CPU offload of model states (ZeRO-Offload, Ren et al. 2021; ZeRO-Infinity; FSDP CPUOffload):
@@ -41,7 +43,8 @@ inline const char* toString(MoeDispatcher v) { return nameOf(v); }
 // host memory, or with params the weights and gradients too (ZeRO-3 / FSDP only), copied over
 // PCIe when a layer needs them.
 enum class Offload { None, Optimizer, Params };
-inline constexpr EnumName<Offload> kOffloadNames[] = {{Offload::None, "none"}, {Offload::Optimizer, "optimizer"}, {Offload::Params, "params"}};
+inline constexpr EnumName<Offload> kOffloadNames[]
+    = {{Offload::None, "none"}, {Offload::Optimizer, "optimizer"}, {Offload::Params, "params"}};
 constexpr std::span<const EnumName<Offload>> enumNames(Offload) { return kOffloadNames; }
 inline const char* toString(Offload v) { return nameOf(v); }
 // FP8 scaling recipes (Megatron --fp8-recipe; Transformer Engine recipes): one scale per tensor
@@ -62,29 +65,39 @@ enum class AttentionKernel { Cudnn, Fa2 };
 // and the input gradient in the backward (4 + 4 + 4): 12 bytes at the peak.
 enum class CrossEntropy { Fused, Eager };
 
-inline constexpr EnumName<ScheduleKind> kScheduleKindNames[] = {{ScheduleKind::GPipe, "gpipe"}, {ScheduleKind::OneFOneB, "1f1b"}, {ScheduleKind::Interleaved, "interleaved"}, {ScheduleKind::ZbH1, "zb-h1"}, {ScheduleKind::ZbV, "zb-v"}, {ScheduleKind::DualPipeV, "dualpipe-v"}, {ScheduleKind::DualPipe, "dualpipe"}};
+inline constexpr EnumName<ScheduleKind> kScheduleKindNames[] = {
+    {ScheduleKind::GPipe, "gpipe"},      {ScheduleKind::OneFOneB, "1f1b"}, {ScheduleKind::Interleaved, "interleaved"},
+    {ScheduleKind::ZbH1, "zb-h1"},       {ScheduleKind::ZbV, "zb-v"},      {ScheduleKind::DualPipeV, "dualpipe-v"},
+    {ScheduleKind::DualPipe, "dualpipe"}};
 constexpr std::span<const EnumName<ScheduleKind>> enumNames(ScheduleKind) { return kScheduleKindNames; }
 inline const char* toString(ScheduleKind v) { return nameOf(v); }
-inline constexpr EnumName<Recompute> kRecomputeNames[] = {{Recompute::None, "none"}, {Recompute::Selective, "selective"}, {Recompute::Full, "full"}};
+inline constexpr EnumName<Recompute> kRecomputeNames[]
+    = {{Recompute::None, "none"}, {Recompute::Selective, "selective"}, {Recompute::Full, "full"}};
 constexpr std::span<const EnumName<Recompute>> enumNames(Recompute) { return kRecomputeNames; }
 inline const char* toString(Recompute v) { return nameOf(v); }
-inline constexpr EnumName<Precision> kPrecisionNames[] = {{Precision::Bf16, "bf16"}, {Precision::Fp16, "fp16"}, {Precision::Fp8, "fp8"}, {Precision::Fp32, "fp32"}};
+inline constexpr EnumName<Precision> kPrecisionNames[]
+    = {{Precision::Bf16, "bf16"}, {Precision::Fp16, "fp16"}, {Precision::Fp8, "fp8"}, {Precision::Fp32, "fp32"}};
 constexpr std::span<const EnumName<Precision>> enumNames(Precision) { return kPrecisionNames; }
 inline const char* toString(Precision v) { return nameOf(v); }
 inline constexpr EnumName<GradDtype> kGradDtypeNames[] = {{GradDtype::Bf16, "bf16"}, {GradDtype::Fp32, "fp32"}};
 constexpr std::span<const EnumName<GradDtype>> enumNames(GradDtype) { return kGradDtypeNames; }
 inline const char* toString(GradDtype v) { return nameOf(v); }
-inline constexpr EnumName<GradComm> kGradCommNames[] = {
-    {GradComm::Same, "same"}, {GradComm::Bf16, "bf16"}, {GradComm::Fp8, "fp8"}, {GradComm::OneBit, "1bit"}};
+inline constexpr EnumName<GradComm> kGradCommNames[]
+    = {{GradComm::Same, "same"}, {GradComm::Bf16, "bf16"}, {GradComm::Fp8, "fp8"}, {GradComm::OneBit, "1bit"}};
 constexpr std::span<const EnumName<GradComm>> enumNames(GradComm) { return kGradCommNames; }
 inline const char* toString(GradComm v) { return nameOf(v); }
-inline constexpr EnumName<Fp8Recipe> kFp8RecipeNames[] = {{Fp8Recipe::Delayed, "delayed"}, {Fp8Recipe::Tensorwise, "tensorwise"}, {Fp8Recipe::Blockwise, "blockwise"}, {Fp8Recipe::Mxfp8, "mxfp8"}};
+inline constexpr EnumName<Fp8Recipe> kFp8RecipeNames[] = {{Fp8Recipe::Delayed, "delayed"},
+                                                          {Fp8Recipe::Tensorwise, "tensorwise"},
+                                                          {Fp8Recipe::Blockwise, "blockwise"},
+                                                          {Fp8Recipe::Mxfp8, "mxfp8"}};
 constexpr std::span<const EnumName<Fp8Recipe>> enumNames(Fp8Recipe) { return kFp8RecipeNames; }
 inline const char* toString(Fp8Recipe v) { return nameOf(v); }
-inline constexpr EnumName<AttentionKernel> kAttentionKernelNames[] = {{AttentionKernel::Cudnn, "cudnn"}, {AttentionKernel::Fa2, "fa2"}};
+inline constexpr EnumName<AttentionKernel> kAttentionKernelNames[]
+    = {{AttentionKernel::Cudnn, "cudnn"}, {AttentionKernel::Fa2, "fa2"}};
 constexpr std::span<const EnumName<AttentionKernel>> enumNames(AttentionKernel) { return kAttentionKernelNames; }
 inline const char* toString(AttentionKernel v) { return nameOf(v); }
-inline constexpr EnumName<CrossEntropy> kCrossEntropyNames[] = {{CrossEntropy::Fused, "fused"}, {CrossEntropy::Eager, "eager"}};
+inline constexpr EnumName<CrossEntropy> kCrossEntropyNames[]
+    = {{CrossEntropy::Fused, "fused"}, {CrossEntropy::Eager, "eager"}};
 constexpr std::span<const EnumName<CrossEntropy>> enumNames(CrossEntropy) { return kCrossEntropyNames; }
 inline const char* toString(CrossEntropy v) { return nameOf(v); }
 inline constexpr EnumName<Optimizer> kOptimizerNames[] = {{Optimizer::AdamW, "adamw"}, {Optimizer::Sgd, "sgd"}};
@@ -93,16 +106,16 @@ inline const char* toString(Optimizer v) { return nameOf(v); }
 
 struct ParallelConfig {
     int tp = 1, pp = 1, dp = 1, cp = 1, ep = 1, vpp = 1;
-    int etp = 0;                   // expert tensor parallel; 0 = same as tp (Megatron default)
+    int etp = 0; // expert tensor parallel; 0 = same as tp (Megatron default)
     bool sequence_parallel = false;
-    CpComm cp_comm = CpComm::P2p;  // with cp > 1
+    CpComm cp_comm = CpComm::P2p; // with cp > 1
     MoeDispatcher moe_dispatcher = MoeDispatcher::AllToAll; // with ep > 1
     Offload offload = Offload::None;
-    int zero = 0;                  // 0..3; 1 = distributed optimizer
+    int zero = 0; // 0..3; 1 = distributed optimizer
     ScheduleKind schedule = ScheduleKind::OneFOneB;
     std::vector<int> stage_layers; // optional uneven layout: layers per pipeline rank (DualPipe: per
-                                   // stage of one direction; rank r holds stages r and pp−1−r)
-    bool tp_comm_overlap = false;  // Megatron --tp-comm-overlap
+        // stage of one direction; rank r holds stages r and pp−1−r)
+    bool tp_comm_overlap = false; // Megatron --tp-comm-overlap
     // Combined 1F1B (Megatron --overlap-moe-expert-parallel-comm): one microbatch's forward runs
     // beside the previous one's backward, layer by layer, each one's expert-parallel dispatch and
     // combine hidden behind the other's compute. Megatron allows it with EP > 1, without full
@@ -114,7 +127,8 @@ struct ParallelConfig {
     bool pp_comm_overlap = true;
     bool epOverlapApplies(bool full_recompute) const
     {
-        return ep_comm_overlap && ep > 1 && !full_recompute && (pp == 1 || (schedule == ScheduleKind::Interleaved && vpp > 1));
+        return ep_comm_overlap && ep > 1 && !full_recompute
+            && (pp == 1 || (schedule == ScheduleKind::Interleaved && vpp > 1));
     }
     bool overlap_grad_reduce = true;
     // Gradient buckets of the data-parallel reduction, in millions of parameters; 0: Megatron's
@@ -154,23 +168,28 @@ struct ParallelConfig {
 // rebuilds from the layer's kept inputs instead of keeping. The course's selective recompute is
 // core_attn alone (Korthikanti et al. 2022 §5), Megatron's default.
 enum class RecomputeModule : unsigned {
-    CoreAttn = 1,      // attention scores/softmax (with flash attention: the attention kernel)
-    Layernorm = 2,     // the norms' outputs (inputs of QKV and of the MLP)
-    MoeAct = 4,        // the routed experts' activation function output
-    Mlp = 8,           // the dense MLP
+    CoreAttn = 1, // attention scores/softmax (with flash attention: the attention kernel)
+    Layernorm = 2, // the norms' outputs (inputs of QKV and of the MLP)
+    MoeAct = 4, // the routed experts' activation function output
+    Mlp = 8, // the dense MLP
     SharedExperts = 16, // the MoE layer's shared experts
-    MlaUpProj = 32,    // MLA's up projections (Q, K, V from the latents)
+    MlaUpProj = 32, // MLA's up projections (Q, K, V from the latents)
     // torchtitan's op-level selective checkpointing (activation_checkpoint.selective_ac_option
     // "op"): it keeps the outputs of the matmuls at odd positions of the layer (q, v, MLP gate /
     // fc1, down) and of the attention kernel, and recomputes the others (k, o, MLP up or fc2)
     // and every elementwise op (norms, rotary, activation).
     EveryOtherMm = 64,
-    Moe = 128,         // the whole MoE block: router, dispatch, experts, combine (all-to-alls again)
+    Moe = 128, // the whole MoE block: router, dispatch, experts, combine (all-to-alls again)
 };
-inline constexpr EnumName<RecomputeModule> kRecomputeModuleNames[] = {
-    {RecomputeModule::CoreAttn, "core_attn"}, {RecomputeModule::Layernorm, "layernorm"}, {RecomputeModule::MoeAct, "moe_act"},
-    {RecomputeModule::Mlp, "mlp"}, {RecomputeModule::SharedExperts, "shared_experts"}, {RecomputeModule::MlaUpProj, "mla_up_proj"},
-    {RecomputeModule::EveryOtherMm, "every_other_mm"}, {RecomputeModule::Moe, "moe"}};
+inline constexpr EnumName<RecomputeModule> kRecomputeModuleNames[]
+    = {{RecomputeModule::CoreAttn, "core_attn"},
+       {RecomputeModule::Layernorm, "layernorm"},
+       {RecomputeModule::MoeAct, "moe_act"},
+       {RecomputeModule::Mlp, "mlp"},
+       {RecomputeModule::SharedExperts, "shared_experts"},
+       {RecomputeModule::MlaUpProj, "mla_up_proj"},
+       {RecomputeModule::EveryOtherMm, "every_other_mm"},
+       {RecomputeModule::Moe, "moe"}};
 constexpr std::span<const EnumName<RecomputeModule>> enumNames(RecomputeModule) { return kRecomputeModuleNames; }
 inline const char* toString(RecomputeModule v) { return nameOf(v); }
 
@@ -209,11 +228,13 @@ struct TrainingConfig {
     Optimizer optimizer = Optimizer::AdamW;
     Recompute recompute = Recompute::Selective;
     unsigned recompute_modules = unsigned(RecomputeModule::CoreAttn); // with selective recompute
-    bool recomputes(RecomputeModule m) const { return recompute == Recompute::Selective && (recompute_modules & unsigned(m)); }
+    bool recomputes(RecomputeModule m) const
+    {
+        return recompute == Recompute::Selective && (recompute_modules & unsigned(m));
+    }
     bool flash_attention = true;
     AttentionKernel attention_kernel = AttentionKernel::Cudnn; // with flash_attention
     CrossEntropy cross_entropy = CrossEntropy::Fused;
 };
-
 
 } // namespace parascope

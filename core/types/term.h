@@ -8,12 +8,12 @@
 namespace parascope {
 
 struct Term {
-    std::string name;        // stable id, e.g. "activations.per_layer"
-    double value = 0;        // in `unit`
-    std::string unit;        // "bytes", "s", "FLOP", "params", "count", "bytes/s"
-    std::string formula;     // e.g. "s·b·h·(34 + 5·a·s/h)"
+    std::string name; // stable id, e.g. "activations.per_layer"
+    double value = 0; // in `unit`
+    std::string unit; // "bytes", "s", "FLOP", "params", "count", "bytes/s"
+    std::string formula; // e.g. "s·b·h·(34 + 5·a·s/h)"
     std::string substituted; // e.g. "4096·1·8192·(34 + 5·64·4096/8192)"
-    std::string source;      // e.g. "Korthikanti et al. 2022, Table 2"
+    std::string source; // e.g. "Korthikanti et al. 2022, Table 2"
 };
 
 // How much an evaluation explains. Search and sweeps evaluate thousands of strategies and read
@@ -23,8 +23,7 @@ enum class Explain { Full, NumbersOnly };
 
 // Appends the Term `make()` builds when explaining; with NumbersOnly `make` is never called, so
 // no string is formatted.
-template <class Make>
-void addTerm(std::vector<Term>& terms, Explain explain, Make&& make)
+template <class Make> void addTerm(std::vector<Term>& terms, Explain explain, Make&& make)
 {
     if (explain == Explain::Full)
         terms.push_back(make());

@@ -14,19 +14,20 @@
 
 namespace parascope {
 
-template <class E>
-struct EnumName {
+template <class E> struct EnumName {
     E value;
     const char* name;
 };
 
 template <class E>
-concept NamedEnum = requires(E e) {
-    { enumNames(e) } -> std::convertible_to<std::span<const EnumName<E>>>;
+concept NamedEnum = requires(E e)
+{
+    {
+        enumNames(e)
+        } -> std::convertible_to<std::span<const EnumName<E>>>;
 };
 
-template <NamedEnum E>
-const char* nameOf(E e)
+template <NamedEnum E> const char* nameOf(E e)
 {
     for (const EnumName<E>& n : enumNames(E{}))
         if (n.value == e)
@@ -34,8 +35,7 @@ const char* nameOf(E e)
     return "?";
 }
 
-template <NamedEnum E>
-std::optional<E> enumFromName(std::string_view name)
+template <NamedEnum E> std::optional<E> enumFromName(std::string_view name)
 {
     for (const EnumName<E>& n : enumNames(E{}))
         if (name == n.name)
@@ -44,8 +44,7 @@ std::optional<E> enumFromName(std::string_view name)
 }
 
 // "gpipe, 1f1b, interleaved", for messages.
-template <NamedEnum E>
-std::string enumNameList()
+template <NamedEnum E> std::string enumNameList()
 {
     std::string out;
     for (const EnumName<E>& n : enumNames(E{}))

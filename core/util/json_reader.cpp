@@ -32,7 +32,8 @@ std::optional<nlohmann::json> parseJsonText(const std::string& text, std::vector
                                             std::size_t max_bytes, int max_depth)
 {
     if (text.size() > max_bytes) {
-        errors.push_back({"", "the text is " + formatSize(double(text.size())) + "; the limit is " + formatSize(double(max_bytes))});
+        errors.push_back(
+            {"", "the text is " + formatSize(double(text.size())) + "; the limit is " + formatSize(double(max_bytes))});
         return std::nullopt;
     }
     if (text.find_first_not_of(" \t\r\n") == std::string::npos) {
@@ -73,15 +74,17 @@ std::optional<std::string> readTextFile(const std::string& file, std::vector<Inp
     }
     const auto size = fs::file_size(file, ec);
     if (!ec && size > max_bytes) {
-        errors.push_back({"", file + ": " + formatSize(double(size)) + " is over the " + formatSize(double(max_bytes))
-                                  + " limit for ParaScope files"});
+        errors.push_back({"",
+                          file + ": " + formatSize(double(size)) + " is over the " + formatSize(double(max_bytes))
+                              + " limit for ParaScope files"});
         return std::nullopt;
     }
     errno = 0;
     std::ifstream in(file, std::ios::binary);
     if (!in) {
         // errno says why (permission denied, most often).
-        errors.push_back({"", file + ": cannot be read" + (errno ? " (" + std::string(std::strerror(errno)) + ")" : std::string())});
+        errors.push_back(
+            {"", file + ": cannot be read" + (errno ? " (" + std::string(std::strerror(errno)) + ")" : std::string())});
         return std::nullopt;
     }
     // Read at most one byte over the limit, whatever the file claimed to be when checked.
@@ -99,7 +102,8 @@ std::optional<std::string> readTextFile(const std::string& file, std::vector<Inp
     return text;
 }
 
-std::optional<nlohmann::json> readJsonFile(const std::string& file, std::vector<InputError>& errors, std::size_t max_bytes)
+std::optional<nlohmann::json> readJsonFile(const std::string& file, std::vector<InputError>& errors,
+                                           std::size_t max_bytes)
 {
     const std::optional<std::string> text = readTextFile(file, errors, max_bytes);
     if (!text)
@@ -131,7 +135,8 @@ std::string describeJson(const nlohmann::json& j)
 }
 
 ObjectReader::ObjectReader(const nlohmann::json& j, std::string path, std::vector<InputError>& errors)
-    : path_(std::move(path)), errors_(errors)
+    : path_(std::move(path))
+    , errors_(errors)
 {
     if (j.is_object())
         object_ = &j;
@@ -144,10 +149,7 @@ std::string ObjectReader::childPath(const char* key) const
     return path_.empty() ? std::string(key) : path_ + "." + key;
 }
 
-void ObjectReader::error(const char* key, const std::string& message)
-{
-    errors_.push_back({childPath(key), message});
-}
+void ObjectReader::error(const char* key, const std::string& message) { errors_.push_back({childPath(key), message}); }
 
 const nlohmann::json* ObjectReader::find(const char* key)
 {
@@ -158,10 +160,7 @@ const nlohmann::json* ObjectReader::find(const char* key)
     return it == object_->end() ? nullptr : &*it;
 }
 
-const nlohmann::json* ObjectReader::child(const char* key)
-{
-    return find(key);
-}
+const nlohmann::json* ObjectReader::child(const char* key) { return find(key); }
 
 std::optional<std::int64_t> ObjectReader::integer(const char* key, std::int64_t min, std::int64_t max, bool required)
 {
@@ -187,7 +186,9 @@ std::optional<std::int64_t> ObjectReader::integer(const char* key, std::int64_t 
         return std::nullopt;
     }
     if (*out < min || *out > max) {
-        error(key, "must be an integer in " + std::to_string(min) + " … " + std::to_string(max) + ", got " + describeJson(*v));
+        error(key,
+              "must be an integer in " + std::to_string(min) + " … " + std::to_string(max) + ", got "
+                  + describeJson(*v));
         return std::nullopt;
     }
     return out;

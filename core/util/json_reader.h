@@ -19,7 +19,7 @@
 namespace parascope {
 
 struct InputError {
-    std::string path;    // "parallel.tp", "model.moe.experts", "" for the document
+    std::string path; // "parallel.tp", "model.moe.experts", "" for the document
     std::string message; // "must be an integer ≥ 1, got 0"
     std::string text() const { return path.empty() ? message : path + ": " + message; }
 };
@@ -51,8 +51,7 @@ public:
     // A string that must be one of `choices`; returns its index.
     std::optional<int> choice(const char* key, std::initializer_list<const char*> choices);
     // A string that must name a value of E (its name table, util/enum_names.h).
-    template <NamedEnum E>
-    std::optional<E> choice(const char* key)
+    template <NamedEnum E> std::optional<E> choice(const char* key)
     {
         const std::optional<std::string> s = string(key);
         if (!s)

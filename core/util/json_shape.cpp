@@ -24,9 +24,10 @@ std::string lineColumn(const std::string& text, std::size_t byte)
 class ShapeCheck : public nlohmann::json_sax<Json> {
 public:
     ShapeCheck(const std::string& text, int max_depth, std::vector<InputError>& errors)
-        : text_(text), max_depth_(max_depth), errors_(errors)
-    {
-    }
+        : text_(text)
+        , max_depth_(max_depth)
+        , errors_(errors)
+    { }
 
     bool null() override { return value(); }
     bool boolean(bool) override { return value(); }
@@ -64,21 +65,23 @@ public:
     {
         const std::string what = e.what();
         if (e.id == 406) { // out_of_range: a number beyond double's range
-            errors_.push_back({"", "not valid JSON at " + lineColumn(text_, position) + ": the number " + clipped(last_token, 40)
-                                      + " is too large"});
+            errors_.push_back({"",
+                               "not valid JSON at " + lineColumn(text_, position) + ": the number "
+                                   + clipped(last_token, 40) + " is too large"});
             return false;
         }
         const auto pos = what.find("syntax error");
-        errors_.push_back({"", "not valid JSON at " + lineColumn(text_, position) + ": "
-                                  + clipped(pos != std::string::npos ? what.substr(pos) : what, 200)});
+        errors_.push_back({"",
+                           "not valid JSON at " + lineColumn(text_, position) + ": "
+                               + clipped(pos != std::string::npos ? what.substr(pos) : what, 200)});
         return false;
     }
 
 private:
     struct Frame {
         bool object = false;
-        std::string key;              // objects: the key being read
-        std::size_t index = 0;        // arrays: the element being read
+        std::string key; // objects: the key being read
+        std::size_t index = 0; // arrays: the element being read
         std::vector<std::string> keys; // objects: keys seen (at most 32)
         std::unordered_set<std::string> key_set;
     };

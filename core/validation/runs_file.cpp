@@ -20,8 +20,8 @@ struct Run {
     std::optional<Scenario> scenario;
     MeasuredKind kind = MeasuredKind::StepTime;
     double value = 0;
-    int convention = 0;  // model_tflops_per_gpu counted as: 0 Megatron's model FLOPs, 1 6·N·D, 2 Narayanan eq. 3,
-                         // 3 Megatron's model FLOPs with the causal half of attention (Megatron-LM 2025)
+    int convention = 0; // model_tflops_per_gpu counted as: 0 Megatron's model FLOPs, 1 6·N·D, 2 Narayanan eq. 3,
+        // 3 Megatron's model FLOPs with the causal half of attention (Megatron-LM 2025)
     std::optional<double> peak_gib;
     bool peak_reserved = false; // peak_memory_kind "reserved"
 };
@@ -61,12 +61,17 @@ std::optional<Run> readRun(const nlohmann::json& j, const std::string& path, std
             if (kind && !run.peak_gib)
                 m.error("peak_memory_kind", "only goes with peak_memory_gib");
             run.peak_reserved = kind.value_or(0) == 1;
-            const int given = int(step.has_value()) + int(tokens.has_value()) + int(tflops.has_value()) + int(mfu.has_value());
+            const int given
+                = int(step.has_value()) + int(tokens.has_value()) + int(tflops.has_value()) + int(mfu.has_value());
             if (given != 1)
-                errors.push_back({r.childPath("measured"), "needs exactly one of step_s, tokens_per_s_per_gpu, "
-                                                           "model_tflops_per_gpu, mfu; got " + std::to_string(given)});
+                errors.push_back({r.childPath("measured"),
+                                  "needs exactly one of step_s, tokens_per_s_per_gpu, "
+                                  "model_tflops_per_gpu, mfu; got "
+                                      + std::to_string(given)});
             if (tflops && !convention)
-                m.error("flops_convention", "is required with model_tflops_per_gpu: \"megatron\", \"megatron_causal\", \"6nd\" or \"narayanan96\"");
+                m.error("flops_convention",
+                        "is required with model_tflops_per_gpu: \"megatron\", \"megatron_causal\", \"6nd\" or "
+                        "\"narayanan96\"");
             if (convention && !tflops)
                 m.error("flops_convention", "only goes with model_tflops_per_gpu");
             if (step) {
@@ -86,7 +91,8 @@ std::optional<Run> readRun(const nlohmann::json& j, const std::string& path, std
             m.finish();
         }
     } else {
-        r.error("measured", "is required: what the run measured (step_s, tokens_per_s_per_gpu, model_tflops_per_gpu or mfu)");
+        r.error("measured",
+                "is required: what the run measured (step_s, tokens_per_s_per_gpu, model_tflops_per_gpu or mfu)");
     }
     r.finish();
     if (errors.size() != before)
@@ -129,15 +135,15 @@ ValidationRow evaluateRun(const Run& run)
         const double B = double(sc.training.global_batch), s = double(sc.training.seq_len);
         const double L = sc.model.layers, h = double(sc.model.hidden), V = double(sc.model.vocab);
         // Megatron-LM's num_floating_point_operations counts attention's causal half since 2025.
-        const double flops = run.convention == 1   ? 6.0 * double(est.params.active) * tokens
-                           : run.convention == 2 ? narayananFlops(B, s, L, h, V)
-                           : run.convention == 3 ? model_flops - est.flops.attention_score_flops_per_step / 2
+        const double flops = run.convention == 1 ? 6.0 * double(est.params.active) * tokens
+            : run.convention == 2                ? narayananFlops(B, s, L, h, V)
+            : run.convention == 3                ? model_flops - est.flops.attention_score_flops_per_step / 2
                                                  : model_flops;
         row.published_step_s = flops / (run.value * 1e12 * gpus);
-        row.convention = run.convention == 1   ? "6·N_active·D / (TFLOP/s per GPU · GPUs)"
-                       : run.convention == 2 ? "96·B·s·L·h²(1 + s/6h + V/16Lh) (Narayanan 2021 eq. 3) / (TFLOP/s per GPU · GPUs)"
-                       : run.convention == 3 ? "Megatron model FLOPs, attention scores halved (causal) / (TFLOP/s per GPU · GPUs)"
-                                             : "Megatron model FLOPs / (TFLOP/s per GPU · GPUs)";
+        row.convention = run.convention == 1 ? "6·N_active·D / (TFLOP/s per GPU · GPUs)"
+            : run.convention == 2 ? "96·B·s·L·h²(1 + s/6h + V/16Lh) (Narayanan 2021 eq. 3) / (TFLOP/s per GPU · GPUs)"
+            : run.convention == 3 ? "Megatron model FLOPs, attention scores halved (causal) / (TFLOP/s per GPU · GPUs)"
+                                  : "Megatron model FLOPs / (TFLOP/s per GPU · GPUs)";
         // Published TFLOP/s in the run's own convention, for the table.
         row.published_tflops_per_gpu = run.value;
         row.predicted_tflops_per_gpu = flops / est.time.step_s / gpus / 1e12;
@@ -178,11 +184,15 @@ ValidationSummary validateRuns(const nlohmann::json& file, std::vector<InputErro
 {
     ValidationSummary out;
     if (!file.is_object()) {
-        errors.push_back({"", "a runs file is a JSON object {\"schema\": \"parascope.runs/1\", \"runs\": […]}, got " + describeJson(file)});
+        errors.push_back({"",
+                          "a runs file is a JSON object {\"schema\": \"parascope.runs/1\", \"runs\": […]}, got "
+                              + describeJson(file)});
         return out;
     }
     if (!file.contains("schema") || file["schema"] != kRunsSchema)
-        errors.push_back({"schema", std::string("must be \"") + kRunsSchema + "\", got " + (file.contains("schema") ? describeJson(file["schema"]) : std::string("nothing"))});
+        errors.push_back({"schema",
+                          std::string("must be \"") + kRunsSchema + "\", got "
+                              + (file.contains("schema") ? describeJson(file["schema"]) : std::string("nothing"))});
     if (!file.contains("runs") || !file["runs"].is_array()) {
         errors.push_back({"runs", "a parascope.runs/1 file needs a \"runs\" array"});
         return out;

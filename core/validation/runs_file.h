@@ -47,55 +47,54 @@ inline const char* toString(RunPart p) { return nameOf(p); }
 
 struct ValidationRow {
     std::string id;
-    std::optional<RunPart> part;   // the run's "part"; none when the file does not say
+    std::optional<RunPart> part; // the run's "part"; none when the file does not say
     bool evaluated = false;
-    std::string skipped_because;   // when not evaluated
+    std::string skipped_because; // when not evaluated
     std::string skipped_because_zh;
     double published_step_s = 0;
     double predicted_step_s = 0;
     double published_tflops_per_gpu = 0; // in the source's FLOPs convention
     double predicted_tflops_per_gpu = 0; // the same convention, from the predicted step
-    double error = 0;              // predicted / published step time − 1 (positive: slower)
-    std::string convention;        // how the published throughput was turned into a step time
+    double error = 0; // predicted / published step time − 1 (positive: slower)
+    std::string convention; // how the published throughput was turned into a step time
     double predicted_mfu = 0;
     double bubble_fraction = 0;
-    std::string run_class;          // "dense", "moe", "fp8", "fsdp", "long_context", … (free text)
+    std::string run_class; // "dense", "moe", "fp8", "fsdp", "long_context", … (free text)
     std::optional<double> measured_peak_gib; // peak memory the run reported
-    bool measured_peak_reserved = false;      // …as the allocator's max reserved (an upper bound)
+    bool measured_peak_reserved = false; // …as the allocator's max reserved (an upper bound)
     double predicted_peak_gib = 0;
-    double memory_error = 0;        // predicted / measured peak − 1 (with measured_peak_gib)
-    bool predicted_oom = false;     // the engine says out of memory for a run that trained
+    double memory_error = 0; // predicted / measured peak − 1 (with measured_peak_gib)
+    bool predicted_oom = false; // the engine says out of memory for a run that trained
 };
 
 // Errors over a set of rows: all of them, or one part.
 struct ErrorSummary {
-    int runs = 0;           // rows in the set, evaluated or not
+    int runs = 0; // rows in the set, evaluated or not
     int evaluated = 0;
-    double mape = 0;        // mean |error| over evaluated rows
+    double mape = 0; // mean |error| over evaluated rows
     double max_abs_error = 0;
     std::string worst;
 };
 
 struct ValidationSummary {
     std::vector<ValidationRow> rows;
-    int evaluated = 0;      // over every row, whatever its part
-    double mape = 0;        // mean |error| over evaluated rows
+    int evaluated = 0; // over every row, whatever its part
+    double mape = 0; // mean |error| over evaluated rows
     double max_abs_error = 0;
     std::string worst;
-    ErrorSummary fit;       // rows with "part": "fit"
-    ErrorSummary check;     // rows with "part": "check": the held-out accuracy
+    ErrorSummary fit; // rows with "part": "fit"
+    ErrorSummary check; // rows with "part": "check": the held-out accuracy
     // The check part per class (in order of first appearance), and how many
     // runs that trained the engine calls out of memory.
     std::vector<std::pair<std::string, ErrorSummary>> check_classes;
     int false_oom = 0;
-    ErrorSummary memory;    // |memory_error| over the runs with a measured allocated peak
+    ErrorSummary memory; // |memory_error| over the runs with a measured allocated peak
     ErrorSummary memory_reserved; // …and over those with a reserved one (a bound, not a target)
     int above_reserved = 0; // runs predicted above their reserved peak: more than was ever held
 };
 
 // MAPE, worst run and counts over the rows `keep` selects.
-template <class Keep>
-ErrorSummary summariseRows(const std::vector<ValidationRow>& rows, Keep keep);
+template <class Keep> ErrorSummary summariseRows(const std::vector<ValidationRow>& rows, Keep keep);
 
 // Training FLOPs per step as Narayanan et al. 2021 eq. 3 counts them (a GPT with its recomputed
 // forward): 96·B·s·L·h²(1 + s/6h + V/16Lh).
@@ -105,8 +104,7 @@ double narayananFlops(double B, double s, double L, double h, double V);
 // any run is malformed.
 ValidationSummary validateRuns(const nlohmann::json& file, std::vector<InputError>& errors);
 
-template <class Keep>
-ErrorSummary summariseRows(const std::vector<ValidationRow>& rows, Keep keep)
+template <class Keep> ErrorSummary summariseRows(const std::vector<ValidationRow>& rows, Keep keep)
 {
     ErrorSummary e;
     double sum = 0;

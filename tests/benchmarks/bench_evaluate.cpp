@@ -47,7 +47,8 @@ private slots:
     {
         // Llama-2 70B, TP 8 × PP 8 × DP 8, 64 microbatches, 1F1B (the README's scenario).
         const Scenario sc = scenarioFromFile("../../resources/scenarios/default.parascope.json");
-        QBENCHMARK {
+        QBENCHMARK
+        {
             const Estimate e = evaluate(sc);
             QVERIFY(e.memory.fits);
         }
@@ -78,7 +79,8 @@ private slots:
         // All 128 microbatches are simulated either way (the step time does not depend on the
         // timeline being asked for); with the timeline, its 65,328 ops are more than the 50,000 a
         // timeline keeps, so the first 96 microbatches are simulated once more for drawing.
-        QBENCHMARK {
+        QBENCHMARK
+        {
             const Estimate e = evaluate(sc, opt);
             QCOMPARE(e.time.method, std::string("simulated"));
             QCOMPARE(e.timeline.microbatches_shown, record ? 96LL : 128LL);
@@ -88,7 +90,8 @@ private slots:
     void parseAndEvaluateFile()
     {
         const std::string file = std::string(PARASCOPE_SOURCE_DIR) + "/resources/scenarios/default.parascope.json";
-        QBENCHMARK {
+        QBENCHMARK
+        {
             std::vector<InputError> errors;
             const auto sc = readScenarioFile(file, errors);
             QVERIFY(sc);
@@ -130,7 +133,8 @@ private slots:
         Scenario sc = presetScenario("llama2-7b", "dgx-a100-80g", 1, 10000, 1);
         sc.model.layers = 10000;
         sc.training.global_batch = 1000000;
-        QBENCHMARK {
+        QBENCHMARK
+        {
             const Estimate e = evaluate(sc);
             QCOMPARE(e.memory.stages.size(), std::size_t(10000));
         }

@@ -37,7 +37,8 @@ private slots:
         std::vector<InputError> errors;
         const auto j = parseJsonText(R"({"schema":"parascope.scenario/1","model":"llama3.1-405b","cluster":"dgx-h100",
             "parallel":{"tp":8,"pp":16,"dp":128,"vpp":8,"schedule":"interleaved","sequence_parallel":true,"zero":1},
-            "training":{"seq_len":8192,"micro_batch":1,"global_batch":16384}})", errors);
+            "training":{"seq_len":8192,"micro_batch":1,"global_batch":16384}})",
+                                     errors);
         w.model()->setScenario(*readScenario(*j, errors));
         QSlider* seq = w.panel()->slider(QStringLiteral("training.seq_len"));
         const int base = seq->value();
@@ -62,12 +63,13 @@ private slots:
             std::sort(v.begin(), v.end());
             return v[std::min(v.size() - 1, std::size_t(q * v.size()))];
         };
-        qInfo("slider -> engine + 3 charts replotted: median %.1f ms, p90 %.1f ms, p99 %.1f ms (%zu moves)", at(ms, 0.5), at(ms, 0.9),
-              at(ms, 0.99), ms.size());
+        qInfo("slider -> engine + 3 charts replotted: median %.1f ms, p90 %.1f ms, p99 %.1f ms (%zu moves)",
+              at(ms, 0.5), at(ms, 0.9), at(ms, 0.99), ms.size());
         for (std::size_t i = 0; i < ms.size(); ++i)
             if (ms[i] > 2 * at(ms, 0.5))
                 qInfo("  slow move %zu: %.1f ms (engine %.1f ms, updates %.1f ms)", i, ms[i], engine[i], update[i]);
-        qInfo("  engine %.1f ms, engine + view updates %.1f ms, replot memory %.1f / timeline %.1f / communication %.1f ms "
+        qInfo("  engine %.1f ms, engine + view updates %.1f ms, replot memory %.1f / timeline %.1f / communication "
+              "%.1f ms "
               "(medians); timeline drew %zu rectangles for %zu ops",
               at(engine, 0.5), at(update, 0.5), at(charts[0], 0.5), at(charts[1], 0.5), at(charts[2], 0.5),
               w.timelineChart()->gantt()->lastDrawnRects(), w.timelineChart()->gantt()->segments().size());
@@ -93,9 +95,9 @@ private slots:
             w.model()->flush();
             for (QCustomPlot* p : {w.memoryChart()->plot(), w.timelineChart()->plot(), w.commChart()->plot()})
                 p->replot(QCustomPlot::rpImmediateRefresh);
-            qInfo("%-26s open + evaluate + replot: %6.1f ms (engine %.1f ms; timeline %zu ops, %zu rectangles drawn)", name,
-                  double(t.nsecsElapsed()) / 1e6, w.model()->lastEvaluationMs(), w.timelineChart()->gantt()->segments().size(),
-                  w.timelineChart()->gantt()->lastDrawnRects());
+            qInfo("%-26s open + evaluate + replot: %6.1f ms (engine %.1f ms; timeline %zu ops, %zu rectangles drawn)",
+                  name, double(t.nsecsElapsed()) / 1e6, w.model()->lastEvaluationMs(),
+                  w.timelineChart()->gantt()->segments().size(), w.timelineChart()->gantt()->lastDrawnRects());
         }
     }
 };

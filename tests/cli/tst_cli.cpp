@@ -17,9 +17,9 @@
 
 using parascope::test::data;
 using parascope::test::defaultScenario;
+using parascope::test::expectChinese;
 using parascope::test::run;
 using parascope::test::Run;
-using parascope::test::expectChinese;
 
 class TstCli : public QObject {
     Q_OBJECT
@@ -36,7 +36,8 @@ private slots:
 
     void evaluateJsonFollowsTheContract()
     {
-        const Run r = run({QStringLiteral("evaluate"), defaultScenario(), QStringLiteral("--format"), QStringLiteral("json")});
+        const Run r
+            = run({QStringLiteral("evaluate"), defaultScenario(), QStringLiteral("--format"), QStringLiteral("json")});
         QCOMPARE(r.code, 0);
         const nlohmann::json j = nlohmann::json::parse(r.out.toStdString());
         QCOMPARE(j["schema"].get<std::string>(), std::string("parascope.report/1"));
@@ -51,8 +52,8 @@ private slots:
             QVERIFY2(j["memory"]["stages"][0].contains(k), k);
         for (const char* k : {"model_flops_per_step", "hardware_flops_per_step"})
             QVERIFY2(j["flops"].contains(k), k);
-        for (const char* k : {"group", "collective", "calls_per_step", "bytes_per_call", "bytes_per_gpu_per_step", "link",
-                              "purpose", "time_s", "exposed_s"})
+        for (const char* k : {"group", "collective", "calls_per_step", "bytes_per_call", "bytes_per_gpu_per_step",
+                              "link", "purpose", "time_s", "exposed_s"})
             QVERIFY2(j["communication"][0].contains(k), k);
         for (const char* k : {"step_s", "compute_s", "bubble_s", "bubble_fraction", "exposed_comm_s", "optimizer_s"})
             QVERIFY2(j["time"].contains(k), k);
@@ -63,8 +64,8 @@ private slots:
         // Every stage total is the sum of its parts.
         for (const auto& s : j["memory"]["stages"]) {
             const std::int64_t sum = s["weights"].get<std::int64_t>() + s["gradients"].get<std::int64_t>()
-                                   + s["optimizer"].get<std::int64_t>() + s["activations"].get<std::int64_t>()
-                                   + s["other"].get<std::int64_t>();
+                + s["optimizer"].get<std::int64_t>() + s["activations"].get<std::int64_t>()
+                + s["other"].get<std::int64_t>();
             QVERIFY(std::abs(sum - s["total"].get<std::int64_t>()) <= 5); // each rounded to whole bytes
             QVERIFY(!s["terms"].empty());
         }
@@ -72,29 +73,32 @@ private slots:
 
     void profileCalibrates()
     {
-        const Run r = run({QStringLiteral("evaluate"), defaultScenario(), QStringLiteral("--profile"), data("profile-a100-80g.json"),
-                           QStringLiteral("--format"), QStringLiteral("json")});
+        const Run r = run({QStringLiteral("evaluate"), defaultScenario(), QStringLiteral("--profile"),
+                           data("profile-a100-80g.json"), QStringLiteral("--format"), QStringLiteral("json")});
         QCOMPARE(r.code, 0);
         const nlohmann::json j = nlohmann::json::parse(r.out.toStdString());
         QCOMPARE(j["calibration"].size(), std::size_t(7));
-        const Run plain = run({QStringLiteral("evaluate"), defaultScenario(), QStringLiteral("--format"), QStringLiteral("json")});
+        const Run plain
+            = run({QStringLiteral("evaluate"), defaultScenario(), QStringLiteral("--format"), QStringLiteral("json")});
         const nlohmann::json k = nlohmann::json::parse(plain.out.toStdString());
         QVERIFY(!k.contains("calibration"));
         // The measured GEMM curve is below the datasheet-derived one: compute takes longer.
         QVERIFY(j["time"]["compute_s"].get<double>() > k["time"]["compute_s"].get<double>());
 
-        const Run bad = run({QStringLiteral("evaluate"), defaultScenario(), QStringLiteral("--profile"), data("bad-profile.json")});
+        const Run bad = run(
+            {QStringLiteral("evaluate"), defaultScenario(), QStringLiteral("--profile"), data("bad-profile.json")});
         QCOMPARE(bad.code, 2);
         QVERIFY2(bad.err.contains("bad-profile.json: devices[0].gemm[0].dtype"), bad.err.constData());
     }
 
     void timelineExports()
     {
-        const QString dir = QDir::tempPath() + QStringLiteral("/parascope-tst-cli-%1").arg(QCoreApplication::applicationPid());
+        const QString dir
+            = QDir::tempPath() + QStringLiteral("/parascope-tst-cli-%1").arg(QCoreApplication::applicationPid());
         QDir().mkpath(dir);
         const QString trace = dir + QStringLiteral("/step.trace.json");
-        Run r = run({QStringLiteral("timeline"), defaultScenario(), QStringLiteral("--format"), QStringLiteral("chrome-trace"),
-                     QStringLiteral("--out"), trace});
+        Run r = run({QStringLiteral("timeline"), defaultScenario(), QStringLiteral("--format"),
+                     QStringLiteral("chrome-trace"), QStringLiteral("--out"), trace});
         QCOMPARE(r.code, 0);
         QVERIFY(r.out.isEmpty());
         QFile f(trace);
@@ -111,7 +115,8 @@ private slots:
 
         r = run({QStringLiteral("timeline"), defaultScenario(), QStringLiteral("--format"), QStringLiteral("svg")});
         QCOMPARE(r.code, 2);
-        r = run({QStringLiteral("timeline"), defaultScenario(), QStringLiteral("--out"), dir + QStringLiteral("/no/such/dir/x.json")});
+        r = run({QStringLiteral("timeline"), defaultScenario(), QStringLiteral("--out"),
+                 dir + QStringLiteral("/no/such/dir/x.json")});
         QCOMPARE(r.code, 2);
         QVERIFY(r.err.contains("cannot write"));
         QDir(dir).removeRecursively();
@@ -136,10 +141,12 @@ private slots:
         QVERIFY(j["check_classes"].contains("long_context") && j["check_classes"].contains("fp8"));
         QCOMPARE(j["runs"][0]["part"].get<std::string>(), std::string("fit"));
         // A user's own runs (parascope.runs/1): the contract's keys, classes, memory, false OOM.
-        r = run({QStringLiteral("validate"), data("runs-example.json"), QStringLiteral("--format"), QStringLiteral("json")});
+        r = run({QStringLiteral("validate"), data("runs-example.json"), QStringLiteral("--format"),
+                 QStringLiteral("json")});
         QCOMPARE(r.code, 0);
         const nlohmann::json u = nlohmann::json::parse(r.out.toStdString());
-        for (const char* key : {"evaluated", "mape", "max_abs_error", "worst", "runs", "check_classes", "false_oom", "memory"})
+        for (const char* key :
+             {"evaluated", "mape", "max_abs_error", "worst", "runs", "check_classes", "false_oom", "memory"})
             QVERIFY2(u.contains(key), key);
         QCOMPARE(u["evaluated"].get<int>(), 3);
         for (const char* key : {"id", "predicted_step_s", "published_step_s", "error", "class", "predicted_oom"})
@@ -173,8 +180,8 @@ private slots:
         // Merged into an existing profile with --into, and used by evaluate --profile.
         const QString merged = dir.filePath(QStringLiteral("merged.json"));
         r = run({QStringLiteral("profile"), QStringLiteral("import-nccl-tests"), data("nccl_all_gather_perf_1node.txt"),
-                 QStringLiteral("--nodes"), QStringLiteral("1"), QStringLiteral("--into"), data("profile-a100-80g.json"),
-                 QStringLiteral("--out"), merged});
+                 QStringLiteral("--nodes"), QStringLiteral("1"), QStringLiteral("--into"),
+                 data("profile-a100-80g.json"), QStringLiteral("--out"), merged});
         QCOMPARE(r.code, 0);
         QVERIFY2(r.err.contains("on 8 ranks, 1 node, "), r.err.constData()); // one node, not "1 node(s)"
         r = run({QStringLiteral("evaluate"), defaultScenario(), QStringLiteral("--profile"), merged});
@@ -204,15 +211,16 @@ private slots:
         r = run({QStringLiteral("model"), QStringLiteral("import-hf"), data("hf/gemma-3-4b-it.json")});
         QCOMPARE(r.code, 2);
         QVERIFY2(r.err.contains("vision_config") && r.err.contains("--text-only"), r.err.constData());
-        r = run({QStringLiteral("model"), QStringLiteral("import-hf"), data("hf/gemma-3-4b-it.json"), QStringLiteral("--text-only")});
+        r = run({QStringLiteral("model"), QStringLiteral("import-hf"), data("hf/gemma-3-4b-it.json"),
+                 QStringLiteral("--text-only")});
         QCOMPARE(r.code, 0);
         QTemporaryDir dir;
         const QString scenario = dir.filePath(QStringLiteral("llama3_8b.parascope.json"));
         r = run({QStringLiteral("model"), QStringLiteral("import-megatron"), data("megatron/llama3_8b.sh")});
         QCOMPARE(r.code, 2);
         QVERIFY2(r.err.contains("line 39: --tokenizer-type") && r.err.contains("--vocab"), r.err.constData());
-        r = run({QStringLiteral("model"), QStringLiteral("import-megatron"), data("megatron/llama3_8b.sh"), QStringLiteral("--vocab"),
-                 QStringLiteral("128256"), QStringLiteral("--out"), scenario});
+        r = run({QStringLiteral("model"), QStringLiteral("import-megatron"), data("megatron/llama3_8b.sh"),
+                 QStringLiteral("--vocab"), QStringLiteral("128256"), QStringLiteral("--out"), scenario});
         QCOMPARE(r.code, 0);
         r = run({QStringLiteral("evaluate"), scenario});
         QCOMPARE(r.code, 0);
@@ -245,7 +253,8 @@ private slots:
         QCOMPARE(run({QStringLiteral("evaluate"), picked}).code, 0);
         r = run({QStringLiteral("advise"), defaultScenario()});
         QCOMPARE(r.code, 0);
-        QVERIFY2(r.out.contains("TP 8 inside a node is enough") && r.out.contains("Result: TP 8 · PP 1 · DP 64"), r.out.constData());
+        QVERIFY2(r.out.contains("TP 8 inside a node is enough") && r.out.contains("Result: TP 8 · PP 1 · DP 64"),
+                 r.out.constData());
         r = run({QStringLiteral("advise"), defaultScenario(), QStringLiteral("--lang"), QStringLiteral("zh")});
         QCOMPARE(r.code, 0);
         expectChinese(QStringLiteral("advise"), r.out, {});
@@ -257,32 +266,36 @@ private slots:
         // The hand-made trace of tests/data/traces (tst_trace_import derives its 10 ms step and
         // each part) beside the default scenario's step.
         const QString trace = data("traces/kineto_three_steps.json");
-        Run r = run({QStringLiteral("compare-trace"), defaultScenario(), trace, QStringLiteral("--format"), QStringLiteral("json")});
+        Run r = run({QStringLiteral("compare-trace"), defaultScenario(), trace, QStringLiteral("--format"),
+                     QStringLiteral("json")});
         QCOMPARE(r.code, 0);
         const nlohmann::json j = nlohmann::json::parse(r.out.toStdString());
         QCOMPARE(j["schema"].get<std::string>(), std::string("parascope.trace-comparison/1"));
         QCOMPARE(j["trace"]["step_s"].get<double>(), 0.01);
         QCOMPARE(j["trace"]["rank"].get<int>(), 3);
         QCOMPARE(j["rows"][0]["key"].get<std::string>(), std::string("step"));
-        const Run report = run({QStringLiteral("evaluate"), defaultScenario(), QStringLiteral("--format"), QStringLiteral("json")});
+        const Run report
+            = run({QStringLiteral("evaluate"), defaultScenario(), QStringLiteral("--format"), QStringLiteral("json")});
         const double step = nlohmann::json::parse(report.out.toStdString())["time"]["step_s"].get<double>();
         QCOMPARE(j["rows"][0]["simulated_s"].get<double>(), step);
         r = run({QStringLiteral("compare-trace"), defaultScenario(), trace});
         QCOMPARE(r.code, 0);
         QVERIFY2(r.out.contains("measured trace: NVIDIA H100 80GB HBM3 · rank 3/8, 2 steps"), r.out.constData());
         QVERIFY2(r.out.contains("exposed communication") && r.out.contains("1.50"), r.out.constData());
-        r = run({QStringLiteral("compare-trace"), defaultScenario(), trace, QStringLiteral("--lang"), QStringLiteral("zh")});
+        r = run({QStringLiteral("compare-trace"), defaultScenario(), trace, QStringLiteral("--lang"),
+                 QStringLiteral("zh")});
         QCOMPARE(r.code, 0);
         // The GPU's name, CUDA's copy functions and the trace's JSON fields stay as written.
         expectChinese(QStringLiteral("compare-trace"), r.out,
-                      {QStringLiteral("NVIDIA H100 80GB HBM3"), QStringLiteral("memcpy"), QStringLiteral("memset"), QStringLiteral("traceEvents"),
-                       QStringLiteral(" ts "), QStringLiteral(" dur ")});
+                      {QStringLiteral("NVIDIA H100 80GB HBM3"), QStringLiteral("memcpy"), QStringLiteral("memset"),
+                       QStringLiteral("traceEvents"), QStringLiteral(" ts "), QStringLiteral(" dur ")});
         // What the trace cannot tell is asked for, naming the option; what is wrong says where.
         r = run({QStringLiteral("compare-trace"), defaultScenario(), data("traces/kineto_two_gpus.json")});
         QCOMPARE(r.code, 2);
-        QVERIFY2(r.err.contains("kineto_two_gpus.json: --device: the trace has kernels on GPUs 0, 1"), r.err.constData());
-        r = run({QStringLiteral("compare-trace"), defaultScenario(), data("traces/kineto_two_gpus.json"), QStringLiteral("--device"),
-                 QStringLiteral("1")});
+        QVERIFY2(r.err.contains("kineto_two_gpus.json: --device: the trace has kernels on GPUs 0, 1"),
+                 r.err.constData());
+        r = run({QStringLiteral("compare-trace"), defaultScenario(), data("traces/kineto_two_gpus.json"),
+                 QStringLiteral("--device"), QStringLiteral("1")});
         QCOMPARE(r.code, 0);
         r = run({QStringLiteral("compare-trace"), defaultScenario()});
         QCOMPARE(r.code, 2);
@@ -295,8 +308,9 @@ private slots:
     {
         // A ring all-reduce of 1 GiB over 8 GPUs: 14 steps, 2·7/8 GiB sent per GPU
         // (tst_collective_steps derives the times).
-        Run r = run({QStringLiteral("collective"), QStringLiteral("--op"), QStringLiteral("all_reduce"), QStringLiteral("--bytes"),
-                     QStringLiteral("1GiB"), QStringLiteral("--ranks"), QStringLiteral("8"), QStringLiteral("--format"), QStringLiteral("json")});
+        Run r = run({QStringLiteral("collective"), QStringLiteral("--op"), QStringLiteral("all_reduce"),
+                     QStringLiteral("--bytes"), QStringLiteral("1GiB"), QStringLiteral("--ranks"), QStringLiteral("8"),
+                     QStringLiteral("--format"), QStringLiteral("json")});
         QCOMPARE(r.code, 0);
         const nlohmann::json j = nlohmann::json::parse(r.out.toStdString());
         QCOMPARE(j["schema"].get<std::string>(), std::string("parascope.collective/1"));
@@ -305,40 +319,45 @@ private slots:
         QCOMPARE(j["steps"][0]["transfers"][0]["link"].get<std::string>(), std::string("nvlink"));
         QCOMPARE(j["cluster"].get<std::string>(), std::string("dgx-h100"));
         // nccl-tests' 8M is 8·1024² bytes; a hierarchical all-reduce over two nodes.
-        r = run({QStringLiteral("collective"), QStringLiteral("--op"), QStringLiteral("all_reduce"), QStringLiteral("--bytes"),
-                 QStringLiteral("8M"), QStringLiteral("--ranks"), QStringLiteral("16"), QStringLiteral("--algorithm"),
-                 QStringLiteral("hierarchical"), QStringLiteral("--format"), QStringLiteral("json")});
+        r = run({QStringLiteral("collective"), QStringLiteral("--op"), QStringLiteral("all_reduce"),
+                 QStringLiteral("--bytes"), QStringLiteral("8M"), QStringLiteral("--ranks"), QStringLiteral("16"),
+                 QStringLiteral("--algorithm"), QStringLiteral("hierarchical"), QStringLiteral("--format"),
+                 QStringLiteral("json")});
         QCOMPARE(r.code, 0);
         QCOMPARE(nlohmann::json::parse(r.out.toStdString())["bytes"].get<double>(), 8.0 * 1048576);
-        r = run({QStringLiteral("collective"), QStringLiteral("--op"), QStringLiteral("all_gather"), QStringLiteral("--bytes"),
-                 QStringLiteral("64KiB"), QStringLiteral("--ranks"), QStringLiteral("4"), QStringLiteral("--lang"), QStringLiteral("zh")});
+        r = run({QStringLiteral("collective"), QStringLiteral("--op"), QStringLiteral("all_gather"),
+                 QStringLiteral("--bytes"), QStringLiteral("64KiB"), QStringLiteral("--ranks"), QStringLiteral("4"),
+                 QStringLiteral("--lang"), QStringLiteral("zh")});
         QCOMPARE(r.code, 0);
         expectChinese(QStringLiteral("collective"), r.out, {QStringLiteral("DGX H100, 8×NDR 400 Gb/s")});
         // Bad input names the option.
-        r = run({QStringLiteral("collective"), QStringLiteral("--op"), QStringLiteral("all_reduce"), QStringLiteral("--bytes"),
-                 QStringLiteral("1GiB"), QStringLiteral("--ranks"), QStringLiteral("12")});
+        r = run({QStringLiteral("collective"), QStringLiteral("--op"), QStringLiteral("all_reduce"),
+                 QStringLiteral("--bytes"), QStringLiteral("1GiB"), QStringLiteral("--ranks"), QStringLiteral("12")});
         QCOMPARE(r.code, 2);
         QVERIFY2(r.err.contains("--ranks: 12 GPUs do not fill nodes of 8"), r.err.constData());
-        r = run({QStringLiteral("collective"), QStringLiteral("--op"), QStringLiteral("all_reduce"), QStringLiteral("--bytes"),
-                 QStringLiteral("1XB"), QStringLiteral("--ranks"), QStringLiteral("8")});
+        r = run({QStringLiteral("collective"), QStringLiteral("--op"), QStringLiteral("all_reduce"),
+                 QStringLiteral("--bytes"), QStringLiteral("1XB"), QStringLiteral("--ranks"), QStringLiteral("8")});
         QCOMPARE(r.code, 2);
         QVERIFY2(r.err.contains("--bytes needs a size"), r.err.constData());
-        r = run({QStringLiteral("collective"), QStringLiteral("--op"), QStringLiteral("all_gather"), QStringLiteral("--bytes"),
-                 QStringLiteral("1GiB"), QStringLiteral("--ranks"), QStringLiteral("8"), QStringLiteral("--algorithm"), QStringLiteral("tree")});
+        r = run({QStringLiteral("collective"), QStringLiteral("--op"), QStringLiteral("all_gather"),
+                 QStringLiteral("--bytes"), QStringLiteral("1GiB"), QStringLiteral("--ranks"), QStringLiteral("8"),
+                 QStringLiteral("--algorithm"), QStringLiteral("tree")});
         QCOMPARE(r.code, 2);
         QVERIFY2(r.err.contains("--algorithm"), r.err.constData());
     }
 
     void sweepOutputs()
     {
-        Run r = run({QStringLiteral("sweep"), defaultScenario(), QStringLiteral("--param"), QStringLiteral("parallel.pp"),
-                     QStringLiteral("--values"), QStringLiteral("4,8,16"), QStringLiteral("--format"), QStringLiteral("json")});
+        Run r = run({QStringLiteral("sweep"), defaultScenario(), QStringLiteral("--param"),
+                     QStringLiteral("parallel.pp"), QStringLiteral("--values"), QStringLiteral("4,8,16"),
+                     QStringLiteral("--format"), QStringLiteral("json")});
         QCOMPARE(r.code, 0);
         const nlohmann::json j = nlohmann::json::parse(r.out.toStdString());
         QCOMPARE(j["points"].size(), std::size_t(3));
         QCOMPARE(j["points"][1]["value"].get<long long>(), 8LL);
         r = run({QStringLiteral("sweep"), defaultScenario(), QStringLiteral("--param"), QStringLiteral("parallel.pp"),
-                 QStringLiteral("--values"), QStringLiteral("4,8,16"), QStringLiteral("--format"), QStringLiteral("csv")});
+                 QStringLiteral("--values"), QStringLiteral("4,8,16"), QStringLiteral("--format"),
+                 QStringLiteral("csv")});
         QCOMPARE(r.code, 0);
         const QList<QByteArray> lines = r.out.trimmed().split('\n');
         QCOMPARE(lines.size(), 4);
@@ -359,8 +378,9 @@ private slots:
     void searchOutputs()
     {
         const QString scen = data("cli-ddp-13b-oom.parascope.json"); // 13B on 64 GPUs: DDP does not fit, others do
-        Run r = run({QStringLiteral("search"), scen, QStringLiteral("--gpus"), QStringLiteral("8"), QStringLiteral("--top"),
-                     QStringLiteral("3"), QStringLiteral("--closed-form"), QStringLiteral("--format"), QStringLiteral("json")});
+        Run r = run({QStringLiteral("search"), scen, QStringLiteral("--gpus"), QStringLiteral("8"),
+                     QStringLiteral("--top"), QStringLiteral("3"), QStringLiteral("--closed-form"),
+                     QStringLiteral("--format"), QStringLiteral("json")});
         QCOMPARE(r.code, 0);
         const nlohmann::json j = nlohmann::json::parse(r.out.toStdString());
         QCOMPARE(j["schema"].get<std::string>(), std::string("parascope.search/1"));
@@ -371,7 +391,8 @@ private slots:
                      * j["top"][0]["parallel"]["dp"].get<int>() * j["top"][0]["parallel"]["cp"].get<int>(),
                  8);
         r = run({QStringLiteral("search"), scen, QStringLiteral("--gpus"), QStringLiteral("8"), QStringLiteral("--top"),
-                 QStringLiteral("3"), QStringLiteral("--closed-form"), QStringLiteral("--format"), QStringLiteral("csv")});
+                 QStringLiteral("3"), QStringLiteral("--closed-form"), QStringLiteral("--format"),
+                 QStringLiteral("csv")});
         QCOMPARE(r.code, 0);
         QVERIFY(r.out.startsWith("rank,tp,pp,vpp,dp"));
         QCOMPARE(r.out.trimmed().split('\n').size(), 4);
@@ -383,10 +404,12 @@ private slots:
     {
         Run r = run({QStringLiteral("presets")});
         QCOMPARE(r.code, 0);
-        for (const char* id : {"llama2-7b", "llama2-70b", "llama3.1-405b", "mixtral-8x7b", "gpt3-175b", "megatron-gpt-1t",
-                               "a100-40g", "a100-80g", "h100-sxm", "h200", "b200", "dgx-a100-80g", "dgx-h100"})
+        for (const char* id :
+             {"llama2-7b", "llama2-70b", "llama3.1-405b", "mixtral-8x7b", "gpt3-175b", "megatron-gpt-1t", "a100-40g",
+              "a100-80g", "h100-sxm", "h200", "b200", "dgx-a100-80g", "dgx-h100"})
             QVERIFY2(r.out.contains(id), id);
-        r = run({QStringLiteral("presets"), QStringLiteral("gpus"), QStringLiteral("--format"), QStringLiteral("json")});
+        r = run(
+            {QStringLiteral("presets"), QStringLiteral("gpus"), QStringLiteral("--format"), QStringLiteral("json")});
         QCOMPARE(r.code, 0);
         const nlohmann::json j = nlohmann::json::parse(r.out.toStdString());
         QCOMPARE(j["gpus"]["a100-80g"]["memory_gib"].get<double>(), 80.0);
@@ -396,8 +419,8 @@ private slots:
     void outOfMemoryAdviceFitsInTheReport()
     {
         // 13B under plain DDP on 64 A100: the report's advice fits, says how, in both languages.
-        const Run r = run({QStringLiteral("evaluate"), data("cli-ddp-13b-oom.parascope.json"), QStringLiteral("--format"),
-                           QStringLiteral("json"), QStringLiteral("--no-explain")});
+        const Run r = run({QStringLiteral("evaluate"), data("cli-ddp-13b-oom.parascope.json"),
+                           QStringLiteral("--format"), QStringLiteral("json"), QStringLiteral("--no-explain")});
         QCOMPARE(r.code, 0);
         const nlohmann::json j = nlohmann::json::parse(r.out.toStdString());
         QVERIFY(j.contains("advice") && !j["advice"].empty());
@@ -416,7 +439,8 @@ private slots:
         // The text report lists it after what breaks; a scenario with nothing wrong has no advice.
         const Run text = run({QStringLiteral("evaluate"), data("cli-ddp-13b-oom.parascope.json")});
         QVERIFY(text.out.contains("Advice, each change evaluated"));
-        const Run clean = run({QStringLiteral("evaluate"), defaultScenario(), QStringLiteral("--format"), QStringLiteral("json")});
+        const Run clean
+            = run({QStringLiteral("evaluate"), defaultScenario(), QStringLiteral("--format"), QStringLiteral("json")});
         QVERIFY(!nlohmann::json::parse(clean.out.toStdString()).contains("advice"));
     }
 };

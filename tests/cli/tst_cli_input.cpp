@@ -33,8 +33,8 @@ private slots:
     void outOfMemoryStillExitsZero()
     {
         // Evaluated but does not fit: exit 0, "fits": false, an out_of_memory diagnostic.
-        const Run r = run({QStringLiteral("evaluate"), data("cli-ddp-13b-oom.parascope.json"), QStringLiteral("--format"),
-                           QStringLiteral("json")});
+        const Run r = run({QStringLiteral("evaluate"), data("cli-ddp-13b-oom.parascope.json"),
+                           QStringLiteral("--format"), QStringLiteral("json")});
         QCOMPARE(r.code, 0);
         const nlohmann::json j = nlohmann::json::parse(r.out.toStdString());
         QCOMPARE(j["memory"]["fits"].get<bool>(), false);
@@ -65,8 +65,8 @@ private slots:
         QTest::newRow("directory") << QStringList{QStringLiteral("evaluate"), QStringLiteral(PARASCOPE_TEST_DATA)}
                                    << QByteArray("is a directory");
         QTest::newRow("no file") << QStringList{QStringLiteral("evaluate")} << QByteArray("exactly one scenario FILE");
-        QTest::newRow("bad format") << QStringList{QStringLiteral("evaluate"), defaultScenario(), QStringLiteral("--format"),
-                                                   QStringLiteral("xml")}
+        QTest::newRow("bad format") << QStringList{QStringLiteral("evaluate"), defaultScenario(),
+                                                   QStringLiteral("--format"), QStringLiteral("xml")}
                                     << QByteArray("--format needs json or text");
         QTest::newRow("unknown option") << QStringList{QStringLiteral("evaluate"), QStringLiteral("--fast")}
                                         << QByteArray("unknown option --fast");
@@ -119,11 +119,11 @@ private slots:
         QCOMPARE(r.code, 0);
         QVERIFY(r.out.size() < 30'000'000);
 
-        r = run({QStringLiteral("sweep"), file, QStringLiteral("--param"), QStringLiteral("parallel.pp"), QStringLiteral("--values"),
-                 QStringLiteral("1,2,4,8,16,10000")});
+        r = run({QStringLiteral("sweep"), file, QStringLiteral("--param"), QStringLiteral("parallel.pp"),
+                 QStringLiteral("--values"), QStringLiteral("1,2,4,8,16,10000")});
         QCOMPARE(r.code, 0);
-        r = run({QStringLiteral("search"), file, QStringLiteral("--top"), QStringLiteral("3"), QStringLiteral("--format"),
-                 QStringLiteral("json")});
+        r = run({QStringLiteral("search"), file, QStringLiteral("--top"), QStringLiteral("3"),
+                 QStringLiteral("--format"), QStringLiteral("json")});
         QCOMPARE(r.code, 0);
         QVERIFY(nlohmann::json::parse(r.out.toStdString()).contains("top"));
     }
@@ -139,15 +139,17 @@ private slots:
             QVERIFY2(r.code == 2, qPrintable(why));
             QVERIFY2(QString::fromUtf8(r.err).contains(f.expected, Qt::CaseInsensitive), qPrintable(why));
             const Run p = run({QStringLiteral("evaluate"), defaultScenario(), QStringLiteral("--profile"), f.path});
-            QVERIFY2(p.code == 2 && !p.err.isEmpty(), qPrintable(f.name + QStringLiteral(" as --profile: ") + QString::fromUtf8(p.err)));
+            QVERIFY2(p.code == 2 && !p.err.isEmpty(),
+                     qPrintable(f.name + QStringLiteral(" as --profile: ") + QString::fromUtf8(p.err)));
             const Run n = run({QStringLiteral("profile"), QStringLiteral("import-nccl-tests"), f.path});
             QVERIFY2(n.code == 2 && !n.err.isEmpty(),
                      qPrintable(f.name + QStringLiteral(" as an nccl-tests log: ") + QString::fromUtf8(n.err)));
         }
         // A file without read permission. Root reads it anyway, so as root the CLI runs as "nobody"
         // (runuser), from a folder open to it.
-        QFile::setPermissions(dir.path(), QFileDevice::ReadOwner | QFileDevice::WriteOwner | QFileDevice::ExeOwner
-                                              | QFileDevice::ReadOther | QFileDevice::ExeOther);
+        QFile::setPermissions(dir.path(),
+                              QFileDevice::ReadOwner | QFileDevice::WriteOwner | QFileDevice::ExeOwner
+                                  | QFileDevice::ReadOther | QFileDevice::ExeOther);
         const QString locked = parascope::test::unreadableFile(dir);
         Run r;
 #ifdef Q_OS_UNIX
@@ -157,10 +159,12 @@ private slots:
             // A copy of the CLI next to the file: the build folder itself may be closed to nobody.
             const QString cli = dir.filePath(QStringLiteral("parascope-cli"));
             QVERIFY(QFile::copy(QStringLiteral(PARASCOPE_CLI), cli));
-            QVERIFY(QFile::setPermissions(cli, QFileDevice::ReadOwner | QFileDevice::WriteOwner | QFileDevice::ExeOwner
-                                                   | QFileDevice::ReadOther | QFileDevice::ExeOther));
-            r = parascope::test::runProcess(QStringLiteral("runuser"), {QStringLiteral("-u"), QStringLiteral("nobody"),
-                                                                       QStringLiteral("--"), cli, QStringLiteral("evaluate"), locked});
+            QVERIFY(QFile::setPermissions(cli,
+                                          QFileDevice::ReadOwner | QFileDevice::WriteOwner | QFileDevice::ExeOwner
+                                              | QFileDevice::ReadOther | QFileDevice::ExeOther));
+            r = parascope::test::runProcess(QStringLiteral("runuser"),
+                                            {QStringLiteral("-u"), QStringLiteral("nobody"), QStringLiteral("--"), cli,
+                                             QStringLiteral("evaluate"), locked});
         } else
 #endif
         {
@@ -182,7 +186,8 @@ private slots:
         QCOMPARE(r.code, 0);
         QVERIFY(r.out.contains("usage:"));
         // Every subcommand answers --help (and -h) with the usage, exit 0, nothing on stderr.
-        for (const char* cmd : {"evaluate", "timeline", "sweep", "search", "validate", "profile", "presets", "model", "compare-trace", "collective"})
+        for (const char* cmd : {"evaluate", "timeline", "sweep", "search", "validate", "profile", "presets", "model",
+                                "compare-trace", "collective"})
             for (const char* flag : {"--help", "-h"}) {
                 r = run({QString::fromLatin1(cmd), QString::fromLatin1(flag)});
                 QVERIFY2(r.code == 0 && r.out.contains("usage:") && r.err.isEmpty(), cmd);
@@ -194,12 +199,19 @@ private slots:
         // One value per knob of types/knobs.h, each different from the default scenario's.
         QTest::addColumn<QString>("path");
         QTest::addColumn<QString>("value");
-        const std::pair<const char*, const char*> rows[] = {
-            {"training.seq_len", "2048"}, {"training.micro_batch", "2"}, {"training.global_batch", "1024"},
-            {"parallel.tp", "4"},         {"parallel.pp", "4"},          {"parallel.vpp", "2"},
-            {"parallel.dp", "32"},        {"parallel.cp", "2"},          {"parallel.ep", "1"},
-            {"parallel.zero", "0"},       {"training.recompute", "2"},   {"parallel.schedule", "2"},
-            {"gpus", "1024"}};
+        const std::pair<const char*, const char*> rows[] = {{"training.seq_len", "2048"},
+                                                            {"training.micro_batch", "2"},
+                                                            {"training.global_batch", "1024"},
+                                                            {"parallel.tp", "4"},
+                                                            {"parallel.pp", "4"},
+                                                            {"parallel.vpp", "2"},
+                                                            {"parallel.dp", "32"},
+                                                            {"parallel.cp", "2"},
+                                                            {"parallel.ep", "1"},
+                                                            {"parallel.zero", "0"},
+                                                            {"training.recompute", "2"},
+                                                            {"parallel.schedule", "2"},
+                                                            {"gpus", "1024"}};
         for (const auto& [path, value] : rows)
             QTest::newRow(path) << QString::fromLatin1(path) << QString::fromLatin1(value);
     }
@@ -210,11 +222,12 @@ private slots:
         // number (the app's slider calls the same rule; tst_knobs and tst_gui check that side).
         QFETCH(QString, path);
         QFETCH(QString, value);
-        const Run e = run({QStringLiteral("evaluate"), defaultScenario(), QStringLiteral("--set"), path + QLatin1Char('=') + value,
-                           QStringLiteral("--format"), QStringLiteral("json"), QStringLiteral("--no-explain")});
+        const Run e = run({QStringLiteral("evaluate"), defaultScenario(), QStringLiteral("--set"),
+                           path + QLatin1Char('=') + value, QStringLiteral("--format"), QStringLiteral("json"),
+                           QStringLiteral("--no-explain")});
         QCOMPARE(e.code, 0);
-        const Run w = run({QStringLiteral("sweep"), defaultScenario(), QStringLiteral("--param"), path, QStringLiteral("--values"), value,
-                           QStringLiteral("--format"), QStringLiteral("json")});
+        const Run w = run({QStringLiteral("sweep"), defaultScenario(), QStringLiteral("--param"), path,
+                           QStringLiteral("--values"), value, QStringLiteral("--format"), QStringLiteral("json")});
         QCOMPARE(w.code, 0);
         const nlohmann::json report = nlohmann::json::parse(e.out.toStdString());
         const nlohmann::json point = nlohmann::json::parse(w.out.toStdString())["points"][0];
@@ -229,7 +242,8 @@ private slots:
     void setRefusesWhatNoKnobCanDo()
     {
         for (const char* bad : {"parallel.pp", "model.hidden=1", "parallel.zero=7", "parallel.tp=two"}) {
-            const Run r = run({QStringLiteral("evaluate"), defaultScenario(), QStringLiteral("--set"), QString::fromLatin1(bad)});
+            const Run r = run(
+                {QStringLiteral("evaluate"), defaultScenario(), QStringLiteral("--set"), QString::fromLatin1(bad)});
             QCOMPARE(r.code, 2);
             QVERIFY2(r.err.contains("--set"), r.err.constData());
         }
@@ -242,7 +256,8 @@ private slots:
         const QStringList files = dir.entryList({QStringLiteral("*.parascope.json")}, QDir::Files);
         QVERIFY(files.size() >= 3);
         for (const QString& f : files) {
-            const Run r = run({QStringLiteral("evaluate"), dir.filePath(f), QStringLiteral("--format"), QStringLiteral("json")});
+            const Run r = run(
+                {QStringLiteral("evaluate"), dir.filePath(f), QStringLiteral("--format"), QStringLiteral("json")});
             const bool bad = f.contains(QStringLiteral("bad"));
             QVERIFY2(r.code == (bad ? 2 : 0), qPrintable(f + QStringLiteral(": ") + QString::fromUtf8(r.err)));
         }

@@ -19,9 +19,9 @@
 
 using parascope::test::data;
 using parascope::test::defaultScenario;
+using parascope::test::expectChinese;
 using parascope::test::run;
 using parascope::test::Run;
-using parascope::test::expectChinese;
 
 class TstCliLanguage : public QObject {
     Q_OBJECT
@@ -50,8 +50,8 @@ class TstCliLanguage : public QObject {
             if (x.is_object()) {
                 for (const auto& item : x.items()) {
                     const std::string& k = item.key();
-                    if ((k == "message" || k == "suggestion" || k == "reason" || k == "fewest_gpus_reason" || k == "skipped_because"
-                         || k == "message_zh" || k == "suggestion_zh")
+                    if ((k == "message" || k == "suggestion" || k == "reason" || k == "fewest_gpus_reason"
+                         || k == "skipped_because" || k == "message_zh" || k == "suggestion_zh")
                         && item.value().is_string())
                         out += item.value().get<std::string>() + "\n";
                     walk(item.value());
@@ -100,7 +100,8 @@ class TstCliLanguage : public QObject {
 private slots:
     void evaluateDefaultChinese()
     {
-        const Run r = run({QStringLiteral("evaluate"), defaultScenario(), QStringLiteral("--lang"), QStringLiteral("zh")});
+        const Run r
+            = run({QStringLiteral("evaluate"), defaultScenario(), QStringLiteral("--lang"), QStringLiteral("zh")});
         QCOMPARE(r.code, 0);
         QVERIFY(QString::fromUtf8(r.out).contains(QStringLiteral("每块 GPU 显存")));
     }
@@ -114,7 +115,8 @@ private slots:
         QStringList scenarios = courseScenarioFiles(dir);
         QVERIFY(scenarios.size() >= 9);
         const QDir data(QStringLiteral(PARASCOPE_TEST_DATA));
-        for (const QString& f : data.entryList({QStringLiteral("diag-*.parascope.json"), QStringLiteral("cli-*.parascope.json")}, QDir::Files))
+        for (const QString& f : data.entryList(
+                 {QStringLiteral("diag-*.parascope.json"), QStringLiteral("cli-*.parascope.json")}, QDir::Files))
             if (!f.contains(QStringLiteral("bad")))
                 scenarios << data.filePath(f);
         const QString zh = QStringLiteral("zh");
@@ -123,7 +125,8 @@ private slots:
             Run r = run({QStringLiteral("evaluate"), file, QStringLiteral("--lang"), zh});
             QCOMPARE(r.code, 0);
             expectChinese(QStringLiteral("evaluate ") + file, r.out, names);
-            r = run({QStringLiteral("evaluate"), file, QStringLiteral("--lang"), zh, QStringLiteral("--format"), QStringLiteral("json")});
+            r = run({QStringLiteral("evaluate"), file, QStringLiteral("--lang"), zh, QStringLiteral("--format"),
+                     QStringLiteral("json")});
             QCOMPARE(r.code, 0);
             const nlohmann::json j = nlohmann::json::parse(r.out.toStdString());
             if (!j["diagnostics"].empty())
@@ -132,18 +135,26 @@ private slots:
 
         const QString d = defaultScenario();
         const QStringList names = namesOf(d);
-        const struct { const char* param; const char* values; } sweeps[] = {
-            {"parallel.pp", "1,2,4,8,16,32,64,100"}, {"training.recompute", "0,1,2,5"}, {"parallel.schedule", "0,1,2,3,4,5"},
-            {"training.micro_batch", "1,2,4,8"},     {"gpus", "64,100,512"}};
+        const struct {
+            const char* param;
+            const char* values;
+        } sweeps[] = {{"parallel.pp", "1,2,4,8,16,32,64,100"},
+                      {"training.recompute", "0,1,2,5"},
+                      {"parallel.schedule", "0,1,2,3,4,5"},
+                      {"training.micro_batch", "1,2,4,8"},
+                      {"gpus", "64,100,512"}};
         for (const auto& sw : sweeps)
             for (const char* format : {"text", "json"}) {
                 const Run r = run({QStringLiteral("sweep"), d, QStringLiteral("--param"), QString::fromLatin1(sw.param),
-                                   QStringLiteral("--values"), QString::fromLatin1(sw.values), QStringLiteral("--lang"), zh,
-                                   QStringLiteral("--format"), QString::fromLatin1(format)});
+                                   QStringLiteral("--values"), QString::fromLatin1(sw.values), QStringLiteral("--lang"),
+                                   zh, QStringLiteral("--format"), QString::fromLatin1(format)});
                 QCOMPARE(r.code, 0);
-                const QString what = QStringLiteral("sweep %1 (%2)").arg(QString::fromLatin1(sw.param), QString::fromLatin1(format));
+                const QString what
+                    = QStringLiteral("sweep %1 (%2)").arg(QString::fromLatin1(sw.param), QString::fromLatin1(format));
                 // (The path as typed, "gpus", names the knob like "parallel.pp" does.)
-                expectChinese(what, std::string(format) == "json" ? jsonMessages(nlohmann::json::parse(r.out.toStdString())) : r.out,
+                expectChinese(what,
+                              std::string(format) == "json" ? jsonMessages(nlohmann::json::parse(r.out.toStdString()))
+                                                            : r.out,
                               names + QStringList{QString::fromLatin1(sw.param)});
             }
 
@@ -156,19 +167,34 @@ private slots:
             f.write(R"({"schema":"parascope.scenario/1","model":"llama2-70b","cluster":"dgx-a100-80g",)"
                     R"("parallel":{"tp":8,"pp":1,"dp":1},"training":{"global_batch":8}})");
         }
-        const struct { QString file; QStringList extra; } searches[] = {
-            {*std::find_if(scenarios.begin(), scenarios.end(), [](const QString& f) { return f.endsWith(QStringLiteral("3-7b-dp-zero-tp.json.step0.parascope.json")); }),
-             {QStringLiteral("--fewest-gpus")}},
-            {data.filePath(QStringLiteral("search-no-layout-5128.parascope.json")), {QStringLiteral("--gpus"), QStringLiteral("5128")}},
-            {seventy, {}}};
+        const struct {
+            QString file;
+            QStringList extra;
+        } searches[]
+            = {{*std::find_if(scenarios.begin(), scenarios.end(),
+                              [](const QString& f) {
+                                  return f.endsWith(QStringLiteral("3-7b-dp-zero-tp.json.step0.parascope.json"));
+                              }),
+                {QStringLiteral("--fewest-gpus")}},
+               {data.filePath(QStringLiteral("search-no-layout-5128.parascope.json")),
+                {QStringLiteral("--gpus"), QStringLiteral("5128")}},
+               {seventy, {}}};
         for (const auto& sr : searches)
             for (const char* format : {"text", "json"}) {
-                QStringList args{QStringLiteral("search"), sr.file, QStringLiteral("--closed-form"), QStringLiteral("--top"),
-                                 QStringLiteral("3"), QStringLiteral("--lang"), zh, QStringLiteral("--format"), QString::fromLatin1(format)};
+                QStringList args{QStringLiteral("search"),
+                                 sr.file,
+                                 QStringLiteral("--closed-form"),
+                                 QStringLiteral("--top"),
+                                 QStringLiteral("3"),
+                                 QStringLiteral("--lang"),
+                                 zh,
+                                 QStringLiteral("--format"),
+                                 QString::fromLatin1(format)};
                 args += sr.extra;
                 const Run r = run(args);
                 QCOMPARE(r.code, 0);
-                const QByteArray out = std::string(format) == "json" ? jsonMessages(nlohmann::json::parse(r.out.toStdString())) : r.out;
+                const QByteArray out
+                    = std::string(format) == "json" ? jsonMessages(nlohmann::json::parse(r.out.toStdString())) : r.out;
                 if (!out.isEmpty())
                     expectChinese(QStringLiteral("search ") + sr.file, out, namesOf(sr.file));
             }
@@ -177,26 +203,30 @@ private slots:
         QCOMPARE(r.code, 0);
         expectChinese(QStringLiteral("validate"), r.out, {});
         // A runs file with a skipped run (its reason) in JSON.
-        r = run({QStringLiteral("validate"), data.filePath(QStringLiteral("runs-skipped.json")), QStringLiteral("--lang"), zh,
-                 QStringLiteral("--format"), QStringLiteral("json")});
+        r = run({QStringLiteral("validate"), data.filePath(QStringLiteral("runs-skipped.json")),
+                 QStringLiteral("--lang"), zh, QStringLiteral("--format"), QStringLiteral("json")});
         QCOMPARE(r.code, 0);
-        expectChinese(QStringLiteral("validate --format json"), jsonMessages(nlohmann::json::parse(r.out.toStdString())), {});
+        expectChinese(QStringLiteral("validate --format json"),
+                      jsonMessages(nlohmann::json::parse(r.out.toStdString())), {});
 
         r = run({QStringLiteral("presets"), QStringLiteral("--lang"), zh});
         QCOMPARE(r.code, 0);
         expectChinese(QStringLiteral("presets"), r.out, {});
 
         // profile and timeline answer in files; what they say on stderr is Chinese too.
-        r = run({QStringLiteral("profile"), QStringLiteral("import-nccl-tests"), data.filePath(QStringLiteral("nccl-all_reduce-2x8.log")),
-                 QStringLiteral("--out"), dir.filePath(QStringLiteral("p.json")), QStringLiteral("--lang"), zh});
+        r = run({QStringLiteral("profile"), QStringLiteral("import-nccl-tests"),
+                 data.filePath(QStringLiteral("nccl-all_reduce-2x8.log")), QStringLiteral("--out"),
+                 dir.filePath(QStringLiteral("p.json")), QStringLiteral("--lang"), zh});
         QCOMPARE(r.code, 0);
         expectChinese(QStringLiteral("profile import-nccl-tests"), r.err, {});
-        const QString closed = data.filePath(QStringLiteral("diag-interleaved_needs_microbatch_multiple.parascope.json"));
+        const QString closed
+            = data.filePath(QStringLiteral("diag-interleaved_needs_microbatch_multiple.parascope.json"));
         r = run({QStringLiteral("timeline"), closed, QStringLiteral("--lang"), zh});
         QCOMPARE(r.code, 0);
         expectChinese(QStringLiteral("timeline"), r.err, namesOf(closed));
         // A usage error, in Chinese (its first line; the usage below shows the syntax).
-        r = run({QStringLiteral("evaluate"), d, QStringLiteral("--format"), QStringLiteral("xml"), QStringLiteral("--lang"), zh});
+        r = run({QStringLiteral("evaluate"), d, QStringLiteral("--format"), QStringLiteral("xml"),
+                 QStringLiteral("--lang"), zh});
         QCOMPARE(r.code, 2);
         QVERIFY2(QString::fromUtf8(r.err.split('\n').front()).contains(QStringLiteral("只能是")), r.err.constData());
         QVERIFY2(QString::fromUtf8(r.err).contains(QStringLiteral("用法：")), r.err.constData());
@@ -227,7 +257,8 @@ private slots:
             if (std::string(cmd) != "validate" && std::string(cmd) != "presets")
                 args << defaultScenario();
             if (std::string(cmd) == "sweep")
-                args << QStringLiteral("--param") << QStringLiteral("parallel.pp") << QStringLiteral("--values") << QStringLiteral("8");
+                args << QStringLiteral("--param") << QStringLiteral("parallel.pp") << QStringLiteral("--values")
+                     << QStringLiteral("8");
             if (std::string(cmd) == "search")
                 args << QStringLiteral("--closed-form") << QStringLiteral("--top") << QStringLiteral("1");
             const Run r = run(args + QStringList{QStringLiteral("--lang"), lang});

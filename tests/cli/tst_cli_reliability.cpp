@@ -30,14 +30,17 @@ class TstCliReliability : public QObject {
         return parascope::test::runProcess(QStringLiteral("/bin/sh"), {QStringLiteral("-c"), script}, env);
     }
     static QString data(const char* name) { return QStringLiteral(PARASCOPE_TEST_DATA "/") + QString::fromUtf8(name); }
-    static QString defaultScenario() { return QStringLiteral(PARASCOPE_SOURCE_DIR "/resources/scenarios/default.parascope.json"); }
+    static QString defaultScenario()
+    {
+        return QStringLiteral(PARASCOPE_SOURCE_DIR "/resources/scenarios/default.parascope.json");
+    }
     static QStringList entries(const QString& dir)
     {
         return QDir(dir).entryList(QDir::AllEntries | QDir::Hidden | QDir::System | QDir::NoDotAndDotDot, QDir::Name);
     }
     static mode_t modeOf(const QString& file)
     {
-        struct stat st {};
+        struct stat st { };
         ::lstat(file.toLocal8Bit().constData(), &st);
         return st.st_mode;
     }
@@ -49,13 +52,16 @@ private slots:
         // redirected to a file it renamed a new file over it behind the shell's back (an append,
         // >>, lost what was there). `--out -` is standard output too.
         for (const char* out : {"/dev/stdout", "-"}) {
-            Run r = shell(QStringLiteral("\"$CLI\" evaluate '%1' --format json --out %2 | head -c 1").arg(defaultScenario(), QString::fromUtf8(out)));
+            Run r = shell(QStringLiteral("\"$CLI\" evaluate '%1' --format json --out %2 | head -c 1")
+                              .arg(defaultScenario(), QString::fromUtf8(out)));
             QCOMPARE(r.code, 0);
             QCOMPARE(r.out, QByteArray("{"));
             QTemporaryDir dir;
             const QString file = dir.filePath(QStringLiteral("log.txt"));
-            r = shell(QStringLiteral("echo before > '%2'; \"$CLI\" evaluate '%1' --format json --out %3 >> '%2'; echo after >> '%2'")
-                          .arg(defaultScenario(), file, QString::fromUtf8(out)));
+            r = shell(
+                QStringLiteral(
+                    "echo before > '%2'; \"$CLI\" evaluate '%1' --format json --out %3 >> '%2'; echo after >> '%2'")
+                    .arg(defaultScenario(), file, QString::fromUtf8(out)));
             QCOMPARE(r.code, 0);
             QFile f(file);
             QVERIFY(f.open(QIODevice::ReadOnly));
@@ -68,8 +74,9 @@ private slots:
     {
         // `--ranks 1e9` reported "got 1" (atoi stopped at the 'e'); 8x and 99999999999 too.
         for (const char* bad : {"1e9", "8x", "99999999999", ""}) {
-            const Run r = run({QStringLiteral("collective"), QStringLiteral("--op"), QStringLiteral("all_reduce"), QStringLiteral("--bytes"),
-                               QStringLiteral("1GB"), QStringLiteral("--ranks"), QString::fromUtf8(bad)});
+            const Run r = run({QStringLiteral("collective"), QStringLiteral("--op"), QStringLiteral("all_reduce"),
+                               QStringLiteral("--bytes"), QStringLiteral("1GB"), QStringLiteral("--ranks"),
+                               QString::fromUtf8(bad)});
             QCOMPARE(r.code, 2);
             QVERIFY2(r.err.contains("--ranks needs a whole number in 1…16777216"), r.err.constData());
             if (*bad)
@@ -108,8 +115,8 @@ private slots:
         QCOMPARE(::chmod(target.toLocal8Bit().constData(), 0600), 0);
         const QString link = dir.filePath(QStringLiteral("latest.json"));
         QVERIFY(QFile::link(QStringLiteral("reports/r.json"), link));
-        const Run r = run({QStringLiteral("evaluate"), defaultScenario(), QStringLiteral("--format"), QStringLiteral("json"),
-                           QStringLiteral("--out"), link});
+        const Run r = run({QStringLiteral("evaluate"), defaultScenario(), QStringLiteral("--format"),
+                           QStringLiteral("json"), QStringLiteral("--out"), link});
         QCOMPARE(r.code, 0);
         QVERIFY(S_ISLNK(modeOf(link)));
         QCOMPARE(int(modeOf(target) & 07777), 0600);
@@ -151,7 +158,8 @@ private slots:
     {
         // ETP 8 × EP 1 on a stage of tp·cp·dp = 4 GPUs: accepted silently before, MFU up to 167 %.
         for (const char* file : {"diag-ep_invalid-etp.parascope.json", "diag-ep_invalid-grid.parascope.json"}) {
-            const Run r = run({QStringLiteral("evaluate"), data(file), QStringLiteral("--format"), QStringLiteral("json")});
+            const Run r
+                = run({QStringLiteral("evaluate"), data(file), QStringLiteral("--format"), QStringLiteral("json")});
             QCOMPARE(r.code, 0);
             const nlohmann::json j = nlohmann::json::parse(r.out.toStdString());
             bool diagnosed = false;
@@ -167,8 +175,9 @@ private slots:
     {
         // Before: up to 8,200 searches (40–100 s), then "Fewest GPUs on which it trains: 0".
         // GPT-3 175B has 2,048 learned positions; seq 4,096 can never work, on any count.
-        Run r = run({QStringLiteral("search"), data("diag-seq_exceeds_positions.parascope.json"), QStringLiteral("--fewest-gpus"),
-                     QStringLiteral("--closed-form"), QStringLiteral("--format"), QStringLiteral("json")});
+        Run r = run({QStringLiteral("search"), data("diag-seq_exceeds_positions.parascope.json"),
+                     QStringLiteral("--fewest-gpus"), QStringLiteral("--closed-form"), QStringLiteral("--format"),
+                     QStringLiteral("json")});
         QCOMPARE(r.code, 0);
         nlohmann::json j = nlohmann::json::parse(r.out.toStdString());
         QCOMPARE(j["fewest_gpus"].get<long long>(), 0LL);
@@ -176,8 +185,9 @@ private slots:
         QVERIFY(j["fewest_gpus_reason"].get<std::string>().find("2048 learned positions") != std::string::npos);
         QVERIFY(j["no_result"]["reason"].get<std::string>().find("learned positions") != std::string::npos);
         // A scenario that trains: the answer is the fewest whole nodes, and one node fewer fails.
-        r = run({QStringLiteral("search"), defaultScenario(), QStringLiteral("--fewest-gpus"), QStringLiteral("--closed-form"),
-                 QStringLiteral("--format"), QStringLiteral("json"), QStringLiteral("--top"), QStringLiteral("1")});
+        r = run({QStringLiteral("search"), defaultScenario(), QStringLiteral("--fewest-gpus"),
+                 QStringLiteral("--closed-form"), QStringLiteral("--format"), QStringLiteral("json"),
+                 QStringLiteral("--top"), QStringLiteral("1")});
         QCOMPARE(r.code, 0);
         j = nlohmann::json::parse(r.out.toStdString());
         const long long fewest = j["fewest_gpus"].get<long long>();
@@ -188,8 +198,9 @@ private slots:
     {
         // 5,128 = 8·641 GPUs, global batch 2,520: every DP width is a multiple of 641 and none
         // divides 2,520. Before: "no strategy fits: more GPUs, …", blaming memory.
-        const Run r = run({QStringLiteral("search"), data("search-no-layout-5128.parascope.json"), QStringLiteral("--gpus"),
-                           QStringLiteral("5128"), QStringLiteral("--closed-form"), QStringLiteral("--format"), QStringLiteral("json")});
+        const Run r = run({QStringLiteral("search"), data("search-no-layout-5128.parascope.json"),
+                           QStringLiteral("--gpus"), QStringLiteral("5128"), QStringLiteral("--closed-form"),
+                           QStringLiteral("--format"), QStringLiteral("json")});
         QCOMPARE(r.code, 0);
         const nlohmann::json j = nlohmann::json::parse(r.out.toStdString());
         QVERIFY(j["top"].empty());

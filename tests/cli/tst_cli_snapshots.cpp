@@ -18,10 +18,14 @@ class TstCliSnapshots : public QObject {
     using Run = parascope::test::ProcessRun;
     static Run run(const QStringList& args)
     {
-        return parascope::test::runProcess(QStringLiteral(PARASCOPE_CLI), args, QProcessEnvironment::systemEnvironment(), 60000);
+        return parascope::test::runProcess(QStringLiteral(PARASCOPE_CLI), args,
+                                           QProcessEnvironment::systemEnvironment(), 60000);
     }
     static QString data(const char* name) { return QStringLiteral(PARASCOPE_TEST_DATA "/") + QString::fromUtf8(name); }
-    static QString defaultScenario() { return QStringLiteral(PARASCOPE_SOURCE_DIR "/resources/scenarios/default.parascope.json"); }
+    static QString defaultScenario()
+    {
+        return QStringLiteral(PARASCOPE_SOURCE_DIR "/resources/scenarios/default.parascope.json");
+    }
 
     static void compareGolden(const Run& r, const char* name)
     {
@@ -55,18 +59,22 @@ private slots:
 
     void defaultChinese()
     {
-        compareGolden(run({QStringLiteral("evaluate"), defaultScenario(), QStringLiteral("--lang"), QStringLiteral("zh")}),
-                      "default.zh.txt");
+        compareGolden(
+            run({QStringLiteral("evaluate"), defaultScenario(), QStringLiteral("--lang"), QStringLiteral("zh")}),
+            "default.zh.txt");
     }
 
     void defaultBriefJson()
     {
-        compareGolden(run({QStringLiteral("evaluate"), defaultScenario(), QStringLiteral("--format"), QStringLiteral("json"),
-                           QStringLiteral("--no-explain")}),
+        compareGolden(run({QStringLiteral("evaluate"), defaultScenario(), QStringLiteral("--format"),
+                           QStringLiteral("json"), QStringLiteral("--no-explain")}),
                       "default.json");
     }
 
-    void customMoe() { compareGolden(run({QStringLiteral("evaluate"), data("cli-custom-moe.parascope.json")}), "custom-moe.txt"); }
+    void customMoe()
+    {
+        compareGolden(run({QStringLiteral("evaluate"), data("cli-custom-moe.parascope.json")}), "custom-moe.txt");
+    }
 };
 
 QTEST_GUILESS_MAIN(TstCliSnapshots)

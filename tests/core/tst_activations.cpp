@@ -82,14 +82,18 @@ private slots:
     void recomputeModulesInFiles()
     {
         const auto read = [](const std::string& training, std::vector<InputError>& errors) {
-            auto j = parseJsonText(R"({"schema":"parascope.scenario/1","model":"llama2-7b","cluster":"dgx-h100","training":)" + training + "}", errors);
+            auto j = parseJsonText(
+                R"({"schema":"parascope.scenario/1","model":"llama2-7b","cluster":"dgx-h100","training":)" + training
+                    + "}",
+                errors);
             return j ? readScenario(*j, errors) : std::nullopt;
         };
         std::vector<InputError> errors;
         const auto sc = read(R"({"recompute":"selective","recompute_modules":["layernorm","moe_act","moe"]})", errors);
         QVERIFY(errors.empty());
         QCOMPARE(sc->training.recompute_modules,
-                 unsigned(RecomputeModule::Layernorm) | unsigned(RecomputeModule::MoeAct) | unsigned(RecomputeModule::Moe));
+                 unsigned(RecomputeModule::Layernorm) | unsigned(RecomputeModule::MoeAct)
+                     | unsigned(RecomputeModule::Moe));
         const nlohmann::json back = scenarioToJson(*sc)["training"]["recompute_modules"];
         QCOMPARE(back, (nlohmann::json{"layernorm", "moe_act", "moe"}));
         read(R"({"recompute":"selective","recompute_modules":["layernorm","norm"]})", errors);
@@ -107,11 +111,14 @@ private slots:
         QTest::addColumn<double>("expected");
         const double s = 2048, b = 1, h = 12288, a = 96, t = 8;
         const double sbh = s * b * h;
-        QTest::newRow("no parallelism: sbh(34 + 5as/h)") << 1 << false << int(Recompute::None) << sbh * (34 + 5 * a * s / h);
-        QTest::newRow("TP: sbh(10 + 24/t + 5as/(ht))") << 8 << false << int(Recompute::None)
-                                                        << sbh * (10 + 24 / t + 5 * a * s / (h * t));
-        QTest::newRow("TP+SP: sbh(34/t + 5as/(ht))") << 8 << true << int(Recompute::None) << sbh * (34 / t + 5 * a * s / (h * t));
-        QTest::newRow("TP + selective: sbh(10 + 24/t)") << 8 << false << int(Recompute::Selective) << sbh * (10 + 24 / t);
+        QTest::newRow("no parallelism: sbh(34 + 5as/h)")
+            << 1 << false << int(Recompute::None) << sbh * (34 + 5 * a * s / h);
+        QTest::newRow("TP: sbh(10 + 24/t + 5as/(ht))")
+            << 8 << false << int(Recompute::None) << sbh * (10 + 24 / t + 5 * a * s / (h * t));
+        QTest::newRow("TP+SP: sbh(34/t + 5as/(ht))")
+            << 8 << true << int(Recompute::None) << sbh * (34 / t + 5 * a * s / (h * t));
+        QTest::newRow("TP + selective: sbh(10 + 24/t)")
+            << 8 << false << int(Recompute::Selective) << sbh * (10 + 24 / t);
         QTest::newRow("TP+SP + selective: sbh·34/t") << 8 << true << int(Recompute::Selective) << sbh * 34 / t;
         QTest::newRow("full recompute: 2sbh") << 8 << false << int(Recompute::Full) << 2 * sbh;
         QTest::newRow("full recompute + SP: 2sbh/t") << 8 << true << int(Recompute::Full) << 2 * sbh / t;

@@ -43,7 +43,8 @@ std::vector<std::pair<std::string, Scenario>> courseScenarios()
         }
     }
     const QDir data(QStringLiteral(PARASCOPE_TEST_DATA));
-    for (const QString& f : data.entryList({QStringLiteral("diag-*.parascope.json"), QStringLiteral("cli-*.parascope.json")}, QDir::Files)) {
+    for (const QString& f : data.entryList(
+             {QStringLiteral("diag-*.parascope.json"), QStringLiteral("cli-*.parascope.json")}, QDir::Files)) {
         errors.clear();
         if (auto sc = readScenarioFile(data.filePath(f).toStdString(), errors))
             out.emplace_back(f.toStdString(), *sc);
@@ -120,7 +121,8 @@ private slots:
                 QCOMPARE(a.peak_bytes, after.memory.peak_bytes);
                 QCOMPARE(a.fits, after.memory.fits);
                 QVERIFY2(a.message.en.find(formatBytes(after.memory.peak_bytes)) != std::string::npos, what.c_str());
-                QVERIFY2(a.message.zh.find(formatBytes(after.memory.peak_bytes)) != std::string::npos, a.message.zh.c_str());
+                QVERIFY2(a.message.zh.find(formatBytes(after.memory.peak_bytes)) != std::string::npos,
+                         a.message.zh.c_str());
                 // Valid: no error it did not have; no new warning but a bubble or exposed
                 // communication, and those only as the price of fitting or fixing an error.
                 for (const std::string& e : codes(after, Severity::Error))
@@ -143,7 +145,8 @@ private slots:
                     QVERIFY2(after.time.bubble_fraction < est.time.bubble_fraction, what.c_str());
                     QVERIFY2(after.throughput.tokens_per_s > est.throughput.tokens_per_s, what.c_str());
                 } else if (a.code == "exposed_comm_high") {
-                    QVERIFY2(after.time.exposed_comm_s / after.time.step_s < est.time.exposed_comm_s / est.time.step_s, what.c_str());
+                    QVERIFY2(after.time.exposed_comm_s / after.time.step_s < est.time.exposed_comm_s / est.time.step_s,
+                             what.c_str());
                     QVERIFY2(after.time.step_s < est.time.step_s, what.c_str());
                 } else {
                     QVERIFY2(!after.has(a.code), what.c_str());
@@ -214,8 +217,10 @@ private slots:
         QVERIFY(oom.front().fits && oom.front().peak_bytes <= oom.front().capacity_bytes);
         // The nearest is also (close to) the fastest of those: the search backs off each knob
         // while it still fits.
-        QVERIFY2(oom.front().step_s <= fastest * 1.05,
-                 qPrintable(QStringLiteral("advised %1 s, fastest three-knob change %2 s").arg(oom.front().step_s).arg(fastest)));
+        QVERIFY2(
+            oom.front().step_s <= fastest * 1.05,
+            qPrintable(
+                QStringLiteral("advised %1 s, fastest three-knob change %2 s").arg(oom.front().step_s).arg(fastest)));
         for (const Advice& a : oom)
             QVERIFY(a.knobs >= oom.front().knobs);
     }
@@ -248,7 +253,9 @@ private slots:
         bool lower = false;
         for (const Advice& a : advise(sc, est4).items)
             for (const AdviceChange& c : a.changes)
-                lower = lower || (c.path == "training.micro_batch" && c.value < 4 && a.message.en.find("bubble ") != std::string::npos);
+                lower = lower
+                    || (c.path == "training.micro_batch" && c.value < 4
+                        && a.message.en.find("bubble ") != std::string::npos);
         QVERIFY(lower);
     }
 
@@ -275,8 +282,9 @@ private slots:
         const nlohmann::json j = adviceToJson(list.items, "zh");
         QCOMPARE(j.size(), list.items.size());
         for (std::size_t i = 0; i < j.size(); ++i) {
-            for (const char* k : {"code", "changes", "knobs", "message", "message_en", "message_zh", "peak_bytes", "capacity_bytes",
-                                  "fits", "step_s", "tokens_per_s", "bubble_fraction", "exposed_comm_s"})
+            for (const char* k :
+                 {"code", "changes", "knobs", "message", "message_en", "message_zh", "peak_bytes", "capacity_bytes",
+                  "fits", "step_s", "tokens_per_s", "bubble_fraction", "exposed_comm_s"})
                 QVERIFY2(j[i].contains(k), k);
             QCOMPARE(j[i]["message"].get<std::string>(), list.items[i].message.zh);
             QCOMPARE(j[i]["changes"].size(), list.items[i].changes.size());

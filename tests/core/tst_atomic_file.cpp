@@ -43,14 +43,15 @@ void put(const std::string& file, const std::string& text, mode_t mode = 0644)
 
 struct stat lstatOf(const std::string& file)
 {
-    struct stat st {};
+    struct stat st { };
     ::lstat(file.c_str(), &st);
     return st;
 }
 
 QStringList entries(const QTemporaryDir& dir)
 {
-    return QDir(dir.path()).entryList(QDir::AllEntries | QDir::Hidden | QDir::System | QDir::NoDotAndDotDot, QDir::Name);
+    return QDir(dir.path())
+        .entryList(QDir::AllEntries | QDir::Hidden | QDir::System | QDir::NoDotAndDotDot, QDir::Name);
 }
 
 } // namespace
@@ -95,13 +96,14 @@ private slots:
         const std::string link2 = dir.filePath(QStringLiteral("link2.json")).toStdString();
         put(target, "old", 0600);
         QCOMPARE(::symlink("real/out.json", link.c_str()), 0); // relative, resolved from the link's folder
-        QCOMPARE(::symlink("link.json", link2.c_str()), 0);    // a chain of two
+        QCOMPARE(::symlink("link.json", link2.c_str()), 0); // a chain of two
         QCOMPARE(writeFileAtomically(link2, "through two links"), std::string());
         QVERIFY(S_ISLNK(lstatOf(link).st_mode));
         QVERIFY(S_ISLNK(lstatOf(link2).st_mode));
         QCOMPARE(slurp(target), std::string("through two links"));
         QCOMPARE(int(lstatOf(target).st_mode & 07777), 0600);
-        QCOMPARE(QDir(dir.filePath(QStringLiteral("real"))).entryList(QDir::Files | QDir::Hidden), QStringList{QStringLiteral("out.json")});
+        QCOMPARE(QDir(dir.filePath(QStringLiteral("real"))).entryList(QDir::Files | QDir::Hidden),
+                 QStringList{QStringLiteral("out.json")});
 
         // A dangling link: the file it names is created, the link stays a link.
         const std::string dangling = dir.filePath(QStringLiteral("dangling.json")).toStdString();
@@ -111,7 +113,8 @@ private slots:
         QCOMPARE(slurp(dir.filePath(QStringLiteral("real/created.json")).toStdString()), std::string("created"));
 
         // A loop of links is an error, not a hang.
-        const std::string a = dir.filePath(QStringLiteral("a")).toStdString(), b = dir.filePath(QStringLiteral("b")).toStdString();
+        const std::string a = dir.filePath(QStringLiteral("a")).toStdString(),
+                          b = dir.filePath(QStringLiteral("b")).toStdString();
         QCOMPARE(::symlink("b", a.c_str()), 0);
         QCOMPARE(::symlink("a", b.c_str()), 0);
         QVERIFY(writeFileAtomically(a, "x").find("symbolic links") != std::string::npos);
@@ -126,7 +129,8 @@ private slots:
         put(victim, "precious");
         const std::string file = dir.filePath(QStringLiteral("out.json")).toStdString();
         QCOMPARE(::symlink(victim.c_str(), (file + ".parascope-tmp").c_str()), 0);
-        QCOMPARE(::symlink(victim.c_str(), dir.filePath(QStringLiteral(".out.json.tmp-XXXXXX")).toStdString().c_str()), 0);
+        QCOMPARE(::symlink(victim.c_str(), dir.filePath(QStringLiteral(".out.json.tmp-XXXXXX")).toStdString().c_str()),
+                 0);
         QCOMPARE(writeFileAtomically(file, "report"), std::string());
         QCOMPARE(slurp(victim), std::string("precious"));
         QCOMPARE(slurp(file), std::string("report"));

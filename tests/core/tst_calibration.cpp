@@ -76,7 +76,8 @@ private slots:
             all += e.text() + "\n";
         QVERIFY2(all.find("status: must be one of ok, partial, no_gpu") != std::string::npos, all.c_str());
         QVERIFY2(all.find("devices[0].gemm[0].dtype: must be one of") != std::string::npos, all.c_str());
-        QVERIFY2(all.find("devices[0].gemm[0].tflops: must be a positive number, or null") != std::string::npos, all.c_str());
+        QVERIFY2(all.find("devices[0].gemm[0].tflops: must be a positive number, or null") != std::string::npos,
+                 all.c_str());
     }
 
     void zeroMeasurementsAreRefused()
@@ -84,24 +85,29 @@ private slots:
         // A probe kernel that failed can write 0: before, copy_gbps 0 calibrated the HBM to 0 B/s
         // and the report printed -nan (null in JSON) with exit 0. Each zero names its path.
         std::vector<InputError> errors;
-        const auto p = readHardwareProfile(nlohmann::json::parse(R"({"schema":"parascope.hardware-profile/1","status":"ok",
+        const auto p
+            = readHardwareProfile(nlohmann::json::parse(R"({"schema":"parascope.hardware-profile/1","status":"ok",
             "devices":[{"name":"GPU","memory_bytes":0,"hbm":{"copy_gbps":0},"gemm":[{"dtype":"bf16","m":8192,"n":8192,"k":8192,"tflops":0}]}],
             "links":[{"src":0,"dst":1,"unidirectional_gbps":0}],
-            "collectives":[{"op":"all_reduce","ranks":8,"bytes":1e9,"busbw_gbps":0}]})"), errors);
+            "collectives":[{"op":"all_reduce","ranks":8,"bytes":1e9,"busbw_gbps":0}]})"),
+                                  errors);
         QVERIFY(!p);
         std::string all;
         for (const InputError& e : errors)
             all += e.text() + "\n";
         for (const char* path : {"devices[0].memory_bytes", "devices[0].hbm.copy_gbps", "devices[0].gemm[0].tflops",
                                  "links[0].unidirectional_gbps", "collectives[0].busbw_gbps"})
-            QVERIFY2(all.find(std::string(path) + ": must be a positive number") != std::string::npos, (path + std::string(":\n") + all).c_str());
+            QVERIFY2(all.find(std::string(path) + ": must be a positive number") != std::string::npos,
+                     (path + std::string(":\n") + all).c_str());
     }
 
     void nullMeansUnknown()
     {
         std::vector<InputError> errors;
-        const auto p = readHardwareProfile(nlohmann::json::parse(R"({"schema":"parascope.hardware-profile/1","status":"no_gpu",
-            "reason":"no CUDA driver","devices":[{"name":"none","memory_bytes":null,"hbm":{"copy_gbps":null}}]})"), errors);
+        const auto p
+            = readHardwareProfile(nlohmann::json::parse(R"({"schema":"parascope.hardware-profile/1","status":"no_gpu",
+            "reason":"no CUDA driver","devices":[{"name":"none","memory_bytes":null,"hbm":{"copy_gbps":null}}]})"),
+                                  errors);
         QVERIFY(p);
         QVERIFY(!p->hbm_copy_bytes_per_s);
         const ClusterSpec c = presetScenario("llama2-7b", "dgx-a100-80g", 1, 1, 1).cluster;

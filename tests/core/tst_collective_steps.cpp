@@ -41,7 +41,8 @@ bool close(double a, double b) { return std::abs(a - b) <= 1e-12 + 1e-12 * std::
 bool allReduced(const CollectivePlan& p, int chunks)
 {
     const int n = p.ranks;
-    std::vector<std::vector<std::set<int>>> have(static_cast<std::size_t>(n), std::vector<std::set<int>>(static_cast<std::size_t>(chunks)));
+    std::vector<std::vector<std::set<int>>> have(static_cast<std::size_t>(n),
+                                                 std::vector<std::set<int>>(static_cast<std::size_t>(chunks)));
     for (int r = 0; r < n; ++r)
         for (int c = 0; c < chunks; ++c)
             have[std::size_t(r)][std::size_t(c)] = {r};
@@ -192,8 +193,13 @@ private slots:
         // The animation's state (collectiveHoldings) against the set replay above: after every step
         // of every algorithm, each count equals the number of contributors the sets hold.
         const double S = 1048576;
-        struct Case { Collective op; int n; CollectiveAlgorithm a; };
-        for (const Case c : {Case{Collective::AllReduce, 8, CollectiveAlgorithm::Ring}, Case{Collective::AllReduce, 16, CollectiveAlgorithm::Hierarchical},
+        struct Case {
+            Collective op;
+            int n;
+            CollectiveAlgorithm a;
+        };
+        for (const Case c : {Case{Collective::AllReduce, 8, CollectiveAlgorithm::Ring},
+                             Case{Collective::AllReduce, 16, CollectiveAlgorithm::Hierarchical},
                              Case{Collective::AllReduce, 6, CollectiveAlgorithm::Tree}}) {
             const CollectivePlan p = plan(c.op, S, c.n, c.a);
             QCOMPARE(p.pieces, c.a == CollectiveAlgorithm::Tree ? 1 : c.n);
@@ -204,7 +210,8 @@ private slots:
                 for (int r = 0; r < c.n; ++r)
                     for (int piece = 0; piece < p.pieces; ++piece) {
                         // The set replay, cut at `done` steps: count contributors with a fresh replay.
-                        std::vector<std::vector<std::set<int>>> have(std::size_t(c.n), std::vector<std::set<int>>(std::size_t(p.pieces)));
+                        std::vector<std::vector<std::set<int>>> have(std::size_t(c.n),
+                                                                     std::vector<std::set<int>>(std::size_t(p.pieces)));
                         for (int q = 0; q < c.n; ++q)
                             for (int k = 0; k < p.pieces; ++k)
                                 have[std::size_t(q)][std::size_t(k)] = {q};
@@ -220,7 +227,8 @@ private slots:
                                         mine = sent;
                                 }
                         }
-                        QCOMPARE(held[std::size_t(r)][std::size_t(piece)], int(have[std::size_t(r)][std::size_t(piece)].size()));
+                        QCOMPARE(held[std::size_t(r)][std::size_t(piece)],
+                                 int(have[std::size_t(r)][std::size_t(piece)].size()));
                     }
             }
         }
@@ -250,7 +258,8 @@ private slots:
     void errorsNameTheOption()
     {
         std::vector<InputError> errors;
-        QVERIFY(!planCollective(Collective::AllReduce, 1e6, 12, cluster("dgx-h100"), CollectiveAlgorithm::Ring, errors));
+        QVERIFY(
+            !planCollective(Collective::AllReduce, 1e6, 12, cluster("dgx-h100"), CollectiveAlgorithm::Ring, errors));
         QCOMPARE(errors.at(0).path, std::string("--ranks"));
         errors.clear();
         QVERIFY(!planCollective(Collective::AllGather, 1e6, 8, cluster("dgx-h100"), CollectiveAlgorithm::Tree, errors));
@@ -278,20 +287,25 @@ private slots:
         // their transfers listed give the same step times and the same bytes per GPU.
         const ClusterSpec c = cluster("dgx-h100");
         for (const int n : {2, 8, 16, 24, 64})
-            for (const Collective op : {Collective::AllReduce, Collective::AllGather, Collective::ReduceScatter, Collective::AllToAll,
-                                        Collective::Broadcast})
-                for (const CollectiveAlgorithm algo : {CollectiveAlgorithm::Ring, CollectiveAlgorithm::Tree, CollectiveAlgorithm::Hierarchical}) {
+            for (const Collective op : {Collective::AllReduce, Collective::AllGather, Collective::ReduceScatter,
+                                        Collective::AllToAll, Collective::Broadcast})
+                for (const CollectiveAlgorithm algo :
+                     {CollectiveAlgorithm::Ring, CollectiveAlgorithm::Tree, CollectiveAlgorithm::Hierarchical}) {
                     std::vector<InputError> errors;
                     const auto listed = planCollective(op, 3e8, n, c, algo, errors);
                     const auto linear = planCollective(op, 3e8, n, c, algo, errors, 0);
                     if (!listed)
                         continue; // no such form (a tree all-gather)
-                    const std::string what = std::string(toString(op)) + " " + toString(algo) + " n " + std::to_string(n);
+                    const std::string what
+                        = std::string(toString(op)) + " " + toString(algo) + " n " + std::to_string(n);
                     QVERIFY2(linear && linear->steps.size() == listed->steps.size(), what.c_str());
                     for (std::size_t s = 0; s < listed->steps.size(); ++s)
-                        QVERIFY2(close(linear->steps[s].end_s, listed->steps[s].end_s), (what + " step " + std::to_string(s)).c_str());
+                        QVERIFY2(close(linear->steps[s].end_s, listed->steps[s].end_s),
+                                 (what + " step " + std::to_string(s)).c_str());
                     for (int r = 0; r < n; ++r)
-                        QVERIFY2(close(linear->bytes_sent_by_rank[std::size_t(r)], listed->bytes_sent_by_rank[std::size_t(r)]), what.c_str());
+                        QVERIFY2(close(linear->bytes_sent_by_rank[std::size_t(r)],
+                                       listed->bytes_sent_by_rank[std::size_t(r)]),
+                                 what.c_str());
                     QVERIFY(linear->steps.front().transfers.empty());
                 }
         // 16,384 GPUs (a DP group of the 405B run): the flat ring crosses nodes at every step,

@@ -34,11 +34,18 @@ struct PlanInputs {
         : sc(std::move(s))
         , est(evaluate(sc))
         , placement(placeRanks(sc.parallel, sc.cluster))
-        , in{sc.model, sc.parallel, sc.training, sc.cluster, placement, est.microbatches, sc.model.layers / sc.parallel.pp,
+        , in{sc.model,
+             sc.parallel,
+             sc.training,
+             sc.cluster,
+             placement,
+             est.microbatches,
+             sc.model.layers / sc.parallel.pp,
              sc.model.moe ? sc.model.layers / sc.parallel.pp : 0,
-             double(est.params.total) / sc.parallel.pp / sc.parallel.tp, 1e9, Explain::Full}
-    {
-    }
+             double(est.params.total) / sc.parallel.pp / sc.parallel.tp,
+             1e9,
+             Explain::Full}
+    { }
 };
 
 } // namespace
@@ -73,8 +80,10 @@ private slots:
         QCOMPARE(assumedAlgorithm(Collective::ReduceScatter, across), CollectiveAlgorithm::Hierarchical);
         QCOMPARE(assumedAlgorithm(Collective::AllToAll, across), CollectiveAlgorithm::Pairwise);
         QCOMPARE(assumedAlgorithm(Collective::SendRecv, inside), CollectiveAlgorithm::PointToPoint);
-        QVERIFY(runs(CollectiveAlgorithm::Tree, Collective::Broadcast) && !runs(CollectiveAlgorithm::Tree, Collective::AllGather));
-        QVERIFY(runs(CollectiveAlgorithm::Pairwise, Collective::AllToAll) && !runs(CollectiveAlgorithm::Ring, Collective::AllToAll));
+        QVERIFY(runs(CollectiveAlgorithm::Tree, Collective::Broadcast)
+                && !runs(CollectiveAlgorithm::Tree, Collective::AllGather));
+        QVERIFY(runs(CollectiveAlgorithm::Pairwise, Collective::AllToAll)
+                && !runs(CollectiveAlgorithm::Ring, Collective::AllToAll));
     }
 
     // The same all-reduce of S = 1 GB over 16 GPUs on 2 nodes by each algorithm.
@@ -85,7 +94,8 @@ private slots:
         QCOMPARE(g.nodes, std::int64_t(2));
         const double S = 1e9, nvl = 300e9 * 0.77, net = 25e9 * 0.96;
         // Flat ring: 2·15 network hops, factor 2·15/16: 30·6 µs + 1.875·S/24e9 = 78.305 ms.
-        QVERIFY(close(collectiveTime(CollectiveAlgorithm::Ring, Collective::AllReduce, S, g, c).seconds, 30 * 6e-6 + 1.875 * S / net));
+        QVERIFY(close(collectiveTime(CollectiveAlgorithm::Ring, Collective::AllReduce, S, g, c).seconds,
+                      30 * 6e-6 + 1.875 * S / net));
         // Hierarchical: inside each node 2·7 steps, factor 1.75 on S; across 2 nodes 2·1 steps,
         // factor 1 on S/8: 14·3.4 µs + 1.75·S/231e9 + 2·6 µs + (S/8)/24e9 = 12.841 ms.
         const double hier = 14 * 3.4e-6 + 1.75 * S / nvl + 2 * 6e-6 + (S / 8) / net;
@@ -105,7 +115,8 @@ private slots:
         const ClusterSpec c = dgx();
         const GroupPlacement ep = placeGroup(Group::Ep, 32, 1, c);
         const double S = 64e6;
-        QCOMPARE(collectiveTime(CollectiveAlgorithm::DeepEp, Collective::AllToAll, S, ep, c, Explain::Full, {8, 128}).seconds,
+        QCOMPARE(collectiveTime(CollectiveAlgorithm::DeepEp, Collective::AllToAll, S, ep, c, Explain::Full, {8, 128})
+                     .seconds,
                  dedupAllToAllTime(S, 8, 128, ep, c).seconds);
         QCOMPARE(collectiveTime(CollectiveAlgorithm::DeepEp, Collective::AllToAll, S, ep, c).seconds,
                  collectiveTime(CollectiveAlgorithm::Pairwise, Collective::AllToAll, S, ep, c).seconds);
@@ -119,7 +130,8 @@ private slots:
         const GroupPlacement g = placeGroup(Group::Tp, 8, 1, c);
         c.measured_collectives.push_back({Collective::AllReduce, 8, 1, 1e9, 200e9});
         // 1.75·S/busbw_measured = 1.75·1e9/200e9 = 8.75 ms.
-        QVERIFY(close(collectiveTime(CollectiveAlgorithm::Ring, Collective::AllReduce, 1e9, g, c).seconds, 1.75 * 1e9 / 200e9));
+        QVERIFY(close(collectiveTime(CollectiveAlgorithm::Ring, Collective::AllReduce, 1e9, g, c).seconds,
+                      1.75 * 1e9 / 200e9));
         QVERIFY(close(collectiveTime(CollectiveAlgorithm::Tree, Collective::AllReduce, 1e9, g, c).seconds,
                       2 * 3 * (3.4e-6 + 1e9 / (300e9 * 0.77))));
     }
@@ -138,10 +150,10 @@ private slots:
         const PlanInputs x(sc);
         const std::vector<CommEntry> plan = communicationPlan(x.in);
         std::vector<CommEntry> joined;
-        const std::pair<std::vector<Group>, std::vector<CommEntry> (*)(const CommInputs&)> parts[] = {
-            {{Group::Tp}, tensorParallelCollectives},     {{Group::Tp}, sequenceParallelCollectives},
-            {{Group::Cp}, contextParallelCollectives},    {{Group::Ep}, expertParallelCollectives},
-            {{Group::Pp}, pipelineParallelCollectives},   {{Group::Dp, Group::Edp}, dataParallelCollectives}};
+        const std::pair<std::vector<Group>, std::vector<CommEntry> (*)(const CommInputs&)> parts[]
+            = {{{Group::Tp}, tensorParallelCollectives},   {{Group::Tp}, sequenceParallelCollectives},
+               {{Group::Cp}, contextParallelCollectives},  {{Group::Ep}, expertParallelCollectives},
+               {{Group::Pp}, pipelineParallelCollectives}, {{Group::Dp, Group::Edp}, dataParallelCollectives}};
         for (const auto& [groups, collectives] : parts) {
             for (const CommEntry& e : collectives(x.in)) {
                 QVERIFY2(std::find(groups.begin(), groups.end(), e.group) != groups.end(), toString(e.group));
@@ -166,7 +178,8 @@ private slots:
     // form; the all-to-all's ring is its pairwise exchange.
     void theExplainerPlaysTheEnginesAlgorithm()
     {
-        QCOMPARE(steppedAlgorithm(CollectiveAlgorithm::Hierarchical, Collective::AllReduce), CollectiveAlgorithm::Hierarchical);
+        QCOMPARE(steppedAlgorithm(CollectiveAlgorithm::Hierarchical, Collective::AllReduce),
+                 CollectiveAlgorithm::Hierarchical);
         QCOMPARE(steppedAlgorithm(CollectiveAlgorithm::Hierarchical, Collective::AllGather), CollectiveAlgorithm::Ring);
         QCOMPARE(steppedAlgorithm(CollectiveAlgorithm::Ring, Collective::ReduceScatter), CollectiveAlgorithm::Ring);
         QCOMPARE(steppedAlgorithm(CollectiveAlgorithm::Pairwise, Collective::AllToAll), CollectiveAlgorithm::Ring);
@@ -182,7 +195,8 @@ private slots:
         const auto tree = planCollective(Collective::AllReduce, 1e9, 16, dgx(), CollectiveAlgorithm::Tree, errors);
         QVERIFY(tree);
         const GroupPlacement g = placeGroup(Group::Dp, 16, 1, dgx());
-        QVERIFY(close(tree->time_s, collectiveTime(CollectiveAlgorithm::Tree, Collective::AllReduce, 1e9, g, dgx()).seconds));
+        QVERIFY(close(tree->time_s,
+                      collectiveTime(CollectiveAlgorithm::Tree, Collective::AllReduce, 1e9, g, dgx()).seconds));
     }
 };
 

@@ -50,7 +50,8 @@ private slots:
         // 8 members, one per node (stride 8): t = 14·6 µs + 1.75·S / (25e9·0.96).
         const ClusterSpec c = dgx();
         const GroupPlacement g = placeGroup(Group::Dp, 8, 8, c);
-        QVERIFY(close(collectiveTime(Collective::AllReduce, 1e9, g, c).seconds, 14 * 6e-6 + 1.75 * 1e9 / (25e9 * 0.96)));
+        QVERIFY(
+            close(collectiveTime(Collective::AllReduce, 1e9, g, c).seconds, 14 * 6e-6 + 1.75 * 1e9 / (25e9 * 0.96)));
     }
 
     void hierarchicalAllReduce()
@@ -104,14 +105,14 @@ private slots:
         sc.parallel.zero = 1;
         const Estimate z1 = evaluate(sc);
         const double zero1 = entry(z1, "dp", "reduce_scatter", "gradients").bytes_per_gpu_per_step
-                           + entry(z1, "dp", "all_gather", "parameters").bytes_per_gpu_per_step;
+            + entry(z1, "dp", "all_gather", "parameters").bytes_per_gpu_per_step;
         QVERIFY(close(zero1, ar.bytes_per_gpu_per_step));
         // ZeRO-3 with one microbatch: all-gather forward + backward + reduce-scatter = 1.5×.
         sc.parallel.zero = 3;
         sc.training.global_batch = 8;
         const Estimate z3 = evaluate(sc);
         const double zero3 = entry(z3, "dp", "all_gather", "parameters").bytes_per_gpu_per_step
-                           + entry(z3, "dp", "reduce_scatter", "gradients").bytes_per_gpu_per_step;
+            + entry(z3, "dp", "reduce_scatter", "gradients").bytes_per_gpu_per_step;
         QVERIFY(close(zero3, 1.5 * ar.bytes_per_gpu_per_step));
     }
 
@@ -187,7 +188,7 @@ private slots:
             const double S = ag.bytes_per_call;
             const LinkSpec &nvl = sc.cluster.intra_node, &net = sc.cluster.inter_node;
             const double t = 7 * nvl.latency_s + 7.0 / 8 * S / nvl.busBytesPerS(S) + 7 * net.latency_s
-                           + 7.0 / 8 * (S / 8) / net.busBytesPerS(S / 8);
+                + 7.0 / 8 * (S / 8) / net.busBytesPerS(S / 8);
             QVERIFY(close(ag.time_s, ag.calls_per_step * t));
             QVERIFY(t < 0.5 * (7 * net.latency_s + 63.0 / 64 * S / net.busBytesPerS(S))); // the flat ring's
         }
@@ -292,7 +293,7 @@ private slots:
         QCOMPARE(ag.link, Link::NvLink);
         QCOMPARE(ag.calls_per_step, 2 * 32 * m);
         const double S = psi * 2 / 32;
-        const LinkSpec &nvl = sc.cluster.intra_node;
+        const LinkSpec& nvl = sc.cluster.intra_node;
         QVERIFY(close(ag.time_s, ag.calls_per_step * (7 * nvl.latency_s + 7.0 / 8 * S / nvl.busBytesPerS(S))));
         QCOMPARE(entry(hsdp, "dp", "reduce_scatter", "gradients").group_size, std::int64_t(8));
         const CommEntry& ar = entry(hsdp, "dp", "all_reduce", "gradients");
@@ -470,7 +471,8 @@ private slots:
             const Estimate e = evaluate(scenarioFromFile(file));
             QVERIFY(!e.communication.empty());
             for (const CommEntry& c : e.communication) {
-                QVERIFY2(c.exposed_s >= 0 && c.exposed_s <= c.time_s * (1 + 1e-12), (std::string(toString(c.group)) + " " + toString(c.collective)).c_str());
+                QVERIFY2(c.exposed_s >= 0 && c.exposed_s <= c.time_s * (1 + 1e-12),
+                         (std::string(toString(c.group)) + " " + toString(c.collective)).c_str());
                 QVERIFY(findTerm(c.terms, "comm.exposed") != nullptr);
                 QVERIFY(findTerm(c.terms, "comm.time") != nullptr);
             }

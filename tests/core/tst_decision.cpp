@@ -42,8 +42,9 @@ private slots:
         // A100 80GB, sequence 2048: ZeRO-0 model states 16·Ψ = 26.4 GB = 24.5 GiB, activations
         // 34·s·h·L = 34·2048·2304·24 = 3.85 GB = 3.6 GiB (selective recompute, Korthikanti et al.
         // 2022): 28 GiB, far under 80. Data parallelism alone; no TP, no PP.
-        const DecisionResult r = decide(withTraining(presetScenario("megatron-gpt-1.7b", "dgx-a100-80g", 1, 1, 8), 2048, 64),
-                                        {.compare_with_search = false});
+        const DecisionResult r
+            = decide(withTraining(presetScenario("megatron-gpt-1.7b", "dgx-a100-80g", 1, 1, 8), 2048, 64),
+                     {.compare_with_search = false});
         QCOMPARE(int(r.steps.size()), 4);
         QCOMPARE(r.steps[0].id, std::string("memory"));
         QCOMPARE(r.steps[0].verdict, DecisionVerdict::Ok);

@@ -99,7 +99,8 @@ void TstDiagnosticRules::firesOnItsExample()
     QVERIFY2(!found.empty(), (std::string(rule.id) + " is silent on its example").c_str());
     for (const Diagnostic& d : found) {
         QCOMPARE(QString::fromStdString(d.code), QString::fromUtf8(rule.code));
-        const bool named = std::any_of(rule.knobs.begin(), rule.knobs.end(), [&](const char* k) { return d.knob == k; });
+        const bool named
+            = std::any_of(rule.knobs.begin(), rule.knobs.end(), [&](const char* k) { return d.knob == k; });
         QVERIFY2(named, (std::string(rule.id) + " highlights \"" + d.knob + "\", which its row does not name").c_str());
         QVERIFY(!d.message.en.empty() && !d.message.zh.empty());
         QVERIFY(!d.suggestion.en.empty() && !d.suggestion.zh.empty());
@@ -122,8 +123,9 @@ void TstDiagnosticRules::silentOnTheDefaultScenario()
 // CLI's report keep it).
 void TstDiagnosticRules::evaluateRunsTheTableInOrder()
 {
-    for (const char* file : {"diag-heads_not_divisible_by_tp.parascope.json", "diag-microbatches_lt_pp.parascope.json",
-                             "diag-out_of_memory-activations.parascope.json", "diag-exposed_comm_high.parascope.json"}) {
+    for (const char* file :
+         {"diag-heads_not_divisible_by_tp.parascope.json", "diag-microbatches_lt_pp.parascope.json",
+          "diag-out_of_memory-activations.parascope.json", "diag-exposed_comm_high.parascope.json"}) {
         const Scenario sc = test::scenarioFromFile(file);
         const Estimate est = evaluate(sc);
         std::vector<std::string> expected;

@@ -32,10 +32,22 @@ namespace {
 
 // The codes DESIGN.md says must exist.
 const char* const kRequiredCodes[] = {
-    "gpu_count_mismatch", "heads_not_divisible_by_tp", "kv_heads_not_divisible_by_tp", "pp_exceeds_layers",
-    "layers_not_divisible_by_pp", "vpp_not_divisible", "batch_not_divisible", "microbatches_lt_pp",
-    "interleaved_needs_microbatch_multiple", "large_bubble", "out_of_memory", "tp_spans_nodes",
-    "exposed_comm_high", "ep_invalid", "sp_requires_tp", "cp_not_divisible",
+    "gpu_count_mismatch",
+    "heads_not_divisible_by_tp",
+    "kv_heads_not_divisible_by_tp",
+    "pp_exceeds_layers",
+    "layers_not_divisible_by_pp",
+    "vpp_not_divisible",
+    "batch_not_divisible",
+    "microbatches_lt_pp",
+    "interleaved_needs_microbatch_multiple",
+    "large_bubble",
+    "out_of_memory",
+    "tp_spans_nodes",
+    "exposed_comm_high",
+    "ep_invalid",
+    "sp_requires_tp",
+    "cp_not_divisible",
 };
 
 bool isCjk(uint c)
@@ -54,7 +66,7 @@ std::string describe(const Estimate& est)
     std::string out;
     for (const Diagnostic& d : est.diagnostics)
         out += std::string("\n  ") + toString(d.severity) + " " + d.code + " (stage " + std::to_string(d.stage)
-               + "): " + d.message.en;
+            + "): " + d.message.en;
     return out.empty() ? std::string("\n  (no diagnostics)") : out;
 }
 
@@ -66,18 +78,17 @@ const Diagnostic* find(const Estimate& est, const std::string& code, int stage)
     return nullptr;
 }
 
-bool finitePositive(double v)
-{
-    return std::isfinite(v) && v > 0;
-}
+bool finitePositive(double v) { return std::isfinite(v) && v > 0; }
 
 // Every (code, severity) pair that the rules (core/estimate/rules_*.cpp) can emit, read from their
 // source, so that a new severity of a rule without a scenario file fails here.
 std::set<std::pair<std::string, std::string>> emittedBySource()
 {
     std::stringstream ss;
-    for (const char* file : {PARASCOPE_SOURCE_DIR "/core/estimate/rules_layout.cpp", PARASCOPE_SOURCE_DIR "/core/estimate/rules_schedule.cpp",
-                             PARASCOPE_SOURCE_DIR "/core/estimate/rules_features.cpp", PARASCOPE_SOURCE_DIR "/core/estimate/rules_memory.cpp",
+    for (const char* file : {PARASCOPE_SOURCE_DIR "/core/estimate/rules_layout.cpp",
+                             PARASCOPE_SOURCE_DIR "/core/estimate/rules_schedule.cpp",
+                             PARASCOPE_SOURCE_DIR "/core/estimate/rules_features.cpp",
+                             PARASCOPE_SOURCE_DIR "/core/estimate/rules_memory.cpp",
                              PARASCOPE_SOURCE_DIR "/core/estimate/rules_pipeline_comm.cpp"}) {
         std::ifstream in(file);
         ss << in.rdbuf();
@@ -111,7 +122,8 @@ void TstDiagnostics::everyCodeHasAScenario()
 {
     const auto emitted = emittedBySource();
     // The regex must see the rules at all (guards against a silent match failure).
-    QVERIFY2(emitted.size() >= 18, ("only " + std::to_string(emitted.size()) + " rules found in core/estimate/rules_*.cpp").c_str());
+    QVERIFY2(emitted.size() >= 18,
+             ("only " + std::to_string(emitted.size()) + " rules found in core/estimate/rules_*.cpp").c_str());
 
     std::set<std::pair<std::string, std::string>> covered;
     for (const Case& c : cases())
@@ -123,8 +135,10 @@ void TstDiagnostics::everyCodeHasAScenario()
         QVERIFY2(std::ifstream(main).good(), ("missing " + main).c_str());
     }
     for (const char* code : kRequiredCodes) {
-        const bool in_source = std::any_of(emitted.begin(), emitted.end(), [&](const auto& p) { return p.first == code; });
-        QVERIFY2(in_source, (std::string("DESIGN.md requires diagnostic ") + code + ", diagnostics.cpp never emits it").c_str());
+        const bool in_source
+            = std::any_of(emitted.begin(), emitted.end(), [&](const auto& p) { return p.first == code; });
+        QVERIFY2(in_source,
+                 (std::string("DESIGN.md requires diagnostic ") + code + ", diagnostics.cpp never emits it").c_str());
     }
 }
 
@@ -156,7 +170,8 @@ void TstDiagnostics::triggers()
     // Every diagnostic names a knob the app can highlight (one with a slider, or the SP check
     // box) or none: before, some named parallel.stage_layers, parallel.etp or parallel.edp.
     for (const Diagnostic& x : est.diagnostics)
-        QVERIFY2(x.knob.empty() || findKnob(x.knob) || x.knob == "parallel.sequence_parallel" || x.knob == "parallel.offload",
+        QVERIFY2(x.knob.empty() || findKnob(x.knob) || x.knob == "parallel.sequence_parallel"
+                     || x.knob == "parallel.offload",
                  (x.code + " names " + x.knob).c_str());
 
     // Both languages, message and suggestion; zh is Chinese, en is not.
@@ -273,12 +288,17 @@ void TstDiagnostics::outOfMemoryDetails()
 
         // Each knob-level remedy's saving equals what evaluating the changed scenario gives for this
         // stage, and "(fits)" appears exactly when that saving covers the excess.
-        struct Remedy { const char* label; Scenario alt; bool applies; };
+        struct Remedy {
+            const char* label;
+            Scenario alt;
+            bool applies;
+        };
         std::vector<Remedy> remedies;
         {
             Scenario alt = sc;
             alt.parallel.zero = 1;
-            remedies.push_back({"ZeRO-1 (distributed optimizer)", alt, sc.parallel.zero == 0 && sc.parallel.dp * sc.parallel.cp > 1});
+            remedies.push_back(
+                {"ZeRO-1 (distributed optimizer)", alt, sc.parallel.zero == 0 && sc.parallel.dp * sc.parallel.cp > 1});
         }
         {
             Scenario alt = sc;
@@ -293,7 +313,8 @@ void TstDiagnostics::outOfMemoryDetails()
             const double saved = st.total() - alt.memory.stages[std::size_t(st.stage)].total();
             if (saved <= 0)
                 continue;
-            const std::string expect = std::string(r.label) + " saves " + formatBytes(saved) + (saved >= over ? " (fits)" : "");
+            const std::string expect
+                = std::string(r.label) + " saves " + formatBytes(saved) + (saved >= over ? " (fits)" : "");
             QVERIFY2(contains(sug, expect + ";") || contains(sug, expect + "."),
                      ("suggestion \"" + sug + "\" lacks \"" + expect + "\"").c_str());
             ++checked;

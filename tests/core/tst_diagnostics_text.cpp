@@ -88,17 +88,21 @@ void TstDiagnosticsText::bubbleHasOneLabelledPairOfNumbers()
     const Scenario sc = lessonFour(global_batch);
     const Estimate est = evaluate(sc);
     QVERIFY(est.time.method.rfind("simulated", 0) == 0);
-    QCOMPARE(QString::fromStdString(formatPercent(bubbleFraction(ScheduleKind::OneFOneB, 16, 1, global_batch))), formula);
+    QCOMPARE(QString::fromStdString(formatPercent(bubbleFraction(ScheduleKind::OneFOneB, 16, 1, global_batch))),
+             formula);
     int bubbles = 0;
     for (const Diagnostic& d : est.diagnostics) {
         if (d.code == "large_bubble") {
             ++bubbles;
             const std::string simulated = "simulated " + formatPercent(est.time.bubble_fraction);
-            const std::string textbook = "formula (p−1)/(m+p−1) = " + substituted.toStdString() + " = " + formula.toStdString();
+            const std::string textbook
+                = "formula (p−1)/(m+p−1) = " + substituted.toStdString() + " = " + formula.toStdString();
             QVERIFY2(contains(d.message.en, simulated), d.message.en.c_str());
             QVERIFY2(contains(d.message.en, textbook), d.message.en.c_str());
-            QVERIFY2(contains(d.message.zh, "仿真得单步耗时的 " + formatPercent(est.time.bubble_fraction)), d.message.zh.c_str());
-            QVERIFY2(contains(d.message.zh, "公式 (p−1)/(m+p−1) = " + substituted.toStdString() + " = " + formula.toStdString()),
+            QVERIFY2(contains(d.message.zh, "仿真得单步耗时的 " + formatPercent(est.time.bubble_fraction)),
+                     d.message.zh.c_str());
+            QVERIFY2(contains(d.message.zh,
+                              "公式 (p−1)/(m+p−1) = " + substituted.toStdString() + " = " + formula.toStdString()),
                      d.message.zh.c_str());
             // Two different numbers for one thing are explained.
             if (formatPercent(est.time.bubble_fraction) != formula.toStdString())
@@ -133,9 +137,12 @@ void TstDiagnosticsText::suggestionsNameOnlyWhatApplies()
         for (const char* code : {"microbatches_lt_pp", "large_bubble"}) {
             const Diagnostic* d = diag(est, code);
             QVERIFY2(d, code);
-            QVERIFY2(!contains(d->suggestion.en, "micro batch") && !contains(d->suggestion.zh, "微批大小"), d->suggestion.en.c_str());
-            QVERIFY2(!contains(d->suggestion.en, "interleaved") && !contains(d->suggestion.zh, "交错式"), d->suggestion.en.c_str());
-            QVERIFY2(contains(d->suggestion.en, "global batch") && contains(d->suggestion.en, "64"), d->suggestion.en.c_str());
+            QVERIFY2(!contains(d->suggestion.en, "micro batch") && !contains(d->suggestion.zh, "微批大小"),
+                     d->suggestion.en.c_str());
+            QVERIFY2(!contains(d->suggestion.en, "interleaved") && !contains(d->suggestion.zh, "交错式"),
+                     d->suggestion.en.c_str());
+            QVERIFY2(contains(d->suggestion.en, "global batch") && contains(d->suggestion.en, "64"),
+                     d->suggestion.en.c_str());
         }
     }
     // m = 64 = 4·PP already: no "more microbatches"; 32 layers / (16·2) and 64 % 16 = 0, so VPP = 2 applies.
@@ -143,7 +150,8 @@ void TstDiagnosticsText::suggestionsNameOnlyWhatApplies()
         const Estimate est = evaluate(lessonFour(64));
         const Diagnostic* d = diag(est, "large_bubble");
         QVERIFY(d);
-        QVERIFY2(!contains(d->suggestion.en, "more microbatches") && !contains(d->suggestion.en, "4·PP"), d->suggestion.en.c_str());
+        QVERIFY2(!contains(d->suggestion.en, "more microbatches") && !contains(d->suggestion.en, "4·PP"),
+                 d->suggestion.en.c_str());
         QVERIFY2(contains(d->suggestion.en, "interleaved schedule (VPP = 2)"), d->suggestion.en.c_str());
     }
     // Micro batch 2, global batch 8: m = 4; micro batch 1 would give m = 8.
@@ -163,7 +171,8 @@ void TstDiagnosticsText::suggestionsNameOnlyWhatApplies()
         const Diagnostic* d = diag(est, "exposed_comm_high");
         QVERIFY(d);
         QVERIFY(!est.has("tp_spans_nodes"));
-        QVERIFY2(!contains(d->suggestion.en, "inside a node") && !contains(d->suggestion.zh, "节点内"), d->suggestion.en.c_str());
+        QVERIFY2(!contains(d->suggestion.en, "inside a node") && !contains(d->suggestion.zh, "节点内"),
+                 d->suggestion.en.c_str());
         QVERIFY2(contains(d->suggestion.en, "tp_comm_overlap"), d->suggestion.en.c_str());
         const Estimate across = evaluate(test::scenarioFromFile("diag-tp_spans_nodes.parascope.json"));
         const Diagnostic* x = diag(across, "exposed_comm_high");

@@ -34,7 +34,8 @@ private slots:
         const double expected = 72 * B * s * L * h * h * (1 + s / (6 * h) + V / (12 * h * L));
         const FlopsReport f = trainingFlops(m, t);
         // The generalised count also counts the (small) bias-free matmuls only, as eq. 3 does.
-        QVERIFY2(close(f.model_flops_per_step, expected), qPrintable(QString::number(f.model_flops_per_step / expected, 'g', 15)));
+        QVERIFY2(close(f.model_flops_per_step, expected),
+                 qPrintable(QString::number(f.model_flops_per_step / expected, 'g', 15)));
         QCOMPARE(f.hardware_flops_per_step, f.model_flops_per_step);
         // With flash attention the kernels skip the masked half of the causal scores: the
         // scores' 3·B·s·L·4·s·h (forward and backward) count half, 72·BsLh²·s/(12h) fewer:

@@ -60,7 +60,10 @@ private slots:
             parascope::fuzz::measurementFile('\14' + bytes(f));
             ++n;
         }
-        parascope::fuzz::measurementFile('\2' + bytes(QFileInfo(QStringLiteral(PARASCOPE_SOURCE_DIR "/resources/presets/validation/reference-runs.json"))));
+        parascope::fuzz::measurementFile(
+            '\2'
+            + bytes(
+                QFileInfo(QStringLiteral(PARASCOPE_SOURCE_DIR "/resources/presets/validation/reference-runs.json"))));
         for (const QFileInfo& f : files(QStringLiteral(PARASCOPE_TEST_DATA "/fuzz-regressions/measurement"))) {
             parascope::fuzz::measurementFile(bytes(f));
             ++n;

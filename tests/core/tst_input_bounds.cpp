@@ -77,7 +77,8 @@ private slots:
         std::string nested = repeat("${A:-", 100000) + "2" + std::string(100000, '}');
         std::vector<InputError> errors;
         QVERIFY(!import(kArgs + "--tensor-model-parallel-size " + nested, errors));
-        QVERIFY2(joined(errors).find("line 1: --tensor-model-parallel-size: cannot be read: ${…:-…} nested deeper than 32 levels")
+        QVERIFY2(joined(errors).find(
+                     "line 1: --tensor-model-parallel-size: cannot be read: ${…:-…} nested deeper than 32 levels")
                      != std::string::npos,
                  joined(errors).c_str());
         QVERIFY(joined(errors).size() < 2000);
@@ -92,8 +93,11 @@ private slots:
         QVERIFY(!import(kArgs + "--tensor-model-parallel-size $((" + std::string(3 << 20, '('), errors));
         QVERIFY2(joined(errors).find("is not closed by \"))\"") != std::string::npos, joined(errors).c_str());
         errors.clear();
-        QVERIFY(!import(kArgs + "--tensor-model-parallel-size $((" + std::string(40, '(') + "2" + std::string(40, ')') + "))", errors));
-        QVERIFY2(joined(errors).find("parentheses nested deeper than 32 levels") != std::string::npos, joined(errors).c_str());
+        QVERIFY(!import(kArgs + "--tensor-model-parallel-size $((" + std::string(40, '(') + "2" + std::string(40, ')')
+                            + "))",
+                        errors));
+        QVERIFY2(joined(errors).find("parentheses nested deeper than 32 levels") != std::string::npos,
+                 joined(errors).c_str());
     }
 
     void longArithmeticIsLinear()
@@ -101,8 +105,8 @@ private slots:
         // 6 MB of 1+1+…: evaluated on explicit stacks (3·2^20 ones).
         std::vector<InputError> errors;
         const std::size_t ones = 3u << 20;
-        auto r = import("N=$((" + repeat("1+", ones - 1) + "1))\nTP=$(( (N - " + std::to_string(ones) + ") * 3 + 2 ))\n" + kArgs
-                            + "--tensor-model-parallel-size $TP",
+        auto r = import("N=$((" + repeat("1+", ones - 1) + "1))\nTP=$(( (N - " + std::to_string(ones) + ") * 3 + 2 ))\n"
+                            + kArgs + "--tensor-model-parallel-size $TP",
                         errors);
         QVERIFY2(r, joined(errors).c_str());
         QCOMPARE(r->scenario["parallel"]["tp"].get<int>(), 2); // (N − N)·3 + 2, with precedence and parentheses
@@ -117,14 +121,16 @@ private slots:
         std::vector<InputError> errors;
         QVERIFY(!import(script + kArgs, errors));
         // 2^20 bytes is the limit for one value: line 22 (A reaches 2^21) is the one refused.
-        QVERIFY2(joined(errors).find("line 22: A=\"$A$A\": the value grows past 1 MiB") != std::string::npos, joined(errors).c_str());
+        QVERIFY2(joined(errors).find("line 22: A=\"$A$A\": the value grows past 1 MiB") != std::string::npos,
+                 joined(errors).c_str());
         // Many variables of 1 MiB each: refused at 16 MiB in all.
         script = "B=" + std::string(1 << 19, 'y') + "\nC=$B$B\n";
         for (int i = 0; i < 20; ++i)
             script += "V" + std::to_string(i) + "=$C\n";
         errors.clear();
         QVERIFY(!import(script + kArgs, errors));
-        QVERIFY2(joined(errors).find("variables together grow past 16 MiB") != std::string::npos, joined(errors).c_str());
+        QVERIFY2(joined(errors).find("variables together grow past 16 MiB") != std::string::npos,
+                 joined(errors).c_str());
     }
 
     void refusalsNameTheirCause()
@@ -132,14 +138,17 @@ private slots:
         // Before: "$L is not set" for both.
         std::vector<InputError> errors;
         QVERIFY(!import("L=$((1/0))\n" + kArgs + "--tensor-model-parallel-size $L", errors));
-        QVERIFY2(joined(errors).find("line 2: --tensor-model-parallel-size: cannot be read: $L is not set: its assignment on line 1: "
-                                     "L=\"$((1/0))\" could not be read: a division by zero in the arithmetic \"$((1/0))\"")
+        QVERIFY2(joined(errors).find(
+                     "line 2: --tensor-model-parallel-size: cannot be read: $L is not set: its assignment on line 1: "
+                     "L=\"$((1/0))\" could not be read: a division by zero in the arithmetic \"$((1/0))\"")
                      != std::string::npos,
                  joined(errors).c_str());
         for (const auto& [construct, says] : std::vector<std::pair<std::string, std::string>>{
                  {"$(nproc)", "the command substitution \"$(nproc)\" (ParaScope does not run commands)"},
-                 {"${#X}", "the parameter expansion \"${#X}\" (ParaScope reads ${NAME}, ${NAME:-default} and ${ARRAY[@]})"},
-                 {"$((2**3))", "the character '*' (only whole numbers, variables, + − * / % and parentheses) in the arithmetic"},
+                 {"${#X}",
+                  "the parameter expansion \"${#X}\" (ParaScope reads ${NAME}, ${NAME:-default} and ${ARRAY[@]})"},
+                 {"$((2**3))",
+                  "the character '*' (only whole numbers, variables, + − * / % and parentheses) in the arithmetic"},
                  {"$((08))", "the number \"08\" (only decimal whole numbers below 2^63)"},
                  {"$((9223372036854775807+1))", "an overflow in the arithmetic"},
                  {"$SLURM_NNODES", "$SLURM_NNODES is not set in the script"}}) {
@@ -152,11 +161,13 @@ private slots:
     void jsonKeysGivenTwiceAreRefused()
     {
         std::vector<InputError> errors;
-        const auto j = parseJsonText(R"({"schema": "parascope.scenario/1", "parallel": {"tp": 8, "pp": 2, "tp": 4}})", errors);
+        const auto j
+            = parseJsonText(R"({"schema": "parascope.scenario/1", "parallel": {"tp": 8, "pp": 2, "tp": 4}})", errors);
         QVERIFY(!j);
         QCOMPARE(errors.size(), std::size_t(1));
         QCOMPARE(QString::fromStdString(errors[0].text()),
-                 QStringLiteral("parallel.tp: is given twice in one object (a reader would keep only the last): give it once"));
+                 QStringLiteral(
+                     "parallel.tp: is given twice in one object (a reader would keep only the last): give it once"));
         // In an array, past the 32 keys checked by a linear search.
         std::string many = R"({"runs": [{}, {)";
         for (int i = 0; i < 40; ++i)
@@ -171,7 +182,8 @@ private slots:
         QVERIFY2(joined(errors).find("nested deeper than 64 levels") != std::string::npos, joined(errors).c_str());
         errors.clear();
         QVERIFY(!parseJsonText("{\n  \"a\": 1,\n  \"b\": }", errors));
-        QVERIFY2(joined(errors).find("not valid JSON at line 3, column 8") != std::string::npos, joined(errors).c_str());
+        QVERIFY2(joined(errors).find("not valid JSON at line 3, column 8") != std::string::npos,
+                 joined(errors).c_str());
         errors.clear();
         QVERIFY(!parseJsonText("[1e400]", errors));
         QVERIFY2(joined(errors).find("the number 1e400 is too large") != std::string::npos, joined(errors).c_str());
@@ -181,7 +193,9 @@ private slots:
     {
         // A 1.5 MB schedule name was quoted whole in the message.
         const std::string huge(1500000, 'z');
-        nlohmann::json sc = {{"schema", "parascope.scenario/1"}, {"model", "llama2-7b"}, {"cluster", "dgx-h100"},
+        nlohmann::json sc = {{"schema", "parascope.scenario/1"},
+                             {"model", "llama2-7b"},
+                             {"cluster", "dgx-h100"},
                              {"parallel", {{"schedule", huge}}}};
         std::vector<InputError> errors;
         QVERIFY(!readScenario(sc, errors));
@@ -200,15 +214,18 @@ private slots:
     {
         // 600,000 events (~110 MB): two steps, each kernel launched through the runtime.
         std::string text = R"({"deviceProperties": [{"id": 0, "name": "NVIDIA H100"}], "traceEvents": [)";
-        text += R"({"ph": "X", "cat": "user_annotation", "name": "ProfilerStep#1", "pid": 1, "tid": 1, "ts": 0, "dur": 3000000},)";
-        text += R"({"ph": "X", "cat": "user_annotation", "name": "ProfilerStep#2", "pid": 1, "tid": 1, "ts": 3000000, "dur": 3000000})";
+        text
+            += R"({"ph": "X", "cat": "user_annotation", "name": "ProfilerStep#1", "pid": 1, "tid": 1, "ts": 0, "dur": 3000000},)";
+        text
+            += R"({"ph": "X", "cat": "user_annotation", "name": "ProfilerStep#2", "pid": 1, "tid": 1, "ts": 3000000, "dur": 3000000})";
         const int pairs = 300000;
         for (int i = 0; i < pairs; ++i) {
             const std::string ts = std::to_string(i * 20), corr = std::to_string(i);
             text += R"(,{"ph": "X", "cat": "cuda_runtime", "name": "cudaLaunchKernel", "pid": 1, "tid": 1, "ts": )" + ts
-                  + R"(, "dur": 2, "args": {"correlation": )" + corr + "}}";
+                + R"(, "dur": 2, "args": {"correlation": )" + corr + "}}";
             text += R"(,{"ph": "X", "cat": "kernel", "name": "ampere_bf16_gemm", "pid": 0, "tid": 7, "ts": )" + ts
-                  + R"(, "dur": 15, "args": {"device": 0, "stream": 7, "correlation": )" + corr + R"(, "grid": [132, 1, 1]}})";
+                + R"(, "dur": 15, "args": {"device": 0, "stream": 7, "correlation": )" + corr
+                + R"(, "grid": [132, 1, 1]}})";
         }
         text += "]}";
         std::vector<InputError> errors;
@@ -228,13 +245,26 @@ private slots:
         // ts 1e308: the step printed inf and NaN and the command exited 0.
         const auto trace = [](double ts, double dur) {
             return nlohmann::json{{"traceEvents",
-                                   {{{"ph", "X"}, {"cat", "kernel"}, {"name", "gemm"}, {"pid", 0}, {"tid", 7}, {"ts", 1000.0}, {"dur", 5.0}},
-                                    {{"ph", "X"}, {"cat", "kernel"}, {"name", "gemm"}, {"pid", 0}, {"tid", 7}, {"ts", ts}, {"dur", dur}}}}};
+                                   {{{"ph", "X"},
+                                     {"cat", "kernel"},
+                                     {"name", "gemm"},
+                                     {"pid", 0},
+                                     {"tid", 7},
+                                     {"ts", 1000.0},
+                                     {"dur", 5.0}},
+                                    {{"ph", "X"},
+                                     {"cat", "kernel"},
+                                     {"name", "gemm"},
+                                     {"pid", 0},
+                                     {"tid", 7},
+                                     {"ts", ts},
+                                     {"dur", dur}}}}};
         };
         std::vector<InputError> errors;
         QVERIFY(!readKinetoTrace(trace(1e308, 5), {}, errors));
         QCOMPARE(QString::fromStdString(joined(errors)),
-                 QStringLiteral("traceEvents[1].ts: 1e+308 µs is not a time a trace holds (|ts| ≤ 1e17 µs, dur ≤ 1e12 µs)\n"));
+                 QStringLiteral(
+                     "traceEvents[1].ts: 1e+308 µs is not a time a trace holds (|ts| ≤ 1e17 µs, dur ≤ 1e12 µs)\n"));
         errors.clear();
         QVERIFY(!readKinetoTrace(trace(2000, 1e300), {}, errors));
         QVERIFY2(joined(errors).find("traceEvents[1].dur") != std::string::npos, joined(errors).c_str());

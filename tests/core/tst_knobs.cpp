@@ -50,7 +50,8 @@ private slots:
         int compared = 0;
         for (const Knob& k : knobs()) {
             const std::vector<long long> offered = k.offered(base);
-            const std::vector<long long> values = {offered.front(), offered[offered.size() / 2], offered.back(), k.get(base)};
+            const std::vector<long long> values
+                = {offered.front(), offered[offered.size() / 2], offered.back(), k.get(base)};
             const SweepResult r = sweep(base, k.path, values);
             QCOMPARE(r.points.size(), values.size());
             for (std::size_t i = 0; i < values.size(); ++i) {

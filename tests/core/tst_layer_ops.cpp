@@ -36,7 +36,10 @@ const LayerOp& named(const std::vector<LayerOp>& ops, const std::string& name)
 }
 
 // A GEMM of F FLOPs at r FLOP/s with the size curve's half size g: F/(r·F/(F + g)).
-double gemm(double M, double N, double K, double r, double g) { return 2 * M * N * K / (r * (2 * M * N * K) / (2 * M * N * K + g)); }
+double gemm(double M, double N, double K, double r, double g)
+{
+    return 2 * M * N * K / (r * (2 * M * N * K) / (2 * M * N * K + g));
+}
 
 } // namespace
 
@@ -66,7 +69,8 @@ private slots:
         // Flash attention: the causal half of T·4·s·q at 312e12·0.624·s/(s + 495)·0.78; its
         // backward 2.5× (FlashAttention-2 §4.1).
         const double att = T * 2 * s * q / (312e12 * 0.624 * (s / (s + 495)) * 0.78);
-        QVERIFY2(near(named(ops, "attention").forward_s, att), qPrintable(versus("attention", named(ops, "attention").forward_s, att)));
+        QVERIFY2(near(named(ops, "attention").forward_s, att),
+                 qPrintable(versus("attention", named(ops, "attention").forward_s, att)));
         QVERIFY(near(named(ops, "attention").input_grad_s, 2.5 * att));
         QCOMPARE(named(ops, "attention").weight_grad_s, 0.0);
         // Elementwise: one pass over the stored activations s·(10h + 2q + 4kv + 2q + 6f + 4a)

@@ -49,8 +49,10 @@ std::vector<Quoted> quotedNumbers(const std::string& utf8, std::vector<std::stri
     std::vector<Quoted> out;
     std::size_t i = 0;
     while (i < s.size()) {
-        if (!isDigit(s[i]) || (i > 0 && (isDigit(s[i - 1]) || isAsciiLetter(s[i - 1]) || s[i - 1] == U'-' || s[i - 1] == U'.'
-                                        || s[i - 1] == U'_'))) {
+        if (!isDigit(s[i])
+            || (i > 0
+                && (isDigit(s[i - 1]) || isAsciiLetter(s[i - 1]) || s[i - 1] == U'-' || s[i - 1] == U'.'
+                    || s[i - 1] == U'_'))) {
             ++i;
             continue;
         }
@@ -63,8 +65,8 @@ std::vector<Quoted> quotedNumbers(const std::string& utf8, std::vector<std::stri
                 if (decimals >= 0)
                     ++decimals;
                 ++j;
-            } else if (s[j] == U',' && decimals < 0 && j + 3 < s.size() && isDigit(s[j + 1]) && isDigit(s[j + 2]) && isDigit(s[j + 3])
-                       && (j + 4 >= s.size() || !isDigit(s[j + 4]))) {
+            } else if (s[j] == U',' && decimals < 0 && j + 3 < s.size() && isDigit(s[j + 1]) && isDigit(s[j + 2])
+                       && isDigit(s[j + 3]) && (j + 4 >= s.size() || !isDigit(s[j + 4]))) {
                 ++j; // thousands separator: 2,097,152
             } else if (s[j] == U'.' && decimals < 0 && j + 1 < s.size() && isDigit(s[j + 1])) {
                 digits += '.';
@@ -179,7 +181,8 @@ std::vector<std::string> halfWidthPunctuation(const std::string& where, const st
         else if (c == U')')
             bad = before;
         if (bad)
-            out.push_back(where + ": half-width \"" + QString::fromStdU32String(s.substr(i > 0 ? i - 1 : i, 3)).toStdString()
+            out.push_back(where + ": half-width \""
+                          + QString::fromStdU32String(s.substr(i > 0 ? i - 1 : i, 3)).toStdString()
                           + "\" in Chinese text");
     }
     return out;
@@ -191,7 +194,10 @@ std::vector<std::string> collectiveSpellings(const std::string& where, const std
     std::vector<std::string> out;
     std::string lower = text;
     std::transform(lower.begin(), lower.end(), lower.begin(), [](unsigned char c) { return char(std::tolower(c)); });
-    const struct { const char* right; std::vector<const char*> wrong; } names[] = {
+    const struct {
+        const char* right;
+        std::vector<const char*> wrong;
+    } names[] = {
         {"AllReduce", {"all-reduce", "all_reduce", "all reduce", "allreduce"}},
         {"ReduceScatter", {"reduce-scatter", "reduce_scatter", "reduce scatter", "reducescatter"}},
         {"AllGather", {"all-gather", "all_gather", "all gather", "allgather"}},
@@ -204,10 +210,7 @@ std::vector<std::string> collectiveSpellings(const std::string& where, const std
     return out;
 }
 
-int codePoints(const std::string& utf8)
-{
-    return int(QString::fromStdString(utf8).toStdU32String().size());
-}
+int codePoints(const std::string& utf8) { return int(QString::fromStdString(utf8).toStdU32String().size()); }
 
 // Every text of a lesson with where it is: ("title.zh", "…").
 std::vector<std::pair<std::string, const Localized*>> texts(const Lesson& l)
@@ -284,9 +287,10 @@ private slots:
     void quotedNumbersAreRead()
     {
         std::vector<std::string> decimal;
-        const std::vector<Quoted> q = quotedNumbers(
-            "bubble 31.6 % vs 19 %; 18.45 GiB on A100-80GB, 204 MiB over, 2,097,152 tokens, 12.08 s, 5 ms, 8 stages, 26 GB, 显存 7.61 GiB，3 秒",
-            decimal);
+        const std::vector<Quoted> q
+            = quotedNumbers("bubble 31.6 % vs 19 %; 18.45 GiB on A100-80GB, 204 MiB over, 2,097,152 tokens, 12.08 s, 5 "
+                            "ms, 8 stages, 26 GB, 显存 7.61 GiB，3 秒",
+                            decimal);
         QCOMPARE(int(q.size()), 8);
         QCOMPARE(q[0].unit, ClaimUnit::Fraction);
         QCOMPARE(q[0].value, 0.316);

@@ -46,10 +46,10 @@ std::string lessonJson(const std::string& expect, const std::string& second_expe
     const std::string scenario = R"({"schema": "parascope.scenario/1", "model": "llama2-7b", "cluster": "dgx-a100-80g",
         "parallel": {"tp": 1, "pp": 4, "dp": 1}, "training": {"global_batch": 8, "micro_batch": 1}})";
     return R"({"title": {"en": "T", "zh": "标题"}, "text": {"en": "Intro", "zh": "介绍"}, "steps": [
-        {"label": {"en": "A", "zh": "甲"}, "text": {"en": "Step A", "zh": "步骤甲"}, "expect": )" + expect
-           + R"(, "scenario": )" + scenario + R"(},
-        {"label": {"en": "B", "zh": "乙"}, "text": {"en": "Step B", "zh": "步骤乙"}, "expect": )" + second_expect
-           + R"(, "scenario": )" + scenario + R"(}]})";
+        {"label": {"en": "A", "zh": "甲"}, "text": {"en": "Step A", "zh": "步骤甲"}, "expect": )"
+        + expect + R"(, "scenario": )" + scenario + R"(},
+        {"label": {"en": "B", "zh": "乙"}, "text": {"en": "Step B", "zh": "步骤乙"}, "expect": )"
+        + second_expect + R"(, "scenario": )" + scenario + R"(}]})";
 }
 
 bool anyErrorContains(const std::vector<InputError>& errors, const std::string& path, const std::string& message = "")
@@ -124,7 +124,9 @@ private slots:
         // Case 2: 6·Ψ·tokens/(GPUs · 312 TFLOP/s · 0.45) = 6·69e9·2,097,152/(512·312e12·0.45) = 12.1 s,
         // within the exercise's 25 % of the simulated step.
         const Lesson seventy = lesson("2-llama70b-512");
-        QVERIFY(gradeExercise(*seventy.steps[0].exercise, 6 * 69e9 * 512 * 4096 / (512 * 312e12 * 0.45), truthOf(seventy, 0)).correct);
+        QVERIFY(gradeExercise(*seventy.steps[0].exercise, 6 * 69e9 * 512 * 4096 / (512 * 312e12 * 0.45),
+                              truthOf(seventy, 0))
+                    .correct);
     }
 
     // A code that no rule emits would make diagnostics_absent pass for nothing.
@@ -144,9 +146,10 @@ private slots:
     void claimsMeasureWhatTheySay()
     {
         std::vector<InputError> errors;
-        const auto l = lessonFromJson(lessonJson(R"({"bubble_formula": {"min": 0, "max": 1}, "inflight": [{"stage": 0, "min": 0, "max": 9}]})",
-                                                 R"({"step_s_vs": [{"step": 0, "min": -1, "max": 1}]})"),
-                                      errors);
+        const auto l = lessonFromJson(
+            lessonJson(R"({"bubble_formula": {"min": 0, "max": 1}, "inflight": [{"stage": 0, "min": 0, "max": 9}]})",
+                       R"({"step_s_vs": [{"step": 0, "min": -1, "max": 1}]})"),
+            errors);
         QVERIFY2(l, errorsText(errors).c_str());
         const std::vector<Estimate> e = evaluateSteps(*l);
         const LessonExpect& x = l->steps[0].expect;
@@ -188,7 +191,8 @@ private slots:
         QCOMPARE(int(f.size()), 4);
         QVERIFY2(f[0].rfind("lessons/test: steps[1].expect.fits: claims false", 0) == 0, f[0].c_str());
         QVERIFY2(f[1].rfind("lessons/test: steps[1].expect.diagnostics_present: out_of_memory", 0) == 0, f[1].c_str());
-        QVERIFY2(f[2].rfind("lessons/test: steps[1].expect.bubble_simulated: the engine gives 0.", 0) == 0, f[2].c_str());
+        QVERIFY2(f[2].rfind("lessons/test: steps[1].expect.bubble_simulated: the engine gives 0.", 0) == 0,
+                 f[2].c_str());
         QVERIFY2(f[3].rfind("lessons/test: steps[1].expect.memory_gib[stage 3, states]: ", 0) == 0, f[3].c_str());
     }
 
@@ -198,29 +202,37 @@ private slots:
         QTest::addColumn<QString>("path");
         QTest::addColumn<QString>("message");
         QTest::newRow("unknown key") << QStringLiteral(R"({"valid": true, "peak_gb": {"min": 1, "max": 2}})")
-                                     << QStringLiteral("lessons/test: steps[0].expect.peak_gb") << QStringLiteral("unknown key");
+                                     << QStringLiteral("lessons/test: steps[0].expect.peak_gb")
+                                     << QStringLiteral("unknown key");
         QTest::newRow("no claim") << QStringLiteral("{}") << QStringLiteral("lessons/test: steps[0].expect")
                                   << QStringLiteral("states no claim");
         QTest::newRow("min above max") << QStringLiteral(R"({"peak_gib": {"min": 2, "max": 1}})")
-                                       << QStringLiteral("lessons/test: steps[0].expect.peak_gib.min") << QStringLiteral("above max");
+                                       << QStringLiteral("lessons/test: steps[0].expect.peak_gib.min")
+                                       << QStringLiteral("above max");
         QTest::newRow("range key") << QStringLiteral(R"({"step_s": {"min": 1, "max": 2, "about": 1.5}})")
-                                   << QStringLiteral("lessons/test: steps[0].expect.step_s.about") << QStringLiteral("unknown key");
+                                   << QStringLiteral("lessons/test: steps[0].expect.step_s.about")
+                                   << QStringLiteral("unknown key");
         QTest::newRow("missing max") << QStringLiteral(R"({"step_s": {"min": 1}})")
-                                     << QStringLiteral("lessons/test: steps[0].expect.step_s.max") << QStringLiteral("required");
+                                     << QStringLiteral("lessons/test: steps[0].expect.step_s.max")
+                                     << QStringLiteral("required");
         QTest::newRow("no such step") << QStringLiteral(R"({"step_s_vs": [{"step": 2, "min": 0, "max": 1}]})")
-                                      << QStringLiteral("lessons/test: steps[0].expect.step_s_vs[0].step") << QStringLiteral("0 … 1");
+                                      << QStringLiteral("lessons/test: steps[0].expect.step_s_vs[0].step")
+                                      << QStringLiteral("0 … 1");
         QTest::newRow("itself") << QStringLiteral(R"({"step_s_vs": [{"step": 0, "min": 0, "max": 1}]})")
-                                << QStringLiteral("lessons/test: steps[0].expect.step_s_vs[0].step") << QStringLiteral("itself");
+                                << QStringLiteral("lessons/test: steps[0].expect.step_s_vs[0].step")
+                                << QStringLiteral("itself");
         QTest::newRow("no such stage") << QStringLiteral(R"({"inflight": [{"stage": 4, "min": 0, "max": 1}]})")
                                        << QStringLiteral("lessons/test: steps[0].expect.inflight[0].stage")
                                        << QStringLiteral("4 pipeline stages");
-        QTest::newRow("memory part") << QStringLiteral(R"({"memory_gib": [{"stage": 0, "part": "ram", "min": 0, "max": 1}]})")
+        QTest::newRow("memory part") << QStringLiteral(
+            R"({"memory_gib": [{"stage": 0, "part": "ram", "min": 0, "max": 1}]})")
                                      << QStringLiteral("lessons/test: steps[0].expect.memory_gib[0].part")
                                      << QStringLiteral("must be one of weights");
         QTest::newRow("code") << QStringLiteral(R"({"diagnostics_absent": ["Large bubble"]})")
                               << QStringLiteral("lessons/test: steps[0].expect.diagnostics_absent[0]")
                               << QStringLiteral("diagnostic code");
-        QTest::newRow("bool") << QStringLiteral(R"({"fits": "yes"})") << QStringLiteral("lessons/test: steps[0].expect.fits")
+        QTest::newRow("bool") << QStringLiteral(R"({"fits": "yes"})")
+                              << QStringLiteral("lessons/test: steps[0].expect.fits")
                               << QStringLiteral("true or false");
     }
 
@@ -243,7 +255,8 @@ private slots:
         j.replace(j.find(step_text), step_text.size(), R"("note": 1, )");
         j.replace(j.find(R"("zh": "介绍")"), std::string(R"("zh": "介绍")").size(), R"("zh": "介绍", "fr": "Intro")");
         QVERIFY(!lessonFromJson(j, errors));
-        QVERIFY2(anyErrorContains(errors, "lessons/test: steps[0].text", "must be an object"), errorsText(errors).c_str());
+        QVERIFY2(anyErrorContains(errors, "lessons/test: steps[0].text", "must be an object"),
+                 errorsText(errors).c_str());
         QVERIFY2(anyErrorContains(errors, "lessons/test: steps[0].note", "unknown key"), errorsText(errors).c_str());
         QVERIFY2(anyErrorContains(errors, "lessons/test: text.fr", "unknown key"), errorsText(errors).c_str());
 
@@ -257,12 +270,15 @@ private slots:
         // An exercise that asks for nothing the engine measures, or lists the right answer as a mistake.
         errors.clear();
         std::string bad_exercise = lessonJson(R"({"valid": true})");
-        const std::string exercise = R"("exercise": {"ask": {"quantity": "step_s_vs"}, "prompt": {"en": "P", "zh": "问"},
+        const std::string exercise
+            = R"("exercise": {"ask": {"quantity": "step_s_vs"}, "prompt": {"en": "P", "zh": "问"},
             "formula": {"en": "F", "zh": "式"}, "mistakes": [{"factor": 1, "hint": {"en": "H", "zh": "提示"}}]}, )";
         bad_exercise.insert(bad_exercise.find(R"("scenario")"), exercise);
         QVERIFY(!lessonFromJson(bad_exercise, errors));
-        QVERIFY2(anyErrorContains(errors, "lessons/test: steps[0].exercise.ask.quantity", "quantity of one step"), errorsText(errors).c_str());
-        QVERIFY2(anyErrorContains(errors, "lessons/test: steps[0].exercise.mistakes[0].factor", "right answer"), errorsText(errors).c_str());
+        QVERIFY2(anyErrorContains(errors, "lessons/test: steps[0].exercise.ask.quantity", "quantity of one step"),
+                 errorsText(errors).c_str());
+        QVERIFY2(anyErrorContains(errors, "lessons/test: steps[0].exercise.mistakes[0].factor", "right answer"),
+                 errorsText(errors).c_str());
 
         errors.clear();
         std::string bad_tp = lessonJson(R"({"valid": true})");

@@ -53,21 +53,25 @@ private slots:
         // Parameters too (FSDP CPUOffload): needs ZeRO-3; then weights and gradients leave the GPU.
         sc.parallel.offload = Offload::Params;
         const Estimate z2 = evaluate(sc);
-        QVERIFY(std::any_of(z2.diagnostics.begin(), z2.diagnostics.end(), [](const Diagnostic& d) { return d.code == "offload_needs_zero3"; }));
+        QVERIFY(std::any_of(z2.diagnostics.begin(), z2.diagnostics.end(),
+                            [](const Diagnostic& d) { return d.code == "offload_needs_zero3"; }));
         sc.parallel.zero = 3;
         const Estimate z3 = evaluate(sc);
-        QCOMPARE(z3.memory.stages.at(0).weights + z3.memory.stages.at(0).gradients + z3.memory.stages.at(0).optimizer, 0.0);
+        QCOMPARE(z3.memory.stages.at(0).weights + z3.memory.stages.at(0).gradients + z3.memory.stages.at(0).optimizer,
+                 0.0);
         // Host: 2 + 2 + 12 + 4 = 20 bytes per shard parameter = 2.5Ψ per GPU.
         QVERIFY(std::abs(z3.memory.stages.at(0).cpu - 2.5 * psi) < 1);
         // A node with too little host memory: 8 · 2.5Ψ = 134.8 GB > 64 GiB.
         sc.cluster.host.memory_bytes = 64 * GiB;
         const Estimate small = evaluate(sc);
         QVERIFY(!small.memory.fits_host);
-        QVERIFY(std::any_of(small.diagnostics.begin(), small.diagnostics.end(), [](const Diagnostic& d) { return d.code == "host_out_of_memory"; }));
+        QVERIFY(std::any_of(small.diagnostics.begin(), small.diagnostics.end(),
+                            [](const Diagnostic& d) { return d.code == "host_out_of_memory"; }));
         // No host described (a custom cluster): offload cannot be evaluated, and says so.
         sc.cluster.host = HostSpec{};
         const Estimate none = evaluate(sc);
-        QVERIFY(std::any_of(none.diagnostics.begin(), none.diagnostics.end(), [](const Diagnostic& d) { return d.code == "offload_needs_host"; }));
+        QVERIFY(std::any_of(none.diagnostics.begin(), none.diagnostics.end(),
+                            [](const Diagnostic& d) { return d.code == "offload_needs_host"; }));
     }
 
     void zeroPaperExample()
@@ -379,7 +383,7 @@ private slots:
                 if (first_step_up == 0 && p.bytes > floor)
                     first_step_up = p.bytes - floor;
             }
-            QCOMPARE(peak, s.total());                              // the memory table's total
+            QCOMPARE(peak, s.total()); // the memory table's total
             QCOMPARE(first_step_up, s.activations / double(4 - r)); // one of 4 − r units
             for (std::size_t i = 1; i < lane.size(); ++i)
                 QVERIFY(lane[i].t_s >= lane[i - 1].t_s);

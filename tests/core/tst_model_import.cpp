@@ -136,16 +136,18 @@ private slots:
         QVERIFY(qwen_moe.moe && qwen_moe.moe->shared_expert_gate && qwen_moe.moe->shared_experts == 1);
         const ModelSpec gemma2 = imported("gemma-2-9b.json");
         QVERIFY(gemma2.post_norms && gemma2.tied_embeddings && !gemma2.qk_norm);
-        QVERIFY(gemma2.sliding_window && gemma2.sliding_window->size == 4096 && gemma2.sliding_window->global_every == 2);
+        QVERIFY(gemma2.sliding_window && gemma2.sliding_window->size == 4096
+                && gemma2.sliding_window->global_every == 2);
         const ModelSpec gemma3 = imported("gemma-3-1b-it.json");
         QVERIFY(gemma3.qk_norm && gemma3.post_norms);
-        QVERIFY(gemma3.sliding_window && gemma3.sliding_window->size == 512 && gemma3.sliding_window->global_every == 6);
+        QVERIFY(gemma3.sliding_window && gemma3.sliding_window->size == 512
+                && gemma3.sliding_window->global_every == 6);
         const ModelSpec oss = imported("gpt-oss-20b.json");
         QVERIFY(oss.attention_sinks && oss.bias && oss.moe && oss.moe->top_k == 4);
         QVERIFY(oss.sliding_window && oss.sliding_window->size == 128 && oss.sliding_window->global_every == 2);
         const ModelSpec mistral = imported("mistral-7b-v0.1.json");
         QVERIFY(mistral.sliding_window && mistral.sliding_window->global_every == 0); // every layer slides
-        QVERIFY(!imported("mixtral-8x7b-v0.1.json").sliding_window);                // "sliding_window": null
+        QVERIFY(!imported("mixtral-8x7b-v0.1.json").sliding_window); // "sliding_window": null
         const ModelSpec v3 = imported("deepseek-v3.json");
         QVERIFY(v3.mla && v3.mla->q_lora_rank == 1536 && v3.mtp_modules == 1);
         QVERIFY(v3.moe && v3.moe->first_dense_layers == 3 && v3.moe->expert_bias);
@@ -189,7 +191,7 @@ private slots:
         j = llama;
         j["attention_bias"] = true; // q, k, v, o biases without MLP biases: no field expresses it
         QVERIFY(mentions(errorsFor(j), "attention_bias", "no ParaScope field"));
-        j["mlp_bias"] = true;       // both: every linear layer has a bias
+        j["mlp_bias"] = true; // both: every linear layer has a bias
         QVERIFY(mentions(errorsFor(j), "", "imported"));
         j = llama;
         j.erase("intermediate_size");
@@ -235,8 +237,9 @@ private slots:
             return m ? *m : ModelSpec{};
         };
         const auto count = [&](const char* id) { return countParameters(preset(id), Explain::NumbersOnly).total; };
-        for (const auto& [id, file] : {std::pair{"qwen3-8b", "qwen3-8b.json"}, std::pair{"qwen3-30b-a3b", "qwen3-30b-a3b.json"},
-                                       std::pair{"gpt-oss-20b", "gpt-oss-20b.json"}}) {
+        for (const auto& [id, file] :
+             {std::pair{"qwen3-8b", "qwen3-8b.json"}, std::pair{"qwen3-30b-a3b", "qwen3-30b-a3b.json"},
+              std::pair{"gpt-oss-20b", "gpt-oss-20b.json"}}) {
             nlohmann::json a = modelToJson(preset(id)), b = modelToJson(imported(file));
             a.erase("name");
             b.erase("name");
@@ -297,7 +300,8 @@ private slots:
         QCOMPARE(sc->training.global_batch, std::int64_t(128));
         QCOMPARE(sc->training.precision, Precision::Fp8);
         QCOMPARE(sc->training.fp8_recipe, Fp8Recipe::Tensorwise);
-        QVERIFY(sc->training.recomputes(RecomputeModule::CoreAttn) && sc->training.recomputes(RecomputeModule::Layernorm));
+        QVERIFY(sc->training.recomputes(RecomputeModule::CoreAttn)
+                && sc->training.recomputes(RecomputeModule::Layernorm));
         // 128256 is already a multiple of 128 · TP 2 = 256 (501 · 256): no padding; the model is
         // Llama 3.1 8B's, 8,030,261,248 parameters.
         QCOMPARE(sc->model.vocab, std::int64_t(128256));
@@ -320,7 +324,8 @@ private slots:
         QCOMPARE(sc->parallel.vpp, 2);
         QCOMPARE(sc->parallel.schedule, ScheduleKind::Interleaved);
         QCOMPARE(sc->parallel.moe_dispatcher, MoeDispatcher::DeepEp);
-        QVERIFY(sc->parallel.account_for_embedding_in_pipeline_split && sc->parallel.account_for_loss_in_pipeline_split);
+        QVERIFY(sc->parallel.account_for_embedding_in_pipeline_split
+                && sc->parallel.account_for_loss_in_pipeline_split);
         QVERIFY(sc->model.mla && sc->model.mtp_modules == 1);
         QCOMPARE(sc->model.moe->first_dense_layers, 3);
         // 129280 = 20 · (3232 · TP 2): no padding; the main model is DeepSeek-V3's.
@@ -335,8 +340,9 @@ private slots:
         o.gpus = 8;
         // GPT-style defaults: LayerNorm, biases, learned positions, tied; ffn 4h; the vocabulary
         // padded to a multiple of 128 · TP 2 = 256: 50257 → 197 · 256 = 50432.
-        const std::string gpt = "--num-layers 24 --hidden-size 2048 --num-attention-heads 16 --seq-length 2048 "
-                                "--max-position-embeddings 2048 --vocab-size 50257 --tensor-model-parallel-size 2 --fp16";
+        const std::string gpt
+            = "--num-layers 24 --hidden-size 2048 --num-attention-heads 16 --seq-length 2048 "
+              "--max-position-embeddings 2048 --vocab-size 50257 --tensor-model-parallel-size 2 --fp16";
         auto r = importMegatronArgs(gpt, "gpt", o, errors);
         QVERIFY(r);
         QCOMPARE(r->scenario["model"]["vocab"].get<std::int64_t>(), std::int64_t(50432));
@@ -354,27 +360,33 @@ private slots:
         QCOMPARE(r->scenario["model"]["ffn_hidden"].get<std::int64_t>(), std::int64_t(10880));
         QVERIFY(errors.empty());
         // Errors name the flag and its line.
-        r = importMegatronArgs("--num-layers 2 --hidden-size 64\n--num-attention-heads 4 --seq-length $SEQ --vocab-size 100", "x", o, errors);
+        r = importMegatronArgs(
+            "--num-layers 2 --hidden-size 64\n--num-attention-heads 4 --seq-length $SEQ --vocab-size 100", "x", o,
+            errors);
         QVERIFY(!r && mentions(errors, "line 2: --seq-length", "$SEQ is not set"));
         errors.clear();
-        r = importMegatronArgs("--num-layers 2 --hidden-size 64 --num-attention-heads 4 --seq-length 64", "x", o, errors);
+        r = importMegatronArgs("--num-layers 2 --hidden-size 64 --num-attention-heads 4 --seq-length 64", "x", o,
+                               errors);
         QVERIFY(!r && mentions(errors, "--vocab-size", "--vocab N"));
         errors.clear();
-        r = importMegatronArgs("--num-layers 2 --hidden-size 64 --num-attention-heads 4 --seq-length 64 --vocab-size 64", "x", {}, errors);
+        r = importMegatronArgs(
+            "--num-layers 2 --hidden-size 64 --num-attention-heads 4 --seq-length 64 --vocab-size 64", "x", {}, errors);
         QVERIFY(!r && mentions(errors, "--gpus"));
         errors.clear();
-        r = importMegatronArgs("--num-layers 2 --hidden-size 64 --num-attention-heads 4 --seq-length 64 --vocab-size 64 "
-                               "--recompute-granularity full --recompute-method block --recompute-num-layers 1",
-                               "x", o, errors);
+        r = importMegatronArgs(
+            "--num-layers 2 --hidden-size 64 --num-attention-heads 4 --seq-length 64 --vocab-size 64 "
+            "--recompute-granularity full --recompute-method block --recompute-num-layers 1",
+            "x", o, errors);
         QVERIFY(!r && mentions(errors, "--recompute-num-layers", "every layer"));
         errors.clear();
         r = importMegatronArgs("--hidden-size 64", "x", o, errors);
         QVERIFY(!r && mentions(errors, "--num-layers", "required"));
         errors.clear();
         // $(( … )) arithmetic, as launch scripts compute the world size.
-        r = importMegatronArgs("N=2\nG=4\ntorchrun --nnodes $N --nproc-per-node $((G*2)) pretrain_gpt.py --num-layers 2 "
-                               "--hidden-size 64 --num-attention-heads 4 --seq-length 64 --vocab-size 64",
-                               "x", {}, errors);
+        r = importMegatronArgs(
+            "N=2\nG=4\ntorchrun --nnodes $N --nproc-per-node $((G*2)) pretrain_gpt.py --num-layers 2 "
+            "--hidden-size 64 --num-attention-heads 4 --seq-length 64 --vocab-size 64",
+            "x", {}, errors);
         QVERIFY2(r, errors.empty() ? "" : errors.front().text().c_str());
         QCOMPARE(r->scenario["parallel"]["dp"].get<int>(), 16);
     }

@@ -83,7 +83,8 @@ private slots:
         ParallelConfig p;
         ModelSpec plain = modelFromJson(qwen3());
         plain.qk_norm = false;
-        const double extra = layerActivation(modelFromJson(qwen3()), t, p, false).stored - layerActivation(plain, t, p, false).stored;
+        const double extra
+            = layerActivation(modelFromJson(qwen3()), t, p, false).stored - layerActivation(plain, t, p, false).stored;
         QVERIFY(close(extra, double(t.seq_len) * t.micro_batch * (2 * 4096 + 2 * 1024)));
     }
 
@@ -94,9 +95,12 @@ private slots:
         const ModelSpec base = modelFromJson(qwen3());
         ModelSpec sinks = base;
         sinks.attention_sinks = true;
-        QCOMPARE(countParameters(sinks).dense_layer.attention - countParameters(base).dense_layer.attention, std::int64_t(32));
-        const ModelSpec alibi = modelFromJson(R"({"layers":2,"hidden":1024,"heads":16,"ffn_hidden":4096,"vocab":1000,"position":"alibi"})");
-        const ModelSpec rope = modelFromJson(R"({"layers":2,"hidden":1024,"heads":16,"ffn_hidden":4096,"vocab":1000,"position":"rope"})");
+        QCOMPARE(countParameters(sinks).dense_layer.attention - countParameters(base).dense_layer.attention,
+                 std::int64_t(32));
+        const ModelSpec alibi = modelFromJson(
+            R"({"layers":2,"hidden":1024,"heads":16,"ffn_hidden":4096,"vocab":1000,"position":"alibi"})");
+        const ModelSpec rope = modelFromJson(
+            R"({"layers":2,"hidden":1024,"heads":16,"ffn_hidden":4096,"vocab":1000,"position":"rope"})");
         QCOMPARE(countParameters(alibi).total, countParameters(rope).total);
     }
 
@@ -114,7 +118,8 @@ private slots:
         TrainingConfig t;
         t.seq_len = 2048;
         const ParallelConfig p;
-        const double saved = layerActivation(serial, t, p, false).stored - layerActivation(parallel, t, p, false).stored;
+        const double saved
+            = layerActivation(serial, t, p, false).stored - layerActivation(parallel, t, p, false).stored;
         QVERIFY(close(saved, 2048.0 * 4 * 4096));
 
         Scenario sc = presetScenario("llama2-7b", "dgx-a100-80g", 8, 1, 1);
@@ -292,9 +297,12 @@ private slots:
 
     void inconsistentVariantsAreErrors()
     {
-        const std::string mla = R"("mla":{"q_lora_rank":64,"kv_lora_rank":32,"qk_nope_head_dim":16,"qk_rope_head_dim":8,"v_head_dim":16})";
+        const std::string mla
+            = R"("mla":{"q_lora_rank":64,"kv_lora_rank":32,"qk_nope_head_dim":16,"qk_rope_head_dim":8,"v_head_dim":16})";
         const std::string base = R"({"layers":2,"hidden":256,"heads":8,"ffn_hidden":512,"vocab":1000,)";
-        const struct { std::string json, path; } cases[] = {
+        const struct {
+            std::string json, path;
+        } cases[] = {
             {base + mla + R"(,"head_dim":32})", "model.head_dim"},
             {base + mla + R"(,"kv_heads":2})", "model.kv_heads"},
             {base + mla + R"(,"qk_norm":true})", "model.qk_norm"},

@@ -75,7 +75,8 @@ private slots:
         QVERIFY(close(r->rows[1].busbw_bytes_per_s, 0.875 * 67108864 / 441.8e-6));
         // The file name in any spelling.
         for (const char* name : {"all-gather.log", "AllGather_2026.txt", "allgather.out"}) {
-            const auto again = parseNcclTests(slurp("nccl_all_gather_perf_1node.txt"), name, NcclTestsOverrides{std::nullopt, 0, 1}, errors);
+            const auto again = parseNcclTests(slurp("nccl_all_gather_perf_1node.txt"), name,
+                                              NcclTestsOverrides{std::nullopt, 0, 1}, errors);
             QVERIFY2(again && again->op == Collective::AllGather, name);
         }
     }
@@ -96,7 +97,8 @@ private slots:
         QVERIFY(std::abs(r->rows.front().busbw_bytes_per_s / 0.06e9 - 1) > 0.05); // the column was 6 % off
         QCOMPARE(r->avg_busbw_gbps, 32.565);
         // Indented as pasted from Markdown, in the old format (no root column, an error column).
-        const auto old = parseNcclTests(slurp("nccl/old-format-all_gather.txt"), "old-format-all_gather.txt", {}, errors);
+        const auto old
+            = parseNcclTests(slurp("nccl/old-format-all_gather.txt"), "old-format-all_gather.txt", {}, errors);
         QVERIFY2(old, errors.empty() ? "" : errors[0].text().c_str());
         QVERIFY(old->op == Collective::AllGather);
         QCOMPARE(old->ranks, 8);
@@ -129,11 +131,12 @@ private slots:
         QVERIFY2(r->warnings[0].en.find("16777216 B") != std::string::npos, r->warnings[0].en.c_str());
         QVERIFY(r->warnings[0].zh.find("16777216 B") != std::string::npos);
         // A row whose results were not checked (#wrong N/A) is skipped likewise.
-        const auto na = parseNcclTests("# Collective test starting: all_reduce_perf\n"
-                                       "#  Rank  0 Group  0 Pid 1 on h device 0 [0] GPU\n#  Rank  1 Group  0 Pid 2 on h device 1 [0] GPU\n"
-                                       "  1048576 262144 float sum -1 12.04 87.09 87.09 N/A 11.98 87.53 87.53 N/A\n"
-                                       "  4194304 1048576 float sum -1 27.61 151.91 151.91 0 27.50 152.52 152.52 0\n",
-                                       "x.log", {}, errors);
+        const auto na = parseNcclTests(
+            "# Collective test starting: all_reduce_perf\n"
+            "#  Rank  0 Group  0 Pid 1 on h device 0 [0] GPU\n#  Rank  1 Group  0 Pid 2 on h device 1 [0] GPU\n"
+            "  1048576 262144 float sum -1 12.04 87.09 87.09 N/A 11.98 87.53 87.53 N/A\n"
+            "  4194304 1048576 float sum -1 27.61 151.91 151.91 0 27.50 152.52 152.52 0\n",
+            "x.log", {}, errors);
         QVERIFY(na && na->rows.size() == 1 && na->warnings.size() == 1);
     }
 
@@ -148,8 +151,9 @@ private slots:
                  m.c_str());
         // Sizes that start over without a header are a second run too.
         errors.clear();
-        QVERIFY(!parseNcclTests("  4194304 1048576 float sum -1 27.61 151.91 151.91 0\n  1048576 262144 float sum -1 12.04 87.09 87.09 0\n",
-                                "all_reduce.log", NcclTestsOverrides{std::nullopt, 2, 1}, errors));
+        QVERIFY(!parseNcclTests(
+            "  4194304 1048576 float sum -1 27.61 151.91 151.91 0\n  1048576 262144 float sum -1 12.04 87.09 87.09 0\n",
+            "all_reduce.log", NcclTestsOverrides{std::nullopt, 2, 1}, errors));
         QVERIFY(errors[0].message.find("2 runs") != std::string::npos);
     }
 
@@ -158,12 +162,14 @@ private slots:
         // A table pasted without its '#' header, named all-reduce.log: busbw/algbw = 185.81/106.18
         // = 1.75 = 2(n − 1)/n → 8 ranks; the nodes must be given.
         std::vector<InputError> errors;
-        const auto r = parseNcclTests(slurp("nccl/all-reduce-bare.log"), "all-reduce-bare.log", NcclTestsOverrides{std::nullopt, 0, 1}, errors);
+        const auto r = parseNcclTests(slurp("nccl/all-reduce-bare.log"), "all-reduce-bare.log",
+                                      NcclTestsOverrides{std::nullopt, 0, 1}, errors);
         QVERIFY2(r, errors.empty() ? "" : errors[0].text().c_str());
         QVERIFY(r->op == Collective::AllReduce);
         QCOMPARE(r->ranks, 8);
         // Without a name the numbers say it too: busbw > algbw is an all-reduce.
-        const auto unnamed = parseNcclTests(slurp("nccl/all-reduce-bare.log"), "bench.txt", NcclTestsOverrides{std::nullopt, 0, 1}, errors);
+        const auto unnamed = parseNcclTests(slurp("nccl/all-reduce-bare.log"), "bench.txt",
+                                            NcclTestsOverrides{std::nullopt, 0, 1}, errors);
         QVERIFY(unnamed && unnamed->op == Collective::AllReduce);
         // An all-gather's count is per rank (size = 8·count·4 B), an all-to-all's is not.
         const auto gather = parseNcclTests(slurp("nccl/old-format-all_gather.txt"), "bench.txt", {}, errors);
@@ -191,7 +197,8 @@ private slots:
     {
         // busbw = algbw: a broadcast, a reduce or a send/receive; the numbers cannot tell which.
         std::vector<InputError> errors;
-        QVERIFY(!parseNcclTests("     1024 256 float sum -1 10.0 0.1 0.1 0\n", "log.txt", NcclTestsOverrides{std::nullopt, 8, 1}, errors));
+        QVERIFY(!parseNcclTests("     1024 256 float sum -1 10.0 0.1 0.1 0\n", "log.txt",
+                                NcclTestsOverrides{std::nullopt, 8, 1}, errors));
         QVERIFY(errors.back().message.find("--op") != std::string::npos);
         errors.clear();
         QVERIFY(!parseNcclTests("", "empty.txt", {}, errors));
@@ -220,9 +227,12 @@ private slots:
         Scenario sc = presetScenario("llama2-7b", "dgx-a100-80g", 8, 1, 1);
         sc.training.global_batch = 4;
         const auto profile = [](double gbps) {
-            nlohmann::json j = {{"schema", "parascope.hardware-profile/1"}, {"status", "partial"},
-                                {"collectives", {{{"op", "all_reduce"}, {"ranks", 8}, {"nodes", 1}, {"bytes", 1e6}, {"busbw_gbps", gbps / 2}},
-                                                 {{"op", "all_reduce"}, {"ranks", 8}, {"nodes", 1}, {"bytes", 1e9}, {"busbw_gbps", gbps}}}}};
+            nlohmann::json j
+                = {{"schema", "parascope.hardware-profile/1"},
+                   {"status", "partial"},
+                   {"collectives",
+                    {{{"op", "all_reduce"}, {"ranks", 8}, {"nodes", 1}, {"bytes", 1e6}, {"busbw_gbps", gbps / 2}},
+                     {{"op", "all_reduce"}, {"ranks", 8}, {"nodes", 1}, {"bytes", 1e9}, {"busbw_gbps", gbps}}}}};
             std::vector<InputError> errors;
             return readHardwareProfile(j, errors).value();
         };
@@ -247,8 +257,10 @@ private slots:
         QVERIFY(t4 && t4->source.find("measured") == std::string::npos);
         // So does a group of the same size on another node count: 8 ranks measured over two nodes
         // never stand in for TP 8 on one node's NVLink.
-        nlohmann::json two_nodes = {{"schema", "parascope.hardware-profile/1"}, {"status", "partial"},
-                                    {"collectives", {{{"op", "all_reduce"}, {"ranks", 8}, {"nodes", 2}, {"bytes", 1e9}, {"busbw_gbps", 40}}}}};
+        nlohmann::json two_nodes = {
+            {"schema", "parascope.hardware-profile/1"},
+            {"status", "partial"},
+            {"collectives", {{{"op", "all_reduce"}, {"ranks", 8}, {"nodes", 2}, {"bytes", 1e9}, {"busbw_gbps", 40}}}}};
         std::vector<InputError> errors;
         Scenario across = sc;
         across.cluster = calibrate(sc.cluster, readHardwareProfile(two_nodes, errors).value());

@@ -4,7 +4,7 @@
 // ring exchange of context parallelism against the attention it hides behind. Each fails when
 // its formula changes: the interleaved op order or the chunk placement, the wrap-around send,
 // the causal/unmasked attention blend of a CP ring, the 3·(CP−1) sends per layer, what hides them.
-// (tst_step_by_hand holds the plain 1F1B step, the MoE layer and the FP8 recipes.)
+// (tst_step_by_hand holds the plain 1F1B step and the FP8 recipes, tst_step_by_hand_moe the MoE layers.)
 
 #include "by_hand.h"
 #include "schedule/pipeline_closed_form.h"
@@ -79,8 +79,11 @@ private slots:
         // chunk (3, on rank 1) also runs the output layer H = gemm(T, V, h) in its forward and
         // twice in its backward; one send of s·b·h·2 bytes over NVLink t = 3.4 µs + S/(231e9).
         const double h = 4096, q = 4096, kv = 4096, a = 32, f_ = 11008, V = 32000, T = 4096, s = 4096;
-        const double gemm_rate = 312e12 * 0.869 * 0.78, attn_rate = 312e12 * 0.624 * (s / (s + 495)) * 0.78, hbm = 2039e9 * 0.9;
-        const auto gemm = [&](double M, double N, double K) { return 2 * M * N * K / (gemm_rate * (2 * M * N * K) / (2 * M * N * K + 2e9)); };
+        const double gemm_rate = 312e12 * 0.869 * 0.78, attn_rate = 312e12 * 0.624 * (s / (s + 495)) * 0.78,
+                     hbm = 2039e9 * 0.9;
+        const auto gemm = [&](double M, double N, double K) {
+            return 2 * M * N * K / (gemm_rate * (2 * M * N * K) / (2 * M * N * K + 2e9));
+        };
         const double lin = gemm(T, q + 2 * kv, h) + gemm(T, h, q) + gemm(T, 2 * f_, h) + gemm(T, h, f_);
         const double att = T * 2 * s * q / attn_rate;
         const double elem = s * (10 * h + 2 * q + 4 * kv + 2 * q + 6 * f_ + 4 * a) / hbm + 150e-6;
@@ -117,7 +120,8 @@ private slots:
         QVERIFY2(near(e.time.step_s, step), qPrintable(versus("step", e.time.step_s, step)));
         QVERIFY2(near(e.time.compute_s, compute), qPrintable(versus("compute", e.time.compute_s, compute)));
         QVERIFY2(near(e.time.exposed_comm_s, 6 * t), qPrintable(versus("exposed p2p", e.time.exposed_comm_s, 6 * t)));
-        QVERIFY2(near(e.time.bubble_fraction, bubble / step), qPrintable(versus("bubble", e.time.bubble_fraction, bubble / step)));
+        QVERIFY2(near(e.time.bubble_fraction, bubble / step),
+                 qPrintable(versus("bubble", e.time.bubble_fraction, bubble / step)));
         // The textbook's interleaved bubble (p − 1)/(v·m + p − 1) = 1/5 is the f + b idle of a
         // pipeline of 5(f + b) with equal chunks, no output layer and no sends.
         QVERIFY(near(bubbleTerm(ScheduleKind::Interleaved, 2, 2, 2).value, 1.0 / 5));
@@ -161,17 +165,21 @@ private slots:
         QCOMPARE(ring->algorithm, CollectiveAlgorithm::PointToPoint);
         QCOMPARE(ring->bytes_per_call, S);
         QCOMPARE(ring->calls_per_step, 3 * (cp - 1) * 32); // 3·(CP − 1) sends per layer, 32 layers, m = 1
-        QVERIFY2(near(ring->time_s / ring->calls_per_step, t_kv), qPrintable(versus("one send", ring->time_s / ring->calls_per_step, t_kv)));
+        QVERIFY2(near(ring->time_s / ring->calls_per_step, t_kv),
+                 qPrintable(versus("one send", ring->time_s / ring->calls_per_step, t_kv)));
         const OpCostModel costs = opCosts(sc, e.params, pipelineGeometry(sc.model, sc.parallel), e.communication);
-        QVERIFY2(near(firstStage(costs).forward.cp, 32 * cp_f), qPrintable(versus("forward ring", firstStage(costs).forward.cp, 32 * cp_f)));
-        QVERIFY2(near(firstStage(costs).backward.cp, 32 * cp_b), qPrintable(versus("backward ring", firstStage(costs).backward.cp, 32 * cp_b)));
+        QVERIFY2(near(firstStage(costs).forward.cp, 32 * cp_f),
+                 qPrintable(versus("forward ring", firstStage(costs).forward.cp, 32 * cp_f)));
+        QVERIFY2(near(firstStage(costs).backward.cp, 32 * cp_b),
+                 qPrintable(versus("backward ring", firstStage(costs).backward.cp, 32 * cp_b)));
 
         // Twice the sequence per GPU (s = 8192, CP = 2: s' = 4096) and the attention outgrows the
         // ring: T·2·s·q grows 16-fold, the sends halve in number and double in size; nothing shows.
         sc.parallel.cp = 2;
         sc.training.seq_len = 8192;
         const Estimate wide = evaluate(sc);
-        const OpCostModel hidden = opCosts(sc, wide.params, pipelineGeometry(sc.model, sc.parallel), wide.communication);
+        const OpCostModel hidden
+            = opCosts(sc, wide.params, pipelineGeometry(sc.model, sc.parallel), wide.communication);
         QCOMPARE(firstStage(hidden).forward.cp, 0.0);
         QCOMPARE(firstStage(hidden).backward.cp, 0.0);
     }

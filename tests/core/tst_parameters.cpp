@@ -60,11 +60,13 @@ private slots:
         // embeddings, LayerNorm and biases: P = 12·L·h² + 13·L·h + (V + s)·h + 2h, V = 51200, s = 2048
         // (Narayanan eq. 2 plus the final LayerNorm). E.g. 1.7B: 12·24·2304² + 13·24·2304
         // + 53248·2304 + 4608 = 1,652,230,656 → "1.7"; 1T: 1,008,038,758,400 → "1008.0".
-        const struct { const char* id; double b; } table[] = {
-            {"megatron-gpt-1.7b", 1.7}, {"megatron-gpt-3.6b", 3.6}, {"megatron-gpt-7.5b", 7.5},
-            {"megatron-gpt-18b", 18.4}, {"megatron-gpt-39b", 39.1}, {"megatron-gpt-76b", 76.1},
-            {"megatron-gpt-145b", 145.6}, {"megatron-gpt-310b", 310.1}, {"megatron-gpt-530b", 529.6},
-            {"megatron-gpt-1t", 1008.0}};
+        const struct {
+            const char* id;
+            double b;
+        } table[] = {{"megatron-gpt-1.7b", 1.7},   {"megatron-gpt-3.6b", 3.6},   {"megatron-gpt-7.5b", 7.5},
+                     {"megatron-gpt-18b", 18.4},   {"megatron-gpt-39b", 39.1},   {"megatron-gpt-76b", 76.1},
+                     {"megatron-gpt-145b", 145.6}, {"megatron-gpt-310b", 310.1}, {"megatron-gpt-530b", 529.6},
+                     {"megatron-gpt-1t", 1008.0}};
         for (const auto& row : table)
             QTest::newRow(row.id) << QString::fromLatin1(row.id) << row.b * 1e9 << 0.1e9;
         // GPT-3 175B: Brown et al. 2020 Table 2.1 shape, vocab 50257, 2048 positions:
@@ -79,8 +81,10 @@ private slots:
         QFETCH(double, published);
         QFETCH(double, unit);
         const double count = double(countParameters(model(id.toStdString())).total);
-        QVERIFY2(std::abs(count - published) <= unit / 2,
-                 qPrintable(QStringLiteral("%1: %2 does not round to %3").arg(id).arg(count, 0, 'f', 0).arg(published, 0, 'f', 0)));
+        QVERIFY2(
+            std::abs(count - published) <= unit / 2,
+            qPrintable(
+                QStringLiteral("%1: %2 does not round to %3").arg(id).arg(count, 0, 'f', 0).arg(published, 0, 'f', 0)));
     }
 
     // Every shipped preset states a published count; the engine must reproduce it to the

@@ -12,7 +12,8 @@ class TstPlacement : public QObject {
 
     static ClusterSpec cluster()
     {
-        return scenarioFromJson(R"({"schema":"parascope.scenario/1","model":"llama2-7b","cluster":"dgx-a100-80g"})").cluster;
+        return scenarioFromJson(R"({"schema":"parascope.scenario/1","model":"llama2-7b","cluster":"dgx-a100-80g"})")
+            .cluster;
     }
     static ParallelConfig config(int tp, int cp, int dp, int pp, int ep = 1)
     {

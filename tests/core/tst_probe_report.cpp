@@ -140,7 +140,13 @@ private slots:
     {
         // A kernel that never finishes: the wait gives up (here after 50 ms) instead of hanging.
         int polls = 0;
-        QCOMPARE(waitWithTimeout([&] { ++polls; return 1; }, 0.05, 0.001), WaitResult::TimedOut);
+        QCOMPARE(waitWithTimeout(
+                     [&] {
+                         ++polls;
+                         return 1;
+                     },
+                     0.05, 0.001),
+                 WaitResult::TimedOut);
         QVERIFY(polls >= 2);
         // Work that finishes on the third poll, and work that fails.
         polls = 0;
@@ -193,7 +199,7 @@ private slots:
         const auto h = fitAlphaBeta(Collective::AllReduce, 8, 1, no_latency);
         QVERIFY(h && h->alpha_s >= 0 && h->alpha_s < 1e-15 && std::abs(h->busbw_bytes_per_s / busbw - 1) < 1e-9);
         QVERIFY(!fitAlphaBeta(Collective::AllReduce, 8, 1, {{8, 1e-5}})); // one point: no line
-        QVERIFY(!fitAlphaBeta(Collective::AllReduce, 1, 1, pts));         // one rank: no collective
+        QVERIFY(!fitAlphaBeta(Collective::AllReduce, 1, 1, pts)); // one rank: no collective
     }
 
     // calibrate() takes each link's latency per ring step from the α of the all-reduces measured
@@ -231,14 +237,18 @@ private slots:
     void scenarioGemms()
     {
         std::vector<InputError> errors;
-        nlohmann::json j = {{"schema", "parascope.scenario/1"}, {"model", "llama2-70b"}, {"cluster", "dgx-a100-80g"},
+        nlohmann::json j = {{"schema", "parascope.scenario/1"},
+                            {"model", "llama2-70b"},
+                            {"cluster", "dgx-a100-80g"},
                             {"parallel", {{"tp", 8}, {"pp", 8}, {"dp", 8}}},
                             {"training", {{"seq_len", 4096}, {"micro_batch", 1}, {"global_batch", 512}}}};
         const auto sc = readScenario(j, errors);
         QVERIFY(sc);
         const std::vector<GemmShape> g = scenarioGemmShapes(*sc);
         QCOMPARE(g.size(), std::size_t(4));
-        const auto is = [](const GemmShape& s, std::int64_t m, std::int64_t n, std::int64_t k) { return s.m == m && s.n == n && s.k == k; };
+        const auto is = [](const GemmShape& s, std::int64_t m, std::int64_t n, std::int64_t k) {
+            return s.m == m && s.n == n && s.k == k;
+        };
         QVERIFY(is(g[0], 4096, 8192, 1024) && g[0].name == "attention out");
         QVERIFY(is(g[1], 4096, 1280, 8192) && g[1].name == "qkv");
         QVERIFY(is(g[2], 4096, 7168, 8192));
@@ -250,15 +260,19 @@ private slots:
         const auto moe = readScenario(j, errors);
         QVERIFY(moe);
         const std::vector<GemmShape> e = scenarioGemmShapes(*moe);
-        QVERIFY(std::any_of(e.begin(), e.end(), [&](const GemmShape& s) { return s.name == "expert up" && is(s, 8192, 28672, 4096); }));
-        QVERIFY(std::any_of(e.begin(), e.end(), [&](const GemmShape& s) { return s.name == "expert down" && is(s, 8192, 4096, 14336); }));
-        QVERIFY(std::none_of(e.begin(), e.end(), [](const GemmShape& s) { return s.name == "mlp up"; })); // every layer is MoE
+        QVERIFY(std::any_of(e.begin(), e.end(),
+                            [&](const GemmShape& s) { return s.name == "expert up" && is(s, 8192, 28672, 4096); }));
+        QVERIFY(std::any_of(e.begin(), e.end(),
+                            [&](const GemmShape& s) { return s.name == "expert down" && is(s, 8192, 4096, 14336); }));
+        QVERIFY(std::none_of(e.begin(), e.end(),
+                             [](const GemmShape& s) { return s.name == "mlp up"; })); // every layer is MoE
     }
 
     void binaryWithoutAGpu()
     {
 #if defined(PARASCOPE_PROBE)
-        const QString out = QDir::temp().filePath(QStringLiteral("parascope-probe-test-%1.json").arg(QCoreApplication::applicationPid()));
+        const QString out = QDir::temp().filePath(
+            QStringLiteral("parascope-probe-test-%1.json").arg(QCoreApplication::applicationPid()));
         QProcess p;
         p.start(QStringLiteral(PARASCOPE_PROBE), {QStringLiteral("--quick"), QStringLiteral("--out"), out});
         QVERIFY(p.waitForFinished(120000));
@@ -284,7 +298,8 @@ private slots:
         QVERIFY(p.waitForFinished(60000));
         QCOMPARE(p.exitCode(), 1);
         // --scenario: a file that is not a scenario is refused before anything is measured.
-        p.start(QStringLiteral(PARASCOPE_PROBE), {QStringLiteral("--scenario"), QStringLiteral(PARASCOPE_TEST_DATA "/profile-a100-80g.json")});
+        p.start(QStringLiteral(PARASCOPE_PROBE),
+                {QStringLiteral("--scenario"), QStringLiteral(PARASCOPE_TEST_DATA "/profile-a100-80g.json")});
         QVERIFY(p.waitForFinished(60000));
         QCOMPARE(p.exitCode(), 1);
         p.start(QStringLiteral(PARASCOPE_PROBE), {QStringLiteral("--help")});

@@ -43,20 +43,22 @@ namespace {
 // mt19937_64's output is fixed by the standard; the distributions are not, so picks are done here.
 class Random {
 public:
-    explicit Random(std::uint64_t seed) : g_(seed) {}
+    explicit Random(std::uint64_t seed)
+        : g_(seed)
+    { }
     std::size_t below(std::size_t n) { return std::size_t(g_() % n); }
     bool chance(double p) { return double(g_() % 1000000) < p * 1e6; }
-    template <class T>
-    T pick(std::initializer_list<T> values) { return values.begin()[below(values.size())]; }
+    template <class T> T pick(std::initializer_list<T> values) { return values.begin()[below(values.size())]; }
 
 private:
     std::mt19937_64 g_;
 };
 
-const char* const kModels[] = {"gpt3-175b", "llama2-7b", "llama2-13b", "llama2-70b", "llama3.1-8b", "llama3.1-70b",
-                               "llama3.1-405b", "megatron-gpt-1.7b", "megatron-gpt-18b", "megatron-gpt-145b",
-                               "mixtral-8x7b", "deepseek-v3"};
-const char* const kClusters[] = {"dgx-a100-40g", "dgx-a100-80g", "dgx-h100", "hgx-h200", "hgx-b200", "hgx-h800", "alps-gh200"};
+const char* const kModels[]
+    = {"gpt3-175b",     "llama2-7b",         "llama2-13b",       "llama2-70b",        "llama3.1-8b",  "llama3.1-70b",
+       "llama3.1-405b", "megatron-gpt-1.7b", "megatron-gpt-18b", "megatron-gpt-145b", "mixtral-8x7b", "deepseek-v3"};
+const char* const kClusters[]
+    = {"dgx-a100-40g", "dgx-a100-80g", "dgx-h100", "hgx-h200", "hgx-b200", "hgx-h800", "alps-gh200"};
 
 // A custom model: sometimes MoE, mostly consistent, occasionally not (the reader must say why).
 nlohmann::json customModel(Random& r)
@@ -73,8 +75,11 @@ nlohmann::json customModel(Random& r)
                         {"mlp", r.chance(0.7) ? "swiglu" : "gelu"},
                         {"tied_embeddings", r.chance(0.3)}};
     if (r.chance(0.3))
-        m["moe"] = {{"experts", r.pick({4, 8, 16, 64})}, {"top_k", r.pick({1, 2, 8})}, {"ffn_hidden", r.pick({1024, 2048, 14336})},
-                    {"shared_experts", r.pick({0, 0, 1})}, {"layer_freq", r.pick({1, 1, 2})}};
+        m["moe"] = {{"experts", r.pick({4, 8, 16, 64})},
+                    {"top_k", r.pick({1, 2, 8})},
+                    {"ffn_hidden", r.pick({1024, 2048, 14336})},
+                    {"shared_experts", r.pick({0, 0, 1})},
+                    {"layer_freq", r.pick({1, 1, 2})}};
     // Variants (tst_model_variants derives each by hand; here they meet every layout).
     for (const char* flag : {"qkv_bias", "qk_norm", "attention_sinks", "parallel_block"})
         if (r.chance(0.15))
@@ -84,8 +89,11 @@ nlohmann::json customModel(Random& r)
     if (r.chance(0.1))
         m["mtp_modules"] = r.pick({1, 2});
     if (r.chance(0.1)) {
-        m["mla"] = {{"q_lora_rank", r.pick({0, 512})}, {"kv_lora_rank", r.pick({128, 512})}, {"qk_nope_head_dim", 64},
-                    {"qk_rope_head_dim", r.pick({0, 32})}, {"v_head_dim", head_dim}};
+        m["mla"] = {{"q_lora_rank", r.pick({0, 512})},
+                    {"kv_lora_rank", r.pick({128, 512})},
+                    {"qk_nope_head_dim", 64},
+                    {"qk_rope_head_dim", r.pick({0, 32})},
+                    {"v_head_dim", head_dim}};
         m["kv_heads"] = heads;
         m.erase("qk_norm");
     }
@@ -101,7 +109,8 @@ nlohmann::json randomScenario(Random& r)
     nlohmann::json j = {{"schema", "parascope.scenario/1"}, {"name", "property"}};
     const bool custom = r.chance(0.25);
     j["model"] = custom ? customModel(r) : nlohmann::json(kModels[r.below(std::size(kModels))]);
-    const bool moe = custom ? j["model"].contains("moe") : (j["model"] == "mixtral-8x7b" || j["model"] == "deepseek-v3");
+    const bool moe
+        = custom ? j["model"].contains("moe") : (j["model"] == "mixtral-8x7b" || j["model"] == "deepseek-v3");
     j["cluster"] = kClusters[r.below(std::size(kClusters))];
     const bool interleaved = r.chance(0.2);
     const int dp = r.pick({1, 2, 4, 8, 64, 1000});
@@ -109,15 +118,16 @@ nlohmann::json randomScenario(Random& r)
     // Mostly a batch that divides into whole microbatches (a few per pipeline); sometimes not.
     const long long global_batch = r.chance(0.85) ? (long long)micro_batch * dp * r.pick({1, 2, 4, 8, 16, 32, 64})
                                                   : r.pick<long long>({1, 7, 1000, 4096});
-    j["parallel"] = {{"tp", r.pick({1, 1, 2, 4, 8, 8, 16})},
-                     {"pp", r.pick({1, 1, 2, 3, 4, 8, 16, 32, 64})},
-                     {"dp", dp},
-                     {"cp", r.pick({1, 1, 1, 2, 4})},
-                     {"ep", moe ? r.pick({1, 2, 4, 8}) : 1},
-                     {"vpp", interleaved ? r.pick({2, 3, 4}) : 1},
-                     {"sequence_parallel", r.chance(0.5)},
-                     {"zero", r.pick({0, 1, 1, 2, 3})},
-                     {"schedule", interleaved ? "interleaved" : r.pick({"1f1b", "1f1b", "gpipe", "zb-h1", "zb-v", "dualpipe-v"})}};
+    j["parallel"] = {
+        {"tp", r.pick({1, 1, 2, 4, 8, 8, 16})},
+        {"pp", r.pick({1, 1, 2, 3, 4, 8, 16, 32, 64})},
+        {"dp", dp},
+        {"cp", r.pick({1, 1, 1, 2, 4})},
+        {"ep", moe ? r.pick({1, 2, 4, 8}) : 1},
+        {"vpp", interleaved ? r.pick({2, 3, 4}) : 1},
+        {"sequence_parallel", r.chance(0.5)},
+        {"zero", r.pick({0, 1, 1, 2, 3})},
+        {"schedule", interleaved ? "interleaved" : r.pick({"1f1b", "1f1b", "gpipe", "zb-h1", "zb-v", "dualpipe-v"})}};
     j["training"] = {{"seq_len", r.pick({128, 2048, 4096, 8192, 32768, 131072})},
                      {"micro_batch", micro_batch},
                      {"global_batch", global_batch},
@@ -219,8 +229,8 @@ private slots:
         // 10,000 by default; the ASan run (test preset "asan") checks a quarter of them for memory
         // errors, to keep CI under 30 minutes on 2 cores.
         const int scenarios = qEnvironmentVariableIsSet("PARASCOPE_PROPERTY_SCENARIOS")
-                                   ? std::clamp(qEnvironmentVariableIntValue("PARASCOPE_PROPERTY_SCENARIOS"), 1, 10000)
-                                   : 10000;
+            ? std::clamp(qEnvironmentVariableIntValue("PARASCOPE_PROPERTY_SCENARIOS"), 1, 10000)
+            : 10000;
         int rejected = 0, evaluated = 0, with_errors = 0, fitting = 0, compared = 0;
         EvaluateOptions full;
         full.record_timeline = false;
@@ -249,7 +259,8 @@ private slots:
             // 3. Totals add up, and the terms say the same numbers.
             double peak = 0;
             for (const StageMemory& st : e.memory.stages) {
-                QVERIFY2(close(st.total(), st.weights + st.gradients + st.optimizer + st.activations + st.other), where.c_str());
+                QVERIFY2(close(st.total(), st.weights + st.gradients + st.optimizer + st.activations + st.other),
+                         where.c_str());
                 QVERIFY2(close(termValue(st, "total"), st.total()), where.c_str());
                 QVERIFY2(close(termValue(st, "weights"), st.weights), where.c_str());
                 QVERIFY2(close(termValue(st, "gradients"), st.gradients), where.c_str());
@@ -261,7 +272,8 @@ private slots:
                         other += t.value;
                 QVERIFY2(close(other, st.other), where.c_str());
                 // 4. Bounds.
-                QVERIFY2(st.weights >= 0 && st.gradients >= 0 && st.optimizer >= 0 && st.activations >= 0 && st.other >= 0,
+                QVERIFY2(st.weights >= 0 && st.gradients >= 0 && st.optimizer >= 0 && st.activations >= 0
+                             && st.other >= 0,
                          where.c_str());
                 peak = std::max(peak, st.total());
             }
@@ -277,7 +289,8 @@ private slots:
             QVERIFY2(th.mfu > 0 && th.hfu <= 1 && (sc.training.flash_attention || th.mfu <= th.hfu * (1 + 1e-12)),
                      (where + " MFU " + std::to_string(th.mfu) + " HFU " + std::to_string(th.hfu)).c_str());
             // (A batch that does not divide is evaluated for the whole microbatches it holds.)
-            const double processed = double(e.microbatches) * double(sc.training.micro_batch) * sc.parallel.dp * double(sc.training.seq_len);
+            const double processed = double(e.microbatches) * double(sc.training.micro_batch) * sc.parallel.dp
+                * double(sc.training.seq_len);
             QVERIFY2(close(th.tokens_per_s * t.step_s, processed), where.c_str());
 
             // 5. Monotonicity (on scenarios the engine accepts).
@@ -288,7 +301,8 @@ private slots:
                 wider.parallel.tp *= 2;
                 const Estimate more_tp = numbers(wider);
                 for (std::size_t s = 0; s < base.memory.stages.size(); ++s)
-                    QVERIFY2(more_tp.memory.stages[s].weights <= base.memory.stages[s].weights * (1 + 1e-12), where.c_str());
+                    QVERIFY2(more_tp.memory.stages[s].weights <= base.memory.stages[s].weights * (1 + 1e-12),
+                             where.c_str());
                 for (int zero = 1; zero <= 3; ++zero) {
                     Scenario lo = sc, hi = sc;
                     lo.parallel.zero = zero - 1;
@@ -296,7 +310,8 @@ private slots:
                     const Estimate a = numbers(lo), b = numbers(hi);
                     for (std::size_t s = 0; s < a.memory.stages.size(); ++s) {
                         const StageMemory &x = a.memory.stages[s], &y = b.memory.stages[s];
-                        QVERIFY2(y.weights + y.gradients + y.optimizer <= (x.weights + x.gradients + x.optimizer) * (1 + 1e-12),
+                        QVERIFY2(y.weights + y.gradients + y.optimizer
+                                     <= (x.weights + x.gradients + x.optimizer) * (1 + 1e-12),
                                  (where + " ZeRO-" + std::to_string(zero)).c_str());
                     }
                 }
@@ -305,7 +320,8 @@ private slots:
                 selective.training.recompute = Recompute::Selective;
                 const Estimate kept = numbers(none), dropped = numbers(selective);
                 for (std::size_t s = 0; s < kept.memory.stages.size(); ++s)
-                    QVERIFY2(kept.memory.stages[s].activations >= dropped.memory.stages[s].activations * (1 - 1e-12), where.c_str());
+                    QVERIFY2(kept.memory.stages[s].activations >= dropped.memory.stages[s].activations * (1 - 1e-12),
+                             where.c_str());
 
                 // 6. Write, read back, same numbers.
                 std::vector<InputError> again_errors;
@@ -333,8 +349,8 @@ private slots:
     // negative activation memory when the drops were summed instead of united.
     void everyRecomputeCombinationIsNonNegative()
     {
-        const nlohmann::json dense = {{"name", "dense"}, {"layers", 4}, {"hidden", 512}, {"heads", 8}, {"kv_heads", 2},
-                                      {"ffn_hidden", 1376}, {"vocab", 32000}, {"mlp", "swiglu"}};
+        const nlohmann::json dense = {{"name", "dense"}, {"layers", 4},        {"hidden", 512},  {"heads", 8},
+                                      {"kv_heads", 2},   {"ffn_hidden", 1376}, {"vocab", 32000}, {"mlp", "swiglu"}};
         nlohmann::json gelu = dense;
         gelu["name"] = "gelu parallel block";
         gelu["mlp"] = "gelu";
@@ -345,13 +361,19 @@ private slots:
         nlohmann::json mla = moe;
         mla["name"] = "mla";
         mla["kv_heads"] = 8;
-        mla["mla"] = {{"q_lora_rank", 256}, {"kv_lora_rank", 128}, {"qk_nope_head_dim", 64}, {"qk_rope_head_dim", 32},
+        mla["mla"] = {{"q_lora_rank", 256},
+                      {"kv_lora_rank", 128},
+                      {"qk_nope_head_dim", 64},
+                      {"qk_rope_head_dim", 32},
                       {"v_head_dim", 64}};
         int evaluated = 0;
         for (const nlohmann::json& model : {dense, gelu, moe, mla}) {
-            const nlohmann::json file = {{"schema", "parascope.scenario/1"}, {"model", model}, {"cluster", "dgx-h100"},
-                                         {"parallel", {{"tp", 2}, {"pp", 2}, {"dp", 2}, {"ep", model.contains("moe") ? 2 : 1}}},
-                                         {"training", {{"seq_len", 2048}, {"micro_batch", 1}, {"global_batch", 8}}}};
+            const nlohmann::json file
+                = {{"schema", "parascope.scenario/1"},
+                   {"model", model},
+                   {"cluster", "dgx-h100"},
+                   {"parallel", {{"tp", 2}, {"pp", 2}, {"dp", 2}, {"ep", model.contains("moe") ? 2 : 1}}},
+                   {"training", {{"seq_len", 2048}, {"micro_batch", 1}, {"global_batch", 8}}}};
             std::vector<InputError> errors;
             const std::optional<Scenario> base = readScenario(file, errors);
             QVERIFY2(base, model.dump().c_str());
@@ -371,25 +393,27 @@ private slots:
                                 sc.parallel.offload = offload;
                                 const Estimate e = evaluate(sc, closedForm());
                                 ++evaluated;
-                                const std::string where = model["name"].get<std::string>() + ", " + toString(mode) + " modules "
-                                                          + std::to_string(modules) + (sp ? ", SP" : "") + ", CP "
-                                                          + std::to_string(cp) + ", offload " + toString(offload);
+                                const std::string where = model["name"].get<std::string>() + ", " + toString(mode)
+                                    + " modules " + std::to_string(modules) + (sp ? ", SP" : "") + ", CP "
+                                    + std::to_string(cp) + ", offload " + toString(offload);
                                 for (const StageMemory& st : e.memory.stages) {
-                                    QVERIFY2(st.weights >= 0 && st.gradients >= 0 && st.optimizer >= 0 && st.activations >= 0
-                                                 && st.other >= 0 && st.cpu >= 0,
+                                    QVERIFY2(st.weights >= 0 && st.gradients >= 0 && st.optimizer >= 0
+                                                 && st.activations >= 0 && st.other >= 0 && st.cpu >= 0,
                                              where.c_str());
                                     for (const Term& t : st.terms)
-                                        QVERIFY2(t.value >= 0, (where + ": " + t.name + " = " + std::to_string(t.value)).c_str());
+                                        QVERIFY2(t.value >= 0,
+                                                 (where + ": " + t.name + " = " + std::to_string(t.value)).c_str());
                                 }
                                 const TimeReport& time = e.time;
-                                QVERIFY2(time.step_s > 0 && time.compute_s >= 0 && time.bubble_s >= 0 && time.exposed_comm_s >= 0
-                                             && time.optimizer_s >= 0,
+                                QVERIFY2(time.step_s > 0 && time.compute_s >= 0 && time.bubble_s >= 0
+                                             && time.exposed_comm_s >= 0 && time.optimizer_s >= 0,
                                          where.c_str());
                                 for (const Term& t : time.terms)
                                     QVERIFY2(!(t.unit == "s" || t.unit == "bytes") || t.value >= 0,
                                              (where + ": " + t.name + " = " + std::to_string(t.value)).c_str());
                                 for (const CommEntry& c : e.communication)
-                                    QVERIFY2(c.time_s >= 0 && c.exposed_s >= 0 && c.bytes_per_gpu_per_step >= 0, where.c_str());
+                                    QVERIFY2(c.time_s >= 0 && c.exposed_s >= 0 && c.bytes_per_gpu_per_step >= 0,
+                                             where.c_str());
                             }
         }
         qInfo("%d combinations evaluated", evaluated);

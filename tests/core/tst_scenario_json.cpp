@@ -65,8 +65,7 @@ bool nearlyEqual(const json& a, const json& b)
 } // namespace
 
 // Every value of E has exactly one name, and the name reads back to the value.
-template <class E>
-bool nameTableRoundTrips(std::string& why)
+template <class E> bool nameTableRoundTrips(std::string& why)
 {
     std::set<std::string> seen;
     std::set<int> values;
@@ -116,7 +115,8 @@ private slots:
         QVERIFY(!readScenario(j, errors));
         QVERIFY(!errors.empty());
         QCOMPARE(QString::fromStdString(errors.front().text()),
-                 QStringLiteral("parallel.schedule: must be one of gpipe, 1f1b, interleaved, zb-h1, zb-v, dualpipe-v, dualpipe, got \"2f2b\""));
+                 QStringLiteral("parallel.schedule: must be one of gpipe, 1f1b, interleaved, zb-h1, zb-v, dualpipe-v, "
+                                "dualpipe, got \"2f2b\""));
     }
 
     void baseIsValid();
@@ -161,12 +161,20 @@ void TstScenarioJson::roundTrip_data()
     json j = base();
     j["model"] = customModel();
     j["cluster"] = customCluster();
-    j["parallel"] = {{"tp", 2}, {"pp", 2}, {"dp", 2}, {"ep", 2}, {"sequence_parallel", true}, {"zero", 1},
-                     {"stage_layers", {3, 5}}, {"tp_comm_overlap", true}, {"overlap_grad_reduce", false},
+    j["parallel"] = {{"tp", 2},
+                     {"pp", 2},
+                     {"dp", 2},
+                     {"ep", 2},
+                     {"sequence_parallel", true},
+                     {"zero", 1},
+                     {"stage_layers", {3, 5}},
+                     {"tp_comm_overlap", true},
+                     {"overlap_grad_reduce", false},
                      {"moe_dispatcher", "deepep"}};
-    j["training"] = {{"seq_len", 2048}, {"micro_batch", 2}, {"global_batch", 64}, {"grad_dtype", "fp32"},
-                     {"recompute", "full"}, {"precision", "bf16"}};
-    j["overheads"] = {{"cuda_context_gib", 0.75}, {"workspace_gib", 0.125}, {"nccl_buffer_mib", 64}, {"fragmentation", 0.1}};
+    j["training"] = {{"seq_len", 2048},      {"micro_batch", 2},    {"global_batch", 64},
+                     {"grad_dtype", "fp32"}, {"recompute", "full"}, {"precision", "bf16"}};
+    j["overheads"]
+        = {{"cuda_context_gib", 0.75}, {"workspace_gib", 0.125}, {"nccl_buffer_mib", 64}, {"fragmentation", 0.1}};
     QTest::newRow("custom model and cluster") << utf8(j.dump());
 
     j = base();
@@ -181,11 +189,16 @@ void TstScenarioJson::roundTrip_data()
     // kernel, torchtitan's op SAC with TP, DeepSpeed's live-parameter cap.
     j = base();
     j["cluster"] = customCluster();
-    j["cluster"]["gpu"].update({{"attention_efficiency", 0.5}, {"attention_efficiency_fa2", 0.35}, {"attention_half_seq", 600},
-                                {"attention_half_head_dim", 30}, {"gemm_half_gflop", 8}, {"gemm_half_gflop_fp8", 40}});
+    j["cluster"]["gpu"].update({{"attention_efficiency", 0.5},
+                                {"attention_efficiency_fa2", 0.35},
+                                {"attention_half_seq", 600},
+                                {"attention_half_head_dim", 30},
+                                {"gemm_half_gflop", 8},
+                                {"gemm_half_gflop_fp8", 40}});
     j["parallel"] = {{"tp", 2}, {"dp", 4}, {"sequence_parallel", true}, {"zero", 3}, {"zero3_max_live_params", 1e8}};
-    j["training"] = {{"seq_len", 4096}, {"global_batch", 16}, {"precision", "fp8"}, {"attention_kernel", "fa2"},
-                     {"recompute", "selective"}, {"recompute_modules", {"every_other_mm"}}, {"cross_entropy", "eager"}};
+    j["training"] = {{"seq_len", 4096},           {"global_batch", 16},       {"precision", "fp8"},
+                     {"attention_kernel", "fa2"}, {"recompute", "selective"}, {"recompute_modules", {"every_other_mm"}},
+                     {"cross_entropy", "eager"}};
     QTest::newRow("attention kernel, op SAC, live-parameter cap") << utf8(j.dump());
 }
 
@@ -227,15 +240,16 @@ void TstScenarioJson::roundTrip()
     QCOMPARE(ea.communication.size(), eb.communication.size());
     for (std::size_t i = 0; i < ea.communication.size(); ++i) {
         QVERIFY(ea.communication[i].bytes_per_gpu_per_step == eb.communication[i].bytes_per_gpu_per_step);
-        QVERIFY2(ea.communication[i].time_s == eb.communication[i].time_s,
-                 toString(ea.communication[i].collective));
+        QVERIFY2(ea.communication[i].time_s == eb.communication[i].time_s, toString(ea.communication[i].collective));
     }
-    QVERIFY2(ea.time.step_s == eb.time.step_s, (std::to_string(ea.time.step_s) + " vs " + std::to_string(eb.time.step_s)).c_str());
+    QVERIFY2(ea.time.step_s == eb.time.step_s,
+             (std::to_string(ea.time.step_s) + " vs " + std::to_string(eb.time.step_s)).c_str());
     QVERIFY(ea.throughput.tokens_per_s == eb.throughput.tokens_per_s);
     QVERIFY(ea.throughput.mfu == eb.throughput.mfu);
     QCOMPARE(ea.diagnostics.size(), eb.diagnostics.size());
     for (std::size_t i = 0; i < ea.diagnostics.size(); ++i)
-        QVERIFY(ea.diagnostics[i].code == eb.diagnostics[i].code && ea.diagnostics[i].message.en == eb.diagnostics[i].message.en);
+        QVERIFY(ea.diagnostics[i].code == eb.diagnostics[i].code
+                && ea.diagnostics[i].message.en == eb.diagnostics[i].message.en);
 }
 
 void TstScenarioJson::everyPresetParses_data()
@@ -246,7 +260,8 @@ void TstScenarioJson::everyPresetParses_data()
         const auto presets = listPresets(kind);
         QVERIFY2(!presets.empty(), kind);
         for (const PresetInfo& p : presets)
-            QTest::newRow((std::string(kind) + "/" + p.id).c_str()) << QString::fromUtf8(kind) << QString::fromStdString(p.id);
+            QTest::newRow((std::string(kind) + "/" + p.id).c_str())
+                << QString::fromUtf8(kind) << QString::fromStdString(p.id);
     }
 }
 
@@ -276,7 +291,7 @@ void TstScenarioJson::everyPresetParses()
         } else {
             const auto c = readCluster(j, "cluster", errors);
             ok = c && c->gpus_per_node > 0 && c->gpu.memory_bytes > 0 && c->intra_node.bytes_per_s > 0
-                 && c->inter_node.bytes_per_s > 0;
+                && c->inter_node.bytes_per_s > 0;
         }
         QVERIFY2(errors.empty(), listErrors(errors).c_str());
         QVERIFY(ok);

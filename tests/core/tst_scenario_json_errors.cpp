@@ -129,7 +129,8 @@ void TstScenarioJsonErrors::errorNamesPath_data()
 
     j = base();
     j["cluster"] = "dgx-z9000";
-    row("unknown cluster preset", j, "cluster", {QStringLiteral("unknown preset \"dgx-z9000\""), q(presetIds("clusters"))});
+    row("unknown cluster preset", j, "cluster",
+        {QStringLiteral("unknown preset \"dgx-z9000\""), q(presetIds("clusters"))});
 
     j = base();
     j["model"] = 7;
@@ -148,7 +149,8 @@ void TstScenarioJsonErrors::errorNamesPath_data()
     j = base();
     j["model"] = customModel();
     j["model"]["kv_heads"] = 6;
-    row("kv_heads not dividing heads", j, "model.kv_heads", {QStringLiteral("divide heads (16)"), QStringLiteral("got 6")});
+    row("kv_heads not dividing heads", j, "model.kv_heads",
+        {QStringLiteral("divide heads (16)"), QStringLiteral("got 6")});
 
     j = base();
     j["model"] = customModel();
@@ -173,7 +175,8 @@ void TstScenarioJsonErrors::errorNamesPath_data()
     j = base();
     j["cluster"] = customCluster();
     j["cluster"]["gpu"]["memory_gib"] = -80;
-    row("negative gpu memory", j, "cluster.gpu.memory_gib", {QStringLiteral("must be a number in"), QStringLiteral("got -80")});
+    row("negative gpu memory", j, "cluster.gpu.memory_gib",
+        {QStringLiteral("must be a number in"), QStringLiteral("got -80")});
 
     j = base();
     j["cluster"] = customCluster();
@@ -196,17 +199,21 @@ void TstScenarioJsonErrors::errorNamesPath_data()
 
     j = base();
     j["training"]["global_batch"] = -8;
-    row("negative global_batch", j, "training.global_batch", {QStringLiteral("integer in 1 … "), QStringLiteral("got -8")});
+    row("negative global_batch", j, "training.global_batch",
+        {QStringLiteral("integer in 1 … "), QStringLiteral("got -8")});
 
     j = base();
     j["training"]["attention_kernel"] = "fa3";
-    row("bad attention kernel", j, "training.attention_kernel", {QStringLiteral("cudnn, fa2"), QStringLiteral("got \"fa3\"")});
+    row("bad attention kernel", j, "training.attention_kernel",
+        {QStringLiteral("cudnn, fa2"), QStringLiteral("got \"fa3\"")});
     j = base();
     j["parallel"]["moe_dispatcher"] = "hybridep";
-    row("bad moe dispatcher", j, "parallel.moe_dispatcher", {QStringLiteral("alltoall, deepep"), QStringLiteral("got \"hybridep\"")});
+    row("bad moe dispatcher", j, "parallel.moe_dispatcher",
+        {QStringLiteral("alltoall, deepep"), QStringLiteral("got \"hybridep\"")});
     j = base();
     j["training"]["cross_entropy"] = "chunked";
-    row("bad cross entropy", j, "training.cross_entropy", {QStringLiteral("fused, eager"), QStringLiteral("got \"chunked\"")});
+    row("bad cross entropy", j, "training.cross_entropy",
+        {QStringLiteral("fused, eager"), QStringLiteral("got \"chunked\"")});
 
     j = base();
     j["parallel"]["zero3_max_live_params"] = -1;
@@ -214,7 +221,8 @@ void TstScenarioJsonErrors::errorNamesPath_data()
 
     j = base();
     j["training"]["recompute"] = "some";
-    row("bad recompute", j, "training.recompute", {QStringLiteral("none, selective, full"), QStringLiteral("got \"some\"")});
+    row("bad recompute", j, "training.recompute",
+        {QStringLiteral("none, selective, full"), QStringLiteral("got \"some\"")});
 
     j = base();
     j["parallel"] = json::array({8, 8});
@@ -239,7 +247,8 @@ void TstScenarioJsonErrors::errorNamesPath()
                  ("\"" + e->message + "\" does not mention \"" + n.toStdString() + "\"").c_str());
     // text() is "path: message" (or just the message for the document).
     QCOMPARE(QString::fromStdString(e->text()),
-             path.isEmpty() ? QString::fromStdString(e->message) : path + QStringLiteral(": ") + QString::fromStdString(e->message));
+             path.isEmpty() ? QString::fromStdString(e->message)
+                            : path + QStringLiteral(": ") + QString::fromStdString(e->message));
 }
 
 void TstScenarioJsonErrors::allErrorsAtOnce()
@@ -254,8 +263,8 @@ void TstScenarioJsonErrors::allErrorsAtOnce()
 
     std::vector<InputError> errors;
     QVERIFY(!read(j.dump(), errors));
-    const std::set<std::string> want = {"colour", "parallel.tp", "parallel.schedule", "training.global_batch",
-                                        "model.moe.top_k"};
+    const std::set<std::string> want
+        = {"colour", "parallel.tp", "parallel.schedule", "training.global_batch", "model.moe.top_k"};
     std::set<std::string> got;
     for (const InputError& e : errors) {
         got.insert(e.path);

@@ -52,7 +52,8 @@ void TstScenarioJsonLimits::invalidJsonGivesLineAndColumn_data()
     QTest::addColumn<int>("first"); // the reported column lies within the offending token
     QTest::addColumn<int>("last");
     // Line 3 is `  "model": ,`: the stray comma is its 12th character.
-    QTest::newRow("missing value") << QByteArray("{\n  \"schema\": \"parascope.scenario/1\",\n  \"model\": ,\n}") << 3 << 12 << 12;
+    QTest::newRow("missing value") << QByteArray("{\n  \"schema\": \"parascope.scenario/1\",\n  \"model\": ,\n}") << 3
+                                   << 12 << 12;
     // Line 2 is `  "tp": 8 "pp": 2`: the string "pp" where a comma should be is characters 11-14.
     QTest::newRow("missing comma") << QByteArray("{\n  \"tp\": 8 \"pp\": 2\n}") << 2 << 11 << 14;
     // Unterminated object: the text ends after the 9 characters of line 2 (`  "tp": 8`): column 10.
@@ -148,7 +149,8 @@ void TstScenarioJsonLimits::sizeLimit()
     const std::string big = "[" + std::string(17u << 20, ' ') + "]";
     QVERIFY(!parseJsonText(big, errors));
     QCOMPARE(errors.size(), std::size_t(1));
-    QVERIFY2(contains(errors[0].message, "17.0 MiB") && contains(errors[0].message, "16.0 MiB"), errors[0].message.c_str());
+    QVERIFY2(contains(errors[0].message, "17.0 MiB") && contains(errors[0].message, "16.0 MiB"),
+             errors[0].message.c_str());
 
     // Through a file, with a small limit.
     QTemporaryDir dir;
@@ -181,7 +183,8 @@ void TstScenarioJsonLimits::readJsonFileRefusesNonFiles()
     const std::string missing = d + "/nope.parascope.json";
     QVERIFY(!readJsonFile(missing, errors));
     QCOMPARE(errors.size(), std::size_t(1));
-    QVERIFY2(contains(errors[0].message, missing) && contains(errors[0].message, "no such file"), errors[0].message.c_str());
+    QVERIFY2(contains(errors[0].message, missing) && contains(errors[0].message, "no such file"),
+             errors[0].message.c_str());
 
     errors.clear();
     QVERIFY(!readScenarioFile(missing, errors));

@@ -31,7 +31,8 @@ private slots:
             QCOMPARE(&scheduleRow(row.kind), &row);
             QVERIFY(!row.label.en.empty() && !row.label.zh.empty());
             QCOMPARE(displayName(row.kind).en, row.label.en);
-            QVERIFY(row.generate && row.requirement && row.inflight && row.inflight_term && row.bubble && row.bubble_term);
+            QVERIFY(row.generate && row.requirement && row.inflight && row.inflight_term && row.bubble
+                    && row.bubble_term);
         }
     }
 
@@ -58,7 +59,8 @@ private slots:
         QCOMPARE(scheduleRow(ScheduleKind::DualPipe).placement, StagePlacement::Bidirectional);
         QVERIFY(scheduleRow(ScheduleKind::Interleaved).chunks_from_vpp);
         // DualPipe and DualPipeV overlap a forward with a backward (F&B); ZB-V does not.
-        QVERIFY(scheduleRow(ScheduleKind::DualPipe).overlaps_f_and_b && scheduleRow(ScheduleKind::DualPipeV).overlaps_f_and_b);
+        QVERIFY(scheduleRow(ScheduleKind::DualPipe).overlaps_f_and_b
+                && scheduleRow(ScheduleKind::DualPipeV).overlaps_f_and_b);
         QVERIFY(!scheduleRow(ScheduleKind::ZbV).overlaps_f_and_b);
     }
 
@@ -68,13 +70,16 @@ private slots:
         QTest::addColumn<double>("fraction");
         QTest::addColumn<QString>("formula");
         // p = 4, v = 2, m = 8: ideal m·(F + B) = 24 units; the bubble in units, then the fraction.
-        QTest::newRow("gpipe") << int(ScheduleKind::GPipe) << 9.0 / 33 << u"(p−1)/(m+p−1)"_qs;      // (p−1)(F+B) = 9
-        QTest::newRow("1f1b") << int(ScheduleKind::OneFOneB) << 9.0 / 33 << u"(p−1)/(m+p−1)"_qs;     // = 3/11
-        QTest::newRow("interleaved") << int(ScheduleKind::Interleaved) << 4.5 / 28.5 << u"(p−1)/(v·m+p−1)"_qs; // 9/v = 4.5: 3/19
-        QTest::newRow("zb-h1") << int(ScheduleKind::ZbH1) << 3.0 / 27 << u"(p−1)/(3m+p−1)"_qs;       // (p−1)(F+Bi−W) = 3
-        QTest::newRow("zb-v") << int(ScheduleKind::ZbV) << 1.5 / 25.5 << u"(p−1)/(6m+p−1)"_qs;        // (p−1)·F/2 = 1.5: 3/51
-        QTest::newRow("dualpipe-v") << int(ScheduleKind::DualPipeV) << 3.0 / 27 << u"(p−1)/(3m+p−1)"_qs; // (p−1)(3+2−3)/2 = 3
-        QTest::newRow("dualpipe") << int(ScheduleKind::DualPipe) << 2.0 / 26 << u"(p−2)/(3m+p−2)"_qs; // (p/2−1)(3+2−3) = 2
+        QTest::newRow("gpipe") << int(ScheduleKind::GPipe) << 9.0 / 33 << u"(p−1)/(m+p−1)"_qs; // (p−1)(F+B) = 9
+        QTest::newRow("1f1b") << int(ScheduleKind::OneFOneB) << 9.0 / 33 << u"(p−1)/(m+p−1)"_qs; // = 3/11
+        QTest::newRow("interleaved") << int(ScheduleKind::Interleaved) << 4.5 / 28.5
+                                     << u"(p−1)/(v·m+p−1)"_qs; // 9/v = 4.5: 3/19
+        QTest::newRow("zb-h1") << int(ScheduleKind::ZbH1) << 3.0 / 27 << u"(p−1)/(3m+p−1)"_qs; // (p−1)(F+Bi−W) = 3
+        QTest::newRow("zb-v") << int(ScheduleKind::ZbV) << 1.5 / 25.5 << u"(p−1)/(6m+p−1)"_qs; // (p−1)·F/2 = 1.5: 3/51
+        QTest::newRow("dualpipe-v") << int(ScheduleKind::DualPipeV) << 3.0 / 27
+                                    << u"(p−1)/(3m+p−1)"_qs; // (p−1)(3+2−3)/2 = 3
+        QTest::newRow("dualpipe") << int(ScheduleKind::DualPipe) << 2.0 / 26
+                                  << u"(p−2)/(3m+p−2)"_qs; // (p/2−1)(3+2−3) = 2
     }
     void bubbleByHand()
     {
@@ -95,13 +100,14 @@ private slots:
         QTest::addColumn<double>("rank0");
         QTest::addColumn<double>("rank3");
         // p = 4, v = 2, m = 8, in "one microbatch through the rank's layers".
-        QTest::newRow("gpipe") << int(ScheduleKind::GPipe) << 8.0 << 8.0;           // m
-        QTest::newRow("1f1b") << int(ScheduleKind::OneFOneB) << 4.0 << 1.0;         // min(p − i, m)
-        QTest::newRow("interleaved") << int(ScheduleKind::Interleaved) << 5.5 << 2.5; // min(2(p−i−1) + (v−1)p + 1, mv)/v: 11/2, 5/2
-        QTest::newRow("zb-h1") << int(ScheduleKind::ZbH1) << 4.0 << 4.0;            // min(p, m)
-        QTest::newRow("zb-v") << int(ScheduleKind::ZbV) << 4.0 << 4.0;              // min(p, m)
-        QTest::newRow("dualpipe-v") << int(ScheduleKind::DualPipeV) << 4.5 << 4.5;  // min((2p + 1)/2, m)
-        QTest::newRow("dualpipe") << int(ScheduleKind::DualPipe) << 2.5 << 2.5;     // min((p + 1)/2, m/2)
+        QTest::newRow("gpipe") << int(ScheduleKind::GPipe) << 8.0 << 8.0; // m
+        QTest::newRow("1f1b") << int(ScheduleKind::OneFOneB) << 4.0 << 1.0; // min(p − i, m)
+        QTest::newRow("interleaved") << int(ScheduleKind::Interleaved) << 5.5
+                                     << 2.5; // min(2(p−i−1) + (v−1)p + 1, mv)/v: 11/2, 5/2
+        QTest::newRow("zb-h1") << int(ScheduleKind::ZbH1) << 4.0 << 4.0; // min(p, m)
+        QTest::newRow("zb-v") << int(ScheduleKind::ZbV) << 4.0 << 4.0; // min(p, m)
+        QTest::newRow("dualpipe-v") << int(ScheduleKind::DualPipeV) << 4.5 << 4.5; // min((2p + 1)/2, m)
+        QTest::newRow("dualpipe") << int(ScheduleKind::DualPipe) << 2.5 << 2.5; // min((p + 1)/2, m/2)
     }
     void inflightByHand()
     {
@@ -146,7 +152,8 @@ private slots:
             if (row.search == SearchUse::Always)
                 always.insert(row.kind);
         }
-        QCOMPARE(marked, (std::set<ScheduleKind>{ScheduleKind::OneFOneB, ScheduleKind::Interleaved, ScheduleKind::ZbH1}));
+        QCOMPARE(marked,
+                 (std::set<ScheduleKind>{ScheduleKind::OneFOneB, ScheduleKind::Interleaved, ScheduleKind::ZbH1}));
         const Scenario base = test::presetScenario("llama2-7b", "dgx-a100-80g", 1, 1, 8);
         std::set<int> vpps;
         for (const Strategy& s : enumerateStrategies(base, {})) {

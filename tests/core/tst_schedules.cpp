@@ -144,10 +144,7 @@ private slots:
         QCOMPARE(order(s, 3), std::string("3F0 3B0 3F1 3B1 3F2 3B2 3F3 3B3 3F4 3B4 3F5 3B5"));
     }
 
-    void gpipeOrder()
-    {
-        QCOMPARE(order(gpipeSchedule(2, 3), 1), std::string("1F0 1F1 1F2 1B0 1B1 1B2"));
-    }
+    void gpipeOrder() { QCOMPARE(order(gpipeSchedule(2, 3), 1), std::string("1F0 1F1 1F2 1B0 1B1 1B2")); }
 
     void interleavedOrder()
     {
@@ -178,7 +175,13 @@ private slots:
                 const long long expected = unpairedPasses(kind, p, v, m, r);
                 QVERIFY2(before == expected && after == expected,
                          qPrintable(QStringLiteral("p %1 v %2 m %3 rank %4: %5 before, %6 after, closed form %7")
-                                        .arg(p).arg(v).arg(m).arg(r).arg(before).arg(after).arg(expected)));
+                                        .arg(p)
+                                        .arg(v)
+                                        .arg(m)
+                                        .arg(r)
+                                        .arg(before)
+                                        .arg(after)
+                                        .arg(expected)));
             }
         };
         for (int p : {1, 2, 4, 8})
@@ -193,8 +196,7 @@ private slots:
     void zbH1Order()
     {
         // Rank 1 of 3 delays its W's by one steady iteration.
-        QCOMPARE(order(zbH1Schedule(3, 4), 1),
-                 std::string("1F0 1F1 1I0 1F2 1I1 1W0 1F3 1I2 1W1 1I3 1W2 1W3"));
+        QCOMPARE(order(zbH1Schedule(3, 4), 1), std::string("1F0 1F1 1I0 1F2 1I1 1W0 1F3 1I2 1W1 1I3 1W2 1W3"));
     }
 
     void zbVOrder()
@@ -203,8 +205,9 @@ private slots:
         // F(0); r = 0 {F(3); F(0)}; p − r = 2 {F(3) I(3) W(3)}; steady {F(0) I(0) W(0) F(3) I(3)
         // W(3)} until F(3) is exhausted (F(0) runs out first); r = 0 {I(0) I(3)};
         // p − r = 2 {I(0) W(0)}.
-        QCOMPARE(order(zbVSchedule(2, 4), 0), std::string("0F0 0F1 0F2 3F0 3I0 3W0 3F1 3I1 3W1 0F3 0I0 0W0 3F2 3I2 3W2 "
-                                                          "0I1 0W1 3F3 3I3 3W3 0I2 0W2 0I3 0W3"));
+        QCOMPARE(order(zbVSchedule(2, 4), 0),
+                 std::string("0F0 0F1 0F2 3F0 3I0 3W0 3F1 3I1 3W1 0F3 0I0 0W0 3F2 3I2 3W2 "
+                             "0I1 0W1 3F3 3I3 3W3 0I2 0W2 0I3 0W3"));
     }
 
     void dualPipeVOrder()
@@ -324,8 +327,9 @@ private slots:
         QCOMPARE(unitSimulation(zbVSchedule(p, m)).pipeline_end_s, 3.0 * m + (p - 1) * 0.5);
         // And the closed forms agree with the simulation: bubble / (ideal + bubble).
         const double ideal = 3.0 * m;
-        for (auto [kind, v, sim] : {std::tuple{ScheduleKind::OneFOneB, 1, gpipe}, std::tuple{ScheduleKind::Interleaved, 2, v2},
-                                    std::tuple{ScheduleKind::Interleaved, 4, v4}, std::tuple{ScheduleKind::ZbH1, 1, zbh1}})
+        for (auto [kind, v, sim] :
+             {std::tuple{ScheduleKind::OneFOneB, 1, gpipe}, std::tuple{ScheduleKind::Interleaved, 2, v2},
+              std::tuple{ScheduleKind::Interleaved, 4, v4}, std::tuple{ScheduleKind::ZbH1, 1, zbh1}})
             QCOMPARE(bubbleFraction(kind, p, v, m), (sim - ideal) / sim);
     }
 
@@ -350,8 +354,9 @@ private slots:
     {
         for (int p : {1, 2, 4, 8})
             for (int m : {p, 2 * p, 3 * p + 1, 4 * p}) {
-                for (ScheduleKind k : {ScheduleKind::GPipe, ScheduleKind::OneFOneB, ScheduleKind::Interleaved,
-                                       ScheduleKind::ZbH1, ScheduleKind::ZbV, ScheduleKind::DualPipeV, ScheduleKind::DualPipe}) {
+                for (ScheduleKind k :
+                     {ScheduleKind::GPipe, ScheduleKind::OneFOneB, ScheduleKind::Interleaved, ScheduleKind::ZbH1,
+                      ScheduleKind::ZbV, ScheduleKind::DualPipeV, ScheduleKind::DualPipe}) {
                     const ScheduleRequest req{k, p, 2, m};
                     const auto s = generateSchedule(req);
                     if (!scheduleRequirement(req).empty()) {
@@ -360,9 +365,10 @@ private slots:
                     }
                     QVERIFY(s);
                     const auto problems = validateSchedule(*s);
-                    QVERIFY2(problems.empty(), (std::string(toString(k)) + " p" + std::to_string(p) + " m" + std::to_string(m)
-                                                + ": " + (problems.empty() ? "" : problems[0]))
-                                                   .c_str());
+                    QVERIFY2(problems.empty(),
+                             (std::string(toString(k)) + " p" + std::to_string(p) + " m" + std::to_string(m) + ": "
+                              + (problems.empty() ? "" : problems[0]))
+                                 .c_str());
                 }
             }
     }
@@ -392,7 +398,8 @@ private slots:
         problems = validateSchedule(s);
         QVERIFY(!problems.empty());
         const std::string all = problems.back();
-        QVERIFY2(all.find("deadlock") != std::string::npos || all.find("before its forward") != std::string::npos, all.c_str());
+        QVERIFY2(all.find("deadlock") != std::string::npos || all.find("before its forward") != std::string::npos,
+                 all.c_str());
     }
 
     void requirementsBecomeMessages()

@@ -33,9 +33,9 @@ private slots:
         for (const Strategy& s : all) {
             const ParallelConfig& p = s.parallel;
             QCOMPARE(p.gpus(), std::int64_t(8));
-            QVERIFY(p.tp <= 8);              // TP inside the node
-            QCOMPARE(32 % p.tp, 0);          // Llama-2 7B: 32 heads (and 32 KV heads) divide by TP
-            QVERIFY(p.pp <= 32);             // at least one of the 32 layers per stage
+            QVERIFY(p.tp <= 8); // TP inside the node
+            QCOMPARE(32 % p.tp, 0); // Llama-2 7B: 32 heads (and 32 KV heads) divide by TP
+            QVERIFY(p.pp <= 32); // at least one of the 32 layers per stage
             QCOMPARE(s.training.global_batch % (s.training.micro_batch * p.dp), 0LL); // the batch divides
         }
     }
@@ -149,7 +149,8 @@ private slots:
             const SearchResult r = searchStrategies(sc, o);
             QVERIFY(!r.top.empty());
             const SearchRow& best = r.top.front();
-            QVERIFY(std::any_of(r.pareto.begin(), r.pareto.end(), [&](const SearchRow& p) { return p.index == best.index; }));
+            QVERIFY(std::any_of(r.pareto.begin(), r.pareto.end(),
+                                [&](const SearchRow& p) { return p.index == best.index; }));
             for (const SearchRow& row : r.top)
                 if (std::fabs(row.tokens_per_s - best.tokens_per_s) <= 1e-9 * best.tokens_per_s)
                     QVERIFY(std::llround(row.peak_bytes) >= std::llround(best.peak_bytes));
@@ -174,8 +175,11 @@ private slots:
         for (const SearchRow& row : r.top) {
             const Estimate e = evaluate(applyRow(sc, row), full);
             QVERIFY2(std::fabs(row.step_s / e.time.step_s - 1) < 1e-9,
-                     qPrintable(QStringLiteral("TP %1 PP %2: %3 vs %4").arg(row.parallel.tp).arg(row.parallel.pp)
-                                    .arg(row.step_s, 0, 'g', 12).arg(e.time.step_s, 0, 'g', 12)));
+                     qPrintable(QStringLiteral("TP %1 PP %2: %3 vs %4")
+                                    .arg(row.parallel.tp)
+                                    .arg(row.parallel.pp)
+                                    .arg(row.step_s, 0, 'g', 12)
+                                    .arg(e.time.step_s, 0, 'g', 12)));
             QCOMPARE(row.peak_bytes, e.memory.peak_bytes);
             EvaluateOptions bounded = full;
             bounded.max_simulated_ops = o.max_simulated_ops;
@@ -214,8 +218,9 @@ private slots:
         std::set<std::pair<int, int>> valid;
         for (const Strategy& s : enumerateStrategies(small(), o)) {
             const Estimate e = evaluate(applyStrategy(small(), s), eo);
-            if (std::none_of(e.diagnostics.begin(), e.diagnostics.end(),
-                             [](const Diagnostic& d) { return d.severity == Severity::Error && d.code != "out_of_memory"; }))
+            if (std::none_of(e.diagnostics.begin(), e.diagnostics.end(), [](const Diagnostic& d) {
+                    return d.severity == Severity::Error && d.code != "out_of_memory";
+                }))
                 valid.insert({s.parallel.tp, s.parallel.pp});
         }
         for (const SearchCell& c : r.cells)
@@ -234,7 +239,8 @@ private slots:
         QVERIFY(!r.cells.empty());
         for (const SearchCell& c : r.cells)
             QVERIFY(!c.fits);
-        const auto tp8 = std::find_if(r.cells.begin(), r.cells.end(), [](const SearchCell& c) { return c.tp == 8 && c.pp == 1; });
+        const auto tp8
+            = std::find_if(r.cells.begin(), r.cells.end(), [](const SearchCell& c) { return c.tp == 8 && c.pp == 1; });
         QVERIFY(tp8 != r.cells.end() && tp8->valid);
     }
 

@@ -66,9 +66,11 @@ private slots:
         QVERIFY2(near(bf16.forward_s - delayed.forward_s, L * (gemm_saving - cast_f)),
                  qPrintable(versus("forward saving", bf16.forward_s - delayed.forward_s, L * (gemm_saving - cast_f))));
         QVERIFY2(near(bf16.backward_input_s - delayed.backward_input_s, L * (gemm_saving - cast_b)),
-                 qPrintable(versus("dgrad saving", bf16.backward_input_s - delayed.backward_input_s, L * (gemm_saving - cast_b))));
-        QVERIFY2(near(bf16.backward_weight_s - delayed.backward_weight_s, L * gemm_saving),
-                 qPrintable(versus("wgrad saving", bf16.backward_weight_s - delayed.backward_weight_s, L * gemm_saving)));
+                 qPrintable(versus("dgrad saving", bf16.backward_input_s - delayed.backward_input_s,
+                                   L * (gemm_saving - cast_b))));
+        QVERIFY2(
+            near(bf16.backward_weight_s - delayed.backward_weight_s, L * gemm_saving),
+            qPrintable(versus("wgrad saving", bf16.backward_weight_s - delayed.backward_weight_s, L * gemm_saving)));
         // Tensorwise ("current") scaling reads each input and gradient once more for its amax.
         QVERIFY(near(tensorwise.forward_s - delayed.forward_s, L * 2 * in_elems / hbm));
         QVERIFY(near(tensorwise.backward_input_s - delayed.backward_input_s, L * 2 * grad_elems / hbm));
@@ -131,7 +133,8 @@ private slots:
         // s/(s + 495) = 4096/4591 at head dim 128 (its reference, factor 1) = 1.354835e14 FLOP/s;
         // HBM 2039e9·0.9 = 1.8351e12 B/s.
         const double h = 4096, q = 4096, kv = 4096, a = 32, f = 11008, V = 32000, T = 4096, s = 4096;
-        const double gemm_rate = 312e12 * 0.869 * 0.78, attn_rate = 312e12 * 0.624 * (s / (s + 495)) * 0.78, hbm = 2039e9 * 0.9;
+        const double gemm_rate = 312e12 * 0.869 * 0.78, attn_rate = 312e12 * 0.624 * (s / (s + 495)) * 0.78,
+                     hbm = 2039e9 * 0.9;
         const auto gemm = [&](double M, double N, double K) {
             const double flops = 2 * M * N * K;
             return flops / (gemm_rate * flops / (flops + 2e9));
@@ -212,13 +215,15 @@ private slots:
         // passes, elem + 2·elem; nothing waits for the host.
         const ComputeKinds& k = e.time.compute_kinds;
         QVERIFY2(near(k.gemm_s, m * 8 * 3 * lin), qPrintable(versus("GEMMs", k.gemm_s, m * 8 * 3 * lin)));
-        QVERIFY2(near(k.attention_s, m * 8 * 3.5 * att), qPrintable(versus("attention", k.attention_s, m * 8 * 3.5 * att)));
+        QVERIFY2(near(k.attention_s, m * 8 * 3.5 * att),
+                 qPrintable(versus("attention", k.attention_s, m * 8 * 3.5 * att)));
         QVERIFY2(near(k.other_s, m * 8 * 3 * elem), qPrintable(versus("other compute", k.other_s, m * 8 * 3 * elem)));
         QCOMPARE(k.host_wait_s, 0.0);
         // Uneven stages: ranks 0–2 compute F + B per microbatch, rank 3 F₃ + B₃ = F + B + 3H;
         // 1 − mean/max = 1 − (4(F + B) + 3H)/4 / (F + B + 3H) = 0.0470.
         const double imbalance = 1 - (4 * (F + B) + 3 * H) / 4 / (F + B + 3 * H);
-        QVERIFY2(near(e.time.load_imbalance, imbalance), qPrintable(versus("load imbalance", e.time.load_imbalance, imbalance)));
+        QVERIFY2(near(e.time.load_imbalance, imbalance),
+                 qPrintable(versus("load imbalance", e.time.load_imbalance, imbalance)));
         QCOMPARE(k.recompute_s, 0.0);
 
         // Full recompute: each backward runs its stage's forward once more, 8·(lin + att + elem)
@@ -227,8 +232,10 @@ private slots:
         full.training.recompute = Recompute::Full;
         const Estimate r = evaluate(full);
         QCOMPARE(r.time.critical_rank, 0);
-        QVERIFY2(near(r.time.compute_kinds.recompute_s, m * F), qPrintable(versus("recompute", r.time.compute_kinds.recompute_s, m * F)));
-        QVERIFY2(near(r.time.compute_s, m * (2 * F + B)), qPrintable(versus("compute with recompute", r.time.compute_s, m * (2 * F + B))));
+        QVERIFY2(near(r.time.compute_kinds.recompute_s, m * F),
+                 qPrintable(versus("recompute", r.time.compute_kinds.recompute_s, m * F)));
+        QVERIFY2(near(r.time.compute_s, m * (2 * F + B)),
+                 qPrintable(versus("compute with recompute", r.time.compute_s, m * (2 * F + B))));
     }
 
     void blockingPipelineSendsByHand()
@@ -311,7 +318,7 @@ private slots:
         //   ×169 = 182.361 ms.
         const double P = 6738415616.0, buckets = 169, Sb = 2 * P / buckets;
         const double grad = buckets
-                          * (2 * 7 * 3.4e-6 + 2 * 7.0 / 8.0 * Sb / (300e9 * 0.77) + 2 * 1 * 6e-6 + 1 * (Sb / 8) / (25e9 * 0.96));
+            * (2 * 7 * 3.4e-6 + 2 * 7.0 / 8.0 * Sb / (300e9 * 0.77) + 2 * 1 * 6e-6 + 1 * (Sb / 8) / (25e9 * 0.96));
         // Exposed: what the backward share of the last microbatch (the closed form's 4/6) cannot
         //   hide, 182.361 − 4/6·99.091 = 116.301 ms;  step = m·t_mb + exposed = 314.483 ms.
         const double exposed = grad - 4.0 / 6.0 * t_mb;

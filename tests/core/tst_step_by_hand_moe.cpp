@@ -55,7 +55,8 @@ private slots:
         // = 3.446248e14 FLOP/s; HBM 3350e9·0.9 = 3.015e12 B/s.
         const double h = 4096, q = 4096, kv = 1024, a = 32, E = 8, k = 2, fe = 14336, V = 32000;
         const double T = 4096, s = 4096, L = 32, m = 2;
-        const double gemm_rate = 989e12 * 0.803 * 0.78, attn_rate = 989e12 * 0.51 * (s / (s + 580)) * 0.78, hbm = 3350e9 * 0.9;
+        const double gemm_rate = 989e12 * 0.803 * 0.78, attn_rate = 989e12 * 0.51 * (s / (s + 580)) * 0.78,
+                     hbm = 3350e9 * 0.9;
         const auto gemm = [&](double M, double N, double K) {
             const double flops = 2 * M * N * K;
             return flops / (gemm_rate * flops / (flops + 10e9));
@@ -70,16 +71,16 @@ private slots:
         //     down 2·(T·k)·h·f_e     =  962.1 GFLOP (0.98971)           → 1.56925 ms
         //   router 2·T·E·h = 0.268 GFLOP (size factor 0.02614: tiny)      → 0.01658 ms
         //   lin                                                          = 5.29515 ms
-        const double lin = gemm(T, q + 2 * kv, h) + gemm(T, h, q) + gemm(T * k, 2 * fe, h) + gemm(T * k, h, fe)
-                         + gemm(T, E, h);
+        const double lin
+            = gemm(T, q + 2 * kv, h) + gemm(T, h, q) + gemm(T * k, 2 * fe, h) + gemm(T * k, h, fe) + gemm(T, E, h);
         //   attention causal T·2·s·q = 137.4 GFLOP                        att = 0.39881 ms
         const double att = T * 2 * s * q / attn_rate;
         //   elementwise: the MoE layer's activations per token (Korthikanti, flash, TP 1):
         //     10h − 2h + 4E (norms, masks, fp32 router probabilities) + 2q + 4kv + 2q
         //     + 4a (log-sum-exp) + k·(4h + 6f_e) (dispatched in/out, expert SwiGLU) = 258,208 B;
         //     ·s = 1,057,619,968 B / 3.015e12 B/s + 150 µs                 elem = 0.50079 ms
-        const double elem = s * ((10 * h - 2 * h + 4 * E) + (2 * q + 4 * kv + 2 * q) + 4 * a + k * (4 * h + 6 * fe)) / hbm
-                          + 150e-6;
+        const double elem
+            = s * ((10 * h - 2 * h + 4 * E) + (2 * q + 4 * kv + 2 * q) + 4 * a + k * (4 * h + 6 * fe)) / hbm + 150e-6;
         //   EP all-to-all: dispatch and combine in the forward, again in the backward (4 per MoE
         //     layer), each S = s·b·k·h·2 = 67,108,864 B on the 8 GPUs of the node:
         //     t_a2a = (n−1)·α + (n−1)/n·S/(bw·eff) = 7·3.4 µs + 7/8·S/(450e9·0.82) = 182.933 µs
@@ -94,7 +95,7 @@ private slots:
         //   redoes the attention) + 2·t_a2a + routing = 8.12532 ms; weight gradient lin = 5.29515 ms.
         // The output layer 2·T·h·V = 1073.7 GFLOP (0.99077) → H = 1.74952 ms, in F, I and W.
         const double H = gemm(T, V, h);
-        const double F = L * (lin + att + elem + 2 * a2a + routing) + H;                   // 213.830 ms
+        const double F = L * (lin + att + elem + 2 * a2a + routing) + H; // 213.830 ms
         const double B = L * (lin + 2.5 * att + 2 * elem + att + 2 * a2a + routing) + H + L * lin + H; // 432.954 ms
         // PP = 1: 1F1B is F B F B on one rank, pipeline = m·(F + B) = 1.293569 s.
         // Tail: the dense gradients (attention, norms, router, embeddings) all-reduce over DP 8
@@ -127,7 +128,8 @@ private slots:
         QCOMPARE(ep->bytes_per_call, S);
         QVERIFY2(near(ep->time_s, exposed), qPrintable(versus("all-to-all time", ep->time_s, exposed)));
         QVERIFY2(near(ep->exposed_s, exposed), qPrintable(versus("all-to-all exposed", ep->exposed_s, exposed)));
-        QVERIFY2(near(e.time.exposed_comm_s, exposed + last_bucket), qPrintable(versus("exposed", e.time.exposed_comm_s, exposed + last_bucket)));
+        QVERIFY2(near(e.time.exposed_comm_s, exposed + last_bucket),
+                 qPrintable(versus("exposed", e.time.exposed_comm_s, exposed + last_bucket)));
         QVERIFY2(near(e.time.optimizer_s, optimizer), qPrintable(versus("optimizer", e.time.optimizer_s, optimizer)));
         QVERIFY2(near(e.time.step_s, step), qPrintable(versus("step", e.time.step_s, step)));
         QVERIFY(e.time.bubble_fraction < 1e-9);
@@ -143,7 +145,8 @@ private slots:
         overlapped.parallel.ep_comm_overlap = true;
         const Estimate o = evaluate(overlapped);
         QVERIFY(!o.has("ep_overlap_unavailable"));
-        QVERIFY2(near(o.time.step_s, step - exposed / 2), qPrintable(versus("step with EP overlap", o.time.step_s, step - exposed / 2)));
+        QVERIFY2(near(o.time.step_s, step - exposed / 2),
+                 qPrintable(versus("step with EP overlap", o.time.step_s, step - exposed / 2)));
         QVERIFY2(near(o.time.exposed_comm_s, last_bucket + exposed / 2),
                  qPrintable(versus("exposed with EP overlap", o.time.exposed_comm_s, last_bucket + exposed / 2)));
         // Under a pipeline Megatron needs the interleaved schedule: on 1F1B it is not applied, and
@@ -170,13 +173,15 @@ private slots:
         const double gemm_rate = 989e12 * 0.803 * 0.78, hbm = 3350e9 * 0.9;
         // A GEMM of F FLOPs takes (F + 10e9)/rate (size curve, H100 half size 10 GFLOP).
         const auto gemm = [&](double M, double N, double K) { return (2 * M * N * K + 10e9) / gemm_rate; };
-        const auto moeGemm = [&](const Estimate& e) { return findTerm(e.time.terms, "time.moe_layer_forward_gemm")->value; };
+        const auto moeGemm
+            = [&](const Estimate& e) { return findTerm(e.time.terms, "time.moe_layer_forward_gemm")->value; };
         const auto routing = [&](const Estimate& e) { return findTerm(e.time.terms, "time.moe_routing")->value; };
         const double attention = gemm(T, q + 2 * kv, h) + gemm(T, h, q), router = gemm(T, E, h);
         const double R = 16 * 512;
         const Estimate dropless = evaluate(sc);
         QVERIFY2(near(moeGemm(dropless), attention + gemm(R, 2 * fe, h) + gemm(R, h, fe) + router),
-                 qPrintable(versus("grouped GEMM", moeGemm(dropless), attention + gemm(R, 2 * fe, h) + gemm(R, h, fe) + router)));
+                 qPrintable(versus("grouped GEMM", moeGemm(dropless),
+                                   attention + gemm(R, 2 * fe, h) + gemm(R, h, fe) + router)));
         // Routing per direction: 12·E (router scores) + 4·(1 + k)·h (permute and back) + 8·k·h
         // (sort by local expert after the all-to-all and back) bytes per token.
         QVERIFY(near(routing(dropless), T * (12 * E + 4 * (1 + k) * h + 8 * k * h) / hbm));

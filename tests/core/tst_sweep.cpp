@@ -117,7 +117,8 @@ private slots:
         QCOMPARE(pp.changes[0].what, std::string("gpus"));
         QCOMPARE(pp.changes[0].first, 32LL);
         QCOMPARE(pp.changes[0].last, 256LL);
-        QCOMPARE(pp.changes_note.en, std::string("Along this axis the GPU count changes from 32 to 256 (DP kept at 4)."));
+        QCOMPARE(pp.changes_note.en,
+                 std::string("Along this axis the GPU count changes from 32 to 256 (DP kept at 4)."));
         QCOMPARE(pp.changes_note.zh, std::string("沿此轴，GPU 数从 32 变为 256（DP 保持为 4）。"));
 
         // DP keeps the microbatch count (16), so the global batch follows: 16 · 1 · DP; and the GPUs.
@@ -125,9 +126,11 @@ private slots:
         QCOMPARE(dp.changes.size(), std::size_t(2));
         QCOMPARE(dp.points[0].global_batch, 16LL);
         QCOMPARE(dp.points[2].global_batch, 64LL);
-        QCOMPARE(dp.changes_note.en, std::string("Along this axis the GPU count changes from 8 to 32 and the global batch from 16 "
-                                                 "to 64 (the microbatch count stays at 16)."));
-        QCOMPARE(dp.changes_note.zh, std::string("沿此轴，GPU 数从 8 变为 32，全局批大小从 16 变为 64（微批数保持为 16）。"));
+        QCOMPARE(dp.changes_note.en,
+                 std::string("Along this axis the GPU count changes from 8 to 32 and the global batch from 16 "
+                             "to 64 (the microbatch count stays at 16)."));
+        QCOMPARE(dp.changes_note.zh,
+                 std::string("沿此轴，GPU 数从 8 变为 32，全局批大小从 16 变为 64（微批数保持为 16）。"));
 
         // The micro batch moves nothing else: the GPUs, DP and the global batch stay (the
         // microbatch count m = 64 / (micro batch · 4) is the point of that sweep, not a side effect).

@@ -38,7 +38,9 @@ private slots:
                                  "cli-ddp-13b-oom.parascope.json"}) {
             const Estimate e = evaluate(scenarioFromFile(file));
             const TimeReport& t = e.time;
-            QVERIFY2(std::abs(t.compute_s + t.bubble_s + t.exposed_comm_s + t.optimizer_s - t.step_s) <= 1e-9 * t.step_s, file);
+            QVERIFY2(std::abs(t.compute_s + t.bubble_s + t.exposed_comm_s + t.optimizer_s - t.step_s)
+                         <= 1e-9 * t.step_s,
+                     file);
             double exposed = 0;
             for (const CommEntry& c : e.communication)
                 exposed += c.exposed_s;
@@ -142,7 +144,8 @@ private slots:
             double peak = 0;
             for (const auto& p : points)
                 peak = std::max(peak, p[1].get<double>());
-            QVERIFY2(std::abs(peak - s.total()) <= 1e-6 * s.total(), qPrintable(QStringLiteral("rank %1").arg(lane["rank"].get<int>())));
+            QVERIFY2(std::abs(peak - s.total()) <= 1e-6 * s.total(),
+                     qPrintable(QStringLiteral("rank %1").arg(lane["rank"].get<int>())));
             QCOMPARE(points.front()[1].get<double>(), s.total() - s.activations);
             QCOMPARE(points.back()[1].get<double>(), s.total() - s.activations);
         }
@@ -253,7 +256,9 @@ private slots:
             if (ev["ph"] == "X")
                 tids.insert(ev["tid"].get<int>());
         }
-        QCOMPARE(threads, (std::set<std::string>{"compute", "PP send/recv", "DP collectives", "TP/CP/EP in the layers (exposed)"}));
+        QCOMPARE(
+            threads,
+            (std::set<std::string>{"compute", "PP send/recv", "DP collectives", "TP/CP/EP in the layers (exposed)"}));
         QVERIFY(tids.count(2)); // the DP gradient reduction
         QVERIFY(tids.count(3)); // TP 8 with SP: each op's exposed all-gather / reduce-scatter
     }
@@ -280,10 +285,12 @@ private slots:
         sc.training.global_batch = 8;
         sc.cluster.gpu.gemm_half_flops = 0;
         const double T = 4096, h = 4096, q = 4096, kv = 1024, fe = 14336, E = 8, k = 2;
-        const double flops = 2 * T * h * (q + 2 * kv) / 2 + 2 * T * q * h / 2 + 2 * T * k * 3 * h * fe / 2 + 2 * T * h * E;
+        const double flops
+            = 2 * T * h * (q + 2 * kv) / 2 + 2 * T * q * h / 2 + 2 * T * k * 3 * h * fe / 2 + 2 * T * h * E;
         const GpuSpec& g = sc.cluster.gpu;
         const double expected = flops / (g.peak_bf16_flops * g.gemm_efficiency * g.sustained_clock);
-        for (const auto [ep, etp] : {std::pair{2, 2}, std::pair{2, 1}, std::pair{2, 4}, std::pair{4, 2}, std::pair{4, 1}}) {
+        for (const auto [ep, etp] :
+             {std::pair{2, 2}, std::pair{2, 1}, std::pair{2, 4}, std::pair{4, 2}, std::pair{4, 1}}) {
             Scenario s = sc;
             s.parallel.ep = ep;
             s.parallel.etp = etp;
@@ -334,13 +341,15 @@ private slots:
 
         const double L = 32, T = 4096, s = 4096, h = 4096, q = 4096, kv = 4096, f = 11008, V = 32000, m = 4;
         const double gemm_rate = g.peak_bf16_flops * g.gemm_efficiency * g.sustained_clock;
-        const double attn_rate = g.peak_bf16_flops * g.attention_efficiency * s / (s + g.attention_half_seq) * g.sustained_clock;
+        const double attn_rate
+            = g.peak_bf16_flops * g.attention_efficiency * s / (s + g.attention_half_seq) * g.sustained_clock;
         const double gemm = (2 * T * h * (q + 2 * kv) + 2 * T * q * h + 3 * 2 * T * h * f) / gemm_rate;
         const double attn = T * 2 * s * q / attn_rate;
         const double head = 2 * T * h * V / gemm_rate;
         const double step = m * (L * (3 * gemm + 3.5 * attn) + 3 * head);
         QVERIFY2(std::fabs(e.time.step_s - step) <= 1e-6 * step,
-                 qPrintable(QStringLiteral("engine %1 s, by hand %2 s").arg(e.time.step_s, 0, 'g', 12).arg(step, 0, 'g', 12)));
+                 qPrintable(
+                     QStringLiteral("engine %1 s, by hand %2 s").arg(e.time.step_s, 0, 'g', 12).arg(step, 0, 'g', 12)));
         QVERIFY(e.time.bubble_fraction < 1e-9);
     }
 };

@@ -42,17 +42,24 @@ private slots:
         QCOMPARE(kernelKind("nvjet_tst_192x192_64x4_1x2_h_bz_coopB_NNT"), KernelKind::Gemm);
         QCOMPARE(kernelKind("ampere_bf16_s16816gemm_bf16_128x128_ldg8_f2f_stages_64x3_nn"), KernelKind::Gemm);
         QCOMPARE(kernelKind("void flash_fwd_kernel<Flash_fwd_kernel_traits<128, 128, 64, 4>>"), KernelKind::Attention);
-        QCOMPARE(kernelKind("cudnn_generated_fort_native_sdpa_sm90_flash_fprop_wgmma_f16_knob_3"), KernelKind::Attention);
+        QCOMPARE(kernelKind("cudnn_generated_fort_native_sdpa_sm90_flash_fprop_wgmma_f16_knob_3"),
+                 KernelKind::Attention);
         QCOMPARE(kernelKind("fmha_cutlassF_bf16_aligned_64x64_rf_sm80"), KernelKind::Attention);
-        QCOMPARE(kernelKind("ncclDevKernel_ReduceScatter_Sum_bf16_RING_LL(ncclDevKernelArgsStorage<4096ul>)"), KernelKind::Communication);
-        QCOMPARE(kernelKind("void multi_tensor_apply_kernel<TensorListMetadata<4>, FusedAdamMathFunctor>"), KernelKind::Optimizer);
+        QCOMPARE(kernelKind("ncclDevKernel_ReduceScatter_Sum_bf16_RING_LL(ncclDevKernelArgsStorage<4096ul>)"),
+                 KernelKind::Communication);
+        QCOMPARE(kernelKind("void multi_tensor_apply_kernel<TensorListMetadata<4>, FusedAdamMathFunctor>"),
+                 KernelKind::Optimizer);
         QCOMPARE(kernelKind("void at::native::vectorized_elementwise_kernel<4>"), KernelKind::OtherCompute);
-        QCOMPARE(kernelKind("void at::native::(anonymous namespace)::cunn_SoftMaxForward<4>"), KernelKind::OtherCompute);
+        QCOMPARE(kernelKind("void at::native::(anonymous namespace)::cunn_SoftMaxForward<4>"),
+                 KernelKind::OtherCompute);
 
         QCOMPARE(ncclCollective("ncclDevKernel_AllReduce_Sum_bf16_RING_LL(x)"), std::optional(Collective::AllReduce));
-        QCOMPARE(ncclCollective("ncclKernel_AllGather_RING_LL_Sum_int8_t(ncclWork*)"), std::optional(Collective::AllGather));
-        QCOMPARE(ncclCollective("ncclDevKernel_ReduceScatter_Sum_f32_RING_LL"), std::optional(Collective::ReduceScatter));
-        QCOMPARE(ncclCollective("ncclDevKernel_SendRecv(ncclDevKernelArgsStorage<4096ul>)"), std::optional(Collective::SendRecv));
+        QCOMPARE(ncclCollective("ncclKernel_AllGather_RING_LL_Sum_int8_t(ncclWork*)"),
+                 std::optional(Collective::AllGather));
+        QCOMPARE(ncclCollective("ncclDevKernel_ReduceScatter_Sum_f32_RING_LL"),
+                 std::optional(Collective::ReduceScatter));
+        QCOMPARE(ncclCollective("ncclDevKernel_SendRecv(ncclDevKernelArgsStorage<4096ul>)"),
+                 std::optional(Collective::SendRecv));
         QCOMPARE(ncclCollective("ncclDevKernel_Broadcast_RING_LL"), std::optional(Collective::Broadcast));
         QCOMPARE(ncclCollective("ncclDevKernel_Reduce_Sum_f32_RING_LL"), std::optional(Collective::Reduce));
         QCOMPARE(ncclCollective("sm90_xmma_gemm"), std::optional<Collective>());
@@ -151,7 +158,8 @@ private slots:
         QVERIFY(!readKinetoTrace(nlohmann::json{{"schema", "parascope.scenario/1"}}, {}, errors));
         QVERIFY(errors.at(0).message.find("traceEvents") != std::string::npos);
         errors.clear();
-        const nlohmann::json cpu_only = {{"traceEvents", {{{"ph", "X"}, {"cat", "cpu_op"}, {"name", "aten::mm"}, {"ts", 1}, {"dur", 2}}}}};
+        const nlohmann::json cpu_only
+            = {{"traceEvents", {{{"ph", "X"}, {"cat", "cpu_op"}, {"name", "aten::mm"}, {"ts", 1}, {"dur", 2}}}}};
         QVERIFY(!readKinetoTrace(cpu_only, {}, errors));
         QVERIFY(errors.at(0).message.find("ProfilerActivity.CUDA") != std::string::npos);
         QTemporaryDir dir;

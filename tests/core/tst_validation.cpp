@@ -135,7 +135,8 @@ private slots:
                 QVERIFY2(r.part == (r.id == "mcore_qwen3_235b_tp4_ep8" ? RunPart::Fit : RunPart::Check), r.id.c_str());
         // Every class of the issue is in the check part.
         for (const char* cls : {"dense", "fp8", "fsdp", "long_context", "moe"}) {
-            const auto it = std::find_if(v.check_classes.begin(), v.check_classes.end(), [&](const auto& c) { return c.first == cls; });
+            const auto it = std::find_if(v.check_classes.begin(), v.check_classes.end(),
+                                         [&](const auto& c) { return c.first == cls; });
             QVERIFY2(it != v.check_classes.end() && it->second.evaluated >= 4, cls);
         }
     }
@@ -143,8 +144,9 @@ private slots:
     // Every bound the tests read is in the table, a number in (0, 1].
     void boundsAreWrittenOnce()
     {
-        for (const char* name : {"check.mape", "check.max_abs_error", "fit.mape", "fit.max_abs_error", "fit_without_zero3.mape",
-                                 "fit_without_zero3.max_abs_error", "target.check.mape", "target.check.max_abs_error"}) {
+        for (const char* name :
+             {"check.mape", "check.max_abs_error", "fit.mape", "fit.max_abs_error", "fit_without_zero3.mape",
+              "fit_without_zero3.max_abs_error", "target.check.mape", "target.check.max_abs_error"}) {
             const double b = bound(name);
             QVERIFY2(b > 0 && b <= 1, name);
         }
@@ -227,7 +229,9 @@ private slots:
     {
         // The same run twice: its peak measured as allocated (a target: MAPE) and as the caching
         // allocator's max reserved (an upper bound, summarised apart). 7B on DP 8, ZeRO-1.
-        const nlohmann::json scenario = {{"schema", "parascope.scenario/1"}, {"model", "llama2-7b"}, {"cluster", "dgx-a100-80g"},
+        const nlohmann::json scenario = {{"schema", "parascope.scenario/1"},
+                                         {"model", "llama2-7b"},
+                                         {"cluster", "dgx-a100-80g"},
                                          {"parallel", {{"dp", 8}, {"zero", 1}}},
                                          {"training", {{"global_batch", 64}, {"seq_len", 4096}, {"micro_batch", 1}}}};
         const auto run = [&](const char* id, double gib, const char* kind) {
@@ -238,7 +242,8 @@ private slots:
         };
         std::vector<InputError> errors;
         const ValidationSummary v = validateRuns(
-            {{"schema", kRunsSchema}, {"runs", {run("allocated", 40, nullptr), run("reserved", 70, "reserved"), run("tight", 1, "reserved")}}},
+            {{"schema", kRunsSchema},
+             {"runs", {run("allocated", 40, nullptr), run("reserved", 70, "reserved"), run("tight", 1, "reserved")}}},
             errors);
         QVERIFY2(errors.empty(), errors.empty() ? "" : errors.front().text().c_str());
         const double predicted = v.rows[0].predicted_peak_gib;
@@ -262,11 +267,16 @@ private slots:
         // model FLOPs less half the scores' 3·B·s·L·4·s·q. Llama-2 7B on DP 8, B 64, s 4096
         // (L 32, q 4096): 3·64·4096·32·4·4096·4096/2 = 8.4442e14 fewer FLOPs; at 200 TFLOP/s
         // per GPU on 8 GPUs the step is (model − that)/(200e12·8).
-        const nlohmann::json scenario = {{"schema", "parascope.scenario/1"}, {"model", "llama2-7b"}, {"cluster", "dgx-a100-80g"},
+        const nlohmann::json scenario = {{"schema", "parascope.scenario/1"},
+                                         {"model", "llama2-7b"},
+                                         {"cluster", "dgx-a100-80g"},
                                          {"parallel", {{"dp", 8}}},
                                          {"training", {{"global_batch", 64}, {"seq_len", 4096}, {"micro_batch", 1}}}};
-        const nlohmann::json run = {{"id", "causal"}, {"source", "s"}, {"scenario", scenario},
-                                    {"measured", {{"model_tflops_per_gpu", 200}, {"flops_convention", "megatron_causal"}}}};
+        const nlohmann::json run
+            = {{"id", "causal"},
+               {"source", "s"},
+               {"scenario", scenario},
+               {"measured", {{"model_tflops_per_gpu", 200}, {"flops_convention", "megatron_causal"}}}};
         std::vector<InputError> errors;
         const ValidationSummary v = validateRuns({{"schema", kRunsSchema}, {"runs", {run}}}, errors);
         QVERIFY(errors.empty());
@@ -287,23 +297,29 @@ private slots:
                 all += e.text() + "\n";
             return all;
         };
-        const std::string scenario = R"({"schema":"parascope.scenario/1","model":"llama2-7b","cluster":"dgx-a100-80g"})";
+        const std::string scenario
+            = R"({"schema":"parascope.scenario/1","model":"llama2-7b","cluster":"dgx-a100-80g"})";
         // No scenario; two measured figures; TFLOP/s without its convention; a bad scenario field.
         QVERIFY(errorsOf(R"({"schema":"parascope.runs/1","runs":[{"id":"a","source":"s","measured":{"step_s":1}}]})")
-                    .find("runs[0].scenario: is required") != std::string::npos);
+                    .find("runs[0].scenario: is required")
+                != std::string::npos);
         QVERIFY(errorsOf(R"({"schema":"parascope.runs/1","runs":[{"id":"a","source":"s","scenario":)" + scenario
                          + R"(,"measured":{"step_s":1,"mfu":0.5}}]})")
-                    .find("runs[0].measured: needs exactly one of") != std::string::npos);
+                    .find("runs[0].measured: needs exactly one of")
+                != std::string::npos);
         QVERIFY(errorsOf(R"({"schema":"parascope.runs/1","runs":[{"id":"a","source":"s","scenario":)" + scenario
                          + R"(,"measured":{"model_tflops_per_gpu":100}}]})")
-                    .find("runs[0].measured.flops_convention: is required") != std::string::npos);
-        const std::string bad = errorsOf(R"({"schema":"parascope.runs/1","runs":[{"id":"a","source":"s","scenario":)"
-                                         R"({"schema":"parascope.scenario/1","model":"llama2-7b","cluster":"dgx-a100-80g",)"
-                                         R"("parallel":{"tp":0}},"measured":{"step_s":1}}]})");
+                    .find("runs[0].measured.flops_convention: is required")
+                != std::string::npos);
+        const std::string bad
+            = errorsOf(R"({"schema":"parascope.runs/1","runs":[{"id":"a","source":"s","scenario":)"
+                       R"({"schema":"parascope.scenario/1","model":"llama2-7b","cluster":"dgx-a100-80g",)"
+                       R"("parallel":{"tp":0}},"measured":{"step_s":1}}]})");
         QVERIFY2(bad.find("runs[0].scenario.parallel.tp") != std::string::npos, bad.c_str());
         QVERIFY(errorsOf(R"({"schema":"parascope.runs/1","runs":[{"id":"a","source":"s","scenario":)" + scenario
                          + R"(,"measured":{"step_s":1},"tuned":true}]})")
-                    .find("runs[0].tuned: unknown key") != std::string::npos);
+                    .find("runs[0].tuned: unknown key")
+                != std::string::npos);
     }
 
     void falseOutOfMemory()
@@ -332,10 +348,11 @@ private slots:
     {
         // An unknown part or a part that is not a string is an input error with its path, like
         // every other field; a run without a part is accepted and counts in neither part.
-        const nlohmann::json run = {{"id", "x"}, {"source", "s"},
-                                    {"scenario", {{"schema", "parascope.scenario/1"}, {"model", "llama2-7b"},
-                                                  {"cluster", "dgx-a100-80g"}}},
-                                    {"measured", {{"step_s", 10}}}};
+        const nlohmann::json run
+            = {{"id", "x"},
+               {"source", "s"},
+               {"scenario", {{"schema", "parascope.scenario/1"}, {"model", "llama2-7b"}, {"cluster", "dgx-a100-80g"}}},
+               {"measured", {{"step_s", 10}}}};
         nlohmann::json bad = run, number = run, none = run;
         bad["part"] = "train";
         number["part"] = 1;

@@ -89,8 +89,9 @@ private slots:
     {
         // "stability" in a scenario: read, written back only when it differs from the defaults,
         // and out-of-range values named by their path.
-        const Scenario sc = scenarioFromJson(R"({"schema":"parascope.scenario/1","model":"llama2-7b","cluster":"dgx-h100",)"
-                                             R"("stability":{"failures_per_gpu_day":0.002,"restart_min":5,"checkpoint_write_gbps_per_node":10}})");
+        const Scenario sc = scenarioFromJson(
+            R"({"schema":"parascope.scenario/1","model":"llama2-7b","cluster":"dgx-h100",)"
+            R"("stability":{"failures_per_gpu_day":0.002,"restart_min":5,"checkpoint_write_gbps_per_node":10}})");
         QCOMPARE(sc.stability.failures_per_gpu_day, 0.002);
         QCOMPARE(sc.stability.restart_s, 300.0);
         QCOMPARE(sc.stability.checkpoint_write_bytes_per_s_per_node, 10e9);
@@ -98,7 +99,8 @@ private slots:
         QVERIFY(!scenarioToJson(presetScenario("llama2-7b", "dgx-h100", 1, 1, 1)).contains("stability"));
         std::vector<InputError> errors;
         const auto j = parseJsonText(R"({"schema":"parascope.scenario/1","model":"llama2-7b","cluster":"dgx-h100",)"
-                                     R"("stability":{"failures_per_gpu_day":2,"mtbf":1}})", errors);
+                                     R"("stability":{"failures_per_gpu_day":2,"mtbf":1}})",
+                                     errors);
         QVERIFY(j && !readScenario(*j, errors));
         QCOMPARE(int(errors.size()), 2);
         QCOMPARE(errors[0].path, std::string("stability.failures_per_gpu_day"));

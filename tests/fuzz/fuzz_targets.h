@@ -95,9 +95,10 @@ inline void measurementFile(const std::string& bytes)
             // One scenario, evaluated once: the comparison, not the engine, is under test here.
             static const Scenario sc = [] {
                 std::vector<InputError> e;
-                return *readScenario(nlohmann::json::parse(R"({"schema":"parascope.scenario/1","model":"llama2-7b",)"
-                                                           R"("cluster":"dgx-h100","parallel":{"tp":2,"pp":2,"dp":2}})"),
-                                     e);
+                return *readScenario(
+                    nlohmann::json::parse(R"({"schema":"parascope.scenario/1","model":"llama2-7b",)"
+                                          R"("cluster":"dgx-h100","parallel":{"tp":2,"pp":2,"dp":2}})"),
+                    e);
             }();
             static const Estimate est = evaluate(sc);
             (void)traceComparisonToJson(sc, *trace, compareWithTrace(sc, est, *trace)).dump();

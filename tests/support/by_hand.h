@@ -14,11 +14,17 @@
 namespace parascope::test {
 
 // |engine − hand| ≤ rel·|hand|.
-inline bool near(double engine, double hand, double rel = 1e-9) { return std::fabs(engine - hand) <= rel * std::fabs(hand); }
+inline bool near(double engine, double hand, double rel = 1e-9)
+{
+    return std::fabs(engine - hand) <= rel * std::fabs(hand);
+}
 
 inline QString versus(const char* what, double engine, double hand)
 {
-    return QStringLiteral("%1: engine %2, by hand %3").arg(QLatin1String(what)).arg(engine, 0, 'g', 15).arg(hand, 0, 'g', 15);
+    return QStringLiteral("%1: engine %2, by hand %3")
+        .arg(QLatin1String(what))
+        .arg(engine, 0, 'g', 15)
+        .arg(hand, 0, 'g', 15);
 }
 
 // Llama-2 7B (L 32, h = q = kv = 4096, a 32 heads of 128, f 11008 SwiGLU) on the DGX H100 preset

@@ -9,10 +9,7 @@
 namespace parascope::test::classroom {
 
 // A scenario from JSON text (tests/support: fails the test on an input error).
-inline Scenario scenario(const std::string& json)
-{
-    return test::scenarioFromJson(json);
-}
+inline Scenario scenario(const std::string& json) { return test::scenarioFromJson(json); }
 
 // Llama-2 7B on PP 4 with 8 microbatches of one sequence: valid, fits, a visible bubble.
 inline Scenario sevenB()

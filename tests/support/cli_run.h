@@ -18,10 +18,7 @@ inline Run run(const QStringList& args)
     return runProcess(QStringLiteral(PARASCOPE_CLI), args, QProcessEnvironment::systemEnvironment(), 60000);
 }
 
-inline QString data(const char* name)
-{
-    return QStringLiteral(PARASCOPE_TEST_DATA "/") + QString::fromUtf8(name);
-}
+inline QString data(const char* name) { return QStringLiteral(PARASCOPE_TEST_DATA "/") + QString::fromUtf8(name); }
 
 inline QString defaultScenario()
 {

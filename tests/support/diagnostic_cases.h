@@ -12,10 +12,10 @@
 namespace parascope::test {
 
 struct Case {
-    const char* file;     // under tests/data
-    const char* code;     // the diagnostic it must raise
+    const char* file; // under tests/data
+    const char* code; // the diagnostic it must raise
     const char* severity; // "error" | "warning"
-    int stage;            // the pipeline stage the diagnostic names (−1: none)
+    int stage; // the pipeline stage the diagnostic names (−1: none)
     // Other error-severity codes the file raises on purpose (the file is otherwise valid and fits).
     std::vector<std::string> other_errors;
     // A change made after reading, for what only an edited scenario can hold (the reader refuses
@@ -35,7 +35,10 @@ inline const std::vector<Case>& cases()
         {"diag-gpu_count_mismatch-partial-node.parascope.json", "gpu_count_mismatch", "warning", -1, {}},
         // Llama-2 13B has 40 heads; 40 % 16 = 8 ≠ 0. Its 40 KV heads (MHA) fail the same way, so
         // kv_heads_not_divisible_by_tp comes too (any TP dividing the KV heads divides the heads).
-        {"diag-heads_not_divisible_by_tp.parascope.json", "heads_not_divisible_by_tp", "error", -1,
+        {"diag-heads_not_divisible_by_tp.parascope.json",
+         "heads_not_divisible_by_tp",
+         "error",
+         -1,
          {"kv_heads_not_divisible_by_tp"}},
         // Llama-2 70B: 64 heads % 16 = 0, but its 8 KV heads (GQA groups) % 16 = 8 ≠ 0.
         {"diag-kv_heads_not_divisible_by_tp.parascope.json", "kv_heads_not_divisible_by_tp", "error", -1, {}},
@@ -47,17 +50,31 @@ inline const std::vector<Case>& cases()
         // parallel.stage_layers [19, 20, 20, 19] add up to 78, Llama-2 70B has 80: an error. A file
         // saying so is refused by the reader (tests/data/bad-stage_layers-sum); the app can still
         // hold it after a model change, so the file has a valid [20, 20, 20, 20] and the test edits it.
-        {"diag-layers_not_divisible_by_pp-stage-layers.parascope.json", "layers_not_divisible_by_pp", "error", -1, {},
-         [](Scenario& sc) { sc.parallel.stage_layers = {19, 20, 20, 19}; }},
+        {"diag-layers_not_divisible_by_pp-stage-layers.parascope.json",
+         "layers_not_divisible_by_pp",
+         "error",
+         -1,
+         {},
+         [](Scenario& sc) {
+             sc.parallel.stage_layers = {19, 20, 20, 19};
+         }},
         // Interleaved with PP·VPP = 4·3 = 12 and 32 layers: 32 % 12 = 8 ≠ 0: chunks of 3 and 2
         // layers, possible with an explicit layout (Megatron-Core), so a warning. (Microbatches
         // 256/(1·4) = 64, a multiple of PP = 4, so only the VPP rule fires.)
         {"diag-vpp_not_divisible.parascope.json", "vpp_not_divisible", "warning", -1, {}},
         // Interleaved needs two chunks per GPU at least: VPP = 1 is an error; so is a chunk
         // without a layer (PP·VPP = 4·16 = 64 virtual stages for 32 layers).
-        {"diag-vpp_not_divisible.parascope.json", "vpp_not_divisible", "error", -1, {},
+        {"diag-vpp_not_divisible.parascope.json",
+         "vpp_not_divisible",
+         "error",
+         -1,
+         {},
          [](Scenario& sc) { sc.parallel.vpp = 1; }},
-        {"diag-vpp_not_divisible.parascope.json", "vpp_not_divisible", "error", -1, {},
+        {"diag-vpp_not_divisible.parascope.json",
+         "vpp_not_divisible",
+         "error",
+         -1,
+         {},
          [](Scenario& sc) { sc.parallel.vpp = 16; }},
         // Parameters offloaded to the CPU with ZeRO-2: every GPU keeps a full copy, so nothing
         // could move; FSDP's CPUOffload(offload_params) needs sharded parameters.
@@ -88,8 +105,11 @@ inline const std::vector<Case>& cases()
         // DualPipe pairs rank r with rank PP−1−r: PP = 3 is odd.
         {"diag-dualpipe_needs_even_pp.parascope.json", "dualpipe_needs_even_pp", "error", -1, {}},
         // Interleaved PP4 VPP2 (32 layers % 8 = 0, fine), m = 40 / (1·4) = 10 and 10 % 4 = 2 ≠ 0.
-        {"diag-interleaved_needs_microbatch_multiple.parascope.json", "interleaved_needs_microbatch_multiple", "error",
-         -1, {}},
+        {"diag-interleaved_needs_microbatch_multiple.parascope.json",
+         "interleaved_needs_microbatch_multiple",
+         "error",
+         -1,
+         {}},
         // PP = 8 with m = 64 / (1·8) = 8 microbatches: 1F1B idles (p−1)/(m+p−1) = 7/15 = 47 % of
         // compute + bubble; with the exposed communication in the step still ≈ 41 % > 25 %.
         {"diag-large_bubble.parascope.json", "large_bubble", "warning", -1, {}},

@@ -14,7 +14,7 @@
 namespace parascope::test {
 
 struct HostileFile {
-    QString name;     // test row
+    QString name; // test row
     QString path;
     QString expected; // a fragment of the error message
 };
@@ -31,15 +31,16 @@ inline QString writeFile(const QTemporaryDir& dir, const QString& name, const QB
 // A scenario with one `parallel` member replaced by `value` (raw JSON text).
 inline QByteArray scenarioWith(const QByteArray& parallel_member)
 {
-    return R"({"schema":"parascope.scenario/1","model":"llama2-7b","cluster":"dgx-a100-80g","parallel":{)" + parallel_member
-         + "}}";
+    return R"({"schema":"parascope.scenario/1","model":"llama2-7b","cluster":"dgx-a100-80g","parallel":{)"
+        + parallel_member + "}}";
 }
 
 inline std::vector<HostileFile> hostileFiles(const QTemporaryDir& dir)
 {
     std::vector<HostileFile> out;
     const auto add = [&](const char* name, const QByteArray& bytes, const char* expected) {
-        out.push_back({QString::fromUtf8(name), writeFile(dir, QString::fromUtf8(name) + QStringLiteral(".parascope.json"), bytes),
+        out.push_back({QString::fromUtf8(name),
+                       writeFile(dir, QString::fromUtf8(name) + QStringLiteral(".parascope.json"), bytes),
                        QString::fromUtf8(expected)});
     };
     add("empty", QByteArray(), "empty");
@@ -55,12 +56,14 @@ inline std::vector<HostileFile> hostileFiles(const QTemporaryDir& dir)
     add("negative count", scenarioWith(R"("dp": -8)"), "parallel.dp");
     add("zero count", scenarioWith(R"("pp": 0)"), "parallel.pp");
     add("wrong type", scenarioWith(R"("tp": "eight")"), "parallel.tp");
-    add("wrong container", R"({"schema":"parascope.scenario/1","model":"llama2-7b","cluster":"dgx-a100-80g","parallel":[8]})",
-        "parallel");
+    add("wrong container",
+        R"({"schema":"parascope.scenario/1","model":"llama2-7b","cluster":"dgx-a100-80g","parallel":[8]})", "parallel");
     add("not a scenario", R"([1, 2, 3])", "object");
-    out.push_back({QStringLiteral("directory"), dir.filePath(QStringLiteral("folder.parascope.json")), QStringLiteral("directory")});
+    out.push_back({QStringLiteral("directory"), dir.filePath(QStringLiteral("folder.parascope.json")),
+                   QStringLiteral("directory")});
     QDir(dir.path()).mkdir(QStringLiteral("folder.parascope.json"));
-    out.push_back({QStringLiteral("missing"), dir.filePath(QStringLiteral("missing.parascope.json")), QStringLiteral("no such file")});
+    out.push_back({QStringLiteral("missing"), dir.filePath(QStringLiteral("missing.parascope.json")),
+                   QStringLiteral("no such file")});
 #ifdef Q_OS_LINUX
     out.push_back({QStringLiteral("device"), QStringLiteral("/dev/zero"), QStringLiteral("not a regular file")});
 #endif

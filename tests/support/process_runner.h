@@ -16,7 +16,8 @@ struct ProcessRun {
 };
 
 inline ProcessRun runProcess(const QString& program, const QStringList& args,
-                             const QProcessEnvironment& env = QProcessEnvironment::systemEnvironment(), int timeout_ms = 120000)
+                             const QProcessEnvironment& env = QProcessEnvironment::systemEnvironment(),
+                             int timeout_ms = 120000)
 {
     QProcess p;
     p.setProcessEnvironment(env);

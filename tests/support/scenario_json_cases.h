@@ -71,9 +71,6 @@ inline std::optional<Scenario> read(const std::string& text, std::vector<InputEr
     return readScenario(*j, errors);
 }
 
-inline QByteArray utf8(const std::string& s)
-{
-    return QByteArray::fromStdString(s);
-}
+inline QByteArray utf8(const std::string& s) { return QByteArray::fromStdString(s); }
 
 } // namespace parascope::test

@@ -9,10 +9,7 @@
 namespace parascope::test::views {
 
 // A scenario from JSON text (tests/support: fails the test on an input error).
-inline Scenario scenario(const std::string& json)
-{
-    return test::scenarioFromJson(json);
-}
+inline Scenario scenario(const std::string& json) { return test::scenarioFromJson(json); }
 
 // The README's scenario: Llama-2 70B on 512 A100-80GB (TP 8 · PP 8 · DP 8), 512 sequences of 4096.
 // Its search has fitting cells from 9.85 s to 28 s and cells where nothing fits (TP 1 · PP 2).

@@ -36,10 +36,7 @@ using parascope::test::classroom::sevenB;
 
 namespace {
 
-QList<QDockWidget*> docks(const MainWindow& w)
-{
-    return w.findChildren<QDockWidget*>();
-}
+QList<QDockWidget*> docks(const MainWindow& w) { return w.findChildren<QDockWidget*>(); }
 
 } // namespace
 
@@ -79,7 +76,10 @@ private slots:
                 w.showTab(tab);
                 const QSize min = w.minimumSizeHint();
                 QVERIFY2(min.width() <= 1024 && min.height() <= 768,
-                         qPrintable(QStringLiteral("%1 presenter: %2×%3").arg(QLatin1String(lang)).arg(min.width()).arg(min.height())));
+                         qPrintable(QStringLiteral("%1 presenter: %2×%3")
+                                        .arg(QLatin1String(lang))
+                                        .arg(min.width())
+                                        .arg(min.height())));
             }
             w.showTab(MainWindow::Tab::Explorer);
             // Esc leaves it: the panels, the font and the window come back.
@@ -185,23 +185,74 @@ private slots:
         // once names (presets), units and the course's standard abbreviations are taken out, no
         // Latin word is left (zh-terminology.md keeps TP/PP/DP/CP/EP/VPP/SP, GPU, MFU, ZeRO,
         // NVLink, the collectives' one spelling, and "rank").
-        static const QStringList allowed = {
-            QStringLiteral("TP"), QStringLiteral("PP"), QStringLiteral("DP"), QStringLiteral("CP"), QStringLiteral("EP"),
-            QStringLiteral("VPP"), QStringLiteral("SP"), QStringLiteral("GPU"), QStringLiteral("CPU"), QStringLiteral("MFU"), QStringLiteral("ZeRO"),
-            QStringLiteral("GiB"), QStringLiteral("MiB"), QStringLiteral("KiB"), QStringLiteral("TiB"), QStringLiteral("ms"),
-            QStringLiteral("AllReduce"), QStringLiteral("AllGather"), QStringLiteral("ReduceScatter"), QStringLiteral("NVLink"),
-            QStringLiteral("PCIe"), QStringLiteral("GPipe"), QStringLiteral("DualPipeV"), QStringLiteral("DualPipe"), QStringLiteral("OOM"),
-            QStringLiteral("rank"), QStringLiteral("Flash"), QStringLiteral("Attention"), QStringLiteral("ParaScope"),
-            QStringLiteral("JSON"), QStringLiteral("CSV"), QStringLiteral("PNG"), QStringLiteral("SVG"), QStringLiteral("PDF"), QStringLiteral("Chrome"),
-            QStringLiteral("English")};
-        QStringList names = {QStringLiteral("All-to-All"), QStringLiteral("ZB-H1"), QStringLiteral("ZB-V"), QStringLiteral("tokens/s"),
-                             QStringLiteral("Tokens/s"), QStringLiteral("1F1B"), QStringLiteral("BF16"), QStringLiteral("FP16"),
-                             QStringLiteral("FP8"), QStringLiteral("MXFP8"), QStringLiteral("Ulysses"), QStringLiteral("P2P"), QStringLiteral("FP32"), QStringLiteral("PP 4"),
-                             QStringLiteral("cuDNN / FA3"), QStringLiteral("FA2"), QStringLiteral("PyTorch SDPA"), QStringLiteral("cuDNN"),
-                             QStringLiteral("Transformer Engine"), QStringLiteral("Hopper"), QStringLiteral("FlashAttention-3"),
-                             QStringLiteral("FlashAttention-2"), QStringLiteral("DeepEP"), QStringLiteral("torchtitan"),
-                             QStringLiteral("PP 2"), QStringLiteral("Hugging Face"), QStringLiteral("config.json"), QStringLiteral("ZeRO-Offload"), QStringLiteral("FSDP"), QStringLiteral("PCIe"),
-                             QStringLiteral("PyTorch Profiler"), QStringLiteral("MoE")};
+        static const QStringList allowed = {QStringLiteral("TP"),
+                                            QStringLiteral("PP"),
+                                            QStringLiteral("DP"),
+                                            QStringLiteral("CP"),
+                                            QStringLiteral("EP"),
+                                            QStringLiteral("VPP"),
+                                            QStringLiteral("SP"),
+                                            QStringLiteral("GPU"),
+                                            QStringLiteral("CPU"),
+                                            QStringLiteral("MFU"),
+                                            QStringLiteral("ZeRO"),
+                                            QStringLiteral("GiB"),
+                                            QStringLiteral("MiB"),
+                                            QStringLiteral("KiB"),
+                                            QStringLiteral("TiB"),
+                                            QStringLiteral("ms"),
+                                            QStringLiteral("AllReduce"),
+                                            QStringLiteral("AllGather"),
+                                            QStringLiteral("ReduceScatter"),
+                                            QStringLiteral("NVLink"),
+                                            QStringLiteral("PCIe"),
+                                            QStringLiteral("GPipe"),
+                                            QStringLiteral("DualPipeV"),
+                                            QStringLiteral("DualPipe"),
+                                            QStringLiteral("OOM"),
+                                            QStringLiteral("rank"),
+                                            QStringLiteral("Flash"),
+                                            QStringLiteral("Attention"),
+                                            QStringLiteral("ParaScope"),
+                                            QStringLiteral("JSON"),
+                                            QStringLiteral("CSV"),
+                                            QStringLiteral("PNG"),
+                                            QStringLiteral("SVG"),
+                                            QStringLiteral("PDF"),
+                                            QStringLiteral("Chrome"),
+                                            QStringLiteral("English")};
+        QStringList names = {QStringLiteral("All-to-All"),
+                             QStringLiteral("ZB-H1"),
+                             QStringLiteral("ZB-V"),
+                             QStringLiteral("tokens/s"),
+                             QStringLiteral("Tokens/s"),
+                             QStringLiteral("1F1B"),
+                             QStringLiteral("BF16"),
+                             QStringLiteral("FP16"),
+                             QStringLiteral("FP8"),
+                             QStringLiteral("MXFP8"),
+                             QStringLiteral("Ulysses"),
+                             QStringLiteral("P2P"),
+                             QStringLiteral("FP32"),
+                             QStringLiteral("PP 4"),
+                             QStringLiteral("cuDNN / FA3"),
+                             QStringLiteral("FA2"),
+                             QStringLiteral("PyTorch SDPA"),
+                             QStringLiteral("cuDNN"),
+                             QStringLiteral("Transformer Engine"),
+                             QStringLiteral("Hopper"),
+                             QStringLiteral("FlashAttention-3"),
+                             QStringLiteral("FlashAttention-2"),
+                             QStringLiteral("DeepEP"),
+                             QStringLiteral("torchtitan"),
+                             QStringLiteral("PP 2"),
+                             QStringLiteral("Hugging Face"),
+                             QStringLiteral("config.json"),
+                             QStringLiteral("ZeRO-Offload"),
+                             QStringLiteral("FSDP"),
+                             QStringLiteral("PCIe"),
+                             QStringLiteral("PyTorch Profiler"),
+                             QStringLiteral("MoE")};
         for (const char* kind : {"models", "clusters", "gpus", "lessons"})
             for (const PresetInfo& p : listPresets(kind)) {
                 names << QString::fromStdString(p.id) << QString::fromStdString(p.name);
@@ -211,11 +262,12 @@ private slots:
         std::sort(names.begin(), names.end(), [](const QString& a, const QString& b) { return a.size() > b.size(); });
         const auto englishWords = [&](QString text) {
             text.remove(QRegularExpression(QStringLiteral("<[^>]*>"))); // HTML tags
-            text.remove(QLatin1Char('&'));                              // mnemonics
+            text.remove(QLatin1Char('&')); // mnemonics
             for (const QString& n : names)
                 if (!n.isEmpty())
                     text.replace(n, QStringLiteral(" "));
-            text.replace(QRegularExpression(QStringLiteral(R"([A-Za-z0-9\-]*[A-Za-z0-9](?:[_.][A-Za-z0-9\-]+)+)")), QStringLiteral(" "));
+            text.replace(QRegularExpression(QStringLiteral(R"([A-Za-z0-9\-]*[A-Za-z0-9](?:[_.][A-Za-z0-9\-]+)+)")),
+                         QStringLiteral(" "));
             text.replace(QRegularExpression(QStringLiteral(R"(\b(?:TP|PP|DP|CP|EP|VPP)\d+\b)")), QStringLiteral(" "));
             QStringList left;
             static const QRegularExpression word(QStringLiteral("[A-Za-z]{2,}"));
@@ -275,11 +327,14 @@ private slots:
             }
             for (const QString& t : texts) {
                 const QStringList left = englishWords(t);
-                QVERIFY2(left.isEmpty(), qPrintable(QStringLiteral("%1: \"%2\" has untranslated %3").arg(QLatin1String(when), t, left.join(QStringLiteral(", ")))));
+                QVERIFY2(left.isEmpty(),
+                         qPrintable(QStringLiteral("%1: \"%2\" has untranslated %3")
+                                        .arg(QLatin1String(when), t, left.join(QStringLiteral(", ")))));
             }
         };
         check("default scenario");
-        w.model()->setScenario(scenario(R"({"schema":"parascope.scenario/1","model":"llama2-70b","cluster":"dgx-a100-80g",
+        w.model()->setScenario(
+            scenario(R"({"schema":"parascope.scenario/1","model":"llama2-70b","cluster":"dgx-a100-80g",
             "parallel":{"tp":1,"pp":1,"dp":16},"training":{"seq_len":4096,"micro_batch":1,"global_batch":64}})"));
         QTRY_VERIFY_WITH_TIMEOUT(!w.diagnosticsPanel()->adviceRunning(), 20000);
         check("out of memory, with advice");
@@ -304,15 +359,16 @@ private slots:
             for (const char* lang : {"zh", "en"}) {
                 const QString out = dir.filePath(QStringLiteral("shot.png"));
                 QProcess p;
-                p.start(QStringLiteral(PARASCOPE_GUI), {QStringLiteral("--screenshot"), out, QStringLiteral("--window-size"),
-                                                        QLatin1String(size), QStringLiteral("--presenter"),
-                                                        QStringLiteral("--lang"), QLatin1String(lang)});
+                p.start(QStringLiteral(PARASCOPE_GUI),
+                        {QStringLiteral("--screenshot"), out, QStringLiteral("--window-size"), QLatin1String(size),
+                         QStringLiteral("--presenter"), QStringLiteral("--lang"), QLatin1String(lang)});
                 QVERIFY(p.waitForFinished(60000));
                 QCOMPARE(p.exitCode(), 0);
                 const QString err = QString::fromLocal8Bit(p.readAllStandardError());
                 QVERIFY2(!err.contains(QStringLiteral("needs at least")), qPrintable(err));
-                QCOMPARE(QImage(out).size(), QSize(QString::fromLatin1(size).section(QLatin1Char('x'), 0, 0).toInt(),
-                                                   QString::fromLatin1(size).section(QLatin1Char('x'), 1, 1).toInt()));
+                QCOMPARE(QImage(out).size(),
+                         QSize(QString::fromLatin1(size).section(QLatin1Char('x'), 0, 0).toInt(),
+                               QString::fromLatin1(size).section(QLatin1Char('x'), 1, 1).toInt()));
             }
     }
 };

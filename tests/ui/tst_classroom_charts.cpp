@@ -59,13 +59,16 @@ private slots:
         const QString all = rows.join(QLatin1Char('\n'));
         // The course's spelling of the collectives and Chinese purposes and links, never the
         // report's codes (reduce_scatter, activations, network).
-        for (const char* code : {"reduce_scatter", "all_gather", "all_reduce", "activations", "gradients", "network", "send_recv"})
+        for (const char* code :
+             {"reduce_scatter", "all_gather", "all_reduce", "activations", "gradients", "network", "send_recv"})
             QVERIFY2(!all.contains(QLatin1String(code)), qPrintable(all));
-        QVERIFY2(all.contains(QStringLiteral("ReduceScatter")) || all.contains(QStringLiteral("AllReduce")), qPrintable(all));
+        QVERIFY2(all.contains(QStringLiteral("ReduceScatter")) || all.contains(QStringLiteral("AllReduce")),
+                 qPrintable(all));
         QVERIFY2(all.contains(QStringLiteral("激活")) || all.contains(QStringLiteral("梯度")), qPrintable(all));
         // Each row says its bytes per GPU and its calls per step.
         for (const QString& row : rows)
-            QVERIFY2((row.contains(QStringLiteral("GiB")) || row.contains(QStringLiteral("MiB")) || row.contains(QStringLiteral("KiB")))
+            QVERIFY2((row.contains(QStringLiteral("GiB")) || row.contains(QStringLiteral("MiB"))
+                      || row.contains(QStringLiteral("KiB")))
                          && row.contains(QStringLiteral("次")),
                      qPrintable(row));
         // A lower chart sums what does not fit into one last row ("the other k") instead of
@@ -102,7 +105,8 @@ private slots:
         const Estimate& e = w.model()->estimate();
         QCOMPARE(e.microbatches, 8LL);
         const QString title = w.timelineChart()->title();
-        QVERIFY2(title.contains(QStringLiteral("simulated %1 %").arg(e.time.bubble_fraction * 100, 0, 'f', 1)), qPrintable(title));
+        QVERIFY2(title.contains(QStringLiteral("simulated %1 %").arg(e.time.bubble_fraction * 100, 0, 'f', 1)),
+                 qPrintable(title));
         QVERIFY2(title.contains(QStringLiteral("(p−1)/(m+p−1) = 27.3 %")), qPrintable(title));
         QVERIFY2(title.startsWith(QStringLiteral("1F1B")), qPrintable(title));
     }
@@ -122,7 +126,8 @@ private slots:
         const double stage0 = w.model()->estimate().memory.stages[0].total() / double(1ull << 30);
         QCOMPARE(labels.first(), QString::number(stage0, 'f', 1));
         // Llama-2 70B on one stage of one GPU does not fit: the bar says so itself.
-        w.model()->setScenario(scenario(R"({"schema":"parascope.scenario/1","model":"llama2-70b","cluster":"dgx-a100-80g",
+        w.model()->setScenario(
+            scenario(R"({"schema":"parascope.scenario/1","model":"llama2-70b","cluster":"dgx-a100-80g",
             "parallel":{"tp":1,"pp":1,"dp":1},"training":{"seq_len":4096,"micro_batch":1,"global_batch":1}})"));
         w.model()->flush();
         QApplication::processEvents();
@@ -144,7 +149,8 @@ private slots:
         }
         // Llama-2 70B on 16 GPUs with plain DDP does not fit: the panel lists changes the engine
         // evaluated; applying the first makes it fit.
-        w.model()->setScenario(scenario(R"({"schema":"parascope.scenario/1","model":"llama2-70b","cluster":"dgx-a100-80g",
+        w.model()->setScenario(
+            scenario(R"({"schema":"parascope.scenario/1","model":"llama2-70b","cluster":"dgx-a100-80g",
             "parallel":{"tp":1,"pp":1,"dp":16},"training":{"seq_len":4096,"micro_batch":1,"global_batch":64}})"));
         w.model()->flush();
         QVERIFY(!w.model()->estimate().memory.fits);
@@ -218,7 +224,8 @@ private slots:
         w.model()->flush();
         // Two Gantts on one time axis: A's 4 ranks, a blank row, B's 2 ranks, each row named.
         const QString title = w.timelineChart()->title();
-        QVERIFY2(title.contains(QStringLiteral("A: PP 4")) && title.contains(QStringLiteral("B: PP 2")), qPrintable(title));
+        QVERIFY2(title.contains(QStringLiteral("A: PP 4")) && title.contains(QStringLiteral("B: PP 2")),
+                 qPrintable(title));
         QCOMPARE(w.timelineChart()->gantt()->rows(), 4 + 1 + 2);
         auto ticker = w.timelineChart()->plot()->yAxis->ticker().dynamicCast<QCPAxisTickerText>();
         QVERIFY(ticker);
@@ -237,9 +244,11 @@ private slots:
         QVERIFY(!table->isHidden());
         const QString text = table->text();
         QVERIFY2(text.contains(QStringLiteral("Scenario\tPP 4\tPP 2")), qPrintable(text));
-        QVERIFY2(text.contains(seconds(w.model()->pinnedEstimate()->time.step_s)) && text.contains(seconds(w.model()->estimate().time.step_s)),
+        QVERIFY2(text.contains(seconds(w.model()->pinnedEstimate()->time.step_s))
+                     && text.contains(seconds(w.model()->estimate().time.step_s)),
                  qPrintable(text));
-        QVERIFY(text.contains(signedPercent(w.model()->estimate().time.step_s, w.model()->pinnedEstimate()->time.step_s)));
+        QVERIFY(
+            text.contains(signedPercent(w.model()->estimate().time.step_s, w.model()->pinnedEstimate()->time.step_s)));
         // Unpinned: one Gantt, no table.
         w.model()->unpin();
         w.model()->flush();
@@ -251,9 +260,10 @@ private slots:
     {
         // The title line names the model, GPUs, layout, batch and schedule.
         Scenario sc = sevenB();
-        QCOMPARE(contextLine(sc, 16), QStringLiteral("Llama-2 7B · 16 × %1 · TP 2 · PP 4 · DP 2 · CP 1 · EP 1 · ZeRO-0 · "
-                                                     "micro batch 1 · global batch 16 · 1F1B")
-                                          .arg(QString::fromStdString(sc.cluster.gpu.name)));
+        QCOMPARE(contextLine(sc, 16),
+                 QStringLiteral("Llama-2 7B · 16 × %1 · TP 2 · PP 4 · DP 2 · CP 1 · EP 1 · ZeRO-0 · "
+                                "micro batch 1 · global batch 16 · 1F1B")
+                     .arg(QString::fromStdString(sc.cluster.gpu.name)));
         MainWindow w;
         w.setLanguage(QStringLiteral("zh"));
         w.model()->setScenario(sc);
@@ -269,7 +279,8 @@ private slots:
             QFile f(pdf);
             QVERIFY(f.open(QIODevice::ReadOnly));
             const QByteArray bytes = f.readAll();
-            QVERIFY2(bytes.contains("CJKsc") || bytes.contains("CJK SC") || bytes.contains("SansSC"), "no Simplified Chinese font in the PDF");
+            QVERIFY2(bytes.contains("CJKsc") || bytes.contains("CJK SC") || bytes.contains("SansSC"),
+                     "no Simplified Chinese font in the PDF");
             QVERIFY(!bytes.contains("CJKjp"));
         }
     }

@@ -64,8 +64,8 @@ private slots:
 
     void rowsAndLanesNeverMerge()
     {
-        std::vector<GanttSegment> s = {{0, 0, 0, 1e-6, OpType::F, 0, 0}, {0, 1, 0, 1e-6, OpType::Send, 0, 1},
-                                       {1, 0, 0, 1e-6, OpType::F, 0, 2}};
+        std::vector<GanttSegment> s
+            = {{0, 0, 0, 1e-6, OpType::F, 0, 0}, {0, 1, 0, 1e-6, OpType::Send, 0, 1}, {1, 0, 0, 1e-6, OpType::F, 0, 2}};
         QCOMPARE(layoutGantt(s, TimeToPixel{0, 1, 0, 1000}).size(), std::size_t(3));
     }
 
@@ -97,7 +97,8 @@ private slots:
     {
         Timeline t;
         t.ranks = 2;
-        t.ops = {{1, false, OpType::F, 1, 0, 0, 1, 2, 0}, {0, true, OpType::Send, 0, 0, 0, 1, 1.5, 0.5},
+        t.ops = {{1, false, OpType::F, 1, 0, 0, 1, 2, 0},
+                 {0, true, OpType::Send, 0, 0, 0, 1, 1.5, 0.5},
                  {0, false, OpType::F, 0, 0, 0, 0, 1, 0}};
         const auto s = ganttSegments(t);
         QCOMPARE(s.size(), std::size_t(3));

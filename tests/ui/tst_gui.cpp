@@ -213,7 +213,8 @@ private slots:
     void invalidTpIsDiagnosed()
     {
         MainWindow w;
-        w.model()->setScenario(scenario(R"({"schema":"parascope.scenario/1","model":"llama2-13b","cluster":"dgx-a100-80g",
+        w.model()->setScenario(
+            scenario(R"({"schema":"parascope.scenario/1","model":"llama2-13b","cluster":"dgx-a100-80g",
             "parallel":{"tp":8,"pp":1,"dp":8},"training":{"global_batch":64}})"));
         QVERIFY(!hasCode(w.diagnosticsPanel()->diagnostics(), QStringLiteral("heads_not_divisible_by_tp")));
         // The TP slider offers only divisors of the 40 heads: 1, 2, 4, 8 (16 and 32 would not
@@ -225,14 +226,16 @@ private slots:
         QCOMPARE(w.model()->scenario().parallel.tp, 8);
         // A file can still say TP 16: it is diagnosed, the status line says what is wrong instead
         // of quoting a step time and tokens/s, and the charts draw no numbers but the reason.
-        w.model()->setScenario(scenario(R"({"schema":"parascope.scenario/1","model":"llama2-13b","cluster":"dgx-a100-80g",
+        w.model()->setScenario(
+            scenario(R"({"schema":"parascope.scenario/1","model":"llama2-13b","cluster":"dgx-a100-80g",
             "parallel":{"tp":16,"pp":1,"dp":4},"training":{"global_batch":64}})"));
         w.model()->flush();
         QVERIFY(hasCode(w.diagnosticsPanel()->diagnostics(), QStringLiteral("heads_not_divisible_by_tp")));
         QTRY_VERIFY(w.statusLabel()->text().contains(QStringLiteral("INVALID")));
         QVERIFY(!w.statusLabel()->text().contains(QStringLiteral("tokens/s")));
         for (ChartView* chart : std::initializer_list<ChartView*>{w.memoryChart(), w.commChart(), w.timelineChart()}) {
-            QVERIFY2(chart->invalidText().contains(QStringLiteral("Invalid configuration")), qPrintable(chart->invalidText()));
+            QVERIFY2(chart->invalidText().contains(QStringLiteral("Invalid configuration")),
+                     qPrintable(chart->invalidText()));
             QVERIFY(!chart->plot()->layer(QStringLiteral("main"))->visible());
         }
         // Back to a valid layout: the data comes back.
@@ -264,14 +267,16 @@ private slots:
     void diagnosticsModelIsSound()
     {
         MainWindow w;
-        w.model()->setScenario(scenario(R"({"schema":"parascope.scenario/1","model":"llama2-13b","cluster":"dgx-a100-80g",
+        w.model()->setScenario(
+            scenario(R"({"schema":"parascope.scenario/1","model":"llama2-13b","cluster":"dgx-a100-80g",
             "parallel":{"tp":16,"pp":64,"dp":1},"training":{"global_batch":30}})"));
         DiagnosticsModel* m = w.diagnosticsPanel()->diagnostics();
         QAbstractItemModelTester tester(m, QAbstractItemModelTester::FailureReportingMode::QtTest);
         QVERIFY(m->rowCount() >= 3);
         // Reset with the tester watching: the course's default scenario has nothing to report.
         std::vector<InputError> errors;
-        w.model()->setScenario(*readScenarioFile(PARASCOPE_SOURCE_DIR "/resources/scenarios/default.parascope.json", errors));
+        w.model()->setScenario(
+            *readScenarioFile(PARASCOPE_SOURCE_DIR "/resources/scenarios/default.parascope.json", errors));
         QCOMPARE(m->rowCount(), 0);
         for (const char* role : {"code", "stage", "knob", "severity", "suggestion", "message"})
             QVERIFY(m->roleNames().values().contains(QByteArray(role)));
@@ -280,7 +285,8 @@ private slots:
     void clickingADiagnosticHighlights()
     {
         MainWindow w;
-        w.model()->setScenario(scenario(R"({"schema":"parascope.scenario/1","model":"llama2-13b","cluster":"dgx-a100-80g",
+        w.model()->setScenario(
+            scenario(R"({"schema":"parascope.scenario/1","model":"llama2-13b","cluster":"dgx-a100-80g",
             "parallel":{"tp":1,"pp":1,"dp":64},"training":{"global_batch":512}})"));
         QSignalSpy stage(w.diagnosticsPanel(), &DiagnosticsPanel::stageActivated);
         DiagnosticsModel* m = w.diagnosticsPanel()->diagnostics();
@@ -365,7 +371,8 @@ private slots:
                 w.showTab(tab);
                 const QSize min = w.minimumSizeHint();
                 QVERIFY2(min.width() <= 1024 && min.height() <= 768,
-                         qPrintable(QStringLiteral("%1: %2×%3").arg(QLatin1String(lang)).arg(min.width()).arg(min.height())));
+                         qPrintable(
+                             QStringLiteral("%1: %2×%3").arg(QLatin1String(lang)).arg(min.width()).arg(min.height())));
             }
         }
     }
@@ -377,14 +384,15 @@ private slots:
         // (QCustomPlot reports it through qDebug, so the messages are collected here.)
         static QStringList messages;
         messages.clear();
-        const QtMessageHandler previous = qInstallMessageHandler(
-            [](QtMsgType, const QMessageLogContext&, const QString& m) { messages << m; });
+        const QtMessageHandler previous
+            = qInstallMessageHandler([](QtMsgType, const QMessageLogContext&, const QString& m) { messages << m; });
         {
             MainWindow w;
             w.showTab(MainWindow::Tab::Sweep);
         }
         qInstallMessageHandler(previous);
-        QVERIFY2(messages.filter(QStringLiteral("couldn't take")).isEmpty(), qPrintable(messages.join(QLatin1Char('\n'))));
+        QVERIFY2(messages.filter(QStringLiteral("couldn't take")).isEmpty(),
+                 qPrintable(messages.join(QLatin1Char('\n'))));
     }
 
     void fourWallsFollowTheSliders()
@@ -401,9 +409,13 @@ private slots:
         QCOMPARE(strip->gauges()[0].name, QStringLiteral("显存墙"));
         QCOMPARE(strip->gauges()[0].share, walls.memory.value / kMemoryWall.hit);
         QCOMPARE(strip->gauges()[3].share, walls.stability.value / kStabilityWall.hit);
-        QVERIFY(strip->gauges()[0].tooltip.contains(QStringLiteral("walls.memory")) || strip->gauges()[0].tooltip.contains(QStringLiteral("peak")));
+        QVERIFY(strip->gauges()[0].tooltip.contains(QStringLiteral("walls.memory"))
+                || strip->gauges()[0].tooltip.contains(QStringLiteral("peak")));
         const double before = strip->gauges()[0].share;
-        w.model()->edit([](Scenario& s) { s.training.micro_batch *= 2; s.training.global_batch *= 2; });
+        w.model()->edit([](Scenario& s) {
+            s.training.micro_batch *= 2;
+            s.training.global_batch *= 2;
+        });
         w.model()->flush();
         QVERIFY(strip->gauges()[0].share > before);
         QTemporaryDir dir;

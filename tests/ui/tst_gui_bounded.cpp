@@ -36,7 +36,8 @@ private slots:
 
     void everyBoundedFileOpensRedrawsAndExports()
     {
-        const QStringList files = QDir(QStringLiteral(PARASCOPE_TEST_DATA)).entryList({QStringLiteral("bounded-*.parascope.json")});
+        const QStringList files
+            = QDir(QStringLiteral(PARASCOPE_TEST_DATA)).entryList({QStringLiteral("bounded-*.parascope.json")});
         QVERIFY(files.size() >= 7);
         QTemporaryDir out;
         MainWindow w;
@@ -52,7 +53,8 @@ private slots:
             w.model()->flush();
             const Estimate& e = w.model()->estimate();
             // The memory-over-time chart draws at most 64 curves, whatever the pipeline.
-            QVERIFY2(w.memoryTimeChart()->drawn().size() <= std::size_t(MemoryTimeChart::kMaxDrawnRanks), qPrintable(name));
+            QVERIFY2(w.memoryTimeChart()->drawn().size() <= std::size_t(MemoryTimeChart::kMaxDrawnRanks),
+                     qPrintable(name));
             // A timeline that could be simulated once is drawn, sampled if need be.
             if (name == QStringLiteral("bounded-pp-64-vpp-4.parascope.json")) {
                 QVERIFY(e.timeline.simulated && !e.timeline.timeline.ops.empty());
@@ -66,13 +68,18 @@ private slots:
             if (name == QStringLiteral("bounded-pp-1e4.parascope.json")) {
                 const std::vector<int>& rows = w.timelineChart()->drawnRanks();
                 QVERIFY(!rows.empty() && rows.size() < 1000 && rows.front() == 0 && rows.back() == 9999);
-                QVERIFY2(w.timelineChart()->title().contains(QStringLiteral("of 10000 ranks")), qPrintable(w.timelineChart()->title()));
+                QVERIFY2(w.timelineChart()->title().contains(QStringLiteral("of 10000 ranks")),
+                         qPrintable(w.timelineChart()->title()));
             }
-            for (const ChartKind kind : {ChartKind::Memory, ChartKind::Timeline, ChartKind::Communication, ChartKind::Walls,
-                                         ChartKind::Collective, ChartKind::MemoryTime, ChartKind::Slots}) {
-                const QString file = out.filePath(name + QLatin1Char('-') + QLatin1String(toString(kind)) + QStringLiteral(".png"));
+            for (const ChartKind kind :
+                 {ChartKind::Memory, ChartKind::Timeline, ChartKind::Communication, ChartKind::Walls,
+                  ChartKind::Collective, ChartKind::MemoryTime, ChartKind::Slots}) {
+                const QString file
+                    = out.filePath(name + QLatin1Char('-') + QLatin1String(toString(kind)) + QStringLiteral(".png"));
                 const QString failed = w.exportChartTo(kind, file, QSize(1280, 720), 1);
-                QVERIFY2(failed.isEmpty(), qPrintable(name + QLatin1Char(' ') + QLatin1String(toString(kind)) + QStringLiteral(": ") + failed));
+                QVERIFY2(failed.isEmpty(),
+                         qPrintable(name + QLatin1Char(' ') + QLatin1String(toString(kind)) + QStringLiteral(": ")
+                                    + failed));
                 QVERIFY(QFileInfo(file).size() > 1000);
             }
             qInfo("%s: opened, redrawn and exported in %.1f s", qPrintable(name), double(clock.elapsed()) / 1000);

@@ -51,7 +51,8 @@ private slots:
         const std::string before = scenarioToJson(w.model()->scenario()).dump();
         for (const parascope::test::HostileFile& f : parascope::test::hostileFiles(dir)) {
             const QString error = w.openScenario(f.path);
-            QVERIFY2(error.contains(f.expected, Qt::CaseInsensitive), qPrintable(f.name + QStringLiteral(": ") + error));
+            QVERIFY2(error.contains(f.expected, Qt::CaseInsensitive),
+                     qPrintable(f.name + QStringLiteral(": ") + error));
             QCOMPARE(scenarioToJson(w.model()->scenario()).dump(), before);
         }
         // And the app keeps working.
@@ -154,7 +155,8 @@ private slots:
         QVERIFY(!a.saveScenario(dir.filePath(QStringLiteral("missing/dir/x.json"))).isEmpty());
         QFile bad(dir.filePath(QStringLiteral("bad.json")));
         QVERIFY(bad.open(QIODevice::WriteOnly));
-        bad.write(R"({"schema":"parascope.scenario/1","model":"llama2-7b","cluster":"dgx-a100-80g","parallel":{"tp":0}})");
+        bad.write(
+            R"({"schema":"parascope.scenario/1","model":"llama2-7b","cluster":"dgx-a100-80g","parallel":{"tp":0}})");
         bad.close();
         const QString error = b.openScenario(bad.fileName());
         QVERIFY2(error.contains(QStringLiteral("parallel.tp")), qPrintable(error));
@@ -184,7 +186,8 @@ private slots:
         QFile p(pdf);
         QVERIFY(p.open(QIODevice::ReadOnly));
         QVERIFY(p.read(4) == "%PDF");
-        QVERIFY(!w.exportChartTo(ChartKind::Memory, dir.filePath(QStringLiteral("no/such/x.png")), QSize(800, 600), 1).isEmpty());
+        QVERIFY(!w.exportChartTo(ChartKind::Memory, dir.filePath(QStringLiteral("no/such/x.png")), QSize(800, 600), 1)
+                     .isEmpty());
         QVERIFY(!w.exportChartTo(ChartKind::Memory, dir.filePath(QStringLiteral("x.png")), QSize(5, 5), 1).isEmpty());
     }
 
@@ -194,14 +197,15 @@ private slots:
         const QString out = dir.filePath(QStringLiteral("memory.png"));
         QProcess p;
         p.start(QStringLiteral(PARASCOPE_GUI),
-                {QStringLiteral(PARASCOPE_SOURCE_DIR "/resources/scenarios/default.parascope.json"), QStringLiteral("--export"),
-                 QStringLiteral("memory"), QStringLiteral("--out"), out, QStringLiteral("--size"), QStringLiteral("1280x720"),
-                 QStringLiteral("--lang"), QStringLiteral("zh")});
+                {QStringLiteral(PARASCOPE_SOURCE_DIR "/resources/scenarios/default.parascope.json"),
+                 QStringLiteral("--export"), QStringLiteral("memory"), QStringLiteral("--out"), out,
+                 QStringLiteral("--size"), QStringLiteral("1280x720"), QStringLiteral("--lang"), QStringLiteral("zh")});
         QVERIFY(p.waitForFinished(60000));
         QCOMPARE(p.exitCode(), 0);
         QCOMPARE(QImage(out).size(), QSize(1280, 720));
-        p.start(QStringLiteral(PARASCOPE_GUI), {QStringLiteral("/nonexistent.json"), QStringLiteral("--export"),
-                                                QStringLiteral("memory"), QStringLiteral("--out"), out});
+        p.start(QStringLiteral(PARASCOPE_GUI),
+                {QStringLiteral("/nonexistent.json"), QStringLiteral("--export"), QStringLiteral("memory"),
+                 QStringLiteral("--out"), out});
         QVERIFY(p.waitForFinished(60000));
         QCOMPARE(p.exitCode(), 2);
     }
@@ -224,8 +228,9 @@ private slots:
         // --screenshot renders the whole window at the screen size, in either language and tab.
         for (const char* size : {"1280x720", "1024x768"}) {
             const QString png = dir.filePath(QStringLiteral("shot-%1.png").arg(QLatin1String(size)));
-            QCOMPARE(run({scenario, QStringLiteral("--screenshot"), png, QStringLiteral("--window-size"), QLatin1String(size),
-                          QStringLiteral("--lang"), QStringLiteral("zh"), QStringLiteral("--tab"), QStringLiteral("sweep")}),
+            QCOMPARE(run({scenario, QStringLiteral("--screenshot"), png, QStringLiteral("--window-size"),
+                          QLatin1String(size), QStringLiteral("--lang"), QStringLiteral("zh"), QStringLiteral("--tab"),
+                          QStringLiteral("sweep")}),
                      0);
             const QStringList wh = QString::fromLatin1(size).split(QLatin1Char('x'));
             QCOMPARE(QImage(png).size(), QSize(wh[0].toInt(), wh[1].toInt()));
@@ -233,16 +238,21 @@ private slots:
         // A value that names nothing is refused with exit 2, never replaced by a default.
         const QString out = dir.filePath(QStringLiteral("x.png"));
         QCOMPARE(run({scenario, QStringLiteral("--export"), QStringLiteral("memory"), QStringLiteral("--out"),
-                      dir.filePath(QStringLiteral("x.jpg"))}), 2);
+                      dir.filePath(QStringLiteral("x.jpg"))}),
+                 2);
         QVERIFY(!QFileInfo::exists(dir.filePath(QStringLiteral("x.jpg.png"))));
         QCOMPARE(run({scenario, QStringLiteral("--export"), QStringLiteral("memory"), QStringLiteral("--out"), out,
-                      QStringLiteral("--lang"), QStringLiteral("fr")}), 2);
+                      QStringLiteral("--lang"), QStringLiteral("fr")}),
+                 2);
         QCOMPARE(run({scenario, QStringLiteral("--export"), QStringLiteral("sweep"), QStringLiteral("--out"), out,
-                      QStringLiteral("--sweep"), QStringLiteral("nonsense.knob")}), 2);
-        QCOMPARE(run({scenario, QStringLiteral("--screenshot"), out, QStringLiteral("--tab"), QStringLiteral("gantt")}), 2);
+                      QStringLiteral("--sweep"), QStringLiteral("nonsense.knob")}),
+                 2);
+        QCOMPARE(run({scenario, QStringLiteral("--screenshot"), out, QStringLiteral("--tab"), QStringLiteral("gantt")}),
+                 2);
         // An export in Chinese neither switches the desktop app's language nor adds a recent file.
         QCOMPARE(run({scenario, QStringLiteral("--export"), QStringLiteral("memory"), QStringLiteral("--out"), out,
-                      QStringLiteral("--lang"), QStringLiteral("zh")}), 0);
+                      QStringLiteral("--lang"), QStringLiteral("zh")}),
+                 0);
         QDirIterator it(config.path(), QDir::Files, QDirIterator::Subdirectories);
         QVERIFY2(!it.hasNext(), qPrintable(it.hasNext() ? it.next() : QString()));
     }

@@ -34,8 +34,10 @@ namespace {
 Scenario sevenB(int pp, int dp)
 {
     return test::scenarioFromJson(R"({"schema":"parascope.scenario/1","model":"llama2-7b","cluster":"dgx-a100-80g",
-        "parallel":{"tp":1,"pp":)" + std::to_string(pp) + R"(,"dp":)" + std::to_string(dp)
-                    + R"(},"training":{"seq_len":4096,"micro_batch":1,"global_batch":)" + std::to_string(8 * dp) + "}}");
+        "parallel":{"tp":1,"pp":)" + std::to_string(pp)
+                                  + R"(,"dp":)" + std::to_string(dp)
+                                  + R"(},"training":{"seq_len":4096,"micro_batch":1,"global_batch":)"
+                                  + std::to_string(8 * dp) + "}}");
 }
 
 QStringList sessionFiles(const QString& dir)
@@ -211,7 +213,7 @@ private slots:
         QVERIFY(QFileInfo(link).isSymLink());
         std::vector<InputError> errors;
         QVERIFY(readScenarioFile(target.toStdString(), errors));
-        struct stat kept {};
+        struct stat kept { };
         QCOMPARE(::stat(target.toLocal8Bit().constData(), &kept), 0);
         QCOMPARE(int(kept.st_mode & 07777), 0600);
         // A device (a private /dev/null): written through, still a device. Before, QSaveFile
@@ -221,7 +223,7 @@ private slots:
         if (::mknod(dev_path.constData(), S_IFCHR | 0666, makedev(1, 3)) != 0)
             QSKIP("mknod is not permitted here (needs CAP_MKNOD)");
         QCOMPARE(w.exportChartTo(ChartKind::Memory, dev, QSize(640, 360), 1), QString());
-        struct stat st {};
+        struct stat st { };
         QCOMPARE(::lstat(dev_path.constData(), &st), 0);
         QVERIFY(S_ISCHR(st.st_mode));
         QCOMPARE(w.saveScenario(dev), QString());
@@ -247,9 +249,10 @@ private slots:
         for (const char* scale : {"3", "nan", "inf"}) {
             QProcess p;
             p.start(QStringLiteral(PARASCOPE_GUI),
-                    {QStringLiteral(PARASCOPE_SOURCE_DIR "/resources/scenarios/default.parascope.json"), QStringLiteral("--export"),
-                     QStringLiteral("memory"), QStringLiteral("--out"), dir.filePath(QStringLiteral("big.png")),
-                     QStringLiteral("--size"), QStringLiteral("10000x10000"), QStringLiteral("--scale"), QString::fromLatin1(scale)});
+                    {QStringLiteral(PARASCOPE_SOURCE_DIR "/resources/scenarios/default.parascope.json"),
+                     QStringLiteral("--export"), QStringLiteral("memory"), QStringLiteral("--out"),
+                     dir.filePath(QStringLiteral("big.png")), QStringLiteral("--size"), QStringLiteral("10000x10000"),
+                     QStringLiteral("--scale"), QString::fromLatin1(scale)});
             QVERIFY(p.waitForFinished(60000));
             QCOMPARE(p.exitCode(), 2);
             const QByteArray err = p.readAllStandardError();
@@ -268,7 +271,8 @@ private slots:
         w.searchView()->runSearch(false);
         QVERIFY(w.searchView()->result().top.empty());
         const QString summary = w.searchView()->summary();
-        QVERIFY2(summary.contains(QStringLiteral("641")) && summary.contains(QStringLiteral("2520")), qPrintable(summary));
+        QVERIFY2(summary.contains(QStringLiteral("641")) && summary.contains(QStringLiteral("2520")),
+                 qPrintable(summary));
         QVERIFY2(summary.contains(QStringLiteral("5120, 5376")), qPrintable(summary));
     }
 

@@ -131,7 +131,8 @@ private slots:
         // The probe was built: the app must find it next to itself in the build tree. Here (no
         // GPU, no driver) it exits 2 and says why; on a GPU machine the profile is applied.
         QVERIFY2(!result.contains(QStringLiteral("not installed")), qPrintable(result));
-        QVERIFY2(result.contains(QStringLiteral("No usable GPU")) || (result.isEmpty() && !w.model()->scenario().cluster.calibration.empty()),
+        QVERIFY2(result.contains(QStringLiteral("No usable GPU"))
+                     || (result.isEmpty() && !w.model()->scenario().cluster.calibration.empty()),
                  qPrintable(result));
 #else
         // Not built here: "not installed", unless a parascope-probe is on PATH (an installed package).
@@ -154,7 +155,9 @@ private slots:
         QVERIFY(f.open(QIODevice::WriteOnly));
         f.write("#!/bin/sh\n"
                 "[ \"$1\" = --quick ] && [ \"$2\" = --out ] && [ \"$4\" = --scenario ] && [ -s \"$5\" ] || exit 9\n"
-                "printf '{\"schema\":\"parascope.hardware-profile/1\",\"status\":\"no_gpu\",\"error\":{\"message\":\"stand-in: no GPU\"}}' > \"$3\"\n"
+                "printf "
+                "'{\"schema\":\"parascope.hardware-profile/"
+                "1\",\"status\":\"no_gpu\",\"error\":{\"message\":\"stand-in: no GPU\"}}' > \"$3\"\n"
                 "exit 2\n");
         f.close();
         QVERIFY(f.setPermissions(QFileDevice::ReadOwner | QFileDevice::WriteOwner | QFileDevice::ExeOwner));
@@ -243,8 +246,8 @@ private slots:
         QTest::qWait(800); // longer than the rest interval: a visible sweep would have run by now
         QCOMPARE(w.sweepView()->result().points.front().step_s, doubled);
         w.showTab(MainWindow::Tab::Sweep);
-        QTRY_VERIFY_WITH_TIMEOUT(!w.sweepView()->isSweeping() && w.sweepView()->result().points.front().step_s > 1.5 * doubled,
-                                 20000);
+        QTRY_VERIFY_WITH_TIMEOUT(
+            !w.sweepView()->isSweeping() && w.sweepView()->result().points.front().step_s > 1.5 * doubled, 20000);
     }
 
     void searchViewAppliesARow()

@@ -58,7 +58,8 @@ int distance(const QColor& a, const QColor& b)
 QPoint besideText(SearchView& v, const HeatCell& h)
 {
     QCPAxisRect* rect = v.plot()->axisRects().at(1);
-    return QPoint(int(rect->axis(QCPAxis::atBottom)->coordToPixel(h.x - 0.33)), int(rect->axis(QCPAxis::atLeft)->coordToPixel(h.y)));
+    return QPoint(int(rect->axis(QCPAxis::atBottom)->coordToPixel(h.x - 0.33)),
+                  int(rect->axis(QCPAxis::atLeft)->coordToPixel(h.y)));
 }
 
 QStringList tickLabels(QCPAxis* axis)
@@ -73,10 +74,7 @@ class TstViews : public QObject {
     Q_OBJECT
 
 private slots:
-    void initTestCase()
-    {
-        uiLanguageStorage() = QStringLiteral("en");
-    }
+    void initTestCase() { uiLanguageStorage() = QStringLiteral("en"); }
 
     void heatmapShowsTheBestAndMarksEmptyCells()
     {
@@ -113,7 +111,7 @@ private slots:
                 continue;
             QVERIFY(qGray(h.fill.rgb()) >= qGray(best->fill.rgb()));
             QVERIFY2(distance(h.fill, white) > 60, qPrintable(h.fill.name())); // even the slowest is no background
-            QVERIFY(distance(h.fill, empty->fill) > 60);                    // and no empty cell
+            QVERIFY(distance(h.fill, empty->fill) > 60); // and no empty cell
         }
         // Empty cells: light grey with hatching (the patch is grey, darker than the plain fill).
         QVERIFY(std::abs(empty_px.red() - empty_px.blue()) < 12 && empty_px.red() < 250 && empty_px.red() > 120);
@@ -156,7 +154,8 @@ private slots:
         for (const HeatCell& h : small)
             QVERIFY(!h.tooltip.isEmpty());
         QCPAxisRect* heat = v.plot()->axisRects().at(1);
-        const QPoint centre(int(heat->axis(QCPAxis::atBottom)->coordToPixel(fastest.x)), int(heat->axis(QCPAxis::atLeft)->coordToPixel(fastest.y)));
+        const QPoint centre(int(heat->axis(QCPAxis::atBottom)->coordToPixel(fastest.x)),
+                            int(heat->axis(QCPAxis::atLeft)->coordToPixel(fastest.y)));
         QTest::mouseMove(v.plot(), centre);
         QTRY_VERIFY(QToolTip::isVisible());
         QVERIFY2(QToolTip::text().contains(fastest.text), qPrintable(QToolTip::text()));
@@ -181,7 +180,8 @@ private slots:
         QVERIFY(note->isVisibleTo(&v));
         QVERIFY(note->text().contains(v.axisNote()));
         const QStringList labels = tickLabels(bottom);
-        QVERIFY2(labels.contains(QStringLiteral("1\n8 GPUs")) || labels.contains(QStringLiteral("1\n8 GPU(s)")), qPrintable(labels.join(u'|')));
+        QVERIFY2(labels.contains(QStringLiteral("1\n8 GPUs")) || labels.contains(QStringLiteral("1\n8 GPU(s)")),
+                 qPrintable(labels.join(u'|')));
         QVERIFY(v.pointText(2).contains(QStringLiteral("DP 4")));
         // In Chinese too.
         uiLanguageStorage() = QStringLiteral("zh");
@@ -236,15 +236,17 @@ private slots:
             }
         QVERIFY2(differ < size.width() * size.height() / 100, qPrintable(QString::number(differ)));
         QVERIFY(dark_png > 1000);
-        QVERIFY2(std::abs(dark_svg - dark_png) < dark_png / 5, qPrintable(QStringLiteral("%1 vs %2").arg(dark_svg).arg(dark_png)));
+        QVERIFY2(std::abs(dark_svg - dark_png) < dark_png / 5,
+                 qPrintable(QStringLiteral("%1 vs %2").arg(dark_svg).arg(dark_png)));
     }
 
     void svgOutlineReportsBadInput()
     {
         // Text inside a transformed group keeps its group; the path has the text's fill.
-        const QByteArray svg = "<?xml version=\"1.0\"?><svg xmlns=\"http://www.w3.org/2000/svg\" viewBox=\"0 0 200 50\">"
-                               "<g transform=\"rotate(-90)\"><text fill=\"#d55e00\" x=\"5\" y=\"20\" font-family=\"Noto Sans\" "
-                               "font-size=\"12\" font-weight=\"700\" xml:space=\"preserve\">GiB 显存</text></g></svg>";
+        const QByteArray svg
+            = "<?xml version=\"1.0\"?><svg xmlns=\"http://www.w3.org/2000/svg\" viewBox=\"0 0 200 50\">"
+              "<g transform=\"rotate(-90)\"><text fill=\"#d55e00\" x=\"5\" y=\"20\" font-family=\"Noto Sans\" "
+              "font-size=\"12\" font-weight=\"700\" xml:space=\"preserve\">GiB 显存</text></g></svg>";
         QString error;
         const QByteArray out = outlineSvgText(svg, &error);
         QVERIFY(error.isEmpty());

@@ -39,10 +39,7 @@ class TstViewsTeaching : public QObject {
     Q_OBJECT
 
 private slots:
-    void initTestCase()
-    {
-        uiLanguageStorage() = QStringLiteral("en");
-    }
+    void initTestCase() { uiLanguageStorage() = QStringLiteral("en"); }
 
     void collectivesPlayStepByStep()
     {
@@ -101,7 +98,10 @@ private slots:
         QVERIFY(lines.at(0).contains(QStringLiteral("2·S·n")));
         QCOMPARE(int(c->alternatives().size()), 3); // ring, tree, hierarchical all run an all-reduce
         // Half the data parallelism: the tab follows the same row, now a group of 2 (2 steps).
-        w.model()->edit([](Scenario& s) { s.parallel.dp = 2; s.training.global_batch = 8; });
+        w.model()->edit([](Scenario& s) {
+            s.parallel.dp = 2;
+            s.training.global_batch = 8;
+        });
         w.model()->flush();
         QCOMPARE(c->choice().ranks, 2);
         QCOMPARE(c->stepCount(), 2);
@@ -128,7 +128,8 @@ private slots:
         // the first forward) are twice 1F1B's, 8/4.
         MainWindow w;
         w.setLanguage(QStringLiteral("en"));
-        w.model()->setScenario(scenario(R"({"schema":"parascope.scenario/1","model":"llama2-7b","cluster":"dgx-a100-80g",
+        w.model()->setScenario(
+            scenario(R"({"schema":"parascope.scenario/1","model":"llama2-7b","cluster":"dgx-a100-80g",
             "parallel":{"tp":1,"pp":4,"dp":1,"zero":0,"schedule":"1f1b"},
             "training":{"seq_len":4096,"micro_batch":1,"global_batch":8,"recompute":"selective"}})"));
         w.model()->flush();
@@ -150,7 +151,8 @@ private slots:
         QVERIFY(!chart->compareLane().empty());
         const double floor = e.memory.stages[0].total() - e.memory.stages[0].activations;
         QCOMPARE(chart->lanes()[0].front().bytes, floor);
-        const double ratio = (peak(chart->compareLane()) - chart->compareLane().front().bytes) / (peak(chart->lanes()[0]) - floor);
+        const double ratio
+            = (peak(chart->compareLane()) - chart->compareLane().front().bytes) / (peak(chart->lanes()[0]) - floor);
         QVERIFY2(std::abs(ratio - 2.0) < 1e-6, qPrintable(QString::number(ratio)));
         QVERIFY(chart->headline().contains(QStringLiteral("GPipe: 8")));
         // The timeline's playback cursor reaches this chart too; the chart exports for a slide.
@@ -164,7 +166,8 @@ private slots:
         // four times 1F1B's 4.
         const double gpipe_8 = peak(chart->compareLane());
         QVERIFY(!chart->isVisible());
-        w.model()->setScenario(scenario(R"({"schema":"parascope.scenario/1","model":"llama2-7b","cluster":"dgx-a100-80g",
+        w.model()->setScenario(
+            scenario(R"({"schema":"parascope.scenario/1","model":"llama2-7b","cluster":"dgx-a100-80g",
             "parallel":{"tp":1,"pp":4,"dp":1,"zero":0,"schedule":"1f1b"},
             "training":{"seq_len":4096,"micro_batch":1,"global_batch":16,"recompute":"selective"}})"));
         w.model()->flush();
@@ -172,7 +175,8 @@ private slots:
         QCOMPARE(w.exportChartTo(ChartKind::MemoryTime, file, QSize(1280, 720), 1), QString());
         const Estimate& e16 = w.model()->estimate();
         const double floor16 = e16.memory.stages[0].total() - e16.memory.stages[0].activations;
-        const double ratio16 = (peak(chart->compareLane()) - chart->compareLane().front().bytes) / (peak(chart->lanes()[0]) - floor16);
+        const double ratio16
+            = (peak(chart->compareLane()) - chart->compareLane().front().bytes) / (peak(chart->lanes()[0]) - floor16);
         QVERIFY2(std::abs(ratio16 - 4.0) < 1e-6, qPrintable(QString::number(ratio16)));
     }
 
@@ -195,7 +199,10 @@ private slots:
         QCOMPARE(w.model()->scenario().parallel.tp, 8);
         QCOMPARE(w.model()->scenario().parallel.dp, 64);
         QCOMPARE(w.model()->scenario().parallel.pp, 1);
-        w.model()->edit([](Scenario& sc) { sc.parallel.tp = 4; sc.parallel.dp = 128; });
+        w.model()->edit([](Scenario& sc) {
+            sc.parallel.tp = 4;
+            sc.parallel.dp = 128;
+        });
         QVERIFY(!d->running());
         w.model()->edit([](Scenario& sc) { sc.training.seq_len = 8192; });
         QVERIFY(d->running());
@@ -251,9 +258,11 @@ private slots:
         const QStringList lines = QString::fromUtf8(f.readAll()).split(QLatin1Char('\n'), Qt::SkipEmptyParts);
         QCOMPARE(lines.size(), 3);
         QVERIFY(lines[0].startsWith(QStringLiteral("time,lesson,step,quantity,unit,estimate,engine")));
-        QVERIFY2(lines[1].contains(QStringLiteral(",10-ring-allreduce,2,dp_gib_sent,GiB,190,5.96")), qPrintable(lines[1]));
+        QVERIFY2(lines[1].contains(QStringLiteral(",10-ring-allreduce,2,dp_gib_sent,GiB,190,5.96")),
+                 qPrintable(lines[1]));
         QVERIFY(lines[1].contains(QStringLiteral(",wrong,")));
-        QVERIFY2(lines[2].contains(QStringLiteral(",6-pipeline-schedules,1,bubble_formula,%,27,27.27")), qPrintable(lines[2]));
+        QVERIFY2(lines[2].contains(QStringLiteral(",6-pipeline-schedules,1,bubble_formula,%,27,27.27")),
+                 qPrintable(lines[2]));
         QVERIFY(lines[2].contains(QStringLiteral(",right,")));
     }
 

@@ -86,10 +86,7 @@ AdvisorDialog::AdvisorDialog(ScenarioModel* model, QWidget* parent)
     recompute();
 }
 
-bool AdvisorDialog::running() const
-{
-    return pending_ || debounce_->isActive();
-}
+bool AdvisorDialog::running() const { return pending_ || debounce_->isActive(); }
 
 void AdvisorDialog::scenarioChanged()
 {
@@ -121,10 +118,7 @@ void AdvisorDialog::applySearchBest()
         model_->setScenario(*result_.search_best);
 }
 
-QString AdvisorDialog::text() const
-{
-    return browser_->toPlainText();
-}
+QString AdvisorDialog::text() const { return browser_->toPlainText(); }
 
 void AdvisorDialog::changeEvent(QEvent* e)
 {
@@ -141,10 +135,11 @@ void AdvisorDialog::render()
     if (!have_result_)
         return;
     const DecisionResult& r = result_;
-    status_->setText(tr("The course's decision procedure on %1, %2 GPUs, global batch %3: each step with what it found and why.")
-                         .arg(str(r.scenario.model.name))
-                         .arg(r.scenario.parallel.gpus())
-                         .arg(r.scenario.training.global_batch));
+    status_->setText(
+        tr("The course's decision procedure on %1, %2 GPUs, global batch %3: each step with what it found and why.")
+            .arg(str(r.scenario.model.name))
+            .arg(r.scenario.parallel.gpus())
+            .arg(r.scenario.training.global_batch));
     QString html;
     for (const DecisionStep& s : r.steps)
         html += QStringLiteral("<h3>%1 &nbsp; %2</h3><p>%3</p><p style='color:#555'><i>%4</i></p>")
@@ -152,11 +147,13 @@ void AdvisorDialog::render()
                          QString(tr("Why: ") + inUi(s.why)).toHtmlEscaped());
     html += QStringLiteral("<h3>%1</h3><p><b>%2</b> — %3</p>")
                 .arg(tr("Result").toHtmlEscaped(), layoutLine(r.scenario).toHtmlEscaped(),
-                     (r.fits ? tr("step %1, peak %2 GiB").arg(seconds(r.estimate.time.step_s), gib(r.estimate.memory.peak_bytes, 1))
+                     (r.fits ? tr("step %1, peak %2 GiB")
+                                   .arg(seconds(r.estimate.time.step_s), gib(r.estimate.memory.peak_bytes, 1))
                              : tr("does not fit: peak %1 GiB").arg(gib(r.estimate.memory.peak_bytes, 1)))
                          .toHtmlEscaped());
     if (!r.comparison.en.empty())
-        html += QStringLiteral("<h3>%1</h3><p>%2</p>").arg(tr("Against the strategy search").toHtmlEscaped(), inUi(r.comparison).toHtmlEscaped());
+        html += QStringLiteral("<h3>%1</h3><p>%2</p>")
+                    .arg(tr("Against the strategy search").toHtmlEscaped(), inUi(r.comparison).toHtmlEscaped());
     if (r.search_best)
         html += QStringLiteral("<p><b>%1</b></p>").arg(layoutLine(*r.search_best).toHtmlEscaped());
     browser_->setHtml(html);

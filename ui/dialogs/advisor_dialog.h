@@ -28,7 +28,7 @@ public:
     QString text() const; // what the browser shows, as plain text (tests)
 
 public slots:
-    void recompute();   // now, for the model's scenario
+    void recompute(); // now, for the model's scenario
     void applyLayout(); // the procedure's scenario replaces the edited one
     void applySearchBest();
 

@@ -17,10 +17,11 @@ CalibrationDialog::CalibrationDialog(const ClusterSpec& before, const HardwarePr
 {
     setWindowTitle(tr("Calibrate from a hardware profile"));
     auto* layout = new QVBoxLayout(this);
-    auto* intro = new QLabel(tr("Measured on <b>%1</b> (profile status: %2). Measured numbers replace the datasheet-derived "
-                                "defaults of <b>%3</b>; memory is unaffected, times change.")
-                                 .arg(QString::fromStdString(profile.device_name.empty() ? std::string("?") : profile.device_name),
-                                      QString::fromStdString(profile.status), QString::fromStdString(before.name)));
+    auto* intro = new QLabel(
+        tr("Measured on <b>%1</b> (profile status: %2). Measured numbers replace the datasheet-derived "
+           "defaults of <b>%3</b>; memory is unaffected, times change.")
+            .arg(QString::fromStdString(profile.device_name.empty() ? std::string("?") : profile.device_name),
+                 QString::fromStdString(profile.status), QString::fromStdString(before.name)));
     intro->setWordWrap(true);
     layout->addWidget(intro);
     struct Row {
@@ -34,8 +35,10 @@ CalibrationDialog::CalibrationDialog(const ClusterSpec& before, const HardwarePr
         {tr("GEMM efficiency (of the dense bf16 peak)"), g0.gemm_efficiency, g1.gemm_efficiency, QStringLiteral("")},
         {tr("HBM efficiency (of the datasheet bandwidth)"), g0.hbm_efficiency, g1.hbm_efficiency, QStringLiteral("")},
         {tr("GPU memory"), g0.memory_bytes / kGiB, g1.memory_bytes / kGiB, QStringLiteral("GiB")},
-        {tr("NVLink efficiency (busbw / link)"), before.intra_node.efficiency, after_.intra_node.efficiency, QStringLiteral("")},
-        {tr("Network efficiency (busbw per GPU / NIC)"), before.inter_node.efficiency, after_.inter_node.efficiency, QStringLiteral("")},
+        {tr("NVLink efficiency (busbw / link)"), before.intra_node.efficiency, after_.intra_node.efficiency,
+         QStringLiteral("")},
+        {tr("Network efficiency (busbw per GPU / NIC)"), before.inter_node.efficiency, after_.inter_node.efficiency,
+         QStringLiteral("")},
         {tr("Measured collective points"), 0, double(after_.measured_collectives.size()), QStringLiteral("")},
     };
     table_->setColumnCount(3);
@@ -46,7 +49,8 @@ CalibrationDialog::CalibrationDialog(const ClusterSpec& before, const HardwarePr
         const bool changed = r.measured != r.datasheet;
         table_->setItem(i, 0, new QTableWidgetItem(r.what));
         table_->setItem(i, 1, new QTableWidgetItem(QString::number(r.datasheet, 'g', 4) + QLatin1Char(' ') + r.unit));
-        auto* m = new QTableWidgetItem(changed ? QString::number(r.measured, 'g', 4) + QLatin1Char(' ') + r.unit : tr("(not measured)"));
+        auto* m = new QTableWidgetItem(changed ? QString::number(r.measured, 'g', 4) + QLatin1Char(' ') + r.unit
+                                               : tr("(not measured)"));
         if (changed) {
             QFont f = m->font();
             f.setBold(true);

@@ -30,7 +30,8 @@ std::optional<ExportChoice> askExport(QWidget* parent, const QString& name)
     scale->setValue(2);
     form->addRow(QCoreApplication::translate("ExportDialog", "Size"), size);
     form->addRow(QCoreApplication::translate("ExportDialog", "PNG scale"), scale);
-    auto* context = new QCheckBox(QCoreApplication::translate("ExportDialog", "Title line with the model, GPUs and layout"));
+    auto* context
+        = new QCheckBox(QCoreApplication::translate("ExportDialog", "Title line with the model, GPUs and layout"));
     context->setChecked(true);
     form->addRow(QString(), context);
     auto* buttons = new QDialogButtonBox(QDialogButtonBox::Ok | QDialogButtonBox::Cancel);
@@ -41,12 +42,13 @@ std::optional<ExportChoice> askExport(QWidget* parent, const QString& name)
         return std::nullopt;
     // The last folder an export went to, else Pictures (never the working directory).
     QSettings settings;
-    const QString folder = settings.value(QStringLiteral("lastExportFolder"),
-                                          QStandardPaths::writableLocation(QStandardPaths::PicturesLocation))
+    const QString folder = settings
+                               .value(QStringLiteral("lastExportFolder"),
+                                      QStandardPaths::writableLocation(QStandardPaths::PicturesLocation))
                                .toString();
-    const QString f = QFileDialog::getSaveFileName(parent, QCoreApplication::translate("ExportDialog", "Export chart"),
-                                                   QDir(folder).filePath(name),
-                                                   QCoreApplication::translate("ExportDialog", "PNG image (*.png);;SVG vector image (*.svg);;PDF (*.pdf)"));
+    const QString f = QFileDialog::getSaveFileName(
+        parent, QCoreApplication::translate("ExportDialog", "Export chart"), QDir(folder).filePath(name),
+        QCoreApplication::translate("ExportDialog", "PNG image (*.png);;SVG vector image (*.svg);;PDF (*.pdf)"));
     if (f.isEmpty())
         return std::nullopt;
     settings.setValue(QStringLiteral("lastExportFolder"), QFileInfo(f).absolutePath());

@@ -18,8 +18,9 @@ QString findProbe()
     if (!exe.isEmpty())
         return exe;
     const QString dir = QCoreApplication::applicationDirPath();
-    exe = QStandardPaths::findExecutable(QStringLiteral("parascope-probe"),
-                                         {dir, dir + QStringLiteral("/../probe"), dir + QStringLiteral("/../app/probe")});
+    exe = QStandardPaths::findExecutable(
+        QStringLiteral("parascope-probe"),
+        {dir, dir + QStringLiteral("/../probe"), dir + QStringLiteral("/../app/probe")});
     if (exe.isEmpty())
         exe = QStandardPaths::findExecutable(QStringLiteral("parascope-probe"));
     return exe;
@@ -39,12 +40,14 @@ ProbeRun runProbe(QWidget* parent, bool event_loop, const QByteArray& scenario_j
     const QString out = run.dir->filePath(QStringLiteral("profile.json"));
     QProcess probe;
     probe.setProcessChannelMode(QProcess::SeparateChannels);
-    QProgressDialog progress(QCoreApplication::translate("MainWindow", "Measuring this machine (parascope-probe --quick)…"),
-                             QCoreApplication::translate("MainWindow", "Cancel"), 0, 0, parent);
+    QProgressDialog progress(
+        QCoreApplication::translate("MainWindow", "Measuring this machine (parascope-probe --quick)…"),
+        QCoreApplication::translate("MainWindow", "Cancel"), 0, 0, parent);
     progress.setWindowModality(Qt::WindowModal);
     progress.setMinimumDuration(0);
     QObject::connect(&probe, &QProcess::readyReadStandardError, &progress, [&] {
-        const QString line = QString::fromLocal8Bit(probe.readAllStandardError()).trimmed().section(QLatin1Char('\n'), -1);
+        const QString line
+            = QString::fromLocal8Bit(probe.readAllStandardError()).trimmed().section(QLatin1Char('\n'), -1);
         if (!line.isEmpty())
             progress.setLabelText(line);
     });
@@ -58,7 +61,8 @@ ProbeRun runProbe(QWidget* parent, bool event_loop, const QByteArray& scenario_j
     }
     probe.start(exe, args);
     if (!probe.waitForStarted(10000)) {
-        run.error = QCoreApplication::translate("MainWindow", "parascope-probe did not start: %1").arg(probe.errorString());
+        run.error
+            = QCoreApplication::translate("MainWindow", "parascope-probe did not start: %1").arg(probe.errorString());
         return run;
     }
     if (event_loop) {
@@ -82,7 +86,8 @@ ProbeRun runProbe(QWidget* parent, bool event_loop, const QByteArray& scenario_j
         return run;
     }
     if (probe.exitCode() != 0 && probe.exitCode() != 3) {
-        run.error = QCoreApplication::translate("MainWindow", "parascope-probe failed (exit code %1)").arg(probe.exitCode());
+        run.error
+            = QCoreApplication::translate("MainWindow", "parascope-probe failed (exit code %1)").arg(probe.exitCode());
         return run;
     }
     run.profile_file = out;

@@ -14,9 +14,9 @@ class QWidget;
 namespace parascope::ui {
 
 struct ProbeRun {
-    QString profile_file;                // in `dir`; empty on error
-    QString error;                       // for the user; empty on success
-    std::shared_ptr<QTemporaryDir> dir;  // keeps the profile until the run is dropped
+    QString profile_file; // in `dir`; empty on error
+    QString error; // for the user; empty on success
+    std::shared_ptr<QTemporaryDir> dir; // keeps the profile until the run is dropped
 };
 
 // The probe is $PARASCOPE_PROBE when set; else next to the app when installed, in ../probe in the

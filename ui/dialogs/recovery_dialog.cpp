@@ -12,15 +12,17 @@ namespace parascope::ui {
 RecoveryAnswer askRecovery(QWidget* parent, const QString& file, int others)
 {
     QMessageBox box(QMessageBox::Question, QCoreApplication::translate("MainWindow", "Recover scenario"),
-                    QCoreApplication::translate("MainWindow",
-                                                "ParaScope did not close properly on %1. Restore the scenario it was working on?")
+                    QCoreApplication::translate(
+                        "MainWindow", "ParaScope did not close properly on %1. Restore the scenario it was working on?")
                         .arg(QLocale().toString(QFileInfo(file).lastModified(), QLocale::ShortFormat)),
                     QMessageBox::NoButton, parent);
     if (others > 0)
         box.setInformativeText(
-            QCoreApplication::translate("MainWindow", "Other unsaved scenarios, kept until you answer for each: %1").arg(others));
+            QCoreApplication::translate("MainWindow", "Other unsaved scenarios, kept until you answer for each: %1")
+                .arg(others));
     QPushButton* restore = box.addButton(QCoreApplication::translate("MainWindow", "Restore"), QMessageBox::AcceptRole);
-    QPushButton* discard = box.addButton(QCoreApplication::translate("MainWindow", "Discard"), QMessageBox::DestructiveRole);
+    QPushButton* discard
+        = box.addButton(QCoreApplication::translate("MainWindow", "Discard"), QMessageBox::DestructiveRole);
     box.addButton(QCoreApplication::translate("MainWindow", "Later"), QMessageBox::RejectRole);
     box.setDefaultButton(restore);
     box.exec();

@@ -75,10 +75,12 @@ void TraceDialog::showComparison(const Scenario& sc, const Estimate& est)
     QString where = trace_.gpu_name.empty() ? tr("GPU %1").arg(trace_.device) : QString::fromStdString(trace_.gpu_name);
     if (trace_.rank >= 0)
         where += tr(", rank %1 of %2").arg(trace_.rank).arg(trace_.world_size);
-    header_->setText(tr("<b>%1</b>: %2, %n step(s) measured, median %3 ms. Simulated: <b>%4</b>, %5 ms; error %6 %.", nullptr,
-                        int(trace_.steps.size()))
-                         .arg(QFileInfo(file_).fileName().toHtmlEscaped(), where.toHtmlEscaped(), milliseconds(trace_.step_s),
-                              QString::fromStdString(sc.name.empty() ? sc.model.name : sc.name).toHtmlEscaped(), milliseconds(est.time.step_s))
+    header_->setText(tr("<b>%1</b>: %2, %n step(s) measured, median %3 ms. Simulated: <b>%4</b>, %5 ms; error %6 %.",
+                        nullptr, int(trace_.steps.size()))
+                         .arg(QFileInfo(file_).fileName().toHtmlEscaped(), where.toHtmlEscaped(),
+                              milliseconds(trace_.step_s),
+                              QString::fromStdString(sc.name.empty() ? sc.model.name : sc.name).toHtmlEscaped(),
+                              milliseconds(est.time.step_s))
                          .arg(comparison_.step_error * 100, 0, 'f', 1));
     QStringList notes;
     for (const Localized& n : comparison_.notes)
@@ -91,7 +93,8 @@ void TraceDialog::showComparison(const Scenario& sc, const Estimate& est)
     table_->setRowCount(int(comparison_.rows.size()));
     for (int i = 0; i < int(comparison_.rows.size()); ++i) {
         const TraceRow& r = comparison_.rows[std::size_t(i)];
-        const QString ratio = r.measured_s > 0 ? QString::number(r.simulated_s / r.measured_s, 'f', 2) : QStringLiteral("—");
+        const QString ratio
+            = r.measured_s > 0 ? QString::number(r.simulated_s / r.measured_s, 'f', 2) : QStringLiteral("—");
         const QStringList cells = {inUi(r.label), milliseconds(r.simulated_s), milliseconds(r.measured_s), ratio};
         for (int c = 0; c < 4; ++c) {
             auto* item = new QTableWidgetItem(cells[c]);

@@ -10,8 +10,7 @@ namespace parascope::ui {
 
 DiagnosticsModel::DiagnosticsModel(QObject* parent)
     : QAbstractListModel(parent)
-{
-}
+{ }
 
 void DiagnosticsModel::setDiagnostics(std::vector<Diagnostic> d)
 {
@@ -26,10 +25,7 @@ void DiagnosticsModel::languageChanged()
         emit dataChanged(index(0), index(int(items_.size()) - 1));
 }
 
-int DiagnosticsModel::rowCount(const QModelIndex& parent) const
-{
-    return parent.isValid() ? 0 : int(items_.size());
-}
+int DiagnosticsModel::rowCount(const QModelIndex& parent) const { return parent.isValid() ? 0 : int(items_.size()); }
 
 QVariant DiagnosticsModel::data(const QModelIndex& index, int role) const
 {
@@ -46,8 +42,8 @@ QVariant DiagnosticsModel::data(const QModelIndex& index, int role) const
         if (!qobject_cast<QApplication*>(QCoreApplication::instance()))
             return {};
         const QStyle::StandardPixmap px = d.severity == Severity::Error ? QStyle::SP_MessageBoxCritical
-                                        : d.severity == Severity::Warning ? QStyle::SP_MessageBoxWarning
-                                                                          : QStyle::SP_MessageBoxInformation;
+            : d.severity == Severity::Warning                           ? QStyle::SP_MessageBoxWarning
+                                                                        : QStyle::SP_MessageBoxInformation;
         return QApplication::style()->standardIcon(px);
     }
     case CodeRole: return QString::fromStdString(d.code);

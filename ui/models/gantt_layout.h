@@ -10,17 +10,17 @@
 namespace parascope::ui {
 
 struct GanttSegment {
-    int row = 0;      // pipeline rank
-    int lane = 0;     // 0 compute, 1 communication
+    int row = 0; // pipeline rank
+    int lane = 0; // 0 compute, 1 communication
     double start = 0, end = 0; // seconds
     OpType type = OpType::F;
     int microbatch = -1;
-    int op = -1;      // index into the timeline's ops
+    int op = -1; // index into the timeline's ops
 };
 
 // Linear time → pixel mapping of the visible range.
 struct TimeToPixel {
-    double t0 = 0, t1 = 1;     // visible time range (s)
+    double t0 = 0, t1 = 1; // visible time range (s)
     double px0 = 0, px1 = 100; // pixel range
     double x(double t) const { return px0 + (t - t0) / (t1 - t0) * (px1 - px0); }
     double t(double x) const { return t0 + (x - px0) / (px1 - px0) * (t1 - t0); }
@@ -30,10 +30,10 @@ struct GanttRect {
     int row = 0, lane = 0;
     double x0 = 0, x1 = 0; // pixels
     OpType type = OpType::F; // when merged: the type that fills most of the rectangle
-    bool mixed = false;    // merged ops of different types
-    int microbatch = -1;   // −1 when merged
-    int count = 1;         // ops in the rectangle
-    int op = -1;           // the first op
+    bool mixed = false; // merged ops of different types
+    int microbatch = -1; // −1 when merged
+    int count = 1; // ops in the rectangle
+    int op = -1; // the first op
 };
 
 // Segments sorted by (row, lane, start) from the timeline.

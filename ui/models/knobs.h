@@ -13,7 +13,7 @@
 namespace parascope::ui {
 
 struct Knob {
-    const char* path;  // scenario JSON path, e.g. "parallel.pp" (diagnostics highlight by it)
+    const char* path; // scenario JSON path, e.g. "parallel.pp" (diagnostics highlight by it)
     const char* label; // untranslated; shown through QCoreApplication::translate("Knobs", label)
     std::function<std::vector<long long>(const Scenario&)> values; // sorted, contains the current value
     std::function<long long(const Scenario&)> get;

@@ -9,8 +9,7 @@ namespace parascope::ui {
 
 ScenarioModel::ScenarioModel(QObject* parent)
     : QObject(parent)
-{
-}
+{ }
 
 void ScenarioModel::setScenario(const Scenario& s)
 {

@@ -26,15 +26,9 @@ const SearchRow* SearchTableModel::row(int r) const
     return r >= 0 && r < int(rows_.size()) ? &rows_[std::size_t(r)] : nullptr;
 }
 
-int SearchTableModel::rowCount(const QModelIndex& parent) const
-{
-    return parent.isValid() ? 0 : int(rows_.size());
-}
+int SearchTableModel::rowCount(const QModelIndex& parent) const { return parent.isValid() ? 0 : int(rows_.size()); }
 
-int SearchTableModel::columnCount(const QModelIndex& parent) const
-{
-    return parent.isValid() ? 0 : ColumnCount;
-}
+int SearchTableModel::columnCount(const QModelIndex& parent) const { return parent.isValid() ? 0 : ColumnCount; }
 
 QVariant SearchTableModel::data(const QModelIndex& index, int role) const
 {
@@ -46,11 +40,15 @@ QVariant SearchTableModel::data(const QModelIndex& index, int role) const
     case Rank: return index.row() + 1;
     case Layout:
         return QStringLiteral("TP%1 PP%2%3 DP%4 CP%5 EP%6%7 ZeRO-%8 mb%9")
-            .arg(p.tp).arg(p.pp)
+            .arg(p.tp)
+            .arg(p.pp)
             .arg(p.schedule == ScheduleKind::Interleaved ? QStringLiteral(" VPP%1").arg(p.vpp) : QString())
-            .arg(p.dp).arg(p.cp).arg(p.ep)
+            .arg(p.dp)
+            .arg(p.cp)
+            .arg(p.ep)
             .arg(p.sequence_parallel ? QStringLiteral(" SP") : QString())
-            .arg(p.zero).arg(r->training.micro_batch);
+            .arg(p.zero)
+            .arg(r->training.micro_batch);
     case Recompute_: return QString::fromLatin1(toString(r->training.recompute));
     case Schedule: return QString::fromLatin1(toString(p.schedule));
     case StepCol: return QString::number(r->step_s, 'f', 3);
@@ -83,15 +81,9 @@ QVariant SearchTableModel::headerData(int section, Qt::Orientation o, int role) 
 namespace {
 
 // A step in seconds with three significant figures ("9.85", "12.1", "105").
-QString stepText(double s)
-{
-    return QString::number(s, 'f', s >= 100 ? 0 : s >= 10 ? 1 : 2);
-}
+QString stepText(double s) { return QString::number(s, 'f', s >= 100 ? 0 : s >= 10 ? 1 : 2); }
 
-QString trHeat(const char* text)
-{
-    return QCoreApplication::translate("SearchHeatmap", text);
-}
+QString trHeat(const char* text) { return QCoreApplication::translate("SearchHeatmap", text); }
 
 } // namespace
 
@@ -128,10 +120,13 @@ HeatGrid heatGrid(const SearchResult& result)
                 h.best = !best_marked && c->best_step_s == g.fastest_s;
                 best_marked = best_marked || h.best;
                 h.text = stepText(c->best_step_s);
-                h.tooltip = trHeat("%1: best step %2 s (%3 tokens/s)").arg(where, h.text).arg(c->best_tokens_per_s, 0, 'f', 0);
+                h.tooltip = trHeat("%1: best step %2 s (%3 tokens/s)")
+                                .arg(where, h.text)
+                                .arg(c->best_tokens_per_s, 0, 'f', 0);
             } else {
                 h.text = c && c->valid ? QStringLiteral("OOM") : QStringLiteral("—");
-                h.tooltip = (c && c->valid ? trHeat("%1: every valid layout runs out of memory") : trHeat("%1: no valid layout on this many GPUs"))
+                h.tooltip = (c && c->valid ? trHeat("%1: every valid layout runs out of memory")
+                                           : trHeat("%1: no valid layout on this many GPUs"))
                                 .arg(where);
             }
             g.cells.push_back(h);

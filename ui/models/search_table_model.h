@@ -32,18 +32,18 @@ private:
 // fits (else the tooltip says it).
 struct HeatCell {
     int tp = 1, pp = 1;
-    int x = 0, y = 0;        // column (index of TP) and row (index of PP)
-    bool empty = true;       // nothing with this TP and PP fits: hatched grey
-    bool best = false;       // the fastest cell: the strongest colour, outlined
-    double step_s = 0;       // its best step (when not empty)
-    QString text;            // "9.85" (s); "OOM" (valid layouts, none fits) or "—" (no valid layout)
+    int x = 0, y = 0; // column (index of TP) and row (index of PP)
+    bool empty = true; // nothing with this TP and PP fits: hatched grey
+    bool best = false; // the fastest cell: the strongest colour, outlined
+    double step_s = 0; // its best step (when not empty)
+    QString text; // "9.85" (s); "OOM" (valid layouts, none fits) or "—" (no valid layout)
     QString tooltip;
-    QColor fill;             // the view's: the colour scale's colour, or the grey of empty cells
+    QColor fill; // the view's: the colour scale's colour, or the grey of empty cells
     bool text_shown = false; // the view's: the text fits the cell
 };
 
 struct HeatGrid {
-    std::vector<int> tps, pps;   // the axes' values, ascending
+    std::vector<int> tps, pps; // the axes' values, ascending
     std::vector<HeatCell> cells; // one per (TP, PP), TP-major; a pair never enumerated is empty ("—")
     double fastest_s = 0, slowest_s = 0; // over the cells that fit; 0 when none does
 };

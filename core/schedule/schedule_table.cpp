@@ -157,114 +157,40 @@ std::string dualPipeRequest(const ScheduleRequest& r)
     return "";
 }
 
+} // namespace
+
 using enum StagePlacement;
 using enum SearchUse;
 
 // kind, label en/zh, placement, split backward, chunks from vpp, F&B overlap, search; generator,
 // requirement; in-flight and its Term; bubble and its Term.
-const std::array<ScheduleRow, 7> kSchedules = {{
-    {ScheduleKind::GPipe,
-     {"GPipe", "GPipe"},
-     Loop,
-     false,
-     false,
-     false,
-     Never,
-     [](const ScheduleRequest& r) { return gpipeSchedule(r.ranks, r.microbatches); },
-     anyRequest,
-     gpipeInflight,
-     gpipeInflightTerm,
-     loopBubble,
-     loopBubbleTerm},
-    {ScheduleKind::OneFOneB,
-     {"1F1B", "1F1B"},
-     Loop,
-     false,
-     false,
-     false,
-     Always,
-     [](const ScheduleRequest& r) { return oneFOneBSchedule(r.ranks, r.microbatches); },
-     anyRequest,
-     oneFOneBInflight,
-     oneFOneBInflightTerm,
-     loopBubble,
-     loopBubbleTerm},
-    {ScheduleKind::Interleaved,
-     {"interleaved 1F1B", "交错式 1F1B"},
-     Loop,
-     false,
-     true,
-     false,
-     WithPipeline,
-     [](const ScheduleRequest& r) { return interleavedSchedule(r.ranks, r.vpp, r.microbatches); },
-     interleavedRequest,
-     interleavedInflight,
-     interleavedInflightTerm,
-     interleavedBubble,
-     interleavedBubbleTerm},
-    {ScheduleKind::ZbH1,
-     {"ZB-H1", "ZB-H1"},
-     Loop,
-     true,
-     false,
-     false,
-     WithPipeline,
-     [](const ScheduleRequest& r) { return zbH1Schedule(r.ranks, r.microbatches); },
-     anyRequest,
-     pInflight,
-     zbH1InflightTerm,
-     zbH1Bubble,
-     zbH1BubbleTerm},
-    {ScheduleKind::ZbV,
-     {"ZB-V", "ZB-V"},
-     VShape,
-     true,
-     false,
-     false,
-     Never,
-     [](const ScheduleRequest& r) { return zbVSchedule(r.ranks, r.microbatches); },
-     anyRequest,
-     pInflight,
-     zbVInflightTerm,
-     zbVBubble,
-     zbVBubbleTerm},
-    {ScheduleKind::DualPipeV,
-     {"DualPipeV", "DualPipeV"},
-     VShape,
-     true,
-     false,
-     true,
-     Never,
-     [](const ScheduleRequest& r) { return dualPipeVSchedule(r.ranks, r.microbatches); },
-     dualPipeVRequest,
-     dualPipeVInflight,
-     dualPipeVInflightTerm,
-     dualPipeVBubble,
-     dualPipeVBubbleTerm},
-    {ScheduleKind::DualPipe,
-     {"DualPipe (bidirectional)", "DualPipe（双向）"},
-     Bidirectional,
-     true,
-     false,
-     true,
-     Never,
-     [](const ScheduleRequest& r) { return dualPipeSchedule(r.ranks, r.microbatches); },
-     dualPipeRequest,
-     dualPipeInflight,
-     dualPipeInflightTerm,
-     dualPipeBubble,
-     dualPipeBubbleTerm},
+// A table, one schedule per row (not reflowed):
+// clang-format off
+const std::array<ScheduleRow, kScheduleKinds> kSchedules = {{
+    {ScheduleKind::GPipe, {"GPipe", "GPipe"}, Loop, false, false, false, Never,
+     [](const ScheduleRequest& r) { return gpipeSchedule(r.ranks, r.microbatches); }, anyRequest, gpipeInflight,
+     gpipeInflightTerm, loopBubble, loopBubbleTerm},
+    {ScheduleKind::OneFOneB, {"1F1B", "1F1B"}, Loop, false, false, false, Always,
+     [](const ScheduleRequest& r) { return oneFOneBSchedule(r.ranks, r.microbatches); }, anyRequest, oneFOneBInflight,
+     oneFOneBInflightTerm, loopBubble, loopBubbleTerm},
+    {ScheduleKind::Interleaved, {"interleaved 1F1B", "交错式 1F1B"}, Loop, false, true, false, WithPipeline,
+     [](const ScheduleRequest& r) { return interleavedSchedule(r.ranks, r.vpp, r.microbatches); }, interleavedRequest,
+     interleavedInflight, interleavedInflightTerm, interleavedBubble, interleavedBubbleTerm},
+    {ScheduleKind::ZbH1, {"ZB-H1", "ZB-H1"}, Loop, true, false, false, WithPipeline,
+     [](const ScheduleRequest& r) { return zbH1Schedule(r.ranks, r.microbatches); }, anyRequest, pInflight,
+     zbH1InflightTerm, zbH1Bubble, zbH1BubbleTerm},
+    {ScheduleKind::ZbV, {"ZB-V", "ZB-V"}, VShape, true, false, false, Never,
+     [](const ScheduleRequest& r) { return zbVSchedule(r.ranks, r.microbatches); }, anyRequest, pInflight,
+     zbVInflightTerm, zbVBubble, zbVBubbleTerm},
+    {ScheduleKind::DualPipeV, {"DualPipeV", "DualPipeV"}, VShape, true, false, true, Never,
+     [](const ScheduleRequest& r) { return dualPipeVSchedule(r.ranks, r.microbatches); }, dualPipeVRequest,
+     dualPipeVInflight, dualPipeVInflightTerm, dualPipeVBubble, dualPipeVBubbleTerm},
+    {ScheduleKind::DualPipe, {"DualPipe (bidirectional)", "DualPipe（双向）"}, Bidirectional, true, false, true, Never,
+     [](const ScheduleRequest& r) { return dualPipeSchedule(r.ranks, r.microbatches); }, dualPipeRequest,
+     dualPipeInflight, dualPipeInflightTerm, dualPipeBubble, dualPipeBubbleTerm},
 }};
-
-} // namespace
+// clang-format on
 
 std::span<const ScheduleRow> scheduleTable() { return kSchedules; }
-
-const ScheduleRow& scheduleRow(ScheduleKind kind)
-{
-    // Rows are in ScheduleKind order (tst_schedules scheduleTableCoversEveryKindInOrder).
-    const auto i = std::size_t(kind);
-    return i < kSchedules.size() ? kSchedules[i] : kSchedules[std::size_t(ScheduleKind::OneFOneB)];
-}
 
 } // namespace parascope

@@ -10,6 +10,7 @@
 #include "types/parallel_config.h"
 #include "types/term.h"
 
+#include <array>
 #include <span>
 #include <string>
 
@@ -54,6 +55,14 @@ struct ScheduleRow {
 
 // Every schedule, in ScheduleKind order.
 std::span<const ScheduleRow> scheduleTable();
-const ScheduleRow& scheduleRow(ScheduleKind kind);
+// Rows in ScheduleKind order (tst_schedules scheduleTableCoversEveryKindInOrder); the table is
+// read inline, as the simulator asks for a schedule's traits once per op.
+inline constexpr std::size_t kScheduleKinds = 7;
+extern const std::array<ScheduleRow, kScheduleKinds> kSchedules;
+inline const ScheduleRow& scheduleRow(ScheduleKind kind)
+{
+    const auto i = std::size_t(kind);
+    return i < kSchedules.size() ? kSchedules[i] : kSchedules[std::size_t(ScheduleKind::OneFOneB)];
+}
 
 } // namespace parascope

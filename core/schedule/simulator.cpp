@@ -69,9 +69,29 @@ void sortByRankThenStart(std::vector<TimedOp>& ops, int ranks)
 
 } // namespace
 
+namespace {
+
+// Where a schedule's stages sit, read once from its row: the simulator asks for every op.
+struct StageMap {
+    explicit StageMap(const PipelineSchedule& s)
+        : ranks(s.ranks)
+        , last(s.stages() - 1)
+        , bidirectional(s.bidirectional())
+        , mirrored(mirroredPlacement(s.kind))
+    { }
+    bool isFirst(int stage) const { return stage == 0 || (bidirectional && stage == ranks); }
+    bool isLast(int stage) const { return stage == last || (bidirectional && stage == ranks - 1); }
+    int rankOf(int stage) const { return rankOfVirtualStage(stage, ranks, mirrored); }
+    int ranks, last;
+    bool bidirectional, mirrored;
+};
+
+} // namespace
+
 Timeline simulate(const SimulationInput& in)
 {
     const PipelineSchedule& sch = *in.schedule;
+    const StageMap stage_map(sch);
     const int p = sch.ranks, S = sch.stages(), m = sch.microbatches;
     Timeline tl;
     tl.ranks = p;
@@ -109,18 +129,18 @@ Timeline simulate(const SimulationInput& in)
 
     const auto cost = [&](int s) -> const StageCost& { return in.stages[std::size_t(s)]; };
     const auto arrive = [&](int from_stage, int to_rank, double end) {
-        const int from_rank = sch.rankOfStage(from_stage);
+        const int from_rank = stage_map.rankOf(from_stage);
         return from_rank == to_rank ? end : end + in.p2pBetween(from_rank, to_rank);
     };
     // When the inputs of a compute op are ready (kUnset if not yet).
     const auto forwardReady = [&](int s, int mb, int r) -> double {
-        if (sch.isFirstStage(s))
+        if (stage_map.isFirst(s))
             return 0;
         const double e = ends.f[ends.at(s - 1, mb)];
         return e < 0 ? kUnset : arrive(s - 1, r, e);
     };
     const auto backwardReady = [&](int s, int mb, int r) -> double {
-        if (sch.isLastStage(s)) {
+        if (stage_map.isLast(s)) {
             const double e = ends.f[ends.at(s, mb)];
             return e < 0 ? kUnset : e;
         }
@@ -135,7 +155,7 @@ Timeline simulate(const SimulationInput& in)
     const auto wake = [&](int stage) {
         if (stage < 0 || stage >= S)
             return;
-        const int r = sch.rankOfStage(stage);
+        const int r = stage_map.rankOf(stage);
         if (!queued[r]) {
             queued[r] = 1;
             work.push_back(r);
@@ -146,7 +166,7 @@ Timeline simulate(const SimulationInput& in)
             tl.ops.push_back({r, false, t, stage, stage >= 0 ? sch.chunkOfStage(stage) : 0, mb, start, end, comm});
     };
     const auto recordSend = [&](int r, int to_stage, int stage, int mb, double start) {
-        const double t = in.p2pBetween(r, sch.rankOfStage(to_stage));
+        const double t = in.p2pBetween(r, stage_map.rankOf(to_stage));
         if (in.record_ops && t > 0)
             tl.ops.push_back(
                 {r, true, OpType::Send, stage, sch.chunkOfStage(stage), mb, start, start + t, t, to_stage});
@@ -231,10 +251,10 @@ Timeline simulate(const SimulationInput& in)
                 ends.f[ends.at(s, mb)] = end;
                 ++inflight[r];
                 peak[r] = std::max(peak[r], inflight[r]);
-                if (!sch.isLastStage(s) && sch.rankOfStage(s + 1) != r)
+                if (!stage_map.isLast(s) && stage_map.rankOf(s + 1) != r)
                     recordSend(r, s + 1, s, mb, end);
                 wake(s + 1);
-                if (sch.isLastStage(s))
+                if (stage_map.isLast(s))
                     wake(s);
             };
             const auto finishBackward = [&](int s, int mb, bool full) {
@@ -243,7 +263,7 @@ Timeline simulate(const SimulationInput& in)
                 last_backward_start[r] = start;
                 if (full)
                     --inflight[r];
-                if (!sch.isFirstStage(s) && sch.rankOfStage(s - 1) != r)
+                if (!stage_map.isFirst(s) && stage_map.rankOf(s - 1) != r)
                     recordSend(r, s - 1, s, mb, end);
                 wake(s - 1);
             };

@@ -4,6 +4,7 @@
 // add up from the same list.
 
 #include "by_hand.h"
+#include "io/report_json.h"
 #include "time/layer_ops.h"
 
 #include <cmath>
@@ -167,7 +168,14 @@ private slots:
         QVERIFY2(near(costs.stages.front().cost.forward_s, 32 * layer + head),
                  qPrintable(versus("stage forward", costs.stages.front().cost.forward_s, 32 * layer + head)));
         QVERIFY(costs.moe_ops.empty()); // a dense model
-        QCOMPARE(e.time.layer_ops.size(), costs.dense_ops.size()); // what the report lists
+        // What the JSON report lists (time.layer_ops) is that list, op by op.
+        const nlohmann::json ops = reportToJson(sc, e)["time"]["layer_ops"];
+        QCOMPARE(ops.size(), costs.dense_ops.size());
+        for (std::size_t i = 0; i < costs.dense_ops.size(); ++i) {
+            QCOMPARE(ops[i]["name"].get<std::string>(), costs.dense_ops[i].name);
+            QCOMPARE(ops[i]["forward_s"].get<double>(), costs.dense_ops[i].forward_s);
+            QCOMPARE(ops[i]["forward_kernels"].get<int>(), costs.dense_ops[i].forward_kernels);
+        }
     }
 };
 

@@ -15,7 +15,8 @@ runtime_pkgs=(
   qt6-qpa-plugins qt6-translations-l10n fonts-noto-cjk
 )
 # Packaging tests: build and unpack the .deb, validate the desktop entry, AppStream and MIME data;
-# python3 runs the function-length check (tests/architecture/function_sizes.py).
+# python3 runs the function-length check (tests/architecture/function_sizes.py), clang-format the
+# format check (tests/architecture/format.sh).
 test_pkgs=( python3 clang-format xvfb xauth imagemagick dpkg-dev file desktop-file-utils appstream shared-mime-info )
 # Fuzzing (tests/fuzz/run-fuzz.sh): clang and its libFuzzer/sanitizer runtimes. The
 # instruction-count guard (tests/perf/check-instructions.sh): valgrind (callgrind, and the

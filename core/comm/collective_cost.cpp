@@ -12,8 +12,10 @@ constexpr const char* kSource
     = "nccl-tests PERFORMANCE.md bus bandwidth; Thakur et al. 2005 α–β; hierarchical per §3.3";
 
 // One level over one link: steps·α + factor·S/busbw(S) (a ring inside a node, a send, an
-// all-to-all inside a node).
-CollectiveTime oneLevel(Collective c, double S, const GroupPlacement& g, const LinkSpec& link, Explain explain)
+// all-to-all inside a node). Across nodes the same on the network link is the flat ring: one
+// ring over all n ranks, every hop at the network's pace.
+CollectiveTime oneLevel(Collective c, double S, const GroupPlacement& g, const LinkSpec& link, Explain explain,
+                        const char* formula = "steps·α + factor·S/busbw(S)")
 {
     CollectiveTime out;
     const double f = busFactor(c, g.size), steps = ringSteps(c, double(g.size));
@@ -23,26 +25,8 @@ CollectiveTime oneLevel(Collective c, double S, const GroupPlacement& g, const L
             = {"comm.time",
                out.seconds,
                "s",
-               "steps·α + factor·S/busbw(S)",
+               formula,
                num(steps) + "·" + num(link.latency_s) + " + " + num(f) + "·" + num(S) + "/" + num(link.busBytesPerS(S)),
-               kSource};
-    return out;
-}
-
-// One ring over all n ranks whose traffic leaves each GPU through its own NIC: every hop at the
-// network's pace.
-CollectiveTime flatRing(Collective c, double S, const GroupPlacement& g, const LinkSpec& net, Explain explain)
-{
-    CollectiveTime out;
-    const double f = busFactor(c, g.size), steps = ringSteps(c, double(g.size));
-    out.seconds = steps * net.latency_s + f * S / net.busBytesPerS(S);
-    if (explain == Explain::Full)
-        out.term
-            = {"comm.time",
-               out.seconds,
-               "s",
-               "flat ring over the network: steps·α_net + factor·S/busbw_net(S)",
-               num(steps) + "·" + num(net.latency_s) + " + " + num(f) + "·" + num(S) + "/" + num(net.busBytesPerS(S)),
                kSource};
     return out;
 }
@@ -203,7 +187,9 @@ CollectiveTime collectiveTime(CollectiveAlgorithm a, Collective c, double S, con
     case CollectiveAlgorithm::Hierarchical:
         return g.crossesNodes() ? hierarchical(c, S, g, cl, explain) : oneLevel(c, S, g, link, explain);
     case CollectiveAlgorithm::Ring:
-        return g.crossesNodes() ? flatRing(c, S, g, link, explain) : oneLevel(c, S, g, link, explain);
+        return oneLevel(c, S, g, link, explain,
+                        g.crossesNodes() ? "flat ring over the network: steps·α_net + factor·S/busbw_net(S)"
+                                         : "steps·α + factor·S/busbw(S)");
     case CollectiveAlgorithm::PointToPoint: break;
     }
     return oneLevel(c, S, g, link, explain);

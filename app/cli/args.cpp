@@ -182,21 +182,6 @@ int badUsage(const std::string& message)
     return kExitBadInput;
 }
 
-std::string padColumns(const std::string& s, std::size_t w, bool right)
-{
-    std::size_t cols = 0;
-    for (std::size_t i = 0; i < s.size(); ++i) {
-        const unsigned char c = static_cast<unsigned char>(s[i]);
-        if ((c & 0xC0) == 0x80)
-            continue;
-        cols += c >= 0xE3 ? 2 : 1; // CJK and full-width punctuation (U+3000 on) take two columns
-    }
-    if (cols >= w)
-        return s;
-    const std::string fill(w - cols, ' ');
-    return right ? fill + s : s + fill;
-}
-
 int printFileErrors(const std::string& file, const std::vector<InputError>& errors)
 {
     for (const InputError& e : errors) { // a file's own error (unreadable, not JSON) already names it

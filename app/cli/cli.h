@@ -7,6 +7,7 @@
 
 #include "hardware/nccl_tests_import.h"
 #include "types/scenario.h"
+#include "util/text_columns.h"
 
 #include <optional>
 #include <string>
@@ -59,9 +60,6 @@ std::string usage(const std::string& lang = "en");
 int badUsage(const Args& a, const std::string& en, const std::string& zh_text);
 // The same in English, for what comes before the language is known.
 int badUsage(const std::string& message);
-
-// `s` padded to `width` terminal columns (a CJK character takes two), right-aligned or not.
-std::string padColumns(const std::string& s, std::size_t width, bool right = true);
 
 // Parses argv[first…]; returns an exit code on error, −1 when parsed. --lang is read first,
 // wherever it stands, so that the other options' errors are in its language.

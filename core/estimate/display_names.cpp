@@ -68,6 +68,17 @@ Localized displayName(Precision v)
     return {"?", "?"};
 }
 
+Localized displayName(OpRate v)
+{
+    switch (v) {
+    case OpRate::Gemm: return {"GEMM", "矩阵乘"};
+    case OpRate::Bf16Gemm: return {"GEMM (BF16)", "矩阵乘（BF16）"};
+    case OpRate::Attention: return {"fused attention", "融合注意力"};
+    case OpRate::Memory: return {"memory-bound", "访存受限"};
+    }
+    return {"?", "?"};
+}
+
 Localized displayName(Fp8Recipe v)
 {
     switch (v) {

@@ -5,6 +5,7 @@
 
 #include "comm/comm_algorithm.h"
 #include "parallel/placement.h"
+#include "time/layer_ops.h"
 #include "types/comm_types.h"
 #include "types/diagnostic.h"
 #include "types/parallel_config.h"
@@ -28,6 +29,7 @@ Localized displayName(CollectiveAlgorithm v);
 Localized displayName(ScheduleKind v);
 Localized displayName(Recompute v);
 Localized displayName(Precision v);
+Localized displayName(OpRate v); // an op's rate class: "GEMM" / "矩阵乘", "memory-bound" / "访存受限"
 Localized displayName(Fp8Recipe v);
 Localized displayName(CpComm v);
 Localized displayName(MoeDispatcher v);

@@ -3,6 +3,8 @@
 #include "schedule/schedule_table.h"
 #include "estimate/diagnostics.h"
 #include "estimate/display_names.h"
+#include "io/layer_ops_report.h"
+#include "util/text_columns.h"
 
 #include <algorithm>
 #include <cstdio>
@@ -77,26 +79,6 @@ nlohmann::json communicationToJson(const Estimate& est, bool explain)
         comm.push_back(std::move(e));
     }
     return comm;
-}
-
-// One layer's ops (time/layer_ops.h): what the op costs add up, for one microbatch on one GPU.
-nlohmann::json layerOpsToJson(const std::vector<LayerOp>& ops)
-{
-    nlohmann::json out = nlohmann::json::array();
-    for (const LayerOp& op : ops)
-        out.push_back({{"name", op.name},
-                       {"rate", toString(op.rate)},
-                       {"precision", toString(op.precision)},
-                       {"flops", op.flops},
-                       {"bytes", op.bytes},
-                       {"forward_kernels", op.forward_kernels},
-                       {"backward_kernels", op.backward_kernels},
-                       {"forward_s", op.forward_s},
-                       {"input_grad_s", op.input_grad_s},
-                       {"weight_grad_s", op.weight_grad_s},
-                       {"fp8_cast_s", op.cast_forward_s + op.cast_backward_s},
-                       {"recompute_s", op.recompute_s}});
-    return out;
 }
 
 } // namespace
@@ -178,9 +160,9 @@ nlohmann::json reportToJson(const Scenario& sc, const Estimate& est, const std::
         j["time"]["note"] = t.note;
     if (explain) {
         j["time"]["terms"] = termsToJson(t.terms);
-        j["time"]["layer_ops"] = layerOpsToJson(t.layer_ops);
+        j["time"]["layer_ops"] = layerOpsToJson(t.layer_ops, lang);
         if (!t.moe_layer_ops.empty())
-            j["time"]["moe_layer_ops"] = layerOpsToJson(t.moe_layer_ops);
+            j["time"]["moe_layer_ops"] = layerOpsToJson(t.moe_layer_ops, lang);
     }
     const ThroughputReport& th = est.throughput;
     j["throughput"] = {{"tokens_per_s", th.tokens_per_s},
@@ -259,22 +241,6 @@ std::string seconds(double s)
     return fmt("%.1f µs", s * 1e6);
 }
 
-std::string pad(std::string s, std::size_t w, bool right = true)
-{
-    // Width in terminal columns: count UTF-8 lead bytes; CJK characters take two columns.
-    std::size_t cols = 0;
-    for (std::size_t i = 0; i < s.size(); ++i) {
-        const unsigned char c = s[i];
-        if ((c & 0xC0) == 0x80)
-            continue;
-        cols += c >= 0xE3 ? 2 : 1;
-    }
-    if (cols >= w)
-        return s;
-    const std::string fill(w - cols, ' ');
-    return right ? fill + s : s + fill;
-}
-
 // time.note in Chinese: the engine writes it in English (time/step_time.cpp); these are its forms.
 std::string noteZh(const TimeReport& t)
 {
@@ -310,12 +276,13 @@ std::string noteZh(const TimeReport& t)
 
 } // namespace
 
-std::string textReport(const Scenario& sc, const Estimate& est, const std::string& lang)
+// The text report, section by section (textReport puts them together).
+namespace {
+
+void headerText(std::ostringstream& o, const Scenario& sc, const Estimate& est, bool zh)
 {
-    const bool zh = lang.rfind("zh", 0) == 0;
-    const auto T = [zh](const char* en, const char* cn) { return std::string(zh ? cn : en); };
-    const auto L = [zh](const Localized& l) { return zh ? l.zh : l.en; };
-    std::ostringstream o;
+    [[maybe_unused]] const auto T = [zh](const char* en, const char* cn) { return std::string(zh ? cn : en); };
+    [[maybe_unused]] const auto L = [zh](const Localized& l) { return zh ? l.zh : l.en; };
     const ParallelConfig& p = sc.parallel;
     const TrainingConfig& t = sc.training;
     o << "ParaScope — " << (sc.name.empty() ? sc.model.name : sc.name) << "\n";
@@ -354,11 +321,17 @@ std::string textReport(const Scenario& sc, const Estimate& est, const std::strin
         o << "Training: seq " << t.seq_len << " · micro batch " << t.micro_batch << " · global batch " << t.global_batch
           << " (" << countOf(est.microbatches, "microbatch", "microbatches") << ") · " << toString(t.precision)
           << " · recompute " << toString(t.recompute) << "\n\n";
+}
 
+void memoryText(std::ostringstream& o, const Scenario& sc, const Estimate& est, bool zh)
+{
+    [[maybe_unused]] const auto T = [zh](const char* en, const char* cn) { return std::string(zh ? cn : en); };
+    [[maybe_unused]] const auto L = [zh](const Localized& l) { return zh ? l.zh : l.en; };
     o << T("Memory per GPU (GiB), capacity ", "每块 GPU 显存（GiB），容量 ") << gib(est.memory.capacity_bytes) << "\n";
-    o << pad(T("stage", "阶段"), 6, false) << pad(T("layers", "层数"), 7) << pad(T("weights", "权重"), 9)
-      << pad(T("grads", "梯度"), 9) << pad(T("optim", "优化器"), 9) << pad(T("activ", "激活"), 9)
-      << pad(T("other", "其他"), 9) << pad(T("total", "合计"), 9) << "\n";
+    o << padColumns(T("stage", "阶段"), 6, false) << padColumns(T("layers", "层数"), 7)
+      << padColumns(T("weights", "权重"), 9) << padColumns(T("grads", "梯度"), 9) << padColumns(T("optim", "优化器"), 9)
+      << padColumns(T("activ", "激活"), 9) << padColumns(T("other", "其他"), 9) << padColumns(T("total", "合计"), 9)
+      << "\n";
     const std::size_t max_rows = 16;
     const auto& stages = est.memory.stages;
     for (std::size_t i = 0; i < stages.size(); ++i) {
@@ -367,9 +340,10 @@ std::string textReport(const Scenario& sc, const Estimate& est, const std::strin
             i = stages.size() - max_rows / 2;
         }
         const StageMemory& s = stages[i];
-        o << pad(std::to_string(s.stage), 6, false) << pad(std::to_string(s.layers), 7) << pad(gib(s.weights), 9)
-          << pad(gib(s.gradients), 9) << pad(gib(s.optimizer), 9) << pad(gib(s.activations), 9) << pad(gib(s.other), 9)
-          << pad(gib(s.total()), 9) << (s.total() > est.memory.capacity_bytes ? T("  OOM", "  显存溢出") : "") << "\n";
+        o << padColumns(std::to_string(s.stage), 6, false) << padColumns(std::to_string(s.layers), 7)
+          << padColumns(gib(s.weights), 9) << padColumns(gib(s.gradients), 9) << padColumns(gib(s.optimizer), 9)
+          << padColumns(gib(s.activations), 9) << padColumns(gib(s.other), 9) << padColumns(gib(s.total()), 9)
+          << (s.total() > est.memory.capacity_bytes ? T("  OOM", "  显存溢出") : "") << "\n";
     }
     o << T("Peak: stage ", "峰值：阶段 ") << est.memory.peak_stage << T(", ", "，") << gib(est.memory.peak_bytes)
       << " GiB" << (est.memory.fits ? T(" (fits)", "（放得下）") : T(" (does NOT fit)", "（放不下）")) << "\n";
@@ -381,19 +355,25 @@ std::string textReport(const Scenario& sc, const Estimate& est, const std::strin
           << gib(est.memory.host_capacity_bytes) << " GiB"
           << (est.memory.fits_host ? T(" (fits)", "（放得下）") : T(" (does NOT fit)", "（放不下）")) << "\n";
     o << "\n";
+}
 
+void communicationText(std::ostringstream& o, const Estimate& est, bool zh)
+{
+    [[maybe_unused]] const auto T = [zh](const char* en, const char* cn) { return std::string(zh ? cn : en); };
+    [[maybe_unused]] const auto L = [zh](const Localized& l) { return zh ? l.zh : l.en; };
     o << T("Communication per GPU per step", "每块 GPU 每步通信") << "\n";
-    o << pad(T("group", "组"), zh ? 9 : 6, false) << pad(T("collective", "集合通信"), 16, false)
-      << pad(T("purpose", "用途"), 12, false) << pad(T("link", "链路"), 8, false) << pad(T("n", "规模"), 6)
-      << pad(T("calls", "次数"), 9) << pad(T("GB sent", "发送 GB"), 10) << pad(T("link time", "链路时间"), 12)
-      << pad(T("exposed", "未重叠"), 12) << "\n";
+    o << padColumns(T("group", "组"), zh ? 9 : 6, false) << padColumns(T("collective", "集合通信"), 16, false)
+      << padColumns(T("purpose", "用途"), 12, false) << padColumns(T("link", "链路"), 8, false)
+      << padColumns(T("n", "规模"), 6) << padColumns(T("calls", "次数"), 9) << padColumns(T("GB sent", "发送 GB"), 10)
+      << padColumns(T("link time", "链路时间"), 12) << padColumns(T("exposed", "未重叠"), 12) << "\n";
     for (const CommEntry& c : est.communication) {
-        o << pad(zh ? displayName(c.group).zh : toString(c.group), zh ? 9 : 6, false)
-          << pad(zh ? displayName(c.collective).zh : toString(c.collective), 16, false)
-          << pad(zh ? displayName(c.purpose).zh : toString(c.purpose), 12, false)
-          << pad(zh ? displayName(c.link).zh : toString(c.link), 8, false) << pad(std::to_string(c.group_size), 6)
-          << pad(fmt("%.0f", c.calls_per_step), 9) << pad(fmt("%.2f", c.bytes_per_gpu_per_step / 1e9), 10)
-          << pad(seconds(c.time_s), 12) << pad(seconds(c.exposed_s), 12) << "\n";
+        o << padColumns(zh ? displayName(c.group).zh : toString(c.group), zh ? 9 : 6, false)
+          << padColumns(zh ? displayName(c.collective).zh : toString(c.collective), 16, false)
+          << padColumns(zh ? displayName(c.purpose).zh : toString(c.purpose), 12, false)
+          << padColumns(zh ? displayName(c.link).zh : toString(c.link), 8, false)
+          << padColumns(std::to_string(c.group_size), 6) << padColumns(fmt("%.0f", c.calls_per_step), 9)
+          << padColumns(fmt("%.2f", c.bytes_per_gpu_per_step / 1e9), 10) << padColumns(seconds(c.time_s), 12)
+          << padColumns(seconds(c.exposed_s), 12) << "\n";
     }
     if (est.communication.empty())
         o << T("  (none: a single GPU)", "  （无：单块 GPU）") << "\n";
@@ -408,7 +388,12 @@ std::string textReport(const Scenario& sc, const Estimate& est, const std::strin
         o << "\n";
     }
     o << "\n";
+}
 
+void timeText(std::ostringstream& o, const Estimate& est, bool zh)
+{
+    [[maybe_unused]] const auto T = [zh](const char* en, const char* cn) { return std::string(zh ? cn : en); };
+    [[maybe_unused]] const auto L = [zh](const Localized& l) { return zh ? l.zh : l.en; };
     const TimeReport& tr = est.time;
     const ThroughputReport& th = est.throughput;
     const bool simulated = tr.method.rfind("simulated", 0) == 0;
@@ -432,7 +417,12 @@ std::string textReport(const Scenario& sc, const Estimate& est, const std::strin
                "等（2021）的式（3）"
              : est.flops.convention)
       << "\n\n";
+}
 
+void wallsText(std::ostringstream& o, const Estimate& est, bool zh)
+{
+    [[maybe_unused]] const auto T = [zh](const char* en, const char* cn) { return std::string(zh ? cn : en); };
+    [[maybe_unused]] const auto L = [zh](const Localized& l) { return zh ? l.zh : l.en; };
     o << T("The four walls", "四面墙") << "\n";
     for (const auto& [name, w] : {std::pair{T("memory", "显存墙"), &est.walls.memory},
                                   {T("communication", "通信墙"), &est.walls.communication},
@@ -441,10 +431,15 @@ std::string textReport(const Scenario& sc, const Estimate& est, const std::strin
         const char* verdict = w->verdict == WallVerdict::Hit ? (zh ? "撞墙" : "HIT")
             : w->verdict == WallVerdict::Near                ? (zh ? "接近" : "near")
                                                              : (zh ? "正常" : "ok");
-        o << "  " << pad(name, 14, false) << pad(verdict, 6, false) << L(w->explanation) << "\n";
+        o << "  " << padColumns(name, 14, false) << padColumns(verdict, 6, false) << L(w->explanation) << "\n";
     }
     o << "\n";
+}
 
+void diagnosticsText(std::ostringstream& o, const Estimate& est, bool zh)
+{
+    [[maybe_unused]] const auto T = [zh](const char* en, const char* cn) { return std::string(zh ? cn : en); };
+    [[maybe_unused]] const auto L = [zh](const Localized& l) { return zh ? l.zh : l.en; };
     o << T("What breaks (", "问题诊断（") << est.diagnostics.size() << T(")", "）") << "\n";
     if (est.diagnostics.empty())
         o << T("  nothing: this configuration is valid and fits.", "  无：该配置有效且放得下。") << "\n";
@@ -456,6 +451,21 @@ std::string textReport(const Scenario& sc, const Estimate& est, const std::strin
         if (!L(d.suggestion).empty())
             o << "      → " << L(d.suggestion) << "\n";
     }
+}
+
+} // namespace
+
+std::string textReport(const Scenario& sc, const Estimate& est, const std::string& lang)
+{
+    const bool zh = lang.rfind("zh", 0) == 0;
+    std::ostringstream o;
+    headerText(o, sc, est, zh);
+    memoryText(o, sc, est, zh);
+    communicationText(o, est, zh);
+    timeText(o, est, zh);
+    o << layerOpsText(sc.model, est.time, lang);
+    wallsText(o, est, zh);
+    diagnosticsText(o, est, zh);
     return o.str();
 }
 

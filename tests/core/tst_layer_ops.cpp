@@ -4,6 +4,7 @@
 // add up from the same list.
 
 #include "by_hand.h"
+#include "io/layer_ops_report.h"
 #include "io/report_json.h"
 #include "time/layer_ops.h"
 
@@ -176,6 +177,51 @@ private slots:
             QCOMPARE(ops[i]["forward_s"].get<double>(), costs.dense_ops[i].forward_s);
             QCOMPARE(ops[i]["forward_kernels"].get<int>(), costs.dense_ops[i].forward_kernels);
         }
+    }
+
+    // The text report's op table reads the same list: each op's label, its kernels and its
+    // forward time in ms with three decimals, and the layer's sum; in both languages.
+    void theTextReportListsTheSameOps()
+    {
+        const Scenario sc = llama7b();
+        const Estimate e = evaluate(sc);
+        for (const std::string lang : {"en", "zh"}) {
+            const std::string text = textReport(sc, e, lang);
+            const std::size_t at = text.find(lang == "en" ? "One dense layer's ops" : "每个稠密层的算子");
+            QVERIFY2(at != std::string::npos, text.c_str());
+            QVERIFY(text.find("MoE", at) == std::string::npos || text.find("MoE", at) > text.find("\n\n", at));
+            for (const LayerOp& op : e.time.layer_ops) {
+                char forward[32];
+                std::snprintf(forward, sizeof forward, "%.3f", op.forward_s * 1e3);
+                const std::size_t row = text.find(layerOpLabel(op.name).in(lang), at);
+                QVERIFY2(row != std::string::npos, op.name.c_str());
+                const std::string line = text.substr(row, text.find('\n', row) - row);
+                QVERIFY2(line.find(forward) != std::string::npos, line.c_str());
+                QVERIFY2(line.find(std::to_string(op.forward_kernels) + "/" + std::to_string(op.backward_kernels))
+                             != std::string::npos,
+                         line.c_str());
+            }
+            // Six ops: 1 + 1 + 1 + 1 + 1 + 6 (five elementwise kernels and the rotary) = 11
+            // forward; 2 + 2 + 2 + 2 + 2 + 6 = 16 backward.
+            const LayerOpsTotal sum = sumLayerOps(e.time.layer_ops);
+            QCOMPARE(sum.forward_kernels, 11);
+            QCOMPARE(sum.backward_kernels, 16);
+            QVERIFY(text.find("11/16", at) != std::string::npos);
+        }
+    }
+
+    // A model whose every layer is MoE lists only the MoE layer; the JSON labels follow --lang.
+    void aMoeModelListsItsMoeLayer()
+    {
+        const Scenario sc = presetScenario("mixtral-8x7b", "dgx-h100", 2, 1, 4);
+        const Estimate e = evaluate(sc);
+        const std::string text = textReport(sc, e, "en");
+        QVERIFY(text.find("One MoE layer's ops (32 layers), one microbatch on one GPU, in ms") != std::string::npos);
+        QVERIFY(text.find("One dense layer's ops") == std::string::npos);
+        QVERIFY(text.find("routed experts, up (grouped GEMM)") != std::string::npos);
+        const nlohmann::json zh = reportToJson(sc, e, "zh")["time"]["moe_layer_ops"];
+        QCOMPARE(zh.size(), e.time.moe_layer_ops.size());
+        QCOMPARE(zh[0]["label"].get<std::string>(), layerOpLabel(e.time.moe_layer_ops[0].name).zh);
     }
 };
 

@@ -25,29 +25,20 @@ namespace parascope::test {
 // should have been translated.
 inline const std::set<QString>& allowedWords()
 {
-    static const std::set<QString> words = {QStringLiteral("TP"),        QStringLiteral("PP"),
-                                            QStringLiteral("DP"),        QStringLiteral("CP"),
-                                            QStringLiteral("EP"),        QStringLiteral("VPP"),
-                                            QStringLiteral("SP"),        QStringLiteral("ETP"),
-                                            QStringLiteral("GPU"),       QStringLiteral("CPU"),
-                                            QStringLiteral("MFU"),       QStringLiteral("HFU"),
-                                            QStringLiteral("ZeRO"),      QStringLiteral("GiB"),
-                                            QStringLiteral("MiB"),       QStringLiteral("TiB"),
-                                            QStringLiteral("GB"),        QStringLiteral("TB"),
-                                            QStringLiteral("ms"),        QStringLiteral("AllReduce"),
-                                            QStringLiteral("AllGather"), QStringLiteral("ReduceScatter"),
-                                            QStringLiteral("NVLink"),    QStringLiteral("InfiniBand"),
-                                            QStringLiteral("PCIe"),      QStringLiteral("GPipe"),
-                                            QStringLiteral("DualPipeV"), QStringLiteral("DualPipe"),
-                                            QStringLiteral("KV"),        QStringLiteral("GQA"),
-                                            QStringLiteral("MoE"),       QStringLiteral("FLOPs"),
-                                            QStringLiteral("MAPE"),      QStringLiteral("Megatron"),
-                                            QStringLiteral("DeepSpeed"), QStringLiteral("Narayanan"),
-                                            QStringLiteral("GPT"),       QStringLiteral("ParaScope"),
-                                            QStringLiteral("FSDP"),      QStringLiteral("HSDP"),
-                                            QStringLiteral("Ulysses"),   QStringLiteral("rank"),
-                                            QStringLiteral("GEMM"),      QStringLiteral("algbw"),
-                                            QStringLiteral("busbw"),     QStringLiteral("KiB")};
+    static const std::set<QString> words = {
+        QStringLiteral("TP"), QStringLiteral("PP"), QStringLiteral("DP"), QStringLiteral("CP"), QStringLiteral("EP"),
+        QStringLiteral("VPP"), QStringLiteral("SP"), QStringLiteral("ETP"), QStringLiteral("GPU"),
+        QStringLiteral("CPU"), QStringLiteral("MFU"), QStringLiteral("HFU"), QStringLiteral("ZeRO"),
+        QStringLiteral("GiB"), QStringLiteral("MiB"), QStringLiteral("TiB"), QStringLiteral("GB"), QStringLiteral("TB"),
+        QStringLiteral("ms"), QStringLiteral("AllReduce"), QStringLiteral("AllGather"), QStringLiteral("ReduceScatter"),
+        QStringLiteral("NVLink"), QStringLiteral("InfiniBand"), QStringLiteral("PCIe"), QStringLiteral("GPipe"),
+        QStringLiteral("DualPipeV"), QStringLiteral("DualPipe"), QStringLiteral("KV"), QStringLiteral("GQA"),
+        QStringLiteral("MoE"), QStringLiteral("FLOPs"), QStringLiteral("MAPE"), QStringLiteral("Megatron"),
+        QStringLiteral("DeepSpeed"), QStringLiteral("Narayanan"), QStringLiteral("GPT"), QStringLiteral("ParaScope"),
+        QStringLiteral("FSDP"), QStringLiteral("HSDP"), QStringLiteral("Ulysses"), QStringLiteral("rank"),
+        QStringLiteral("GEMM"), QStringLiteral("algbw"), QStringLiteral("busbw"), QStringLiteral("KiB"),
+        // op names Chinese texts keep (the layer-ops table)
+        QStringLiteral("QKV"), QStringLiteral("MLP"), QStringLiteral("MLA"), QStringLiteral("softmax")};
     return words;
 }
 
@@ -59,7 +50,8 @@ inline QStringList namesToStrip()
     if (!names.isEmpty())
         return names;
     names = {QStringLiteral("All-to-All"), QStringLiteral("ZB-H1"),   QStringLiteral("ZB-V"),
-             QStringLiteral("tokens/s"),   QStringLiteral("TFLOP/s"), QStringLiteral("parascope-cli")};
+             QStringLiteral("tokens/s"),   QStringLiteral("TFLOP/s"), QStringLiteral("parascope-cli"),
+             QStringLiteral("top-k")};
     const Run r = run({QStringLiteral("presets"), QStringLiteral("--format"), QStringLiteral("json")});
     const nlohmann::json j = nlohmann::json::parse(r.out.toStdString());
     for (const auto& kind : j.items())

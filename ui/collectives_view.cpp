@@ -1,6 +1,7 @@
 #include "collectives_view.h"
 
 #include "comm/comm_volume.h"
+#include "comm_chart.h"
 #include "models/scenario_model.h"
 
 #include <QComboBox>
@@ -120,21 +121,59 @@ CollectivesView::CollectivesView(ScenarioModel* model, QWidget* parent)
     connect(per_node_, &QSpinBox::valueChanged, this, &CollectivesView::readControls);
     // A new cluster (other links, other GPUs per node): the chart re-plans on the estimate; the
     // controls follow the node size.
-    connect(model, &ScenarioModel::estimateChanged, this, [this] {
-        if (chart_->choice().gpus_per_node > nodeSize()) {
-            CollectiveChoice c = chart_->choice();
-            c.gpus_per_node = nodeSize();
-            setChoice(c);
-        } else {
-            writeControls();
-            syncPosition();
-        }
-    });
+    connect(model, &ScenarioModel::estimateChanged, this, &CollectivesView::followCluster);
     CollectiveChoice start;
     start.gpus_per_node = std::max(1, model->scenario().cluster.gpus_per_node);
     start.ranks = std::min(8, start.gpus_per_node * 2);
     setChoice(start);
     retranslate();
+    connect(model, &ScenarioModel::estimateChanged, this, &CollectivesView::follow);
+    follow();
+}
+
+void CollectivesView::followCluster()
+{
+    if (chart_->choice().gpus_per_node > nodeSize()) {
+        CollectiveChoice c = chart_->choice();
+        c.gpus_per_node = nodeSize();
+        setChoice(c);
+    } else {
+        writeControls();
+        syncPosition();
+    }
+}
+
+bool CollectivesView::showCommEntry(int entry, QString* why)
+{
+    const auto& comm = model_->estimate().communication;
+    if (entry < 0 || entry >= int(comm.size()))
+        return false;
+    const CommEntry& e = comm[std::size_t(entry)];
+    if (showEntry(e, CommChart::entryName(e)))
+        return true;
+    *why = tr("%1 has no step-by-step form: the Collectives tab shows AllReduce, AllGather, ReduceScatter, "
+              "All-to-All and broadcast")
+               .arg(CommChart::entryName(e));
+    return false;
+}
+
+void CollectivesView::follow()
+{
+    const CollectiveChoice& now = chart_->choice();
+    if (now.origin.isEmpty() && followed_)
+        return;
+    followed_ = true;
+    const auto& comm = model_->estimate().communication;
+    for (const CommEntry& e : comm)
+        if (!now.origin_key.isEmpty() && originKey(e) == now.origin_key) {
+            if (e.bytes_per_call != now.bytes || e.group_size != now.ranks)
+                showEntry(e, CommChart::entryName(e));
+            else // keep the animation's place; the name follows the language
+                chart_->setOriginName(CommChart::entryName(e));
+            return;
+        }
+    if (const int best = defaultEntry(comm); best >= 0)
+        showEntry(comm[std::size_t(best)], CommChart::entryName(comm[std::size_t(best)]));
 }
 
 void CollectivesView::retranslate()

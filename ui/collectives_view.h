@@ -34,9 +34,16 @@ public:
     // group's GPUs and how many share a node, hierarchical when an all-reduce spans nodes (as
     // NCCL runs it), else ring; a send/recv or reduce has no step-by-step form (false).
     bool showEntry(const CommEntry& entry, const QString& name);
+    // Row `entry` of the estimate's communication (the communication chart's row): shown (true),
+    // or false with why it cannot be (no such row: why stays empty).
+    bool showCommEntry(int entry, QString* why);
     // The entry the view opens on: the scenario's longest collective that has a step-by-step form.
     static int defaultEntry(const std::vector<CommEntry>& communication);
     static QString originKey(const CommEntry& e); // CollectiveChoice::origin_key of an entry
+    // The estimate changed (or the language): a view opened from a row of the communication chart
+    // (or on the default row at the start) keeps showing that row of the new estimate, else the
+    // longest collective; one the user set up by hand stays.
+    void follow();
     bool playing() const;
     void retranslate();
 
@@ -55,6 +62,7 @@ private:
     void syncPosition(); // the slider and buttons follow the chart's position
     void tick();
     int nodeSize() const; // the cluster's GPUs per node
+    void followCluster(); // a new cluster: the controls follow its node size
     ScenarioModel* model_;
     CollectiveChart* chart_;
     QComboBox* op_;
@@ -70,6 +78,7 @@ private:
     QLabel* labels_[5] = {};
     QTimer* timer_;
     bool writing_ = false;
+    bool followed_ = false; // follow() has shown a row once
 };
 
 } // namespace parascope::ui

@@ -1,77 +1,90 @@
 #include "main_window.h"
-#include "status_line.h"
-#include "dialogs/export_dialog.h"
-#include "dialogs/recovery_dialog.h"
-#include "dialogs/probe_launcher.h"
-#include "format.h"
 
 #include "about.h"
-#include "autosave.h"
-#include "save_file.h"
-
-#include "dialogs/calibration_dialog.h"
-#include "chart_export.h"
 #include "collectives_view.h"
 #include "comm_chart.h"
-#include "exercise_panel.h"
 #include "compare_table.h"
+#include "controllers/compare_controller.h"
+#include "controllers/course_controller.h"
+#include "controllers/export_controller.h"
+#include "controllers/files_controller.h"
+#include "controllers/import_controller.h"
+#include "controllers/language_controller.h"
+#include "controllers/presenter_controller.h"
 #include "diagnostics_panel.h"
-#include "estimate/diagnostics.h"
-#include "hardware/hardware_profile.h"
-#include "io/hf_config_import.h"
-#include "io/report_json.h"
-#include "io/scenario_json.h"
-#include "io/timeline_json.h"
+#include "exercise_panel.h"
+#include "format.h"
 #include "language.h"
+#include "layer_ops_view.h"
 #include "lessons/lessons.h"
 #include "memory_chart.h"
 #include "memory_time_chart.h"
 #include "models/scenario_model.h"
+#include "pages/explorer_page.h"
 #include "scenario_panel.h"
 #include "search_view.h"
+#include "status_line.h"
 #include "sweep_view.h"
 #include "timeline_chart.h"
 #include "walls_view.h"
 
-#include <qcustomplot.h>
-
-#include <QAction>
 #include <QApplication>
-#include <QClipboard>
 #include <QCloseEvent>
-#include <QDialog>
 #include <QDockWidget>
-#include <QFileInfo>
 #include <QLabel>
 #include <QMenuBar>
-#include <QMessageBox>
-#include <QScreen>
 #include <QScrollArea>
 #include <QSettings>
 #include <QSplitter>
-#include <QTabWidget>
 #include <QStatusBar>
+#include <QTabWidget>
 #include <QTextBrowser>
-#include <QLibraryInfo>
-#include <QTranslator>
-#include <QScopeGuard>
-#include <QVBoxLayout>
 
 namespace parascope::ui {
 
 MainWindow::MainWindow(QWidget* parent, Session session)
     : QMainWindow(parent)
+    , session_(session)
     , model_(new ScenarioModel(this))
-    , translator_(new QTranslator(this))
-    , qt_translator_(new QTranslator(this))
+    , language_(new LanguageController(this))
 {
-    session_ = session;
     setObjectName(QStringLiteral("ParaScopeMainWindow"));
-    setAcceptDrops(true);
     // The default scenario: the course's second lesson (Llama-2 70B on 512 GPUs).
     if (const Lesson* l = findLesson("2-llama70b-512"); l && !l->steps.empty())
         model_->setScenario(l->steps.front().scenario);
+    buildPages();
+    buildControllers();
+    buildMenus();
+    if (session_ == Session::Desktop)
+        restoreSession();
+    else
+        language_->install(chineseUi());
+    retranslate();
+}
 
+MainWindow::~MainWindow() = default;
+
+namespace {
+
+QDockWidget* dock(QMainWindow* window, const char* name, QWidget* content, Qt::DockWidgetArea area)
+{
+    auto* d = new QDockWidget(window);
+    d->setObjectName(QString::fromLatin1(name));
+    d->setWidget(content);
+    d->setFeatures(QDockWidget::DockWidgetMovable | QDockWidget::DockWidgetClosable);
+    window->addDockWidget(area, d);
+    return d;
+}
+
+template <class View> View* page(QTabWidget* tabs, MainWindow::Tab tab)
+{
+    return static_cast<View*>(tabs->widget(int(tab)));
+}
+
+} // namespace
+
+void MainWindow::buildPages()
+{
     panel_ = new ScenarioPanel(model_);
     auto* scroll = new QScrollArea;
     scroll->setWidget(panel_);
@@ -80,386 +93,206 @@ MainWindow::MainWindow(QWidget* parent, Session session)
     // than widening the window.
     scroll->setHorizontalScrollBarPolicy(Qt::ScrollBarAsNeeded);
     scroll->setMinimumWidth(260);
-    panel_dock_ = new QDockWidget(this);
-    panel_dock_->setObjectName(QStringLiteral("scenarioDock"));
-    panel_dock_->setWidget(scroll);
-    panel_dock_->setFeatures(QDockWidget::DockWidgetMovable | QDockWidget::DockWidgetClosable);
-    addDockWidget(Qt::LeftDockWidgetArea, panel_dock_);
-
-    memory_ = new MemoryChart(model_);
-    comm_ = new CommChart(model_);
-    timeline_ = new TimelineChart(model_);
-    memory_->setMinimumSize(240, 160);
-    comm_->setMinimumSize(200, 160);
-    timeline_->setMinimumSize(400, 180);
-    auto* top = new QSplitter(Qt::Horizontal);
-    top->addWidget(memory_);
-    top->addWidget(comm_);
-    top->setStretchFactor(0, 1);
-    top->setStretchFactor(1, 1);
-    top->setSizes({1000, 1000}); // memory and communication share the width equally
-    auto* centre = new QSplitter(Qt::Vertical);
-    centre->addWidget(top);
-    centre->addWidget(timeline_);
-    centre->setStretchFactor(0, 1);
-    centre->setStretchFactor(1, 1);
-    // The four walls, a strip above the charts (the chart for slides stays off screen).
-    walls_strip_ = new WallsStrip(model_);
-    walls_chart_ = new WallsChart(model_, this);
-    walls_chart_->hide();
-    auto* explorer = new QWidget;
-    auto* explorer_layout = new QVBoxLayout(explorer);
-    explorer_layout->setContentsMargins(0, 0, 0, 0);
-    explorer_layout->setSpacing(0);
-    explorer_layout->addWidget(walls_strip_);
-    explorer_layout->addWidget(centre, 1);
-    sweep_ = new SweepView(model_);
+    panel_dock_ = dock(this, "scenarioDock", scroll, Qt::LeftDockWidgetArea);
+    explorer_ = new ExplorerPage(model_);
     tabs_ = new QTabWidget;
-    explorer_ = explorer;
-    tabs_->addTab(explorer, QString());
-    tabs_->addTab(sweep_, QString());
-    search_ = new SearchView(model_);
-    tabs_->addTab(search_, QString());
-    collectives_ = new CollectivesView(model_);
-    tabs_->addTab(collectives_, QString());
-    memory_time_ = new MemoryTimeChart(model_);
-    tabs_->addTab(memory_time_, QString());
-    followCollective();
+    for (QWidget* page : std::initializer_list<QWidget*>{explorer_, new SweepView(model_), new SearchView(model_),
+                                                         new CollectivesView(model_), new MemoryTimeChart(model_),
+                                                         new LayerOpsView(model_)})
+        tabs_->addTab(page, QString());
     setCentralWidget(tabs_);
-
     diagnostics_ = new DiagnosticsPanel(model_);
-    lesson_text_ = new QTextBrowser;
-    lesson_text_->setOpenExternalLinks(false);
-    auto* right = new QSplitter(Qt::Vertical);
-    right->addWidget(diagnostics_);
-    compare_ = new CompareTable(model_);
-    right->addWidget(compare_);
-    right->addWidget(lesson_text_);
-    exercise_ = new ExercisePanel;
-    right->addWidget(exercise_);
-    connect(exercise_, &ExercisePanel::pendingChanged, this, &MainWindow::hideForExercise);
-    right_dock_ = new QDockWidget(this);
-    right_dock_->setObjectName(QStringLiteral("rightDock"));
-    right_dock_->setWidget(right);
-    right_dock_->setMinimumWidth(200);
-    right_dock_->setFeatures(QDockWidget::DockWidgetMovable | QDockWidget::DockWidgetClosable);
-    addDockWidget(Qt::RightDockWidgetArea, right_dock_);
 
-    status_ = new QLabel;
-    status_->setTextFormat(Qt::RichText);
-    // The key figures never widen the window: on a narrow screen the line is cut, its tooltip whole.
-    status_->setSizePolicy(QSizePolicy::Ignored, QSizePolicy::Preferred);
-    status_->setMinimumWidth(1);
-    statusBar()->addWidget(status_, 1);
-
-    connect(diagnostics_, &DiagnosticsPanel::stageActivated, memory_, &MemoryChart::highlightStage);
-    connect(timeline_, &TimelineChart::cursorMoved, memory_, &MemoryChart::setCursorTime);
-    connect(timeline_, &TimelineChart::cursorMoved, memory_time_, &MemoryTimeChart::setCursorTime);
-    connect(diagnostics_, &DiagnosticsPanel::stageActivated, timeline_, &TimelineChart::highlightStage);
+    connect(diagnostics_, &DiagnosticsPanel::stageActivated, memoryChart(), &MemoryChart::highlightStage);
+    connect(diagnostics_, &DiagnosticsPanel::stageActivated, timelineChart(), &TimelineChart::highlightStage);
     connect(diagnostics_, &DiagnosticsPanel::knobActivated, panel_, &ScenarioPanel::highlightKnob);
-    connect(panel_, &ScenarioPanel::lessonChosen, this, [this](const QString& id) { loadLesson(id, 0); });
+    connect(timelineChart(), &TimelineChart::cursorMoved, memoryTimeChart(), &MemoryTimeChart::setCursorTime);
     connect(panel_, &ScenarioPanel::sweepRequested, this, [this](const QString& path) { showSweep(path); });
-    connect(model_, &ScenarioModel::estimateChanged, this, &MainWindow::updateStatus);
-    connect(model_, &ScenarioModel::estimateChanged, this, &MainWindow::updateTraceComparison);
-    connect(model_, &ScenarioModel::estimateChanged, this, &MainWindow::followCollective);
-    connect(comm_, &CommChart::entryActivated, this, &MainWindow::watchCollective);
+    connect(commChart(), &CommChart::entryActivated, this, &MainWindow::watchCollective);
     connect(model_, &ScenarioModel::scenarioChanged, this, &MainWindow::updateTitle);
-
-    buildMenus();
-    buildPresenterShortcuts();
-    if (session_ == Session::Desktop)
-        restoreSession();
-    else
-        installTranslators(chineseUi());
-    retranslate();
-    updateStatus();
 }
 
-MainWindow::~MainWindow() = default;
+void MainWindow::buildControllers()
+{
+    const WindowContext context{this, model_, session_ == Session::Headless};
+    files_ = new FilesController(context);
+    import_ = new ImportController(context, panel_);
+    course_ = new CourseController(context, panel_, tabs_);
+    status_ = new StatusLabel(model_, [this] { return course_->pending(); });
+    statusBar()->addWidget(status_, 1);
+    compare_ = new CompareController(context);
+    auto* right = new QSplitter(Qt::Vertical);
+    for (QWidget* w :
+         std::initializer_list<QWidget*>{diagnostics_, compare_->table(), course_->lessonText(), course_->exercise()})
+        right->addWidget(w);
+    right_dock_ = dock(this, "rightDock", right, Qt::RightDockWidgetArea);
+    right_dock_->setMinimumWidth(200);
+    presenter_ = new PresenterController(context, explorer_, {panel_dock_, right_dock_},
+                                         [this](const ChartTheme& t) { applyTheme(t); });
+    export_ = new ExportController(context,
+                                   {[this](ChartKind k) { return chartFor(k); }, timelineChart(), sweepView(), course_,
+                                    [this] { return presenter_->theme(); }});
+    connect(files_, &FilesController::scenarioOpened, course_, &CourseController::leaveLesson);
+    connect(course_, &CourseController::lessonLoaded, files_, &FilesController::forgetCurrentFile);
+    connect(course_, &CourseController::pendingChanged, status_, &StatusLabel::refresh);
+    import_->acceptDrops({[this](const QString& f) { return files_->openScenario(f); },
+                          [this](const QString& f) { compare_->compareWithTrace(f); }});
+    connect(language_, &LanguageController::chosen, this, [this](const QString& lang) { setLanguage(lang); });
+    connect(presenter_, &PresenterController::explorerWanted, this, [this] { showTab(Tab::Explorer); });
+}
+
+void MainWindow::buildMenus()
+{
+    QMenu* file = menuBar()->addMenu(QString());
+    files_->addOpenActions(file);
+    import_->addFileActions(file);
+    file->addSeparator();
+    files_->addSaveActions(file);
+    file->addSeparator();
+    export_->addFileActions(file);
+    file->addSeparator();
+    QAction* quit = file->addAction(QString(), QKeySequence::Quit, this, &QWidget::close);
+    QMenu* view = menuBar()->addMenu(QString());
+    language_->addViewActions(view);
+    presenter_->addActions(view);
+    QAction* grid = view->addAction(QString(), this, [this](bool on) { timelineChart()->setSlotGrid(on); });
+    grid->setCheckable(true);
+    grid->setShortcut(QKeySequence(Qt::CTRL | Qt::Key_G));
+    view->addActions({panel_dock_->toggleViewAction(), right_dock_->toggleViewAction()});
+    QMenu* scenario = menuBar()->addMenu(QString());
+    compare_->addScenarioActions(scenario);
+    QAction* play = scenario->addAction(QString(), timelineChart(), &TimelineChart::togglePlayback);
+    play->setShortcut(QKeySequence(Qt::Key_Space));
+    course_->addScenarioActions(scenario);
+    QMenu* tools = menuBar()->addMenu(QString());
+    import_->addToolsActions(tools);
+    compare_->addToolsActions(tools);
+    course_->addToolsActions(tools);
+    QMenu* help = menuBar()->addMenu(QString());
+    QAction* about = help->addAction(QString(), this, [this] { showAbout(this); });
+    texts_ = {{file->menuAction(), QT_TR_NOOP("&File")},
+              {quit, QT_TR_NOOP("&Quit")},
+              {view->menuAction(), QT_TR_NOOP("&View")},
+              {grid, QT_TR_NOOP("Timeline as a slot &grid")},
+              {scenario->menuAction(), QT_TR_NOOP("&Scenario")},
+              {play, QT_TR_NOOP("&Play the timeline")},
+              {tools->menuAction(), QT_TR_NOOP("&Tools")},
+              {help->menuAction(), QT_TR_NOOP("&Help")},
+              {about, QT_TR_NOOP("&About ParaScope")}};
+}
+
+void MainWindow::retranslate()
+{
+    for (const auto& [action, text] : texts_)
+        action->setText(tr(text));
+    panel_dock_->setWindowTitle(tr("Scenario"));
+    right_dock_->setWindowTitle(tr("What breaks"));
+    panel_dock_->toggleViewAction()->setText(tr("Scenario panel"));
+    right_dock_->toggleViewAction()->setText(tr("What breaks and lesson"));
+    const char* tabs[]
+        = {QT_TR_NOOP("Explorer"),         QT_TR_NOOP("Sweep"),    QT_TR_NOOP("Search"), QT_TR_NOOP("Collectives"),
+           QT_TR_NOOP("Memory over time"), QT_TR_NOOP("Layer ops")};
+    for (int i = 0; i < tabs_->count(); ++i)
+        tabs_->setTabText(i, tr(tabs[i]));
+    panel_->retranslate();
+    explorer_->retranslate();
+    sweepView()->retranslate();
+    searchView()->retranslate();
+    memoryTimeChart()->retranslate();
+    layerOpsView()->retranslate();
+    diagnostics_->retranslate();
+    collectivesView()->follow(); // the row's name in the new language
+    for (WindowPart* part : findChildren<WindowPart*>(Qt::FindDirectChildrenOnly))
+        part->retranslate(); // the controllers and the language menu
+    status_->refresh();
+    updateTitle();
+}
+
+void MainWindow::applyTheme(const ChartTheme& theme)
+{
+    explorer_->setTheme(theme);
+    sweepView()->setTheme(theme);
+    searchView()->setTheme(theme);
+    collectivesView()->chart()->setTheme(theme);
+    memoryTimeChart()->setTheme(theme);
+}
+
+ChartView* MainWindow::chartFor(ChartKind which) const
+{
+    switch (which) {
+    case ChartKind::Memory: return memoryChart();
+    case ChartKind::Timeline:
+    case ChartKind::Slots: return timelineChart();
+    case ChartKind::Communication: return commChart();
+    case ChartKind::Sweep: return sweepView();
+    case ChartKind::Search: return searchView();
+    case ChartKind::Walls: return explorer_->wallsChart();
+    case ChartKind::Collective: return collectivesView()->chart();
+    case ChartKind::MemoryTime: return memoryTimeChart();
+    }
+    return memoryChart();
+}
 
 void MainWindow::setLanguage(const QString& lang, Remember remember)
 {
     const bool zh = lang.startsWith(QLatin1String("zh"));
     uiLanguageStorage() = zh ? QStringLiteral("zh") : QStringLiteral("en");
-    installTranslators(zh);
+    language_->install(zh);
     retranslate(); // also runs on QEvent::LanguageChange
     if (session_ == Session::Desktop && remember == Remember::Yes)
         QSettings().setValue(QStringLiteral("language"), uiLanguage());
 }
 
-void MainWindow::showTab(Tab tab)
-{
-    switch (tab) {
-    case Tab::Explorer: tabs_->setCurrentWidget(explorer_); break;
-    case Tab::Sweep: tabs_->setCurrentWidget(sweep_); break;
-    case Tab::Search: tabs_->setCurrentWidget(search_); break;
-    case Tab::Collectives: tabs_->setCurrentWidget(collectives_); break;
-    case Tab::MemoryTime: tabs_->setCurrentWidget(memory_time_); break;
-    }
-}
-
-QString MainWindow::language() const { return uiLanguage(); }
-
 void MainWindow::changeEvent(QEvent* e)
 {
-    if (e->type() == QEvent::LanguageChange && file_menu_)
+    if (e->type() == QEvent::LanguageChange && !texts_.empty())
         retranslate();
     QMainWindow::changeEvent(e);
 }
 
-void MainWindow::applyTheme()
-{
-    memory_->setTheme(theme_);
-    timeline_->setTheme(theme_);
-    comm_->setTheme(theme_);
-    sweep_->setTheme(theme_);
-    search_->setTheme(theme_);
-    walls_chart_->setTheme(theme_);
-    collectives_->chart()->setTheme(theme_);
-    memory_time_->setTheme(theme_);
-}
-
-void MainWindow::updateStatus()
-{
-    const QString text = exercise_->pending()
-        ? tr("Predict first: the numbers are hidden until you reveal your estimate.")
-        : statusLine(model_->scenario(), model_->estimate(), model_->pinnedEstimate());
-    status_->setText(text);
-    status_->setToolTip(text);
-}
-
 void MainWindow::updateTitle() { setWindowTitle(scenarioName(model_->scenario()) + QStringLiteral(" — ParaScope")); }
-
-QString MainWindow::openScenario(const QString& file)
-{
-    if (const QString error = loadScenario(file); !error.isEmpty())
-        return error;
-    current_file_ = file;
-    rememberRecent(file);
-    retranslate();
-    return {};
-}
-
-QString MainWindow::loadScenario(const QString& file)
-{
-    std::vector<InputError> errors;
-    const auto sc = readScenarioFile(file.toStdString(), errors);
-    if (!sc) {
-        const QString text = errorsText(errors);
-        showError(tr("Open scenario"), tr("%1 is not a valid scenario:\n\n%2").arg(file, text.trimmed()));
-        return text.trimmed();
-    }
-    lesson_id_.clear();
-    panel_->showLesson(QString());
-    exercise_->setStep(nullptr, -1);
-    model_->setScenario(*sc);
-    return {};
-}
-
-QString MainWindow::saveScenario(const QString& file)
-{
-    const QString e
-        = writeFileAtomically(file, QByteArray::fromStdString(scenarioToJson(model_->scenario()).dump(2) + "\n"));
-    if (!e.isEmpty()) {
-        showError(tr("Save scenario"), tr("Could not save %1: %2\nThe previous file is unchanged.").arg(file, e));
-        return e;
-    }
-    current_file_ = file;
-    rememberRecent(file);
-    statusBar()->showMessage(tr("Saved %1").arg(file), 3000);
-    return {};
-}
-
-QString MainWindow::startAutosave(const QString& dir)
-{
-    if (!autosave_) {
-        autosave_ = new Autosave(this, dir);
-        const auto save = [this] {
-            autosave_->schedule(QByteArray::fromStdString(scenarioToJson(model_->scenario()).dump(2) + "\n"));
-        };
-        connect(model_, &ScenarioModel::scenarioChanged, this, save);
-        save(); // what is open now (a file given on the command line) counts too
-    }
-    return autosave_->recoverableFile();
-}
-
-void MainWindow::offerRecovery()
-{
-    // Newest first; each answer removes that one. Restoring one ends the questions (the others
-    // stay, unanswered, for the next start); closing the dialog answers nothing.
-    while (autosave_ && !autosave_->recoverableFile().isEmpty()) {
-        const QString file = autosave_->recoverableFile();
-        const int left = int(autosave_->recoverableFiles().size()) - 1;
-        const RecoveryAnswer answer = askRecovery(this, file, left);
-        if (answer == RecoveryAnswer::Restore) {
-            recoverAutosave();
-            return;
-        }
-        if (answer == RecoveryAnswer::Later)
-            return; // everything stays
-        autosave_->discardRecoverable(file);
-    }
-}
-
-QString MainWindow::recoverAutosave()
-{
-    if (!autosave_ || autosave_->recoverableFile().isEmpty())
-        return tr("There is no scenario to recover.");
-    const QString file = autosave_->recoverableFile();
-    if (const QString error = loadScenario(file); !error.isEmpty())
-        return error;
-    // Restored, not saved: Save asks where, and the recovered copy is no recent file.
-    current_file_.clear();
-    retranslate();
-    autosave_->discardRecoverable(file);
-    statusBar()->showMessage(tr("Restored the scenario from the last session"), 5000);
-    return {};
-}
-
-void MainWindow::showSweep(const QString& path, bool wait)
-{
-    tabs_->setCurrentWidget(sweep_);
-    sweep_->runSweep(path, {}, wait);
-}
-
-void MainWindow::loadLesson(const QString& id, int step)
-{
-    const Lesson* l = findLesson(id.toStdString());
-    if (!l || l->steps.empty())
-        return;
-    lesson_id_ = id;
-    panel_->showLesson(id);
-    lesson_step_ = std::clamp(step, 0, int(l->steps.size()) - 1);
-    model_->setScenario(l->steps[std::size_t(lesson_step_)].scenario);
-    current_file_.clear();
-    exercise_->setStep(l, lesson_step_);
-    retranslate();
-}
-
-QString MainWindow::applyProfile(const QString& file, bool ask)
-{
-    std::vector<InputError> errors;
-    const auto profile = readHardwareProfileFile(file.toStdString(), errors);
-    if (!profile) {
-        const QString text = errorsText(errors);
-        showError(tr("Hardware profile"), tr("%1 is not a valid hardware profile:\n\n%2").arg(file, text.trimmed()));
-        return text.trimmed();
-    }
-    if (profile->status == "no_gpu") {
-        const QString why = tr("The profile says there is no usable GPU here; nothing to calibrate.");
-        showError(tr("Hardware profile"), why);
-        return why;
-    }
-    CalibrationDialog dialog(model_->scenario().cluster, *profile, this);
-    if (ask && dialog.exec() != QDialog::Accepted)
-        return tr("cancelled");
-    const ClusterSpec calibrated = dialog.calibrated();
-    model_->edit([&](Scenario& s) { s.cluster = calibrated; });
-    model_->flush();
-    statusBar()->showMessage(tr("Calibrated from %1").arg(file), 5000);
-    return {};
-}
-
-QString MainWindow::importProfile(const QString& file, bool ask) { return applyProfile(file, ask); }
-
-QString MainWindow::calibrateFromThisMachine(bool ask)
-{
-    const ProbeRun run
-        = runProbe(this, ask && isVisible(), QByteArray::fromStdString(scenarioToJson(model_->scenario()).dump()));
-    if (!run.error.isEmpty()) {
-        showError(tr("Calibrate"), run.error);
-        return run.error;
-    }
-    return applyProfile(run.profile_file, ask);
-}
-
-void MainWindow::rememberRecent(const QString& file)
-{
-    recent_.removeAll(file);
-    recent_.prepend(file);
-    while (recent_.size() > kMaxRecentFiles)
-        recent_.removeLast();
-    if (session_ == Session::Desktop)
-        QSettings().setValue(QStringLiteral("recentFiles"), recent_);
-    updateRecentMenu();
-}
-
-void MainWindow::updateRecentMenu()
-{
-    recent_menu_->clear();
-    for (const QString& f : recent_)
-        recent_menu_->addAction(f, this, [this, f] { openScenario(f); });
-    recent_menu_->setEnabled(!recent_.isEmpty());
-}
-
-void MainWindow::showError(const QString& title, const QString& text)
-{
-    statusBar()->showMessage(text.section(QLatin1Char('\n'), 0, 0), 8000);
-    if (isVisible())
-        QMessageBox::warning(this, title, text);
-}
 
 void MainWindow::restoreSession()
 {
     QSettings s;
-    // Trimmed on read: a settings file edited by hand (or by another program) with 200,000
-    // entries must not build 200,000 menu items. The trimmed list is written back.
-    const QStringList recent = s.value(QStringLiteral("recentFiles")).toStringList();
-    recent_.clear();
-    for (const QString& f : recent) {
-        if (recent_.size() >= kMaxRecentFiles)
-            break;
-        if (!f.isEmpty() && f.size() <= 4096 && !recent_.contains(f))
-            recent_.append(f);
-    }
-    if (recent_ != recent)
-        s.setValue(QStringLiteral("recentFiles"), recent_);
-    if (!restoreGeometry(s.value(QStringLiteral("geometry")).toByteArray())) {
-        // First start: most of the screen, the charts need room.
-        const QRect screen = QGuiApplication::primaryScreen() ? QGuiApplication::primaryScreen()->availableGeometry()
-                                                              : QRect(0, 0, 1600, 1000);
-        resize(screen.size() * 0.92);
-    }
-    restoreState(s.value(QStringLiteral("windowState")).toByteArray());
-    const QString last = s.value(QStringLiteral("lastScenario")).toString();
-    if (!last.isEmpty()) {
-        std::vector<InputError> errors;
-        if (auto j = parseJsonText(last.toStdString(), errors))
-            if (auto sc = readScenario(*j, errors))
-                model_->setScenario(*sc);
-    }
+    files_->restoreSession(s);
     const QString lang = s.value(QStringLiteral("language"), QLocale::system().name()).toString();
     uiLanguageStorage() = lang.startsWith(QLatin1String("zh")) ? QStringLiteral("zh") : QStringLiteral("en");
-    installTranslators(chineseUi());
-}
-
-void MainWindow::installTranslators(bool zh)
-{
-    QApplication::removeTranslator(translator_);
-    QApplication::removeTranslator(qt_translator_);
-    // English too has a translation: its plural forms ("1 node", "2 nodes" from "%n node(s)").
-    if (translator_->load(zh ? QStringLiteral(":/i18n/parascope_zh_CN.qm") : QStringLiteral(":/i18n/parascope_en.qm")))
-        QApplication::installTranslator(translator_);
-    if (!zh)
-        return;
-    // Qt's standard buttons and dialogs (package qt6-translations-l10n); English without it.
-    if (qt_translator_->load(QStringLiteral("qtbase_zh_CN"), QLibraryInfo::path(QLibraryInfo::TranslationsPath)))
-        QApplication::installTranslator(qt_translator_);
+    language_->install(chineseUi());
 }
 
 void MainWindow::closeEvent(QCloseEvent* e)
 {
-    if (autosave_)
-        autosave_->finish(); // a clean exit: nothing to recover next time
-    if (session_ != Session::Desktop) {
-        QMainWindow::closeEvent(e);
-        return;
-    }
-    QSettings s;
-    s.setValue(QStringLiteral("geometry"), saveGeometry());
-    s.setValue(QStringLiteral("windowState"), saveState());
-    s.setValue(QStringLiteral("lastScenario"), QString::fromStdString(scenarioToJson(model_->scenario()).dump()));
+    files_->endSession();
     QMainWindow::closeEvent(e);
 }
+
+void MainWindow::watchCollective(int entry)
+{
+    if (QString why; collectivesView()->showCommEntry(entry, &why))
+        showTab(Tab::Collectives);
+    else if (!why.isEmpty())
+        statusBar()->showMessage(why, 5000);
+}
+
+void MainWindow::showSweep(const QString& path, bool wait)
+{
+    showTab(Tab::Sweep);
+    sweepView()->runSweep(path, {}, wait);
+}
+
+// The pages by tab, and what the controllers do for the window's callers (the app, the tests).
+void MainWindow::showTab(Tab tab) { tabs_->setCurrentIndex(int(tab)); }
+SweepView* MainWindow::sweepView() const { return page<SweepView>(tabs_, Tab::Sweep); }
+SearchView* MainWindow::searchView() const { return page<SearchView>(tabs_, Tab::Search); }
+CollectivesView* MainWindow::collectivesView() const { return page<CollectivesView>(tabs_, Tab::Collectives); }
+MemoryTimeChart* MainWindow::memoryTimeChart() const { return page<MemoryTimeChart>(tabs_, Tab::MemoryTime); }
+LayerOpsView* MainWindow::layerOpsView() const { return page<LayerOpsView>(tabs_, Tab::LayerOps); }
+MemoryChart* MainWindow::memoryChart() const { return explorer_->memory(); }
+TimelineChart* MainWindow::timelineChart() const { return explorer_->timeline(); }
+CommChart* MainWindow::commChart() const { return explorer_->comm(); }
+WallsStrip* MainWindow::wallsStrip() const { return explorer_->wallsStrip(); }
+QLabel* MainWindow::statusLabel() const { return status_; }
+QString MainWindow::language() const { return uiLanguage(); }
 
 } // namespace parascope::ui

@@ -2,6 +2,7 @@
 
 #include "format.h"
 #include "language.h"
+#include "models/scenario_model.h"
 
 #include <QCoreApplication>
 
@@ -37,6 +38,24 @@ QString statusLine(const Scenario& sc, const Estimate& e, const Estimate* pinned
                          signedPercent(e.throughput.tokens_per_s, a->throughput.tokens_per_s),
                          signedPercent(e.memory.peak_bytes, a->memory.peak_bytes));
     return text;
+}
+
+StatusLabel::StatusLabel(ScenarioModel* model, std::function<bool()> hidden)
+    : model_(model)
+    , hidden_(std::move(hidden))
+{
+    setTextFormat(Qt::RichText);
+    setSizePolicy(QSizePolicy::Ignored, QSizePolicy::Preferred);
+    setMinimumWidth(1);
+    connect(model_, &ScenarioModel::estimateChanged, this, &StatusLabel::refresh);
+}
+
+void StatusLabel::refresh()
+{
+    const QString text = hidden_() ? tr("Predict first: the numbers are hidden until you reveal your estimate.")
+                                   : statusLine(model_->scenario(), model_->estimate(), model_->pinnedEstimate());
+    setText(text);
+    setToolTip(text);
 }
 
 } // namespace parascope::ui

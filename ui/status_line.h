@@ -6,10 +6,29 @@
 #include "estimate/estimate.h"
 #include "types/scenario.h"
 
+#include <QLabel>
 #include <QString>
+
+#include <functional>
 
 namespace parascope::ui {
 
+class ScenarioModel;
+
 QString statusLine(const Scenario& sc, const Estimate& e, const Estimate* pinned);
+
+// The status bar's line: follows the estimate; while `hidden` says so (an exercise waits for the
+// student's prediction) it says the numbers are hidden instead. Never widens the window: on a
+// narrow screen the line is cut, its tooltip whole.
+class StatusLabel : public QLabel {
+    Q_OBJECT
+public:
+    StatusLabel(ScenarioModel* model, std::function<bool()> hidden);
+    void refresh();
+
+private:
+    ScenarioModel* model_;
+    std::function<bool()> hidden_;
+};
 
 } // namespace parascope::ui

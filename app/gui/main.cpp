@@ -10,6 +10,9 @@
 #include "chart_export.h"
 #include "diagnostics_panel.h"
 #include "main_window.h"
+#include "controllers/export_controller.h"
+#include "controllers/files_controller.h"
+#include "controllers/presenter_controller.h"
 #include "save_file.h"
 #include "models/knobs.h"
 #include "parascope/version.h"
@@ -169,7 +172,7 @@ int main(int argc, char** argv)
         window.setLanguage(lang, MainWindow::Remember::No); // this run only: the menu's choice stays
     const QStringList args = parser.positionalArguments();
     if (!args.isEmpty()) {
-        const QString error = window.openScenario(args.front());
+        const QString error = window.files()->openScenario(args.front());
         if (!error.isEmpty() && (exporting || screenshot)) {
             std::fprintf(stderr, "parascope: %s: %s\n", qPrintable(args.front()), qPrintable(error));
             return 2;
@@ -192,8 +195,8 @@ int main(int argc, char** argv)
             return 2;
         }
         window.resize(export_size);
-        const QString error
-            = window.exportChartTo(*chart, parser.value(outOpt), export_size, scale, !parser.isSet(noContextOpt));
+        const QString error = window.exports()->exportChartTo(*chart, parser.value(outOpt), export_size, scale,
+                                                              !parser.isSet(noContextOpt));
         if (!error.isEmpty()) {
             std::fprintf(stderr, "parascope: %s\n", qPrintable(error));
             return 2;
@@ -204,7 +207,7 @@ int main(int argc, char** argv)
         // The whole window as it looks on a screen of that size: laid out at the size (or at its
         // minimum size when that is larger, which is then reported), grabbed, cropped to the screen.
         if (parser.isSet(presenterOpt))
-            window.setPresenterMode(true);
+            window.presenter()->setOn(true);
         window.showTab(*tab);
         if (*tab == MainWindow::Tab::Sweep)
             window.showSweep(parser.value(sweepOpt), true);
@@ -234,10 +237,10 @@ int main(int argc, char** argv)
         return 0;
     }
     if (parser.isSet(presenterOpt))
-        window.setPresenterMode(true);
+        window.presenter()->setOn(true);
     // Crash recovery: autosave from here on, and offer back what a killed session left.
-    window.startAutosave();
+    window.files()->startAutosave();
     window.show();
-    window.offerRecovery();
+    window.files()->offerRecovery();
     return app.exec();
 }

@@ -600,6 +600,10 @@
         <source>Drag to move through the steps</source>
         <translation>Drag to move through the steps</translation>
     </message>
+    <message>
+        <source>%1 has no step-by-step form: the Collectives tab shows AllReduce, AllGather, ReduceScatter, All-to-All and broadcast</source>
+        <translation>%1 has no step-by-step form: the Collectives tab shows AllReduce, AllGather, ReduceScatter, All-to-All and broadcast</translation>
+    </message>
 </context>
 <context>
     <name>parascope::ui::CommChart</name>
@@ -694,6 +698,49 @@
     </message>
 </context>
 <context>
+    <name>parascope::ui::CompareController</name>
+    <message>
+        <source>Compare with a measured trace</source>
+        <translation>Compare with a measured trace</translation>
+    </message>
+    <message>
+        <source>PyTorch profiler traces (*.json)</source>
+        <translation>PyTorch profiler traces (*.json)</translation>
+    </message>
+    <message>
+        <source>&amp;Pin as A (compare)</source>
+        <translation>&amp;Pin as A (compare)</translation>
+    </message>
+    <message>
+        <source>&amp;Clear pin</source>
+        <translation>&amp;Clear pin</translation>
+    </message>
+    <message>
+        <source>Compare with a &amp;measured trace (PyTorch profiler)…</source>
+        <translation>Compare with a &amp;measured trace (PyTorch profiler)…</translation>
+    </message>
+    <message>
+        <source>A Chrome trace from torch.profiler beside the simulated step of this scenario: step time, GEMMs, attention, communication, idle</source>
+        <translation>A Chrome trace from torch.profiler beside the simulated step of this scenario: step time, GEMMs, attention, communication, idle</translation>
+    </message>
+    <message>
+        <source>Reading %1…</source>
+        <translation>Reading %1…</translation>
+    </message>
+    <message>
+        <source>Which GPU?</source>
+        <translation>Which GPU?</translation>
+    </message>
+    <message>
+        <source>GPU to compare:</source>
+        <translation>GPU to compare:</translation>
+    </message>
+    <message>
+        <source>Cannot read the trace</source>
+        <translation>Cannot read the trace</translation>
+    </message>
+</context>
+<context>
     <name>parascope::ui::CompareTable</name>
     <message>
         <source>B vs A</source>
@@ -734,6 +781,40 @@
     <message>
         <source>GPUs</source>
         <translation>GPUs</translation>
+    </message>
+</context>
+<context>
+    <name>parascope::ui::CourseController</name>
+    <message>
+        <source>&amp;Next lesson step</source>
+        <translation>&amp;Next lesson step</translation>
+    </message>
+    <message>
+        <source>&amp;Advisor: the decision procedure…</source>
+        <translation>&amp;Advisor: the decision procedure…</translation>
+    </message>
+    <message>
+        <source>Does it fit with DP? Then ZeRO; TP inside a node, PP across nodes; communication; bubble — step by step, beside the strategy search&apos;s best</source>
+        <translation>Does it fit with DP? Then ZeRO; TP inside a node, PP across nodes; communication; bubble — step by step, beside the strategy search's best</translation>
+    </message>
+    <message>
+        <source>&lt;p&gt;Pick a lesson in the scenario panel to read what it shows.&lt;/p&gt;</source>
+        <translation>&lt;p&gt;Pick a lesson in the scenario panel to read what it shows.&lt;/p&gt;</translation>
+    </message>
+    <message>
+        <source>&lt;p&gt;&lt;i&gt;Step %1 of %2: %3 — Scenario → Next lesson step (Ctrl+→)&lt;/i&gt;&lt;/p&gt;</source>
+        <translation>&lt;p&gt;&lt;i&gt;Step %1 of %2: %3 — Scenario → Next lesson step (Ctrl+→)&lt;/i&gt;&lt;/p&gt;</translation>
+    </message>
+    <message>
+        <source>Exercise: predict the number asked below, then Reveal. The charts and this step&apos;s text stay hidden until you do.</source>
+        <translation>Exercise: predict the number asked below, then Reveal. The charts and this step's text stay hidden until you do.</translation>
+    </message>
+    <message numerus="yes">
+        <source>Exported %n answer(s) to %1</source>
+        <translation>
+            <numerusform>Exported %n answer to %1</numerusform>
+            <numerusform>Exported %n answers to %1</numerusform>
+        </translation>
     </message>
 </context>
 <context>
@@ -808,23 +889,7 @@
     </message>
 </context>
 <context>
-    <name>parascope::ui::MainWindow</name>
-    <message>
-        <source>Open scenario</source>
-        <translation>Open scenario</translation>
-    </message>
-    <message>
-        <source>ParaScope scenarios (*.parascope.json *.json)</source>
-        <translation>ParaScope scenarios (*.parascope.json *.json)</translation>
-    </message>
-    <message>
-        <source>Save scenario</source>
-        <translation>Save scenario</translation>
-    </message>
-    <message>
-        <source>ParaScope scenarios (*.parascope.json)</source>
-        <translation>ParaScope scenarios (*.parascope.json)</translation>
-    </message>
+    <name>parascope::ui::ExportController</name>
     <message>
         <source>Memory chart copied to the clipboard</source>
         <translation>Memory chart copied to the clipboard</translation>
@@ -838,8 +903,12 @@
         <translation>JSON (*.json)</translation>
     </message>
     <message>
-        <source>Could not write %1: %2</source>
-        <translation>Could not write %1: %2</translation>
+        <source>Export exercise results</source>
+        <translation>Export exercise results</translation>
+    </message>
+    <message>
+        <source>CSV (*.csv)</source>
+        <translation>CSV (*.csv)</translation>
     </message>
     <message>
         <source>Export Chrome trace</source>
@@ -848,26 +917,6 @@
     <message>
         <source>Trace (*.json)</source>
         <translation>Trace (*.json)</translation>
-    </message>
-    <message>
-        <source>&amp;File</source>
-        <translation>&amp;File</translation>
-    </message>
-    <message>
-        <source>&amp;Open…</source>
-        <translation>&amp;Open…</translation>
-    </message>
-    <message>
-        <source>Open &amp;recent</source>
-        <translation>Open &amp;recent</translation>
-    </message>
-    <message>
-        <source>&amp;Save</source>
-        <translation>&amp;Save</translation>
-    </message>
-    <message>
-        <source>Save &amp;as…</source>
-        <translation>Save &amp;as…</translation>
     </message>
     <message>
         <source>&amp;Export chart</source>
@@ -886,6 +935,30 @@
         <translation>Communication chart…</translation>
     </message>
     <message>
+        <source>Sweep chart…</source>
+        <translation>Sweep chart…</translation>
+    </message>
+    <message>
+        <source>Search (Pareto) chart…</source>
+        <translation>Search (Pareto) chart…</translation>
+    </message>
+    <message>
+        <source>Slot grid of the schedule…</source>
+        <translation>Slot grid of the schedule…</translation>
+    </message>
+    <message>
+        <source>The four walls…</source>
+        <translation>The four walls…</translation>
+    </message>
+    <message>
+        <source>The collective at this step…</source>
+        <translation>The collective at this step…</translation>
+    </message>
+    <message>
+        <source>Memory over the step…</source>
+        <translation>Memory over the step…</translation>
+    </message>
+    <message>
         <source>&amp;Copy memory chart</source>
         <translation>&amp;Copy memory chart</translation>
     </message>
@@ -894,76 +967,63 @@
         <translation>Export report (JSON)…</translation>
     </message>
     <message>
+        <source>Export exercise results (CSV)…</source>
+        <translation>Export exercise results (CSV)…</translation>
+    </message>
+    <message>
         <source>Export Chrome trace…</source>
         <translation>Export Chrome trace…</translation>
     </message>
     <message>
-        <source>&amp;Quit</source>
-        <translation>&amp;Quit</translation>
+        <source>Could not write %1: %2</source>
+        <translation>Could not write %1: %2</translation>
     </message>
     <message>
-        <source>&amp;View</source>
-        <translation>&amp;View</translation>
+        <source>Export chart</source>
+        <translation>Export chart</translation>
     </message>
     <message>
-        <source>&amp;Language</source>
-        <translation>&amp;Language</translation>
+        <source>Could not export %1: %2</source>
+        <translation>Could not export %1: %2</translation>
     </message>
     <message>
-        <source>&amp;Presenter mode</source>
-        <translation>&amp;Presenter mode</translation>
+        <source>Exported %1</source>
+        <translation>Exported %1</translation>
+    </message>
+</context>
+<context>
+    <name>parascope::ui::FilesController</name>
+    <message>
+        <source>Open scenario</source>
+        <translation>Open scenario</translation>
     </message>
     <message>
-        <source>Scenario panel</source>
-        <translation>Scenario panel</translation>
+        <source>ParaScope scenarios (*.parascope.json *.json)</source>
+        <translation>ParaScope scenarios (*.parascope.json *.json)</translation>
     </message>
     <message>
-        <source>What breaks and lesson</source>
-        <translation>What breaks and lesson</translation>
+        <source>Save scenario</source>
+        <translation>Save scenario</translation>
     </message>
     <message>
-        <source>&amp;Scenario</source>
-        <translation>&amp;Scenario</translation>
+        <source>ParaScope scenarios (*.parascope.json)</source>
+        <translation>ParaScope scenarios (*.parascope.json)</translation>
     </message>
     <message>
-        <source>&amp;Pin as A (compare)</source>
-        <translation>&amp;Pin as A (compare)</translation>
+        <source>&amp;Open…</source>
+        <translation>&amp;Open…</translation>
     </message>
     <message>
-        <source>&amp;Clear pin</source>
-        <translation>&amp;Clear pin</translation>
+        <source>Open &amp;recent</source>
+        <translation>Open &amp;recent</translation>
     </message>
     <message>
-        <source>&amp;Play the timeline</source>
-        <translation>&amp;Play the timeline</translation>
+        <source>&amp;Save</source>
+        <translation>&amp;Save</translation>
     </message>
     <message>
-        <source>&amp;Next lesson step</source>
-        <translation>&amp;Next lesson step</translation>
-    </message>
-    <message>
-        <source>&amp;Help</source>
-        <translation>&amp;Help</translation>
-    </message>
-    <message>
-        <source>&amp;About ParaScope</source>
-        <translation>&amp;About ParaScope</translation>
-    </message>
-    <message>
-        <source>Scenario</source>
-        <translation>Scenario</translation>
-    </message>
-    <message>
-        <source>What breaks</source>
-        <translation>What breaks</translation>
-    </message>
-    <message>
-        <source>&lt;p&gt;&lt;i&gt;Step %1 of %2: %3 — Scenario → Next lesson step (Ctrl+→)&lt;/i&gt;&lt;/p&gt;</source>
-        <translation>&lt;p&gt;&lt;i&gt;Step %1 of %2: %3 — Scenario → Next lesson step (Ctrl+→)&lt;/i&gt;&lt;/p&gt;</translation>
-    </message>
-    <message>
-        <source>&lt;p&gt;Pick a lesson in the scenario panel to read what it shows.&lt;/p&gt;</source>
-        <translation>&lt;p&gt;Pick a lesson in the scenario panel to read what it shows.&lt;/p&gt;</translation>
+        <source>Save &amp;as…</source>
+        <translation>Save &amp;as…</translation>
     </message>
     <message>
         <source>%1 is not a valid scenario:
@@ -984,16 +1044,23 @@ The previous file is unchanged.</translation>
         <translation>Saved %1</translation>
     </message>
     <message>
-        <source>Export chart</source>
-        <translation>Export chart</translation>
+        <source>There is no scenario to recover.</source>
+        <translation>There is no scenario to recover.</translation>
     </message>
     <message>
-        <source>Could not export %1: %2</source>
-        <translation>Could not export %1: %2</translation>
+        <source>Restored the scenario from the last session</source>
+        <translation>Restored the scenario from the last session</translation>
+    </message>
+</context>
+<context>
+    <name>parascope::ui::ImportController</name>
+    <message>
+        <source>Import model</source>
+        <translation>Import model</translation>
     </message>
     <message>
-        <source>Exported %1</source>
-        <translation>Exported %1</translation>
+        <source>Hugging Face config (config.json *.json)</source>
+        <translation>Hugging Face config (config.json *.json)</translation>
     </message>
     <message>
         <source>Import hardware profile</source>
@@ -1004,8 +1071,12 @@ The previous file is unchanged.</translation>
         <translation>Hardware profiles (*.json)</translation>
     </message>
     <message>
-        <source>&amp;Tools</source>
-        <translation>&amp;Tools</translation>
+        <source>&amp;Import model (Hugging Face config.json)…</source>
+        <translation>&amp;Import model (Hugging Face config.json)…</translation>
+    </message>
+    <message>
+        <source>Llama, Mistral, Mixtral, Qwen2/3 dense and MoE, DeepSeek-V2/V3, GPT-2, GPT-OSS and Gemma 1/2/3 configs; the model opens in the custom-model editor</source>
+        <translation>Llama, Mistral, Mixtral, Qwen2/3 dense and MoE, DeepSeek-V2/V3, GPT-2, GPT-OSS and Gemma 1/2/3 configs; the model opens in the custom-model editor</translation>
     </message>
     <message>
         <source>&amp;Calibrate from this machine…</source>
@@ -1014,6 +1085,24 @@ The previous file is unchanged.</translation>
     <message>
         <source>&amp;Import profile…</source>
         <translation>&amp;Import profile…</translation>
+    </message>
+    <message>
+        <source>%1 has a vision encoder, which a ParaScope model cannot express. Import its language model alone?</source>
+        <translation>%1 has a vision encoder, which a ParaScope model cannot express. Import its language model alone?</translation>
+    </message>
+    <message>
+        <source>Could not import %1:
+%2</source>
+        <translation>Could not import %1:
+%2</translation>
+    </message>
+    <message>
+        <source>cancelled</source>
+        <translation>cancelled</translation>
+    </message>
+    <message>
+        <source>Imported %1 (%2)</source>
+        <translation>Imported %1 (%2)</translation>
     </message>
     <message>
         <source>Hardware profile</source>
@@ -1032,10 +1121,6 @@ The previous file is unchanged.</translation>
         <translation>The profile says there is no usable GPU here; nothing to calibrate.</translation>
     </message>
     <message>
-        <source>cancelled</source>
-        <translation>cancelled</translation>
-    </message>
-    <message>
         <source>Calibrated from %1</source>
         <translation>Calibrated from %1</translation>
     </message>
@@ -1043,9 +1128,166 @@ The previous file is unchanged.</translation>
         <source>Calibrate</source>
         <translation>Calibrate</translation>
     </message>
+</context>
+<context>
+    <name>parascope::ui::LanguageController</name>
     <message>
-        <source>Sweep chart…</source>
-        <translation>Sweep chart…</translation>
+        <source>&amp;Language</source>
+        <translation>&amp;Language</translation>
+    </message>
+</context>
+<context>
+    <name>parascope::ui::LayerOpsView</name>
+    <message>
+        <source>Dense layer</source>
+        <translation>Dense layer</translation>
+    </message>
+    <message>
+        <source>MoE layer</source>
+        <translation>MoE layer</translation>
+    </message>
+    <message>
+        <source>Op</source>
+        <translation>Op</translation>
+    </message>
+    <message>
+        <source>Rate</source>
+        <translation>Rate</translation>
+    </message>
+    <message>
+        <source>Precision</source>
+        <translation>Precision</translation>
+    </message>
+    <message>
+        <source>Forward ms</source>
+        <translation>Forward ms</translation>
+    </message>
+    <message>
+        <source>FP8 cast ms</source>
+        <translation>FP8 cast ms</translation>
+    </message>
+    <message>
+        <source>Recompute ms</source>
+        <translation>Recompute ms</translation>
+    </message>
+    <message>
+        <source>%1: %2 moved per forward pass</source>
+        <translation>%1: %2 moved per forward pass</translation>
+    </message>
+    <message>
+        <source>%1: %2 GFLOP forward</source>
+        <translation>%1: %2 GFLOP forward</translation>
+    </message>
+    <message>
+        <source>Layer (sum)</source>
+        <translation>Layer (sum)</translation>
+    </message>
+    <message>
+        <source>No op list: this estimate was computed without explanations.</source>
+        <translation>No op list: this estimate was computed without explanations.</translation>
+    </message>
+    <message>
+        <source>One MoE layer</source>
+        <translation>One MoE layer</translation>
+    </message>
+    <message>
+        <source>One dense layer</source>
+        <translation>One dense layer</translation>
+    </message>
+    <message>
+        <source>%1: %2 ops, %3 kernel launches forward and %4 backward; %5 per microbatch on one GPU. The same list as the command-line report&apos;s time.layer_ops.</source>
+        <translation>%1: %2 ops, %3 kernel launches forward and %4 backward; %5 per microbatch on one GPU. The same list as the command-line report's time.layer_ops.</translation>
+    </message>
+    <message>
+        <source>How the time is computed: GEMM efficiency, the attention kernel&apos;s rate, or HBM bandwidth</source>
+        <translation>How the time is computed: GEMM efficiency, the attention kernel's rate, or HBM bandwidth</translation>
+    </message>
+    <message>
+        <source>Kernels</source>
+        <translation>Kernels</translation>
+    </message>
+    <message>
+        <source>Kernel launches per microbatch: forward/backward</source>
+        <translation>Kernel launches per microbatch: forward/backward</translation>
+    </message>
+    <message>
+        <source>Forward pass, one microbatch</source>
+        <translation>Forward pass, one microbatch</translation>
+    </message>
+    <message>
+        <source>dX ms</source>
+        <translation>dX ms</translation>
+    </message>
+    <message>
+        <source>Backward: the input gradients</source>
+        <translation>Backward: the input gradients</translation>
+    </message>
+    <message>
+        <source>dW ms</source>
+        <translation>dW ms</translation>
+    </message>
+    <message>
+        <source>Backward: the weight gradients</source>
+        <translation>Backward: the weight gradients</translation>
+    </message>
+    <message>
+        <source>Quantizing the inputs and the output gradients to FP8</source>
+        <translation>Quantizing the inputs and the output gradients to FP8</translation>
+    </message>
+    <message>
+        <source>What selective recompute runs again in the backward</source>
+        <translation>What selective recompute runs again in the backward</translation>
+    </message>
+</context>
+<context>
+    <name>parascope::ui::MainWindow</name>
+    <message>
+        <source>&amp;File</source>
+        <translation>&amp;File</translation>
+    </message>
+    <message>
+        <source>&amp;Quit</source>
+        <translation>&amp;Quit</translation>
+    </message>
+    <message>
+        <source>&amp;View</source>
+        <translation>&amp;View</translation>
+    </message>
+    <message>
+        <source>Scenario panel</source>
+        <translation>Scenario panel</translation>
+    </message>
+    <message>
+        <source>What breaks and lesson</source>
+        <translation>What breaks and lesson</translation>
+    </message>
+    <message>
+        <source>&amp;Scenario</source>
+        <translation>&amp;Scenario</translation>
+    </message>
+    <message>
+        <source>&amp;Play the timeline</source>
+        <translation>&amp;Play the timeline</translation>
+    </message>
+    <message>
+        <source>&amp;Help</source>
+        <translation>&amp;Help</translation>
+    </message>
+    <message>
+        <source>&amp;About ParaScope</source>
+        <translation>&amp;About ParaScope</translation>
+    </message>
+    <message>
+        <source>Scenario</source>
+        <translation>Scenario</translation>
+    </message>
+    <message>
+        <source>What breaks</source>
+        <translation>What breaks</translation>
+    </message>
+    <message>
+        <source>&amp;Tools</source>
+        <translation>&amp;Tools</translation>
     </message>
     <message>
         <source>Explorer</source>
@@ -1060,145 +1302,20 @@ The previous file is unchanged.</translation>
         <translation>Search</translation>
     </message>
     <message>
-        <source>Search (Pareto) chart…</source>
-        <translation>Search (Pareto) chart…</translation>
-    </message>
-    <message>
-        <source>There is no scenario to recover.</source>
-        <translation>There is no scenario to recover.</translation>
-    </message>
-    <message>
-        <source>Restored the scenario from the last session</source>
-        <translation>Restored the scenario from the last session</translation>
-    </message>
-    <message>
-        <source>Slot grid of the schedule…</source>
-        <translation>Slot grid of the schedule…</translation>
-    </message>
-    <message>
         <source>Timeline as a slot &amp;grid</source>
         <translation>Timeline as a slot &amp;grid</translation>
-    </message>
-    <message>
-        <source>Import model</source>
-        <translation>Import model</translation>
-    </message>
-    <message>
-        <source>%1 has a vision encoder, which a ParaScope model cannot express. Import its language model alone?</source>
-        <translation>%1 has a vision encoder, which a ParaScope model cannot express. Import its language model alone?</translation>
-    </message>
-    <message>
-        <source>Could not import %1:
-%2</source>
-        <translation>Could not import %1:
-%2</translation>
-    </message>
-    <message>
-        <source>Imported %1 (%2)</source>
-        <translation>Imported %1 (%2)</translation>
-    </message>
-    <message>
-        <source>Hugging Face config (config.json *.json)</source>
-        <translation>Hugging Face config (config.json *.json)</translation>
-    </message>
-    <message>
-        <source>&amp;Import model (Hugging Face config.json)…</source>
-        <translation>&amp;Import model (Hugging Face config.json)…</translation>
-    </message>
-    <message>
-        <source>Llama, Mistral, Mixtral, Qwen2/3 dense and MoE, DeepSeek-V2/V3, GPT-2, GPT-OSS and Gemma 1/2/3 configs; the model opens in the custom-model editor</source>
-        <translation>Llama, Mistral, Mixtral, Qwen2/3 dense and MoE, DeepSeek-V2/V3, GPT-2, GPT-OSS and Gemma 1/2/3 configs; the model opens in the custom-model editor</translation>
-    </message>
-    <message>
-        <source>Compare with a measured trace</source>
-        <translation>Compare with a measured trace</translation>
-    </message>
-    <message>
-        <source>PyTorch profiler traces (*.json)</source>
-        <translation>PyTorch profiler traces (*.json)</translation>
-    </message>
-    <message>
-        <source>Compare with a &amp;measured trace (PyTorch profiler)…</source>
-        <translation>Compare with a &amp;measured trace (PyTorch profiler)…</translation>
-    </message>
-    <message>
-        <source>A Chrome trace from torch.profiler beside the simulated step of this scenario: step time, GEMMs, attention, communication, idle</source>
-        <translation>A Chrome trace from torch.profiler beside the simulated step of this scenario: step time, GEMMs, attention, communication, idle</translation>
-    </message>
-    <message>
-        <source>Reading %1…</source>
-        <translation>Reading %1…</translation>
-    </message>
-    <message>
-        <source>Which GPU?</source>
-        <translation>Which GPU?</translation>
-    </message>
-    <message>
-        <source>GPU to compare:</source>
-        <translation>GPU to compare:</translation>
-    </message>
-    <message>
-        <source>Cannot read the trace</source>
-        <translation>Cannot read the trace</translation>
-    </message>
-    <message>
-        <source>The four walls…</source>
-        <translation>The four walls…</translation>
     </message>
     <message>
         <source>Collectives</source>
         <translation>Collectives</translation>
     </message>
     <message>
-        <source>The collective at this step…</source>
-        <translation>The collective at this step…</translation>
-    </message>
-    <message>
-        <source>%1 has no step-by-step form: the Collectives tab shows AllReduce, AllGather, ReduceScatter, All-to-All and broadcast</source>
-        <translation>%1 has no step-by-step form: the Collectives tab shows AllReduce, AllGather, ReduceScatter, All-to-All and broadcast</translation>
-    </message>
-    <message>
         <source>Memory over time</source>
         <translation>Memory over time</translation>
     </message>
     <message>
-        <source>Memory over the step…</source>
-        <translation>Memory over the step…</translation>
-    </message>
-    <message>
-        <source>&amp;Advisor: the decision procedure…</source>
-        <translation>&amp;Advisor: the decision procedure…</translation>
-    </message>
-    <message>
-        <source>Does it fit with DP? Then ZeRO; TP inside a node, PP across nodes; communication; bubble — step by step, beside the strategy search&apos;s best</source>
-        <translation>Does it fit with DP? Then ZeRO; TP inside a node, PP across nodes; communication; bubble — step by step, beside the strategy search's best</translation>
-    </message>
-    <message>
-        <source>Predict first: the numbers are hidden until you reveal your estimate.</source>
-        <translation>Predict first: the numbers are hidden until you reveal your estimate.</translation>
-    </message>
-    <message>
-        <source>Export exercise results</source>
-        <translation>Export exercise results</translation>
-    </message>
-    <message>
-        <source>CSV (*.csv)</source>
-        <translation>CSV (*.csv)</translation>
-    </message>
-    <message>
-        <source>Export exercise results (CSV)…</source>
-        <translation>Export exercise results (CSV)…</translation>
-    </message>
-    <message>
-        <source>Exercise: predict the number asked below, then Reveal. The charts and this step&apos;s text stay hidden until you do.</source>
-        <translation>Exercise: predict the number asked below, then Reveal. The charts and this step's text stay hidden until you do.</translation>
-    </message>
-    <message numerus="yes">
-        <source>Exported %n answer(s) to %1</source>
-        <translation>
-            <numerusform>Exported %n answer to %1</numerusform>
-            <numerusform>Exported %n answers to %1</numerusform>
-        </translation>
+        <source>Layer ops</source>
+        <translation>Layer ops</translation>
     </message>
 </context>
 <context>
@@ -1318,6 +1435,13 @@ OOM</translation>
     <message>
         <source>Drag to move through the step (or click in the timeline)</source>
         <translation>Drag to move through the step (or click in the timeline)</translation>
+    </message>
+</context>
+<context>
+    <name>parascope::ui::PresenterController</name>
+    <message>
+        <source>&amp;Presenter mode</source>
+        <translation>&amp;Presenter mode</translation>
     </message>
 </context>
 <context>
@@ -1595,6 +1719,13 @@ OOM</translation>
     <message>
         <source>Best step (s) per TP × PP, darker = faster. Hatched: nothing fits (OOM: out of memory; —: no valid layout).</source>
         <translation>Best step (s) per TP × PP, darker = faster. Hatched: nothing fits (OOM: out of memory; —: no valid layout).</translation>
+    </message>
+</context>
+<context>
+    <name>parascope::ui::StatusLabel</name>
+    <message>
+        <source>Predict first: the numbers are hidden until you reveal your estimate.</source>
+        <translation>Predict first: the numbers are hidden until you reveal your estimate.</translation>
     </message>
 </context>
 <context>

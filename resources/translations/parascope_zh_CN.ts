@@ -596,6 +596,10 @@
         <source>Drag to move through the steps</source>
         <translation>拖动以逐步浏览</translation>
     </message>
+    <message>
+        <source>%1 has no step-by-step form: the Collectives tab shows AllReduce, AllGather, ReduceScatter, All-to-All and broadcast</source>
+        <translation>%1 没有逐步演示：集合通信页演示 AllReduce、AllGather、ReduceScatter、All-to-All 和广播</translation>
+    </message>
 </context>
 <context>
     <name>parascope::ui::CommChart</name>
@@ -683,6 +687,49 @@
     </message>
 </context>
 <context>
+    <name>parascope::ui::CompareController</name>
+    <message>
+        <source>Compare with a measured trace</source>
+        <translation>与实测跟踪对比</translation>
+    </message>
+    <message>
+        <source>PyTorch profiler traces (*.json)</source>
+        <translation>PyTorch Profiler 跟踪文件 (*.json)</translation>
+    </message>
+    <message>
+        <source>&amp;Pin as A (compare)</source>
+        <translation>固定为 A（对比）(&amp;P)</translation>
+    </message>
+    <message>
+        <source>&amp;Clear pin</source>
+        <translation>取消固定(&amp;C)</translation>
+    </message>
+    <message>
+        <source>Compare with a &amp;measured trace (PyTorch profiler)…</source>
+        <translation>与实测跟踪对比（PyTorch Profiler）(&amp;M)…</translation>
+    </message>
+    <message>
+        <source>A Chrome trace from torch.profiler beside the simulated step of this scenario: step time, GEMMs, attention, communication, idle</source>
+        <translation>把 torch.profiler 导出的 Chrome 跟踪与本场景的仿真单步并列：单步耗时、矩阵乘、注意力、通信、空闲</translation>
+    </message>
+    <message>
+        <source>Reading %1…</source>
+        <translation>正在读取 %1…</translation>
+    </message>
+    <message>
+        <source>Which GPU?</source>
+        <translation>对比哪块 GPU？</translation>
+    </message>
+    <message>
+        <source>GPU to compare:</source>
+        <translation>要对比的 GPU：</translation>
+    </message>
+    <message>
+        <source>Cannot read the trace</source>
+        <translation>无法读取跟踪文件</translation>
+    </message>
+</context>
+<context>
     <name>parascope::ui::CompareTable</name>
     <message>
         <source>B vs A</source>
@@ -723,6 +770,39 @@
     <message>
         <source>GPUs</source>
         <translation>GPU 数</translation>
+    </message>
+</context>
+<context>
+    <name>parascope::ui::CourseController</name>
+    <message>
+        <source>&amp;Next lesson step</source>
+        <translation>案例下一步(&amp;N)</translation>
+    </message>
+    <message>
+        <source>&amp;Advisor: the decision procedure…</source>
+        <translation>决策流程向导(&amp;A)…</translation>
+    </message>
+    <message>
+        <source>Does it fit with DP? Then ZeRO; TP inside a node, PP across nodes; communication; bubble — step by step, beside the strategy search&apos;s best</source>
+        <translation>只用 DP 放得下吗？再用 ZeRO；节点内 TP，跨节点 PP；通信；气泡 —— 逐步分析，并与策略搜索的最优解对比</translation>
+    </message>
+    <message>
+        <source>&lt;p&gt;Pick a lesson in the scenario panel to read what it shows.&lt;/p&gt;</source>
+        <translation>&lt;p&gt;在场景面板中选择一个教学案例，这里会显示它的讲解。&lt;/p&gt;</translation>
+    </message>
+    <message>
+        <source>&lt;p&gt;&lt;i&gt;Step %1 of %2: %3 — Scenario → Next lesson step (Ctrl+→)&lt;/i&gt;&lt;/p&gt;</source>
+        <translation>&lt;p&gt;&lt;i&gt;第 %1 步，共 %2 步：%3 —— 场景 → 案例下一步（Ctrl+→）&lt;/i&gt;&lt;/p&gt;</translation>
+    </message>
+    <message>
+        <source>Exercise: predict the number asked below, then Reveal. The charts and this step&apos;s text stay hidden until you do.</source>
+        <translation>练习：先预测下面问的数字，再点“揭晓”。在此之前，图表和本步讲解保持隐藏。</translation>
+    </message>
+    <message numerus="yes">
+        <source>Exported %n answer(s) to %1</source>
+        <translation>
+            <numerusform>已把 %n 条答案导出到 %1</numerusform>
+        </translation>
     </message>
 </context>
 <context>
@@ -795,23 +875,7 @@
     </message>
 </context>
 <context>
-    <name>parascope::ui::MainWindow</name>
-    <message>
-        <source>Open scenario</source>
-        <translation>打开场景</translation>
-    </message>
-    <message>
-        <source>ParaScope scenarios (*.parascope.json *.json)</source>
-        <translation>ParaScope 场景 (*.parascope.json *.json)</translation>
-    </message>
-    <message>
-        <source>Save scenario</source>
-        <translation>保存场景</translation>
-    </message>
-    <message>
-        <source>ParaScope scenarios (*.parascope.json)</source>
-        <translation>ParaScope 场景 (*.parascope.json)</translation>
-    </message>
+    <name>parascope::ui::ExportController</name>
     <message>
         <source>Memory chart copied to the clipboard</source>
         <translation>显存图已复制到剪贴板</translation>
@@ -825,8 +889,12 @@
         <translation>JSON (*.json)</translation>
     </message>
     <message>
-        <source>Could not write %1: %2</source>
-        <translation>无法写入 %1：%2</translation>
+        <source>Export exercise results</source>
+        <translation>导出练习结果</translation>
+    </message>
+    <message>
+        <source>CSV (*.csv)</source>
+        <translation>CSV (*.csv)</translation>
     </message>
     <message>
         <source>Export Chrome trace</source>
@@ -835,26 +903,6 @@
     <message>
         <source>Trace (*.json)</source>
         <translation>跟踪文件 (*.json)</translation>
-    </message>
-    <message>
-        <source>&amp;File</source>
-        <translation>文件(&amp;F)</translation>
-    </message>
-    <message>
-        <source>&amp;Open…</source>
-        <translation>打开(&amp;O)…</translation>
-    </message>
-    <message>
-        <source>Open &amp;recent</source>
-        <translation>最近打开(&amp;R)</translation>
-    </message>
-    <message>
-        <source>&amp;Save</source>
-        <translation>保存(&amp;S)</translation>
-    </message>
-    <message>
-        <source>Save &amp;as…</source>
-        <translation>另存为(&amp;A)…</translation>
     </message>
     <message>
         <source>&amp;Export chart</source>
@@ -873,6 +921,30 @@
         <translation>通信图…</translation>
     </message>
     <message>
+        <source>Sweep chart…</source>
+        <translation>扫描图…</translation>
+    </message>
+    <message>
+        <source>Search (Pareto) chart…</source>
+        <translation>搜索（帕累托）图…</translation>
+    </message>
+    <message>
+        <source>Slot grid of the schedule…</source>
+        <translation>调度的时隙网格图…</translation>
+    </message>
+    <message>
+        <source>The four walls…</source>
+        <translation>四面墙…</translation>
+    </message>
+    <message>
+        <source>The collective at this step…</source>
+        <translation>当前步骤的集合通信…</translation>
+    </message>
+    <message>
+        <source>Memory over the step…</source>
+        <translation>单步内的显存变化…</translation>
+    </message>
+    <message>
         <source>&amp;Copy memory chart</source>
         <translation>复制显存图(&amp;C)</translation>
     </message>
@@ -881,76 +953,63 @@
         <translation>导出报告（JSON）…</translation>
     </message>
     <message>
+        <source>Export exercise results (CSV)…</source>
+        <translation>导出练习结果（CSV）…</translation>
+    </message>
+    <message>
         <source>Export Chrome trace…</source>
         <translation>导出 Chrome 跟踪…</translation>
     </message>
     <message>
-        <source>&amp;Quit</source>
-        <translation>退出(&amp;Q)</translation>
+        <source>Could not write %1: %2</source>
+        <translation>无法写入 %1：%2</translation>
     </message>
     <message>
-        <source>&amp;View</source>
-        <translation>视图(&amp;V)</translation>
+        <source>Export chart</source>
+        <translation>导出图表</translation>
     </message>
     <message>
-        <source>&amp;Language</source>
-        <translation>语言(&amp;L)</translation>
+        <source>Could not export %1: %2</source>
+        <translation>无法导出 %1：%2</translation>
     </message>
     <message>
-        <source>&amp;Presenter mode</source>
-        <translation>演示模式(&amp;P)</translation>
+        <source>Exported %1</source>
+        <translation>已导出 %1</translation>
+    </message>
+</context>
+<context>
+    <name>parascope::ui::FilesController</name>
+    <message>
+        <source>Open scenario</source>
+        <translation>打开场景</translation>
     </message>
     <message>
-        <source>Scenario panel</source>
-        <translation>场景面板</translation>
+        <source>ParaScope scenarios (*.parascope.json *.json)</source>
+        <translation>ParaScope 场景 (*.parascope.json *.json)</translation>
     </message>
     <message>
-        <source>What breaks and lesson</source>
-        <translation>问题诊断与教学案例</translation>
+        <source>Save scenario</source>
+        <translation>保存场景</translation>
     </message>
     <message>
-        <source>&amp;Scenario</source>
-        <translation>场景(&amp;S)</translation>
+        <source>ParaScope scenarios (*.parascope.json)</source>
+        <translation>ParaScope 场景 (*.parascope.json)</translation>
     </message>
     <message>
-        <source>&amp;Pin as A (compare)</source>
-        <translation>固定为 A（对比）(&amp;P)</translation>
+        <source>&amp;Open…</source>
+        <translation>打开(&amp;O)…</translation>
     </message>
     <message>
-        <source>&amp;Clear pin</source>
-        <translation>取消固定(&amp;C)</translation>
+        <source>Open &amp;recent</source>
+        <translation>最近打开(&amp;R)</translation>
     </message>
     <message>
-        <source>&amp;Play the timeline</source>
-        <translation>播放时间线(&amp;P)</translation>
+        <source>&amp;Save</source>
+        <translation>保存(&amp;S)</translation>
     </message>
     <message>
-        <source>&amp;Next lesson step</source>
-        <translation>案例下一步(&amp;N)</translation>
-    </message>
-    <message>
-        <source>&amp;Help</source>
-        <translation>帮助(&amp;H)</translation>
-    </message>
-    <message>
-        <source>&amp;About ParaScope</source>
-        <translation>关于 ParaScope(&amp;A)</translation>
-    </message>
-    <message>
-        <source>Scenario</source>
-        <translation>场景</translation>
-    </message>
-    <message>
-        <source>What breaks</source>
-        <translation>问题诊断</translation>
-    </message>
-    <message>
-        <source>&lt;p&gt;&lt;i&gt;Step %1 of %2: %3 — Scenario → Next lesson step (Ctrl+→)&lt;/i&gt;&lt;/p&gt;</source>
-        <translation>&lt;p&gt;&lt;i&gt;第 %1 步，共 %2 步：%3 —— 场景 → 案例下一步（Ctrl+→）&lt;/i&gt;&lt;/p&gt;</translation>
-    </message>
-    <message>
-        <source>&lt;p&gt;Pick a lesson in the scenario panel to read what it shows.&lt;/p&gt;</source>
-        <translation>&lt;p&gt;在场景面板中选择一个教学案例，这里会显示它的讲解。&lt;/p&gt;</translation>
+        <source>Save &amp;as…</source>
+        <translation>另存为(&amp;A)…</translation>
     </message>
     <message>
         <source>%1 is not a valid scenario:
@@ -971,16 +1030,23 @@ The previous file is unchanged.</source>
         <translation>已保存 %1</translation>
     </message>
     <message>
-        <source>Export chart</source>
-        <translation>导出图表</translation>
+        <source>There is no scenario to recover.</source>
+        <translation>没有可恢复的场景。</translation>
     </message>
     <message>
-        <source>Could not export %1: %2</source>
-        <translation>无法导出 %1：%2</translation>
+        <source>Restored the scenario from the last session</source>
+        <translation>已恢复上次会话的场景</translation>
+    </message>
+</context>
+<context>
+    <name>parascope::ui::ImportController</name>
+    <message>
+        <source>Import model</source>
+        <translation>导入模型</translation>
     </message>
     <message>
-        <source>Exported %1</source>
-        <translation>已导出 %1</translation>
+        <source>Hugging Face config (config.json *.json)</source>
+        <translation>Hugging Face 模型配置（config.json *.json）</translation>
     </message>
     <message>
         <source>Import hardware profile</source>
@@ -991,8 +1057,12 @@ The previous file is unchanged.</source>
         <translation>硬件实测档案 (*.json)</translation>
     </message>
     <message>
-        <source>&amp;Tools</source>
-        <translation>工具(&amp;T)</translation>
+        <source>&amp;Import model (Hugging Face config.json)…</source>
+        <translation>导入模型（Hugging Face config.json）(&amp;I)…</translation>
+    </message>
+    <message>
+        <source>Llama, Mistral, Mixtral, Qwen2/3 dense and MoE, DeepSeek-V2/V3, GPT-2, GPT-OSS and Gemma 1/2/3 configs; the model opens in the custom-model editor</source>
+        <translation>支持 Llama、Mistral、Mixtral、Qwen2/3 稠密与 MoE、DeepSeek-V2/V3、GPT-2、GPT-OSS 和 Gemma 1/2/3 的配置；导入后在自定义模型编辑器中打开</translation>
     </message>
     <message>
         <source>&amp;Calibrate from this machine…</source>
@@ -1001,6 +1071,24 @@ The previous file is unchanged.</source>
     <message>
         <source>&amp;Import profile…</source>
         <translation>导入硬件实测档案(&amp;I)…</translation>
+    </message>
+    <message>
+        <source>%1 has a vision encoder, which a ParaScope model cannot express. Import its language model alone?</source>
+        <translation>%1 带有视觉编码器，ParaScope 模型无法表示。只导入其中的语言模型吗？</translation>
+    </message>
+    <message>
+        <source>Could not import %1:
+%2</source>
+        <translation>无法导入 %1：
+%2</translation>
+    </message>
+    <message>
+        <source>cancelled</source>
+        <translation>已取消</translation>
+    </message>
+    <message>
+        <source>Imported %1 (%2)</source>
+        <translation>已导入 %1（%2）</translation>
     </message>
     <message>
         <source>Hardware profile</source>
@@ -1019,10 +1107,6 @@ The previous file is unchanged.</source>
         <translation>实测档案显示本机没有可用的 GPU，无法校准。</translation>
     </message>
     <message>
-        <source>cancelled</source>
-        <translation>已取消</translation>
-    </message>
-    <message>
         <source>Calibrated from %1</source>
         <translation>已用 %1 校准</translation>
     </message>
@@ -1030,9 +1114,166 @@ The previous file is unchanged.</source>
         <source>Calibrate</source>
         <translation>校准</translation>
     </message>
+</context>
+<context>
+    <name>parascope::ui::LanguageController</name>
     <message>
-        <source>Sweep chart…</source>
-        <translation>扫描图…</translation>
+        <source>&amp;Language</source>
+        <translation>语言(&amp;L)</translation>
+    </message>
+</context>
+<context>
+    <name>parascope::ui::LayerOpsView</name>
+    <message>
+        <source>Dense layer</source>
+        <translation>稠密层</translation>
+    </message>
+    <message>
+        <source>MoE layer</source>
+        <translation>MoE 层</translation>
+    </message>
+    <message>
+        <source>Op</source>
+        <translation>算子</translation>
+    </message>
+    <message>
+        <source>Rate</source>
+        <translation>速率类别</translation>
+    </message>
+    <message>
+        <source>Precision</source>
+        <translation>精度</translation>
+    </message>
+    <message>
+        <source>Forward ms</source>
+        <translation>前向 ms</translation>
+    </message>
+    <message>
+        <source>FP8 cast ms</source>
+        <translation>FP8 转换 ms</translation>
+    </message>
+    <message>
+        <source>Recompute ms</source>
+        <translation>重计算 ms</translation>
+    </message>
+    <message>
+        <source>%1: %2 moved per forward pass</source>
+        <translation>%1：每次前向搬运 %2</translation>
+    </message>
+    <message>
+        <source>%1: %2 GFLOP forward</source>
+        <translation>%1：前向 %2 GFLOP</translation>
+    </message>
+    <message>
+        <source>Layer (sum)</source>
+        <translation>合计（一层）</translation>
+    </message>
+    <message>
+        <source>No op list: this estimate was computed without explanations.</source>
+        <translation>没有算子列表：该估计未附带推导说明。</translation>
+    </message>
+    <message>
+        <source>One MoE layer</source>
+        <translation>一个 MoE 层</translation>
+    </message>
+    <message>
+        <source>One dense layer</source>
+        <translation>一个稠密层</translation>
+    </message>
+    <message>
+        <source>%1: %2 ops, %3 kernel launches forward and %4 backward; %5 per microbatch on one GPU. The same list as the command-line report&apos;s time.layer_ops.</source>
+        <translation>%1：%2 个算子，前向启动 %3 个内核、反向 %4 个；一块 GPU 上每个微批 %5。与命令行报告中的 time.layer_ops 是同一份列表。</translation>
+    </message>
+    <message>
+        <source>How the time is computed: GEMM efficiency, the attention kernel&apos;s rate, or HBM bandwidth</source>
+        <translation>耗时的算法：矩阵乘效率、注意力内核的速率，或 HBM 带宽</translation>
+    </message>
+    <message>
+        <source>Kernels</source>
+        <translation>内核数</translation>
+    </message>
+    <message>
+        <source>Kernel launches per microbatch: forward/backward</source>
+        <translation>每个微批启动的内核数：前向/反向</translation>
+    </message>
+    <message>
+        <source>Forward pass, one microbatch</source>
+        <translation>前向，一个微批</translation>
+    </message>
+    <message>
+        <source>dX ms</source>
+        <translation>输入梯度 ms</translation>
+    </message>
+    <message>
+        <source>Backward: the input gradients</source>
+        <translation>反向：输入梯度</translation>
+    </message>
+    <message>
+        <source>dW ms</source>
+        <translation>权重梯度 ms</translation>
+    </message>
+    <message>
+        <source>Backward: the weight gradients</source>
+        <translation>反向：权重梯度</translation>
+    </message>
+    <message>
+        <source>Quantizing the inputs and the output gradients to FP8</source>
+        <translation>把输入和输出梯度量化为 FP8</translation>
+    </message>
+    <message>
+        <source>What selective recompute runs again in the backward</source>
+        <translation>选择性重计算在反向中重新执行的部分</translation>
+    </message>
+</context>
+<context>
+    <name>parascope::ui::MainWindow</name>
+    <message>
+        <source>&amp;File</source>
+        <translation>文件(&amp;F)</translation>
+    </message>
+    <message>
+        <source>&amp;Quit</source>
+        <translation>退出(&amp;Q)</translation>
+    </message>
+    <message>
+        <source>&amp;View</source>
+        <translation>视图(&amp;V)</translation>
+    </message>
+    <message>
+        <source>Scenario panel</source>
+        <translation>场景面板</translation>
+    </message>
+    <message>
+        <source>What breaks and lesson</source>
+        <translation>问题诊断与教学案例</translation>
+    </message>
+    <message>
+        <source>&amp;Scenario</source>
+        <translation>场景(&amp;S)</translation>
+    </message>
+    <message>
+        <source>&amp;Play the timeline</source>
+        <translation>播放时间线(&amp;P)</translation>
+    </message>
+    <message>
+        <source>&amp;Help</source>
+        <translation>帮助(&amp;H)</translation>
+    </message>
+    <message>
+        <source>&amp;About ParaScope</source>
+        <translation>关于 ParaScope(&amp;A)</translation>
+    </message>
+    <message>
+        <source>Scenario</source>
+        <translation>场景</translation>
+    </message>
+    <message>
+        <source>What breaks</source>
+        <translation>问题诊断</translation>
+    </message>
+    <message>
+        <source>&amp;Tools</source>
+        <translation>工具(&amp;T)</translation>
     </message>
     <message>
         <source>Explorer</source>
@@ -1047,144 +1288,20 @@ The previous file is unchanged.</source>
         <translation>搜索</translation>
     </message>
     <message>
-        <source>Search (Pareto) chart…</source>
-        <translation>搜索（帕累托）图…</translation>
-    </message>
-    <message>
-        <source>There is no scenario to recover.</source>
-        <translation>没有可恢复的场景。</translation>
-    </message>
-    <message>
-        <source>Restored the scenario from the last session</source>
-        <translation>已恢复上次会话的场景</translation>
-    </message>
-    <message>
-        <source>Slot grid of the schedule…</source>
-        <translation>调度的时隙网格图…</translation>
-    </message>
-    <message>
         <source>Timeline as a slot &amp;grid</source>
         <translation>时间线显示为时隙网格(&amp;G)</translation>
-    </message>
-    <message>
-        <source>Import model</source>
-        <translation>导入模型</translation>
-    </message>
-    <message>
-        <source>%1 has a vision encoder, which a ParaScope model cannot express. Import its language model alone?</source>
-        <translation>%1 带有视觉编码器，ParaScope 模型无法表示。只导入其中的语言模型吗？</translation>
-    </message>
-    <message>
-        <source>Could not import %1:
-%2</source>
-        <translation>无法导入 %1：
-%2</translation>
-    </message>
-    <message>
-        <source>Imported %1 (%2)</source>
-        <translation>已导入 %1（%2）</translation>
-    </message>
-    <message>
-        <source>Hugging Face config (config.json *.json)</source>
-        <translation>Hugging Face 模型配置（config.json *.json）</translation>
-    </message>
-    <message>
-        <source>&amp;Import model (Hugging Face config.json)…</source>
-        <translation>导入模型（Hugging Face config.json）(&amp;I)…</translation>
-    </message>
-    <message>
-        <source>Llama, Mistral, Mixtral, Qwen2/3 dense and MoE, DeepSeek-V2/V3, GPT-2, GPT-OSS and Gemma 1/2/3 configs; the model opens in the custom-model editor</source>
-        <translation>支持 Llama、Mistral、Mixtral、Qwen2/3 稠密与 MoE、DeepSeek-V2/V3、GPT-2、GPT-OSS 和 Gemma 1/2/3 的配置；导入后在自定义模型编辑器中打开</translation>
-    </message>
-    <message>
-        <source>Compare with a measured trace</source>
-        <translation>与实测跟踪对比</translation>
-    </message>
-    <message>
-        <source>PyTorch profiler traces (*.json)</source>
-        <translation>PyTorch Profiler 跟踪文件 (*.json)</translation>
-    </message>
-    <message>
-        <source>Compare with a &amp;measured trace (PyTorch profiler)…</source>
-        <translation>与实测跟踪对比（PyTorch Profiler）(&amp;M)…</translation>
-    </message>
-    <message>
-        <source>A Chrome trace from torch.profiler beside the simulated step of this scenario: step time, GEMMs, attention, communication, idle</source>
-        <translation>把 torch.profiler 导出的 Chrome 跟踪与本场景的仿真单步并列：单步耗时、矩阵乘、注意力、通信、空闲</translation>
-    </message>
-    <message>
-        <source>Reading %1…</source>
-        <translation>正在读取 %1…</translation>
-    </message>
-    <message>
-        <source>Which GPU?</source>
-        <translation>对比哪块 GPU？</translation>
-    </message>
-    <message>
-        <source>GPU to compare:</source>
-        <translation>要对比的 GPU：</translation>
-    </message>
-    <message>
-        <source>Cannot read the trace</source>
-        <translation>无法读取跟踪文件</translation>
-    </message>
-    <message>
-        <source>The four walls…</source>
-        <translation>四面墙…</translation>
     </message>
     <message>
         <source>Collectives</source>
         <translation>集合通信</translation>
     </message>
     <message>
-        <source>The collective at this step…</source>
-        <translation>当前步骤的集合通信…</translation>
-    </message>
-    <message>
-        <source>%1 has no step-by-step form: the Collectives tab shows AllReduce, AllGather, ReduceScatter, All-to-All and broadcast</source>
-        <translation>%1 没有逐步演示：集合通信页演示 AllReduce、AllGather、ReduceScatter、All-to-All 和广播</translation>
-    </message>
-    <message>
         <source>Memory over time</source>
         <translation>显存随时间</translation>
     </message>
     <message>
-        <source>Memory over the step…</source>
-        <translation>单步内的显存变化…</translation>
-    </message>
-    <message>
-        <source>&amp;Advisor: the decision procedure…</source>
-        <translation>决策流程向导(&amp;A)…</translation>
-    </message>
-    <message>
-        <source>Does it fit with DP? Then ZeRO; TP inside a node, PP across nodes; communication; bubble — step by step, beside the strategy search&apos;s best</source>
-        <translation>只用 DP 放得下吗？再用 ZeRO；节点内 TP，跨节点 PP；通信；气泡 —— 逐步分析，并与策略搜索的最优解对比</translation>
-    </message>
-    <message>
-        <source>Predict first: the numbers are hidden until you reveal your estimate.</source>
-        <translation>先预测：揭晓估计之前，数字都被隐藏。</translation>
-    </message>
-    <message>
-        <source>Export exercise results</source>
-        <translation>导出练习结果</translation>
-    </message>
-    <message>
-        <source>CSV (*.csv)</source>
-        <translation>CSV (*.csv)</translation>
-    </message>
-    <message>
-        <source>Export exercise results (CSV)…</source>
-        <translation>导出练习结果（CSV）…</translation>
-    </message>
-    <message>
-        <source>Exercise: predict the number asked below, then Reveal. The charts and this step&apos;s text stay hidden until you do.</source>
-        <translation>练习：先预测下面问的数字，再点“揭晓”。在此之前，图表和本步讲解保持隐藏。</translation>
-    </message>
-    <message numerus="yes">
-        <source>Exported %n answer(s) to %1</source>
-        <translation>
-            <numerusform>已把 %n 条答案导出到 %1</numerusform>
-        </translation>
+        <source>Layer ops</source>
+        <translation>每层算子</translation>
     </message>
 </context>
 <context>
@@ -1304,6 +1421,13 @@ OOM</source>
     <message>
         <source>Drag to move through the step (or click in the timeline)</source>
         <translation>拖动以在单步内移动（或在时间线上点击）</translation>
+    </message>
+</context>
+<context>
+    <name>parascope::ui::PresenterController</name>
+    <message>
+        <source>&amp;Presenter mode</source>
+        <translation>演示模式(&amp;P)</translation>
     </message>
 </context>
 <context>
@@ -1581,6 +1705,13 @@ OOM</source>
     <message>
         <source>Best step (s) per TP × PP, darker = faster. Hatched: nothing fits (OOM: out of memory; —: no valid layout).</source>
         <translation>各 TP × PP 组合的最短单步耗时（s），颜色越深越快。斜线灰格：放不下（OOM：显存溢出；—：无合法布局）。</translation>
+    </message>
+</context>
+<context>
+    <name>parascope::ui::StatusLabel</name>
+    <message>
+        <source>Predict first: the numbers are hidden until you reveal your estimate.</source>
+        <translation>先预测：揭晓估计之前，数字都被隐藏。</translation>
     </message>
 </context>
 <context>

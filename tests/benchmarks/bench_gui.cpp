@@ -6,6 +6,7 @@
 
 #include "allocator_tuning.h"
 #include "main_window.h"
+#include "controllers/files_controller.h"
 #include "memory_chart.h"
 #include "comm_chart.h"
 #include "io/scenario_json.h"
@@ -89,8 +90,8 @@ private slots:
                                  "bounded-pp-1e5-vpp-1024", "bounded-pp-128"}) {
             QElapsedTimer t;
             t.start();
-            const QString error = w.openScenario(QStringLiteral(PARASCOPE_TEST_DATA "/") + QLatin1String(name)
-                                                 + QStringLiteral(".parascope.json"));
+            const QString error = w.files()->openScenario(QStringLiteral(PARASCOPE_TEST_DATA "/") + QLatin1String(name)
+                                                          + QStringLiteral(".parascope.json"));
             QVERIFY2(error.isEmpty(), qPrintable(error));
             w.model()->flush();
             for (QCustomPlot* p : {w.memoryChart()->plot(), w.timelineChart()->plot(), w.commChart()->plot()})

@@ -10,6 +10,7 @@
 #include "diagnostics_panel.h"
 #include "io/scenario_json.h"
 #include "main_window.h"
+#include "controllers/presenter_controller.h"
 #include "memory_chart.h"
 #include "models/scenario_model.h"
 #include "timeline_chart.h"
@@ -61,8 +62,8 @@ private slots:
             w.activateWindow();
             QVERIFY(QTest::qWaitForWindowActive(&w)); // shortcuts (Esc) go to the active window
             const int normal_pt = QApplication::font().pointSize();
-            w.setPresenterMode(true);
-            QVERIFY(w.presenterMode());
+            w.presenter()->setOn(true);
+            QVERIFY(w.presenter()->on());
             QVERIFY(w.windowState() & Qt::WindowFullScreen);
             QVERIFY(QApplication::font().pointSize() >= 18);
             QVERIFY(w.memoryChart()->plot()->xAxis->labelFont().pointSize() >= 18);
@@ -84,7 +85,7 @@ private slots:
             w.showTab(MainWindow::Tab::Explorer);
             // Esc leaves it: the panels, the font and the window come back.
             QTest::keyClick(&w, Qt::Key_Escape);
-            QVERIFY(!w.presenterMode());
+            QVERIFY(!w.presenter()->on());
             QVERIFY(!(w.windowState() & Qt::WindowFullScreen));
             QCOMPARE(QApplication::font().pointSize(), normal_pt);
             for (QDockWidget* d : docks(w))
@@ -100,25 +101,25 @@ private slots:
         QVERIFY(QTest::qWaitForWindowActive(&w));
         // A double-click on the memory chart maximises it; Esc brings the others back.
         QTest::mouseDClick(w.memoryChart()->plot(), Qt::LeftButton, {}, QPoint(50, 50));
-        QCOMPARE(w.maximisedChart(), std::optional(ChartKind::Memory));
+        QCOMPARE(w.presenter()->maximised(), std::optional(ChartKind::Memory));
         QVERIFY(w.memoryChart()->isVisible());
         QVERIFY(!w.commChart()->isVisible());
         QVERIFY(!w.timelineChart()->isVisible());
         QTest::keyClick(&w, Qt::Key_Escape);
-        QCOMPARE(w.maximisedChart(), std::nullopt);
+        QCOMPARE(w.presenter()->maximised(), std::nullopt);
         QVERIFY(w.commChart()->isVisible() && w.timelineChart()->isVisible());
         // Ctrl+3 the timeline, again to restore; in presenter mode Esc first restores the chart.
-        w.setPresenterMode(true);
+        w.presenter()->setOn(true);
         QTest::keyClick(&w, Qt::Key_3, Qt::ControlModifier);
-        QCOMPARE(w.maximisedChart(), std::optional(ChartKind::Timeline));
+        QCOMPARE(w.presenter()->maximised(), std::optional(ChartKind::Timeline));
         QVERIFY(!w.memoryChart()->isVisible());
         QApplication::processEvents();
         QVERIFY(w.timelineChart()->height() > w.height() / 2);
         QTest::keyClick(&w, Qt::Key_Escape);
-        QCOMPARE(w.maximisedChart(), std::nullopt);
-        QVERIFY(w.presenterMode());
+        QCOMPARE(w.presenter()->maximised(), std::nullopt);
+        QVERIFY(w.presenter()->on());
         QTest::keyClick(&w, Qt::Key_Escape);
-        QVERIFY(!w.presenterMode());
+        QVERIFY(!w.presenter()->on());
     }
 
     void languageChangesOnlyWhenTheUserChangesIt()
@@ -142,7 +143,7 @@ private slots:
         QTest::mouseMove(timeline, timeline->rect().center() + QPoint(20, 0));
         stillChinese("hovering the timeline");
         QTest::keyClick(&w, Qt::Key_F11);
-        QVERIFY(w.presenterMode());
+        QVERIFY(w.presenter()->on());
         stillChinese("F11");
         QTest::keyClick(&w, Qt::Key_Space); // playback
         stillChinese("Space");
@@ -185,42 +186,19 @@ private slots:
         // once names (presets), units and the course's standard abbreviations are taken out, no
         // Latin word is left (zh-terminology.md keeps TP/PP/DP/CP/EP/VPP/SP, GPU, MFU, ZeRO,
         // NVLink, the collectives' one spelling, and "rank").
-        static const QStringList allowed = {QStringLiteral("TP"),
-                                            QStringLiteral("PP"),
-                                            QStringLiteral("DP"),
-                                            QStringLiteral("CP"),
-                                            QStringLiteral("EP"),
-                                            QStringLiteral("VPP"),
-                                            QStringLiteral("SP"),
-                                            QStringLiteral("GPU"),
-                                            QStringLiteral("CPU"),
-                                            QStringLiteral("MFU"),
-                                            QStringLiteral("ZeRO"),
-                                            QStringLiteral("GiB"),
-                                            QStringLiteral("MiB"),
-                                            QStringLiteral("KiB"),
-                                            QStringLiteral("TiB"),
-                                            QStringLiteral("ms"),
-                                            QStringLiteral("AllReduce"),
-                                            QStringLiteral("AllGather"),
-                                            QStringLiteral("ReduceScatter"),
-                                            QStringLiteral("NVLink"),
-                                            QStringLiteral("PCIe"),
-                                            QStringLiteral("GPipe"),
-                                            QStringLiteral("DualPipeV"),
-                                            QStringLiteral("DualPipe"),
-                                            QStringLiteral("OOM"),
-                                            QStringLiteral("rank"),
-                                            QStringLiteral("Flash"),
-                                            QStringLiteral("Attention"),
-                                            QStringLiteral("ParaScope"),
-                                            QStringLiteral("JSON"),
-                                            QStringLiteral("CSV"),
-                                            QStringLiteral("PNG"),
-                                            QStringLiteral("SVG"),
-                                            QStringLiteral("PDF"),
-                                            QStringLiteral("Chrome"),
-                                            QStringLiteral("English")};
+        static const QStringList allowed
+            = {QStringLiteral("TP"), QStringLiteral("PP"), QStringLiteral("DP"), QStringLiteral("CP"),
+               QStringLiteral("EP"), QStringLiteral("VPP"), QStringLiteral("SP"), QStringLiteral("GPU"),
+               QStringLiteral("CPU"), QStringLiteral("MFU"), QStringLiteral("ZeRO"), QStringLiteral("GiB"),
+               QStringLiteral("MiB"), QStringLiteral("KiB"), QStringLiteral("TiB"), QStringLiteral("ms"),
+               QStringLiteral("AllReduce"), QStringLiteral("AllGather"), QStringLiteral("ReduceScatter"),
+               QStringLiteral("NVLink"), QStringLiteral("PCIe"), QStringLiteral("GPipe"), QStringLiteral("DualPipeV"),
+               QStringLiteral("DualPipe"), QStringLiteral("OOM"), QStringLiteral("rank"), QStringLiteral("Flash"),
+               QStringLiteral("Attention"), QStringLiteral("ParaScope"), QStringLiteral("JSON"), QStringLiteral("CSV"),
+               QStringLiteral("PNG"), QStringLiteral("SVG"), QStringLiteral("PDF"), QStringLiteral("Chrome"),
+               QStringLiteral("English"),
+               // op names Chinese texts keep (the Layer ops tab)
+               QStringLiteral("QKV"), QStringLiteral("MLP"), QStringLiteral("MLA"), QStringLiteral("softmax")};
         QStringList names = {QStringLiteral("All-to-All"),
                              QStringLiteral("ZB-H1"),
                              QStringLiteral("ZB-V"),
@@ -252,7 +230,8 @@ private slots:
                              QStringLiteral("FSDP"),
                              QStringLiteral("PCIe"),
                              QStringLiteral("PyTorch Profiler"),
-                             QStringLiteral("MoE")};
+                             QStringLiteral("MoE"),
+                             QStringLiteral("top-k")};
         for (const char* kind : {"models", "clusters", "gpus", "lessons"})
             for (const PresetInfo& p : listPresets(kind)) {
                 names << QString::fromStdString(p.id) << QString::fromStdString(p.name);

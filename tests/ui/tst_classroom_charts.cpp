@@ -14,6 +14,8 @@
 #include "diagnostics_panel.h"
 #include "io/scenario_json.h"
 #include "main_window.h"
+#include "controllers/compare_controller.h"
+#include "controllers/export_controller.h"
 #include "estimate/memory_over_time.h"
 #include "memory_chart.h"
 #include "playback_bar.h"
@@ -240,7 +242,7 @@ private slots:
                 named = named || item->plottable()->name() == QStringLiteral("A: PP 4 (total)");
         QVERIFY(named);
         // The delta table: A and B by name, B vs A.
-        CompareTable* table = w.compareTable();
+        CompareTable* table = w.compare()->table();
         QVERIFY(!table->isHidden());
         const QString text = table->text();
         QVERIFY2(text.contains(QStringLiteral("Scenario\tPP 4\tPP 2")), qPrintable(text));
@@ -273,7 +275,7 @@ private slots:
         QTemporaryDir dir;
         const int rows = w.timelineChart()->plot()->plotLayout()->rowCount();
         const QString pdf = dir.filePath(QStringLiteral("timeline.pdf"));
-        QCOMPARE(w.exportChartTo(ChartKind::Timeline, pdf, QSize(1280, 720), 1), QString());
+        QCOMPARE(w.exports()->exportChartTo(ChartKind::Timeline, pdf, QSize(1280, 720), 1), QString());
         QCOMPARE(w.timelineChart()->plot()->plotLayout()->rowCount(), rows);
         if (!simplifiedChineseFamily().isEmpty()) {
             QFile f(pdf);

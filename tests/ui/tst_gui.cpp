@@ -15,6 +15,9 @@
 #include "io/scenario_json.h"
 #include "lessons/lessons.h"
 #include "main_window.h"
+#include "controllers/course_controller.h"
+#include "controllers/export_controller.h"
+#include "controllers/presenter_controller.h"
 #include "walls_view.h"
 #include "memory_chart.h"
 #include "models/scenario_model.h"
@@ -335,28 +338,28 @@ private slots:
         for (const Lesson& l : lessons()) {
             QVERIFY2(!l.steps.empty(), l.id.c_str());
             QVERIFY(!l.title.en.empty() && !l.title.zh.empty() && !l.text.en.empty() && !l.text.zh.empty());
-            w.loadLesson(QString::fromStdString(l.id), 0);
+            w.course()->loadLesson(QString::fromStdString(l.id), 0);
             QCOMPARE(scenarioToJson(w.model()->scenario()), scenarioToJson(l.steps.front().scenario));
             // The panel's lesson combo shows the lesson loaded (it said "(none)").
             QCOMPARE(w.panel()->findChild<QComboBox*>()->currentData().toString(), QString::fromStdString(l.id));
         }
         // Case 1: DDP runs out of memory, TP 8 × DP 8 fits.
-        w.loadLesson(QStringLiteral("1-13b-ddp-vs-tp"), 0);
+        w.course()->loadLesson(QStringLiteral("1-13b-ddp-vs-tp"), 0);
         QVERIFY(!w.model()->estimate().memory.fits);
-        w.loadLesson(QStringLiteral("1-13b-ddp-vs-tp"), 1);
+        w.course()->loadLesson(QStringLiteral("1-13b-ddp-vs-tp"), 1);
         QVERIFY(w.model()->estimate().memory.fits);
         // What breaks if PP = 16: microbatches < PP.
-        w.loadLesson(QStringLiteral("4-what-breaks-pp16"), 0);
+        w.course()->loadLesson(QStringLiteral("4-what-breaks-pp16"), 0);
         QVERIFY(hasCode(w.diagnosticsPanel()->diagnostics(), QStringLiteral("microbatches_lt_pp")));
     }
 
     void presenterMode()
     {
         MainWindow w;
-        w.setPresenterMode(true);
+        w.presenter()->setOn(true);
         QVERIFY(QApplication::font().pointSize() >= 18);
         QVERIFY(w.memoryChart()->plot()->xAxis->labelFont().pointSize() >= 18);
-        w.setPresenterMode(false);
+        w.presenter()->setOn(false);
         QVERIFY(QApplication::font().pointSize() < 18);
     }
 
@@ -420,7 +423,7 @@ private slots:
         QVERIFY(strip->gauges()[0].share > before);
         QTemporaryDir dir;
         const QString file = dir.filePath(QStringLiteral("walls.png"));
-        QCOMPARE(w.exportChartTo(ChartKind::Walls, file, QSize(1280, 720), 1), QString());
+        QCOMPARE(w.exports()->exportChartTo(ChartKind::Walls, file, QSize(1280, 720), 1), QString());
         QVERIFY(QFileInfo(file).size() > 1000);
     }
 

@@ -6,6 +6,8 @@
 
 #include "chart_kind.h"
 #include "main_window.h"
+#include "controllers/export_controller.h"
+#include "controllers/files_controller.h"
 #include "memory_time_chart.h"
 #include "models/scenario_model.h"
 #include "timeline_chart.h"
@@ -48,7 +50,7 @@ private slots:
         for (const QString& name : files) {
             QElapsedTimer clock;
             clock.start();
-            const QString error = w.openScenario(QStringLiteral(PARASCOPE_TEST_DATA "/") + name);
+            const QString error = w.files()->openScenario(QStringLiteral(PARASCOPE_TEST_DATA "/") + name);
             QVERIFY2(error.isEmpty(), qPrintable(name + QStringLiteral(": ") + error));
             w.model()->flush();
             const Estimate& e = w.model()->estimate();
@@ -76,7 +78,7 @@ private slots:
                   ChartKind::Collective, ChartKind::MemoryTime, ChartKind::Slots}) {
                 const QString file
                     = out.filePath(name + QLatin1Char('-') + QLatin1String(toString(kind)) + QStringLiteral(".png"));
-                const QString failed = w.exportChartTo(kind, file, QSize(1280, 720), 1);
+                const QString failed = w.exports()->exportChartTo(kind, file, QSize(1280, 720), 1);
                 QVERIFY2(failed.isEmpty(),
                          qPrintable(name + QLatin1Char(' ') + QLatin1String(toString(kind)) + QStringLiteral(": ")
                                     + failed));

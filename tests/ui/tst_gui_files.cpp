@@ -10,6 +10,8 @@
 #include "hostile_files.h"
 #include "io/scenario_json.h"
 #include "main_window.h"
+#include "controllers/export_controller.h"
+#include "controllers/files_controller.h"
 #include "models/scenario_model.h"
 #include "scenario_panel.h"
 #include "parascope/version.h"
@@ -50,7 +52,7 @@ private slots:
         w.model()->setScenario(sevenB());
         const std::string before = scenarioToJson(w.model()->scenario()).dump();
         for (const parascope::test::HostileFile& f : parascope::test::hostileFiles(dir)) {
-            const QString error = w.openScenario(f.path);
+            const QString error = w.files()->openScenario(f.path);
             QVERIFY2(error.contains(f.expected, Qt::CaseInsensitive),
                      qPrintable(f.name + QStringLiteral(": ") + error));
             QCOMPARE(scenarioToJson(w.model()->scenario()).dump(), before);
@@ -110,7 +112,7 @@ private slots:
         const QString file = dir.filePath(QStringLiteral("kept.parascope.json"));
         MainWindow w;
         w.model()->setScenario(sevenB());
-        QCOMPARE(w.saveScenario(file), QString());
+        QCOMPARE(w.files()->saveScenario(file), QString());
         QFile before(file);
         QVERIFY(before.open(QIODevice::ReadOnly));
         const QByteArray old = before.readAll();
@@ -124,7 +126,7 @@ private slots:
         rlimit small = saved;
         small.rlim_cur = 1024;
         QCOMPARE(setrlimit(RLIMIT_FSIZE, &small), 0);
-        const QString error = w.saveScenario(file);
+        const QString error = w.files()->saveScenario(file);
         setrlimit(RLIMIT_FSIZE, &saved);
         std::signal(SIGXFSZ, old_handler);
         QVERIFY2(error.contains(QStringLiteral("reached the disk")), qPrintable(error));
@@ -145,20 +147,20 @@ private slots:
         s.name = "round trip";
         a.model()->setScenario(s);
         const QString file = dir.filePath(QStringLiteral("x.parascope.json"));
-        QVERIFY(a.saveScenario(file).isEmpty());
+        QVERIFY(a.files()->saveScenario(file).isEmpty());
         MainWindow b;
-        QVERIFY(b.openScenario(file).isEmpty());
+        QVERIFY(b.files()->openScenario(file).isEmpty());
         QCOMPARE(scenarioToJson(b.model()->scenario()), scenarioToJson(a.model()->scenario()));
         QCOMPARE(b.model()->estimate().time.step_s, a.model()->estimate().time.step_s);
 
         // A failed save keeps the old file; a bad file names the JSON path.
-        QVERIFY(!a.saveScenario(dir.filePath(QStringLiteral("missing/dir/x.json"))).isEmpty());
+        QVERIFY(!a.files()->saveScenario(dir.filePath(QStringLiteral("missing/dir/x.json"))).isEmpty());
         QFile bad(dir.filePath(QStringLiteral("bad.json")));
         QVERIFY(bad.open(QIODevice::WriteOnly));
         bad.write(
             R"({"schema":"parascope.scenario/1","model":"llama2-7b","cluster":"dgx-a100-80g","parallel":{"tp":0}})");
         bad.close();
-        const QString error = b.openScenario(bad.fileName());
+        const QString error = b.files()->openScenario(bad.fileName());
         QVERIFY2(error.contains(QStringLiteral("parallel.tp")), qPrintable(error));
         QCOMPARE(scenarioToJson(b.model()->scenario()), scenarioToJson(a.model()->scenario())); // unchanged
     }
@@ -170,25 +172,29 @@ private slots:
         w.model()->setScenario(sevenB());
         for (const ChartKind which : {ChartKind::Memory, ChartKind::Timeline, ChartKind::Communication}) {
             const QString png = dir.filePath(QString::fromLatin1(toString(which))); // no extension: .png is added
-            QVERIFY(w.exportChartTo(which, png, QSize(1280, 720), 2).isEmpty());
+            QVERIFY(w.exports()->exportChartTo(which, png, QSize(1280, 720), 2).isEmpty());
             QImage img(png + QStringLiteral(".png"));
             QCOMPARE(img.size(), QSize(2560, 1440));
         }
         const QString svg = dir.filePath(QStringLiteral("m.svg"));
-        QVERIFY(w.exportChartTo(ChartKind::Memory, svg, QSize(1024, 768), 1).isEmpty());
+        QVERIFY(w.exports()->exportChartTo(ChartKind::Memory, svg, QSize(1024, 768), 1).isEmpty());
         QFile s(svg);
         QVERIFY(s.open(QIODevice::ReadOnly));
         const QByteArray svgText = s.readAll();
         QVERIFY(svgText.contains("<svg"));
         QVERIFY(svgText.contains("1024"));
         const QString pdf = dir.filePath(QStringLiteral("t.pdf"));
-        QVERIFY(w.exportChartTo(ChartKind::Timeline, pdf, QSize(1920, 1080), 1).isEmpty());
+        QVERIFY(w.exports()->exportChartTo(ChartKind::Timeline, pdf, QSize(1920, 1080), 1).isEmpty());
         QFile p(pdf);
         QVERIFY(p.open(QIODevice::ReadOnly));
         QVERIFY(p.read(4) == "%PDF");
-        QVERIFY(!w.exportChartTo(ChartKind::Memory, dir.filePath(QStringLiteral("no/such/x.png")), QSize(800, 600), 1)
+        QVERIFY(
+            !w.exports()
+                 ->exportChartTo(ChartKind::Memory, dir.filePath(QStringLiteral("no/such/x.png")), QSize(800, 600), 1)
+                 .isEmpty());
+        QVERIFY(!w.exports()
+                     ->exportChartTo(ChartKind::Memory, dir.filePath(QStringLiteral("x.png")), QSize(5, 5), 1)
                      .isEmpty());
-        QVERIFY(!w.exportChartTo(ChartKind::Memory, dir.filePath(QStringLiteral("x.png")), QSize(5, 5), 1).isEmpty());
     }
 
     void headlessExport()

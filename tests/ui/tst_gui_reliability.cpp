@@ -7,6 +7,8 @@
 #include "chart_export.h"
 #include "io/scenario_json.h"
 #include "main_window.h"
+#include "controllers/export_controller.h"
+#include "controllers/files_controller.h"
 #include "scenario_fixture.h"
 #include "models/scenario_model.h"
 #include "models/search_table_model.h"
@@ -109,8 +111,8 @@ private slots:
 
         MainWindow w;
         w.setLanguage(QStringLiteral("en"));
-        QCOMPARE(w.startAutosave(QFileInfo(autosave).absolutePath()), autosave);
-        QCOMPARE(w.recoverAutosave(), QString());
+        QCOMPARE(w.files()->startAutosave(QFileInfo(autosave).absolutePath()), autosave);
+        QCOMPARE(w.files()->recoverAutosave(), QString());
         QCOMPARE(w.model()->scenario().parallel.pp, 4);
         QCOMPARE(w.model()->scenario().parallel.dp, 2);
         QVERIFY(!QFile::exists(autosave)); // restored once, not again
@@ -164,14 +166,14 @@ private slots:
         QTemporaryDir dir;
         {
             MainWindow w;
-            QCOMPARE(w.startAutosave(dir.path()), QString());
+            QCOMPARE(w.files()->startAutosave(dir.path()), QString());
             w.model()->setScenario(sevenB(4, 1));
             w.close(); // a clean exit
         }
         QVERIFY(sessionFiles(dir.path()).isEmpty());
         MainWindow again;
-        QCOMPARE(again.startAutosave(dir.path()), QString());
-        QVERIFY(!again.recoverAutosave().isEmpty()); // "nothing to recover", as an error
+        QCOMPARE(again.files()->startAutosave(dir.path()), QString());
+        QVERIFY(!again.files()->recoverAutosave().isEmpty()); // "nothing to recover", as an error
     }
 
     void eachRunningCopyAutosavesItsOwn()
@@ -179,8 +181,8 @@ private slots:
         // Before: the second copy found the first one's lock and silently never autosaved.
         QTemporaryDir dir;
         MainWindow first, second;
-        QCOMPARE(first.startAutosave(dir.path()), QString());
-        QCOMPARE(second.startAutosave(dir.path()), QString()); // the first is alive: nothing to recover
+        QCOMPARE(first.files()->startAutosave(dir.path()), QString());
+        QCOMPARE(second.files()->startAutosave(dir.path()), QString()); // the first is alive: nothing to recover
         first.model()->setScenario(sevenB(4, 1));
         second.model()->setScenario(sevenB(2, 2));
         QTRY_COMPARE_WITH_TIMEOUT(sessionFiles(dir.path()).size(), 2, 5000);
@@ -209,7 +211,7 @@ private slots:
         QVERIFY(QFile::setPermissions(target, QFileDevice::ReadOwner | QFileDevice::WriteOwner));
         const QString link = dir.filePath(QStringLiteral("link.parascope.json"));
         QVERIFY(QFile::link(QStringLiteral("real/s.parascope.json"), link));
-        QCOMPARE(w.saveScenario(link), QString());
+        QCOMPARE(w.files()->saveScenario(link), QString());
         QVERIFY(QFileInfo(link).isSymLink());
         std::vector<InputError> errors;
         QVERIFY(readScenarioFile(target.toStdString(), errors));
@@ -222,14 +224,14 @@ private slots:
         const QByteArray dev_path = dev.toLocal8Bit();
         if (::mknod(dev_path.constData(), S_IFCHR | 0666, makedev(1, 3)) != 0)
             QSKIP("mknod is not permitted here (needs CAP_MKNOD)");
-        QCOMPARE(w.exportChartTo(ChartKind::Memory, dev, QSize(640, 360), 1), QString());
+        QCOMPARE(w.exports()->exportChartTo(ChartKind::Memory, dev, QSize(640, 360), 1), QString());
         struct stat st { };
         QCOMPARE(::lstat(dev_path.constData(), &st), 0);
         QVERIFY(S_ISCHR(st.st_mode));
-        QCOMPARE(w.saveScenario(dev), QString());
+        QCOMPARE(w.files()->saveScenario(dev), QString());
         QCOMPARE(::lstat(dev_path.constData(), &st), 0);
         QVERIFY(S_ISCHR(st.st_mode));
-        QVERIFY(!w.saveScenario(dir.path()).isEmpty()); // a folder: refused
+        QVERIFY(!w.files()->saveScenario(dir.path()).isEmpty()); // a folder: refused
     }
 
     void exportPixelBudgetIsCheckedFirst()

@@ -9,6 +9,9 @@
 #include "gui_scenarios.h"
 #include "io/scenario_json.h"
 #include "main_window.h"
+#include "controllers/compare_controller.h"
+#include "controllers/export_controller.h"
+#include "controllers/import_controller.h"
 #include "model/parameter_count.h"
 #include "models/scenario_model.h"
 #include "models/search_table_model.h"
@@ -47,7 +50,8 @@ private slots:
         w.setLanguage(QStringLiteral("en"));
         w.model()->setScenario(sevenB());
         const double before = w.model()->estimate().time.compute_s;
-        QVERIFY(w.importProfile(QStringLiteral(PARASCOPE_TEST_DATA "/profile-a100-80g.json"), false).isEmpty());
+        QVERIFY(
+            w.imports()->importProfile(QStringLiteral(PARASCOPE_TEST_DATA "/profile-a100-80g.json"), false).isEmpty());
         QVERIFY(!w.model()->scenario().cluster.calibration.empty());
         QVERIFY(w.statusLabel()->text().contains(QStringLiteral("calibrated")));
         QVERIFY(w.model()->estimate().time.compute_s > before); // measured GEMM 262 < 0.869·312 TFLOP/s
@@ -60,7 +64,8 @@ private slots:
         QCOMPARE(d.table()->item(0, 2)->text().trimmed(), QString::number(d.calibrated().gpu.gemm_efficiency, 'g', 4));
         QVERIFY(d.calibrated().gpu.gemm_efficiency < 0.869);
         // A bad profile names the JSON path and changes nothing.
-        const QString error = w.importProfile(QStringLiteral(PARASCOPE_TEST_DATA "/bad-profile.json"), false);
+        const QString error
+            = w.imports()->importProfile(QStringLiteral(PARASCOPE_TEST_DATA "/bad-profile.json"), false);
         QVERIFY2(error.contains(QStringLiteral("devices[0].gemm[0]")), qPrintable(error));
     }
 
@@ -71,20 +76,23 @@ private slots:
         MainWindow w;
         w.setLanguage(QStringLiteral("en"));
         w.model()->setScenario(sevenB());
-        QVERIFY(w.importModel(QStringLiteral(PARASCOPE_TEST_DATA "/hf/qwen3-30b-a3b.json"), false).isEmpty());
+        QVERIFY(
+            w.imports()->importModel(QStringLiteral(PARASCOPE_TEST_DATA "/hf/qwen3-30b-a3b.json"), false).isEmpty());
         QCOMPARE(w.model()->scenario().model.name, std::string("qwen3-30b-a3b"));
         QCOMPARE(w.model()->scenario().model.id, std::string("custom"));
         QCOMPARE(w.model()->scenario().model.moe->experts, 128);
         QCOMPARE(countParameters(w.model()->scenario().model, Explain::NumbersOnly).total, std::int64_t(30532122624));
         // A multimodal config without asking: its language model alone (34 layers of Gemma 3 4B).
-        QVERIFY(w.importModel(QStringLiteral(PARASCOPE_TEST_DATA "/hf/gemma-3-4b-it.json"), false).isEmpty());
+        QVERIFY(
+            w.imports()->importModel(QStringLiteral(PARASCOPE_TEST_DATA "/hf/gemma-3-4b-it.json"), false).isEmpty());
         QCOMPARE(w.model()->scenario().model.layers, 34);
         // Dropped on the window: a config.json is imported, not opened as a scenario.
-        QVERIFY(w.openDropped(QStringLiteral(PARASCOPE_TEST_DATA "/hf/gemma-2-9b.json")).isEmpty());
+        QVERIFY(w.imports()->openDropped(QStringLiteral(PARASCOPE_TEST_DATA "/hf/gemma-2-9b.json")).isEmpty());
         QCOMPARE(w.model()->scenario().model.name, std::string("gemma-2-9b"));
         QVERIFY(w.model()->scenario().model.post_norms);
         // Not a config: the error names the missing field, and the model stays.
-        const QString error = w.importModel(QStringLiteral(PARASCOPE_TEST_DATA "/profile-a100-80g.json"), false);
+        const QString error
+            = w.imports()->importModel(QStringLiteral(PARASCOPE_TEST_DATA "/profile-a100-80g.json"), false);
         QVERIFY2(error.contains(QStringLiteral("architectures")), qPrintable(error));
         QCOMPARE(w.model()->scenario().model.name, std::string("gemma-2-9b"));
     }
@@ -96,9 +104,9 @@ private slots:
         MainWindow w;
         w.setLanguage(QStringLiteral("en"));
         w.model()->setScenario(sevenB());
-        w.compareWithTrace(QStringLiteral(PARASCOPE_TEST_DATA "/traces/kineto_three_steps.json"));
-        QTRY_VERIFY(w.traceDialog() != nullptr);
-        TraceDialog* d = w.traceDialog();
+        w.compare()->compareWithTrace(QStringLiteral(PARASCOPE_TEST_DATA "/traces/kineto_three_steps.json"));
+        QTRY_VERIFY(w.compare()->traceDialog() != nullptr);
+        TraceDialog* d = w.compare()->traceDialog();
         const TraceComparison& c = d->comparison();
         // The hand-made trace's median step is 10 ms (tst_trace_import derives every row).
         QCOMPARE(c.row("step")->measured_s, 10e-3);
@@ -111,22 +119,22 @@ private slots:
         const double before = c.row("step")->simulated_s;
         w.model()->edit([](Scenario& s) { s.training.global_batch *= 2; });
         w.model()->flush();
-        QVERIFY(w.traceDialog()->comparison().row("step")->simulated_s > before);
+        QVERIFY(w.compare()->traceDialog()->comparison().row("step")->simulated_s > before);
         // Dropped on the window, a trace is compared, not opened as a scenario.
         const std::string name = w.model()->scenario().name;
-        w.traceDialog()->close();
-        QTRY_VERIFY(w.traceDialog() == nullptr);
-        QVERIFY(w.openDropped(QStringLiteral(PARASCOPE_TEST_DATA "/traces/kineto_no_steps.json")).isEmpty());
-        QTRY_VERIFY(w.traceDialog() != nullptr);
+        w.compare()->traceDialog()->close();
+        QTRY_VERIFY(w.compare()->traceDialog() == nullptr);
+        QVERIFY(w.imports()->openDropped(QStringLiteral(PARASCOPE_TEST_DATA "/traces/kineto_no_steps.json")).isEmpty());
+        QTRY_VERIFY(w.compare()->traceDialog() != nullptr);
         QCOMPARE(w.model()->scenario().name, name);
-        QCOMPARE(w.traceDialog()->comparison().row("step")->measured_s, 0.7e-3);
+        QCOMPARE(w.compare()->traceDialog()->comparison().row("step")->measured_s, 0.7e-3);
     }
 
     void calibrateFromThisMachine()
     {
         MainWindow w;
         w.setLanguage(QStringLiteral("en"));
-        const QString result = w.calibrateFromThisMachine(false);
+        const QString result = w.imports()->calibrateFromThisMachine(false);
 #ifdef PARASCOPE_PROBE
         // The probe was built: the app must find it next to itself in the build tree. Here (no
         // GPU, no driver) it exits 2 and says why; on a GPU machine the profile is applied.
@@ -164,7 +172,7 @@ private slots:
         qputenv("PARASCOPE_PROBE", fake.toLocal8Bit());
         MainWindow w;
         w.setLanguage(QStringLiteral("en"));
-        const QString result = w.calibrateFromThisMachine(false);
+        const QString result = w.imports()->calibrateFromThisMachine(false);
         qunsetenv("PARASCOPE_PROBE");
         QCOMPARE(result, QStringLiteral("No usable GPU on this machine: stand-in: no GPU"));
     }
@@ -191,7 +199,7 @@ private slots:
         QVERIFY(codes.count("out_of_memory") && codes.count("microbatches_lt_pp") && codes.count("pp_exceeds_layers"));
         QVERIFY(w.sweepView()->pointText(0).contains(QStringLiteral("parallel.pp = 1")));
         const QString png = dir.filePath(QStringLiteral("sweep.png"));
-        QVERIFY(w.exportChartTo(ChartKind::Sweep, png, QSize(1280, 720), 1).isEmpty());
+        QVERIFY(w.exports()->exportChartTo(ChartKind::Sweep, png, QSize(1280, 720), 1).isEmpty());
         QCOMPARE(QImage(png).size(), QSize(1280, 720));
     }
 
@@ -277,7 +285,7 @@ private slots:
         QCOMPARE(w.model()->scenario().training.micro_batch, best.training.micro_batch);
         QCOMPARE(w.model()->estimate().throughput.tokens_per_s, best.tokens_per_s);
         const QString png = dir.filePath(QStringLiteral("pareto.png"));
-        QVERIFY(w.exportChartTo(ChartKind::Search, png, QSize(1280, 720), 1).isEmpty());
+        QVERIFY(w.exports()->exportChartTo(ChartKind::Search, png, QSize(1280, 720), 1).isEmpty());
         QCOMPARE(QImage(png).size(), QSize(1280, 720));
     }
 };

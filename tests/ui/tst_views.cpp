@@ -10,6 +10,7 @@
 #include "io/scenario_json.h"
 #include "language.h"
 #include "main_window.h"
+#include "controllers/export_controller.h"
 #include "models/scenario_model.h"
 #include "search_view.h"
 #include "svg_outline.h"
@@ -207,8 +208,8 @@ private slots:
         w.model()->setScenario(sevenB());
         const QSize size(1024, 640);
         const QString svg = dir.filePath(QStringLiteral("m.svg")), png = dir.filePath(QStringLiteral("m.png"));
-        QCOMPARE(w.exportChartTo(ChartKind::Memory, svg, size, 1), QString());
-        QCOMPARE(w.exportChartTo(ChartKind::Memory, png, size, 1), QString());
+        QCOMPARE(w.exports()->exportChartTo(ChartKind::Memory, svg, size, 1), QString());
+        QCOMPARE(w.exports()->exportChartTo(ChartKind::Memory, png, size, 1), QString());
         QFile f(svg);
         QVERIFY(f.open(QIODevice::ReadOnly));
         const QByteArray bytes = f.readAll();

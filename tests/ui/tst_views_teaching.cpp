@@ -12,6 +12,8 @@
 #include "dialogs/advisor_dialog.h"
 #include "exercise_panel.h"
 #include "main_window.h"
+#include "controllers/course_controller.h"
+#include "controllers/export_controller.h"
 #include "scenario_panel.h"
 #include "memory_time_chart.h"
 #include "models/scenario_model.h"
@@ -110,7 +112,7 @@ private slots:
         QVERIFY(c->headline().contains(QStringLiteral("环")));
         QTemporaryDir dir;
         const QString file = dir.filePath(QStringLiteral("collective.png"));
-        QCOMPARE(w.exportChartTo(ChartKind::Collective, file, QSize(1280, 720), 1), QString());
+        QCOMPARE(w.exports()->exportChartTo(ChartKind::Collective, file, QSize(1280, 720), 1), QString());
         QVERIFY(QFileInfo(file).size() > 1000);
         // A send/recv has no step-by-step form: the tab stays as it was.
         CommEntry p2p = e;
@@ -159,7 +161,7 @@ private slots:
         chart->setCursorTime(0.5);
         QTemporaryDir dir;
         const QString file = dir.filePath(QStringLiteral("memory-time.png"));
-        QCOMPARE(w.exportChartTo(ChartKind::MemoryTime, file, QSize(1280, 720), 1), QString());
+        QCOMPARE(w.exports()->exportChartTo(ChartKind::MemoryTime, file, QSize(1280, 720), 1), QString());
         QVERIFY(QFileInfo(file).size() > 1000);
         // The comparison is a second evaluation: while the tab is hidden a new scenario (16
         // microbatches) leaves it as it was; an export catches it up — GPipe now holds all 16,
@@ -172,7 +174,7 @@ private slots:
             "training":{"seq_len":4096,"micro_batch":1,"global_batch":16,"recompute":"selective"}})"));
         w.model()->flush();
         QCOMPARE(peak(chart->compareLane()), gpipe_8);
-        QCOMPARE(w.exportChartTo(ChartKind::MemoryTime, file, QSize(1280, 720), 1), QString());
+        QCOMPARE(w.exports()->exportChartTo(ChartKind::MemoryTime, file, QSize(1280, 720), 1), QString());
         const Estimate& e16 = w.model()->estimate();
         const double floor16 = e16.memory.stages[0].total() - e16.memory.stages[0].activations;
         const double ratio16
@@ -188,7 +190,7 @@ private slots:
         MainWindow w;
         w.setLanguage(QStringLiteral("en"));
         w.model()->setScenario(seventyB());
-        AdvisorDialog* d = w.showAdvisor();
+        AdvisorDialog* d = w.course()->showAdvisor();
         QVERIFY(d->isVisible());
         QTRY_VERIFY_WITH_TIMEOUT(!d->running() && !d->result().steps.empty(), 20000);
         QCOMPARE(int(d->result().steps.size()), 4);
@@ -210,7 +212,7 @@ private slots:
         QCOMPARE(d->result().scenario.training.seq_len, 8192LL);
         w.setLanguage(QStringLiteral("zh"));
         QTRY_VERIFY(d->text().contains(QStringLiteral("放得下吗"))); // LanguageChange is posted
-        QVERIFY(w.showAdvisor() == d); // one window
+        QVERIFY(w.course()->showAdvisor() == d); // one window
     }
 
     void exercisePredictThenReveal()
@@ -220,8 +222,8 @@ private slots:
         // the "multiplied by DP" mistake. The answers export as CSV for the teacher.
         MainWindow w;
         w.setLanguage(QStringLiteral("en"));
-        w.loadLesson(QStringLiteral("10-ring-allreduce"), 1);
-        ExercisePanel* ex = w.exercisePanel();
+        w.course()->loadLesson(QStringLiteral("10-ring-allreduce"), 1);
+        ExercisePanel* ex = w.course()->exercise();
         QVERIFY(ex->pending());
         QVERIFY(!w.centralWidget()->isEnabled());
         QVERIFY(w.centralWidget()->graphicsEffect() != nullptr);
@@ -240,19 +242,19 @@ private slots:
         QVERIFY(!ex->records().front().correct);
         // GPipe's bubble in Chinese: 27 % is 3/11 within 5 %.
         w.setLanguage(QStringLiteral("zh"));
-        w.loadLesson(QStringLiteral("6-pipeline-schedules"), 0);
+        w.course()->loadLesson(QStringLiteral("6-pipeline-schedules"), 0);
         QVERIFY(ex->pending());
         ex->answerBox()->setText(QStringLiteral("27"));
         QVERIFY(ex->reveal());
         QVERIFY2(ex->resultText().contains(QStringLiteral("答对了")), qPrintable(ex->resultText()));
         QCOMPARE(int(ex->records().size()), 2);
         // A step without an exercise: no panel, nothing hidden.
-        w.loadLesson(QStringLiteral("6-pipeline-schedules"), 1);
+        w.course()->loadLesson(QStringLiteral("6-pipeline-schedules"), 1);
         QVERIFY(!ex->pending());
         QVERIFY(!ex->isVisible());
         QTemporaryDir dir;
         const QString file = dir.filePath(QStringLiteral("answers.csv"));
-        QCOMPARE(w.exportExerciseResults(file), QString());
+        QCOMPARE(w.course()->exportExerciseResults(file), QString());
         QFile f(file);
         QVERIFY(f.open(QIODevice::ReadOnly));
         const QStringList lines = QString::fromUtf8(f.readAll()).split(QLatin1Char('\n'), Qt::SkipEmptyParts);

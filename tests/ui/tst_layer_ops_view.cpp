@@ -1,0 +1,90 @@
+// The "Layer ops" tab (ui/layer_ops_view.h), offscreen: its rows are the estimate's op list
+// (TimeReport::layer_ops, the same list the CLI's text and JSON reports print), op by op, with
+// the layer's sum; a MoE model with leading dense layers offers both layers; the labels follow
+// the language.
+
+#include "io/layer_ops_report.h"
+#include "language.h"
+#include "layer_ops_view.h"
+#include "main_window.h"
+#include "models/scenario_model.h"
+#include "views_scenarios.h"
+
+#include <QComboBox>
+#include <QTableWidget>
+#include <QtTest>
+
+using namespace parascope;
+using namespace parascope::ui;
+
+namespace {
+
+QString ms(double s) { return s > 0 ? QString::number(s * 1e3, 'f', 3) : QStringLiteral("–"); }
+
+// Every row of the table against the list it shows: label, kernels, the three passes.
+void compareRows(const QTableWidget* t, const std::vector<LayerOp>& ops)
+{
+    QCOMPARE(t->rowCount(), int(ops.size()) + 1);
+    for (int r = 0; r < int(ops.size()); ++r) {
+        const LayerOp& op = ops[std::size_t(r)];
+        QCOMPARE(t->item(r, 0)->text(), inUi(layerOpLabel(op.name)));
+        QCOMPARE(t->item(r, 6)->text(), QStringLiteral("%1/%2").arg(op.forward_kernels).arg(op.backward_kernels));
+        QCOMPARE(t->item(r, 1)->text(), ms(op.forward_s));
+        QCOMPARE(t->item(r, 2)->text(), ms(op.input_grad_s));
+        QCOMPARE(t->item(r, 3)->text(), ms(op.weight_grad_s));
+    }
+    const LayerOpsTotal sum = sumLayerOps(ops);
+    QCOMPARE(t->item(int(ops.size()), 1)->text(), ms(sum.forward_s));
+    QCOMPARE(t->item(int(ops.size()), 6)->text(),
+             QStringLiteral("%1/%2").arg(sum.forward_kernels).arg(sum.backward_kernels));
+}
+
+} // namespace
+
+class TstLayerOpsView : public QObject {
+    Q_OBJECT
+
+private slots:
+    void theTabShowsTheEstimatesOps()
+    {
+        MainWindow w(nullptr, MainWindow::Session::Headless);
+        w.setLanguage(QStringLiteral("en"), MainWindow::Remember::No);
+        w.model()->setScenario(test::views::sevenB());
+        w.model()->flush();
+        w.showTab(MainWindow::Tab::LayerOps);
+        const QTableWidget* t = w.layerOpsView()->table();
+        compareRows(t, w.model()->estimate().time.layer_ops);
+        QCOMPARE(t->item(0, 0)->text(), QStringLiteral("QKV projection"));
+        QVERIFY(t->isColumnHidden(4)); // bf16: no FP8 casts
+        // A slider moves, the table follows.
+        w.model()->edit([](Scenario& s) {
+            s.parallel.tp = 4;
+            s.parallel.dp = 2;
+        });
+        w.model()->flush();
+        compareRows(t, w.model()->estimate().time.layer_ops);
+        w.setLanguage(QStringLiteral("zh"), MainWindow::Remember::No);
+        QCOMPARE(t->item(0, 0)->text(), QStringLiteral("QKV 投影"));
+        QCOMPARE(t->horizontalHeaderItem(1)->text(), QStringLiteral("前向 ms"));
+        w.setLanguage(QStringLiteral("en"), MainWindow::Remember::No);
+    }
+
+    // DeepSeek-V3 keeps three dense layers before its MoE layers: both lists, one at a time.
+    void aMoeModelOffersBothLayers()
+    {
+        ScenarioModel model;
+        model.setScenario(test::views::scenario(
+            R"({"schema":"parascope.scenario/1","model":"deepseek-v3","cluster":"dgx-h100",
+                "parallel":{"tp":4,"pp":16,"dp":32,"ep":32},
+                "training":{"seq_len":4096,"micro_batch":1,"global_batch":1024}})"));
+        model.flush();
+        LayerOpsView view(&model);
+        QVERIFY(!view.findChild<QComboBox*>()->isHidden());
+        compareRows(view.table(), model.estimate().time.layer_ops);
+        view.showMoeLayer(true);
+        compareRows(view.table(), model.estimate().time.moe_layer_ops);
+    }
+};
+
+QTEST_MAIN(TstLayerOpsView)
+#include "tst_layer_ops_view.moc"

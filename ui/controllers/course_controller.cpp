@@ -1,0 +1,146 @@
+#include "controllers/course_controller.h"
+
+#include "dialogs/advisor_dialog.h"
+#include "exercise_panel.h"
+#include "language.h"
+#include "lessons/lessons.h"
+#include "models/scenario_model.h"
+#include "save_file.h"
+#include "scenario_panel.h"
+
+#include <QAction>
+#include <QGraphicsBlurEffect>
+#include <QMenu>
+#include <QTextBrowser>
+
+#include <algorithm>
+
+namespace parascope::ui {
+
+CourseController::CourseController(const WindowContext& context, ScenarioPanel* panel, QWidget* blurred)
+    : WindowPart(context.window)
+    , context_(context)
+    , panel_(panel)
+    , blurred_(blurred)
+    , lesson_text_(new QTextBrowser)
+    , exercise_(new ExercisePanel)
+{
+    lesson_text_->setOpenExternalLinks(false);
+    connect(exercise_, &ExercisePanel::pendingChanged, this, &CourseController::hideForExercise);
+    connect(panel_, &ScenarioPanel::lessonChosen, this, [this](const QString& id) { loadLesson(id, 0); });
+}
+
+void CourseController::addScenarioActions(QMenu* menu)
+{
+    next_step_ = menu->addAction(QString(), this, &CourseController::nextStep);
+    next_step_->setShortcut(QKeySequence(Qt::CTRL | Qt::Key_Right));
+}
+
+void CourseController::addToolsActions(QMenu* menu)
+{
+    advisor_action_ = menu->addAction(QString(), this, [this] { showAdvisor(); });
+    advisor_action_->setShortcut(QKeySequence(Qt::CTRL | Qt::Key_D));
+}
+
+void CourseController::retranslate()
+{
+    next_step_->setText(tr("&Next lesson step"));
+    advisor_action_->setText(tr("&Advisor: the decision procedure…"));
+    advisor_action_->setToolTip(
+        tr("Does it fit with DP? Then ZeRO; TP inside a node, PP across nodes; communication; bubble — "
+           "step by step, beside the strategy search's best"));
+    exercise_->retranslate();
+    showLessonText();
+}
+
+void CourseController::loadLesson(const QString& id, int step)
+{
+    const Lesson* l = findLesson(id.toStdString());
+    if (!l || l->steps.empty())
+        return;
+    lesson_id_ = id;
+    panel_->showLesson(id);
+    lesson_step_ = std::clamp(step, 0, int(l->steps.size()) - 1);
+    context_.model->setScenario(l->steps[std::size_t(lesson_step_)].scenario);
+    exercise_->setStep(l, lesson_step_);
+    showLessonText();
+    emit lessonLoaded();
+}
+
+void CourseController::nextStep()
+{
+    if (const Lesson* l = findLesson(lesson_id_.toStdString()); l && !l->steps.empty())
+        loadLesson(lesson_id_, (lesson_step_ + 1) % int(l->steps.size()));
+}
+
+void CourseController::leaveLesson()
+{
+    lesson_id_.clear();
+    panel_->showLesson(QString());
+    exercise_->setStep(nullptr, -1);
+    showLessonText();
+}
+
+bool CourseController::pending() const { return exercise_->pending(); }
+
+void CourseController::showLessonText()
+{
+    const Lesson* l = findLesson(lesson_id_.toStdString());
+    if (!l) {
+        lesson_text_->setHtml(tr("<p>Pick a lesson in the scenario panel to read what it shows.</p>"));
+        return;
+    }
+    QString html
+        = QStringLiteral("<h3>%1</h3><p>%2</p>").arg(inUi(l->title).toHtmlEscaped(), inUi(l->text).toHtmlEscaped());
+    if (l->steps.size() > 1)
+        html += tr("<p><i>Step %1 of %2: %3 — Scenario → Next lesson step (Ctrl+→)</i></p>")
+                    .arg(lesson_step_ + 1)
+                    .arg(l->steps.size())
+                    .arg(inUi(l->steps[std::size_t(lesson_step_)].label).toHtmlEscaped());
+    // What this step shows, with the engine's numbers (each one a claim tst_lessons checks).
+    if (exercise_->pending())
+        html += QStringLiteral("<p><i>%1</i></p>")
+                    .arg(tr("Exercise: predict the number asked below, then Reveal. The charts and this step's "
+                            "text stay hidden until you do.")
+                             .toHtmlEscaped());
+    else if (std::size_t(lesson_step_) < l->steps.size())
+        html += QStringLiteral("<p>%1</p>").arg(inUi(l->steps[std::size_t(lesson_step_)].text).toHtmlEscaped());
+    lesson_text_->setHtml(html);
+}
+
+void CourseController::hideForExercise(bool pending)
+{
+    // The blur is the tab widget's own effect: it goes when the estimate is revealed.
+    if (pending) {
+        auto* blur = new QGraphicsBlurEffect;
+        blur->setBlurRadius(18);
+        blurred_->setGraphicsEffect(blur);
+    } else {
+        blurred_->setGraphicsEffect(nullptr);
+    }
+    blurred_->setEnabled(!pending);
+    showLessonText();
+    emit pendingChanged();
+}
+
+QString CourseController::exportExerciseResults(const QString& file)
+{
+    const QString e = writeFileAtomically(file, exercise_->recordsCsv());
+    if (e.isEmpty())
+        context_.showMessage(tr("Exported %n answer(s) to %1", nullptr, int(exercise_->records().size())).arg(file),
+                             3000);
+    return e;
+}
+
+AdvisorDialog* CourseController::showAdvisor()
+{
+    if (!advisor_) {
+        advisor_ = new AdvisorDialog(context_.model, context_.window);
+        advisor_->setAttribute(Qt::WA_DeleteOnClose);
+    }
+    advisor_->show();
+    advisor_->raise();
+    return advisor_;
+}
+
+} // namespace parascope::ui

@@ -1,0 +1,63 @@
+#pragma once
+// The course beside the charts: the lesson the scenario panel picked, its text and step (Scenario
+// → Next lesson step, Ctrl+→), the exercise of a step (predict, then reveal: the charts stay
+// blurred until then; the answers export as CSV for the teacher) and the Advisor (Tools →
+// Advisor, Ctrl+D), the course's decision procedure on the scenario.
+
+#include "controllers/window_context.h"
+#include "controllers/window_part.h"
+
+#include <QObject>
+#include <QPointer>
+
+class QAction;
+class QMenu;
+class QTextBrowser;
+class QWidget;
+
+namespace parascope::ui {
+
+class AdvisorDialog;
+class ExercisePanel;
+class ScenarioPanel;
+
+class CourseController : public WindowPart {
+    Q_OBJECT
+public:
+    // blurred: what an exercise hides until its estimate is revealed (the charts' tabs).
+    CourseController(const WindowContext& context, ScenarioPanel* panel, QWidget* blurred);
+    QTextBrowser* lessonText() const { return lesson_text_; }
+    ExercisePanel* exercise() const { return exercise_; }
+    void addScenarioActions(QMenu* menu); // Next lesson step
+    void addToolsActions(QMenu* menu); // Advisor
+    void retranslate() override;
+
+    // A lesson's step becomes the scenario; an unknown lesson changes nothing.
+    void loadLesson(const QString& id, int step = 0);
+    void nextStep();
+    // No lesson: a scenario file was opened.
+    void leaveLesson();
+    bool pending() const; // an exercise hides the estimate
+    QString exportExerciseResults(const QString& file);
+    AdvisorDialog* showAdvisor();
+
+signals:
+    void lessonLoaded(); // the scenario is the lesson's, no file's
+    void pendingChanged(); // the status line hides or shows the numbers
+
+private:
+    void hideForExercise(bool pending);
+    void showLessonText();
+    WindowContext context_;
+    ScenarioPanel* panel_;
+    QWidget* blurred_;
+    QTextBrowser* lesson_text_;
+    ExercisePanel* exercise_;
+    QPointer<AdvisorDialog> advisor_;
+    QString lesson_id_;
+    int lesson_step_ = 0;
+    QAction* next_step_ = nullptr;
+    QAction* advisor_action_ = nullptr;
+};
+
+} // namespace parascope::ui

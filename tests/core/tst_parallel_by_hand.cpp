@@ -78,17 +78,11 @@ private slots:
         // per layer): f = 8·(lin + att + elem), b = 8·((lin + 2.5·att + 2·elem) + lin); the last
         // chunk (3, on rank 1) also runs the output layer H = gemm(T, V, h) in its forward and
         // twice in its backward; one send of s·b·h·2 bytes over NVLink t = 3.4 µs + S/(231e9).
-        const double h = 4096, q = 4096, kv = 4096, a = 32, f_ = 11008, V = 32000, T = 4096, s = 4096;
-        const double gemm_rate = 312e12 * 0.869 * 0.78, attn_rate = 312e12 * 0.624 * (s / (s + 495)) * 0.78,
-                     hbm = 2039e9 * 0.9;
-        const auto gemm = [&](double M, double N, double K) {
-            return 2 * M * N * K / (gemm_rate * (2 * M * N * K) / (2 * M * N * K + 2e9));
-        };
-        const double lin = gemm(T, q + 2 * kv, h) + gemm(T, h, q) + gemm(T, 2 * f_, h) + gemm(T, h, f_);
-        const double att = T * 2 * s * q / attn_rate;
-        const double elem = s * (10 * h + 2 * q + 4 * kv + 2 * q + 6 * f_ + 4 * a) / hbm + 150e-6;
-        const double f = 8 * (lin + att + elem), b = 8 * ((lin + 2.5 * att + 2 * elem) + lin), H = gemm(T, V, h);
-        const double t = 3.4e-6 + s * h * 2 / (300e9 * 0.77);
+        const Llama7bA100Layer layer; // tests/support/by_hand.h
+        const double h = layer.h, f_ = layer.f, V = layer.V, hbm = layer.hbm;
+        const double lin = layer.lin(), att = layer.att(), elem = layer.elem();
+        const double f = 8 * (lin + att + elem), b = 8 * ((lin + 2.5 * att + 2 * elem) + lin), H = layer.head();
+        const double t = layer.send();
 
         // Replayed (an op starts when its rank is free and its input has arrived, t after the
         // op that sends it; the last chunk's backward follows its own forward):

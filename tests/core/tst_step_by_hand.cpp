@@ -132,13 +132,9 @@ private slots:
         // scaled by its size factor F/(F + 2e9); flash attention (causal) 312e12·0.624·0.78 times
         // s/(s + 495) = 4096/4591 at head dim 128 (its reference, factor 1) = 1.354835e14 FLOP/s;
         // HBM 2039e9·0.9 = 1.8351e12 B/s.
-        const double h = 4096, q = 4096, kv = 4096, a = 32, f = 11008, V = 32000, T = 4096, s = 4096;
-        const double gemm_rate = 312e12 * 0.869 * 0.78, attn_rate = 312e12 * 0.624 * (s / (s + 495)) * 0.78,
-                     hbm = 2039e9 * 0.9;
-        const auto gemm = [&](double M, double N, double K) {
-            const double flops = 2 * M * N * K;
-            return flops / (gemm_rate * flops / (flops + 2e9));
-        };
+        // (tests/support/by_hand.h, Llama7bA100Layer, computes what follows.)
+        const Llama7bA100Layer layer;
+        const double h = layer.h, f = layer.f, V = layer.V, s = layer.s, hbm = layer.hbm;
         // One layer, one microbatch, forward:
         //   GEMMs  QKV 2·T·(q + 2kv)·h = 412.3 GFLOP (size factor 0.99517) → 1.9591 ms
         //          out 2·T·h·q         = 137.4 GFLOP (0.98566)              → 0.6593 ms
@@ -149,9 +145,7 @@ private slots:
         //   elementwise: one pass over the layer's stored activations (Korthikanti, flash):
         //          s·(10h + 2q + 4kv + 2q + 6f + 4a) = 4096·139,904 = 573,046,784 B
         //          / 1.8351e12 B/s + 150 µs kernel overhead                elem = 0.46227 ms
-        const double lin = gemm(T, q + 2 * kv, h) + gemm(T, h, q) + gemm(T, 2 * f, h) + gemm(T, h, f);
-        const double att = T * 2 * s * q / attn_rate;
-        const double elem = s * (10 * h + 2 * q + 4 * kv + 2 * q + 6 * f + 4 * a) / hbm + 150e-6;
+        const double lin = layer.lin(), att = layer.att(), elem = layer.elem();
         // Per stage of 8 layers: forward F = 8·(lin + att + elem) = 74.831 ms; backward (1F1B runs
         // it whole, B = I + W) = 8·[(lin + 2.5·att + 2·elem) + lin] = 153.719 ms: dX GEMMs, the
         // flash attention backward at 2.5× its forward's FLOPs (FlashAttention-2 §4.1), the
@@ -162,12 +156,12 @@ private slots:
         // 5.0867 ms, in its forward, its input gradient and its weight gradient:
         //   F₃ = F + H = 79.918 ms,   B₃ = B + 2H = 163.893 ms.
         // (The first stage's embedding is a lookup: no op time.)
-        const double H = gemm(T, V, h);
+        const double H = layer.head();
         const double F3 = F + H, B3 = B + 2 * H;
         // A pipeline send of one activation (or its gradient), S = s·b·h·2 = 33,554,432 B over
         // NVLink (the 4 stages are on one node): t = α + S/(bw·eff) = 3.4 µs + S/(300e9·0.77)
         // = 148.657 µs.
-        const double t = 3.4e-6 + s * h * 2 / (300e9 * 0.77);
+        const double t = layer.send();
 
         // The 1F1B simulation (rank i: p−i−1 warm-up forwards, then F/B pairs, then backwards):
         //   fill   microbatch 0 crosses stages 0–2 and three sends: stage 3 starts at 3·(F + t);

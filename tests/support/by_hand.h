@@ -39,6 +39,33 @@ inline Scenario llama7bOnH100(int tp, Recompute recompute)
     return sc;
 }
 
+// One Llama-2 7B layer (h = q = kv = 4096, a = 32, f = 11008 SwiGLU, V = 32000) on the DGX A100
+// 80GB preset, TP = 1, s = 4096, micro batch 1 (T = 4096 tokens), bf16, flash attention, no
+// recompute: the per-layer times tst_step_by_hand derives number by number (1F1B) and
+// tst_parallel_by_hand reuses (interleaved), written once.
+struct Llama7bA100Layer {
+    static constexpr double h = 4096, q = 4096, kv = 4096, a = 32, f = 11008, V = 32000, T = 4096, s = 4096;
+    // GEMM 312e12·0.869·0.78 FLOP/s; flash attention (causal) 312e12·0.624·0.78 · s/(s + 495);
+    // HBM 2039e9·0.9 B/s.
+    double gemm_rate = 312e12 * 0.869 * 0.78, attn_rate = 312e12 * 0.624 * (s / (s + 495)) * 0.78, hbm = 2039e9 * 0.9;
+    // A GEMM of F = 2MNK FLOPs at the size curve's rate: F/(r·F/(F + 2e9)).
+    double gemm(double M, double N, double K) const
+    {
+        const double flops = 2 * M * N * K;
+        return flops / (gemm_rate * flops / (flops + 2e9));
+    }
+    // The layer's four GEMMs (QKV, out, gate+up, down), forward.
+    double lin() const { return gemm(T, q + 2 * kv, h) + gemm(T, h, q) + gemm(T, 2 * f, h) + gemm(T, h, f); }
+    // Causal flash attention: half of T·4·s·q FLOPs.
+    double att() const { return T * 2 * s * q / attn_rate; }
+    // One pass over the layer's stored activations (Korthikanti, flash) plus the kernel overhead.
+    double elem() const { return s * (10 * h + 2 * q + 4 * kv + 2 * q + 6 * f + 4 * a) / hbm + 150e-6; }
+    // The output layer, 2·T·h·V FLOPs.
+    double head() const { return gemm(T, V, h); }
+    // One activation (s·b·h·2 bytes) over NVLink: α + S/(bw·eff).
+    double send() const { return 3.4e-6 + s * h * 2 / (300e9 * 0.77); }
+};
+
 // The plan's entry of (group, collective); null when there is none.
 inline const CommEntry* findComm(const Estimate& e, Group group, Collective collective)
 {

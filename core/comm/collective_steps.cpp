@@ -209,6 +209,168 @@ void checkRequest(Collective op, double bytes, int ranks, const ClusterSpec& clu
              "the hierarchical form is an all_reduce's; " + std::string(toString(op)) + " runs as a ring"});
 }
 
+// The formulas a plan's bytes and time terms show, as its algorithm's steps are written.
+struct Formulas {
+    std::string bytes, time;
+};
+
+// Pairwise exchange: at step k every rank sends the piece meant for rank + k.
+void pairwiseExchange(StepBuilder& b, const CollectivePlan& plan, double bytes)
+{
+    const int n = plan.ranks;
+    const double nd = n;
+    for (int k = 1; k < n; ++k) {
+        const Localized phase{"pairwise exchange", "两两交换"};
+        if (!b.keepsTransfers()) {
+            // Nodes of g: some pair stays inside a node iff k < g or k > n − g; with
+            // several nodes some pair always crosses (rank g − 1 to g − 1 + k, or 0 to k).
+            const int g = plan.gpus_per_node;
+            b.endStepOnLinks(phase, bytes / nd, plan.nodes > 1, g > 1 && (k < g || k > n - g));
+            continue;
+        }
+        for (int r = 0; r < n; ++r)
+            b.send(r, (r + k) % n, (r + k) % n, bytes / nd, false);
+        b.endStep(phase);
+    }
+    if (!b.keepsTransfers())
+        for (int r = 0; r < n; ++r)
+            b.addSent(r, (nd - 1) * bytes / nd);
+}
+
+// Broadcast: a pipeline of n chunks down the ring from rank 0.
+void pipelinedBroadcast(StepBuilder& b, const CollectivePlan& plan, double bytes)
+{
+    const int n = plan.ranks;
+    const double nd = n;
+    for (int t = 0; t < 2 * n - 2; ++t) {
+        const Localized phase{"pipelined broadcast", "流水线广播"};
+        if (!b.keepsTransfers()) {
+            // Senders r = lo … hi; r → r + 1 crosses nodes iff r + 1 is a multiple of g.
+            const int g = plan.gpus_per_node, lo = std::max(0, t - n + 1), hi = std::min(t, n - 2);
+            const bool network = (hi + 1) / g > lo / g, inside = g > 1 && (hi > lo || (lo + 1) % g != 0);
+            b.endStepOnLinks(phase, bytes / nd, plan.nodes > 1 && network, inside);
+            continue;
+        }
+        for (int r = 0; r + 1 < n; ++r)
+            if (t - r >= 0 && t - r < n)
+                b.send(r, r + 1, t - r, bytes / nd, false);
+        b.endStep(phase);
+    }
+    if (!b.keepsTransfers())
+        for (int r = 0; r + 1 < n; ++r)
+            b.addSent(r, bytes); // every chunk once
+}
+
+// The ring forms (and the all-to-all's pairwise exchange), one op each.
+Formulas planRing(StepBuilder& b, const CollectivePlan& plan, Collective op, double bytes)
+{
+    const int n = plan.ranks;
+    const double nd = n;
+    switch (op) {
+    case Collective::AllReduce:
+        ringReduceScatter(b, oneRing(n), bytes / nd, kReduceScatter);
+        ringAllGather(b, oneRing(n), bytes / nd, kAllGather, 1);
+        return {"2(n−1)/n · S", "2(n−1) steps of α + (S/n)·β on the slowest link of the ring"};
+    case Collective::ReduceScatter:
+        ringReduceScatter(b, oneRing(n), bytes / nd, kReduceScatter);
+        return {"(n−1)/n · S", "(n−1) steps of α + (S/n)·β"};
+    case Collective::AllGather:
+        ringAllGather(b, oneRing(n), bytes / nd, kAllGather, 0);
+        return {"(n−1)/n · S", "(n−1) steps of α + (S/n)·β"};
+    case Collective::AllToAll: pairwiseExchange(b, plan, bytes); return {"(n−1)/n · S", "(n−1) steps of α + (S/n)·β"};
+    default: // Broadcast
+        pipelinedBroadcast(b, plan, bytes);
+        return {"S (each rank but the last forwards every chunk)", "(2n−2) steps of α + (S/n)·β"};
+    }
+}
+
+// Binomial tree rooted at rank 0: reduce up (all-reduce only), then broadcast down.
+Formulas planTree(StepBuilder& b, Collective op, double bytes, int n)
+{
+    const int L = ceilLog2(n);
+    if (op == Collective::AllReduce)
+        for (int j = 0; j < L; ++j) {
+            for (int r = 0; r < n; ++r)
+                if (r % (2 << j) == (1 << j))
+                    b.send(r, r - (1 << j), -1, bytes, true);
+            b.endStep({"reduce up the tree", "沿树归约"});
+        }
+    for (int j = L - 1; j >= 0; --j) {
+        for (int r = 0; r < n; ++r)
+            if (r % (2 << j) == 0 && r + (1 << j) < n)
+                b.send(r, r + (1 << j), -1, bytes, false);
+        b.endStep({"broadcast down the tree", "沿树广播"});
+    }
+    return {op == Collective::AllReduce ? "S per send; ⌈log₂n⌉ sends from the root" : "S per send",
+            op == Collective::AllReduce ? "2⌈log₂n⌉ steps of α + S·β" : "⌈log₂n⌉ steps of α + S·β"};
+}
+
+// Hierarchical all-reduce: k GPUs per node, N nodes.
+Formulas planHierarchical(StepBuilder& b, const CollectivePlan& plan, double bytes)
+{
+    const int k = plan.gpus_per_node, N = plan.nodes;
+    // The buffer in k·N pieces: shard j (what local rank j − 1 reduces inside its node) is
+    // pieces j·N … j·N + N − 1.
+    std::vector<Ring> in_nodes, rails;
+    for (int m = 0; m < N; ++m) {
+        in_nodes.emplace_back();
+        for (int i = 0; i < k; ++i)
+            in_nodes.back().members.push_back(m * k + i);
+    }
+    for (int i = 0; i < k; ++i) {
+        rails.push_back({{}, ((i + 1) % k) * N});
+        for (int m = 0; m < N; ++m)
+            rails.back().members.push_back(m * k + i);
+    }
+    if (k > 1)
+        ringReduceScatter(b, in_nodes, bytes / k, {"reduce-scatter inside nodes", "节点内 ReduceScatter"}, N);
+    if (N > 1) {
+        // Local rank i now holds shard (i + 1) mod k; each rail all-reduces that shard, in N pieces.
+        ringReduceScatter(b, rails, bytes / k / N,
+                          {"reduce-scatter across nodes (every rail)", "跨节点 ReduceScatter（各轨道并行）"});
+        ringAllGather(b, rails, bytes / k / N,
+                      {"all-gather across nodes (every rail)", "跨节点 AllGather（各轨道并行）"}, 1);
+    }
+    if (k > 1)
+        ringAllGather(b, in_nodes, bytes / k, {"all-gather inside nodes", "节点内 AllGather"}, 1, N);
+    return {"2(k−1)/k · S + 2(N−1)/N · S/k",
+            "2(k−1) NVLink steps of α + (S/k)·β + 2(N−1) network steps of α + (S/kN)·β"};
+}
+
+// The plan's totals from its timed steps, and the terms that explain them.
+void summarize(CollectivePlan& plan, const Formulas& formulas)
+{
+    const Collective op = plan.op;
+    const CollectiveAlgorithm algorithm = plan.algorithm;
+    const double bytes = plan.bytes;
+    const int n = plan.ranks;
+    const double nd = n;
+    plan.pieces = algorithm == CollectiveAlgorithm::Tree ? 1 : n;
+    plan.time_s = plan.steps.empty() ? 0 : plan.steps.back().end_s;
+    plan.bytes_sent_per_gpu = *std::max_element(plan.bytes_sent_by_rank.begin(), plan.bytes_sent_by_rank.end());
+    plan.algbw_bytes_per_s = plan.time_s > 0 ? bytes / plan.time_s : 0;
+    plan.busbw_bytes_per_s = plan.algbw_bytes_per_s * busFactor(op, n);
+    if (op == Collective::AllReduce) {
+        plan.parameter_server_bytes = 2 * bytes * (nd - 1);
+        plan.textbook_total_bytes = 2 * bytes * nd;
+    }
+    const std::string where
+        = std::to_string(n) + " GPUs on " + std::to_string(plan.nodes) + (plan.nodes == 1 ? " node" : " nodes");
+    plan.terms.push_back({"collective.bytes_sent_per_gpu", plan.bytes_sent_per_gpu, "bytes", formulas.bytes,
+                          "S = " + num(bytes) + ", n = " + std::to_string(n)
+                              + (algorithm == CollectiveAlgorithm::Hierarchical ? ", k = "
+                                         + std::to_string(plan.gpus_per_node) + ", N = " + std::to_string(plan.nodes)
+                                                                                : std::string()),
+                          "Thakur, Rabenseifner & Gropp 2005; Patarasuk & Yuan 2009 (bandwidth-optimal ring)"});
+    plan.terms.push_back({"collective.time", plan.time_s, "s", formulas.time,
+                          std::to_string(plan.steps.size()) + " steps, " + where,
+                          "α–β model per link: α its latency, β = 1/(bandwidth · efficiency) (cluster preset)"});
+    plan.terms.push_back({"collective.busbw", plan.busbw_bytes_per_s, "bytes/s", "S/t · busFactor",
+                          num(bytes) + "/" + num(plan.time_s) + " · " + num(busFactor(op, n)),
+                          "nccl-tests doc/PERFORMANCE.md: algbw = S/t, busbw = algbw · 2(n−1)/n (all-reduce), (n−1)/n "
+                          "(gather, scatter, all-to-all), 1 (broadcast)"});
+}
+
 } // namespace
 
 CollectiveAlgorithm steppedAlgorithm(CollectiveAlgorithm engine, Collective op)
@@ -240,144 +402,11 @@ std::optional<CollectivePlan> planCollective(Collective op, double bytes, int ra
     plan.gpus_per_node = std::min(per_node, ranks);
     plan.nodes = ranks / plan.gpus_per_node;
     StepBuilder b(plan, cluster, std::min(listed_ranks, CollectivePlan::kMaxListedRanks));
-    const int n = ranks;
-    const double nd = n;
-    std::string bytes_formula, time_formula;
-
-    if (algorithm == CollectiveAlgorithm::Ring || algorithm == CollectiveAlgorithm::Pairwise) {
-        switch (op) {
-        case Collective::AllReduce:
-            ringReduceScatter(b, oneRing(n), bytes / nd, kReduceScatter);
-            ringAllGather(b, oneRing(n), bytes / nd, kAllGather, 1);
-            bytes_formula = "2(n−1)/n · S";
-            time_formula = "2(n−1) steps of α + (S/n)·β on the slowest link of the ring";
-            break;
-        case Collective::ReduceScatter:
-            ringReduceScatter(b, oneRing(n), bytes / nd, kReduceScatter);
-            bytes_formula = "(n−1)/n · S";
-            time_formula = "(n−1) steps of α + (S/n)·β";
-            break;
-        case Collective::AllGather:
-            ringAllGather(b, oneRing(n), bytes / nd, kAllGather, 0);
-            bytes_formula = "(n−1)/n · S";
-            time_formula = "(n−1) steps of α + (S/n)·β";
-            break;
-        case Collective::AllToAll:
-            // Pairwise exchange: at step k every rank sends the piece meant for rank + k.
-            for (int k = 1; k < n; ++k) {
-                const Localized phase{"pairwise exchange", "两两交换"};
-                if (!b.keepsTransfers()) {
-                    // Nodes of g: some pair stays inside a node iff k < g or k > n − g; with
-                    // several nodes some pair always crosses (rank g − 1 to g − 1 + k, or 0 to k).
-                    const int g = plan.gpus_per_node;
-                    b.endStepOnLinks(phase, bytes / nd, plan.nodes > 1, g > 1 && (k < g || k > n - g));
-                    continue;
-                }
-                for (int r = 0; r < n; ++r)
-                    b.send(r, (r + k) % n, (r + k) % n, bytes / nd, false);
-                b.endStep(phase);
-            }
-            if (!b.keepsTransfers())
-                for (int r = 0; r < n; ++r)
-                    b.addSent(r, (nd - 1) * bytes / nd);
-            bytes_formula = "(n−1)/n · S";
-            time_formula = "(n−1) steps of α + (S/n)·β";
-            break;
-        default: // Broadcast: a pipeline of n chunks down the ring from rank 0
-            for (int t = 0; t < 2 * n - 2; ++t) {
-                const Localized phase{"pipelined broadcast", "流水线广播"};
-                if (!b.keepsTransfers()) {
-                    // Senders r = lo … hi; r → r + 1 crosses nodes iff r + 1 is a multiple of g.
-                    const int g = plan.gpus_per_node, lo = std::max(0, t - n + 1), hi = std::min(t, n - 2);
-                    const bool network = (hi + 1) / g > lo / g, inside = g > 1 && (hi > lo || (lo + 1) % g != 0);
-                    b.endStepOnLinks(phase, bytes / nd, plan.nodes > 1 && network, inside);
-                    continue;
-                }
-                for (int r = 0; r + 1 < n; ++r)
-                    if (t - r >= 0 && t - r < n)
-                        b.send(r, r + 1, t - r, bytes / nd, false);
-                b.endStep(phase);
-            }
-            if (!b.keepsTransfers())
-                for (int r = 0; r + 1 < n; ++r)
-                    b.addSent(r, bytes); // every chunk once
-            bytes_formula = "S (each rank but the last forwards every chunk)";
-            time_formula = "(2n−2) steps of α + (S/n)·β";
-            break;
-        }
-    } else if (algorithm == CollectiveAlgorithm::Tree) {
-        // Binomial tree rooted at rank 0: reduce up (all-reduce only), then broadcast down.
-        const int L = ceilLog2(n);
-        if (op == Collective::AllReduce)
-            for (int j = 0; j < L; ++j) {
-                for (int r = 0; r < n; ++r)
-                    if (r % (2 << j) == (1 << j))
-                        b.send(r, r - (1 << j), -1, bytes, true);
-                b.endStep({"reduce up the tree", "沿树归约"});
-            }
-        for (int j = L - 1; j >= 0; --j) {
-            for (int r = 0; r < n; ++r)
-                if (r % (2 << j) == 0 && r + (1 << j) < n)
-                    b.send(r, r + (1 << j), -1, bytes, false);
-            b.endStep({"broadcast down the tree", "沿树广播"});
-        }
-        bytes_formula = op == Collective::AllReduce ? "S per send; ⌈log₂n⌉ sends from the root" : "S per send";
-        time_formula = op == Collective::AllReduce ? "2⌈log₂n⌉ steps of α + S·β" : "⌈log₂n⌉ steps of α + S·β";
-    } else {
-        // Hierarchical all-reduce: k GPUs per node, N nodes.
-        const int k = plan.gpus_per_node, N = plan.nodes;
-        // The buffer in k·N pieces: shard j (what local rank j − 1 reduces inside its node) is
-        // pieces j·N … j·N + N − 1.
-        std::vector<Ring> in_nodes, rails;
-        for (int m = 0; m < N; ++m) {
-            in_nodes.emplace_back();
-            for (int i = 0; i < k; ++i)
-                in_nodes.back().members.push_back(m * k + i);
-        }
-        for (int i = 0; i < k; ++i) {
-            rails.push_back({{}, ((i + 1) % k) * N});
-            for (int m = 0; m < N; ++m)
-                rails.back().members.push_back(m * k + i);
-        }
-        if (k > 1)
-            ringReduceScatter(b, in_nodes, bytes / k, {"reduce-scatter inside nodes", "节点内 ReduceScatter"}, N);
-        if (N > 1) {
-            // Local rank i now holds shard (i + 1) mod k; each rail all-reduces that shard, in N pieces.
-            ringReduceScatter(b, rails, bytes / k / N,
-                              {"reduce-scatter across nodes (every rail)", "跨节点 ReduceScatter（各轨道并行）"});
-            ringAllGather(b, rails, bytes / k / N,
-                          {"all-gather across nodes (every rail)", "跨节点 AllGather（各轨道并行）"}, 1);
-        }
-        if (k > 1)
-            ringAllGather(b, in_nodes, bytes / k, {"all-gather inside nodes", "节点内 AllGather"}, 1, N);
-        bytes_formula = "2(k−1)/k · S + 2(N−1)/N · S/k";
-        time_formula = "2(k−1) NVLink steps of α + (S/k)·β + 2(N−1) network steps of α + (S/kN)·β";
-    }
-
-    plan.pieces = algorithm == CollectiveAlgorithm::Tree ? 1 : n;
-    plan.time_s = plan.steps.empty() ? 0 : plan.steps.back().end_s;
-    plan.bytes_sent_per_gpu = *std::max_element(plan.bytes_sent_by_rank.begin(), plan.bytes_sent_by_rank.end());
-    plan.algbw_bytes_per_s = plan.time_s > 0 ? bytes / plan.time_s : 0;
-    plan.busbw_bytes_per_s = plan.algbw_bytes_per_s * busFactor(op, n);
-    if (op == Collective::AllReduce) {
-        plan.parameter_server_bytes = 2 * bytes * (nd - 1);
-        plan.textbook_total_bytes = 2 * bytes * nd;
-    }
-    const std::string where
-        = std::to_string(n) + " GPUs on " + std::to_string(plan.nodes) + (plan.nodes == 1 ? " node" : " nodes");
-    plan.terms.push_back({"collective.bytes_sent_per_gpu", plan.bytes_sent_per_gpu, "bytes", bytes_formula,
-                          "S = " + num(bytes) + ", n = " + std::to_string(n)
-                              + (algorithm == CollectiveAlgorithm::Hierarchical ? ", k = "
-                                         + std::to_string(plan.gpus_per_node) + ", N = " + std::to_string(plan.nodes)
-                                                                                : std::string()),
-                          "Thakur, Rabenseifner & Gropp 2005; Patarasuk & Yuan 2009 (bandwidth-optimal ring)"});
-    plan.terms.push_back({"collective.time", plan.time_s, "s", time_formula,
-                          std::to_string(plan.steps.size()) + " steps, " + where,
-                          "α–β model per link: α its latency, β = 1/(bandwidth · efficiency) (cluster preset)"});
-    plan.terms.push_back({"collective.busbw", plan.busbw_bytes_per_s, "bytes/s", "S/t · busFactor",
-                          num(bytes) + "/" + num(plan.time_s) + " · " + num(busFactor(op, n)),
-                          "nccl-tests doc/PERFORMANCE.md: algbw = S/t, busbw = algbw · 2(n−1)/n (all-reduce), (n−1)/n "
-                          "(gather, scatter, all-to-all), 1 (broadcast)"});
+    const Formulas formulas = algorithm == CollectiveAlgorithm::Ring || algorithm == CollectiveAlgorithm::Pairwise
+        ? planRing(b, plan, op, bytes)
+        : algorithm == CollectiveAlgorithm::Tree ? planTree(b, op, bytes, ranks)
+                                                 : planHierarchical(b, plan, bytes);
+    summarize(plan, formulas);
     return plan;
 }
 

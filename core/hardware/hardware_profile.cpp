@@ -39,19 +39,9 @@ template <typename F> void eachObject(ObjectReader& r, const char* key, std::vec
     }
 }
 
-} // namespace
-
-std::optional<HardwareProfile> readHardwareProfile(const nlohmann::json& j, std::vector<InputError>& errors)
+// Keys a profile holds for people and other tools: known, so not reported, but not read.
+void skipInformational(ObjectReader& r)
 {
-    const std::size_t before = errors.size();
-    ObjectReader r(j, "", errors);
-    if (!r.valid())
-        return std::nullopt;
-    HardwareProfile p;
-    if (auto schema = r.string("schema", true); schema && *schema != kHardwareProfileSchema)
-        r.error("schema", std::string("must be \"") + kHardwareProfileSchema + "\", got \"" + *schema + "\"");
-    if (auto s = r.choice("status", {"ok", "partial", "no_gpu"}))
-        p.status = *s == 0 ? "ok" : *s == 1 ? "partial" : "no_gpu";
     r.child("versions");
     r.child("host");
     r.child("created");
@@ -65,79 +55,121 @@ std::optional<HardwareProfile> readHardwareProfile(const nlohmann::json& j, std:
     r.child("probe");
     r.child("runtime");
     r.child("error");
-    eachObject(r, "devices", errors, [&](ObjectReader& d) {
-        const bool first = p.device_name.empty();
-        const std::string name = d.string("name").value_or("");
-        const auto mem = measured(d, "memory_bytes", 1);
-        d.child("index");
-        d.child("sms");
-        d.child("compute_capability");
-        d.child("host_to_device_gbps");
-        d.child("device_to_host_gbps");
-        d.child("clocks");
-        d.child("pcie");
-        d.child("nvlink");
-        std::optional<double> copy;
-        if (const nlohmann::json* h = d.child("hbm"); h && !h->is_null()) {
-            ObjectReader hbm(*h, d.childPath("hbm"), errors);
-            hbm.child("theoretical_gbps");
-            copy = measured(hbm, "copy_gbps", 1e9);
-            hbm.child("triad_gbps");
-            hbm.child("copy_best_gbps");
-            hbm.child("triad_best_gbps");
-            hbm.child("copy_engine_gbps");
-            hbm.child("bytes");
-            hbm.finish();
-        }
-        eachObject(d, "gemm", errors, [&](ObjectReader& g) {
-            MeasuredGemm mg;
-            static const char* const kDtypes[] = {"bf16", "fp16", "tf32", "fp32", "fp8"};
-            if (auto i = g.choice("dtype", {"bf16", "fp16", "tf32", "fp32", "fp8"}))
-                mg.dtype = kDtypes[*i];
-            mg.m = g.number("m", 1, 1e9).value_or(0);
-            mg.n = g.number("n", 1, 1e9).value_or(0);
-            mg.k = g.number("k", 1, 1e9).value_or(0);
-            mg.flops_per_s = measured(g, "tflops", 1e12).value_or(0);
-            g.child("algorithm");
-            g.child("samples");
-            g.finish();
-            if (first && !mg.dtype.empty() && mg.flops_per_s > 0)
-                p.gemm.push_back(mg);
-        });
-        d.finish();
-        if (first) { // the engine models one GPU type: the first device speaks for the node
-            p.device_name = name.empty() ? "GPU 0" : name;
-            p.memory_bytes = mem;
-            p.hbm_copy_bytes_per_s = copy;
-        }
+}
+
+// A device's "hbm" block: the measured copy bandwidth in bytes/s; the other figures are not read.
+std::optional<double> readHbm(ObjectReader& d, std::vector<InputError>& errors)
+{
+    std::optional<double> copy;
+    if (const nlohmann::json* h = d.child("hbm"); h && !h->is_null()) {
+        ObjectReader hbm(*h, d.childPath("hbm"), errors);
+        hbm.child("theoretical_gbps");
+        copy = measured(hbm, "copy_gbps", 1e9);
+        hbm.child("triad_gbps");
+        hbm.child("copy_best_gbps");
+        hbm.child("triad_best_gbps");
+        hbm.child("copy_engine_gbps");
+        hbm.child("bytes");
+        hbm.finish();
+    }
+    return copy;
+}
+
+// One GEMM measurement of a device (dtype empty or flops_per_s 0 when it is unusable).
+MeasuredGemm readGemm(ObjectReader& g)
+{
+    MeasuredGemm mg;
+    static const char* const kDtypes[] = {"bf16", "fp16", "tf32", "fp32", "fp8"};
+    if (auto i = g.choice("dtype", {"bf16", "fp16", "tf32", "fp32", "fp8"}))
+        mg.dtype = kDtypes[*i];
+    mg.m = g.number("m", 1, 1e9).value_or(0);
+    mg.n = g.number("n", 1, 1e9).value_or(0);
+    mg.k = g.number("k", 1, 1e9).value_or(0);
+    mg.flops_per_s = measured(g, "tflops", 1e12).value_or(0);
+    g.child("algorithm");
+    g.child("samples");
+    g.finish();
+    return mg;
+}
+
+// One entry of "devices": every one is checked, the first alone fills the profile.
+void readDevice(ObjectReader& d, HardwareProfile& p, std::vector<InputError>& errors)
+{
+    const bool first = p.device_name.empty();
+    const std::string name = d.string("name").value_or("");
+    const auto mem = measured(d, "memory_bytes", 1);
+    d.child("index");
+    d.child("sms");
+    d.child("compute_capability");
+    d.child("host_to_device_gbps");
+    d.child("device_to_host_gbps");
+    d.child("clocks");
+    d.child("pcie");
+    d.child("nvlink");
+    const std::optional<double> copy = readHbm(d, errors);
+    eachObject(d, "gemm", errors, [&](ObjectReader& g) {
+        const MeasuredGemm mg = readGemm(g);
+        if (first && !mg.dtype.empty() && mg.flops_per_s > 0)
+            p.gemm.push_back(mg);
     });
-    eachObject(r, "links", errors, [&](ObjectReader& l) {
-        l.child("src");
-        l.child("dst");
-        l.child("kind");
-        l.child("topology");
-        const auto one_way = measured(l, "unidirectional_gbps", 1e9);
-        l.child("bidirectional_gbps");
-        l.finish();
-        if (one_way)
-            p.p2p_unidirectional_bytes_per_s = std::max(p.p2p_unidirectional_bytes_per_s.value_or(0), *one_way);
-    });
-    eachObject(r, "collectives", errors, [&](ObjectReader& c) {
-        MeasuredCollective mc;
-        const std::optional<Collective> op = c.choice<Collective>("op");
-        if (op)
-            mc.op = *op;
-        mc.ranks = int(c.integer("ranks", 1, 1 << 24, true).value_or(0));
-        mc.nodes = int(c.integer("nodes", 1, 1 << 24).value_or(1));
-        mc.bytes = c.number("bytes", 0, 1e15, true).value_or(0);
-        c.child("algbw_gbps");
-        c.child("time_us");
-        c.child("algorithm");
-        mc.busbw_bytes_per_s = measured(c, "busbw_gbps", 1e9).value_or(0);
-        c.finish();
-        if (op && mc.busbw_bytes_per_s > 0)
-            p.collectives.push_back(mc);
-    });
+    d.finish();
+    if (first) { // the engine models one GPU type: the first device speaks for the node
+        p.device_name = name.empty() ? "GPU 0" : name;
+        p.memory_bytes = mem;
+        p.hbm_copy_bytes_per_s = copy;
+    }
+}
+
+// One entry of "links": the profile keeps the fastest one-way peer-to-peer bandwidth.
+void readLink(ObjectReader& l, HardwareProfile& p)
+{
+    l.child("src");
+    l.child("dst");
+    l.child("kind");
+    l.child("topology");
+    const auto one_way = measured(l, "unidirectional_gbps", 1e9);
+    l.child("bidirectional_gbps");
+    l.finish();
+    if (one_way)
+        p.p2p_unidirectional_bytes_per_s = std::max(p.p2p_unidirectional_bytes_per_s.value_or(0), *one_way);
+}
+
+// One entry of "collectives": kept when its op is known and it has a bandwidth.
+void readCollective(ObjectReader& c, HardwareProfile& p)
+{
+    MeasuredCollective mc;
+    const std::optional<Collective> op = c.choice<Collective>("op");
+    if (op)
+        mc.op = *op;
+    mc.ranks = int(c.integer("ranks", 1, 1 << 24, true).value_or(0));
+    mc.nodes = int(c.integer("nodes", 1, 1 << 24).value_or(1));
+    mc.bytes = c.number("bytes", 0, 1e15, true).value_or(0);
+    c.child("algbw_gbps");
+    c.child("time_us");
+    c.child("algorithm");
+    mc.busbw_bytes_per_s = measured(c, "busbw_gbps", 1e9).value_or(0);
+    c.finish();
+    if (op && mc.busbw_bytes_per_s > 0)
+        p.collectives.push_back(mc);
+}
+
+} // namespace
+
+std::optional<HardwareProfile> readHardwareProfile(const nlohmann::json& j, std::vector<InputError>& errors)
+{
+    const std::size_t before = errors.size();
+    ObjectReader r(j, "", errors);
+    if (!r.valid())
+        return std::nullopt;
+    HardwareProfile p;
+    if (auto schema = r.string("schema", true); schema && *schema != kHardwareProfileSchema)
+        r.error("schema", std::string("must be \"") + kHardwareProfileSchema + "\", got \"" + *schema + "\"");
+    if (auto s = r.choice("status", {"ok", "partial", "no_gpu"}))
+        p.status = *s == 0 ? "ok" : *s == 1 ? "partial" : "no_gpu";
+    skipInformational(r);
+    eachObject(r, "devices", errors, [&](ObjectReader& d) { readDevice(d, p, errors); });
+    eachObject(r, "links", errors, [&](ObjectReader& l) { readLink(l, p); });
+    eachObject(r, "collectives", errors, [&](ObjectReader& c) { readCollective(c, p); });
     r.finish();
     if (errors.size() != before)
         return std::nullopt;
@@ -198,20 +230,21 @@ std::optional<CollectiveFit> fitAlphaBeta(Collective op, int ranks, int nodes,
     return f;
 }
 
-ClusterSpec calibrate(ClusterSpec c, const HardwareProfile& p)
+namespace {
+
+// (ranks, nodes) → the (S, t) points of the all-reduces measured on that many GPUs and nodes.
+using AllReducePoints = std::map<std::pair<int, int>, std::vector<std::pair<double, double>>>;
+
+// One efficiency row of the calibration, with the value it replaces.
+void note(ClusterSpec& c, const std::string& src, const char* name, double before, double after,
+          const std::string& formula, const std::string& subst)
 {
-    GpuSpec& g = c.gpu;
-    const std::string src = "hardware profile: " + p.device_name;
-    const auto note
-        = [&](const char* name, double before, double after, const std::string& formula, const std::string& subst) {
-              c.calibration.push_back({name, after, "fraction", formula, subst + "  (was " + num(before) + ")", src});
-          };
-    // GEMM: efficiency vs the dense bf16 peak per measured shape (bf16, else fp16). Two or more
-    // sizes fit the engine's curve eff(g) = eff_max·g/(g + g_half) through the smallest and the
-    // largest; one size sets eff_max alone.
-    const std::string dtype
-        = std::any_of(p.gemm.begin(), p.gemm.end(), [](const MeasuredGemm& m) { return m.dtype == "bf16"; }) ? "bf16"
-                                                                                                             : "fp16";
+    c.calibration.push_back({name, after, "fraction", formula, subst + "  (was " + num(before) + ")", src});
+}
+
+// The smallest and the largest usable GEMM of `dtype` by FLOPs (nullptr when there is none).
+std::pair<const MeasuredGemm*, const MeasuredGemm*> gemmExtremes(const HardwareProfile& p, const std::string& dtype)
+{
     const MeasuredGemm* small = nullptr;
     const MeasuredGemm* large = nullptr;
     for (const MeasuredGemm& m : p.gemm) {
@@ -223,32 +256,51 @@ ClusterSpec calibrate(ClusterSpec c, const HardwareProfile& p)
         if (!large || f > 2 * large->m * large->n * large->k)
             large = &m;
     }
-    if (large && g.peak_bf16_flops > 0) {
-        const double g2 = 2 * large->m * large->n * large->k, e2 = large->flops_per_s / g.peak_bf16_flops;
-        double eff = std::min(1.0, e2), half = 0;
-        if (small != large) {
-            const double g1 = 2 * small->m * small->n * small->k, e1 = small->flops_per_s / g.peak_bf16_flops;
-            const double denom = e1 / g1 - e2 / g2;
-            if (e2 > e1 && denom > 0) {
-                half = (e2 - e1) / denom;
-                eff = std::min(1.0, e1 * (g1 + half) / g1);
-            }
-        }
-        note("calibration.gemm_efficiency", g.gemm_efficiency, eff,
-             half > 0 ? "eff_max of eff(g) = eff_max·g/(g + g_half) through the measured sizes"
-                      : "measured GEMM / dense bf16 peak",
-             num(large->flops_per_s / 1e12) + " / " + num(g.peak_bf16_flops / 1e12) + " TFLOP/s at " + num(large->m)
-                 + "x" + num(large->n) + "x" + num(large->k));
-        g.gemm_efficiency = eff;
-        if (half > 0) {
-            c.calibration.push_back({"calibration.gemm_half_gflop", half / 1e9, "GFLOP", "g_half of the fitted curve",
-                                     num(half / 1e9) + "  (was " + num(g.gemm_half_flops / 1e9) + ")", src});
-            g.gemm_half_flops = half;
+    return {small, large};
+}
+
+// GEMM: efficiency vs the dense bf16 peak per measured shape (bf16, else fp16). Two or more
+// sizes fit the engine's curve eff(g) = eff_max·g/(g + g_half) through the smallest and the
+// largest; one size sets eff_max alone.
+void calibrateGemm(ClusterSpec& c, const HardwareProfile& p, const std::string& src)
+{
+    GpuSpec& g = c.gpu;
+    const std::string dtype
+        = std::any_of(p.gemm.begin(), p.gemm.end(), [](const MeasuredGemm& m) { return m.dtype == "bf16"; }) ? "bf16"
+                                                                                                             : "fp16";
+    const auto [small, large] = gemmExtremes(p, dtype);
+    if (!large || !(g.peak_bf16_flops > 0))
+        return;
+    const double g2 = 2 * large->m * large->n * large->k, e2 = large->flops_per_s / g.peak_bf16_flops;
+    double eff = std::min(1.0, e2), half = 0;
+    if (small != large) {
+        const double g1 = 2 * small->m * small->n * small->k, e1 = small->flops_per_s / g.peak_bf16_flops;
+        const double denom = e1 / g1 - e2 / g2;
+        if (e2 > e1 && denom > 0) {
+            half = (e2 - e1) / denom;
+            eff = std::min(1.0, e1 * (g1 + half) / g1);
         }
     }
+    note(c, src, "calibration.gemm_efficiency", g.gemm_efficiency, eff,
+         half > 0 ? "eff_max of eff(g) = eff_max·g/(g + g_half) through the measured sizes"
+                  : "measured GEMM / dense bf16 peak",
+         num(large->flops_per_s / 1e12) + " / " + num(g.peak_bf16_flops / 1e12) + " TFLOP/s at " + num(large->m) + "x"
+             + num(large->n) + "x" + num(large->k));
+    g.gemm_efficiency = eff;
+    if (half > 0) {
+        c.calibration.push_back({"calibration.gemm_half_gflop", half / 1e9, "GFLOP", "g_half of the fitted curve",
+                                 num(half / 1e9) + "  (was " + num(g.gemm_half_flops / 1e9) + ")", src});
+        g.gemm_half_flops = half;
+    }
+}
+
+// HBM: the measured copy bandwidth against the datasheet's; memory: the device's total.
+void calibrateMemory(ClusterSpec& c, const HardwareProfile& p, const std::string& src)
+{
+    GpuSpec& g = c.gpu;
     if (p.hbm_copy_bytes_per_s && g.hbm_bytes_per_s > 0) {
         const double eff = std::min(1.0, *p.hbm_copy_bytes_per_s / g.hbm_bytes_per_s);
-        note("calibration.hbm_efficiency", g.hbm_efficiency, eff,
+        note(c, src, "calibration.hbm_efficiency", g.hbm_efficiency, eff,
              "measured copy bandwidth (read + write) / datasheet HBM",
              num(*p.hbm_copy_bytes_per_s / 1e9) + " / " + num(g.hbm_bytes_per_s / 1e9) + " GB/s");
         g.hbm_efficiency = eff;
@@ -258,8 +310,12 @@ ClusterSpec calibrate(ClusterSpec c, const HardwareProfile& p)
                                  num(*p.memory_bytes) + "  (was " + num(g.memory_bytes) + ")", src});
         g.memory_bytes = *p.memory_bytes;
     }
-    // Links: the largest single-node all-reduce busbw (ring factor already in busbw), else the
-    // peer-to-peer one-way bandwidth; across nodes, the busbw per GPU of the node (÷ ranks per node).
+}
+
+// Links: the largest single-node all-reduce busbw (ring factor already in busbw), else the
+// peer-to-peer one-way bandwidth; across nodes, the busbw per GPU of the node (÷ ranks per node).
+void calibrateLinks(ClusterSpec& c, const HardwareProfile& p, const std::string& src)
+{
     double intra = 0, inter = 0;
     double intra_bytes = 0, inter_bytes = 0;
     for (const MeasuredCollective& m : p.collectives) {
@@ -277,39 +333,47 @@ ClusterSpec calibrate(ClusterSpec c, const HardwareProfile& p)
         intra = *p.p2p_unidirectional_bytes_per_s;
     if (intra > 0 && c.intra_node.bytes_per_s > 0) {
         const double eff = std::min(1.0, intra / c.intra_node.bytes_per_s);
-        note("calibration.intra_node_efficiency", c.intra_node.efficiency, eff,
+        note(c, src, "calibration.intra_node_efficiency", c.intra_node.efficiency, eff,
              "measured busbw (all-reduce, one node) / link bandwidth",
              num(intra / 1e9) + " / " + num(c.intra_node.bytes_per_s / 1e9) + " GB/s");
         c.intra_node.efficiency = eff;
     }
     if (inter > 0 && c.inter_node.bytes_per_s > 0) {
         const double eff = std::min(1.0, inter / c.inter_node.bytes_per_s);
-        note("calibration.inter_node_efficiency", c.inter_node.efficiency, eff,
+        note(c, src, "calibration.inter_node_efficiency", c.inter_node.efficiency, eff,
              "measured busbw per GPU (all-reduce across nodes ÷ ranks per node) / NIC bandwidth",
              num(inter / 1e9) + " / " + num(c.inter_node.bytes_per_s / 1e9) + " GB/s");
         c.inter_node.efficiency = eff;
     }
-    // Latency per ring step from the α–β fit of the all-reduces measured down to small messages
-    // (64 KiB or less, where α is most of the time): one node sets NVLink's, several nodes the
-    // network's (what the NVLink steps leave of α, per network step; docs/reference §3.3).
-    std::map<std::pair<int, int>, std::vector<std::pair<double, double>>> all_reduce; // (ranks, nodes) → (S, t)
+}
+
+// The α–β fit with a positive α of the most GPUs, on one node or across several, from groups
+// measured down to 64 KiB with at least three sizes.
+std::optional<CollectiveFit> latencyFit(const AllReducePoints& all_reduce, bool one_node)
+{
+    std::optional<CollectiveFit> best;
+    for (const auto& [key, pts] : all_reduce) {
+        const double smallest = std::min_element(pts.begin(), pts.end())->first;
+        if ((key.second == 1) != one_node || smallest > 64 * 1024.0 || pts.size() < 3)
+            continue;
+        const auto f = fitAlphaBeta(Collective::AllReduce, key.first, key.second, pts);
+        if (f && f->alpha_s > 0 && (!best || f->ranks > best->ranks))
+            best = f;
+    }
+    return best;
+}
+
+// Latency per ring step from the α–β fit of the all-reduces measured down to small messages
+// (64 KiB or less, where α is most of the time): one node sets NVLink's, several nodes the
+// network's (what the NVLink steps leave of α, per network step; docs/reference §3.3).
+void calibrateLatency(ClusterSpec& c, const HardwareProfile& p, const std::string& src)
+{
+    AllReducePoints all_reduce;
     for (const MeasuredCollective& m : p.collectives)
         if (m.op == Collective::AllReduce && m.ranks >= 2 && m.busbw_bytes_per_s > 0)
             all_reduce[{m.ranks, m.nodes}].push_back(
                 {m.bytes, busFactor(m.op, m.ranks) * m.bytes / m.busbw_bytes_per_s});
-    const auto latencyFit = [&](bool one_node) -> std::optional<CollectiveFit> {
-        std::optional<CollectiveFit> best;
-        for (const auto& [key, pts] : all_reduce) {
-            const double smallest = std::min_element(pts.begin(), pts.end())->first;
-            if ((key.second == 1) != one_node || smallest > 64 * 1024.0 || pts.size() < 3)
-                continue;
-            const auto f = fitAlphaBeta(Collective::AllReduce, key.first, key.second, pts);
-            if (f && f->alpha_s > 0 && (!best || f->ranks > best->ranks))
-                best = f;
-        }
-        return best;
-    };
-    if (const auto f = latencyFit(true)) {
+    if (const auto f = latencyFit(all_reduce, true)) {
         const double steps = ringSteps(Collective::AllReduce, f->ranks);
         c.calibration.push_back({"calibration.intra_node_latency", f->alpha_s / steps, "s",
                                  "α of the all-reduce fit t = α + factor·S/busbw (one node) / 2(n − 1) ring steps",
@@ -317,7 +381,7 @@ ClusterSpec calibrate(ClusterSpec c, const HardwareProfile& p)
                                  src});
         c.intra_node.latency_s = f->alpha_s / steps;
     }
-    if (const auto f = latencyFit(false)) {
+    if (const auto f = latencyFit(all_reduce, false)) {
         const int per_node = std::max(1, f->ranks / std::max(1, f->nodes));
         const double net = f->alpha_s - ringSteps(Collective::AllReduce, per_node) * c.intra_node.latency_s;
         const double steps = ringSteps(Collective::AllReduce, f->nodes);
@@ -332,6 +396,17 @@ ClusterSpec calibrate(ClusterSpec c, const HardwareProfile& p)
             c.inter_node.latency_s = net / steps;
         }
     }
+}
+
+} // namespace
+
+ClusterSpec calibrate(ClusterSpec c, const HardwareProfile& p)
+{
+    const std::string src = "hardware profile: " + p.device_name;
+    calibrateGemm(c, p, src);
+    calibrateMemory(c, p, src);
+    calibrateLinks(c, p, src);
+    calibrateLatency(c, p, src);
     // Every measured collective: collectiveTime() uses it for groups of the same op, size and
     // placement instead of the α–β model.
     for (const MeasuredCollective& m : p.collectives)

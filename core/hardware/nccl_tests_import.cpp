@@ -291,31 +291,27 @@ std::optional<Collective> opFromNumbers(const Run& run)
     return std::nullopt;
 }
 
-} // namespace
-
-std::optional<NcclTestsImport> parseNcclTests(const std::string& text, const std::string& name,
-                                              const NcclTestsOverrides& over, std::vector<InputError>& errors)
+// The runs of a log: one from -J output, or every run a text log holds; nullopt (with the
+// parser's errors) when JSON does not parse.
+std::optional<std::vector<Run>> readRuns(const std::string& text, std::size_t first, const std::string& name,
+                                         std::vector<InputError>& errors)
 {
-    const std::size_t before = errors.size();
-    const auto first = text.find_first_not_of(" \t\r\n");
-    if (first == std::string::npos) {
-        errors.push_back({name, "the log is empty"});
+    // JSON starts with '{'; "[1,0]<stdout>:" (mpirun --tag-output) also starts with '[' but is text.
+    if (text[first] != '{')
+        return runsFromText(text, errors, name);
+    std::vector<InputError> parse_errors;
+    const auto j = parseJsonText(text, parse_errors);
+    if (!j) {
+        for (const InputError& e : parse_errors)
+            errors.push_back({name, e.message});
         return std::nullopt;
     }
-    std::vector<Run> runs;
-    // JSON starts with '{'; "[1,0]<stdout>:" (mpirun --tag-output) also starts with '[' but is text.
-    if (text[first] == '{') {
-        std::vector<InputError> parse_errors;
-        const auto j = parseJsonText(text, parse_errors);
-        if (!j) {
-            for (const InputError& e : parse_errors)
-                errors.push_back({name, e.message});
-            return std::nullopt;
-        }
-        runs.push_back(runFromJson(*j));
-    } else {
-        runs = runsFromText(text, errors, name);
-    }
+    return std::vector<Run>{runFromJson(*j)};
+}
+
+// Whether the log holds exactly one run with rows; if not, the error that says why.
+bool oneRun(const std::vector<Run>& runs, const std::string& name, std::size_t before, std::vector<InputError>& errors)
+{
     if (runs.size() > 1) {
         std::string list;
         for (const Run& r : runs)
@@ -324,16 +320,20 @@ std::optional<NcclTestsImport> parseNcclTests(const std::string& text, const std
         errors.push_back({name,
                           "the log holds " + std::to_string(runs.size()) + " runs: " + list
                               + ". Import each from a file of its own"});
-        return std::nullopt;
+        return false;
     }
     if (runs.empty() || runs.front().rows.empty()) {
         if (errors.size() == before)
             errors.push_back({name, "no result rows (size … busbw) found"});
-        return std::nullopt;
+        return false;
     }
-    const Run& run = runs.front();
-    NcclTestsImport out;
-    out.avg_busbw_gbps = run.avg_busbw_gbps;
+    return true;
+}
+
+// The run's collective, ranks and nodes into `out`; false when nothing tells the collective.
+bool identifyRun(const Run& run, const std::string& name, const NcclTestsOverrides& over, NcclTestsImport& out,
+                 std::vector<InputError>& errors)
+{
     // The collective: the flag, the log's own header or argv[0], the file name, the numbers.
     out.op = over.op ? over.op : run.op ? run.op : opFromName(name);
     if (!out.op)
@@ -342,7 +342,7 @@ std::optional<NcclTestsImport> parseNcclTests(const std::string& text, const std
         errors.push_back({name,
                           "cannot tell which collective this is: no \"Collective test starting\" line, no collective "
                           "in the file name, and the bandwidths do not say; give --op"});
-        return std::nullopt;
+        return false;
     }
     // Ranks: the flag, the device block, or busbw/algbw (the bus factor gives n).
     out.ranks = over.ranks > 0 ? over.ranks
@@ -358,9 +358,12 @@ std::optional<NcclTestsImport> parseNcclTests(const std::string& text, const std
         errors.push_back(
             {name,
              "cannot tell how many nodes ran: the log names no hosts (no \"Using devices\" block); give --nodes"});
-    if (errors.size() != before)
-        return std::nullopt;
+    return true;
+}
 
+// The run's usable rows into `out.rows`, and a warning for the sizes skipped as wrong or untimed.
+void addRows(const Run& run, NcclTestsImport& out)
+{
     // busbw from the time column (4 significant digits) rather than the 2-decimal busbw column,
     // which rounds small messages by up to a third: busbw = factor(n)·size / time.
     const double f = busFactor(*out.op, out.ranks);
@@ -399,6 +402,28 @@ std::optional<NcclTestsImport> parseNcclTests(const std::string& text, const std
         out.warnings.push_back(
             {"skipped " + sizes(untimed.size()) + " without a time: " + join(untimed),
              "跳过了 " + std::to_string(untimed.size()) + " 种没有耗时的消息大小：" + join(untimed)});
+}
+
+} // namespace
+
+std::optional<NcclTestsImport> parseNcclTests(const std::string& text, const std::string& name,
+                                              const NcclTestsOverrides& over, std::vector<InputError>& errors)
+{
+    const std::size_t before = errors.size();
+    const auto first = text.find_first_not_of(" \t\r\n");
+    if (first == std::string::npos) {
+        errors.push_back({name, "the log is empty"});
+        return std::nullopt;
+    }
+    const std::optional<std::vector<Run>> runs = readRuns(text, first, name, errors);
+    if (!runs || !oneRun(*runs, name, before, errors))
+        return std::nullopt;
+    const Run& run = runs->front();
+    NcclTestsImport out;
+    out.avg_busbw_gbps = run.avg_busbw_gbps;
+    if (!identifyRun(run, name, over, out, errors) || errors.size() != before)
+        return std::nullopt;
+    addRows(run, out);
     if (out.rows.empty()) {
         errors.push_back({name, "no usable result rows: every size was wrong, unchecked or untimed"});
         return std::nullopt;

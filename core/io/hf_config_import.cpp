@@ -183,6 +183,171 @@ const Architecture* findArchitecture(const nlohmann::json& config, std::vector<I
     return nullptr;
 }
 
+// The size fields: GPT-2 names its own; the others follow Llama's names.
+void readShape(Fields& f, Family fam, ModelSpec& m)
+{
+    if (fam == Family::Gpt2) {
+        // GPT-2 (modeling_gpt2.py): c_attn h×3h and c_proj h×h with biases, MLP c_fc h×n_inner and
+        // c_proj back, two LayerNorms per layer, learned positions, tied output.
+        m.hidden = f.required("n_embd");
+        m.layers = int(f.required("n_layer", 1, 1 << 24));
+        m.heads = int(f.required("n_head", 1, 1 << 24));
+        m.kv_heads = m.heads;
+        m.ffn_hidden = f.has("n_inner") ? f.required("n_inner") : 4 * m.hidden;
+        m.max_positions = f.has("n_positions") ? f.required("n_positions") : f.required("n_ctx");
+        m.mlp = MlpKind::Gelu;
+        m.norm = NormKind::LayerNorm;
+        m.bias = true;
+        m.position = PositionKind::Learned;
+        if (f.flag("add_cross_attention", false))
+            f.unmapped("add_cross_attention", "cross-attention adds a second attention block per layer");
+    } else {
+        m.hidden = f.required("hidden_size");
+        m.layers = int(f.required("num_hidden_layers", 1, 1 << 24));
+        m.heads = int(f.required("num_attention_heads", 1, 1 << 24));
+        m.kv_heads = int(f.integer("num_key_value_heads", 1, 1 << 24).value_or(m.heads));
+        if (f.has("head_dim"))
+            m.head_dim = f.required("head_dim");
+        else if (m.heads > 0 && m.hidden % m.heads != 0 && fam != Family::DeepSeek)
+            f.error("head_dim", "is missing and hidden_size is not divisible by num_attention_heads");
+        m.mlp = MlpKind::SwiGlu; // gated: gate, up, down (SiLU or GELU-tanh inside)
+        m.norm = NormKind::RmsNorm;
+        m.position = PositionKind::Rope;
+        if (fam != Family::GptOss && fam != Family::Mixtral)
+            m.ffn_hidden = f.required("intermediate_size");
+    }
+    if (m.head_dim == 0)
+        m.head_dim = m.heads > 0 ? std::max<std::int64_t>(1, m.hidden / m.heads) : 1;
+}
+
+// Biases, per-head norms, post-norms and attention sinks.
+void readBiasesAndNorms(Fields& f, Family fam, ModelSpec& m)
+{
+    // Biases. Llama's attention_bias puts one on q, k, v and o, mlp_bias on the MLP: both together
+    // are ParaScope's `bias`; one without the other has no field.
+    const bool attention_bias = f.flag("attention_bias", fam == Family::GptOss);
+    const bool mlp_bias = f.flag("mlp_bias", false);
+    if (fam == Family::GptOss) {
+        if (!attention_bias)
+            f.unmapped("attention_bias", "GPT-OSS without attention biases (its experts and router keep theirs)");
+        m.bias = true; // q, k, v, o, every expert's projections and the router carry biases
+    } else if (fam != Family::Gpt2) {
+        if (attention_bias && mlp_bias)
+            m.bias = true;
+        else if (attention_bias)
+            f.unmapped("attention_bias", "biases on q, k, v and o without MLP biases");
+        else if (mlp_bias)
+            f.unmapped("mlp_bias", "MLP biases without attention biases");
+    }
+    if (fam == Family::Qwen2 || fam == Family::Qwen2Moe)
+        m.qkv_bias = !m.bias; // Qwen2Attention: q, k and v with bias, o without
+    if (fam == Family::Qwen3 || fam == Family::Qwen3Moe || fam == Family::Gemma3)
+        m.qk_norm = true; // q_norm and k_norm over each head
+    if (fam == Family::Gemma2 || fam == Family::Gemma3)
+        m.post_norms = true; // post_attention_layernorm and post_feedforward_layernorm besides the pre-norms
+    if (fam == Family::GptOss)
+        m.attention_sinks = true;
+}
+
+// Sliding windows, per family.
+void readSlidingWindow(Fields& f, Family fam, ModelSpec& m)
+{
+    const std::optional<std::int64_t> window = f.integer("sliding_window", 1);
+    if (fam == Family::Qwen2 || fam == Family::Qwen3 || fam == Family::Qwen2Moe || fam == Family::Qwen3Moe) {
+        if (f.flag("use_sliding_window", false))
+            f.unmapped("use_sliding_window", "sliding windows on the layers from max_window_layers on");
+    } else if (fam == Family::Mistral || fam == Family::Mixtral) {
+        if (window)
+            m.sliding_window = SlidingWindow{*window, 0}; // every layer
+    } else if (fam == Family::GptOss || fam == Family::Gemma2 || fam == Family::Gemma3) {
+        std::optional<int> every;
+        if (f.has("layer_types"))
+            every = globalEveryFromLayerTypes(f, m.layers);
+        else if (fam == Family::Gemma2)
+            every = 2; // Gemma2DecoderLayer: even layers slide, odd ones are global
+        else if (fam == Family::Gemma3)
+            every = int(f.integer("sliding_window_pattern", 1, 1 << 20).value_or(6)); // every 6th global
+        else
+            f.error("layer_types", "is required for GPT-OSS (which layers slide)");
+        if (window && every)
+            m.sliding_window = SlidingWindow{*window, *every};
+        else if (every && !window)
+            f.error("sliding_window", "is required: layer_types names sliding layers");
+    }
+}
+
+// DeepSeek's multi-head latent attention and its multi-token-prediction modules.
+void readMla(Fields& f, ModelSpec& m)
+{
+    MlaSpec a;
+    a.q_lora_rank = f.integer("q_lora_rank", 1).value_or(0); // null: queries projected directly (V2-Lite)
+    a.kv_lora_rank = f.required("kv_lora_rank");
+    a.qk_nope_head_dim = f.required("qk_nope_head_dim");
+    a.qk_rope_head_dim = f.required("qk_rope_head_dim");
+    a.v_head_dim = f.required("v_head_dim");
+    m.mla = a;
+    m.kv_heads = m.heads;
+    m.head_dim = a.qk_nope_head_dim + a.qk_rope_head_dim;
+    m.mtp_modules = int(f.integer("num_nextn_predict_layers", 0, 64).value_or(0));
+}
+
+// Mixture of experts, per family; none for dense models.
+void readMoe(Fields& f, Family fam, ModelSpec& m)
+{
+    if (fam == Family::Mixtral || fam == Family::GptOss) {
+        MoeSpec e;
+        e.experts = int(f.required("num_local_experts", 1, 1 << 24));
+        e.top_k = int(f.has("num_experts_per_tok") ? f.required("num_experts_per_tok", 1, 1 << 24)
+                                                   : f.required("experts_per_token", 1, 1 << 24));
+        e.ffn_hidden = f.required("intermediate_size");
+        m.ffn_hidden = e.ffn_hidden; // no dense MLP: every layer is MoE
+        m.moe = e;
+    } else if (fam == Family::Qwen2Moe || fam == Family::Qwen3Moe) {
+        MoeSpec e;
+        e.experts = int(f.required("num_experts", 1, 1 << 24));
+        e.top_k = int(f.required("num_experts_per_tok", 1, 1 << 24));
+        e.ffn_hidden = f.required("moe_intermediate_size");
+        const std::int64_t shared = f.integer("shared_expert_intermediate_size", 0).value_or(0);
+        if (shared > 0) {
+            e.shared_experts = 1;
+            e.shared_ffn_hidden = shared;
+            e.shared_expert_gate = fam == Family::Qwen2Moe; // Qwen2MoeSparseMoeBlock.shared_expert_gate
+        }
+        // Layer i is MoE when (i + 1) % decoder_sparse_step == 0: layers step−1, 2·step−1, …
+        const int step = int(f.integer("decoder_sparse_step", 1, 1 << 20).value_or(1));
+        e.layer_freq = step;
+        e.first_dense_layers = step - 1;
+        if (const nlohmann::json* only = f.get("mlp_only_layers"); only && !(only->is_array() && only->empty()))
+            f.unmapped("mlp_only_layers", "dense layers at chosen positions");
+        m.moe = e;
+    } else if (fam == Family::DeepSeek && f.has("n_routed_experts")) {
+        MoeSpec e;
+        e.experts = int(f.required("n_routed_experts", 1, 1 << 24));
+        e.top_k = int(f.required("num_experts_per_tok", 1, 1 << 24));
+        e.ffn_hidden = f.required("moe_intermediate_size");
+        e.shared_experts = int(f.integer("n_shared_experts", 0, 1 << 10).value_or(0));
+        e.shared_ffn_hidden = e.ffn_hidden; // one MLP of n_shared·moe_intermediate_size: the same count
+        e.first_dense_layers = int(f.integer("first_k_dense_replace", 0, 1 << 20).value_or(0));
+        e.layer_freq = int(f.integer("moe_layer_freq", 1, 1 << 20).value_or(1));
+        // DeepseekV2DecoderLayer: MoE when i ≥ first_k_dense_replace and i % moe_layer_freq == 0.
+        if (e.first_dense_layers % e.layer_freq != 0)
+            f.unmapped("moe_layer_freq",
+                       "MoE layers at i % moe_layer_freq == 0 when first_k_dense_replace is not a multiple of it");
+        e.expert_bias = f.text("topk_method") == "noaux_tc"; // gate.e_score_correction_bias
+        m.moe = e;
+    }
+}
+
+// A vision or audio tower has no ParaScope field: an error unless only the text model is asked for.
+void checkEncoders(const nlohmann::json& config, const HfImportOptions& options, std::vector<InputError>& errors)
+{
+    for (const char* tower : {"vision_config", "audio_config"})
+        if (config.contains(tower) && !config[tower].is_null() && !options.text_only)
+            errors.push_back({tower,
+                              "the model has a vision or audio encoder, which a ParaScope model cannot express; "
+                              "import the language model alone (parascope-cli model import-hf --text-only)"});
+}
+
 } // namespace
 
 const std::vector<std::string>& hfArchitectures()
@@ -240,11 +405,7 @@ std::optional<HfImport> importHfConfig(const nlohmann::json& config, const std::
         = {{"vocab_size", 262208},    {"hidden_size", 2304},      {"intermediate_size", 9216},
            {"num_hidden_layers", 26}, {"num_attention_heads", 8}, {"num_key_value_heads", 4},
            {"head_dim", 256},         {"sliding_window", 4096},   {"sliding_window_pattern", 6}};
-    for (const char* tower : {"vision_config", "audio_config"})
-        if (config.contains(tower) && !config[tower].is_null() && !options.text_only)
-            errors.push_back({tower,
-                              "the model has a vision or audio encoder, which a ParaScope model cannot express; "
-                              "import the language model alone (parascope-cli model import-hf --text-only)"});
+    checkEncoders(config, options, errors);
     if (config.contains("text_config") && config["text_config"].is_object()) {
         cfg = &config["text_config"];
         prefix = "text_config.";
@@ -260,147 +421,21 @@ std::optional<HfImport> importHfConfig(const nlohmann::json& config, const std::
     if (m.name.empty())
         m.name = modelNameFromPath(file);
 
-    if (fam == Family::Gpt2) {
-        // GPT-2 (modeling_gpt2.py): c_attn h×3h and c_proj h×h with biases, MLP c_fc h×n_inner and
-        // c_proj back, two LayerNorms per layer, learned positions, tied output.
-        m.hidden = f.required("n_embd");
-        m.layers = int(f.required("n_layer", 1, 1 << 24));
-        m.heads = int(f.required("n_head", 1, 1 << 24));
-        m.kv_heads = m.heads;
-        m.ffn_hidden = f.has("n_inner") ? f.required("n_inner") : 4 * m.hidden;
-        m.max_positions = f.has("n_positions") ? f.required("n_positions") : f.required("n_ctx");
-        m.mlp = MlpKind::Gelu;
-        m.norm = NormKind::LayerNorm;
-        m.bias = true;
-        m.position = PositionKind::Learned;
-        if (f.flag("add_cross_attention", false))
-            f.unmapped("add_cross_attention", "cross-attention adds a second attention block per layer");
-    } else {
-        m.hidden = f.required("hidden_size");
-        m.layers = int(f.required("num_hidden_layers", 1, 1 << 24));
-        m.heads = int(f.required("num_attention_heads", 1, 1 << 24));
-        m.kv_heads = int(f.integer("num_key_value_heads", 1, 1 << 24).value_or(m.heads));
-        if (f.has("head_dim"))
-            m.head_dim = f.required("head_dim");
-        else if (m.heads > 0 && m.hidden % m.heads != 0 && fam != Family::DeepSeek)
-            f.error("head_dim", "is missing and hidden_size is not divisible by num_attention_heads");
-        m.mlp = MlpKind::SwiGlu; // gated: gate, up, down (SiLU or GELU-tanh inside)
-        m.norm = NormKind::RmsNorm;
-        m.position = PositionKind::Rope;
-        if (fam != Family::GptOss && fam != Family::Mixtral)
-            m.ffn_hidden = f.required("intermediate_size");
-    }
-    if (m.head_dim == 0)
-        m.head_dim = m.heads > 0 ? std::max<std::int64_t>(1, m.hidden / m.heads) : 1;
+    readShape(f, fam, m);
     m.vocab = f.required("vocab_size");
     m.tied_embeddings
         = f.flag("tie_word_embeddings", Fields(config, "", errors).flag("tie_word_embeddings", arch->tied_by_default));
 
-    // Biases. Llama's attention_bias puts one on q, k, v and o, mlp_bias on the MLP: both together
-    // are ParaScope's `bias`; one without the other has no field.
-    const bool attention_bias = f.flag("attention_bias", fam == Family::GptOss);
-    const bool mlp_bias = f.flag("mlp_bias", false);
-    if (fam == Family::GptOss) {
-        if (!attention_bias)
-            f.unmapped("attention_bias", "GPT-OSS without attention biases (its experts and router keep theirs)");
-        m.bias = true; // q, k, v, o, every expert's projections and the router carry biases
-    } else if (fam != Family::Gpt2) {
-        if (attention_bias && mlp_bias)
-            m.bias = true;
-        else if (attention_bias)
-            f.unmapped("attention_bias", "biases on q, k, v and o without MLP biases");
-        else if (mlp_bias)
-            f.unmapped("mlp_bias", "MLP biases without attention biases");
-    }
-    if (fam == Family::Qwen2 || fam == Family::Qwen2Moe)
-        m.qkv_bias = !m.bias; // Qwen2Attention: q, k and v with bias, o without
-    if (fam == Family::Qwen3 || fam == Family::Qwen3Moe || fam == Family::Gemma3)
-        m.qk_norm = true; // q_norm and k_norm over each head
-    if (fam == Family::Gemma2 || fam == Family::Gemma3)
-        m.post_norms = true; // post_attention_layernorm and post_feedforward_layernorm besides the pre-norms
-    if (fam == Family::GptOss)
-        m.attention_sinks = true;
+    readBiasesAndNorms(f, fam, m);
 
     // Sliding windows (they change FLOPs, not the count; still never guessed).
-    const std::optional<std::int64_t> window = f.integer("sliding_window", 1);
-    if (fam == Family::Qwen2 || fam == Family::Qwen3 || fam == Family::Qwen2Moe || fam == Family::Qwen3Moe) {
-        if (f.flag("use_sliding_window", false))
-            f.unmapped("use_sliding_window", "sliding windows on the layers from max_window_layers on");
-    } else if (fam == Family::Mistral || fam == Family::Mixtral) {
-        if (window)
-            m.sliding_window = SlidingWindow{*window, 0}; // every layer
-    } else if (fam == Family::GptOss || fam == Family::Gemma2 || fam == Family::Gemma3) {
-        std::optional<int> every;
-        if (f.has("layer_types"))
-            every = globalEveryFromLayerTypes(f, m.layers);
-        else if (fam == Family::Gemma2)
-            every = 2; // Gemma2DecoderLayer: even layers slide, odd ones are global
-        else if (fam == Family::Gemma3)
-            every = int(f.integer("sliding_window_pattern", 1, 1 << 20).value_or(6)); // every 6th global
-        else
-            f.error("layer_types", "is required for GPT-OSS (which layers slide)");
-        if (window && every)
-            m.sliding_window = SlidingWindow{*window, *every};
-        else if (every && !window)
-            f.error("sliding_window", "is required: layer_types names sliding layers");
-    }
+    readSlidingWindow(f, fam, m);
 
-    if (fam == Family::DeepSeek) {
-        MlaSpec a;
-        a.q_lora_rank = f.integer("q_lora_rank", 1).value_or(0); // null: queries projected directly (V2-Lite)
-        a.kv_lora_rank = f.required("kv_lora_rank");
-        a.qk_nope_head_dim = f.required("qk_nope_head_dim");
-        a.qk_rope_head_dim = f.required("qk_rope_head_dim");
-        a.v_head_dim = f.required("v_head_dim");
-        m.mla = a;
-        m.kv_heads = m.heads;
-        m.head_dim = a.qk_nope_head_dim + a.qk_rope_head_dim;
-        m.mtp_modules = int(f.integer("num_nextn_predict_layers", 0, 64).value_or(0));
-    }
+    if (fam == Family::DeepSeek)
+        readMla(f, m);
 
     // Mixture of experts.
-    if (fam == Family::Mixtral || fam == Family::GptOss) {
-        MoeSpec e;
-        e.experts = int(f.required("num_local_experts", 1, 1 << 24));
-        e.top_k = int(f.has("num_experts_per_tok") ? f.required("num_experts_per_tok", 1, 1 << 24)
-                                                   : f.required("experts_per_token", 1, 1 << 24));
-        e.ffn_hidden = f.required("intermediate_size");
-        m.ffn_hidden = e.ffn_hidden; // no dense MLP: every layer is MoE
-        m.moe = e;
-    } else if (fam == Family::Qwen2Moe || fam == Family::Qwen3Moe) {
-        MoeSpec e;
-        e.experts = int(f.required("num_experts", 1, 1 << 24));
-        e.top_k = int(f.required("num_experts_per_tok", 1, 1 << 24));
-        e.ffn_hidden = f.required("moe_intermediate_size");
-        const std::int64_t shared = f.integer("shared_expert_intermediate_size", 0).value_or(0);
-        if (shared > 0) {
-            e.shared_experts = 1;
-            e.shared_ffn_hidden = shared;
-            e.shared_expert_gate = fam == Family::Qwen2Moe; // Qwen2MoeSparseMoeBlock.shared_expert_gate
-        }
-        // Layer i is MoE when (i + 1) % decoder_sparse_step == 0: layers step−1, 2·step−1, …
-        const int step = int(f.integer("decoder_sparse_step", 1, 1 << 20).value_or(1));
-        e.layer_freq = step;
-        e.first_dense_layers = step - 1;
-        if (const nlohmann::json* only = f.get("mlp_only_layers"); only && !(only->is_array() && only->empty()))
-            f.unmapped("mlp_only_layers", "dense layers at chosen positions");
-        m.moe = e;
-    } else if (fam == Family::DeepSeek && f.has("n_routed_experts")) {
-        MoeSpec e;
-        e.experts = int(f.required("n_routed_experts", 1, 1 << 24));
-        e.top_k = int(f.required("num_experts_per_tok", 1, 1 << 24));
-        e.ffn_hidden = f.required("moe_intermediate_size");
-        e.shared_experts = int(f.integer("n_shared_experts", 0, 1 << 10).value_or(0));
-        e.shared_ffn_hidden = e.ffn_hidden; // one MLP of n_shared·moe_intermediate_size: the same count
-        e.first_dense_layers = int(f.integer("first_k_dense_replace", 0, 1 << 20).value_or(0));
-        e.layer_freq = int(f.integer("moe_layer_freq", 1, 1 << 20).value_or(1));
-        // DeepseekV2DecoderLayer: MoE when i ≥ first_k_dense_replace and i % moe_layer_freq == 0.
-        if (e.first_dense_layers % e.layer_freq != 0)
-            f.unmapped("moe_layer_freq",
-                       "MoE layers at i % moe_layer_freq == 0 when first_k_dense_replace is not a multiple of it");
-        e.expert_bias = f.text("topk_method") == "noaux_tc"; // gate.e_score_correction_bias
-        m.moe = e;
-    }
+    readMoe(f, fam, m);
     if (errors.size() > errors_before)
         return std::nullopt;
     // The schema's own checks (kv_heads divides heads, top_k ≤ experts, …) on the result.

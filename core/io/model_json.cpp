@@ -8,6 +8,61 @@
 
 namespace parascope {
 
+namespace {
+
+// "sliding_window": the window in tokens and how often a layer attends to all keys.
+SlidingWindow readSlidingWindow(const nlohmann::json& sw, const std::string& path, std::vector<InputError>& errors)
+{
+    ObjectReader w(sw, path, errors);
+    SlidingWindow win;
+    win.size = w.integer("size", 1, 1LL << 30, true).value_or(1);
+    win.global_every = int(w.integer("global_every", 0, 100000).value_or(0));
+    w.finish();
+    return win;
+}
+
+// "mla": the latent ranks and per-head widths of multi-head latent attention.
+MlaSpec readMla(const nlohmann::json& mla, const std::string& path, std::vector<InputError>& errors)
+{
+    ObjectReader a(mla, path, errors);
+    MlaSpec l;
+    l.q_lora_rank = a.integer("q_lora_rank", 0, 1 << 20).value_or(0);
+    l.kv_lora_rank = a.integer("kv_lora_rank", 1, 1 << 20, true).value_or(1);
+    l.qk_nope_head_dim = a.integer("qk_nope_head_dim", 1, 1 << 16, true).value_or(1);
+    l.qk_rope_head_dim = a.integer("qk_rope_head_dim", 0, 1 << 16, true).value_or(0);
+    l.v_head_dim = a.integer("v_head_dim", 1, 1 << 16, true).value_or(1);
+    a.finish();
+    return l;
+}
+
+// "moe": experts, routing and the dense leading layers, checked against the model's layers.
+MoeSpec readMoe(const nlohmann::json& moe, const std::string& path, int layers, std::vector<InputError>& errors)
+{
+    ObjectReader e(moe, path, errors);
+    MoeSpec s;
+    const std::optional<std::int64_t> experts = e.integer("experts", 1, 1 << 16, true);
+    const std::optional<std::int64_t> top_k = e.integer("top_k", 1, 1 << 16, true);
+    s.experts = int(experts.value_or(1));
+    s.top_k = int(top_k.value_or(1));
+    if (experts && top_k && s.top_k > s.experts)
+        e.error("top_k", "must be ≤ experts (" + std::to_string(s.experts) + "), got " + std::to_string(s.top_k));
+    s.ffn_hidden = e.integer("ffn_hidden", 1, 1 << 22, true).value_or(1);
+    s.shared_experts = int(e.integer("shared_experts", 0, 1 << 10).value_or(0));
+    s.shared_ffn_hidden = e.integer("shared_ffn_hidden", 0, 1 << 22).value_or(0);
+    s.layer_freq = int(e.integer("layer_freq", 1, 100000).value_or(1));
+    s.first_dense_layers = int(e.integer("first_dense_layers", 0, 100000).value_or(0));
+    s.expert_bias = e.boolean("expert_bias").value_or(false);
+    s.shared_expert_gate = e.boolean("shared_expert_gate").value_or(false);
+    if (s.shared_expert_gate && s.shared_experts == 0)
+        e.error("shared_expert_gate", "needs shared_experts ≥ 1 (it gates their output)");
+    if (s.first_dense_layers > layers)
+        e.error("first_dense_layers", "must be ≤ layers (" + std::to_string(layers) + ")");
+    e.finish();
+    return s;
+}
+
+} // namespace
+
 void readModelFields(ObjectReader& r, ModelSpec& m, std::vector<InputError>& errors)
 {
     m.name = r.string("name").value_or(m.id);
@@ -59,48 +114,12 @@ void readModelFields(ObjectReader& r, ModelSpec& m, std::vector<InputError>& err
     if (m.post_norms && m.parallel_block)
         r.error("post_norms", "is not defined with parallel_block (one norm feeds attention and MLP side by side)");
     m.mtp_modules = int(r.integer("mtp_modules", 0, 64).value_or(0));
-    if (const nlohmann::json* sw = r.child("sliding_window"); sw && !sw->is_null()) {
-        ObjectReader w(*sw, r.childPath("sliding_window"), errors);
-        SlidingWindow win;
-        win.size = w.integer("size", 1, 1LL << 30, true).value_or(1);
-        win.global_every = int(w.integer("global_every", 0, 100000).value_or(0));
-        w.finish();
-        m.sliding_window = win;
-    }
-    if (has_mla) {
-        ObjectReader a(*mla, r.childPath("mla"), errors);
-        MlaSpec l;
-        l.q_lora_rank = a.integer("q_lora_rank", 0, 1 << 20).value_or(0);
-        l.kv_lora_rank = a.integer("kv_lora_rank", 1, 1 << 20, true).value_or(1);
-        l.qk_nope_head_dim = a.integer("qk_nope_head_dim", 1, 1 << 16, true).value_or(1);
-        l.qk_rope_head_dim = a.integer("qk_rope_head_dim", 0, 1 << 16, true).value_or(0);
-        l.v_head_dim = a.integer("v_head_dim", 1, 1 << 16, true).value_or(1);
-        a.finish();
-        m.mla = l;
-    }
-    if (const nlohmann::json* moe = r.child("moe"); moe && !moe->is_null()) {
-        ObjectReader e(*moe, r.childPath("moe"), errors);
-        MoeSpec s;
-        const std::optional<std::int64_t> experts = e.integer("experts", 1, 1 << 16, true);
-        const std::optional<std::int64_t> top_k = e.integer("top_k", 1, 1 << 16, true);
-        s.experts = int(experts.value_or(1));
-        s.top_k = int(top_k.value_or(1));
-        if (experts && top_k && s.top_k > s.experts)
-            e.error("top_k", "must be ≤ experts (" + std::to_string(s.experts) + "), got " + std::to_string(s.top_k));
-        s.ffn_hidden = e.integer("ffn_hidden", 1, 1 << 22, true).value_or(1);
-        s.shared_experts = int(e.integer("shared_experts", 0, 1 << 10).value_or(0));
-        s.shared_ffn_hidden = e.integer("shared_ffn_hidden", 0, 1 << 22).value_or(0);
-        s.layer_freq = int(e.integer("layer_freq", 1, 100000).value_or(1));
-        s.first_dense_layers = int(e.integer("first_dense_layers", 0, 100000).value_or(0));
-        s.expert_bias = e.boolean("expert_bias").value_or(false);
-        s.shared_expert_gate = e.boolean("shared_expert_gate").value_or(false);
-        if (s.shared_expert_gate && s.shared_experts == 0)
-            e.error("shared_expert_gate", "needs shared_experts ≥ 1 (it gates their output)");
-        if (s.first_dense_layers > m.layers)
-            e.error("first_dense_layers", "must be ≤ layers (" + std::to_string(m.layers) + ")");
-        e.finish();
-        m.moe = s;
-    }
+    if (const nlohmann::json* sw = r.child("sliding_window"); sw && !sw->is_null())
+        m.sliding_window = readSlidingWindow(*sw, r.childPath("sliding_window"), errors);
+    if (has_mla)
+        m.mla = readMla(*mla, r.childPath("mla"), errors);
+    if (const nlohmann::json* moe = r.child("moe"); moe && !moe->is_null())
+        m.moe = readMoe(*moe, r.childPath("moe"), m.layers, errors);
 }
 
 nlohmann::json modelToJson(const ModelSpec& m)

@@ -81,21 +81,9 @@ nlohmann::json communicationToJson(const Estimate& est, bool explain)
     return comm;
 }
 
-} // namespace
-
-nlohmann::json reportToJson(const Scenario& sc, const Estimate& est, const std::string& lang, bool explain)
+// Memory per pipeline stage, the peak, and host memory under CPU offload.
+nlohmann::json memoryToJson(const Scenario& sc, const Estimate& est, bool explain)
 {
-    nlohmann::json j;
-    j["schema"] = kReportSchema;
-    j["scenario"] = sc.name;
-    j["model"] = {{"params", est.params.total}, {"active_params", est.params.active}};
-    if (explain)
-        j["model"]["terms"] = termsToJson(est.params.terms);
-    j["gpus"] = est.gpus;
-    if (!sc.cluster.calibration.empty())
-        j["calibration"] = termsToJson(sc.cluster.calibration);
-    j["microbatches"] = est.microbatches;
-
     nlohmann::json stages = nlohmann::json::array();
     for (const StageMemory& s : est.memory.stages) {
         nlohmann::json st = {{"stage", s.stage},
@@ -111,17 +99,88 @@ nlohmann::json reportToJson(const Scenario& sc, const Estimate& est, const std::
             st["terms"] = termsToJson(s.terms);
         stages.push_back(std::move(st));
     }
-    j["memory"] = {{"capacity_bytes", whole(est.memory.capacity_bytes)},
-                   {"peak_bytes", whole(est.memory.peak_bytes)},
-                   {"peak_stage", est.memory.peak_stage},
-                   {"fits", est.memory.fits},
-                   {"explained_stages", est.memory.explained_stages},
-                   {"stages", std::move(stages)}};
+    nlohmann::json m = {{"capacity_bytes", whole(est.memory.capacity_bytes)},
+                        {"peak_bytes", whole(est.memory.peak_bytes)},
+                        {"peak_stage", est.memory.peak_stage},
+                        {"fits", est.memory.fits},
+                        {"explained_stages", est.memory.explained_stages},
+                        {"stages", std::move(stages)}};
     if (sc.parallel.offload != Offload::None) // CPU offload: host memory per node, needed and there
-        j["memory"]["host"] = {{"offload", toString(sc.parallel.offload)},
-                               {"cpu_bytes_per_node", whole(est.memory.cpu_bytes_per_node)},
-                               {"capacity_bytes", whole(est.memory.host_capacity_bytes)},
-                               {"fits", est.memory.fits_host}};
+        m["host"] = {{"offload", toString(sc.parallel.offload)},
+                     {"cpu_bytes_per_node", whole(est.memory.cpu_bytes_per_node)},
+                     {"capacity_bytes", whole(est.memory.host_capacity_bytes)},
+                     {"fits", est.memory.fits_host}};
+    return m;
+}
+
+// The four walls with their verdicts, the efficiency losses and the stability figures.
+nlohmann::json wallsToJson(const Estimate& est, const std::string& lang, bool explain)
+{
+    // The four walls (estimate/walls.h).
+    const auto wall = [&](const Wall& w) {
+        nlohmann::json o = {{"value", w.value},
+                            {"verdict", toString(w.verdict)},
+                            {"explanation", w.explanation.in(lang)},
+                            {"explanation_en", w.explanation.en},
+                            {"explanation_zh", w.explanation.zh}};
+        if (explain)
+            o["terms"] = termsToJson(w.terms);
+        return o;
+    };
+    const Walls& w = est.walls;
+    const StabilityReport& sr = w.stability_report;
+    nlohmann::json walls = {{"memory", wall(w.memory)},
+                            {"communication", wall(w.communication)},
+                            {"efficiency", wall(w.efficiency)},
+                            {"stability", wall(w.stability)}};
+    walls["efficiency"]["losses"] = {{"bubble", w.losses.bubble},
+                                     {"exposed_communication", w.losses.exposed_communication},
+                                     {"recompute", w.losses.recompute},
+                                     {"load_imbalance", w.losses.load_imbalance}};
+    for (const auto& [key, value] : {std::pair{"interruptions_per_day", sr.interruptions_per_day},
+                                     {"mtbf_s", sr.mtbf_s},
+                                     {"checkpoint_bytes", sr.checkpoint_bytes},
+                                     {"checkpoint_write_s", sr.checkpoint_write_s},
+                                     {"checkpoint_interval_s", sr.checkpoint_interval_s},
+                                     {"restart_s", sr.restart_s},
+                                     {"goodput", sr.goodput}})
+        walls["stability"][key] = value;
+    return walls;
+}
+
+// Every diagnostic, in both languages and the one asked for.
+nlohmann::json diagnosticsToJson(const Estimate& est, const std::string& lang)
+{
+    nlohmann::json diags = nlohmann::json::array();
+    for (const Diagnostic& d : est.diagnostics) {
+        nlohmann::json e = {{"severity", toString(d.severity)}, {"code", d.code},
+                            {"message", d.message.in(lang)},    {"suggestion", d.suggestion.in(lang)},
+                            {"message_en", d.message.en},       {"message_zh", d.message.zh},
+                            {"suggestion_en", d.suggestion.en}, {"suggestion_zh", d.suggestion.zh}};
+        e["stage"] = d.stage >= 0 ? nlohmann::json(d.stage) : nlohmann::json(nullptr);
+        if (!d.knob.empty())
+            e["knob"] = d.knob;
+        diags.push_back(std::move(e));
+    }
+    return diags;
+}
+
+} // namespace
+
+nlohmann::json reportToJson(const Scenario& sc, const Estimate& est, const std::string& lang, bool explain)
+{
+    nlohmann::json j;
+    j["schema"] = kReportSchema;
+    j["scenario"] = sc.name;
+    j["model"] = {{"params", est.params.total}, {"active_params", est.params.active}};
+    if (explain)
+        j["model"]["terms"] = termsToJson(est.params.terms);
+    j["gpus"] = est.gpus;
+    if (!sc.cluster.calibration.empty())
+        j["calibration"] = termsToJson(sc.cluster.calibration);
+    j["microbatches"] = est.microbatches;
+
+    j["memory"] = memoryToJson(sc, est, explain);
 
     j["flops"] = {{"model_flops_per_step", est.flops.model_flops_per_step},
                   {"hardware_flops_per_step", est.flops.hardware_flops_per_step},
@@ -173,48 +232,9 @@ nlohmann::json reportToJson(const Scenario& sc, const Estimate& est, const std::
     if (explain)
         j["throughput"]["terms"] = termsToJson(th.terms);
 
-    // The four walls (estimate/walls.h).
-    const auto wall = [&](const Wall& w) {
-        nlohmann::json o = {{"value", w.value},
-                            {"verdict", toString(w.verdict)},
-                            {"explanation", w.explanation.in(lang)},
-                            {"explanation_en", w.explanation.en},
-                            {"explanation_zh", w.explanation.zh}};
-        if (explain)
-            o["terms"] = termsToJson(w.terms);
-        return o;
-    };
-    const Walls& w = est.walls;
-    const StabilityReport& sr = w.stability_report;
-    j["walls"] = {{"memory", wall(w.memory)},
-                  {"communication", wall(w.communication)},
-                  {"efficiency", wall(w.efficiency)},
-                  {"stability", wall(w.stability)}};
-    j["walls"]["efficiency"]["losses"] = {{"bubble", w.losses.bubble},
-                                          {"exposed_communication", w.losses.exposed_communication},
-                                          {"recompute", w.losses.recompute},
-                                          {"load_imbalance", w.losses.load_imbalance}};
-    for (const auto& [key, value] : {std::pair{"interruptions_per_day", sr.interruptions_per_day},
-                                     {"mtbf_s", sr.mtbf_s},
-                                     {"checkpoint_bytes", sr.checkpoint_bytes},
-                                     {"checkpoint_write_s", sr.checkpoint_write_s},
-                                     {"checkpoint_interval_s", sr.checkpoint_interval_s},
-                                     {"restart_s", sr.restart_s},
-                                     {"goodput", sr.goodput}})
-        j["walls"]["stability"][key] = value;
+    j["walls"] = wallsToJson(est, lang, explain);
 
-    nlohmann::json diags = nlohmann::json::array();
-    for (const Diagnostic& d : est.diagnostics) {
-        nlohmann::json e = {{"severity", toString(d.severity)}, {"code", d.code},
-                            {"message", d.message.in(lang)},    {"suggestion", d.suggestion.in(lang)},
-                            {"message_en", d.message.en},       {"message_zh", d.message.zh},
-                            {"suggestion_en", d.suggestion.en}, {"suggestion_zh", d.suggestion.zh}};
-        e["stage"] = d.stage >= 0 ? nlohmann::json(d.stage) : nlohmann::json(nullptr);
-        if (!d.knob.empty())
-            e["knob"] = d.knob;
-        diags.push_back(std::move(e));
-    }
-    j["diagnostics"] = std::move(diags);
+    j["diagnostics"] = diagnosticsToJson(est, lang);
     return j;
 }
 

@@ -217,6 +217,154 @@ std::optional<std::int64_t> knobInteger(ObjectReader& r, const char* path)
     return r.integer(std::string(field).c_str(), k->min, k->max);
 }
 
+// The scalar fields of "parallel": degrees, switches and named choices.
+void readParallelScalars(ObjectReader& p, ParallelConfig& pc)
+{
+    constexpr std::int64_t kMaxDegree = 1 << 24;
+    pc.tp = int(knobInteger(p, "parallel.tp").value_or(1));
+    pc.pp = int(knobInteger(p, "parallel.pp").value_or(1));
+    pc.dp = int(knobInteger(p, "parallel.dp").value_or(1));
+    pc.cp = int(knobInteger(p, "parallel.cp").value_or(1));
+    pc.ep = int(knobInteger(p, "parallel.ep").value_or(1));
+    pc.etp = int(p.integer("etp", 1, kMaxDegree).value_or(0));
+    pc.vpp = int(knobInteger(p, "parallel.vpp").value_or(1));
+    pc.sequence_parallel = p.boolean("sequence_parallel").value_or(false);
+    pc.zero = int(knobInteger(p, "parallel.zero").value_or(0));
+    pc.tp_comm_overlap = p.boolean("tp_comm_overlap").value_or(false);
+    pc.ep_comm_overlap = p.boolean("ep_comm_overlap").value_or(false);
+    pc.pp_comm_overlap = p.boolean("pp_comm_overlap").value_or(true);
+    pc.overlap_grad_reduce = p.boolean("overlap_grad_reduce").value_or(true);
+    if (auto b = p.number("grad_bucket_mparams", 0, 1e6))
+        pc.grad_bucket_mparams = *b;
+    pc.reshard_after_forward = p.boolean("reshard_after_forward").value_or(true);
+    pc.shard_size = int(p.integer("shard_size", 0, kMaxDegree).value_or(0));
+    pc.zero3_max_live_params = p.number("zero3_max_live_params", 0, 1e15).value_or(pc.zero3_max_live_params);
+    pc.account_for_embedding_in_pipeline_split = p.boolean("account_for_embedding_in_pipeline_split").value_or(false);
+    pc.account_for_loss_in_pipeline_split = p.boolean("account_for_loss_in_pipeline_split").value_or(false);
+    if (auto s = p.choice<ScheduleKind>("schedule"))
+        pc.schedule = *s;
+    if (auto c = p.choice<CpComm>("cp_comm"))
+        pc.cp_comm = *c;
+    if (auto d = p.choice<MoeDispatcher>("moe_dispatcher"))
+        pc.moe_dispatcher = *d;
+    if (auto o = p.choice<Offload>("offload"))
+        pc.offload = *o;
+}
+
+// "parallel.stage_layers": an array of whole layer counts, one per pipeline stage.
+void readStageLayers(ObjectReader& p, ParallelConfig& pc, std::vector<InputError>& errors)
+{
+    const nlohmann::json* sl = p.child("stage_layers");
+    if (!sl)
+        return;
+    if (!sl->is_array()) {
+        p.error("stage_layers", "must be an array of layer counts, got " + describeJson(*sl));
+        return;
+    }
+    for (std::size_t i = 0; i < sl->size(); ++i) {
+        const nlohmann::json& v = (*sl)[i];
+        const bool whole
+            = v.is_number() && std::isfinite(v.get<double>()) && v.get<double>() == std::floor(v.get<double>());
+        if (!whole || v.get<double>() < 0 || v.get<double>() > 100000)
+            errors.push_back({"parallel.stage_layers[" + std::to_string(i) + "]",
+                              "must be an integer in 0 … 100000, got " + describeJson(v)});
+        else
+            pc.stage_layers.push_back(int(v.get<double>()));
+    }
+}
+
+// An uneven layout names every pipeline stage and places every layer: anything else has
+// no meaning (a stage list that places 0 of 32 layers would "train" at 4,000 % MFU).
+void checkStageLayers(const ParallelConfig& pc, int model_layers, std::vector<InputError>& errors)
+{
+    long long sum = 0;
+    for (int l : pc.stage_layers)
+        sum += l;
+    if (int(pc.stage_layers.size()) != pc.pp)
+        errors.push_back({"parallel.stage_layers",
+                          "lists " + std::to_string(pc.stage_layers.size()) + " stages, but pp is "
+                              + std::to_string(pc.pp) + ": give one layer count per pipeline stage"});
+    else if (sum != model_layers)
+        errors.push_back({"parallel.stage_layers",
+                          "places " + std::to_string(sum) + " layers, but the model has " + std::to_string(model_layers)
+                              + ": the counts must add up to the model's layers"});
+}
+
+// The "parallel" section; the stage layout is checked against the model only when it was read.
+void readParallel(const nlohmann::json& pj, ParallelConfig& pc, const ModelSpec* model, std::vector<InputError>& errors)
+{
+    ObjectReader p(pj, "parallel", errors);
+    readParallelScalars(p, pc);
+    readStageLayers(p, pc, errors);
+    if (!pc.stage_layers.empty() && model)
+        checkStageLayers(pc, model->layers, errors);
+    if (pc.gpus() > (1LL << 24))
+        errors.push_back(
+            {"parallel", "tp·pp·dp·cp = " + std::to_string(pc.gpus()) + " GPUs is over the 16,777,216 limit"});
+    p.finish();
+}
+
+// "training.recompute_modules": module names OR-ed into a mask, for selective recompute only.
+void readRecomputeModules(ObjectReader& t, TrainingConfig& tc, std::vector<InputError>& errors)
+{
+    const nlohmann::json* mods = t.child("recompute_modules");
+    if (!mods)
+        return;
+    if (!mods->is_array()) {
+        t.error("recompute_modules", "must be an array of module names, got " + describeJson(*mods));
+        return;
+    }
+    tc.recompute_modules = 0;
+    for (std::size_t i = 0; i < mods->size(); ++i) {
+        const nlohmann::json& v = (*mods)[i];
+        const auto mod = v.is_string() ? enumFromName<RecomputeModule>(v.get<std::string>()) : std::nullopt;
+        if (!mod)
+            errors.push_back({"training.recompute_modules[" + std::to_string(i) + "]",
+                              "must be one of " + enumNameList<RecomputeModule>() + ", got " + describeJson(v)});
+        else
+            tc.recompute_modules |= unsigned(*mod);
+    }
+    if (tc.recompute != Recompute::Selective)
+        t.error("recompute_modules",
+                "needs recompute \"selective\" (full recompute rebuilds every layer), got \""
+                    + std::string(toString(tc.recompute)) + "\"");
+}
+
+// The "training" section.
+void readTraining(const nlohmann::json& tj, TrainingConfig& tc, std::vector<InputError>& errors)
+{
+    ObjectReader t(tj, "training", errors);
+    tc.seq_len = knobInteger(t, "training.seq_len").value_or(tc.seq_len);
+    tc.micro_batch = knobInteger(t, "training.micro_batch").value_or(tc.micro_batch);
+    tc.global_batch = knobInteger(t, "training.global_batch").value_or(tc.global_batch);
+    if (auto v = t.choice<Precision>("precision"))
+        tc.precision = *v;
+    if (auto v = t.choice<Fp8Recipe>("fp8_recipe"))
+        tc.fp8_recipe = *v; // used with precision fp8 only, kept for when it is chosen
+    tc.fp8_comm = t.boolean("fp8_comm").value_or(tc.fp8_comm);
+    if (auto v = t.choice<AttentionKernel>("attention_kernel"))
+        tc.attention_kernel = *v;
+    if (auto v = t.choice<CrossEntropy>("cross_entropy"))
+        tc.cross_entropy = *v;
+    tc.moe_capacity_factor = t.number("moe_capacity_factor", 0, 64).value_or(tc.moe_capacity_factor);
+    if (tc.moe_capacity_factor > 0 && tc.moe_capacity_factor < 1)
+        t.error("moe_capacity_factor",
+                "must be 0 (dropless) or ≥ 1 (capacity in multiples of the mean tokens per expert), got "
+                    + std::to_string(tc.moe_capacity_factor));
+    tc.moe_load_imbalance = t.number("moe_load_imbalance", 1, 64).value_or(tc.moe_load_imbalance);
+    if (auto v = t.choice<GradDtype>("grad_dtype"))
+        tc.grad_dtype = *v;
+    if (auto v = t.choice<GradComm>("grad_comm"))
+        tc.grad_comm = *v;
+    if (auto v = t.choice<Optimizer>("optimizer"))
+        tc.optimizer = *v;
+    if (auto v = t.choice<Recompute>("recompute"))
+        tc.recompute = *v;
+    readRecomputeModules(t, tc, errors);
+    tc.flash_attention = t.boolean("flash_attention").value_or(tc.flash_attention);
+    t.finish();
+}
+
 } // namespace
 
 std::optional<Scenario> readScenario(const nlohmann::json& j, std::vector<InputError>& errors)
@@ -245,130 +393,10 @@ std::optional<Scenario> readScenario(const nlohmann::json& j, std::vector<InputE
         r.error("cluster", "is required");
     }
 
-    if (const nlohmann::json* pj = r.child("parallel")) {
-        ObjectReader p(*pj, "parallel", errors);
-        ParallelConfig& pc = sc.parallel;
-        constexpr std::int64_t kMaxDegree = 1 << 24;
-        pc.tp = int(knobInteger(p, "parallel.tp").value_or(1));
-        pc.pp = int(knobInteger(p, "parallel.pp").value_or(1));
-        pc.dp = int(knobInteger(p, "parallel.dp").value_or(1));
-        pc.cp = int(knobInteger(p, "parallel.cp").value_or(1));
-        pc.ep = int(knobInteger(p, "parallel.ep").value_or(1));
-        pc.etp = int(p.integer("etp", 1, kMaxDegree).value_or(0));
-        pc.vpp = int(knobInteger(p, "parallel.vpp").value_or(1));
-        pc.sequence_parallel = p.boolean("sequence_parallel").value_or(false);
-        pc.zero = int(knobInteger(p, "parallel.zero").value_or(0));
-        pc.tp_comm_overlap = p.boolean("tp_comm_overlap").value_or(false);
-        pc.ep_comm_overlap = p.boolean("ep_comm_overlap").value_or(false);
-        pc.pp_comm_overlap = p.boolean("pp_comm_overlap").value_or(true);
-        pc.overlap_grad_reduce = p.boolean("overlap_grad_reduce").value_or(true);
-        if (auto b = p.number("grad_bucket_mparams", 0, 1e6))
-            pc.grad_bucket_mparams = *b;
-        pc.reshard_after_forward = p.boolean("reshard_after_forward").value_or(true);
-        pc.shard_size = int(p.integer("shard_size", 0, kMaxDegree).value_or(0));
-        pc.zero3_max_live_params = p.number("zero3_max_live_params", 0, 1e15).value_or(pc.zero3_max_live_params);
-        pc.account_for_embedding_in_pipeline_split
-            = p.boolean("account_for_embedding_in_pipeline_split").value_or(false);
-        pc.account_for_loss_in_pipeline_split = p.boolean("account_for_loss_in_pipeline_split").value_or(false);
-        if (auto s = p.choice<ScheduleKind>("schedule"))
-            pc.schedule = *s;
-        if (auto c = p.choice<CpComm>("cp_comm"))
-            pc.cp_comm = *c;
-        if (auto d = p.choice<MoeDispatcher>("moe_dispatcher"))
-            pc.moe_dispatcher = *d;
-        if (auto o = p.choice<Offload>("offload"))
-            pc.offload = *o;
-        if (const nlohmann::json* sl = p.child("stage_layers")) {
-            if (!sl->is_array()) {
-                p.error("stage_layers", "must be an array of layer counts, got " + describeJson(*sl));
-            } else {
-                for (std::size_t i = 0; i < sl->size(); ++i) {
-                    const nlohmann::json& v = (*sl)[i];
-                    const bool whole = v.is_number() && std::isfinite(v.get<double>())
-                        && v.get<double>() == std::floor(v.get<double>());
-                    if (!whole || v.get<double>() < 0 || v.get<double>() > 100000)
-                        errors.push_back({"parallel.stage_layers[" + std::to_string(i) + "]",
-                                          "must be an integer in 0 … 100000, got " + describeJson(v)});
-                    else
-                        pc.stage_layers.push_back(int(v.get<double>()));
-                }
-            }
-        }
-        // An uneven layout names every pipeline stage and places every layer: anything else has
-        // no meaning (a stage list that places 0 of 32 layers would "train" at 4,000 % MFU).
-        if (!pc.stage_layers.empty() && have_model) {
-            long long sum = 0;
-            for (int l : pc.stage_layers)
-                sum += l;
-            if (int(pc.stage_layers.size()) != pc.pp)
-                errors.push_back({"parallel.stage_layers",
-                                  "lists " + std::to_string(pc.stage_layers.size()) + " stages, but pp is "
-                                      + std::to_string(pc.pp) + ": give one layer count per pipeline stage"});
-            else if (sum != sc.model.layers)
-                errors.push_back({"parallel.stage_layers",
-                                  "places " + std::to_string(sum) + " layers, but the model has "
-                                      + std::to_string(sc.model.layers)
-                                      + ": the counts must add up to the model's layers"});
-        }
-        if (pc.gpus() > (1LL << 24))
-            errors.push_back(
-                {"parallel", "tp·pp·dp·cp = " + std::to_string(pc.gpus()) + " GPUs is over the 16,777,216 limit"});
-        p.finish();
-    }
-
-    if (const nlohmann::json* tj = r.child("training")) {
-        ObjectReader t(*tj, "training", errors);
-        TrainingConfig& tc = sc.training;
-        tc.seq_len = knobInteger(t, "training.seq_len").value_or(tc.seq_len);
-        tc.micro_batch = knobInteger(t, "training.micro_batch").value_or(tc.micro_batch);
-        tc.global_batch = knobInteger(t, "training.global_batch").value_or(tc.global_batch);
-        if (auto v = t.choice<Precision>("precision"))
-            tc.precision = *v;
-        if (auto v = t.choice<Fp8Recipe>("fp8_recipe"))
-            tc.fp8_recipe = *v; // used with precision fp8 only, kept for when it is chosen
-        tc.fp8_comm = t.boolean("fp8_comm").value_or(tc.fp8_comm);
-        if (auto v = t.choice<AttentionKernel>("attention_kernel"))
-            tc.attention_kernel = *v;
-        if (auto v = t.choice<CrossEntropy>("cross_entropy"))
-            tc.cross_entropy = *v;
-        tc.moe_capacity_factor = t.number("moe_capacity_factor", 0, 64).value_or(tc.moe_capacity_factor);
-        if (tc.moe_capacity_factor > 0 && tc.moe_capacity_factor < 1)
-            t.error("moe_capacity_factor",
-                    "must be 0 (dropless) or ≥ 1 (capacity in multiples of the mean tokens per expert), got "
-                        + std::to_string(tc.moe_capacity_factor));
-        tc.moe_load_imbalance = t.number("moe_load_imbalance", 1, 64).value_or(tc.moe_load_imbalance);
-        if (auto v = t.choice<GradDtype>("grad_dtype"))
-            tc.grad_dtype = *v;
-        if (auto v = t.choice<GradComm>("grad_comm"))
-            tc.grad_comm = *v;
-        if (auto v = t.choice<Optimizer>("optimizer"))
-            tc.optimizer = *v;
-        if (auto v = t.choice<Recompute>("recompute"))
-            tc.recompute = *v;
-        if (const nlohmann::json* mods = t.child("recompute_modules")) {
-            if (!mods->is_array()) {
-                t.error("recompute_modules", "must be an array of module names, got " + describeJson(*mods));
-            } else {
-                tc.recompute_modules = 0;
-                for (std::size_t i = 0; i < mods->size(); ++i) {
-                    const nlohmann::json& v = (*mods)[i];
-                    const auto mod = v.is_string() ? enumFromName<RecomputeModule>(v.get<std::string>()) : std::nullopt;
-                    if (!mod)
-                        errors.push_back(
-                            {"training.recompute_modules[" + std::to_string(i) + "]",
-                             "must be one of " + enumNameList<RecomputeModule>() + ", got " + describeJson(v)});
-                    else
-                        tc.recompute_modules |= unsigned(*mod);
-                }
-                if (tc.recompute != Recompute::Selective)
-                    t.error("recompute_modules",
-                            "needs recompute \"selective\" (full recompute rebuilds every layer), got \""
-                                + std::string(toString(tc.recompute)) + "\"");
-            }
-        }
-        tc.flash_attention = t.boolean("flash_attention").value_or(tc.flash_attention);
-        t.finish();
-    }
+    if (const nlohmann::json* pj = r.child("parallel"))
+        readParallel(*pj, sc.parallel, have_model ? &sc.model : nullptr, errors);
+    if (const nlohmann::json* tj = r.child("training"))
+        readTraining(*tj, sc.training, errors);
 
     if (const nlohmann::json* oj = r.child("overheads"))
         readOverheads(*oj, sc.overheads, errors);

@@ -42,6 +42,105 @@ nlohmann::json gpuToJson(const GpuSpec& g)
             {"sustained_clock", g.sustained_clock}};
 }
 
+// An inline cluster (one that is not a preset), its GPU by preset id when it is one.
+nlohmann::json clusterToJson(const ClusterSpec& cluster)
+{
+    nlohmann::json c = {{"name", cluster.name},
+                        {"gpus_per_node", cluster.gpus_per_node},
+                        {"intra_node", linkToJson(cluster.intra_node)},
+                        {"inter_node", linkToJson(cluster.inter_node)}};
+    c["gpu"] = findPreset("gpus", cluster.gpu.id) ? nlohmann::json(cluster.gpu.id) : gpuToJson(cluster.gpu);
+    if (cluster.nodes > 0)
+        c["nodes"] = cluster.nodes;
+    if (cluster.intra_is_pcie)
+        c["intra_node_link"] = "pcie";
+    if (cluster.host.known())
+        c["host"] = {{"memory_gib", cluster.host.memory_bytes / double(1ULL << 30)},
+                     {"memory_gbps", cluster.host.memory_bytes_per_s / 1e9},
+                     {"pcie_gbps", cluster.host.pcie_bytes_per_s / 1e9},
+                     {"memory_efficiency", cluster.host.memory_efficiency},
+                     {"pcie_efficiency", cluster.host.pcie_efficiency}};
+    return c;
+}
+
+// The "parallel" section: the degrees and schedule always, the rest only when not the default.
+nlohmann::json parallelToJson(const ParallelConfig& p)
+{
+    nlohmann::json j = {{"tp", p.tp},
+                        {"pp", p.pp},
+                        {"dp", p.dp},
+                        {"cp", p.cp},
+                        {"ep", p.ep},
+                        {"vpp", p.vpp},
+                        {"sequence_parallel", p.sequence_parallel},
+                        {"zero", p.zero},
+                        {"schedule", toString(p.schedule)},
+                        {"tp_comm_overlap", p.tp_comm_overlap},
+                        {"overlap_grad_reduce", p.overlap_grad_reduce}};
+    if (p.etp > 0)
+        j["etp"] = p.etp;
+    if (!p.reshard_after_forward)
+        j["reshard_after_forward"] = false;
+    if (p.cp_comm != CpComm::P2p)
+        j["cp_comm"] = toString(p.cp_comm);
+    if (p.moe_dispatcher != MoeDispatcher::AllToAll)
+        j["moe_dispatcher"] = toString(p.moe_dispatcher);
+    if (p.offload != Offload::None)
+        j["offload"] = toString(p.offload);
+    if (p.shard_size > 0)
+        j["shard_size"] = p.shard_size;
+    if (p.ep_comm_overlap)
+        j["ep_comm_overlap"] = true;
+    if (!p.pp_comm_overlap)
+        j["pp_comm_overlap"] = false;
+    if (p.grad_bucket_mparams > 0)
+        j["grad_bucket_mparams"] = p.grad_bucket_mparams;
+    if (p.zero3_max_live_params > 0)
+        j["zero3_max_live_params"] = p.zero3_max_live_params;
+    if (p.account_for_embedding_in_pipeline_split)
+        j["account_for_embedding_in_pipeline_split"] = true;
+    if (p.account_for_loss_in_pipeline_split)
+        j["account_for_loss_in_pipeline_split"] = true;
+    if (!p.stage_layers.empty())
+        j["stage_layers"] = p.stage_layers;
+    return j;
+}
+
+// The "training" section: the basics always, the rest only when not the default.
+nlohmann::json trainingToJson(const TrainingConfig& t)
+{
+    nlohmann::json j = {{"seq_len", t.seq_len},
+                        {"micro_batch", t.micro_batch},
+                        {"global_batch", t.global_batch},
+                        {"precision", toString(t.precision)},
+                        {"grad_dtype", toString(t.grad_dtype)},
+                        {"optimizer", toString(t.optimizer)},
+                        {"recompute", toString(t.recompute)},
+                        {"flash_attention", t.flash_attention}};
+    if (t.precision == Precision::Fp8 || t.fp8_recipe != Fp8Recipe::Delayed)
+        j["fp8_recipe"] = toString(t.fp8_recipe);
+    if (t.attention_kernel != AttentionKernel::Cudnn)
+        j["attention_kernel"] = toString(t.attention_kernel);
+    if (t.grad_comm != GradComm::Same)
+        j["grad_comm"] = toString(t.grad_comm);
+    if (t.cross_entropy != CrossEntropy::Fused)
+        j["cross_entropy"] = toString(t.cross_entropy);
+    if (t.recompute == Recompute::Selective && t.recompute_modules != unsigned(RecomputeModule::CoreAttn)) {
+        nlohmann::json mods = nlohmann::json::array();
+        for (const EnumName<RecomputeModule>& n : enumNames(RecomputeModule{}))
+            if (t.recompute_modules & unsigned(n.value))
+                mods.push_back(n.name);
+        j["recompute_modules"] = mods;
+    }
+    if (t.fp8_comm)
+        j["fp8_comm"] = true;
+    if (t.moe_capacity_factor > 0)
+        j["moe_capacity_factor"] = fileUnits(t.moe_capacity_factor);
+    if (t.moe_load_imbalance != 1)
+        j["moe_load_imbalance"] = fileUnits(t.moe_load_imbalance);
+    return j;
+}
+
 } // namespace
 
 nlohmann::json scenarioToJson(const Scenario& sc)
@@ -51,95 +150,12 @@ nlohmann::json scenarioToJson(const Scenario& sc)
     j["name"] = sc.name;
     const bool model_preset = findPreset("models", sc.model.id) != nullptr;
     j["model"] = model_preset ? nlohmann::json(sc.model.id) : modelToJson(sc.model);
-    if (findPreset("clusters", sc.cluster.id)) {
+    if (findPreset("clusters", sc.cluster.id))
         j["cluster"] = sc.cluster.id;
-    } else {
-        nlohmann::json c = {{"name", sc.cluster.name},
-                            {"gpus_per_node", sc.cluster.gpus_per_node},
-                            {"intra_node", linkToJson(sc.cluster.intra_node)},
-                            {"inter_node", linkToJson(sc.cluster.inter_node)}};
-        c["gpu"]
-            = findPreset("gpus", sc.cluster.gpu.id) ? nlohmann::json(sc.cluster.gpu.id) : gpuToJson(sc.cluster.gpu);
-        if (sc.cluster.nodes > 0)
-            c["nodes"] = sc.cluster.nodes;
-        if (sc.cluster.intra_is_pcie)
-            c["intra_node_link"] = "pcie";
-        if (sc.cluster.host.known())
-            c["host"] = {{"memory_gib", sc.cluster.host.memory_bytes / double(1ULL << 30)},
-                         {"memory_gbps", sc.cluster.host.memory_bytes_per_s / 1e9},
-                         {"pcie_gbps", sc.cluster.host.pcie_bytes_per_s / 1e9},
-                         {"memory_efficiency", sc.cluster.host.memory_efficiency},
-                         {"pcie_efficiency", sc.cluster.host.pcie_efficiency}};
-        j["cluster"] = c;
-    }
-    const ParallelConfig& p = sc.parallel;
-    j["parallel"] = {{"tp", p.tp},
-                     {"pp", p.pp},
-                     {"dp", p.dp},
-                     {"cp", p.cp},
-                     {"ep", p.ep},
-                     {"vpp", p.vpp},
-                     {"sequence_parallel", p.sequence_parallel},
-                     {"zero", p.zero},
-                     {"schedule", toString(p.schedule)},
-                     {"tp_comm_overlap", p.tp_comm_overlap},
-                     {"overlap_grad_reduce", p.overlap_grad_reduce}};
-    if (p.etp > 0)
-        j["parallel"]["etp"] = p.etp;
-    if (!p.reshard_after_forward)
-        j["parallel"]["reshard_after_forward"] = false;
-    if (p.cp_comm != CpComm::P2p)
-        j["parallel"]["cp_comm"] = toString(p.cp_comm);
-    if (p.moe_dispatcher != MoeDispatcher::AllToAll)
-        j["parallel"]["moe_dispatcher"] = toString(p.moe_dispatcher);
-    if (p.offload != Offload::None)
-        j["parallel"]["offload"] = toString(p.offload);
-    if (p.shard_size > 0)
-        j["parallel"]["shard_size"] = p.shard_size;
-    if (p.ep_comm_overlap)
-        j["parallel"]["ep_comm_overlap"] = true;
-    if (!p.pp_comm_overlap)
-        j["parallel"]["pp_comm_overlap"] = false;
-    if (p.grad_bucket_mparams > 0)
-        j["parallel"]["grad_bucket_mparams"] = p.grad_bucket_mparams;
-    if (p.zero3_max_live_params > 0)
-        j["parallel"]["zero3_max_live_params"] = p.zero3_max_live_params;
-    if (p.account_for_embedding_in_pipeline_split)
-        j["parallel"]["account_for_embedding_in_pipeline_split"] = true;
-    if (p.account_for_loss_in_pipeline_split)
-        j["parallel"]["account_for_loss_in_pipeline_split"] = true;
-    if (!p.stage_layers.empty())
-        j["parallel"]["stage_layers"] = p.stage_layers;
-    const TrainingConfig& t = sc.training;
-    j["training"] = {{"seq_len", t.seq_len},
-                     {"micro_batch", t.micro_batch},
-                     {"global_batch", t.global_batch},
-                     {"precision", toString(t.precision)},
-                     {"grad_dtype", toString(t.grad_dtype)},
-                     {"optimizer", toString(t.optimizer)},
-                     {"recompute", toString(t.recompute)},
-                     {"flash_attention", t.flash_attention}};
-    if (t.precision == Precision::Fp8 || t.fp8_recipe != Fp8Recipe::Delayed)
-        j["training"]["fp8_recipe"] = toString(t.fp8_recipe);
-    if (t.attention_kernel != AttentionKernel::Cudnn)
-        j["training"]["attention_kernel"] = toString(t.attention_kernel);
-    if (t.grad_comm != GradComm::Same)
-        j["training"]["grad_comm"] = toString(t.grad_comm);
-    if (t.cross_entropy != CrossEntropy::Fused)
-        j["training"]["cross_entropy"] = toString(t.cross_entropy);
-    if (t.recompute == Recompute::Selective && t.recompute_modules != unsigned(RecomputeModule::CoreAttn)) {
-        nlohmann::json mods = nlohmann::json::array();
-        for (const EnumName<RecomputeModule>& n : enumNames(RecomputeModule{}))
-            if (t.recompute_modules & unsigned(n.value))
-                mods.push_back(n.name);
-        j["training"]["recompute_modules"] = mods;
-    }
-    if (t.fp8_comm)
-        j["training"]["fp8_comm"] = true;
-    if (t.moe_capacity_factor > 0)
-        j["training"]["moe_capacity_factor"] = fileUnits(t.moe_capacity_factor);
-    if (t.moe_load_imbalance != 1)
-        j["training"]["moe_load_imbalance"] = fileUnits(t.moe_load_imbalance);
+    else
+        j["cluster"] = clusterToJson(sc.cluster);
+    j["parallel"] = parallelToJson(sc.parallel);
+    j["training"] = trainingToJson(sc.training);
     j["overheads"] = overheadsToJson(sc.overheads);
     if (!(sc.stability == StabilityConfig{}))
         j["stability"] = stabilityToJson(sc.stability);

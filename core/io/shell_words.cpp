@@ -10,6 +10,60 @@
 
 namespace parascope::shell {
 
+namespace {
+
+// A flag's value that starts with a parenthesis: appends s[i] up to its balancing `)` to cur;
+// i ends there.
+void readParenthesizedValue(const std::string& s, std::size_t& i, std::string& cur)
+{
+    for (int depth = 0; i < s.size(); ++i) {
+        cur += s[i];
+        depth += s[i] == '(' ? 1 : s[i] == ')' ? -1 : 0;
+        if (depth == 0)
+            break;
+    }
+}
+
+// Appends the word piece at s[i] (a quoted string, an escape, a "$( … )" or one character) to
+// cur; i ends on its last character, and line counts the newlines inside quotes.
+void readWordPiece(const std::string& s, std::size_t& i, std::string& cur, int& line)
+{
+    const char c = s[i];
+    if (c == '\'') {
+        for (++i; i < s.size() && s[i] != '\''; ++i) {
+            line += s[i] == '\n';
+            cur += s[i] == '$' ? kLiteralDollar : s[i];
+        }
+    } else if (c == '"') {
+        for (++i; i < s.size() && s[i] != '"'; ++i) {
+            if (s[i] == '\\' && i + 1 < s.size() && (s[i + 1] == '"' || s[i + 1] == '\\' || s[i + 1] == '$')) {
+                ++i;
+                cur += s[i] == '$' ? kLiteralDollar : s[i];
+                continue;
+            }
+            line += s[i] == '\n';
+            cur += s[i];
+        }
+    } else if (c == '\\' && i + 1 < s.size()) {
+        ++i;
+        cur += s[i] == '$' ? kLiteralDollar : s[i];
+    } else if (c == '$' && i + 1 < s.size() && s[i + 1] == '(') {
+        // Command or arithmetic substitution: keep it whole, balanced.
+        int depth = 0;
+        for (; i < s.size(); ++i) {
+            cur += s[i];
+            if (s[i] == '(')
+                ++depth;
+            else if (s[i] == ')' && --depth == 0)
+                break;
+        }
+    } else {
+        cur += c;
+    }
+}
+
+} // namespace
+
 // Splits a shell script into words: quotes, backslash-newline continuations, comments, and
 // ( ) as words of their own so that arrays can be found.
 std::vector<Word> lex(const std::string& s)
@@ -65,12 +119,7 @@ std::vector<Word> lex(const std::string& s)
             // A flag's value that starts with a parenthesis, unquoted in a text file:
             // --moe-layer-freq ([0]*3+[1]*58).
             start();
-            for (int depth = 0; i < s.size(); ++i) {
-                cur += s[i];
-                depth += s[i] == '(' ? 1 : s[i] == ')' ? -1 : 0;
-                if (depth == 0)
-                    break;
-            }
+            readParenthesizedValue(s, i, cur);
             continue;
         }
         if ((c == '(' || c == ')') && !in_word) {
@@ -80,37 +129,7 @@ std::vector<Word> lex(const std::string& s)
             continue;
         }
         start();
-        if (c == '\'') {
-            for (++i; i < s.size() && s[i] != '\''; ++i) {
-                line += s[i] == '\n';
-                cur += s[i] == '$' ? kLiteralDollar : s[i];
-            }
-        } else if (c == '"') {
-            for (++i; i < s.size() && s[i] != '"'; ++i) {
-                if (s[i] == '\\' && i + 1 < s.size() && (s[i + 1] == '"' || s[i + 1] == '\\' || s[i + 1] == '$')) {
-                    ++i;
-                    cur += s[i] == '$' ? kLiteralDollar : s[i];
-                    continue;
-                }
-                line += s[i] == '\n';
-                cur += s[i];
-            }
-        } else if (c == '\\' && i + 1 < s.size()) {
-            ++i;
-            cur += s[i] == '$' ? kLiteralDollar : s[i];
-        } else if (c == '$' && i + 1 < s.size() && s[i + 1] == '(') {
-            // Command or arithmetic substitution: keep it whole, balanced.
-            int depth = 0;
-            for (; i < s.size(); ++i) {
-                cur += s[i];
-                if (s[i] == '(')
-                    ++depth;
-                else if (s[i] == ')' && --depth == 0)
-                    break;
-            }
-        } else {
-            cur += c;
-        }
+        readWordPiece(s, i, cur, line);
     }
     flush();
     return out;

@@ -92,53 +92,47 @@ nlohmann::json timelineToJson(const Scenario& sc, const Estimate& est)
     return j;
 }
 
-nlohmann::json timelineToChromeTrace(const Scenario& sc, const Estimate& est, const ChromeTraceOptions& options)
+namespace {
+
+// Threads: compute 0; communication 1, or with comm lanes PP sends 1, DP collectives 2 and
+// the layers' exposed TP/CP/EP communication 3.
+enum Tid { kCompute = 0, kComm = 1, kDp = 2, kInLayers = 3 };
+
+// The metadata events that name rank r's process and its threads.
+void appendRankMetadata(nlohmann::json& events, int r, const ChromeTraceOptions& options)
 {
-    const Timeline& tl = est.timeline.timeline;
-    // Threads: compute 0; communication 1, or with comm lanes PP sends 1, DP collectives 2 and
-    // the layers' exposed TP/CP/EP communication 3.
-    enum Tid { kCompute = 0, kComm = 1, kDp = 2, kInLayers = 3 };
-    nlohmann::json events = nlohmann::json::array();
-    const std::vector<int>& sampled = est.timeline.ranks_shown;
-    for (int r = 0; r < tl.ranks; ++r) {
-        if (!sampled.empty() && !std::binary_search(sampled.begin(), sampled.end(), r))
-            continue;
+    events.push_back({{"ph", "M"},
+                      {"name", "process_name"},
+                      {"pid", r},
+                      {"tid", 0},
+                      {"args", {{"name", "pipeline rank " + std::to_string(r)}}}});
+    events.push_back(
+        {{"ph", "M"}, {"name", "process_sort_index"}, {"pid", r}, {"tid", 0}, {"args", {{"sort_index", r}}}});
+    events.push_back(
+        {{"ph", "M"}, {"name", "thread_name"}, {"pid", r}, {"tid", kCompute}, {"args", {{"name", "compute"}}}});
+    if (options.comm_lanes) {
+        events.push_back(
+            {{"ph", "M"}, {"name", "thread_name"}, {"pid", r}, {"tid", kComm}, {"args", {{"name", "PP send/recv"}}}});
+        events.push_back(
+            {{"ph", "M"}, {"name", "thread_name"}, {"pid", r}, {"tid", kDp}, {"args", {{"name", "DP collectives"}}}});
         events.push_back({{"ph", "M"},
-                          {"name", "process_name"},
+                          {"name", "thread_name"},
                           {"pid", r},
-                          {"tid", 0},
-                          {"args", {{"name", "pipeline rank " + std::to_string(r)}}}});
+                          {"tid", kInLayers},
+                          {"args", {{"name", "TP/CP/EP in the layers (exposed)"}}}});
+    } else {
         events.push_back(
-            {{"ph", "M"}, {"name", "process_sort_index"}, {"pid", r}, {"tid", 0}, {"args", {{"sort_index", r}}}});
-        events.push_back(
-            {{"ph", "M"}, {"name", "thread_name"}, {"pid", r}, {"tid", kCompute}, {"args", {{"name", "compute"}}}});
-        if (options.comm_lanes) {
-            events.push_back({{"ph", "M"},
-                              {"name", "thread_name"},
-                              {"pid", r},
-                              {"tid", kComm},
-                              {"args", {{"name", "PP send/recv"}}}});
-            events.push_back({{"ph", "M"},
-                              {"name", "thread_name"},
-                              {"pid", r},
-                              {"tid", kDp},
-                              {"args", {{"name", "DP collectives"}}}});
-            events.push_back({{"ph", "M"},
-                              {"name", "thread_name"},
-                              {"pid", r},
-                              {"tid", kInLayers},
-                              {"args", {{"name", "TP/CP/EP in the layers (exposed)"}}}});
-        } else {
-            events.push_back({{"ph", "M"},
-                              {"name", "thread_name"},
-                              {"pid", r},
-                              {"tid", kComm},
-                              {"args", {{"name", "communication"}}}});
-        }
+            {{"ph", "M"}, {"name", "thread_name"}, {"pid", r}, {"tid", kComm}, {"args", {{"name", "communication"}}}});
     }
-    // The compute op that consumes a send: the forward (or forward-backward) of the next stage,
-    // or the backward of the previous one, for the same microbatch.
-    std::map<std::tuple<int, int, bool>, const TimedOp*> consumers; // (stage, microbatch, forward?) → op
+}
+
+using Consumers = std::map<std::tuple<int, int, bool>, const TimedOp*>; // (stage, microbatch, forward?) → op
+
+// The compute op that consumes a send: the forward (or forward-backward) of the next stage,
+// or the backward of the previous one, for the same microbatch.
+Consumers sendConsumers(const Timeline& tl)
+{
+    Consumers consumers;
     for (const TimedOp& op : tl.ops) {
         if (op.comm_lane || op.microbatch < 0 || op.stage < 0)
             continue;
@@ -147,66 +141,92 @@ nlohmann::json timelineToChromeTrace(const Scenario& sc, const Estimate& est, co
         if (forward || backward)
             consumers.emplace(std::tuple{op.stage, op.microbatch, forward}, &op);
     }
+    return consumers;
+}
+
+// The op's slice on its thread, and with comm lanes its exposed in-layer communication apart.
+void appendOpSlices(nlohmann::json& events, const TimedOp& op, int tid, const ChromeTraceOptions& options)
+{
+    nlohmann::json args = {{"type", toString(op.type)}};
+    if (op.microbatch >= 0)
+        args["microbatch"] = op.microbatch;
+    if (op.stage >= 0) {
+        args["stage"] = op.stage;
+        args["chunk"] = op.chunk;
+    }
+    if (op.comm_s > 0 && !op.comm_lane)
+        args["exposed_comm_us"] = op.comm_s * 1e6;
+    events.push_back({{"ph", "X"},
+                      {"name", opName(op)},
+                      {"cat", isCompute(op.type) ? "compute" : "communication"},
+                      {"pid", op.rank},
+                      {"tid", tid},
+                      {"ts", op.start_s * 1e6},
+                      {"dur", (op.end_s - op.start_s) * 1e6},
+                      {"cname", colourOf(op.type)},
+                      {"args", std::move(args)}});
+    if (options.comm_lanes && !op.comm_lane && op.comm_s > 0)
+        events.push_back({{"ph", "X"},
+                          {"name", "exposed " + opName(op)},
+                          {"cat", "communication"},
+                          {"pid", op.rank},
+                          {"tid", kInLayers},
+                          {"ts", (op.end_s - op.comm_s) * 1e6},
+                          {"dur", op.comm_s * 1e6},
+                          {"cname", colourOf(OpType::AllReduce)},
+                          {"args",
+                           {{"exposed_comm_us", op.comm_s * 1e6},
+                            {"note", "the op's exposed TP/CP/EP communication, drawn at its end"}}}});
+}
+
+// Flow arrow: from the send to the op that receives it (Trace Event Format flow events;
+// "bp": "e" binds the end to the enclosing slice, the receiving op).
+void appendFlow(nlohmann::json& events, const TimedOp& op, int tid, const Consumers& consumers, int& flow_id)
+{
+    const bool forward = op.peer_stage > op.stage;
+    const auto it = consumers.find({op.peer_stage, op.microbatch, forward});
+    if (it == consumers.end())
+        return;
+    const TimedOp& to = *it->second;
+    const char* what = forward ? "activations" : "gradients";
+    events.push_back({{"ph", "s"},
+                      {"name", what},
+                      {"cat", "p2p"},
+                      {"id", flow_id},
+                      {"pid", op.rank},
+                      {"tid", tid},
+                      {"ts", op.start_s * 1e6}});
+    events.push_back({{"ph", "f"},
+                      {"bp", "e"},
+                      {"name", what},
+                      {"cat", "p2p"},
+                      {"id", flow_id},
+                      {"pid", to.rank},
+                      {"tid", kCompute},
+                      {"ts", to.start_s * 1e6}});
+    ++flow_id;
+}
+
+} // namespace
+
+nlohmann::json timelineToChromeTrace(const Scenario& sc, const Estimate& est, const ChromeTraceOptions& options)
+{
+    const Timeline& tl = est.timeline.timeline;
+    nlohmann::json events = nlohmann::json::array();
+    const std::vector<int>& sampled = est.timeline.ranks_shown;
+    for (int r = 0; r < tl.ranks; ++r) {
+        if (!sampled.empty() && !std::binary_search(sampled.begin(), sampled.end(), r))
+            continue;
+        appendRankMetadata(events, r, options);
+    }
+    const Consumers consumers = sendConsumers(tl);
     int flow_id = 0;
     for (const TimedOp& op : tl.ops) {
-        nlohmann::json args = {{"type", toString(op.type)}};
-        if (op.microbatch >= 0)
-            args["microbatch"] = op.microbatch;
-        if (op.stage >= 0) {
-            args["stage"] = op.stage;
-            args["chunk"] = op.chunk;
-        }
-        if (op.comm_s > 0 && !op.comm_lane)
-            args["exposed_comm_us"] = op.comm_s * 1e6;
         const bool send = op.type == OpType::Send;
         const int tid = !op.comm_lane ? kCompute : !options.comm_lanes || send ? kComm : kDp;
-        events.push_back({{"ph", "X"},
-                          {"name", opName(op)},
-                          {"cat", isCompute(op.type) ? "compute" : "communication"},
-                          {"pid", op.rank},
-                          {"tid", tid},
-                          {"ts", op.start_s * 1e6},
-                          {"dur", (op.end_s - op.start_s) * 1e6},
-                          {"cname", colourOf(op.type)},
-                          {"args", std::move(args)}});
-        if (options.comm_lanes && !op.comm_lane && op.comm_s > 0)
-            events.push_back({{"ph", "X"},
-                              {"name", "exposed " + opName(op)},
-                              {"cat", "communication"},
-                              {"pid", op.rank},
-                              {"tid", kInLayers},
-                              {"ts", (op.end_s - op.comm_s) * 1e6},
-                              {"dur", op.comm_s * 1e6},
-                              {"cname", colourOf(OpType::AllReduce)},
-                              {"args",
-                               {{"exposed_comm_us", op.comm_s * 1e6},
-                                {"note", "the op's exposed TP/CP/EP communication, drawn at its end"}}}});
-        // Flow arrow: from the send to the op that receives it (Trace Event Format flow events;
-        // "bp": "e" binds the end to the enclosing slice, the receiving op).
-        if (send && op.peer_stage >= 0 && op.microbatch >= 0) {
-            const bool forward = op.peer_stage > op.stage;
-            const auto it = consumers.find({op.peer_stage, op.microbatch, forward});
-            if (it == consumers.end())
-                continue;
-            const TimedOp& to = *it->second;
-            const char* what = forward ? "activations" : "gradients";
-            events.push_back({{"ph", "s"},
-                              {"name", what},
-                              {"cat", "p2p"},
-                              {"id", flow_id},
-                              {"pid", op.rank},
-                              {"tid", tid},
-                              {"ts", op.start_s * 1e6}});
-            events.push_back({{"ph", "f"},
-                              {"bp", "e"},
-                              {"name", what},
-                              {"cat", "p2p"},
-                              {"id", flow_id},
-                              {"pid", to.rank},
-                              {"tid", kCompute},
-                              {"ts", to.start_s * 1e6}});
-            ++flow_id;
-        }
+        appendOpSlices(events, op, tid, options);
+        if (send && op.peer_stage >= 0 && op.microbatch >= 0)
+            appendFlow(events, op, tid, consumers, flow_id);
     }
     return {{"traceEvents", std::move(events)},
             {"displayTimeUnit", "ms"},

@@ -2,6 +2,51 @@
 
 namespace parascope {
 
+namespace {
+
+// The loss's logits buffers on the output stage, fused or eager cross-entropy.
+Term logitsTerm(const OtherMemoryInputs& in)
+{
+    if (in.logits_bytes_per_element > 4)
+        return Term{"other.logits",
+                    in.logits_bytes,
+                    "bytes",
+                    num(in.logits_bytes_per_element) + "·s·b·V/t",
+                    num(in.logits_bytes),
+                    "eager F.cross_entropy(logits.float()) (torchtitan train.py): bf16 logits + fp32 copy + fp32 "
+                    "log-softmax forward (2 + 4 + 4 B), log-softmax + its gradient + input gradient backward (4 + 4 + "
+                    "4 B)"};
+    return Term{"other.logits",
+                in.logits_bytes,
+                "bytes",
+                "4·s·b·V/t",
+                num(in.logits_bytes),
+                "Megatron-LM theoretical_memory_usage.py: fp32 logits of the vocab-parallel cross-entropy"};
+}
+
+// ZeRO-3 / FSDP: the unsharded weights of the layers being gathered.
+Term zero3GatherTerm(const OtherMemoryInputs& in)
+{
+    if (in.zero3_max_live)
+        return Term{"other.zero3_gather",
+                    in.zero3_gather_bytes,
+                    "bytes",
+                    "zero3_max_live_params · bytes per weight (fewer than whole layers)",
+                    num(in.zero3_gather_bytes),
+                    "DeepSpeed ZeRO-3 stage3_max_live_parameters: modules gathered one by one, at most that "
+                    "many parameters live"};
+    return Term{"other.zero3_gather",
+                in.zero3_gather_bytes,
+                "bytes",
+                in.zero3_gather_layers == 2 ? "2 layers of unsharded weights (current + prefetched)"
+                                            : "every layer of the stage unsharded (reshard_after_forward = false)",
+                num(in.zero3_gather_layers) + " layers → " + num(in.zero3_gather_bytes),
+                "Rajbhandari et al. 2019 (ZeRO-3); Zhao et al. 2023 (PyTorch FSDP) §3.3: parameters gathered "
+                "per layer, one ahead"};
+}
+
+} // namespace
+
 OtherMemory otherMemory(const OverheadConfig& c, const OtherMemoryInputs& in, Explain explain)
 {
     OtherMemory o;
@@ -36,44 +81,9 @@ OtherMemory otherMemory(const OverheadConfig& c, const OtherMemoryInputs& in, Ex
                     "NCCL: NCCL_BUFFSIZE 4 MiB per channel and peer, up to 32 channels"};
     });
     if (in.logits_bytes > 0)
-        add(in.logits_bytes, [&] {
-            if (in.logits_bytes_per_element > 4)
-                return Term{
-                    "other.logits",
-                    in.logits_bytes,
-                    "bytes",
-                    num(in.logits_bytes_per_element) + "·s·b·V/t",
-                    num(in.logits_bytes),
-                    "eager F.cross_entropy(logits.float()) (torchtitan train.py): bf16 logits + fp32 copy + fp32 "
-                    "log-softmax forward (2 + 4 + 4 B), log-softmax + its gradient + input gradient backward (4 + 4 + "
-                    "4 B)"};
-            return Term{"other.logits",
-                        in.logits_bytes,
-                        "bytes",
-                        "4·s·b·V/t",
-                        num(in.logits_bytes),
-                        "Megatron-LM theoretical_memory_usage.py: fp32 logits of the vocab-parallel cross-entropy"};
-        });
+        add(in.logits_bytes, [&] { return logitsTerm(in); });
     if (in.zero3_gather_bytes > 0)
-        add(in.zero3_gather_bytes, [&] {
-            if (in.zero3_max_live)
-                return Term{"other.zero3_gather",
-                            in.zero3_gather_bytes,
-                            "bytes",
-                            "zero3_max_live_params · bytes per weight (fewer than whole layers)",
-                            num(in.zero3_gather_bytes),
-                            "DeepSpeed ZeRO-3 stage3_max_live_parameters: modules gathered one by one, at most that "
-                            "many parameters live"};
-            return Term{"other.zero3_gather",
-                        in.zero3_gather_bytes,
-                        "bytes",
-                        in.zero3_gather_layers == 2
-                            ? "2 layers of unsharded weights (current + prefetched)"
-                            : "every layer of the stage unsharded (reshard_after_forward = false)",
-                        num(in.zero3_gather_layers) + " layers → " + num(in.zero3_gather_bytes),
-                        "Rajbhandari et al. 2019 (ZeRO-3); Zhao et al. 2023 (PyTorch FSDP) §3.3: parameters gathered "
-                        "per layer, one ahead"};
-        });
+        add(in.zero3_gather_bytes, [&] { return zero3GatherTerm(in); });
     const double fragmentation = c.fragmentation * in.activations;
     add(fragmentation, [&] {
         return Term{"other.fragmentation",

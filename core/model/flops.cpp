@@ -43,9 +43,23 @@ LayerForwardFlops layerForwardFlops(const ModelSpec& m, std::int64_t seq_len, bo
     return f;
 }
 
-FlopsReport trainingFlops(const ModelSpec& m, const TrainingConfig& t, Explain explain)
+namespace {
+
+// Forward FLOPs per token of the whole model, with the parts recompute and the terms reuse.
+struct ModelForwardFlops {
+    double tokens; // per step: B·s
+    LayerForwardFlops dense, moe;
+    int moe_layers, dense_layers;
+    double logits; // the output layer, 2·h·V
+    LayerForwardFlops mtp_layer; // the layer an MTP module runs
+    double mtp; // all MTP modules
+    double fwd_layers; // Σ_layers forward
+    double fwd_scores; // Σ_layers attention scores, MTP layers included
+};
+
+// The forward FLOPs per token of every layer, the output layer and the MTP modules.
+ModelForwardFlops modelForwardFlops(const ModelSpec& m, const TrainingConfig& t)
 {
-    FlopsReport r;
     const double tokens = double(t.global_batch) * double(t.seq_len);
     const LayerForwardFlops dense = layerForwardFlops(m, t.seq_len, false);
     const LayerForwardFlops moe = layerForwardFlops(m, t.seq_len, true);
@@ -60,41 +74,58 @@ FlopsReport trainingFlops(const ModelSpec& m, const TrainingConfig& t, Explain e
     const double fwd_layers = dense_layers * dense.total() + moe_layers * moe.total();
     const double fwd_scores = dense_layers * dense.attention_scores + moe_layers * moe.attention_scores
         + m.mtp_modules * mtp_layer.attention_scores;
-    const double fwd_per_token = fwd_layers + logits + mtp;
-    r.model_flops_per_step = 3 * tokens * fwd_per_token;
-    r.attention_score_flops_per_step = 3 * tokens * fwd_scores;
-    r.forward_flops_per_token_layer = dense.total();
+    return {tokens, dense, moe, moe_layers, dense_layers, logits, mtp_layer, mtp, fwd_layers, fwd_scores};
+}
 
+// FLOPs selective recompute adds per step: the scores with core_attn, the GEMMs of the other modules.
+double selectiveRecomputeFlops(const ModelSpec& m, const TrainingConfig& t, const ModelForwardFlops& f)
+{
+    const double tokens = f.tokens;
+    const int moe_layers = f.moe_layers, dense_layers = f.dense_layers;
+    double extra = 0;
+    if (t.recomputes(RecomputeModule::CoreAttn))
+        extra = 3 * tokens * f.fwd_scores;
+    // Modules whose GEMMs the backward repeats (Megatron --recompute-modules).
+    const double mats = m.mlp == MlpKind::SwiGlu ? 3 : 2;
+    if (t.recomputes(RecomputeModule::Mlp))
+        extra += tokens * dense_layers * f.dense.mlp;
+    if (m.moe && t.recomputes(RecomputeModule::Moe)) // the whole block: router, routed and shared experts
+        extra += tokens * moe_layers * f.moe.mlp;
+    else if (m.moe && t.recomputes(RecomputeModule::SharedExperts)) {
+        const MoeSpec& e = *m.moe;
+        extra += tokens * moe_layers * e.shared_experts * 2 * mats * double(m.hidden)
+            * double(e.shared_ffn_hidden > 0 ? e.shared_ffn_hidden : e.ffn_hidden);
+    }
+    // torchtitan's op SAC: k and o on every layer, the MLP's up projection (GELU: fc2).
+    if (t.recomputes(RecomputeModule::EveryOtherMm) && !m.mla)
+        extra += tokens
+            * (m.layers * 2.0 * double(m.hidden) * double(m.kvWidth() + m.queryWidth())
+               + dense_layers * 2.0 * double(m.hidden) * double(m.ffn_hidden));
+    if (m.mla && t.recomputes(RecomputeModule::MlaUpProj))
+        for (const Projection& p : attentionProjections(m))
+            if (p.tp_split && std::string_view(p.name) != "o")
+                extra += tokens * m.layers * 2.0 * double(p.in) * double(p.out);
+    return extra;
+}
+
+// FLOPs recompute adds per step.
+double recomputeFlops(const ModelSpec& m, const TrainingConfig& t, const ModelForwardFlops& f)
+{
     // Recompute (Korthikanti et al. 2022, App. A): full recompute repeats every layer's forward
     // (96·BsLh²(1 + s/(6h) + V/(16hL)) for GPT); selective is counted as
     // 72·BsLh²(1 + s/(3h) + V/(12hL)), i.e. the attention-score FLOPs once more.
     double extra = 0;
     if (t.recompute == Recompute::Full)
-        extra = tokens * (fwd_layers + m.mtp_modules * mtp_layer.total());
-    else if (t.recompute == Recompute::Selective) {
-        if (t.recomputes(RecomputeModule::CoreAttn))
-            extra = 3 * tokens * fwd_scores;
-        // Modules whose GEMMs the backward repeats (Megatron --recompute-modules).
-        const double mats = m.mlp == MlpKind::SwiGlu ? 3 : 2;
-        if (t.recomputes(RecomputeModule::Mlp))
-            extra += tokens * dense_layers * dense.mlp;
-        if (m.moe && t.recomputes(RecomputeModule::Moe)) // the whole block: router, routed and shared experts
-            extra += tokens * moe_layers * moe.mlp;
-        else if (m.moe && t.recomputes(RecomputeModule::SharedExperts)) {
-            const MoeSpec& e = *m.moe;
-            extra += tokens * moe_layers * e.shared_experts * 2 * mats * double(m.hidden)
-                * double(e.shared_ffn_hidden > 0 ? e.shared_ffn_hidden : e.ffn_hidden);
-        }
-        // torchtitan's op SAC: k and o on every layer, the MLP's up projection (GELU: fc2).
-        if (t.recomputes(RecomputeModule::EveryOtherMm) && !m.mla)
-            extra += tokens
-                * (m.layers * 2.0 * double(m.hidden) * double(m.kvWidth() + m.queryWidth())
-                   + dense_layers * 2.0 * double(m.hidden) * double(m.ffn_hidden));
-        if (m.mla && t.recomputes(RecomputeModule::MlaUpProj))
-            for (const Projection& p : attentionProjections(m))
-                if (p.tp_split && std::string_view(p.name) != "o")
-                    extra += tokens * m.layers * 2.0 * double(p.in) * double(p.out);
-    }
+        extra = f.tokens * (f.fwd_layers + m.mtp_modules * f.mtp_layer.total());
+    else if (t.recompute == Recompute::Selective)
+        extra = selectiveRecomputeFlops(m, t, f);
+    return extra;
+}
+
+// Score FLOPs a flash kernel skips per step (the masked half), forward, backward and recompute.
+double skippedScoreFlops(const TrainingConfig& t, const ModelForwardFlops& f)
+{
+    const double tokens = f.tokens, fwd_scores = f.fwd_scores;
     // Hardware FLOPs count what the kernels execute: a flash kernel skips the masked half of the
     // causal scores, forward, backward and recompute alike (the model FLOPs keep the
     // convention's full count, so at long sequences MFU can exceed HFU).
@@ -104,12 +135,14 @@ FlopsReport trainingFlops(const ModelSpec& m, const TrainingConfig& t, Explain e
         skipped += (1 - scores_run) * tokens * fwd_scores;
     else if (t.recomputes(RecomputeModule::CoreAttn))
         skipped += (1 - scores_run) * 3 * tokens * fwd_scores;
-    r.hardware_flops_per_step = r.model_flops_per_step + extra - skipped;
-    r.convention = "Megatron generalised (2024): matmul FLOPs, full non-causal attention, backward = 2×forward; "
-                   "= Narayanan 2021 eq. 3 for GPT";
-    if (explain == Explain::NumbersOnly)
-        return r;
+    return skipped;
+}
 
+// The terms behind the report's numbers.
+void addFlopsTerms(FlopsReport& r, const ModelSpec& m, const TrainingConfig& t, const ModelForwardFlops& f,
+                   double extra, double skipped)
+{
+    const LayerForwardFlops& dense = f.dense;
     const std::string B = num(double(t.global_batch)), S = num(double(t.seq_len));
     const bool plain = !m.mla && m.slidingLayerCount() == 0;
     r.terms.push_back({"flops.forward_per_token_layer", dense.total(), "FLOP",
@@ -128,8 +161,8 @@ FlopsReport trainingFlops(const ModelSpec& m, const TrainingConfig& t, Explain e
     r.terms.push_back({"flops.model_per_step", r.model_flops_per_step, "FLOP",
                        m.mtp_modules > 0 ? "3 · B·s · (Σ_layers forward + 2·h·V + D·(layer + 4h² + 2·h·V))"
                                          : "3 · B·s · (Σ_layers forward + 2·h·V)",
-                       "3·" + B + "·" + S + "·(" + num(fwd_layers) + " + " + num(logits)
-                           + (m.mtp_modules > 0 ? " + " + num(mtp) : std::string()) + ")",
+                       "3·" + B + "·" + S + "·(" + num(f.fwd_layers) + " + " + num(f.logits)
+                           + (m.mtp_modules > 0 ? " + " + num(f.mtp) : std::string()) + ")",
                        "Narayanan et al. 2021 eq. 3, generalised to GQA/SwiGLU/MoE (Megatron 2024)"});
     r.terms.push_back({"flops.hardware_per_step", r.hardware_flops_per_step, "FLOP",
                        std::string(t.flash_attention ? "(flash: causal scores counted half) " : "")
@@ -142,6 +175,27 @@ FlopsReport trainingFlops(const ModelSpec& m, const TrainingConfig& t, Explain e
                                   : "model (no recompute)"),
                        num(r.model_flops_per_step) + " + " + num(extra) + (skipped > 0 ? " − " + num(skipped) : ""),
                        "Korthikanti et al. 2022, Appendix A"});
+}
+
+} // namespace
+
+FlopsReport trainingFlops(const ModelSpec& m, const TrainingConfig& t, Explain explain)
+{
+    FlopsReport r;
+    const ModelForwardFlops f = modelForwardFlops(m, t);
+    const double fwd_per_token = f.fwd_layers + f.logits + f.mtp;
+    r.model_flops_per_step = 3 * f.tokens * fwd_per_token;
+    r.attention_score_flops_per_step = 3 * f.tokens * f.fwd_scores;
+    r.forward_flops_per_token_layer = f.dense.total();
+
+    const double extra = recomputeFlops(m, t, f);
+    const double skipped = skippedScoreFlops(t, f);
+    r.hardware_flops_per_step = r.model_flops_per_step + extra - skipped;
+    r.convention = "Megatron generalised (2024): matmul FLOPs, full non-causal attention, backward = 2×forward; "
+                   "= Narayanan 2021 eq. 3 for GPT";
+    if (explain == Explain::NumbersOnly)
+        return r;
+    addFlopsTerms(r, m, t, f, extra, skipped);
     return r;
 }
 

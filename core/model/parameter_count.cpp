@@ -114,41 +114,31 @@ Term attentionTerm(const ModelSpec& m, const LayerParams& layer, const char* src
             subst,
             m.mla ? "DeepSeek-V2 §2.1 eq. 9–18 (MLA); Megatron-LM multi_latent_attention.py" : src};
 }
-} // namespace
 
-ParamCounts countParameters(const ModelSpec& m, Explain explain)
+// An MoE layer: the dense layer's attention and norms, shared experts, routed experts, router.
+LayerParams moeLayerParams(const ModelSpec& m, const LayerParams& dense_layer)
 {
-    ParamCounts c;
     const std::int64_t h = m.hidden;
-    c.dense_layer.attention = attentionParams(m);
-    c.dense_layer.attention_replicated = attentionReplicatedParams(m);
-    c.dense_layer.dense_mlp = mlpParams(m, m.ffn_hidden);
-    // Two norms per layer (before attention, before the MLP); a parallel block has one; post
-    // norms (Gemma 2/3) add one after attention and one after the MLP.
-    c.dense_layer.norms = ((m.parallel_block ? 1 : 2) + (m.post_norms ? 2 : 0)) * normParams(m);
+    const MoeSpec& e = *m.moe;
+    const std::int64_t shared_f = e.shared_ffn_hidden > 0 ? e.shared_ffn_hidden : e.ffn_hidden;
+    LayerParams moe_layer;
+    moe_layer.attention = dense_layer.attention;
+    moe_layer.attention_replicated = dense_layer.attention_replicated;
+    moe_layer.norms = dense_layer.norms;
+    moe_layer.dense_mlp = e.shared_experts * mlpParams(m, shared_f);
+    moe_layer.routed_experts = e.experts * mlpParams(m, e.ffn_hidden);
+    moe_layer.active_experts = e.top_k * mlpParams(m, e.ffn_hidden);
+    // The router h×E, with a bias where every linear layer has one (GPT-OSS), the per-expert
+    // routing bias (DeepSeek-V3) and the shared experts' gate h×1 (Qwen2-MoE).
+    moe_layer.router
+        = h * e.experts + (m.bias ? e.experts : 0) + (e.expert_bias ? e.experts : 0) + (e.shared_expert_gate ? h : 0);
+    return moe_layer;
+}
 
-    c.moe_layers = m.moe ? m.moeLayerCount() : 0;
-    c.dense_layers = m.layers - c.moe_layers;
-    if (m.moe && c.moe_layers > 0) {
-        const MoeSpec& e = *m.moe;
-        const std::int64_t shared_f = e.shared_ffn_hidden > 0 ? e.shared_ffn_hidden : e.ffn_hidden;
-        c.moe_layer.attention = c.dense_layer.attention;
-        c.moe_layer.attention_replicated = c.dense_layer.attention_replicated;
-        c.moe_layer.norms = c.dense_layer.norms;
-        c.moe_layer.dense_mlp = e.shared_experts * mlpParams(m, shared_f);
-        c.moe_layer.routed_experts = e.experts * mlpParams(m, e.ffn_hidden);
-        c.moe_layer.active_experts = e.top_k * mlpParams(m, e.ffn_hidden);
-        // The router h×E, with a bias where every linear layer has one (GPT-OSS), the per-expert
-        // routing bias (DeepSeek-V3) and the shared experts' gate h×1 (Qwen2-MoE).
-        c.moe_layer.router = h * e.experts + (m.bias ? e.experts : 0) + (e.expert_bias ? e.experts : 0)
-            + (e.shared_expert_gate ? h : 0);
-    }
-
-    c.word_embedding = m.vocab * h;
-    c.position_embedding = m.position == PositionKind::Learned ? m.max_positions * h : 0;
-    c.output_layer = m.tied_embeddings ? 0 : m.vocab * h;
-    c.final_norm = normParams(m);
-
+// Fills the MTP module counts of `c`; returns the parameters one token touches in one module.
+std::int64_t countMtpModule(ParamCounts& c, const ModelSpec& m)
+{
+    const std::int64_t h = m.hidden;
     // Multi-token prediction (DeepSeek-V3 §2.2.1): each module has its own norms of the hidden
     // state and of the next token's embedding (hnorm, enorm), a projection M of their
     // concatenation 2h → h (eh_proj), one transformer layer like the model's last one, and a final
@@ -160,16 +150,14 @@ ParamCounts countParameters(const ModelSpec& m, Explain explain)
         c.mtp_norms = 3 * normParams(m);
         c.mtp_module = c.mtp_norms + c.mtp_projection + mtp_layer.total();
     }
-    const std::int64_t mtp_active = m.mtp_modules > 0 ? c.mtp_norms + c.mtp_projection + mtp_layer.activePerToken() : 0;
+    return m.mtp_modules > 0 ? c.mtp_norms + c.mtp_projection + mtp_layer.activePerToken() : 0;
+}
 
-    const std::int64_t outside_layers = c.word_embedding + c.position_embedding + c.output_layer + c.final_norm;
-    c.total = c.dense_layers * c.dense_layer.total() + c.moe_layers * c.moe_layer.total() + outside_layers
-        + m.mtp_modules * c.mtp_module;
-    c.active = c.dense_layers * c.dense_layer.activePerToken() + c.moe_layers * c.moe_layer.activePerToken()
-        + outside_layers + m.mtp_modules * mtp_active;
-    if (explain == Explain::NumbersOnly)
-        return c;
-
+// The terms behind the counts; `outside_layers` are the embeddings, output layer and final norm.
+void addParamTerms(ParamCounts& c, const ModelSpec& m, std::int64_t outside_layers)
+{
+    const std::int64_t h = m.hidden;
+    const LayerParams& mtp_layer = c.moe_layers > 0 ? c.moe_layer : c.dense_layer;
     const char* src = "Megatron-LM theoretical_memory_usage.py (parameter count); Llama/Mixtral configs";
     const std::string mlp_formula = m.mlp == MlpKind::SwiGlu ? "3·h·f" : "2·h·f";
     c.terms.push_back(attentionTerm(m, c.dense_layer, src));
@@ -200,6 +188,40 @@ ParamCounts countParameters(const ModelSpec& m, Explain explain)
                        src});
     c.terms.push_back({"params.active", double(c.active), "params",
                        "as total, with top_k of E routed experts per MoE layer", num(c.active), src});
+}
+} // namespace
+
+ParamCounts countParameters(const ModelSpec& m, Explain explain)
+{
+    ParamCounts c;
+    const std::int64_t h = m.hidden;
+    c.dense_layer.attention = attentionParams(m);
+    c.dense_layer.attention_replicated = attentionReplicatedParams(m);
+    c.dense_layer.dense_mlp = mlpParams(m, m.ffn_hidden);
+    // Two norms per layer (before attention, before the MLP); a parallel block has one; post
+    // norms (Gemma 2/3) add one after attention and one after the MLP.
+    c.dense_layer.norms = ((m.parallel_block ? 1 : 2) + (m.post_norms ? 2 : 0)) * normParams(m);
+
+    c.moe_layers = m.moe ? m.moeLayerCount() : 0;
+    c.dense_layers = m.layers - c.moe_layers;
+    if (m.moe && c.moe_layers > 0)
+        c.moe_layer = moeLayerParams(m, c.dense_layer);
+
+    c.word_embedding = m.vocab * h;
+    c.position_embedding = m.position == PositionKind::Learned ? m.max_positions * h : 0;
+    c.output_layer = m.tied_embeddings ? 0 : m.vocab * h;
+    c.final_norm = normParams(m);
+
+    const std::int64_t mtp_active = countMtpModule(c, m);
+
+    const std::int64_t outside_layers = c.word_embedding + c.position_embedding + c.output_layer + c.final_norm;
+    c.total = c.dense_layers * c.dense_layer.total() + c.moe_layers * c.moe_layer.total() + outside_layers
+        + m.mtp_modules * c.mtp_module;
+    c.active = c.dense_layers * c.dense_layer.activePerToken() + c.moe_layers * c.moe_layer.activePerToken()
+        + outside_layers + m.mtp_modules * mtp_active;
+    if (explain == Explain::NumbersOnly)
+        return c;
+    addParamTerms(c, m, outside_layers);
     return c;
 }
 

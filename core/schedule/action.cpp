@@ -24,13 +24,6 @@ std::string toString(const Action& a)
 
 int PipelineSchedule::chunkOfStage(int stage) const { return stage / ranks; }
 
-bool PipelineSchedule::isFirstStage(int stage) const { return stage == 0 || (bidirectional() && stage == ranks); }
-
-bool PipelineSchedule::isLastStage(int stage) const
-{
-    return stage == stages() - 1 || (bidirectional() && stage == ranks - 1);
-}
-
 bool PipelineSchedule::carries(int stage, int microbatch) const
 {
     if (!bidirectional())

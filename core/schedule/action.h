@@ -31,6 +31,19 @@ struct Action {
 };
 std::string toString(const Action& a); // "0F1", "(0F3;7B2)"
 
+// Where a schedule's stages sit and where microbatches enter and leave, read once from its row:
+// the one definition behind PipelineSchedule's questions, and the form the simulator keeps (it
+// asks for every op).
+struct StageLayout {
+    int ranks = 1, stages = 1;
+    bool bidirectional = false, mirrored = false;
+    // Where a microbatch enters and leaves: stages 0 and stages − 1, and for DualPipe also the
+    // reverse direction's p and the forward direction's p − 1.
+    bool isFirst(int stage) const { return stage == 0 || (bidirectional && stage == ranks); }
+    bool isLast(int stage) const { return stage == stages - 1 || (bidirectional && stage == ranks - 1); }
+    int rankOf(int stage) const { return rankOfVirtualStage(stage, ranks, mirrored); }
+};
+
 struct PipelineSchedule {
     ScheduleKind kind = ScheduleKind::OneFOneB;
     int ranks = 1; // pipeline ranks (PP)
@@ -41,12 +54,11 @@ struct PipelineSchedule {
     int stages() const { return ranks * chunks; }
     bool vShape() const { return isVShape(kind); }
     bool bidirectional() const { return isBidirectional(kind); }
-    int rankOfStage(int stage) const { return rankOfVirtualStage(stage, ranks, mirroredPlacement(kind)); }
+    StageLayout layout() const { return {ranks, stages(), bidirectional(), mirroredPlacement(kind)}; }
+    int rankOfStage(int stage) const { return layout().rankOf(stage); }
     int chunkOfStage(int stage) const;
-    // Where a microbatch enters and leaves: stages 0 and stages() − 1, and for DualPipe also the
-    // reverse direction's p and the forward direction's p − 1.
-    bool isFirstStage(int stage) const;
-    bool isLastStage(int stage) const;
+    bool isFirstStage(int stage) const { return layout().isFirst(stage); }
+    bool isLastStage(int stage) const { return layout().isLast(stage); }
     // Whether the microbatch passes through the stage: all of them, except in DualPipe, where
     // microbatches [0, m/2) take the forward direction (stages 0…p−1) and [m/2, m) the reverse.
     bool carries(int stage, int microbatch) const;

@@ -253,12 +253,9 @@ std::vector<Found> fitMemory(const Scenario& base, const Estimate& est, const Ou
     return found;
 }
 
-} // namespace
-
-AdviceList advise(const Scenario& sc, const Estimate& est, const AdviceOptions& options)
+// Each problem once: errors first, then memory, then the rest, in the estimate's order.
+std::vector<const Diagnostic*> orderedProblems(const Estimate& est)
 {
-    AdviceList out;
-    // Each problem once: errors first, then memory, then the rest, in the estimate's order.
     std::vector<const Diagnostic*> problems;
     for (int pass = 0; pass < 3; ++pass)
         for (const Diagnostic& d : est.diagnostics) {
@@ -273,68 +270,98 @@ AdviceList advise(const Scenario& sc, const Estimate& est, const AdviceOptions& 
             if (std::none_of(problems.begin(), problems.end(), [&](const Diagnostic* x) { return x->code == d.code; }))
                 problems.push_back(&d);
         }
+    return problems;
+}
+
+// Bounded work: a pipeline of thousands of stages costs more per evaluation.
+int evaluationBudget(const Estimate& est, const AdviceOptions& options)
+{
+    const long long stages = std::max<long long>(1, (long long)est.memory.stages.size());
+    return stages <= 1024
+        ? options.max_evaluations
+        : std::min<int>(options.max_evaluations, std::max<long long>(4, options.max_evaluations * 1024 / stages));
+}
+
+// What the advice for a problem aims at.
+Goal goalOf(const Diagnostic& problem)
+{
+    const std::string& code = problem.code;
+    Goal goal = Goal::Remove;
+    if (code == "out_of_memory")
+        goal = Goal::Fit;
+    else if (code == "large_bubble" || (code == "microbatches_lt_pp" && problem.severity == Severity::Warning))
+        goal = Goal::Bubble;
+    else if (code == "exposed_comm_high")
+        goal = Goal::Exposed;
+    return goal;
+}
+
+// The layout moves for a goal other than Fit that are accepted, each candidate once.
+std::vector<Found> acceptedMoves(Goal goal, const std::string& code, const Scenario& sc, const Estimate& est,
+                                 const Outcome& base, long long m, Evaluator& ev)
+{
+    std::vector<Found> found;
+    std::vector<Scenario> moves = goal == Goal::Bubble ? bubbleMoves(sc, m)
+        : goal == Goal::Exposed                        ? exposedMoves(sc, est, m)
+                                                       : ruleFixes(code, sc, m);
+    for (const Scenario& s : moves) {
+        const std::optional<Candidate> c = candidateOf(sc, s);
+        if (!c || std::any_of(found.begin(), found.end(), [&](const Found& f) { return f.candidate.key == c->key; }))
+            continue;
+        const Outcome* o = ev.run(*c);
+        if (o && accepts(goal, code, base, *o))
+            found.push_back({*c, *o});
+    }
+    return found;
+}
+
+// Different moves first: the best of each set of changed fields (ZeRO-1, then TP, not
+// ZeRO-1, 2 and 3), then the next best.
+std::vector<const Found*> chooseVaried(const std::vector<Found>& found, std::size_t per_problem)
+{
+    std::vector<const Found*> chosen;
+    std::set<std::string> kinds;
+    for (int pass = 0; pass < 2; ++pass)
+        for (const Found& f : found) {
+            if (chosen.size() >= per_problem)
+                break;
+            std::string kind;
+            for (const AdviceChange& c : f.candidate.changes)
+                kind += c.path + ";";
+            if (std::find(chosen.begin(), chosen.end(), &f) != chosen.end()
+                || (pass == 0 && !kinds.insert(kind).second))
+                continue;
+            chosen.push_back(&f);
+        }
+    return chosen;
+}
+
+} // namespace
+
+AdviceList advise(const Scenario& sc, const Estimate& est, const AdviceOptions& options)
+{
+    AdviceList out;
+    const std::vector<const Diagnostic*> problems = orderedProblems(est);
     if (problems.empty())
         return out;
 
-    // Bounded work: a pipeline of thousands of stages costs more per evaluation.
-    const long long stages = std::max<long long>(1, (long long)est.memory.stages.size());
-    const int budget = stages <= 1024
-        ? options.max_evaluations
-        : std::min<int>(options.max_evaluations, std::max<long long>(4, options.max_evaluations * 1024 / stages));
+    const int budget = evaluationBudget(est, options);
     Evaluator ev(budget, options.cancelled);
     const Outcome base = summarize(est);
     const long long m = std::max(1LL, est.microbatches);
 
     for (std::size_t i = 0; i < problems.size(); ++i) {
         const std::string& code = problems[i]->code;
-        Goal goal = Goal::Remove;
-        if (code == "out_of_memory")
-            goal = Goal::Fit;
-        else if (code == "large_bubble" || (code == "microbatches_lt_pp" && problems[i]->severity == Severity::Warning))
-            goal = Goal::Bubble;
-        else if (code == "exposed_comm_high")
-            goal = Goal::Exposed;
+        const Goal goal = goalOf(*problems[i]);
 
         // What the problems after this one need at least (a few each).
         const int reserve = 4 * int(problems.size() - i - 1);
         ev.limit(std::max(ev.used(), budget - reserve));
-        std::vector<Found> found;
-        if (goal == Goal::Fit) {
-            found = fitMemory(sc, est, base, m, ev, options.per_problem);
-        } else {
-            std::vector<Scenario> moves = goal == Goal::Bubble ? bubbleMoves(sc, m)
-                : goal == Goal::Exposed                        ? exposedMoves(sc, est, m)
-                                                               : ruleFixes(code, sc, m);
-            for (const Scenario& s : moves) {
-                const std::optional<Candidate> c = candidateOf(sc, s);
-                if (!c || std::any_of(found.begin(), found.end(), [&](const Found& f) {
-                        return f.candidate.key == c->key;
-                    }))
-                    continue;
-                const Outcome* o = ev.run(*c);
-                if (o && accepts(goal, code, base, *o))
-                    found.push_back({*c, *o});
-            }
-        }
+        std::vector<Found> found = goal == Goal::Fit ? fitMemory(sc, est, base, m, ev, options.per_problem)
+                                                     : acceptedMoves(goal, code, sc, est, base, m, ev);
         ev.limit(budget);
         rank(goal, found);
-        // Different moves first: the best of each set of changed fields (ZeRO-1, then TP, not
-        // ZeRO-1, 2 and 3), then the next best.
-        std::vector<const Found*> chosen;
-        std::set<std::string> kinds;
-        for (int pass = 0; pass < 2; ++pass)
-            for (const Found& f : found) {
-                if (chosen.size() >= options.per_problem)
-                    break;
-                std::string kind;
-                for (const AdviceChange& c : f.candidate.changes)
-                    kind += c.path + ";";
-                if (std::find(chosen.begin(), chosen.end(), &f) != chosen.end()
-                    || (pass == 0 && !kinds.insert(kind).second))
-                    continue;
-                chosen.push_back(&f);
-            }
-        for (const Found* f : chosen)
+        for (const Found* f : chooseVaried(found, options.per_problem))
             out.items.push_back(make(code, goal, f->candidate, base, f->outcome));
         if (ev.stopped())
             break;

@@ -272,132 +272,189 @@ std::vector<Scenario> exposedMoves(const Scenario& base, const Estimate& est, lo
     return out;
 }
 
+namespace {
+
+// The fixes for one problem, built in `s`: each push keeps `s` when it is a fix, then starts
+// `s` over from the base.
+struct Fixes {
+    const Scenario& base;
+    Scenario s;
+    std::vector<Scenario> out;
+    void push(bool ok)
+    {
+        if (ok)
+            out.push_back(s);
+        s = base;
+    }
+};
+
+// gpu_count_mismatch: the DP the cluster's nodes hold, or else the nearest DPs below and above
+// that fill whole nodes.
+void gpuCountFixes(Fixes& f, long long m)
+{
+    const Scenario& base = f.base;
+    const ParallelConfig& p = base.parallel;
+    Scenario& s = f.s;
+    const long long mb = base.training.micro_batch;
+    const long long per_replica = p.replicaGpus();
+    const int per_node = std::max(1, base.cluster.gpus_per_node);
+    if (base.cluster.nodes > 0) {
+        const long long have = (long long)base.cluster.nodes * per_node;
+        if (have % per_replica == 0) {
+            s.parallel.dp = int(have / per_replica);
+            s.training.global_batch = m * mb * s.parallel.dp; // the microbatch count stays (the DP knob)
+            f.push(true);
+        }
+    } else {
+        for (long long dp = p.dp - 1; dp >= 1; --dp)
+            if (per_replica * dp % per_node == 0) {
+                s.parallel.dp = int(dp);
+                f.push(keepBatch(s, m));
+                break;
+            }
+        for (long long dp = p.dp + 1; dp <= 2LL * p.dp + per_node; ++dp)
+            if (per_replica * dp % per_node == 0) {
+                s.parallel.dp = int(dp);
+                s.training.global_batch = m * mb * dp;
+                f.push(true);
+                break;
+            }
+    }
+}
+
+// The nearest TP below that splits the heads and leaves a whole DP.
+void tpHeadsFixes(Fixes& f, long long m)
+{
+    for (long long v = f.base.parallel.tp - 1; v >= 1; --v)
+        if (tpSplitsHeads(f.base, v) && setTp(f.s, v, m)) {
+            f.push(true);
+            break;
+        } else {
+            f.s = f.base;
+        }
+}
+
+// The nearest PP below and above that divides the layers and leaves a whole DP.
+void ppLayersFixes(Fixes& f, long long m)
+{
+    const ParallelConfig& p = f.base.parallel;
+    const ModelSpec& model = f.base.model;
+    for (long long v = std::min<long long>(p.pp - 1, model.layers); v >= 1; --v)
+        if (model.layers % v == 0 && setPp(f.s, v, m)) {
+            f.push(true);
+            break;
+        } else {
+            f.s = f.base;
+        }
+    for (long long v = p.pp + 1; v <= model.layers; ++v)
+        if (model.layers % v == 0 && setPp(f.s, v, m)) {
+            f.push(true);
+            break;
+        } else {
+            f.s = f.base;
+        }
+}
+
+// vpp_not_divisible: the smallest VPP that splits the layers, or a schedule without virtual stages.
+void vppFixes(Fixes& f)
+{
+    const ParallelConfig& p = f.base.parallel;
+    Scenario& s = f.s;
+    if (p.schedule == ScheduleKind::Interleaved)
+        for (int v = 2; v <= 16; ++v)
+            if (f.base.model.layers % ((long long)p.pp * v) == 0) {
+                s.parallel.vpp = v;
+                f.push(true);
+                break;
+            }
+    s.parallel.schedule = p.schedule == ScheduleKind::Interleaved || mirroredPlacement(p.schedule)
+        ? ScheduleKind::OneFOneB
+        : p.schedule;
+    s.parallel.vpp = 1;
+    f.push(true);
+}
+
+// ep_invalid: the nearest EP below that divides the experts and the stage's GPUs.
+void epFixes(Fixes& f)
+{
+    const ParallelConfig& p = f.base.parallel;
+    const int experts = f.base.model.moe ? f.base.model.moe->experts : 1;
+    const long long stage_gpus = (long long)p.tp * p.cp * p.dp;
+    for (long long v = p.ep - 1; v >= 1; --v)
+        if (experts % v == 0 && stage_gpus % (v * p.expertTp()) == 0) {
+            f.s.parallel.ep = int(v);
+            f.push(true);
+            break;
+        }
+}
+
+// cp_not_divisible: the nearest CP below that splits the sequence and leaves a whole DP.
+void cpFixes(Fixes& f, long long m)
+{
+    for (long long v = f.base.parallel.cp - 1; v >= 1; --v)
+        if (setCp(f.s, v, m)) {
+            f.push(true);
+            break;
+        } else {
+            f.s = f.base;
+        }
+}
+
+} // namespace
+
 // Fixes for the configuration's own rules (the diagnostic's suggestion, made concrete).
 std::vector<Scenario> ruleFixes(const std::string& code, const Scenario& base, long long m)
 {
     const ParallelConfig& p = base.parallel;
     const ModelSpec& model = base.model;
     const long long mb = base.training.micro_batch, per_step = mb * p.dp;
-    std::vector<Scenario> out;
-    Scenario s = base;
-    const auto push = [&](bool ok) {
-        if (ok)
-            out.push_back(s);
-        s = base;
-    };
+    Fixes f{base, base, {}};
+    Scenario& s = f.s;
     if (code == "gpu_count_mismatch") {
-        const long long per_replica = p.replicaGpus();
-        const int per_node = std::max(1, base.cluster.gpus_per_node);
-        if (base.cluster.nodes > 0) {
-            const long long have = (long long)base.cluster.nodes * per_node;
-            if (have % per_replica == 0) {
-                s.parallel.dp = int(have / per_replica);
-                s.training.global_batch = m * mb * s.parallel.dp; // the microbatch count stays (the DP knob)
-                push(true);
-            }
-        } else {
-            for (long long dp = p.dp - 1; dp >= 1; --dp)
-                if (per_replica * dp % per_node == 0) {
-                    s.parallel.dp = int(dp);
-                    push(keepBatch(s, m));
-                    break;
-                }
-            for (long long dp = p.dp + 1; dp <= 2LL * p.dp + per_node; ++dp)
-                if (per_replica * dp % per_node == 0) {
-                    s.parallel.dp = int(dp);
-                    s.training.global_batch = m * mb * dp;
-                    push(true);
-                    break;
-                }
-        }
+        gpuCountFixes(f, m);
     } else if (code == "heads_not_divisible_by_tp" || code == "kv_heads_not_divisible_by_tp") {
-        // The nearest TP below that splits the heads and leaves a whole DP.
-        for (long long v = p.tp - 1; v >= 1; --v)
-            if (tpSplitsHeads(base, v) && setTp(s, v, m)) {
-                push(true);
-                break;
-            } else {
-                s = base;
-            }
+        tpHeadsFixes(f, m);
     } else if (code == "pp_exceeds_layers" || code == "layers_not_divisible_by_pp") {
-        // The nearest PP below and above that divides the layers and leaves a whole DP.
-        for (long long v = std::min<long long>(p.pp - 1, model.layers); v >= 1; --v)
-            if (model.layers % v == 0 && setPp(s, v, m)) {
-                push(true);
-                break;
-            } else {
-                s = base;
-            }
-        for (long long v = p.pp + 1; v <= model.layers; ++v)
-            if (model.layers % v == 0 && setPp(s, v, m)) {
-                push(true);
-                break;
-            } else {
-                s = base;
-            }
+        ppLayersFixes(f, m);
     } else if (code == "vpp_not_divisible") {
-        if (p.schedule == ScheduleKind::Interleaved)
-            for (int v = 2; v <= 16; ++v)
-                if (model.layers % ((long long)p.pp * v) == 0) {
-                    s.parallel.vpp = v;
-                    push(true);
-                    break;
-                }
-        s.parallel.schedule = p.schedule == ScheduleKind::Interleaved || mirroredPlacement(p.schedule)
-            ? ScheduleKind::OneFOneB
-            : p.schedule;
-        s.parallel.vpp = 1;
-        push(true);
+        vppFixes(f);
     } else if (code == "batch_not_divisible") {
         s.training.global_batch = std::max(per_step, base.training.global_batch / per_step * per_step);
-        push(per_step > 0);
+        f.push(per_step > 0);
         s.training.global_batch = (base.training.global_batch / std::max(1LL, per_step) + 1) * per_step;
-        push(per_step > 0);
+        f.push(per_step > 0);
     } else if (code == "interleaved_needs_microbatch_multiple") {
         s.training.global_batch = (m / p.pp + 1) * p.pp * per_step;
-        push(true);
+        f.push(true);
         s.parallel.schedule = ScheduleKind::OneFOneB;
         s.parallel.vpp = 1;
-        push(true);
+        f.push(true);
     } else if (code == "microbatches_lt_pp") { // the error: DualPipe(V) needs 2·PP microbatches (DualPipe: even)
         s.training.global_batch
             = std::max(2LL * p.pp, p.schedule == ScheduleKind::DualPipe ? m + m % 2 : 0LL) * per_step;
-        push(true);
+        f.push(true);
     } else if (code == "dualpipe_needs_even_pp") {
         for (long long v : {(long long)p.pp + 1, (long long)p.pp - 1})
-            push(v >= 2 && setPp(s, v, m));
+            f.push(v >= 2 && setPp(s, v, m));
         s.parallel.schedule = ScheduleKind::DualPipeV;
-        push(true);
+        f.push(true);
     } else if (code == "ep_invalid") {
-        const int experts = model.moe ? model.moe->experts : 1;
-        const long long stage_gpus = (long long)p.tp * p.cp * p.dp;
-        for (long long v = p.ep - 1; v >= 1; --v)
-            if (experts % v == 0 && stage_gpus % (v * p.expertTp()) == 0) {
-                s.parallel.ep = int(v);
-                push(true);
-                break;
-            }
+        epFixes(f);
     } else if (code == "sp_requires_tp") {
         s.parallel.sequence_parallel = false;
-        push(true);
+        f.push(true);
     } else if (code == "cp_not_divisible") {
-        for (long long v = p.cp - 1; v >= 1; --v)
-            if (setCp(s, v, m)) {
-                push(true);
-                break;
-            } else {
-                s = base;
-            }
+        cpFixes(f, m);
     } else if (code == "seq_exceeds_positions") {
         s.training.seq_len = model.max_positions;
-        push(model.max_positions > 0);
+        f.push(model.max_positions > 0);
     } else if (code == "zero_with_pp") {
         s.parallel.zero = 1;
-        push(true);
+        f.push(true);
     } else if (code == "tp_spans_nodes") {
-        out = tpIntoNodeMoves(base, m);
+        f.out = tpIntoNodeMoves(base, m);
     }
-    return out;
+    return std::move(f.out);
 }
 
 } // namespace parascope::advice_detail

@@ -151,6 +151,119 @@ std::array<long long, 6> complexity(const SearchRow& r)
 // reached by different layouts.
 bool tie(double a, double b) { return std::fabs(a - b) <= 1e-9 * std::max(std::fabs(a), std::fabs(b)); }
 
+// One row per candidate, with whether it ran without errors and whether its layout is sound.
+struct Evaluated {
+    std::vector<SearchRow> rows;
+    std::vector<char> ok;
+    std::vector<char> layout_ok; // no error but running out of memory
+};
+
+// Row `i` from its candidate's estimate; touches only index `i`, so threads need no lock.
+void recordRow(Evaluated& ev, std::size_t i, const Strategy& candidate, const Estimate& e)
+{
+    SearchRow& row = ev.rows[i];
+    row.index = i;
+    row.parallel = candidate.parallel;
+    row.training = candidate.training;
+    row.step_s = e.time.step_s;
+    row.tokens_per_s = e.throughput.tokens_per_s;
+    row.mfu = e.throughput.mfu;
+    row.peak_bytes = e.memory.peak_bytes;
+    row.bubble_fraction = e.time.bubble_fraction;
+    row.fits = e.memory.fits;
+    ev.ok[i] = !e.hasErrors();
+    ev.layout_ok[i] = std::none_of(e.diagnostics.begin(), e.diagnostics.end(), [](const Diagnostic& d) {
+        return d.severity == Severity::Error && d.code != "out_of_memory";
+    });
+}
+
+// Evaluates the candidates on a pool of threads; sets r.cancelled and r.evaluated.
+Evaluated evaluateAll(const Scenario& base, const SearchOptions& o, const std::vector<Strategy>& candidates,
+                      SearchResult& r)
+{
+    Evaluated ev{std::vector<SearchRow>(candidates.size()), std::vector<char>(candidates.size(), 0),
+                 std::vector<char>(candidates.size(), 0)};
+    std::atomic<std::size_t> next{0}, done{0};
+    std::atomic<bool> cancel{false};
+    const int threads = std::max(1, o.threads > 0 ? o.threads : int(std::thread::hardware_concurrency()));
+    EvaluateOptions eo;
+    eo.record_timeline = false;
+    eo.simulate = o.simulate;
+    eo.explain = Explain::NumbersOnly; // rows keep numbers only
+    eo.max_simulated_ops = o.max_simulated_ops;
+    // Each candidate writes only its own row: no locks, and the outcome is independent of which
+    // thread took it. Each thread reuses one scenario (applyStrategy without the copy).
+    const Scenario start = applyStrategy(base, {base.parallel, base.training});
+    const auto evaluateNext = [&](Scenario& sc) -> bool {
+        const std::size_t i = next.fetch_add(1);
+        if (cancel || i >= candidates.size())
+            return false;
+        sc.parallel = candidates[i].parallel;
+        sc.training = candidates[i].training;
+        recordRow(ev, i, candidates[i], evaluate(sc, eo));
+        ++done;
+        return true;
+    };
+    std::vector<std::thread> pool;
+    for (int t = 1; t < threads; ++t)
+        pool.emplace_back([&] {
+            Scenario sc = start;
+            while (evaluateNext(sc)) { }
+        });
+    // The calling thread works too, and reports progress (and takes a cancel) between evaluations.
+    Scenario sc = start;
+    while (evaluateNext(sc))
+        if (o.progress && !o.progress(done.load(), candidates.size()))
+            cancel = true;
+    for (std::thread& t : pool)
+        t.join();
+    r.cancelled = cancel;
+    r.evaluated = done.load();
+    return ev;
+}
+
+// Best step per (TP, PP): cells exist for every pair enumerated, fitting or not.
+void fillCells(SearchResult& r, const std::vector<Strategy>& candidates, const Evaluated& ev)
+{
+    const std::vector<SearchRow>& rows = ev.rows;
+    for (std::size_t i = 0; i < candidates.size() && i < rows.size(); ++i) {
+        const ParallelConfig& p = candidates[i].parallel;
+        auto it = std::find_if(r.cells.begin(), r.cells.end(),
+                               [&](const SearchCell& c) { return c.tp == p.tp && c.pp == p.pp; });
+        if (it == r.cells.end()) {
+            r.cells.push_back({p.tp, p.pp, false, false, 0, 0});
+            it = r.cells.end() - 1;
+        }
+        if (ev.layout_ok[i] && rows[i].step_s > 0)
+            it->valid = true;
+        if (ev.ok[i] && rows[i].fits && rows[i].step_s > 0 && (!it->fits || rows[i].step_s < it->best_step_s)) {
+            it->fits = true;
+            it->best_step_s = rows[i].step_s;
+            it->best_tokens_per_s = rows[i].tokens_per_s;
+        }
+    }
+    std::sort(r.cells.begin(), r.cells.end(),
+              [](const SearchCell& a, const SearchCell& b) { return a.tp != b.tp ? a.tp < b.tp : a.pp < b.pp; });
+}
+
+// Pareto front in (peak memory, step time): sweep by memory, keep strictly faster steps.
+std::vector<SearchRow> paretoFront(std::vector<SearchRow> by_memory)
+{
+    std::vector<SearchRow> front;
+    std::sort(by_memory.begin(), by_memory.end(), [](const SearchRow& a, const SearchRow& b) {
+        if (a.peak_bytes != b.peak_bytes)
+            return a.peak_bytes < b.peak_bytes;
+        return a.step_s != b.step_s ? a.step_s < b.step_s : a.index < b.index;
+    });
+    double best_step = 1e300;
+    for (const SearchRow& row : by_memory)
+        if (row.step_s < best_step) {
+            front.push_back(row);
+            best_step = row.step_s;
+        }
+    return front;
+}
+
 } // namespace
 
 bool winsTie(const SearchRow& a, const SearchRow& b)
@@ -190,106 +303,22 @@ SearchResult searchStrategies(const Scenario& base, const SearchOptions& o)
     SearchResult r;
     const std::vector<Strategy> candidates = enumerateStrategies(base, o);
     r.enumerated = candidates.size();
-    std::vector<SearchRow> rows(candidates.size());
-    std::vector<char> ok(candidates.size(), 0);
-    std::vector<char> layout_ok(candidates.size(), 0); // no error but running out of memory
-    std::atomic<std::size_t> next{0}, done{0};
-    std::atomic<bool> cancel{false};
-    const int threads = std::max(1, o.threads > 0 ? o.threads : int(std::thread::hardware_concurrency()));
-    EvaluateOptions eo;
-    eo.record_timeline = false;
-    eo.simulate = o.simulate;
-    eo.explain = Explain::NumbersOnly; // rows keep numbers only
-    eo.max_simulated_ops = o.max_simulated_ops;
-    // Each candidate writes only its own row: no locks, and the outcome is independent of which
-    // thread took it. Each thread reuses one scenario (applyStrategy without the copy).
-    const Scenario start = applyStrategy(base, {base.parallel, base.training});
-    const auto evaluateNext = [&](Scenario& sc) -> bool {
-        const std::size_t i = next.fetch_add(1);
-        if (cancel || i >= candidates.size())
-            return false;
-        sc.parallel = candidates[i].parallel;
-        sc.training = candidates[i].training;
-        const Estimate e = evaluate(sc, eo);
-        SearchRow& row = rows[i];
-        row.index = i;
-        row.parallel = candidates[i].parallel;
-        row.training = candidates[i].training;
-        row.step_s = e.time.step_s;
-        row.tokens_per_s = e.throughput.tokens_per_s;
-        row.mfu = e.throughput.mfu;
-        row.peak_bytes = e.memory.peak_bytes;
-        row.bubble_fraction = e.time.bubble_fraction;
-        row.fits = e.memory.fits;
-        ok[i] = !e.hasErrors();
-        layout_ok[i] = std::none_of(e.diagnostics.begin(), e.diagnostics.end(), [](const Diagnostic& d) {
-            return d.severity == Severity::Error && d.code != "out_of_memory";
-        });
-        ++done;
-        return true;
-    };
-    std::vector<std::thread> pool;
-    for (int t = 1; t < threads; ++t)
-        pool.emplace_back([&] {
-            Scenario sc = start;
-            while (evaluateNext(sc)) { }
-        });
-    // The calling thread works too, and reports progress (and takes a cancel) between evaluations.
-    Scenario sc = start;
-    while (evaluateNext(sc))
-        if (o.progress && !o.progress(done.load(), candidates.size()))
-            cancel = true;
-    for (std::thread& t : pool)
-        t.join();
-    r.cancelled = cancel;
-    r.evaluated = done.load();
-
-    // Best step per (TP, PP): cells exist for every pair enumerated, fitting or not.
-    for (std::size_t i = 0; i < candidates.size() && i < rows.size(); ++i) {
-        const ParallelConfig& p = candidates[i].parallel;
-        auto it = std::find_if(r.cells.begin(), r.cells.end(),
-                               [&](const SearchCell& c) { return c.tp == p.tp && c.pp == p.pp; });
-        if (it == r.cells.end()) {
-            r.cells.push_back({p.tp, p.pp, false, false, 0, 0});
-            it = r.cells.end() - 1;
-        }
-        if (layout_ok[i] && rows[i].step_s > 0)
-            it->valid = true;
-        if (ok[i] && rows[i].fits && rows[i].step_s > 0 && (!it->fits || rows[i].step_s < it->best_step_s)) {
-            it->fits = true;
-            it->best_step_s = rows[i].step_s;
-            it->best_tokens_per_s = rows[i].tokens_per_s;
-        }
-    }
-    std::sort(r.cells.begin(), r.cells.end(),
-              [](const SearchCell& a, const SearchCell& b) { return a.tp != b.tp ? a.tp < b.tp : a.pp < b.pp; });
-
+    const Evaluated ev = evaluateAll(base, o, candidates, r);
+    fillCells(r, candidates, ev);
     std::vector<SearchRow> good;
-    for (std::size_t i = 0; i < rows.size(); ++i) {
-        if (!ok[i] || rows[i].step_s <= 0)
+    for (std::size_t i = 0; i < ev.rows.size(); ++i) {
+        if (!ev.ok[i] || ev.rows[i].step_s <= 0)
             continue;
         ++r.valid;
-        if (rows[i].fits) {
+        if (ev.rows[i].fits) {
             ++r.fitting;
-            good.push_back(rows[i]);
+            good.push_back(ev.rows[i]);
         }
     }
     // Deterministic order: tokens/s; ties to the lower memory, fewer GPUs, simpler layout, index.
     rankRows(good);
     r.top.assign(good.begin(), good.begin() + std::min(good.size(), o.top));
-    // Pareto front in (peak memory, step time): sweep by memory, keep strictly faster steps.
-    std::vector<SearchRow> by_memory = good;
-    std::sort(by_memory.begin(), by_memory.end(), [](const SearchRow& a, const SearchRow& b) {
-        if (a.peak_bytes != b.peak_bytes)
-            return a.peak_bytes < b.peak_bytes;
-        return a.step_s != b.step_s ? a.step_s < b.step_s : a.index < b.index;
-    });
-    double best_step = 1e300;
-    for (const SearchRow& row : by_memory)
-        if (row.step_s < best_step) {
-            r.pareto.push_back(row);
-            best_step = row.step_s;
-        }
+    r.pareto = paretoFront(good);
     r.seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
     return r;
 }

@@ -191,6 +191,50 @@ double opsPerMicrobatch(const PipelineGeometry& g)
     return double(g.ranks) * g.chunks * g.microbatchShare() * (g.split_backward ? 3 : 2) * (g.ranks > 1 ? 2 : 1);
 }
 
+// How many microbatches the simulation runs: all m when they fit max_ops ops, else fewer, whole
+// rounds of the schedule, at least 2p + step_mb (−1: the pipeline is too large to simulate).
+long long simulatedMicrobatches(ScheduleKind kind, int p, long long m, long long step_mb, double ops_per_mb,
+                                double max_ops)
+{
+    if (ops_per_mb * double(m) <= max_ops)
+        return m;
+    long long m_sim = (long long)(max_ops / ops_per_mb);
+    if (kind == ScheduleKind::Interleaved)
+        m_sim -= m_sim % p;
+    if (kind == ScheduleKind::DualPipe) // half each way (p is even, so m_sim − p stays even)
+        m_sim -= m_sim % 2;
+    const long long m_min = 2LL * p + step_mb;
+    return m_sim < m_min ? -1 : m_sim;
+}
+
+// The exposed communication of the critical rank's ops by group, scaled to all m microbatches.
+std::map<Group, double> exposureByGroup(const std::vector<Action>& actions, const OpCostModel& costs, double scale)
+{
+    std::map<Group, double> by_group;
+    for (const Action& a : actions) {
+        const StageOpCost& f = costs.stages[std::size_t(a.stage)];
+        switch (a.kind) {
+        case OpKind::Forward: addExposure(by_group, f.forward, scale); break;
+        case OpKind::Backward:
+        case OpKind::BackwardInput: addExposure(by_group, f.backward, scale); break;
+        case OpKind::BackwardWeight: break;
+        case OpKind::ForwardBackward: {
+            // Overlapped: what stays exposed is shared out in proportion.
+            const StageOpCost& b = costs.stages[std::size_t(a.b_stage)];
+            const double naive = f.forward.total() + b.backward.total();
+            const double compute
+                = (f.cost.forward_s - f.cost.forward_comm_s) + (b.cost.backward_s() - b.cost.backward_comm_s);
+            const double left = std::max(0.0, naive - compute);
+            const double k = naive > 0 ? left / naive : 0;
+            addExposure(by_group, f.forward, scale * k);
+            addExposure(by_group, b.backward, scale * k);
+            break;
+        }
+        }
+    }
+    return by_group;
+}
+
 // The numbers of the step: at most options.max_simulated_ops ops simulated, whether or not the
 // timeline is wanted, so that a scenario has one step time whatever is asked. The ops are kept
 // (record_ops) only when they fit kMaxRecordedOps.
@@ -212,19 +256,10 @@ StepSimulation simulateNumbers(const Scenario& sc, const OpCostModel& costs, lon
     // linear extrapolation of the steady state (each extra microbatch adds one period).
     const double ops_per_mb = opsPerMicrobatch(costs.geometry);
     const long long step_mb = kind == ScheduleKind::Interleaved ? p : std::max(1, p);
-    long long m_sim = m;
-    if (ops_per_mb * double(m) > max_ops) {
-        m_sim = (long long)(max_ops / ops_per_mb);
-        if (kind == ScheduleKind::Interleaved)
-            m_sim -= m_sim % p;
-        if (kind == ScheduleKind::DualPipe) // half each way (p is even, so m_sim − p stays even)
-            m_sim -= m_sim % 2;
-        const long long m_min = 2LL * p + step_mb;
-        if (m_sim < m_min)
-            return closedForm(sc, costs, m,
-                              "the pipeline is too large to simulate (" + num(ops_per_mb * double(m)) + " ops)",
-                              explain);
-    }
+    const long long m_sim = simulatedMicrobatches(kind, p, m, step_mb, ops_per_mb, max_ops);
+    if (m_sim < 0)
+        return closedForm(sc, costs, m,
+                          "the pipeline is too large to simulate (" + num(ops_per_mb * double(m)) + " ops)", explain);
     const bool record_ops = options.record_timeline && ops_per_mb * double(m_sim) <= double(kMaxRecordedOps);
     const auto schedule = generateSchedule(scheduleRequest(g, m_sim));
     Timeline tl = run(*schedule, costs, record_ops);
@@ -254,28 +289,7 @@ StepSimulation simulateNumbers(const Scenario& sc, const OpCostModel& costs, lon
         if (tl.step_end_per_rank_s[r] > tl.step_end_per_rank_s[critical])
             critical = r;
     const double scale = double(m) / double(m_sim);
-    std::map<Group, double> by_group;
-    for (const Action& a : schedule->actions[critical]) {
-        const StageOpCost& f = costs.stages[std::size_t(a.stage)];
-        switch (a.kind) {
-        case OpKind::Forward: addExposure(by_group, f.forward, scale); break;
-        case OpKind::Backward:
-        case OpKind::BackwardInput: addExposure(by_group, f.backward, scale); break;
-        case OpKind::BackwardWeight: break;
-        case OpKind::ForwardBackward: {
-            // Overlapped: what stays exposed is shared out in proportion.
-            const StageOpCost& b = costs.stages[std::size_t(a.b_stage)];
-            const double naive = f.forward.total() + b.backward.total();
-            const double compute
-                = (f.cost.forward_s - f.cost.forward_comm_s) + (b.cost.backward_s() - b.cost.backward_comm_s);
-            const double left = std::max(0.0, naive - compute);
-            const double k = naive > 0 ? left / naive : 0;
-            addExposure(by_group, f.forward, scale * k);
-            addExposure(by_group, b.backward, scale * k);
-            break;
-        }
-        }
-    }
+    const std::map<Group, double> by_group = exposureByGroup(schedule->actions[critical], costs, scale);
     out.time.critical_rank = critical;
     out.inflight = tl.peak_inflight;
     if (m_sim < m && kind == ScheduleKind::GPipe)

@@ -82,6 +82,86 @@ bool paintVector(QCustomPlot* plot, QPaintDevice* device, int w, int h)
     return true;
 }
 
+// The slide's context: the title line above the chart, the footer (wrapped) below it. Returns
+// the elements added, for the caller to take out again.
+std::vector<QCPTextElement*> addContext(QCustomPlot* plot, const ExportRequest& request)
+{
+    std::vector<QCPTextElement*> added;
+    const auto addText = [&](const QString& text, bool top) {
+        if (text.isEmpty())
+            return;
+        QFont f = plot->font();
+        f.setPointSize(std::max(6, plot->font().pointSize() - (top ? 0 : 1)));
+        auto* element = new QCPTextElement(plot, text, f);
+        element->setTextFlags(top ? Qt::AlignCenter : Qt::AlignLeft | Qt::AlignVCenter);
+        element->setTextColor(top ? Qt::black : QColor(60, 60, 60));
+        QCPLayoutGrid* grid = plot->plotLayout();
+        if (top)
+            grid->insertRow(0);
+        const int row = top ? 0 : grid->rowCount();
+        grid->addElement(row, 0, element);
+        grid->setRowStretchFactor(row, 0.001);
+        added.push_back(element);
+    };
+    addText(request.title_line, true);
+    const QFontMetrics footer_fm(plot->font());
+    addText(wrapText(request.footer, footer_fm, request.size.width() - 24), false);
+    return added;
+}
+
+// The chart as SVG into `buffer` (which writes `bytes`), its text then outlined in `bytes`.
+// Returns why it failed, or "".
+QString renderSvg(QCustomPlot* plot, QBuffer& buffer, QByteArray& bytes, QSize size)
+{
+    QString error;
+    QSvgGenerator gen;
+    gen.setOutputDevice(&buffer);
+    gen.setSize(size);
+    gen.setViewBox(QRect(QPoint(0, 0), size));
+    // Fonts at the chart's own resolution: a 10 pt label is as many pixels as in the PNG.
+    gen.setResolution(plot->logicalDpiX());
+    gen.setTitle(QStringLiteral("ParaScope"));
+    if (!paintVector(plot, &gen, size.width(), size.height()))
+        error = QCoreApplication::translate("ChartExport", "the SVG painter could not start");
+    // Text as glyph outlines: the slide machine may not have the fonts (Chinese above all).
+    if (error.isEmpty()) {
+        buffer.close();
+        QString why;
+        bytes = outlineSvgText(bytes, &why);
+        if (bytes.isEmpty())
+            error = QCoreApplication::translate("ChartExport", "outlining the SVG's text failed: %1").arg(why);
+    }
+    return error;
+}
+
+// The chart as a one-page PDF into `buffer`. Returns why it failed, or "".
+QString renderPdf(QCustomPlot* plot, QBuffer& buffer, QSize size)
+{
+    const int w = size.width(), h = size.height();
+    QPdfWriter pdf(&buffer);
+    pdf.setCreator(QStringLiteral("ParaScope"));
+    pdf.setTitle(QStringLiteral("ParaScope"));
+    // One device unit per chart pixel at the chart's own resolution, so that fonts keep
+    // their size relative to the drawing (as in the PNG); the page is w × h pixels at that dpi.
+    const int dpi = plot->logicalDpiX();
+    pdf.setResolution(dpi);
+    pdf.setPageLayout(QPageLayout(
+        QPageSize(QSizeF(w * 72.0 / dpi, h * 72.0 / dpi), QPageSize::Point, QString(), QPageSize::ExactMatch),
+        QPageLayout::Portrait, QMarginsF(0, 0, 0, 0)));
+    if (!paintVector(plot, &pdf, w, h))
+        return QCoreApplication::translate("ChartExport", "the PDF painter could not start");
+    return {};
+}
+
+// The chart as a PNG at the request's scale into `buffer`. Returns why it failed, or "".
+QString renderPng(QCustomPlot* plot, QBuffer& buffer, const ExportRequest& request, const QString& suffix)
+{
+    const QPixmap pixmap = plot->toPixmap(request.size.width(), request.size.height(), request.scale);
+    if (pixmap.isNull() || !pixmap.save(&buffer, "PNG"))
+        return QCoreApplication::translate("ChartExport", "rendering the %1 failed").arg(suffix.toUpper());
+    return {};
+}
+
 } // namespace
 
 QString simplifiedChineseFamily()
@@ -105,7 +185,6 @@ QString exportChart(QCustomPlot* plot, const ExportRequest& request,
         return e;
     const QString file = withExtension(request.file);
     const QString suffix = QFileInfo(file).suffix().toLower();
-    const int w = request.size.width(), h = request.size.height();
     if (const QString e = checkExportSize(request.size, request.scale, suffix == QLatin1String("png")); !e.isEmpty())
         return e;
     const QFileInfo dir(QFileInfo(file).absolutePath());
@@ -121,69 +200,20 @@ QString exportChart(QCustomPlot* plot, const ExportRequest& request,
     }
     setTheme(slideTheme(request.size));
     // The context above, the notes below; taken out again after rendering.
-    std::vector<QCPTextElement*> added;
-    const auto addText = [&](const QString& text, bool top) {
-        if (text.isEmpty())
-            return;
-        QFont f = plot->font();
-        f.setPointSize(std::max(6, plot->font().pointSize() - (top ? 0 : 1)));
-        auto* element = new QCPTextElement(plot, text, f);
-        element->setTextFlags(top ? Qt::AlignCenter : Qt::AlignLeft | Qt::AlignVCenter);
-        element->setTextColor(top ? Qt::black : QColor(60, 60, 60));
-        QCPLayoutGrid* grid = plot->plotLayout();
-        if (top)
-            grid->insertRow(0);
-        const int row = top ? 0 : grid->rowCount();
-        grid->addElement(row, 0, element);
-        grid->setRowStretchFactor(row, 0.001);
-        added.push_back(element);
-    };
-    addText(request.title_line, true);
-    const QFontMetrics footer_fm(plot->font());
-    addText(wrapText(request.footer, footer_fm, w - 24), false);
+    const std::vector<QCPTextElement*> added = addContext(plot, request);
     if (layoutFor)
         layoutFor(request.size);
     plot->replot(QCustomPlot::rpImmediateRefresh);
-    QString error;
     QByteArray bytes;
     QBuffer buffer(&bytes);
     buffer.open(QIODevice::WriteOnly);
-    if (suffix == QLatin1String("svg")) {
-        QSvgGenerator gen;
-        gen.setOutputDevice(&buffer);
-        gen.setSize(request.size);
-        gen.setViewBox(QRect(QPoint(0, 0), request.size));
-        // Fonts at the chart's own resolution: a 10 pt label is as many pixels as in the PNG.
-        gen.setResolution(plot->logicalDpiX());
-        gen.setTitle(QStringLiteral("ParaScope"));
-        if (!paintVector(plot, &gen, w, h))
-            error = QCoreApplication::translate("ChartExport", "the SVG painter could not start");
-        // Text as glyph outlines: the slide machine may not have the fonts (Chinese above all).
-        if (error.isEmpty()) {
-            buffer.close();
-            QString why;
-            bytes = outlineSvgText(bytes, &why);
-            if (bytes.isEmpty())
-                error = QCoreApplication::translate("ChartExport", "outlining the SVG's text failed: %1").arg(why);
-        }
-    } else if (suffix == QLatin1String("pdf")) {
-        QPdfWriter pdf(&buffer);
-        pdf.setCreator(QStringLiteral("ParaScope"));
-        pdf.setTitle(QStringLiteral("ParaScope"));
-        // One device unit per chart pixel at the chart's own resolution, so that fonts keep
-        // their size relative to the drawing (as in the PNG); the page is w × h pixels at that dpi.
-        const int dpi = plot->logicalDpiX();
-        pdf.setResolution(dpi);
-        pdf.setPageLayout(QPageLayout(
-            QPageSize(QSizeF(w * 72.0 / dpi, h * 72.0 / dpi), QPageSize::Point, QString(), QPageSize::ExactMatch),
-            QPageLayout::Portrait, QMarginsF(0, 0, 0, 0)));
-        if (!paintVector(plot, &pdf, w, h))
-            error = QCoreApplication::translate("ChartExport", "the PDF painter could not start");
-    } else {
-        const QPixmap pixmap = plot->toPixmap(w, h, request.scale);
-        if (pixmap.isNull() || !pixmap.save(&buffer, "PNG"))
-            error = QCoreApplication::translate("ChartExport", "rendering the %1 failed").arg(suffix.toUpper());
-    }
+    QString error;
+    if (suffix == QLatin1String("svg"))
+        error = renderSvg(plot, buffer, bytes, request.size);
+    else if (suffix == QLatin1String("pdf"))
+        error = renderPdf(plot, buffer, request.size);
+    else
+        error = renderPng(plot, buffer, request, suffix);
     buffer.close();
     if (error.isEmpty())
         error = writeFileAtomically(file, bytes);

@@ -115,13 +115,19 @@ void CollectiveDiagram::draw(QCPPainter* p)
     drawGpus(p, area, *plan, small);
 }
 
-void CollectiveDiagram::drawGpus(QCPPainter* p, const QRectF& area_in, const CollectivePlan& plan, const QFont& small)
+namespace {
+
+// Where drawNodes put each GPU: its box, its (row of boxes, column), and how far an arc between
+// GPUs of one row rises above (or dips below) them.
+struct GpuPlaces {
+    std::vector<QRectF> gpu;
+    std::vector<std::pair<int, int>> place;
+    double bow = 0;
+};
+
+// Draws the key in the strip key_h high below `area`.
+void drawKey(QCPPainter* p, const QRectF& area, const CollectivePlan& plan, const QFontMetricsF& sm, double key_h)
 {
-    const QFontMetricsF sm(small);
-    // A key along the bottom of the area: the links' colours, and what a cell is.
-    const double key_h = sm.height() + 4;
-    const QRectF area(area_in.left(), area_in.top(), area_in.width(), area_in.height() - key_h);
-    p->setFont(small);
     double kx = area.left();
     const double ky = area.bottom() + key_h / 2 + 2;
     const bool pcie
@@ -147,7 +153,11 @@ void CollectiveDiagram::drawGpus(QCPPainter* p, const QRectF& area_in, const Col
         : QCoreApplication::translate("CollectiveChart", "a cell: a piece of the buffer");
     const QString key = cells + QStringLiteral(" · ") + QCoreApplication::translate("CollectiveChart", "↑ sent so far");
     p->drawText(QPointF(kx, ky + sm.ascent() / 2 - 1), sm.elidedText(key, Qt::ElideRight, area.right() - kx));
+}
 
+// The nodes with their (empty) GPU places; returns where each GPU goes.
+GpuPlaces drawNodes(QCPPainter* p, const QRectF& area, const CollectivePlan& plan, const QFontMetricsF& sm)
+{
     // Nodes in a grid that keeps the GPUs as large as possible; a node's GPUs in rows of up to
     // eight, in ring order (a second row runs right to left), so a ring goes round the node and
     // the rails between nodes stacked one above the other run straight down.
@@ -173,9 +183,9 @@ void CollectiveDiagram::drawGpus(QCPPainter* p, const QRectF& area_in, const Col
     const int gr = (k + gc - 1) / gc;
     const int cols = best_cols, rows = (N + cols - 1) / cols;
     const double node_w = area.width() / cols, node_h = area.height() / rows;
-    std::vector<QRectF> gpu(static_cast<std::size_t>(n));
-    std::vector<std::pair<int, int>> place(static_cast<std::size_t>(n)); // (row of boxes, column)
-    double bow = 0; // how far an arc between GPUs of one row rises above (or dips below) them
+    GpuPlaces places;
+    places.gpu.resize(static_cast<std::size_t>(n));
+    places.place.resize(static_cast<std::size_t>(n)); // (row of boxes, column)
     for (int m = 0; m < N; ++m) {
         const QRectF node(area.left() + (m % cols) * node_w + 3, area.top() + (m / cols) * node_h + 3, node_w - 6,
                           node_h - 6);
@@ -189,26 +199,31 @@ void CollectiveDiagram::drawGpus(QCPPainter* p, const QRectF& area_in, const Col
                            node.height() - sm.height() - 4);
         const double cw = inner.width() / gc, ch = inner.height() / gr;
         const double w = cw * 0.8, h = std::min(ch * 0.64, w * 0.8); // arcs use the margins above and below
-        bow = (ch - h) / 2 * 0.85;
+        places.bow = (ch - h) / 2 * 0.85;
         for (int i = 0; i < k && m * k + i < n; ++i) {
             const int row = i / gc;
             const int col = row % 2 == 0 ? i % gc : gc - 1 - i % gc;
             const QPointF centre(inner.left() + (col + 0.5) * cw, inner.top() + (row + 0.5) * ch);
-            gpu[std::size_t(m * k + i)] = QRectF(centre.x() - w / 2, centre.y() - h / 2, w, h);
-            place[std::size_t(m * k + i)] = {m * gr + row, (m % cols) * gc + col};
+            places.gpu[std::size_t(m * k + i)] = QRectF(centre.x() - w / 2, centre.y() - h / 2, w, h);
+            places.place[std::size_t(m * k + i)] = {m * gr + row, (m % cols) * gc + col};
         }
     }
+    return places;
+}
 
-    const double pos = chart_->position();
-    const int done = std::clamp(int(std::floor(pos)), 0, int(plan.steps.size()));
-    const double frac = pos - done;
+// Each GPU after `done` steps: name, bytes sent so far, the pieces it holds (in the grid that
+// makes the cells largest). Returns the side of a cell as drawn.
+double drawGpuBoxes(QCPPainter* p, const CollectivePlan& plan, const std::vector<QRectF>& gpu, int done,
+                    const QFontMetricsF& sm)
+{
+    const int n = plan.ranks;
+    const bool reducing = plan.op == Collective::AllReduce || plan.op == Collective::ReduceScatter;
     const std::vector<std::vector<int>> held = collectiveHoldings(plan, done);
     std::vector<double> sent(std::size_t(n), 0.0);
     for (int s = 0; s < done; ++s)
         for (const ChunkTransfer& t : plan.steps[std::size_t(s)].transfers)
             sent[std::size_t(t.from)] += t.bytes;
 
-    // GPUs: name, bytes sent so far, the pieces (in the grid that makes the cells largest).
     double cell = 6;
     int per_row = plan.pieces;
     if (n > 0) {
@@ -259,20 +274,26 @@ void CollectiveDiagram::drawGpus(QCPPainter* p, const QRectF& area_in, const Col
             p->drawRect(cr);
         }
     }
+    return cell;
+}
 
+// Draws step `done`'s transfers, their pieces `frac` of the way along.
+void drawTransfers(QCPPainter* p, const CollectivePlan& plan, const GpuPlaces& places, int done, double frac,
+                   double cell, const QFontMetricsF& sm)
+{
     // The step's transfers: an arrow per send, the piece riding along it. Between GPUs of one
     // row that are not neighbours the arrow arcs over the others (forward above, back below).
     if (done >= int(plan.steps.size()))
         return;
     const CollectiveStep& st = plan.steps[std::size_t(done)];
     for (const ChunkTransfer& t : st.transfers) {
-        const QRectF a = gpu[std::size_t(t.from)], b = gpu[std::size_t(t.to)];
-        const auto [row_a, col_a] = place[std::size_t(t.from)];
-        const auto [row_b, col_b] = place[std::size_t(t.to)];
+        const QRectF a = places.gpu[std::size_t(t.from)], b = places.gpu[std::size_t(t.to)];
+        const auto [row_a, col_a] = places.place[std::size_t(t.from)];
+        const auto [row_b, col_b] = places.place[std::size_t(t.to)];
         QPainterPath path;
         if (row_a == row_b && std::abs(col_a - col_b) > 1 && true) {
             const bool forward = col_b > col_a;
-            const double lift = (forward ? -1 : 1) * bow * std::min(1.0, 0.45 + 0.1 * std::abs(col_a - col_b));
+            const double lift = (forward ? -1 : 1) * places.bow * std::min(1.0, 0.45 + 0.1 * std::abs(col_a - col_b));
             const QPointF s0(a.center().x(), forward ? a.top() : a.bottom()),
                 e0(b.center().x(), forward ? b.top() : b.bottom());
             path.moveTo(s0);
@@ -302,6 +323,25 @@ void CollectiveDiagram::drawGpus(QCPPainter* p, const QRectF& area_in, const Col
         p->setBrush(pieceColour(std::max(0, plan.op == Collective::AllToAll ? t.from : t.chunk)));
         p->drawRect(QRectF(at.x() - size / 2, at.y() - size / 2, size, size));
     }
+}
+
+} // namespace
+
+void CollectiveDiagram::drawGpus(QCPPainter* p, const QRectF& area_in, const CollectivePlan& plan, const QFont& small)
+{
+    const QFontMetricsF sm(small);
+    // A key along the bottom of the area: the links' colours, and what a cell is.
+    const double key_h = sm.height() + 4;
+    const QRectF area(area_in.left(), area_in.top(), area_in.width(), area_in.height() - key_h);
+    p->setFont(small);
+    drawKey(p, area, plan, sm, key_h);
+    const GpuPlaces places = drawNodes(p, area, plan, sm);
+
+    const double pos = chart_->position();
+    const int done = std::clamp(int(std::floor(pos)), 0, int(plan.steps.size()));
+    const double frac = pos - done;
+    const double cell = drawGpuBoxes(p, plan, places.gpu, done, sm);
+    drawTransfers(p, plan, places, done, frac, cell, sm);
 }
 
 CollectiveChart::CollectiveChart(ScenarioModel* model, QWidget* parent)

@@ -51,6 +51,23 @@ CollectivesView::CollectivesView(ScenarioModel* model, QWidget* parent)
     , scrub_(new QSlider(Qt::Horizontal))
     , timer_(new QTimer(this))
 {
+    layOutControls();
+    setUpControls();
+    connectControls();
+    // A new cluster (other links, other GPUs per node): the chart re-plans on the estimate; the
+    // controls follow the node size.
+    connect(model, &ScenarioModel::estimateChanged, this, &CollectivesView::followCluster);
+    CollectiveChoice start;
+    start.gpus_per_node = std::max(1, model->scenario().cluster.gpus_per_node);
+    start.ranks = std::min(8, start.gpus_per_node * 2);
+    setChoice(start);
+    retranslate();
+    connect(model, &ScenarioModel::estimateChanged, this, &CollectivesView::follow);
+    follow();
+}
+
+void CollectivesView::layOutControls()
+{
     for (QLabel*& l : labels_)
         l = new QLabel;
     // Two rows of controls above the chart (narrow enough for a 1024-pixel projector): what to
@@ -86,7 +103,10 @@ CollectivesView::CollectivesView(ScenarioModel* model, QWidget* parent)
     outer->addLayout(what);
     outer->addLayout(player);
     outer->addWidget(chart_, 1);
+}
 
+void CollectivesView::setUpControls()
+{
     op_->setObjectName(QStringLiteral("collectives.op"));
     size_->setObjectName(QStringLiteral("collectives.size"));
     ranks_->setObjectName(QStringLiteral("collectives.ranks"));
@@ -104,7 +124,10 @@ CollectivesView::CollectivesView(ScenarioModel* model, QWidget* parent)
     ranks_->setRange(2, CollectivePlan::kMaxRanks);
     per_node_->setRange(1, 64);
     timer_->setInterval(kFrameMs);
+}
 
+void CollectivesView::connectControls()
+{
     connect(timer_, &QTimer::timeout, this, &CollectivesView::tick);
     connect(play_, &QToolButton::clicked, this, &CollectivesView::togglePlay);
     connect(forward_, &QToolButton::clicked, this, &CollectivesView::stepForward);
@@ -119,16 +142,6 @@ CollectivesView::CollectivesView(ScenarioModel* model, QWidget* parent)
     connect(size_, &QDoubleSpinBox::valueChanged, this, &CollectivesView::readControls);
     connect(ranks_, &QSpinBox::valueChanged, this, &CollectivesView::readControls);
     connect(per_node_, &QSpinBox::valueChanged, this, &CollectivesView::readControls);
-    // A new cluster (other links, other GPUs per node): the chart re-plans on the estimate; the
-    // controls follow the node size.
-    connect(model, &ScenarioModel::estimateChanged, this, &CollectivesView::followCluster);
-    CollectiveChoice start;
-    start.gpus_per_node = std::max(1, model->scenario().cluster.gpus_per_node);
-    start.ranks = std::min(8, start.gpus_per_node * 2);
-    setChoice(start);
-    retranslate();
-    connect(model, &ScenarioModel::estimateChanged, this, &CollectivesView::follow);
-    follow();
 }
 
 void CollectivesView::followCluster()

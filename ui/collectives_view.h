@@ -63,6 +63,9 @@ private:
     void tick();
     int nodeSize() const; // the cluster's GPUs per node
     void followCluster(); // a new cluster: the controls follow its node size
+    void layOutControls(); // the two rows of controls above the chart
+    void setUpControls(); // object names, items and ranges
+    void connectControls(); // the player and the controls drive the chart
     ScenarioModel* model_;
     CollectiveChart* chart_;
     QComboBox* op_;

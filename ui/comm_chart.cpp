@@ -166,39 +166,114 @@ QStringList CommChart::rowLines(const QString& name, double time, double exposed
     return tail.isEmpty() ? QStringList{head, timing, volume} : QStringList{head, tail, timing, volume};
 }
 
+// How the rows are laid out: how many lines of text each has, and how many fit the height.
+struct CommChart::RowLayout {
+    bool narrow = false; // four lines of text per row instead of two
+    bool names_only = false; // too low for the numbers: names only (the numbers are on hover)
+    int lines = 0; // lines of text and bars per row
+    int fit = 1; // rows the height holds readably
+    double bar_offset = 0; // the bars' key below the row's text
+};
+
+namespace {
+
+// Entries by time on the link, longest first (ties keep their order).
+std::vector<int> longestFirst(const std::vector<CommEntry>& comm)
+{
+    std::vector<int> order(comm.size());
+    std::iota(order.begin(), order.end(), 0);
+    std::stable_sort(order.begin(), order.end(),
+                     [&](int a, int b) { return comm[std::size_t(a)].time_s > comm[std::size_t(b)].time_s; });
+    return order;
+}
+
+// A's exposed time for the same collective (group, collective, purpose and link), if A has it.
+std::optional<double> pinnedExposed(const Estimate* a, const CommEntry& c)
+{
+    if (!a)
+        return std::nullopt;
+    for (const CommEntry& ac : a->communication)
+        if (ac.group == c.group && ac.collective == c.collective && ac.purpose == c.purpose && ac.link == c.link)
+            return ac.exposed_s;
+    return std::nullopt;
+}
+
+// A row's sums over its entries; `pinned`: A's exposed time for them, when A has any.
+struct RowTotals {
+    double time = 0, exposed = 0, bytes = 0, calls = 0;
+    std::optional<double> pinned;
+};
+
+RowTotals sumRow(const std::vector<int>& entries, const Estimate& e, const Estimate* a)
+{
+    RowTotals sum;
+    for (int entry : entries) {
+        const CommEntry& c = e.communication[std::size_t(entry)];
+        sum.time += c.time_s;
+        sum.exposed += c.exposed_s;
+        sum.bytes += c.bytes_per_gpu_per_step;
+        sum.calls += c.calls_per_step;
+        if (auto p = pinnedExposed(a, c))
+            sum.pinned = sum.pinned.value_or(0) + *p;
+    }
+    return sum;
+}
+
+} // namespace
+
 void CommChart::refresh()
 {
     if (showInvalid())
         return;
     const Estimate& e = model_->estimate();
-    const int n = int(e.communication.size());
     // Rows by time on the link, longest first; what does not fit is summed into one last row.
-    std::vector<int> order(static_cast<std::size_t>(n));
-    std::iota(order.begin(), order.end(), 0);
-    std::stable_sort(order.begin(), order.end(), [&](int a, int b) {
-        return e.communication[std::size_t(a)].time_s > e.communication[std::size_t(b)].time_s;
-    });
+    const std::vector<int> order = longestFirst(e.communication);
     const QFont font = plot_->xAxis->tickLabelFont();
+    const RowLayout layout = rowLayout(e, QFontMetrics(font));
+    for (QCPBars* b : {link_, exposed_, pinned_})
+        b->setWidth(0.3 / layout.lines);
+    const int hidden = chooseRows(order, layout.fit);
+    double top = 0;
+    for (const CommEntry& c : e.communication)
+        top = std::max(top, c.time_s);
+    // Seconds or milliseconds, whichever reads better for the longest bar.
+    const bool ms = top < 1;
+    const double scale = ms ? 1e3 : 1;
+    top = std::max(top, drawRows(e, layout, font, scale));
+    const QString axis = ms ? tr("Time per step (ms)") : tr("Time per step (s)");
+    plot_->xAxis->setLabel(hidden > 0 ? tr("%1\n%n more: double-click", nullptr, hidden).arg(axis) : axis);
+    plot_->yAxis->setRange(-0.5, std::max<double>(double(rows_.size()), 1) - 0.5);
+    plot_->xAxis->setRange(0, std::max(top * scale * 1.05, 1e-6));
+    plot_->replot(QCustomPlot::rpQueuedReplot);
+}
+
+// The rows' text lines and how many rows the chart's height holds.
+CommChart::RowLayout CommChart::rowLayout(const Estimate& e, const QFontMetrics& fm) const
+{
+    RowLayout out;
     // A row is its text — two lines, or four when a line is wider than the chart — and a line
     // of bars under it; the chart shows as many rows as its height holds readably.
-    const QFontMetrics fm(font);
     const int width = plot_->axisRect()->width() > 0 ? plot_->axisRect()->width() : plot_->width() - 40;
-    bool narrow = false;
     for (const CommEntry& c : e.communication)
         for (const QString& l :
              rowLines(entryName(c), c.time_s, c.exposed_s, c.bytes_per_gpu_per_step, c.calls_per_step, false))
-            narrow = narrow || fm.horizontalAdvance(l) > width - 8;
-    int lines = narrow ? 5 : 3;
+            out.narrow = out.narrow || fm.horizontalAdvance(l) > width - 8;
+    out.lines = out.narrow ? 5 : 3;
     const int height = plot_->axisRect()->height() > 0 ? plot_->axisRect()->height() : plot_->height() * 2 / 3;
     // QCPItemText spaces its lines a little wider than the font's height: a line's worth of margin.
     // A chart too low for one whole row shows the names only (the numbers are on hover).
-    const bool names_only = height < (lines + 1) * fm.height() + 6;
-    if (names_only)
-        lines = narrow ? 3 : 2;
-    const int fit = std::max(1, height / ((lines + 1) * fm.height() + 6));
-    const double bar_offset = 0.5 - 0.6 / (lines + 1);
-    for (QCPBars* b : {link_, exposed_, pinned_})
-        b->setWidth(0.3 / lines);
+    out.names_only = height < (out.lines + 1) * fm.height() + 6;
+    if (out.names_only)
+        out.lines = out.narrow ? 3 : 2;
+    out.fit = std::max(1, height / ((out.lines + 1) * fm.height() + 6));
+    out.bar_offset = 0.5 - 0.6 / (out.lines + 1);
+    return out;
+}
+
+// Fills rows_ from `order`; returns how many entries have no row (counted under the axis).
+int CommChart::chooseRows(const std::vector<int>& order, int fit)
+{
+    const int n = int(order.size());
     // All rows when they fit; else the longest and one row summing "the other k" — or, on a
     // chart too low even for that, the longest alone and the count of the others under the axis.
     rows_.clear();
@@ -208,63 +283,35 @@ void CommChart::refresh()
         rows_.push_back({order[std::size_t(i)]});
     if (sum_the_rest)
         rows_.emplace_back(order.begin() + shown, order.end());
-    const int hidden = sum_the_rest ? 0 : n - shown;
-    double top = 0;
-    for (const CommEntry& c : e.communication)
-        top = std::max(top, c.time_s);
+    return sum_the_rest ? 0 : n - shown;
+}
+
+// Remakes the rows' bars and labels; returns A's longest exposed time (0 without A).
+double CommChart::drawRows(const Estimate& e, const RowLayout& layout, const QFont& font, double scale)
+{
     const Estimate* a = model_->pinnedEstimate();
-    const auto pinnedExposed = [&](const CommEntry& c) -> std::optional<double> {
-        if (!a)
-            return std::nullopt;
-        for (const CommEntry& ac : a->communication)
-            if (ac.group == c.group && ac.collective == c.collective && ac.purpose == c.purpose && ac.link == c.link)
-                return ac.exposed_s;
-        return std::nullopt;
-    };
-    // Seconds or milliseconds, whichever reads better for the longest bar.
-    const bool ms = top < 1;
-    const double scale = ms ? 1e3 : 1;
+    double top = 0;
     QVector<double> keys, link, exposed, pk, pv;
     for (QCPItemText* t : labels_)
         plot_->removeItem(t);
     labels_.clear();
     for (std::size_t r = 0; r < rows_.size(); ++r) {
-        double time = 0, hidden_not = 0, bytes = 0, calls = 0;
-        std::optional<double> pinned;
-        for (int entry : rows_[r]) {
-            const CommEntry& c = e.communication[std::size_t(entry)];
-            time += c.time_s;
-            hidden_not += c.exposed_s;
-            bytes += c.bytes_per_gpu_per_step;
-            calls += c.calls_per_step;
-            if (auto p = pinnedExposed(c))
-                pinned = pinned.value_or(0) + *p;
-        }
-        const double key = double(r) + bar_offset;
+        const RowTotals sum = sumRow(rows_[r], e, a);
+        const double key = double(r) + layout.bar_offset;
         keys << key;
-        link << time * scale;
-        exposed << hidden_not * scale;
-        if (pinned) {
+        link << sum.time * scale;
+        exposed << sum.exposed * scale;
+        if (sum.pinned) {
             pk << key;
-            pv << *pinned * scale;
-            top = std::max(top, *pinned);
+            pv << *sum.pinned * scale;
+            top = std::max(top, *sum.pinned);
         }
         const QString name = rows_[r].size() == 1 ? entryName(e.communication[std::size_t(rows_[r].front())])
                                                   : tr("The other %n collective(s)", nullptr, int(rows_[r].size()));
-        auto* label = new QCPItemText(plot_);
-        label->setClipToAxisRect(true);
-        label->setFont(font);
-        label->setColor(Qt::black);
-        label->setPositionAlignment(Qt::AlignLeft | Qt::AlignTop);
-        label->setTextAlignment(Qt::AlignLeft);
-        label->position->setTypeX(QCPItemPosition::ptAxisRectRatio);
-        label->position->setTypeY(QCPItemPosition::ptPlotCoords);
-        label->position->setCoords(0.01, double(r) - 0.48);
-        QStringList text = rowLines(name, time, hidden_not, bytes, calls, narrow);
-        if (names_only)
-            text = text.mid(0, narrow ? 2 : 1);
-        label->setText(text.join(QLatin1Char('\n')));
-        labels_.push_back(label);
+        QStringList text = rowLines(name, sum.time, sum.exposed, sum.bytes, sum.calls, layout.narrow);
+        if (layout.names_only)
+            text = text.mid(0, layout.narrow ? 2 : 1);
+        addRowLabel(r, text.join(QLatin1Char('\n')), font);
     }
     link_->setData(keys, link, true);
     exposed_->setData(keys, exposed, true);
@@ -273,11 +320,23 @@ void CommChart::refresh()
     pinned_->removeFromLegend();
     if (!pk.isEmpty())
         pinned_->addToLegend();
-    const QString axis = ms ? tr("Time per step (ms)") : tr("Time per step (s)");
-    plot_->xAxis->setLabel(hidden > 0 ? tr("%1\n%n more: double-click", nullptr, hidden).arg(axis) : axis);
-    plot_->yAxis->setRange(-0.5, std::max<double>(double(rows_.size()), 1) - 0.5);
-    plot_->xAxis->setRange(0, std::max(top * scale * 1.05, 1e-6));
-    plot_->replot(QCustomPlot::rpQueuedReplot);
+    return top;
+}
+
+// Row r's text, from the left edge, above its bars.
+void CommChart::addRowLabel(std::size_t r, const QString& text, const QFont& font)
+{
+    auto* label = new QCPItemText(plot_);
+    label->setClipToAxisRect(true);
+    label->setFont(font);
+    label->setColor(Qt::black);
+    label->setPositionAlignment(Qt::AlignLeft | Qt::AlignTop);
+    label->setTextAlignment(Qt::AlignLeft);
+    label->position->setTypeX(QCPItemPosition::ptAxisRectRatio);
+    label->position->setTypeY(QCPItemPosition::ptPlotCoords);
+    label->position->setCoords(0.01, double(r) - 0.48);
+    label->setText(text);
+    labels_.push_back(label);
 }
 
 } // namespace parascope::ui

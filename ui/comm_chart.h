@@ -12,8 +12,14 @@
 
 #include <vector>
 
+class QFont;
+class QFontMetrics;
 class QCPBars;
 class QCPItemText;
+
+namespace parascope {
+struct Estimate;
+}
 
 namespace parascope::ui {
 
@@ -53,6 +59,11 @@ private:
     QCPBars* pinned_ = nullptr;
     class QTimer* click_ = nullptr; // a click waits out the double-click interval
     int clicked_row_ = -1;
+    struct RowLayout; // the rows' lines of text and how many rows fit (comm_chart.cpp)
+    RowLayout rowLayout(const Estimate& e, const QFontMetrics& fm) const;
+    int chooseRows(const std::vector<int>& order, int fit);
+    double drawRows(const Estimate& e, const RowLayout& layout, const QFont& font, double scale);
+    void addRowLabel(std::size_t r, const QString& text, const QFont& font);
 };
 
 } // namespace parascope::ui

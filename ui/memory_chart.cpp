@@ -197,16 +197,41 @@ void MemoryChart::refresh()
     // Compare: B's stack right of the stage, A's total left of it.
     const Estimate* a = model_->pinnedEstimate();
     const double shift = a ? 0.19 : 0;
+    setStageBars(m, shift, a != nullptr);
+    setStageTicks(n);
+    double top = m.capacity_bytes / kGiB;
+    for (const StageMemory& s : m.stages)
+        top = std::max(top, s.total() / kGiB);
+    setPinnedTotals(a, top);
+    const double cap = m.capacity_bytes / kGiB;
+    placeCapacity(n, cap);
+    highlight_->setVisible(highlighted_ >= 0 && highlighted_ < n);
+    highlight_->topLeft->setCoords(highlighted_ - 0.48, top * 1.6);
+    highlight_->bottomRight->setCoords(highlighted_ + 0.48, 0);
+    const bool upright = markBars(m, shift, a != nullptr);
+    fitAxes(n, top, upright);
+    plot_->replot(QCustomPlot::rpQueuedReplot);
+}
+
+// Each part's stack at its stage's key (shifted right of the stage in compare).
+void MemoryChart::setStageBars(const MemoryReport& m, double shift, bool compare)
+{
+    const int n = int(m.stages.size());
     QVector<double> keys(n);
     for (int i = 0; i < n; ++i)
         keys[i] = i + shift;
     for (int part = 0; part < 5; ++part) {
-        bars_[part]->setWidth(a ? 0.36 : 0.7);
+        bars_[part]->setWidth(compare ? 0.36 : 0.7);
         QVector<double> values(n);
         for (int i = 0; i < n; ++i)
             values[i] = partValue(m.stages[std::size_t(i)], part) / kGiB;
         bars_[part]->setData(keys, values, true);
     }
+}
+
+// The stage numbers under the bars, thinned to a readable count.
+void MemoryChart::setStageTicks(int n)
+{
     auto ticker = QSharedPointer<QCPAxisTickerText>::create();
     // At most ~32 labels (16 once they have four digits), on a 1-2-5 step: 0, 500, 1000, …
     const int max_labels = n > 999 ? 16 : 32;
@@ -218,9 +243,11 @@ void MemoryChart::refresh()
     for (int i = 0; i < n; i += step)
         ticker->addTick(i, QString::number(i)); // OOM is marked on the bar itself
     plot_->xAxis->setTicker(ticker);
-    double top = m.capacity_bytes / kGiB;
-    for (const StageMemory& s : m.stages)
-        top = std::max(top, s.total() / kGiB);
+}
+
+// The pinned scenario A's totals left of each stage (hidden without one); raises `top` to fit them.
+void MemoryChart::setPinnedTotals(const Estimate* a, double& top)
+{
     QVector<double> pk, pv;
     if (a) {
         for (const StageMemory& s : a->memory.stages) {
@@ -235,7 +262,11 @@ void MemoryChart::refresh()
     pinned_->removeFromLegend();
     if (!pk.isEmpty())
         pinned_->addToLegend();
-    const double cap = m.capacity_bytes / kGiB;
+}
+
+// The dashed capacity line across all stages and its label at the left end.
+void MemoryChart::placeCapacity(int n, double cap)
+{
     capacity_->point1->setCoords(-1, cap);
     capacity_->point2->setCoords(n + 1, cap);
     capacity_label_->setText(tr("capacity %1 GiB").arg(cap, 0, 'f', 1));
@@ -245,16 +276,21 @@ void MemoryChart::refresh()
     capacity_label_->setBrush(QColor(255, 255, 255, 210)); // readable over a bar
     QFont f = plot_->font();
     capacity_label_->setFont(f);
-    highlight_->setVisible(highlighted_ >= 0 && highlighted_ < n);
-    highlight_->topLeft->setCoords(highlighted_ - 0.48, top * 1.6);
-    highlight_->bottomRight->setCoords(highlighted_ + 0.48, 0);
+}
+
+// Remakes marks_; returns whether the totals stand upright (fitAxes leaves room for them).
+bool MemoryChart::markBars(const MemoryReport& m, double shift, bool compare)
+{
+    const int n = int(m.stages.size());
+    const double cap = m.capacity_bytes / kGiB;
     // Totals on the bars; bars over capacity framed in red and marked on the bar itself.
     for (QCPAbstractItem* item : marks_)
         plot_->removeItem(item);
     marks_.clear();
     const QFontMetrics fm(plot_->xAxis->tickLabelFont());
-    const int bar_px
-        = plot_->axisRect()->width() > 0 ? int(plot_->axisRect()->width() * (a ? 0.36 : 0.7) / std::max(1, n)) : 0;
+    const int bar_px = plot_->axisRect()->width() > 0
+        ? int(plot_->axisRect()->width() * (compare ? 0.36 : 0.7) / std::max(1, n))
+        : 0;
     // Upright when the bar is wide enough for "00.0", turned along the bar when it is a line high.
     const bool upright = bar_px >= fm.horizontalAdvance(QStringLiteral("00.0"));
     const bool totals = upright || bar_px >= fm.height();
@@ -264,18 +300,8 @@ void MemoryChart::refresh()
     for (const StageMemory& st : m.stages)
         over += st.total() > m.capacity_bytes ? 1 : 0;
     const bool summarised = !totals && over > kMaxMarkedStages;
-    if (summarised) {
-        auto* label = new QCPItemText(plot_);
-        label->setFont(plot_->xAxis->tickLabelFont());
-        label->setColor(palette::vermillion);
-        label->setBrush(QColor(255, 255, 255, 210));
-        label->setPositionAlignment(Qt::AlignLeft | Qt::AlignTop);
-        label->position->setType(QCPItemPosition::ptAxisRectRatio);
-        label->position->setCoords(0.02, 0.02);
-        const int width = std::max(120, int(plot_->axisRect()->width() * 0.96));
-        label->setText(wrapText(tr("OOM: %1 of %2 stages over the capacity").arg(over).arg(n), fm, width));
-        marks_.push_back(label);
-    }
+    if (summarised)
+        markOomSummary(over, n, fm);
     for (int i = 0; i < (summarised ? 0 : n); ++i) {
         const double total = m.stages[std::size_t(i)].total() / kGiB;
         const bool oom = total > cap;
@@ -283,8 +309,8 @@ void MemoryChart::refresh()
             auto* frame = new QCPItemRect(plot_);
             frame->setPen(QPen(palette::vermillion, theme_.linePx()));
             frame->setBrush(Qt::NoBrush);
-            frame->topLeft->setCoords(i + shift - (a ? 0.18 : 0.35), total);
-            frame->bottomRight->setCoords(i + shift + (a ? 0.18 : 0.35), 0);
+            frame->topLeft->setCoords(i + shift - (compare ? 0.18 : 0.35), total);
+            frame->bottomRight->setCoords(i + shift + (compare ? 0.18 : 0.35), 0);
             marks_.push_back(frame);
         }
         if (!totals && !oom)
@@ -301,6 +327,28 @@ void MemoryChart::refresh()
                               : tr("OOM"));
         marks_.push_back(label);
     }
+    return upright;
+}
+
+// The one label counting the stages over capacity, top left, when bars are too thin to mark.
+void MemoryChart::markOomSummary(int over, int n, const QFontMetrics& fm)
+{
+    auto* label = new QCPItemText(plot_);
+    label->setFont(plot_->xAxis->tickLabelFont());
+    label->setColor(palette::vermillion);
+    label->setBrush(QColor(255, 255, 255, 210));
+    label->setPositionAlignment(Qt::AlignLeft | Qt::AlignTop);
+    label->position->setType(QCPItemPosition::ptAxisRectRatio);
+    label->position->setCoords(0.02, 0.02);
+    const int width = std::max(120, int(plot_->axisRect()->width() * 0.96));
+    label->setText(wrapText(tr("OOM: %1 of %2 stages over the capacity").arg(over).arg(n), fm, width));
+    marks_.push_back(label);
+}
+
+// The y axis title and both ranges, with headroom for the totals' labels.
+void MemoryChart::fitAxes(int n, double top, bool upright)
+{
+    const QFontMetrics fm(plot_->xAxis->tickLabelFont());
     // The axis title along the axis when it fits, a short one when the chart is low.
     const QString title = tr("Memory per GPU (GiB)");
     plot_->yAxis->setLabel(
@@ -312,7 +360,6 @@ void MemoryChart::refresh()
     const double label_px = upright ? 3.4 * fm.height() : fm.horizontalAdvance(QStringLiteral("000.0 ") + tr("OOM"));
     const double headroom = std::clamp(label_px / rect_h, 0.12, 0.6);
     plot_->yAxis->setRange(0, top * (1 + headroom));
-    plot_->replot(QCustomPlot::rpQueuedReplot);
 }
 
 } // namespace parascope::ui

@@ -12,6 +12,7 @@
 
 #include <vector>
 
+class QFontMetrics;
 class QCPAbstractItem;
 class QCPBars;
 class QCPGraph;
@@ -59,6 +60,13 @@ private:
     std::vector<std::vector<MemoryPoint>> lanes_; // memory over the step, per stage
     double cursor_t_ = -1;
     void drawCursor();
+    void setStageBars(const MemoryReport& m, double shift, bool compare);
+    void setStageTicks(int n);
+    void setPinnedTotals(const Estimate* a, double& top);
+    void placeCapacity(int n, double cap);
+    bool markBars(const MemoryReport& m, double shift, bool compare);
+    void markOomSummary(int over, int n, const QFontMetrics& fm);
+    void fitAxes(int n, double top, bool upright);
 };
 
 } // namespace parascope::ui

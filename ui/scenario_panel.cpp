@@ -32,15 +32,6 @@ namespace parascope::ui {
 
 namespace {
 
-// A combo box over an enum's name table: the item data is the value's name (util/enum_names.h).
-template <NamedEnum E> QComboBox* enumCombo()
-{
-    auto* c = new QComboBox;
-    for (const EnumName<E>& n : enumNames(E{}))
-        c->addItem(QString::fromLatin1(n.name), QString::fromLatin1(n.name));
-    return c;
-}
-
 template <NamedEnum E> void selectEnum(QComboBox* c, E value)
 {
     c->setCurrentIndex(c->findData(QString::fromLatin1(toString(value))));
@@ -55,17 +46,42 @@ ScenarioPanel::ScenarioPanel(ScenarioModel* model, QWidget* parent)
     auto* outer = new QVBoxLayout(this);
     auto* presets = new QFormLayout;
     outer->addLayout(presets);
-    const auto label = [&](const char* text) {
-        auto* l = new QLabel;
-        static_labels_.emplace_back(l, text);
-        return l;
-    };
+    buildPresetRows(presets);
 
+    auto* knobs_box = new QGroupBox;
+    auto* form = new QFormLayout(knobs_box);
+    outer->addWidget(knobs_box);
+    buildKnobRows(form);
+    for (std::size_t i = 0; i < rows_.size(); ++i)
+        connectKnobRow(i);
+
+    buildChoiceRows(form);
+    gpus_label_ = new QLabel;
+    gpus_label_->setWordWrap(true);
+    outer->addWidget(gpus_label_);
+    outer->addStretch(1);
+
+    connectPresets();
+    connectChoices();
+    connect(model_, &ScenarioModel::scenarioChanged, this, &ScenarioPanel::sync);
+    retranslate();
+    sync();
+}
+
+QLabel* ScenarioPanel::staticLabel(const char* text)
+{
+    auto* l = new QLabel;
+    static_labels_.emplace_back(l, text);
+    return l;
+}
+
+void ScenarioPanel::buildPresetRows(QFormLayout* presets)
+{
     lesson_combo_ = new QComboBox;
     lesson_combo_->addItem(QString(), QString());
     for (const Lesson& l : lessons())
         lesson_combo_->addItem(QString(), QString::fromStdString(l.id));
-    presets->addRow(label(QT_TR_NOOP("Lesson")), lesson_combo_);
+    presets->addRow(staticLabel(QT_TR_NOOP("Lesson")), lesson_combo_);
 
     model_combo_ = new QComboBox;
     for (const PresetInfo& p : listPresets("models"))
@@ -74,137 +90,22 @@ ScenarioPanel::ScenarioPanel(ScenarioModel* model, QWidget* parent)
     auto* model_row = new QHBoxLayout;
     model_row->addWidget(model_combo_, 1);
     model_row->addWidget(custom_button_);
-    presets->addRow(label(QT_TR_NOOP("Model")), model_row);
+    presets->addRow(staticLabel(QT_TR_NOOP("Model")), model_row);
 
     cluster_combo_ = new QComboBox;
     for (const PresetInfo& p : listPresets("clusters"))
         cluster_combo_->addItem(str(p.name), str(p.id));
-    presets->addRow(label(QT_TR_NOOP("Cluster")), cluster_combo_);
+    presets->addRow(staticLabel(QT_TR_NOOP("Cluster")), cluster_combo_);
     // Preset names are long ("DGX A100 80GB, 8×HDR 200 Gb/s"): the combos elide rather than
     // widen the panel past a 1024-pixel screen (the full name is in the list and the tooltip).
     for (QComboBox* c : {lesson_combo_, model_combo_, cluster_combo_}) {
         c->setSizeAdjustPolicy(QComboBox::AdjustToMinimumContentsLengthWithIcon);
         c->setMinimumContentsLength(12);
     }
+}
 
-    auto* knobs_box = new QGroupBox;
-    auto* form = new QFormLayout(knobs_box);
-    outer->addWidget(knobs_box);
-    for (const Knob& k : knobs()) {
-        Row row;
-        row.knob = &k;
-        row.label = new QLabel;
-        row.slider = new QSlider(Qt::Horizontal);
-        row.slider->setObjectName(QString::fromLatin1(k.path) + QStringLiteral(".slider"));
-        row.spin = new QSpinBox;
-        row.spin->setObjectName(QString::fromLatin1(k.path) + QStringLiteral(".spin"));
-        row.spin->setRange(0, 1 << 30);
-        row.spin->setKeyboardTracking(false);
-        row.spin->setMinimumWidth(72); // seven digits: 1048576 tokens
-        row.slider->setContextMenuPolicy(Qt::CustomContextMenu);
-        row.label->setContextMenuPolicy(Qt::CustomContextMenu);
-        row.slider->setMinimumWidth(48);
-        auto* line = new QHBoxLayout;
-        line->addWidget(row.slider, 1);
-        line->addWidget(row.spin);
-        form->addRow(row.label, line);
-        rows_.push_back(row);
-    }
-    for (std::size_t i = 0; i < rows_.size(); ++i) {
-        connect(rows_[i].slider, &QSlider::valueChanged, this, [this, i](int index) {
-            Row& r = rows_[i];
-            if (!syncing_ && index >= 0 && std::size_t(index) < r.values.size())
-                applyKnob(r, r.values[std::size_t(index)]);
-        });
-        const auto sweepMenu = [this, i](const QPoint&) {
-            QMenu menu;
-            menu.addAction(tr("Sweep this knob"), this,
-                           [this, i] { emit sweepRequested(QString::fromLatin1(rows_[i].knob->path)); });
-            menu.exec(QCursor::pos());
-        };
-        connect(rows_[i].slider, &QWidget::customContextMenuRequested, this, sweepMenu);
-        connect(rows_[i].label, &QWidget::customContextMenuRequested, this, sweepMenu);
-        connect(rows_[i].spin, qOverload<int>(&QSpinBox::valueChanged), this, [this, i](int v) {
-            Row& r = rows_[i];
-            if (syncing_ || r.values.empty())
-                return;
-            const long long valid = r.values[nearestIndex(r.values, v)]; // snap a typed number to a valid value
-            applyKnob(r, valid);
-            if (valid != v)
-                QTimer::singleShot(0, this, &ScenarioPanel::sync); // show the snapped value
-        });
-    }
-
-    schedule_combo_ = enumCombo<ScheduleKind>();
-    recompute_combo_ = enumCombo<Recompute>();
-    precision_combo_ = enumCombo<Precision>();
-    fp8_combo_ = enumCombo<Fp8Recipe>();
-    cp_combo_ = enumCombo<CpComm>();
-    dispatcher_combo_ = enumCombo<MoeDispatcher>();
-    offload_combo_ = enumCombo<Offload>();
-    // Selective recompute's modules (Megatron --recompute-modules, torchtitan's op SAC): one
-    // check box each in the button's menu; the data of each action is its bit.
-    modules_button_ = new QToolButton;
-    modules_button_->setPopupMode(QToolButton::InstantPopup);
-    modules_button_->setToolButtonStyle(Qt::ToolButtonTextOnly);
-    modules_button_->setSizePolicy(QSizePolicy::Expanding, QSizePolicy::Fixed);
-    auto* modules_menu = new QMenu(modules_button_);
-    for (const auto& n : enumNames(RecomputeModule{})) {
-        QAction* a = modules_menu->addAction(QString::fromLatin1(n.name));
-        a->setCheckable(true);
-        a->setData(unsigned(n.value));
-        connect(a, &QAction::toggled, this, [this, bit = unsigned(n.value)](bool on) {
-            if (!syncing_)
-                model_->edit([&](Scenario& s) {
-                    s.training.recompute_modules
-                        = on ? (s.training.recompute_modules | bit) : (s.training.recompute_modules & ~bit);
-                });
-        });
-    }
-    modules_button_->setMenu(modules_menu);
-    grad_combo_ = enumCombo<GradDtype>();
-    sp_check_ = new QCheckBox;
-    grad_comm_combo_ = enumCombo<GradComm>();
-    overlap_dp_check_ = new QCheckBox;
-    overlap_tp_check_ = new QCheckBox;
-    overlap_ep_check_ = new QCheckBox;
-    overlap_pp_check_ = new QCheckBox;
-    bucket_spin_ = new QSpinBox;
-    bucket_spin_->setRange(0, 10000); // millions of parameters; 0: Megatron's default
-    bucket_spin_->setSuffix(QStringLiteral(" M"));
-    grad_comm_combo_->setObjectName(QStringLiteral("panel.gradComm"));
-    overlap_dp_check_->setObjectName(QStringLiteral("panel.overlapDp"));
-    overlap_tp_check_->setObjectName(QStringLiteral("panel.overlapTp"));
-    overlap_ep_check_->setObjectName(QStringLiteral("panel.overlapEp"));
-    overlap_pp_check_->setObjectName(QStringLiteral("panel.overlapPp"));
-    bucket_spin_->setObjectName(QStringLiteral("panel.gradBucket"));
-    // Flash attention and its kernel in one row: the fused kernels by name, or "none (unfused)".
-    attention_combo_ = enumCombo<AttentionKernel>();
-    attention_combo_->addItem(QStringLiteral("none"), QStringLiteral("none"));
-    attention_combo_->setSizeAdjustPolicy(QComboBox::AdjustToMinimumContentsLengthWithIcon);
-    attention_combo_->setMinimumContentsLength(8);
-    form->addRow(label(QT_TR_NOOP("Schedule")), schedule_combo_);
-    form->addRow(label(QT_TR_NOOP("Recompute")), recompute_combo_);
-    form->addRow(label(QT_TR_NOOP("Recomputed")), modules_button_);
-    form->addRow(label(QT_TR_NOOP("Precision")), precision_combo_);
-    form->addRow(label(QT_TR_NOOP("FP8 recipe")), fp8_combo_);
-    form->addRow(label(QT_TR_NOOP("CP exchange")), cp_combo_);
-    form->addRow(label(QT_TR_NOOP("MoE dispatch")), dispatcher_combo_);
-    form->addRow(label(QT_TR_NOOP("CPU offload")), offload_combo_);
-    form->addRow(label(QT_TR_NOOP("Gradient dtype")), grad_combo_);
-    form->addRow(QString(), sp_check_);
-    form->addRow(label(QT_TR_NOOP("Gradients on the wire")), grad_comm_combo_);
-    form->addRow(label(QT_TR_NOOP("Gradient bucket")), bucket_spin_);
-    form->addRow(QString(), overlap_dp_check_);
-    form->addRow(QString(), overlap_tp_check_);
-    form->addRow(QString(), overlap_ep_check_);
-    form->addRow(QString(), overlap_pp_check_);
-    form->addRow(label(QT_TR_NOOP("Attention kernel")), attention_combo_);
-    gpus_label_ = new QLabel;
-    gpus_label_->setWordWrap(true);
-    outer->addWidget(gpus_label_);
-    outer->addStretch(1);
-
+void ScenarioPanel::connectPresets()
+{
     connect(model_combo_, qOverload<int>(&QComboBox::activated), this, [this](int i) {
         std::vector<InputError> errors;
         if (auto m = readModel(nlohmann::json(model_combo_->itemData(i).toString().toStdString()), "model", errors))
@@ -225,6 +126,10 @@ ScenarioPanel::ScenarioPanel(ScenarioModel* model, QWidget* parent)
             emit lessonChosen(id);
     });
     connect(custom_button_, &QPushButton::clicked, this, [this] { editCustomModel(); });
+}
+
+void ScenarioPanel::connectChoices()
+{
     // `field` returns the scenario's member the combo edits; the chosen item's data names the value.
     const auto enumEdit = [this](QComboBox* c, auto field) {
         connect(c, qOverload<int>(&QComboBox::activated), this, [this, c, field](int i) {
@@ -268,9 +173,6 @@ ScenarioPanel::ScenarioPanel(ScenarioModel* model, QWidget* parent)
             model_->edit([v](Scenario& s) { s.parallel.grad_bucket_mparams = v; });
     });
     boolEdit(sp_check_, [](Scenario& s) -> bool& { return s.parallel.sequence_parallel; });
-    connect(model_, &ScenarioModel::scenarioChanged, this, &ScenarioPanel::sync);
-    retranslate();
-    sync();
 }
 
 void ScenarioPanel::showLesson(const QString& id)

@@ -55,6 +55,15 @@ private:
     };
     void sync();
     void applyKnob(Row& row, long long value);
+    // Construction, in the order the constructor calls them (scenario_panel_rows.cpp builds the rows).
+    QLabel* staticLabel(const char* text); // a label whose text retranslate() sets
+    void buildPresetRows(QFormLayout* presets); // lesson, model (and Custom…), cluster
+    void buildKnobRows(QFormLayout* form); // a slider and a number box per knob
+    void connectKnobRow(std::size_t i); // slider, number box and the sweep menu of row i
+    void buildModulesButton(); // selective recompute's modules as a menu of check boxes
+    void buildChoiceRows(QFormLayout* form); // the enum choices and the communication what-ifs
+    void connectPresets(); // the preset combos and the Custom… button edit the scenario
+    void connectChoices(); // the choice rows edit the scenario
 
     ScenarioModel* model_;
     std::vector<Row> rows_;

@@ -83,6 +83,22 @@ SearchView::SearchView(ScenarioModel* model, QWidget* parent)
     , summary_(new QLabel)
     , watcher_(new QFutureWatcher<SearchOutcome>(this))
 {
+    layOutTable();
+    addParetoGraphs();
+    addHeatmap();
+    // A cell's value shows where it fits, decided once the layout knows the cell size.
+    connect(plot_, &QCustomPlot::afterLayout, this, &SearchView::fitHeatLabels);
+    connect(plot_, &QCustomPlot::mouseMove, this, &SearchView::hover);
+    themeChanged();
+
+    connect(run_, &QPushButton::clicked, this, [this] { runSearch(true); });
+    connect(view_, &QTableView::doubleClicked, this, [this](const QModelIndex& i) { applyRow(i.row()); });
+    retranslate();
+}
+
+// Run, progress, Cancel and the summary above; the table and the charts side by side below.
+void SearchView::layOutTable()
+{
     auto* outer = qobject_cast<QVBoxLayout*>(layout());
     outer->removeWidget(plot_);
     auto* top = new QHBoxLayout;
@@ -111,7 +127,11 @@ SearchView::SearchView(ScenarioModel* model, QWidget* parent)
     split->setSizes({400, 500});
     outer->addWidget(split, 1);
     summary_->setWordWrap(true);
+}
 
+// The Pareto chart's graphs: every strategy that fits, the front, the best; and the legend.
+void SearchView::addParetoGraphs()
+{
     all_ = plot_->addGraph();
     all_->setLineStyle(QCPGraph::lsNone);
     all_->setScatterStyle(QCPScatterStyle(QCPScatterStyle::ssDisc, QColor(153, 153, 153, 120), 5));
@@ -123,6 +143,11 @@ SearchView::SearchView(ScenarioModel* model, QWidget* parent)
     best_->setLineStyle(QCPGraph::lsNone);
     best_->setScatterStyle(QCPScatterStyle(QCPScatterStyle::ssStar, palette::vermillion, 14));
     placeLegendBelow(plot_, 3);
+}
+
+// The heatmap's caption, axis rect, colour map and colour scale under the Pareto chart.
+void SearchView::addHeatmap()
+{
     // Below the Pareto chart, in one column (the narrow 1024-pixel layout keeps every pixel for
     // the cells): the caption, the TP × PP heatmap of the best step time, its colour scale
     // (fast = strong, on the left), then the legend.
@@ -150,14 +175,6 @@ SearchView::SearchView(ScenarioModel* model, QWidget* parent)
     plot_->axisRect(0)->setMarginGroup(QCP::msLeft | QCP::msRight, margins);
     heat_rect_->setMarginGroup(QCP::msLeft | QCP::msRight, margins);
     heat_scale_->setMarginGroup(QCP::msLeft | QCP::msRight, margins);
-    // A cell's value shows where it fits, decided once the layout knows the cell size.
-    connect(plot_, &QCustomPlot::afterLayout, this, &SearchView::fitHeatLabels);
-    connect(plot_, &QCustomPlot::mouseMove, this, &SearchView::hover);
-    themeChanged();
-
-    connect(run_, &QPushButton::clicked, this, [this] { runSearch(true); });
-    connect(view_, &QTableView::doubleClicked, this, [this](const QModelIndex& i) { applyRow(i.row()); });
-    retranslate();
 }
 
 void SearchView::retranslate()

@@ -64,6 +64,9 @@ protected:
     void sizeChanged() override;
 
 private:
+    void layOutTable();
+    void addParetoGraphs();
+    void addHeatmap();
     void draw();
     void drawHeatmap();
     void fitHeatLabels(); // after each layout: a cell's text shows only where it fits

@@ -33,6 +33,16 @@ SweepView::SweepView(ScenarioModel* model, QWidget* parent)
     , watcher_(new QFutureWatcher<SweepResult>(this))
     , rerun_(new QTimer(this))
 {
+    layOutControls();
+    addCharts();
+    themeChanged();
+    connectSweeps();
+    retranslate();
+}
+
+// The knob box, its values and Sweep above the plot; the axis note and breaking points under it.
+void SweepView::layOutControls()
+{
     // The knob names are long ("Schedule (0 gpipe, 1 1f1b, …)"): the box elides, the list shows all.
     param_->setSizeAdjustPolicy(QComboBox::AdjustToMinimumContentsLengthWithIcon);
     param_->setMinimumContentsLength(14);
@@ -57,7 +67,11 @@ SweepView::SweepView(ScenarioModel* model, QWidget* parent)
     outer->setStretchFactor(plot_, 1);
     for (QLabel* l : {changes_, breaks_})
         l->setSizePolicy(QSizePolicy::Preferred, QSizePolicy::Maximum);
+}
 
+// The memory, time and ratio charts, their graphs and the legend.
+void SweepView::addCharts()
+{
     // Three axis rects stacked, sharing the x range (the legend moves out first: clearing the
     // layout deletes the default axis rect and what its inset layout holds).
     plot_->axisRect()->insetLayout()->take(plot_->legend);
@@ -88,7 +102,11 @@ SweepView::SweepView(ScenarioModel* model, QWidget* parent)
     mfu_ = graph(ratio_rect_, palette::purple);
     stability_ = graph(ratio_rect_, palette::sky);
     placeLegendBelow(plot_, 6);
-    themeChanged();
+}
+
+// The re-sweep timer, the worker's result, the controls and the hover.
+void SweepView::connectSweeps()
+{
     rerun_->setSingleShot(true);
     rerun_->setInterval(400);
     connect(rerun_, &QTimer::timeout, this, [this] {
@@ -130,7 +148,6 @@ SweepView::SweepView(ScenarioModel* model, QWidget* parent)
         }
         QToolTip::hideText();
     });
-    retranslate();
 }
 
 void SweepView::retranslate()
@@ -267,10 +284,22 @@ void SweepView::showEvent(QShowEvent* e)
 void SweepView::draw()
 {
     const int n = int(result_.points.size());
-    QVector<double> x(n), peak(n), cap(n), step(n), bubble(n), mfu(n), lost(n);
-    // The upper charts label the values; the lowest also says what changes with them ("512 GPUs").
-    auto ticker = QSharedPointer<QCPAxisTickerText>::create();
-    auto bottom = QSharedPointer<QCPAxisTickerText>::create();
+    plotPoints(tickEvery(n));
+    // Breaking points: a dashed line before the first value where each appears, named below.
+    plot_->clearItems();
+    const QString text = markBreaks(n);
+    // What else the knob's rule moves along the axis (a PP sweep keeps DP: the GPU count grows).
+    changes_->setText(tr("<b>Note:</b> %1").arg(axisNote().toHtmlEscaped()));
+    changes_->setVisible(!axisNote().isEmpty());
+    breaks_->setText(n == 0 ? tr("Pick a knob and press Sweep.")
+                            : (result_.breaks.empty() ? tr("<b>Breaking points:</b> none in this range.")
+                                                      : tr("<b>Breaking points:</b><br>") + text));
+    plot_->replot(QCustomPlot::rpQueuedReplot);
+}
+
+// Which values get a tick label: every k-th, k as small as the labels' widths allow.
+int SweepView::tickEvery(int n) const
+{
     // Every value's label when they fit side by side, else every k-th (8192 and 16384 never run
     // together); invalid values keep their ✗ label.
     const QFontMetrics fm(ratio_rect_->axis(QCPAxis::atBottom)->tickLabelFont());
@@ -280,7 +309,17 @@ void SweepView::draw()
             {widest, fm.horizontalAdvance(QStringLiteral("✗ ") + QString::number(p.value)) + fm.averageCharWidth() * 2,
              fm.horizontalAdvance(alsoText(p)) + fm.averageCharWidth() * 2});
     const int width = ratio_rect_->width() > 0 ? ratio_rect_->width() : plot_->width() - 80;
-    const int every = std::max(1, (n * widest + std::max(1, width) - 1) / std::max(1, width));
+    return std::max(1, (n * widest + std::max(1, width) - 1) / std::max(1, width));
+}
+
+// The sweep's points on the three charts, the tick labels on the shared x axis and the y ranges.
+void SweepView::plotPoints(int every)
+{
+    const int n = int(result_.points.size());
+    QVector<double> x(n), peak(n), cap(n), step(n), bubble(n), mfu(n), lost(n);
+    // The upper charts label the values; the lowest also says what changes with them ("512 GPUs").
+    auto ticker = QSharedPointer<QCPAxisTickerText>::create();
+    auto bottom = QSharedPointer<QCPAxisTickerText>::create();
     for (int i = 0; i < n; ++i) {
         const SweepPoint& p = result_.points[std::size_t(i)];
         x[i] = i; // categorical: one slot per value
@@ -319,8 +358,11 @@ void SweepView::draw()
         ->setRange(0, std::max(1.0, std::max(peak_->getValueRange(found).upper, cap.isEmpty() ? 1 : cap[0])) * 1.1);
     time_rect_->axis(QCPAxis::atLeft)->setRange(0, std::max(1e-6, step_->getValueRange(found).upper) * 1.1);
     ratio_rect_->axis(QCPAxis::atLeft)->setRange(0, 100);
-    // Breaking points: a dashed line before the first value where each appears, named below.
-    plot_->clearItems();
+}
+
+// Draws each breaking point's dashed lines and number; returns the numbered list for breaks_.
+QString SweepView::markBreaks(int n)
+{
     QString text;
     std::map<int, QString> numbers; // slot → "1, 2": one label per line, never two on top of each other
     int number = 0;
@@ -357,13 +399,7 @@ void SweepView::draw()
         f.setBold(true);
         label->setFont(f);
     }
-    // What else the knob's rule moves along the axis (a PP sweep keeps DP: the GPU count grows).
-    changes_->setText(tr("<b>Note:</b> %1").arg(axisNote().toHtmlEscaped()));
-    changes_->setVisible(!axisNote().isEmpty());
-    breaks_->setText(n == 0 ? tr("Pick a knob and press Sweep.")
-                            : (result_.breaks.empty() ? tr("<b>Breaking points:</b> none in this range.")
-                                                      : tr("<b>Breaking points:</b><br>") + text));
-    plot_->replot(QCustomPlot::rpQueuedReplot);
+    return text;
 }
 
 } // namespace parascope::ui

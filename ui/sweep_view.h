@@ -48,6 +48,12 @@ protected:
 
 private:
     void draw();
+    void layOutControls();
+    void addCharts();
+    void connectSweeps();
+    int tickEvery(int n) const;
+    void plotPoints(int every);
+    QString markBreaks(int n);
 
     QComboBox* param_;
     QLineEdit* values_;

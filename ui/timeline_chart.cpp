@@ -40,6 +40,19 @@ QString typeName(OpType t)
     }
 }
 
+// The length the time axis shows: the step, or for an extrapolated step (very many microbatches)
+// the simulated part, not a step of which it would be a sliver.
+double shownLength(const Estimate& x)
+{
+    double s = x.time.step_s;
+    if (x.timeline.microbatches_shown < x.timeline.microbatches_total && !x.timeline.timeline.ops.empty()) {
+        s = 0;
+        for (const TimedOp& op : x.timeline.timeline.ops)
+            s = std::max(s, op.end_s);
+    }
+    return s;
+}
+
 } // namespace
 
 TimelineChart::TimelineChart(ScenarioModel* model, QWidget* parent)
@@ -243,36 +256,58 @@ void TimelineChart::refresh()
     const int plot_px = plot_->axisRect()->height() > 0 ? plot_->axisRect()->height() : plot_->height() / 2;
     drawn_ranks_ = e.timeline.simulated ? ranksToDraw(tl.ranks, e.timeline.ranks_shown, std::max(8, plot_px / 2))
                                         : std::vector<int>{};
+    const int rows = !e.timeline.simulated ? 0 : drawn_ranks_.empty() ? tl.ranks : int(drawn_ranks_.size());
+    // Compare: A's Gantt above B's on one time axis, a blank row between, each row named.
+    const Estimate* a = model_->pinnedEstimate();
+    const bool compare = a && a->timeline.simulated && e.timeline.simulated;
+    a_rows_ = compare ? a->timeline.timeline.ranks + 1 : 0;
+    setGanttSegments(e, compare ? a : nullptr, rows);
+    playback_->setStepLength(e.time.step_s);
+    showPresentTypes(tl, compare ? &a->timeline.timeline : nullptr);
+    labelRanks(rows, compare);
+    plot_->xAxis->setRange(0, std::max(1e-9, std::max(shownLength(e), compare ? shownLength(*a) : 0.0)));
+    if (compare)
+        title_->setText(tr("A: %1").arg(scenarioName(*model_->pinnedScenario())) + QStringLiteral(" · ")
+                        + headline(*model_->pinnedScenario(), *a).replace(QLatin1Char('\n'), QStringLiteral(" · "))
+                        + QLatin1Char('\n') + tr("B: %1").arg(scenarioName(model_->scenario())) + QStringLiteral(" · ")
+                        + headline(model_->scenario(), e).replace(QLatin1Char('\n'), QStringLiteral(" · ")));
+    else
+        title_->setText(headline(model_->scenario(), e));
+    plot_->replot(QCustomPlot::rpQueuedReplot);
+}
+
+// B's segments on the rows of the drawn ranks, below A's rows when `a` (compare) is given.
+void TimelineChart::setGanttSegments(const Estimate& e, const Estimate* a, int rows)
+{
     const std::vector<int>& sampled = drawn_ranks_;
-    const int rows = !e.timeline.simulated ? 0 : sampled.empty() ? tl.ranks : int(sampled.size());
     const auto rowOf = [&sampled](int rank) {
         if (sampled.empty())
             return rank;
         const auto it = std::lower_bound(sampled.begin(), sampled.end(), rank);
         return it != sampled.end() && *it == rank ? int(it - sampled.begin()) : -1;
     };
-    // Compare: A's Gantt above B's on one time axis, a blank row between, each row named.
-    const Estimate* a = model_->pinnedEstimate();
-    const bool compare = a && a->timeline.simulated && e.timeline.simulated;
-    a_rows_ = compare ? a->timeline.timeline.ranks + 1 : 0;
     std::vector<GanttSegment> segments;
-    if (compare)
+    if (a)
         segments = ganttSegments(a->timeline.timeline);
-    for (GanttSegment s : ganttSegments(tl)) {
+    for (GanttSegment s : ganttSegments(e.timeline.timeline)) {
         const int row = rowOf(s.row);
         if (row < 0)
             continue; // a rank not drawn
         s.row = a_rows_ + row;
         segments.push_back(s);
     }
-    gantt_->setSegments(std::move(segments), a_rows_ + rows, std::max(e.time.step_s, compare ? a->time.step_s : 0.0));
-    playback_->setStepLength(e.time.step_s);
+    gantt_->setSegments(std::move(segments), a_rows_ + rows, std::max(e.time.step_s, a ? a->time.step_s : 0.0));
+}
+
+// The legend entries of the op types in `tl` (and A's `a_tl` when comparing), the others hidden.
+void TimelineChart::showPresentTypes(const Timeline& tl, const Timeline* a_tl)
+{
     // Legend: only the op types this step has (entries share a colour: send/recv, collectives).
     bool type_present[int(OpType::Optimizer) + 1] = {};
     for (const TimedOp& op : tl.ops)
         type_present[int(op.type)] = true;
-    if (compare)
-        for (const TimedOp& op : a->timeline.timeline.ops)
+    if (a_tl)
+        for (const TimedOp& op : a_tl->ops)
             type_present[int(op.type)] = true;
     for (std::size_t i = 0; i < legend_entries_.size(); ++i) {
         bool present = false;
@@ -282,6 +317,12 @@ void TimelineChart::refresh()
         if (present)
             legend_entries_[i]->addToLegend();
     }
+}
+
+// The rank labels on the y axis (A's and B's when comparing) and its range over all rows.
+void TimelineChart::labelRanks(int rows, bool compare)
+{
+    const std::vector<int>& sampled = drawn_ranks_;
     auto ticker = QSharedPointer<QCPAxisTickerText>::create();
     // A rank label per row while the rows are a line and a bit high, else every k-th.
     const int all_rows = a_rows_ + rows;
@@ -297,26 +338,6 @@ void TimelineChart::refresh()
     }
     plot_->yAxis->setTicker(ticker);
     plot_->yAxis->setRange(-0.6, std::max(all_rows, 1) - 0.4);
-    // An extrapolated step (very many microbatches) shows the simulated part, not a step of which
-    // it would be a sliver.
-    const auto shown = [](const Estimate& x) {
-        double s = x.time.step_s;
-        if (x.timeline.microbatches_shown < x.timeline.microbatches_total && !x.timeline.timeline.ops.empty()) {
-            s = 0;
-            for (const TimedOp& op : x.timeline.timeline.ops)
-                s = std::max(s, op.end_s);
-        }
-        return s;
-    };
-    plot_->xAxis->setRange(0, std::max(1e-9, std::max(shown(e), compare ? shown(*a) : 0.0)));
-    if (compare)
-        title_->setText(tr("A: %1").arg(scenarioName(*model_->pinnedScenario())) + QStringLiteral(" · ")
-                        + headline(*model_->pinnedScenario(), *a).replace(QLatin1Char('\n'), QStringLiteral(" · "))
-                        + QLatin1Char('\n') + tr("B: %1").arg(scenarioName(model_->scenario())) + QStringLiteral(" · ")
-                        + headline(model_->scenario(), e).replace(QLatin1Char('\n'), QStringLiteral(" · ")));
-    else
-        title_->setText(headline(model_->scenario(), e));
-    plot_->replot(QCustomPlot::rpQueuedReplot);
 }
 
 void TimelineChart::togglePlayback() { playback_->toggle(); }

@@ -61,6 +61,9 @@ private:
     bool slot_grid_ = false;
     bool refreshSlotGrid(); // false: no grid for this scenario (the timed Gantt is drawn)
     QString headline(const Scenario& sc, const Estimate& e) const;
+    void setGanttSegments(const Estimate& e, const Estimate* a, int rows);
+    void showPresentTypes(const Timeline& tl, const Timeline* a_tl);
+    void labelRanks(int rows, bool compare);
     QCPTextElement* title_ = nullptr;
     PlaybackBar* playback_ = nullptr;
 };

@@ -214,12 +214,21 @@ int badWhole(const Args& a, const std::string& arg, const char* v, long long min
                     arg + " 需要 " + range + " 之间的整数"
                         + (v ? "，实际为 " + parascope::quoteInput(v, 40) : std::string()));
 }
-} // namespace
 
-// Returns an exit code on error, -1 when parsed.
-int parseArgs(int argc, char** argv, int first, Args& a)
+// What an option parser answers besides an exit code: parsed, or not one of its options.
+constexpr int kParsed = -1, kNotMine = -2;
+
+// The words of argv, one at a time; an option's value is the word after it.
+struct ArgReader {
+    int argc;
+    char** argv;
+    int i;
+    const char* value() { return i + 1 < argc ? argv[++i] : nullptr; }
+};
+
+// The language first, wherever it stands: the other options' errors are written in it.
+int parseLanguage(int argc, char** argv, int first, Args& a)
 {
-    // The language first, wherever it stands: the other options' errors are written in it.
     for (int i = first; i < argc; ++i)
         if (std::string(argv[i]) == "--lang") {
             if (i + 1 >= argc)
@@ -230,103 +239,156 @@ int parseArgs(int argc, char** argv, int first, Args& a)
                                 + parascope::quoteInput(argv[i + 1], 40) + ")");
             a.lang = *lang;
         }
-    for (int i = first; i < argc; ++i) {
-        const std::string arg = argv[i];
-        const auto value = [&]() -> const char* { return i + 1 < argc ? argv[++i] : nullptr; };
-        if (arg == "--format") {
-            const char* v = value();
-            if (!v)
-                return badUsage(a, "--format needs a value", "--format 需要一个值");
-            a.format = v;
-        } else if (arg == "--gpus" || arg == "--top" || arg == "--threads") {
-            const char* v = value();
-            const auto n = wholeArg(v, 1, 1 << 24);
-            if (!n)
-                return badWhole(a, arg, v, 1, 1 << 24);
-            (arg == "--gpus" ? a.gpus : arg == "--top" ? a.top : a.threads) = *n;
-        } else if (arg == "--closed-form") {
-            a.closed_form = true;
-        } else if (arg == "--fewest-gpus") {
-            a.fewest_gpus = true;
-        } else if (arg == "--param" || arg == "--values") {
-            const char* v = value();
-            if (!v)
-                return badUsage(a, arg + " needs a value", arg + " 需要一个值");
-            (arg == "--param" ? a.param : a.values) = v;
-        } else if (arg == "--op") {
-            const char* v = value();
-            if (!v)
-                return badUsage(a, arg + " needs a value", arg + " 需要一个值");
-            a.nccl.op = parascope::enumFromName<parascope::Collective>(v);
-            if (!a.nccl.op)
-                return badUsage(a, "--op must be one of " + parascope::enumNameList<parascope::Collective>(),
-                                "--op 只能取 " + parascope::enumNameList<parascope::Collective>() + " 之一");
-        } else if (arg == "--into") {
-            const char* v = value();
-            if (!v)
-                return badUsage(a, arg + " needs a value", arg + " 需要一个值");
-            a.into = v;
-        } else if (arg == "--ranks" || arg == "--nodes") {
-            const char* v = value();
-            const auto n = wholeArg(v, 1, 1 << 24);
-            if (!n)
-                return badWhole(a, arg, v, 1, 1 << 24);
-            (arg == "--ranks" ? a.nccl.ranks : a.nccl.nodes) = int(*n);
-        } else if (arg == "--set") {
-            const char* v = value();
-            if (!v)
-                return badUsage(a, "--set needs PATH=VALUE (e.g. --set parallel.dp=16)",
-                                "--set 需要 PATH=VALUE（例如 --set parallel.dp=16）");
-            a.sets.push_back(v);
-        } else if (arg == "--out") {
-            const char* v = value();
-            if (!v)
-                return badUsage(a, "--out needs a FILE", "--out 需要一个文件路径");
-            a.out = v;
-        } else if (arg == "--lang") {
-            ++i; // read above
-        } else if (arg == "--profile") {
-            const char* v = value();
-            if (!v)
-                return badUsage(a, "--profile needs a hardware profile FILE", "--profile 需要一个硬件实测档案文件");
-            a.profile = v;
-        } else if (arg == "--comm-lanes") {
-            a.comm_lanes = true;
-        } else if (arg == "--text-only") {
-            a.text_only = true;
-        } else if (arg == "--cluster") {
-            const char* v = value();
-            if (!v)
-                return badUsage(a, "--cluster needs a cluster preset (parascope-cli presets clusters)",
-                                "--cluster 需要一个集群预设（parascope-cli presets clusters）");
-            a.cluster = v;
-        } else if (arg == "--vocab") {
-            const char* v = value();
-            const auto n = wholeArg(v, 1, 1LL << 30);
-            if (!n)
-                return badWhole(a, arg, v, 1, 1LL << 30);
-            a.vocab = *n;
-        } else if (arg == "--bytes" || arg == "--algorithm") {
-            const char* v = value();
-            if (!v)
-                return badUsage(a, arg + " needs a value", arg + " 需要一个值");
-            (arg == "--bytes" ? a.bytes : a.algorithm) = v;
-        } else if (arg == "--device") {
-            const char* v = value();
-            const auto n = wholeArg(v, 0, 1024);
-            if (!n)
-                return badWhole(a, arg, v, 0, 1024);
-            a.device = int(*n);
-        } else if (arg == "--no-explain") {
-            a.explain = false;
-        } else if (arg == "--help" || arg == "-h") {
-            a.help = true; // every subcommand answers it (parascope-cli profile --help)
-        } else if (arg.rfind("--", 0) == 0) {
-            return badUsage(a, "unknown option " + arg, "未知选项 " + arg);
-        } else {
-            a.positional.push_back(arg);
-        }
+    return kParsed;
+}
+
+// Options that take a whole number.
+int parseNumberOption(const std::string& arg, ArgReader& r, Args& a)
+{
+    if (arg == "--gpus" || arg == "--top" || arg == "--threads") {
+        const char* v = r.value();
+        const auto n = wholeArg(v, 1, 1 << 24);
+        if (!n)
+            return badWhole(a, arg, v, 1, 1 << 24);
+        (arg == "--gpus" ? a.gpus : arg == "--top" ? a.top : a.threads) = *n;
+    } else if (arg == "--ranks" || arg == "--nodes") {
+        const char* v = r.value();
+        const auto n = wholeArg(v, 1, 1 << 24);
+        if (!n)
+            return badWhole(a, arg, v, 1, 1 << 24);
+        (arg == "--ranks" ? a.nccl.ranks : a.nccl.nodes) = int(*n);
+    } else if (arg == "--vocab") {
+        const char* v = r.value();
+        const auto n = wholeArg(v, 1, 1LL << 30);
+        if (!n)
+            return badWhole(a, arg, v, 1, 1LL << 30);
+        a.vocab = *n;
+    } else if (arg == "--device") {
+        const char* v = r.value();
+        const auto n = wholeArg(v, 0, 1024);
+        if (!n)
+            return badWhole(a, arg, v, 0, 1024);
+        a.device = int(*n);
+    } else {
+        return kNotMine;
     }
+    return kParsed;
+}
+
+// Options that take no value.
+int parseFlagOption(const std::string& arg, Args& a)
+{
+    if (arg == "--closed-form")
+        a.closed_form = true;
+    else if (arg == "--fewest-gpus")
+        a.fewest_gpus = true;
+    else if (arg == "--comm-lanes")
+        a.comm_lanes = true;
+    else if (arg == "--text-only")
+        a.text_only = true;
+    else if (arg == "--no-explain")
+        a.explain = false;
+    else if (arg == "--help" || arg == "-h")
+        a.help = true; // every subcommand answers it (parascope-cli profile --help)
+    else
+        return kNotMine;
+    return kParsed;
+}
+
+// Options that take a word: what to read, what to change and where to write.
+int parseScenarioOption(const std::string& arg, ArgReader& r, Args& a)
+{
+    if (arg == "--format") {
+        const char* v = r.value();
+        if (!v)
+            return badUsage(a, "--format needs a value", "--format 需要一个值");
+        a.format = v;
+    } else if (arg == "--param" || arg == "--values") {
+        const char* v = r.value();
+        if (!v)
+            return badUsage(a, arg + " needs a value", arg + " 需要一个值");
+        (arg == "--param" ? a.param : a.values) = v;
+    } else if (arg == "--set") {
+        const char* v = r.value();
+        if (!v)
+            return badUsage(a, "--set needs PATH=VALUE (e.g. --set parallel.dp=16)",
+                            "--set 需要 PATH=VALUE（例如 --set parallel.dp=16）");
+        a.sets.push_back(v);
+    } else if (arg == "--out") {
+        const char* v = r.value();
+        if (!v)
+            return badUsage(a, "--out needs a FILE", "--out 需要一个文件路径");
+        a.out = v;
+    } else if (arg == "--lang") {
+        ++r.i; // read above
+    } else if (arg == "--profile") {
+        const char* v = r.value();
+        if (!v)
+            return badUsage(a, "--profile needs a hardware profile FILE", "--profile 需要一个硬件实测档案文件");
+        a.profile = v;
+    } else {
+        return kNotMine;
+    }
+    return kParsed;
+}
+
+// Options that take a word for the profile, model and collective commands.
+int parseToolOption(const std::string& arg, ArgReader& r, Args& a)
+{
+    if (arg == "--op") {
+        const char* v = r.value();
+        if (!v)
+            return badUsage(a, arg + " needs a value", arg + " 需要一个值");
+        a.nccl.op = parascope::enumFromName<parascope::Collective>(v);
+        if (!a.nccl.op)
+            return badUsage(a, "--op must be one of " + parascope::enumNameList<parascope::Collective>(),
+                            "--op 只能取 " + parascope::enumNameList<parascope::Collective>() + " 之一");
+    } else if (arg == "--into") {
+        const char* v = r.value();
+        if (!v)
+            return badUsage(a, arg + " needs a value", arg + " 需要一个值");
+        a.into = v;
+    } else if (arg == "--cluster") {
+        const char* v = r.value();
+        if (!v)
+            return badUsage(a, "--cluster needs a cluster preset (parascope-cli presets clusters)",
+                            "--cluster 需要一个集群预设（parascope-cli presets clusters）");
+        a.cluster = v;
+    } else if (arg == "--bytes" || arg == "--algorithm") {
+        const char* v = r.value();
+        if (!v)
+            return badUsage(a, arg + " needs a value", arg + " 需要一个值");
+        (arg == "--bytes" ? a.bytes : a.algorithm) = v;
+    } else {
+        return kNotMine;
+    }
+    return kParsed;
+}
+
+// One word of the command line: a known option, an unknown one (an error) or a positional.
+int parseWord(ArgReader& r, Args& a)
+{
+    const std::string arg = r.argv[r.i];
+    for (const auto parse : {parseNumberOption, parseScenarioOption, parseToolOption})
+        if (const int rc = parse(arg, r, a); rc != kNotMine)
+            return rc;
+    if (const int rc = parseFlagOption(arg, a); rc != kNotMine)
+        return rc;
+    if (arg.rfind("--", 0) == 0)
+        return badUsage(a, "unknown option " + arg, "未知选项 " + arg);
+    a.positional.push_back(arg);
+    return kParsed;
+}
+} // namespace
+
+// Returns an exit code on error, -1 when parsed.
+int parseArgs(int argc, char** argv, int first, Args& a)
+{
+    if (const int rc = parseLanguage(argc, argv, first, a); rc != kParsed)
+        return rc;
+    for (ArgReader r{argc, argv, first}; r.i < argc; ++r.i)
+        if (const int rc = parseWord(r, a); rc != kParsed)
+            return rc;
     return -1;
 }
 

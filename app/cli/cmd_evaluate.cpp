@@ -66,18 +66,22 @@ int timelineCommand(const Args& a)
     return emit(a, j.dump() + "\n");
 }
 
-int sweepCommand(const Args& a)
+namespace {
+
+const double kGiB = double(1ull << 30);
+
+// --param names no knob: the usage error lists every knob.
+int badParam(const Args& a)
 {
-    const std::string format = a.format.empty() ? "text" : a.format;
-    if (format != "json" && format != "text" && format != "csv")
-        return badUsage(a, "--format needs text, json or csv", "--format 只能是 text、json 或 csv");
-    if (!parascope::findKnob(a.param)) {
-        std::string list;
-        for (const parascope::Knob& k : parascope::knobs())
-            list += (list.empty() ? "" : ", ") + k.path;
-        return badUsage(a, "--param must be one of " + list, "--param 只能取以下参数之一：" + list);
-    }
-    std::vector<long long> values;
+    std::string list;
+    for (const parascope::Knob& k : parascope::knobs())
+        list += (list.empty() ? "" : ", ") + k.path;
+    return badUsage(a, "--param must be one of " + list, "--param 只能取以下参数之一：" + list);
+}
+
+// --values as whole numbers; returns an exit code on error, -1 when parsed.
+int parseValues(const Args& a, std::vector<long long>& values)
+{
     std::stringstream ss(a.values);
     for (std::string item; std::getline(ss, item, ',');) {
         char* end = nullptr;
@@ -89,62 +93,77 @@ int sweepCommand(const Args& a)
     }
     if (values.empty() || values.size() > 10000)
         return badUsage(a, "--values needs 1 to 10000 values", "--values 需要 1 到 10000 个值");
-    const auto scenario = loadScenario(a, "sweep");
-    if (!scenario)
-        return kExitBadInput;
-    const parascope::SweepResult r = parascope::sweep(*scenario, a.param, values);
-    const double gib = double(1ull << 30);
-    const auto codes = [](const parascope::SweepPoint& p, const char* sep) {
-        std::string c;
-        for (const auto& d : p.diagnostics)
-            c += (c.empty() ? "" : sep) + d.code;
-        return c;
-    };
-    if (format == "json") {
-        nlohmann::json points = nlohmann::json::array();
-        for (const auto& p : r.points) {
-            nlohmann::json diags = nlohmann::json::array();
-            for (const auto& d : p.diagnostics)
-                diags.push_back({{"severity", parascope::toString(d.severity)},
-                                 {"code", d.code},
-                                 {"message", d.message.in(a.lang)}});
-            points.push_back({{"value", p.value},
-                              {"valid", p.valid},
-                              {"peak_bytes", p.peak_bytes},
-                              {"capacity_bytes", p.capacity_bytes},
-                              {"peak_stage", p.peak_stage},
-                              {"stage_bytes", p.stage_bytes},
-                              {"step_s", p.step_s},
-                              {"bubble_fraction", p.bubble_fraction},
-                              {"exposed_comm_s", p.exposed_comm_s},
-                              {"mfu", p.mfu},
-                              {"tokens_per_s", p.tokens_per_s},
-                              {"goodput", p.goodput},
-                              {"diagnostics", diags}});
-        }
-        nlohmann::json breaks = nlohmann::json::array();
-        for (const auto& b : r.breaks)
-            breaks.push_back({{"value", b.value}, {"code", b.code}, {"message", b.message.in(a.lang)}});
-        nlohmann::json out{
-            {"schema", "parascope.sweep/1"}, {"param", r.param}, {"points", points}, {"breaking_points", breaks}};
-        if (!r.changes_note.en.empty())
-            out["changes_note"] = r.changes_note.in(a.lang); // what else moves along the axis (GPUs, DP, …)
-        return emit(a, out.dump(2) + "\n");
-    }
+    return -1;
+}
+
+// A point's diagnostic codes joined by sep.
+std::string diagnosticCodes(const parascope::SweepPoint& p, const char* sep)
+{
+    std::string c;
+    for (const auto& d : p.diagnostics)
+        c += (c.empty() ? "" : sep) + d.code;
+    return c;
+}
+
+// One point of the sweep as JSON, its diagnostics in a's language.
+nlohmann::json sweepPointJson(const Args& a, const parascope::SweepPoint& p)
+{
+    nlohmann::json diags = nlohmann::json::array();
+    for (const auto& d : p.diagnostics)
+        diags.push_back(
+            {{"severity", parascope::toString(d.severity)}, {"code", d.code}, {"message", d.message.in(a.lang)}});
+    return {{"value", p.value},
+            {"valid", p.valid},
+            {"peak_bytes", p.peak_bytes},
+            {"capacity_bytes", p.capacity_bytes},
+            {"peak_stage", p.peak_stage},
+            {"stage_bytes", p.stage_bytes},
+            {"step_s", p.step_s},
+            {"bubble_fraction", p.bubble_fraction},
+            {"exposed_comm_s", p.exposed_comm_s},
+            {"mfu", p.mfu},
+            {"tokens_per_s", p.tokens_per_s},
+            {"goodput", p.goodput},
+            {"diagnostics", diags}};
+}
+
+// The parascope.sweep/1 answer.
+std::string sweepJson(const Args& a, const parascope::SweepResult& r)
+{
+    nlohmann::json points = nlohmann::json::array();
+    for (const auto& p : r.points)
+        points.push_back(sweepPointJson(a, p));
+    nlohmann::json breaks = nlohmann::json::array();
+    for (const auto& b : r.breaks)
+        breaks.push_back({{"value", b.value}, {"code", b.code}, {"message", b.message.in(a.lang)}});
+    nlohmann::json out{
+        {"schema", "parascope.sweep/1"}, {"param", r.param}, {"points", points}, {"breaking_points", breaks}};
+    if (!r.changes_note.en.empty())
+        out["changes_note"] = r.changes_note.in(a.lang); // what else moves along the axis (GPUs, DP, …)
+    return out.dump(2) + "\n";
+}
+
+// The points as CSV, one line each.
+std::string sweepCsv(const parascope::SweepResult& r)
+{
     std::ostringstream o;
     char line[512];
-    if (format == "csv") {
-        o << "value,valid,peak_gib,capacity_gib,peak_stage,step_s,bubble_fraction,exposed_comm_s,mfu,tokens_per_s,"
-             "goodput,diagnostics\n";
-        for (const auto& p : r.points) {
-            std::snprintf(line, sizeof line, "%lld,%d,%.4f,%.4f,%d,%.6g,%.6g,%.6g,%.6g,%.6g,%.6g,%s\n", p.value,
-                          p.valid ? 1 : 0, p.peak_bytes / gib, p.capacity_bytes / gib, p.peak_stage, p.step_s,
-                          p.bubble_fraction, p.exposed_comm_s, p.mfu, p.tokens_per_s, p.goodput, codes(p, ";").c_str());
-            o << line;
-        }
-        return emit(a, o.str());
+    o << "value,valid,peak_gib,capacity_gib,peak_stage,step_s,bubble_fraction,exposed_comm_s,mfu,tokens_per_s,"
+         "goodput,diagnostics\n";
+    for (const auto& p : r.points) {
+        std::snprintf(line, sizeof line, "%lld,%d,%.4f,%.4f,%d,%.6g,%.6g,%.6g,%.6g,%.6g,%.6g,%s\n", p.value,
+                      p.valid ? 1 : 0, p.peak_bytes / kGiB, p.capacity_bytes / kGiB, p.peak_stage, p.step_s,
+                      p.bubble_fraction, p.exposed_comm_s, p.mfu, p.tokens_per_s, p.goodput,
+                      diagnosticCodes(p, ";").c_str());
+        o << line;
     }
-    o << say(a, "Sweep of ", "参数扫描：") << r.param << "\n";
+    return o.str();
+}
+
+// The text table: a header, then one line per point.
+void writeSweepTable(std::ostream& o, const Args& a, const parascope::SweepResult& r)
+{
+    char line[512];
     const struct {
         const char* en;
         const char* zh;
@@ -159,12 +178,20 @@ int sweepCommand(const Args& a)
     for (const auto& p : r.points) {
         std::snprintf(line, sizeof line, "%10lld", p.value);
         o << line << padColumns(p.valid ? say(a, "yes", "是") : say(a, "no", "否"), 7);
-        std::snprintf(line, sizeof line, "%11.2f%10.1f%9.3f%9s%10.3f%7s%13.0f%10s  %s\n", p.peak_bytes / gib,
-                      p.capacity_bytes / gib, p.step_s, parascope::formatPercent(p.bubble_fraction).c_str(),
+        std::snprintf(line, sizeof line, "%11.2f%10.1f%9.3f%9s%10.3f%7s%13.0f%10s  %s\n", p.peak_bytes / kGiB,
+                      p.capacity_bytes / kGiB, p.step_s, parascope::formatPercent(p.bubble_fraction).c_str(),
                       p.exposed_comm_s, parascope::formatPercent(p.mfu).c_str(), p.tokens_per_s,
-                      parascope::formatPercent(p.goodput).c_str(), codes(p, ", ").c_str());
+                      parascope::formatPercent(p.goodput).c_str(), diagnosticCodes(p, ", ").c_str());
         o << line;
     }
+}
+
+// The text answer: the table, the breaking points and what else moves along the axis.
+std::string sweepText(const Args& a, const parascope::SweepResult& r)
+{
+    std::ostringstream o;
+    o << say(a, "Sweep of ", "参数扫描：") << r.param << "\n";
+    writeSweepTable(o, a, r);
     o << say(a, "\nBreaking points:\n", "\n临界点：\n");
     if (r.breaks.empty())
         o << say(a, "  none\n", "  无\n");
@@ -172,7 +199,30 @@ int sweepCommand(const Args& a)
         o << "  " << b.message.in(a.lang) << "\n";
     if (!r.changes_note.en.empty())
         o << "\n" << r.changes_note.in(a.lang) << "\n";
-    return emit(a, o.str());
+    return o.str();
+}
+
+} // namespace
+
+int sweepCommand(const Args& a)
+{
+    const std::string format = a.format.empty() ? "text" : a.format;
+    if (format != "json" && format != "text" && format != "csv")
+        return badUsage(a, "--format needs text, json or csv", "--format 只能是 text、json 或 csv");
+    if (!parascope::findKnob(a.param))
+        return badParam(a);
+    std::vector<long long> values;
+    if (const int rc = parseValues(a, values); rc != -1)
+        return rc;
+    const auto scenario = loadScenario(a, "sweep");
+    if (!scenario)
+        return kExitBadInput;
+    const parascope::SweepResult r = parascope::sweep(*scenario, a.param, values);
+    if (format == "json")
+        return emit(a, sweepJson(a, r));
+    if (format == "csv")
+        return emit(a, sweepCsv(r));
+    return emit(a, sweepText(a, r));
 }
 
 } // namespace parascope::cli

@@ -41,24 +41,26 @@ std::optional<QSize> parseSize(const QString& text)
     return size;
 }
 
-} // namespace
-
-int main(int argc, char** argv)
-{
-    parascope::ui::tuneAllocatorForRedraws(argv); // re-executes once with the allocator kept warm
-    // Headless export, --help and --version need no display: pick the offscreen platform unless
-    // one is forced (without a display Qt would abort before the parser could answer).
+// Which headless form the command line asks for, read before QApplication exists.
+struct Mode {
     bool exporting = false, screenshot = false, informational = false;
-    for (int i = 1; i < argc; ++i) {
-        exporting = exporting || std::strcmp(argv[i], "--export") == 0;
-        screenshot = screenshot || std::strcmp(argv[i], "--screenshot") == 0;
-        for (const char* flag : {"--help", "-h", "-?", "--help-all", "--version", "-v"})
-            informational = informational || std::strcmp(argv[i], flag) == 0;
-    }
-    if ((exporting || screenshot || informational) && qEnvironmentVariableIsEmpty("QT_QPA_PLATFORM"))
-        qputenv("QT_QPA_PLATFORM", "offscreen");
+};
 
-    QApplication app(argc, argv);
+Mode scanArguments(int argc, char** argv)
+{
+    Mode m;
+    for (int i = 1; i < argc; ++i) {
+        m.exporting = m.exporting || std::strcmp(argv[i], "--export") == 0;
+        m.screenshot = m.screenshot || std::strcmp(argv[i], "--screenshot") == 0;
+        for (const char* flag : {"--help", "-h", "-?", "--help-all", "--version", "-v"})
+            m.informational = m.informational || std::strcmp(argv[i], flag) == 0;
+    }
+    return m;
+}
+
+// The application's names, desktop id and icon.
+void describeApplication()
+{
     QCoreApplication::setOrganizationName(QStringLiteral("ParaScope"));
     QCoreApplication::setApplicationName(QStringLiteral("ParaScope"));
     QCoreApplication::setApplicationVersion(QString::fromStdString(parascope::versionText()));
@@ -67,176 +69,248 @@ int main(int argc, char** argv)
     QGuiApplication::setDesktopFileName(QStringLiteral("io.github.parascope.ParaScope"));
     QApplication::setWindowIcon(QIcon::fromTheme(QStringLiteral("io.github.parascope.ParaScope"),
                                                  QIcon(QStringLiteral(":/icons/io.github.parascope.ParaScope.svg"))));
+}
 
-    QCommandLineParser parser;
+// Every command-line option, declared once for the parser and the code that reads it.
+struct Options {
+    const QCommandLineOption exportOpt{QStringLiteral("export"),
+                                       QStringLiteral("Render a chart and exit: memory, timeline, slots, "
+                                                      "communication, sweep, search, walls, collective or memory-time"),
+                                       QStringLiteral("chart")};
+    const QCommandLineOption outOpt{QStringLiteral("out"), QStringLiteral("File to write (png, svg or pdf)"),
+                                    QStringLiteral("file")};
+    const QCommandLineOption sizeOpt{QStringLiteral("size"), QStringLiteral("Image size WxH (default 1920x1080)"),
+                                     QStringLiteral("WxH"), QStringLiteral("1920x1080")};
+    const QCommandLineOption scaleOpt{QStringLiteral("scale"), QStringLiteral("PNG scale 1-3 (default 1)"),
+                                      QStringLiteral("s"), QStringLiteral("1")};
+    const QCommandLineOption langOpt{QStringLiteral("lang"), QStringLiteral("Language: zh or en"),
+                                     QStringLiteral("lang")};
+    const QCommandLineOption sweepOpt{QStringLiteral("sweep"),
+                                      QStringLiteral("With --export sweep: the knob to sweep (default parallel.pp)"),
+                                      QStringLiteral("path"), QStringLiteral("parallel.pp")};
+    const QCommandLineOption shotOpt{QStringLiteral("screenshot"),
+                                     QStringLiteral("Render the whole window to a PNG and exit"),
+                                     QStringLiteral("file")};
+    const QCommandLineOption windowSizeOpt{QStringLiteral("window-size"),
+                                           QStringLiteral("With --screenshot: the screen size WxH"),
+                                           QStringLiteral("WxH"), QStringLiteral("1280x720")};
+    const QCommandLineOption tabOpt{
+        QStringLiteral("tab"), QStringLiteral("With --screenshot: explorer, sweep, search, collectives or memory-time"),
+        QStringLiteral("tab"), QStringLiteral("explorer")};
+    const QCommandLineOption presenterOpt{QStringLiteral("presenter"), QStringLiteral("Start in presenter mode")};
+    const QCommandLineOption noContextOpt{
+        QStringLiteral("no-context"), QStringLiteral("With --export: no title line with the model, GPUs and layout")};
+};
+
+// The parser with its description, help, version, positional argument and options.
+void setUpParser(QCommandLineParser& parser, const Options& o)
+{
     parser.setApplicationDescription(QStringLiteral("ParaScope: an explorer for parallel LLM training"));
     parser.addHelpOption();
     parser.addVersionOption();
     parser.addPositionalArgument(QStringLiteral("scenario"), QStringLiteral("A parascope.scenario/1 file to open"));
-    const QCommandLineOption exportOpt(QStringLiteral("export"),
-                                       QStringLiteral("Render a chart and exit: memory, timeline, slots, "
-                                                      "communication, sweep, search, walls, collective or memory-time"),
-                                       QStringLiteral("chart"));
-    const QCommandLineOption outOpt(QStringLiteral("out"), QStringLiteral("File to write (png, svg or pdf)"),
-                                    QStringLiteral("file"));
-    const QCommandLineOption sizeOpt(QStringLiteral("size"), QStringLiteral("Image size WxH (default 1920x1080)"),
-                                     QStringLiteral("WxH"), QStringLiteral("1920x1080"));
-    const QCommandLineOption scaleOpt(QStringLiteral("scale"), QStringLiteral("PNG scale 1-3 (default 1)"),
-                                      QStringLiteral("s"), QStringLiteral("1"));
-    const QCommandLineOption langOpt(QStringLiteral("lang"), QStringLiteral("Language: zh or en"),
-                                     QStringLiteral("lang"));
-    const QCommandLineOption sweepOpt(QStringLiteral("sweep"),
-                                      QStringLiteral("With --export sweep: the knob to sweep (default parallel.pp)"),
-                                      QStringLiteral("path"), QStringLiteral("parallel.pp"));
-    const QCommandLineOption shotOpt(QStringLiteral("screenshot"),
-                                     QStringLiteral("Render the whole window to a PNG and exit"),
-                                     QStringLiteral("file"));
-    const QCommandLineOption windowSizeOpt(QStringLiteral("window-size"),
-                                           QStringLiteral("With --screenshot: the screen size WxH"),
-                                           QStringLiteral("WxH"), QStringLiteral("1280x720"));
-    const QCommandLineOption tabOpt(
-        QStringLiteral("tab"), QStringLiteral("With --screenshot: explorer, sweep, search, collectives or memory-time"),
-        QStringLiteral("tab"), QStringLiteral("explorer"));
-    const QCommandLineOption presenterOpt(QStringLiteral("presenter"), QStringLiteral("Start in presenter mode"));
-    const QCommandLineOption noContextOpt(
-        QStringLiteral("no-context"), QStringLiteral("With --export: no title line with the model, GPUs and layout"));
-    parser.addOptions({exportOpt, outOpt, sizeOpt, scaleOpt, langOpt, sweepOpt, shotOpt, windowSizeOpt, tabOpt,
-                       presenterOpt, noContextOpt});
-    parser.process(app);
+    parser.addOptions({o.exportOpt, o.outOpt, o.sizeOpt, o.scaleOpt, o.langOpt, o.sweepOpt, o.shotOpt, o.windowSizeOpt,
+                       o.tabOpt, o.presenterOpt, o.noContextOpt});
+}
 
-    // Options that name a value are checked before anything is drawn: a typo is exit 2, never a
-    // silent default.
-    const QString lang = parser.value(langOpt);
-    if (parser.isSet(langOpt) && lang != QLatin1String("zh") && lang != QLatin1String("zh_CN")
+using parascope::ui::MainWindow;
+
+// The option values, checked; a failed check has printed its message (exit 2).
+struct Checked {
+    MainWindow::Tab tab{};
+    QSize window_size;
+    QSize export_size;
+    double scale = 1;
+};
+
+// --lang, --sweep and --tab name a value from a list; nullopt (message printed) otherwise.
+std::optional<MainWindow::Tab> checkNamedValues(const QCommandLineParser& parser, const Options& o)
+{
+    const QString lang = parser.value(o.langOpt);
+    if (parser.isSet(o.langOpt) && lang != QLatin1String("zh") && lang != QLatin1String("zh_CN")
         && lang != QLatin1String("en")) {
         std::fprintf(stderr, "parascope: --lang needs zh or en, got \"%s\"\n", qPrintable(lang));
-        return 2;
+        return std::nullopt;
     }
-    if (parser.isSet(sweepOpt) && !parascope::ui::findSweepKnob(parser.value(sweepOpt))) {
+    if (parser.isSet(o.sweepOpt) && !parascope::ui::findSweepKnob(parser.value(o.sweepOpt))) {
         QStringList paths;
         for (const parascope::ui::Knob& k : parascope::ui::sweepKnobs())
             paths << QString::fromLatin1(k.path);
         std::fprintf(stderr, "parascope: --sweep needs one of %s, got \"%s\"\n",
-                     qPrintable(paths.join(QStringLiteral(", "))), qPrintable(parser.value(sweepOpt)));
-        return 2;
+                     qPrintable(paths.join(QStringLiteral(", "))), qPrintable(parser.value(o.sweepOpt)));
+        return std::nullopt;
     }
-    using parascope::ui::MainWindow;
     const std::optional<MainWindow::Tab> tab
-        = parascope::enumFromName<MainWindow::Tab>(parser.value(tabOpt).toStdString());
-    if (!tab) {
+        = parascope::enumFromName<MainWindow::Tab>(parser.value(o.tabOpt).toStdString());
+    if (!tab)
         std::fprintf(stderr, "parascope: --tab needs one of %s\n", parascope::enumNameList<MainWindow::Tab>().c_str());
-        return 2;
+    return tab;
+}
+
+// --window-size and the --screenshot file; false (message printed) when either is wrong.
+bool checkScreenshot(const QCommandLineParser& parser, const Options& o, Checked& c)
+{
+    c.window_size = parseSize(parser.value(o.windowSizeOpt)).value_or(QSize());
+    if (c.window_size.width() < 320 || c.window_size.height() < 240 || c.window_size.width() > 7680
+        || c.window_size.height() > 4320) {
+        std::fprintf(stderr, "parascope: --window-size needs WxH between 320x240 and 7680x4320\n");
+        return false;
     }
-    if (exporting) {
-        if (const QString e = parascope::ui::checkExportFile(parser.value(outOpt)); !e.isEmpty()) {
+    if (!parser.value(o.shotOpt).endsWith(QLatin1String(".png"), Qt::CaseInsensitive)) {
+        std::fprintf(stderr, "parascope: --screenshot writes a .png file\n");
+        return false;
+    }
+    return true;
+}
+
+// An export's size and scale; false (message printed) when they are wrong.
+bool checkExportImage(const QCommandLineParser& parser, const Options& o, Checked& c)
+{
+    const std::optional<QSize> size = parseSize(parser.value(o.sizeOpt));
+    bool oks = false;
+    c.scale = parser.value(o.scaleOpt).toDouble(&oks);
+    if (!size || !oks) {
+        std::fprintf(stderr, "parascope: --size needs WxH (e.g. 1920x1080) and --scale a number\n");
+        return false;
+    }
+    c.export_size = *size;
+    const bool png
+        = parascope::ui::withExtension(parser.value(o.outOpt)).endsWith(QLatin1String(".png"), Qt::CaseInsensitive);
+    if (const QString e = parascope::ui::checkExportSize(c.export_size, c.scale, png); !e.isEmpty()) {
+        std::fprintf(stderr, "parascope: %s\n", qPrintable(e));
+        return false;
+    }
+    return true;
+}
+
+// Options that name a value are checked before anything is drawn: a typo is exit 2, never a
+// silent default. nullopt: a check failed and printed why.
+std::optional<Checked> checkValues(const QCommandLineParser& parser, const Options& o, const Mode& mode)
+{
+    Checked c;
+    const std::optional<MainWindow::Tab> tab = checkNamedValues(parser, o);
+    if (!tab)
+        return std::nullopt;
+    c.tab = *tab;
+    if (mode.exporting) {
+        if (const QString e = parascope::ui::checkExportFile(parser.value(o.outOpt)); !e.isEmpty()) {
             std::fprintf(stderr, "parascope: %s\n", qPrintable(e));
-            return 2;
+            return std::nullopt;
         }
     }
-    QSize window_size;
-    if (screenshot) {
-        window_size = parseSize(parser.value(windowSizeOpt)).value_or(QSize());
-        if (window_size.width() < 320 || window_size.height() < 240 || window_size.width() > 7680
-            || window_size.height() > 4320) {
-            std::fprintf(stderr, "parascope: --window-size needs WxH between 320x240 and 7680x4320\n");
-            return 2;
-        }
-        if (!parser.value(shotOpt).endsWith(QLatin1String(".png"), Qt::CaseInsensitive)) {
-            std::fprintf(stderr, "parascope: --screenshot writes a .png file\n");
-            return 2;
-        }
-    }
+    if (mode.screenshot && !checkScreenshot(parser, o, c))
+        return std::nullopt;
 
     // An export's size and scale are checked before anything is loaded or drawn.
-    QSize export_size;
-    double scale = 1;
-    if (exporting) {
-        const std::optional<QSize> size = parseSize(parser.value(sizeOpt));
-        bool oks = false;
-        scale = parser.value(scaleOpt).toDouble(&oks);
-        if (!size || !oks) {
-            std::fprintf(stderr, "parascope: --size needs WxH (e.g. 1920x1080) and --scale a number\n");
-            return 2;
-        }
-        export_size = *size;
-        const bool png
-            = parascope::ui::withExtension(parser.value(outOpt)).endsWith(QLatin1String(".png"), Qt::CaseInsensitive);
-        if (const QString e = parascope::ui::checkExportSize(export_size, scale, png); !e.isEmpty()) {
-            std::fprintf(stderr, "parascope: %s\n", qPrintable(e));
-            return 2;
-        }
-    }
+    if (mode.exporting && !checkExportImage(parser, o, c))
+        return std::nullopt;
+    return c;
+}
 
-    MainWindow window(nullptr, exporting || screenshot ? MainWindow::Session::Headless : MainWindow::Session::Desktop);
-    if (parser.isSet(langOpt))
-        window.setLanguage(lang, MainWindow::Remember::No); // this run only: the menu's choice stays
+// The headless --export: renders the chart to --out; the exit code.
+int exportChart(MainWindow& window, const QCommandLineParser& parser, const Options& o, const Checked& c)
+{
+    const std::optional<parascope::ui::ChartKind> chart
+        = parascope::enumFromName<parascope::ui::ChartKind>(parser.value(o.exportOpt).toStdString());
+    if (!chart) {
+        std::fprintf(stderr, "parascope: --export needs one of %s\n",
+                     parascope::enumNameList<parascope::ui::ChartKind>().c_str());
+        return 2;
+    }
+    if (*chart == parascope::ui::ChartKind::Sweep)
+        window.showSweep(parser.value(o.sweepOpt), true);
+    if (*chart == parascope::ui::ChartKind::Search)
+        window.searchView()->runSearch(false);
+    if (!parser.isSet(o.outOpt)) {
+        std::fprintf(stderr, "parascope: --export needs --out FILE\n");
+        return 2;
+    }
+    window.resize(c.export_size);
+    const QString error = window.exports()->exportChartTo(*chart, parser.value(o.outOpt), c.export_size, c.scale,
+                                                          !parser.isSet(o.noContextOpt));
+    if (!error.isEmpty()) {
+        std::fprintf(stderr, "parascope: %s\n", qPrintable(error));
+        return 2;
+    }
+    return 0;
+}
+
+// The headless --screenshot: the whole window as a PNG; the exit code.
+int takeScreenshot(MainWindow& window, const QCommandLineParser& parser, const Options& o, const Checked& c)
+{
+    // The whole window as it looks on a screen of that size: laid out at the size (or at its
+    // minimum size when that is larger, which is then reported), grabbed, cropped to the screen.
+    if (parser.isSet(o.presenterOpt))
+        window.presenter()->setOn(true);
+    window.showTab(c.tab);
+    if (c.tab == MainWindow::Tab::Sweep)
+        window.showSweep(parser.value(o.sweepOpt), true);
+    if (c.tab == MainWindow::Tab::Search)
+        window.searchView()->runSearch(false);
+    window.resize(c.window_size);
+    window.show();
+    QCoreApplication::processEvents(); // lay out, then draw what the layout changed (no user input here)
+    // The "What would fix it" list is evaluated off the GUI thread: the screenshot waits for it.
+    while (window.diagnosticsPanel()->adviceRunning())
+        QCoreApplication::processEvents(QEventLoop::WaitForMoreEvents);
+    QCoreApplication::processEvents();
+    const QSize needed = window.minimumSizeHint();
+    if (needed.width() > c.window_size.width() || needed.height() > c.window_size.height())
+        std::fprintf(stderr,
+                     "parascope: note: the window needs at least %dx%d; the screenshot shows the top-left %dx%d\n",
+                     needed.width(), needed.height(), c.window_size.width(), c.window_size.height());
+    const QImage image = window.grab().toImage().copy(QRect(QPoint(0, 0), c.window_size));
+    QByteArray png;
+    QBuffer buffer(&png);
+    buffer.open(QIODevice::WriteOnly);
+    image.save(&buffer, "PNG");
+    if (const QString e = parascope::ui::writeFileAtomically(parser.value(o.shotOpt), png); !e.isEmpty()) {
+        std::fprintf(stderr, "parascope: %s\n", qPrintable(e));
+        return 2;
+    }
+    return 0;
+}
+
+} // namespace
+
+int main(int argc, char** argv)
+{
+    parascope::ui::tuneAllocatorForRedraws(argv); // re-executes once with the allocator kept warm
+    // Headless export, --help and --version need no display: pick the offscreen platform unless
+    // one is forced (without a display Qt would abort before the parser could answer).
+    const Mode mode = scanArguments(argc, argv);
+    if ((mode.exporting || mode.screenshot || mode.informational) && qEnvironmentVariableIsEmpty("QT_QPA_PLATFORM"))
+        qputenv("QT_QPA_PLATFORM", "offscreen");
+
+    QApplication app(argc, argv);
+    describeApplication();
+
+    QCommandLineParser parser;
+    const Options o;
+    setUpParser(parser, o);
+    parser.process(app);
+
+    const std::optional<Checked> checked = checkValues(parser, o, mode);
+    if (!checked)
+        return 2;
+
+    const bool headless = mode.exporting || mode.screenshot;
+    MainWindow window(nullptr, headless ? MainWindow::Session::Headless : MainWindow::Session::Desktop);
+    if (parser.isSet(o.langOpt))
+        window.setLanguage(parser.value(o.langOpt), MainWindow::Remember::No); // this run only: the menu's choice stays
     const QStringList args = parser.positionalArguments();
     if (!args.isEmpty()) {
         const QString error = window.files()->openScenario(args.front());
-        if (!error.isEmpty() && (exporting || screenshot)) {
+        if (!error.isEmpty() && headless) {
             std::fprintf(stderr, "parascope: %s: %s\n", qPrintable(args.front()), qPrintable(error));
             return 2;
         }
     }
-    if (exporting) {
-        const std::optional<parascope::ui::ChartKind> chart
-            = parascope::enumFromName<parascope::ui::ChartKind>(parser.value(exportOpt).toStdString());
-        if (!chart) {
-            std::fprintf(stderr, "parascope: --export needs one of %s\n",
-                         parascope::enumNameList<parascope::ui::ChartKind>().c_str());
-            return 2;
-        }
-        if (*chart == parascope::ui::ChartKind::Sweep)
-            window.showSweep(parser.value(sweepOpt), true);
-        if (*chart == parascope::ui::ChartKind::Search)
-            window.searchView()->runSearch(false);
-        if (!parser.isSet(outOpt)) {
-            std::fprintf(stderr, "parascope: --export needs --out FILE\n");
-            return 2;
-        }
-        window.resize(export_size);
-        const QString error = window.exports()->exportChartTo(*chart, parser.value(outOpt), export_size, scale,
-                                                              !parser.isSet(noContextOpt));
-        if (!error.isEmpty()) {
-            std::fprintf(stderr, "parascope: %s\n", qPrintable(error));
-            return 2;
-        }
-        return 0;
-    }
-    if (screenshot) {
-        // The whole window as it looks on a screen of that size: laid out at the size (or at its
-        // minimum size when that is larger, which is then reported), grabbed, cropped to the screen.
-        if (parser.isSet(presenterOpt))
-            window.presenter()->setOn(true);
-        window.showTab(*tab);
-        if (*tab == MainWindow::Tab::Sweep)
-            window.showSweep(parser.value(sweepOpt), true);
-        if (*tab == MainWindow::Tab::Search)
-            window.searchView()->runSearch(false);
-        window.resize(window_size);
-        window.show();
-        QCoreApplication::processEvents(); // lay out, then draw what the layout changed (no user input here)
-        // The "What would fix it" list is evaluated off the GUI thread: the screenshot waits for it.
-        while (window.diagnosticsPanel()->adviceRunning())
-            QCoreApplication::processEvents(QEventLoop::WaitForMoreEvents);
-        QCoreApplication::processEvents();
-        const QSize needed = window.minimumSizeHint();
-        if (needed.width() > window_size.width() || needed.height() > window_size.height())
-            std::fprintf(stderr,
-                         "parascope: note: the window needs at least %dx%d; the screenshot shows the top-left %dx%d\n",
-                         needed.width(), needed.height(), window_size.width(), window_size.height());
-        const QImage image = window.grab().toImage().copy(QRect(QPoint(0, 0), window_size));
-        QByteArray png;
-        QBuffer buffer(&png);
-        buffer.open(QIODevice::WriteOnly);
-        image.save(&buffer, "PNG");
-        if (const QString e = parascope::ui::writeFileAtomically(parser.value(shotOpt), png); !e.isEmpty()) {
-            std::fprintf(stderr, "parascope: %s\n", qPrintable(e));
-            return 2;
-        }
-        return 0;
-    }
-    if (parser.isSet(presenterOpt))
+    if (mode.exporting)
+        return exportChart(window, parser, o, *checked);
+    if (mode.screenshot)
+        return takeScreenshot(window, parser, o, *checked);
+    if (parser.isSet(o.presenterOpt))
         window.presenter()->setOn(true);
     // Crash recovery: autosave from here on, and offer back what a killed session left.
     window.files()->startAutosave();

@@ -1,0 +1,158 @@
+// The scenario panel's rows: a slider and number box per knob, and the choice rows below them
+// (scenario_panel.h). Split from scenario_panel.cpp, which wires the presets and keeps them in sync.
+#include "scenario_panel.h"
+
+#include "models/scenario_model.h"
+
+#include <QCheckBox>
+#include <QComboBox>
+#include <QCursor>
+#include <QFormLayout>
+#include <QHBoxLayout>
+#include <QLabel>
+#include <QMenu>
+#include <QSlider>
+#include <QSpinBox>
+#include <QTimer>
+#include <QToolButton>
+
+namespace parascope::ui {
+
+namespace {
+
+// A combo box over an enum's name table: the item data is the value's name (util/enum_names.h).
+template <NamedEnum E> QComboBox* enumCombo()
+{
+    auto* c = new QComboBox;
+    for (const EnumName<E>& n : enumNames(E{}))
+        c->addItem(QString::fromLatin1(n.name), QString::fromLatin1(n.name));
+    return c;
+}
+
+} // namespace
+
+void ScenarioPanel::buildKnobRows(QFormLayout* form)
+{
+    for (const Knob& k : knobs()) {
+        Row row;
+        row.knob = &k;
+        row.label = new QLabel;
+        row.slider = new QSlider(Qt::Horizontal);
+        row.slider->setObjectName(QString::fromLatin1(k.path) + QStringLiteral(".slider"));
+        row.spin = new QSpinBox;
+        row.spin->setObjectName(QString::fromLatin1(k.path) + QStringLiteral(".spin"));
+        row.spin->setRange(0, 1 << 30);
+        row.spin->setKeyboardTracking(false);
+        row.spin->setMinimumWidth(72); // seven digits: 1048576 tokens
+        row.slider->setContextMenuPolicy(Qt::CustomContextMenu);
+        row.label->setContextMenuPolicy(Qt::CustomContextMenu);
+        row.slider->setMinimumWidth(48);
+        auto* line = new QHBoxLayout;
+        line->addWidget(row.slider, 1);
+        line->addWidget(row.spin);
+        form->addRow(row.label, line);
+        rows_.push_back(row);
+    }
+}
+
+void ScenarioPanel::connectKnobRow(std::size_t i)
+{
+    connect(rows_[i].slider, &QSlider::valueChanged, this, [this, i](int index) {
+        Row& r = rows_[i];
+        if (!syncing_ && index >= 0 && std::size_t(index) < r.values.size())
+            applyKnob(r, r.values[std::size_t(index)]);
+    });
+    const auto sweepMenu = [this, i](const QPoint&) {
+        QMenu menu;
+        menu.addAction(tr("Sweep this knob"), this,
+                       [this, i] { emit sweepRequested(QString::fromLatin1(rows_[i].knob->path)); });
+        menu.exec(QCursor::pos());
+    };
+    connect(rows_[i].slider, &QWidget::customContextMenuRequested, this, sweepMenu);
+    connect(rows_[i].label, &QWidget::customContextMenuRequested, this, sweepMenu);
+    connect(rows_[i].spin, qOverload<int>(&QSpinBox::valueChanged), this, [this, i](int v) {
+        Row& r = rows_[i];
+        if (syncing_ || r.values.empty())
+            return;
+        const long long valid = r.values[nearestIndex(r.values, v)]; // snap a typed number to a valid value
+        applyKnob(r, valid);
+        if (valid != v)
+            QTimer::singleShot(0, this, &ScenarioPanel::sync); // show the snapped value
+    });
+}
+
+void ScenarioPanel::buildModulesButton()
+{
+    modules_button_ = new QToolButton;
+    modules_button_->setPopupMode(QToolButton::InstantPopup);
+    modules_button_->setToolButtonStyle(Qt::ToolButtonTextOnly);
+    modules_button_->setSizePolicy(QSizePolicy::Expanding, QSizePolicy::Fixed);
+    auto* modules_menu = new QMenu(modules_button_);
+    for (const auto& n : enumNames(RecomputeModule{})) {
+        QAction* a = modules_menu->addAction(QString::fromLatin1(n.name));
+        a->setCheckable(true);
+        a->setData(unsigned(n.value));
+        connect(a, &QAction::toggled, this, [this, bit = unsigned(n.value)](bool on) {
+            if (!syncing_)
+                model_->edit([&](Scenario& s) {
+                    s.training.recompute_modules
+                        = on ? (s.training.recompute_modules | bit) : (s.training.recompute_modules & ~bit);
+                });
+        });
+    }
+    modules_button_->setMenu(modules_menu);
+}
+
+void ScenarioPanel::buildChoiceRows(QFormLayout* form)
+{
+    schedule_combo_ = enumCombo<ScheduleKind>();
+    recompute_combo_ = enumCombo<Recompute>();
+    precision_combo_ = enumCombo<Precision>();
+    fp8_combo_ = enumCombo<Fp8Recipe>();
+    cp_combo_ = enumCombo<CpComm>();
+    dispatcher_combo_ = enumCombo<MoeDispatcher>();
+    offload_combo_ = enumCombo<Offload>();
+    // Selective recompute's modules (Megatron --recompute-modules, torchtitan's op SAC): one
+    // check box each in the button's menu; the data of each action is its bit.
+    buildModulesButton();
+    grad_combo_ = enumCombo<GradDtype>();
+    sp_check_ = new QCheckBox;
+    grad_comm_combo_ = enumCombo<GradComm>();
+    overlap_dp_check_ = new QCheckBox;
+    overlap_tp_check_ = new QCheckBox;
+    overlap_ep_check_ = new QCheckBox;
+    overlap_pp_check_ = new QCheckBox;
+    bucket_spin_ = new QSpinBox;
+    bucket_spin_->setRange(0, 10000); // millions of parameters; 0: Megatron's default
+    bucket_spin_->setSuffix(QStringLiteral(" M"));
+    grad_comm_combo_->setObjectName(QStringLiteral("panel.gradComm"));
+    overlap_dp_check_->setObjectName(QStringLiteral("panel.overlapDp"));
+    overlap_tp_check_->setObjectName(QStringLiteral("panel.overlapTp"));
+    overlap_ep_check_->setObjectName(QStringLiteral("panel.overlapEp"));
+    overlap_pp_check_->setObjectName(QStringLiteral("panel.overlapPp"));
+    bucket_spin_->setObjectName(QStringLiteral("panel.gradBucket"));
+    // Flash attention and its kernel in one row: the fused kernels by name, or "none (unfused)".
+    attention_combo_ = enumCombo<AttentionKernel>();
+    attention_combo_->addItem(QStringLiteral("none"), QStringLiteral("none"));
+    attention_combo_->setSizeAdjustPolicy(QComboBox::AdjustToMinimumContentsLengthWithIcon);
+    attention_combo_->setMinimumContentsLength(8);
+    form->addRow(staticLabel(QT_TR_NOOP("Schedule")), schedule_combo_);
+    form->addRow(staticLabel(QT_TR_NOOP("Recompute")), recompute_combo_);
+    form->addRow(staticLabel(QT_TR_NOOP("Recomputed")), modules_button_);
+    form->addRow(staticLabel(QT_TR_NOOP("Precision")), precision_combo_);
+    form->addRow(staticLabel(QT_TR_NOOP("FP8 recipe")), fp8_combo_);
+    form->addRow(staticLabel(QT_TR_NOOP("CP exchange")), cp_combo_);
+    form->addRow(staticLabel(QT_TR_NOOP("MoE dispatch")), dispatcher_combo_);
+    form->addRow(staticLabel(QT_TR_NOOP("CPU offload")), offload_combo_);
+    form->addRow(staticLabel(QT_TR_NOOP("Gradient dtype")), grad_combo_);
+    form->addRow(QString(), sp_check_);
+    form->addRow(staticLabel(QT_TR_NOOP("Gradients on the wire")), grad_comm_combo_);
+    form->addRow(staticLabel(QT_TR_NOOP("Gradient bucket")), bucket_spin_);
+    form->addRow(QString(), overlap_dp_check_);
+    form->addRow(QString(), overlap_tp_check_);
+    form->addRow(QString(), overlap_ep_check_);
+    form->addRow(QString(), overlap_pp_check_);
+    form->addRow(staticLabel(QT_TR_NOOP("Attention kernel")), attention_combo_);
+}
+
+} // namespace parascope::ui

@@ -113,9 +113,11 @@ void LayerOpsView::refresh()
     };
     for (std::size_t i = 0; i < ops.size(); ++i) {
         const LayerOp& op = ops[i];
-        const QString tip = op.rate == OpRate::Memory
+        QString tip = op.rate == OpRate::Memory
             ? tr("%1: %2 moved per forward pass").arg(QString::fromStdString(op.name), bytesText(op.bytes))
             : tr("%1: %2 GFLOP forward").arg(QString::fromStdString(op.name)).arg(op.flops / 1e9, 0, 'f', 2);
+        // The Term that explains the op's time, with its formula and source (the JSON report's terms).
+        tip += QStringLiteral("\n") + QString::fromLatin1(op.term);
         row(int(i), inUi(layerOpLabel(op.name)), inUi(displayName(op.rate)), inUi(displayName(op.precision)),
             sumLayerOps({op}), tip);
     }

@@ -23,9 +23,10 @@ constexpr double kFlashBackwardFlops = 2.5;
 // The ops of one layer, built in the order they run.
 class OpList {
 public:
-    OpList(const Scenario& sc, const LayerOpRates& r)
+    OpList(const Scenario& sc, const LayerOpRates& r, bool moe)
         : sc_(sc)
         , r_(r)
+        , moe_(moe)
     { }
 
     double gemmTime(double flops, double rate) const { return gemmSeconds(sc_.cluster.gpu, r_, flops, rate); }
@@ -59,6 +60,7 @@ public:
         op.name = name;
         op.rate = rate;
         op.precision = bf16OrTraining();
+        op.term = termOf(name, rate);
         ops_.push_back(std::move(op));
         return ops_.back();
     }
@@ -67,12 +69,24 @@ public:
 
 private:
     Precision bf16OrTraining() const { return r_.fp8 ? Precision::Bf16 : sc_.training.precision; }
+    // The Term that explains an op of this layer (op_costs.cpp writes them): a MoE layer's GEMMs
+    // are explained together, routing has its own.
+    const char* termOf(std::string_view name, OpRate rate) const
+    {
+        switch (rate) {
+        case OpRate::Gemm:
+        case OpRate::Bf16Gemm: return moe_ ? "time.moe_layer_forward_gemm" : "time.layer_forward_gemm";
+        case OpRate::Attention: return "time.layer_forward_attention";
+        case OpRate::Memory: return name == "routing" ? "time.moe_routing" : "time.layer_elementwise";
+        }
+        return "";
+    }
 
     LayerOp& add(const char* name, OpRate rate, TpSlot slot, double flops, double flop_rate)
     {
         LayerOp& op = other(name, rate);
         op.slot = slot;
-        op.flops = flops;
+        op.flops = op.input_grad_flops = op.weight_grad_flops = flops; // dX and dW: the same size
         op.forward_s = gemmTime(flops, flop_rate);
         op.input_grad_s = op.weight_grad_s = op.forward_s; // dX and dW: the same size
         op.forward_kernels = 1;
@@ -82,6 +96,7 @@ private:
 
     const Scenario& sc_;
     const LayerOpRates& r_;
+    bool moe_;
     std::vector<LayerOp> ops_;
 };
 
@@ -129,12 +144,14 @@ void attentionCore(OpList& ops, const Scenario& sc, const LayerOpRates& r, bool 
     LayerOp& op = ops.other("attention", OpRate::Attention);
     if (sc.training.flash_attention) {
         op.flops = score_flops / 2;
+        op.input_grad_flops = kFlashBackwardFlops * op.flops;
         op.forward_s = score_flops / 2 / r.attention.flops_per_s;
         op.input_grad_s = kFlashBackwardFlops * op.forward_s;
         op.forward_kernels = 1; // the fused forward
         op.backward_kernels = 2; // FlashAttention-2: the dO·O preprocess, then the fused backward
     } else {
         op.flops = score_flops;
+        op.input_grad_flops = 2 * op.flops;
         op.forward_s = 2 * ops.gemmTime(score_flops / 2, r.bf16_gemm_rate);
         op.input_grad_s = 2 * op.forward_s;
         op.forward_kernels = 3; // baddbmm, softmax, bmm
@@ -264,7 +281,7 @@ LayerOpRates layerOpRates(const Scenario& sc)
 
 std::vector<LayerOp> layerOps(const Scenario& sc, const LayerOpRates& r, bool moe)
 {
-    OpList ops(sc, r);
+    OpList ops(sc, r, moe && sc.model.moe);
     attentionProjections(ops, sc, r, false);
     attentionCore(ops, sc, r, moe);
     attentionProjections(ops, sc, r, true);

@@ -38,13 +38,18 @@ struct LayerOp {
     OpRate rate = OpRate::Gemm;
     Precision precision = Precision::Bf16;
     TpSlot slot = TpSlot::None;
-    double flops = 0; // forward FLOPs on this GPU (a GEMM's dX and dW: the same again each)
+    double flops = 0; // forward FLOPs on this GPU
+    double input_grad_flops = 0, weight_grad_flops = 0; // the backward's: dX, dW
     double bytes = 0; // memory-bound ops: bytes one forward pass moves
     int forward_kernels = 0; // kernel launches per microbatch: what a host/launch-time model needs
     int backward_kernels = 0;
     double forward_s = 0, input_grad_s = 0, weight_grad_s = 0;
     double cast_forward_s = 0, cast_backward_s = 0; // FP8: quantizing its inputs / output gradients
     double recompute_s = 0; // selective recompute modules, in the backward
+    // The Term (TimeReport::terms) that explains this op's time with its formula and source:
+    // time.layer_forward_gemm, time.moe_layer_forward_gemm, time.layer_forward_attention,
+    // time.layer_elementwise or time.moe_routing (its FP8 casts: time.layer_fp8_casts).
+    const char* term = "";
 };
 
 // What an op's time depends on besides its shape.

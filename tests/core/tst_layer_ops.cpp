@@ -8,6 +8,7 @@
 #include "io/report_json.h"
 #include "time/layer_ops.h"
 
+#include <algorithm>
 #include <cmath>
 
 using namespace parascope;
@@ -176,6 +177,7 @@ private slots:
             QCOMPARE(ops[i]["name"].get<std::string>(), costs.dense_ops[i].name);
             QCOMPARE(ops[i]["forward_s"].get<double>(), costs.dense_ops[i].forward_s);
             QCOMPARE(ops[i]["forward_kernels"].get<int>(), costs.dense_ops[i].forward_kernels);
+            QCOMPARE(ops[i]["term"].get<std::string>(), std::string(costs.dense_ops[i].term));
         }
     }
 
@@ -208,6 +210,28 @@ private slots:
             QCOMPARE(sum.backward_kernels, 16);
             QVERIFY(text.find("11/16", at) != std::string::npos);
         }
+    }
+
+    // Each op names the Term that explains it, and that Term is in the report; the backward's
+    // FLOPs: a GEMM's dX and dW the size of its forward, flash attention's dX 2.5× (FA2 §4.1), no dW.
+    void eachOpNamesItsTerm()
+    {
+        for (const Scenario& sc : {llama7b(), presetScenario("mixtral-8x7b", "dgx-h100", 2, 1, 4)}) {
+            const Estimate e = evaluate(sc);
+            for (const auto* list : {&e.time.layer_ops, &e.time.moe_layer_ops})
+                for (const LayerOp& op : *list) {
+                    const bool found = std::any_of(e.time.terms.begin(), e.time.terms.end(),
+                                                   [&](const Term& t) { return t.name == op.term; });
+                    QVERIFY2(found, (op.name + ": " + op.term).c_str());
+                }
+        }
+        const std::vector<LayerOp> ops = layerOps(llama7b(), layerOpRates(llama7b()), false);
+        QCOMPARE(named(ops, "qkv").input_grad_flops, named(ops, "qkv").flops);
+        QCOMPARE(named(ops, "qkv").weight_grad_flops, named(ops, "qkv").flops);
+        QCOMPARE(std::string(named(ops, "qkv").term), std::string("time.layer_forward_gemm"));
+        QCOMPARE(named(ops, "attention").input_grad_flops, 2.5 * named(ops, "attention").flops);
+        QCOMPARE(named(ops, "attention").weight_grad_flops, 0.0);
+        QCOMPARE(std::string(named(ops, "elementwise").term), std::string("time.layer_elementwise"));
     }
 
     // A model whose every layer is MoE lists only the MoE layer; the JSON labels follow --lang.

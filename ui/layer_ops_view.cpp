@@ -17,8 +17,8 @@ namespace parascope::ui {
 
 namespace {
 
-// Milliseconds with three decimals, as the text report writes them; "–" for nothing.
-QString ms(double s) { return s > 0 ? QString::number(s * 1e3, 'f', 3) : QStringLiteral("–"); }
+// An op's time as the text report writes it (core/io/layer_ops_report.h).
+QString ms(double s) { return QString::fromStdString(layerOpMs(s)); }
 
 QTableWidgetItem* cell(const QString& text, bool number)
 {

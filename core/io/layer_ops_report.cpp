@@ -45,9 +45,6 @@ std::string fmt(const char* f, double v)
     return buf;
 }
 
-// Milliseconds with three decimals, "–" for nothing: the ops of one layer are 10 µs to 10 ms.
-std::string ms(double s) { return s > 0 ? fmt("%.3f", s * 1e3) : std::string("–"); }
-
 struct Column {
     const char* en;
     const char* zh;
@@ -71,12 +68,12 @@ void table(std::ostringstream& o, const std::vector<LayerOp>& ops, bool zh)
     const auto row = [&](const std::string& label, const std::string& rate, const std::string& precision, int fk,
                          int bk, const LayerOpsTotal& t) {
         o << padColumns(label, 38, false) << padColumns(rate, 17, false) << padColumns(precision, 10, false)
-          << padColumns(std::to_string(fk) + "/" + std::to_string(bk), 8) << padColumns(ms(t.forward_s), 10)
-          << padColumns(ms(t.input_grad_s), 10) << padColumns(ms(t.weight_grad_s), 10);
+          << padColumns(std::to_string(fk) + "/" + std::to_string(bk), 8) << padColumns(layerOpMs(t.forward_s), 10)
+          << padColumns(layerOpMs(t.input_grad_s), 10) << padColumns(layerOpMs(t.weight_grad_s), 10);
         if (casts)
-            o << padColumns(ms(t.cast_s), 10);
+            o << padColumns(layerOpMs(t.cast_s), 10);
         if (recompute)
-            o << padColumns(ms(t.recompute_s), 10);
+            o << padColumns(layerOpMs(t.recompute_s), 10);
         o << "\n";
     };
     for (const LayerOp& op : ops)
@@ -94,6 +91,8 @@ Localized layerOpLabel(std::string_view name)
             return l.label;
     return {std::string(name), std::string(name)};
 }
+
+std::string layerOpMs(double seconds) { return seconds > 0 ? fmt("%.3f", seconds * 1e3) : std::string("–"); }
 
 LayerOpsTotal sumLayerOps(const std::vector<LayerOp>& ops)
 {

@@ -18,6 +18,10 @@ namespace parascope {
 // The op's name for people: "qkv" → "QKV projection" / "QKV 投影"; an unknown name as it is.
 Localized layerOpLabel(std::string_view name);
 
+// An op's time as every view writes it: ms with three decimals (a layer's ops are 10 µs to
+// 10 ms), "–" for nothing.
+std::string layerOpMs(double seconds);
+
 // A layer's ops added up: the time one microbatch spends in them on one GPU, per pass.
 struct LayerOpsTotal {
     double forward_s = 0, input_grad_s = 0, weight_grad_s = 0, cast_s = 0, recompute_s = 0;

@@ -19,7 +19,7 @@ using namespace parascope::ui;
 
 namespace {
 
-QString ms(double s) { return s > 0 ? QString::number(s * 1e3, 'f', 3) : QStringLiteral("–"); }
+QString ms(double s) { return QString::fromStdString(layerOpMs(s)); }
 
 // Every row of the table against the list it shows: label, kernels, the three passes.
 void compareRows(const QTableWidget* t, const std::vector<LayerOp>& ops)

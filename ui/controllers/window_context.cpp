@@ -15,6 +15,4 @@ void WindowContext::showError(const QString& title, const QString& text) const
 
 void WindowContext::showMessage(const QString& text, int ms) const { window->statusBar()->showMessage(text, ms); }
 
-bool WindowContext::interactive() const { return !headless && window->isVisible(); }
-
 } // namespace parascope::ui

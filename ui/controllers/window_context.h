@@ -21,8 +21,6 @@ struct WindowContext {
     void showError(const QString& title, const QString& text) const;
     // A passing note in the status bar for `ms` milliseconds.
     void showMessage(const QString& text, int ms) const;
-    // Where a dialog may open: on screen and not headless.
-    bool interactive() const;
 };
 
 } // namespace parascope::ui

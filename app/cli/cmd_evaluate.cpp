@@ -59,7 +59,7 @@ int timelineCommand(const Args& a)
     if (!est.timeline.simulated)
         std::cerr << "parascope-cli: "
                   << say(a, "note: no simulated timeline (" + est.time.note + ")",
-                         "注意：没有仿真时间线（改用解析估计）")
+                         "注意：没有模拟时间线（改用解析估计）")
                   << "\n";
     const nlohmann::json j = format == "json" ? parascope::timelineToJson(*scenario, est)
                                               : parascope::timelineToChromeTrace(*scenario, est, {a.comm_lanes});

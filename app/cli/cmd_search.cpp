@@ -138,7 +138,7 @@ void writeTopRows(std::ostream& o2, const Args& a, const parascope::SearchResult
     char line[320];
     if (zh(a))
         std::snprintf(line, sizeof line, "搜索：枚举 %zu 种策略，%zu 种合法，%zu 种放得下；用时 %.2f s（%s）\n",
-                      r.enumerated, r.valid, r.fitting, r.seconds, a.closed_form ? "单步按解析估计" : "单步按事件仿真");
+                      r.enumerated, r.valid, r.fitting, r.seconds, a.closed_form ? "单步按解析估计" : "单步按事件模拟");
     else
         std::snprintf(line, sizeof line, "Search: %s enumerated, %zu valid, %zu fit; %.2f s (%s)\n",
                       parascope::countOf((long long)r.enumerated, "strategy", "strategies").c_str(), r.valid, r.fitting,

@@ -33,7 +33,7 @@ std::string comparisonText(const Args& a, const MeasuredTrace& trace, const Trac
     const std::string steps = num(double(trace.steps.size()));
     std::string out = say(a, "measured trace: " + where + ", " + steps + (trace.steps.size() == 1 ? " step" : " steps"),
                           "实测跟踪：" + where + "，" + steps + " 步")
-        + "\n\n" + padColumns("", 50, false) + padColumns(say(a, "simulated ms", "仿真 ms"), 14)
+        + "\n\n" + padColumns("", 50, false) + padColumns(say(a, "simulated ms", "模拟 ms"), 14)
         + padColumns(say(a, "measured ms", "实测 ms"), 14) + padColumns(say(a, "ratio", "比值"), 8) + "\n";
     for (const TraceRow& r : c.rows)
         out += padColumns(r.label.in(a.lang), 50, false) + padColumns(fixed(r.simulated_s * 1e3), 14)

@@ -69,7 +69,7 @@ void largeBubble(const RuleInput& in, std::vector<Diagnostic>& out)
     std::string en = "Pipeline bubble: " + std::string(simulated ? "simulated " : "closed-form step ") + step_share
         + " of the step is idle; formula " + f.formula + " = " + f.substituted + " = " + textbook + " (PP = " + n(p.pp)
         + ", " + countOf(m, "microbatch", "microbatches") + ", " + displayName(p.schedule).en + ").";
-    std::string zh = "流水线气泡：" + std::string(simulated ? "仿真得" : "解析估计得") + "单步耗时的 " + step_share
+    std::string zh = "流水线气泡：" + std::string(simulated ? "模拟得" : "解析估计得") + "单步耗时的 " + step_share
         + " 处于空闲；公式 " + f.formula + " = " + f.substituted + " = " + textbook + "（PP = " + n(p.pp) + "，" + n(m)
         + " 个微批，" + displayName(p.schedule).zh + "）。";
     if (step_share != textbook) {

@@ -129,7 +129,7 @@ TraceComparison compareWithTrace(const Scenario& sc, const Estimate& est, const 
                                + " (the critical one); measured: the GPU "
                                  "that wrote the trace"
                                + (trace.rank >= 0 ? " (rank " + num(double(trace.rank)) + ")" : std::string()),
-                           "仿真：流水线 rank " + num(double(t.critical_rank)) + "（关键 rank）；实测：写出跟踪的 GPU"
+                           "模拟：流水线 rank " + num(double(t.critical_rank)) + "（关键 rank）；实测：写出跟踪的 GPU"
                                + (trace.rank >= 0 ? "（rank " + num(double(trace.rank)) + "）" : std::string())});
     const std::string traced = gpuFamily(trace.gpu_name), planned = gpuFamily(sc.cluster.gpu.name);
     if (!traced.empty() && !planned.empty() && traced != planned)

@@ -271,8 +271,10 @@ DecisionStep Procedure::balanceStep(Candidate& pick) const
     step.why
         = {"A pipeline idles (p − 1)/(m + p − 1) of the step with m microbatches on p stages; interleaving v virtual "
            "stages per GPU "
-           "cuts it to about (p − 1)/(v·m). Stages with more layers than the others make every stage wait for them.",
-           "p 级流水线、m 个微批时，气泡约占 (p − 1)/(m + p − 1)；每块 GPU 交错 v 个虚拟阶段可降到约 (p − 1)/(v·m)。"
+           "cuts it to about (p − 1)/(v·m + p − 1). Stages with more layers than the others make every stage wait for "
+           "them.",
+           "p 级流水线、m 个微批时，气泡约占 (p − 1)/(m + p − 1)；每块 GPU 交错 v 个虚拟阶段可降到约 (p − 1)/(v·m + p "
+           "− 1)。"
            "层数多的阶段会让其他阶段都等它。"};
     if (p <= 1) {
         step.finding = {"No pipeline: no bubble, and every GPU holds all layers.",
@@ -289,7 +291,7 @@ DecisionStep Procedure::balanceStep(Candidate& pick) const
         + formatPercent(formula) + " by the formula, " + formatPercent(bubble) + " simulated"
         + (uneven ? "; the layers do not divide evenly" : "");
     std::string zh = "PP " + std::to_string(p) + "，" + std::to_string(m) + " 个微批：公式气泡 "
-        + formatPercent(formula) + "，仿真 " + formatPercent(bubble) + (uneven ? "；层数不能均分" : "");
+        + formatPercent(formula) + "，模拟 " + formatPercent(bubble) + (uneven ? "；层数不能均分" : "");
     constexpr double kLargeBubble = 0.10;
     if (bubble > kLargeBubble && pick.sc.model.layers % (2 * p) == 0 && m % p == 0) {
         Candidate v = evaluateLayout(pick.sc.parallel.tp, p, pick.sc.parallel.zero, 2);

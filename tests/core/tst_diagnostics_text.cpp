@@ -99,7 +99,7 @@ void TstDiagnosticsText::bubbleHasOneLabelledPairOfNumbers()
                 = "formula (p−1)/(m+p−1) = " + substituted.toStdString() + " = " + formula.toStdString();
             QVERIFY2(contains(d.message.en, simulated), d.message.en.c_str());
             QVERIFY2(contains(d.message.en, textbook), d.message.en.c_str());
-            QVERIFY2(contains(d.message.zh, "仿真得单步耗时的 " + formatPercent(est.time.bubble_fraction)),
+            QVERIFY2(contains(d.message.zh, "模拟得单步耗时的 " + formatPercent(est.time.bubble_fraction)),
                      d.message.zh.c_str());
             QVERIFY2(contains(d.message.zh,
                               "公式 (p−1)/(m+p−1) = " + substituted.toStdString() + " = " + formula.toStdString()),

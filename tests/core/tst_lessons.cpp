@@ -8,6 +8,7 @@
 #include "estimate/evaluate.h"
 #include "lessons/lessons.h"
 #include "lesson_steps.h"
+#include "zh_terms.h"
 
 #include <QtTest>
 
@@ -19,6 +20,7 @@
 
 using namespace parascope;
 using parascope::test::joined;
+using parascope::test::zhTermFailures;
 
 namespace {
 
@@ -347,10 +349,9 @@ private slots:
         for (const Lesson& l : lessons())
             for (const auto& [where, text] : texts(l)) {
                 const std::string at = l.id + ": " + where;
-                // shared/reference/zh-terminology.md: 显存 for GPU memory, 单步耗时 for step time.
-                for (const char* banned : {"内存", "步长"})
-                    if (text->zh.find(banned) != std::string::npos)
-                        failures.push_back(at + ".zh says " + banned);
+                // The course's terms (zh_terms.h): 显存 for GPU memory, 单步耗时 for step time, 模拟.
+                const auto terms = zhTermFailures(at + ".zh", text->zh);
+                failures.insert(failures.end(), terms.begin(), terms.end());
                 const auto p = halfWidthPunctuation(at + ".zh", text->zh);
                 failures.insert(failures.end(), p.begin(), p.end());
                 for (const char* lang : {"en", "zh"}) {
@@ -363,6 +364,22 @@ private slots:
         QCOMPARE(int(halfWidthPunctuation("x", "阶段,流水线").size()), 1);
         QCOMPARE(int(halfWidthPunctuation("x", "（p−1)/(m+p−1），公式 (p − 1)").size()), 0);
         QCOMPARE(int(collectiveSpellings("x", "AllReduce, all-reduce, reduce_scatter, AllGather").size()), 2);
+    }
+
+    // The app's translations and the engine's Chinese texts use the same terms as the lessons.
+    void translationsUseTheTerms()
+    {
+        std::vector<InputError> errors;
+        const auto j = readJsonFile(std::string(PARASCOPE_SOURCE_DIR) + "/resources/translations/zh_CN.json", errors);
+        QVERIFY(j && j->is_object());
+        std::vector<std::string> failures;
+        for (const auto& [source, zh] : j->items())
+            if (zh.is_string()) {
+                const auto terms = zhTermFailures("zh_CN.json \"" + source + "\"", zh.get<std::string>());
+                failures.insert(failures.end(), terms.begin(), terms.end());
+            }
+        QVERIFY2(failures.empty(), joined(failures).c_str());
+        QCOMPARE(int(zhTermFailures("x", "事件仿真").size()), 1);
     }
 
     // The lesson combo box shows the whole title.

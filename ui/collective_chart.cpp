@@ -38,8 +38,6 @@ QColor pieceColour(int piece)
 
 constexpr double kMaxCell = 1.6; // a piece's cell at most this many lines of small text high
 
-QString gbps(double bytes_per_s) { return QString::number(bytes_per_s / 1e9, 'f', 1) + QStringLiteral(" GB/s"); }
-
 // Where the segment from the centre of `r` towards `to` leaves `r`.
 QPointF edgeOf(const QRectF& r, QPointF to)
 {
@@ -391,77 +389,13 @@ void CollectiveChart::refresh()
     error_ = errors.empty() ? QString() : errorsText(errors);
     alternatives_.clear();
     if (plan_)
-        for (CollectiveAlgorithm a :
-             {CollectiveAlgorithm::Ring, CollectiveAlgorithm::Tree, CollectiveAlgorithm::Hierarchical}) {
+        for (CollectiveAlgorithm a : kExplainerAlgorithms) {
             std::vector<InputError> ignored;
             if (const auto other = planCollective(choice_.op, choice_.bytes, choice_.ranks, cluster, a, ignored))
                 alternatives_.emplace_back(a, other->time_s);
         }
     position_ = std::clamp(position_, 0.0, double(stepCount()));
     replotIfShown();
-}
-
-QString CollectiveChart::headline() const
-{
-    const int per_node = plan_ ? plan_->gpus_per_node : std::max(1, choice_.gpus_per_node);
-    const int nodes = plan_ ? plan_->nodes : std::max(1, choice_.ranks / per_node);
-    return tr("%1 %2 of %3 on %n GPU(s)", nullptr, choice_.ranks)
-               .arg(algorithmName(choice_.algorithm), collectiveName(choice_.op), bytesText(choice_.bytes))
-        + tr(" · %n node(s)", nullptr, nodes) + tr(" · %1 per node").arg(per_node);
-}
-
-QString CollectiveChart::stepLine() const
-{
-    if (!plan_)
-        return error_;
-    const int steps = stepCount();
-    const int done = std::clamp(int(std::floor(position_)), 0, steps);
-    if (done >= steps)
-        return tr("Done: %n step(s) in %1", nullptr, steps).arg(seconds(plan_->time_s));
-    const CollectiveStep& s = plan_->steps[std::size_t(done)];
-    QString text = tr("Step %1 of %2 · %3 · %4 → %5")
-                       .arg(done + 1)
-                       .arg(steps)
-                       .arg(inUi(s.phase), seconds(s.start_s), seconds(s.end_s));
-    if (!s.transfers.empty())
-        text += tr(" · %n send(s) of %1", nullptr, int(s.transfers.size())).arg(bytesText(s.transfers.front().bytes));
-    return text;
-}
-
-QStringList CollectiveChart::figureLines() const
-{
-    QStringList out;
-    if (!plan_)
-        return out;
-    const CollectivePlan& p = *plan_;
-    const QString formula = p.terms.empty() ? QString() : str(p.terms.front().formula);
-    if (choice_.group_gpus > p.ranks)
-        out << tr("The group has %1 GPUs; the walkthrough is made for at most %2, and shows that many.")
-                   .arg(choice_.group_gpus)
-                   .arg(p.ranks);
-    if (p.op == Collective::AllReduce)
-        out << tr("Each GPU sends %1 (%2). The textbook's 2·S·n = %3 is the total over all %4 GPUs, not one GPU's "
-                  "traffic; a "
-                  "parameter server would move %5 through its one server.")
-                   .arg(bytesText(p.bytes_sent_per_gpu), formula, bytesText(p.textbook_total_bytes))
-                   .arg(p.ranks)
-                   .arg(bytesText(p.parameter_server_bytes));
-    else
-        out << tr("Each GPU sends at most %1 (%2).").arg(bytesText(p.bytes_sent_per_gpu), formula);
-    out << tr("Time %1 by the α–β model on these links · algbw %2 · busbw %3, as nccl-tests prints them")
-               .arg(seconds(p.time_s), gbps(p.algbw_bytes_per_s), gbps(p.busbw_bytes_per_s));
-    if (alternatives_.size() > 1) {
-        QStringList parts;
-        auto fastest = std::min_element(alternatives_.begin(), alternatives_.end(),
-                                        [](const auto& a, const auto& b) { return a.second < b.second; });
-        for (const auto& [a, t] : alternatives_)
-            parts << QStringLiteral("%1 %2").arg(algorithmName(a), seconds(t));
-        out << tr("The same on these GPUs: %1 (fastest: %2)")
-                   .arg(parts.join(QStringLiteral(" · ")), algorithmName(fastest->first));
-    }
-    if (!choice_.origin.isEmpty())
-        out << tr("From the communication chart: %1, one call of the step.").arg(choice_.origin);
-    return out;
 }
 
 } // namespace parascope::ui

@@ -60,6 +60,7 @@ public slots:
 
 private:
     ClusterSpec clusterForChoice() const;
+    static QStringList engineLines(const CollectivePlan& p);
     CollectiveChoice choice_;
     std::optional<CollectivePlan> plan_;
     std::vector<std::pair<CollectiveAlgorithm, double>> alternatives_;
@@ -67,6 +68,11 @@ private:
     double position_ = 0;
     class CollectiveDiagram* diagram_ = nullptr;
 };
+
+// The algorithms the explainer offers: what NCCL runs, then the teaching forms.
+inline constexpr CollectiveAlgorithm kExplainerAlgorithms[]
+    = {CollectiveAlgorithm::Ring,         CollectiveAlgorithm::Tree,     CollectiveAlgorithm::Nvls,
+       CollectiveAlgorithm::Hierarchical, CollectiveAlgorithm::FlatRing, CollectiveAlgorithm::BinomialTree};
 
 // The names the view and the chart use, in the UI language.
 QString collectiveName(Collective op);

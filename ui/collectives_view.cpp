@@ -29,8 +29,6 @@ constexpr int kScrubPerStep = 20; // slider positions per step
 constexpr double kMiB = 1048576.0;
 const Collective kOps[] = {Collective::AllReduce, Collective::AllGather, Collective::ReduceScatter,
                            Collective::AllToAll, Collective::Broadcast};
-const CollectiveAlgorithm kAlgorithms[]
-    = {CollectiveAlgorithm::Ring, CollectiveAlgorithm::Tree, CollectiveAlgorithm::Hierarchical};
 
 bool steppable(Collective op) { return std::find(std::begin(kOps), std::end(kOps), op) != std::end(kOps); }
 } // namespace
@@ -116,7 +114,7 @@ void CollectivesView::setUpControls()
     scrub_->setObjectName(QStringLiteral("collectives.scrub"));
     for (Collective op : kOps)
         op_->addItem(QString(), int(op));
-    for (CollectiveAlgorithm a : kAlgorithms)
+    for (CollectiveAlgorithm a : kExplainerAlgorithms)
         algorithm_->addItem(QString(), int(a));
     size_->setRange(0.001, 1048576); // 1 KiB … 1 TiB
     size_->setDecimals(3);
@@ -198,7 +196,10 @@ void CollectivesView::retranslate()
     for (int i = 0; i < op_->count(); ++i)
         op_->setItemText(i, collectiveName(Collective(op_->itemData(i).toInt())));
     for (int i = 0; i < algorithm_->count(); ++i)
-        algorithm_->setItemText(i, algorithmName(CollectiveAlgorithm(algorithm_->itemData(i).toInt())));
+        if (const auto a = CollectiveAlgorithm(algorithm_->itemData(i).toInt()); teachingOnly(a))
+            algorithm_->setItemText(i, tr("%1 (teaching)").arg(algorithmName(a)));
+        else
+            algorithm_->setItemText(i, algorithmName(a));
     size_->setToolTip(tr("The buffer S, as nccl-tests' size column (for an all-gather: the gathered output)"));
     per_node_->setToolTip(tr("GPUs of the group in each node: a data-parallel group across nodes often has one"));
     rewind_->setText(tr("Start"));

@@ -107,8 +107,9 @@ QString CommChart::entryName(const CommEntry& c)
     for (const BoundarySend& b : c.boundaries)
         boundaries.push_back(b.boundary);
     const Localized link = boundaries.empty() ? displayName(c.link) : boundaryLinks(boundaries);
-    return tr("%1 %2 · %3 · %4")
-        .arg(inUi(displayName(c.group)), inUi(displayName(c.collective)), inUi(displayName(c.purpose)), inUi(link));
+    return tr("%1 %2 · %3 · %4 · %5 %6 GB/s")
+        .arg(inUi(displayName(c.group)), inUi(displayName(c.collective)), inUi(displayName(c.purpose)), inUi(link),
+             inUi(displayName(c.algorithm)), QString::number(c.busbw_bytes_per_s / 1e9, 'f', 1));
 }
 
 QString CommChart::tooltipFor(int entry) const
@@ -119,7 +120,8 @@ QString CommChart::tooltipFor(int entry) const
     const CommEntry& c = e.communication[std::size_t(entry)];
     QString text = tr("<b>%1</b><br>a group of %n GPU(s)", nullptr, int(c.group_size)).arg(entryName(c).toHtmlEscaped())
         + tr(" on %n node(s)", nullptr, int(c.nodes_spanned))
-        + tr(", by the %1 algorithm").arg(inUi(displayName(c.algorithm)))
+        + tr(", by the %1 algorithm at a bus bandwidth of %2 GB/s (nccl-tests' busbw: factor·S/t)")
+              .arg(inUi(displayName(c.algorithm)), QString::number(c.busbw_bytes_per_s / 1e9, 'f', 1))
         + tr("; %1 calls of %2; %3 sent per GPU per step")
               .arg(c.calls_per_step, 0, 'f', 0)
               .arg(bytesText(c.bytes_per_call), bytesText(c.bytes_per_gpu_per_step));
@@ -160,9 +162,12 @@ QStringList CommChart::rowLines(const QString& name, double time, double exposed
     const QString volume = tr("%1 · %n call(s)", nullptr, int(std::lround(calls))).arg(bytesText(bytes));
     if (!narrow)
         return {name, timing + QStringLiteral(" · ") + volume};
-    // A narrow chart: what runs, what it carries over which link, its time, its volume.
-    const QString head = name.section(QStringLiteral(" · "), 0, 0);
-    const QString tail = name.section(QStringLiteral(" · "), 1);
+    // A narrow chart: what runs and by which algorithm, what it carries over which link, its
+    // time, its volume.
+    const QString dot = QStringLiteral(" · ");
+    const int parts = name.count(dot) + 1;
+    const QString head = parts >= 4 ? name.section(dot, 0, 0) + dot + name.section(dot, -1) : name.section(dot, 0, 0);
+    const QString tail = parts >= 4 ? name.section(dot, 1, -2) : name.section(dot, 1);
     return tail.isEmpty() ? QStringList{head, timing, volume} : QStringList{head, tail, timing, volume};
 }
 

@@ -1,8 +1,9 @@
-// parascope-cli collective: one collective step by step (comm/collective_steps.h) — the ring,
-// the tree and the hierarchical all-reduce on a preset cluster's links.
+// parascope-cli collective: one collective step by step (comm/collective_steps.h) on a preset
+// cluster's links, by default by the algorithm the engine would run for it (comm/collective_cost.h).
 
 #include "cli.h"
 
+#include "comm/collective_cost.h"
 #include "comm/collective_steps.h"
 #include "estimate/display_names.h"
 #include "io/report_json.h"
@@ -74,6 +75,13 @@ std::string gbps(double bytes_per_s)
     return t;
 }
 
+std::string ratioText(double r)
+{
+    char t[32];
+    std::snprintf(t, sizeof t, "%.2f", r);
+    return t;
+}
+
 const char* linkName(const Args& a, Link l)
 {
     switch (l) {
@@ -82,6 +90,36 @@ const char* linkName(const Args& a, Link l)
     case Link::NvLink: break;
     }
     return "NVLink";
+}
+
+// What the engine would run here, and how this form relates to it: the same algorithm gives the
+// same time as `evaluate`; a teaching form gives the factor to NCCL's.
+std::string engineText(const Args& a, const CollectivePlan& p)
+{
+    const std::string engine = say(a, toString(p.engine_algorithm), displayName(p.engine_algorithm).zh);
+    std::string out;
+    if (p.channels > 1)
+        out += say(a,
+                   "NCCL's ring: " + std::to_string(p.channels) + " channels, one per NIC; the steps list channel 1 (S/"
+                       + std::to_string(p.channels) + "), every step timed with all channels sharing the links\n",
+                   "NCCL 环形：" + std::to_string(p.channels) + " 个通道，每块网卡一个；下列各步为通道 1（S/"
+                       + std::to_string(p.channels) + "），每步耗时已计入所有通道共享链路\n");
+    if (p.algorithm == p.engine_algorithm)
+        return out
+            + say(a, "the engine (evaluate) runs this collective by " + engine + " too: the same " + timeText(p.time_s),
+                  "引擎（评估报告的通信表）对该集合通信同样采用" + engine + "：耗时同为 " + timeText(p.time_s))
+            + "\n";
+    const double factor = p.engine_time_s > 0 ? p.time_s / p.engine_time_s : 0;
+    out += teachingOnly(p.algorithm)
+        ? say(a, "teaching version, not what NCCL runs: ", "教学版本，并非 NCCL 的实际算法：")
+        : std::string();
+    return out
+        + say(a,
+              "the engine would pick " + engine + " here: " + timeText(p.engine_time_s) + " (this form takes "
+                  + ratioText(factor) + "× as long)",
+              "引擎在此会选" + engine + "：" + timeText(p.engine_time_s) + "（本算法耗时为其 " + ratioText(factor)
+                  + " 倍）")
+        + "\n";
 }
 
 std::string planText(const Args& a, const CollectivePlan& p, const ClusterSpec& cluster)
@@ -104,7 +142,8 @@ std::string planText(const Args& a, const CollectivePlan& p, const ClusterSpec& 
             + "\n";
     out += say(a, "time: ", "耗时：") + timeText(p.time_s) + "  (" + std::to_string(p.steps.size())
         + say(a, " steps", " 步") + ")   algbw " + gbps(p.algbw_bytes_per_s) + "   busbw " + gbps(p.busbw_bytes_per_s)
-        + "\n\n";
+        + "\n";
+    out += engineText(a, p) + "\n";
 
     // The steps: every transfer for a small group, the links used otherwise; the first 32 steps.
     constexpr std::size_t kShown = 32;
@@ -168,6 +207,10 @@ nlohmann::json planJson(const CollectivePlan& p, const ClusterSpec& cluster)
                         {"time_s", p.time_s},
                         {"algbw_gbps", p.algbw_bytes_per_s / 1e9},
                         {"busbw_gbps", p.busbw_bytes_per_s / 1e9},
+                        {"channels", p.channels},
+                        {"teaching_only", teachingOnly(p.algorithm)},
+                        {"engine_algorithm", toString(p.engine_algorithm)},
+                        {"engine_time_s", p.engine_time_s},
                         {"steps", std::move(steps)},
                         {"terms", termsToJson(p.terms)}};
     if (p.parameter_server_bytes > 0)
@@ -188,16 +231,22 @@ int collectiveCommand(const Args& a)
     if (!bytes)
         return badUsage(a, "--bytes needs a size: 4096, 64KiB, 256MB, 1GiB, 8M (nccl-tests' powers of 1024)",
                         "--bytes 需要一个大小：4096、64KiB、256MB、1GiB、8M（与 nccl-tests 相同，按 1024 进位）");
-    const std::string algorithm_name = a.algorithm.empty() ? "ring" : a.algorithm;
-    const std::optional<CollectiveAlgorithm> algorithm = enumFromName<CollectiveAlgorithm>(algorithm_name);
-    if (!algorithm)
-        return badUsage(a, "--algorithm must be ring, tree, hierarchical or pairwise (all_to_all)",
-                        "--algorithm 只能是 ring、tree、hierarchical 或 pairwise（all_to_all）");
     std::vector<InputError> errors;
     const std::string cluster_id = a.cluster.empty() ? "dgx-h100" : a.cluster;
     const std::optional<ClusterSpec> cluster = readCluster(nlohmann::json(cluster_id), "--cluster", errors);
     if (!cluster)
         return printFileErrors("collective", errors);
+    // By default what the engine would run for this collective and placement.
+    std::optional<CollectiveAlgorithm> algorithm = enumFromName<CollectiveAlgorithm>(a.algorithm);
+    if (a.algorithm.empty() && a.nccl.ranks > 0)
+        algorithm = steppedAlgorithm(
+            assumedAlgorithm(*a.nccl.op, *bytes, explainerPlacement(a.nccl.ranks, *cluster), *cluster), *a.nccl.op);
+    if (!algorithm)
+        return badUsage(
+            a,
+            "--algorithm must be ring, tree, nvls, hierarchical, flat_ring, binomial_tree or pairwise "
+            "(all_to_all)",
+            "--algorithm 只能是 ring、tree、nvls、hierarchical、flat_ring、binomial_tree 或 pairwise（all_to_all）");
     const std::optional<CollectivePlan> plan
         = planCollective(*a.nccl.op, *bytes, a.nccl.ranks, *cluster, *algorithm, errors);
     if (!plan)

@@ -10,12 +10,12 @@ namespace {
 
 constexpr const char* kSource
     = "nccl-tests PERFORMANCE.md bus bandwidth; Thakur et al. 2005 α–β; hierarchical per §3.3";
+constexpr const char* kChannelSource
+    = "NCCL rings: one channel per NIC, each through a different GPU's NIC (schedules-and-comm §3.3: multi-node "
+      "busbw ≈ NICs × per-NIC bandwidth, 192 GB/s for 8×HDR); α–β per link (Thakur et al. 2005)";
 
-// One level over one link: steps·α + factor·S/busbw(S) (a ring inside a node, a send, an
-// all-to-all inside a node). Across nodes the same on the network link is the flat ring: one
-// ring over all n ranks, every hop at the network's pace.
-CollectiveTime oneLevel(Collective c, double S, const GroupPlacement& g, const LinkSpec& link, Explain explain,
-                        const char* formula = "steps·α + factor·S/busbw(S)")
+// One level over one link: steps·α + factor·S/busbw(S) (a send, an all-to-all inside a node).
+CollectiveTime oneLevel(Collective c, double S, const GroupPlacement& g, const LinkSpec& link, Explain explain)
 {
     CollectiveTime out;
     const double f = busFactor(c, g.size), steps = ringSteps(c, double(g.size));
@@ -25,35 +25,103 @@ CollectiveTime oneLevel(Collective c, double S, const GroupPlacement& g, const L
             = {"comm.time",
                out.seconds,
                "s",
-               formula,
+               "steps·α + factor·S/busbw(S)",
                num(steps) + "·" + num(link.latency_s) + " + " + num(f) + "·" + num(S) + "/" + num(link.busBytesPerS(S)),
                kSource};
     return out;
 }
 
-// Two levels (k GPUs per node on NVLink, N nodes, one NIC per GPU, rail-optimised):
-//   t = steps(k)·α_nvl + factor(k)·S / busbw_nvl + steps(N)·α_net + factor(N)·(S/k) / busbw_net
-// (docs/reference/schedules-and-comm.md §3.3; NCCL's flat ring over k·N ranks reaches the same bandwidth).
+// A ring's steps: 2(n−1) for an all-reduce, n−1 for a gather or scatter, and the pipelined
+// broadcast's 2(n−1) (n chunks down the ring, as the explainer plays it).
+double ringStepCount(Collective c, double n) { return c == Collective::Broadcast ? 2 * (n - 1) : ringSteps(c, n); }
+
+// The ring with `channels` rings side by side (NCCL's: ringChannels; the flat ring: 1), each
+// with S/channels: steps · ringStepSeconds(S/(n·channels)).
+CollectiveTime ring(Collective c, double S, const GroupPlacement& g, const ClusterSpec& cl, double channels,
+                    Explain explain)
+{
+    CollectiveTime out;
+    const double n = double(g.size), steps = ringStepCount(c, n), chunk = S / (n * channels);
+    const double step = ringStepSeconds(chunk, channels, S, g, cl);
+    out.seconds = steps * step;
+    if (explain == Explain::Full) {
+        const bool across = g.crossesNodes();
+        const char* formula = !across ? "steps · (α + S/n / busbw(S))"
+            : channels > 1 ? "steps · max(α_net + S/(k·n)/busbw_net, α_nvl + (k−1)·S/(k·n)/busbw_nvl): k channels, "
+                             "one per NIC"
+                           : "steps · max(α_net + S/n/busbw_net, α_nvl + S/n/busbw_nvl): one ring through one NIC";
+        out.term = {"comm.time",
+                    out.seconds,
+                    "s",
+                    formula,
+                    num(steps) + " · " + num(step) + (across ? "  (k = " + num(channels) + ")" : std::string()),
+                    channels > 1 ? kChannelSource : kSource};
+    }
+    return out;
+}
+
+// Two levels (k GPUs per node on NVLink, N nodes, one NIC per GPU, rail-optimised), one after the other:
+//   t = steps(k)·(α_nvl + (S/k)/busbw_nvl) + steps(N)·(α_net + (S/(kN))/busbw_net(S/k))
+// (docs/reference/schedules-and-comm.md §3.3).
 CollectiveTime hierarchical(Collective c, double S, const GroupPlacement& g, const ClusterSpec& cl, Explain explain)
 {
     CollectiveTime out;
     const LinkSpec& intra = cl.intra_node;
     const LinkSpec& inter = cl.inter_node;
     const double k = double(g.ranks_per_node), N = double(g.nodes);
-    const double fk = k > 1 ? busFactor(c, g.ranks_per_node) : 0.0;
-    const double fN = busFactor(c, g.nodes);
-    const double t_nvl = ringSteps(c, k) * intra.latency_s + fk * S / intra.busBytesPerS(S);
-    const double t_net = ringSteps(c, N) * inter.latency_s + fN * (S / k) / inter.busBytesPerS(S / k);
+    const double t_nvl = k > 1 ? ringSteps(c, k) * (intra.latency_s + S / k / intra.busBytesPerS(S)) : 0.0;
+    const double t_net = ringSteps(c, N) * (inter.latency_s + S / (k * N) / inter.busBytesPerS(S / k));
     out.seconds = t_nvl + t_net;
     if (explain == Explain::Full)
         out.term = {"comm.time",
                     out.seconds,
                     "s",
-                    "steps(k)·α_nvl + factor(k)·S/busbw_nvl + steps(N)·α_net + factor(N)·(S/k)/busbw_net",
-                    num(ringSteps(c, k)) + "·" + num(intra.latency_s) + " + " + num(fk) + "·" + num(S) + "/"
-                        + num(intra.busBytesPerS(S)) + " + " + num(ringSteps(c, N)) + "·" + num(inter.latency_s) + " + "
-                        + num(fN) + "·(" + num(S) + "/" + num(k) + ")/" + num(inter.busBytesPerS(S / k)),
+                    "steps(k)·(α_nvl + (S/k)/busbw_nvl) + steps(N)·(α_net + (S/kN)/busbw_net)",
+                    num(t_nvl) + " + " + num(t_net) + "  (k = " + num(k) + ", N = " + num(N) + ")",
                     kSource};
+    return out;
+}
+
+// NCCL's double binary tree all-reduce: a chain of k GPUs inside each node, two binary trees over
+// the N nodes with S/2 each. Every node sends and receives 2S over its k NICs, every GPU 2S over
+// NVLink along the chain (up and down); latency 2·(⌈log₂N⌉ network hops + (k−1) NVLink hops):
+//   t = 2(⌈log₂N⌉·α_net + (k−1)·α_nvl) + max(2S/(k·busbw_net), 2S/busbw_nvl) / 0.92
+CollectiveTime doubleBinaryTree(double S, const GroupPlacement& g, const ClusterSpec& cl, Explain explain)
+{
+    CollectiveTime out;
+    const double k = double(g.ranks_per_node), N = double(g.nodes);
+    const double levels = std::ceil(std::log2(std::max(1.0, N)));
+    const double latency = 2 * (levels * cl.inter_node.latency_s + (k - 1) * cl.intra_node.latency_s);
+    const double net = N > 1 ? 2 * S / (k * cl.inter_node.busBytesPerS(S)) : 0.0;
+    const double nvl = k > 1 ? 2 * S / cl.intra_node.busBytesPerS(S) : 0.0;
+    out.seconds = latency + std::max(net, nvl) / kTreeBandwidthFactor;
+    if (explain == Explain::Full)
+        out.term = {"comm.time",
+                    out.seconds,
+                    "s",
+                    "2(⌈log₂N⌉·α_net + (k−1)·α_nvl) + max(2S/(k·busbw_net), 2S/busbw_nvl) / 0.92",
+                    num(latency) + " + max(" + num(net) + ", " + num(nvl) + ") / " + num(kTreeBandwidthFactor),
+                    "NCCL double binary tree (Sanders, Speck & Träff 2009; NCCL 2.4 release); 0.92: NCCL "
+                    "src/graph/tuning.cc, tree all-reduce"};
+    return out;
+}
+
+// NVLink SHARP inside one node: the switch reduces, so the bus bandwidth is the preset's measured
+// NVLS figure: α_nvls + factor·S/busbw_nvls (with the NVLink's size ramp).
+CollectiveTime nvls(Collective c, double S, const GroupPlacement& g, const ClusterSpec& cl, Explain explain)
+{
+    CollectiveTime out;
+    const double f = busFactor(c, g.size);
+    const double ramp = cl.intra_node.half_bytes > 0 ? S / (S + cl.intra_node.half_bytes) : 1.0;
+    const double bw = cl.nvls.busbw_bytes_per_s * ramp;
+    out.seconds = cl.nvls.latency_s + f * S / bw;
+    if (explain == Explain::Full)
+        out.term = {"comm.time",
+                    out.seconds,
+                    "s",
+                    "α_nvls + factor·S/busbw_nvls (the NVSwitch reduces)",
+                    num(cl.nvls.latency_s) + " + " + num(f) + "·" + num(S) + "/" + num(bw),
+                    "NVLink SHARP (NCCL ≥ 2.17); busbw: " + cl.nvls.source + "; α: NCCL tuning.cc hwLat NVLS"};
     return out;
 }
 
@@ -154,30 +222,50 @@ CollectiveTime measured(Collective c, double S, const GroupPlacement& g, double 
 
 } // namespace
 
-CollectiveAlgorithm assumedAlgorithm(Collective c, const GroupPlacement& g)
+double ringChannels(const GroupPlacement& g)
 {
-    if (c == Collective::SendRecv)
-        return CollectiveAlgorithm::PointToPoint;
-    if (c == Collective::AllToAll)
-        return CollectiveAlgorithm::Pairwise;
-    return g.crossesNodes() ? CollectiveAlgorithm::Hierarchical : CollectiveAlgorithm::Ring;
+    return g.crossesNodes() ? double(std::max<std::int64_t>(1, g.ranks_per_node)) : 1.0;
 }
 
-CollectiveTime collectiveTime(CollectiveAlgorithm a, Collective c, double S, const GroupPlacement& g,
-                              const ClusterSpec& cl, Explain explain, ExpertRouting routing)
+double ringStepSeconds(double chunk, double channels, double S, const GroupPlacement& g, const ClusterSpec& cl)
 {
-    if (a == assumedAlgorithm(c, g))
-        if (const double bw = measuredBusbw(c, S, g, cl); bw > 0)
-            return measured(c, S, g, bw, explain);
+    const LinkSpec& intra = cl.intra_node;
+    if (!g.crossesNodes())
+        return intra.latency_s + channels * chunk / intra.busBytesPerS(S);
+    const LinkSpec& inter = cl.inter_node;
+    const double t_net = inter.latency_s + chunk / inter.busBytesPerS(S);
+    const double nvl_chunks = g.ranks_per_node > 1 ? std::max(1.0, channels - 1) : 0.0;
+    const double t_nvl = nvl_chunks > 0 ? intra.latency_s + nvl_chunks * chunk / intra.busBytesPerS(S) : 0.0;
+    return std::max(t_net, t_nvl);
+}
+
+bool available(CollectiveAlgorithm a, Collective c, const GroupPlacement& g, const ClusterSpec& cl)
+{
+    if (!runs(a, c))
+        return false;
+    if (a == CollectiveAlgorithm::Nvls)
+        return !g.crossesNodes() && !cl.intra_is_pcie && cl.nvls.known() && g.size >= cl.nvls.min_ranks;
+    return true;
+}
+
+CollectiveTime collectiveModelTime(CollectiveAlgorithm a, Collective c, double S, const GroupPlacement& g,
+                                   const ClusterSpec& cl, Explain explain, ExpertRouting routing)
+{
     if (g.size <= 1 && c != Collective::SendRecv) {
         CollectiveTime none;
         if (explain == Explain::Full)
             none.term = {"comm.time", 0, "s", "group of 1: nothing to send", "", kSource};
         return none;
     }
+    if (!available(a, c, g, cl) && runs(CollectiveAlgorithm::Ring, c))
+        a = CollectiveAlgorithm::Ring;
     const LinkSpec& link = g.crossesNodes() ? cl.inter_node : cl.intra_node;
     switch (a) {
-    case CollectiveAlgorithm::Tree: return binomialTree(c, S, g, cl, explain);
+    case CollectiveAlgorithm::Ring: return ring(c, S, g, cl, c == Collective::Broadcast ? 1 : ringChannels(g), explain);
+    case CollectiveAlgorithm::FlatRing: return ring(c, S, g, cl, 1, explain);
+    case CollectiveAlgorithm::Tree: return doubleBinaryTree(S, g, cl, explain);
+    case CollectiveAlgorithm::Nvls: return nvls(c, S, g, cl, explain);
+    case CollectiveAlgorithm::BinomialTree: return binomialTree(c, S, g, cl, explain);
     case CollectiveAlgorithm::DeepEp:
         if (routing.top_k > 0)
             return dedupAllToAllTime(S, routing.top_k, routing.experts, g, cl, explain);
@@ -185,14 +273,41 @@ CollectiveTime collectiveTime(CollectiveAlgorithm a, Collective c, double S, con
     case CollectiveAlgorithm::Pairwise:
         return g.crossesNodes() ? pairwiseAcrossNodes(S, g, cl, explain) : oneLevel(c, S, g, link, explain);
     case CollectiveAlgorithm::Hierarchical:
-        return g.crossesNodes() ? hierarchical(c, S, g, cl, explain) : oneLevel(c, S, g, link, explain);
-    case CollectiveAlgorithm::Ring:
-        return oneLevel(c, S, g, link, explain,
-                        g.crossesNodes() ? "flat ring over the network: steps·α_net + factor·S/busbw_net(S)"
-                                         : "steps·α + factor·S/busbw(S)");
+        return g.crossesNodes() ? hierarchical(c, S, g, cl, explain) : ring(c, S, g, cl, 1, explain);
     case CollectiveAlgorithm::PointToPoint: break;
     }
     return oneLevel(c, S, g, link, explain);
+}
+
+CollectiveAlgorithm assumedAlgorithm(Collective c, double S, const GroupPlacement& g, const ClusterSpec& cl)
+{
+    if (c == Collective::SendRecv)
+        return CollectiveAlgorithm::PointToPoint;
+    if (c == Collective::AllToAll)
+        return CollectiveAlgorithm::Pairwise;
+    CollectiveAlgorithm best = CollectiveAlgorithm::Ring;
+    double fastest = collectiveModelTime(best, c, S, g, cl, Explain::NumbersOnly, {}).seconds;
+    const auto consider = [&](CollectiveAlgorithm a) {
+        if (!available(a, c, g, cl))
+            return;
+        if (const double t = collectiveModelTime(a, c, S, g, cl, Explain::NumbersOnly, {}).seconds; t < fastest) {
+            fastest = t;
+            best = a;
+        }
+    };
+    if (g.crossesNodes())
+        consider(CollectiveAlgorithm::Tree);
+    consider(CollectiveAlgorithm::Nvls);
+    return best;
+}
+
+CollectiveTime collectiveTime(CollectiveAlgorithm a, Collective c, double S, const GroupPlacement& g,
+                              const ClusterSpec& cl, Explain explain, ExpertRouting routing)
+{
+    if (!cl.measured_collectives.empty() && a == assumedAlgorithm(c, S, g, cl))
+        if (const double bw = measuredBusbw(c, S, g, cl); bw > 0)
+            return measured(c, S, g, bw, explain);
+    return collectiveModelTime(a, c, S, g, cl, explain, routing);
 }
 
 double otherExpertGroupsReached(double experts, double top_k, double groups)

@@ -1,5 +1,6 @@
 #include "comm/collective_steps.h"
 
+#include "comm/collective_cost.h"
 #include "types/term.h"
 
 #include <algorithm>
@@ -8,8 +9,6 @@
 namespace parascope {
 
 namespace {
-
-constexpr int kMaxRanks = CollectivePlan::kMaxRanks;
 
 int mod(int a, int n) { return ((a % n) + n) % n; }
 
@@ -20,8 +19,28 @@ public:
         : plan_(plan)
         , cluster_(cluster)
         , keep_(plan.ranks <= listed_ranks)
+        , ramp_{plan.bytes, plan.bytes}
     {
         plan_.bytes_sent_by_rank.assign(std::size_t(plan_.ranks), 0.0);
+    }
+
+    // The message size each link's bandwidth ramp is read at (the engine's: the collective's S;
+    // the hierarchical form's network level S/k).
+    void setRamp(double nvlink_bytes, double network_bytes) { ramp_ = {nvlink_bytes, network_bytes}; }
+    // Every step lasts `seconds` whatever its listed transfers (a ring's step by ringStepSeconds,
+    // which counts the channels not listed), and each listed byte stands for `scale` (one channel
+    // of `scale` is listed). 0: steps are timed from their transfers.
+    void setRingTiming(double seconds, double scale)
+    {
+        ring_step_s_ = seconds;
+        sent_scale_ = scale;
+    }
+    // A step with no transfers listed (a form played phase by phase): its time and each rank's bytes.
+    void phaseStep(const Localized& phase, double seconds, double bytes_per_rank)
+    {
+        for (double& b : plan_.bytes_sent_by_rank)
+            b += bytes_per_rank;
+        record(phase, seconds);
     }
 
     Link linkBetween(int a, int b) const
@@ -35,7 +54,7 @@ public:
     double transferSeconds(double bytes, Link link) const
     {
         const LinkSpec& l = link == Link::Network ? cluster_.inter_node : cluster_.intra_node;
-        const double bw = l.bytes_per_s * l.efficiency;
+        const double bw = l.busBytesPerS(link == Link::Network ? ramp_.network : ramp_.nvlink);
         return l.latency_s + (bw > 0 ? bytes / bw : 0.0);
     }
 
@@ -51,6 +70,8 @@ public:
     // of `bytes`; each sender's bytes are added by the caller (addSent).
     void endStepOnLinks(const Localized& phase, double bytes, bool network, bool inside)
     {
+        if (ring_step_s_ > 0)
+            return record(phase, ring_step_s_);
         double longest = 0;
         if (network)
             longest = std::max(longest, transferSeconds(bytes, Link::Network));
@@ -81,10 +102,10 @@ public:
         last_sent_.assign(std::size_t(plan_.ranks), 0.0);
         for (const ChunkTransfer& t : current_) {
             longest = std::max(longest, transferSeconds(t.bytes, t.link));
-            plan_.bytes_sent_by_rank[std::size_t(t.from)] += t.bytes;
-            last_sent_[std::size_t(t.from)] += t.bytes;
+            plan_.bytes_sent_by_rank[std::size_t(t.from)] += t.bytes * sent_scale_;
+            last_sent_[std::size_t(t.from)] += t.bytes * sent_scale_;
         }
-        record(phase, longest);
+        record(phase, ring_step_s_ > 0 ? ring_step_s_ : longest);
         if (keep_)
             plan_.steps.back().transfers = std::move(current_);
         current_.clear();
@@ -110,6 +131,10 @@ private:
     std::vector<ChunkTransfer> current_;
     std::vector<double> last_sent_; // per rank, in the last step built from transfers
     double last_seconds_ = 0;
+    struct {
+        double nvlink, network;
+    } ramp_;
+    double ring_step_s_ = 0, sent_scale_ = 1;
 };
 
 const Localized kReduceScatter{"reduce-scatter", "ReduceScatter"};
@@ -170,43 +195,6 @@ int ceilLog2(int n)
     while ((1 << l) < n)
         ++l;
     return l;
-}
-
-// The errors of a request, with the option each concerns.
-void checkRequest(Collective op, double bytes, int ranks, const ClusterSpec& cluster, CollectiveAlgorithm algorithm,
-                  std::vector<InputError>& errors)
-{
-    if (!(bytes >= 1 && bytes <= 1e13))
-        errors.push_back({"--bytes", "must be 1 B to 10 TB, got " + num(bytes)});
-    if (ranks < 2 || ranks > kMaxRanks)
-        errors.push_back({"--ranks", "must be 2 to " + std::to_string(kMaxRanks) + ", got " + std::to_string(ranks)});
-    const int per_node = std::max(1, cluster.gpus_per_node);
-    if (ranks > per_node && ranks % per_node != 0)
-        errors.push_back({"--ranks",
-                          std::to_string(ranks) + " GPUs do not fill nodes of " + std::to_string(per_node)
-                              + ": give a multiple of " + std::to_string(per_node) + " (or at most "
-                              + std::to_string(per_node) + ")"});
-    const bool ring_op = op == Collective::AllReduce || op == Collective::AllGather || op == Collective::ReduceScatter
-        || op == Collective::AllToAll || op == Collective::Broadcast;
-    if (!ring_op)
-        errors.push_back({"--op",
-                          std::string(toString(op))
-                              + " is not shown step by step: use all_reduce, all_gather, reduce_scatter, "
-                                "all_to_all or broadcast"});
-    else if (algorithm != CollectiveAlgorithm::Ring && algorithm != CollectiveAlgorithm::Tree
-             && algorithm != CollectiveAlgorithm::Hierarchical
-             && !(algorithm == CollectiveAlgorithm::Pairwise && op == Collective::AllToAll))
-        errors.push_back({"--algorithm",
-                          std::string(toString(algorithm))
-                              + " is not shown step by step: use ring, tree or hierarchical"
-                                " (pairwise for all_to_all)"});
-    else if (algorithm == CollectiveAlgorithm::Tree && op != Collective::AllReduce && op != Collective::Broadcast)
-        errors.push_back(
-            {"--algorithm", "a tree runs all_reduce and broadcast; " + std::string(toString(op)) + " runs as a ring"});
-    else if (algorithm == CollectiveAlgorithm::Hierarchical && op != Collective::AllReduce)
-        errors.push_back(
-            {"--algorithm",
-             "the hierarchical form is an all_reduce's; " + std::string(toString(op)) + " runs as a ring"});
 }
 
 // The formulas a plan's bytes and time terms show, as its algorithm's steps are written.
@@ -285,7 +273,7 @@ Formulas planRing(StepBuilder& b, const CollectivePlan& plan, Collective op, dou
 }
 
 // Binomial tree rooted at rank 0: reduce up (all-reduce only), then broadcast down.
-Formulas planTree(StepBuilder& b, Collective op, double bytes, int n)
+Formulas planBinomialTree(StepBuilder& b, Collective op, double bytes, int n)
 {
     const int L = ceilLog2(n);
     if (op == Collective::AllReduce)
@@ -305,10 +293,29 @@ Formulas planTree(StepBuilder& b, Collective op, double bytes, int n)
             op == Collective::AllReduce ? "2⌈log₂n⌉ steps of α + S·β" : "⌈log₂n⌉ steps of α + S·β"};
 }
 
+// The forms with no step-by-step listing (NCCL's double binary tree, NVLS): their two phases,
+// each half of the model's time (comm/collective_cost.h, the engine's), no transfers listed.
+Formulas planPhases(StepBuilder& b, const CollectivePlan& plan, const GroupPlacement& g, const ClusterSpec& cluster)
+{
+    const double S = plan.bytes;
+    const double t = collectiveModelTime(plan.algorithm, plan.op, S, g, cluster, Explain::NumbersOnly).seconds;
+    if (plan.algorithm == CollectiveAlgorithm::Nvls) {
+        b.phaseStep({"reduce in the NVSwitch", "在 NVSwitch 中归约"}, t / 2, S);
+        b.phaseStep({"multicast from the NVSwitch", "NVSwitch 组播结果"}, t / 2, 0);
+        return {"S (each GPU sends its buffer to the switch once; the switch reduces and multicasts)",
+                "α_nvls + 2(n−1)/n · S / busbw_nvls (measured)"};
+    }
+    b.phaseStep({"reduce up both trees", "沿两棵树归约"}, t / 2, S);
+    b.phaseStep({"broadcast down both trees", "沿两棵树广播"}, t / 2, S);
+    return {"≈ 2S (the chain inside the node, up and down); 2S/k per NIC",
+            "2(⌈log₂N⌉·α_net + (k−1)·α_nvl) + max(2S/(k·busbw_net), 2S/busbw_nvl) / 0.92"};
+}
+
 // Hierarchical all-reduce: k GPUs per node, N nodes.
 Formulas planHierarchical(StepBuilder& b, const CollectivePlan& plan, double bytes)
 {
     const int k = plan.gpus_per_node, N = plan.nodes;
+    b.setRamp(bytes, bytes / k); // the engine reads the network's ramp at the shard's size
     // The buffer in k·N pieces: shard j (what local rank j − 1 reduces inside its node) is
     // pieces j·N … j·N + N − 1.
     std::vector<Ring> in_nodes, rails;
@@ -345,7 +352,10 @@ void summarize(CollectivePlan& plan, const Formulas& formulas)
     const double bytes = plan.bytes;
     const int n = plan.ranks;
     const double nd = n;
-    plan.pieces = algorithm == CollectiveAlgorithm::Tree ? 1 : n;
+    plan.pieces = algorithm == CollectiveAlgorithm::BinomialTree || algorithm == CollectiveAlgorithm::Tree
+            || algorithm == CollectiveAlgorithm::Nvls
+        ? 1
+        : n;
     plan.time_s = plan.steps.empty() ? 0 : plan.steps.back().end_s;
     plan.bytes_sent_per_gpu = *std::max_element(plan.bytes_sent_by_rank.begin(), plan.bytes_sent_by_rank.end());
     plan.algbw_bytes_per_s = plan.time_s > 0 ? bytes / plan.time_s : 0;
@@ -375,73 +385,79 @@ void summarize(CollectivePlan& plan, const Formulas& formulas)
 
 CollectiveAlgorithm steppedAlgorithm(CollectiveAlgorithm engine, Collective op)
 {
-    if (engine == CollectiveAlgorithm::Tree && (op == Collective::AllReduce || op == Collective::Broadcast))
-        return engine;
-    if (engine == CollectiveAlgorithm::Hierarchical && op == Collective::AllReduce)
-        return engine;
-    return CollectiveAlgorithm::Ring;
+    switch (engine) {
+    case CollectiveAlgorithm::Hierarchical: // the explainer's form is the all-reduce's
+        return op == Collective::AllReduce ? engine : CollectiveAlgorithm::Ring;
+    case CollectiveAlgorithm::Ring:
+    case CollectiveAlgorithm::Tree:
+    case CollectiveAlgorithm::Nvls:
+    case CollectiveAlgorithm::FlatRing:
+    case CollectiveAlgorithm::BinomialTree: return runs(engine, op) ? engine : CollectiveAlgorithm::Ring;
+    default: return CollectiveAlgorithm::Ring; // an all-to-all's ring is its pairwise exchange
+    }
 }
+
+GroupPlacement explainerPlacement(int ranks, const ClusterSpec& cluster)
+{
+    GroupPlacement g;
+    g.size = ranks;
+    g.ranks_per_node = std::min(std::max(1, cluster.gpus_per_node), ranks);
+    g.nodes = ranks / g.ranks_per_node;
+    g.link = g.nodes > 1 ? Link::Network : cluster.intra_is_pcie ? Link::Pcie : Link::NvLink;
+    return g;
+}
+
+namespace {
+
+// The steps of the plan's algorithm. A ring's steps last ringStepSeconds (the engine's), one
+// channel of `plan.channels` listed.
+Formulas planSteps(StepBuilder& b, CollectivePlan& plan, const GroupPlacement& g, const ClusterSpec& cluster)
+{
+    const double S = plan.bytes;
+    switch (plan.algorithm) {
+    case CollectiveAlgorithm::Ring:
+    case CollectiveAlgorithm::FlatRing: {
+        const bool channels = plan.algorithm == CollectiveAlgorithm::Ring && plan.op != Collective::Broadcast;
+        const double ch = channels ? ringChannels(g) : 1.0;
+        plan.channels = int(ch);
+        b.setRingTiming(ringStepSeconds(S / (double(plan.ranks) * ch), ch, S, g, cluster), ch);
+        return planRing(b, plan, plan.op, S / ch);
+    }
+    case CollectiveAlgorithm::Tree:
+    case CollectiveAlgorithm::Nvls: return planPhases(b, plan, g, cluster);
+    case CollectiveAlgorithm::BinomialTree: return planBinomialTree(b, plan.op, S, plan.ranks);
+    case CollectiveAlgorithm::Hierarchical: return planHierarchical(b, plan, S);
+    default: return planRing(b, plan, plan.op, S); // all-to-all: pairwise exchange
+    }
+}
+
+} // namespace
 
 std::optional<CollectivePlan> planCollective(Collective op, double bytes, int ranks, const ClusterSpec& cluster,
                                              CollectiveAlgorithm algorithm, std::vector<InputError>& errors,
                                              int listed_ranks)
 {
-    checkRequest(op, bytes, ranks, cluster, algorithm, errors);
+    checkCollectiveRequest(op, bytes, ranks, cluster, algorithm, errors);
     if (!errors.empty())
         return std::nullopt;
 
-    const int per_node = std::max(1, cluster.gpus_per_node);
     // An all-to-all runs by pairwise exchange whatever the ring asks for.
     if (op == Collective::AllToAll)
         algorithm = CollectiveAlgorithm::Pairwise;
+    const GroupPlacement g = explainerPlacement(ranks, cluster);
     CollectivePlan plan;
     plan.op = op;
     plan.algorithm = algorithm;
     plan.bytes = bytes;
     plan.ranks = ranks;
-    plan.gpus_per_node = std::min(per_node, ranks);
-    plan.nodes = ranks / plan.gpus_per_node;
+    plan.gpus_per_node = int(g.ranks_per_node);
+    plan.nodes = int(g.nodes);
+    plan.engine_algorithm = assumedAlgorithm(op, bytes, g, cluster);
+    plan.engine_time_s = collectiveTime(plan.engine_algorithm, op, bytes, g, cluster, Explain::NumbersOnly).seconds;
     StepBuilder b(plan, cluster, std::min(listed_ranks, CollectivePlan::kMaxListedRanks));
-    const Formulas formulas = algorithm == CollectiveAlgorithm::Ring || algorithm == CollectiveAlgorithm::Pairwise
-        ? planRing(b, plan, op, bytes)
-        : algorithm == CollectiveAlgorithm::Tree ? planTree(b, op, bytes, ranks)
-                                                 : planHierarchical(b, plan, bytes);
+    const Formulas formulas = planSteps(b, plan, g, cluster);
     summarize(plan, formulas);
     return plan;
-}
-
-std::vector<std::vector<int>> collectiveHoldings(const CollectivePlan& plan, int steps_done)
-{
-    const int n = plan.ranks, pieces = plan.pieces;
-    if (n > CollectivePlan::kMaxListedRanks || pieces < 1)
-        return {};
-    std::vector<std::vector<int>> held(std::size_t(n), std::vector<int>(std::size_t(pieces), 0));
-    for (int r = 0; r < n; ++r)
-        for (int c = 0; c < pieces; ++c) {
-            int start = 1; // all-reduce, reduce-scatter
-            if (plan.op == Collective::AllGather || plan.op == Collective::AllToAll)
-                start = c == r ? 1 : 0;
-            else if (plan.op == Collective::Broadcast)
-                start = r == 0 ? 1 : 0;
-            held[std::size_t(r)][std::size_t(c)] = start;
-        }
-    const int last = std::clamp(steps_done, 0, int(plan.steps.size()));
-    for (int s = 0; s < last; ++s) {
-        const auto before = held;
-        for (const ChunkTransfer& t : plan.steps[std::size_t(s)].transfers) {
-            if (plan.op == Collective::AllToAll) {
-                held[std::size_t(t.to)][std::size_t(t.from)] = 1;
-                continue;
-            }
-            const int first = std::max(0, t.chunk);
-            for (int piece = first; piece < first + t.chunks && piece < pieces; ++piece) {
-                const int sent = before[std::size_t(t.from)][std::size_t(piece)];
-                int& mine = held[std::size_t(t.to)][std::size_t(piece)];
-                mine = t.reduce ? mine + sent : sent;
-            }
-        }
-    }
-    return held;
 }
 
 } // namespace parascope

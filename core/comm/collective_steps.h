@@ -1,7 +1,9 @@
 #pragma once
 // A collective step by step, for watching it: who sends which chunk to whom, over which link,
-// and when — the ring (Patarasuk & Yuan 2009; Thakur, Rabenseifner & Gropp 2005), the binomial
-// tree, and the hierarchical all-reduce (reduce-scatter inside each node, all-reduce of each
+// and when — NCCL's ring with its channels (one listed), the flat ring and the binomial tree the
+// textbooks teach (Patarasuk & Yuan 2009; Thakur, Rabenseifner & Gropp 2005), the hierarchical
+// all-reduce, and phase by phase NCCL's double binary tree and NVLS; every form timed by the
+// engine's model (comm/collective_cost.h), so the explainer and the engine give one time (reduce-scatter inside each node, all-reduce of each
 // shard across nodes on every rail at once, all-gather inside the node). Ranks fill nodes in
 // order (GPUs per node from the cluster). Each step's transfers run at once; a step lasts as long
 // as its slowest transfer, α + bytes·β on its link (α the link's latency, β = 1/(bandwidth ·
@@ -12,9 +14,10 @@
 // moves 2·S·(n−1) through its one server. nccl-tests' conventions: S is the "size" column (the
 // whole buffer; for all-gather the gathered output), algbw = S/t, busbw = algbw · busFactor.
 //
-// One ring through the nodes' network links is the textbook's flat ring: every step waits for
-// the slowest (network) hop. NCCL runs one ring per NIC (channels), each through a different
-// GPU's link, which is what the hierarchical form gives (docs: reference schedules-and-comm §3.3).
+// One ring through the nodes' network links is the textbook's flat ring (flat_ring): every step
+// waits for one NIC. NCCL runs one ring per NIC (channels), each through a different GPU's NIC,
+// so a step's network hop uses all of a node's NICs (docs: reference schedules-and-comm §3.3);
+// the ring plays channel 1 with S/k and times each step with all k channels sharing the links.
 
 #include "comm/comm_algorithm.h"
 #include "parallel/placement.h"
@@ -58,6 +61,12 @@ struct CollectivePlan {
     std::vector<double> bytes_sent_by_rank;
     double bytes_sent_per_gpu = 0; // the most any rank sends
     double time_s = 0, algbw_bytes_per_s = 0, busbw_bytes_per_s = 0;
+    int channels = 1; // the ring's: across nodes one per NIC, the transfers listed are channel 1's
+    // What the engine would run for this collective and placement (comm/collective_cost.h
+    // assumedAlgorithm) and its time there (a measurement where the cluster has one): equal to
+    // time_s when the plan plays that algorithm; a teaching form says the factor to it.
+    CollectiveAlgorithm engine_algorithm = CollectiveAlgorithm::Ring;
+    double engine_time_s = 0;
     double parameter_server_bytes = 0; // the textbook's central server: 2·S·(n−1) through it (all-reduce)
     double textbook_total_bytes = 0; // the textbook's 2·S·n: all GPUs' traffic together, not one GPU's (all-reduce)
     std::vector<Term> terms;
@@ -79,13 +88,21 @@ struct CollectivePlan {
 std::vector<std::vector<int>> collectiveHoldings(const CollectivePlan& plan, int steps_done);
 
 // The form the explainer plays for a collective the engine runs by `engine`: the same algorithm
-// where it has a step-by-step form (ring; tree for all-reduce and broadcast; hierarchical for
-// all-reduce), else the ring (an all-to-all's ring is its pairwise exchange; a hierarchical
-// all-gather or reduce-scatter is shown as one ring).
+// where it has a form for the operation (the double binary tree and NVLS phase by phase), else
+// the ring (an all-to-all's ring is its pairwise exchange; DeepEP is shown as that exchange).
 CollectiveAlgorithm steppedAlgorithm(CollectiveAlgorithm engine, Collective op);
 
-// Errors (with the option they concern): an algorithm the operation has no form of, a rank
-// count a node layout cannot hold, sizes out of range.
+// The group the explainer plays on: `ranks` GPUs filling nodes of the cluster's GPUs per node in
+// order, as the engine places a group of that size and node count.
+GroupPlacement explainerPlacement(int ranks, const ClusterSpec& cluster);
+
+// The errors of a request, each with the option it concerns (--bytes, --ranks, --op,
+// --algorithm): sizes out of range, a rank count a node layout cannot hold, an algorithm the
+// operation or the cluster has no form of (comm/collective_checks.cpp).
+void checkCollectiveRequest(Collective op, double bytes, int ranks, const ClusterSpec& cluster,
+                            CollectiveAlgorithm algorithm, std::vector<InputError>& errors);
+
+// Errors: those of checkCollectiveRequest.
 // `listed_ranks`: up to how many GPUs the transfers are listed (tests lower it to check that the
 // linear, link-by-link timing gives the listed plan's times and bytes exactly).
 std::optional<CollectivePlan> planCollective(Collective op, double bytes, int ranks, const ClusterSpec& cluster,

@@ -51,6 +51,7 @@ struct CommEntry {
     double bytes_per_call = 0; // S, the nccl-tests "size"
     double bytes_per_gpu_per_step = 0; // calls · S · bus factor
     double time_s = 0; // on its link, per step
+    double busbw_bytes_per_s = 0; // the bandwidth one call used, as nccl-tests reports it: factor·S/t_call
     double exposed_s = 0; // not hidden behind compute
     Overlap overlap = Overlap::None;
     double rounds = 1; // times per step the collective's calls happen together

@@ -18,6 +18,7 @@ CommEntry Builder::entry(Group group, Collective c, Purpose purpose, double call
     e.bytes_per_call = S;
     e.bytes_per_gpu_per_step = calls * S * busFactor(c, g.size);
     e.time_s = calls * seconds_per_call;
+    e.busbw_bytes_per_s = busBandwidth(c, S, g.size, seconds_per_call);
     e.rounds = rounds;
     e.overlap = overlap;
     return e;
@@ -59,6 +60,7 @@ void Builder::dedupLast(double top_k, double experts)
     const CollectiveTime one = collectiveTime(CollectiveAlgorithm::DeepEp, Collective::AllToAll, e.bytes_per_call, g,
                                               in.cluster, in.explain, {top_k, experts});
     e.time_s = e.calls_per_step * one.seconds;
+    e.busbw_bytes_per_s = busBandwidth(e.collective, e.bytes_per_call, e.group_size, one.seconds);
     if (in.explain == Explain::Full)
         retime(e, one, "calls · t_call");
 }
@@ -87,6 +89,7 @@ void Builder::addBoundaries(double S)
     if (slowest <= 0 || e.calls_per_step <= 0)
         return;
     e.time_s = e.calls_per_step * slowest;
+    e.busbw_bytes_per_s = busBandwidth(Collective::SendRecv, S, 2, slowest);
     if (in.explain == Explain::Full)
         retime(e, collectiveTime(Collective::SendRecv, S, slowest_pair, in.cluster, Explain::Full),
                "calls · t_call (slowest stage boundary)");

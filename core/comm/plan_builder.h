@@ -28,7 +28,7 @@ struct Builder {
         const GroupPlacement& g = on ? *on : in.placement.group(group);
         if (calls <= 0 || S <= 0 || (g.size <= 1 && c != Collective::SendRecv))
             return;
-        const CollectiveAlgorithm algorithm = assumedAlgorithm(c, g);
+        const CollectiveAlgorithm algorithm = assumedAlgorithm(c, S, g, in.cluster);
         const CollectiveTime one = collectiveTime(algorithm, c, S, g, in.cluster, in.explain);
         CommEntry e = entry(group, c, purpose, calls, S, rounds, overlap, g, algorithm, one.seconds);
         if (in.explain == Explain::Full)

@@ -199,8 +199,11 @@ Localized displayName(CollectiveAlgorithm v)
 {
     switch (v) {
     case CollectiveAlgorithm::Ring: return {"ring", "环形"};
-    case CollectiveAlgorithm::Tree: return {"tree", "树形"};
+    case CollectiveAlgorithm::Tree: return {"double binary tree", "双二叉树"};
+    case CollectiveAlgorithm::Nvls: return {"NVLS", "NVLS"};
     case CollectiveAlgorithm::Hierarchical: return {"hierarchical", "分层"};
+    case CollectiveAlgorithm::FlatRing: return {"flat ring", "单环"};
+    case CollectiveAlgorithm::BinomialTree: return {"binomial tree", "二项树"};
     case CollectiveAlgorithm::Pairwise: return {"pairwise exchange", "两两交换"};
     case CollectiveAlgorithm::DeepEp: return {"DeepEP", "DeepEP"};
     case CollectiveAlgorithm::PointToPoint: return {"point-to-point", "点对点"};

@@ -47,6 +47,7 @@ nlohmann::json communicationToJson(const Estimate& est, bool explain)
         nlohmann::json e = {{"group", toString(c.group)},
                             {"collective", toString(c.collective)},
                             {"algorithm", toString(c.algorithm)},
+                            {"busbw_gbps", c.busbw_bytes_per_s / 1e9},
                             {"calls_per_step", c.calls_per_step},
                             {"bytes_per_call", whole(c.bytes_per_call)},
                             {"bytes_per_gpu_per_step", whole(c.bytes_per_gpu_per_step)},
@@ -267,7 +268,7 @@ std::string noteZh(const TimeReport& t)
     const std::string& note = t.note;
     long long simulated = 0, total = 0;
     if (std::sscanf(note.c_str(), "simulated %lld of %lld microbatches", &simulated, &total) == 2)
-        return "仿真了 " + std::to_string(total) + " 个微批中的 " + std::to_string(simulated)
+        return "模拟了 " + std::to_string(total) + " 个微批中的 " + std::to_string(simulated)
             + " 个，其余按稳态周期外推";
     if (note.rfind("closed form requested", 0) == 0)
         return "按要求使用解析估计";
@@ -288,10 +289,10 @@ std::string noteZh(const TimeReport& t)
         return "该调度无法运行（" + why + "），改用解析估计";
     }
     if (note.rfind("the pipeline is too large", 0) == 0)
-        return "流水线过大，无法逐项仿真，改用解析估计";
+        return "流水线过大，无法逐项模拟，改用解析估计";
     if (note.rfind("the schedule deadlocks", 0) == 0)
         return "该调度发生死锁，改用解析估计";
-    return t.method == "closed-form" ? "解析估计" : "事件仿真";
+    return t.method == "closed-form" ? "解析估计" : "事件模拟";
 }
 
 } // namespace
@@ -384,15 +385,19 @@ void communicationText(std::ostringstream& o, const Estimate& est, bool zh)
     o << T("Communication per GPU per step", "每块 GPU 每步通信") << "\n";
     o << padColumns(T("group", "组"), zh ? 9 : 6, false) << padColumns(T("collective", "集合通信"), 16, false)
       << padColumns(T("purpose", "用途"), 12, false) << padColumns(T("link", "链路"), 8, false)
-      << padColumns(T("n", "规模"), 6) << padColumns(T("calls", "次数"), 9) << padColumns(T("GB sent", "发送 GB"), 10)
-      << padColumns(T("link time", "链路时间"), 12) << padColumns(T("exposed", "未重叠"), 12) << "\n";
+      << padColumns(T("algorithm", "算法"), zh ? 10 : 13, false) << padColumns(T("n", "规模"), 6)
+      << padColumns(T("calls", "次数"), 9) << padColumns(T("GB sent", "发送 GB"), 10)
+      << padColumns(T("busbw GB/s", "总线带宽 GB/s"), 14) << padColumns(T("link time", "链路时间"), 12)
+      << padColumns(T("exposed", "未重叠"), 12) << "\n";
     for (const CommEntry& c : est.communication) {
         o << padColumns(zh ? displayName(c.group).zh : toString(c.group), zh ? 9 : 6, false)
           << padColumns(zh ? displayName(c.collective).zh : toString(c.collective), 16, false)
           << padColumns(zh ? displayName(c.purpose).zh : toString(c.purpose), 12, false)
           << padColumns(zh ? displayName(c.link).zh : toString(c.link), 8, false)
+          << padColumns(zh ? displayName(c.algorithm).zh : toString(c.algorithm), zh ? 10 : 13, false)
           << padColumns(std::to_string(c.group_size), 6) << padColumns(fmt("%.0f", c.calls_per_step), 9)
-          << padColumns(fmt("%.2f", c.bytes_per_gpu_per_step / 1e9), 10) << padColumns(seconds(c.time_s), 12)
+          << padColumns(fmt("%.2f", c.bytes_per_gpu_per_step / 1e9), 10)
+          << padColumns(fmt("%.1f", c.busbw_bytes_per_s / 1e9), 14) << padColumns(seconds(c.time_s), 12)
           << padColumns(seconds(c.exposed_s), 12) << "\n";
     }
     if (est.communication.empty())
@@ -417,7 +422,7 @@ void timeText(std::ostringstream& o, const Estimate& est, bool zh)
     const TimeReport& tr = est.time;
     const ThroughputReport& th = est.throughput;
     const bool simulated = tr.method.rfind("simulated", 0) == 0;
-    o << (simulated ? T("Step (simulated): ", "单步耗时（事件仿真）：")
+    o << (simulated ? T("Step (simulated): ", "单步耗时（事件模拟）：")
                     : T("Step (closed form): ", "单步耗时（解析估计）："))
       << seconds(tr.step_s) << " = " << T("compute ", "计算 ") << seconds(tr.compute_s) << " + "
       << T("bubble ", "气泡 ") << seconds(tr.bubble_s) << " + " << T("exposed comm ", "未重叠通信 ")

@@ -166,6 +166,30 @@ std::optional<GpuSpec> readGpu(const nlohmann::json& in, const std::string& path
     return g;
 }
 
+namespace {
+
+// "nvls" (NVLink SHARP's measured all-reduce bus bandwidth) and "storage" (the checkpoint file
+// system's aggregate write bandwidth), each with its source.
+void readClusterExtras(ObjectReader& r, ClusterSpec& c, std::vector<InputError>& errors)
+{
+    if (const nlohmann::json* n = r.child("nvls"); n && !n->is_null()) {
+        ObjectReader nr(*n, r.childPath("nvls"), errors);
+        c.nvls.busbw_bytes_per_s = nr.number("busbw_gbps", 1, 1e6, true).value_or(0) * 1e9;
+        c.nvls.min_ranks = int(nr.integer("min_ranks", 2, 1 << 16).value_or(c.nvls.min_ranks));
+        c.nvls.latency_s = nr.number("latency_us", 0, 1e6).value_or(c.nvls.latency_s * 1e6) * 1e-6;
+        c.nvls.source = nr.string("source").value_or("");
+        nr.finish();
+    }
+    if (const nlohmann::json* st = r.child("storage"); st && !st->is_null()) {
+        ObjectReader sr(*st, r.childPath("storage"), errors);
+        c.storage.write_bytes_per_s = sr.number("write_gbps", 0.001, 1e7, true).value_or(0) * 1e9;
+        c.storage.source = sr.string("source").value_or("");
+        sr.finish();
+    }
+}
+
+} // namespace
+
 std::optional<ClusterSpec> readCluster(const nlohmann::json& in, const std::string& path,
                                        std::vector<InputError>& errors)
 {
@@ -200,6 +224,7 @@ std::optional<ClusterSpec> readCluster(const nlohmann::json& in, const std::stri
         hr.string("source");
         hr.finish();
     }
+    readClusterExtras(r, c, errors);
     r.finish();
     if (errors.size() != before)
         return std::nullopt;

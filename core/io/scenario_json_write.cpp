@@ -60,6 +60,13 @@ nlohmann::json clusterToJson(const ClusterSpec& cluster)
                      {"pcie_gbps", cluster.host.pcie_bytes_per_s / 1e9},
                      {"memory_efficiency", cluster.host.memory_efficiency},
                      {"pcie_efficiency", cluster.host.pcie_efficiency}};
+    if (cluster.nvls.known())
+        c["nvls"] = {{"busbw_gbps", cluster.nvls.busbw_bytes_per_s / 1e9},
+                     {"min_ranks", cluster.nvls.min_ranks},
+                     {"latency_us", fileUnits(cluster.nvls.latency_s * 1e6)},
+                     {"source", cluster.nvls.source}};
+    if (cluster.storage.write_bytes_per_s > 0)
+        c["storage"] = {{"write_gbps", cluster.storage.write_bytes_per_s / 1e9}, {"source", cluster.storage.source}};
     return c;
 }
 

@@ -102,6 +102,24 @@ struct HostSpec {
     bool known() const { return memory_bytes > 0 && memory_bytes_per_s > 0 && pcie_bytes_per_s > 0; }
 };
 
+// NVLink SHARP (NVLS): the NVSwitch reduces an all-reduce inside a node (NCCL ≥ 2.17 on NVSwitch
+// gen 3). Its bus bandwidth exceeds the link's, so it is a measured figure per preset (0: the
+// cluster has none, or none was published), used from `min_ranks` GPUs on (NCCL's own threshold).
+struct NvlsSpec {
+    double busbw_bytes_per_s = 0; // nccl-tests all_reduce busbw at large sizes
+    int min_ranks = 5;
+    double latency_s = 25e-6; // NCCL tuning.cc hwLat NVLS (Simple)
+    std::string source;
+    bool known() const { return busbw_bytes_per_s > 0; }
+};
+
+// The file system checkpoints go to: its aggregate write bandwidth for the whole job (0: not
+// known, then only the per-node figure of the stability settings bounds it).
+struct StorageSpec {
+    double write_bytes_per_s = 0;
+    std::string source;
+};
+
 struct ClusterSpec {
     std::string id;
     std::string name;
@@ -112,6 +130,8 @@ struct ClusterSpec {
     LinkSpec inter_node; // InfiniBand / RoCE, per GPU (rail-optimised)
     bool intra_is_pcie = false;
     HostSpec host; // for CPU offload (unknown: offload cannot be evaluated)
+    NvlsSpec nvls;
+    StorageSpec storage;
     std::string source;
     std::vector<Term> calibration; // what a hardware profile changed (empty: datasheet defaults)
     std::vector<MeasuredCollective> measured_collectives; // used for groups of the same op, size and placement

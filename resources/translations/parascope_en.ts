@@ -534,16 +534,32 @@
         <translation>Time %1 by the α–β model on these links · algbw %2 · busbw %3, as nccl-tests prints them</translation>
     </message>
     <message>
-        <source>The same on these GPUs: %1 (fastest: %2)</source>
-        <translation>The same on these GPUs: %1 (fastest: %2)</translation>
-    </message>
-    <message>
         <source>From the communication chart: %1, one call of the step.</source>
         <translation>From the communication chart: %1, one call of the step.</translation>
     </message>
     <message>
         <source>The group has %1 GPUs; the walkthrough is made for at most %2, and shows that many.</source>
         <translation>The group has %1 GPUs; the walkthrough is made for at most %2, and shows that many.</translation>
+    </message>
+    <message>
+        <source>NCCL&apos;s ring: %1 channels, one per NIC, each with S/%1; the diagram plays channel 1, every step timed with all channels sharing the links.</source>
+        <translation>NCCL's ring: %1 channels, one per NIC, each with S/%1; the diagram plays channel 1, every step timed with all channels sharing the links.</translation>
+    </message>
+    <message>
+        <source>The engine (the communication chart) runs this collective by %1 too: the same %2.</source>
+        <translation>The engine (the communication chart) runs this collective by %1 too: the same %2.</translation>
+    </message>
+    <message>
+        <source>The engine would run %1 here: %2; this form takes %3× as long.</source>
+        <translation>The engine would run %1 here: %2; this form takes %3× as long.</translation>
+    </message>
+    <message>
+        <source>Teaching version, not what NCCL runs.</source>
+        <translation>Teaching version, not what NCCL runs.</translation>
+    </message>
+    <message>
+        <source>The same on these GPUs: %1 (fastest: %2; teaching forms marked *)</source>
+        <translation>The same on these GPUs: %1 (fastest: %2; teaching forms marked *)</translation>
     </message>
 </context>
 <context>
@@ -604,6 +620,10 @@
         <source>%1 has no step-by-step form: the Collectives tab shows AllReduce, AllGather, ReduceScatter, All-to-All and broadcast</source>
         <translation>%1 has no step-by-step form: the Collectives tab shows AllReduce, AllGather, ReduceScatter, All-to-All and broadcast</translation>
     </message>
+    <message>
+        <source>%1 (teaching)</source>
+        <translation>%1 (teaching)</translation>
+    </message>
 </context>
 <context>
     <name>parascope::ui::CommChart</name>
@@ -618,10 +638,6 @@
     <message>
         <source>Exposed (not overlapped)</source>
         <translation>Exposed (not overlapped)</translation>
-    </message>
-    <message>
-        <source>%1 %2 · %3 · %4</source>
-        <translation>%1 %2 · %3 · %4</translation>
     </message>
     <message numerus="yes">
         <source>&lt;b&gt;%1&lt;/b&gt;&lt;br&gt;a group of %n GPU(s)</source>
@@ -693,8 +709,12 @@
         </translation>
     </message>
     <message>
-        <source>, by the %1 algorithm</source>
-        <translation>, by the %1 algorithm</translation>
+        <source>%1 %2 · %3 · %4 · %5 %6 GB/s</source>
+        <translation>%1 %2 · %3 · %4 · %5 %6 GB/s</translation>
+    </message>
+    <message>
+        <source>, by the %1 algorithm at a bus bandwidth of %2 GB/s (nccl-tests&apos; busbw: factor·S/t)</source>
+        <translation>, by the %1 algorithm at a bus bandwidth of %2 GB/s (nccl-tests' busbw: factor·S/t)</translation>
     </message>
 </context>
 <context>

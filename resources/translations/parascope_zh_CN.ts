@@ -530,16 +530,32 @@
         <translation>按这些链路的 α–β 模型用时 %1 · 算法带宽 algbw %2 · 总线带宽 busbw %3（与 nccl-tests 的输出口径一致）</translation>
     </message>
     <message>
-        <source>The same on these GPUs: %1 (fastest: %2)</source>
-        <translation>同样的 GPU 上：%1（最快：%2）</translation>
-    </message>
-    <message>
         <source>From the communication chart: %1, one call of the step.</source>
         <translation>来自通信图：%1，单步中的一次调用。</translation>
     </message>
     <message>
         <source>The group has %1 GPUs; the walkthrough is made for at most %2, and shows that many.</source>
         <translation>该并行组有 %1 块 GPU；分步演示最多支持 %2 块，此处按 %2 块展示。</translation>
+    </message>
+    <message>
+        <source>NCCL&apos;s ring: %1 channels, one per NIC, each with S/%1; the diagram plays channel 1, every step timed with all channels sharing the links.</source>
+        <translation>NCCL 环形：%1 个通道，每块网卡一个，各传 S/%1；图中演示通道 1，每步耗时已计入所有通道共享链路。</translation>
+    </message>
+    <message>
+        <source>The engine (the communication chart) runs this collective by %1 too: the same %2.</source>
+        <translation>引擎（通信图）对该集合通信同样采用%1：耗时同为 %2。</translation>
+    </message>
+    <message>
+        <source>The engine would run %1 here: %2; this form takes %3× as long.</source>
+        <translation>引擎在此会采用%1：%2；本算法耗时为其 %3 倍。</translation>
+    </message>
+    <message>
+        <source>Teaching version, not what NCCL runs.</source>
+        <translation>教学版本，并非 NCCL 的实际算法。</translation>
+    </message>
+    <message>
+        <source>The same on these GPUs: %1 (fastest: %2; teaching forms marked *)</source>
+        <translation>同样的 GPU 上：%1（最快：%2；* 为教学版本）</translation>
     </message>
 </context>
 <context>
@@ -600,6 +616,10 @@
         <source>%1 has no step-by-step form: the Collectives tab shows AllReduce, AllGather, ReduceScatter, All-to-All and broadcast</source>
         <translation>%1 没有逐步演示：集合通信页演示 AllReduce、AllGather、ReduceScatter、All-to-All 和广播</translation>
     </message>
+    <message>
+        <source>%1 (teaching)</source>
+        <translation>%1（教学）</translation>
+    </message>
 </context>
 <context>
     <name>parascope::ui::CommChart</name>
@@ -614,10 +634,6 @@
     <message>
         <source>Exposed (not overlapped)</source>
         <translation>未重叠通信</translation>
-    </message>
-    <message>
-        <source>%1 %2 · %3 · %4</source>
-        <translation>%1 %2 · %3 · %4</translation>
     </message>
     <message numerus="yes">
         <source>&lt;b&gt;%1&lt;/b&gt;&lt;br&gt;a group of %n GPU(s)</source>
@@ -682,8 +698,12 @@
         </translation>
     </message>
     <message>
-        <source>, by the %1 algorithm</source>
-        <translation>，采用%1算法</translation>
+        <source>%1 %2 · %3 · %4 · %5 %6 GB/s</source>
+        <translation>%1 %2 · %3 · %4 · %5 %6 GB/s</translation>
+    </message>
+    <message>
+        <source>, by the %1 algorithm at a bus bandwidth of %2 GB/s (nccl-tests&apos; busbw: factor·S/t)</source>
+        <translation>，采用%1算法，总线带宽 %2 GB/s（即 nccl-tests 的 busbw：系数·S/t）</translation>
     </message>
 </context>
 <context>
@@ -710,7 +730,7 @@
     </message>
     <message>
         <source>A Chrome trace from torch.profiler beside the simulated step of this scenario: step time, GEMMs, attention, communication, idle</source>
-        <translation>把 torch.profiler 导出的 Chrome 跟踪与本场景的仿真单步并列：单步耗时、矩阵乘、注意力、通信、空闲</translation>
+        <translation>把 torch.profiler 导出的 Chrome 跟踪与本场景的模拟单步并列：单步耗时、矩阵乘、注意力、通信、空闲</translation>
     </message>
     <message>
         <source>Reading %1…</source>
@@ -1845,7 +1865,7 @@ OOM</source>
     </message>
     <message>
         <source>No simulated timeline: %1</source>
-        <translation>无仿真时间线：%1</translation>
+        <translation>无模拟时间线：%1</translation>
     </message>
     <message>
         <source>%1 · step %2</source>
@@ -1890,7 +1910,7 @@ OOM</source>
     <name>parascope::ui::TraceDialog</name>
     <message>
         <source>Measured trace beside the simulation — %1</source>
-        <translation>实测跟踪与仿真对比 —— %1</translation>
+        <translation>实测跟踪与模拟对比 —— %1</translation>
     </message>
     <message>
         <source>Part of the step</source>
@@ -1898,7 +1918,7 @@ OOM</source>
     </message>
     <message>
         <source>Simulated (ms)</source>
-        <translation>仿真（ms）</translation>
+        <translation>模拟（ms）</translation>
     </message>
     <message>
         <source>Measured (ms)</source>
@@ -1919,7 +1939,7 @@ OOM</source>
     <message numerus="yes">
         <source>&lt;b&gt;%1&lt;/b&gt;: %2, %n step(s) measured, median %3 ms. Simulated: &lt;b&gt;%4&lt;/b&gt;, %5 ms; error %6 %.</source>
         <translation>
-            <numerusform>&lt;b&gt;%1&lt;/b&gt;：%2，实测 %n 步，中位数 %3 ms。仿真：&lt;b&gt;%4&lt;/b&gt;，%5 ms；误差 %6 %。</numerusform>
+            <numerusform>&lt;b&gt;%1&lt;/b&gt;：%2，实测 %n 步，中位数 %3 ms。模拟：&lt;b&gt;%4&lt;/b&gt;，%5 ms；误差 %6 %。</numerusform>
         </translation>
     </message>
     <message>
@@ -1932,7 +1952,7 @@ OOM</source>
     </message>
     <message>
         <source>Simulated step</source>
-        <translation>仿真单步</translation>
+        <translation>模拟单步</translation>
     </message>
 </context>
 <context>

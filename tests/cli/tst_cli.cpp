@@ -306,11 +306,22 @@ private slots:
 
     void collectiveStepByStep()
     {
-        // A ring all-reduce of 1 GiB over 8 GPUs: 14 steps, 2·7/8 GiB sent per GPU
-        // (tst_collective_steps derives the times).
+        // By default what the engine runs: on a DGX H100 node an all-reduce of 1 GiB goes
+        // through NVLink SHARP (tst_one_answer checks the engine's time is the same).
         Run r = run({QStringLiteral("collective"), QStringLiteral("--op"), QStringLiteral("all_reduce"),
                      QStringLiteral("--bytes"), QStringLiteral("1GiB"), QStringLiteral("--ranks"), QStringLiteral("8"),
                      QStringLiteral("--format"), QStringLiteral("json")});
+        QCOMPARE(r.code, 0);
+        const nlohmann::json d = nlohmann::json::parse(r.out.toStdString());
+        QCOMPARE(d["algorithm"].get<std::string>(), std::string("nvls"));
+        QCOMPARE(d["engine_algorithm"].get<std::string>(), std::string("nvls"));
+        QCOMPARE(d["time_s"].get<double>(), d["engine_time_s"].get<double>());
+        // A ring all-reduce of 1 GiB over 8 GPUs: 14 steps, 2·7/8 GiB sent per GPU
+        // (tst_collective_steps derives the times).
+        r = run({QStringLiteral("collective"), QStringLiteral("--op"), QStringLiteral("all_reduce"),
+                 QStringLiteral("--bytes"), QStringLiteral("1GiB"), QStringLiteral("--ranks"), QStringLiteral("8"),
+                 QStringLiteral("--algorithm"), QStringLiteral("ring"), QStringLiteral("--format"),
+                 QStringLiteral("json")});
         QCOMPARE(r.code, 0);
         const nlohmann::json j = nlohmann::json::parse(r.out.toStdString());
         QCOMPARE(j["schema"].get<std::string>(), std::string("parascope.collective/1"));

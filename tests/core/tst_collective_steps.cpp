@@ -103,7 +103,7 @@ private slots:
         // what each ring GPU sends, and it grows with n while the ring's 2(n−1)/n·S does not.
         QCOMPARE(p.parameter_server_bytes, 14 * S);
         const CollectivePlan p64 = plan(Collective::AllReduce, S, 64, CollectiveAlgorithm::Ring);
-        QCOMPARE(p64.bytes_sent_per_gpu, 2.0 * 63 / 64 * S);
+        QVERIFY(close(p64.bytes_sent_per_gpu, 2.0 * 63 / 64 * S)); // 8 channels of S/8 across the nodes
         QVERIFY(p64.bytes_sent_per_gpu < 2 * S);
     }
 
@@ -144,8 +144,9 @@ private slots:
         // 16 GPUs on 2 DGX H100 nodes, S = 1 GiB. NVLink step α_n + x/B_n with B_n = 450e9·0.82,
         // network α_i + x/B_i with B_i = 50e9·0.94 (per GPU, rail-optimised).
         const double S = 1073741824.0, Bn = 450e9 * 0.82, Bi = 50e9 * 0.94, an = 3.4e-6, ai = 6e-6;
-        // Flat ring: 2·15 = 30 steps of S/16, each waiting for the two node-crossing hops.
-        const CollectivePlan flat = plan(Collective::AllReduce, S, 16, CollectiveAlgorithm::Ring);
+        // Flat ring (the textbook's one ring): 2·15 = 30 steps of S/16, each waiting for the two
+        // node-crossing hops.
+        const CollectivePlan flat = plan(Collective::AllReduce, S, 16, CollectiveAlgorithm::FlatRing);
         QCOMPARE(int(flat.steps.size()), 30);
         QVERIFY(close(flat.time_s, 30 * (ai + S / 16 / Bi)));
         QCOMPARE(flat.bytes_sent_per_gpu, 2.0 * 15 / 16 * S);
@@ -160,6 +161,17 @@ private slots:
         QVERIFY(allReduced(h, 8 * 2)); // k·N pieces
         // On these links the hierarchical form is 5.5× faster: 23.0 ms + 5.2 ms… vs 43.4 ms.
         QVERIFY(h.time_s < flat.time_s / 1.5);
+        // NCCL's ring: 8 channels of S/8; the steps list channel 1 (chunks of S/128) and last
+        // max(α_i + S/128/B_i, α_n + 7·S/128/B_n) with all channels on the links; each GPU still
+        // sends 2·15/16·S in all.
+        const CollectivePlan nccl = plan(Collective::AllReduce, S, 16, CollectiveAlgorithm::Ring);
+        QCOMPARE(nccl.channels, 8);
+        QCOMPARE(int(nccl.steps.size()), 30);
+        QVERIFY(close(nccl.time_s, 30 * std::max(ai + S / 128 / Bi, an + 7 * S / 128 / Bn)));
+        QVERIFY(close(nccl.bytes_sent_per_gpu, 2.0 * 15 / 16 * S));
+        QCOMPARE(nccl.steps.front().transfers.front().bytes, S / 128);
+        QVERIFY(allReduced(nccl, 16));
+        QVERIFY(nccl.time_s < h.time_s);
         int network = 0;
         for (const CollectiveStep& s : h.steps)
             for (const ChunkTransfer& t : s.transfers)
@@ -173,7 +185,7 @@ private slots:
         // NVLink: 6·(3.4 µs + 8192/(450e9·0.82)) = 20.53 µs, against the ring's 14 steps of
         // 3.4 µs + 1 KiB/B = 47.99 µs: latency wins small messages for the tree.
         const double S = 8192;
-        const CollectivePlan tree = plan(Collective::AllReduce, S, 8, CollectiveAlgorithm::Tree);
+        const CollectivePlan tree = plan(Collective::AllReduce, S, 8, CollectiveAlgorithm::BinomialTree);
         const CollectivePlan ring = plan(Collective::AllReduce, S, 8, CollectiveAlgorithm::Ring);
         const double B = 450e9 * 0.82;
         QCOMPARE(int(tree.steps.size()), 6);
@@ -183,8 +195,8 @@ private slots:
         QCOMPARE(tree.bytes_sent_by_rank[0], 3 * S); // the root sends to 4, 2 and 1
         QVERIFY(allReduced(tree, 1));
         // 6 ranks: the tree still reaches everyone (3 levels; no sends to missing ranks).
-        QVERIFY(allReduced(plan(Collective::AllReduce, S, 6, CollectiveAlgorithm::Tree), 1));
-        const CollectivePlan bcast = plan(Collective::Broadcast, S, 8, CollectiveAlgorithm::Tree);
+        QVERIFY(allReduced(plan(Collective::AllReduce, S, 6, CollectiveAlgorithm::BinomialTree), 1));
+        const CollectivePlan bcast = plan(Collective::Broadcast, S, 8, CollectiveAlgorithm::BinomialTree);
         QCOMPARE(int(bcast.steps.size()), 3);
     }
 
@@ -200,9 +212,9 @@ private slots:
         };
         for (const Case c : {Case{Collective::AllReduce, 8, CollectiveAlgorithm::Ring},
                              Case{Collective::AllReduce, 16, CollectiveAlgorithm::Hierarchical},
-                             Case{Collective::AllReduce, 6, CollectiveAlgorithm::Tree}}) {
+                             Case{Collective::AllReduce, 6, CollectiveAlgorithm::BinomialTree}}) {
             const CollectivePlan p = plan(c.op, S, c.n, c.a);
-            QCOMPARE(p.pieces, c.a == CollectiveAlgorithm::Tree ? 1 : c.n);
+            QCOMPARE(p.pieces, c.a == CollectiveAlgorithm::BinomialTree ? 1 : c.n);
             for (int done = 0; done <= int(p.steps.size()); ++done) {
                 CollectivePlan head = p;
                 head.steps.resize(std::size_t(done));
@@ -290,7 +302,8 @@ private slots:
             for (const Collective op : {Collective::AllReduce, Collective::AllGather, Collective::ReduceScatter,
                                         Collective::AllToAll, Collective::Broadcast})
                 for (const CollectiveAlgorithm algo :
-                     {CollectiveAlgorithm::Ring, CollectiveAlgorithm::Tree, CollectiveAlgorithm::Hierarchical}) {
+                     {CollectiveAlgorithm::Ring, CollectiveAlgorithm::FlatRing, CollectiveAlgorithm::BinomialTree,
+                      CollectiveAlgorithm::Hierarchical}) {
                     std::vector<InputError> errors;
                     const auto listed = planCollective(op, 3e8, n, c, algo, errors);
                     const auto linear = planCollective(op, 3e8, n, c, algo, errors, 0);
@@ -312,7 +325,7 @@ private slots:
         // 2(n − 1) steps of α_net + (S/n)/(B_net · η_net).
         const int n = 16384;
         const double S = 140e9;
-        const CollectivePlan p = plan(Collective::AllReduce, S, n, CollectiveAlgorithm::Ring);
+        const CollectivePlan p = plan(Collective::AllReduce, S, n, CollectiveAlgorithm::FlatRing);
         const double step = c.inter_node.latency_s + (S / n) / (c.inter_node.bytes_per_s * c.inter_node.efficiency);
         QVERIFY(close(p.time_s, 2.0 * (n - 1) * step));
         QVERIFY(close(p.bytes_sent_per_gpu, 2.0 * (n - 1) / n * S));

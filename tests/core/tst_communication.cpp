@@ -54,17 +54,25 @@ private slots:
             close(collectiveTime(Collective::AllReduce, 1e9, g, c).seconds, 14 * 6e-6 + 1.75 * 1e9 / (25e9 * 0.96)));
     }
 
-    void hierarchicalAllReduce()
+    void allReduceOverTwoNodes()
     {
-        // 8 members, 4 per node on 2 nodes (stride 2): NVLink ring over k = 4 on S, then the
-        // network over N = 2 on S/k, per docs/reference/schedules-and-comm.md §3.3:
-        // t = 2·3·3.4 µs + 1.5·S/(231e9) + 2·1·6 µs + 1·(S/4)/(24e9).
+        // 8 members, 4 per node on 2 nodes (stride 2). Hierarchical: NVLink ring over k = 4 on
+        // S, then the network over N = 2 on S/k, per docs/reference/schedules-and-comm.md §3.3:
+        // t = 2·3·3.4 µs + 1.5·S/(231e9) + 2·1·6 µs + 1·(S/4)/(24e9) = 14.06 ms.
         const ClusterSpec c = dgx();
         const GroupPlacement g = placeGroup(Group::Dp, 8, 2, c);
         QCOMPARE(g.ranks_per_node, std::int64_t(4));
         const double S = 1e9;
-        QVERIFY(close(collectiveTime(Collective::AllReduce, S, g, c).seconds,
+        QVERIFY(close(collectiveTime(CollectiveAlgorithm::Hierarchical, Collective::AllReduce, S, g, c).seconds,
                       6 * 3.4e-6 + 1.5 * S / 231e9 + 2 * 6e-6 + (S / 4) / 24e9));
+        // NCCL's ring, what the engine runs: 4 channels of S/4, each step S/32 on every NIC and
+        // 3 of them on each GPU's NVLink, the two levels at once:
+        // 14·max(6 µs + S/32/24e9, 3.4 µs + 3·S/32/231e9) = 14·1.308 ms = 18.31 ms — slower than
+        // hierarchical here (only 4 NICs of the node carry it), faster than the tree's
+        // 2(6 µs + 3·3.4 µs) + max(2S/(4·24e9), 2S/231e9)/0.92 = 22.68 ms.
+        const double ring = 14 * std::max(6e-6 + S / 32 / 24e9, 3.4e-6 + 3 * S / 32 / 231e9);
+        QCOMPARE(assumedAlgorithm(Collective::AllReduce, S, g, c), CollectiveAlgorithm::Ring);
+        QVERIFY(close(collectiveTime(Collective::AllReduce, S, g, c).seconds, ring));
     }
 
     void tensorParallelVolume()
@@ -182,15 +190,18 @@ private slots:
             const CommEntry& rs = entry(e, "dp", "reduce_scatter", "gradients");
             QCOMPARE(rs.calls_per_step, 32 * m);
             QVERIFY(close(rs.bytes_per_call, psi * 4 / 32));
-            // NCCL drives every rail of a node: NVLink ring inside the node (k = 8), then 1/k of
-            // the data per NIC across the N = 8 nodes, not a flat ring through one NIC each:
-            //   t = 7·α_nvl + 7/8·S/busbw_nvl(S) + 7·α_net + 7/8·(S/8)/busbw_net(S/8).
+            // NCCL drives every rail of a node: 8 channels (one per NIC) of S/8, each of the 63
+            // steps a chunk S/(64·8) on every NIC and 7 of them on each GPU's NVLink at once,
+            // not a flat ring through one NIC each:
+            //   t = 63·max(α_net + S/512/busbw_net(S), α_nvl + 7·S/512/busbw_nvl(S)).
             const double S = ag.bytes_per_call;
             const LinkSpec &nvl = sc.cluster.intra_node, &net = sc.cluster.inter_node;
-            const double t = 7 * nvl.latency_s + 7.0 / 8 * S / nvl.busBytesPerS(S) + 7 * net.latency_s
-                + 7.0 / 8 * (S / 8) / net.busBytesPerS(S / 8);
+            const double t = 63
+                * std::max(net.latency_s + S / 512 / net.busBytesPerS(S),
+                           nvl.latency_s + 7 * S / 512 / nvl.busBytesPerS(S));
             QVERIFY(close(ag.time_s, ag.calls_per_step * t));
-            QVERIFY(t < 0.5 * (7 * net.latency_s + 63.0 / 64 * S / net.busBytesPerS(S))); // the flat ring's
+            QCOMPARE(ag.algorithm, CollectiveAlgorithm::Ring);
+            QVERIFY(t < 0.5 * 63 * (net.latency_s + S / 64 / net.busBytesPerS(S))); // the flat ring's
         }
         // reshard_after_forward = false keeps the forward's gathered weights for the backward:
         // one gather per layer and microbatch.

@@ -307,14 +307,15 @@ private slots:
         const double head = 2 * T * h * V / gemm_rate;
         const double t_mb = L * (3 * gemm + 3.5 * attn) + 3 * head;
         // Gradients: Ψ = 6,738,415,616 params, bf16, in ceil(Ψ/max(40M, 16M)) = 169 buckets of
-        // S = 2Ψ/169 = 79.74 MB, each all-reduced hierarchically over 8 GPUs × 2 nodes:
-        //   2·7·3.4 µs + 2·7/8·S/(300e9·0.77) + 2·1·6 µs + 1·(S/8)/(25e9·0.96) = 1.07906 ms;
-        //   ×169 = 182.361 ms.
+        // S = 2Ψ/169 = 79.74 MB, each all-reduced by NCCL's ring over 8 GPUs × 2 nodes with 8
+        // channels (one per NIC), 2·15 steps of a chunk S/128 on every NIC and 7 on each NVLink:
+        //   30·max(6 µs + S/128/(25e9·0.96), 3.4 µs + 7·S/128/(300e9·0.77)) = 30·31.96 µs
+        //   = 0.95876 ms (the double binary tree would take 0.962 ms); ×169 = 162.030 ms.
         const double P = 6738415616.0, buckets = 169, Sb = 2 * P / buckets;
-        const double grad = buckets
-            * (2 * 7 * 3.4e-6 + 2 * 7.0 / 8.0 * Sb / (300e9 * 0.77) + 2 * 1 * 6e-6 + 1 * (Sb / 8) / (25e9 * 0.96));
+        const double grad
+            = buckets * 30 * std::max(6e-6 + Sb / 128 / (25e9 * 0.96), 3.4e-6 + 7 * Sb / 128 / (300e9 * 0.77));
         // Exposed: what the backward share of the last microbatch (the closed form's 4/6) cannot
-        //   hide, 182.361 − 4/6·99.091 = 116.301 ms;  step = m·t_mb + exposed = 314.483 ms.
+        //   hide, 162.030 − 4/6·99.091 = 95.969 ms;  step = m·t_mb + exposed = 294.151 ms.
         const double exposed = grad - 4.0 / 6.0 * t_mb;
         const double step = m * t_mb + exposed;
 

@@ -99,17 +99,19 @@ private slots:
         const double B = L * (lin + 2.5 * att + 2 * elem + att + 2 * a2a + routing) + H + L * lin + H; // 432.954 ms
         // PP = 1: 1F1B is F B F B on one rank, pipeline = m·(F + B) = 1.293569 s.
         // Tail: the dense gradients (attention, norms, router, embeddings) all-reduce over DP 8
-        // on NVLink, 1,605,636,096 params in 41 buckets: 41·14·α + 2·7/8·3.21 GB/(369 GB/s) ≈ 17.2
-        // ms, started with the last backward (415 ms): hidden. The expert-DP group is 8/(1·8) = 1:
+        // inside the node by NVLink SHARP (the H100 preset's measured 480 GB/s busbw, faster than
+        // the ring's 369), 1,605,636,096 params in 41 buckets: 41·25 µs + 2·7/8·3.21 GB/(480 GB/s)
+        // ≈ 12.7 ms, started with the last backward (415 ms): hidden. The expert-DP group is 8/(1·8) = 1:
         // no expert reduction. The optimizer on the GPU's shard: dense 32·(2h·q + 2h·kv + 2h +
         // h·E) + 2·V·h + h = 1,605,636,096, plus one expert per layer (8 experts over EP 8),
         // 32·3·h·f_e = 5,637,144,576; 28 B each / 3.015e12 B/s = 67.263 ms.
         const double shard = L * (2 * h * q + 2 * h * kv + 2 * h + h * E) + 2 * V * h + h + L * E * 3 * h * fe / 8;
         const double optimizer = shard * 28 / hbm;
         // The last bucket of that reduction is ready only when the backward ends: it cannot hide,
-        // 14·α + 2·7/8·(1,605,636,096·2/41 B)/(369 GB/s) = 0.419 ms after the backward.
-        const double last_bucket = 14 * 3.4e-6 + 2.0 * 7 / 8 * (1605636096.0 * 2 / 41) / (450e9 * 0.82);
-        const double step = m * (F + B) + last_bucket + optimizer; // = 1.361251 s
+        // α_nvls + 2·7/8·(1,605,636,096·2/41 B)/(480 GB/s) = 25 µs + 285.6 µs = 0.311 ms after the
+        // backward (by the ring it would be 14·α + 2·7/8·S/(369 GB/s) = 0.419 ms).
+        const double last_bucket = 25e-6 + 2.0 * 7 / 8 * (1605636096.0 * 2 / 41) / 480e9;
+        const double step = m * (F + B) + last_bucket + optimizer; // = 1.361143 s
         // Exposed communication: the all-to-alls inside the ops, m·L·4·t_a2a = 46.831 ms, and the
         // last bucket; no bubble.
         const double exposed = m * L * 4 * a2a;

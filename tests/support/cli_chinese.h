@@ -4,6 +4,7 @@
 // parallel degrees and number formats are taken out, but for the course's allowed words.
 
 #include "cli_run.h"
+#include "zh_terms.h"
 
 #include <QByteArray>
 #include <QRegularExpression>
@@ -37,6 +38,7 @@ inline const std::set<QString>& allowedWords()
         QStringLiteral("DeepSpeed"), QStringLiteral("Narayanan"), QStringLiteral("GPT"), QStringLiteral("ParaScope"),
         QStringLiteral("FSDP"), QStringLiteral("HSDP"), QStringLiteral("Ulysses"), QStringLiteral("rank"),
         QStringLiteral("GEMM"), QStringLiteral("algbw"), QStringLiteral("busbw"), QStringLiteral("KiB"),
+        QStringLiteral("NCCL"), QStringLiteral("NVLS"), QStringLiteral("NVSwitch"), QStringLiteral("DeepEP"),
         // op names Chinese texts keep (the layer-ops table)
         QStringLiteral("QKV"), QStringLiteral("MLP"), QStringLiteral("MLA"), QStringLiteral("softmax")};
     return words;
@@ -96,6 +98,8 @@ inline void expectChinese(const QString& what, const QByteArray& output, const Q
              qPrintable(what + QStringLiteral(": no Chinese")));
     const QStringList left = englishWords(text, names);
     QVERIFY2(left.isEmpty(), qPrintable(what + QStringLiteral(": untranslated ") + left.join(QStringLiteral(", "))));
+    const std::vector<std::string> terms = zhTermFailures(what.toStdString(), output.toStdString());
+    QVERIFY2(terms.empty(), terms.empty() ? "" : terms.front().c_str());
 }
 
 } // namespace parascope::test

@@ -196,7 +196,8 @@ private slots:
                QStringLiteral("DualPipe"), QStringLiteral("OOM"), QStringLiteral("rank"), QStringLiteral("Flash"),
                QStringLiteral("Attention"), QStringLiteral("ParaScope"), QStringLiteral("JSON"), QStringLiteral("CSV"),
                QStringLiteral("PNG"), QStringLiteral("SVG"), QStringLiteral("PDF"), QStringLiteral("Chrome"),
-               QStringLiteral("English"),
+               QStringLiteral("English"), QStringLiteral("NCCL"), QStringLiteral("NVLS"), QStringLiteral("NVSwitch"),
+               QStringLiteral("SHARP"), QStringLiteral("GB"),
                // op names Chinese texts keep (the Layer ops tab)
                QStringLiteral("QKV"), QStringLiteral("MLP"), QStringLiteral("MLA"), QStringLiteral("softmax")};
         QStringList names = {QStringLiteral("All-to-All"),

@@ -111,7 +111,12 @@ Wall stabilityWall(const Scenario& sc, const Estimate& est, StabilityReport& r, 
     r.mtbf_s = r.interruptions_per_day > 0 ? 86400 / r.interruptions_per_day : 0;
     const double per_param = checkpointBytesPerParam(sc.training);
     r.checkpoint_bytes = double(est.params.total) * per_param;
-    const double write_bw = nodes * c.checkpoint_write_bytes_per_s_per_node;
+    // Every node writes its shard at once, as fast as the file system takes it all.
+    const double from_nodes = nodes * c.checkpoint_write_bytes_per_s_per_node;
+    const double storage = sc.cluster.storage.write_bytes_per_s;
+    r.storage_bound = storage > 0 && storage < from_nodes;
+    r.checkpoint_write_bytes_per_s = r.storage_bound ? storage : from_nodes;
+    const double write_bw = r.checkpoint_write_bytes_per_s;
     r.checkpoint_write_s = write_bw > 0 ? r.checkpoint_bytes / write_bw : 0;
     r.restart_s = c.restart_s;
     if (r.mtbf_s > 0) {
@@ -125,14 +130,17 @@ Wall stabilityWall(const Scenario& sc, const Estimate& est, StabilityReport& r, 
         return w;
     const std::string hours = num(std::round(r.mtbf_s / 360) / 10);
     const std::string minutes = num(std::round(r.checkpoint_interval_s / 6) / 10);
-    w.explanation = {num(std::round(r.interruptions_per_day * 10) / 10) + " interruptions a day on " + num(gpus)
-                         + " GPUs (one every " + hours + " h); checkpoint " + gib(r.checkpoint_bytes) + " written in "
-                         + num(std::round(r.checkpoint_write_s * 10) / 10) + " s, best every " + minutes
-                         + " min; goodput " + pct(r.goodput),
-                     num(gpus) + " 块 GPU 每天约中断 " + num(std::round(r.interruptions_per_day * 10) / 10)
-                         + " 次（平均 " + hours + " 小时一次）；检查点 " + gib(r.checkpoint_bytes) + "，写入 "
-                         + num(std::round(r.checkpoint_write_s * 10) / 10) + " 秒，最佳间隔 " + minutes
-                         + " 分钟；有效训练时间占比 " + pct(r.goodput)};
+    w.explanation
+        = {num(std::round(r.interruptions_per_day * 10) / 10) + " interruptions a day on " + num(gpus)
+               + " GPUs (one every " + hours + " h); checkpoint " + gib(r.checkpoint_bytes) + " written in "
+               + num(std::round(r.checkpoint_write_s * 10) / 10) + " s at " + num(std::round(write_bw / 1e8) / 10)
+               + " GB/s" + (r.storage_bound ? " (the file system's limit)" : "") + ", best every " + minutes
+               + " min; goodput " + pct(r.goodput),
+           num(gpus) + " 块 GPU 每天约中断 " + num(std::round(r.interruptions_per_day * 10) / 10) + " 次（平均 " + hours
+               + " 小时一次）；检查点 " + gib(r.checkpoint_bytes) + "，写入 "
+               + num(std::round(r.checkpoint_write_s * 10) / 10) + " 秒（" + num(std::round(write_bw / 1e8) / 10)
+               + " GB/s" + (r.storage_bound ? "，受文件系统总带宽限制" : "") + "），最佳间隔 " + minutes
+               + " 分钟；有效训练时间占比 " + pct(r.goodput)};
     w.terms.push_back({"walls.interruptions_per_day", r.interruptions_per_day, "count", "GPUs · failures per GPU-day",
                        num(gpus) + " · " + num(c.failures_per_gpu_day),
                        "Llama 3 (Dubey et al. 2024, §3.3.4): 419 unexpected interruptions in 54 days on 16,384 H100 "
@@ -144,9 +152,13 @@ Wall stabilityWall(const Scenario& sc, const Estimate& est, StabilityReport& r, 
                        num(double(est.params.total)) + " · " + num(per_param),
                        "the weights as trained and the optimizer's fp32 state (Adam: master, m, v)"});
     w.terms.push_back(
-        {"walls.checkpoint_write", r.checkpoint_write_s, "s", "checkpoint / (nodes · write bandwidth per node)",
-         num(r.checkpoint_bytes) + " / (" + num(nodes) + " · " + num(c.checkpoint_write_bytes_per_s_per_node) + ")",
-         "every node writes its shard at once (stability.checkpoint_write_gbps_per_node)"});
+        {"walls.checkpoint_write", r.checkpoint_write_s, "s",
+         "checkpoint / min(nodes · write bandwidth per node, the storage's aggregate write bandwidth)",
+         num(r.checkpoint_bytes) + " / min(" + num(nodes) + " · " + num(c.checkpoint_write_bytes_per_s_per_node) + ", "
+             + (storage > 0 ? num(storage) : std::string("unknown")) + ")",
+         "every node writes its shard at once (stability.checkpoint_write_gbps_per_node); the file system: "
+             + (sc.cluster.storage.source.empty() ? std::string("no aggregate figure for this cluster")
+                                                  : sc.cluster.storage.source)});
     w.terms.push_back({"walls.checkpoint_interval", r.checkpoint_interval_s, "s", "√(2 · C · MTBF)",
                        "√(2 · " + num(r.checkpoint_write_s) + " · " + num(r.mtbf_s) + ")",
                        "Young 1974, \"A first order approximation to the optimum checkpoint interval\""});

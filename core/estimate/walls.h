@@ -50,6 +50,9 @@ struct EfficiencyLosses {
 struct StabilityReport {
     double interruptions_per_day = 0, mtbf_s = 0;
     double checkpoint_bytes = 0, checkpoint_write_s = 0, checkpoint_interval_s = 0, restart_s = 0;
+    // What the checkpoint is written at: min(nodes · per node, the storage's aggregate).
+    double checkpoint_write_bytes_per_s = 0;
+    bool storage_bound = false; // the file system's aggregate, not the nodes, sets the pace
     double goodput = 1;
 };
 

@@ -142,10 +142,12 @@ nlohmann::json wallsToJson(const Estimate& est, const std::string& lang, bool ex
                                      {"mtbf_s", sr.mtbf_s},
                                      {"checkpoint_bytes", sr.checkpoint_bytes},
                                      {"checkpoint_write_s", sr.checkpoint_write_s},
+                                     {"checkpoint_write_gbps", sr.checkpoint_write_bytes_per_s / 1e9},
                                      {"checkpoint_interval_s", sr.checkpoint_interval_s},
                                      {"restart_s", sr.restart_s},
                                      {"goodput", sr.goodput}})
         walls["stability"][key] = value;
+    walls["stability"]["storage_bound"] = sr.storage_bound;
     return walls;
 }
 

@@ -146,6 +146,12 @@ Advice make(const std::string& code, Goal goal, const Candidate& c, const Outcom
     a.bubble_fraction = alt.bubble;
     a.exposed_comm_s = alt.exposed;
     std::vector<Localized> parts;
+    // Relative to a step that ran; an invalid configuration's step is no reference.
+    const bool relative = base.errors.empty() || (base.errors.size() == 1 && base.errors.count("out_of_memory"));
+    // A larger batch lengthens the step while it raises the throughput: lead with what improved.
+    if (changed(c, "training.global_batch") && relative)
+        parts.push_back(
+            {"tokens/s " + change(base.tokens, alt.tokens), "吞吐 tokens/s " + change(base.tokens, alt.tokens)});
     const Localized peak{"peak " + formatBytes(alt.peak) + " of " + formatBytes(alt.capacity),
                          "峰值显存 " + formatBytes(alt.peak) + " / " + formatBytes(alt.capacity)};
     if (goal == Goal::Bubble)
@@ -158,14 +164,9 @@ Advice make(const std::string& code, Goal goal, const Candidate& c, const Outcom
                              + formatPercent(base.exposedShare()) + "）"});
     if (goal == Goal::Fit)
         parts.push_back(peak);
-    // Relative to a step that ran; an invalid configuration's step is no reference.
-    const bool relative = base.errors.empty() || (base.errors.size() == 1 && base.errors.count("out_of_memory"));
     const std::string step_change = relative ? change(base.step, alt.step) : "";
     parts.push_back({"step " + formatSeconds(alt.step) + (step_change.empty() ? "" : " (" + step_change + ")"),
                      "单步耗时 " + formatSeconds(alt.step) + (step_change.empty() ? "" : "（" + step_change + "）")});
-    if (changed(c, "training.global_batch") && relative)
-        parts.push_back(
-            {"tokens/s " + change(base.tokens, alt.tokens), "吞吐 tokens/s " + change(base.tokens, alt.tokens)});
     if (goal != Goal::Fit)
         parts.push_back(peak);
     a.message = a.what;

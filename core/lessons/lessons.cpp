@@ -1,5 +1,7 @@
 #include "lessons/lessons.h"
 
+#include "lessons/lesson_text.h"
+
 #include "io/scenario_json.h"
 #include "schedule/pipeline_closed_form.h"
 
@@ -42,6 +44,8 @@ Localized localizedText(ObjectReader& parent, const char* key, const std::string
             r.error(lang, "must be a non-empty string");
         else if (v)
             (std::string(lang) == "en" ? out.en : out.zh) = *v;
+        for (const std::string& e : v ? placeholderErrors(*v) : std::vector<std::string>())
+            r.error(lang, e); // numbers from the engine: lessons/lesson_text.h
     }
     r.finish();
     return out;
@@ -384,6 +388,8 @@ double measure(const NumericClaim& c, const Lesson& lesson, std::size_t step, co
     case Quantity::WallEfficiency: return e.walls.efficiency.value;
     case Quantity::WallStability: return e.walls.stability.value;
     case Quantity::Goodput: return e.walls.stability_report.goodput;
+    case Quantity::CheckpointWriteS: return e.walls.stability_report.checkpoint_write_s;
+    case Quantity::Mfu: return e.throughput.mfu;
     case Quantity::DpGibSent: {
         double bytes = 0;
         for (const CommEntry& entry : e.communication)

@@ -34,6 +34,8 @@
 //   "wall_memory", "wall_communication", "wall_efficiency", "wall_stability"  the four walls'
 //                              values (estimate/walls.h), 0 … 1 (memory may exceed 1)
 //   "goodput"                  the stability wall's useful fraction of wall-clock time
+//   "checkpoint_write_s"       seconds to write one checkpoint (the stability wall's, s)
+//   "mfu"                      model FLOPs utilisation, as the status bar shows it, 0 … 1
 //   "dp_gib_sent"              GiB each GPU sends per step in its data-parallel gradient and
 //                              parameter collectives (dp and expert-dp groups), GiB
 //   per stage (an array of ranges, each with "stage": a pipeline stage; absent = the peak stage):
@@ -99,6 +101,8 @@ enum class Quantity {
     WallEfficiency,
     WallStability,
     Goodput,
+    CheckpointWriteS,
+    Mfu,
     DpGibSent
 };
 
@@ -128,6 +132,8 @@ inline constexpr QuantityInfo kQuantities[] = {
     {Quantity::WallEfficiency, "wall_efficiency", ClaimUnit::Fraction, QuantityInfo::Plain},
     {Quantity::WallStability, "wall_stability", ClaimUnit::Fraction, QuantityInfo::Plain},
     {Quantity::Goodput, "goodput", ClaimUnit::Fraction, QuantityInfo::Plain},
+    {Quantity::CheckpointWriteS, "checkpoint_write_s", ClaimUnit::Seconds, QuantityInfo::Plain},
+    {Quantity::Mfu, "mfu", ClaimUnit::Fraction, QuantityInfo::Plain},
     {Quantity::DpGibSent, "dp_gib_sent", ClaimUnit::GiB, QuantityInfo::Plain},
 };
 const QuantityInfo& quantityInfo(Quantity q);

@@ -6,7 +6,9 @@
 // claims measure and the reader's errors naming the lesson and the step are tst_lessons_reader.
 
 #include "estimate/evaluate.h"
+#include "lessons/lesson_text.h"
 #include "lessons/lessons.h"
+#include "estimate/display_names.h"
 #include "lesson_steps.h"
 #include "zh_terms.h"
 
@@ -232,6 +234,25 @@ std::vector<std::pair<std::string, const Localized*>> texts(const Lesson& l)
     return out;
 }
 
+std::string fixedGib(double bytes)
+{
+    char t[32];
+    std::snprintf(t, sizeof t, "%.2f GiB", bytes / double(1ull << 30));
+    return t;
+}
+
+// The lessons as shown: their {{placeholders}} rendered from the engine (lessons/lesson_text.h).
+const std::vector<Lesson>& shownLessons()
+{
+    static const std::vector<Lesson> shown = [] {
+        std::vector<Lesson> out;
+        for (const Lesson& l : lessons())
+            out.push_back(renderLesson(l));
+        return out;
+    }();
+    return shown;
+}
+
 } // namespace
 
 class TstLessons : public QObject {
@@ -254,7 +275,7 @@ private slots:
     {
         std::vector<std::string> failures;
         std::size_t quoted = 0;
-        for (const Lesson& l : lessons()) {
+        for (const Lesson& l : shownLessons()) {
             std::vector<NumericClaim> all;
             for (const LessonStep& s : l.steps)
                 all.insert(all.end(), s.expect.numbers.begin(), s.expect.numbers.end());
@@ -336,7 +357,7 @@ private slots:
             std::sort(out.begin(), out.end());
             return out;
         };
-        for (const Lesson& l : lessons())
+        for (const Lesson& l : shownLessons())
             for (const auto& [where, text] : texts(l))
                 if (numbers(text->en) != numbers(text->zh))
                     failures.push_back(l.id + ": " + where + ": en and zh quote different numbers");
@@ -380,6 +401,33 @@ private slots:
             }
         QVERIFY2(failures.empty(), joined(failures).c_str());
         QCOMPARE(int(zhTermFailures("x", "事件仿真").size()), 1);
+    }
+
+    // A placeholder shows the engine's value as the app formats it (the status bar's step time,
+    // one-decimal percentages); one that names nothing is an error where the lesson is read.
+    void numbersComeFromTheEngine()
+    {
+        const Lesson* l = findLesson("2-llama70b-512");
+        QVERIFY(l);
+        const Estimate e = evaluate(l->steps[0].scenario);
+        const std::vector<Estimate> estimates(l->steps.size(), e);
+        QCOMPARE(renderLessonText("step {{step_s}}, bubble {{bubble_simulated}}, {{memory_gib:0:activations}}", *l, 0,
+                                  estimates),
+                 "step " + formatSeconds(e.time.step_s) + ", bubble " + formatPercent(e.time.bubble_fraction) + ", "
+                     + fixedGib(e.memory.stages[0].activations));
+        QCOMPARE(renderLessonText("{{step_s_vs:0}} longer", *l, 0, estimates), std::string("0 % longer"));
+        QCOMPARE(int(placeholderErrors("{{peak}} and {{memory_gib:0}} and {{inflight:x}} and {{step_s").size()), 4);
+        QVERIFY(placeholderErrors("{{peak_gib}} {{memory_gib:3:weights}} {{step_s_vs:1}}").empty());
+        std::vector<InputError> errors;
+        nlohmann::json j
+            = nlohmann::json::parse(R"({"title": {"en": "t", "zh": "t"}, "text": {"en": "x {{peek}}", "zh": "x"},
+            "steps": []})");
+        QVERIFY(!readLesson("bad", j, errors));
+        bool named = false;
+        for (const InputError& e2 : errors)
+            named = named
+                || (e2.path.find("text.en") != std::string::npos && e2.message.find("{{peek}}") != std::string::npos);
+        QVERIFY2(named, errors.empty() ? "no error" : errors.front().text().c_str());
     }
 
     // The lesson combo box shows the whole title.

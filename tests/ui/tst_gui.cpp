@@ -15,6 +15,8 @@
 #include "io/scenario_json.h"
 #include "lessons/lessons.h"
 #include "main_window.h"
+#include "estimate/display_names.h"
+#include "status_line.h"
 #include "controllers/course_controller.h"
 #include "controllers/export_controller.h"
 #include "controllers/presenter_controller.h"
@@ -351,6 +353,17 @@ private slots:
         // What breaks if PP = 16: microbatches < PP.
         w.course()->loadLesson(QStringLiteral("4-what-breaks-pp16"), 0);
         QVERIFY(hasCode(w.diagnosticsPanel()->diagnostics(), QStringLiteral("microbatches_lt_pp")));
+        // The prose quotes the status bar's digits (lesson 2's 12.066 s once read 12.06 s in the
+        // text and 12.07 s on screen), never its {{placeholders}}.
+        w.course()->loadLesson(QStringLiteral("2-llama70b-512"), 1);
+        w.model()->flush();
+        const QString step = QString::fromStdString(formatSeconds(w.model()->estimate().time.step_s));
+        const QString text = w.course()->lessonText()->toPlainText();
+        QVERIFY2(text.contains(QStringLiteral("as well: ") + step + QStringLiteral(", ")), qPrintable(text));
+        QVERIFY(!text.contains(QStringLiteral("{{")));
+        const auto* status = w.findChild<StatusLabel*>();
+        QVERIFY(status);
+        QVERIFY2(status->text().contains(step), qPrintable(status->text()));
     }
 
     void presenterMode()

@@ -1,5 +1,7 @@
 #include "controllers/course_controller.h"
 
+#include "lessons/lesson_text.h"
+
 #include "dialogs/advisor_dialog.h"
 #include "exercise_panel.h"
 #include "language.h"
@@ -55,9 +57,12 @@ void CourseController::retranslate()
 
 void CourseController::loadLesson(const QString& id, int step)
 {
-    const Lesson* l = findLesson(id.toStdString());
-    if (!l || l->steps.empty())
+    const Lesson* raw = findLesson(id.toStdString());
+    if (!raw || raw->steps.empty())
         return;
+    if (!lesson_ || lesson_->id != raw->id)
+        lesson_ = renderLesson(*raw); // every step evaluated once: the prose quotes the screen's digits
+    const Lesson* l = &*lesson_;
     lesson_id_ = id;
     panel_->showLesson(id);
     lesson_step_ = std::clamp(step, 0, int(l->steps.size()) - 1);
@@ -76,6 +81,7 @@ void CourseController::nextStep()
 void CourseController::leaveLesson()
 {
     lesson_id_.clear();
+    lesson_.reset();
     panel_->showLesson(QString());
     exercise_->setStep(nullptr, -1);
     showLessonText();
@@ -85,7 +91,7 @@ bool CourseController::pending() const { return exercise_->pending(); }
 
 void CourseController::showLessonText()
 {
-    const Lesson* l = findLesson(lesson_id_.toStdString());
+    const Lesson* l = lesson_ ? &*lesson_ : nullptr;
     if (!l) {
         lesson_text_->setHtml(tr("<p>Pick a lesson in the scenario panel to read what it shows.</p>"));
         return;

@@ -6,9 +6,12 @@
 
 #include "controllers/window_context.h"
 #include "controllers/window_part.h"
+#include "lessons/lessons.h"
 
 #include <QObject>
 #include <QPointer>
+
+#include <optional>
 
 class QAction;
 class QMenu;
@@ -55,6 +58,8 @@ private:
     ExercisePanel* exercise_;
     QPointer<AdvisorDialog> advisor_;
     QString lesson_id_;
+    // The lesson shown, its numbers rendered from the engine (lessons/lesson_text.h) when loaded.
+    std::optional<Lesson> lesson_;
     int lesson_step_ = 0;
     QAction* next_step_ = nullptr;
     QAction* advisor_action_ = nullptr;

@@ -395,6 +395,7 @@ void CollectiveChart::refresh()
                 alternatives_.emplace_back(a, other->time_s);
         }
     position_ = std::clamp(position_, 0.0, double(stepCount()));
+    setToolTip(plan_ ? ladderLines(*plan_, cluster).join(QLatin1Char('\n')) : QString());
     replotIfShown();
 }
 

@@ -61,6 +61,8 @@ public slots:
 private:
     ClusterSpec clusterForChoice() const;
     static QStringList engineLines(const CollectivePlan& p);
+    // The link's bandwidth ladder, datasheet to busbw (comm/bandwidth_ladder.h), as the CLI prints it.
+    static QStringList ladderLines(const CollectivePlan& p, const ClusterSpec& cluster);
     CollectiveChoice choice_;
     std::optional<CollectivePlan> plan_;
     std::vector<std::pair<CollectiveAlgorithm, double>> alternatives_;

@@ -3,6 +3,7 @@
 
 #include "collective_chart.h"
 
+#include "comm/bandwidth_ladder.h"
 #include "estimate/display_names.h"
 #include "format.h"
 #include "language.h"
@@ -17,6 +18,17 @@ namespace {
 QString gbps(double bytes_per_s) { return QString::number(bytes_per_s / 1e9, 'f', 1) + QStringLiteral(" GB/s"); }
 
 } // namespace
+
+QStringList CollectiveChart::ladderLines(const CollectivePlan& p, const ClusterSpec& cluster)
+{
+    const GroupPlacement g = explainerPlacement(p.ranks, cluster);
+    const BandwidthLadder l
+        = bandwidthLadder(g.crossesNodes() ? Link::Network : Link::NvLink, cluster, p.op, p.bytes, g);
+    QStringList out{tr("Bandwidth ladder, %1:").arg(inUi(l.title))};
+    for (const std::string& line : parascope::ladderLines(l, uiLanguage().toStdString()))
+        out << QStringLiteral("  ") + QString::fromStdString(line);
+    return out;
+}
 
 QStringList CollectiveChart::engineLines(const CollectivePlan& p)
 {
@@ -89,6 +101,18 @@ QStringList CollectiveChart::figureLines() const
     out << tr("Time %1 by the α–β model on these links · algbw %2 · busbw %3, as nccl-tests prints them")
                .arg(seconds(p.time_s), gbps(p.algbw_bytes_per_s), gbps(p.busbw_bytes_per_s));
     out << engineLines(p);
+    if (plan_) { // the ladder, one line; the whole of it is the chart's tooltip (refresh)
+        const ClusterSpec cluster = clusterForChoice();
+        const GroupPlacement g = explainerPlacement(p.ranks, cluster);
+        const BandwidthLadder l
+            = bandwidthLadder(g.crossesNodes() ? Link::Network : Link::NvLink, cluster, p.op, p.bytes, g);
+        QStringList values;
+        for (const LadderRung& r : l.rungs)
+            values << QString::number(r.bytes_per_s / 1e9, 'f', 1);
+        out << tr("Bandwidth ladder: %1 GB/s (both ways → one way → per GPU → achievable → algbw → busbw; hover the "
+                  "diagram for each step)")
+                   .arg(values.join(QStringLiteral(" → ")));
+    }
     if (alternatives_.size() > 1) {
         QStringList parts;
         auto fastest = std::min_element(alternatives_.begin(), alternatives_.end(),

@@ -1,6 +1,7 @@
 #include "comm_chart.h"
 #include "format.h"
 
+#include "comm/bandwidth_ladder.h"
 #include "estimate/display_names.h"
 #include "language.h"
 #include "models/scenario_model.h"
@@ -138,9 +139,29 @@ QString CommChart::tooltipFor(int entry) const
         if (c.boundaries.size() > kListed)
             text += QStringLiteral("<br>") + tr("… and %n more", nullptr, int(c.boundaries.size() - kListed));
     }
+    text += ladderHtml(c);
     for (const Term& t : c.terms)
         text += QStringLiteral("<br><br>") + termHtml(t, false);
     return text;
+}
+
+QString CommChart::ladderHtml(const CommEntry& c) const
+{
+    if (c.group_size < 2)
+        return {};
+    GroupPlacement g;
+    g.size = c.group_size;
+    g.nodes = std::max<std::int64_t>(1, c.nodes_spanned);
+    g.ranks_per_node = std::max<std::int64_t>(1, c.group_size / g.nodes);
+    g.link = c.link;
+    const BandwidthLadder l = bandwidthLadder(c.link, model_->scenario().cluster, c.collective, c.bytes_per_call, g);
+    std::vector<std::string> lines = ladderLines(l, uiLanguage().toStdString());
+    if (l.algorithm != c.algorithm && lines.size() > 4) // DeepEP: the last rungs are its own (above)
+        lines.erase(lines.begin() + 4, lines.begin() + 6);
+    QString out = QStringLiteral("<br><br>") + tr("Bandwidth ladder, %1:").arg(inUi(l.title).toHtmlEscaped());
+    for (const std::string& line : lines)
+        out += QStringLiteral("<br>") + QString::fromStdString(line).toHtmlEscaped();
+    return out;
 }
 
 QString CommChart::tooltipForRow(int row) const

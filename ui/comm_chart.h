@@ -29,7 +29,10 @@ public:
     explicit CommChart(ScenarioModel* model, QWidget* parent = nullptr);
     void retranslate();
     int entryCount() const;
-    QString tooltipFor(int entry) const; // an entry of the Estimate's communication
+    QString tooltipFor(int entry) const;
+    // The bandwidth ladder of the entry's link (comm/bandwidth_ladder.h), as tooltip lines.
+    QString ladderHtml(const CommEntry& c) const;
+    // an entry of the Estimate's communication
     QString tooltipForRow(int row) const; // a row as drawn (one entry, or the others)
     QStringList rowTexts() const; // the rows' text as drawn, top to bottom
     static QString entryName(const CommEntry& c); // "TP ReduceScatter · activations · NVLink"

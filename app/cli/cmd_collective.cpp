@@ -3,6 +3,7 @@
 
 #include "cli.h"
 
+#include "comm/bandwidth_ladder.h"
 #include "comm/collective_cost.h"
 #include "comm/collective_steps.h"
 #include "estimate/display_names.h"
@@ -122,6 +123,34 @@ std::string engineText(const Args& a, const CollectivePlan& p)
         + "\n";
 }
 
+// The bandwidth ladder of the link that bounds this collective, from the datasheet to its busbw.
+BandwidthLadder ladderOf(const CollectivePlan& p, const ClusterSpec& cluster)
+{
+    const GroupPlacement g = explainerPlacement(p.ranks, cluster);
+    return bandwidthLadder(g.crossesNodes() ? Link::Network : Link::NvLink, cluster, p.op, p.bytes, g);
+}
+
+std::string ladderText(const Args& a, const CollectivePlan& p, const ClusterSpec& cluster)
+{
+    const BandwidthLadder l = ladderOf(p, cluster);
+    std::string out = say(a, "bandwidth ladder, ", "带宽阶梯，") + l.title.in(a.lang) + "\n";
+    for (const std::string& line : ladderLines(l, a.lang))
+        out += "  " + line + "\n";
+    return out;
+}
+
+nlohmann::json ladderJson(const BandwidthLadder& l)
+{
+    nlohmann::json rungs = nlohmann::json::array(), chapter = nlohmann::json::array();
+    for (const LadderRung& r : l.rungs)
+        rungs.push_back(
+            {{"name", r.name.en}, {"gbps", r.bytes_per_s / 1e9}, {"factor", r.factor.en}, {"source", r.source}});
+    for (const ChapterFigure& c : l.chapter)
+        chapter.push_back(
+            {{"quote", c.quote.en}, {"gbps", c.bytes_per_s / 1e9}, {"rung", c.rung}, {"where", c.where.en}});
+    return {{"link", toString(l.link)}, {"algorithm", toString(l.algorithm)}, {"rungs", rungs}, {"chapter", chapter}};
+}
+
 std::string planText(const Args& a, const CollectivePlan& p, const ClusterSpec& cluster)
 {
     const std::string algo = say(a, toString(p.algorithm), displayName(p.algorithm).zh);
@@ -144,6 +173,7 @@ std::string planText(const Args& a, const CollectivePlan& p, const ClusterSpec& 
         + say(a, " steps", " 步") + ")   algbw " + gbps(p.algbw_bytes_per_s) + "   busbw " + gbps(p.busbw_bytes_per_s)
         + "\n";
     out += engineText(a, p) + "\n";
+    out += ladderText(a, p, cluster) + "\n";
 
     // The steps: every transfer for a small group, the links used otherwise; the first 32 steps.
     constexpr std::size_t kShown = 32;
@@ -211,6 +241,7 @@ nlohmann::json planJson(const CollectivePlan& p, const ClusterSpec& cluster)
                         {"teaching_only", teachingOnly(p.algorithm)},
                         {"engine_algorithm", toString(p.engine_algorithm)},
                         {"engine_time_s", p.engine_time_s},
+                        {"ladder", ladderJson(ladderOf(p, cluster))},
                         {"steps", std::move(steps)},
                         {"terms", termsToJson(p.terms)}};
     if (p.parameter_server_bytes > 0)

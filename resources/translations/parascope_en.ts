@@ -561,6 +561,14 @@
         <source>The same on these GPUs: %1 (fastest: %2; teaching forms marked *)</source>
         <translation>The same on these GPUs: %1 (fastest: %2; teaching forms marked *)</translation>
     </message>
+    <message>
+        <source>Bandwidth ladder, %1:</source>
+        <translation>Bandwidth ladder, %1:</translation>
+    </message>
+    <message>
+        <source>Bandwidth ladder: %1 GB/s (both ways → one way → per GPU → achievable → algbw → busbw; hover the diagram for each step)</source>
+        <translation>Bandwidth ladder: %1 GB/s (both ways → one way → per GPU → achievable → algbw → busbw; hover the diagram for each step)</translation>
+    </message>
 </context>
 <context>
     <name>parascope::ui::CollectivesView</name>
@@ -715,6 +723,10 @@
     <message>
         <source>, by the %1 algorithm at a bus bandwidth of %2 GB/s (nccl-tests&apos; busbw: factor·S/t)</source>
         <translation>, by the %1 algorithm at a bus bandwidth of %2 GB/s (nccl-tests' busbw: factor·S/t)</translation>
+    </message>
+    <message>
+        <source>Bandwidth ladder, %1:</source>
+        <translation>Bandwidth ladder, %1:</translation>
     </message>
 </context>
 <context>

@@ -557,6 +557,14 @@
         <source>The same on these GPUs: %1 (fastest: %2; teaching forms marked *)</source>
         <translation>同样的 GPU 上：%1（最快：%2；* 为教学版本）</translation>
     </message>
+    <message>
+        <source>Bandwidth ladder, %1:</source>
+        <translation>带宽阶梯，%1：</translation>
+    </message>
+    <message>
+        <source>Bandwidth ladder: %1 GB/s (both ways → one way → per GPU → achievable → algbw → busbw; hover the diagram for each step)</source>
+        <translation>带宽阶梯：%1 GB/s（双向 → 单向 → 每块 GPU → 可达 → algbw → busbw；鼠标悬停在图上查看每一级）</translation>
+    </message>
 </context>
 <context>
     <name>parascope::ui::CollectivesView</name>
@@ -704,6 +712,10 @@
     <message>
         <source>, by the %1 algorithm at a bus bandwidth of %2 GB/s (nccl-tests&apos; busbw: factor·S/t)</source>
         <translation>，采用%1算法，总线带宽 %2 GB/s（即 nccl-tests 的 busbw：系数·S/t）</translation>
+    </message>
+    <message>
+        <source>Bandwidth ladder, %1:</source>
+        <translation>带宽阶梯，%1：</translation>
     </message>
 </context>
 <context>

@@ -3,6 +3,7 @@
 // step-by-step explainer (comm/collective_steps.h, what `parascope-cli collective` and the
 // Collectives tab show) and the time model alone, over a grid of sizes, group sizes and clusters.
 
+#include "comm/bandwidth_ladder.h"
 #include "comm/collective_cost.h"
 #include "comm/collective_steps.h"
 #include "estimate/evaluate.h"
@@ -107,6 +108,52 @@ private slots:
         // Each GPU still sends 2(n−1)/n·S in all: 8 channels of S/8.
         QVERIFY(close(nccl->bytes_sent_per_gpu, 2.0 * 63 / 64 * 140e9));
         QVERIFY(teachingOnly(flat->algorithm) && !teachingOnly(nccl->algorithm));
+    }
+
+    // The ladder from the datasheet to busbw, each rung by hand. DGX A100 NVLink: 600 GB/s both
+    // ways (the chapter's figure, rung 1) → 300 per direction → 300 per GPU → × 0.77 = 231
+    // achievable; an all-reduce of 1 GiB on the node's 8 GPUs by the engine's ring takes
+    // t = 14·(3.4 µs + 2^30/8/231e9) → algbw = 2^30/t, busbw = 1.75·algbw (≈ 229.5, just under the
+    // achievable rung: the 14 latencies).
+    void theBandwidthLadder()
+    {
+        const ClusterSpec a100 = presetScenario("llama2-7b", "dgx-a100-80g", 1, 1, 1).cluster;
+        const double S = 1073741824.0;
+        const GroupPlacement node = explainerPlacement(8, a100);
+        const BandwidthLadder nv = bandwidthLadder(Link::NvLink, a100, Collective::AllReduce, S, node);
+        QCOMPARE(int(nv.rungs.size()), 6);
+        QCOMPARE(nv.rungs[0].bytes_per_s, 600e9);
+        QCOMPARE(nv.rungs[1].bytes_per_s, 300e9);
+        QCOMPARE(nv.rungs[2].bytes_per_s, 300e9);
+        QVERIFY(close(nv.rungs[3].bytes_per_s, 231e9));
+        const double t = 14 * (3.4e-6 + S / 8 / 231e9);
+        QVERIFY(close(nv.rungs[4].bytes_per_s, S / t));
+        QVERIFY(close(nv.rungs[5].bytes_per_s, 1.75 * S / t));
+        QVERIFY(nv.rungs[5].bytes_per_s < nv.rungs[3].bytes_per_s);
+        QCOMPARE(nv.chapter.size(), std::size_t(1));
+        QCOMPARE(nv.chapter[0].rung, 0);
+        // Its busbw is the busbw `collective` prints for the same call.
+        std::vector<InputError> errors;
+        const auto p = planCollective(Collective::AllReduce, S, 8, a100, CollectiveAlgorithm::Ring, errors);
+        QVERIFY(p && close(p->busbw_bytes_per_s, nv.rungs[5].bytes_per_s));
+        // The network of 8×HDR: 50 both ways → 25 per direction (200 Gb/s ÷ 8) → 25 per GPU →
+        // × 0.96 = 24 achievable; 140 GB over 64 GPUs by NCCL's ring: busbw ≈ 192 GB/s, 8 NICs'
+        // worth. The chapter's 12.5 GB/s (a 100 Gb/s NIC) and 800 Gbps are not rungs here.
+        const BandwidthLadder net
+            = bandwidthLadder(Link::Network, a100, Collective::AllReduce, 140e9, explainerPlacement(64, a100));
+        QCOMPARE(net.rungs[0].bytes_per_s, 50e9);
+        QCOMPARE(net.rungs[1].bytes_per_s, 25e9);
+        QVERIFY(close(net.rungs[3].bytes_per_s, 24e9));
+        QVERIFY(std::abs(net.rungs[5].bytes_per_s / 1e9 - 192) < 0.5);
+        QCOMPARE(net.chapter.size(), std::size_t(2));
+        QCOMPARE(net.chapter[0].rung, -1);
+        QCOMPARE(net.chapter[1].rung, -1);
+        // On 400 Gb/s RoCE (Grand Teton) the chapter's 800 Gbps is the NIC both ways: rung 1.
+        const ClusterSpec roce = presetScenario("llama2-7b", "grand-teton-h100", 1, 1, 1).cluster;
+        const BandwidthLadder r
+            = bandwidthLadder(Link::Network, roce, Collective::AllReduce, 1e9, explainerPlacement(16, roce));
+        QCOMPARE(r.chapter[1].rung, 0);
+        QVERIFY(!ladderLines(r, "zh").empty() && ladderLines(r, "en").size() == 6 + 2);
     }
 };
 

@@ -51,9 +51,9 @@ inline QStringList namesToStrip()
     static QStringList names;
     if (!names.isEmpty())
         return names;
-    names = {QStringLiteral("All-to-All"), QStringLiteral("ZB-H1"),   QStringLiteral("ZB-V"),
-             QStringLiteral("tokens/s"),   QStringLiteral("TFLOP/s"), QStringLiteral("parascope-cli"),
-             QStringLiteral("top-k")};
+    names = {QStringLiteral("All-to-All"), QStringLiteral("ZB-H1"),     QStringLiteral("ZB-V"),
+             QStringLiteral("tokens/s"),   QStringLiteral("TFLOP/s"),   QStringLiteral("parascope-cli"),
+             QStringLiteral("top-k"),      QStringLiteral("nccl-tests")};
     const Run r = run({QStringLiteral("presets"), QStringLiteral("--format"), QStringLiteral("json")});
     const nlohmann::json j = nlohmann::json::parse(r.out.toStdString());
     for (const auto& kind : j.items())

@@ -16,6 +16,7 @@
 #include "format.h"
 #include "language.h"
 #include "layer_ops_view.h"
+#include "textbook_view.h"
 #include "lessons/lessons.h"
 #include "memory_chart.h"
 #include "memory_time_chart.h"
@@ -98,7 +99,7 @@ void MainWindow::buildPages()
     tabs_ = new QTabWidget;
     for (QWidget* page : std::initializer_list<QWidget*>{explorer_, new SweepView(model_), new SearchView(model_),
                                                          new CollectivesView(model_), new MemoryTimeChart(model_),
-                                                         new LayerOpsView(model_)})
+                                                         new LayerOpsView(model_), new TextbookView(model_)})
         tabs_->addTab(page, QString());
     setCentralWidget(tabs_);
     diagnostics_ = new DiagnosticsPanel(model_);
@@ -190,8 +191,8 @@ void MainWindow::retranslate()
     panel_dock_->toggleViewAction()->setText(tr("Scenario panel"));
     right_dock_->toggleViewAction()->setText(tr("What breaks and lesson"));
     const char* tabs[]
-        = {QT_TR_NOOP("Explorer"),         QT_TR_NOOP("Sweep"),    QT_TR_NOOP("Search"), QT_TR_NOOP("Collectives"),
-           QT_TR_NOOP("Memory over time"), QT_TR_NOOP("Layer ops")};
+        = {QT_TR_NOOP("Explorer"),         QT_TR_NOOP("Sweep"),     QT_TR_NOOP("Search"),  QT_TR_NOOP("Collectives"),
+           QT_TR_NOOP("Memory over time"), QT_TR_NOOP("Layer ops"), QT_TR_NOOP("Textbook")};
     for (int i = 0; i < tabs_->count(); ++i)
         tabs_->setTabText(i, tr(tabs[i]));
     panel_->retranslate();

@@ -52,7 +52,7 @@ public:
     explicit MainWindow(QWidget* parent = nullptr, Session session = Session::Desktop);
     ~MainWindow() override;
     // The tabs of the centre, in order (names: kTabNames below).
-    enum class Tab { Explorer, Sweep, Search, Collectives, MemoryTime, LayerOps };
+    enum class Tab { Explorer, Sweep, Search, Collectives, MemoryTime, LayerOps, Textbook };
     void showTab(Tab tab);
 
     ScenarioModel* model() const { return model_; }
@@ -125,7 +125,8 @@ private:
 inline constexpr EnumName<MainWindow::Tab> kTabNames[]
     = {{MainWindow::Tab::Explorer, "explorer"},      {MainWindow::Tab::Sweep, "sweep"},
        {MainWindow::Tab::Search, "search"},          {MainWindow::Tab::Collectives, "collectives"},
-       {MainWindow::Tab::MemoryTime, "memory-time"}, {MainWindow::Tab::LayerOps, "layer-ops"}};
+       {MainWindow::Tab::MemoryTime, "memory-time"}, {MainWindow::Tab::LayerOps, "layer-ops"},
+       {MainWindow::Tab::Textbook, "textbook"}};
 constexpr std::span<const EnumName<MainWindow::Tab>> enumNames(MainWindow::Tab) { return kTabNames; }
 inline const char* toString(MainWindow::Tab t) { return nameOf(t); }
 

@@ -1,7 +1,7 @@
 // parascope: the desktop application.
 //   parascope [SCENARIO]
 //   parascope SCENARIO --export memory|timeline|communication|sweep|search|slots|walls|collective|memory-time --out FILE [--size WxH] [--scale S] [--lang zh|en] [--sweep PATH] [--no-context]
-//   parascope [SCENARIO] --screenshot FILE.png --window-size WxH [--tab explorer|sweep|search|collectives|memory-time|layer-ops] [--presenter] [--lang zh|en]
+//   parascope [SCENARIO] --screenshot FILE.png --window-size WxH [--tab explorer|sweep|search|collectives|memory-time|layer-ops|textbook] [--presenter] [--lang zh|en]
 //   parascope [SCENARIO] --presenter
 // The export and screenshot forms render without a display (offscreen), never touch the user's
 // settings, and exit: 0 written, 2 bad input.
@@ -96,7 +96,7 @@ struct Options {
                                            QStringLiteral("WxH"), QStringLiteral("1280x720")};
     const QCommandLineOption tabOpt{
         QStringLiteral("tab"),
-        QStringLiteral("With --screenshot: explorer, sweep, search, collectives, memory-time or layer-ops"),
+        QStringLiteral("With --screenshot: explorer, sweep, search, collectives, memory-time, layer-ops or textbook"),
         QStringLiteral("tab"), QStringLiteral("explorer")};
     const QCommandLineOption presenterOpt{QStringLiteral("presenter"), QStringLiteral("Start in presenter mode")};
     const QCommandLineOption noContextOpt{

@@ -1,5 +1,8 @@
 #include "io/report_json.h"
 
+#include "io/comm_report.h"
+#include "io/textbook_report.h"
+
 #include "schedule/schedule_table.h"
 #include "estimate/diagnostics.h"
 #include "estimate/display_names.h"
@@ -12,17 +15,12 @@
 
 namespace parascope {
 
-namespace {
-
-// Bytes and counts are whole numbers in the report; JSON integers when they fit exactly.
 nlohmann::json whole(double v)
 {
     if (v >= 0 && v < 9.0e15)
         return nlohmann::json(std::int64_t(v + 0.5));
     return nlohmann::json(v);
 }
-
-} // namespace
 
 nlohmann::json termsToJson(const std::vector<Term>& terms)
 {
@@ -38,49 +36,6 @@ nlohmann::json termsToJson(const std::vector<Term>& terms)
 }
 
 namespace {
-
-// Every entry of the communication plan, PP entries with their links per boundary.
-nlohmann::json communicationToJson(const Estimate& est, bool explain)
-{
-    nlohmann::json comm = nlohmann::json::array();
-    for (const CommEntry& c : est.communication) {
-        nlohmann::json e = {{"group", toString(c.group)},
-                            {"collective", toString(c.collective)},
-                            {"algorithm", toString(c.algorithm)},
-                            {"busbw_gbps", c.busbw_bytes_per_s / 1e9},
-                            {"calls_per_step", c.calls_per_step},
-                            {"bytes_per_call", whole(c.bytes_per_call)},
-                            {"bytes_per_gpu_per_step", whole(c.bytes_per_gpu_per_step)},
-                            {"link", toString(c.link)},
-                            {"purpose", toString(c.purpose)},
-                            {"time_s", c.time_s},
-                            {"exposed_s", c.exposed_s},
-                            {"group_size", c.group_size},
-                            {"nodes_spanned", c.nodes_spanned},
-                            {"overlap", toString(c.overlap)}};
-        if (!c.boundaries.empty()) {
-            // One row per link: the boundaries that use it and one send's time over it (the
-            // boundaries themselves are placement.pp_boundary_links).
-            nlohmann::json links = nlohmann::json::array();
-            for (Link link : {Link::NvLink, Link::Pcie, Link::Network}) {
-                long long n = 0;
-                double t = 0;
-                for (const BoundarySend& b : c.boundaries)
-                    if (b.boundary.link == link) {
-                        ++n;
-                        t = b.seconds;
-                    }
-                if (n > 0)
-                    links.push_back({{"link", toString(link)}, {"boundaries", n}, {"time_per_call_s", t}});
-            }
-            e["boundary_links"] = std::move(links);
-        }
-        if (explain)
-            e["terms"] = termsToJson(c.terms);
-        comm.push_back(std::move(e));
-    }
-    return comm;
-}
 
 // Memory per pipeline stage, the peak, and host memory under CPU offload.
 nlohmann::json memoryToJson(const Scenario& sc, const Estimate& est, bool explain)
@@ -192,6 +147,7 @@ nlohmann::json reportToJson(const Scenario& sc, const Estimate& est, const std::
         j["flops"]["terms"] = termsToJson(est.flops.terms);
 
     j["communication"] = communicationToJson(est, explain);
+    j["textbook"] = textbookToJson(textbookRows(sc, est), lang);
 
     nlohmann::json groups = nlohmann::json::array();
     for (const GroupPlacement& g : est.placement.groups)
@@ -492,6 +448,7 @@ std::string textReport(const Scenario& sc, const Estimate& est, const std::strin
     timeText(o, est, zh);
     o << layerOpsText(sc.model, est.time, lang);
     wallsText(o, est, zh);
+    o << textbookText(textbookRows(sc, est), lang);
     diagnosticsText(o, est, zh);
     return o.str();
 }

@@ -17,6 +17,9 @@ inline constexpr const char* kReportSchema = "parascope.report/1";
 // Terms as the report writes them: name, value, unit, formula, substituted, source.
 nlohmann::json termsToJson(const std::vector<Term>& terms);
 
+// Bytes and counts are whole numbers in the report: JSON integers when they fit exactly.
+nlohmann::json whole(double v);
+
 nlohmann::json reportToJson(const Scenario& sc, const Estimate& est, const std::string& lang = "en",
                             bool explain = true);
 

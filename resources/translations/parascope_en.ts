@@ -1349,6 +1349,10 @@ The previous file is unchanged.</translation>
         <source>Layer ops</source>
         <translation>Layer ops</translation>
     </message>
+    <message>
+        <source>Textbook</source>
+        <translation>Textbook</translation>
+    </message>
 </context>
 <context>
     <name>parascope::ui::MemoryChart</name>
@@ -1855,6 +1859,37 @@ OOM</translation>
     <message>
         <source>Stability wall (1 − goodput, %)</source>
         <translation>Stability wall (1 − goodput, %)</translation>
+    </message>
+</context>
+<context>
+    <name>parascope::ui::TextbookView</name>
+    <message>
+        <source>Quantity</source>
+        <translation>Quantity</translation>
+    </message>
+    <message>
+        <source>Textbook formula</source>
+        <translation>Textbook formula</translation>
+    </message>
+    <message>
+        <source>Engine</source>
+        <translation>Engine</translation>
+    </message>
+    <message>
+        <source>The chapter&apos;s shortcuts for this scenario, beside the engine&apos;s number for the same quantity, and what each shortcut leaves out.</source>
+        <translation>The chapter's shortcuts for this scenario, beside the engine's number for the same quantity, and what each shortcut leaves out.</translation>
+    </message>
+    <message>
+        <source>Textbook value</source>
+        <translation>Textbook value</translation>
+    </message>
+    <message>
+        <source>Engine:</source>
+        <translation>Engine:</translation>
+    </message>
+    <message>
+        <source>Leaves out:</source>
+        <translation>Leaves out:</translation>
     </message>
 </context>
 <context>

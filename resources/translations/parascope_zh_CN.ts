@@ -461,7 +461,7 @@
     </message>
     <message>
         <source>Quantity</source>
-        <translation>项目</translation>
+        <translation>量</translation>
     </message>
     <message>
         <source>Datasheet</source>
@@ -1335,6 +1335,10 @@ The previous file is unchanged.</source>
         <source>Layer ops</source>
         <translation>每层算子</translation>
     </message>
+    <message>
+        <source>Textbook</source>
+        <translation>教材对照</translation>
+    </message>
 </context>
 <context>
     <name>parascope::ui::MemoryChart</name>
@@ -1839,6 +1843,37 @@ OOM</source>
     <message>
         <source>Stability wall (1 − goodput, %)</source>
         <translation>稳定性墙（1 − 有效训练时间占比，%）</translation>
+    </message>
+</context>
+<context>
+    <name>parascope::ui::TextbookView</name>
+    <message>
+        <source>Quantity</source>
+        <translation>量</translation>
+    </message>
+    <message>
+        <source>Textbook formula</source>
+        <translation>教材公式</translation>
+    </message>
+    <message>
+        <source>Engine</source>
+        <translation>引擎</translation>
+    </message>
+    <message>
+        <source>The chapter&apos;s shortcuts for this scenario, beside the engine&apos;s number for the same quantity, and what each shortcut leaves out.</source>
+        <translation>本场景下教材的简化公式，与引擎对同一量的计算并列，并说明每个简化公式漏掉了什么。</translation>
+    </message>
+    <message>
+        <source>Textbook value</source>
+        <translation>教材值</translation>
+    </message>
+    <message>
+        <source>Engine:</source>
+        <translation>引擎：</translation>
+    </message>
+    <message>
+        <source>Leaves out:</source>
+        <translation>教材未计入：</translation>
     </message>
 </context>
 <context>

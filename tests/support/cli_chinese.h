@@ -39,6 +39,8 @@ inline const std::set<QString>& allowedWords()
         QStringLiteral("FSDP"), QStringLiteral("HSDP"), QStringLiteral("Ulysses"), QStringLiteral("rank"),
         QStringLiteral("GEMM"), QStringLiteral("algbw"), QStringLiteral("busbw"), QStringLiteral("KiB"),
         QStringLiteral("NCCL"), QStringLiteral("NVLS"), QStringLiteral("NVSwitch"), QStringLiteral("DeepEP"),
+        // the optimizer's and an author's names, and the course's "token" (zh-terminology.md)
+        QStringLiteral("Adam"), QStringLiteral("AdamW"), QStringLiteral("Korthikanti"), QStringLiteral("token"),
         // op names Chinese texts keep (the layer-ops table)
         QStringLiteral("QKV"), QStringLiteral("MLP"), QStringLiteral("MLA"), QStringLiteral("softmax")};
     return words;

@@ -197,7 +197,8 @@ private slots:
                QStringLiteral("Attention"), QStringLiteral("ParaScope"), QStringLiteral("JSON"), QStringLiteral("CSV"),
                QStringLiteral("PNG"), QStringLiteral("SVG"), QStringLiteral("PDF"), QStringLiteral("Chrome"),
                QStringLiteral("English"), QStringLiteral("NCCL"), QStringLiteral("NVLS"), QStringLiteral("NVSwitch"),
-               QStringLiteral("SHARP"), QStringLiteral("GB"),
+               QStringLiteral("SHARP"), QStringLiteral("GB"), QStringLiteral("Adam"), QStringLiteral("AdamW"),
+               QStringLiteral("Korthikanti"), QStringLiteral("token"),
                // op names Chinese texts keep (the Layer ops tab)
                QStringLiteral("QKV"), QStringLiteral("MLP"), QStringLiteral("MLA"), QStringLiteral("softmax")};
         QStringList names = {QStringLiteral("All-to-All"),

@@ -21,14 +21,27 @@ TextbookView::TextbookView(ScenarioModel* model, QWidget* parent)
     auto* layout = new QVBoxLayout(this);
     layout->addWidget(summary_);
     layout->addWidget(text_, 1);
-    connect(model_, &ScenarioModel::estimateChanged, this, &TextbookView::refresh);
-    refresh();
+    connect(model_, &ScenarioModel::estimateChanged, this, &TextbookView::refreshIfShown);
+}
+
+void TextbookView::refreshIfShown()
+{
+    stale_ = true;
+    if (isVisible())
+        refresh();
+}
+
+void TextbookView::showEvent(QShowEvent* e)
+{
+    if (stale_)
+        refresh();
+    QWidget::showEvent(e);
 }
 
 void TextbookView::changeEvent(QEvent* e)
 {
     if (e->type() == QEvent::LanguageChange)
-        refresh();
+        refreshIfShown();
     QWidget::changeEvent(e);
 }
 
@@ -36,6 +49,7 @@ void TextbookView::changeEvent(QEvent* e)
 // leaves out on a row of its own under them.
 void TextbookView::refresh()
 {
+    stale_ = false;
     summary_->setText(tr("The chapter's shortcuts for this scenario, beside the engine's number for the same "
                          "quantity, and what each shortcut leaves out."));
     const std::string lang = chineseUi() ? "zh" : "en";

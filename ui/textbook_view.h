@@ -20,10 +20,13 @@ public:
 
 protected:
     void changeEvent(QEvent* e) override; // retranslates itself on a language change
+    void showEvent(QShowEvent* e) override; // a slider move while hidden is drawn when shown
 
 private:
     void refresh();
+    void refreshIfShown();
     ScenarioModel* model_;
+    bool stale_ = true;
     QLabel* summary_;
     QTextBrowser* text_;
 };

@@ -18,6 +18,10 @@
 #include "memory_time_chart.h"
 #include "models/scenario_model.h"
 #include "views_scenarios.h"
+#include "textbook_view.h"
+#include "estimate/textbook.h"
+
+#include <QTextBrowser>
 
 #include <qcustomplot.h>
 
@@ -42,6 +46,30 @@ class TstViewsTeaching : public QObject {
 
 private slots:
     void initTestCase() { uiLanguageStorage() = QStringLiteral("en"); }
+
+    // The Textbook tab shows the engine's rows (core/estimate/textbook.h) for the scenario on
+    // screen, follows a slider once shown, and speaks Chinese.
+    void textbookTabFollowsTheScenario()
+    {
+        MainWindow w;
+        w.resize(1280, 720);
+        w.show();
+        w.showTab(MainWindow::Tab::Textbook);
+        auto* view = w.findChild<TextbookView*>();
+        QVERIFY(view);
+        const auto rowsNow = [&] { return textbookRows(w.model()->scenario(), w.model()->estimate()); };
+        QString text = view->text()->toPlainText();
+        QVERIFY(text.contains(QStringLiteral("2P + 2P + 12P = 16P bytes")));
+        QVERIFY(text.contains(QString::fromStdString(textbookValue(rowsNow()[0].engine, TextbookUnit::GiB, "en"))));
+        w.model()->edit([](Scenario& s) { s.parallel.tp = 4; });
+        w.model()->flush();
+        text = view->text()->toPlainText();
+        QVERIFY(text.contains(QString::fromStdString(textbookValue(rowsNow()[0].engine, TextbookUnit::GiB, "en"))));
+        QVERIFY(text.contains(QStringLiteral("TP 4")));
+        w.setLanguage(QStringLiteral("zh"));
+        QTRY_VERIFY(view->text()->toPlainText().contains(QStringLiteral("教材未计入")));
+        w.setLanguage(QStringLiteral("en"));
+    }
 
     void collectivesPlayStepByStep()
     {

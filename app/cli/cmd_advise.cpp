@@ -4,9 +4,13 @@
 
 #include "cli.h"
 
+#include "estimate/display_names.h"
+#include "estimate/evaluate.h"
 #include "io/report_json.h"
+#include "util/text_columns.h"
 #include "io/scenario_json.h"
 #include "search/decision.h"
+#include "search/report_card.h"
 
 #include <nlohmann/json.hpp>
 
@@ -35,6 +39,62 @@ std::string layoutLine(const Scenario& sc)
 {
     return layoutText(sc.parallel) + (sc.parallel.sequence_parallel ? " · SP" : "") + " · "
         + toString(sc.parallel.schedule);
+}
+
+nlohmann::json marksJson(const LayoutMarks& m)
+{
+    return {{"layout", m.layout},
+            {"fits", m.fits},
+            {"memory_headroom", m.memory_headroom},
+            {"exposed_comm", m.exposed_comm},
+            {"bubble_imbalance", m.bubble_imbalance},
+            {"stability", m.stability},
+            {"step_s", m.step_s},
+            {"tokens_per_s", m.tokens_per_s}};
+}
+
+nlohmann::json cardJson(const Args& a, const ReportCard& c)
+{
+    nlohmann::json differences = nlohmann::json::array();
+    for (const Localized& d : c.differences)
+        differences.push_back(d.in(a.lang));
+    nlohmann::json j
+        = {{"yours", marksJson(c.yours)}, {"procedure", marksJson(c.procedure)}, {"differences", differences}};
+    if (c.search)
+        j["search"] = marksJson(*c.search);
+    return j;
+}
+
+// The report card: a row per wall, a column per layout, then why they differ.
+std::string cardText(const Args& a, const ReportCard& c)
+{
+    std::vector<const LayoutMarks*> cols = {&c.yours, &c.procedure};
+    if (c.search)
+        cols.push_back(&*c.search);
+    const char* heads_en[] = {"yours", "procedure", "search"};
+    const char* heads_zh[] = {"你的布局", "决策流程", "策略搜索"};
+    std::string o = say(a, "Report card", "布局成绩单") + "\n" + padColumns("", 26, false);
+    for (std::size_t i = 0; i < cols.size(); ++i)
+        o += padColumns(say(a, heads_en[i], heads_zh[i]), 32, false);
+    o += "\n" + padColumns(say(a, "layout", "布局"), 26, false);
+    for (const LayoutMarks* m : cols)
+        o += padColumns(m->layout, 32, false);
+    const auto row = [&](const char* en, const char* zh, auto value) {
+        o += "\n" + padColumns(say(a, en, zh), 26, false);
+        for (const LayoutMarks* m : cols)
+            o += padColumns(value(*m), 32, false);
+    };
+    row("memory headroom", "显存余量", [](const LayoutMarks& m) { return formatPercent(m.memory_headroom); });
+    row("exposed communication", "未重叠通信", [](const LayoutMarks& m) { return formatPercent(m.exposed_comm); });
+    row("bubble + uneven stages", "气泡与阶段不均",
+        [](const LayoutMarks& m) { return formatPercent(m.bubble_imbalance); });
+    row("stability (1 − goodput)", "稳定性（1 − 有效占比）",
+        [](const LayoutMarks& m) { return formatPercent(m.stability); });
+    row("step", "单步耗时", [](const LayoutMarks& m) { return formatSeconds(m.step_s); });
+    o += "\n";
+    for (const Localized& d : c.differences)
+        o += "  - " + d.in(a.lang) + "\n";
+    return o;
 }
 
 } // namespace
@@ -66,6 +126,7 @@ int adviseCommand(const Args& a)
             out["search_best"] = {{"scenario", scenarioToJson(*r.search_best)}, {"step_s", r.search_best_step_s}};
         }
         out["comparison"] = localized(a, r.comparison);
+        out["report_card"] = cardJson(a, reportCard(*scenario, evaluate(*scenario), r));
         return emit(a, out.dump(2) + "\n");
     }
     std::string text = say(a, "The course's decision procedure on ", "课程的决策流程：") + r.scenario.model.name + ", "
@@ -81,7 +142,7 @@ int adviseCommand(const Args& a)
         text += say(a, "Search: ", "搜索：") + r.comparison.in(a.lang) + "\n";
     if (r.search_best)
         text += say(a, "Search's best: ", "搜索最优：") + layoutLine(*r.search_best) + "\n";
-    return emit(a, text);
+    return emit(a, text + "\n" + cardText(a, reportCard(*scenario, evaluate(*scenario), r)));
 }
 
 } // namespace parascope::cli

@@ -424,6 +424,42 @@
         <source>Against the strategy search</source>
         <translation>Against the strategy search</translation>
     </message>
+    <message>
+        <source>Yours</source>
+        <translation>Yours</translation>
+    </message>
+    <message>
+        <source>The procedure</source>
+        <translation>The procedure</translation>
+    </message>
+    <message>
+        <source>The search</source>
+        <translation>The search</translation>
+    </message>
+    <message>
+        <source>Report card</source>
+        <translation>Report card</translation>
+    </message>
+    <message>
+        <source>Memory headroom</source>
+        <translation>Memory headroom</translation>
+    </message>
+    <message>
+        <source>Exposed communication</source>
+        <translation>Exposed communication</translation>
+    </message>
+    <message>
+        <source>Bubble + uneven stages</source>
+        <translation>Bubble + uneven stages</translation>
+    </message>
+    <message>
+        <source>Stability (1 − goodput)</source>
+        <translation>Stability (1 − goodput)</translation>
+    </message>
+    <message>
+        <source>Step</source>
+        <translation>Step</translation>
+    </message>
 </context>
 <context>
     <name>parascope::ui::CalibrationDialog</name>

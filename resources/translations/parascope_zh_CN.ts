@@ -424,6 +424,42 @@
         <source>Against the strategy search</source>
         <translation>与策略搜索对比</translation>
     </message>
+    <message>
+        <source>Yours</source>
+        <translation>你的布局</translation>
+    </message>
+    <message>
+        <source>The procedure</source>
+        <translation>决策流程</translation>
+    </message>
+    <message>
+        <source>The search</source>
+        <translation>策略搜索</translation>
+    </message>
+    <message>
+        <source>Report card</source>
+        <translation>布局成绩单</translation>
+    </message>
+    <message>
+        <source>Memory headroom</source>
+        <translation>显存余量</translation>
+    </message>
+    <message>
+        <source>Exposed communication</source>
+        <translation>未重叠通信</translation>
+    </message>
+    <message>
+        <source>Bubble + uneven stages</source>
+        <translation>气泡与阶段不均</translation>
+    </message>
+    <message>
+        <source>Stability (1 − goodput)</source>
+        <translation>稳定性（1 − 有效训练时间占比）</translation>
+    </message>
+    <message>
+        <source>Step</source>
+        <translation>单步耗时</translation>
+    </message>
 </context>
 <context>
     <name>parascope::ui::CalibrationDialog</name>

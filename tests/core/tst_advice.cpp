@@ -242,10 +242,21 @@ private slots:
         }
         const AdviceList list = advise(sc, est);
         QVERIFY(!list.items.empty());
+        bool batch = false;
         for (const Advice& a : list.items) {
             QVERIFY2(a.message.en.find("micro batch") == std::string::npos, a.message.en.c_str());
             QVERIFY2(a.message.en.find("interleaved") == std::string::npos, a.message.en.c_str());
+            // A larger global batch lengthens the step (it does more work) while it raises the
+            // throughput: the fix leads with tokens/s, the step follows.
+            for (const AdviceChange& c : a.changes)
+                if (c.path == "training.global_batch") {
+                    batch = true;
+                    const std::size_t tokens = a.message.en.find("tokens/s"), step = a.message.en.find("step ");
+                    QVERIFY2(tokens != std::string::npos && step != std::string::npos && tokens < step,
+                             a.message.en.c_str());
+                }
         }
+        QVERIFY(batch);
         // With micro batch 4 (2 microbatches), lowering it is advice, and it says what it gives.
         sc.training.micro_batch = 4;
         sc.training.global_batch = 8;

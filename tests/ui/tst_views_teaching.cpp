@@ -58,14 +58,13 @@ private slots:
         auto* view = w.findChild<TextbookView*>();
         QVERIFY(view);
         const auto rowsNow = [&] { return textbookRows(w.model()->scenario(), w.model()->estimate()); };
-        QString text = view->text()->toPlainText();
-        QVERIFY(text.contains(QStringLiteral("2P + 2P + 12P = 16P bytes")));
-        QVERIFY(text.contains(QString::fromStdString(textbookValue(rowsNow()[0].engine, TextbookUnit::GiB, "en"))));
+        const auto shown = [&](const QString& what) { return view->text()->toPlainText().contains(what); };
+        QTRY_VERIFY(shown(QStringLiteral("2P + 2P + 12P = 16P bytes")));
+        QVERIFY(shown(QString::fromStdString(textbookValue(rowsNow()[0].engine, TextbookUnit::GiB, "en"))));
         w.model()->edit([](Scenario& s) { s.parallel.tp = 4; });
         w.model()->flush();
-        text = view->text()->toPlainText();
-        QVERIFY(text.contains(QString::fromStdString(textbookValue(rowsNow()[0].engine, TextbookUnit::GiB, "en"))));
-        QVERIFY(text.contains(QStringLiteral("TP 4")));
+        QTRY_VERIFY(shown(QStringLiteral("TP 4")));
+        QVERIFY(shown(QString::fromStdString(textbookValue(rowsNow()[0].engine, TextbookUnit::GiB, "en"))));
         w.setLanguage(QStringLiteral("zh"));
         QTRY_VERIFY(view->text()->toPlainText().contains(QStringLiteral("教材未计入")));
         w.setLanguage(QStringLiteral("en"));
@@ -227,7 +226,16 @@ private slots:
         QCOMPARE(int(d->result().steps.size()), 4);
         QVERIFY2(d->text().contains(QStringLiteral("TP 8 inside a node is enough")), qPrintable(d->text()));
         QVERIFY(d->text().contains(QStringLiteral("Against the strategy search")));
+        // The report card on top grades the layout on screen (TP 8 · PP 8 · DP 8, the default)
+        // and follows a slider without re-running the procedure.
+        QVERIFY2(d->text().contains(QStringLiteral("Report card")), qPrintable(d->text()));
+        QTRY_VERIFY(d->text().contains(QStringLiteral("for your PP 8")));
+        // PARASCOPE_SHOT_DIR=dir keeps a picture of the window to look at (docs/screenshots).
+        if (const QString dir = qEnvironmentVariable("PARASCOPE_SHOT_DIR"); !dir.isEmpty())
+            d->grab().save(dir + QStringLiteral("/advisor-en.png"));
         d->applyLayout();
+        w.model()->flush();
+        QTRY_VERIFY(!d->text().contains(QStringLiteral("for your PP 8")));
         w.model()->flush();
         QCOMPARE(w.model()->scenario().parallel.tp, 8);
         QCOMPARE(w.model()->scenario().parallel.dp, 64);
@@ -243,6 +251,13 @@ private slots:
         QCOMPARE(d->result().scenario.training.seq_len, 8192LL);
         w.setLanguage(QStringLiteral("zh"));
         QTRY_VERIFY(d->text().contains(QStringLiteral("放得下吗"))); // LanguageChange is posted
+        if (const QString dir = qEnvironmentVariable("PARASCOPE_SHOT_DIR"); !dir.isEmpty()) {
+            w.model()->setScenario(seventyB()); // the card of the lesson's layout again
+            w.model()->flush();
+            QTRY_VERIFY_WITH_TIMEOUT(!d->running(), 20000);
+            QTRY_VERIFY(d->text().contains(QStringLiteral("布局成绩单")));
+            d->grab().save(dir + QStringLiteral("/advisor-zh.png"));
+        }
         QVERIFY(w.course()->showAdvisor() == d); // one window
     }
 

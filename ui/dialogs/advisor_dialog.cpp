@@ -2,6 +2,7 @@
 
 #include "background.h"
 #include "format.h"
+#include "estimate/display_names.h"
 #include "io/scenario_json.h"
 #include "language.h"
 #include "models/scenario_model.h"
@@ -74,6 +75,11 @@ AdvisorDialog::AdvisorDialog(ScenarioModel* model, QWidget* parent)
     debounce_->setInterval(kDebounceMs);
     connect(debounce_, &QTimer::timeout, this, &AdvisorDialog::recompute);
     connect(model_, &ScenarioModel::scenarioChanged, this, &AdvisorDialog::scenarioChanged);
+    // Your layout's card follows every slider; the procedure and the search only their inputs.
+    connect(model_, &ScenarioModel::estimateChanged, this, [this] {
+        if (have_result_ && isVisible())
+            render();
+    });
     connect(watcher_, &QFutureWatcher<DecisionResult>::finished, this, [this] {
         if (watcher_->future().resultCount() == 0)
             return;
@@ -127,6 +133,35 @@ void AdvisorDialog::changeEvent(QEvent* e)
     QDialog::changeEvent(e);
 }
 
+// The report card of the layout on screen beside the procedure's and the search's: a row per
+// wall, then why they differ (search/report_card.h; `parascope-cli advise` prints the same).
+QString AdvisorDialog::cardHtml(const ReportCard& c)
+{
+    std::vector<const LayoutMarks*> cols = {&c.yours, &c.procedure};
+    if (c.search)
+        cols.push_back(&*c.search);
+    const QString heads[] = {tr("Yours"), tr("The procedure"), tr("The search")};
+    QString html
+        = QStringLiteral("<h3>%1</h3><table cellpadding='3'><tr><th></th>").arg(tr("Report card").toHtmlEscaped());
+    for (std::size_t i = 0; i < cols.size(); ++i)
+        html += QStringLiteral("<th align='left'>%1<br>%2</th>").arg(heads[i], str(cols[i]->layout).toHtmlEscaped());
+    const auto row = [&](const QString& name, auto value) {
+        html += QStringLiteral("<tr><td>%1</td>").arg(name.toHtmlEscaped());
+        for (const LayoutMarks* m : cols)
+            html += QStringLiteral("<td>%1</td>").arg(str(value(*m)).toHtmlEscaped());
+        html += QStringLiteral("</tr>");
+    };
+    row(tr("Memory headroom"), [](const LayoutMarks& m) { return formatPercent(m.memory_headroom); });
+    row(tr("Exposed communication"), [](const LayoutMarks& m) { return formatPercent(m.exposed_comm); });
+    row(tr("Bubble + uneven stages"), [](const LayoutMarks& m) { return formatPercent(m.bubble_imbalance); });
+    row(tr("Stability (1 − goodput)"), [](const LayoutMarks& m) { return formatPercent(m.stability); });
+    row(tr("Step"), [](const LayoutMarks& m) { return formatSeconds(m.step_s); });
+    html += QStringLiteral("</table><ul>");
+    for (const Localized& d : c.differences)
+        html += QStringLiteral("<li>%1</li>").arg(inUi(d).toHtmlEscaped());
+    return html + QStringLiteral("</ul>");
+}
+
 void AdvisorDialog::render()
 {
     setWindowTitle(tr("Advisor: the decision procedure"));
@@ -140,7 +175,7 @@ void AdvisorDialog::render()
             .arg(str(r.scenario.model.name))
             .arg(r.scenario.parallel.gpus())
             .arg(r.scenario.training.global_batch));
-    QString html;
+    QString html = cardHtml(reportCard(model_->scenario(), model_->estimate(), r));
     for (const DecisionStep& s : r.steps)
         html += QStringLiteral("<h3>%1 &nbsp; %2</h3><p>%3</p><p style='color:#555'><i>%4</i></p>")
                     .arg(inUi(s.title).toHtmlEscaped(), verdictBadge(s.verdict), inUi(s.finding).toHtmlEscaped(),

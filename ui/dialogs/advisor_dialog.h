@@ -3,9 +3,12 @@
 // edited — does it fit with DP, then ZeRO; TP inside a node, PP across; communication per group;
 // balance and bubble — each step with its verdict, what it found and why, then the layout it
 // arrives at beside the strategy search's best, each one button away from the sliders. Worked
-// out on a worker thread; it stays open and follows the scenario's model, cluster and batch.
+// out on a worker thread; it stays open and follows the scenario's model, cluster and batch. On
+// top, the report card of the layout on screen beside both (search/report_card.h), following
+// every slider.
 
 #include "search/decision.h"
+#include "search/report_card.h"
 
 #include <QDialog>
 #include <QFutureWatcher>
@@ -37,6 +40,7 @@ protected:
 
 private:
     void render();
+    static QString cardHtml(const ReportCard& c);
     void scenarioChanged(); // debounced: only what the procedure reads re-runs it
     ScenarioModel* model_;
     QLabel* status_;

@@ -1,0 +1,49 @@
+#pragma once
+// The layout report card: the current layout graded wall by wall beside the course's decision
+// procedure's layout and the strategy search's best on the same GPUs (search/decision.h), with
+// one sentence per difference saying what causes it ("PP 8 adds a 11.7 % bubble; the procedure's
+// PP 1 has none: it needed no PP because ZeRO-1 fits"). It is the chapter's analysis-level check:
+// a student types a layout and reads how it compares, and why.
+//
+// The marks per layout (lower is better except headroom):
+//   memory headroom     1 − peak / capacity (negative: out of memory)
+//   exposed comm        exposed communication / step (the communication wall)
+//   bubble + imbalance  the efficiency wall's bubble and uneven-stage losses
+//   stability           1 − goodput (the same GPU count: the same for all three but for checkpoints)
+// and the step time and tokens/s the walls add up to.
+
+#include "estimate/estimate.h"
+#include "search/decision.h"
+#include "types/diagnostic.h"
+#include "types/scenario.h"
+
+#include <optional>
+#include <string>
+#include <vector>
+
+namespace parascope {
+
+struct LayoutMarks {
+    std::string layout; // "TP 8 · PP 8 · DP 8 · ZeRO-1"
+    bool fits = false;
+    double memory_headroom = 0, exposed_comm = 0, bubble_imbalance = 0, stability = 0;
+    double step_s = 0, tokens_per_s = 0;
+};
+
+struct ReportCard {
+    LayoutMarks yours, procedure;
+    std::optional<LayoutMarks> search; // when the search found a layout
+    // Yours against the procedure's, then against the search's: one sentence per wall where they
+    // differ, naming the knobs that cause it, then which is faster.
+    std::vector<Localized> differences;
+};
+
+LayoutMarks marksOf(const Scenario& sc, const Estimate& est);
+
+// The card from the layouts already evaluated (the Advisor has `decision` at hand).
+ReportCard reportCard(const Scenario& yours, const Estimate& yours_estimate, const DecisionResult& decision);
+
+// Evaluates `yours`, walks the decision procedure with the search, and grades.
+ReportCard gradeLayout(const Scenario& yours);
+
+} // namespace parascope

@@ -19,6 +19,8 @@ std::string fixed(double v, int decimals, const char* unit)
 
 } // namespace
 
+std::string formatFixed(double v, int decimals, const char* unit) { return fixed(v, decimals, unit); }
+
 std::string formatBytes(double bytes)
 {
     const double gib = bytes / double(1ull << 30);

@@ -15,6 +15,8 @@
 
 namespace parascope {
 
+// `v` with `decimals` digits after the point, then `unit` ("18.45 GiB"): the one fixed-point formatter.
+std::string formatFixed(double v, int decimals, const char* unit);
 std::string formatBytes(double bytes); // "7.3 GiB"
 std::string formatSeconds(double s); // "1.25 s", "12.5 ms", "340 µs"
 std::string formatPercent(double fraction); // "65.7 %": one decimal, everywhere a share is shown

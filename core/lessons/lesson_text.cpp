@@ -73,13 +73,6 @@ std::optional<NumericClaim> parsePlaceholder(const std::string& inside, std::str
     return c;
 }
 
-std::string fixedText(double v, int decimals, const char* unit)
-{
-    char buf[64];
-    const auto r = std::to_chars(buf, buf + sizeof buf - 8, v, std::chars_format::fixed, decimals);
-    return std::string(buf, r.ptr) + unit;
-}
-
 // The value as the app shows it.
 std::string formatted(const NumericClaim& c, double v)
 {
@@ -87,13 +80,13 @@ std::string formatted(const NumericClaim& c, double v)
         return "—";
     const QuantityInfo& info = quantityInfo(c.quantity);
     if (info.shape == QuantityInfo::VersusStep || c.quantity == Quantity::ComputeVsStage0)
-        return fixedText(std::abs(v) * 100, c.quantity == Quantity::ComputeVsStage0 ? 1 : 0, " %");
+        return formatFixed(std::abs(v) * 100, c.quantity == Quantity::ComputeVsStage0 ? 1 : 0, " %");
     switch (info.unit) {
-    case ClaimUnit::GiB: return fixedText(v, 2, " GiB");
-    case ClaimUnit::MiB: return fixedText(v, 0, " MiB");
+    case ClaimUnit::GiB: return formatFixed(v, 2, " GiB");
+    case ClaimUnit::MiB: return formatFixed(v, 0, " MiB");
     case ClaimUnit::Fraction: return formatPercent(v);
     case ClaimUnit::Seconds: return formatSeconds(v);
-    case ClaimUnit::Count: return fixedText(v, 0, "");
+    case ClaimUnit::Count: return formatFixed(v, 0, "");
     }
     return "—";
 }

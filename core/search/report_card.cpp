@@ -105,16 +105,24 @@ LayoutMarks marksOf(const Scenario& sc, const Estimate& est)
     return m;
 }
 
-ReportCard reportCard(const Scenario& yours, const Estimate& yours_estimate, const DecisionResult& decision)
+CardReferences cardReferences(const DecisionResult& decision)
+{
+    CardReferences r{decision.scenario, marksOf(decision.scenario, decision.estimate), decision.search_best, {}};
+    if (decision.search_best)
+        r.search_marks = marksOf(*decision.search_best, evaluate(*decision.search_best));
+    return r;
+}
+
+ReportCard reportCard(const Scenario& yours, const Estimate& yours_estimate, const CardReferences& r)
 {
     ReportCard card;
     card.yours = marksOf(yours, yours_estimate);
-    card.procedure = marksOf(decision.scenario, decision.estimate);
-    compare(card.differences, card.yours, yours.parallel, card.procedure, decision.scenario.parallel,
+    card.procedure = r.procedure_marks;
+    compare(card.differences, card.yours, yours.parallel, card.procedure, r.procedure.parallel,
             {"the procedure", "决策流程"});
-    if (decision.search_best) {
-        card.search = marksOf(*decision.search_best, evaluate(*decision.search_best));
-        compare(card.differences, card.yours, yours.parallel, *card.search, decision.search_best->parallel,
+    if (r.search && r.search_marks) {
+        card.search = r.search_marks;
+        compare(card.differences, card.yours, yours.parallel, *card.search, r.search->parallel,
                 {"the search", "策略搜索"});
     }
     return card;

@@ -40,8 +40,21 @@ struct ReportCard {
 
 LayoutMarks marksOf(const Scenario& sc, const Estimate& est);
 
-// The card from the layouts already evaluated (the Advisor has `decision` at hand).
-ReportCard reportCard(const Scenario& yours, const Estimate& yours_estimate, const DecisionResult& decision);
+// The layouts a card compares with, marked once per decision (the search's best is evaluated
+// here), so that grading the layout on screen after a slider move evaluates nothing.
+struct CardReferences {
+    Scenario procedure;
+    LayoutMarks procedure_marks;
+    std::optional<Scenario> search;
+    std::optional<LayoutMarks> search_marks;
+};
+CardReferences cardReferences(const DecisionResult& decision);
+
+ReportCard reportCard(const Scenario& yours, const Estimate& yours_estimate, const CardReferences& references);
+inline ReportCard reportCard(const Scenario& yours, const Estimate& yours_estimate, const DecisionResult& decision)
+{
+    return reportCard(yours, yours_estimate, cardReferences(decision));
+}
 
 // Evaluates `yours`, walks the decision procedure with the search, and grades.
 ReportCard gradeLayout(const Scenario& yours);

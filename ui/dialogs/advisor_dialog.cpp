@@ -85,6 +85,7 @@ AdvisorDialog::AdvisorDialog(ScenarioModel* model, QWidget* parent)
             return;
         pending_ = false;
         result_ = watcher_->result();
+        card_references_ = cardReferences(result_);
         have_result_ = true;
         render();
     });
@@ -175,7 +176,7 @@ void AdvisorDialog::render()
             .arg(str(r.scenario.model.name))
             .arg(r.scenario.parallel.gpus())
             .arg(r.scenario.training.global_batch));
-    QString html = cardHtml(reportCard(model_->scenario(), model_->estimate(), r));
+    QString html = cardHtml(reportCard(model_->scenario(), model_->estimate(), card_references_));
     for (const DecisionStep& s : r.steps)
         html += QStringLiteral("<h3>%1 &nbsp; %2</h3><p>%3</p><p style='color:#555'><i>%4</i></p>")
                     .arg(inUi(s.title).toHtmlEscaped(), verdictBadge(s.verdict), inUi(s.finding).toHtmlEscaped(),

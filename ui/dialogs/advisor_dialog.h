@@ -50,6 +50,7 @@ private:
     QFutureWatcher<DecisionResult>* watcher_;
     QTimer* debounce_;
     DecisionResult result_;
+    CardReferences card_references_; // result_'s layouts marked once: a slider move evaluates nothing
     bool have_result_ = false;
     bool pending_ = false; // a run whose result has not been shown yet
     std::string inputs_; // the model, cluster, GPUs and batch the result is for

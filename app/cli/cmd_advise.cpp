@@ -35,10 +35,10 @@ std::string verdictWord(const Args& a, DecisionVerdict v)
 nlohmann::json localized(const Args& a, const Localized& l) { return l.in(a.lang); }
 
 // The procedure's layout with the switches it sets too (SP, the schedule).
-std::string layoutLine(const Scenario& sc)
+std::string layoutLine(const Args& a, const Scenario& sc)
 {
     return layoutText(sc.parallel) + (sc.parallel.sequence_parallel ? " · SP" : "") + " · "
-        + toString(sc.parallel.schedule);
+        + displayName(sc.parallel.schedule).in(a.lang);
 }
 
 nlohmann::json marksJson(const LayoutMarks& m)
@@ -136,12 +136,12 @@ int adviseCommand(const Args& a)
         text += "  " + s.finding.in(a.lang) + "\n";
         text += "  " + say(a, "why: ", "依据：") + s.why.in(a.lang) + "\n\n";
     }
-    text += say(a, "Result: ", "结果：") + layoutLine(r.scenario) + say(a, ", step ", "，单步 ")
+    text += say(a, "Result: ", "结果：") + layoutLine(a, r.scenario) + say(a, ", step ", "，单步 ")
         + num(r.estimate.time.step_s) + " s" + (r.fits ? "" : say(a, " (does not fit)", "（放不下）")) + "\n";
     if (!r.comparison.en.empty())
         text += say(a, "Search: ", "搜索：") + r.comparison.in(a.lang) + "\n";
     if (r.search_best)
-        text += say(a, "Search's best: ", "搜索最优：") + layoutLine(*r.search_best) + "\n";
+        text += say(a, "Search's best: ", "搜索最优：") + layoutLine(a, *r.search_best) + "\n";
     return emit(a, text + "\n" + cardText(a, reportCard(*scenario, evaluate(*scenario), r)));
 }
 

@@ -3,6 +3,8 @@
 
 #include "cli.h"
 
+#include "util/byte_size.h"
+
 #include "comm/bandwidth_ladder.h"
 #include "comm/collective_cost.h"
 #include "comm/collective_steps.h"
@@ -23,41 +25,6 @@ namespace parascope::cli {
 using namespace parascope;
 
 namespace {
-
-// "1GiB", "256MB", "8M" (nccl-tests' -b/-e: K, M, G are powers of 1024), "4096", "1e9".
-std::optional<double> parseBytes(const std::string& text)
-{
-    char* end = nullptr;
-    const double v = std::strtod(text.c_str(), &end);
-    if (!end || end == text.c_str() || !std::isfinite(v) || v <= 0)
-        return std::nullopt;
-    std::string unit;
-    for (const char* c = end; *c; ++c)
-        if (*c != ' ')
-            unit += char(std::tolower(static_cast<unsigned char>(*c)));
-    static const std::map<std::string, double> units
-        = {{"", 1},         {"b", 1},           {"k", 1024.0},         {"m", 1048576.0},         {"g", 1073741824.0},
-           {"kib", 1024.0}, {"mib", 1048576.0}, {"gib", 1073741824.0}, {"tib", 1099511627776.0}, {"kb", 1e3},
-           {"mb", 1e6},     {"gb", 1e9},        {"tb", 1e12}};
-    const auto it = units.find(unit);
-    if (it == units.end())
-        return std::nullopt;
-    return v * it->second;
-}
-
-std::string bytesText(double b)
-{
-    char s[48];
-    if (b >= 1073741824.0)
-        std::snprintf(s, sizeof s, "%.3g GiB", b / 1073741824.0);
-    else if (b >= 1048576.0)
-        std::snprintf(s, sizeof s, "%.3g MiB", b / 1048576.0);
-    else if (b >= 1024.0)
-        std::snprintf(s, sizeof s, "%.3g KiB", b / 1024.0);
-    else
-        std::snprintf(s, sizeof s, "%.0f B", b);
-    return s;
-}
 
 std::string timeText(double s)
 {
@@ -154,18 +121,20 @@ nlohmann::json ladderJson(const BandwidthLadder& l)
 std::string planText(const Args& a, const CollectivePlan& p, const ClusterSpec& cluster)
 {
     const std::string algo = say(a, toString(p.algorithm), displayName(p.algorithm).zh);
-    std::string out = say(a,
-                          algo + " " + toString(p.op) + " of " + bytesText(p.bytes) + " over " + std::to_string(p.ranks)
-                              + " GPUs on " + std::to_string(p.nodes) + (p.nodes == 1 ? " node" : " nodes") + " ("
-                              + cluster.name + ")",
-                          algo + " " + toString(p.op) + "：" + bytesText(p.bytes) + "，" + std::to_string(p.ranks)
-                              + " 块 GPU，" + std::to_string(p.nodes) + " 个节点（" + cluster.name + "）")
+    std::string out
+        = say(a,
+              algo + " " + displayName(p.op).en + " of " + byteSizeText(p.bytes) + " over " + std::to_string(p.ranks)
+                  + " GPUs on " + std::to_string(p.nodes) + (p.nodes == 1 ? " node" : " nodes") + " (" + cluster.name
+                  + ")",
+              algo + " " + displayName(p.op).zh + "：" + byteSizeText(p.bytes) + "，" + std::to_string(p.ranks)
+                  + " 块 GPU，" + std::to_string(p.nodes) + " 个节点（" + cluster.name + "）")
         + "\n\n";
     const Term& sent = p.terms[0];
-    out += say(a, "sent per GPU: ", "每块 GPU 发送：") + bytesText(p.bytes_sent_per_gpu) + "  = " + sent.formula + "\n";
+    out += say(a, "sent per GPU: ", "每块 GPU 发送：") + byteSizeText(p.bytes_sent_per_gpu) + "  = " + sent.formula
+        + "\n";
     if (p.parameter_server_bytes > 0)
         out += say(a, "a parameter server would move 2·S·(n−1) = ", "参数服务器则要经过中心节点搬运 2·S·(n−1) = ")
-            + bytesText(p.parameter_server_bytes)
+            + byteSizeText(p.parameter_server_bytes)
             + say(a, " through its one server: the ring's per-GPU volume does not grow with n",
                   "：环形算法每块 GPU 的通信量不随 n 增长")
             + "\n";
@@ -258,7 +227,7 @@ int collectiveCommand(const Args& a)
         return badUsage(a, "--format needs json or text", "--format 只能是 json 或 text");
     if (!a.nccl.op || a.bytes.empty() || a.nccl.ranks == 0)
         return badUsage(a, "collective needs --op, --bytes and --ranks", "collective 需要 --op、--bytes 和 --ranks");
-    const std::optional<double> bytes = parseBytes(a.bytes);
+    const std::optional<double> bytes = parseByteSize(a.bytes);
     if (!bytes)
         return badUsage(a, "--bytes needs a size: 4096, 64KiB, 256MB, 1GiB, 8M (nccl-tests' powers of 1024)",
                         "--bytes 需要一个大小：4096、64KiB、256MB、1GiB、8M（与 nccl-tests 相同，按 1024 进位）");

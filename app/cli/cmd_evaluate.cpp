@@ -168,7 +168,7 @@ void writeSweepTable(std::ostream& o, const Args& a, const parascope::SweepResul
         const char* en;
         const char* zh;
         std::size_t width;
-    } columns[] = {{"value", "取值", 10},         {"valid", "有效", 7},    {"peak GiB", "峰值 GiB", 11},
+    } columns[] = {{"value", "取值", 10},         {"valid", "有效", 9},    {"peak GiB", "峰值 GiB", 11},
                    {"capacity", "容量 GiB", 10},  {"step s", "单步 s", 9}, {"bubble", "气泡", 9},
                    {"exposed s", "未重叠 s", 10}, {"MFU", "MFU", 7},       {"tokens/s", "tokens/s", 13},
                    {"goodput", "有效时间", 10}};
@@ -177,7 +177,18 @@ void writeSweepTable(std::ostream& o, const Args& a, const parascope::SweepResul
     o << "  " << say(a, "diagnostics", "诊断") << "\n";
     for (const auto& p : r.points) {
         std::snprintf(line, sizeof line, "%10lld", p.value);
-        o << line << padColumns(p.valid ? say(a, "yes", "是") : say(a, "no", "否"), 7);
+        // A valid layout that does not fit is "out of memory", not "invalid".
+        const bool oom = std::any_of(p.diagnostics.begin(), p.diagnostics.end(),
+                                     [](const parascope::Diagnostic& d) { return d.code == "out_of_memory"; });
+        const bool only_oom = !p.valid && oom
+            && std::none_of(p.diagnostics.begin(), p.diagnostics.end(), [](const parascope::Diagnostic& d) {
+                   return d.severity == parascope::Severity::Error && d.code != "out_of_memory";
+               });
+        o << line
+          << padColumns(p.valid        ? say(a, "yes", "是")
+                            : only_oom ? say(a, "OOM", "显存溢出")
+                                       : say(a, "no", "否"),
+                        9);
         std::snprintf(line, sizeof line, "%11.2f%10.1f%9.3f%9s%10.3f%7s%13.0f%10s  %s\n", p.peak_bytes / kGiB,
                       p.capacity_bytes / kGiB, p.step_s, parascope::formatPercent(p.bubble_fraction).c_str(),
                       p.exposed_comm_s, parascope::formatPercent(p.mfu).c_str(), p.tokens_per_s,

@@ -59,7 +59,7 @@ void sequenceParallelWithoutTp(const RuleInput& in, std::vector<Diagnostic>& out
 {
     if (!in.sc.parallel.sequence_parallel || in.sc.parallel.tp != 1)
         return;
-    out.push_back(make(Severity::Warning, "sp_requires_tp", "parallel.sequence_parallel",
+    out.push_back(make(Severity::Info, "sp_requires_tp", "parallel.sequence_parallel",
                        "Sequence parallelism splits activations over the TP group; with TP = 1 it does nothing.",
                        "序列并行在 TP 组内切分激活；TP = 1 时它不起作用。",
                        "Raise TP, or turn sequence parallelism off.", "增大 TP，或关闭序列并行。"));

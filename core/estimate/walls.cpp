@@ -73,32 +73,50 @@ Wall communicationWall(const Estimate& est, Explain explain)
     return w;
 }
 
-Wall efficiencyWall(const Estimate& est, EfficiencyLosses& losses, Explain explain)
+EfficiencyLosses efficiencyLosses(const Estimate& est)
 {
     const TimeReport& t = est.time;
-    const double step = t.step_s > 0 ? t.step_s : 1;
-    losses.bubble = t.bubble_s / step;
-    losses.exposed_communication = t.exposed_comm_s / step;
-    // Recompute: the compute the backward runs of the forward once more (time/op_costs.cpp).
-    losses.recompute = t.compute_kinds.recompute_s / step;
-    losses.load_imbalance = t.load_imbalance;
-    Wall w
-        = judged(std::min(1.0, losses.bubble + losses.exposed_communication + losses.recompute + losses.load_imbalance),
-                 kEfficiencyWall);
+    EfficiencyLosses l;
+    if (t.step_s <= 0)
+        return l;
+    const double step = t.step_s;
+    l.bubble = t.bubble_s / step;
+    l.uneven_stages = t.uneven_s / step;
+    l.exposed_communication = t.exposed_comm_s / step;
+    l.optimizer = t.optimizer_s / step;
+    // Recompute: the forward the backward runs once more (time/op_costs.cpp), on the mean rank.
+    const double mean_share = t.compute_s > 0 ? t.mean_compute_s / t.compute_s : 1;
+    l.recompute = t.compute_kinds.recompute_s * mean_share / step;
+    l.below_peak = (t.mean_compute_s - t.compute_kinds.recompute_s * mean_share) / step - est.throughput.mfu;
+    return l;
+}
+
+Wall efficiencyWall(const Estimate& est, EfficiencyLosses& losses, Explain explain)
+{
+    losses = efficiencyLosses(est);
+    const EfficiencyLosses& l = losses;
+    Wall w = judged(l.parallel(), kEfficiencyWall);
     if (explain == Explain::NumbersOnly)
         return w;
-    w.explanation = {"the step loses " + pct(w.value) + ": bubble " + pct(losses.bubble) + ", exposed communication "
-                         + pct(losses.exposed_communication) + ", recompute " + pct(losses.recompute)
-                         + ", uneven stages " + pct(losses.load_imbalance),
-                     "单步损失 " + pct(w.value) + "：气泡 " + pct(losses.bubble) + "，未重叠通信 "
-                         + pct(losses.exposed_communication) + "，重计算 " + pct(losses.recompute) + "，阶段负载不均 "
-                         + pct(losses.load_imbalance)};
-    w.terms.push_back(
-        {"walls.efficiency", w.value, "fraction",
-         "bubble/step + exposed/step + recompute/step + (1 − mean/max rank compute)",
-         num(losses.bubble) + " + " + num(losses.exposed_communication) + " + " + num(losses.recompute) + " + "
-             + num(losses.load_imbalance),
-         "the critical rank's idle time, exposed communication and recomputed forward work; uneven pipeline stages"});
+    const double mfu = est.throughput.mfu;
+    w.explanation
+        = {"the step loses " + pct(w.value) + " to parallelism: bubble " + pct(l.bubble) + ", uneven stages "
+               + pct(l.uneven_stages) + ", exposed communication " + pct(l.exposed_communication) + ", recompute "
+               + pct(l.recompute) + ", optimizer " + pct(l.optimizer) + "; kernels below peak " + pct(l.below_peak)
+               + "; together 1 − MFU = " + pct(l.lost()) + " (MFU " + pct(mfu) + ")",
+           "并行带来的单步损失 " + pct(w.value) + "：气泡 " + pct(l.bubble) + "，阶段负载不均 " + pct(l.uneven_stages)
+               + "，未重叠通信 " + pct(l.exposed_communication) + "，重计算 " + pct(l.recompute) + "，优化器 "
+               + pct(l.optimizer) + "；算子未达峰值 " + pct(l.below_peak) + "；合计 1 − MFU = " + pct(l.lost())
+               + "（MFU " + pct(mfu) + "）"};
+    w.terms.push_back({"walls.efficiency", w.value, "fraction",
+                       "(bubble + uneven stages + exposed communication + recompute + optimizer) / step",
+                       num(l.bubble) + " + " + num(l.uneven_stages) + " + " + num(l.exposed_communication) + " + "
+                           + num(l.recompute) + " + " + num(l.optimizer),
+                       "disjoint parts of the step, on average over the pipeline ranks (time.step)"});
+    w.terms.push_back({"walls.efficiency.below_peak", l.below_peak, "fraction", "1 − MFU − parallel losses",
+                       "1 − " + num(mfu) + " − " + num(w.value),
+                       "the useful compute's time beyond model FLOPs at peak: kernel efficiency, operations MFU "
+                       "does not count, the GPU waiting for the host"});
     return w;
 }
 

@@ -42,9 +42,17 @@ struct Wall {
     std::vector<Term> terms;
 };
 
-// The efficiency wall's parts, each a fraction of the step.
+// The efficiency wall's parts: disjoint fractions of the step, on average over the GPUs
+// (time/step_time.h splits the step). The five parallel losses are the wall's value; with the
+// kernels below peak they add up to what MFU says is lost:
+//   bubble + uneven_stages + exposed_communication + recompute + optimizer + below_peak = 1 − MFU.
+// below_peak is the useful compute's time beyond model FLOPs at peak (kernel efficiency, the
+// operations MFU does not count, the GPU waiting for the host).
 struct EfficiencyLosses {
-    double bubble = 0, exposed_communication = 0, recompute = 0, load_imbalance = 0;
+    double bubble = 0, uneven_stages = 0, exposed_communication = 0, recompute = 0, optimizer = 0;
+    double below_peak = 0;
+    double parallel() const { return bubble + uneven_stages + exposed_communication + recompute + optimizer; }
+    double lost() const { return parallel() + below_peak; } // = 1 − MFU
 };
 
 struct StabilityReport {

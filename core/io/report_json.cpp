@@ -89,10 +89,14 @@ nlohmann::json wallsToJson(const Estimate& est, const std::string& lang, bool ex
                             {"communication", wall(w.communication)},
                             {"efficiency", wall(w.efficiency)},
                             {"stability", wall(w.stability)}};
+    // Disjoint fractions of the step; with below_peak they add up to 1 − MFU (walls.h).
     walls["efficiency"]["losses"] = {{"bubble", w.losses.bubble},
+                                     {"uneven_stages", w.losses.uneven_stages},
                                      {"exposed_communication", w.losses.exposed_communication},
                                      {"recompute", w.losses.recompute},
-                                     {"load_imbalance", w.losses.load_imbalance}};
+                                     {"optimizer", w.losses.optimizer},
+                                     {"below_peak", w.losses.below_peak},
+                                     {"lost", w.losses.lost()}};
     for (const auto& [key, value] : {std::pair{"interruptions_per_day", sr.interruptions_per_day},
                                      {"mtbf_s", sr.mtbf_s},
                                      {"checkpoint_bytes", sr.checkpoint_bytes},
@@ -168,7 +172,10 @@ nlohmann::json reportToJson(const Scenario& sc, const Estimate& est, const std::
     const TimeReport& t = est.time;
     j["time"] = {{"step_s", t.step_s},
                  {"compute_s", t.compute_s},
+                 {"mean_compute_s", t.mean_compute_s},
+                 {"uneven_s", t.uneven_s},
                  {"bubble_s", t.bubble_s},
+                 {"idle_s", t.idle_s},
                  {"bubble_fraction", t.bubble_fraction},
                  {"exposed_comm_s", t.exposed_comm_s},
                  {"optimizer_s", t.optimizer_s},
@@ -264,7 +271,9 @@ void headerText(std::ostringstream& o, const Scenario& sc, const Estimate& est, 
     [[maybe_unused]] const auto L = [zh](const Localized& l) { return zh ? l.zh : l.en; };
     const ParallelConfig& p = sc.parallel;
     const TrainingConfig& t = sc.training;
-    o << "ParaScope — " << (sc.name.empty() ? sc.model.name : sc.name) << "\n";
+    // The scenario's own name is the file's (English) label; the Chinese report names the model
+    // and, like the GUI's title, nothing that a --set may have left behind.
+    o << "ParaScope — " << (zh || sc.name.empty() ? sc.model.name : sc.name) << "\n";
     if (zh) {
         o << "模型：" << sc.model.name << "，" << fmt("%.1f", double(est.params.total) / 1e8) << " 亿参数";
         if (est.params.active != est.params.total)
@@ -344,7 +353,7 @@ void communicationText(std::ostringstream& o, const Estimate& est, bool zh)
     o << padColumns(T("group", "组"), zh ? 9 : 6, false) << padColumns(T("collective", "集合通信"), 16, false)
       << padColumns(T("purpose", "用途"), 12, false) << padColumns(T("link", "链路"), 8, false)
       << padColumns(T("algorithm", "算法"), zh ? 10 : 13, false) << padColumns(T("n", "规模"), 6)
-      << padColumns(T("calls", "次数"), 9) << padColumns(T("GB sent", "发送 GB"), 10)
+      << padColumns(T("calls", "次数"), 9) << padColumns(T("GiB sent", "发送 GiB"), 10)
       << padColumns(T("busbw GB/s", "总线带宽 GB/s"), 14) << padColumns(T("link time", "链路时间"), 12)
       << padColumns(T("exposed", "未重叠"), 12) << "\n";
     for (const CommEntry& c : est.communication) {
@@ -354,7 +363,7 @@ void communicationText(std::ostringstream& o, const Estimate& est, bool zh)
           << padColumns(zh ? displayName(c.link).zh : toString(c.link), 8, false)
           << padColumns(zh ? displayName(c.algorithm).zh : toString(c.algorithm), zh ? 10 : 13, false)
           << padColumns(std::to_string(c.group_size), 6) << padColumns(fmt("%.0f", c.calls_per_step), 9)
-          << padColumns(fmt("%.2f", c.bytes_per_gpu_per_step / 1e9), 10)
+          << padColumns(fmt("%.2f", c.bytes_per_gpu_per_step / double(1ull << 30)), 10) // GiB, as the GUI and lessons
           << padColumns(fmt("%.1f", c.busbw_bytes_per_s / 1e9), 14) << padColumns(seconds(c.time_s), 12)
           << padColumns(seconds(c.exposed_s), 12) << "\n";
     }
@@ -382,17 +391,18 @@ void timeText(std::ostringstream& o, const Estimate& est, bool zh)
     const bool simulated = tr.method.rfind("simulated", 0) == 0;
     o << (simulated ? T("Step (simulated): ", "单步耗时（事件模拟）：")
                     : T("Step (closed form): ", "单步耗时（解析估计）："))
-      << seconds(tr.step_s) << " = " << T("compute ", "计算 ") << seconds(tr.compute_s) << " + "
-      << T("bubble ", "气泡 ") << seconds(tr.bubble_s) << " + " << T("exposed comm ", "未重叠通信 ")
-      << seconds(tr.exposed_comm_s) << " + " << T("optimizer ", "优化器 ") << seconds(tr.optimizer_s) << "\n";
+      << seconds(tr.step_s) << " = " << T("compute (mean rank) ", "计算（各 rank 平均）") << seconds(tr.mean_compute_s)
+      << " + " << T("uneven stages ", "阶段负载不均 ") << seconds(tr.uneven_s) << " + " << T("bubble ", "气泡 ")
+      << seconds(tr.bubble_s) << " + " << T("exposed comm ", "未重叠通信 ") << seconds(tr.exposed_comm_s) << " + "
+      << T("optimizer ", "优化器 ") << seconds(tr.optimizer_s) << "\n";
     if (!tr.note.empty())
         o << (zh ? "  （" + noteZh(tr) + "）" : "  (" + tr.note + ")") << "\n";
     if (zh)
-        o << "气泡占比（空闲时间/单步耗时）：" << formatPercent(tr.bubble_fraction) << "   吞吐："
+        o << "气泡占比（最重阶段的空闲时间/单步耗时）：" << formatPercent(tr.bubble_fraction) << "   吞吐："
           << fmt("%.0f", th.tokens_per_s) << " tokens/s   MFU " << formatPercent(th.mfu) << "   HFU "
           << formatPercent(th.hfu) << "\n";
     else
-        o << "Bubble (idle / step): " << formatPercent(tr.bubble_fraction)
+        o << "Bubble (the heaviest stage's idle / step): " << formatPercent(tr.bubble_fraction)
           << "   Tokens/s: " << fmt("%.0f", th.tokens_per_s) << "   MFU " << formatPercent(th.mfu) << "   HFU "
           << formatPercent(th.hfu) << "\n";
     o << T("FLOPs: ", "FLOPs 口径：")

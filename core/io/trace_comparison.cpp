@@ -101,7 +101,7 @@ TraceComparison compareWithTrace(const Scenario& sc, const Estimate& est, const 
     add("optimizer", t.optimizer_s, optimizer * share, true);
     add("exposed_communication", t.exposed_comm_s, m.exposed_comm_s, true);
     add("copies", 0, m.exposed_memcpy_s, true);
-    add("idle", t.bubble_s + t.compute_kinds.host_wait_s, m.idle_s, true);
+    add("idle", t.idle_s + t.compute_kinds.host_wait_s, m.idle_s, true);
 
     double plan_total = 0;
     std::map<std::string, double> plan;

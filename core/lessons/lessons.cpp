@@ -7,6 +7,7 @@
 
 #include <algorithm>
 #include <cmath>
+#include <cstdlib>
 #include <limits>
 #include <sstream>
 
@@ -310,6 +311,10 @@ std::vector<Lesson> readLessons(std::vector<InputError>& errors)
     for (const PresetInfo& p : listPresets("lessons"))
         if (auto l = readLesson(p.id, p.json, errors))
             out.push_back(std::move(*l));
+    // In the course's order: by the number that starts the id ("10-…" after "9-…", not after "1-…").
+    const auto number = [](const std::string& id) { return std::strtol(id.c_str(), nullptr, 10); };
+    std::stable_sort(out.begin(), out.end(),
+                     [&](const Lesson& a, const Lesson& b) { return number(a.id) < number(b.id); });
     return out;
 }
 
@@ -329,6 +334,19 @@ const Lesson* findLesson(const std::string& id)
             return &l;
     return nullptr;
 }
+
+namespace {
+
+// Full recompute's working set: the term the memory model writes (memory/stage_memory.cpp).
+double workingSet(const StageMemory& st)
+{
+    for (const Term& t : st.terms)
+        if (t.name == "activations.recompute_working_set")
+            return t.value;
+    return 0;
+}
+
+} // namespace
 
 double measure(const NumericClaim& c, const Lesson& lesson, std::size_t step, const std::vector<Estimate>& estimates)
 {
@@ -370,6 +388,8 @@ double measure(const NumericClaim& c, const Lesson& lesson, std::size_t step, co
         case MemoryPart::Optimizer: return st->optimizer / kGiB;
         case MemoryPart::States: return (st->weights + st->gradients + st->optimizer) / kGiB;
         case MemoryPart::Activations: return st->activations / kGiB;
+        case MemoryPart::Saved: return (st->activations - workingSet(*st)) / kGiB;
+        case MemoryPart::WorkingSet: return workingSet(*st) / kGiB;
         case MemoryPart::Other: return st->other / kGiB;
         case MemoryPart::Total: return st->total() / kGiB;
         }
@@ -390,6 +410,7 @@ double measure(const NumericClaim& c, const Lesson& lesson, std::size_t step, co
     case Quantity::Goodput: return e.walls.stability_report.goodput;
     case Quantity::CheckpointWriteS: return e.walls.stability_report.checkpoint_write_s;
     case Quantity::Mfu: return e.throughput.mfu;
+    case Quantity::UnevenStages: return e.walls.losses.uneven_stages;
     case Quantity::DpGibSent: {
         double bytes = 0;
         for (const CommEntry& entry : e.communication)

@@ -26,7 +26,8 @@
 //   "over_capacity_mib"        peak memory − GPU memory, MiB (negative: room left)
 //   "capacity_gib"             memory of one GPU, GiB
 //   "step_s"                   step time, s
-//   "bubble_simulated"         idle fraction of the step (TimeReport::bubble_fraction), 0 … 1
+//   "bubble_simulated"         the bubble, the heaviest pipeline stage's idle fraction of the step
+//                              (TimeReport::bubble_fraction), 0 … 1
 //   "bubble_formula"           the schedule's closed form (schedule/pipeline_closed_form.h), e.g.
 //                              1F1B (p − 1)/(m + p − 1); 0 without a pipeline
 //   "exposed_comm"             communication not hidden by compute / step time, 0 … 1
@@ -38,9 +39,12 @@
 //   "mfu"                      model FLOPs utilisation, as the status bar shows it, 0 … 1
 //   "dp_gib_sent"              GiB each GPU sends per step in its data-parallel gradient and
 //                              parameter collectives (dp and expert-dp groups), GiB
+//   "uneven_stages"            the efficiency wall's uneven-stages part: what the lighter pipeline
+//                              ranks wait for the heaviest, a fraction of the step, 0 … 1
 //   per stage (an array of ranges, each with "stage": a pipeline stage; absent = the peak stage):
 //   "memory_gib"               [{"stage": 0, "part": P, "min", "max"}], P one of weights,
-//                              gradients, optimizer, states (the three above), activations, other,
+//                              gradients, optimizer, states (the three above), activations (= saved +
+//                              working_set: full recompute's one rebuilt layer), other,
 //                              total
 //   "inflight"                 [{"stage": 0, "min", "max"}] microbatches whose activations the
 //                              stage holds at its peak
@@ -103,7 +107,8 @@ enum class Quantity {
     Goodput,
     CheckpointWriteS,
     Mfu,
-    DpGibSent
+    DpGibSent,
+    UnevenStages
 };
 
 // The one table of numeric claims: JSON key, unit, and what qualifies it.
@@ -135,14 +140,22 @@ inline constexpr QuantityInfo kQuantities[] = {
     {Quantity::CheckpointWriteS, "checkpoint_write_s", ClaimUnit::Seconds, QuantityInfo::Plain},
     {Quantity::Mfu, "mfu", ClaimUnit::Fraction, QuantityInfo::Plain},
     {Quantity::DpGibSent, "dp_gib_sent", ClaimUnit::GiB, QuantityInfo::Plain},
+    {Quantity::UnevenStages, "uneven_stages", ClaimUnit::Fraction, QuantityInfo::Plain},
 };
 const QuantityInfo& quantityInfo(Quantity q);
 
-enum class MemoryPart { Weights, Gradients, Optimizer, States, Activations, Other, Total };
-inline constexpr EnumName<MemoryPart> kMemoryPartNames[]
-    = {{MemoryPart::Weights, "weights"}, {MemoryPart::Gradients, "gradients"},     {MemoryPart::Optimizer, "optimizer"},
-       {MemoryPart::States, "states"},   {MemoryPart::Activations, "activations"}, {MemoryPart::Other, "other"},
-       {MemoryPart::Total, "total"}};
+// A stage's memory part. The activations split into what is saved for the backward ("saved")
+// and, with full recompute, the one layer rebuilt during its backward ("working_set").
+enum class MemoryPart { Weights, Gradients, Optimizer, States, Activations, Saved, WorkingSet, Other, Total };
+inline constexpr EnumName<MemoryPart> kMemoryPartNames[] = {{MemoryPart::Weights, "weights"},
+                                                            {MemoryPart::Gradients, "gradients"},
+                                                            {MemoryPart::Optimizer, "optimizer"},
+                                                            {MemoryPart::States, "states"},
+                                                            {MemoryPart::Activations, "activations"},
+                                                            {MemoryPart::Saved, "saved"},
+                                                            {MemoryPart::WorkingSet, "working_set"},
+                                                            {MemoryPart::Other, "other"},
+                                                            {MemoryPart::Total, "total"}};
 constexpr std::span<const EnumName<MemoryPart>> enumNames(MemoryPart) { return kMemoryPartNames; }
 inline const char* toString(MemoryPart v) { return nameOf(v); }
 

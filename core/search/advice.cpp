@@ -112,9 +112,12 @@ bool accepts(Goal goal, const std::string& code, const Outcome& base, const Outc
     for (const std::string& e : alt.errors)
         if (!base.errors.count(e))
             return false;
+    // A layout that cannot run is worse than any warning: fixing its error may bring warnings the
+    // error hid (their figures were of a step that could not run).
+    const bool fixes_error = base.errors.count(code) > 0 && code != "out_of_memory";
     const bool tolerant = goal == Goal::Fit || base.errors.count(code) > 0;
     for (const std::string& w : alt.warnings)
-        if (!base.warnings.count(w) && !(tolerant && (w == "large_bubble" || w == "exposed_comm_high")))
+        if (!fixes_error && !base.warnings.count(w) && !(tolerant && (w == "large_bubble" || w == "exposed_comm_high")))
             return false;
     if (base.fits && !alt.fits)
         return false;
@@ -131,7 +134,8 @@ bool accepts(Goal goal, const std::string& code, const Outcome& base, const Outc
     return false;
 }
 
-Advice make(const std::string& code, Goal goal, const Candidate& c, const Outcome& base, const Outcome& alt)
+Advice make(const std::string& code, Goal goal, const Candidate& c, const Outcome& base, const Outcome& alt,
+            long long base_batch)
 {
     Advice a;
     a.code = code;
@@ -148,10 +152,20 @@ Advice make(const std::string& code, Goal goal, const Candidate& c, const Outcom
     std::vector<Localized> parts;
     // Relative to a step that ran; an invalid configuration's step is no reference.
     const bool relative = base.errors.empty() || (base.errors.size() == 1 && base.errors.count("out_of_memory"));
-    // A larger batch lengthens the step while it raises the throughput: lead with what improved.
-    if (changed(c, "training.global_batch") && relative)
+    // Lead with what the change does to the training's speed: the step time, or, when the global
+    // batch moves (a longer step for more tokens), tokens/s first and the training choice named.
+    const bool batch = changed(c, "training.global_batch");
+    if (batch && relative)
         parts.push_back(
             {"tokens/s " + change(base.tokens, alt.tokens), "吞吐 tokens/s " + change(base.tokens, alt.tokens)});
+    const std::string step_change = relative ? change(base.step, alt.step) : "";
+    parts.push_back({"step " + formatSeconds(alt.step) + (step_change.empty() ? "" : " (" + step_change + ")"),
+                     "单步耗时 " + formatSeconds(alt.step) + (step_change.empty() ? "" : "（" + step_change + "）")});
+    if (batch && goal != Goal::Fit)
+        parts.push_back(
+            {"changes the training, not the layout: global batch " + n(base_batch) + " → "
+                 + n(c.sc.training.global_batch),
+             "改变的是训练设置而非并行布局：全局批大小 " + n(base_batch) + " → " + n(c.sc.training.global_batch)});
     const Localized peak{"peak " + formatBytes(alt.peak) + " of " + formatBytes(alt.capacity),
                          "峰值显存 " + formatBytes(alt.peak) + " / " + formatBytes(alt.capacity)};
     if (goal == Goal::Bubble)
@@ -162,13 +176,7 @@ Advice make(const std::string& code, Goal goal, const Candidate& c, const Outcom
                              + formatPercent(base.exposedShare()) + ")",
                          "未重叠通信占单步耗时 " + formatPercent(alt.exposedShare()) + "（当前 "
                              + formatPercent(base.exposedShare()) + "）"});
-    if (goal == Goal::Fit)
-        parts.push_back(peak);
-    const std::string step_change = relative ? change(base.step, alt.step) : "";
-    parts.push_back({"step " + formatSeconds(alt.step) + (step_change.empty() ? "" : " (" + step_change + ")"),
-                     "单步耗时 " + formatSeconds(alt.step) + (step_change.empty() ? "" : "（" + step_change + "）")});
-    if (goal != Goal::Fit)
-        parts.push_back(peak);
+    parts.push_back(peak);
     a.message = a.what;
     for (std::size_t i = 0; i < parts.size(); ++i) {
         a.message.en += (i ? ", " : ": ") + parts[i].en;
@@ -187,6 +195,11 @@ struct Found {
 void rank(Goal goal, std::vector<Found>& found)
 {
     std::stable_sort(found.begin(), found.end(), [&](const Found& a, const Found& b) {
+        // The global batch is a training choice: layouts that keep it come first.
+        const bool ba = changed(a.candidate, "training.global_batch"),
+                   bb = changed(b.candidate, "training.global_batch");
+        if ((goal == Goal::Bubble || goal == Goal::Exposed) && ba != bb)
+            return bb;
         if (goal == Goal::Bubble || goal == Goal::Exposed)
             return a.outcome.tokens > b.outcome.tokens;
         const int ka = knobCount(a.candidate), kb = knobCount(b.candidate);
@@ -258,7 +271,12 @@ std::vector<Found> fitMemory(const Scenario& base, const Estimate& est, const Ou
 std::vector<const Diagnostic*> orderedProblems(const Estimate& est)
 {
     std::vector<const Diagnostic*> problems;
-    for (int pass = 0; pass < 3; ++pass)
+    // A layout that cannot run: only its errors are answered; the warnings' figures (bubble,
+    // exposed time) describe a step that cannot run.
+    const bool invalid = std::any_of(est.diagnostics.begin(), est.diagnostics.end(), [](const Diagnostic& d) {
+        return d.severity == Severity::Error && d.code != "out_of_memory";
+    });
+    for (int pass = 0; pass < (invalid ? 1 : 3); ++pass)
         for (const Diagnostic& d : est.diagnostics) {
             const bool oom = d.code == "out_of_memory";
             const int rank = oom ? 1 : d.severity == Severity::Error ? 0 : d.severity == Severity::Warning ? 2 : 3;
@@ -362,8 +380,18 @@ AdviceList advise(const Scenario& sc, const Estimate& est, const AdviceOptions& 
                                                      : acceptedMoves(goal, code, sc, est, base, m, ev);
         ev.limit(budget);
         rank(goal, found);
-        for (const Found* f : chooseVaried(found, options.per_problem))
-            out.items.push_back(make(code, goal, f->candidate, base, f->outcome));
+        const std::vector<const Found*> chosen = chooseVaried(found, options.per_problem);
+        // Every fix raises the global batch: say that no layout on these GPUs helps.
+        const bool only_batch = goal != Goal::Fit && !chosen.empty()
+            && std::all_of(chosen.begin(), chosen.end(),
+                           [](const Found* f) { return changed(f->candidate, "training.global_batch"); });
+        for (const Found* f : chosen) {
+            out.items.push_back(make(code, goal, f->candidate, base, f->outcome, sc.training.global_batch));
+            if (only_batch) {
+                out.items.back().message.en += "; only a bigger global batch helps: no other layout on these GPUs does";
+                out.items.back().message.zh += "；只有增大全局批大小才有帮助：这些 GPU 上没有别的并行布局能改善";
+            }
+        }
         if (ev.stopped())
             break;
     }

@@ -220,11 +220,15 @@ std::vector<Scenario> bubbleMoves(const Scenario& base, long long m)
     } else if (p.schedule == ScheduleKind::Interleaved) {
         interleaved(2 * p.vpp);
     }
-    if (p.pp % 2 == 0) {
-        s = base;
-        if (setPp(s, p.pp / 2, m))
-            out.push_back(s);
-    }
+    // Fewer stages, DP taking the GPUs, down to no pipeline at all: every such layout that keeps
+    // the global batch (PP 16 → 8, 4, 2, 1 on 16 GPUs), so the fastest is offered, not only the next.
+    for (int to = p.pp / 2; to >= 1; to /= 2)
+        if (p.pp % to == 0) {
+            s = base;
+            const long long batch = s.training.global_batch;
+            if (setPp(s, to, m) && s.training.global_batch == batch)
+                out.push_back(s);
+        }
     if (p.dp % 2 == 0 && 2LL * p.tp <= base.cluster.gpus_per_node && tpSplitsHeads(base, 2LL * p.tp)) {
         s = base;
         if (setTp(s, 2LL * p.tp, m))

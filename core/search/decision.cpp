@@ -328,22 +328,21 @@ Localized Procedure::compareWithSearch(DecisionResult& out) const
                     + "): the rule of thumb is right here.",
                 "策略搜索没有找到更快的布局（最好 " + formatSeconds(best.step_s) + "）：这里经验法则是对的。"};
     std::string en, zh;
-    const auto differs = [&](const std::string& what, long long a, long long b, const std::string& unit_en = "",
-                             const std::string& unit_zh = "") {
+    const auto differs = [&](const Localized& what, long long a, long long b) {
         if (a == b)
             return;
-        en += (en.empty() ? "" : ", ") + what + " " + std::to_string(a) + unit_en + " → " + std::to_string(b) + unit_en;
-        zh += (zh.empty() ? "" : "，") + what + " " + std::to_string(a) + unit_zh + " → " + std::to_string(b) + unit_zh;
+        en += (en.empty() ? "" : ", ") + what.en + " " + std::to_string(a) + " → " + std::to_string(b);
+        zh += (zh.empty() ? "" : "，") + what.zh + " " + std::to_string(a) + " → " + std::to_string(b);
     };
     const ParallelConfig &a = out.scenario.parallel, &b = best.parallel;
-    differs("TP", a.tp, b.tp);
-    differs("PP", a.pp, b.pp);
-    differs("DP", a.dp, b.dp);
-    differs("CP", a.cp, b.cp);
-    differs("EP", a.ep, b.ep);
-    differs("VPP", a.vpp, b.vpp);
-    differs("ZeRO", a.zero, b.zero);
-    differs("micro batch", out.scenario.training.micro_batch, best.training.micro_batch);
+    differs({"TP", "TP"}, a.tp, b.tp);
+    differs({"PP", "PP"}, a.pp, b.pp);
+    differs({"DP", "DP"}, a.dp, b.dp);
+    differs({"CP", "CP"}, a.cp, b.cp);
+    differs({"EP", "EP"}, a.ep, b.ep);
+    differs({"VPP", "VPP"}, a.vpp, b.vpp);
+    differs({"ZeRO", "ZeRO"}, a.zero, b.zero);
+    differs({"micro batch", "微批大小"}, out.scenario.training.micro_batch, best.training.micro_batch);
     if (out.scenario.training.recompute != best.training.recompute) {
         en += (en.empty() ? "" : ", ") + displayName(out.scenario.training.recompute).en + " → "
             + displayName(best.training.recompute).en;

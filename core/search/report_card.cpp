@@ -98,7 +98,7 @@ LayoutMarks marksOf(const Scenario& sc, const Estimate& est)
     m.fits = est.memory.fits && !est.has("out_of_memory");
     m.memory_headroom = est.memory.capacity_bytes > 0 ? 1 - est.memory.peak_bytes / est.memory.capacity_bytes : 0;
     m.exposed_comm = est.time.step_s > 0 ? est.time.exposed_comm_s / est.time.step_s : 0;
-    m.bubble_imbalance = est.walls.losses.bubble + est.walls.losses.load_imbalance;
+    m.bubble_imbalance = est.walls.losses.bubble + est.walls.losses.uneven_stages;
     m.stability = est.walls.stability.value;
     m.step_s = est.time.step_s;
     m.tokens_per_s = est.throughput.tokens_per_s;

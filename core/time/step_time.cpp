@@ -52,15 +52,27 @@ void finish(StepSimulation& out, const OpCostModel& costs, double step, double c
     t.compute_s = compute;
     t.optimizer_s = costs.optimizer_s;
     t.exposed_comm_s = exposed_ops + exposed_tail + exposed_pp;
-    t.bubble_s = std::max(0.0, step - compute - t.exposed_comm_s - t.optimizer_s);
-    t.bubble_fraction = step > 0 ? t.bubble_s / step : 0;
+    t.idle_s = std::max(0.0, step - compute - t.exposed_comm_s - t.optimizer_s);
     const std::vector<double> per_rank = rankMicrobatchTimes(costs);
     double sum = 0, most = 0;
     for (double v : per_rank) {
         sum += v;
         most = std::max(most, v);
     }
-    t.load_imbalance = most > 0 ? 1 - sum / double(per_rank.size()) / most : 0;
+    const double mean = sum / double(std::max<std::size_t>(1, per_rank.size()));
+    t.load_imbalance = most > 0 ? 1 - mean / most : 0;
+    // The ranks' compute scaled from the critical rank's (per_rank holds their op costs).
+    const double own = t.critical_rank < int(per_rank.size()) ? per_rank[std::size_t(t.critical_rank)] : 0;
+    t.mean_compute_s = own > 0 ? compute * mean / own : compute;
+    const double heaviest = own > 0 ? compute * most / own : compute;
+    t.uneven_s = heaviest - t.mean_compute_s;
+    // The heaviest rank works through the whole step but for its idle: never below 0 unless the
+    // critical rank's exposed communication is longer than the heaviest rank's (then 0; the term says).
+    const double idle = step - heaviest - t.exposed_comm_s - t.optimizer_s;
+    t.bubble_s = std::max(0.0, idle);
+    if (idle < 0) // the parts still add up to the step: the lighter ranks wait that much less
+        t.uneven_s = std::max(0.0, t.uneven_s + idle);
+    t.bubble_fraction = step > 0 ? t.bubble_s / step : 0;
     // The compute by kind, in the proportions of the critical rank's op costs.
     double all = 0, gemm = 0, attention = 0, host = 0, recompute = 0;
     for (int s = 0; s < int(costs.stages.size()); ++s)
@@ -91,13 +103,21 @@ void finish(StepSimulation& out, const OpCostModel& costs, double step, double c
     t.layer_ops = costs.dense_ops;
     t.moe_layer_ops = costs.moe_ops;
     t.terms.push_back(
-        {"time.step", step, "s", "compute + bubble + exposed communication + optimizer",
-         num(compute) + " + " + num(t.bubble_s) + " + " + num(t.exposed_comm_s) + " + " + num(t.optimizer_s),
+        {"time.step", step, "s", "mean compute + uneven stages + bubble + exposed communication + optimizer",
+         num(t.mean_compute_s) + " + " + num(t.uneven_s) + " + " + num(t.bubble_s) + " + " + num(t.exposed_comm_s)
+             + " + " + num(t.optimizer_s),
          t.method == "closed-form" ? "closed form: m·t_microbatch + schedule bubble + tails"
                                    : "event simulation of the schedule (critical rank " + num(t.critical_rank) + ")"});
-    t.terms.push_back({"time.bubble_fraction", t.bubble_fraction, "fraction", "idle time / step time",
-                       num(t.bubble_s) + " / " + num(step),
-                       "idle = step − compute − exposed communication − optimizer"});
+    t.terms.push_back({"time.bubble_fraction", t.bubble_fraction, "fraction",
+                       "(step − heaviest rank's compute − exposed communication − optimizer) / step",
+                       "(" + num(step) + " − " + num(heaviest) + " − " + num(t.exposed_comm_s) + " − "
+                           + num(t.optimizer_s) + ") / " + num(step)
+                           + (idle < 0 ? " (below 0: the critical rank's exposed time is longer; 0)" : ""),
+                       "the schedule's idle as the heaviest pipeline rank sees it, the same for every schedule; "
+                       "the lighter ranks also wait for the heaviest (uneven stages)"});
+    t.terms.push_back({"time.uneven_stages", t.uneven_s, "s", "heaviest rank's compute − mean rank's compute",
+                       num(heaviest) + " − " + num(t.mean_compute_s),
+                       "what a lighter pipeline rank waits, on average, for the heaviest"});
 }
 
 StepSimulation closedForm(const Scenario& sc, const OpCostModel& costs, long long m, const std::string& why,

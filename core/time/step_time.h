@@ -34,6 +34,15 @@ struct TimeReport {
     int critical_rank = 0; // the pipeline rank whose step is the longest
     // Uneven pipeline stages: 1 − mean/max of the ranks' compute per microbatch (0 when even).
     double load_imbalance = 0;
+    // One definition of the bubble for every schedule (not "whichever rank ends last"): the step
+    // is split, on average over the pipeline ranks, into
+    //   step = mean compute + uneven_s + bubble_s + exposed_comm_s + optimizer_s,
+    // where uneven_s = heaviest rank's compute − mean compute (what the lighter ranks wait for the
+    // heaviest), and bubble_s = step − heaviest compute − exposed − optimizer (the schedule's
+    // idle as the heaviest rank sees it; 0 on one stage). compute_s stays the critical rank's,
+    // and idle_s its idle: step = compute_s + idle_s + exposed_comm_s + optimizer_s, the parts a
+    // profiler trace of that rank shows (io/trace_comparison.h).
+    double mean_compute_s = 0, uneven_s = 0, idle_s = 0;
     std::vector<Term> terms;
     // One dense layer's ops and one MoE layer's (empty without experts), for one microbatch on
     // one GPU: what the op costs add up (time/layer_ops.h). Filled when explaining.

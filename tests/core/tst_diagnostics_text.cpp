@@ -116,7 +116,11 @@ void TstDiagnosticsText::bubbleHasOneLabelledPairOfNumbers()
                 QVERIFY2(dot != std::string::npos && pct.size() - dot - 1 == 1, (pct + " % in: " + *text).c_str());
             }
     }
-    QCOMPARE(bubbles, 1);
+    // m = 64 = 4·PP: the bubble, the heaviest stage's idle (one definition for every schedule),
+    // is below the warning's 25 %; the uneven stages (the output layer's) are the efficiency
+    // wall's own part, not the bubble's.
+    QCOMPARE(bubbles, est.time.bubble_fraction > 0.25 || global_batch < 16 ? 1 : 0);
+    QCOMPARE(bubbles, global_batch == 64 ? 0 : 1);
     // m < PP: the cause is its own warning, without a number.
     QCOMPARE(est.has("microbatches_lt_pp"), global_batch < 16);
 }
@@ -145,12 +149,13 @@ void TstDiagnosticsText::suggestionsNameOnlyWhatApplies()
                      d->suggestion.en.c_str());
         }
     }
-    // m = 64 = 4·PP already: no "more microbatches"; 32 layers / (16·2) and 64 % 16 = 0, so VPP = 2 applies.
+    // m = 32 = 2·PP: "more microbatches" (global batch 64 gives 4·PP); 32 layers / (16·2) and
+    // 32 % 16 = 0, so VPP = 2 applies too.
     {
-        const Estimate est = evaluate(lessonFour(64));
+        const Estimate est = evaluate(lessonFour(32));
         const Diagnostic* d = diag(est, "large_bubble");
         QVERIFY(d);
-        QVERIFY2(!contains(d->suggestion.en, "more microbatches") && !contains(d->suggestion.en, "4·PP"),
+        QVERIFY2(contains(d->suggestion.en, "more microbatches") && contains(d->suggestion.en, "64"),
                  d->suggestion.en.c_str());
         QVERIFY2(contains(d->suggestion.en, "interleaved schedule (VPP = 2)"), d->suggestion.en.c_str());
     }

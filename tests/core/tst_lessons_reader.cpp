@@ -100,9 +100,10 @@ private slots:
                     QVERIFY2(!g.correct && g.mistake == int(m), (at + ".mistakes[" + std::to_string(m) + "]").c_str());
                     QVERIFY(g.feedback.en.find(ex.mistakes[m].hint.en) != std::string::npos);
                 }
-                // Far off, and no listed mistake: how far, and which way.
+                // Far off, and no listed mistake: how far, and which way, by ratio band.
                 const ExerciseGrade off = gradeExercise(ex, shown * 1e-3, truth);
-                QVERIFY(!off.correct && off.mistake < 0 && off.feedback.en.rfind("Too low", 0) == 0);
+                QVERIFY2(!off.correct && off.mistake < 0 && off.feedback.en.rfind("Far too low: 1/1000", 0) == 0,
+                         off.feedback.en.c_str());
             }
         }
         QVERIFY(exercises >= 4);
@@ -127,6 +128,39 @@ private slots:
         QVERIFY(gradeExercise(*seventy.steps[0].exercise, 6 * 69e9 * 512 * 4096 / (512 * 312e12 * 0.45),
                               truthOf(seventy, 0))
                     .correct);
+    }
+
+    // The size of a mistake by ratio band, the student's value echoed as typed, and the course's
+    // typical mistakes in any exercise whose unit allows them (lessons/exercises.h).
+    void feedbackJudgesTheSizeOfAMistake()
+    {
+        Exercise ex;
+        ex.tolerance = 0.05;
+        ex.ask.quantity = Quantity::StepS;
+        const auto en = [&](double answer, double truth, const ExerciseContext& c = {}) {
+            return gradeExercise(ex, answer, truth, c).feedback.en;
+        };
+        // 3 s asked: 3.6 s is close (+20 %), 6.9 s a factor (2.3×), 99 s far (33×), 0.003 s 1/1000.
+        QVERIFY(en(3.6, 3).rfind("Close, but too high by 20 %", 0) == 0);
+        QVERIFY(en(6.9, 3).rfind("Too high: 2.3× the engine's value", 0) == 0);
+        QVERIFY(en(99, 3).rfind("Far too high: 33× the engine's value", 0) == 0);
+        const std::string tiny = en(0.003, 3);
+        QVERIFY2(tiny.rfind("Far too low: 1/1000", 0) == 0 && tiny.find("you 0.003 s") != std::string::npos,
+                 tiny.c_str());
+        // The forward alone: 1 s for a 3 s step.
+        QVERIFY(en(1, 3).find("forward pass alone") != std::string::npos);
+        // Sequences for tokens: S = 4096, the answer 4096× too small.
+        QVERIFY(en(3.0 / 4096, 3, {4096, 8}).find("sequences, not tokens") != std::string::npos);
+        // A fraction in a percent box: 0.27 typed for 27 % (the truth 0.27 is shown as 27 %).
+        ex.ask.quantity = Quantity::BubbleFormula;
+        QVERIFY(en(0.27, 0.27).find("this box asks in percent") != std::string::npos);
+        // GB for GiB: 100.41 GiB = 107.8 GB; the 2 + 2 + 4 B/param half; × DP on a per-GPU volume.
+        ex.ask.quantity = Quantity::MemoryGib;
+        QVERIFY(en(100.41 * 1.073741824, 100.41).find("That is GB") != std::string::npos);
+        QVERIFY(en(50.2, 100.41).find("2 + 2 + 4") != std::string::npos);
+        QVERIFY(en(100.41 * 8, 100.41, {4096, 8}).find("multiplied by DP") != std::string::npos);
+        // Without DP in the context, 8× is only "far too high".
+        QVERIFY(en(100.41 * 8, 100.41).rfind("Far too high: 8.0×", 0) == 0);
     }
 
     // A code that no rule emits would make diagnostics_absent pass for nothing.

@@ -105,7 +105,11 @@ private slots:
         // Rank 0 computes 2 microbatches × 2 chunks × (f + b); the sends add 6t (without them it
         // ends at 5f + 5b + 6H); the rest is idle: f + b (the textbook's (p − 1)/(v·m) of the
         // ideal 4(f + b)) and the 6H rank 1 spends on the output layer.
-        const double compute = 4 * (f + b), bubble = f + b + 6 * H;
+        const double compute = 4 * (f + b), idle = f + b + 6 * H;
+        // The bubble, one definition for every schedule: the heaviest rank (1: 4(f + b) + 6H)
+        // idle, step − 4(f + b) − 6H − 6t − optimizer = f + b; the uneven stages, that rank's
+        // compute over the mean, 6H − 3H = 3H; idle = bubble + uneven + (mean − rank 0's) = f + b + 6H.
+        const double bubble = f + b, uneven = 3 * H;
 
         const Estimate e = evaluate(sc);
         QCOMPARE(e.time.method, std::string("simulated"));
@@ -114,8 +118,10 @@ private slots:
         QVERIFY2(near(e.time.step_s, step), qPrintable(versus("step", e.time.step_s, step)));
         QVERIFY2(near(e.time.compute_s, compute), qPrintable(versus("compute", e.time.compute_s, compute)));
         QVERIFY2(near(e.time.exposed_comm_s, 6 * t), qPrintable(versus("exposed p2p", e.time.exposed_comm_s, 6 * t)));
+        QVERIFY2(near(e.time.idle_s, idle), qPrintable(versus("idle", e.time.idle_s, idle)));
         QVERIFY2(near(e.time.bubble_fraction, bubble / step),
                  qPrintable(versus("bubble", e.time.bubble_fraction, bubble / step)));
+        QVERIFY2(near(e.time.uneven_s, uneven), qPrintable(versus("uneven stages", e.time.uneven_s, uneven)));
         // The textbook's interleaved bubble (p − 1)/(v·m + p − 1) = 1/5 is the f + b idle of a
         // pipeline of 5(f + b) with equal chunks, no output layer and no sends.
         QVERIFY(near(bubbleTerm(ScheduleKind::Interleaved, 2, 2, 2).value, 1.0 / 5));

@@ -26,7 +26,7 @@ private slots:
         // Yours: the marks are the walls' own numbers.
         QCOMPARE(QString::fromStdString(card.yours.layout), QStringLiteral("TP 8 · PP 8 · DP 8 · ZeRO-1"));
         QCOMPARE(card.yours.step_s, e.time.step_s);
-        QCOMPARE(card.yours.bubble_imbalance, e.walls.losses.bubble + e.walls.losses.load_imbalance);
+        QCOMPARE(card.yours.bubble_imbalance, e.walls.losses.bubble + e.walls.losses.uneven_stages);
         QCOMPARE(card.yours.memory_headroom, 1 - e.memory.peak_bytes / e.memory.capacity_bytes);
         QCOMPARE(card.yours.exposed_comm, e.time.exposed_comm_s / e.time.step_s);
         QVERIFY(card.yours.fits);

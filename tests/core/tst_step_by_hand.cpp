@@ -182,12 +182,18 @@ private slots:
         const double shard = 8 * (4 * h * h + 3 * h * f + 2 * h) + V * h + h;
         const double optimizer = shard * 28 / hbm;
         const double step = pipeline + optimizer; // = 2.663728 s
-        // Bubble: the critical rank 0 computes m·(F + B) = 1.828401 s; the exposed p2p is what the
-        // sends add to the step, 2·(p−1)·t = 0.892 ms (the simulator reruns without them); the
-        // rest is idle: (p−1)·(F + B) + 3·m·H = 0.685650 + 0.122082 = 0.807732 s, 30.32 % of the
-        // step (H = 0 would give the textbook (p−1)/(m+p−1) share of the pipeline).
+        // Idle of the critical rank: rank 0 computes m·(F + B) = 1.828401 s; the exposed p2p is
+        // what the sends add to the step, 2·(p−1)·t = 0.892 ms (the simulator reruns without
+        // them); the rest is idle: (p−1)·(F + B) + 3·m·H = 0.685650 + 0.122082 = 0.807732 s.
         const double compute = m * (F + B);
-        const double bubble = (p - 1) * (F + B) + 3 * m * H;
+        const double idle = (p - 1) * (F + B) + 3 * m * H;
+        // The bubble, one definition for every schedule: the heaviest rank (3, m·(F₃ + B₃)) idle,
+        // step − m·(F₃ + B₃) − 2(p−1)t − optimizer = (p−1)·(F + B) = 0.685650 s, 25.74 % of the
+        // step: the textbook (p−1) slots. Uneven stages: the heaviest rank's compute over the
+        // mean rank's, m·(F + B + 3H) − m·(F + B + 3H/4) = 2.25·m·H; the parts add up:
+        // idle = bubble + uneven + (mean − rank 0's compute) = (p−1)(F + B) + 2.25mH + 0.75mH.
+        const double bubble = (p - 1) * (F + B);
+        const double uneven = 2.25 * m * H;
 
         const Estimate e = evaluate(sc);
         QCOMPARE(e.time.method, std::string("simulated"));
@@ -201,8 +207,10 @@ private slots:
         QVERIFY2(near(e.time.exposed_comm_s, 2 * (p - 1) * t),
                  qPrintable(versus("exposed p2p", e.time.exposed_comm_s, 2 * (p - 1) * t)));
         QVERIFY2(near(e.time.step_s, step), qPrintable(versus("step", e.time.step_s, step)));
+        QVERIFY2(near(e.time.idle_s, idle), qPrintable(versus("idle", e.time.idle_s, idle)));
         QVERIFY2(near(e.time.bubble_fraction, bubble / step),
                  qPrintable(versus("bubble fraction", e.time.bubble_fraction, bubble / step)));
+        QVERIFY2(near(e.time.uneven_s, uneven), qPrintable(versus("uneven stages", e.time.uneven_s, uneven)));
         // The critical rank's compute by kind (set beside a measured trace): rank 0 holds no
         // output layer, so over m microbatches of 8 layers the GEMMs run forward, dX and dW,
         // 3·lin; attention its forward and its 2.5× backward, 3.5·att; the rest the elementwise

@@ -148,7 +148,7 @@ inline const std::vector<Case>& cases()
         // of the expert FLOPs 1/8 instead of 1/TP = 1/2: MFU above 100 %.)
         {"diag-ep_invalid-etp.parascope.json", "ep_invalid", "error", -1, {}},
         // sequence_parallel with TP = 1: nothing to split over.
-        {"diag-sp_requires_tp.parascope.json", "sp_requires_tp", "warning", -1, {}},
+        {"diag-sp_requires_tp.parascope.json", "sp_requires_tp", "info", -1, {}},
         // CP = 3: load-balanced ring attention needs seq_len % 2·CP; 4096 % 6 = 4 ≠ 0.
         {"diag-cp_not_divisible.parascope.json", "cp_not_divisible", "error", -1, {}},
         // GPT-3 175B has 2048 learned positions; seq_len 4096 > 2048.

@@ -41,7 +41,7 @@ void ChartView::layoutFor(QSize size)
     }
     const QRect screen = plot_->viewport();
     plot_->setViewport(QRect(QPoint(0, 0), size));
-    fitLegend(size.width()); // the export's width, not the window's
+    fitLegend(size); // the export's size, not the window's
     plot_->replot(QCustomPlot::rpImmediateRefresh); // the layout at the export size
     fitTicks();
     sizeChanged();
@@ -51,12 +51,7 @@ void ChartView::layoutFor(QSize size)
 
 bool ChartView::showInvalid()
 {
-    QString error;
-    for (const Diagnostic& d : model_->estimate().diagnostics)
-        if (d.severity == Severity::Error && d.code != "out_of_memory") { // OOM: a valid layout that does not fit
-            error = inUi(d.message);
-            break;
-        }
+    const QString error = invalidReason(model_->estimate());
     if (!invalid_) {
         invalid_ = new QCPItemText(plot_);
         invalid_->setLayer(QStringLiteral("overlay"));
@@ -120,25 +115,68 @@ void ChartView::relayout()
 {
     relayout_pending_ = false;
     fitTicks();
-    fitLegend(width());
+    fitLegend(size());
     sizeChanged();
     plot_->replot(QCustomPlot::rpQueuedReplot);
 }
 
-// As many legend columns as entries of the widest kind fit in `chart_width`.
-void ChartView::fitLegend(int chart_width)
+// As many legend columns as entries of the widest kind fit in the chart's width; a short, wide
+// chart (presenter mode's upper row) that allows it takes the legend beside the plot, one entry a
+// line, so the bars keep the height.
+void ChartView::fitLegend(QSize chart)
 {
     if (!plot_->legend || !plot_->legend->visible() || plot_->legend->itemCount() == 0)
         return;
-    int widest = 0;
+    int widest = 0, line = 0;
     for (int i = 0; i < plot_->legend->elementCount(); ++i)
-        if (QCPLayoutElement* item = plot_->legend->elementAt(i))
+        if (QCPLayoutElement* item = plot_->legend->elementAt(i)) {
             widest = std::max(widest, item->minimumOuterSizeHint().width());
-    const int fit = std::max(1, (chart_width - 16) / std::max(40, widest + 8));
-    const int columns = std::min(plot_->legend->itemCount(), fit);
+            line = std::max(line, item->minimumOuterSizeHint().height());
+        }
+    const int fit = std::max(1, (chart.width() - 16) / std::max(40, widest + 8));
+    int columns = std::min(plot_->legend->itemCount(), fit);
+    const int rows = (plot_->legend->itemCount() + columns - 1) / columns;
+    // Below, the legend's rows would take more than a fifth of a chart that is over twice as wide
+    // as high, and beside it one column leaves the plot at least half the width.
+    const bool beside = legend_beside_allowed_ && chart.width() > 2 * chart.height() && rows * line > chart.height() / 5
+        && widest + 24 < chart.width() / 2;
+    placeLegend(beside);
+    if (beside)
+        columns = 1;
     if (columns != plot_->legend->wrap()) {
         plot_->legend->setWrap(columns);
         plot_->legend->setFillOrder(plot_->legend->fillOrder(), true); // re-flow the existing entries
+    }
+}
+
+void ChartView::placeLegend(bool beside)
+{
+    QCPLayoutGrid* grid = plot_->plotLayout();
+    int row = -1, column = -1, rect_row = 0, rect_column = 0;
+    for (int r = 0; r < grid->rowCount(); ++r)
+        for (int c = 0; c < grid->columnCount(); ++c) {
+            if (grid->element(r, c) == plot_->legend) {
+                row = r;
+                column = c;
+            }
+            if (grid->element(r, c) == plot_->axisRect()) {
+                rect_row = r;
+                rect_column = c;
+            }
+        }
+    const bool now_beside = row == rect_row && column > rect_column;
+    if (row < 0 || now_beside == beside)
+        return;
+    grid->take(plot_->legend);
+    grid->simplify();
+    if (beside) {
+        grid->addElement(rect_row, rect_column + 1, plot_->legend);
+        grid->setColumnStretchFactor(rect_column + 1, 0.001);
+        plot_->legend->setMaximumSize(QWIDGETSIZE_MAX, QWIDGETSIZE_MAX);
+    } else {
+        const int bottom = grid->rowCount();
+        grid->addElement(bottom, 0, plot_->legend);
+        grid->setRowStretchFactor(bottom, 0.001);
     }
 }
 

@@ -47,8 +47,10 @@ protected:
     // Tick counts of the numeric axes for the current size (also after a refresh: label widths
     // follow the values).
     void fitTicks();
-    // Legend columns for a chart `chart_width` pixels wide (the window's, or an export's).
-    void fitLegend(int chart_width);
+    // Legend columns for a chart of this size (the window's, or an export's), and where the
+    // legend goes: below the plot, or beside it on a short, wide chart that allows it.
+    void fitLegend(QSize chart);
+    void placeLegend(bool beside);
     // An impossible layout (TP = 64 on 32 heads, typed or loaded) has no memory, communication
     // or timeline to draw: the chart hides its data and says what is wrong. Charts call this
     // first in refresh() and stop when it returns true.
@@ -63,6 +65,7 @@ protected:
     ChartTheme theme_;
     bool relayout_pending_ = false;
     bool replot_pending_ = false; // a replot skipped while hidden
+    bool legend_beside_allowed_ = false; // a chart with one axis rect and a legend row below it
     QCPItemText* invalid_ = nullptr;
 };
 

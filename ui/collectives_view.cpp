@@ -1,4 +1,5 @@
 #include "collectives_view.h"
+#include "byte_size_spin_box.h"
 
 #include "comm/comm_volume.h"
 #include "comm_chart.h"
@@ -38,7 +39,7 @@ CollectivesView::CollectivesView(ScenarioModel* model, QWidget* parent)
     , model_(model)
     , chart_(new CollectiveChart(model, this))
     , op_(new QComboBox)
-    , size_(new QDoubleSpinBox)
+    , size_(new ByteSizeSpinBox)
     , ranks_(new QSpinBox)
     , per_node_(new QSpinBox)
     , algorithm_(new QComboBox)
@@ -116,9 +117,7 @@ void CollectivesView::setUpControls()
         op_->addItem(QString(), int(op));
     for (CollectiveAlgorithm a : kExplainerAlgorithms)
         algorithm_->addItem(QString(), int(a));
-    size_->setRange(0.001, 1048576); // 1 KiB … 1 TiB
-    size_->setDecimals(3);
-    size_->setSuffix(QStringLiteral(" MiB"));
+    size_->setRange(1.0 / 1024, 1048576); // 1 KiB … 1 TiB, typed with its unit ("1 GiB")
     ranks_->setRange(2, CollectivePlan::kMaxRanks);
     per_node_->setRange(1, 64);
     timer_->setInterval(kFrameMs);

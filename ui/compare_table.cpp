@@ -88,4 +88,20 @@ QString CompareTable::text() const
     return lines.join(QLatin1Char('\n'));
 }
 
+QString CompareTable::csv() const
+{
+    const auto quoted = [](QString cell) -> QString {
+        return QLatin1Char('"') + cell.replace(QLatin1Char('"'), QStringLiteral("\"\"")) + QLatin1Char('"');
+    };
+    QString out;
+    for (int r = -1; r < rowCount(); ++r) {
+        QStringList cells;
+        for (int c = 0; c < columnCount(); ++c)
+            cells << quoted(r < 0 ? (horizontalHeaderItem(c) ? horizontalHeaderItem(c)->text() : QString())
+                                  : (item(r, c) ? item(r, c)->text() : QString()));
+        out += cells.join(QLatin1Char(',')) + QStringLiteral("\r\n");
+    }
+    return out;
+}
+
 } // namespace parascope::ui

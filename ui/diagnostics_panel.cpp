@@ -11,6 +11,8 @@
 #include <QTimer>
 #include <QVBoxLayout>
 
+#include <algorithm>
+
 namespace parascope::ui {
 
 DiagnosticsPanel::DiagnosticsPanel(ScenarioModel* model, QWidget* parent)
@@ -68,15 +70,20 @@ void DiagnosticsPanel::retranslate()
 
 void DiagnosticsPanel::refresh()
 {
-    const auto& d = model_->estimate().diagnostics;
+    // Most severe first: errors, then warnings, then notes ("SP with TP = 1" never leads).
+    std::vector<Diagnostic> d = model_->estimate().diagnostics;
+    std::stable_sort(d.begin(), d.end(),
+                     [](const Diagnostic& a, const Diagnostic& b) { return int(a.severity) > int(b.severity); });
     diagnostics_->setDiagnostics(d);
     int errors = 0, warnings = 0;
     for (const Diagnostic& x : d) {
         errors += x.severity == Severity::Error;
         warnings += x.severity == Severity::Warning;
     }
-    header_->setText(d.empty() ? tr("<b>What breaks:</b> nothing — the configuration is valid and fits.")
-                               : tr("<b>What breaks:</b> %n error(s)", nullptr, errors)
+    // Where the layout is: the GPU count it uses, so "what breaks" reads against the right cluster.
+    const QString where = tr("%n GPU(s)", nullptr, int(model_->estimate().gpus));
+    header_->setText(d.empty() ? tr("<b>What breaks</b> (%1): nothing — valid and fits.").arg(where)
+                               : tr("<b>What breaks</b> (%1): %n error(s)", nullptr, errors).arg(where)
                              + tr(", %n warning(s)", nullptr, warnings));
     // Nothing breaks: one line, and the room goes to the lesson text below.
     view_->setVisible(!d.empty());

@@ -108,7 +108,8 @@ bool ExercisePanel::reveal()
         return false;
     }
     const Exercise& ex = *lesson_->steps[std::size_t(step_)].exercise;
-    grade_ = gradeExercise(ex, answer, truth_);
+    const Scenario& sc = lesson_->steps[std::size_t(step_)].scenario;
+    grade_ = gradeExercise(ex, answer, truth_, {double(sc.training.seq_len), double(sc.parallel.dp)});
     pending_ = false;
     answer_->setEnabled(false);
     reveal_->setEnabled(false);

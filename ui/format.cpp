@@ -1,5 +1,7 @@
 #include "format.h"
 
+#include "estimate/estimate.h"
+
 #include "estimate/display_names.h"
 #include "language.h"
 
@@ -37,7 +39,29 @@ QString bytesText(double bytes)
     return QString::number(bytes / 1024.0, 'f', 1) + QStringLiteral(" KiB");
 }
 
-QString scenarioName(const Scenario& sc) { return str(sc.name.empty() ? sc.model.name : sc.name); }
+QString scenarioName(const Scenario& sc)
+{
+    // What is on screen now, not the name the file or lesson started with ("Case 2: Llama-2 70B,
+    // TP8 PP8 DP8" stays in the file while the knobs move on).
+    const ParallelConfig& p = sc.parallel;
+    QString name = str(sc.model.name) + QStringLiteral(" · TP %1 · PP %2").arg(p.tp).arg(p.pp);
+    if (p.vpp > 1)
+        name += QStringLiteral(" × VPP %1").arg(p.vpp);
+    name += QStringLiteral(" · DP %1").arg(p.dp);
+    if (p.cp > 1)
+        name += QStringLiteral(" · CP %1").arg(p.cp);
+    if (p.ep > 1)
+        name += QStringLiteral(" · EP %1").arg(p.ep);
+    return name;
+}
+
+QString invalidReason(const Estimate& est)
+{
+    for (const Diagnostic& d : est.diagnostics)
+        if (d.severity == Severity::Error && d.code != "out_of_memory")
+            return inUi(d.message);
+    return {};
+}
 
 QString contextLine(const Scenario& sc, std::int64_t gpus)
 {

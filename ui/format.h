@@ -13,6 +13,10 @@
 #include <string>
 #include <vector>
 
+namespace parascope {
+struct Estimate;
+}
+
 namespace parascope::ui {
 
 inline constexpr double kGiB = double(1ull << 30);
@@ -31,8 +35,13 @@ QString gib(double bytes, int decimals = 2);
 // Bytes with the binary unit that reads best: "3.40 GiB", "812 MiB", "64.0 KiB".
 QString bytesText(double bytes);
 
-// What a scenario is called: its name, else its model's.
+// What a scenario is on screen now: its model and layout ("Llama-2 70B · TP 8 · PP 8 · DP 8"), never
+// the name it was loaded with, which the knobs may have left behind.
 QString scenarioName(const Scenario& sc);
+
+// Why the layout cannot run: the first error other than out of memory (a valid layout that does
+// not fit), in the UI's language; empty when it can. Every figure of an invalid layout is hidden.
+QString invalidReason(const Estimate& est);
 
 // A slide's context in one line, in the UI language: "Llama-2 70B · 512 × A100 SXM 80GB · TP 8 ·
 // PP 8 · DP 8 · CP 1 · EP 1 · ZeRO-1 · micro batch 1 · global batch 512 · 1F1B".

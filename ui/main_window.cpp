@@ -8,6 +8,7 @@
 #include "controllers/course_controller.h"
 #include "controllers/export_controller.h"
 #include "controllers/files_controller.h"
+#include "controllers/history_controller.h"
 #include "controllers/import_controller.h"
 #include "controllers/language_controller.h"
 #include "controllers/presenter_controller.h"
@@ -29,10 +30,8 @@
 #include "timeline_chart.h"
 #include "walls_view.h"
 
-#include <QApplication>
 #include <QCloseEvent>
 #include <QDockWidget>
-#include <QLabel>
 #include <QMenuBar>
 #include <QScrollArea>
 #include <QSettings>
@@ -90,10 +89,9 @@ void MainWindow::buildPages()
     auto* scroll = new QScrollArea;
     scroll->setWidget(panel_);
     scroll->setWidgetResizable(true);
-    // Every control stays reachable on a 1024-pixel projector: the panel scrolls both ways rather
-    // than widening the window.
+    // Labels and values side by side, or the value under its label on a narrow panel: the
+    // panel sets the area's width (ScenarioPanel::fitScrollArea) and never scrolls sideways.
     scroll->setHorizontalScrollBarPolicy(Qt::ScrollBarAsNeeded);
-    scroll->setMinimumWidth(260);
     panel_dock_ = dock(this, "scenarioDock", scroll, Qt::LeftDockWidgetArea);
     explorer_ = new ExplorerPage(model_);
     tabs_ = new QTabWidget;
@@ -117,8 +115,9 @@ void MainWindow::buildControllers()
 {
     const WindowContext context{this, model_, session_ == Session::Headless};
     files_ = new FilesController(context);
+    new HistoryController(context); // found by findChild, retranslated with the other parts
     import_ = new ImportController(context, panel_);
-    course_ = new CourseController(context, panel_, tabs_);
+    course_ = new CourseController(context, panel_, {tabs_, diagnostics_});
     status_ = new StatusLabel(model_, [this] { return course_->pending(); });
     statusBar()->addWidget(status_, 1);
     compare_ = new CompareController(context);
@@ -127,7 +126,7 @@ void MainWindow::buildControllers()
          std::initializer_list<QWidget*>{diagnostics_, compare_->table(), course_->lessonText(), course_->exercise()})
         right->addWidget(w);
     right_dock_ = dock(this, "rightDock", right, Qt::RightDockWidgetArea);
-    right_dock_->setMinimumWidth(200);
+    right_dock_->setMinimumWidth(196);
     presenter_ = new PresenterController(context, explorer_, {panel_dock_, right_dock_},
                                          [this](const ChartTheme& t) { applyTheme(t); });
     export_ = new ExportController(context,
@@ -161,6 +160,7 @@ void MainWindow::buildMenus()
     grid->setShortcut(QKeySequence(Qt::CTRL | Qt::Key_G));
     view->addActions({panel_dock_->toggleViewAction(), right_dock_->toggleViewAction()});
     QMenu* scenario = menuBar()->addMenu(QString());
+    findChild<HistoryController*>()->addScenarioActions(scenario);
     compare_->addScenarioActions(scenario);
     QAction* play = scenario->addAction(QString(), timelineChart(), &TimelineChart::togglePlayback);
     play->setShortcut(QKeySequence(Qt::Key_Space));

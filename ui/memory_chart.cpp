@@ -1,5 +1,7 @@
 #include "memory_chart.h"
 #include "format.h"
+#include "language.h"
+#include "estimate/display_names.h"
 
 #include "estimate/diagnostics.h"
 #include "models/scenario_model.h"
@@ -7,7 +9,10 @@
 #include <qcustomplot.h>
 
 #include <QToolTip>
+#include <QTransform>
 #include <QVBoxLayout>
+
+#include <algorithm>
 
 namespace parascope::ui {
 
@@ -78,6 +83,7 @@ MemoryChart::MemoryChart(ScenarioModel* model, QWidget* parent)
     highlight_->setBrush(QColor(230, 159, 0, 60));
     highlight_->setVisible(false);
     placeLegendBelow(plot_, 6);
+    legend_beside_allowed_ = true; // presenter mode's short upper row: the bars keep the height
     // Stages are categories: no "zero line" through stage 0's bar.
     plot_->xAxis->grid()->setZeroLinePen(Qt::NoPen);
     connect(plot_, &QCustomPlot::mouseMove, this, [this](QMouseEvent* e) {
@@ -209,7 +215,10 @@ void MemoryChart::refresh()
     highlight_->topLeft->setCoords(highlighted_ - 0.48, top * 1.6);
     highlight_->bottomRight->setCoords(highlighted_ + 0.48, 0);
     const bool upright = markBars(m, shift, a != nullptr);
+    if (a && upright)
+        markPinnedTotals(*a);
     fitAxes(n, top, upright);
+    clearCapacityLabel(n);
     plot_->replot(QCustomPlot::rpQueuedReplot);
 }
 
@@ -255,7 +264,8 @@ void MemoryChart::setPinnedTotals(const Estimate* a, double& top)
             pv << s.total() / kGiB;
             top = std::max(top, s.total() / kGiB);
         }
-        pinned_->setName(tr("A: %1 (total)").arg(scenarioName(*model_->pinnedScenario())));
+        const Scenario& sa = *model_->pinnedScenario();
+        pinned_->setName(tr("A: %1 · %2 (total)").arg(scenarioName(sa), inUi(displayName(sa.parallel.schedule))));
     }
     pinned_->setData(pk, pv, true);
     pinned_->setVisible(!pk.isEmpty());
@@ -328,6 +338,65 @@ bool MemoryChart::markBars(const MemoryReport& m, double shift, bool compare)
         marks_.push_back(label);
     }
     return upright;
+}
+
+// A's total above each of its bars, in grey beside B's black ones (compare mode).
+void MemoryChart::markPinnedTotals(const Estimate& a)
+{
+    for (const StageMemory& st : a.memory.stages) {
+        auto* label = new QCPItemText(plot_);
+        label->setFont(plot_->xAxis->tickLabelFont());
+        label->setColor(palette::grey.darker(140));
+        label->setPositionAlignment(Qt::AlignHCenter | Qt::AlignBottom);
+        label->position->setCoords(st.stage - 0.19, st.total() / kGiB);
+        label->setPadding(QMargins(0, 0, 0, 2));
+        label->setText(QString::number(st.total() / kGiB, 'f', 1));
+        marks_.push_back(label);
+    }
+}
+
+// The pixels a text item covers (after the axes have their ranges).
+QRectF textItemRect(const QCPItemText* t)
+{
+    const QFontMetricsF fm(t->font());
+    QSizeF size(0, 0);
+    for (const QString& line : t->text().split(QLatin1Char('\n')))
+        size = QSizeF(std::max(size.width(), fm.horizontalAdvance(line)), size.height() + fm.height());
+    const QMargins pad = t->padding();
+    size += QSizeF(pad.left() + pad.right(), pad.top() + pad.bottom());
+    // The box as aligned to its position, then turned about the position as QCPItemText does.
+    const Qt::Alignment al = t->positionAlignment();
+    const double x = al & Qt::AlignLeft ? 0 : al & Qt::AlignRight ? -size.width() : -size.width() / 2;
+    const double y = al & Qt::AlignTop ? 0 : al & Qt::AlignBottom ? -size.height() : -size.height() / 2;
+    QTransform turn;
+    turn.rotate(t->rotation());
+    return turn.mapRect(QRectF(QPointF(x, y), size)).translated(t->position->pixelPosition());
+}
+
+// The capacity label where no bar's label is: above the line at the left, else at the right,
+// else below the line (lesson 1: an 80.2 GiB OOM bar under an 80.0 GiB line).
+void MemoryChart::clearCapacityLabel(int n)
+{
+    if (plot_->axisRect()->width() <= 0)
+        return;
+    const double cap = capacity_label_->position->coords().y();
+    const struct {
+        double x;
+        Qt::Alignment align;
+    } spots[] = {{-0.55, Qt::AlignLeft | Qt::AlignBottom},
+                 {n - 0.45, Qt::AlignRight | Qt::AlignBottom},
+                 {-0.55, Qt::AlignLeft | Qt::AlignTop},
+                 {n - 0.45, Qt::AlignRight | Qt::AlignTop}};
+    for (const auto& spot : spots) {
+        capacity_label_->position->setCoords(spot.x, cap);
+        capacity_label_->setPositionAlignment(spot.align);
+        const QRectF mine = textItemRect(capacity_label_);
+        if (std::none_of(marks_.begin(), marks_.end(), [&](QCPAbstractItem* item) {
+                auto* t = qobject_cast<QCPItemText*>(item);
+                return t && textItemRect(t).intersects(mine);
+            }))
+            return;
+    }
 }
 
 // The one label counting the stages over capacity, top left, when bars are too thin to mark.

@@ -8,6 +8,7 @@
 
 #include "estimate/memory_over_time.h"
 
+#include <QRectF>
 #include <QStringList>
 
 #include <vector>
@@ -21,6 +22,9 @@ class QCPItemRect;
 class QCPItemText;
 
 namespace parascope::ui {
+
+// The pixels a text item covers once its axes have their ranges (labels that must not overlap).
+QRectF textItemRect(const QCPItemText* t);
 
 class MemoryChart : public ChartView {
     Q_OBJECT
@@ -67,6 +71,8 @@ private:
     bool markBars(const MemoryReport& m, double shift, bool compare);
     void markOomSummary(int over, int n, const QFontMetrics& fm);
     void fitAxes(int n, double top, bool upright);
+    void markPinnedTotals(const Estimate& a);
+    void clearCapacityLabel(int n);
 };
 
 } // namespace parascope::ui

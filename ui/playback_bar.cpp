@@ -136,7 +136,13 @@ void PlaybackBar::moveTo(double t_s)
         const QSignalBlocker block(scrub_);
         scrub_->setValue(int(std::lround(t_s_ / step_s_ * kScrubSteps)));
     }
-    time_->setText(seconds(t_s_) + QStringLiteral(" / ") + seconds(step_s_));
+    // Both in the step's unit ("0.46 s / 1.50 s", never "464.70 ms / 1.50 s").
+    const bool in_s = step_s_ >= 1;
+    const auto at = [in_s](double t) -> QString {
+        return in_s ? QString::number(t, 'f', 2) + QStringLiteral(" s")
+                    : QString::number(t * 1e3, 'f', 1) + QStringLiteral(" ms");
+    };
+    time_->setText(at(t_s_) + QStringLiteral(" / ") + at(step_s_));
     emit timeChanged(t_s_);
 }
 

@@ -1,4 +1,5 @@
 #include "scenario_panel.h"
+#include "focus_wheel.h"
 #include "dialogs/custom_model_dialog.h"
 #include "format.h"
 
@@ -20,7 +21,10 @@
 #include <QMenu>
 #include <QPlainTextEdit>
 #include <QPushButton>
+#include <QScrollArea>
+#include <QScrollBar>
 #include <QSlider>
+#include <QDoubleSpinBox>
 #include <QSpinBox>
 
 #include <cmath>
@@ -44,12 +48,18 @@ ScenarioPanel::ScenarioPanel(ScenarioModel* model, QWidget* parent)
     , model_(model)
 {
     auto* outer = new QVBoxLayout(this);
+    outer->setContentsMargins(4, 4, 4, 4); // every pixel of a 1024-pixel projector's panel for the knobs
     auto* presets = new QFormLayout;
     outer->addLayout(presets);
     buildPresetRows(presets);
 
     auto* knobs_box = new QGroupBox;
     auto* form = new QFormLayout(knobs_box);
+    // On a narrow panel (a 1024-pixel projector) a row whose label and field do not fit side by
+    // side puts the field under its label: the panel never scrolls sideways, so a knob's name and
+    // its value are always seen together.
+    presets->setRowWrapPolicy(QFormLayout::WrapLongRows);
+    form->setRowWrapPolicy(QFormLayout::WrapLongRows);
     outer->addWidget(knobs_box);
     buildKnobRows(form);
     for (std::size_t i = 0; i < rows_.size(); ++i)
@@ -77,13 +87,13 @@ QLabel* ScenarioPanel::staticLabel(const char* text)
 
 void ScenarioPanel::buildPresetRows(QFormLayout* presets)
 {
-    lesson_combo_ = new QComboBox;
+    lesson_combo_ = new FocusWheelComboBox;
     lesson_combo_->addItem(QString(), QString());
     for (const Lesson& l : lessons())
         lesson_combo_->addItem(QString(), QString::fromStdString(l.id));
     presets->addRow(staticLabel(QT_TR_NOOP("Lesson")), lesson_combo_);
 
-    model_combo_ = new QComboBox;
+    model_combo_ = new FocusWheelComboBox;
     for (const PresetInfo& p : listPresets("models"))
         model_combo_->addItem(str(p.name), str(p.id));
     custom_button_ = new QPushButton;
@@ -92,7 +102,7 @@ void ScenarioPanel::buildPresetRows(QFormLayout* presets)
     model_row->addWidget(custom_button_);
     presets->addRow(staticLabel(QT_TR_NOOP("Model")), model_row);
 
-    cluster_combo_ = new QComboBox;
+    cluster_combo_ = new FocusWheelComboBox;
     for (const PresetInfo& p : listPresets("clusters"))
         cluster_combo_->addItem(str(p.name), str(p.id));
     presets->addRow(staticLabel(QT_TR_NOOP("Cluster")), cluster_combo_);
@@ -168,7 +178,7 @@ void ScenarioPanel::connectChoices()
     boolEdit(overlap_tp_check_, [](Scenario& s) -> bool& { return s.parallel.tp_comm_overlap; });
     boolEdit(overlap_pp_check_, [](Scenario& s) -> bool& { return s.parallel.pp_comm_overlap; });
     boolEdit(overlap_ep_check_, [](Scenario& s) -> bool& { return s.parallel.ep_comm_overlap; });
-    connect(bucket_spin_, qOverload<int>(&QSpinBox::valueChanged), this, [this](int v) {
+    connect(bucket_spin_, &QDoubleSpinBox::valueChanged, this, [this](double v) {
         if (!syncing_)
             model_->edit([v](Scenario& s) { s.parallel.grad_bucket_mparams = v; });
     });
@@ -234,10 +244,11 @@ void ScenarioPanel::retranslate()
         tr("What the data-parallel gradient reduction sends: the gradients as they are, BF16, FP8 or one bit "
            "per element with error feedback (1-bit Adam): fewer bytes on the link for a compression pass "
            "and, for 1-bit, an fp32 error buffer"));
-    bucket_spin_->setSpecialValueText(tr("Megatron: max(40 M, 1 M·DP)"));
+    bucket_spin_->setSpecialValueText(tr("Megatron's default"));
     bucket_spin_->setToolTip(
-        tr("Gradient bucket, millions of parameters: smaller buckets mean more calls (latency), larger "
-           "ones a longer last bucket, which cannot overlap the backward"));
+        tr("Gradient bucket, millions of parameters (type 40, 40 M, 1.5 G or a plain count such as 536870912; "
+           "Megatron's default is max(40 M, 1 M·DP)): smaller buckets mean more calls (latency), larger ones a "
+           "longer last bucket, which cannot overlap the backward"));
     overlap_dp_check_->setText(tr("Overlap DP gradient reduction"));
     overlap_dp_check_->setToolTip(
         tr("The data-parallel gradient reduction runs during the backward, bucket by bucket (the last "
@@ -258,6 +269,19 @@ void ScenarioPanel::retranslate()
     for (Row& r : rows_)
         r.slider->setToolTip(tr("Right-click: sweep this knob"));
     sync();
+    fitScrollArea();
+}
+
+void ScenarioPanel::fitScrollArea()
+{
+    // The scroll area around the panel (viewport, then area) is as wide as the panel's narrowest
+    // layout in this language plus its vertical scroll bar: it never scrolls sideways.
+    auto* area = qobject_cast<QScrollArea*>(parentWidget() ? parentWidget()->parentWidget() : nullptr);
+    if (!area)
+        return;
+    layout()->activate();
+    area->setMinimumWidth(minimumSizeHint().width() + area->verticalScrollBar()->sizeHint().width()
+                          + 2 * area->frameWidth());
 }
 
 void ScenarioPanel::sync()
@@ -315,7 +339,7 @@ void ScenarioPanel::sync()
     overlap_tp_check_->setChecked(s.parallel.tp_comm_overlap);
     overlap_ep_check_->setChecked(s.parallel.ep_comm_overlap);
     overlap_pp_check_->setChecked(s.parallel.pp_comm_overlap);
-    bucket_spin_->setValue(int(std::lround(s.parallel.grad_bucket_mparams)));
+    bucket_spin_->setValue(s.parallel.grad_bucket_mparams);
     sp_check_->setChecked(s.parallel.sequence_parallel);
     if (s.training.flash_attention)
         selectEnum(attention_combo_, s.training.attention_kernel);

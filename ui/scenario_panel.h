@@ -13,6 +13,7 @@
 
 class QCheckBox;
 class QComboBox;
+class QDoubleSpinBox;
 class QFormLayout;
 class QLabel;
 class QPushButton;
@@ -64,6 +65,7 @@ private:
     void buildChoiceRows(QFormLayout* form); // the enum choices and the communication what-ifs
     void connectPresets(); // the preset combos and the Custom… button edit the scenario
     void connectChoices(); // the choice rows edit the scenario
+    void fitScrollArea(); // the scroll area around the panel as wide as the panel needs
 
     ScenarioModel* model_;
     std::vector<Row> rows_;
@@ -86,7 +88,7 @@ private:
     QCheckBox* overlap_tp_check_ = nullptr;
     QCheckBox* overlap_ep_check_ = nullptr;
     QCheckBox* overlap_pp_check_ = nullptr;
-    QSpinBox* bucket_spin_ = nullptr;
+    QDoubleSpinBox* bucket_spin_ = nullptr; // millions of parameters, typed with a unit
     QComboBox* attention_combo_ = nullptr; // flash attention's kernel, or none
     QPushButton* custom_button_ = nullptr;
     QLabel* gpus_label_ = nullptr;

@@ -1,6 +1,8 @@
 // The scenario panel's rows: a slider and number box per knob, and the choice rows below them
 // (scenario_panel.h). Split from scenario_panel.cpp, which wires the presets and keeps them in sync.
 #include "scenario_panel.h"
+#include "focus_wheel.h"
+#include "byte_size_spin_box.h"
 
 #include "models/scenario_model.h"
 
@@ -23,7 +25,10 @@ namespace {
 // A combo box over an enum's name table: the item data is the value's name (util/enum_names.h).
 template <NamedEnum E> QComboBox* enumCombo()
 {
-    auto* c = new QComboBox;
+    auto* c = new FocusWheelComboBox;
+    // Never wider than the panel: long names elide in the box (the list shows them whole).
+    c->setSizeAdjustPolicy(QComboBox::AdjustToMinimumContentsLengthWithIcon);
+    c->setMinimumContentsLength(8);
     for (const EnumName<E>& n : enumNames(E{}))
         c->addItem(QString::fromLatin1(n.name), QString::fromLatin1(n.name));
     return c;
@@ -37,9 +42,10 @@ void ScenarioPanel::buildKnobRows(QFormLayout* form)
         Row row;
         row.knob = &k;
         row.label = new QLabel;
-        row.slider = new QSlider(Qt::Horizontal);
+        row.label->setObjectName(QString::fromLatin1(k.path) + QStringLiteral(".label"));
+        row.slider = new FocusWheelSlider(Qt::Horizontal);
         row.slider->setObjectName(QString::fromLatin1(k.path) + QStringLiteral(".slider"));
-        row.spin = new QSpinBox;
+        row.spin = new FocusWheelSpinBox;
         row.spin->setObjectName(QString::fromLatin1(k.path) + QStringLiteral(".spin"));
         row.spin->setRange(0, 1 << 30);
         row.spin->setKeyboardTracking(false);
@@ -57,6 +63,9 @@ void ScenarioPanel::buildKnobRows(QFormLayout* form)
 
 void ScenarioPanel::connectKnobRow(std::size_t i)
 {
+    // A drag is one step back in the undo history, however many values it passes.
+    connect(rows_[i].slider, &QSlider::sliderPressed, model_, &ScenarioModel::beginGesture);
+    connect(rows_[i].slider, &QSlider::sliderReleased, model_, &ScenarioModel::endGesture);
     connect(rows_[i].slider, &QSlider::valueChanged, this, [this, i](int index) {
         Row& r = rows_[i];
         if (!syncing_ && index >= 0 && std::size_t(index) < r.values.size())
@@ -86,7 +95,8 @@ void ScenarioPanel::buildModulesButton()
     modules_button_ = new QToolButton;
     modules_button_->setPopupMode(QToolButton::InstantPopup);
     modules_button_->setToolButtonStyle(Qt::ToolButtonTextOnly);
-    modules_button_->setSizePolicy(QSizePolicy::Expanding, QSizePolicy::Fixed);
+    modules_button_->setSizePolicy(QSizePolicy::Ignored, QSizePolicy::Fixed); // the text elides, the menu says all
+    modules_button_->setMinimumWidth(80);
     auto* modules_menu = new QMenu(modules_button_);
     for (const auto& n : enumNames(RecomputeModule{})) {
         QAction* a = modules_menu->addAction(QString::fromLatin1(n.name));
@@ -122,9 +132,8 @@ void ScenarioPanel::buildChoiceRows(QFormLayout* form)
     overlap_tp_check_ = new QCheckBox;
     overlap_ep_check_ = new QCheckBox;
     overlap_pp_check_ = new QCheckBox;
-    bucket_spin_ = new QSpinBox;
-    bucket_spin_->setRange(0, 10000); // millions of parameters; 0: Megatron's default
-    bucket_spin_->setSuffix(QStringLiteral(" M"));
+    bucket_spin_ = new FocusWheel<ParamCountSpinBox>;
+    bucket_spin_->setRange(0, 1e6); // millions of parameters (the scenario file's range); 0: Megatron's default
     grad_comm_combo_->setObjectName(QStringLiteral("panel.gradComm"));
     overlap_dp_check_->setObjectName(QStringLiteral("panel.overlapDp"));
     overlap_tp_check_->setObjectName(QStringLiteral("panel.overlapTp"));
@@ -145,13 +154,13 @@ void ScenarioPanel::buildChoiceRows(QFormLayout* form)
     form->addRow(staticLabel(QT_TR_NOOP("MoE dispatch")), dispatcher_combo_);
     form->addRow(staticLabel(QT_TR_NOOP("CPU offload")), offload_combo_);
     form->addRow(staticLabel(QT_TR_NOOP("Gradient dtype")), grad_combo_);
-    form->addRow(QString(), sp_check_);
+    form->addRow(sp_check_); // across both columns: its own text is its label
     form->addRow(staticLabel(QT_TR_NOOP("Gradients on the wire")), grad_comm_combo_);
     form->addRow(staticLabel(QT_TR_NOOP("Gradient bucket")), bucket_spin_);
-    form->addRow(QString(), overlap_dp_check_);
-    form->addRow(QString(), overlap_tp_check_);
-    form->addRow(QString(), overlap_ep_check_);
-    form->addRow(QString(), overlap_pp_check_);
+    form->addRow(overlap_dp_check_); // across both columns: its own text is its label
+    form->addRow(overlap_tp_check_); // across both columns: its own text is its label
+    form->addRow(overlap_ep_check_); // across both columns: its own text is its label
+    form->addRow(overlap_pp_check_); // across both columns: its own text is its label
     form->addRow(staticLabel(QT_TR_NOOP("Attention kernel")), attention_combo_);
 }
 

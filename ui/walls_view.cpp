@@ -84,6 +84,15 @@ QSize WallsStrip::minimumSizeHint() const { return {200, fontMetrics().height() 
 void WallsStrip::refresh()
 {
     gauges_ = wallGauges(model_->estimate().walls);
+    // An invalid layout has no walls to show: its figures would describe a step that cannot run.
+    if (const QString why = invalidReason(model_->estimate()); !why.isEmpty())
+        for (WallGauge& g : gauges_) {
+            g.label = g.label.left(g.label.size() - g.reading.size()) + QStringLiteral("—");
+            g.reading = QStringLiteral("—");
+            g.share = 0;
+            g.verdict = WallVerdict::Ok;
+            g.tooltip = QStringLiteral("<p><b>%1</b><br>%2</p>").arg(tr("Invalid configuration"), why.toHtmlEscaped());
+        }
     update();
 }
 

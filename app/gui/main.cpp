@@ -3,6 +3,7 @@
 //   parascope SCENARIO --export memory|timeline|communication|sweep|search|slots|walls|collective|memory-time --out FILE [--size WxH] [--scale S] [--lang zh|en] [--sweep PATH] [--no-context]
 //   parascope [SCENARIO] --screenshot FILE.png --window-size WxH [--tab explorer|sweep|search|collectives|memory-time|layer-ops|textbook] [--presenter] [--lang zh|en]
 //   parascope [SCENARIO] --presenter
+//   parascope --lesson ID [--step N] [--screenshot FILE.png …]   (a lesson at a step, e.g. from a slide's link)
 // The export and screenshot forms render without a display (offscreen), never touch the user's
 // settings, and exit: 0 written, 2 bad input.
 
@@ -10,11 +11,14 @@
 #include "chart_export.h"
 #include "diagnostics_panel.h"
 #include "main_window.h"
+#include "controllers/course_controller.h"
 #include "controllers/export_controller.h"
 #include "controllers/files_controller.h"
 #include "controllers/presenter_controller.h"
 #include "save_file.h"
+#include "lessons/lessons.h"
 #include "models/knobs.h"
+#include "models/scenario_model.h"
 #include "parascope/version.h"
 #include "search_view.h"
 
@@ -99,6 +103,12 @@ struct Options {
         QStringLiteral("With --screenshot: explorer, sweep, search, collectives, memory-time, layer-ops or textbook"),
         QStringLiteral("tab"), QStringLiteral("explorer")};
     const QCommandLineOption presenterOpt{QStringLiteral("presenter"), QStringLiteral("Start in presenter mode")};
+    const QCommandLineOption lessonOpt{QStringLiteral("lesson"),
+                                       QStringLiteral("Open this lesson (its id, e.g. 2-llama70b-512)"),
+                                       QStringLiteral("id")};
+    const QCommandLineOption stepOpt{QStringLiteral("step"),
+                                     QStringLiteral("With --lesson: the step to open, from 1 (default 1)"),
+                                     QStringLiteral("n"), QStringLiteral("1")};
     const QCommandLineOption noContextOpt{
         QStringLiteral("no-context"), QStringLiteral("With --export: no title line with the model, GPUs and layout")};
 };
@@ -111,7 +121,7 @@ void setUpParser(QCommandLineParser& parser, const Options& o)
     parser.addVersionOption();
     parser.addPositionalArgument(QStringLiteral("scenario"), QStringLiteral("A parascope.scenario/1 file to open"));
     parser.addOptions({o.exportOpt, o.outOpt, o.sizeOpt, o.scaleOpt, o.langOpt, o.sweepOpt, o.shotOpt, o.windowSizeOpt,
-                       o.tabOpt, o.presenterOpt, o.noContextOpt});
+                       o.tabOpt, o.presenterOpt, o.lessonOpt, o.stepOpt, o.noContextOpt});
 }
 
 using parascope::ui::MainWindow;
@@ -122,7 +132,37 @@ struct Checked {
     QSize window_size;
     QSize export_size;
     double scale = 1;
+    QString lesson; // --lesson, checked; empty without
+    int step = 0; // --step − 1
 };
+
+// --lesson names a lesson and --step one of its steps (from 1); false (message printed) otherwise.
+bool checkLesson(const QCommandLineParser& parser, const Options& o, Checked& c)
+{
+    if (!parser.isSet(o.lessonOpt)) {
+        if (parser.isSet(o.stepOpt))
+            std::fprintf(stderr, "parascope: --step needs --lesson ID\n");
+        return !parser.isSet(o.stepOpt);
+    }
+    c.lesson = parser.value(o.lessonOpt);
+    const parascope::Lesson* l = parascope::findLesson(c.lesson.toStdString());
+    if (!l) {
+        std::string ids;
+        for (const parascope::Lesson& x : parascope::lessons())
+            ids += (ids.empty() ? "" : ", ") + x.id;
+        std::fprintf(stderr, "parascope: --lesson needs one of %s, got \"%s\"\n", ids.c_str(), qPrintable(c.lesson));
+        return false;
+    }
+    bool ok = false;
+    const int step = parser.value(o.stepOpt).toInt(&ok);
+    if (!ok || step < 1 || step > int(l->steps.size())) {
+        std::fprintf(stderr, "parascope: --step needs a number from 1 to %d for lesson %s, got \"%s\"\n",
+                     int(l->steps.size()), l->id.c_str(), qPrintable(parser.value(o.stepOpt)));
+        return false;
+    }
+    c.step = step - 1;
+    return true;
+}
 
 // --lang, --sweep and --tab name a value from a list; nullopt (message printed) otherwise.
 std::optional<MainWindow::Tab> checkNamedValues(const QCommandLineParser& parser, const Options& o)
@@ -193,6 +233,8 @@ std::optional<Checked> checkValues(const QCommandLineParser& parser, const Optio
     if (!tab)
         return std::nullopt;
     c.tab = *tab;
+    if (!checkLesson(parser, o, c))
+        return std::nullopt;
     if (mode.exporting) {
         if (const QString e = parascope::ui::checkExportFile(parser.value(o.outOpt)); !e.isEmpty()) {
             std::fprintf(stderr, "parascope: %s\n", qPrintable(e));
@@ -307,6 +349,9 @@ int main(int argc, char** argv)
             return 2;
         }
     }
+    if (!checked->lesson.isEmpty())
+        window.course()->loadLesson(checked->lesson, checked->step);
+    window.model()->clearHistory(); // what the app opened with is where undo stops
     if (mode.exporting)
         return exportChart(window, parser, o, *checked);
     if (mode.screenshot)

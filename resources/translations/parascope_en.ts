@@ -807,6 +807,30 @@
         <source>Cannot read the trace</source>
         <translation>Cannot read the trace</translation>
     </message>
+    <message>
+        <source>CSV table (*.csv)</source>
+        <translation>CSV table (*.csv)</translation>
+    </message>
+    <message>
+        <source>Export comparison table</source>
+        <translation>Export comparison table</translation>
+    </message>
+    <message>
+        <source>Could not write %1: %2</source>
+        <translation>Could not write %1: %2</translation>
+    </message>
+    <message>
+        <source>Exported %1</source>
+        <translation>Exported %1</translation>
+    </message>
+    <message>
+        <source>nothing is pinned as A (Scenario → Pin as A)</source>
+        <translation>nothing is pinned as A (Scenario → Pin as A)</translation>
+    </message>
+    <message>
+        <source>Export &amp;comparison table (CSV)…</source>
+        <translation>Export &amp;comparison table (CSV)…</translation>
+    </message>
 </context>
 <context>
     <name>parascope::ui::CompareTable</name>
@@ -884,6 +908,22 @@
             <numerusform>Exported %n answers to %1</numerusform>
         </translation>
     </message>
+    <message>
+        <source>Back to the lesson&apos;s first step</source>
+        <translation>Back to the lesson's first step</translation>
+    </message>
+    <message>
+        <source>&amp;Restore this lesson step</source>
+        <translation>&amp;Restore this lesson step</translation>
+    </message>
+    <message>
+        <source>Put every knob back as this lesson step set it</source>
+        <translation>Put every knob back as this lesson step set it</translation>
+    </message>
+    <message>
+        <source>That was the lesson&apos;s last step: back to step 1</source>
+        <translation>That was the lesson's last step: back to step 1</translation>
+    </message>
 </context>
 <context>
     <name>parascope::ui::CustomModelDialog</name>
@@ -898,17 +938,6 @@
 </context>
 <context>
     <name>parascope::ui::DiagnosticsPanel</name>
-    <message>
-        <source>&lt;b&gt;What breaks:&lt;/b&gt; nothing — the configuration is valid and fits.</source>
-        <translation>&lt;b&gt;What breaks:&lt;/b&gt; nothing — the configuration is valid and fits.</translation>
-    </message>
-    <message numerus="yes">
-        <source>&lt;b&gt;What breaks:&lt;/b&gt; %n error(s)</source>
-        <translation>
-            <numerusform>&lt;b&gt;What breaks:&lt;/b&gt; %n error</numerusform>
-            <numerusform>&lt;b&gt;What breaks:&lt;/b&gt; %n errors</numerusform>
-        </translation>
-    </message>
     <message numerus="yes">
         <source>, %n warning(s)</source>
         <translation>
@@ -931,6 +960,24 @@
     <message>
         <source>&lt;b&gt;What would fix it&lt;/b&gt; (each change evaluated; double-click to apply):</source>
         <translation>&lt;b&gt;What would fix it&lt;/b&gt; (each change evaluated; double-click to apply):</translation>
+    </message>
+    <message numerus="yes">
+        <source>%n GPU(s)</source>
+        <translation>
+            <numerusform>%n GPU</numerusform>
+            <numerusform>%n GPUs</numerusform>
+        </translation>
+    </message>
+    <message>
+        <source>&lt;b&gt;What breaks&lt;/b&gt; (%1): nothing — valid and fits.</source>
+        <translation>&lt;b&gt;What breaks&lt;/b&gt; (%1): nothing — valid and fits.</translation>
+    </message>
+    <message numerus="yes">
+        <source>&lt;b&gt;What breaks&lt;/b&gt; (%1): %n error(s)</source>
+        <translation>
+            <numerusform>&lt;b&gt;What breaks&lt;/b&gt; (%1): %n error</numerusform>
+            <numerusform>&lt;b&gt;What breaks&lt;/b&gt; (%1): %n errors</numerusform>
+        </translation>
     </message>
 </context>
 <context>
@@ -1118,6 +1165,25 @@ The previous file is unchanged.</translation>
     <message>
         <source>Restored the scenario from the last session</source>
         <translation>Restored the scenario from the last session</translation>
+    </message>
+</context>
+<context>
+    <name>parascope::ui::HistoryController</name>
+    <message>
+        <source>&amp;Undo scenario change</source>
+        <translation>&amp;Undo scenario change</translation>
+    </message>
+    <message>
+        <source>&amp;Redo scenario change</source>
+        <translation>&amp;Redo scenario change</translation>
+    </message>
+    <message>
+        <source>Go back to the scenario before the last change (a slider drag is one change)</source>
+        <translation>Go back to the scenario before the last change (a slider drag is one change)</translation>
+    </message>
+    <message>
+        <source>Apply the change undone last once more</source>
+        <translation>Apply the change undone last once more</translation>
     </message>
 </context>
 <context>
@@ -1431,12 +1497,12 @@ OOM</translation>
         <translation>At the timeline cursor</translation>
     </message>
     <message>
-        <source>A: %1 (total)</source>
-        <translation>A: %1 (total)</translation>
-    </message>
-    <message>
         <source>OOM: %1 of %2 stages over the capacity</source>
         <translation>OOM: %1 of %2 stages over the capacity</translation>
+    </message>
+    <message>
+        <source>A: %1 · %2 (total)</source>
+        <translation>A: %1 · %2 (total)</translation>
     </message>
 </context>
 <context>
@@ -1647,14 +1713,6 @@ OOM</translation>
         <translation>What the data-parallel gradient reduction sends: the gradients as they are, BF16, FP8 or one bit per element with error feedback (1-bit Adam): fewer bytes on the link for a compression pass and, for 1-bit, an fp32 error buffer</translation>
     </message>
     <message>
-        <source>Megatron: max(40 M, 1 M·DP)</source>
-        <translation>Megatron: max(40 M, 1 M·DP)</translation>
-    </message>
-    <message>
-        <source>Gradient bucket, millions of parameters: smaller buckets mean more calls (latency), larger ones a longer last bucket, which cannot overlap the backward</source>
-        <translation>Gradient bucket, millions of parameters: smaller buckets mean more calls (latency), larger ones a longer last bucket, which cannot overlap the backward</translation>
-    </message>
-    <message>
         <source>Off: each activation or gradient send holds its GPU until it has arrived (synchronous send/recv), as in the textbook&apos;s pipeline timeline</source>
         <translation>Off: each activation or gradient send holds its GPU until it has arrived (synchronous send/recv), as in the textbook's pipeline timeline</translation>
     </message>
@@ -1685,6 +1743,14 @@ OOM</translation>
     <message>
         <source>Overlap pipeline sends</source>
         <translation>Overlap pipeline sends</translation>
+    </message>
+    <message>
+        <source>Megatron&apos;s default</source>
+        <translation>Megatron's default</translation>
+    </message>
+    <message>
+        <source>Gradient bucket, millions of parameters (type 40, 40 M, 1.5 G or a plain count such as 536870912; Megatron&apos;s default is max(40 M, 1 M·DP)): smaller buckets mean more calls (latency), larger ones a longer last bucket, which cannot overlap the backward</source>
+        <translation>Gradient bucket, millions of parameters (type 40, 40 M, 1.5 G or a plain count such as 536870912; Megatron's default is max(40 M, 1 M·DP)): smaller buckets mean more calls (latency), larger ones a longer last bucket, which cannot overlap the backward</translation>
     </message>
 </context>
 <context>
@@ -2065,6 +2131,13 @@ OOM</translation>
     <message>
         <source>the wall</source>
         <translation>the wall</translation>
+    </message>
+</context>
+<context>
+    <name>parascope::ui::WallsStrip</name>
+    <message>
+        <source>Invalid configuration</source>
+        <translation>Invalid configuration</translation>
     </message>
 </context>
 </TS>

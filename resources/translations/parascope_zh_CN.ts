@@ -796,6 +796,30 @@
         <source>Cannot read the trace</source>
         <translation>无法读取跟踪文件</translation>
     </message>
+    <message>
+        <source>CSV table (*.csv)</source>
+        <translation>CSV 表格 (*.csv)</translation>
+    </message>
+    <message>
+        <source>Export comparison table</source>
+        <translation>导出对比表</translation>
+    </message>
+    <message>
+        <source>Could not write %1: %2</source>
+        <translation>无法写入 %1：%2</translation>
+    </message>
+    <message>
+        <source>Exported %1</source>
+        <translation>已导出 %1</translation>
+    </message>
+    <message>
+        <source>nothing is pinned as A (Scenario → Pin as A)</source>
+        <translation>尚未固定对比场景 A（场景 → 固定为 A）</translation>
+    </message>
+    <message>
+        <source>Export &amp;comparison table (CSV)…</source>
+        <translation>导出对比表（CSV）(&amp;C)…</translation>
+    </message>
 </context>
 <context>
     <name>parascope::ui::CompareTable</name>
@@ -872,6 +896,22 @@
             <numerusform>已把 %n 条答案导出到 %1</numerusform>
         </translation>
     </message>
+    <message>
+        <source>Back to the lesson&apos;s first step</source>
+        <translation>回到本课第一步</translation>
+    </message>
+    <message>
+        <source>&amp;Restore this lesson step</source>
+        <translation>恢复本课当前步骤(&amp;R)</translation>
+    </message>
+    <message>
+        <source>Put every knob back as this lesson step set it</source>
+        <translation>把所有参数恢复为本课当前步骤的设置</translation>
+    </message>
+    <message>
+        <source>That was the lesson&apos;s last step: back to step 1</source>
+        <translation>这是本课的最后一步：回到第 1 步</translation>
+    </message>
 </context>
 <context>
     <name>parascope::ui::CustomModelDialog</name>
@@ -886,16 +926,6 @@
 </context>
 <context>
     <name>parascope::ui::DiagnosticsPanel</name>
-    <message>
-        <source>&lt;b&gt;What breaks:&lt;/b&gt; nothing — the configuration is valid and fits.</source>
-        <translation>&lt;b&gt;问题诊断：&lt;/b&gt;无 —— 该配置有效且放得下。</translation>
-    </message>
-    <message numerus="yes">
-        <source>&lt;b&gt;What breaks:&lt;/b&gt; %n error(s)</source>
-        <translation>
-            <numerusform>&lt;b&gt;问题诊断：&lt;/b&gt;%n 个错误</numerusform>
-        </translation>
-    </message>
     <message numerus="yes">
         <source>, %n warning(s)</source>
         <translation>
@@ -917,6 +947,22 @@
     <message>
         <source>&lt;b&gt;What would fix it&lt;/b&gt; (each change evaluated; double-click to apply):</source>
         <translation>&lt;b&gt;修复建议&lt;/b&gt;（每项调整均已评估；双击即可应用）：</translation>
+    </message>
+    <message numerus="yes">
+        <source>%n GPU(s)</source>
+        <translation>
+            <numerusform>%n 块 GPU</numerusform>
+        </translation>
+    </message>
+    <message>
+        <source>&lt;b&gt;What breaks&lt;/b&gt; (%1): nothing — valid and fits.</source>
+        <translation>&lt;b&gt;问题诊断&lt;/b&gt;（%1）：无 —— 配置有效且放得下。</translation>
+    </message>
+    <message numerus="yes">
+        <source>&lt;b&gt;What breaks&lt;/b&gt; (%1): %n error(s)</source>
+        <translation>
+            <numerusform>&lt;b&gt;问题诊断&lt;/b&gt;（%1）：%n 个错误</numerusform>
+        </translation>
     </message>
 </context>
 <context>
@@ -1104,6 +1150,25 @@ The previous file is unchanged.</source>
     <message>
         <source>Restored the scenario from the last session</source>
         <translation>已恢复上次会话的场景</translation>
+    </message>
+</context>
+<context>
+    <name>parascope::ui::HistoryController</name>
+    <message>
+        <source>&amp;Undo scenario change</source>
+        <translation>撤销场景修改(&amp;U)</translation>
+    </message>
+    <message>
+        <source>&amp;Redo scenario change</source>
+        <translation>重做场景修改(&amp;R)</translation>
+    </message>
+    <message>
+        <source>Go back to the scenario before the last change (a slider drag is one change)</source>
+        <translation>回到上一次修改之前的场景（一次拖动滑块算一次修改）</translation>
+    </message>
+    <message>
+        <source>Apply the change undone last once more</source>
+        <translation>重新应用刚刚撤销的修改</translation>
     </message>
 </context>
 <context>
@@ -1417,12 +1482,12 @@ OOM</source>
         <translation>时间线光标处</translation>
     </message>
     <message>
-        <source>A: %1 (total)</source>
-        <translation>A：%1（合计）</translation>
-    </message>
-    <message>
         <source>OOM: %1 of %2 stages over the capacity</source>
         <translation>显存溢出：%2 个阶段中有 %1 个超出容量</translation>
+    </message>
+    <message>
+        <source>A: %1 · %2 (total)</source>
+        <translation>A：%1 · %2（合计）</translation>
     </message>
 </context>
 <context>
@@ -1633,14 +1698,6 @@ OOM</source>
         <translation>数据并行梯度归约在链路上发送的格式：梯度原样、BF16、FP8，或带误差补偿的每元素 1 比特（1-bit Adam）：链路上的字节更少，代价是一次压缩，1 比特还需要 fp32 误差缓冲区</translation>
     </message>
     <message>
-        <source>Megatron: max(40 M, 1 M·DP)</source>
-        <translation>Megatron：max(40 M, 1 M·DP)</translation>
-    </message>
-    <message>
-        <source>Gradient bucket, millions of parameters: smaller buckets mean more calls (latency), larger ones a longer last bucket, which cannot overlap the backward</source>
-        <translation>梯度分桶大小（百万参数）：桶越小调用越多（延迟），桶越大最后一个桶越长，而它无法与反向计算重叠</translation>
-    </message>
-    <message>
         <source>Off: each activation or gradient send holds its GPU until it has arrived (synchronous send/recv), as in the textbook&apos;s pipeline timeline</source>
         <translation>关闭时：每次激活或梯度的发送都占住本 GPU 直到送达（同步 send/recv），与教材中的流水线时间线相同</translation>
     </message>
@@ -1671,6 +1728,14 @@ OOM</source>
     <message>
         <source>Overlap pipeline sends</source>
         <translation>流水线发送与计算重叠</translation>
+    </message>
+    <message>
+        <source>Megatron&apos;s default</source>
+        <translation>Megatron 默认值</translation>
+    </message>
+    <message>
+        <source>Gradient bucket, millions of parameters (type 40, 40 M, 1.5 G or a plain count such as 536870912; Megatron&apos;s default is max(40 M, 1 M·DP)): smaller buckets mean more calls (latency), larger ones a longer last bucket, which cannot overlap the backward</source>
+        <translation>梯度分桶大小，单位为百万参数（可输入 40、40 M、1.5 G，或直接输入参数个数如 536870912；Megatron 默认值为 max(40 M, 1 M·DP)）：桶越小调用次数越多（延迟），桶越大最后一个桶越长，无法与反向重叠</translation>
     </message>
 </context>
 <context>
@@ -2047,6 +2112,13 @@ OOM</source>
     <message>
         <source>the wall</source>
         <translation>墙</translation>
+    </message>
+</context>
+<context>
+    <name>parascope::ui::WallsStrip</name>
+    <message>
+        <source>Invalid configuration</source>
+        <translation>配置无效</translation>
     </message>
 </context>
 </TS>

@@ -226,7 +226,9 @@ private slots:
         w.model()->flush();
         // Two Gantts on one time axis: A's 4 ranks, a blank row, B's 2 ranks, each row named.
         const QString title = w.timelineChart()->title();
-        QVERIFY2(title.contains(QStringLiteral("A: PP 4")) && title.contains(QStringLiteral("B: PP 2")),
+        // Each side by what it is, not by its file's name (both would say the same after an edit).
+        QVERIFY2(title.contains(QStringLiteral("A: Llama-2 7B · TP 2 · PP 4 · DP 2"))
+                     && title.contains(QStringLiteral("B: Llama-2 7B · TP 2 · PP 2 · DP 4")),
                  qPrintable(title));
         QCOMPARE(w.timelineChart()->gantt()->rows(), 4 + 1 + 2);
         auto ticker = w.timelineChart()->plot()->yAxis->ticker().dynamicCast<QCPAxisTickerText>();
@@ -239,13 +241,16 @@ private slots:
         bool named = false;
         for (int i = 0; i < w.memoryChart()->plot()->legend->itemCount(); ++i)
             if (auto* item = qobject_cast<QCPPlottableLegendItem*>(w.memoryChart()->plot()->legend->item(i)))
-                named = named || item->plottable()->name() == QStringLiteral("A: PP 4 (total)");
+                named = named
+                    || item->plottable()->name() == QStringLiteral("A: Llama-2 7B · TP 2 · PP 4 · DP 2 · 1F1B (total)");
         QVERIFY(named);
         // The delta table: A and B by name, B vs A.
         CompareTable* table = w.compare()->table();
         QVERIFY(!table->isHidden());
         const QString text = table->text();
-        QVERIFY2(text.contains(QStringLiteral("Scenario\tPP 4\tPP 2")), qPrintable(text));
+        QVERIFY2(
+            text.contains(QStringLiteral("Scenario\tLlama-2 7B · TP 2 · PP 4 · DP 2\tLlama-2 7B · TP 2 · PP 2 · DP 4")),
+            qPrintable(text));
         QVERIFY2(text.contains(seconds(w.model()->pinnedEstimate()->time.step_s))
                      && text.contains(seconds(w.model()->estimate().time.step_s)),
                  qPrintable(text));

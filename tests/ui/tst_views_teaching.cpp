@@ -346,12 +346,20 @@ private slots:
         w.model()->flush();
         QVERIFY(!w.model()->scenario().parallel.overlap_grad_reduce);
         QVERIFY(w.model()->estimate().time.step_s > step);
-        auto* bucket = w.panel()->findChild<QSpinBox*>(QStringLiteral("panel.gradBucket"));
+        auto* bucket = w.panel()->findChild<QDoubleSpinBox*>(QStringLiteral("panel.gradBucket"));
         QVERIFY(bucket);
-        QCOMPARE(bucket->value(), 0); // Megatron's default
+        QCOMPARE(bucket->value(), 0.0); // Megatron's default
         bucket->setValue(500);
         w.model()->flush();
         QCOMPARE(w.model()->scenario().parallel.grad_bucket_mparams, 500.0);
+        // Typed as a plain parameter count (Megatron's --ddp-bucket-size): 536870912 = 536.87 M,
+        // shown as such, never cut to "5368 M".
+        bucket->selectAll();
+        QTest::keyClicks(bucket, QStringLiteral("536870912"));
+        QTest::keyClick(bucket, Qt::Key_Return);
+        w.model()->flush();
+        QVERIFY(std::abs(w.model()->scenario().parallel.grad_bucket_mparams - 536.870912) < 1e-9);
+        QCOMPARE(bucket->text(), QStringLiteral("536.871 M"));
         QVERIFY(w.panel()->findChild<QCheckBox*>(QStringLiteral("panel.overlapTp")));
     }
 };

@@ -4,6 +4,7 @@
 #include "compare_table.h"
 #include "dialogs/trace_dialog.h"
 #include "models/scenario_model.h"
+#include "save_file.h"
 
 #include <QAction>
 #include <QFileDialog>
@@ -35,7 +36,30 @@ void CompareController::addScenarioActions(QMenu* menu)
     pin_->setShortcut(QKeySequence(Qt::CTRL | Qt::Key_P));
     unpin_ = menu->addAction(QString(), model, &ScenarioModel::unpin);
     unpin_->setEnabled(false);
-    connect(model, &ScenarioModel::pinChanged, this, [this, model] { unpin_->setEnabled(model->hasPin()); });
+    export_table_ = menu->addAction(QString(), this, [this] {
+        QString f = QFileDialog::getSaveFileName(context_.window, export_table_->text().remove(QLatin1Char('&')),
+                                                 QStringLiteral("compare.csv"), tr("CSV table (*.csv)"));
+        if (f.isEmpty())
+            return;
+        if (!f.endsWith(QLatin1String(".csv"), Qt::CaseInsensitive))
+            f += QStringLiteral(".csv");
+        if (const QString e = exportTable(f); !e.isEmpty())
+            context_.showError(tr("Export comparison table"), tr("Could not write %1: %2").arg(f, e));
+        else
+            context_.showMessage(tr("Exported %1").arg(f), 3000);
+    });
+    export_table_->setEnabled(false);
+    connect(model, &ScenarioModel::pinChanged, this, [this, model] {
+        unpin_->setEnabled(model->hasPin());
+        export_table_->setEnabled(model->hasPin());
+    });
+}
+
+QString CompareController::exportTable(const QString& file) const
+{
+    if (!context_.model->hasPin())
+        return tr("nothing is pinned as A (Scenario → Pin as A)");
+    return writeFileAtomically(file, QByteArray("\xEF\xBB\xBF") + table_->csv().toUtf8());
 }
 
 void CompareController::addToolsActions(QMenu* menu)
@@ -52,6 +76,7 @@ void CompareController::retranslate()
 {
     pin_->setText(tr("&Pin as A (compare)"));
     unpin_->setText(tr("&Clear pin"));
+    export_table_->setText(tr("Export &comparison table (CSV)…"));
     compare_trace_->setText(tr("Compare with a &measured trace (PyTorch profiler)…"));
     compare_trace_->setToolTip(
         tr("A Chrome trace from torch.profiler beside the simulated step of this scenario: step time, "

@@ -25,7 +25,10 @@ class CompareController : public WindowPart {
 public:
     explicit CompareController(const WindowContext& context);
     CompareTable* table() const { return table_; }
-    void addScenarioActions(QMenu* menu); // Pin as A, Clear pin
+    void addScenarioActions(QMenu* menu); // Pin as A, Clear pin, Export comparison table
+    // The A/B table as CSV to `file` (UTF-8 with a byte-order mark, which spreadsheets need to
+    // read Chinese); the error, empty when written.
+    QString exportTable(const QString& file) const;
     void addToolsActions(QMenu* menu); // Compare with a measured trace
     void retranslate() override;
 
@@ -41,6 +44,7 @@ private:
     QPointer<TraceDialog> trace_dialog_;
     QAction* pin_ = nullptr;
     QAction* unpin_ = nullptr;
+    QAction* export_table_ = nullptr;
     QAction* compare_trace_ = nullptr;
 };
 

@@ -19,11 +19,11 @@
 
 namespace parascope::ui {
 
-CourseController::CourseController(const WindowContext& context, ScenarioPanel* panel, QWidget* blurred)
+CourseController::CourseController(const WindowContext& context, ScenarioPanel* panel, QList<QWidget*> blurred)
     : WindowPart(context.window)
     , context_(context)
     , panel_(panel)
-    , blurred_(blurred)
+    , blurred_(std::move(blurred))
     , lesson_text_(new QTextBrowser)
     , exercise_(new ExercisePanel)
 {
@@ -36,6 +36,31 @@ void CourseController::addScenarioActions(QMenu* menu)
 {
     next_step_ = menu->addAction(QString(), this, &CourseController::nextStep);
     next_step_->setShortcut(QKeySequence(Qt::CTRL | Qt::Key_Right));
+    // Ctrl+→ wherever the focus is in the window, the lesson combo box included.
+    next_step_->setShortcutContext(Qt::ApplicationShortcut);
+    restore_step_ = menu->addAction(QString(), this, &CourseController::restoreStep);
+    restore_step_->setShortcut(QKeySequence(Qt::CTRL | Qt::SHIFT | Qt::Key_R));
+    updateStepActions();
+}
+
+void CourseController::restoreStep()
+{
+    if (lesson_)
+        loadLesson(lesson_id_, lesson_step_);
+}
+
+void CourseController::updateStepActions()
+{
+    if (!next_step_)
+        return;
+    const bool in_lesson = lesson_.has_value();
+    const bool last = in_lesson && lesson_step_ + 1 >= int(lesson_->steps.size());
+    // After the last step the lesson starts again, and the action says so.
+    next_step_->setText(last ? tr("Back to the lesson's first step") : tr("&Next lesson step"));
+    next_step_->setEnabled(in_lesson && lesson_->steps.size() > 1);
+    restore_step_->setText(tr("&Restore this lesson step"));
+    restore_step_->setToolTip(tr("Put every knob back as this lesson step set it"));
+    restore_step_->setEnabled(in_lesson);
 }
 
 void CourseController::addToolsActions(QMenu* menu)
@@ -46,7 +71,7 @@ void CourseController::addToolsActions(QMenu* menu)
 
 void CourseController::retranslate()
 {
-    next_step_->setText(tr("&Next lesson step"));
+    updateStepActions();
     advisor_action_->setText(tr("&Advisor: the decision procedure…"));
     advisor_action_->setToolTip(
         tr("Does it fit with DP? Then ZeRO; TP inside a node, PP across nodes; communication; bubble — "
@@ -69,13 +94,19 @@ void CourseController::loadLesson(const QString& id, int step)
     context_.model->setScenario(l->steps[std::size_t(lesson_step_)].scenario);
     exercise_->setStep(l, lesson_step_);
     showLessonText();
+    updateStepActions();
     emit lessonLoaded();
 }
 
 void CourseController::nextStep()
 {
-    if (const Lesson* l = findLesson(lesson_id_.toStdString()); l && !l->steps.empty())
-        loadLesson(lesson_id_, (lesson_step_ + 1) % int(l->steps.size()));
+    const Lesson* l = findLesson(lesson_id_.toStdString());
+    if (!l || l->steps.empty())
+        return;
+    const bool wraps = lesson_step_ + 1 >= int(l->steps.size());
+    loadLesson(lesson_id_, wraps ? 0 : lesson_step_ + 1);
+    if (wraps)
+        context_.showMessage(tr("That was the lesson's last step: back to step 1"), 5000);
 }
 
 void CourseController::leaveLesson()
@@ -85,6 +116,7 @@ void CourseController::leaveLesson()
     panel_->showLesson(QString());
     exercise_->setStep(nullptr, -1);
     showLessonText();
+    updateStepActions();
 }
 
 bool CourseController::pending() const { return exercise_->pending(); }
@@ -116,15 +148,17 @@ void CourseController::showLessonText()
 
 void CourseController::hideForExercise(bool pending)
 {
-    // The blur is the tab widget's own effect: it goes when the estimate is revealed.
-    if (pending) {
-        auto* blur = new QGraphicsBlurEffect;
-        blur->setBlurRadius(18);
-        blurred_->setGraphicsEffect(blur);
-    } else {
-        blurred_->setGraphicsEffect(nullptr);
+    // The blur is each widget's own effect: it goes when the estimate is revealed.
+    for (QWidget* w : blurred_) {
+        if (pending) {
+            auto* blur = new QGraphicsBlurEffect;
+            blur->setBlurRadius(18);
+            w->setGraphicsEffect(blur);
+        } else {
+            w->setGraphicsEffect(nullptr);
+        }
+        w->setEnabled(!pending);
     }
-    blurred_->setEnabled(!pending);
     showLessonText();
     emit pendingChanged();
 }

@@ -27,17 +27,19 @@ class ScenarioPanel;
 class CourseController : public WindowPart {
     Q_OBJECT
 public:
-    // blurred: what an exercise hides until its estimate is revealed (the charts' tabs).
-    CourseController(const WindowContext& context, ScenarioPanel* panel, QWidget* blurred);
+    // blurred: what an exercise hides until its estimate is revealed (the charts' tabs, and the
+    // "what breaks" panel with its fixes, which quote the numbers).
+    CourseController(const WindowContext& context, ScenarioPanel* panel, QList<QWidget*> blurred);
     QTextBrowser* lessonText() const { return lesson_text_; }
     ExercisePanel* exercise() const { return exercise_; }
-    void addScenarioActions(QMenu* menu); // Next lesson step
+    void addScenarioActions(QMenu* menu); // Next lesson step, Restore this lesson step
     void addToolsActions(QMenu* menu); // Advisor
     void retranslate() override;
 
     // A lesson's step becomes the scenario; an unknown lesson changes nothing.
     void loadLesson(const QString& id, int step = 0);
     void nextStep();
+    void restoreStep(); // the lesson step's scenario once more, every knob as the step set it
     // No lesson: a scenario file was opened.
     void leaveLesson();
     bool pending() const; // an exercise hides the estimate
@@ -51,9 +53,10 @@ signals:
 private:
     void hideForExercise(bool pending);
     void showLessonText();
+    void updateStepActions(); // texts and enabled states of the step actions
     WindowContext context_;
     ScenarioPanel* panel_;
-    QWidget* blurred_;
+    QList<QWidget*> blurred_;
     QTextBrowser* lesson_text_;
     ExercisePanel* exercise_;
     QPointer<AdvisorDialog> advisor_;
@@ -62,6 +65,7 @@ private:
     std::optional<Lesson> lesson_;
     int lesson_step_ = 0;
     QAction* next_step_ = nullptr;
+    QAction* restore_step_ = nullptr;
     QAction* advisor_action_ = nullptr;
 };
 

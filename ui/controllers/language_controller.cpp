@@ -1,9 +1,12 @@
 #include "controllers/language_controller.h"
 
+#include "chart_export.h"
+
 #include "language.h"
 
 #include <QActionGroup>
 #include <QApplication>
+#include <QFont>
 #include <QLibraryInfo>
 #include <QMenu>
 #include <QTranslator>
@@ -44,6 +47,29 @@ void LanguageController::install(bool zh)
         QApplication::installTranslator(app_);
     if (zh && qt_->load(QStringLiteral("qtbase_zh_CN"), QLibraryInfo::path(QLibraryInfo::TranslationsPath)))
         QApplication::installTranslator(qt_);
+    useSimplifiedChineseGlyphs(zh);
+}
+
+void LanguageController::useSimplifiedChineseGlyphs(bool zh)
+{
+    // Without a Chinese system locale fontconfig may pick the Japanese forms of Han characters (反
+    // with a flat first stroke) for the UI font's fallback; the exports already draw with the
+    // Simplified Chinese face. In Chinese, Latin text keeps the UI's own family and Han goes to the
+    // SC face; in English the UI font is left as the system gives it.
+    static const QFont system = QApplication::font();
+    const QString sc = simplifiedChineseFamily();
+    if (!zh || sc.isEmpty()) {
+        if (QApplication::font() != system)
+            QApplication::setFont(system);
+        return;
+    }
+    QFont f = system;
+    QStringList families = f.families().isEmpty() ? QStringList{f.family()} : f.families();
+    if (!families.contains(sc))
+        families.append(sc);
+    f.setFamilies(families);
+    if (QApplication::font() != f)
+        QApplication::setFont(f);
 }
 
 } // namespace parascope::ui

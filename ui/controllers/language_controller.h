@@ -18,6 +18,9 @@ public:
     void addViewActions(QMenu* view); // the Language submenu
     void retranslate() override;
     void install(bool zh);
+    // In Chinese the application font draws Han characters with the Simplified Chinese face (SC),
+    // whatever the system locale; in English it is the system's font unchanged.
+    static void useSimplifiedChineseGlyphs(bool zh);
 
 signals:
     void chosen(const QString& lang); // "en" or "zh", from the menu

@@ -46,13 +46,29 @@ std::optional<ExportChoice> askExport(QWidget* parent, const QString& name)
                                .value(QStringLiteral("lastExportFolder"),
                                       QStandardPaths::writableLocation(QStandardPaths::PicturesLocation))
                                .toString();
-    const QString f = QFileDialog::getSaveFileName(
+    QString filter;
+    const QString chosen = QFileDialog::getSaveFileName(
         parent, QCoreApplication::translate("ExportDialog", "Export chart"), QDir(folder).filePath(name),
-        QCoreApplication::translate("ExportDialog", "PNG image (*.png);;SVG vector image (*.svg);;PDF (*.pdf)"));
-    if (f.isEmpty())
+        QCoreApplication::translate("ExportDialog", "PNG image (*.png);;SVG vector image (*.svg);;PDF (*.pdf)"),
+        &filter);
+    if (chosen.isEmpty())
         return std::nullopt;
+    const QString f = withChosenType(chosen, filter);
     settings.setValue(QStringLiteral("lastExportFolder"), QFileInfo(f).absolutePath());
     return ExportChoice{f, size->currentData().toSize(), scale->value(), context->isChecked()};
+}
+
+QString withChosenType(const QString& file, const QString& filter)
+{
+    const QString suffix = QFileInfo(file).suffix().toLower();
+    for (const char* known : {"png", "svg", "pdf"})
+        if (suffix == QLatin1String(known))
+            return file;
+    const qsizetype star = filter.indexOf(QLatin1String("(*."));
+    const qsizetype close = filter.indexOf(QLatin1Char(')'), star);
+    if (star < 0 || close < 0)
+        return file;
+    return file + QLatin1Char('.') + filter.mid(star + 3, close - star - 3);
 }
 
 } // namespace parascope::ui

@@ -21,4 +21,8 @@ struct ExportChoice {
 // went to, else Pictures); nullopt when cancelled.
 std::optional<ExportChoice> askExport(QWidget* parent, const QString& name);
 
+// The file as the file dialog's chosen type asks: a name without .png, .svg or .pdf takes the
+// suffix of the chosen filter ("PDF (*.pdf)" → "slide.pdf"); a name with one keeps it.
+QString withChosenType(const QString& file, const QString& filter);
+
 } // namespace parascope::ui

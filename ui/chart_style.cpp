@@ -55,6 +55,8 @@ void applyTheme(QCustomPlot* plot, const ChartTheme& theme)
             line->setPen(pen);
         }
     plot->legend->setFont(ticks);
+    // Room under the legend in proportion to its text: on a slide it never sits on the edge.
+    plot->legend->setMargins(QMargins(4, 2, 4, std::max(2, QFontInfo(ticks).pixelSize() / 2)));
     plot->legend->setBrush(QColor(255, 255, 255, 230));
     plot->legend->setBorderPen(QPen(QColor(180, 180, 180)));
 }

@@ -88,7 +88,8 @@ void GanttPlottable::draw(QCPPainter* painter)
     const std::vector<GanttRect> rects = layoutGantt(segments_, map, 1.0);
     last_rects_ = rects.size();
     painter->setPen(Qt::NoPen);
-    const QFontMetrics fm(painter->font());
+    painter->setFont(label_font_);
+    const QFontMetrics fm(label_font_);
     QColor current;
     for (const GanttRect& r : rects) {
         const double top = k->coordToPixel(r.row + (r.lane == 0 ? kComputeTop : kCommTop));

@@ -8,6 +8,8 @@
 
 #include <qcustomplot.h>
 
+#include <QFont>
+
 namespace parascope::ui {
 
 class GanttPlottable : public QCPAbstractPlottable {
@@ -21,6 +23,10 @@ public:
     std::size_t lastDrawnRects() const { return last_rects_; }
     void setLabelsVisible(bool on) { labels_ = on; }
     void setCellBorders(bool on) { cell_borders_ = on; } // a line between ops (the slot grid)
+    // The microbatch numbers' font: the chart's tick labels', so a slide's numbers grow with it
+    // (numbers that do not fit their bar at that size are left out).
+    void setLabelFont(const QFont& f) { label_font_ = f; }
+    const QFont& labelFont() const { return label_font_; }
 
     // Segment under a pixel position, −1 if none.
     int segmentAtPixel(const QPointF& pos) const;
@@ -35,6 +41,7 @@ protected:
     void drawLegendIcon(QCPPainter* painter, const QRectF& rect) const override;
 
 private:
+    QFont label_font_;
     std::vector<GanttSegment> segments_;
     int rows_ = 0;
     double makespan_ = 0;

@@ -60,6 +60,7 @@ TimelineChart::TimelineChart(ScenarioModel* model, QWidget* parent)
 {
     gantt_ = new GanttPlottable(plot_->yAxis, plot_->xAxis);
     gantt_->removeFromLegend();
+    gantt_->setLabelFont(plot_->xAxis->tickLabelFont());
     for (OpType t : kLegendTypes) {
         QCPGraph* g = plot_->addGraph();
         g->setLineStyle(QCPGraph::lsNone);
@@ -103,6 +104,7 @@ TimelineChart::TimelineChart(ScenarioModel* model, QWidget* parent)
         else
             QToolTip::hideText();
     });
+    themeChanged(); // the title bold and the numbers' font from the start, as after an export
     retranslate();
 }
 
@@ -111,6 +113,7 @@ void TimelineChart::themeChanged()
     QFont f = plot_->font();
     f.setBold(true);
     title_->setFont(f);
+    gantt_->setLabelFont(plot_->xAxis->tickLabelFont());
 }
 
 void TimelineChart::retranslate()

@@ -13,6 +13,9 @@
 #include "controllers/compare_controller.h"
 #include "controllers/presenter_controller.h"
 #include "memory_chart.h"
+#include "controllers/export_controller.h"
+#include "gantt_plottable.h"
+#include "timeline_chart.h"
 #include "lessons/lessons.h"
 #include "main_window.h"
 #include "models/knobs.h"
@@ -321,6 +324,45 @@ private slots:
         QVERIFY(csv.contains(
             QStringLiteral("\"Scenario\",\"Llama-2 7B · TP 2 · PP 4 · DP 2\",\"Llama-2 7B · TP 2 · PP 2 · DP 4\"")));
         QVERIFY(csv.contains(QStringLiteral("\"Step time\"")));
+    }
+
+    // §13: exporting the timeline for a slide leaves the live chart as it was (fonts of the axes,
+    // the ticks, the title and the legend, and where the legend is), and the microbatch numbers
+    // on the bars are drawn at the chart's tick size, never smaller.
+    void timelineExportLeavesTheLiveChart()
+    {
+        MainWindow w;
+        w.setLanguage(QStringLiteral("zh"));
+        w.resize(1280, 720);
+        w.show();
+        QCoreApplication::processEvents();
+        QCustomPlot* plot = w.timelineChart()->plot();
+        const auto state = [&] {
+            QStringList s;
+            for (QCPAxis* a : {plot->xAxis, plot->yAxis})
+                s << a->labelFont().toString() << a->tickLabelFont().toString() << a->label();
+            s << plot->legend->font().toString();
+            for (int i = 0; i < plot->plotLayout()->elementCount(); ++i)
+                if (auto* t = qobject_cast<QCPTextElement*>(plot->plotLayout()->elementAt(i)))
+                    s << t->font().toString() << t->text();
+            s << QString::number(plot->plotLayout()->rowCount()) << QString::number(plot->plotLayout()->columnCount());
+            return s;
+        };
+        const QStringList before = state();
+        QTemporaryDir dir;
+        QCOMPARE(w.exports()->exportChartTo(ChartKind::Timeline, dir.filePath(QStringLiteral("t.png")),
+                                            QSize(1920, 1080), 1, true),
+                 QString());
+        QCoreApplication::processEvents();
+        const QStringList after = state();
+        for (int i = 0; i < before.size(); ++i)
+            QVERIFY2(i < after.size() && before[i] == after[i],
+                     qPrintable(QStringLiteral("%1: %2 → %3").arg(i).arg(before[i], after.value(i))));
+        QCOMPARE(after.size(), before.size());
+        QCOMPARE(w.timelineChart()->gantt()->labelFont().pixelSize() > 0
+                     ? w.timelineChart()->gantt()->labelFont().pixelSize()
+                     : QFontInfo(w.timelineChart()->gantt()->labelFont()).pixelSize(),
+                 QFontInfo(plot->xAxis->tickLabelFont()).pixelSize());
     }
 
     // §11: a name without a suffix takes the type chosen in the dialog's list.

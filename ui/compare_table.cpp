@@ -15,11 +15,13 @@ CompareTable::CompareTable(ScenarioModel* model, QWidget* parent)
     setEditTriggers(QAbstractItemView::NoEditTriggers);
     setSelectionMode(QAbstractItemView::NoSelection);
     verticalHeader()->hide();
-    // The narrow right panel: the quantity as wide as it needs, the three numbers share the rest.
-    horizontalHeader()->setSectionResizeMode(QHeaderView::Stretch);
-    horizontalHeader()->setSectionResizeMode(0, QHeaderView::ResizeToContents);
+    // The narrow right panel: the three numbers as wide as they need (never clipped), the
+    // quantity's name takes the rest and wraps; each layout's name a part a line.
+    horizontalHeader()->setSectionResizeMode(QHeaderView::ResizeToContents);
+    horizontalHeader()->setSectionResizeMode(0, QHeaderView::Stretch);
     setHorizontalScrollBarPolicy(Qt::ScrollBarAlwaysOff);
-    setWordWrap(false);
+    setWordWrap(true);
+    setTextElideMode(Qt::ElideNone);
     connect(model_, &ScenarioModel::estimateChanged, this, &CompareTable::refresh);
     connect(model_, &ScenarioModel::pinChanged, this, &CompareTable::refresh);
     refresh();
@@ -46,7 +48,8 @@ void CompareTable::refresh()
         return (d >= 0 ? QStringLiteral("+") : QString()) + QString::number(d, 'f', 1) + tr(" pts");
     };
     const std::vector<Row> rows = {
-        {tr("Scenario"), scenarioName(*model_->pinnedScenario()), scenarioName(model_->scenario()), QString()},
+        {tr("Scenario"), compareName(*model_->pinnedScenario(), model_->scenario()),
+         compareName(model_->scenario(), *model_->pinnedScenario()), QString()},
         {tr("Step time"), seconds(a->time.step_s), seconds(b.time.step_s),
          signedPercent(b.time.step_s, a->time.step_s)},
         {tr("Tokens/s"), QString::number(a->throughput.tokens_per_s, 'f', 0),
@@ -66,7 +69,10 @@ void CompareTable::refresh()
         const Row& row = rows[std::size_t(r)];
         int c = 0;
         for (const QString& cell : {row.name, row.a, row.b, row.delta}) {
-            auto* item = new QTableWidgetItem(cell);
+            // In the cell a layout's parts stack ("TP 2", "PP 4", …); text() and csv() keep one line.
+            auto* item = new QTableWidgetItem(
+                r == 0 && c > 0 ? QString(cell).replace(QStringLiteral(" · "), QStringLiteral("\n")) : cell);
+            item->setData(Qt::UserRole, cell);
             item->setTextAlignment(c == 0 ? Qt::AlignLeft | Qt::AlignVCenter : Qt::AlignRight | Qt::AlignVCenter);
             item->setToolTip(cell);
             setItem(r, c++, item);
@@ -82,7 +88,7 @@ QString CompareTable::text() const
         QStringList cells;
         for (int c = 0; c < columnCount(); ++c)
             cells << (r < 0 ? (horizontalHeaderItem(c) ? horizontalHeaderItem(c)->text() : QString())
-                            : (item(r, c) ? item(r, c)->text() : QString()));
+                            : (item(r, c) ? item(r, c)->data(Qt::UserRole).toString() : QString()));
         lines << cells.join(QLatin1Char('\t'));
     }
     return lines.join(QLatin1Char('\n'));
@@ -98,7 +104,7 @@ QString CompareTable::csv() const
         QStringList cells;
         for (int c = 0; c < columnCount(); ++c)
             cells << quoted(r < 0 ? (horizontalHeaderItem(c) ? horizontalHeaderItem(c)->text() : QString())
-                                  : (item(r, c) ? item(r, c)->text() : QString()));
+                                  : (item(r, c) ? item(r, c)->data(Qt::UserRole).toString() : QString()));
         out += cells.join(QLatin1Char(',')) + QStringLiteral("\r\n");
     }
     return out;

@@ -80,6 +80,7 @@ void ExercisePanel::setStep(const Lesson* lesson, int step)
     lesson_ = has ? lesson : nullptr;
     step_ = has ? step : -1;
     grade_.reset();
+    setMinimumHeight(0); // the next step's prompt scrolls if it must, until its answer is revealed
     pending_ = has;
     setVisible(has);
     if (has) {
@@ -139,6 +140,23 @@ void ExercisePanel::showGrade()
     result_->setText(QStringLiteral("<p style='color:%1'><b>%2</b></p><p>%3</p>")
                          .arg(colour, inUi(grade_->feedback).toHtmlEscaped(),
                               QString(tr("Formula: ") + inUi(ex.formula)).toHtmlEscaped()));
+    fitFeedback();
+}
+
+void ExercisePanel::fitFeedback()
+{
+    // The revealed answer is read whole, not scrolled: the panel asks the splitter above it for
+    // the height of its text at its width (the lesson text above gives it up and scrolls), at
+    // most 60 % of the window.
+    auto* scroll = findChild<QScrollArea*>();
+    if (!scroll || !scroll->widget())
+        return;
+    const int width = std::max(120, scroll->viewport()->width());
+    const int body = scroll->widget()->layout()->totalHeightForWidth(width);
+    const int need = body + title_->sizeHint().height() + reveal_->sizeHint().height() + 3 * layout()->spacing()
+        + layout()->contentsMargins().top() + layout()->contentsMargins().bottom();
+    const int cap = window() ? window()->height() * 3 / 5 : need;
+    setMinimumHeight(std::min(need, cap));
 }
 
 QString ExercisePanel::resultText() const { return result_->text(); }

@@ -54,6 +54,7 @@ private:
     double truth_ = 0;
     bool pending_ = false;
     std::optional<ExerciseGrade> grade_;
+    void fitFeedback(); // the panel's minimum height: the revealed feedback without scrolling
     QLabel* title_;
     QLabel* prompt_;
     QLineEdit* answer_;

@@ -39,12 +39,9 @@ QString bytesText(double bytes)
     return QString::number(bytes / 1024.0, 'f', 1) + QStringLiteral(" KiB");
 }
 
-QString scenarioName(const Scenario& sc)
+QString layoutName(const ParallelConfig& p)
 {
-    // What is on screen now, not the name the file or lesson started with ("Case 2: Llama-2 70B,
-    // TP8 PP8 DP8" stays in the file while the knobs move on).
-    const ParallelConfig& p = sc.parallel;
-    QString name = str(sc.model.name) + QStringLiteral(" · TP %1 · PP %2").arg(p.tp).arg(p.pp);
+    QString name = QStringLiteral("TP %1 · PP %2").arg(p.tp).arg(p.pp);
     if (p.vpp > 1)
         name += QStringLiteral(" × VPP %1").arg(p.vpp);
     name += QStringLiteral(" · DP %1").arg(p.dp);
@@ -53,6 +50,18 @@ QString scenarioName(const Scenario& sc)
     if (p.ep > 1)
         name += QStringLiteral(" · EP %1").arg(p.ep);
     return name;
+}
+
+QString scenarioName(const Scenario& sc)
+{
+    // What is on screen now, not the name the file or lesson started with ("Case 2: Llama-2 70B,
+    // TP8 PP8 DP8" stays in the file while the knobs move on).
+    return str(sc.model.name) + QStringLiteral(" · ") + layoutName(sc.parallel);
+}
+
+QString compareName(const Scenario& self, const Scenario& other)
+{
+    return self.model.name == other.model.name ? layoutName(self.parallel) : scenarioName(self);
 }
 
 QString invalidReason(const Estimate& est)

@@ -38,6 +38,10 @@ QString bytesText(double bytes);
 // What a scenario is on screen now: its model and layout ("Llama-2 70B · TP 8 · PP 8 · DP 8"), never
 // the name it was loaded with, which the knobs may have left behind.
 QString scenarioName(const Scenario& sc);
+// The layout alone ("TP 2 · PP 4 · DP 2", with VPP, CP and EP where they are not 1).
+QString layoutName(const ParallelConfig& p);
+// A scenario beside another (A/B): its layout when both train the same model, else its whole name.
+QString compareName(const Scenario& self, const Scenario& other);
 
 // Why the layout cannot run: the first error other than out of memory (a valid layout that does
 // not fit), in the UI's language; empty when it can. Every figure of an invalid layout is hidden.

@@ -265,7 +265,8 @@ void MemoryChart::setPinnedTotals(const Estimate* a, double& top)
             top = std::max(top, s.total() / kGiB);
         }
         const Scenario& sa = *model_->pinnedScenario();
-        pinned_->setName(tr("A: %1 · %2 (total)").arg(scenarioName(sa), inUi(displayName(sa.parallel.schedule))));
+        pinned_->setName(
+            tr("A: %1 · %2 (total)").arg(compareName(sa, model_->scenario()), inUi(displayName(sa.parallel.schedule))));
     }
     pinned_->setData(pk, pv, true);
     pinned_->setVisible(!pk.isEmpty());

@@ -269,12 +269,19 @@ void TimelineChart::refresh()
     showPresentTypes(tl, compare ? &a->timeline.timeline : nullptr);
     labelRanks(rows, compare);
     plot_->xAxis->setRange(0, std::max(1e-9, std::max(shownLength(e), compare ? shownLength(*a) : 0.0)));
-    if (compare)
-        title_->setText(tr("A: %1").arg(scenarioName(*model_->pinnedScenario())) + QStringLiteral(" · ")
-                        + headline(*model_->pinnedScenario(), *a).replace(QLatin1Char('\n'), QStringLiteral(" · "))
-                        + QLatin1Char('\n') + tr("B: %1").arg(scenarioName(model_->scenario())) + QStringLiteral(" · ")
-                        + headline(model_->scenario(), e).replace(QLatin1Char('\n'), QStringLiteral(" · ")));
-    else
+    if (compare) {
+        // Each side by its layout (its model too when they differ), wrapped to the chart's width.
+        const Scenario &sa = *model_->pinnedScenario(), &sb = model_->scenario();
+        const QFontMetrics fm(title_->font());
+        const int width = std::max(200, plot_->width() * 9 / 10 - 20); // bold text runs wider than measured
+        title_->setText(wrapText(tr("A: %1").arg(compareName(sa, sb)) + QStringLiteral(" · ")
+                                     + headline(sa, *a).replace(QLatin1Char('\n'), QStringLiteral(" · ")),
+                                 fm, width)
+                        + QLatin1Char('\n')
+                        + wrapText(tr("B: %1").arg(compareName(sb, sa)) + QStringLiteral(" · ")
+                                       + headline(sb, e).replace(QLatin1Char('\n'), QStringLiteral(" · ")),
+                                   fm, width));
+    } else
         title_->setText(headline(model_->scenario(), e));
     plot_->replot(QCustomPlot::rpQueuedReplot);
 }

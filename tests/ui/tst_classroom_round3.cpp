@@ -6,6 +6,7 @@
 // Simplified Chinese glyphs, "what breaks" by severity, and sizes typed with their unit.
 
 #include "classroom_scenarios.h"
+#include "exercise_panel.h"
 #include "controllers/course_controller.h"
 #include "diagnostics_panel.h"
 #include "dialogs/export_dialog.h"
@@ -32,6 +33,7 @@
 #include <QDoubleSpinBox>
 #include <QGraphicsEffect>
 #include <QLabel>
+#include <QLineEdit>
 #include <QMenuBar>
 #include <QScrollArea>
 #include <QScrollBar>
@@ -321,8 +323,7 @@ private slots:
         QVERIFY(bytes.startsWith("\xEF\xBB\xBF")); // spreadsheets read UTF-8 Chinese by it
         const QString csv = QString::fromUtf8(bytes.mid(3));
         QVERIFY(csv.contains(QStringLiteral("\"\",\"A\",\"B\",\"B vs A\"\r\n")));
-        QVERIFY(csv.contains(
-            QStringLiteral("\"Scenario\",\"Llama-2 7B · TP 2 · PP 4 · DP 2\",\"Llama-2 7B · TP 2 · PP 2 · DP 4\"")));
+        QVERIFY(csv.contains(QStringLiteral("\"Scenario\",\"TP 2 · PP 4 · DP 2\",\"TP 2 · PP 2 · DP 4\"")));
         QVERIFY(csv.contains(QStringLiteral("\"Step time\"")));
     }
 
@@ -363,6 +364,42 @@ private slots:
                      ? w.timelineChart()->gantt()->labelFont().pixelSize()
                      : QFontInfo(w.timelineChart()->gantt()->labelFont()).pixelSize(),
                  QFontInfo(plot->xAxis->tickLabelFont()).pixelSize());
+    }
+
+    // §7, §12: at 1280×720 the exercise's feedback fits its panel without scrolling, and the
+    // A/B comparison is readable (PARASCOPE_SHOT_DIR=dir keeps pictures to look at).
+    void feedbackAndComparisonFitAt720()
+    {
+        const QString shots = qEnvironmentVariable("PARASCOPE_SHOT_DIR");
+        for (const char* lang : {"zh", "en"}) {
+            MainWindow w;
+            w.setLanguage(QLatin1String(lang));
+            w.resize(1280, 720);
+            w.show();
+            w.course()->loadLesson(QStringLiteral("6-pipeline-schedules"), 0);
+            auto* answer = w.findChild<QLineEdit*>(QStringLiteral("exercise.answer"));
+            QVERIFY(answer);
+            answer->setText(QStringLiteral("0.27")); // a fraction typed into the percent box
+            QVERIFY(w.course()->exercise()->reveal());
+            QCoreApplication::processEvents();
+            QVERIFY(w.course()->exercise()->resultText().contains(
+                lang == std::string("zh") ? QStringLiteral("百分数") : QStringLiteral("percent")));
+            auto* scroll = w.course()->exercise()->findChild<QScrollArea*>();
+            QVERIFY(scroll);
+            if (!shots.isEmpty())
+                w.grab().save(shots + QStringLiteral("/exercise-revealed-%1.png").arg(QLatin1String(lang)));
+            QVERIFY2(!scroll->verticalScrollBar()->isVisible(), lang);
+            w.model()->setScenario(sevenB());
+            w.model()->pin();
+            w.model()->edit([](Scenario& s) {
+                s.parallel.pp = 2;
+                s.parallel.dp = 4;
+            });
+            w.model()->flush();
+            QCoreApplication::processEvents();
+            if (!shots.isEmpty())
+                w.grab().save(shots + QStringLiteral("/compare-%1.png").arg(QLatin1String(lang)));
+        }
     }
 
     // §11: a name without a suffix takes the type chosen in the dialog's list.

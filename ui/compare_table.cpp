@@ -12,6 +12,7 @@ CompareTable::CompareTable(ScenarioModel* model, QWidget* parent)
     , model_(model)
 {
     setColumnCount(4);
+    setMinimumWidth(180); // the right dock's width never follows the table's text
     setEditTriggers(QAbstractItemView::NoEditTriggers);
     setSelectionMode(QAbstractItemView::NoSelection);
     verticalHeader()->hide();

@@ -28,6 +28,7 @@ DiagnosticsPanel::DiagnosticsPanel(ScenarioModel* model, QWidget* parent)
 {
     auto* layout = new QVBoxLayout(this);
     layout->setContentsMargins(4, 4, 4, 4);
+    setMinimumWidth(180); // the right dock's width never follows the diagnostics' text
     layout->addWidget(header_);
     layout->addWidget(view_, 2);
     layout->addWidget(advice_header_);

@@ -63,6 +63,10 @@ ExercisePanel::ExercisePanel(QWidget* parent)
     row->addWidget(reveal_);
     outer->addLayout(row);
     answer_->setObjectName(QStringLiteral("exercise.answer"));
+    // The box takes the row's room but asks for none: the right dock keeps its width whether a
+    // step has an exercise or not.
+    answer_->setSizePolicy(QSizePolicy::Ignored, QSizePolicy::Fixed);
+    answer_->setMinimumWidth(60);
     auto* validator = new QDoubleValidator(0, 1e12, 6, answer_);
     validator->setLocale(QLocale::c());
     answer_->setValidator(validator);

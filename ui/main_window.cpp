@@ -14,6 +14,7 @@
 #include "controllers/presenter_controller.h"
 #include "diagnostics_panel.h"
 #include "exercise_panel.h"
+#include "fixed_width_hint.h"
 #include "format.h"
 #include "language.h"
 #include "layer_ops_view.h"
@@ -121,7 +122,7 @@ void MainWindow::buildControllers()
     status_ = new StatusLabel(model_, [this] { return course_->pending(); });
     statusBar()->addWidget(status_, 1);
     compare_ = new CompareController(context);
-    auto* right = new QSplitter(Qt::Vertical);
+    auto* right = new FixedWidthHint<QSplitter>(264, Qt::Vertical); // the dock never follows a step's text
     for (QWidget* w :
          std::initializer_list<QWidget*>{diagnostics_, compare_->table(), course_->lessonText(), course_->exercise()})
         right->addWidget(w);

@@ -28,6 +28,10 @@ CourseController::CourseController(const WindowContext& context, ScenarioPanel* 
     , exercise_(new ExercisePanel)
 {
     lesson_text_->setOpenExternalLinks(false);
+    // The right dock's width is the user's: its parts never push it wider as their text changes
+    // from one lesson step to the next (an explicit minimum wins over the content's).
+    lesson_text_->setMinimumWidth(180);
+    exercise_->setMinimumWidth(180);
     connect(exercise_, &ExercisePanel::pendingChanged, this, &CourseController::hideForExercise);
     connect(panel_, &ScenarioPanel::lessonChosen, this, [this](const QString& id) { loadLesson(id, 0); });
 }

@@ -84,6 +84,9 @@ MemoryChart::MemoryChart(ScenarioModel* model, QWidget* parent)
     highlight_->setVisible(false);
     placeLegendBelow(plot_, 6);
     legend_beside_allowed_ = true; // presenter mode's short upper row: the bars keep the height
+    // The capacity label is placed at the pixels it will be drawn at: after every layout.
+    connect(plot_, &QCustomPlot::afterLayout, this,
+            [this] { clearCapacityLabel(int(model_->estimate().memory.stages.size())); });
     // Stages are categories: no "zero line" through stage 0's bar.
     plot_->xAxis->grid()->setZeroLinePen(Qt::NoPen);
     connect(plot_, &QCustomPlot::mouseMove, this, [this](QMouseEvent* e) {
@@ -218,7 +221,6 @@ void MemoryChart::refresh()
     if (a && upright)
         markPinnedTotals(*a);
     fitAxes(n, top, upright);
-    clearCapacityLabel(n);
     plot_->replot(QCustomPlot::rpQueuedReplot);
 }
 

@@ -129,9 +129,15 @@ void FilesController::restoreSession(QSettings& s)
 {
     QMainWindow* w = context_.window;
     if (!w->restoreGeometry(s.value(QStringLiteral("geometry")).toByteArray())) {
-        // First start: most of the screen, the charts need room.
+        // First start: most of the screen, the charts need room; a projector-sized screen (up to
+        // 1366 × 800) all of it, by geometry, so that it fills the screen without a window manager
+        // too (a lecture PC's kiosk session: 1178 × 662 of 1280 × 720 before).
         const QScreen* screen = QGuiApplication::primaryScreen();
-        w->resize((screen ? screen->availableGeometry() : QRect(0, 0, 1600, 1000)).size() * 0.92);
+        const QRect avail = screen ? screen->availableGeometry() : QRect(0, 0, 1600, 1000);
+        if (avail.width() <= 1366 || avail.height() <= 800)
+            w->setGeometry(avail);
+        else
+            w->resize(avail.size() * 0.92);
     }
     w->restoreState(s.value(QStringLiteral("windowState")).toByteArray());
     // Trimmed on read: a settings file edited by hand (or by another program) with 200,000

@@ -4,6 +4,7 @@
 
 #include <QAction>
 #include <QApplication>
+#include <QScreen>
 #include <QDockWidget>
 #include <QMainWindow>
 #include <QMenu>
@@ -76,9 +77,12 @@ void PresenterController::setOn(bool on)
     // A headless screenshot has no screen to fill: it lays presenter mode out at the asked size.
     if (context_.headless)
         return;
-    if (on)
+    if (on) {
+        // Without a window manager full screen is only a state: cover the screen by hand first.
+        if (const QScreen* screen = w->screen())
+            w->setGeometry(screen->geometry());
         w->showFullScreen();
-    else if (before_.maximised)
+    } else if (before_.maximised)
         w->showMaximized();
     else
         w->showNormal();

@@ -115,7 +115,10 @@ void ChartView::relayout()
 {
     relayout_pending_ = false;
     fitTicks();
-    fitLegend(size());
+    // A legend moved beside the plot (or back) changes the axis rect's width: lay out first, so
+    // that what sizeChanged() fits to the bars' pixels sees the new width.
+    if (fitLegend(size()))
+        plot_->replot(QCustomPlot::rpImmediateRefresh);
     sizeChanged();
     plot_->replot(QCustomPlot::rpQueuedReplot);
 }
@@ -123,10 +126,10 @@ void ChartView::relayout()
 // As many legend columns as entries of the widest kind fit in the chart's width; a short, wide
 // chart (presenter mode's upper row) that allows it takes the legend beside the plot, one entry a
 // line, so the bars keep the height.
-void ChartView::fitLegend(QSize chart)
+bool ChartView::fitLegend(QSize chart)
 {
     if (!plot_->legend || !plot_->legend->visible() || plot_->legend->itemCount() == 0)
-        return;
+        return false;
     int widest = 0, line = 0;
     for (int i = 0; i < plot_->legend->elementCount(); ++i)
         if (QCPLayoutElement* item = plot_->legend->elementAt(i)) {
@@ -136,20 +139,21 @@ void ChartView::fitLegend(QSize chart)
     const int fit = std::max(1, (chart.width() - 16) / std::max(40, widest + 8));
     int columns = std::min(plot_->legend->itemCount(), fit);
     const int rows = (plot_->legend->itemCount() + columns - 1) / columns;
-    // Below, the legend's rows would take more than a fifth of a chart that is over twice as wide
-    // as high, and beside it one column leaves the plot at least half the width.
-    const bool beside = legend_beside_allowed_ && chart.width() > 2 * chart.height() && rows * line > chart.height() / 5
-        && widest + 24 < chart.width() / 2;
-    placeLegend(beside);
+    // Below, the legend's rows would take more than a fifth of a chart that is over 1.6 times as
+    // wide as high, and beside it one column leaves the plot at least half the width.
+    const bool beside = legend_beside_allowed_ && 5 * chart.width() > 8 * chart.height()
+        && rows * line > chart.height() / 5 && widest + 24 < chart.width() / 2;
+    const bool moved = placeLegend(beside);
     if (beside)
         columns = 1;
     if (columns != plot_->legend->wrap()) {
         plot_->legend->setWrap(columns);
         plot_->legend->setFillOrder(plot_->legend->fillOrder(), true); // re-flow the existing entries
     }
+    return moved;
 }
 
-void ChartView::placeLegend(bool beside)
+bool ChartView::placeLegend(bool beside)
 {
     QCPLayoutGrid* grid = plot_->plotLayout();
     int row = -1, column = -1, rect_row = 0, rect_column = 0;
@@ -166,7 +170,7 @@ void ChartView::placeLegend(bool beside)
         }
     const bool now_beside = row == rect_row && column > rect_column;
     if (row < 0 || now_beside == beside)
-        return;
+        return false;
     grid->take(plot_->legend);
     grid->simplify();
     if (beside) {
@@ -178,6 +182,7 @@ void ChartView::placeLegend(bool beside)
         grid->addElement(bottom, 0, plot_->legend);
         grid->setRowStretchFactor(bottom, 0.001);
     }
+    return true;
 }
 
 void ChartView::fitTicks()

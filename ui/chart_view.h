@@ -49,8 +49,9 @@ protected:
     void fitTicks();
     // Legend columns for a chart of this size (the window's, or an export's), and where the
     // legend goes: below the plot, or beside it on a short, wide chart that allows it.
-    void fitLegend(QSize chart);
-    void placeLegend(bool beside);
+    // Both return whether the legend moved (the axis rect then needs a new layout).
+    bool fitLegend(QSize chart);
+    bool placeLegend(bool beside);
     // An impossible layout (TP = 64 on 32 heads, typed or loaded) has no memory, communication
     // or timeline to draw: the chart hides its data and says what is wrong. Charts call this
     // first in refresh() and stop when it returns true.

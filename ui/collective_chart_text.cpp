@@ -72,7 +72,7 @@ QString CollectiveChart::stepLine() const
     QString text = tr("Step %1 of %2 · %3 · %4 → %5")
                        .arg(done + 1)
                        .arg(steps)
-                       .arg(inUi(s.phase), seconds(s.start_s), seconds(s.end_s));
+                       .arg(inUi(s.phase), secondsLike(s.start_s, s.end_s), seconds(s.end_s));
     if (!s.transfers.empty())
         text += tr(" · %n send(s) of %1", nullptr, int(s.transfers.size())).arg(bytesText(s.transfers.front().bytes));
     return text;

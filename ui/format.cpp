@@ -19,6 +19,15 @@ QString seconds(double s)
     return QString::number(s * 1e6, 'f', 1) + QStringLiteral(" µs");
 }
 
+QString secondsLike(double s, double like)
+{
+    if (like >= 1)
+        return QString::number(s, 'f', 2) + QStringLiteral(" s");
+    if (like >= 1e-3 || like == 0)
+        return QString::number(s * 1e3, 'f', 2) + QStringLiteral(" ms");
+    return QString::number(s * 1e6, 'f', 1) + QStringLiteral(" µs");
+}
+
 QString signedPercent(double now, double before)
 {
     if (before == 0)

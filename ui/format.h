@@ -25,6 +25,9 @@ inline QString str(const std::string& s) { return QString::fromStdString(s); }
 
 // "1.23 s", "12.35 ms", "45.6 µs": three significant figures or more, in the unit that fits.
 QString seconds(double s);
+// `s` in the unit seconds(like) would pick, so that two times side by side share one unit
+// ("0.46 s / 1.50 s", "0.00 µs → 39.7 µs"; never "464.70 ms / 1.50 s").
+QString secondsLike(double s, double like);
 
 // "+12.3 %" / "−4.0 %": now relative to before; empty when before is 0.
 QString signedPercent(double now, double before);

@@ -390,16 +390,22 @@ void MemoryChart::clearCapacityLabel(int n)
                  {n - 0.45, Qt::AlignRight | Qt::AlignBottom},
                  {-0.55, Qt::AlignLeft | Qt::AlignTop},
                  {n - 0.45, Qt::AlignRight | Qt::AlignTop}};
-    for (const auto& spot : spots) {
-        capacity_label_->position->setCoords(spot.x, cap);
-        capacity_label_->setPositionAlignment(spot.align);
-        const QRectF mine = textItemRect(capacity_label_);
-        if (std::none_of(marks_.begin(), marks_.end(), [&](QCPAbstractItem* item) {
-                auto* t = qobject_cast<QCPItemText*>(item);
-                return t && textItemRect(t).intersects(mine);
-            }))
-            return;
-    }
+    // The whole label, then its number alone; where neither fits, the dashed line speaks alone
+    // (the status bar's "peak … / 80.0 GiB" says the capacity) rather than over a bar's total.
+    capacity_label_->setVisible(true);
+    for (const QString& text : {tr("capacity %1 GiB").arg(cap, 0, 'f', 1), tr("%1 GiB").arg(cap, 0, 'f', 1)})
+        for (const auto& spot : spots) {
+            capacity_label_->setText(text);
+            capacity_label_->position->setCoords(spot.x, cap);
+            capacity_label_->setPositionAlignment(spot.align);
+            const QRectF mine = textItemRect(capacity_label_);
+            if (std::none_of(marks_.begin(), marks_.end(), [&](QCPAbstractItem* item) {
+                    auto* t = qobject_cast<QCPItemText*>(item);
+                    return t && textItemRect(t).intersects(mine);
+                }))
+                return;
+        }
+    capacity_label_->setVisible(false);
 }
 
 // The one label counting the stages over capacity, top left, when bars are too thin to mark.

@@ -137,12 +137,7 @@ void PlaybackBar::moveTo(double t_s)
         scrub_->setValue(int(std::lround(t_s_ / step_s_ * kScrubSteps)));
     }
     // Both in the step's unit ("0.46 s / 1.50 s", never "464.70 ms / 1.50 s").
-    const bool in_s = step_s_ >= 1;
-    const auto at = [in_s](double t) -> QString {
-        return in_s ? QString::number(t, 'f', 2) + QStringLiteral(" s")
-                    : QString::number(t * 1e3, 'f', 1) + QStringLiteral(" ms");
-    };
-    time_->setText(at(t_s_) + QStringLiteral(" / ") + at(step_s_));
+    time_->setText(secondsLike(t_s_, step_s_) + QStringLiteral(" / ") + seconds(step_s_));
     emit timeChanged(t_s_);
 }
 

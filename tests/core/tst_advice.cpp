@@ -6,6 +6,7 @@
 // told to lower the micro batch; the work stays within its evaluation budget.
 
 #include "search/advice.h"
+#include "estimate/evaluate.h"
 #include "estimate/diagnostics.h"
 #include "io/scenario_json.h"
 #include "scenario_fixture.h"
@@ -268,6 +269,60 @@ private slots:
                     || (c.path == "training.micro_batch" && c.value < 4
                         && a.message.en.find("bubble ") != std::string::npos);
         QVERIFY(lower);
+    }
+
+    // Issue 35 §5: Llama-3.1 8B on 16 H100 with TP 1 · PP 16 · ZeRO-1 and 16 sequences a step:
+    // the bubble's first fix keeps the global batch and drops the pipeline (PP 1 × DP 16 fits
+    // with the distributed optimizer), led by the step time; a fix that raises the batch comes
+    // after every one that keeps it and says that it changes the training.
+    void bubbleFixesKeepTheGlobalBatchFirst()
+    {
+        Scenario sc = presetScenario("llama3.1-8b", "dgx-h100", 1, 16, 1);
+        sc.parallel.zero = 1;
+        sc.training.seq_len = 8192;
+        sc.training.global_batch = 16;
+        const Estimate e = evaluate(sc);
+        QVERIFY(e.has("large_bubble"));
+        AdviceOptions o;
+        o.per_problem = 4;
+        const AdviceList list = advise(sc, e, o);
+        std::vector<const Advice*> bubble;
+        for (const Advice& a : list.items)
+            if (a.code == "large_bubble")
+                bubble.push_back(&a);
+        QVERIFY(!bubble.empty());
+        const Scenario first = applyAdvice(sc, *bubble.front());
+        QCOMPARE(first.parallel.pp, 1);
+        QCOMPARE(first.parallel.dp, 16);
+        QCOMPARE(first.training.global_batch, 16LL);
+        QVERIFY2(bubble.front()->message.en.find(": step ") != std::string::npos, bubble.front()->message.en.c_str());
+        bool batch_seen = false;
+        for (const Advice* a : bubble) {
+            const bool batch = applyAdvice(sc, *a).training.global_batch != 16;
+            QVERIFY2(!batch_seen || batch, a->message.en.c_str()); // nothing that keeps it after one that moves it
+            batch_seen = batch_seen || batch;
+            if (batch)
+                QVERIFY(a->message.en.find("changes the training, not the layout") != std::string::npos);
+        }
+    }
+
+    // Issue 35 §9: a layout that cannot run (interleaved with VPP 1) is answered for its error
+    // alone: no bubble or communication figures of a step that cannot run.
+    void anInvalidLayoutGetsFixesForItsErrorOnly()
+    {
+        Scenario sc = presetScenario("llama2-7b", "dgx-a100-80g", 2, 4, 2);
+        sc.training.global_batch = 16;
+        sc.parallel.schedule = ScheduleKind::Interleaved;
+        sc.parallel.vpp = 1;
+        const Estimate e = evaluate(sc);
+        QVERIFY(codes(e, Severity::Error).count("vpp_not_divisible"));
+        const AdviceList list = advise(sc, e);
+        QVERIFY(!list.items.empty());
+        for (const Advice& a : list.items) {
+            QCOMPARE(QString::fromStdString(a.code), QStringLiteral("vpp_not_divisible"));
+            const Estimate fixed = evaluate(applyAdvice(sc, a));
+            QVERIFY2(codes(fixed, Severity::Error).empty(), a.message.en.c_str());
+        }
     }
 
     void budgetAndCancel()

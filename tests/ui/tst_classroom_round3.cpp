@@ -8,6 +8,7 @@
 
 #include "classroom_scenarios.h"
 #include "exercise_panel.h"
+#include "format.h"
 #include "controllers/course_controller.h"
 #include "diagnostics_panel.h"
 #include "dialogs/export_dialog.h"
@@ -275,34 +276,51 @@ private slots:
         }
     }
 
-    // §10: in presenter mode at 1280×720 the memory chart keeps its bars readable without
+    // §10: in presenter mode at 1280×720 and 1024×768 the memory chart keeps its bars readable without
     // maximising (the legend goes beside a short chart), shows its totals, and no two of its
     // labels overlap — lesson 1's 80.2 GiB OOM bar under the 80.0 GiB capacity line included.
     void presenterMemoryChartReadable()
     {
-        for (const char* lang : {"zh", "en"}) {
-            MainWindow w(nullptr, MainWindow::Session::Headless); // presenter mode at the asked size
-            w.setLanguage(QLatin1String(lang));
-            w.resize(1280, 720);
-            w.show();
-            w.presenter()->setOn(true);
-            w.course()->loadLesson(QStringLiteral("1-13b-ddp-vs-tp"), 2);
-            QCoreApplication::processEvents();
-            w.memoryChart()->plot()->replot();
-            QCoreApplication::processEvents();
-            QCustomPlot* plot = w.memoryChart()->plot();
-            QVERIFY2(plot->axisRect()->height() >= 150, qPrintable(QString::number(plot->axisRect()->height())));
-            QVERIFY(w.memoryChart()->barLabels().join(QLatin1Char(' ')).contains(QStringLiteral("80.2")));
-            std::vector<QRectF> rects;
-            for (int i = 0; i < plot->itemCount(); ++i)
-                if (auto* t = qobject_cast<QCPItemText*>(plot->item(i)); t && t->visible() && !t->text().isEmpty())
-                    rects.push_back(textItemRect(t));
-            QVERIFY(rects.size() >= 2);
-            for (std::size_t i = 0; i < rects.size(); ++i)
-                for (std::size_t j = i + 1; j < rects.size(); ++j)
-                    QVERIFY2(!rects[i].intersects(rects[j]),
-                             qPrintable(QStringLiteral("%1: %2 / %3").arg(QLatin1String(lang)).arg(i).arg(j)));
-        }
+        struct Case {
+            const char* lesson;
+            int step;
+        };
+        for (const char* lang : {"zh", "en"})
+            for (const QSize size : {QSize(1280, 720), QSize(1024, 768)})
+                for (const Case c : {Case{"1-13b-ddp-vs-tp", 2}, Case{"2-llama70b-512", 0}}) {
+                    const QString at = QStringLiteral("%1 %2×%3 %4")
+                                           .arg(QLatin1String(lang))
+                                           .arg(size.width())
+                                           .arg(size.height())
+                                           .arg(QLatin1String(c.lesson));
+                    MainWindow w(nullptr, MainWindow::Session::Headless); // presenter mode at the asked size
+                    w.setLanguage(QLatin1String(lang));
+                    w.resize(size);
+                    w.show();
+                    w.presenter()->setOn(true);
+                    w.course()->loadLesson(QLatin1String(c.lesson), c.step);
+                    QCoreApplication::processEvents();
+                    w.memoryChart()->plot()->replot();
+                    QCoreApplication::processEvents();
+                    QCustomPlot* plot = w.memoryChart()->plot();
+                    QVERIFY2(plot->axisRect()->height() >= 140,
+                             qPrintable(at + QStringLiteral(": %1 px").arg(plot->axisRect()->height())));
+                    if (c.step == 2) // lesson 1's 80.2 GiB OOM bar under the 80.0 GiB line
+                        QVERIFY(w.memoryChart()->barLabels().join(QLatin1Char(' ')).contains(QStringLiteral("80.2")));
+                    std::vector<QRectF> rects;
+                    QStringList texts;
+                    for (int i = 0; i < plot->itemCount(); ++i)
+                        if (auto* t = qobject_cast<QCPItemText*>(plot->item(i));
+                            t && t->visible() && !t->text().isEmpty()) {
+                            rects.push_back(textItemRect(t));
+                            texts << t->text();
+                        }
+                    QVERIFY(rects.size() >= 2);
+                    for (std::size_t i = 0; i < rects.size(); ++i)
+                        for (std::size_t j = i + 1; j < rects.size(); ++j)
+                            QVERIFY2(!rects[i].intersects(rects[j]),
+                                     qPrintable(at + QStringLiteral(": %1 / %2").arg(texts[int(i)], texts[int(j)])));
+                }
     }
 
     // §12: the A/B table exports as CSV, both sides by what they are.
@@ -373,6 +391,15 @@ private slots:
         QVERIFY2(!first.contains(QStringLiteral("TP = 1")), qPrintable(first));
         QVERIFY2(last.contains(QStringLiteral("TP = 1")), qPrintable(last));
         QVERIFY(w.diagnosticsPanel()->findChild<QLabel*>()->text().contains(QStringLiteral("16 GPUs")));
+    }
+
+    // §17: two times side by side share one unit (the playback readout, a collective's step).
+    void oneUnitPerReadout()
+    {
+        QCOMPARE(secondsLike(0.4647, 1.5) + QStringLiteral(" / ") + seconds(1.5), QStringLiteral("0.46 s / 1.50 s"));
+        QCOMPARE(secondsLike(0, 39.7e-6) + QStringLiteral(" → ") + seconds(39.7e-6),
+                 QStringLiteral("0.0 µs → 39.7 µs"));
+        QCOMPARE(secondsLike(0.0021, 0.0125), QStringLiteral("2.10 ms"));
     }
 
     // §17: "1 GiB" typed into the collectives tab's size box is 1 GiB, not 1 MiB.

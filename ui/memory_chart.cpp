@@ -399,10 +399,11 @@ void MemoryChart::clearCapacityLabel(int n)
             capacity_label_->position->setCoords(spot.x, cap);
             capacity_label_->setPositionAlignment(spot.align);
             const QRectF mine = textItemRect(capacity_label_);
-            if (std::none_of(marks_.begin(), marks_.end(), [&](QCPAbstractItem* item) {
-                    auto* t = qobject_cast<QCPItemText*>(item);
-                    return t && textItemRect(t).intersects(mine);
-                }))
+            if (QRectF(plot_->axisRect()->rect()).contains(mine) // never cut by the plot's edge
+                && std::none_of(marks_.begin(), marks_.end(), [&](QCPAbstractItem* item) {
+                       auto* t = qobject_cast<QCPItemText*>(item);
+                       return t && textItemRect(t).intersects(mine);
+                   }))
                 return;
         }
     capacity_label_->setVisible(false);

@@ -316,6 +316,11 @@ private slots:
                             texts << t->text();
                         }
                     QVERIFY(rects.size() >= 2);
+                    // The capacity label, when shown, lies wholly inside the plot (not cut at its edge).
+                    for (int i = 0; i < plot->itemCount(); ++i)
+                        if (auto* t = qobject_cast<QCPItemText*>(plot->item(i));
+                            t && t->visible() && t->clipToAxisRect() && t->text().contains(QStringLiteral("GiB")))
+                            QVERIFY2(QRectF(plot->axisRect()->rect()).contains(textItemRect(t)), qPrintable(at));
                     for (std::size_t i = 0; i < rects.size(); ++i)
                         for (std::size_t j = i + 1; j < rects.size(); ++j)
                             QVERIFY2(!rects[i].intersects(rects[j]),

@@ -82,31 +82,35 @@ void CompareTable::refresh()
     resizeRowsToContents();
 }
 
-QString CompareTable::text() const
+// The header, then each row, in one-line cells (a layout's name as the model has it).
+std::vector<QStringList> CompareTable::cells() const
 {
-    QStringList lines;
+    std::vector<QStringList> rows;
     for (int r = -1; r < rowCount(); ++r) {
         QStringList cells;
         for (int c = 0; c < columnCount(); ++c)
             cells << (r < 0 ? (horizontalHeaderItem(c) ? horizontalHeaderItem(c)->text() : QString())
                             : (item(r, c) ? item(r, c)->data(Qt::UserRole).toString() : QString()));
-        lines << cells.join(QLatin1Char('\t'));
+        rows.push_back(cells);
     }
+    return rows;
+}
+
+QString CompareTable::text() const
+{
+    QStringList lines;
+    for (const QStringList& row : cells())
+        lines << row.join(QLatin1Char('\t'));
     return lines.join(QLatin1Char('\n'));
 }
 
 QString CompareTable::csv() const
 {
-    const auto quoted = [](QString cell) -> QString {
-        return QLatin1Char('"') + cell.replace(QLatin1Char('"'), QStringLiteral("\"\"")) + QLatin1Char('"');
-    };
     QString out;
-    for (int r = -1; r < rowCount(); ++r) {
-        QStringList cells;
-        for (int c = 0; c < columnCount(); ++c)
-            cells << quoted(r < 0 ? (horizontalHeaderItem(c) ? horizontalHeaderItem(c)->text() : QString())
-                                  : (item(r, c) ? item(r, c)->data(Qt::UserRole).toString() : QString()));
-        out += cells.join(QLatin1Char(',')) + QStringLiteral("\r\n");
+    for (QStringList row : cells()) {
+        for (QString& cell : row)
+            cell = QLatin1Char('"') + cell.replace(QLatin1Char('"'), QStringLiteral("\"\"")) + QLatin1Char('"');
+        out += row.join(QLatin1Char(',')) + QStringLiteral("\r\n");
     }
     return out;
 }

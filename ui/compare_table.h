@@ -4,7 +4,10 @@
 // scenario by its model and layout. Shown while a scenario is pinned (Scenario → Pin as A);
 // Scenario → Export comparison table writes it as CSV.
 
+#include <QStringList>
 #include <QTableWidget>
+
+#include <vector>
 
 namespace parascope::ui {
 
@@ -20,6 +23,7 @@ public:
 
 private:
     void refresh();
+    std::vector<QStringList> cells() const; // header and rows, one line per cell
     ScenarioModel* model_;
 };
 

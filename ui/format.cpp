@@ -10,14 +10,7 @@
 
 namespace parascope::ui {
 
-QString seconds(double s)
-{
-    if (s >= 1)
-        return QString::number(s, 'f', 2) + QStringLiteral(" s");
-    if (s >= 1e-3 || s == 0)
-        return QString::number(s * 1e3, 'f', 2) + QStringLiteral(" ms");
-    return QString::number(s * 1e6, 'f', 1) + QStringLiteral(" µs");
-}
+QString seconds(double s) { return secondsLike(s, s); }
 
 QString secondsLike(double s, double like)
 {
@@ -75,10 +68,8 @@ QString compareName(const Scenario& self, const Scenario& other)
 
 QString invalidReason(const Estimate& est)
 {
-    for (const Diagnostic& d : est.diagnostics)
-        if (d.severity == Severity::Error && d.code != "out_of_memory")
-            return inUi(d.message);
-    return {};
+    const Diagnostic* d = est.layoutError();
+    return d ? inUi(d->message) : QString();
 }
 
 QString contextLine(const Scenario& sc, std::int64_t gpus)

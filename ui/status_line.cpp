@@ -12,11 +12,9 @@ QString statusLine(const Scenario& sc, const Estimate& e, const Estimate* pinned
 {
     // An impossible layout has no step time or throughput to quote: the status line says what is
     // wrong (the first error; the list is in "What breaks").
-    for (const Diagnostic& d : e.diagnostics)
-        if (d.severity == Severity::Error && d.code != "out_of_memory") // OOM: valid, its numbers follow
-            return QStringLiteral("<span style='color:#D55E00'><b>")
-                + QCoreApplication::translate("MainWindow", "INVALID") + QStringLiteral("</b></span> · ")
-                + inUi(d.message).toHtmlEscaped();
+    if (const Diagnostic* d = e.layoutError()) // OOM: valid, its numbers follow
+        return QStringLiteral("<span style='color:#D55E00'><b>") + QCoreApplication::translate("MainWindow", "INVALID")
+            + QStringLiteral("</b></span> · ") + inUi(d->message).toHtmlEscaped();
     QString text
         = QCoreApplication::translate("MainWindow", "Step %1 · %2 tokens/s · MFU %3 % · peak %4 / %5 GiB (stage %6)")
               .arg(seconds(e.time.step_s))

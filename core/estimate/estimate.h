@@ -32,6 +32,9 @@ struct Estimate {
     Walls walls; // the course's four walls (estimate/walls.h)
 
     bool hasErrors() const;
+    // The first error other than out of memory: the layout cannot run (an out-of-memory layout
+    // runs, its numbers stand). nullptr when it can.
+    const Diagnostic* layoutError() const;
     bool has(const std::string& code) const;
 };
 

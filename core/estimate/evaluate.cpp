@@ -20,6 +20,14 @@ bool Estimate::hasErrors() const
                        [](const Diagnostic& d) { return d.severity == Severity::Error; });
 }
 
+const Diagnostic* Estimate::layoutError() const
+{
+    for (const Diagnostic& d : diagnostics)
+        if (d.severity == Severity::Error && d.code != "out_of_memory")
+            return &d;
+    return nullptr;
+}
+
 bool Estimate::has(const std::string& code) const
 {
     return std::any_of(diagnostics.begin(), diagnostics.end(), [&](const Diagnostic& d) { return d.code == code; });

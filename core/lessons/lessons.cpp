@@ -449,9 +449,7 @@ std::vector<std::string> checkLesson(const Lesson& lesson, const std::vector<Est
                 out.push_back(at + key + ": claims " + (*claim ? "true" : "false") + ", the engine says "
                               + (actual ? "true" : "false") + "; diagnostics " + codes);
         };
-        const bool config_error = std::any_of(e.diagnostics.begin(), e.diagnostics.end(), [](const Diagnostic& d) {
-            return d.severity == Severity::Error && d.code != "out_of_memory";
-        });
+        const bool config_error = e.layoutError() != nullptr;
         const bool warnings = std::any_of(e.diagnostics.begin(), e.diagnostics.end(),
                                           [](const Diagnostic& d) { return d.severity == Severity::Warning; });
         check(x.valid, !config_error, "valid");

@@ -273,9 +273,7 @@ std::vector<const Diagnostic*> orderedProblems(const Estimate& est)
     std::vector<const Diagnostic*> problems;
     // A layout that cannot run: only its errors are answered; the warnings' figures (bubble,
     // exposed time) describe a step that cannot run.
-    const bool invalid = std::any_of(est.diagnostics.begin(), est.diagnostics.end(), [](const Diagnostic& d) {
-        return d.severity == Severity::Error && d.code != "out_of_memory";
-    });
+    const bool invalid = est.layoutError() != nullptr;
     for (int pass = 0; pass < (invalid ? 1 : 3); ++pass)
         for (const Diagnostic& d : est.diagnostics) {
             const bool oom = d.code == "out_of_memory";

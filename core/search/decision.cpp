@@ -22,10 +22,8 @@ struct Candidate {
 // The first error other than out of memory, in both languages ("" when none).
 Localized firstError(const Estimate& e)
 {
-    for (const Diagnostic& d : e.diagnostics)
-        if (d.severity == Severity::Error && d.code != "out_of_memory")
-            return d.message;
-    return {};
+    const Diagnostic* d = e.layoutError();
+    return d ? d->message : Localized{};
 }
 
 DecisionStep makeStep(const std::string& id, const Localized& title)

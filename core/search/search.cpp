@@ -142,9 +142,7 @@ void recordRow(Evaluated& ev, std::size_t i, const Strategy& candidate, const Es
     row.bubble_fraction = e.time.bubble_fraction;
     row.fits = e.memory.fits;
     ev.ok[i] = !e.hasErrors();
-    ev.layout_ok[i] = std::none_of(e.diagnostics.begin(), e.diagnostics.end(), [](const Diagnostic& d) {
-        return d.severity == Severity::Error && d.code != "out_of_memory";
-    });
+    ev.layout_ok[i] = e.layoutError() == nullptr;
 }
 
 // Evaluates the candidates on a pool of threads; sets r.cancelled and r.evaluated.

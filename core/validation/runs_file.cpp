@@ -111,12 +111,11 @@ ValidationRow evaluateRun(const Run& run)
     EvaluateOptions opt;
     opt.record_timeline = false;
     const Estimate est = evaluate(sc, opt);
-    for (const Diagnostic& d : est.diagnostics)
-        if (d.severity == Severity::Error && d.code != "out_of_memory") {
-            row.skipped_because = "invalid scenario: " + d.message.en;
-            row.skipped_because_zh = "场景无效：" + d.message.zh;
-            return row;
-        }
+    if (const Diagnostic* d = est.layoutError()) {
+        row.skipped_because = "invalid scenario: " + d->message.en;
+        row.skipped_because_zh = "场景无效：" + d->message.zh;
+        return row;
+    }
     const double gpus = double(est.gpus);
     const double tokens = double(sc.training.global_batch) * double(sc.training.seq_len);
     const double model_flops = est.flops.model_flops_per_step;

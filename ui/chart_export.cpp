@@ -2,7 +2,8 @@
 
 #include "format.h"
 #include "save_file.h"
-#include "svg_outline.h"
+#include "pdf_text.h"
+#include "svg_text.h"
 
 #include <qcustomplot.h>
 
@@ -109,7 +110,7 @@ std::vector<QCPTextElement*> addContext(QCustomPlot* plot, const ExportRequest& 
     return added;
 }
 
-// The chart as SVG into `buffer` (which writes `bytes`), its text then outlined in `bytes`.
+// The chart as SVG into `buffer` (which writes `bytes`), its fonts then given fallbacks in `bytes`.
 // Returns why it failed, or "".
 QString renderSvg(QCustomPlot* plot, QBuffer& buffer, QByteArray& bytes, QSize size)
 {
@@ -123,19 +124,20 @@ QString renderSvg(QCustomPlot* plot, QBuffer& buffer, QByteArray& bytes, QSize s
     gen.setTitle(QStringLiteral("ParaScope"));
     if (!paintVector(plot, &gen, size.width(), size.height()))
         error = QCoreApplication::translate("ChartExport", "the SVG painter could not start");
-    // Text as glyph outlines: the slide machine may not have the fonts (Chinese above all).
+    // Real text a lecturer can select and edit, with fonts the slide machine is likely to have.
     if (error.isEmpty()) {
         buffer.close();
         QString why;
-        bytes = outlineSvgText(bytes, &why);
+        bytes = withFontFallbacks(bytes, &why);
         if (bytes.isEmpty())
-            error = QCoreApplication::translate("ChartExport", "outlining the SVG's text failed: %1").arg(why);
+            error = QCoreApplication::translate("ChartExport", "writing the SVG's fonts failed: %1").arg(why);
     }
     return error;
 }
 
-// The chart as a one-page PDF into `buffer`. Returns why it failed, or "".
-QString renderPdf(QCustomPlot* plot, QBuffer& buffer, QSize size)
+// The chart as a one-page PDF into `buffer` (which writes `bytes`), its text layer then repaired.
+// Returns why it failed, or "".
+QString renderPdf(QCustomPlot* plot, QBuffer& buffer, QByteArray& bytes, QSize size)
 {
     const int w = size.width(), h = size.height();
     QPdfWriter pdf(&buffer);
@@ -150,6 +152,11 @@ QString renderPdf(QCustomPlot* plot, QBuffer& buffer, QSize size)
         QPageLayout::Portrait, QMarginsF(0, 0, 0, 0)));
     if (!paintVector(plot, &pdf, w, h))
         return QCoreApplication::translate("ChartExport", "the PDF painter could not start");
+    buffer.close();
+    QString why;
+    bytes = repairPdfTextLayer(bytes, &why);
+    if (!why.isEmpty()) // the PDF is still right to look at; only copying its text is not
+        qWarning("PDF text layer left as Qt wrote it: %s", qPrintable(why));
     return {};
 }
 
@@ -211,7 +218,7 @@ QString exportChart(QCustomPlot* plot, const ExportRequest& request,
     if (suffix == QLatin1String("svg"))
         error = renderSvg(plot, buffer, bytes, request.size);
     else if (suffix == QLatin1String("pdf"))
-        error = renderPdf(plot, buffer, request.size);
+        error = renderPdf(plot, buffer, bytes, request.size);
     else
         error = renderPng(plot, buffer, request, suffix);
     buffer.close();

@@ -23,6 +23,11 @@ void applyTheme(QCustomPlot* plot, const ChartTheme& theme)
 {
     QFont font = plot->font();
     font.setPointSize(theme.font_pt);
+    // Glyphs straight from the font's character map (no OpenType substitution, which chart text
+    // does not need): a PDF's text layer can then map every glyph back to its character. Shaped by
+    // HarfBuzz, Noto Sans CJK drew the digits of "Llama-2 70B" with glyphs no character maps to,
+    // and the PDF's text copied out as "Llama- B".
+    font.setStyleStrategy(QFont::StyleStrategy(font.styleStrategy() | QFont::PreferNoShaping));
     plot->setFont(font);
     plot->setBackground(Qt::white);
     QFont label = font;

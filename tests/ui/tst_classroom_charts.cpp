@@ -18,6 +18,7 @@
 #include "controllers/export_controller.h"
 #include "estimate/memory_over_time.h"
 #include "memory_chart.h"
+#include "pdf_text.h"
 #include "playback_bar.h"
 #include "models/scenario_model.h"
 #include "timeline_chart.h"
@@ -286,7 +287,51 @@ private slots:
             QVERIFY2(bytes.contains("CJKsc") || bytes.contains("CJK SC") || bytes.contains("SansSC"),
                      "no Simplified Chinese font in the PDF");
             QVERIFY(!bytes.contains("CJKjp"));
+            // Its text layer gives back what was drawn: every character of the context line
+            // (digits included), 大 not the Kangxi radical ⼤, spaces not tabs.
+            const QString mapped = pdfMappedText(bytes);
+            for (const QChar c : contextLine(sc, 16))
+                QVERIFY2(c == QLatin1Char(' ') || mapped.contains(c), qPrintable(QString(c)));
+            QVERIFY(mapped.contains(QStringLiteral("大")));
+            for (const QChar c : mapped)
+                QVERIFY2(c != QLatin1Char('\t') && (c.unicode() < 0x2E80 || c.unicode() > 0x2FDF),
+                         qPrintable(QString::number(c.unicode(), 16)));
         }
+    }
+
+    void pdfTextLayerRepairKeepsTheFileWhole()
+    {
+        // Qt's map as it wrote it: glyph 1 read as a tab, glyphs 2–3 as the Kangxi radicals ⼤⼩,
+        // glyph 4 as "7" through a counting range. Repaired: space, 大小, 7; the objects after
+        // the map move by the bytes it grew, and so do the cross-reference table and startxref.
+        const QByteArray cmap = "/CIDInit /ProcSet findresource begin\n/CMapName /Adobe-Identity-UCS def\n"
+                                "1 begincodespacerange\n<0000> <FFFF>\nendcodespacerange\n2 beginbfrange\n"
+                                "<0001> <0003> [<0009> <2F24> <2F29> ]\n<0004> <0004> <0037>\nendbfrange\nendcmap\n";
+        const QByteArray head = "%PDF-1.4\n",
+                         obj1
+            = "1 0 obj\n<< /Length " + QByteArray::number(cmap.size()) + " >>\nstream\n" + cmap + "endstream\nendobj\n",
+                         obj2 = "2 0 obj\n<< /Type /Catalog >>\nendobj\n";
+        const auto entry = [](qsizetype at) { return QByteArray::number(at).rightJustified(10, '0') + " 00000 n \n"; };
+        const qsizetype xref = head.size() + obj1.size() + obj2.size();
+        const QByteArray pdf = head + obj1 + obj2 + "xref\n0 3\n0000000000 65535 f \n" + entry(head.size())
+            + entry(head.size() + obj1.size()) + "trailer\n<< /Size 3 /Root 2 0 R >>\nstartxref\n"
+            + QByteArray::number(xref) + "\n%%EOF\n";
+        QCOMPARE(readToUnicode(cmap).text.at(3), QStringLiteral("\u2F29"));
+        QString why;
+        const QByteArray fixed = repairPdfTextLayer(pdf, &why);
+        QVERIFY2(why.isEmpty(), qPrintable(why));
+        QCOMPARE(pdfMappedText(fixed), QStringLiteral(" 大小7"));
+        const qsizetype obj2_at = fixed.indexOf("2 0 obj"), xref_at = fixed.indexOf("xref\n");
+        QVERIFY(fixed.contains(QByteArray(entry(head.size()) + entry(obj2_at))));
+        QVERIFY(fixed.endsWith(QByteArray("startxref\n" + QByteArray::number(xref_at) + "\n%%EOF\n")));
+        const qsizetype length_at = fixed.indexOf("/Length ") + 8;
+        const qsizetype data_at = fixed.indexOf("stream\n") + 7;
+        QCOMPARE(fixed.mid(length_at, fixed.indexOf(' ', length_at) - length_at).toLongLong(),
+                 fixed.indexOf("endstream") - data_at);
+        // Not laid out as Qt writes it: left alone, and said why.
+        const QByteArray broken = QByteArray(pdf).replace("startxref\n", "startxref\n9");
+        QCOMPARE(repairPdfTextLayer(broken, &why), broken);
+        QVERIFY(why.contains(QStringLiteral("startxref")));
     }
 };
 

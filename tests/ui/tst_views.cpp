@@ -8,12 +8,13 @@
 // tst_views_teaching.
 
 #include "io/scenario_json.h"
+#include "format.h"
 #include "language.h"
 #include "main_window.h"
 #include "controllers/export_controller.h"
 #include "models/scenario_model.h"
 #include "search_view.h"
-#include "svg_outline.h"
+#include "svg_text.h"
 #include "sweep_view.h"
 #include "views_scenarios.h"
 
@@ -21,6 +22,7 @@
 
 #include <QLabel>
 #include <QPainter>
+#include <QRegularExpression>
 #include <QSvgRenderer>
 #include <QTemporaryDir>
 #include <QToolTip>
@@ -197,11 +199,12 @@ private slots:
             QVERIFY2(!l.contains(QLatin1Char('\n')), qPrintable(l));
     }
 
-    void svgDrawsItsTextAsOutlines()
+    void svgKeepsItsTextSelectable()
     {
-        // A slide machine without our fonts must show what the app drew: the SVG carries no
-        // <text>, only glyph outlines, and drawn by QSvgRenderer it matches the PNG export of the
-        // same chart pixel for pixel but for anti-aliasing (Chinese, to exercise the CJK font).
+        // A lecturer selects and edits the slide's text: the SVG carries real <text> (Chinese
+        // included) whose fonts fall back to the slide machine's Simplified Chinese face; a string
+        // Qt drew in several runs is one <text>. Where the first font is installed (QSvgRenderer
+        // reads one family, not a list), it matches the PNG export but for anti-aliasing.
         QTemporaryDir dir;
         MainWindow w;
         w.setLanguage(QStringLiteral("zh"));
@@ -213,11 +216,18 @@ private slots:
         QFile f(svg);
         QVERIFY(f.open(QIODevice::ReadOnly));
         const QByteArray bytes = f.readAll();
-        QVERIFY(!bytes.contains("<text"));
-        QVERIFY(bytes.count("<path") > 20);
+        QVERIFY(bytes.count("<text") > 20);
+        QVERIFY(QString::fromUtf8(bytes).contains(QStringLiteral(">显存容量")));
+        QVERIFY(bytes.contains("font-family=\"'Noto Sans CJK SC', 'Source Han Sans SC', 'PingFang SC', "
+                               "'Microsoft YaHei'"));
         QVERIFY(bytes.contains("<svg xmlns=\"http://www.w3.org/2000/svg\"")); // no generated n1: prefixes
+        QVERIFY(QString::fromUtf8(bytes).contains(contextLine(w.model()->scenario(), w.model()->estimate().gpus)
+                                                  + QStringLiteral("</text>")));
 
-        QSvgRenderer renderer(bytes);
+        QSvgRenderer renderer(QString::fromUtf8(bytes)
+                                  .replace(QRegularExpression(QStringLiteral("font-family=\"'([^']*)'[^\"]*\"")),
+                                           QStringLiteral("font-family=\"\\1\""))
+                                  .toUtf8());
         QVERIFY(renderer.isValid());
         QImage drawn(size, QImage::Format_ARGB32);
         drawn.fill(Qt::white);
@@ -241,21 +251,28 @@ private slots:
                  qPrintable(QStringLiteral("%1 vs %2").arg(dark_svg).arg(dark_png)));
     }
 
-    void svgOutlineReportsBadInput()
+    void svgFontsFallBackAndBadInputSaysWhere()
     {
-        // Text inside a transformed group keeps its group; the path has the text's fill.
+        // Every font-family (on a group or a text) leads with the font drawn with, then the
+        // common Simplified Chinese and Latin faces; the text, its place and its fill are kept.
         const QByteArray svg
             = "<?xml version=\"1.0\"?><svg xmlns=\"http://www.w3.org/2000/svg\" viewBox=\"0 0 200 50\">"
-              "<g transform=\"rotate(-90)\"><text fill=\"#d55e00\" x=\"5\" y=\"20\" font-family=\"Noto Sans\" "
-              "font-size=\"12\" font-weight=\"700\" xml:space=\"preserve\">GiB 显存</text></g></svg>";
+              "<g transform=\"rotate(-90)\" font-family=\"DejaVu Sans\"><text fill=\"#d55e00\" x=\"5\" y=\"20\" "
+              "font-family=\"Noto Sans CJK SC\" font-size=\"12\" xml:space=\"preserve\"> GiB 显存</text>"
+              "<text x=\"1\" y=\"2\" xml:space=\"preserve\"> </text></g></svg>";
         QString error;
-        const QByteArray out = outlineSvgText(svg, &error);
+        const QString out = QString::fromUtf8(withFontFallbacks(svg, &error));
         QVERIFY(error.isEmpty());
-        QVERIFY(out.contains("<g transform=\"rotate(-90)\"><path fill=\"#d55e00\""));
-        QVERIFY(!out.contains("font-size"));
-        QVERIFY(out.contains(" d=\"M"));
+        QVERIFY(out.contains(QStringLiteral("<g transform=\"rotate(-90)\" font-family=\"'DejaVu Sans', "
+                                            "'Noto Sans CJK SC', ")));
+        QVERIFY(out.contains(QStringLiteral("<text fill=\"#d55e00\" x=\"5\" y=\"20\" font-family=\"'Noto Sans CJK SC', "
+                                            "'Source Han Sans SC'")));
+        QVERIFY(out.contains(QStringLiteral("> GiB 显存</text>")));
+        QVERIFY(out.contains(QStringLiteral("xml:space=\"preserve\"> </text>"))); // a space alone is kept
+        QCOMPARE(fontFallbacks(QStringLiteral("Arial")).count(QStringLiteral("Arial")), 1);
+        QVERIFY(fontFallbacks(QString()).endsWith(QStringLiteral("sans-serif")));
         // Broken XML: an error with its place, and nothing to write.
-        QVERIFY(outlineSvgText("<svg><text>open", &error).isEmpty());
+        QVERIFY(withFontFallbacks("<svg><text>open", &error).isEmpty());
         QVERIFY2(error.startsWith(QStringLiteral("SVG line 1")), qPrintable(error));
     }
 };

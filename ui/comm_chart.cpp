@@ -196,6 +196,8 @@ QStringList CommChart::rowLines(const QString& name, double time, double exposed
 struct CommChart::RowLayout {
     bool narrow = false; // four lines of text per row instead of two
     bool names_only = false; // too low for the numbers: names only (the numbers are on hover)
+    bool one_line = false; // too low even for a wrapped name: the name on one line, elided
+    int width = 0; // the text's width in pixels
     int lines = 0; // lines of text and bars per row
     int fit = 1; // rows the height holds readably
     double bar_offset = 0; // the bars' key below the row's text
@@ -257,7 +259,7 @@ void CommChart::refresh()
     const QFont font = plot_->xAxis->tickLabelFont();
     const RowLayout layout = rowLayout(e, QFontMetrics(font));
     for (QCPBars* b : {link_, exposed_, pinned_})
-        b->setWidth(0.3 / layout.lines);
+        b->setWidth(layout.one_line ? 0.2 : 0.3 / layout.lines); // two bars side by side under the text
     const int hidden = chooseRows(order, layout.fit);
     double top = 0;
     for (const CommEntry& c : e.communication)
@@ -291,8 +293,14 @@ CommChart::RowLayout CommChart::rowLayout(const Estimate& e, const QFontMetrics&
     out.names_only = height < (out.lines + 1) * fm.height() + 6;
     if (out.names_only)
         out.lines = out.narrow ? 3 : 2;
+    // Lower still (presenter mode at 1024×768): the name on one line, cut to the width, so that
+    // it never runs over its bars.
+    out.one_line = out.names_only && out.narrow && height < (out.lines + 1) * fm.height() + 6;
+    if (out.one_line)
+        out.lines = 1;
+    out.width = width - 8;
     out.fit = std::max(1, height / ((out.lines + 1) * fm.height() + 6));
-    out.bar_offset = 0.5 - 0.6 / (out.lines + 1);
+    out.bar_offset = out.one_line ? 0.25 : 0.5 - 0.6 / (out.lines + 1);
     return out;
 }
 
@@ -335,7 +343,9 @@ double CommChart::drawRows(const Estimate& e, const RowLayout& layout, const QFo
         const QString name = rows_[r].size() == 1 ? entryName(e.communication[std::size_t(rows_[r].front())])
                                                   : tr("The other %n collective(s)", nullptr, int(rows_[r].size()));
         QStringList text = rowLines(name, sum.time, sum.exposed, sum.bytes, sum.calls, layout.narrow);
-        if (layout.names_only)
+        if (layout.one_line)
+            text = {QFontMetrics(font).elidedText(name, Qt::ElideRight, layout.width)};
+        else if (layout.names_only)
             text = text.mid(0, layout.narrow ? 2 : 1);
         addRowLabel(r, text.join(QLatin1Char('\n')), font);
     }

@@ -9,6 +9,8 @@
 #include <qcustomplot.h>
 
 #include <QToolTip>
+
+#include <algorithm>
 #include <QTransform>
 #include <QVBoxLayout>
 
@@ -340,7 +342,33 @@ bool MemoryChart::markBars(const MemoryReport& m, double shift, bool compare)
                               : tr("OOM"));
         marks_.push_back(label);
     }
+    if (!totals && over == 0 && !compare) // bars too thin for their totals: the peak, once
+        markPeak(m, fm);
     return upright;
+}
+
+// The peak stage's total, top right, when the bars are too thin to carry their totals.
+void MemoryChart::markPeak(const MemoryReport& m, const QFontMetrics& fm)
+{
+    const auto peak
+        = std::max_element(m.stages.begin(), m.stages.end(),
+                           [](const StageMemory& a, const StageMemory& b) { return a.total() < b.total(); });
+    if (peak == m.stages.end())
+        return;
+    auto* label = new QCPItemText(plot_);
+    label->setFont(plot_->xAxis->tickLabelFont());
+    label->setColor(Qt::black);
+    label->setBrush(QColor(255, 255, 255, 210));
+    label->setPositionAlignment(Qt::AlignRight | Qt::AlignTop);
+    label->position->setType(QCPItemPosition::ptAxisRectRatio);
+    label->position->setCoords(0.98, 0.02);
+    const int width = std::max(80, int(plot_->axisRect()->width() * 0.96));
+    // One line where it fits, else the figure above its stage.
+    const QString figure = tr("peak %1 GiB").arg(peak->total() / kGiB, 0, 'f', 1);
+    const QString where = tr("(stage %1)").arg(peak->stage);
+    const QString line = figure + QLatin1Char(' ') + where;
+    label->setText(fm.horizontalAdvance(line) <= width ? line : figure + QLatin1Char('\n') + where);
+    marks_.push_back(label);
 }
 
 // A's total above each of its bars, in grey beside B's black ones (compare mode).

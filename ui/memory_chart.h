@@ -70,6 +70,7 @@ private:
     void placeCapacity(int n, double cap);
     bool markBars(const MemoryReport& m, double shift, bool compare);
     void markOomSummary(int over, int n, const QFontMetrics& fm);
+    void markPeak(const MemoryReport& m, const QFontMetrics& fm);
     void fitAxes(int n, double top, bool upright);
     void markPinnedTotals(const Estimate& a);
     void clearCapacityLabel(int n);

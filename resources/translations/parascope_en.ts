@@ -63,8 +63,8 @@
         <translation>cannot write .%1 files: use .png, .svg or .pdf</translation>
     </message>
     <message>
-        <source>outlining the SVG&apos;s text failed: %1</source>
-        <translation>outlining the SVG's text failed: %1</translation>
+        <source>writing the SVG&apos;s fonts failed: %1</source>
+        <translation>writing the SVG's fonts failed: %1</translation>
     </message>
 </context>
 <context>
@@ -1503,6 +1503,18 @@ OOM</translation>
     <message>
         <source>A: %1 · %2 (total)</source>
         <translation>A: %1 · %2 (total)</translation>
+    </message>
+    <message>
+        <source>%1 GiB</source>
+        <translation>%1 GiB</translation>
+    </message>
+    <message>
+        <source>peak %1 GiB</source>
+        <translation>peak %1 GiB</translation>
+    </message>
+    <message>
+        <source>(stage %1)</source>
+        <translation>(stage %1)</translation>
     </message>
 </context>
 <context>

@@ -63,8 +63,8 @@
         <translation>无法写入 .%1 文件：请使用 .png、.svg 或 .pdf</translation>
     </message>
     <message>
-        <source>outlining the SVG&apos;s text failed: %1</source>
-        <translation>SVG 文字转为轮廓失败：%1</translation>
+        <source>writing the SVG&apos;s fonts failed: %1</source>
+        <translation>写入 SVG 的字体失败：%1</translation>
     </message>
 </context>
 <context>
@@ -1488,6 +1488,18 @@ OOM</source>
     <message>
         <source>A: %1 · %2 (total)</source>
         <translation>A：%1 · %2（合计）</translation>
+    </message>
+    <message>
+        <source>%1 GiB</source>
+        <translation>%1 GiB</translation>
+    </message>
+    <message>
+        <source>peak %1 GiB</source>
+        <translation>峰值 %1 GiB</translation>
+    </message>
+    <message>
+        <source>(stage %1)</source>
+        <translation>（阶段 %1）</translation>
     </message>
 </context>
 <context>

@@ -10,6 +10,8 @@
 #include "save_file.h"
 #include "scenario_panel.h"
 
+#include <QDockWidget>
+#include <QMainWindow>
 #include <QAction>
 #include <QGraphicsBlurEffect>
 #include <QMenu>
@@ -84,6 +86,30 @@ void CourseController::retranslate()
     showLessonText();
 }
 
+namespace {
+
+// The side docks keep the widths they have while a step's texts change. In a crowded window
+// (1024×768) QMainWindow otherwise re-divides the width from the docks' size hints the first
+// time a dock's content changes, and both docks jumped by about 20 px between two steps.
+void keepDockWidths(QMainWindow* window)
+{
+    if (!window || !window->isVisible())
+        return;
+    QList<QDockWidget*> docks;
+    QList<int> widths;
+    for (QDockWidget* d : window->findChildren<QDockWidget*>(Qt::FindDirectChildrenOnly)) {
+        const Qt::DockWidgetArea area = window->dockWidgetArea(d);
+        if (d->isVisible() && !d->isFloating() && (area == Qt::LeftDockWidgetArea || area == Qt::RightDockWidgetArea)) {
+            docks << d;
+            widths << d->width();
+        }
+    }
+    if (!docks.isEmpty())
+        window->resizeDocks(docks, widths, Qt::Horizontal);
+}
+
+} // namespace
+
 void CourseController::loadLesson(const QString& id, int step)
 {
     const Lesson* raw = findLesson(id.toStdString());
@@ -92,6 +118,7 @@ void CourseController::loadLesson(const QString& id, int step)
     if (!lesson_ || lesson_->id != raw->id)
         lesson_ = renderLesson(*raw); // every step evaluated once: the prose quotes the screen's digits
     const Lesson* l = &*lesson_;
+    keepDockWidths(context_.window);
     lesson_id_ = id;
     panel_->showLesson(id);
     lesson_step_ = std::clamp(step, 0, int(l->steps.size()) - 1);

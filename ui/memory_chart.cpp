@@ -347,6 +347,20 @@ bool MemoryChart::markBars(const MemoryReport& m, double shift, bool compare)
     return upright;
 }
 
+// A label in the plot's top left or right corner, over a white backing, kept in marks_.
+QCPItemText* MemoryChart::cornerLabel(const QColor& color, Qt::Alignment side)
+{
+    auto* label = new QCPItemText(plot_);
+    label->setFont(plot_->xAxis->tickLabelFont());
+    label->setColor(color);
+    label->setBrush(QColor(255, 255, 255, 210));
+    label->setPositionAlignment(side | Qt::AlignTop);
+    label->position->setType(QCPItemPosition::ptAxisRectRatio);
+    label->position->setCoords(side & Qt::AlignRight ? 0.98 : 0.02, 0.02);
+    marks_.push_back(label);
+    return label;
+}
+
 // The peak stage's total, top right, when the bars are too thin to carry their totals.
 void MemoryChart::markPeak(const MemoryReport& m, const QFontMetrics& fm)
 {
@@ -355,20 +369,13 @@ void MemoryChart::markPeak(const MemoryReport& m, const QFontMetrics& fm)
                            [](const StageMemory& a, const StageMemory& b) { return a.total() < b.total(); });
     if (peak == m.stages.end())
         return;
-    auto* label = new QCPItemText(plot_);
-    label->setFont(plot_->xAxis->tickLabelFont());
-    label->setColor(Qt::black);
-    label->setBrush(QColor(255, 255, 255, 210));
-    label->setPositionAlignment(Qt::AlignRight | Qt::AlignTop);
-    label->position->setType(QCPItemPosition::ptAxisRectRatio);
-    label->position->setCoords(0.98, 0.02);
+    QCPItemText* label = cornerLabel(Qt::black, Qt::AlignRight);
     const int width = std::max(80, int(plot_->axisRect()->width() * 0.96));
     // One line where it fits, else the figure above its stage.
     const QString figure = tr("peak %1 GiB").arg(peak->total() / kGiB, 0, 'f', 1);
     const QString where = tr("(stage %1)").arg(peak->stage);
     const QString line = figure + QLatin1Char(' ') + where;
     label->setText(fm.horizontalAdvance(line) <= width ? line : figure + QLatin1Char('\n') + where);
-    marks_.push_back(label);
 }
 
 // A's total above each of its bars, in grey beside B's black ones (compare mode).
@@ -440,16 +447,9 @@ void MemoryChart::clearCapacityLabel(int n)
 // The one label counting the stages over capacity, top left, when bars are too thin to mark.
 void MemoryChart::markOomSummary(int over, int n, const QFontMetrics& fm)
 {
-    auto* label = new QCPItemText(plot_);
-    label->setFont(plot_->xAxis->tickLabelFont());
-    label->setColor(palette::vermillion);
-    label->setBrush(QColor(255, 255, 255, 210));
-    label->setPositionAlignment(Qt::AlignLeft | Qt::AlignTop);
-    label->position->setType(QCPItemPosition::ptAxisRectRatio);
-    label->position->setCoords(0.02, 0.02);
+    QCPItemText* label = cornerLabel(palette::vermillion, Qt::AlignLeft);
     const int width = std::max(120, int(plot_->axisRect()->width() * 0.96));
     label->setText(wrapText(tr("OOM: %1 of %2 stages over the capacity").arg(over).arg(n), fm, width));
-    marks_.push_back(label);
 }
 
 // The y axis title and both ranges, with headroom for the totals' labels.

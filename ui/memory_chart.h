@@ -71,6 +71,7 @@ private:
     bool markBars(const MemoryReport& m, double shift, bool compare);
     void markOomSummary(int over, int n, const QFontMetrics& fm);
     void markPeak(const MemoryReport& m, const QFontMetrics& fm);
+    QCPItemText* cornerLabel(const QColor& color, Qt::Alignment side);
     void fitAxes(int n, double top, bool upright);
     void markPinnedTotals(const Estimate& a);
     void clearCapacityLabel(int n);

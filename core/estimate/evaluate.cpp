@@ -86,14 +86,19 @@ Estimate evaluate(const Scenario& input, const EvaluateOptions& options)
     const long long virtual_stages = (long long)std::max(1, input.parallel.pp) * std::max(1, input.parallel.vpp);
     const long long slots = pipelineSlots(input.model, input.parallel);
     const bool too_many_chunks = scheduleRow(input.parallel.schedule).chunks_from_vpp && virtual_stages > slots;
+    // Interleaved with one chunk per GPU is 1F1B, as Megatron runs it: its in-flight count too
+    // (the interleaved warm-up's 2·(p − r − 1) would double stage 0's activations).
+    const bool plain_1f1b = input.parallel.schedule == ScheduleKind::Interleaved && input.parallel.vpp <= 1;
     Scenario adjusted;
-    if (!divides || too_many_chunks) {
+    if (!divides || too_many_chunks || plain_1f1b) {
         adjusted = input;
         adjusted.training.global_batch = est.microbatches * per_step;
         if (too_many_chunks)
             adjusted.parallel.vpp = int(std::max(1LL, slots / std::max(1, input.parallel.pp)));
+        if (plain_1f1b)
+            adjusted.parallel.schedule = ScheduleKind::OneFOneB;
     }
-    const Scenario& sc = divides && !too_many_chunks ? input : adjusted;
+    const Scenario& sc = divides && !too_many_chunks && !plain_1f1b ? input : adjusted;
 
     const PipelineGeometry geometry = pipelineGeometry(sc.model, sc.parallel);
     const std::vector<StageLayers>& layout = geometry.rank_layers;

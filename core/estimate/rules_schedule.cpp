@@ -35,8 +35,8 @@ Localized interleavedFix(const Scenario& sc)
             "没有 VPP 能把 " + n(slots) + " 均分到 PP = " + n(p.pp) + "：选择能整除层数的 PP，或改用 1F1B 调度。"};
 }
 
-// Interleaved 1F1B: at least two chunks per rank, none of them empty, and (a warning) chunks of
-// equal size. Uneven chunks are possible (Megatron-Core's --pipeline-model-parallel-layout, or
+// Interleaved 1F1B: two chunks per rank or more (with one it is 1F1B: said, not an error), none
+// of them empty, and (a warning) chunks of equal size. Uneven chunks are possible (Megatron-Core's --pipeline-model-parallel-layout, or
 // --decoder-first/last-pipeline-num-layers); the larger chunks set the pace.
 void interleavedChunks(const RuleInput& in, std::vector<Diagnostic>& out)
 {
@@ -46,9 +46,12 @@ void interleavedChunks(const RuleInput& in, std::vector<Diagnostic>& out)
     const long long virtual_stages = static_cast<long long>(p.pp) * p.vpp, slots = pipelineSlots(in.sc.model, p);
     const Localized fix = interleavedFix(in.sc);
     if (p.vpp < 2) {
-        out.push_back(make(Severity::Error, "vpp_not_divisible", "parallel.vpp",
-                           "Interleaved 1F1B needs VPP ≥ 2 model chunks per GPU.",
-                           "交错式 1F1B 需要每块 GPU 至少 2 个模型块（VPP ≥ 2）。", fix.en, fix.zh));
+        // Megatron interleaves only with --num-layers-per-virtual-pipeline-stage (VPP ≥ 2);
+        // without it the same launch runs 1F1B, and so does the engine (evaluate()).
+        out.push_back(make(Severity::Info, "vpp_not_divisible", "parallel.vpp",
+                           "Interleaved 1F1B with VPP 1 is plain 1F1B (one model chunk per GPU): evaluated as 1F1B.",
+                           "VPP = 1 的交错式 1F1B 就是普通 1F1B（每块 GPU 一个模型块）：按 1F1B 计算。",
+                           "Set VPP ≥ 2 to interleave.", "令 VPP ≥ 2 才会交错。"));
     } else if (slots < virtual_stages) {
         out.push_back(
             make(Severity::Error, "vpp_not_divisible", "parallel.vpp",

@@ -306,14 +306,14 @@ private slots:
         }
     }
 
-    // Issue 35 §9: a layout that cannot run (interleaved with VPP 1) is answered for its error
+    // Issue 35 §9: a layout that cannot run (interleaved chunks without a layer) is answered for its error
     // alone: no bubble or communication figures of a step that cannot run.
     void anInvalidLayoutGetsFixesForItsErrorOnly()
     {
         Scenario sc = presetScenario("llama2-7b", "dgx-a100-80g", 2, 4, 2);
         sc.training.global_batch = 16;
         sc.parallel.schedule = ScheduleKind::Interleaved;
-        sc.parallel.vpp = 1;
+        sc.parallel.vpp = 16; // PP·VPP = 64 virtual stages for 32 layers
         const Estimate e = evaluate(sc);
         QVERIFY(codes(e, Severity::Error).count("vpp_not_divisible"));
         const AdviceList list = advise(sc, e);

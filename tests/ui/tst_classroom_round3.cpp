@@ -298,7 +298,7 @@ private slots:
         MainWindow w;
         Scenario s = sevenB();
         s.parallel.schedule = ScheduleKind::Interleaved;
-        s.parallel.vpp = 1;
+        s.parallel.vpp = 64; // more virtual stages than layers
         w.model()->setScenario(s);
         const WallsStrip* strip = w.wallsStrip();
         for (const WallGauge& g : strip->gauges()) {

@@ -279,6 +279,10 @@ void MemoryChart::setPinnedTotals(const Estimate* a, double& top)
         pinned_->addToLegend();
 }
 
+// A peak inside the band the memory model cannot resolve (memory_verdict.h): amber, darkened
+// from the Okabe–Ito orange to read on white.
+const QColor kBorderlineColor(0xB0, 0x60, 0x00);
+
 // The dashed capacity line across all stages and its label at the left end.
 void MemoryChart::placeCapacity(int n, double cap)
 {
@@ -297,7 +301,6 @@ void MemoryChart::placeCapacity(int n, double cap)
 bool MemoryChart::markBars(const MemoryReport& m, double shift, bool compare)
 {
     const int n = int(m.stages.size());
-    const double cap = m.capacity_bytes / kGiB;
     // Totals on the bars; bars over capacity framed in red and marked on the bar itself.
     for (QCPAbstractItem* item : marks_)
         plot_->removeItem(item);
@@ -313,13 +316,15 @@ bool MemoryChart::markBars(const MemoryReport& m, double shift, bool compare)
     // items (PP 10,000: two per stage) took seconds to make; one label says how many are over.
     int over = 0;
     for (const StageMemory& st : m.stages)
-        over += st.total() > m.capacity_bytes ? 1 : 0;
+        over += memoryVerdict(st.total(), m.capacity_bytes) == MemoryVerdict::OutOfMemory ? 1 : 0;
     const bool summarised = !totals && over > kMaxMarkedStages;
     if (summarised)
         markOomSummary(over, n, fm);
     for (int i = 0; i < (summarised ? 0 : n); ++i) {
         const double total = m.stages[std::size_t(i)].total() / kGiB;
-        const bool oom = total > cap;
+        // Out of memory framed in red; inside the band the model cannot resolve, said in amber.
+        const MemoryVerdict verdict = memoryVerdict(total * kGiB, m.capacity_bytes);
+        const bool oom = verdict == MemoryVerdict::OutOfMemory, borderline = verdict == MemoryVerdict::Borderline;
         if (oom) {
             auto* frame = new QCPItemRect(plot_);
             frame->setPen(QPen(palette::vermillion, theme_.linePx()));
@@ -332,14 +337,16 @@ bool MemoryChart::markBars(const MemoryReport& m, double shift, bool compare)
             continue;
         auto* label = new QCPItemText(plot_);
         label->setFont(plot_->xAxis->tickLabelFont());
-        label->setColor(oom ? palette::vermillion : Qt::black);
+        label->setColor(oom ? palette::vermillion : borderline ? kBorderlineColor : QColor(Qt::black));
         label->setPositionAlignment(upright ? Qt::AlignHCenter | Qt::AlignBottom : Qt::AlignLeft | Qt::AlignVCenter);
         if (!upright)
             label->setRotation(-90);
         label->position->setCoords(i + shift, total);
         label->setPadding(QMargins(0, 0, 0, 2));
-        label->setText(totals ? (oom ? tr("%1\nOOM").arg(total, 0, 'f', 1) : QString::number(total, 'f', 1))
-                              : tr("OOM"));
+        label->setText(!totals          ? tr("OOM")
+                           : oom        ? tr("%1\nOOM").arg(total, 0, 'f', 1)
+                           : borderline ? tr("%1\nborderline").arg(total, 0, 'f', 1)
+                                        : QString::number(total, 'f', 1));
         marks_.push_back(label);
     }
     if (!totals && over == 0 && !compare) // bars too thin for their totals: the peak, once
@@ -464,8 +471,12 @@ void MemoryChart::fitAxes(int n, double top, bool upright)
     plot_->xAxis->setRange(-0.6, n - 0.4);
     // Room above the tallest bar or the capacity line for its label: two lines of text.
     const int rect_h = std::max(1, plot_->axisRect()->height());
-    const double label_px = upright ? 3.4 * fm.height() : fm.horizontalAdvance(QStringLiteral("000.0 ") + tr("OOM"));
-    const double headroom = std::clamp(label_px / rect_h, 0.12, 0.6);
+    const double label_px = upright ? 3.4 * fm.height()
+                                    : std::max(fm.horizontalAdvance(QStringLiteral("000.0 ") + tr("OOM")),
+                                               fm.horizontalAdvance(QStringLiteral("000.0 ") + tr("borderline")));
+    // The range's top is top·(1 + h): the pixels above `top` are rect_h·h/(1 + h), which must
+    // hold the label: h = label / (rect_h − label).
+    const double headroom = std::clamp(label_px / std::max(1.0, rect_h - label_px), 0.12, 1.5);
     plot_->yAxis->setRange(0, top * (1 + headroom));
 }
 

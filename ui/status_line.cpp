@@ -27,9 +27,15 @@ QString statusLine(const Scenario& sc, const Estimate& e, const Estimate* pinned
                     .arg(gib(e.memory.cpu_bytes_per_node, 0), gib(e.memory.host_capacity_bytes, 0));
     if (!sc.cluster.calibration.empty())
         text = QCoreApplication::translate("MainWindow", "<b>calibrated</b> · ") + text;
-    if (!e.memory.fits)
+    // Three states (memory_verdict.h): near the capacity the model cannot tell, and says so.
+    if (e.memory.verdict == MemoryVerdict::OutOfMemory)
         text = QStringLiteral("<span style='color:#D55E00'><b>")
             + QCoreApplication::translate("MainWindow", "OUT OF MEMORY") + QStringLiteral("</b></span> · ") + text;
+    else if (e.memory.verdict == MemoryVerdict::Borderline)
+        text = QStringLiteral("<span style='color:#B06000'><b>")
+            + QCoreApplication::translate("MainWindow", "MEMORY BORDERLINE (±%1 GiB)")
+                  .arg(gib(kMemoryBandFraction * e.memory.capacity_bytes, 1))
+            + QStringLiteral("</b></span> · ") + text;
     if (const Estimate* a = pinned)
         text += QCoreApplication::translate("MainWindow", " · vs A: step %1, tokens/s %2, peak %3")
                     .arg(signedPercent(e.time.step_s, a->time.step_s),

@@ -10,6 +10,7 @@
 #include "memory/stage_memory.h"
 #include "schedule/pipeline_closed_form.h"
 
+#include <cmath>
 #include <algorithm>
 
 namespace parascope {
@@ -150,7 +151,7 @@ void outOfMemory(const RuleInput& in, std::vector<Diagnostic>& out)
     const MemoryReport& mem = in.est->memory;
     std::vector<int> oom;
     for (const StageMemory& st : mem.stages)
-        if (st.total() > mem.capacity_bytes)
+        if (memoryVerdict(st.total(), mem.capacity_bytes) == MemoryVerdict::OutOfMemory)
             oom.push_back(st.stage);
     if (oom.empty())
         return;
@@ -172,6 +173,31 @@ void outOfMemory(const RuleInput& in, std::vector<Diagnostic>& out)
                        "先解决最严重的阶段；同样的办法也适用于其他阶段。"));
 }
 
+// The peak inside the band the model cannot resolve (memory_verdict.h): neither "fits" nor "out
+// of memory"; what each remedy saves, so that a lecturer can make it certain.
+void memoryBorderline(const RuleInput& in, std::vector<Diagnostic>& out)
+{
+    const MemoryReport& mem = in.est->memory;
+    if (mem.verdict != MemoryVerdict::Borderline)
+        return;
+    const StageMemory& st = mem.stages[std::size_t(mem.peak_stage)];
+    const double band = kMemoryBandFraction * mem.capacity_bytes;
+    const double over = st.total() - mem.capacity_bytes * (1 - kMemoryBandFraction);
+    const Localized fix = savings(st, over, remedies(in));
+    const std::string pct = n(std::llround(kMemoryBandFraction * 100));
+    out.push_back(make(
+        Severity::Warning, "memory_borderline", "",
+        "Stage " + n(st.stage) + " needs " + formatBytes(st.total()) + " per GPU of the "
+            + formatBytes(mem.capacity_bytes) + ": within ±" + formatBytes(band) + " (" + pct
+            + " % of the capacity), the band the memory model cannot resolve (the allocator's cache, NCCL's and other "
+              "libraries' workspaces, unstated recompute). It may run or run out of memory.",
+        "阶段 " + n(st.stage) + " 每块 GPU 需要 " + formatBytes(st.total()) + "，容量 "
+            + formatBytes(mem.capacity_bytes) + "：在 ±" + formatBytes(band) + "（容量的 " + pct
+            + " %）之内，这是显存模型无法分辨的范围（分配器缓存、NCCL 等通信与计算库的工作区、未说明的重计算）。"
+              "可能放得下，也可能显存溢出。",
+        "To be sure it fits: " + fix.en + ".", "想确保放得下：" + fix.zh + "。", st.stage));
+}
+
 } // namespace
 
 std::vector<DiagnosticRule> rules::memory()
@@ -183,6 +209,7 @@ std::vector<DiagnosticRule> rules::memory()
     return {
         {"host_out_of_memory", "host_out_of_memory", OnEstimate, Memory, {"parallel.zero"}, hostOutOfMemory},
         {"out_of_memory", "out_of_memory", OnEstimate, Memory, {"", "parallel.pp"}, outOfMemory},
+        {"memory_borderline", "memory_borderline", OnEstimate, Memory, {""}, memoryBorderline},
     };
     // clang-format on
 }

@@ -59,6 +59,8 @@ nlohmann::json memoryToJson(const Scenario& sc, const Estimate& est, bool explai
                         {"peak_bytes", whole(est.memory.peak_bytes)},
                         {"peak_stage", est.memory.peak_stage},
                         {"fits", est.memory.fits},
+                        {"verdict", toString(est.memory.verdict)},
+                        {"band_bytes", whole(kMemoryBandFraction * est.memory.capacity_bytes)},
                         {"explained_stages", est.memory.explained_stages},
                         {"stages", std::move(stages)}};
     if (sc.parallel.offload != Offload::None) // CPU offload: host memory per node, needed and there
@@ -311,6 +313,27 @@ void headerText(std::ostringstream& o, const Scenario& sc, const Estimate& est, 
           << " · recompute " << toString(t.recompute) << "\n\n";
 }
 
+// A stage's mark in the memory table: out of memory, or inside the band the model cannot resolve.
+template <class Tr> std::string stageMark(MemoryVerdict v, const Tr& T)
+{
+    return v == MemoryVerdict::OutOfMemory ? T("  OOM", "  显存溢出")
+        : v == MemoryVerdict::Borderline   ? T("  borderline", "  临界")
+                                           : std::string();
+}
+
+// The peak's verdict in three states (memory_verdict.h), the band said with the borderline one.
+template <class Tr> std::string verdictText(const MemoryReport& m, const Tr& T)
+{
+    switch (m.verdict) {
+    case MemoryVerdict::Fits: return T(" (fits)", "（放得下）");
+    case MemoryVerdict::Borderline:
+        return T(" (borderline: within ±", "（临界：在容量 ±") + gib(kMemoryBandFraction * m.capacity_bytes)
+            + T(" GiB of the capacity, which the memory model cannot resolve)", " GiB 之内，显存模型无法分辨）");
+    case MemoryVerdict::OutOfMemory: break;
+    }
+    return T(" (does NOT fit)", "（放不下）");
+}
+
 void memoryText(std::ostringstream& o, const Scenario& sc, const Estimate& est, bool zh)
 {
     [[maybe_unused]] const auto T = [zh](const char* en, const char* cn) { return std::string(zh ? cn : en); };
@@ -331,10 +354,10 @@ void memoryText(std::ostringstream& o, const Scenario& sc, const Estimate& est, 
         o << padColumns(std::to_string(s.stage), 6, false) << padColumns(std::to_string(s.layers), 7)
           << padColumns(gib(s.weights), 9) << padColumns(gib(s.gradients), 9) << padColumns(gib(s.optimizer), 9)
           << padColumns(gib(s.activations), 9) << padColumns(gib(s.other), 9) << padColumns(gib(s.total()), 9)
-          << (s.total() > est.memory.capacity_bytes ? T("  OOM", "  显存溢出") : "") << "\n";
+          << stageMark(memoryVerdict(s.total(), est.memory.capacity_bytes), T) << "\n";
     }
     o << T("Peak: stage ", "峰值：阶段 ") << est.memory.peak_stage << T(", ", "，") << gib(est.memory.peak_bytes)
-      << " GiB" << (est.memory.fits ? T(" (fits)", "（放得下）") : T(" (does NOT fit)", "（放不下）")) << "\n";
+      << " GiB" << verdictText(est.memory, T) << "\n";
     if (sc.parallel.offload != Offload::None)
         o << T("CPU offload (", "CPU 卸载（")
           << (sc.parallel.offload == Offload::Params ? T("parameters, gradients, optimizer", "参数、梯度、优化器状态")

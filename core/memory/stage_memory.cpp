@@ -306,7 +306,8 @@ MemoryReport computeMemory(const Scenario& sc, const ParamCounts& params, const 
     if (explaining && !explained(r.peak_stage))
         r.stages[std::size_t(r.peak_stage)] = stageMemory(in, layout[std::size_t(r.peak_stage)], true);
     r.explained_stages = explaining ? std::min(stages, kExplainedStages) + (explained(r.peak_stage) ? 0 : 1) : 0;
-    r.fits = r.peak_bytes <= r.capacity_bytes;
+    r.verdict = memoryVerdict(r.peak_bytes, r.capacity_bytes);
+    r.fits = r.verdict != MemoryVerdict::OutOfMemory;
     if (p.offload != Offload::None)
         hostMemory(r, sc);
     return r;

@@ -3,6 +3,7 @@
 // `inflight` gives the peak in-flight microbatches per rank: the schedule's closed form now, the
 // simulated peak of the timeline when there is one.
 
+#include "memory/memory_verdict.h"
 #include "parallel/placement.h"
 #include "memory/model_states.h"
 #include "model/parameter_count.h"
@@ -32,6 +33,9 @@ struct MemoryReport {
     double capacity_bytes = 0;
     double peak_bytes = 0;
     int peak_stage = 0;
+    // The peak against the capacity in three states (memory_verdict.h); fits: not out of memory
+    // (a borderline peak may run).
+    MemoryVerdict verdict = MemoryVerdict::Fits;
     bool fits = true;
     // CPU offload: host memory a node needs (its GPUs × the largest per-GPU offload) and has.
     double cpu_bytes_per_node = 0;

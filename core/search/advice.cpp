@@ -47,6 +47,7 @@ std::string n(long long v) { return std::to_string(v); }
 struct Outcome {
     double peak = 0, capacity = 0, step = 0, tokens = 0, bubble = 0, exposed = 0;
     bool fits = false;
+    bool certain = false; // fits beyond the band the memory model cannot resolve (memory_verdict.h)
     std::set<std::string> errors, warnings;
     bool has(const std::string& code) const { return errors.count(code) || warnings.count(code); }
     double exposedShare() const { return step > 0 ? exposed / step : 0; }
@@ -58,6 +59,7 @@ Outcome summarize(const Estimate& e)
     o.peak = e.memory.peak_bytes;
     o.capacity = e.memory.capacity_bytes;
     o.fits = e.memory.fits;
+    o.certain = e.memory.verdict == MemoryVerdict::Fits;
     o.step = e.time.step_s;
     o.tokens = e.throughput.tokens_per_s;
     o.bubble = e.time.bubble_fraction;
@@ -117,7 +119,10 @@ bool accepts(Goal goal, const std::string& code, const Outcome& base, const Outc
     const bool fixes_error = base.errors.count(code) > 0 && code != "out_of_memory";
     const bool tolerant = goal == Goal::Fit || base.errors.count(code) > 0;
     for (const std::string& w : alt.warnings)
-        if (!fixes_error && !base.warnings.count(w) && !(tolerant && (w == "large_bubble" || w == "exposed_comm_high")))
+        if (!fixes_error && !base.warnings.count(w)
+            && !(tolerant && (w == "large_bubble" || w == "exposed_comm_high"))
+            // Under the capacity but inside the band: allowed, its peak is in the fix's text.
+            && !(goal != Goal::Fit && w == "memory_borderline" && alt.peak <= alt.capacity))
             return false;
     if (base.fits && !alt.fits)
         return false;
@@ -126,7 +131,7 @@ bool accepts(Goal goal, const std::string& code, const Outcome& base, const Outc
     if (alt.step <= 0)
         return false;
     switch (goal) {
-    case Goal::Fit: return alt.fits;
+    case Goal::Fit: return code == "memory_borderline" ? alt.certain : alt.fits;
     case Goal::Remove: return !alt.has(code);
     case Goal::Bubble: return alt.bubble < base.bubble - 1e-3 && alt.tokens > base.tokens * 1.001;
     case Goal::Exposed: return alt.exposedShare() < base.exposedShare() - 1e-3 && alt.tokens > base.tokens * 1.001;
@@ -225,9 +230,11 @@ double screenedPeak(const Scenario& s, const ParamCounts& params)
 // screen are evaluated, the fewest knobs first and, among them, the ones closest to the capacity
 // first (the smallest moves, usually the fastest), until the level with the fewest knobs is done
 // and enough were found, or the budget is spent.
-std::vector<Found> fitMemory(const Scenario& base, const Estimate& est, const Outcome& base_outcome, long long m,
-                             Evaluator& ev, std::size_t wanted)
+std::vector<Found> fitMemory(const std::string& code, const Scenario& base, const Estimate& est,
+                             const Outcome& base_outcome, long long m, Evaluator& ev, std::size_t wanted)
 {
+    // Out of memory: under the capacity; borderline: under the band, so that it surely fits.
+    const double target = est.memory.capacity_bytes * (code == "memory_borderline" ? 1 - kMemoryBandFraction : 1.0);
     struct Screened {
         Candidate candidate;
         int knobs = 0;
@@ -247,7 +254,7 @@ std::vector<Found> fitMemory(const Scenario& base, const Estimate& est, const Ou
         if (double(c.sc.parallel.pp) * chunksPerRank(c.sc.parallel) > double(c.sc.model.layers) + 2)
             continue;
         const double peak = screenedPeak(c.sc, est.params);
-        if (peak <= est.memory.capacity_bytes)
+        if (peak <= target)
             fitting.push_back({std::move(c), knobs, peak});
     }
     std::stable_sort(fitting.begin(), fitting.end(), [](const Screened& a, const Screened& b) {
@@ -261,7 +268,7 @@ std::vector<Found> fitMemory(const Scenario& base, const Estimate& est, const Ou
         const Outcome* o = ev.run(f.candidate);
         if (!o)
             break; // budget spent (or cancelled)
-        if (accepts(Goal::Fit, "out_of_memory", base_outcome, *o))
+        if (accepts(Goal::Fit, code, base_outcome, *o))
             found.push_back({f.candidate, *o});
     }
     return found;
@@ -276,7 +283,7 @@ std::vector<const Diagnostic*> orderedProblems(const Estimate& est)
     const bool invalid = est.layoutError() != nullptr;
     for (int pass = 0; pass < (invalid ? 1 : 3); ++pass)
         for (const Diagnostic& d : est.diagnostics) {
-            const bool oom = d.code == "out_of_memory";
+            const bool oom = d.code == "out_of_memory" || d.code == "memory_borderline";
             const int rank = oom ? 1 : d.severity == Severity::Error ? 0 : d.severity == Severity::Warning ? 2 : 3;
             if (rank != pass)
                 continue;
@@ -304,7 +311,7 @@ Goal goalOf(const Diagnostic& problem)
 {
     const std::string& code = problem.code;
     Goal goal = Goal::Remove;
-    if (code == "out_of_memory")
+    if (code == "out_of_memory" || code == "memory_borderline")
         goal = Goal::Fit;
     else if (code == "large_bubble" || (code == "microbatches_lt_pp" && problem.severity == Severity::Warning))
         goal = Goal::Bubble;
@@ -374,7 +381,7 @@ AdviceList advise(const Scenario& sc, const Estimate& est, const AdviceOptions& 
         // What the problems after this one need at least (a few each).
         const int reserve = 4 * int(problems.size() - i - 1);
         ev.limit(std::max(ev.used(), budget - reserve));
-        std::vector<Found> found = goal == Goal::Fit ? fitMemory(sc, est, base, m, ev, options.per_problem)
+        std::vector<Found> found = goal == Goal::Fit ? fitMemory(code, sc, est, base, m, ev, options.per_problem)
                                                      : acceptedMoves(goal, code, sc, est, base, m, ev);
         ev.limit(budget);
         rank(goal, found);

@@ -265,6 +265,10 @@
         <source> · CPU offload %1 / %2 GiB per node</source>
         <translation> · CPU offload %1 / %2 GiB per node</translation>
     </message>
+    <message>
+        <source>MEMORY BORDERLINE (±%1 GiB)</source>
+        <translation>MEMORY BORDERLINE (±%1 GiB)</translation>
+    </message>
 </context>
 <context>
     <name>MemoryChart</name>
@@ -1515,6 +1519,12 @@ OOM</translation>
     <message>
         <source>(stage %1)</source>
         <translation>(stage %1)</translation>
+    </message>
+    <message>
+        <source>%1
+borderline</source>
+        <translation>%1
+borderline</translation>
     </message>
 </context>
 <context>

@@ -265,6 +265,10 @@
         <source> · CPU offload %1 / %2 GiB per node</source>
         <translation> · CPU 卸载：每节点主机内存 %1 / %2 GiB</translation>
     </message>
+    <message>
+        <source>MEMORY BORDERLINE (±%1 GiB)</source>
+        <translation>显存临界（±%1 GiB）</translation>
+    </message>
 </context>
 <context>
     <name>MemoryChart</name>
@@ -1500,6 +1504,12 @@ OOM</source>
     <message>
         <source>(stage %1)</source>
         <translation>（阶段 %1）</translation>
+    </message>
+    <message>
+        <source>%1
+borderline</source>
+        <translation>%1
+临界</translation>
     </message>
 </context>
 <context>

@@ -184,8 +184,9 @@ void TstDiagnostics::triggers()
     QVERIFY(d->message.in("zh_CN") == d->message.zh);
     QVERIFY(d->message.in("en") == d->message.en);
 
-    // The knob to highlight names a scenario path (out_of_memory concerns no single knob).
-    if (std::string(c.code) != "out_of_memory")
+    // The knob to highlight names a scenario path (out_of_memory and memory_borderline concern
+    // no single knob).
+    if (std::string(c.code) != "out_of_memory" && std::string(c.code) != "memory_borderline")
         QVERIFY2(d->knob.rfind("parallel.", 0) == 0 || d->knob.rfind("training.", 0) == 0,
                  ("knob \"" + d->knob + "\" is not a scenario path").c_str());
 
@@ -220,7 +221,8 @@ void TstDiagnostics::triggers()
     }
     QCOMPARE(est.memory.peak_bytes, peak);
     QCOMPARE(est.memory.peak_stage, peak_stage);
-    QCOMPARE(est.memory.fits, peak <= est.memory.capacity_bytes);
+    QCOMPARE(est.memory.verdict, memoryVerdict(peak, est.memory.capacity_bytes));
+    QCOMPARE(est.memory.fits, est.memory.verdict != MemoryVerdict::OutOfMemory);
     QCOMPARE(est.has("out_of_memory"), !est.memory.fits);
     QVERIFY(finitePositive(est.flops.model_flops_per_step));
     QVERIFY(finitePositive(est.time.step_s));

@@ -37,7 +37,7 @@ const char* const kUsageText
       "en|zh]\n"
       "  parascope-cli search FILE [--gpus N] [--top K] [--threads N] [--closed-form] [--fewest-gpus] [--format "
       "text|json|csv] [--lang en|zh]\n"
-      "  parascope-cli validate [RUNS.json] [--format text|json] [--lang en|zh]\n"
+      "  parascope-cli validate [RUNS.json] [--format text|json] [--out BANDS.json] [--lang en|zh]\n"
       "  parascope-cli profile import-nccl-tests LOG... [--op OP] [--ranks N] [--nodes N] [--into PROFILE] --out "
       "PROFILE\n"
       "  parascope-cli presets [models|gpus|clusters] [--format text|json] [--lang en|zh]\n"
@@ -86,6 +86,8 @@ const char* const kUsageText
       "validate  predicts every measured run (default: the built-in reference set) and prints\n"
       "          predicted vs published step time, the error and the MAPE, per part and class.\n"
       "          RUNS.json is a parascope.runs/1 file: full scenarios and what was measured.\n"
+      "          --out BANDS.json writes the check part's error per class (parascope.bands/1): the\n"
+      "          uncertainty every prediction shows (resources/presets/validation/error-bands.json).\n"
       "--lang    en (en_US) or zh (zh_CN): headers, labels, values and messages; every command.\n"
       "exit codes: 0 evaluated (even when it does not fit), 2 bad input, 1 internal error.\n";
 
@@ -99,7 +101,7 @@ const char* const kUsageTextZh
       "en|zh]\n"
       "  parascope-cli search FILE [--gpus N] [--top K] [--threads N] [--closed-form] [--fewest-gpus] [--format "
       "text|json|csv] [--lang en|zh]\n"
-      "  parascope-cli validate [RUNS.json] [--format text|json] [--lang en|zh]\n"
+      "  parascope-cli validate [RUNS.json] [--format text|json] [--out BANDS.json] [--lang en|zh]\n"
       "  parascope-cli profile import-nccl-tests LOG... [--op OP] [--ranks N] [--nodes N] [--into PROFILE] --out "
       "PROFILE\n"
       "  parascope-cli presets [models|gpus|clusters] [--format text|json] [--lang en|zh]\n"
@@ -140,6 +142,8 @@ const char* const kUsageTextZh
       "          ZeRO 级别、微批大小、重计算、流水线调度），按吞吐排序，并给出峰值显存与单步耗时的帕累托前沿。\n"
       "validate  预测每个实测的训练结果（默认：内置参考集），输出预测与发表的单步耗时、误差和 MAPE，\n"
       "          按部分与类别分列。RUNS.json 是 parascope.runs/1 文件：完整场景与实测值。\n"
+      "          --out BANDS.json 写出检验部分各类别的误差（parascope.bands/1）：每个预测显示的不确定度\n"
+      "          （resources/presets/validation/error-bands.json）。\n"
       "--lang    en（en_US）或 zh（zh_CN）：表头、标签、取值和消息的语言；所有命令都适用。\n"
       "退出码：0 已评估（即使放不下），2 输入有误，1 内部错误。\n";
 

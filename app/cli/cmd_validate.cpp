@@ -4,6 +4,8 @@
 
 #include "estimate/diagnostics.h"
 #include "io/scenario_json.h"
+#include "io/atomic_file.h"
+#include "io/error_bands.h"
 #include "validation/runs_file.h"
 #include "util/json_reader.h"
 
@@ -27,19 +29,8 @@ namespace {
 // The classes of the reference set in the asked language; a user's own class names as written.
 std::string classLabel(const Args& a, const std::string& cls)
 {
-    static const struct {
-        const char* id;
-        const char* en;
-        const char* zh;
-    } kClasses[] = {{"dense", "dense", "稠密模型"},
-                    {"moe", "MoE", "MoE"},
-                    {"fsdp", "FSDP / ZeRO-3", "FSDP / ZeRO-3"},
-                    {"fp8", "FP8", "FP8"},
-                    {"long_context", "long context", "长上下文"}};
-    for (const auto& c : kClasses)
-        if (cls == c.id)
-            return say(a, c.en, c.zh);
-    return cls;
+    const parascope::Localized name = parascope::bandClassName(cls);
+    return say(a, name.en.c_str(), name.zh.c_str());
 }
 
 // One run's row of the JSON answer; the measured numbers only when it was evaluated.
@@ -48,6 +39,7 @@ nlohmann::json validationRowJson(const Args& a, const parascope::ValidationRow& 
     nlohmann::json row = {{"id", r.id}, {"evaluated", r.evaluated}};
     if (!r.run_class.empty())
         row["class"] = r.run_class;
+    row["prediction_class"] = r.derived_class; // the band a scenario like this one shows
     if (r.part)
         row["part"] = parascope::toString(*r.part);
     if (r.evaluated) {
@@ -253,9 +245,23 @@ int validateCommand(const Args& a)
             std::cerr << "parascope-cli: " << name << ": " << e.text() << "\n";
         return kExitBadInput;
     }
+    // --out: the check part's error per class, the uncertainty the app shows (error_bands.h).
+    if (!a.out.empty()) {
+        if (!a.positional.empty())
+            return badUsage(a, "--out writes the built-in reference set's bands: give no RUNS file",
+                            "--out 只写出内置参考集的误差带：不要给 RUNS 文件");
+        const std::string text = parascope::bandsToJson(v).dump(2) + "\n";
+        if (const std::string e = parascope::writeFileAtomically(a.out, text); !e.empty()) {
+            std::cerr << "parascope-cli: " << e << "\n";
+            return kExitBadInput;
+        }
+    }
+    // The report itself goes to standard output (--out named the bands).
+    Args shown = a;
+    shown.out.clear();
     if (format == "json")
-        return emitValidationJson(a, v);
-    return emit(a, validationText(a, v, name));
+        return emitValidationJson(shown, v);
+    return emit(shown, validationText(shown, v, name));
 }
 
 } // namespace parascope::cli

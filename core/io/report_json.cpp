@@ -1,4 +1,5 @@
 #include "io/report_json.h"
+#include "io/error_bands.h"
 
 #include "io/comm_report.h"
 #include "io/textbook_report.h"
@@ -172,6 +173,7 @@ nlohmann::json reportToJson(const Scenario& sc, const Estimate& est, const std::
                       {"pp_boundary_links", std::move(boundaries)}};
 
     const TimeReport& t = est.time;
+    j["uncertainty"] = uncertaintyJson(sc, lang);
     j["time"] = {{"step_s", t.step_s},
                  {"compute_s", t.compute_s},
                  {"mean_compute_s", t.mean_compute_s},
@@ -405,7 +407,7 @@ void communicationText(std::ostringstream& o, const Estimate& est, bool zh)
     o << "\n";
 }
 
-void timeText(std::ostringstream& o, const Estimate& est, bool zh)
+void timeText(std::ostringstream& o, const Scenario& sc, const Estimate& est, bool zh)
 {
     [[maybe_unused]] const auto T = [zh](const char* en, const char* cn) { return std::string(zh ? cn : en); };
     [[maybe_unused]] const auto L = [zh](const Localized& l) { return zh ? l.zh : l.en; };
@@ -420,6 +422,9 @@ void timeText(std::ostringstream& o, const Estimate& est, bool zh)
       << T("optimizer ", "优化器 ") << seconds(tr.optimizer_s) << "\n";
     if (!tr.note.empty())
         o << (zh ? "  （" + noteZh(tr) + "）" : "  (" + tr.note + ")") << "\n";
+    // How sure: the validated error of the scenario's class (error_bands.h).
+    const Localized band = bandText(bandFor(builtInBands(), sc));
+    o << T("  How sure: ", "  可信度：") << L(band) << T("; tokens/s and MFU alike\n", "；吞吐与 MFU 同此\n");
     if (zh)
         o << "气泡占比（最重阶段的空闲时间/单步耗时）：" << formatPercent(tr.bubble_fraction) << "   吞吐："
           << fmt("%.0f", th.tokens_per_s) << " tokens/s   MFU " << formatPercent(th.mfu) << "   HFU "
@@ -478,7 +483,7 @@ std::string textReport(const Scenario& sc, const Estimate& est, const std::strin
     headerText(o, sc, est, zh);
     memoryText(o, sc, est, zh);
     communicationText(o, est, zh);
-    timeText(o, est, zh);
+    timeText(o, sc, est, zh);
     o << layerOpsText(sc.model, est.time, lang);
     wallsText(o, est, zh);
     o << textbookText(textbookRows(sc, est), lang);

@@ -3,6 +3,7 @@
 #include "estimate/evaluate.h"
 #include "io/scenario_json.h"
 #include "time/step_time.h"
+#include "io/error_bands.h"
 
 #include <algorithm>
 #include <cmath>
@@ -108,6 +109,7 @@ ValidationRow evaluateRun(const Run& run)
     row.part = run.part;
     row.run_class = run.run_class;
     const Scenario& sc = *run.scenario;
+    row.derived_class = predictionClass(sc);
     EvaluateOptions opt;
     opt.record_timeline = false;
     const Estimate est = evaluate(sc, opt);
@@ -240,6 +242,20 @@ ValidationSummary validateRuns(const nlohmann::json& file, std::vector<InputErro
     out.memory = summariseRows(memory, [](const ValidationRow& r) { return !r.measured_peak_reserved; });
     out.memory_reserved = summariseRows(memory, [](const ValidationRow& r) { return r.measured_peak_reserved; });
     return out;
+}
+
+nlohmann::json bandsToJson(const ValidationSummary& v)
+{
+    const auto band = [](const ErrorSummary& e) {
+        return nlohmann::json{{"mape", e.mape}, {"max_abs_error", e.max_abs_error}, {"runs", e.evaluated}};
+    };
+    nlohmann::json classes = nlohmann::json::object();
+    for (const auto& [cls, e] : v.check_classes)
+        classes[cls] = band(e);
+    return {{"schema", kBandsSchema},
+            {"measured_by", "parascope-cli validate --out (the built-in reference set's check part)"},
+            {"all", band(v.check)},
+            {"classes", std::move(classes)}};
 }
 
 } // namespace parascope

@@ -60,6 +60,7 @@ struct ValidationRow {
     double predicted_mfu = 0;
     double bubble_fraction = 0;
     std::string run_class; // "dense", "moe", "fp8", "fsdp", "long_context", … (free text)
+    std::string derived_class; // predictionClass() of the run's scenario (error_bands.h)
     std::optional<double> measured_peak_gib; // peak memory the run reported
     bool measured_peak_reserved = false; // …as the allocator's max reserved (an upper bound)
     double predicted_peak_gib = 0;
@@ -103,6 +104,10 @@ double narayananFlops(double B, double s, double L, double h, double V);
 // Every run of a parascope.runs/1 file evaluated; input errors (with their paths) instead when
 // any run is malformed.
 ValidationSummary validateRuns(const nlohmann::json& file, std::vector<InputError>& errors);
+
+// The check part's error per class as the bands file stores it (io/error_bands.h: what the app
+// shows as each prediction's uncertainty).
+nlohmann::json bandsToJson(const ValidationSummary& v);
 
 template <class Keep> ErrorSummary summariseRows(const std::vector<ValidationRow>& rows, Keep keep)
 {

@@ -1526,6 +1526,10 @@ borderline</source>
         <translation>%1
 borderline</translation>
     </message>
+    <message>
+        <source>borderline</source>
+        <translation>borderline</translation>
+    </message>
 </context>
 <context>
     <name>parascope::ui::MemoryTimeChart</name>
@@ -1886,6 +1890,10 @@ borderline</translation>
     <message>
         <source>Predict first: the numbers are hidden until you reveal your estimate.</source>
         <translation>Predict first: the numbers are hidden until you reveal your estimate.</translation>
+    </message>
+    <message>
+        <source>How sure: %1; tokens/s and MFU alike.</source>
+        <translation>How sure: %1; tokens/s and MFU alike.</translation>
     </message>
 </context>
 <context>

@@ -1511,6 +1511,10 @@ borderline</source>
         <translation>%1
 临界</translation>
     </message>
+    <message>
+        <source>borderline</source>
+        <translation>临界</translation>
+    </message>
 </context>
 <context>
     <name>parascope::ui::MemoryTimeChart</name>
@@ -1871,6 +1875,10 @@ borderline</source>
     <message>
         <source>Predict first: the numbers are hidden until you reveal your estimate.</source>
         <translation>先预测：揭晓估计之前，数字都被隐藏。</translation>
+    </message>
+    <message>
+        <source>How sure: %1; tokens/s and MFU alike.</source>
+        <translation>可信度：%1；吞吐与 MFU 同此。</translation>
     </message>
 </context>
 <context>

@@ -7,7 +7,10 @@
 // memory-over-time tabs, the Advisor, the exercises and the communication what-ifs are
 // tst_views_teaching.
 
+#include "io/error_bands.h"
+#include "io/report_json.h"
 #include "io/scenario_json.h"
+#include "status_line.h"
 #include "format.h"
 #include "language.h"
 #include "main_window.h"
@@ -249,6 +252,27 @@ private slots:
         QVERIFY(dark_png > 1000);
         QVERIFY2(std::abs(dark_svg - dark_png) < dark_png / 5,
                  qPrintable(QStringLiteral("%1 vs %2").arg(dark_svg).arg(dark_png)));
+    }
+
+    // Issue 36 §1: the status bar quotes the step with its band, and its tooltip says the band
+    // as the CLI's report and JSON say it (one text, core/io/error_bands.h), in each language.
+    void statusBarSaysHowSureAsTheCliDoes()
+    {
+        for (const char* lang : {"en", "zh"}) {
+            MainWindow w;
+            w.setLanguage(QLatin1String(lang));
+            w.model()->setScenario(sevenB());
+            w.model()->flush();
+            const auto* status = w.findChild<StatusLabel*>();
+            QVERIFY(status);
+            const ErrorBand band = bandFor(builtInBands(), w.model()->scenario());
+            QVERIFY(band.runs > 0);
+            const QString short_form = QString::fromStdString(bandText(band, true).en);
+            QVERIFY2(status->text().contains(short_form), qPrintable(status->text()));
+            const nlohmann::json report = reportToJson(w.model()->scenario(), w.model()->estimate(), lang, false);
+            const QString cli_text = QString::fromStdString(report["uncertainty"]["text"].get<std::string>());
+            QVERIFY2(status->toolTip().contains(cli_text.toHtmlEscaped()), qPrintable(status->toolTip()));
+        }
     }
 
     void svgFontsFallBackAndBadInputSaysWhere()

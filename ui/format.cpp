@@ -3,6 +3,7 @@
 #include "estimate/estimate.h"
 
 #include "estimate/display_names.h"
+#include "io/error_bands.h"
 #include "language.h"
 
 #include <QCoreApplication>
@@ -19,6 +20,18 @@ QString secondsLike(double s, double like)
     if (like >= 1e-3 || like == 0)
         return QString::number(s * 1e3, 'f', 2) + QStringLiteral(" ms");
     return QString::number(s * 1e6, 'f', 1) + QStringLiteral(" µs");
+}
+
+QString secondsWithBand(const Scenario& sc, double s)
+{
+    const QString band = inUi(bandText(bandFor(builtInBands(), sc), true));
+    return seconds(s) + (chineseUi() ? QStringLiteral("（%1）") : QStringLiteral(" (%1)")).arg(band);
+}
+
+QString bandTooltip(const Scenario& sc)
+{
+    return QCoreApplication::translate("MainWindow", "How sure: %1; tokens/s and MFU alike.")
+        .arg(inUi(bandText(bandFor(builtInBands(), sc))));
 }
 
 QString signedPercent(double now, double before)

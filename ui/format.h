@@ -29,6 +29,13 @@ QString seconds(double s);
 // ("0.46 s / 1.50 s", "0.00 µs → 39.7 µs"; never "464.70 ms / 1.50 s").
 QString secondsLike(double s, double like);
 
+// A predicted step with how sure it is, the validated error of the scenario's class
+// (core/io/error_bands.h): "12.07 s (±6.9 %)", "12.07 s（±6.9 %）".
+QString secondsWithBand(const Scenario& sc, double s);
+// The band in full for a tooltip: "How sure: ±6.9 % (dense: the mean error of 5 reference runs
+// …); tokens/s and MFU alike." — the text the CLI's report and JSON give.
+QString bandTooltip(const Scenario& sc);
+
 // "+12.3 %" / "−4.0 %": now relative to before; empty when before is 0.
 QString signedPercent(double now, double before);
 

@@ -266,7 +266,7 @@ void SearchView::searchFinished()
 void SearchView::showOutcome(const SearchOutcome& outcome)
 {
     result_ = outcome.result;
-    table_->setRows(result_.top);
+    table_->setRows(result_.top, model_->scenario());
     summary_->setText(tr("%1 strategies on %2 GPUs: %3 valid, %4 fit%5 (%6 s). Double-click a row to apply it.")
                           .arg(result_.enumerated)
                           .arg(outcome.gpus)

@@ -3,7 +3,6 @@
 #include "format.h"
 #include "language.h"
 #include "models/scenario_model.h"
-#include "io/error_bands.h"
 
 #include <QCoreApplication>
 
@@ -16,12 +15,9 @@ QString statusLine(const Scenario& sc, const Estimate& e, const Estimate* pinned
     if (const Diagnostic* d = e.layoutError()) // OOM: valid, its numbers follow
         return QStringLiteral("<span style='color:#D55E00'><b>") + QCoreApplication::translate("MainWindow", "INVALID")
             + QStringLiteral("</b></span> · ") + inUi(d->message).toHtmlEscaped();
-    // The step with how sure it is: the validated error of the scenario's class (error_bands.h).
-    const QString band = inUi(bandText(bandFor(builtInBands(), sc), true));
     QString text
         = QCoreApplication::translate("MainWindow", "Step %1 · %2 tokens/s · MFU %3 % · peak %4 / %5 GiB (stage %6)")
-              .arg(seconds(e.time.step_s)
-                   + (chineseUi() ? QStringLiteral("（%1）") : QStringLiteral(" (%1)")).arg(band))
+              .arg(secondsWithBand(sc, e.time.step_s)) // with how sure it is (core/io/error_bands.h)
               .arg(e.throughput.tokens_per_s, 0, 'f', 0)
               .arg(e.throughput.mfu * 100, 0, 'f', 1)
               .arg(gib(e.memory.peak_bytes, 1), gib(e.memory.capacity_bytes, 1))
@@ -63,10 +59,7 @@ void StatusLabel::refresh()
     const QString text = hidden_() ? tr("Predict first: the numbers are hidden until you reveal your estimate.")
                                    : statusLine(model_->scenario(), model_->estimate(), model_->pinnedEstimate());
     setText(text);
-    const QString band = inUi(bandText(bandFor(builtInBands(), model_->scenario())));
-    setToolTip(hidden_() ? text
-                         : text + QStringLiteral("<br>")
-                       + tr("How sure: %1; tokens/s and MFU alike.").arg(band.toHtmlEscaped()));
+    setToolTip(hidden_() ? text : text + QStringLiteral("<br>") + bandTooltip(model_->scenario()).toHtmlEscaped());
 }
 
 } // namespace parascope::ui

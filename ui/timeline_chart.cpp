@@ -174,7 +174,8 @@ QString TimelineChart::headline(const Scenario& sc, const Estimate& e) const
     const ParallelConfig& p = sc.parallel;
     const Term formula = bubbleTerm(p.schedule, p.pp, p.vpp, e.microbatches);
     const QString closed = QString::fromStdString(formula.formula);
-    const QString head = tr("%1 · step %2").arg(inUi(displayName(p.schedule)), seconds(e.time.step_s));
+    const QString head
+        = tr("%1 · step %2").arg(inUi(displayName(p.schedule)), secondsWithBand(model_->scenario(), e.time.step_s));
     QString bubble = tr("bubble: simulated %1 %, formula %2 = %3 %")
                          .arg(e.time.bubble_fraction * 100, 0, 'f', 1)
                          .arg(closed)

@@ -269,6 +269,10 @@
         <source>MEMORY BORDERLINE (±%1 GiB)</source>
         <translation>MEMORY BORDERLINE (±%1 GiB)</translation>
     </message>
+    <message>
+        <source>How sure: %1; tokens/s and MFU alike.</source>
+        <translation>How sure: %1; tokens/s and MFU alike.</translation>
+    </message>
 </context>
 <context>
     <name>MemoryChart</name>
@@ -1890,10 +1894,6 @@ borderline</translation>
     <message>
         <source>Predict first: the numbers are hidden until you reveal your estimate.</source>
         <translation>Predict first: the numbers are hidden until you reveal your estimate.</translation>
-    </message>
-    <message>
-        <source>How sure: %1; tokens/s and MFU alike.</source>
-        <translation>How sure: %1; tokens/s and MFU alike.</translation>
     </message>
 </context>
 <context>

@@ -269,6 +269,10 @@
         <source>MEMORY BORDERLINE (±%1 GiB)</source>
         <translation>显存临界（±%1 GiB）</translation>
     </message>
+    <message>
+        <source>How sure: %1; tokens/s and MFU alike.</source>
+        <translation>可信度：%1；吞吐与 MFU 同此。</translation>
+    </message>
 </context>
 <context>
     <name>MemoryChart</name>
@@ -1875,10 +1879,6 @@ borderline</source>
     <message>
         <source>Predict first: the numbers are hidden until you reveal your estimate.</source>
         <translation>先预测：揭晓估计之前，数字都被隐藏。</translation>
-    </message>
-    <message>
-        <source>How sure: %1; tokens/s and MFU alike.</source>
-        <translation>可信度：%1；吞吐与 MFU 同此。</translation>
     </message>
 </context>
 <context>

@@ -311,7 +311,8 @@ private slots:
                          obj1
             = "1 0 obj\n<< /Length " + QByteArray::number(cmap.size()) + " >>\nstream\n" + cmap + "endstream\nendobj\n",
                          obj2 = "2 0 obj\n<< /Type /Catalog >>\nendobj\n";
-        const auto entry = [](qsizetype at) { return QByteArray::number(at).rightJustified(10, '0') + " 00000 n \n"; };
+        const auto entry
+            = [](qsizetype at) -> QByteArray { return QByteArray::number(at).rightJustified(10, '0') + " 00000 n \n"; };
         const qsizetype xref = head.size() + obj1.size() + obj2.size();
         const QByteArray pdf = head + obj1 + obj2 + "xref\n0 3\n0000000000 65535 f \n" + entry(head.size())
             + entry(head.size() + obj1.size()) + "trailer\n<< /Size 3 /Root 2 0 R >>\nstartxref\n"

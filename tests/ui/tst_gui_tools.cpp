@@ -216,11 +216,15 @@ private slots:
         const std::size_t enumerated = v->result().enumerated;
         // Interactive: the call returns at once, the GUI thread stays free, the result arrives by
         // signal and equals the one computed in place.
-        v->table()->setRows({});
+        v->table()->setRows({}, s);
         v->runSearch(true);
         QTRY_VERIFY_WITH_TIMEOUT(!v->isSearching() && v->table()->rowCount() > 0, 60000);
         QCOMPARE(v->result().enumerated, enumerated);
         QCOMPARE(v->result().top.front().tokens_per_s, best);
+        // Each row's step says how sure it is (issue 36 §1): its layout's band, as the status bar's.
+        const QString how_sure = v->table()->data(v->table()->index(0, 2), Qt::ToolTipRole).toString();
+        QVERIFY2(how_sure.contains(QStringLiteral("±")) && how_sure.contains(QStringLiteral("reference runs")),
+                 qPrintable(how_sure));
         // Cancel: the search stops at its next evaluation and says so.
         v->runSearch(true);
         v->cancelSearch();

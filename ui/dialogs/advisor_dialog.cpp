@@ -184,7 +184,8 @@ void AdvisorDialog::render()
     html += QStringLiteral("<h3>%1</h3><p><b>%2</b> — %3</p>")
                 .arg(tr("Result").toHtmlEscaped(), layoutLine(r.scenario).toHtmlEscaped(),
                      (r.fits ? tr("step %1, peak %2 GiB")
-                                   .arg(seconds(r.estimate.time.step_s), gib(r.estimate.memory.peak_bytes, 1))
+                                   .arg(secondsWithBand(r.scenario, r.estimate.time.step_s),
+                                        gib(r.estimate.memory.peak_bytes, 1))
                              : tr("does not fit: peak %1 GiB").arg(gib(r.estimate.memory.peak_bytes, 1)))
                          .toHtmlEscaped());
     if (!r.comparison.en.empty())

@@ -14,10 +14,11 @@ namespace {
 enum Column { Rank, TokensCol, StepCol, MfuCol, PeakCol, Layout, Recompute_, Schedule, ColumnCount };
 } // namespace
 
-void SearchTableModel::setRows(std::vector<SearchRow> rows)
+void SearchTableModel::setRows(std::vector<SearchRow> rows, const Scenario& base)
 {
     beginResetModel();
     rows_ = std::move(rows);
+    base_ = base;
     endResetModel();
 }
 
@@ -33,7 +34,15 @@ int SearchTableModel::columnCount(const QModelIndex& parent) const { return pare
 QVariant SearchTableModel::data(const QModelIndex& index, int role) const
 {
     const SearchRow* r = index.isValid() ? row(index.row()) : nullptr;
-    if (!r || role != Qt::DisplayRole || index.column() >= ColumnCount)
+    const int col = index.column();
+    if (r && role == Qt::ToolTipRole && (col == StepCol || col == TokensCol || col == MfuCol)) {
+        // How sure, for this row's layout (its class can differ from the searched one: CP > 1).
+        Scenario sc = base_;
+        sc.parallel = r->parallel;
+        sc.training = r->training;
+        return bandTooltip(sc);
+    }
+    if (!r || role != Qt::DisplayRole || col >= ColumnCount)
         return {};
     const ParallelConfig& p = r->parallel;
     switch (index.column()) {

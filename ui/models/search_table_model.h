@@ -17,7 +17,8 @@ class SearchTableModel : public QAbstractTableModel {
     Q_OBJECT
 public:
     using QAbstractTableModel::QAbstractTableModel;
-    void setRows(std::vector<SearchRow> rows);
+    // `base`: the searched scenario, whose model a row's band depends on (its class).
+    void setRows(std::vector<SearchRow> rows, const Scenario& base);
     const SearchRow* row(int r) const;
     int rowCount(const QModelIndex& parent = QModelIndex()) const override;
     int columnCount(const QModelIndex& parent = QModelIndex()) const override;
@@ -26,6 +27,7 @@ public:
 
 private:
     std::vector<SearchRow> rows_;
+    Scenario base_;
 };
 
 // One cell of the TP × PP heatmap: what it says. The view adds its colour and whether its text

@@ -217,6 +217,8 @@ QString SweepView::pointText(int i) const
                     .arg(p.step_s, 0, 'f', 3)
                     .arg(p.bubble_fraction * 100, 0, 'f', 1)
                     .arg(p.mfu * 100, 0, 'f', 1);
+    if (p.gpus > 0) // how sure the step time is: the point's class (io/error_bands.h)
+        t += QStringLiteral("<br>") + tr("How sure: %1").arg(inUi(bandText(p.band)).toHtmlEscaped());
     if (p.gpus > 0)
         t += QStringLiteral("<br>")
             + tr("%n GPU(s) · DP %1 · global batch %2", nullptr, int(std::min<std::int64_t>(p.gpus, 1 << 30)))

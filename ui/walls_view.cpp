@@ -84,6 +84,9 @@ QSize WallsStrip::minimumSizeHint() const { return {200, fontMetrics().height() 
 void WallsStrip::refresh()
 {
     gauges_ = wallGauges(model_->estimate().walls);
+    // The efficiency wall reads MFU, the step time inverted: it carries the step time's band.
+    gauges_[2].tooltip
+        += QStringLiteral("<p>") + bandTooltip(model_->scenario()).toHtmlEscaped() + QStringLiteral("</p>");
     // An invalid layout has no walls to show: its figures would describe a step that cannot run.
     if (const QString why = invalidReason(model_->estimate()); !why.isEmpty())
         for (WallGauge& g : gauges_) {

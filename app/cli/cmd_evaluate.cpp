@@ -124,6 +124,7 @@ nlohmann::json sweepPointJson(const Args& a, const parascope::SweepPoint& p)
             {"mfu", p.mfu},
             {"tokens_per_s", p.tokens_per_s},
             {"goodput", p.goodput},
+            {"step_band", p.gpus > 0 ? parascope::bandJson(p.band, a.lang) : nlohmann::json()},
             {"diagnostics", diags}};
 }
 
@@ -148,13 +149,16 @@ std::string sweepCsv(const parascope::SweepResult& r)
 {
     std::ostringstream o;
     char line[512];
-    o << "value,valid,peak_gib,capacity_gib,peak_stage,step_s,bubble_fraction,exposed_comm_s,mfu,tokens_per_s,"
-         "goodput,diagnostics\n";
+    o << "value,valid,peak_gib,capacity_gib,peak_stage,step_s,step_band,band_class,bubble_fraction,exposed_comm_s,"
+         "mfu,tokens_per_s,goodput,diagnostics\n";
     for (const auto& p : r.points) {
-        std::snprintf(line, sizeof line, "%lld,%d,%.4f,%.4f,%d,%.6g,%.6g,%.6g,%.6g,%.6g,%.6g,%s\n", p.value,
-                      p.valid ? 1 : 0, p.peak_bytes / kGiB, p.capacity_bytes / kGiB, p.peak_stage, p.step_s,
-                      p.bubble_fraction, p.exposed_comm_s, p.mfu, p.tokens_per_s, p.goodput,
-                      diagnosticCodes(p, ";").c_str());
+        std::snprintf(
+            line, sizeof line, "%lld,%d,%.4f,%.4f,%d,%.6g,%.4f,%s,%.6g,%.6g,%.6g,%.6g,%.6g,%s\n", p.value,
+            p.valid ? 1 : 0, p.peak_bytes / kGiB, p.capacity_bytes / kGiB, p.peak_stage, p.step_s, p.band.mape,
+            p.gpus == 0                    ? ""
+                : p.band.run_class.empty() ? "all"
+                                           : p.band.run_class.c_str(),
+            p.bubble_fraction, p.exposed_comm_s, p.mfu, p.tokens_per_s, p.goodput, diagnosticCodes(p, ";").c_str());
         o << line;
     }
     return o.str();
@@ -168,10 +172,10 @@ void writeSweepTable(std::ostream& o, const Args& a, const parascope::SweepResul
         const char* en;
         const char* zh;
         std::size_t width;
-    } columns[] = {{"value", "取值", 10},         {"valid", "有效", 9},    {"peak GiB", "峰值 GiB", 11},
-                   {"capacity", "容量 GiB", 10},  {"step s", "单步 s", 9}, {"bubble", "气泡", 9},
-                   {"exposed s", "未重叠 s", 10}, {"MFU", "MFU", 7},       {"tokens/s", "tokens/s", 13},
-                   {"goodput", "有效时间", 10}};
+    } columns[] = {{"value", "取值", 10},        {"valid", "有效", 9},          {"peak GiB", "峰值 GiB", 11},
+                   {"capacity", "容量 GiB", 10}, {"step s", "单步 s", 9},       {"± step", "± 单步", 9},
+                   {"bubble", "气泡", 9},        {"exposed s", "未重叠 s", 10}, {"MFU", "MFU", 7},
+                   {"tokens/s", "tokens/s", 13}, {"goodput", "有效时间", 10}};
     for (const auto& c : columns)
         o << padColumns(say(a, c.en, c.zh), c.width);
     o << "  " << say(a, "diagnostics", "诊断") << "\n";
@@ -189,11 +193,28 @@ void writeSweepTable(std::ostream& o, const Args& a, const parascope::SweepResul
                             : only_oom ? say(a, "OOM", "显存溢出")
                                        : say(a, "no", "否"),
                         9);
-        std::snprintf(line, sizeof line, "%11.2f%10.1f%9.3f%9s%10.3f%7s%13.0f%10s  %s\n", p.peak_bytes / kGiB,
-                      p.capacity_bytes / kGiB, p.step_s, parascope::formatPercent(p.bubble_fraction).c_str(),
-                      p.exposed_comm_s, parascope::formatPercent(p.mfu).c_str(), p.tokens_per_s,
+        std::snprintf(line, sizeof line, "%11.2f%10.1f%9.3f", p.peak_bytes / kGiB, p.capacity_bytes / kGiB, p.step_s);
+        // "±" is two bytes; a value the knob refused ran nothing and has no band.
+        o << line << padColumns(p.gpus > 0 ? "±" + parascope::formatPercent(p.band.mape) : "—", 9);
+        std::snprintf(line, sizeof line, "%9s%10.3f%7s%13.0f%10s  %s\n",
+                      parascope::formatPercent(p.bubble_fraction).c_str(), p.exposed_comm_s,
+                      parascope::formatPercent(p.mfu).c_str(), p.tokens_per_s,
                       parascope::formatPercent(p.goodput).c_str(), diagnosticCodes(p, ", ").c_str());
         o << line;
+    }
+}
+
+// What the "± step" column means: each class the points fall in, once.
+void writeBandNote(std::ostream& o, const Args& a, const parascope::SweepResult& r)
+{
+    std::vector<std::string> seen;
+    for (const auto& p : r.points) {
+        if (p.gpus == 0 || std::find(seen.begin(), seen.end(), p.band.run_class) != seen.end())
+            continue;
+        seen.push_back(p.band.run_class);
+        o << (seen.size() == 1 ? say(a, "± step (tokens/s and MFU alike): ", "± 单步（tokens/s 与 MFU 同）：")
+                               : std::string(say(a, "  and ", "  以及 ")))
+          << parascope::bandText(p.band).in(a.lang) << "\n";
     }
 }
 
@@ -203,6 +224,7 @@ std::string sweepText(const Args& a, const parascope::SweepResult& r)
     std::ostringstream o;
     o << say(a, "Sweep of ", "参数扫描：") << r.param << "\n";
     writeSweepTable(o, a, r);
+    writeBandNote(o, a, r);
     o << say(a, "\nBreaking points:\n", "\n临界点：\n");
     if (r.breaks.empty())
         o << say(a, "  none\n", "  无\n");

@@ -77,7 +77,11 @@ const ErrorBands& builtInBands()
 
 nlohmann::json uncertaintyJson(const Scenario& sc, const std::string& lang)
 {
-    const ErrorBand band = bandFor(builtInBands(), sc);
+    return bandJson(bandFor(builtInBands(), sc), lang);
+}
+
+nlohmann::json bandJson(const ErrorBand& band, const std::string& lang)
+{
     return {{"class", band.run_class.empty() ? "all" : band.run_class},
             {"relative", band.mape},
             {"worst", band.max_abs_error},

@@ -59,6 +59,8 @@ const ErrorBands& builtInBands();
 
 // The report JSON's "uncertainty": the scenario's band, its class, runs, text and source.
 nlohmann::json uncertaintyJson(const Scenario& sc, const std::string& lang);
+// The same for a band already chosen (a sweep point's).
+nlohmann::json bandJson(const ErrorBand& band, const std::string& lang);
 
 // The bands file read (validation/runs_file.h's bandsToJson writes it).
 ErrorBands readBands(const nlohmann::json& j, std::vector<InputError>& errors);

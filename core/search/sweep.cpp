@@ -169,6 +169,7 @@ SweepResult sweep(const Scenario& base, const std::string& param, const std::vec
         pt.mfu = e.throughput.mfu;
         pt.tokens_per_s = e.throughput.tokens_per_s;
         pt.goodput = e.walls.stability_report.goodput;
+        pt.band = bandFor(builtInBands(), sc);
         pt.diagnostics = e.diagnostics;
         r.points.push_back(std::move(pt));
     }

@@ -6,6 +6,7 @@
 // count of a PP sweep, the global batch of a DP sweep), so a sweep never moves a quantity silently.
 
 #include "estimate/estimate.h"
+#include "io/error_bands.h"
 #include "types/scenario.h"
 
 #include <cstdint>
@@ -22,6 +23,10 @@ struct SweepPoint {
     std::vector<double> stage_bytes; // total per stage
     double step_s = 0, bubble_fraction = 0, exposed_comm_s = 0, mfu = 0, tokens_per_s = 0;
     double goodput = 1; // the stability wall (estimate/walls.h): falls as the GPU count grows
+    // How sure the step time (and tokens/s, MFU) is: the validated error of the class of the
+    // layout the point ran (io/error_bands.h). A PP sweep stays in one class; a CP sweep can leave
+    // "dense" for "long context", so each point carries its own.
+    ErrorBand band;
     std::vector<Diagnostic> diagnostics;
     // The layout the point ran, after the knob's rule (types/knobs.h): what moved with the value.
     // All 0 when the knob refused the value (no layout ran).

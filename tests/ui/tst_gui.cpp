@@ -16,6 +16,7 @@
 #include "lessons/lessons.h"
 #include "main_window.h"
 #include "estimate/display_names.h"
+#include "format.h"
 #include "status_line.h"
 #include "controllers/course_controller.h"
 #include "controllers/export_controller.h"
@@ -427,6 +428,8 @@ private slots:
         QCOMPARE(strip->gauges()[3].share, walls.stability.value / kStabilityWall.hit);
         QVERIFY(strip->gauges()[0].tooltip.contains(QStringLiteral("walls.memory"))
                 || strip->gauges()[0].tooltip.contains(QStringLiteral("peak")));
+        // The efficiency wall reads MFU: it carries the step time's band, as the status bar does.
+        QVERIFY(strip->gauges()[2].tooltip.contains(bandTooltip(w.model()->scenario()).toHtmlEscaped()));
         const double before = strip->gauges()[0].share;
         w.model()->edit([](Scenario& s) {
             s.training.micro_batch *= 2;

@@ -189,6 +189,10 @@ private slots:
         QVERIFY2(labels.contains(QStringLiteral("1\n8 GPUs")) || labels.contains(QStringLiteral("1\n8 GPU(s)")),
                  qPrintable(labels.join(u'|')));
         QVERIFY(v.pointText(2).contains(QStringLiteral("DP 4")));
+        // Each point says how sure its step is, as `sweep --format json` does (issue 36 §1).
+        QVERIFY2(v.pointText(2).contains(QStringLiteral("How sure: ")
+                                         + QString::fromStdString(bandText(v.result().points[2].band).en)),
+                 qPrintable(v.pointText(2)));
         // In Chinese too.
         uiLanguageStorage() = QStringLiteral("zh");
         QCOMPARE(v.axisNote(), QStringLiteral("沿此轴，GPU 数从 8 变为 32（DP 保持为 4）。"));

@@ -51,8 +51,8 @@ void CompareTable::refresh()
     const std::vector<Row> rows = {
         {tr("Scenario"), compareName(*model_->pinnedScenario(), model_->scenario()),
          compareName(model_->scenario(), *model_->pinnedScenario()), QString()},
-        {tr("Step time"), seconds(a->time.step_s), seconds(b.time.step_s),
-         signedPercent(b.time.step_s, a->time.step_s)},
+        {tr("Step time"), secondsWithBand(*model_->pinnedScenario(), a->time.step_s),
+         secondsWithBand(model_->scenario(), b.time.step_s), signedPercent(b.time.step_s, a->time.step_s)},
         {tr("Tokens/s"), QString::number(a->throughput.tokens_per_s, 'f', 0),
          QString::number(b.throughput.tokens_per_s, 'f', 0),
          signedPercent(b.throughput.tokens_per_s, a->throughput.tokens_per_s)},

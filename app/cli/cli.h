@@ -6,6 +6,7 @@
 // cmd_trace.cpp (compare-trace), cmd_collective.cpp (collective), cmd_advise.cpp (advise).
 
 #include "hardware/nccl_tests_import.h"
+#include "io/error_bands.h"
 #include "types/scenario.h"
 #include "util/text_columns.h"
 
@@ -60,6 +61,10 @@ std::string usage(const std::string& lang = "en");
 int badUsage(const Args& a, const std::string& en, const std::string& zh_text);
 // The same in English, for what comes before the language is known.
 int badUsage(const std::string& message);
+
+// What a "±" column means, one line per class among `bands` (each named once): the sweep's and
+// the search's tables.
+std::string bandNote(const Args& a, const std::vector<ErrorBand>& bands);
 
 // Parses argv[first…]; returns an exit code on error, −1 when parsed. --lang is read first,
 // wherever it stands, so that the other options' errors are in its language.

@@ -6,6 +6,7 @@
 
 #include "estimate/display_names.h"
 #include "estimate/evaluate.h"
+#include "io/error_bands.h"
 #include "io/report_json.h"
 #include "util/text_columns.h"
 #include "io/scenario_json.h"
@@ -50,6 +51,7 @@ nlohmann::json marksJson(const LayoutMarks& m)
             {"bubble_imbalance", m.bubble_imbalance},
             {"stability", m.stability},
             {"step_s", m.step_s},
+            {"step_band", m.step_band},
             {"tokens_per_s", m.tokens_per_s}};
 }
 
@@ -90,7 +92,8 @@ std::string cardText(const Args& a, const ReportCard& c)
         [](const LayoutMarks& m) { return formatPercent(m.bubble_imbalance); });
     row("stability (1 − goodput)", "稳定性（1 − 有效占比）",
         [](const LayoutMarks& m) { return formatPercent(m.stability); });
-    row("step", "单步耗时", [](const LayoutMarks& m) { return formatSeconds(m.step_s); });
+    row("step", "单步耗时",
+        [](const LayoutMarks& m) { return formatSeconds(m.step_s) + " ±" + formatPercent(m.step_band); });
     o += "\n";
     for (const Localized& d : c.differences)
         o += "  - " + d.in(a.lang) + "\n";
@@ -119,9 +122,13 @@ int adviseCommand(const Args& a)
                              {"finding_zh", s.finding.zh},
                              {"why", localized(a, s.why)},
                              {"numbers", termsToJson(s.numbers)}});
-        nlohmann::json out = {{"schema", "parascope.advice/1"},         {"steps", steps},
-                              {"scenario", scenarioToJson(r.scenario)}, {"fits", r.fits},
-                              {"step_s", r.estimate.time.step_s},       {"peak_bytes", r.estimate.memory.peak_bytes}};
+        nlohmann::json out = {{"schema", "parascope.advice/1"},
+                              {"steps", steps},
+                              {"scenario", scenarioToJson(r.scenario)},
+                              {"fits", r.fits},
+                              {"step_s", r.estimate.time.step_s},
+                              {"peak_bytes", r.estimate.memory.peak_bytes},
+                              {"uncertainty", uncertaintyJson(r.scenario, a.lang)}};
         if (r.search_best) {
             out["search_best"] = {{"scenario", scenarioToJson(*r.search_best)}, {"step_s", r.search_best_step_s}};
         }
@@ -137,7 +144,8 @@ int adviseCommand(const Args& a)
         text += "  " + say(a, "why: ", "依据：") + s.why.in(a.lang) + "\n\n";
     }
     text += say(a, "Result: ", "结果：") + layoutLine(a, r.scenario) + say(a, ", step ", "，单步 ")
-        + num(r.estimate.time.step_s) + " s" + (r.fits ? "" : say(a, " (does not fit)", "（放不下）")) + "\n";
+        + num(r.estimate.time.step_s) + " s (" + bandText(bandFor(builtInBands(), r.scenario), true).in(a.lang) + ")"
+        + (r.fits ? "" : say(a, " (does not fit)", "（放不下）")) + "\n";
     if (!r.comparison.en.empty())
         text += say(a, "Search: ", "搜索：") + r.comparison.in(a.lang) + "\n";
     if (r.search_best)

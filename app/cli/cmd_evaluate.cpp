@@ -204,27 +204,17 @@ void writeSweepTable(std::ostream& o, const Args& a, const parascope::SweepResul
     }
 }
 
-// What the "± step" column means: each class the points fall in, once.
-void writeBandNote(std::ostream& o, const Args& a, const parascope::SweepResult& r)
-{
-    std::vector<std::string> seen;
-    for (const auto& p : r.points) {
-        if (p.gpus == 0 || std::find(seen.begin(), seen.end(), p.band.run_class) != seen.end())
-            continue;
-        seen.push_back(p.band.run_class);
-        o << (seen.size() == 1 ? say(a, "± step (tokens/s and MFU alike): ", "± 单步（tokens/s 与 MFU 同）：")
-                               : std::string(say(a, "  and ", "  以及 ")))
-          << parascope::bandText(p.band).in(a.lang) << "\n";
-    }
-}
-
 // The text answer: the table, the breaking points and what else moves along the axis.
 std::string sweepText(const Args& a, const parascope::SweepResult& r)
 {
     std::ostringstream o;
     o << say(a, "Sweep of ", "参数扫描：") << r.param << "\n";
     writeSweepTable(o, a, r);
-    writeBandNote(o, a, r);
+    std::vector<parascope::ErrorBand> bands;
+    for (const auto& p : r.points)
+        if (p.gpus > 0) // a value the knob refused ran nothing
+            bands.push_back(p.band);
+    o << bandNote(a, bands);
     o << say(a, "\nBreaking points:\n", "\n临界点：\n");
     if (r.breaks.empty())
         o << say(a, "  none\n", "  无\n");
@@ -236,6 +226,21 @@ std::string sweepText(const Args& a, const parascope::SweepResult& r)
 }
 
 } // namespace
+
+std::string bandNote(const Args& a, const std::vector<parascope::ErrorBand>& bands)
+{
+    std::string o;
+    std::vector<std::string> seen;
+    for (const auto& b : bands) {
+        if (std::find(seen.begin(), seen.end(), b.run_class) != seen.end())
+            continue;
+        seen.push_back(b.run_class);
+        o += (seen.size() == 1 ? say(a, "± step (tokens/s and MFU alike): ", "± 单步（tokens/s 与 MFU 同）：")
+                               : say(a, "  and ", "  以及 "))
+            + parascope::bandText(b).in(a.lang) + "\n";
+    }
+    return o;
+}
 
 int sweepCommand(const Args& a)
 {

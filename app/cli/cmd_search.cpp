@@ -3,6 +3,7 @@
 #include "cli.h"
 
 #include "estimate/diagnostics.h"
+#include "io/error_bands.h"
 #include "io/report_json.h"
 #include "io/scenario_json.h"
 #include "search/search.h"
@@ -75,14 +76,25 @@ std::string describeRow(const Args& a, const parascope::SearchRow& row)
                    + parascope::toString(p.schedule));
 }
 
+// How sure a row's step is: the band of the layout the row is (io/error_bands.h).
+parascope::ErrorBand rowBand(const parascope::Scenario& scenario, const parascope::SearchRow& row)
+{
+    return parascope::bandFor(parascope::builtInBands(), parascope::applyRow(scenario, row));
+}
+
 // One ranked strategy as JSON: the scenario's own parallel and training sections, then its numbers.
-nlohmann::json searchRowJson(const parascope::Scenario& scenario, const parascope::SearchRow& row)
+nlohmann::json searchRowJson(const Args& a, const parascope::Scenario& scenario, const parascope::SearchRow& row)
 {
     nlohmann::json j = parascope::scenarioToJson(parascope::applyRow(scenario, row));
-    return nlohmann::json{{"rank_index", row.index},          {"parallel", j["parallel"]},
-                          {"training", j["training"]},        {"step_s", row.step_s},
-                          {"tokens_per_s", row.tokens_per_s}, {"mfu", row.mfu},
-                          {"peak_bytes", row.peak_bytes},     {"bubble_fraction", row.bubble_fraction}};
+    return nlohmann::json{{"rank_index", row.index},
+                          {"parallel", j["parallel"]},
+                          {"training", j["training"]},
+                          {"step_s", row.step_s},
+                          {"tokens_per_s", row.tokens_per_s},
+                          {"mfu", row.mfu},
+                          {"peak_bytes", row.peak_bytes},
+                          {"bubble_fraction", row.bubble_fraction},
+                          {"step_band", parascope::bandJson(rowBand(scenario, row), a.lang)}};
 }
 
 // The parascope.search/1 answer.
@@ -91,9 +103,9 @@ std::string searchJson(const Args& a, const parascope::Scenario& scenario, const
     const parascope::SearchResult& r = s.r;
     nlohmann::json top = nlohmann::json::array(), pareto = nlohmann::json::array();
     for (const auto& row : r.top)
-        top.push_back(searchRowJson(scenario, row));
+        top.push_back(searchRowJson(a, scenario, row));
     for (const auto& row : r.pareto)
-        pareto.push_back(searchRowJson(scenario, row));
+        pareto.push_back(searchRowJson(a, scenario, row));
     nlohmann::json out = {{"schema", "parascope.search/1"},
                           {"gpus", r.top.empty() ? a.gpus : (long long)r.top.front().parallel.gpus()},
                           {"enumerated", r.enumerated},
@@ -115,25 +127,27 @@ std::string searchJson(const Args& a, const parascope::Scenario& scenario, const
 }
 
 // The ranked strategies as CSV, one line each.
-std::string searchCsv(const parascope::SearchResult& r)
+std::string searchCsv(const parascope::Scenario& scenario, const parascope::SearchResult& r)
 {
     std::ostringstream o2;
     char line[320];
-    o2 << "rank,tp,pp,vpp,dp,cp,ep,sp,zero,micro_batch,recompute,schedule,step_s,tokens_per_s,mfu,peak_gib\n";
+    o2 << "rank,tp,pp,vpp,dp,cp,ep,sp,zero,micro_batch,recompute,schedule,step_s,step_band,tokens_per_s,mfu,peak_gib\n";
     int k = 0;
     for (const auto& row : r.top) {
         const auto& p = row.parallel;
-        std::snprintf(line, sizeof line, "%d,%d,%d,%d,%d,%d,%d,%d,%d,%lld,%s,%s,%.6g,%.6g,%.6g,%.4f\n", ++k, p.tp, p.pp,
-                      p.vpp, p.dp, p.cp, p.ep, p.sequence_parallel ? 1 : 0, p.zero, (long long)row.training.micro_batch,
-                      parascope::toString(row.training.recompute), parascope::toString(p.schedule), row.step_s,
-                      row.tokens_per_s, row.mfu, row.peak_bytes / kGiB);
+        std::snprintf(line, sizeof line, "%d,%d,%d,%d,%d,%d,%d,%d,%d,%lld,%s,%s,%.6g,%.4f,%.6g,%.6g,%.4f\n", ++k, p.tp,
+                      p.pp, p.vpp, p.dp, p.cp, p.ep, p.sequence_parallel ? 1 : 0, p.zero,
+                      (long long)row.training.micro_batch, parascope::toString(row.training.recompute),
+                      parascope::toString(p.schedule), row.step_s, rowBand(scenario, row).mape, row.tokens_per_s,
+                      row.mfu, row.peak_bytes / kGiB);
         o2 << line;
     }
     return o2.str();
 }
 
 // The counts line, then the ranked strategies.
-void writeTopRows(std::ostream& o2, const Args& a, const parascope::SearchResult& r)
+void writeTopRows(std::ostream& o2, const Args& a, const parascope::Scenario& scenario,
+                  const parascope::SearchResult& r)
 {
     char line[320];
     if (zh(a))
@@ -148,10 +162,12 @@ void writeTopRows(std::ostream& o2, const Args& a, const parascope::SearchResult
     for (const auto& row : r.top) {
         std::snprintf(line, sizeof line, "%3d. ", ++k);
         o2 << line << padColumns(describeRow(a, row), 62, false);
+        std::snprintf(line, sizeof line, zh(a) ? " 单步 %8.3f s " : " step %8.3f s ", row.step_s);
+        o2 << line << padColumns("±" + parascope::formatPercent(rowBand(scenario, row).mape), 8, false);
         std::snprintf(line, sizeof line,
-                      zh(a) ? " 单步 %8.3f s  %10.0f tokens/s  MFU %8s  峰值 %6.1f GiB\n"
-                            : " step %8.3f s  %10.0f tokens/s  MFU %8s  peak %6.1f GiB\n",
-                      row.step_s, row.tokens_per_s, parascope::formatPercent(row.mfu).c_str(), row.peak_bytes / kGiB);
+                      zh(a) ? "  %10.0f tokens/s  MFU %8s  峰值 %6.1f GiB\n"
+                            : "  %10.0f tokens/s  MFU %8s  peak %6.1f GiB\n",
+                      row.tokens_per_s, parascope::formatPercent(row.mfu).c_str(), row.peak_bytes / kGiB);
         o2 << line;
     }
 }
@@ -169,13 +185,14 @@ void writeEmptyReason(std::ostream& o2, const Args& a, const parascope::EmptySea
 }
 
 // The Pareto front of peak memory against step time.
-void writePareto(std::ostream& o2, const Args& a, const parascope::SearchResult& r)
+void writePareto(std::ostream& o2, const Args& a, const parascope::Scenario& scenario, const parascope::SearchResult& r)
 {
     char line[320];
     o2 << say(a, "\nPareto front (peak memory vs step time):\n", "\n帕累托前沿（峰值显存与单步耗时）：\n");
     for (const auto& row : r.pareto) {
-        std::snprintf(line, sizeof line, "  %6.1f GiB  %8.3f s  ", row.peak_bytes / kGiB, row.step_s);
-        o2 << line << describeRow(a, row) << "\n";
+        std::snprintf(line, sizeof line, "  %6.1f GiB  %8.3f s ", row.peak_bytes / kGiB, row.step_s);
+        o2 << line << padColumns("±" + parascope::formatPercent(rowBand(scenario, row).mape), 8, false) << "  "
+           << describeRow(a, row) << "\n";
     }
 }
 
@@ -199,13 +216,18 @@ void writeFits(std::ostream& o2, const Args& a, const SearchAnswer& s)
 }
 
 // The text answer.
-std::string searchText(const Args& a, const SearchAnswer& s)
+std::string searchText(const Args& a, const parascope::Scenario& scenario, const SearchAnswer& s)
 {
     std::ostringstream o2;
-    writeTopRows(o2, a, s.r);
+    writeTopRows(o2, a, scenario, s.r);
+    std::vector<parascope::ErrorBand> bands;
+    for (const auto* rows : {&s.r.top, &s.r.pareto})
+        for (const auto& row : *rows)
+            bands.push_back(rowBand(scenario, row));
+    o2 << bandNote(a, bands);
     if (s.empty)
         writeEmptyReason(o2, a, *s.empty);
-    writePareto(o2, a, s.r);
+    writePareto(o2, a, scenario, s.r);
     writeFits(o2, a, s);
     return o2.str();
 }
@@ -224,8 +246,8 @@ int searchCommand(const Args& a)
     if (format == "json")
         return emit(a, searchJson(a, *scenario, s));
     if (format == "csv")
-        return emit(a, searchCsv(s.r));
-    return emit(a, searchText(a, s));
+        return emit(a, searchCsv(*scenario, s.r));
+    return emit(a, searchText(a, *scenario, s));
 }
 
 } // namespace parascope::cli

@@ -2,6 +2,7 @@
 
 #include "estimate/display_names.h"
 #include "estimate/evaluate.h"
+#include "io/error_bands.h"
 
 #include <cctype>
 #include <cmath>
@@ -102,6 +103,7 @@ LayoutMarks marksOf(const Scenario& sc, const Estimate& est)
     m.stability = est.walls.stability.value;
     m.step_s = est.time.step_s;
     m.tokens_per_s = est.throughput.tokens_per_s;
+    m.step_band = bandFor(builtInBands(), sc).mape;
     return m;
 }
 

@@ -28,6 +28,7 @@ struct LayoutMarks {
     bool fits = false;
     double memory_headroom = 0, exposed_comm = 0, bubble_imbalance = 0, stability = 0;
     double step_s = 0, tokens_per_s = 0;
+    double step_band = 0; // the step's relative band, its class's (io/error_bands.h)
 };
 
 struct ReportCard {

@@ -250,7 +250,12 @@ private slots:
         QVERIFY(f.open(QIODevice::WriteOnly));
         f.write(QByteArray::fromStdString(j["scenario"].dump()));
         f.close();
-        QCOMPARE(run({QStringLiteral("evaluate"), picked}).code, 0);
+        const Run picked_eval
+            = run({QStringLiteral("evaluate"), picked, QStringLiteral("--format"), QStringLiteral("json")});
+        QCOMPARE(picked_eval.code, 0);
+        // The result says how sure its step is, as evaluate says it of the same scenario.
+        QCOMPARE(j["uncertainty"], nlohmann::json::parse(picked_eval.out.toStdString())["uncertainty"]);
+        QCOMPARE(j["report_card"]["yours"]["step_band"].get<double>(), j["uncertainty"]["relative"].get<double>());
         r = run({QStringLiteral("advise"), defaultScenario()});
         QCOMPARE(r.code, 0);
         QVERIFY2(r.out.contains("TP 8 inside a node is enough") && r.out.contains("Result: TP 8 · PP 1 · DP 64"),
@@ -406,6 +411,17 @@ private slots:
             QCOMPARE(p["step_band"], u); // one band, one JSON form
         }
         QCOMPARE(points[0]["step_band"]["class"].get<std::string>(), std::string("dense"));
+        // Search rows too: ZeRO-3 layouts are FSDP-class, the others dense (JSON, and the text's
+        // column with its note).
+        r = run({QStringLiteral("search"), defaultScenario(), QStringLiteral("--top"), QStringLiteral("40"),
+                 QStringLiteral("--closed-form"), QStringLiteral("--format"), QStringLiteral("json")});
+        QCOMPARE(r.code, 0);
+        for (const nlohmann::json& row : nlohmann::json::parse(r.out.toStdString())["top"])
+            QCOMPARE(row["step_band"]["class"].get<std::string>(),
+                     std::string(row["parallel"]["zero"].get<int>() == 3 ? "fsdp" : "dense"));
+        r = run({QStringLiteral("search"), defaultScenario(), QStringLiteral("--top"), QStringLiteral("3"),
+                 QStringLiteral("--closed-form")});
+        QVERIFY2(r.out.contains("± step (tokens/s and MFU alike): ±"), r.out.constData());
         QCOMPARE(points[1]["step_band"]["class"].get<std::string>(), std::string("long_context"));
         // The text says it in a column and names what the column means, once per class.
         r = run(sweep_args.mid(0, 6));

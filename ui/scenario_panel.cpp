@@ -183,6 +183,7 @@ void ScenarioPanel::connectChoices()
             model_->edit([v](Scenario& s) { s.parallel.grad_bucket_mparams = v; });
     });
     boolEdit(sp_check_, [](Scenario& s) -> bool& { return s.parallel.sequence_parallel; });
+    boolEdit(fp8_act_check_, [](Scenario& s) -> bool& { return s.training.fp8_activations; });
 }
 
 void ScenarioPanel::showLesson(const QString& id)
@@ -233,13 +234,28 @@ void ScenarioPanel::retranslate()
         tr("How MoE tokens reach their experts: a copy per expert (Megatron's All-to-All) or one per "
            "GPU and per node (DeepEP); used when EP > 1"));
     fp8_combo_->setToolTip(tr("How FP8 GEMMs scale their inputs; used when the precision is FP8"));
+    fp8_act_check_->setText(tr("FP8 activation storage"));
+    fp8_act_check_->setToolTip(
+        tr("Keep the linear layers' inputs for the backward as the FP8 copies their GEMMs made, 1 byte instead "
+           "of 2, as DeepSeek-V3 does (the attention output stays 16-bit): less activation memory at no step "
+           "time in the model"));
     for (const EnumName<GradDtype>& n : enumNames(GradDtype{}))
         grad_combo_->setItemText(grad_combo_->findData(QString::fromLatin1(n.name)),
                                  QString::fromLatin1(n.name).toUpper());
     for (int i = 1; i < lesson_combo_->count(); ++i) // titles are short; the tooltip has them whole
         lesson_combo_->setItemData(i, lesson_combo_->itemText(i), Qt::ToolTipRole);
-    sp_check_->setText(tr("Sequence parallelism (SP)"));
     name(grad_comm_combo_, GradComm{});
+    retranslateGradientRows();
+    for (Row& r : rows_)
+        r.slider->setToolTip(tr("Right-click: sweep this knob"));
+    sync();
+    fitScrollArea();
+}
+
+// The check boxes and gradient rows' texts and tooltips (retranslate's second half).
+void ScenarioPanel::retranslateGradientRows()
+{
+    sp_check_->setText(tr("Sequence parallelism (SP)"));
     grad_comm_combo_->setToolTip(
         tr("What the data-parallel gradient reduction sends: the gradients as they are, BF16, FP8 or one bit "
            "per element with error feedback (1-bit Adam): fewer bytes on the link for a compression pass "
@@ -266,10 +282,6 @@ void ScenarioPanel::retranslate()
         tr("Megatron --overlap-moe-expert-parallel-comm: one microbatch's forward runs beside the previous "
            "one's backward, each one's dispatch and combine hidden behind the other's compute; needs EP > 1, "
            "no full recompute, and with a pipeline the interleaved schedule"));
-    for (Row& r : rows_)
-        r.slider->setToolTip(tr("Right-click: sweep this knob"));
-    sync();
-    fitScrollArea();
 }
 
 void ScenarioPanel::fitScrollArea()
@@ -329,6 +341,7 @@ void ScenarioPanel::sync()
     // EP > 1, selective recompute): four rows less on a 720p projector otherwise.
     if (auto* form = qobject_cast<QFormLayout*>(fp8_combo_->parentWidget()->layout())) {
         form->setRowVisible(fp8_combo_, s.training.precision == Precision::Fp8);
+        form->setRowVisible(fp8_act_check_, s.training.precision == Precision::Fp8);
         form->setRowVisible(cp_combo_, s.parallel.cp > 1);
         form->setRowVisible(dispatcher_combo_, s.model.moe.has_value() && s.parallel.ep > 1);
         form->setRowVisible(modules_button_, s.training.recompute == Recompute::Selective);
@@ -341,6 +354,7 @@ void ScenarioPanel::sync()
     overlap_pp_check_->setChecked(s.parallel.pp_comm_overlap);
     bucket_spin_->setValue(s.parallel.grad_bucket_mparams);
     sp_check_->setChecked(s.parallel.sequence_parallel);
+    fp8_act_check_->setChecked(s.training.fp8_activations);
     if (s.training.flash_attention)
         selectEnum(attention_combo_, s.training.attention_kernel);
     else
@@ -367,9 +381,10 @@ void ScenarioPanel::applyKnob(Row& row, long long value)
 
 void ScenarioPanel::highlightKnob(const QString& path)
 {
-    // The knobs that are not sliders: the SP check box and the CPU offload choice.
+    // The knobs that are not sliders: the SP check box, the CPU offload and the precision choices.
     QWidget* other = path == QLatin1String("parallel.sequence_parallel") ? static_cast<QWidget*>(sp_check_)
         : path == QLatin1String("parallel.offload")                      ? static_cast<QWidget*>(offload_combo_)
+        : path == QLatin1String("training.precision")                    ? static_cast<QWidget*>(precision_combo_)
                                                                          : nullptr;
     if (other) {
         other->setStyleSheet(QStringLiteral("background: #E69F00; color: black; border-radius: 3px;"));

@@ -58,6 +58,7 @@ private:
     void applyKnob(Row& row, long long value);
     // Construction, in the order the constructor calls them (scenario_panel_rows.cpp builds the rows).
     QLabel* staticLabel(const char* text); // a label whose text retranslate() sets
+    void retranslateGradientRows();
     void buildPresetRows(QFormLayout* presets); // lesson, model (and Custom…), cluster
     void buildKnobRows(QFormLayout* form); // a slider and a number box per knob
     void connectKnobRow(std::size_t i); // slider, number box and the sweep menu of row i
@@ -82,6 +83,7 @@ private:
     QToolButton* modules_button_ = nullptr; // selective recompute's modules, a menu of check boxes
     QComboBox* grad_combo_ = nullptr;
     QCheckBox* sp_check_ = nullptr;
+    QCheckBox* fp8_act_check_ = nullptr; // training.fp8_activations, shown with FP8
     // The communication module's what-ifs: gradients on the wire, overlap per group, buckets.
     QComboBox* grad_comm_combo_ = nullptr;
     QCheckBox* overlap_dp_check_ = nullptr;

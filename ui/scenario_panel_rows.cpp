@@ -119,6 +119,8 @@ void ScenarioPanel::buildChoiceRows(QFormLayout* form)
     recompute_combo_ = enumCombo<Recompute>();
     precision_combo_ = enumCombo<Precision>();
     fp8_combo_ = enumCombo<Fp8Recipe>();
+    fp8_act_check_ = new QCheckBox;
+    fp8_act_check_->setObjectName(QStringLiteral("panel.fp8Activations"));
     cp_combo_ = enumCombo<CpComm>();
     dispatcher_combo_ = enumCombo<MoeDispatcher>();
     offload_combo_ = enumCombo<Offload>();
@@ -150,6 +152,7 @@ void ScenarioPanel::buildChoiceRows(QFormLayout* form)
     form->addRow(staticLabel(QT_TR_NOOP("Recomputed")), modules_button_);
     form->addRow(staticLabel(QT_TR_NOOP("Precision")), precision_combo_);
     form->addRow(staticLabel(QT_TR_NOOP("FP8 recipe")), fp8_combo_);
+    form->addRow(fp8_act_check_); // across both columns: its own text is its label
     form->addRow(staticLabel(QT_TR_NOOP("CP exchange")), cp_combo_);
     form->addRow(staticLabel(QT_TR_NOOP("MoE dispatch")), dispatcher_combo_);
     form->addRow(staticLabel(QT_TR_NOOP("CPU offload")), offload_combo_);

@@ -65,6 +65,20 @@ void sequenceParallelWithoutTp(const RuleInput& in, std::vector<Diagnostic>& out
                        "Raise TP, or turn sequence parallelism off.", "增大 TP，或关闭序列并行。"));
 }
 
+void fp8ActivationsWithoutFp8(const RuleInput& in, std::vector<Diagnostic>& out)
+{
+    const TrainingConfig& t = in.sc.training;
+    if (!t.fp8_activations || t.precision == Precision::Fp8)
+        return;
+    out.push_back(make(
+        Severity::Info, "fp8_activations_need_fp8", "training.precision",
+        "FP8 activation storage keeps the FP8 copies of the linear layers' inputs; in " + displayName(t.precision).en
+            + " there are none, so activations stay " + displayName(t.precision).en + ".",
+        "FP8 激活存储保存线性层输入的 FP8 副本；" + displayName(t.precision).zh + " 训练没有这些副本，激活仍按 "
+            + displayName(t.precision).zh + " 保存。",
+        "Choose precision FP8, or turn FP8 activation storage off.", "把精度设为 FP8，或关闭 FP8 激活存储。"));
+}
+
 void sequenceOverCp(const RuleInput& in, std::vector<Diagnostic>& out)
 {
     const long long cp = in.sc.parallel.cp, seq = in.sc.training.seq_len;
@@ -159,6 +173,7 @@ std::vector<DiagnosticRule> rules::features()
         {"ep_invalid", "ep_invalid", OnScenario, Layout, {"parallel.ep"}, expertParallelism},
         {"sp_requires_tp", "sp_requires_tp", OnScenario, Layout, {"parallel.sequence_parallel"}, sequenceParallelWithoutTp},
         {"cp_not_divisible", "cp_not_divisible", OnScenario, Layout, {"parallel.cp"}, sequenceOverCp},
+        {"fp8_activations_need_fp8", "fp8_activations_need_fp8", OnScenario, Memory, {"training.precision"}, fp8ActivationsWithoutFp8},
         {"seq_exceeds_positions", "seq_exceeds_positions", OnScenario, Layout, {"training.seq_len"}, sequenceBeyondPositions},
         {"offload_needs_zero3", "offload_needs_zero3", OnScenario, Layout, {"parallel.zero"}, offloadParamsWithoutZero3},
         {"offload_needs_host", "offload_needs_host", OnScenario, Layout, {"parallel.offload"}, offloadWithoutHost},

@@ -53,8 +53,13 @@ std::vector<std::pair<Scenario, Localized>> remedyScenarios(const Scenario& sc)
     };
     if (sc.training.recompute == Recompute::None)
         add([](Scenario& s) { s.training.recompute = Recompute::Selective; }, {"selective recompute", "选择性重计算"});
+    if (sc.model.moe && sc.training.recompute != Recompute::Full && !sc.training.recomputes(RecomputeModule::MoeAct))
+        add([](Scenario& s) { s.training.addRecomputeModule(RecomputeModule::MoeAct); },
+            {"recomputing the experts' activation (moe_act)", "重计算专家激活函数（moe_act）"});
     if (sc.training.recompute != Recompute::Full)
         add([](Scenario& s) { s.training.recompute = Recompute::Full; }, {"full recompute", "完全重计算"});
+    if (sc.training.precision == Precision::Fp8 && !sc.training.fp8_activations)
+        add([](Scenario& s) { s.training.fp8_activations = true; }, {"FP8 activation storage", "FP8 激活存储"});
     if (p.zero == 0 && p.dp * p.cp > 1)
         add([](Scenario& s) { s.parallel.zero = 1; }, {"ZeRO-1 (distributed optimizer)", "ZeRO-1（分布式优化器）"});
     if (p.tp * 2 <= sc.cluster.gpus_per_node && sc.model.heads % (p.tp * 2) == 0 && sc.model.kv_heads % (p.tp * 2) == 0

@@ -367,6 +367,7 @@ void readTraining(const nlohmann::json& tj, TrainingConfig& tc, std::vector<Inpu
     if (auto v = t.choice<Fp8Recipe>("fp8_recipe"))
         tc.fp8_recipe = *v; // used with precision fp8 only, kept for when it is chosen
     tc.fp8_comm = t.boolean("fp8_comm").value_or(tc.fp8_comm);
+    tc.fp8_activations = t.boolean("fp8_activations").value_or(tc.fp8_activations);
     if (auto v = t.choice<AttentionKernel>("attention_kernel"))
         tc.attention_kernel = *v;
     if (auto v = t.choice<CrossEntropy>("cross_entropy"))

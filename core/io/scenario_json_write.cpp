@@ -141,6 +141,8 @@ nlohmann::json trainingToJson(const TrainingConfig& t)
     }
     if (t.fp8_comm)
         j["fp8_comm"] = true;
+    if (t.fp8_activations)
+        j["fp8_activations"] = true;
     if (t.moe_capacity_factor > 0)
         j["moe_capacity_factor"] = fileUnits(t.moe_capacity_factor);
     if (t.moe_load_imbalance != 1)

@@ -134,6 +134,44 @@ DroppedBytes droppedPerToken(const ModelSpec& m, const TrainingConfig& t, const 
     return dr;
 }
 
+// What keeping the linear layers' inputs as FP8 copies (training.fp8_activations) saves per
+// token, 1 byte of each 2, of what selective recompute left kept:
+//   the QKV input (norm output) h, and the MLP input h where the layer keeps one of its own (not
+//     a parallel block or an MoE block) — unless layernorm or every_other_mm drop the norms;
+//   MLA's normed latents, the up projections' inputs: q_lora + kv_lora;
+//   the dense MLP's down-projection input (GELU output or SwiGLU product) f — unless mlp or
+//     every_other_mm drop it;
+//   each shared expert's down-projection input f_s — unless shared_experts or moe;
+//   each routed slot's dispatched input h and down-projection input f_e/etp — unless moe (moe_act
+//     drops the latter).
+// The attention output stays 16-bit: the attention backward reads it too.
+DroppedBytes fp8SavedPerToken(const ModelSpec& m, const TrainingConfig& t, const ParallelConfig& p, const LayerDims& d,
+                              const KeptBytes& k)
+{
+    DroppedBytes sv;
+    if (!t.fp8Activations() || t.recompute == Recompute::Full)
+        return sv;
+    const double h = d.h;
+    const bool sac = t.recomputes(RecomputeModule::EveryOtherMm);
+    if (!t.recomputes(RecomputeModule::Layernorm) && !sac)
+        sv.replicated += (m.parallel_block || k.moe_block) ? h : 2 * h;
+    if (m.mla)
+        sv.replicated += double(m.mla->q_lora_rank + m.mla->kv_lora_rank);
+    if (!k.moe_block) {
+        if (!t.recomputes(RecomputeModule::Mlp) && !sac)
+            sv.split += double(m.ffn_hidden);
+        return sv;
+    }
+    const MoeSpec& e = *m.moe;
+    const bool whole_moe = t.recomputes(RecomputeModule::Moe);
+    if (!whole_moe && !t.recomputes(RecomputeModule::SharedExperts))
+        sv.split += e.shared_experts * double(e.shared_ffn_hidden > 0 ? e.shared_ffn_hidden : e.ffn_hidden);
+    if (!whole_moe)
+        sv.expert = e.top_k * (h + (t.recomputes(RecomputeModule::MoeAct) ? 0.0 : double(e.ffn_hidden) / p.expertTp()))
+            * t.moeLoad();
+    return sv;
+}
+
 // The per-layer term with its formula and substitution, for the values already in `out`.
 Term layerActivationTerm(const ModelSpec& m, const TrainingConfig& t, const LayerDims& d, const KeptBytes& k,
                          const LayerActivation& out)
@@ -179,6 +217,10 @@ Term layerActivationTerm(const ModelSpec& m, const TrainingConfig& t, const Laye
         formula += " − recomputed modules";
         subst += " − " + num(out.recomputed);
     }
+    if (out.fp8_saved > 0) {
+        formula += " − FP8 linear inputs";
+        subst += " − " + num(out.fp8_saved);
+    }
     return {"activations.per_layer", out.stored, "bytes", formula, subst, kSource};
 }
 
@@ -209,6 +251,7 @@ LayerActivation layerActivation(const ModelSpec& m, const TrainingConfig& t, con
     const double s = d.s, b = d.b, h = d.h, tp = d.tp;
     const KeptBytes k = keptPerToken(m, t, p, moe, d);
     const DroppedBytes dr = droppedPerToken(m, t, p, d, k);
+    const DroppedBytes fp8 = fp8SavedPerToken(m, t, p, d, k);
 
     const double token_div = d.sp ? tp : 1; // SP splits the sequence among TP ranks
     const double per_token_full = k.replicated / token_div + k.split / tp + k.scores / tp + k.expert / token_div;
@@ -219,7 +262,8 @@ LayerActivation layerActivation(const ModelSpec& m, const TrainingConfig& t, con
         out.stored = s * b * 2 * h / token_div; // only the layer input survives
     } else {
         out.recomputed = s * b * per_token_dropped;
-        out.stored = out.working_set - out.recomputed;
+        out.fp8_saved = s * b * (fp8.replicated / token_div + fp8.split / tp + fp8.expert / token_div);
+        out.stored = out.working_set - out.recomputed - out.fp8_saved;
     }
     if (explain == Explain::NumbersOnly) {
         out.term.name = "activations.per_layer";

@@ -13,6 +13,7 @@ struct LayerActivation {
     double stored = 0; // bytes kept per microbatch between forward and backward
     double working_set = 0; // bytes alive while the layer's backward runs (full recompute)
     double recomputed = 0; // bytes selective recompute modules rebuild instead of keeping
+    double fp8_saved = 0; // bytes the FP8 copies of linear inputs save (training.fp8_activations)
     Term term;
 };
 

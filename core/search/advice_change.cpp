@@ -55,6 +55,11 @@ const Field kFields[] = {
     {"training.recompute", [](const Scenario& s) { return positionOf(s.training.recompute); },
      [](Scenario& s, long long v) { s.training.recompute = atPosition<Recompute>(v); },
      [](long long v) { return toString(atPosition<Recompute>(v)); }, false},
+    // A mask of RecomputeModule (JSON: the list of names, adviceValueJson).
+    {"training.recompute_modules", [](const Scenario& s) -> long long { return s.training.recompute_modules; },
+     [](Scenario& s, long long v) { s.training.recompute_modules = unsigned(v); }, nullptr, false},
+    {"training.fp8_activations", [](const Scenario& s) -> long long { return s.training.fp8_activations; },
+     [](Scenario& s, long long v) { s.training.fp8_activations = v != 0; }, nullptr, true},
     {"training.micro_batch", [](const Scenario& s) -> long long { return s.training.micro_batch; },
      [](Scenario& s, long long v) { s.training.micro_batch = v; }, nullptr, false},
     {"training.global_batch", [](const Scenario& s) -> long long { return s.training.global_batch; },
@@ -68,6 +73,21 @@ const Field kFields[] = {
 };
 
 std::string n(long long v) { return std::to_string(v); }
+
+// "selective recompute (core_attn, moe_act)" where the modules are not the default core_attn.
+Localized recomputeName(const TrainingConfig& t)
+{
+    Localized name = displayName(t.recompute);
+    if (t.recompute != Recompute::Selective || t.recompute_modules == unsigned(RecomputeModule::CoreAttn))
+        return name;
+    std::string mods;
+    for (const EnumName<RecomputeModule>& m : enumNames(RecomputeModule{}))
+        if (t.recompute_modules & unsigned(m.value))
+            mods += (mods.empty() ? "" : ", ") + std::string(m.name);
+    name.en += " (" + mods + ")";
+    name.zh += "（" + mods + "）";
+    return name;
+}
 
 } // namespace
 
@@ -105,10 +125,12 @@ int knobCount(const Candidate& c)
 {
     const bool layout = changed(c, "parallel.tp") || changed(c, "parallel.pp") || changed(c, "parallel.cp");
     int k = 0;
-    for (const char* path :
-         {"parallel.tp", "parallel.pp", "parallel.cp", "parallel.ep", "parallel.zero", "training.recompute",
-          "training.micro_batch", "training.seq_len", "parallel.tp_comm_overlap", "parallel.overlap_grad_reduce"})
+    for (const char* path : {"parallel.tp", "parallel.pp", "parallel.cp", "parallel.ep", "parallel.zero",
+                             "training.recompute", "training.fp8_activations", "training.micro_batch",
+                             "training.seq_len", "parallel.tp_comm_overlap", "parallel.overlap_grad_reduce"})
         k += changed(c, path) ? 1 : 0;
+    if (changed(c, "training.recompute_modules") && !changed(c, "training.recompute"))
+        ++k; // the modules of selective recompute: one knob with the recompute kind
     if (changed(c, "parallel.schedule") || changed(c, "parallel.vpp"))
         ++k;
     if (changed(c, "parallel.sequence_parallel") && !changed(c, "parallel.tp"))
@@ -153,8 +175,11 @@ Localized describe(const Candidate& c)
     }
     if (v("parallel.zero"))
         others.push_back({"ZeRO-" + n(s.parallel.zero), "ZeRO-" + n(s.parallel.zero)});
-    if (v("training.recompute"))
-        others.push_back(displayName(s.training.recompute));
+    if (v("training.recompute") || v("training.recompute_modules"))
+        others.push_back(recomputeName(s.training));
+    if (v("training.fp8_activations"))
+        others.push_back(s.training.fp8_activations ? Localized{"FP8 activation storage", "FP8 激活存储"}
+                                                    : Localized{"16-bit activation storage", "16 位激活存储"});
     if (v("training.micro_batch"))
         others.push_back({"micro batch " + n(s.training.micro_batch), "微批大小 " + n(s.training.micro_batch)});
     if (v("training.global_batch")) {

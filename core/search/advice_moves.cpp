@@ -74,7 +74,7 @@ std::vector<Dimension> memoryDimensions(const Scenario& base, long long m)
     const ParallelConfig& p = base.parallel;
     const int per_node = std::max(1, base.cluster.gpus_per_node);
     std::vector<Dimension> dims;
-    Dimension tp, pp, cp, zero, recompute, micro;
+    Dimension tp, pp, cp, zero, recompute, activations, micro;
     // TP inside a node, splitting the heads; PP dividing the layers; each taking GPUs from DP.
     for (long long v = 2LL * p.tp; v <= per_node; v *= 2)
         if (tpSplitsHeads(base, v) && ((long long)p.dp * p.tp) % v == 0)
@@ -96,9 +96,21 @@ std::vector<Dimension> memoryDimensions(const Scenario& base, long long m)
             s.training.recompute = Recompute::Selective;
             return true;
         });
+    if (base.model.moe && base.training.recompute != Recompute::Full
+        && !base.training.recomputes(RecomputeModule::MoeAct))
+        recompute.values.push_back([](Scenario& s) {
+            s.training.addRecomputeModule(RecomputeModule::MoeAct);
+            return true;
+        });
     if (base.training.recompute != Recompute::Full)
         recompute.values.push_back([](Scenario& s) {
             s.training.recompute = Recompute::Full;
+            return true;
+        });
+    // FP8 runs can keep their linear layers' inputs as the FP8 copies (DeepSeek-V3).
+    if (base.training.precision == Precision::Fp8 && !base.training.fp8_activations)
+        activations.values.push_back([](Scenario& s) {
+            s.training.fp8_activations = true;
             return true;
         });
     const long long mb = base.training.micro_batch;
@@ -112,7 +124,7 @@ std::vector<Dimension> memoryDimensions(const Scenario& base, long long m)
             s.training.micro_batch = 1;
             return true;
         });
-    for (Dimension* d : {&tp, &pp, &cp, &zero, &recompute, &micro})
+    for (Dimension* d : {&tp, &pp, &cp, &zero, &recompute, &activations, &micro})
         if (!d->values.empty())
             dims.push_back(std::move(*d));
     return dims;

@@ -205,6 +205,14 @@ struct TrainingConfig {
     // and reductions stay bf16.
     bool fp8_comm = false;
     bool fp8Gathers() const { return precision == Precision::Fp8 && fp8_comm; }
+    // With precision fp8: the linear layers keep their inputs for the backward as the FP8 copy
+    // their forward GEMM already made, 1 byte per element instead of 2 (DeepSeek-V3 §3.3.2
+    // "cache the activations in FP8 format for the backward pass of the Linear operator"). The
+    // attention's output, which the attention backward reads too, stays 16-bit, as DeepSeek-V3
+    // keeps it in a wider format. Off by default: torchao's Float8Linear (torchtitan) keeps the
+    // 16-bit input and casts again in the backward.
+    bool fp8_activations = false;
+    bool fp8Activations() const { return precision == Precision::Fp8 && fp8_activations; }
     // MoE routing: tokens per expert on the busiest expert rank over the mean. A capacity factor
     // > 0 drops tokens beyond capacity·mean and pads every expert to it (Megatron
     // --moe-expert-capacity-factor with --moe-pad-expert-input-to-capacity); 0 is dropless, where
@@ -231,6 +239,12 @@ struct TrainingConfig {
     bool recomputes(RecomputeModule m) const
     {
         return recompute == Recompute::Selective && (recompute_modules & unsigned(m));
+    }
+    // Selective recompute with module m added to the modules already chosen (a remedy).
+    void addRecomputeModule(RecomputeModule m)
+    {
+        recompute = Recompute::Selective;
+        recompute_modules |= unsigned(m);
     }
     bool flash_attention = true;
     AttentionKernel attention_kernel = AttentionKernel::Cudnn; // with flash_attention

@@ -1782,6 +1782,14 @@ borderline</translation>
         <source>Gradient bucket, millions of parameters (type 40, 40 M, 1.5 G or a plain count such as 536870912; Megatron&apos;s default is max(40 M, 1 M·DP)): smaller buckets mean more calls (latency), larger ones a longer last bucket, which cannot overlap the backward</source>
         <translation>Gradient bucket, millions of parameters (type 40, 40 M, 1.5 G or a plain count such as 536870912; Megatron's default is max(40 M, 1 M·DP)): smaller buckets mean more calls (latency), larger ones a longer last bucket, which cannot overlap the backward</translation>
     </message>
+    <message>
+        <source>FP8 activation storage</source>
+        <translation>FP8 activation storage</translation>
+    </message>
+    <message>
+        <source>Keep the linear layers&apos; inputs for the backward as the FP8 copies their GEMMs made, 1 byte instead of 2, as DeepSeek-V3 does (the attention output stays 16-bit): less activation memory at no step time in the model</source>
+        <translation>Keep the linear layers' inputs for the backward as the FP8 copies their GEMMs made, 1 byte instead of 2, as DeepSeek-V3 does (the attention output stays 16-bit): less activation memory at no step time in the model</translation>
+    </message>
 </context>
 <context>
     <name>parascope::ui::SearchTableModel</name>
@@ -1991,6 +1999,10 @@ borderline</translation>
     <message>
         <source>Stability wall (1 − goodput, %)</source>
         <translation>Stability wall (1 − goodput, %)</translation>
+    </message>
+    <message>
+        <source>How sure: %1</source>
+        <translation>How sure: %1</translation>
     </message>
 </context>
 <context>

@@ -1767,6 +1767,14 @@ borderline</source>
         <source>Gradient bucket, millions of parameters (type 40, 40 M, 1.5 G or a plain count such as 536870912; Megatron&apos;s default is max(40 M, 1 M·DP)): smaller buckets mean more calls (latency), larger ones a longer last bucket, which cannot overlap the backward</source>
         <translation>梯度分桶大小，单位为百万参数（可输入 40、40 M、1.5 G，或直接输入参数个数如 536870912；Megatron 默认值为 max(40 M, 1 M·DP)）：桶越小调用次数越多（延迟），桶越大最后一个桶越长，无法与反向重叠</translation>
     </message>
+    <message>
+        <source>FP8 activation storage</source>
+        <translation>FP8 激活存储</translation>
+    </message>
+    <message>
+        <source>Keep the linear layers&apos; inputs for the backward as the FP8 copies their GEMMs made, 1 byte instead of 2, as DeepSeek-V3 does (the attention output stays 16-bit): less activation memory at no step time in the model</source>
+        <translation>反向传播所需的线性层输入改存其 GEMM 已生成的 FP8 副本，每个元素 1 字节而非 2 字节，与 DeepSeek-V3 的做法相同（注意力输出仍为 16 位）：激活显存更少，模型中不增加单步耗时</translation>
+    </message>
 </context>
 <context>
     <name>parascope::ui::SearchTableModel</name>
@@ -1974,6 +1982,10 @@ borderline</source>
     <message>
         <source>Stability wall (1 − goodput, %)</source>
         <translation>稳定性墙（1 − 有效训练时间占比，%）</translation>
+    </message>
+    <message>
+        <source>How sure: %1</source>
+        <translation>可信度：%1</translation>
     </message>
 </context>
 <context>

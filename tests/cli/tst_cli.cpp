@@ -391,44 +391,6 @@ private slots:
         QCOMPARE(r.code, 2);
     }
 
-    // Issue 36 §1: each sweep point carries the band of the layout it ran, the one `evaluate --set`
-    // quotes for that layout; a CP sweep leaves the dense class for long context (CP > 1).
-    void sweepPointsSayHowSure()
-    {
-        const QStringList sweep_args{QStringLiteral("sweep"),    defaultScenario(),
-                                     QStringLiteral("--param"),  QStringLiteral("parallel.cp"),
-                                     QStringLiteral("--values"), QStringLiteral("1,2"),
-                                     QStringLiteral("--format"), QStringLiteral("json")};
-        Run r = run(sweep_args);
-        QCOMPARE(r.code, 0);
-        const nlohmann::json points = nlohmann::json::parse(r.out.toStdString())["points"];
-        for (const nlohmann::json& p : points) {
-            const Run e = run({QStringLiteral("evaluate"), defaultScenario(), QStringLiteral("--set"),
-                               QStringLiteral("parallel.cp=%1").arg(p["value"].get<long long>()),
-                               QStringLiteral("--format"), QStringLiteral("json")});
-            QCOMPARE(e.code, 0);
-            const nlohmann::json u = nlohmann::json::parse(e.out.toStdString())["uncertainty"];
-            QCOMPARE(p["step_band"], u); // one band, one JSON form
-        }
-        QCOMPARE(points[0]["step_band"]["class"].get<std::string>(), std::string("dense"));
-        // Search rows too: ZeRO-3 layouts are FSDP-class, the others dense (JSON, and the text's
-        // column with its note).
-        r = run({QStringLiteral("search"), defaultScenario(), QStringLiteral("--top"), QStringLiteral("40"),
-                 QStringLiteral("--closed-form"), QStringLiteral("--format"), QStringLiteral("json")});
-        QCOMPARE(r.code, 0);
-        for (const nlohmann::json& row : nlohmann::json::parse(r.out.toStdString())["top"])
-            QCOMPARE(row["step_band"]["class"].get<std::string>(),
-                     std::string(row["parallel"]["zero"].get<int>() == 3 ? "fsdp" : "dense"));
-        r = run({QStringLiteral("search"), defaultScenario(), QStringLiteral("--top"), QStringLiteral("3"),
-                 QStringLiteral("--closed-form")});
-        QVERIFY2(r.out.contains("± step (tokens/s and MFU alike): ±"), r.out.constData());
-        QCOMPARE(points[1]["step_band"]["class"].get<std::string>(), std::string("long_context"));
-        // The text says it in a column and names what the column means, once per class.
-        r = run(sweep_args.mid(0, 6));
-        QVERIFY2(r.out.contains("± step"), r.out.constData());
-        QVERIFY(r.out.contains("(dense: the mean error of") && r.out.contains("(long context: the mean error of"));
-    }
-
     void searchOutputs()
     {
         const QString scen = data("cli-ddp-13b-oom.parascope.json"); // 13B on 64 GPUs: DDP does not fit, others do

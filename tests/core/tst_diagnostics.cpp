@@ -167,11 +167,12 @@ void TstDiagnostics::triggers()
     QVERIFY2(d, (std::string(c.code) + " not raised for stage " + std::to_string(c.stage) + ":" + all).c_str());
     QCOMPARE(QString::fromUtf8(toString(d->severity)), QString::fromUtf8(c.severity));
 
-    // Every diagnostic names a knob the app can highlight (one with a slider, or the SP check
-    // box) or none: before, some named parallel.stage_layers, parallel.etp or parallel.edp.
+    // Every diagnostic names a knob the app can highlight (one with a slider, the SP check box,
+    // the offload or precision choice: ScenarioPanel::highlightKnob) or none: before, some named
+    // parallel.stage_layers, parallel.etp or parallel.edp.
     for (const Diagnostic& x : est.diagnostics)
         QVERIFY2(x.knob.empty() || findKnob(x.knob) || x.knob == "parallel.sequence_parallel"
-                     || x.knob == "parallel.offload",
+                     || x.knob == "parallel.offload" || x.knob == "training.precision",
                  (x.code + " names " + x.knob).c_str());
 
     // Both languages, message and suggestion; zh is Chinese, en is not.

@@ -2,6 +2,7 @@
 // the uncertainty every prediction carries, and the three-state memory verdict.
 
 #include "estimate/evaluate.h"
+#include "memory/activation_memory.h"
 #include "io/error_bands.h"
 #include "io/scenario_json.h"
 #include "scenario_fixture.h"
@@ -66,6 +67,74 @@ private slots:
         // Each run's class is the one a scenario like it shows: the band is about such runs.
         for (const ValidationRow& r : v.rows)
             QVERIFY2(r.run_class == r.derived_class, (r.id + ": " + r.run_class + " vs " + r.derived_class).c_str());
+    }
+
+    // §4: FP8 activation storage (DeepSeek-V3 §3.3.2) keeps the linear layers' inputs as their
+    // FP8 copies: 1 byte of each 2 saved. Llama-2 7B (h 4096, SwiGLU f 11008), s 4096, b 1, TP 1,
+    // selective recompute of core_attn: the QKV input h + the MLP input h (both replicated) and
+    // the down projection's input f (split by TP):
+    //   4096·1·(2·4096 + 11008) = 4096·19200 = 78 643 200 bytes per layer;
+    // with TP 2 + SP every part is split by 2: 39 321 600. Mixtral 8×7B (top 2 of 8 experts,
+    // f_e 14336): the QKV input h and, per routed slot, the dispatched input h and the down
+    // projection's input f_e: 4096·(4096 + 2·(4096 + 14336)) = 4096·40960 = 167 772 160; with
+    // moe_act recompute the latter is not kept: 4096·(4096 + 2·4096) = 50 331 648. Nothing in
+    // bf16 (fp8_activations_need_fp8 says so) or under full recompute.
+    void fp8ActivationStorageHalvesTheLinearInputs()
+    {
+        Scenario sc = presetScenario("llama2-7b", "dgx-h100", 1, 1, 8);
+        sc.training.precision = Precision::Fp8;
+        // What it saves, or −1 when the stored bytes or the term do not say so.
+        const auto saved = [](const Scenario& x, bool moe) {
+            Scenario with = x;
+            with.training.fp8_activations = true;
+            const LayerActivation a = layerActivation(x.model, x.training, x.parallel, moe);
+            const LayerActivation b = layerActivation(with.model, with.training, with.parallel, moe);
+            const bool named = b.term.formula.find("− FP8 linear inputs") != std::string::npos;
+            return b.fp8_saved == a.stored - b.stored && named == (b.fp8_saved > 0) ? b.fp8_saved : -1.0;
+        };
+        QCOMPARE(saved(sc, false), 78643200.0);
+        Scenario tp2 = sc;
+        tp2.parallel.tp = 2;
+        tp2.parallel.sequence_parallel = true;
+        QCOMPARE(saved(tp2, false), 39321600.0);
+        Scenario moe = presetScenario("mixtral-8x7b", "dgx-h100", 1, 1, 8);
+        moe.training.precision = Precision::Fp8;
+        QCOMPARE(saved(moe, true), 167772160.0);
+        moe.training.addRecomputeModule(RecomputeModule::MoeAct);
+        QCOMPARE(saved(moe, true), 50331648.0);
+        Scenario bf16 = sc;
+        bf16.training.precision = Precision::Bf16;
+        QCOMPARE(saved(bf16, false), 0.0);
+        Scenario full = sc;
+        full.training.recompute = Recompute::Full;
+        QCOMPARE(saved(full, false), 0.0);
+        // The file keeps it; evaluate shows the smaller activations.
+        sc.training.fp8_activations = true;
+        std::vector<InputError> errors;
+        const std::optional<Scenario> back = readScenario(scenarioToJson(sc), errors);
+        QVERIFY(back && errors.empty());
+        QVERIFY(back->training.fp8_activations);
+    }
+
+    // §1 "what breaks" names FP8 activation storage and MoE activation recompute where they
+    // apply, and the advice that makes the stage fit prices each in step time.
+    void whatBreaksOffersFp8ActivationsAndMoeRecompute()
+    {
+        Scenario sc = presetScenario("mixtral-8x7b", "dgx-h100", 1, 1, 8);
+        sc.training.precision = Precision::Fp8;
+        sc.training.recompute = Recompute::None;
+        sc.training.micro_batch = 4;
+        sc.training.global_batch = 256;
+        sc.parallel.ep = 8;
+        const Estimate e = evaluate(sc);
+        QVERIFY(hasCode(e, Severity::Error, "out_of_memory"));
+        const auto oom = std::find_if(e.diagnostics.begin(), e.diagnostics.end(),
+                                      [](const Diagnostic& d) { return d.code == "out_of_memory"; });
+        QVERIFY2(oom->suggestion.en.find("FP8 activation storage saves") != std::string::npos,
+                 oom->suggestion.en.c_str());
+        QVERIFY2(oom->suggestion.en.find("recomputing the experts' activation (moe_act) saves") != std::string::npos,
+                 oom->suggestion.en.c_str());
+        QVERIFY(oom->suggestion.zh.find("FP8 激活存储可省") != std::string::npos);
     }
 
     // §1: which band a scenario carries, and how it reads. Long context before MoE (the Qwen3 CP

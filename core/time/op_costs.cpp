@@ -45,6 +45,38 @@ struct StageInputs {
     double logits_s, mtp_projection_s;
 };
 
+// ZeRO-3 / FSDP's per-microbatch collectives that nothing can hide (FSDP2's implicit prefetch
+// issues a unit's all-gather when the unit before it starts; ZeRO-3's prefetch alike): the
+// forward's first gather — the root unit (embedding, final norm, output layer) and the first
+// layer, with nothing before them to run behind — and in the backward the first layer's gather
+// (resharded after the forward) and the last reduce-scatter, the first layer's and the root's,
+// with nothing after them. A unit is one transformer layer (torchtitan and Megatron FSDP wrap
+// each block). Bytes by share of the rank's parameters; on each rank's first chunk.
+struct ZeroEdges {
+    double forward_s = 0, backward_s = 0;
+    double edge_params = 0, layer_params = 0, rank_params = 0; // the parameter counts they gather
+};
+
+ZeroEdges zeroEdges(const StageInputs& in, const VirtualStage& V)
+{
+    ZeroEdges e;
+    const ParallelConfig& p = in.sc.parallel;
+    if (p.zero < 3 || V.chunk != 0 || !in.zero_ag || in.zero_ag->rounds <= 0)
+        return e;
+    const StageLayers& L = in.geometry.rank_layers[std::size_t(V.rank)];
+    e.rank_params = stageParams(in.params, L, p).total();
+    e.layer_params = stageParams(in.params, {V.rank, 1, V.moe_layers > 0 ? 1 : 0, false, false}, p).total();
+    e.edge_params = e.layer_params + stageParams(in.params, {V.rank, 0, 0, L.has_embedding, L.has_output}, p).total();
+    if (e.rank_params <= 0)
+        return e;
+    const double ag = in.zero_ag->time_s / in.zero_ag->rounds / e.rank_params; // seconds per parameter
+    const double rs
+        = in.zero_rs && in.zero_rs->rounds > 0 ? in.zero_rs->time_s / in.zero_rs->rounds / e.rank_params : 0;
+    e.forward_s = ag * e.edge_params;
+    e.backward_s = (p.reshard_after_forward ? ag * e.layer_params : 0) + rs * e.edge_params;
+    return e;
+}
+
 // Virtual stage s: its layers' compute, MoE host waits and the output layer (head) in each pass,
 // with the TP/EP/CP communication they cannot hide and ZeRO-2/3's per-microbatch collectives.
 StageOpCost stageCost(const StageInputs& in, int s)
@@ -103,8 +135,10 @@ StageOpCost stageCost(const StageInputs& in, int s)
     // The backward's gather (which also serves a full recompute) unless the forward's
     // gathered weights were kept (reshard_after_forward = false).
     const double backward_gathers = p.reshard_after_forward ? 1 : 0;
-    st.forward.dp += std::max(0.0, ag - kZeroOverlap * fwd);
-    st.backward.dp += std::max(0.0, backward_gathers * ag + rs - kZeroOverlap * (bwd_in + bwd_w));
+    const ZeroEdges edges = zeroEdges(in, V);
+    st.forward.dp += edges.forward_s + std::max(0.0, ag - edges.forward_s - kZeroOverlap * fwd);
+    st.backward.dp += edges.backward_s
+        + std::max(0.0, backward_gathers * ag + rs - edges.backward_s - kZeroOverlap * (bwd_in + bwd_w));
     st.cost.forward_s = fwd + st.forward.total();
     st.cost.forward_comm_s = st.forward.total();
     st.cost.backward_input_s = bwd_in + st.backward.total();
@@ -294,6 +328,15 @@ OpCostModel opCosts(const Scenario& sc, const ParamCounts& params, const Pipelin
     if (explain == Explain::NumbersOnly)
         return out;
     explainLayer(out.terms, sc, rates, dense, moe, lc);
+    if (const ZeroEdges e = zeroEdges(in, geometry.stages.front()); e.forward_s + e.backward_s > 0)
+        out.terms.push_back(
+            {"time.fsdp_edges", e.forward_s + e.backward_s, "s",
+             "per microbatch: AG·(root + layer)/P (forward) + AG·layer/P + RS·(root + layer)/P (backward)",
+             "(" + num(e.edge_params) + " + " + num(e.layer_params) + ") of P = " + num(e.rank_params)
+                 + " parameters: " + num(e.forward_s) + " s forward + " + num(e.backward_s) + " s backward",
+             "FSDP2 issues a unit's all-gather when the unit before it starts (implicit prefetch): the first "
+             "gather of each pass (root: embedding, final norm, output layer; then the first layer) and the last "
+             "reduce-scatter have nothing to hide behind; the other collectives hide as ZeRO-3's do"});
     return out;
 }
 

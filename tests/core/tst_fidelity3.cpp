@@ -137,6 +137,44 @@ private slots:
         QVERIFY(oom->suggestion.zh.find("FP8 激活存储可省") != std::string::npos);
     }
 
+    // §3: FSDP's first all-gather and last reduce-scatter of each microbatch cannot hide. Llama 3.1
+    // 8B (h 4096, 8 KV heads of 128, SwiGLU f 14336, vocabulary 128256, untied) with ZeRO-3 on 8
+    // H100s, TP 1, one microbatch:
+    //   layer L = 4096·(4096 + 1024 + 1024 + 4096) + 3·4096·14336 + 2·4096 = 218 112 000
+    //   root R = 2·128256·4096 + 4096 (embedding, output layer, final norm) = 1 050 677 248
+    //   P = 32·L + R = 8 030 261 248
+    // forward: AG·(R + L)/P; backward: AG·L/P (the first layer gathered again) + RS·(R + L)/P,
+    // AG and RS the plan's per-microbatch times. Before, one microbatch on 8 GPUs showed 0 s.
+    void fsdpEdgesCannotHide()
+    {
+        Scenario sc = presetScenario("llama3.1-8b", "dgx-h100", 1, 1, 8);
+        sc.parallel.zero = 3;
+        sc.training.global_batch = 8; // one microbatch
+        sc.training.seq_len = 8192;
+        const Estimate e = evaluate(sc);
+        double ag = 0, rs = 0;
+        for (const CommEntry& c : e.communication)
+            if (c.group == Group::Dp && c.purpose == Purpose::Parameters)
+                ag = c.time_s / c.rounds;
+            else if (c.group == Group::Dp && c.purpose == Purpose::Gradients)
+                rs = c.time_s / c.rounds;
+        QVERIFY(ag > 0 && rs > 0);
+        const double L = 218112000, R = 1050677248, P = 32 * L + R;
+        QCOMPARE(P, 8030261248.0);
+        const double expected = ag * (R + L) / P + ag * L / P + rs * (R + L) / P;
+        const auto term = std::find_if(e.time.terms.begin(), e.time.terms.end(),
+                                       [](const Term& t) { return t.name == "time.fsdp_edges"; });
+        QVERIFY(term != e.time.terms.end());
+        QVERIFY2(std::abs(term->value / expected - 1) < 1e-9,
+                 (std::to_string(term->value) + " vs " + std::to_string(expected)).c_str());
+        QVERIFY(e.time.exposed_comm_s >= expected * (1 - 1e-9));
+        // ZeRO-1 has no per-microbatch gathers: no such term.
+        sc.parallel.zero = 1;
+        const Estimate z1 = evaluate(sc);
+        QVERIFY(std::none_of(z1.time.terms.begin(), z1.time.terms.end(),
+                             [](const Term& t) { return t.name == "time.fsdp_edges"; }));
+    }
+
     // §1: which band a scenario carries, and how it reads. Long context before MoE (the Qwen3 CP
     // runs), MoE before FP8 (Mixtral FP8), FP8 before FSDP; a class with fewer than 4 check runs
     // falls back to the whole check part.

@@ -3,9 +3,23 @@
 #include "format.h"
 #include "models/scenario_model.h"
 
+#include "io/error_bands.h"
+#include "language.h"
+
 #include <QHeaderView>
 
 namespace parascope::ui {
+
+namespace {
+
+// "1.47 s" over "±6.9 %": the step with its band (io/error_bands.h), narrow enough for the
+// right panel.
+QString stepCell(const Scenario& sc, double s)
+{
+    return seconds(s) + QLatin1Char('\n') + inUi(bandText(bandFor(builtInBands(), sc), true));
+}
+
+} // namespace
 
 CompareTable::CompareTable(ScenarioModel* model, QWidget* parent)
     : QTableWidget(parent)
@@ -20,7 +34,9 @@ CompareTable::CompareTable(ScenarioModel* model, QWidget* parent)
     // quantity's name takes the rest and wraps; each layout's name a part a line.
     horizontalHeader()->setSectionResizeMode(QHeaderView::ResizeToContents);
     horizontalHeader()->setSectionResizeMode(0, QHeaderView::Stretch);
-    setHorizontalScrollBarPolicy(Qt::ScrollBarAlwaysOff);
+    // A 1024-pixel projector leaves the panel less than the numbers need: scroll, never clip.
+    setHorizontalScrollBarPolicy(Qt::ScrollBarAsNeeded);
+    horizontalHeader()->setMinimumSectionSize(fontMetrics().horizontalAdvance(QStringLiteral("Tokens/s")));
     setWordWrap(true);
     setTextElideMode(Qt::ElideNone);
     connect(model_, &ScenarioModel::estimateChanged, this, &CompareTable::refresh);
@@ -51,8 +67,8 @@ void CompareTable::refresh()
     const std::vector<Row> rows = {
         {tr("Scenario"), compareName(*model_->pinnedScenario(), model_->scenario()),
          compareName(model_->scenario(), *model_->pinnedScenario()), QString()},
-        {tr("Step time"), secondsWithBand(*model_->pinnedScenario(), a->time.step_s),
-         secondsWithBand(model_->scenario(), b.time.step_s), signedPercent(b.time.step_s, a->time.step_s)},
+        {tr("Step time"), stepCell(*model_->pinnedScenario(), a->time.step_s),
+         stepCell(model_->scenario(), b.time.step_s), signedPercent(b.time.step_s, a->time.step_s)},
         {tr("Tokens/s"), QString::number(a->throughput.tokens_per_s, 'f', 0),
          QString::number(b.throughput.tokens_per_s, 'f', 0),
          signedPercent(b.throughput.tokens_per_s, a->throughput.tokens_per_s)},

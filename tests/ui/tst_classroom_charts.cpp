@@ -12,6 +12,7 @@
 #include "format.h"
 #include "gantt_plottable.h"
 #include "diagnostics_panel.h"
+#include "io/error_bands.h"
 #include "io/scenario_json.h"
 #include "main_window.h"
 #include "controllers/compare_controller.h"
@@ -247,11 +248,15 @@ private slots:
         // The delta table: A and B by name, B vs A.
         CompareTable* table = w.compare()->table();
         QVERIFY(!table->isHidden());
+        w.resize(1024, 768);
+        w.show();
+        QTest::qWait(300);
         const QString text = table->text();
         QVERIFY2(text.contains(QStringLiteral("Scenario\tTP 2 · PP 4 · DP 2\tTP 2 · PP 2 · DP 4")), qPrintable(text));
         // Each step time with its band, as the status bar quotes it (issue 36 §1).
-        QVERIFY2(text.contains(secondsWithBand(*w.model()->pinnedScenario(), w.model()->pinnedEstimate()->time.step_s))
-                     && text.contains(secondsWithBand(w.model()->scenario(), w.model()->estimate().time.step_s)),
+        const QString band = QString::fromStdString(bandText(bandFor(builtInBands(), w.model()->scenario()), true).en);
+        QVERIFY2(text.contains(seconds(w.model()->pinnedEstimate()->time.step_s) + QLatin1Char('\n') + band)
+                     && text.contains(seconds(w.model()->estimate().time.step_s) + QLatin1Char('\n') + band),
                  qPrintable(text));
         QVERIFY(
             text.contains(signedPercent(w.model()->estimate().time.step_s, w.model()->pinnedEstimate()->time.step_s)));

@@ -243,6 +243,31 @@ void elementwise(OpList& ops, const Scenario& sc, const LayerOpRates& r, bool mo
     op.recompute_s = 2 * layerActivation(sc.model, modules, sc.parallel, moe, Explain::NumbersOnly).recomputed / r.hbm;
 }
 
+// Each FP8 quantization is a kernel of its own (one before each GEMM's forward, one before its
+// backward), and pays the fixed cost every kernel of the layer pays: gpu.kernel_overhead_s is a
+// bf16 layer pass's launches and tails, so one kernel's share is kernel_overhead_s over the
+// pass's kernels without the casts. Nothing fitted: the casts' bytes are fp8_casts.cpp's, the
+// per-kernel cost the preset's; at small hidden sizes this fixed part is most of a cast.
+void castKernelCosts(std::vector<LayerOp>& ops, const GpuSpec& gpu, const LayerOpRates& r)
+{
+    if (!r.fp8 || gpu.kernel_overhead_s <= 0)
+        return;
+    int kernels = 0, casts = 0;
+    for (const LayerOp& op : ops) {
+        const bool cast = op.precision == Precision::Fp8 && op.cast_forward_s > 0;
+        kernels += op.forward_kernels - (cast ? 1 : 0);
+        casts += cast ? 1 : 0;
+    }
+    if (kernels <= 0 || casts == 0)
+        return;
+    const double per_kernel = gpu.kernel_overhead_s / kernels;
+    for (LayerOp& op : ops)
+        if (op.precision == Precision::Fp8 && op.cast_forward_s > 0) {
+            op.cast_forward_s += per_kernel;
+            op.cast_backward_s += per_kernel;
+        }
+}
+
 } // namespace
 
 // GEMM efficiency rises with size and saturates (mamf-finder sweeps): eff·g/(g + g_half). g_half
@@ -290,7 +315,9 @@ std::vector<LayerOp> layerOps(const Scenario& sc, const LayerOpRates& r, bool mo
     else
         denseMlp(ops, sc, r);
     elementwise(ops, sc, r, moe);
-    return ops.take();
+    std::vector<LayerOp> out = ops.take();
+    castKernelCosts(out, sc.cluster.gpu, r);
+    return out;
 }
 
 } // namespace parascope

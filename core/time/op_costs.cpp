@@ -245,7 +245,7 @@ void explainLayer(std::vector<Term>& terms, const Scenario& sc, const LayerOpRat
         explainMoeLayer(terms, sc, r, moe);
     if (r.fp8) {
         terms.push_back({"time.layer_fp8_casts", dense.cast_f_s + dense.cast_b_s, "s",
-                         "(Σ_GEMMs M·K + M·N)·c / HBM + Σ N·K·4 / (HBM·microbatches)",
+                         "(Σ_GEMMs M·K + M·N)·c / HBM + Σ N·K·4 / (HBM·microbatches) + 2·GEMMs·kernel_overhead/kernels",
                          "c = " + num(r.casts.bytes_per_element) + " bytes per element (" + toString(t.fp8_recipe)
                              + "); " + num(dense.cast_f_s) + " s forward + " + num(dense.cast_b_s) + " s backward",
                          r.casts.source});

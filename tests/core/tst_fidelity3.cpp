@@ -3,6 +3,7 @@
 
 #include "estimate/evaluate.h"
 #include "memory/activation_memory.h"
+#include "time/layer_ops.h"
 #include "io/error_bands.h"
 #include "io/scenario_json.h"
 #include "scenario_fixture.h"
@@ -173,6 +174,35 @@ private slots:
         const Estimate z1 = evaluate(sc);
         QVERIFY(std::none_of(z1.time.terms.begin(), z1.time.terms.end(),
                              [](const Term& t) { return t.name == "time.fsdp_edges"; }));
+    }
+
+    // §3: FP8 at small hidden sizes: each quantization is a kernel and pays a kernel's fixed cost,
+    // the bf16 layer pass's launches and tails (gpu.kernel_overhead_s) over its kernels. Llama-2
+    // 7B on H100 (kernel overhead 150 µs), TP 1, FP8: a pass has qkv, attention, out, mlp_up,
+    // mlp_down and 6 elementwise kernels (2 norms, 2 residual adds, SwiGLU, rotary) = 11, so each
+    // of the 4 FP8 GEMMs' casts, forward and backward, costs its bytes over HBM plus 150/11 =
+    // 13.64 µs.
+    void fp8CastsPayAKernelsFixedCost()
+    {
+        Scenario sc = presetScenario("llama2-7b", "dgx-h100", 1, 1, 8);
+        sc.training.precision = Precision::Fp8;
+        QCOMPARE(sc.cluster.gpu.kernel_overhead_s, 150e-6);
+        const LayerOpRates r = layerOpRates(sc);
+        int fp8_gemms = 0;
+        for (const LayerOp& op : layerOps(sc, r, false)) {
+            if (op.precision != Precision::Fp8)
+                continue;
+            ++fp8_gemms;
+            const double M = r.tokens, bytes_f = op.flops / 2 / M; // N·K
+            const double K = op.name == std::string("mlp_down") ? 11008.0 : 4096.0, N = bytes_f / K;
+            const double fixed = 150e-6 / 11;
+            const double forward
+                = (M * K * r.casts.bytes_per_element + N * K * r.casts.weight_bytes / r.microbatches) / r.hbm;
+            QVERIFY2(std::abs(op.cast_forward_s - (forward + fixed)) < 1e-12, op.name.c_str());
+            QVERIFY2(std::abs(op.cast_backward_s - (M * N * r.casts.bytes_per_element / r.hbm + fixed)) < 1e-12,
+                     op.name.c_str());
+        }
+        QCOMPARE(fp8_gemms, 4);
     }
 
     // §1: which band a scenario carries, and how it reads. Long context before MoE (the Qwen3 CP

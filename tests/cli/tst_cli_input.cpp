@@ -269,14 +269,18 @@ private slots:
             QCOMPARE(p["step_band"], u); // one band, one JSON form
         }
         QCOMPARE(points[0]["step_band"]["class"].get<std::string>(), std::string("dense"));
-        // Search rows too: ZeRO-3 layouts are FSDP-class, the others dense (JSON, and the text's
-        // column with its note).
+        // Search rows too: CP layouts are long-context, ZeRO-3 ones FSDP, the others dense (JSON,
+        // and the text's column with its note).
         r = run({QStringLiteral("search"), defaultScenario(), QStringLiteral("--top"), QStringLiteral("40"),
                  QStringLiteral("--closed-form"), QStringLiteral("--format"), QStringLiteral("json")});
         QCOMPARE(r.code, 0);
-        for (const nlohmann::json& row : nlohmann::json::parse(r.out.toStdString())["top"])
+        const nlohmann::json search = nlohmann::json::parse(r.out.toStdString()); // outlives the loop
+        for (const nlohmann::json& row : search["top"])
             QCOMPARE(row["step_band"]["class"].get<std::string>(),
-                     std::string(row["parallel"]["zero"].get<int>() == 3 ? "fsdp" : "dense"));
+                     std::string(row["parallel"].value("cp", 1) > 1          ? "long_context"
+                                     : row["parallel"].value("zero", 0) == 3 ? "fsdp"
+                                                                             : "dense"));
+        QVERIFY(!search["top"].empty());
         r = run({QStringLiteral("search"), defaultScenario(), QStringLiteral("--top"), QStringLiteral("3"),
                  QStringLiteral("--closed-form")});
         QVERIFY2(r.out.contains("± step (tokens/s and MFU alike): ±"), r.out.constData());

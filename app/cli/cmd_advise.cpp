@@ -51,7 +51,7 @@ nlohmann::json marksJson(const LayoutMarks& m)
             {"bubble_imbalance", m.bubble_imbalance},
             {"stability", m.stability},
             {"step_s", m.step_s},
-            {"step_band", m.step_band},
+            {"step_band", m.step_band.mape},
             {"tokens_per_s", m.tokens_per_s}};
 }
 
@@ -93,7 +93,7 @@ std::string cardText(const Args& a, const ReportCard& c)
     row("stability (1 − goodput)", "稳定性（1 − 有效占比）",
         [](const LayoutMarks& m) { return formatPercent(m.stability); });
     row("step", "单步耗时",
-        [](const LayoutMarks& m) { return formatSeconds(m.step_s) + " ±" + formatPercent(m.step_band); });
+        [&](const LayoutMarks& m) { return formatSeconds(m.step_s) + " " + bandText(m.step_band, true).in(a.lang); });
     o += "\n";
     for (const Localized& d : c.differences)
         o += "  - " + d.in(a.lang) + "\n";

@@ -152,13 +152,10 @@ std::string sweepCsv(const parascope::SweepResult& r)
     o << "value,valid,peak_gib,capacity_gib,peak_stage,step_s,step_band,band_class,bubble_fraction,exposed_comm_s,"
          "mfu,tokens_per_s,goodput,diagnostics\n";
     for (const auto& p : r.points) {
-        std::snprintf(
-            line, sizeof line, "%lld,%d,%.4f,%.4f,%d,%.6g,%.4f,%s,%.6g,%.6g,%.6g,%.6g,%.6g,%s\n", p.value,
-            p.valid ? 1 : 0, p.peak_bytes / kGiB, p.capacity_bytes / kGiB, p.peak_stage, p.step_s, p.band.mape,
-            p.gpus == 0                    ? ""
-                : p.band.run_class.empty() ? "all"
-                                           : p.band.run_class.c_str(),
-            p.bubble_fraction, p.exposed_comm_s, p.mfu, p.tokens_per_s, p.goodput, diagnosticCodes(p, ";").c_str());
+        std::snprintf(line, sizeof line, "%lld,%d,%.4f,%.4f,%d,%.6g,%.4f,%s,%.6g,%.6g,%.6g,%.6g,%.6g,%s\n", p.value,
+                      p.valid ? 1 : 0, p.peak_bytes / kGiB, p.capacity_bytes / kGiB, p.peak_stage, p.step_s,
+                      p.band.mape, p.gpus == 0 ? "" : parascope::bandClassId(p.band).c_str(), p.bubble_fraction,
+                      p.exposed_comm_s, p.mfu, p.tokens_per_s, p.goodput, diagnosticCodes(p, ";").c_str());
         o << line;
     }
     return o.str();
@@ -195,7 +192,7 @@ void writeSweepTable(std::ostream& o, const Args& a, const parascope::SweepResul
                         9);
         std::snprintf(line, sizeof line, "%11.2f%10.1f%9.3f", p.peak_bytes / kGiB, p.capacity_bytes / kGiB, p.step_s);
         // "±" is two bytes; a value the knob refused ran nothing and has no band.
-        o << line << padColumns(p.gpus > 0 ? "±" + parascope::formatPercent(p.band.mape) : "—", 9);
+        o << line << padColumns(p.gpus > 0 ? parascope::bandText(p.band, true).in(a.lang) : "—", 9);
         std::snprintf(line, sizeof line, "%9s%10.3f%7s%13.0f%10s  %s\n",
                       parascope::formatPercent(p.bubble_fraction).c_str(), p.exposed_comm_s,
                       parascope::formatPercent(p.mfu).c_str(), p.tokens_per_s,

@@ -163,7 +163,7 @@ void writeTopRows(std::ostream& o2, const Args& a, const parascope::Scenario& sc
         std::snprintf(line, sizeof line, "%3d. ", ++k);
         o2 << line << padColumns(describeRow(a, row), 62, false);
         std::snprintf(line, sizeof line, zh(a) ? " 单步 %8.3f s " : " step %8.3f s ", row.step_s);
-        o2 << line << padColumns("±" + parascope::formatPercent(rowBand(scenario, row).mape), 8, false);
+        o2 << line << padColumns(parascope::bandText(rowBand(scenario, row), true).in(a.lang), 8, false);
         std::snprintf(line, sizeof line,
                       zh(a) ? "  %10.0f tokens/s  MFU %8s  峰值 %6.1f GiB\n"
                             : "  %10.0f tokens/s  MFU %8s  peak %6.1f GiB\n",
@@ -191,7 +191,7 @@ void writePareto(std::ostream& o2, const Args& a, const parascope::Scenario& sce
     o2 << say(a, "\nPareto front (peak memory vs step time):\n", "\n帕累托前沿（峰值显存与单步耗时）：\n");
     for (const auto& row : r.pareto) {
         std::snprintf(line, sizeof line, "  %6.1f GiB  %8.3f s ", row.peak_bytes / kGiB, row.step_s);
-        o2 << line << padColumns("±" + parascope::formatPercent(rowBand(scenario, row).mape), 8, false) << "  "
+        o2 << line << padColumns(parascope::bandText(rowBand(scenario, row), true).in(a.lang), 8, false) << "  "
            << describeRow(a, row) << "\n";
     }
 }

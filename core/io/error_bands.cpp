@@ -82,7 +82,7 @@ nlohmann::json uncertaintyJson(const Scenario& sc, const std::string& lang)
 
 nlohmann::json bandJson(const ErrorBand& band, const std::string& lang)
 {
-    return {{"class", band.run_class.empty() ? "all" : band.run_class},
+    return {{"class", bandClassId(band)},
             {"relative", band.mape},
             {"worst", band.max_abs_error},
             {"reference_runs", band.runs},

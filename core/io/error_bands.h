@@ -40,6 +40,9 @@ struct ErrorBands {
 // then MoE (routed experts), FP8, FSDP / ZeRO-3 (with or without TP), dense.
 std::string predictionClass(const Scenario& sc);
 
+// The class as files spell it: its id, "all" for the whole check part's band.
+inline std::string bandClassId(const ErrorBand& b) { return b.run_class.empty() ? "all" : b.run_class; }
+
 // The class's name as the validation report and the app say it ("all classes" for "").
 Localized bandClassName(const std::string& run_class);
 

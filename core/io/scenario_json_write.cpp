@@ -133,11 +133,7 @@ nlohmann::json trainingToJson(const TrainingConfig& t)
     if (t.cross_entropy != CrossEntropy::Fused)
         j["cross_entropy"] = toString(t.cross_entropy);
     if (t.recompute == Recompute::Selective && t.recompute_modules != unsigned(RecomputeModule::CoreAttn)) {
-        nlohmann::json mods = nlohmann::json::array();
-        for (const EnumName<RecomputeModule>& n : enumNames(RecomputeModule{}))
-            if (t.recompute_modules & unsigned(n.value))
-                mods.push_back(n.name);
-        j["recompute_modules"] = mods;
+        j["recompute_modules"] = recomputeModuleNames(t.recompute_modules);
     }
     if (t.fp8_comm)
         j["fp8_comm"] = true;

@@ -417,13 +417,8 @@ Scenario applyAdvice(const Scenario& sc, const Advice& advice)
 nlohmann::json adviceValueJson(const AdviceChange& change)
 {
     const Field* f = fieldOf(change.path);
-    if (change.path == "training.recompute_modules") { // as the scenario file spells it
-        nlohmann::json mods = nlohmann::json::array();
-        for (const EnumName<RecomputeModule>& m : enumNames(RecomputeModule{}))
-            if (change.value & (long long)m.value)
-                mods.push_back(m.name);
-        return mods;
-    }
+    if (change.path == "training.recompute_modules") // as the scenario file spells it
+        return recomputeModuleNames(unsigned(change.value));
     if (f && f->name)
         return f->name(change.value);
     if (f && f->flag)

@@ -81,9 +81,8 @@ Localized recomputeName(const TrainingConfig& t)
     if (t.recompute != Recompute::Selective || t.recompute_modules == unsigned(RecomputeModule::CoreAttn))
         return name;
     std::string mods;
-    for (const EnumName<RecomputeModule>& m : enumNames(RecomputeModule{}))
-        if (t.recompute_modules & unsigned(m.value))
-            mods += (mods.empty() ? "" : ", ") + std::string(m.name);
+    for (const std::string& m : recomputeModuleNames(t.recompute_modules))
+        mods += (mods.empty() ? "" : ", ") + m;
     name.en += " (" + mods + ")";
     name.zh += "（" + mods + "）";
     return name;

@@ -2,7 +2,6 @@
 
 #include "estimate/display_names.h"
 #include "estimate/evaluate.h"
-#include "io/error_bands.h"
 
 #include <cctype>
 #include <cmath>
@@ -103,7 +102,7 @@ LayoutMarks marksOf(const Scenario& sc, const Estimate& est)
     m.stability = est.walls.stability.value;
     m.step_s = est.time.step_s;
     m.tokens_per_s = est.throughput.tokens_per_s;
-    m.step_band = bandFor(builtInBands(), sc).mape;
+    m.step_band = bandFor(builtInBands(), sc);
     return m;
 }
 

@@ -13,6 +13,7 @@
 // and the step time and tokens/s the walls add up to.
 
 #include "estimate/estimate.h"
+#include "io/error_bands.h"
 #include "search/decision.h"
 #include "types/diagnostic.h"
 #include "types/scenario.h"
@@ -28,7 +29,7 @@ struct LayoutMarks {
     bool fits = false;
     double memory_headroom = 0, exposed_comm = 0, bubble_imbalance = 0, stability = 0;
     double step_s = 0, tokens_per_s = 0;
-    double step_band = 0; // the step's relative band, its class's (io/error_bands.h)
+    ErrorBand step_band; // how sure the step is: its class's band (io/error_bands.h)
 };
 
 struct ReportCard {

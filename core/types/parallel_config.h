@@ -192,6 +192,15 @@ inline constexpr EnumName<RecomputeModule> kRecomputeModuleNames[]
        {RecomputeModule::Moe, "moe"}};
 constexpr std::span<const EnumName<RecomputeModule>> enumNames(RecomputeModule) { return kRecomputeModuleNames; }
 inline const char* toString(RecomputeModule v) { return nameOf(v); }
+// The modules of a mask, by name in the table's order (the scenario file's recompute_modules).
+inline std::vector<std::string> recomputeModuleNames(unsigned mask)
+{
+    std::vector<std::string> names;
+    for (const EnumName<RecomputeModule>& n : kRecomputeModuleNames)
+        if (mask & unsigned(n.value))
+            names.emplace_back(n.name);
+    return names;
+}
 
 struct TrainingConfig {
     std::int64_t seq_len = 4096;

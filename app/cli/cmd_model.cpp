@@ -61,6 +61,40 @@ int importHf(const Args& a)
     return emit(a, j.dump(2) + "\n");
 }
 
+// The import's summary for a reader: where the arguments came from, the flags used, those read
+// and ignored (each with why), and the words not understood.
+std::string summaryText(const Args& a, const nlohmann::json& s)
+{
+    std::string out;
+    out += s["launcher"].is_null()
+        ? say(a, "arguments: the file's words (no launcher line)\n", "参数：文件中的各词（无启动行）\n")
+        : say(a, "arguments of ", "参数来自 ") + s["launcher"].get<std::string>() + "\n";
+    std::string used;
+    for (const auto& u : s["used"])
+        used += (used.empty() ? "" : " ") + u.get<std::string>();
+    out += say(a, "used (", "已采用（") + std::to_string(s["used"].size()) + "): " + used + "\n";
+    out += say(a, "read and ignored (", "已读取但未采用（") + std::to_string(s["ignored"].size()) + "):\n";
+    // Flags with their own reason one per line; the rest (learning rate, data, logging, …) on one.
+    std::string plain, plain_why;
+    for (const auto& i : s["ignored"]) {
+        if (i.value("generic", false)) {
+            plain += (plain.empty() ? "" : " ") + i["flag"].get<std::string>();
+            plain_why = i["why"].get<std::string>();
+            continue;
+        }
+        out += "  line " + std::to_string(i["line"].get<int>()) + ": " + i["flag"].get<std::string>() + ": "
+            + i["why"].get<std::string>() + "\n";
+    }
+    if (!plain.empty())
+        out += "  " + plain_why + ": " + plain + "\n";
+    out += say(a, "not understood (", "未能理解（") + std::to_string(s["not_understood"].size()) + ")"
+        + (s["not_understood"].empty() ? "\n" : ":\n");
+    for (const auto& n : s["not_understood"])
+        out += "  line " + std::to_string(n["line"].get<int>()) + ": \"" + n["word"].get<std::string>()
+            + "\": " + n["why"].get<std::string>() + "\n";
+    return out;
+}
+
 int importMegatron(const Args& a)
 {
     const std::string& file = a.positional[1];
@@ -76,8 +110,24 @@ int importMegatron(const Args& a)
     const auto imported = importMegatronArgs(*text, std::filesystem::path(file).stem().string(), options, errors);
     if (!imported)
         return printFileErrors(file, errors);
+    if (a.format == "json") {
+        // The scenario to --out (when given), the whole import report on stdout.
+        if (!a.out.empty())
+            if (const int code = emit(a, imported->scenario.dump(2) + "\n"); code != kExitOk)
+                return code;
+        const nlohmann::json report = {{"schema", "parascope.megatron-import/1"},
+                                       {"scenario", imported->scenario},
+                                       {"notes", imported->notes},
+                                       {"summary", imported->summary}};
+        std::cout << report.dump(2) << "\n";
+        return kExitOk;
+    }
+    if (!a.format.empty() && a.format != "text")
+        return badUsage(a, "import-megatron writes --format text or json",
+                        "import-megatron 只输出 --format text 或 json");
     for (const std::string& note : imported->notes)
         std::cerr << "parascope-cli: " << file << ": " << say(a, "assumed ", "假定 ") << note << "\n";
+    std::cerr << summaryText(a, imported->summary);
     return emit(a, imported->scenario.dump(2) + "\n");
 }
 

@@ -1,11 +1,11 @@
 #pragma once
-// A Megatron-LM pretrain_gpt.py argument list (a launch script or a text file: "--num-layers 32
+// A Megatron-LM launch (a launch script, or a text file of arguments: "--num-layers 32
 // --tensor-model-parallel-size 8 …") → a parascope.scenario/1 document: the model, the parallel
 // layout (TP/PP/VPP/CP/EP/ETP, SP, distributed optimizer, recompute) and the training settings
-// (sequence, micro/global batch, precision, FP8 recipe). Shell line continuations, comments,
-// VAR=value assignments with $VAR / ${VAR} / ${VAR:-default} and bash arrays are understood;
-// flags ParaScope does not model (learning rate, data paths, …) are skipped. Errors name the flag
-// and its line.
+// (sequence, micro/global batch, precision, FP8 recipe, MoE routing). A script is read as bash
+// runs it (io/shell_script): the arguments are what the launcher line (torchrun … pretrain_gpt.py
+// "${ARGS[@]}") receives. The summary names every flag: used, read and ignored (with why), or not
+// understood. Errors name the flag and its line.
 
 #include "util/json_reader.h"
 
@@ -27,6 +27,9 @@ struct MegatronImportOptions {
 struct MegatronImport {
     nlohmann::json scenario; // a parascope.scenario/1 document
     std::vector<std::string> notes; // what was assumed, for the user (Megatron defaults taken)
+    // {"launcher": "line 190: torchrun … pretrain_gpt.py" | null, "used": ["num-layers", …],
+    //  "ignored": [{"flag", "line", "why"}], "not_understood": [{"word", "line", "why"}]}
+    nlohmann::json summary;
 };
 
 std::optional<MegatronImport> importMegatronArgs(const std::string& text, const std::string& name,

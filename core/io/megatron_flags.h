@@ -1,11 +1,13 @@
 #pragma once
-// The words of a Megatron-LM launch script as flags: shell statements read (variables set,
-// arrays taken as arguments), then every --flag with its raw words, the last occurrence winning
-// as with argparse. Internal to io/ (megatron_args_import.cpp reads the flags' values).
+// What a Megatron-LM training script receives, as flags: the launch script read by
+// io/shell_script (the launcher line's words after expansion), then each --flag with its values
+// as argparse takes them (the last occurrence wins), and the words that are neither a flag nor
+// a flag's value. Internal to io/ (megatron_args_import.cpp reads the flags' values).
 
 #include "io/shell_words.h"
 #include "util/json_reader.h"
 
+#include <cstdint>
 #include <map>
 #include <optional>
 #include <string>
@@ -14,15 +16,29 @@
 namespace parascope::megatron {
 
 struct Flag {
-    std::vector<std::string> values; // raw words (unexpanded), several for nargs='*' flags
+    std::vector<shell::Field> values; // several for nargs='*' flags (--recompute-modules …)
     int line = 0;
-    bool present = false;
 };
 
-// The script's flags by name ("tensor-model-parallel-size"; torchrun's underscores read as
-// dashes). Variables the script sets go into `shell`. nullopt when an assignment fails (errors
-// say where and why).
-std::optional<std::map<std::string, Flag>> readFlags(const std::string& text, shell::Shell& shell,
-                                                     std::vector<InputError>& errors);
+struct NotUnderstood {
+    std::string word;
+    int line = 0;
+    std::string why;
+};
+
+struct Launch {
+    std::map<std::string, Flag> flags; // by name without "--" ("tensor-model-parallel-size")
+    std::vector<NotUnderstood> stray; // words that are not a flag or its value
+    std::string launcher; // "line 190: torchrun … pretrain_gpt.py", or "" for an argument list
+    std::string script; // "pretrain_gpt.py" (the base name), or "" for an argument list
+    // GPUs from the launcher's options (torchrun --nnodes × --nproc-per-node, srun), 0 if not
+    // given; `world_why` says why it could not be read.
+    std::int64_t world = 0;
+    std::string world_from, world_why;
+    std::vector<std::string> notes; // what the script reading assumed
+};
+
+// nullopt when the script cannot be read or names no training script (errors say why).
+std::optional<Launch> readLaunch(const std::string& text, shell::Shell& shell, std::vector<InputError>& errors);
 
 } // namespace parascope::megatron

@@ -6,174 +6,21 @@
 #include <cctype>
 #include <cerrno>
 #include <cstdlib>
-#include <functional>
 
 namespace parascope::shell {
-
-namespace {
-
-// A flag's value that starts with a parenthesis: appends s[i] up to its balancing `)` to cur;
-// i ends there.
-void readParenthesizedValue(const std::string& s, std::size_t& i, std::string& cur)
-{
-    for (int depth = 0; i < s.size(); ++i) {
-        cur += s[i];
-        depth += s[i] == '(' ? 1 : s[i] == ')' ? -1 : 0;
-        if (depth == 0)
-            break;
-    }
-}
-
-// Appends the word piece at s[i] (a quoted string, an escape, a "$( … )" or one character) to
-// cur; i ends on its last character, and line counts the newlines inside quotes.
-void readWordPiece(const std::string& s, std::size_t& i, std::string& cur, int& line)
-{
-    const char c = s[i];
-    if (c == '\'') {
-        for (++i; i < s.size() && s[i] != '\''; ++i) {
-            line += s[i] == '\n';
-            cur += s[i] == '$' ? kLiteralDollar : s[i];
-        }
-    } else if (c == '"') {
-        for (++i; i < s.size() && s[i] != '"'; ++i) {
-            if (s[i] == '\\' && i + 1 < s.size() && (s[i + 1] == '"' || s[i + 1] == '\\' || s[i + 1] == '$')) {
-                ++i;
-                cur += s[i] == '$' ? kLiteralDollar : s[i];
-                continue;
-            }
-            line += s[i] == '\n';
-            cur += s[i];
-        }
-    } else if (c == '\\' && i + 1 < s.size()) {
-        ++i;
-        cur += s[i] == '$' ? kLiteralDollar : s[i];
-    } else if (c == '$' && i + 1 < s.size() && s[i + 1] == '(') {
-        // Command or arithmetic substitution: keep it whole, balanced.
-        int depth = 0;
-        for (; i < s.size(); ++i) {
-            cur += s[i];
-            if (s[i] == '(')
-                ++depth;
-            else if (s[i] == ')' && --depth == 0)
-                break;
-        }
-    } else {
-        cur += c;
-    }
-}
-
-} // namespace
-
-// Splits a shell script into words: quotes, backslash-newline continuations, comments, and
-// ( ) as words of their own so that arrays can be found.
-std::vector<Word> lex(const std::string& s)
-{
-    std::vector<Word> out;
-    std::string cur;
-    bool in_word = false;
-    int line = 1, word_line = 1, paren_depth = 0;
-    const auto flush = [&] {
-        if (in_word)
-            out.push_back({cur, word_line, false});
-        cur.clear();
-        in_word = false;
-    };
-    const auto start = [&] {
-        if (!in_word) {
-            in_word = true;
-            word_line = line;
-        }
-    };
-    for (std::size_t i = 0; i < s.size(); ++i) {
-        const char c = s[i];
-        if (c == '\\' && i + 1 < s.size()
-            && (s[i + 1] == '\n' || (s[i + 1] == '\r' && i + 2 < s.size() && s[i + 2] == '\n'))) {
-            i += s[i + 1] == '\r' ? 2 : 1;
-            ++line;
-            continue;
-        }
-        if (c == '\n' || c == ';') {
-            flush();
-            if (paren_depth == 0)
-                out.push_back({"", line, true});
-            line += c == '\n';
-            continue;
-        }
-        if (std::isspace(static_cast<unsigned char>(c))) {
-            flush();
-            continue;
-        }
-        if (c == '#' && !in_word) {
-            while (i + 1 < s.size() && s[i + 1] != '\n')
-                ++i;
-            continue;
-        }
-        if ((c == '&' || c == '|') && !in_word) {
-            if (i + 1 < s.size() && s[i + 1] == c)
-                ++i;
-            if (paren_depth == 0)
-                out.push_back({"", line, true});
-            continue;
-        }
-        if (c == '(' && !in_word && !out.empty() && !out.back().separator && out.back().text.rfind("--", 0) == 0) {
-            // A flag's value that starts with a parenthesis, unquoted in a text file:
-            // --moe-layer-freq ([0]*3+[1]*58).
-            start();
-            readParenthesizedValue(s, i, cur);
-            continue;
-        }
-        if ((c == '(' || c == ')') && !in_word) {
-            // "$(( … ))" and "$( … )" stay inside their word (handled below); bare parens are words.
-            paren_depth = std::max(0, paren_depth + (c == '(' ? 1 : -1));
-            out.push_back({std::string(1, c), line, false});
-            continue;
-        }
-        start();
-        readWordPiece(s, i, cur, line);
-    }
-    flush();
-    return out;
-}
 
 bool isNameStart(char c) { return std::isalpha(static_cast<unsigned char>(c)) || c == '_'; }
 bool isNameChar(char c) { return std::isalnum(static_cast<unsigned char>(c)) || c == '_'; }
 
-// For messages: the construct as written, `$` restored, at most 60 bytes.
+// For messages: the construct as written on one line (a newline shown as ⏎), at most 60 bytes.
 std::string shown(std::string_view w)
 {
-    std::string s(w);
-    std::replace(s.begin(), s.end(), kLiteralDollar, '$');
+    std::string s;
+    for (const char c : w.substr(0, 256))
+        s += c == '\n' ? std::string("⏎") : std::string(1, c);
+    if (w.size() > 256)
+        s += w.substr(256, 64);
     return quoteInput(s, 60);
-}
-
-// The `}` closing the "${" at `open`, counting nested "${": npos when there is none.
-static std::size_t closingBrace(std::string_view w, std::size_t open)
-{
-    int depth = 0;
-    for (std::size_t j = open; j < w.size(); ++j) {
-        if (w[j] == '$' && j + 1 < w.size() && w[j + 1] == '{') {
-            ++depth;
-            ++j;
-        } else if (w[j] == '}' && --depth == 0) {
-            return j;
-        }
-    }
-    return std::string_view::npos;
-}
-
-// The first `)` of the "))" closing the "$((" at `open`: npos when there is none.
-static std::size_t closingArithmetic(std::string_view w, std::size_t open)
-{
-    int depth = 0;
-    for (std::size_t j = open + 3; j < w.size(); ++j) {
-        if (w[j] == '(')
-            ++depth;
-        else if (w[j] == ')' && depth > 0)
-            --depth;
-        else if (w[j] == ')')
-            return j + 1 < w.size() && w[j + 1] == ')' ? j : std::string_view::npos;
-    }
-    return std::string_view::npos;
 }
 
 // A whole number as a variable holds it ("-3", "42"); nothing for anything else.
@@ -190,54 +37,161 @@ std::optional<long long> wholeNumber(std::string_view s)
     return n;
 }
 
-std::optional<std::pair<std::string, std::string>> splitAssignment(const std::string& word)
+std::optional<Assignment> splitAssignment(const std::string& word)
 {
     if (word.empty() || !isNameStart(word[0]))
         return std::nullopt;
     std::size_t j = 1;
     while (j < word.size() && isNameChar(word[j]))
         ++j;
-    if (j >= word.size() || word[j] != '=')
+    const bool append = j + 1 < word.size() && word[j] == '+' && word[j + 1] == '=';
+    if (j >= word.size() || (word[j] != '=' && !append))
         return std::nullopt;
-    return std::pair{word.substr(0, j), word.substr(j + 1)};
+    return Assignment{word.substr(0, j), word.substr(j + (append ? 2 : 1)), append};
 }
 
-std::optional<std::string> Shell::lookup(const std::string& name, std::string& why) const
-{
-    if (const auto v = vars_.find(name); v != vars_.end())
-        return v->second;
-    if (const auto f = failed_.find(name); f != failed_.end())
-        why = "$" + name + " is not set: " + f->second;
-    else
-        why = "$" + name + " is not set in the script";
-    return std::nullopt;
-}
+// What an expansion appends to: words split where an unquoted expansion has blanks (field
+// splitting), or one value (an assignment: no splitting).
+class FieldSink {
+public:
+    FieldSink(bool split, int line)
+        : split_(split)
+        , line_(line)
+    { }
 
-std::optional<std::string> Shell::expand(const std::string& w, std::string& why) const { return expandAt(w, 0, why); }
+    // Text that is part of the word as written (a literal character, a quoted string).
+    bool literal(std::string_view s, bool quoted)
+    {
+        present_ = present_ || quoted || !s.empty();
+        return add(s);
+    }
+    // An unquoted expansion's value: split at blanks.
+    bool expansion(std::string_view s)
+    {
+        if (!split_)
+            return literal(s, false);
+        std::size_t i = 0;
+        while (i < s.size()) {
+            if (std::isspace(static_cast<unsigned char>(s[i]))) {
+                breakField();
+                while (i < s.size() && std::isspace(static_cast<unsigned char>(s[i])))
+                    ++i;
+                continue;
+            }
+            const std::size_t end = std::find_if(s.begin() + i, s.end(),
+                                                 [](char c) { return std::isspace(static_cast<unsigned char>(c)); })
+                - s.begin();
+            present_ = true;
+            if (!add(s.substr(i, end - i)))
+                return false;
+            i = end;
+        }
+        return true;
+    }
+    // Between two elements of "${A[@]}" (one value: a space).
+    void breakField()
+    {
+        if (!split_) {
+            add(" ");
+            return;
+        }
+        if (present_)
+            out_.push_back({cur_, line_, why_});
+        cur_.clear();
+        why_.clear();
+        present_ = false;
+    }
+    void lineHint(int line)
+    {
+        if (!present_)
+            line_ = line;
+    }
+    void cannotRead(const std::string& why)
+    {
+        present_ = true;
+        if (why_.empty())
+            why_ = why;
+    }
+    std::vector<Field> finish()
+    {
+        if (present_)
+            out_.push_back({cur_, line_, why_});
+        return std::move(out_);
+    }
+    bool overflowed() const { return overflowed_; }
 
-// A parameter reference starting at w[i] == '$': ${NAME}, ${NAME:-default}, ${ARRAY[@]} or
-// $NAME. `last` is the index of its last character.
+private:
+    bool add(std::string_view s)
+    {
+        if (cur_.size() + s.size() > kMaxValueBytes) {
+            overflowed_ = true;
+            return false;
+        }
+        cur_ += s;
+        return true;
+    }
+    bool split_;
+    int line_;
+    bool present_ = false, overflowed_ = false;
+    std::string cur_, why_;
+    std::vector<Field> out_;
+};
+
+// A parameter reference starting at w[i] == '$': ${NAME}, ${NAME:-default}, ${NAME-default},
+// ${ARRAY[@]}, ${ARRAY[*]}, $NAME, $1, ${1:-default}, $#, $@, $*. `last` is the index of its
+// last character.
 struct Reference {
     std::string name; // empty: a lone '$', kept as it is
     std::string_view fallback; // ${NAME:-fallback}
     bool has_fallback = false;
-    bool array = false; // ${ARRAY[@]}: its flags were read where it was defined
+    bool fallback_if_empty = true; // ':-' (else '-': only when unset)
+    bool array = false; // ${ARRAY[@]}
+    bool joined = false; // ${ARRAY[*]}
     std::size_t last = 0;
 };
 
 namespace {
 
-std::optional<Reference> parseReference(std::string_view w, std::size_t i, std::string& why)
+constexpr std::string_view kSpecial = "@*#?$!-0123456789";
+
+bool positional(const std::string& name)
+{
+    return !name.empty() && std::all_of(name.begin(), name.end(), [](char c) { return c >= '0' && c <= '9'; });
+}
+
+// The `}` closing the "${" at `open`, counting nested "${": npos when there is none.
+std::size_t closingBrace(std::string_view w, std::size_t open)
+{
+    int depth = 0;
+    for (std::size_t j = open; j < w.size(); ++j) {
+        if (w[j] == '$' && j + 1 < w.size() && w[j + 1] == '{') {
+            ++depth;
+            ++j;
+        } else if (w[j] == '}' && --depth == 0) {
+            return j;
+        }
+    }
+    return std::string_view::npos;
+}
+
+// The first `)` of the "))" closing the "$((" at `open`: npos when there is none.
+std::size_t closingArithmetic(std::string_view w, std::size_t open)
+{
+    int depth = 0;
+    for (std::size_t j = open + 3; j < w.size(); ++j) {
+        if (w[j] == '(')
+            ++depth;
+        else if (w[j] == ')' && depth > 0)
+            --depth;
+        else if (w[j] == ')')
+            return j + 1 < w.size() && w[j + 1] == ')' ? j : std::string_view::npos;
+    }
+    return std::string_view::npos;
+}
+
+std::optional<Reference> parseBraced(std::string_view w, std::size_t i, std::string& why)
 {
     Reference r;
-    if (w[i + 1] != '{') {
-        std::size_t j = i + 1;
-        while (j < w.size() && isNameChar(w[j]))
-            ++j;
-        r.name = std::string(w.substr(i + 1, j - i - 1));
-        r.last = r.name.empty() ? i : j - 1;
-        return r;
-    }
     const std::size_t end = closingBrace(w, i);
     if (end == std::string_view::npos) {
         why = "the parameter expansion " + shown(w.substr(i)) + " is not closed by \"}\"";
@@ -250,12 +204,14 @@ std::optional<Reference> parseReference(std::string_view w, std::size_t i, std::
     r.name = std::string(inside.substr(0, n));
     const std::string_view rest = inside.substr(n);
     r.last = end;
-    const bool named = !r.name.empty() && isNameStart(r.name[0]);
+    const bool named = !r.name.empty() && (isNameStart(r.name[0]) || positional(r.name));
     r.array = named && rest == "[@]";
-    r.has_fallback = named && rest.substr(0, 2) == ":-";
+    r.joined = named && rest == "[*]";
+    r.has_fallback = named && (rest.substr(0, 2) == ":-" || rest.substr(0, 1) == "-");
+    r.fallback_if_empty = rest.substr(0, 1) == ":";
     if (r.has_fallback)
-        r.fallback = rest.substr(2);
-    if (!named || (!rest.empty() && !r.array && !r.has_fallback)) {
+        r.fallback = rest.substr(r.fallback_if_empty ? 2 : 1);
+    if (!named || (!rest.empty() && !r.array && !r.joined && !r.has_fallback)) {
         why = "the parameter expansion " + shown(w.substr(i, end + 1 - i))
             + " (ParaScope reads ${NAME}, ${NAME:-default} and ${ARRAY[@]})";
         return std::nullopt;
@@ -263,109 +219,260 @@ std::optional<Reference> parseReference(std::string_view w, std::size_t i, std::
     return r;
 }
 
+std::optional<Reference> parseReference(std::string_view w, std::size_t i, std::string& why)
+{
+    if (w[i + 1] == '{')
+        return parseBraced(w, i, why);
+    Reference r;
+    if (kSpecial.find(w[i + 1]) != std::string_view::npos) {
+        r.name = std::string(1, w[i + 1]);
+        r.last = i + 1;
+        return r;
+    }
+    std::size_t j = i + 1;
+    while (j < w.size() && isNameChar(w[j]))
+        ++j;
+    r.name = std::string(w.substr(i + 1, j - i - 1));
+    r.last = r.name.empty() ? i : j - 1;
+    return r;
+}
+
+// Positional and special parameters of a script read without arguments.
+std::optional<std::string> special(const std::string& name)
+{
+    if (name == "#" || name == "?" || name == "$")
+        return std::string("0");
+    if (name == "0")
+        return std::string("script.sh");
+    if (name.size() == 1 && kSpecial.find(name[0]) != std::string_view::npos)
+        return std::string();
+    if (positional(name))
+        return std::string();
+    return std::nullopt;
+}
+
 } // namespace
 
-std::optional<std::string> Shell::expandAt(std::string_view w, int depth, std::string& why) const
+std::optional<std::string> Shell::lookup(const std::string& name, std::string& why) const
 {
-    std::string out;
-    const auto append = [&](std::string_view piece) {
-        if (out.size() + piece.size() > kMaxValueBytes) {
+    if (const auto v = vars_.find(name); v != vars_.end())
+        return v->second.empty() ? std::string() : v->second.front().text;
+    if (auto s = special(name))
+        return s;
+    if (const auto f = failed_.find(name); f != failed_.end())
+        why = "$" + name + " is not set: " + f->second;
+    else
+        why = "$" + name + " is not set in the script";
+    return std::nullopt;
+}
+
+const std::vector<Field>* Shell::elements(const std::string& name) const
+{
+    const auto v = vars_.find(name);
+    return v != vars_.end() ? &v->second : nullptr;
+}
+
+std::vector<Field> Shell::fields(const std::string& raw, int line) const
+{
+    FieldSink sink(true, line);
+    std::string why;
+    if (!expandInto(raw, 0, sink, why)) {
+        if (sink.overflowed())
             why = "the value grows past " + std::to_string(kMaxValueBytes >> 20)
                 + " MiB (ParaScope's limit for one shell value)";
+        return {{raw, line, why}};
+    }
+    return sink.finish();
+}
+
+std::optional<std::string> Shell::value(const std::string& raw, std::string& why, std::string* unread) const
+{
+    FieldSink sink(false, 0);
+    if (!expandInto(raw, 0, sink, why)) {
+        if (sink.overflowed())
+            why = "the value grows past " + std::to_string(kMaxValueBytes >> 20)
+                + " MiB (ParaScope's limit for one shell value)";
+        return std::nullopt;
+    }
+    std::vector<Field> f = sink.finish();
+    if (!f.empty() && !f.front().why.empty()) {
+        if (!unread) {
+            why = f.front().why;
+            return std::nullopt;
+        }
+        *unread = f.front().why;
+    }
+    return f.empty() ? std::string() : f.front().text;
+}
+
+bool Shell::expandInto(std::string_view w, int depth, FieldSink& sink, std::string& why) const
+{
+    bool in_double = false;
+    bool quoted_array = false; // "${A[@]}" of no elements is no word at all
+    for (std::size_t i = 0; i < w.size(); ++i) {
+        const char c = w[i];
+        if (c == '\'' && !in_double) {
+            const std::size_t end = std::min(w.size(), w.find('\'', i + 1));
+            if (!sink.literal(w.substr(i + 1, end - i - 1), true))
+                return false;
+            i = end;
+        } else if (c == '"') {
+            if (in_double && !quoted_array)
+                sink.literal({}, true); // "" is a word, even empty
+            in_double = !in_double;
+            quoted_array = false;
+        } else if (c == '\\' && i + 1 < w.size()) {
+            const bool escapes = !in_double || std::string_view("$`\"\\\n").find(w[i + 1]) != std::string_view::npos;
+            if (!sink.literal(escapes ? w.substr(i + 1, 1) : w.substr(i, 2), true))
+                return false;
+            ++i;
+        } else if (c == '`' || (c == '$' && w.compare(i, 2, "$(") == 0 && w.compare(i, 3, "$((") != 0)) {
+            why = "the command substitution " + shown(w.substr(i)) + " (ParaScope does not run commands)";
+            return false;
+        } else if (c == '$' && w.compare(i, 3, "$((") == 0) {
+            if (!appendArithmetic(w, i, in_double, sink, why))
+                return false;
+        } else if (c == '$' && i + 1 < w.size()) {
+            const std::optional<Reference> r = parseReference(w, i, why);
+            if (!r)
+                return false;
+            i = r->last;
+            quoted_array = quoted_array || (in_double && r->array);
+            if (r->name.empty() ? !sink.literal("$", in_double) : !appendReference(*r, in_double, depth, sink, why))
+                return false;
+        } else if (!sink.literal(w.substr(i, 1), in_double)) {
             return false;
         }
-        out += piece;
-        return true;
-    };
-    for (std::size_t i = 0; i < w.size(); ++i) {
-        if (w[i] == kLiteralDollar || w[i] != '$' || i + 1 >= w.size()) {
-            if (!append(std::string_view(w[i] == kLiteralDollar ? "$" : &w[i], 1)))
-                return std::nullopt;
-            continue;
-        }
-        if (w.compare(i, 3, "$((") == 0) {
-            const std::size_t end = closingArithmetic(w, i);
-            if (end == std::string_view::npos) {
-                why = "the arithmetic " + shown(w.substr(i)) + " is not closed by \"))\"";
-                return std::nullopt;
-            }
-            const auto value = arithmetic(w.substr(i + 3, end - i - 3), why);
-            if (!value || !append(std::to_string(*value)))
-                return std::nullopt;
-            i = end + 1;
-            continue;
-        }
-        if (w[i + 1] == '(') {
-            why = "the command substitution " + shown(w.substr(i)) + " (ParaScope does not run commands)";
-            return std::nullopt;
-        }
-        const std::optional<Reference> r = parseReference(w, i, why);
-        if (!r)
-            return std::nullopt;
-        i = r->last;
-        if (r->array)
-            continue;
-        if (r->name.empty() ? !append("$") : !appendValue(*r, depth, append, why))
-            return std::nullopt;
     }
-    return out;
+    return true;
 }
 
-bool Shell::appendValue(const Reference& r, int depth, const std::function<bool(std::string_view)>& append,
-                        std::string& why) const
+bool Shell::appendArithmetic(std::string_view w, std::size_t& i, bool quoted, FieldSink& sink, std::string& why) const
+{
+    const std::size_t end = closingArithmetic(w, i);
+    if (end == std::string_view::npos) {
+        why = "the arithmetic " + shown(w.substr(i)) + " is not closed by \"))\"";
+        return false;
+    }
+    const auto value = evaluateArithmetic(
+        w.substr(i + 3, end - i - 3),
+        [this](const std::string& name, std::string& cause) { return lookup(name, cause); }, why);
+    if (!value)
+        return false;
+    i = end + 1;
+    const std::string text = std::to_string(*value);
+    return quoted ? sink.literal(text, true) : sink.expansion(text);
+}
+
+bool Shell::appendReference(const Reference& r, bool quoted, int depth, FieldSink& sink, std::string& why) const
 {
     const auto v = vars_.find(r.name);
-    if (v != vars_.end() && !(r.has_fallback && v->second.empty()))
-        return append(v->second);
-    if (!r.has_fallback)
-        return lookup(r.name, why).has_value();
-    if (depth + 1 >= kMaxNesting) {
-        why = "${…:-…} nested deeper than " + std::to_string(kMaxNesting) + " levels";
-        return false;
+    const bool unset = v == vars_.end() && !special(r.name);
+    const std::vector<Field> none;
+    const std::vector<Field>& elements = v != vars_.end() ? v->second : none;
+    const std::string scalar
+        = v != vars_.end() ? (elements.empty() ? "" : elements.front().text) : special(r.name).value_or("");
+    if (r.has_fallback && (unset || (r.fallback_if_empty && scalar.empty()))) {
+        if (depth + 1 >= kMaxNesting) {
+            why = "${…:-…} nested deeper than " + std::to_string(kMaxNesting) + " levels";
+            return false;
+        }
+        return expandInto(r.fallback, depth + 1, sink, why);
     }
-    const auto f = expandAt(r.fallback, depth + 1, why);
-    return f && append(*f);
+    if (unset) {
+        std::string cause;
+        lookup(r.name, cause);
+        sink.cannotRead(cause);
+        return true;
+    }
+    if (!r.array && !r.joined) {
+        if (!elements.empty() && !elements.front().why.empty())
+            sink.cannotRead(elements.front().why);
+        return quoted ? sink.literal(scalar, true) : sink.expansion(scalar);
+    }
+    for (std::size_t k = 0; k < elements.size(); ++k) {
+        const Field& e = elements[k];
+        if (k > 0 && (!quoted || r.array))
+            sink.breakField(); // "${A[@]}": one word per element; unquoted: split anyway
+        else if (k > 0 && !sink.literal(" ", true)) // "${A[*]}": the elements joined
+            return false;
+        sink.lineHint(e.line);
+        if (!e.why.empty())
+            sink.cannotRead(e.why);
+        if (!(quoted ? sink.literal(e.text, true) : sink.expansion(e.text)))
+            return false;
+    }
+    return true;
 }
 
-bool Shell::set(const std::string& name, std::string value)
+bool Shell::store(const std::string& name, std::vector<Field> value)
 {
-    const auto old = vars_.find(name);
-    const std::size_t before = old != vars_.end() ? old->second.size() : 0;
-    if (total_bytes_ - before + value.size() > kMaxTotalBytes)
+    std::size_t size = 0, before = 0;
+    for (const Field& f : value)
+        size += f.text.size();
+    if (const auto old = vars_.find(name); old != vars_.end())
+        for (const Field& f : old->second)
+            before += f.text.size();
+    if (total_bytes_ - before + size > kMaxTotalBytes)
         return false;
-    total_bytes_ = total_bytes_ - before + value.size();
+    total_bytes_ = total_bytes_ - before + size;
     vars_[name] = std::move(value);
     failed_.erase(name);
     return true;
 }
 
-bool Shell::assign(const std::string& name, const std::string& raw, int line, std::string& why)
+void Shell::unset(const std::string& name)
 {
-    std::string cause;
-    std::optional<std::string> value = expand(raw, cause);
-    const std::string where = "line " + std::to_string(line) + ": " + name + "=" + shown(raw);
+    if (const auto old = vars_.find(name); old != vars_.end()) {
+        for (const Field& f : old->second)
+            total_bytes_ -= f.text.size();
+        vars_.erase(old);
+    }
+    failed_.erase(name);
+}
+
+bool Shell::assignArray(const std::string& name, std::vector<Field> elements, bool append)
+{
+    if (append)
+        if (const std::vector<Field>* old = this->elements(name))
+            elements.insert(elements.begin(), old->begin(), old->end());
+    return store(name, std::move(elements));
+}
+
+bool Shell::assign(const Assignment& a, int line, std::string& why)
+{
+    std::string cause, unread;
+    std::optional<std::string> value = this->value(a.raw, cause, &unread);
+    const std::string where = "line " + std::to_string(line) + ": " + a.name + (a.append ? "+=" : "=") + shown(a.raw);
     if (!value && cause.find("ParaScope's limit") != std::string::npos) {
         why = where + ": " + cause;
         return false;
     }
     if (!value) {
         // Unset until used: a script may define what it never passes on.
-        vars_.erase(name);
-        failed_[name] = "its assignment on " + where + " could not be read: " + cause;
+        unset(a.name);
+        failed_[a.name] = "its assignment on " + where + " could not be read: " + cause;
         return true;
     }
-    if (!set(name, std::move(*value))) {
+    std::vector<Field> elements;
+    if (const std::vector<Field>* old = this->elements(a.name); old && a.append)
+        elements = *old;
+    if (elements.empty())
+        elements.push_back({"", line, ""});
+    elements.front().text += *value;
+    if (!unread.empty() && elements.front().why.empty()) // set, with what could not be read said on use
+        elements.front().why = "$" + a.name + " is not fully read: its assignment on " + where + " has " + unread;
+    if (elements.front().text.size() > kMaxValueBytes) {
+        why = where + ": the value grows past " + std::to_string(kMaxValueBytes >> 20)
+            + " MiB (ParaScope's limit for one shell value)";
+        return false;
+    }
+    if (!store(a.name, std::move(elements))) {
         why = where + ": the script's variables together grow past " + std::to_string(kMaxTotalBytes >> 20)
             + " MiB (ParaScope's limit)";
         return false;
     }
     return true;
-}
-
-std::optional<long long> Shell::arithmetic(std::string_view e, std::string& why) const
-{
-    return evaluateArithmetic(
-        e, [this](const std::string& name, std::string& cause) { return lookup(name, cause); }, why);
 }
 
 } // namespace parascope::shell

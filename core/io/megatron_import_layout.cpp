@@ -114,7 +114,8 @@ nlohmann::json readParallel(FlagReader& f, const MegatronImportOptions& options,
         parallel["etp"] = f.integer("expert-tensor-parallel-size", 1, 1 << 20).value_or(1);
     parallel["sequence_parallel"] = f.has("sequence-parallel") && tp > 1;
     const bool fsdp = f.has("use-torch-fsdp2") || f.has("use-megatron-fsdp") || f.has("use-custom-fsdp");
-    parallel["zero"] = fsdp ? fsdpShards(f) : f.has("use-distributed-optimizer") ? 1 : 0;
+    const bool distributed_optimizer = f.has("use-distributed-optimizer"); // FSDP shards the optimizer anyway
+    parallel["zero"] = fsdp ? fsdpShards(f) : distributed_optimizer ? 1 : 0;
     parallel["overlap_grad_reduce"] = f.has("overlap-grad-reduce");
     f.has("overlap-param-gather"); // the distributed optimizer's gather is costed overlapped
     if (f.given("ddp-bucket-size"))

@@ -13,6 +13,22 @@ bool Runner::command(bool live)
     const Token* t = peek();
     if (!t)
         return true;
+    if (nesting_ >= kMaxNesting * 4) { // ( ( ( … or if if if …: refused before the stack runs out
+        errors_.push_back({"line " + std::to_string(t->line),
+                           "commands nested deeper than " + std::to_string(kMaxNesting * 4) + " levels"});
+        failed_ = true;
+        i_ = t_.size();
+        return false;
+    }
+    ++nesting_;
+    const bool status = compoundOrSimple(live, *t);
+    --nesting_;
+    return status;
+}
+
+bool Runner::compoundOrSimple(bool live, const Token& token)
+{
+    const Token* t = &token;
     if (t->kind == Kind::Open) {
         ++i_;
         return group(live, Kind::Close, "");

@@ -70,6 +70,8 @@ private:
     }
     bool expectWord(std::string_view w)
     {
+        if (failed_)
+            return false;
         skipSeparators();
         if (atWord(w)) {
             ++i_;
@@ -131,6 +133,7 @@ private:
     }
 
     bool command(bool live);
+    bool compoundOrSimple(bool live, const Token& t);
     bool ifClause(bool live);
     bool forClause(bool live);
     bool whileClause(bool live);
@@ -152,7 +155,7 @@ private:
     std::vector<Token> t_;
     std::size_t i_ = 0;
     bool failed_ = false, exited_ = false;
-    int loop_runs_ = 0, calls_ = 0;
+    int loop_runs_ = 0, calls_ = 0, nesting_ = 0;
     std::map<std::string, std::vector<Token>> functions_;
 };
 

@@ -292,6 +292,29 @@ private slots:
     }
 
     // Every scenario in tests/data answers: 0 for valid files, 2 for the deliberately bad ones.
+    // import-megatron says what it did with every flag: in text on stderr beside the scenario,
+    // and with --format json as one report (the scenario, the notes, the summary).
+    void megatronImportSummarisesEveryFlag()
+    {
+        Run r
+            = run({QStringLiteral("model"), QStringLiteral("import-megatron"), data("megatron/llama3_8b_fp8_mock.sh")});
+        QCOMPARE(r.code, 0);
+        QVERIFY2(r.err.contains("arguments of line 70: torchrun") && r.err.contains("used (24)")
+                     && r.err.contains("line 36: --fp8-param-gather: FP8 parameter all-gather")
+                     && r.err.contains("not understood (0)"),
+                 r.err.constData());
+        QCOMPARE(nlohmann::json::parse(r.out.toStdString())["training"]["precision"].get<std::string>(),
+                 std::string("fp8"));
+        r = run({QStringLiteral("model"), QStringLiteral("import-megatron"), data("megatron/llama3_8b_fp8_mock.sh"),
+                 QStringLiteral("--format"), QStringLiteral("json")});
+        QCOMPARE(r.code, 0);
+        const nlohmann::json j = nlohmann::json::parse(r.out.toStdString());
+        QCOMPARE(j["schema"].get<std::string>(), std::string("parascope.megatron-import/1"));
+        QCOMPARE(j["scenario"]["model"]["vocab"].get<int>(), 128256);
+        QCOMPARE(j["summary"]["used"].size(), std::size_t(24));
+        QVERIFY(j["summary"]["ignored"].size() == 8 && j["summary"]["not_understood"].empty());
+    }
+
     void everyExampleAnswers()
     {
         const QDir dir(QStringLiteral(PARASCOPE_TEST_DATA));

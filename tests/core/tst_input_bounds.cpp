@@ -133,6 +133,19 @@ private slots:
                  joined(errors).c_str());
     }
 
+    void deepScriptNestingIsRefused()
+    {
+        // 100,000 "(" or 5,000 nested ifs: the statement reader recurses per level, so it stops
+        // at 128 levels with one error, before the stack runs out.
+        for (const std::string& script : {std::string(100000, '('), repeat("if true; then ", 5000)}) {
+            std::vector<InputError> errors;
+            QVERIFY(!import(script, errors));
+            QVERIFY2(joined(errors).find("line 1: commands nested deeper than 128 levels") != std::string::npos,
+                     joined(errors).c_str());
+            QVERIFY2(errors.size() == 1, joined(errors).c_str());
+        }
+    }
+
     void refusalsNameTheirCause()
     {
         // Before: "$L is not set" for both.

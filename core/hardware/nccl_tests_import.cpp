@@ -1,5 +1,7 @@
 #include "hardware/nccl_tests_import.h"
 
+#include "hardware/nccl_tests_log.h"
+
 #include <algorithm>
 #include <cctype>
 #include <cmath>
@@ -9,254 +11,81 @@
 
 namespace parascope {
 
+using namespace nccl_tests;
+
 namespace {
 
-// A collective from a name as people write it: the binary (all_reduce_perf), a file name
-// (allreduce-2x8.log, all-gather.txt), the -J file's argv[0] (./build/alltoall_perf).
-std::optional<Collective> opFromName(const std::string& s)
-{
-    std::string n;
-    for (const char c : s)
-        if (std::isalnum(static_cast<unsigned char>(c)))
-            n += char(std::tolower(static_cast<unsigned char>(c)));
-    // Longer names first: "reducescatter" and "allreduce" both hold "reduce".
-    static const std::pair<const char*, Collective> names[] = {{"reducescatter", Collective::ReduceScatter},
-                                                               {"allreduce", Collective::AllReduce},
-                                                               {"allgather", Collective::AllGather},
-                                                               {"alltoall", Collective::AllToAll},
-                                                               {"sendrecv", Collective::SendRecv},
-                                                               {"broadcast", Collective::Broadcast},
-                                                               {"reduceperf", Collective::Reduce}};
-    for (const auto& [needle, op] : names)
-        if (n.find(needle) != std::string::npos)
-            return op;
-    return std::nullopt;
-}
-
-bool isNumber(const std::string& t)
-{
-    if (t.empty())
-        return false;
-    char* end = nullptr;
-    std::strtod(t.c_str(), &end);
-    return end && *end == '\0';
-}
-
-// Bytes per element of an nccl-tests data type.
-double typeBytes(const std::string& type)
-{
-    if (type == "int8" || type == "uint8" || type == "char" || type == "f8e4m3" || type == "f8e5m2")
-        return 1;
-    if (type == "half" || type == "bfloat16" || type == "float16" || type == "bf16")
-        return 2;
-    if (type == "double" || type == "int64" || type == "uint64")
-        return 8;
-    return 4; // float, int32, uint32
-}
-
-std::string trim(const std::string& s)
-{
-    const auto a = s.find_first_not_of(" \t");
-    if (a == std::string::npos)
-        return {};
-    return s.substr(a, s.find_last_not_of(" \t") - a + 1);
-}
-
-// What a pasted log puts before each line: mpirun --tag-output's "[1,0]<stdout>:" and srun
-// --label's "0: ".
-std::string withoutPrefix(std::string line)
-{
-    if (!line.empty() && line.back() == '\r')
-        line.pop_back();
-    std::string t = trim(line);
-    if (t.size() > 2 && t[0] == '[') {
-        const auto close = t.find("]<");
-        const auto colon = t.find(">:");
-        if (close != std::string::npos && colon != std::string::npos && colon > close)
-            t = trim(t.substr(colon + 2));
-    }
-    std::size_t digits = 0;
-    while (digits < t.size() && std::isdigit(static_cast<unsigned char>(t[digits])))
-        ++digits;
-    if (digits > 0 && digits + 1 < t.size() && t[digits] == ':' && t[digits + 1] == ' ')
-        t = trim(t.substr(digits + 1));
-    return t;
-}
-
-struct Row {
-    double bytes = 0, count = 0, time_us = 0, algbw = 0, busbw = 0;
-    std::string type, redop, wrong;
-    int line = 0;
-};
-
-struct Run {
-    std::optional<Collective> op;
-    int first_line = 0;
-    int device_ranks = 0;
-    std::set<std::string> hosts;
-    std::vector<std::string> columns; // the column header's names, when the log has one
-    std::vector<Row> rows;
-    double avg_busbw_gbps = 0;
-};
-
-// One result row by the column header (`columns`, when it matches) or by its shape: size count
-// type [redop] [root] time algbw busbw [#wrong] [in-place: time algbw busbw #wrong] [more].
-std::optional<Row> readRow(const std::vector<std::string>& t, const std::vector<std::string>& columns)
-{
-    if (t.size() < 6 || !isNumber(t[0]) || !isNumber(t[1]) || isNumber(t[2]))
-        return std::nullopt;
-    Row r;
-    r.bytes = std::atof(t[0].c_str());
-    r.count = std::atof(t[1].c_str());
-    r.type = t[2];
-    std::size_t i = 3;
-    const bool header_has_root = std::find(columns.begin(), columns.end(), "root") != columns.end();
-    // The reduction: a word, or nothing at all where alltoall printed an empty one.
-    if (i < t.size() && !isNumber(t[i]))
-        r.redop = t[i++];
-    // The root column: in the header, or, without one, when both result groups follow it.
-    const std::size_t left = t.size() - i;
-    const bool root = !columns.empty() ? header_has_root : (left == 5 || left >= 9);
-    if (root)
-        ++i;
-    if (i + 2 >= t.size() || !isNumber(t[i]) || !isNumber(t[i + 1]) || !isNumber(t[i + 2]))
-        return std::nullopt;
-    r.time_us = std::atof(t[i].c_str());
-    r.algbw = std::atof(t[i + 1].c_str());
-    r.busbw = std::atof(t[i + 2].c_str());
-    if (i + 3 < t.size())
-        r.wrong = t[i + 3];
-    return r;
-}
-
-std::vector<Run> runsFromText(const std::string& text, std::vector<InputError>& errors, const std::string& name)
-{
-    std::istringstream in(text);
-    std::vector<Run> runs(1);
-    std::string raw;
-    int line_no = 0;
-    // A new run starts at its own header or when the sizes start over.
-    const auto startRun = [&](int line) {
-        if (!runs.back().rows.empty())
-            runs.emplace_back();
-        if (runs.back().first_line == 0)
-            runs.back().first_line = line;
-    };
-    while (std::getline(in, raw)) {
-        ++line_no;
-        const std::string line = withoutPrefix(raw);
-        if (line.empty() || line.find("NCCL INFO") != std::string::npos || line.find("NCCL WARN") != std::string::npos)
-            continue;
-        if (line[0] == '#') {
-            if (const auto p = line.find("Collective test starting:"); p != std::string::npos) {
-                startRun(line_no);
-                runs.back().op = opFromName(line.substr(p + 25));
-            } else if (line.find("nThread") != std::string::npos) {
-                startRun(line_no);
-            } else if (line.find(" Rank ") != std::string::npos && line.find(" on ") != std::string::npos) {
-                ++runs.back().device_ranks;
-                std::istringstream words(line.substr(line.find(" on ") + 4));
-                std::string host;
-                words >> host;
-                runs.back().hosts.insert(host);
-            } else if (line.find("size") != std::string::npos && line.find("busbw") != std::string::npos) {
-                std::istringstream words(line.substr(1));
-                runs.back().columns.clear();
-                for (std::string w; words >> w;)
-                    runs.back().columns.push_back(w);
-            } else if (const auto a = line.find("Avg bus bandwidth"); a != std::string::npos) {
-                if (const auto colon = line.find(':', a); colon != std::string::npos)
-                    runs.back().avg_busbw_gbps = std::atof(line.c_str() + colon + 1);
-            }
-            continue;
-        }
-        std::istringstream words(line);
-        std::vector<std::string> t;
-        for (std::string w; words >> w;)
-            t.push_back(w);
-        if (t.empty() || !isNumber(t[0]))
-            continue; // a command line, a banner: not ours to read
-        const std::optional<Row> row = readRow(t, runs.back().columns);
-        if (!row) {
-            if (t.size() >= 6 && isNumber(t[1]))
-                errors.push_back(
-                    {name + ":" + std::to_string(line_no), "not an nccl-tests result row: " + line.substr(0, 60)});
-            continue;
-        }
-        if (!runs.back().rows.empty() && row->bytes <= runs.back().rows.back().bytes)
-            startRun(line_no);
-        if (runs.back().first_line == 0)
-            runs.back().first_line = line_no;
-        Row r = *row;
-        r.line = line_no;
-        runs.back().rows.push_back(r);
-    }
-    // Headers with no rows after them (a run that failed before its table) are not runs.
-    runs.erase(std::remove_if(runs.begin(), runs.end(), [](const Run& r) { return r.rows.empty(); }), runs.end());
-    return runs;
-}
-
-// -J output (nccl-tests src/util.cu): {"args": [argv…], "config": {…, "devices": [{rank,
-// hostname, …}]}, "results": [{size, count, type, redop, root, "out_of_place": {time, alg_bw,
-// bus_bw, nwrong}, …}], "average_bus_bandwidth": {"bandwidth"}}.
-Run runFromJson(const nlohmann::json& j)
-{
-    Run run;
-    run.first_line = 1;
-    const auto find = [&](const nlohmann::json& o, const char* key) -> const nlohmann::json* {
-        return o.is_object() && o.contains(key) ? &o[key] : nullptr;
-    };
-    if (const auto* args = find(j, "args"); args && args->is_array() && !args->empty() && (*args)[0].is_string())
-        run.op = opFromName(std::filesystem::path((*args)[0].get<std::string>()).filename().string());
-    const nlohmann::json* devices = find(j, "devices");
-    if (const auto* config = find(j, "config"); !devices && config)
-        devices = find(*config, "devices");
-    if (devices && devices->is_array())
-        for (const nlohmann::json& d : *devices) {
-            ++run.device_ranks;
-            if (const auto* host = find(d, "hostname"); host && host->is_string())
-                run.hosts.insert(host->get<std::string>());
-        }
-    if (const auto* avg = find(j, "average_bus_bandwidth"))
-        if (const auto* bw = find(*avg, "bandwidth"); bw && bw->is_number())
-            run.avg_busbw_gbps = bw->get<double>();
-    if (const auto* results = find(j, "results"); results && results->is_array())
-        for (const nlohmann::json& r : *results) {
-            const auto* size = find(r, "size");
-            const auto* oop = find(r, "out_of_place");
-            if (!size || !size->is_number() || !oop || !oop->is_object())
-                continue;
-            Row row;
-            row.bytes = size->get<double>();
-            if (const auto* c = find(r, "count"); c && c->is_number())
-                row.count = c->get<double>();
-            if (const auto* type = find(r, "type"); type && type->is_string())
-                row.type = type->get<std::string>();
-            if (const auto* redop = find(r, "redop"); redop && redop->is_string())
-                row.redop = redop->get<std::string>();
-            for (const char* k : {"time", "cpu_time"})
-                if (const auto* v = find(*oop, k); v && v->is_number())
-                    row.time_us = v->get<double>();
-            if (const auto* v = find(*oop, "alg_bw"); v && v->is_number())
-                row.algbw = v->get<double>();
-            if (const auto* v = find(*oop, "bus_bw"); v && v->is_number())
-                row.busbw = v->get<double>();
-            const auto* wrong = find(*oop, "nwrong");
-            row.wrong = !wrong || wrong->is_null() ? "N/A" : wrong->is_number() ? num(wrong->get<double>()) : "?";
-            run.rows.push_back(row);
-        }
-    return run;
-}
-
 // n from a bus factor f: all-reduce 2(n−1)/n, the gathers, scatters and all-to-all (n−1)/n.
-int ranksFromFactor(Collective op, double f)
+double ranksFromFactor(Collective op, double f)
 {
-    double n = 0;
     if (op == Collective::AllReduce && f < 2)
-        n = 2 / (2 - f);
-    else if ((op == Collective::AllGather || op == Collective::ReduceScatter || op == Collective::AllToAll) && f < 1)
-        n = 1 / (1 - f);
-    return n >= 1.5 ? int(std::lround(n)) : 0;
+        return 2 / (2 - f);
+    if ((op == Collective::AllGather || op == Collective::ReduceScatter || op == Collective::AllToAll) && f < 1)
+        return 1 / (1 - f);
+    return 0;
+}
+
+// The rank counts the rows' numbers allow: each n near the bus factor's estimate whose
+// factor(n)·size/time equals every large row's printed busbw within its rounding (2 decimals,
+// and the time's last digit). Near 64 ranks the printed digits cannot tell 63 from 64: several
+// counts stay, and the node count decides.
+std::vector<int> ranksTheRowsAllow(Collective op, const Run& run)
+{
+    std::vector<const Row*> rows;
+    for (const Row& r : run.rows)
+        if (r.time_us > 0 && r.busbw > 0 && r.bytes > 0)
+            rows.push_back(&r);
+    std::sort(rows.begin(), rows.end(), [](const Row* a, const Row* b) { return a->bytes > b->bytes; });
+    rows.resize(std::min<std::size_t>(rows.size(), 4));
+    if (rows.empty())
+        return {};
+    const double estimate
+        = ranksFromFactor(op, rows.front()->busbw * rows.front()->time_us * 1e3 / rows.front()->bytes);
+    if (!(estimate >= 1.5) || estimate > 65536)
+        return {};
+    std::vector<int> fit;
+    for (int n = std::max(2, int(estimate / 2)); n <= int(estimate * 2) + 2; ++n) {
+        const bool all = std::all_of(rows.begin(), rows.end(), [&](const Row* r) {
+            const double algbw = r->bytes / (r->time_us * 1e3); // GB/s
+            const double predicted = busFactor(op, n) * algbw;
+            const double time_digit = r->time_us >= 10000 ? 0.1 : r->time_us >= 1000 ? 0.01 : 0.01;
+            return std::abs(predicted - r->busbw) <= 0.0051 + predicted * time_digit / r->time_us;
+        });
+        if (all)
+            fit.push_back(n);
+    }
+    return fit;
+}
+
+std::string joinedCounts(const std::vector<int>& v)
+{
+    std::string s;
+    for (const int n : v)
+        s += (s.empty() ? "" : ", ") + std::to_string(n);
+    return s;
+}
+
+// Ranks from the numbers, the node count deciding between counts the digits cannot tell apart.
+int ranksFromNumbers(Collective op, const Run& run, int nodes, const std::string& name, std::vector<InputError>& errors)
+{
+    std::vector<int> fit = ranksTheRowsAllow(op, run);
+    if (nodes > 0)
+        fit.erase(std::remove_if(fit.begin(), fit.end(), [&](int n) { return n % nodes != 0; }), fit.end());
+    if (fit.size() == 1)
+        return fit.front();
+    if (fit.size() > 1)
+        errors.push_back({name,
+                          "cannot tell how many ranks ran: no \"Using devices\" block, and " + std::string(toString(op))
+                              + "'s bandwidths fit " + joinedCounts(fit) + " ranks alike"
+                              + (nodes > 0 ? "" : " (the node count would decide)") + "; give --ranks"
+                              + (nodes > 0 ? "" : " or --nodes")});
+    else
+        errors.push_back({name,
+                          "cannot tell how many ranks ran: no \"Using devices\" block, and " + std::string(toString(op))
+                              + "'s bandwidths do not say"
+                              + (nodes > 0 ? " for " + std::to_string(nodes) + " nodes" : std::string())
+                              + "; give --ranks"});
+    return 0;
 }
 
 // The largest size's busbw / algbw: its bandwidths have the most significant digits.
@@ -344,20 +173,21 @@ bool identifyRun(const Run& run, const std::string& name, const NcclTestsOverrid
                           "in the file name, and the bandwidths do not say; give --op"});
         return false;
     }
-    // Ranks: the flag, the device block, or busbw/algbw (the bus factor gives n).
+    // Nodes: the flag, the device block's distinct hosts, or the hosts of NCCL_DEBUG=INFO lines.
+    out.nodes = over.nodes > 0 ? over.nodes : !run.hosts.empty() ? int(run.hosts.size()) : int(run.info_hosts.size());
+    // Ranks: the flag, the device block, NCCL_DEBUG=INFO's nranks, or the bandwidths.
     out.ranks = over.ranks > 0 ? over.ranks
         : run.device_ranks > 0 ? run.device_ranks
-                               : ranksFromFactor(*out.op, busOverAlg(run));
-    if (out.ranks <= 0)
+        : run.info_ranks > 0   ? run.info_ranks
+                               : ranksFromNumbers(*out.op, run, out.nodes, name, errors);
+    if (out.nodes <= 0 && out.ranks > 0)
         errors.push_back({name,
-                          "cannot tell how many ranks ran: no \"Using devices\" block, and "
-                              + std::string(toString(*out.op)) + "'s bandwidths do not say; give --ranks"});
-    // Nodes: the flag or the device block's distinct hosts.
-    out.nodes = over.nodes > 0 ? over.nodes : int(run.hosts.size());
-    if (out.nodes <= 0)
-        errors.push_back(
-            {name,
-             "cannot tell how many nodes ran: the log names no hosts (no \"Using devices\" block); give --nodes"});
+                          "cannot tell how many nodes ran: the log names no hosts (no \"Using devices\" "
+                          "block, no NCCL_DEBUG=INFO lines); give --nodes"});
+    if (out.nodes > 0 && out.ranks > 0 && out.ranks % out.nodes != 0)
+        errors.push_back({name,
+                          std::to_string(out.ranks) + " ranks do not split evenly over " + std::to_string(out.nodes)
+                              + " nodes; give --ranks and --nodes as the job ran"});
     return true;
 }
 
@@ -368,9 +198,14 @@ void addRows(const Run& run, NcclTestsImport& out)
     // which rounds small messages by up to a third: busbw = factor(n)·size / time.
     const double f = busFactor(*out.op, out.ranks);
     std::vector<std::string> wrong, untimed;
+    bool magnitudes = false;
     for (const Row& r : run.rows) {
         const std::string size = num(r.bytes) + " B";
-        if (r.wrong == "N/A" || (isNumber(r.wrong) && std::atof(r.wrong.c_str()) > 0)) {
+        // #wrong counts wrong results; the old format's "error" column is the largest error (a
+        // float sum's 2e-06 is right), judged by the log's own out-of-bounds count.
+        const bool magnitude = run.error_magnitude() || r.wrong.find_first_of(".eE") != std::string::npos;
+        magnitudes = magnitudes || magnitude;
+        if (r.wrong == "N/A" || (!magnitude && isNumber(r.wrong) && std::atof(r.wrong.c_str()) > 0)) {
             wrong.push_back(size);
             continue;
         }
@@ -398,6 +233,11 @@ void addRows(const Run& run, NcclTestsImport& out)
                                     + " whose results were wrong or not checked (#wrong > 0 or N/A): " + join(wrong),
                                 "跳过了 " + std::to_string(wrong.size())
                                     + " 种结果有误或未校验（#wrong > 0 或 N/A）的消息大小：" + join(wrong)});
+    if (run.out_of_bounds > 0 && magnitudes)
+        out.warnings.push_back(
+            {"the log reports " + std::to_string(run.out_of_bounds)
+                 + " values out of bounds (its sizes are kept: it does not say which)",
+             "日志报告 " + std::to_string(run.out_of_bounds) + " 个越界值（无法得知属于哪些消息大小，均保留）"});
     if (!untimed.empty())
         out.warnings.push_back(
             {"skipped " + sizes(untimed.size()) + " without a time: " + join(untimed),

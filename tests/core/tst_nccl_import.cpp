@@ -140,6 +140,65 @@ private slots:
         QVERIFY(na && na->rows.size() == 1 && na->warnings.size() == 1);
     }
 
+    void oldFormatErrorColumnIsAMagnitude()
+    {
+        // Before #wrong, the column after busbw is the largest error (2e-06 for float sums): the
+        // sizes are kept, judged by "Out of bounds values : 0 OK". 16 ranks on 2 hosts from the
+        // device block; busbw from the time: 2·15/16 · 536870912 B / 27890.5 µs.
+        std::vector<InputError> errors;
+        const auto r = parseNcclTests(slurp("nccl/old-format-all_reduce-2x8.log"), "ar.log", {}, errors);
+        QVERIFY2(r, errors.empty() ? "" : errors[0].text().c_str());
+        QVERIFY(r->op == Collective::AllReduce);
+        QCOMPARE(r->ranks, 16);
+        QCOMPARE(r->nodes, 2);
+        QCOMPARE(r->rows.size(), std::size_t(4));
+        QVERIFY(close(r->rows.back().busbw_bytes_per_s, 1.875 * 536870912 / 27890.5e-6));
+        QVERIFY(r->warnings.empty());
+    }
+
+    void alltoallRanksFromTheNumbersAndTheNodes()
+    {
+        // No device block. The 2-decimal columns alone give 4.93 / 5.01 → n = 1/(1 − 0.984) ≈ 63,
+        // which does not split over 8 nodes. From the time, 8388608 B / 1675.00 µs = 5.008 GB/s,
+        // and n = 61…65 all print busbw 4.93 (63/64·5.008 = 4.930; 62/63·5.008 = 4.929): the
+        // digits cannot tell them apart, so the import says so and asks; with --nodes 8 only 64
+        // is a multiple of 8.
+        std::vector<InputError> errors;
+        const std::string log = slurp("nccl/alltoall-8x8-no-devices.log");
+        QVERIFY(!parseNcclTests(log, "a2a.log", {}, errors));
+        QVERIFY2(errors.size() == 1 && errors[0].text().find("fit 61, 62, 63, 64, 65 ranks alike") != std::string::npos
+                     && errors[0].text().find("--nodes") != std::string::npos,
+                 errors.empty() ? "" : errors[0].text().c_str());
+        errors.clear();
+        NcclTestsOverrides o;
+        o.nodes = 8;
+        const auto r = parseNcclTests(log, "a2a.log", o, errors);
+        QVERIFY2(r, errors.empty() ? "" : errors[0].text().c_str());
+        QVERIFY(r->op == Collective::AllToAll);
+        QCOMPARE(r->ranks, 64);
+        QVERIFY(close(r->rows.back().busbw_bytes_per_s, 63.0 / 64 * 8388608 / 1675.00e-6));
+        // A rank count that does not split over the nodes is refused, naming both.
+        errors.clear();
+        o.ranks = 60;
+        QVERIFY(!parseNcclTests(log, "a2a.log", o, errors));
+        QVERIFY(!errors.empty()
+                && errors[0].text().find("60 ranks do not split evenly over 8 nodes") != std::string::npos);
+    }
+
+    void ranksAndHostsFromNcclInfoLines()
+    {
+        // pdsh's "h100-a: " before each table line, no device block: NCCL_DEBUG=INFO's
+        // "nranks 16" and the two hosts that print "host:pid:tid" give 16 ranks on 2 nodes.
+        std::vector<InputError> errors;
+        const auto r = parseNcclTests(slurp("nccl/all_gather-info-lines-2x8.log"), "ag.log", {}, errors);
+        QVERIFY2(r, errors.empty() ? "" : errors[0].text().c_str());
+        QVERIFY(r->op == Collective::AllGather);
+        QCOMPARE(r->ranks, 16);
+        QCOMPARE(r->nodes, 2);
+        QCOMPARE(r->rows.size(), std::size_t(2));
+        QVERIFY(close(r->rows.back().busbw_bytes_per_s, 15.0 / 16 * 134217728 / 2890.50e-6));
+    }
+
     void twoRunsInOneFileAreRefused()
     {
         std::vector<InputError> errors;

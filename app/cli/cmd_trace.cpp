@@ -39,7 +39,15 @@ std::string comparisonText(const Args& a, const MeasuredTrace& trace, const Trac
         out += padColumns(r.label.in(a.lang), 50, false) + padColumns(fixed(r.simulated_s * 1e3), 14)
             + padColumns(fixed(r.measured_s * 1e3), 14)
             + padColumns(r.measured_s > 0 ? fixed(r.simulated_s / r.measured_s) : "—", 8) + "\n";
-    out += "\n" + say(a, "step time error: ", "单步耗时误差：") + fixed(c.step_error * 100, "%+.1f") + " %\n";
+    if (c.sameJob()) {
+        out += "\n" + say(a, "step time error: ", "单步耗时误差：") + fixed(c.step_error * 100, "%+.1f") + " %\n";
+    } else {
+        out += "\n"
+            + say(a, "different job: no step time error is given, the trace is not of this scenario's job:\n",
+                  "不同的作业：不给出单步耗时误差，该跟踪并非此场景的作业：\n");
+        for (const Localized& d : c.different_job)
+            out += "  " + d.in(a.lang) + "\n";
+    }
     for (const Localized& n : c.notes)
         out += "· " + n.in(a.lang) + "\n";
     for (const Localized& w : trace.warnings)

@@ -81,6 +81,33 @@ const TraceRow* TraceComparison::row(const std::string& key) const
     return nullptr;
 }
 
+// Why the trace cannot be this scenario's job: another GPU type, another job size, or no
+// attention kernels where the model spends a tenth of its step in attention (a recommender's
+// trace against a transformer).
+static std::vector<Localized> jobMismatches(const Scenario& sc, const Estimate& est, const MeasuredTrace& trace,
+                                            const TraceComparison& c)
+{
+    std::vector<Localized> out;
+    const std::string traced = gpuFamily(trace.gpu_name), planned = gpuFamily(sc.cluster.gpu.name);
+    if (!traced.empty() && !planned.empty() && traced != planned)
+        out.push_back({"the trace ran on " + trace.gpu_name + "; the scenario's GPU is " + sc.cluster.gpu.name,
+                       "跟踪运行于 " + trace.gpu_name + "；场景的 GPU 是 " + sc.cluster.gpu.name});
+    if (trace.world_size > 0 && trace.world_size != est.gpus)
+        out.push_back(
+            {"the trace comes from a job of " + num(double(trace.world_size)) + " GPUs; the scenario has "
+                 + num(double(est.gpus)),
+             "跟踪来自 " + num(double(trace.world_size)) + " 张 GPU 的作业；场景有 " + num(double(est.gpus)) + " 张"});
+    const TraceRow* attention = c.row("attention");
+    const TraceRow* step = c.row("step");
+    if (attention && step && attention->measured_s == 0 && step->simulated_s > 0
+        && attention->simulated_s > 0.1 * step->simulated_s)
+        out.push_back({"the trace runs no attention kernels; the scenario's model spends "
+                           + num(100 * attention->simulated_s / step->simulated_s) + " % of its step in attention",
+                       "跟踪中没有注意力内核；场景的模型有 " + num(100 * attention->simulated_s / step->simulated_s)
+                           + " % 的单步时间在注意力上"});
+    return out;
+}
+
 TraceComparison compareWithTrace(const Scenario& sc, const Estimate& est, const MeasuredTrace& trace)
 {
     TraceComparison c;
@@ -119,11 +146,6 @@ TraceComparison compareWithTrace(const Scenario& sc, const Estimate& est, const 
             add(key, plan[key], measured[key], false);
 
     c.step_error = trace.step_s > 0 ? (t.step_s - trace.step_s) / trace.step_s : 0;
-    if (trace.world_size > 0 && trace.world_size != est.gpus)
-        c.notes.push_back(
-            {"the trace comes from a job of " + num(double(trace.world_size)) + " GPUs; the scenario has "
-                 + num(double(est.gpus)),
-             "跟踪来自 " + num(double(trace.world_size)) + " 张 GPU 的作业；场景有 " + num(double(est.gpus)) + " 张"});
     if (sc.parallel.pp > 1)
         c.notes.push_back({"simulated: pipeline rank " + num(double(t.critical_rank))
                                + " (the critical one); measured: the GPU "
@@ -131,10 +153,7 @@ TraceComparison compareWithTrace(const Scenario& sc, const Estimate& est, const 
                                + (trace.rank >= 0 ? " (rank " + num(double(trace.rank)) + ")" : std::string()),
                            "模拟：流水线 rank " + num(double(t.critical_rank)) + "（关键 rank）；实测：写出跟踪的 GPU"
                                + (trace.rank >= 0 ? "（rank " + num(double(trace.rank)) + "）" : std::string())});
-    const std::string traced = gpuFamily(trace.gpu_name), planned = gpuFamily(sc.cluster.gpu.name);
-    if (!traced.empty() && !planned.empty() && traced != planned)
-        c.notes.push_back({"the trace ran on " + trace.gpu_name + "; the scenario's GPU is " + sc.cluster.gpu.name,
-                           "跟踪运行于 " + trace.gpu_name + "；场景的 GPU 是 " + sc.cluster.gpu.name});
+    c.different_job = jobMismatches(sc, est, trace, c);
     return c;
 }
 
@@ -148,7 +167,11 @@ nlohmann::json traceComparisonToJson(const Scenario& sc, const MeasuredTrace& tr
         steps.push_back({{"number", s.number}, {"start_s", s.start_s}, {"step_s", s.end_s - s.start_s}});
     j["trace"] = {{"gpu", trace.gpu_name},          {"device", trace.device},    {"rank", trace.rank},
                   {"world_size", trace.world_size}, {"steps", std::move(steps)}, {"step_s", trace.step_s}};
-    j["step_error"] = c.step_error;
+    j["step_error"] = c.sameJob() ? nlohmann::json(c.step_error) : nlohmann::json(nullptr);
+    nlohmann::json different = nlohmann::json::array();
+    for (const Localized& d : c.different_job)
+        different.push_back(d.en);
+    j["different_job"] = std::move(different);
     nlohmann::json rows = nlohmann::json::array();
     for (const TraceRow& r : c.rows)
         rows.push_back({{"key", r.key},

@@ -34,8 +34,12 @@ struct TraceRow {
 
 struct TraceComparison {
     std::vector<TraceRow> rows;
-    double step_error = 0; // (simulated − measured) / measured
-    std::vector<Localized> notes; // what differs between the two sides (GPU count, rank)
+    double step_error = 0; // (simulated − measured) / measured; meaningless for a different job
+    // Why the trace is of a different job than the scenario (GPU type, job size, a model without
+    // attention): then no error figure is given.
+    std::vector<Localized> different_job;
+    bool sameJob() const { return different_job.empty(); }
+    std::vector<Localized> notes; // what differs between the two sides (the rank traced)
 
     const TraceRow* row(const std::string& key) const;
 };

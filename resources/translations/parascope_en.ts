@@ -2163,6 +2163,13 @@ borderline</translation>
         <source>Simulated step</source>
         <translation>Simulated step</translation>
     </message>
+    <message numerus="yes">
+        <source>&lt;b&gt;%1&lt;/b&gt;: %2, %n step(s) measured, median %3 ms. Simulated: &lt;b&gt;%4&lt;/b&gt;, %5 ms. &lt;b&gt;A different job&lt;/b&gt;: no error is given (see below).</source>
+        <translation>
+            <numerusform>&lt;b&gt;%1&lt;/b&gt;: %2, %n step measured, median %3 ms. Simulated: &lt;b&gt;%4&lt;/b&gt;, %5 ms. &lt;b&gt;A different job&lt;/b&gt;: no error is given (see below).</numerusform>
+            <numerusform>&lt;b&gt;%1&lt;/b&gt;: %2, %n steps measured, median %3 ms. Simulated: &lt;b&gt;%4&lt;/b&gt;, %5 ms. &lt;b&gt;A different job&lt;/b&gt;: no error is given (see below).</numerusform>
+        </translation>
+    </message>
 </context>
 <context>
     <name>parascope::ui::WallsChart</name>

@@ -2144,6 +2144,12 @@ borderline</source>
         <source>Simulated step</source>
         <translation>模拟单步</translation>
     </message>
+    <message numerus="yes">
+        <source>&lt;b&gt;%1&lt;/b&gt;: %2, %n step(s) measured, median %3 ms. Simulated: &lt;b&gt;%4&lt;/b&gt;, %5 ms. &lt;b&gt;A different job&lt;/b&gt;: no error is given (see below).</source>
+        <translation>
+            <numerusform>&lt;b&gt;%1&lt;/b&gt;：%2，实测 %n 步，中位数 %3 ms。模拟：&lt;b&gt;%4&lt;/b&gt;，%5 ms。&lt;b&gt;不同的作业&lt;/b&gt;：不给出误差（原因见下）。</numerusform>
+        </translation>
+    </message>
 </context>
 <context>
     <name>parascope::ui::WallsChart</name>

@@ -287,6 +287,9 @@ private slots:
         QCOMPARE(r.code, 0);
         QVERIFY2(r.out.contains("measured trace: NVIDIA H100 80GB HBM3 · rank 3/8, 2 steps"), r.out.constData());
         QVERIFY2(r.out.contains("exposed communication") && r.out.contains("1.50"), r.out.constData());
+        // An 8-GPU H100 trace is not the default scenario's job (512 A100): no error figure.
+        QVERIFY2(r.out.contains("different job") && !r.out.contains("step time error:"), r.out.constData());
+        QVERIFY(j["step_error"].is_null() && j["different_job"].size() == 2);
         r = run({QStringLiteral("compare-trace"), defaultScenario(), trace, QStringLiteral("--lang"),
                  QStringLiteral("zh")});
         QCOMPARE(r.code, 0);

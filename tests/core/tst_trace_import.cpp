@@ -219,12 +219,29 @@ private slots:
         QCOMPARE(est.gpus, 8LL);
         QCOMPARE(int(c.notes.size()), 1);
         QVERIFY(c.notes[0].en.find("critical") != std::string::npos);
-        // The same trace (an H100) against an A100 scenario says so.
-        const Scenario a100 = presetScenario("llama2-7b", "dgx-a100-80g", 2, 2, 2);
+        QVERIFY(c.sameJob());
+        // The same trace (an H100, 8 GPUs) against an A100 scenario of 16 GPUs is a different
+        // job: no error figure, and each reason said.
+        const Scenario a100 = presetScenario("llama2-7b", "dgx-a100-80g", 2, 2, 4);
         const TraceComparison on_a100 = compareWithTrace(a100, evaluate(a100), *trace);
-        QCOMPARE(int(on_a100.notes.size()), 2);
-        QVERIFY(on_a100.notes[1].en.find("ran on NVIDIA H100 80GB HBM3") != std::string::npos);
+        QVERIFY(!on_a100.sameJob());
+        QCOMPARE(int(on_a100.different_job.size()), 2);
+        QVERIFY(on_a100.different_job[0].en.find("ran on NVIDIA H100 80GB HBM3") != std::string::npos);
+        QVERIFY(on_a100.different_job[1].en.find("a job of 8 GPUs; the scenario has 16") != std::string::npos);
+        QVERIFY(traceComparisonToJson(a100, *trace, on_a100)["step_error"].is_null());
+        QCOMPARE(traceComparisonToJson(a100, *trace, on_a100)["different_job"].size(), std::size_t(2));
+        // A trace with no attention kernels against a transformer that spends more than a tenth of
+        // its step in attention (a recommender's trace): a different job too.
+        MeasuredTrace no_attention = *trace;
+        no_attention.mean.kernel_s[KernelKind::Attention] = 0;
+        Scenario long_seq = sc;
+        long_seq.training.seq_len = 32768;
+        const Estimate long_est = evaluate(long_seq);
+        const TraceComparison rec = compareWithTrace(long_seq, long_est, no_attention);
+        QVERIFY2(long_est.time.compute_kinds.attention_s > 0.1 * long_est.time.step_s, "attention share");
+        QVERIFY(!rec.sameJob() && rec.different_job[0].en.find("no attention kernels") != std::string::npos);
         const nlohmann::json j = traceComparisonToJson(sc, *trace, c);
+        QCOMPARE(j["step_error"].get<double>(), c.step_error);
         QCOMPARE(j["schema"].get<std::string>(), std::string(kTraceComparisonSchema));
         QCOMPARE(j["trace"]["steps"].size(), std::size_t(2));
         QCOMPARE(j["rows"][0]["key"].get<std::string>(), std::string("step"));

@@ -66,30 +66,9 @@ TraceDialog::TraceDialog(QString file, MeasuredTrace trace, QWidget* parent)
     resize(800, 640);
 }
 
-void TraceDialog::showComparison(const Scenario& sc, const Estimate& est)
+// One row per part of the step and per collective: simulated, measured, their ratio.
+void TraceDialog::fillTable()
 {
-    comparison_ = compareWithTrace(sc, est, trace_);
-    // Every text is set here, so a change of language shows at the next comparison.
-    setWindowTitle(tr("Measured trace beside the simulation — %1").arg(QFileInfo(file_).fileName()));
-    table_->setHorizontalHeaderLabels({tr("Part of the step"), tr("Simulated (ms)"), tr("Measured (ms)"), tr("Ratio")});
-    QString where = trace_.gpu_name.empty() ? tr("GPU %1").arg(trace_.device) : QString::fromStdString(trace_.gpu_name);
-    if (trace_.rank >= 0)
-        where += tr(", rank %1 of %2").arg(trace_.rank).arg(trace_.world_size);
-    header_->setText(tr("<b>%1</b>: %2, %n step(s) measured, median %3 ms. Simulated: <b>%4</b>, %5 ms; error %6 %.",
-                        nullptr, int(trace_.steps.size()))
-                         .arg(QFileInfo(file_).fileName().toHtmlEscaped(), where.toHtmlEscaped(),
-                              milliseconds(trace_.step_s),
-                              QString::fromStdString(sc.name.empty() ? sc.model.name : sc.name).toHtmlEscaped(),
-                              milliseconds(est.time.step_s))
-                         .arg(comparison_.step_error * 100, 0, 'f', 1));
-    QStringList notes;
-    for (const Localized& n : comparison_.notes)
-        notes << QStringLiteral("· ") + inUi(n).toHtmlEscaped();
-    for (const Localized& w : trace_.warnings)
-        notes << QStringLiteral("⚠ ") + inUi(w).toHtmlEscaped();
-    notes_->setText(notes.join(QStringLiteral("<br>")));
-    notes_->setVisible(!notes.isEmpty());
-
     table_->setRowCount(int(comparison_.rows.size()));
     for (int i = 0; i < int(comparison_.rows.size()); ++i) {
         const TraceRow& r = comparison_.rows[std::size_t(i)];
@@ -110,6 +89,42 @@ void TraceDialog::showComparison(const Scenario& sc, const Estimate& est)
     }
     table_->resizeColumnsToContents();
     table_->horizontalHeader()->setSectionResizeMode(0, QHeaderView::Stretch);
+}
+
+void TraceDialog::showComparison(const Scenario& sc, const Estimate& est)
+{
+    comparison_ = compareWithTrace(sc, est, trace_);
+    // Every text is set here, so a change of language shows at the next comparison.
+    setWindowTitle(tr("Measured trace beside the simulation — %1").arg(QFileInfo(file_).fileName()));
+    table_->setHorizontalHeaderLabels({tr("Part of the step"), tr("Simulated (ms)"), tr("Measured (ms)"), tr("Ratio")});
+    QString where = trace_.gpu_name.empty() ? tr("GPU %1").arg(trace_.device) : QString::fromStdString(trace_.gpu_name);
+    if (trace_.rank >= 0)
+        where += tr(", rank %1 of %2").arg(trace_.rank).arg(trace_.world_size);
+    const QString scenario = QString::fromStdString(sc.name.empty() ? sc.model.name : sc.name).toHtmlEscaped();
+    if (comparison_.sameJob())
+        header_->setText(
+            tr("<b>%1</b>: %2, %n step(s) measured, median %3 ms. Simulated: <b>%4</b>, %5 ms; error %6 %.", nullptr,
+               int(trace_.steps.size()))
+                .arg(QFileInfo(file_).fileName().toHtmlEscaped(), where.toHtmlEscaped(), milliseconds(trace_.step_s),
+                     scenario, milliseconds(est.time.step_s))
+                .arg(comparison_.step_error * 100, 0, 'f', 1));
+    else
+        header_->setText(tr("<b>%1</b>: %2, %n step(s) measured, median %3 ms. Simulated: <b>%4</b>, %5 ms. "
+                            "<b>A different job</b>: no error is given (see below).",
+                            nullptr, int(trace_.steps.size()))
+                             .arg(QFileInfo(file_).fileName().toHtmlEscaped(), where.toHtmlEscaped(),
+                                  milliseconds(trace_.step_s), scenario, milliseconds(est.time.step_s)));
+    QStringList notes;
+    for (const Localized& d : comparison_.different_job)
+        notes << QStringLiteral("✗ ") + inUi(d).toHtmlEscaped();
+    for (const Localized& n : comparison_.notes)
+        notes << QStringLiteral("· ") + inUi(n).toHtmlEscaped();
+    for (const Localized& w : trace_.warnings)
+        notes << QStringLiteral("⚠ ") + inUi(w).toHtmlEscaped();
+    notes_->setText(notes.join(QStringLiteral("<br>")));
+    notes_->setVisible(!notes.isEmpty());
+
+    fillTable();
 
     // Two stacked bars: simulated (key 2, on top) and measured (key 1).
     plot_->clearPlottables();

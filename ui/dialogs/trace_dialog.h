@@ -28,6 +28,7 @@ public:
     QCustomPlot* plot() const { return plot_; }
 
 private:
+    void fillTable();
     QString file_;
     MeasuredTrace trace_;
     TraceComparison comparison_;

@@ -58,41 +58,15 @@ int importHf(const Args& a)
                          + (c.mtp_modules > 0 ? "，另有 MTP " + grouped(c.mtp_modules * c.mtp_module) : std::string())
                          + (m.moe ? "，每个 token 激活 " + grouped(c.active) : std::string()))
               << "\n";
+    if (imported->vision_params > 0) // the tower --text-only left out, for the model card's total
+        std::cerr << "parascope-cli: "
+                  << say(a,
+                         "the vision tower, not imported: " + grouped(imported->vision_params) + " parameters ("
+                             + imported->vision_formula + "); with it " + grouped(c.total + imported->vision_params),
+                         "未导入的视觉编码器：" + grouped(imported->vision_params) + " 个参数（"
+                             + imported->vision_formula + "）；合计 " + grouped(c.total + imported->vision_params))
+                  << "\n";
     return emit(a, j.dump(2) + "\n");
-}
-
-// The import's summary for a reader: where the arguments came from, the flags used, those read
-// and ignored (each with why), and the words not understood.
-std::string summaryText(const Args& a, const nlohmann::json& s)
-{
-    std::string out;
-    out += s["launcher"].is_null()
-        ? say(a, "arguments: the file's words (no launcher line)\n", "参数：文件中的各词（无启动行）\n")
-        : say(a, "arguments of ", "参数来自 ") + s["launcher"].get<std::string>() + "\n";
-    std::string used;
-    for (const auto& u : s["used"])
-        used += (used.empty() ? "" : " ") + u.get<std::string>();
-    out += say(a, "used (", "已采用（") + std::to_string(s["used"].size()) + "): " + used + "\n";
-    out += say(a, "read and ignored (", "已读取但未采用（") + std::to_string(s["ignored"].size()) + "):\n";
-    // Flags with their own reason one per line; the rest (learning rate, data, logging, …) on one.
-    std::string plain, plain_why;
-    for (const auto& i : s["ignored"]) {
-        if (i.value("generic", false)) {
-            plain += (plain.empty() ? "" : " ") + i["flag"].get<std::string>();
-            plain_why = i["why"].get<std::string>();
-            continue;
-        }
-        out += "  line " + std::to_string(i["line"].get<int>()) + ": " + i["flag"].get<std::string>() + ": "
-            + i["why"].get<std::string>() + "\n";
-    }
-    if (!plain.empty())
-        out += "  " + plain_why + ": " + plain + "\n";
-    out += say(a, "not understood (", "未能理解（") + std::to_string(s["not_understood"].size()) + ")"
-        + (s["not_understood"].empty() ? "\n" : ":\n");
-    for (const auto& n : s["not_understood"])
-        out += "  line " + std::to_string(n["line"].get<int>()) + ": \"" + n["word"].get<std::string>()
-            + "\": " + n["why"].get<std::string>() + "\n";
-    return out;
 }
 
 int importMegatron(const Args& a)
@@ -127,7 +101,7 @@ int importMegatron(const Args& a)
                         "import-megatron 只输出 --format text 或 json");
     for (const std::string& note : imported->notes)
         std::cerr << "parascope-cli: " << file << ": " << say(a, "assumed ", "假定 ") << note << "\n";
-    std::cerr << summaryText(a, imported->summary);
+    std::cerr << importSummaryText(imported->summary, a.lang);
     return emit(a, imported->scenario.dump(2) + "\n");
 }
 

@@ -1,5 +1,6 @@
 #include "io/hf_config_import.h"
 
+#include "io/hf_vision_towers.h"
 #include "io/model_json.h"
 #include "io/scenario_json.h"
 
@@ -25,7 +26,11 @@ enum class Family {
     GptOss,
     Gemma,
     Gemma2,
-    Gemma3
+    Gemma3,
+    Phi3,
+    Phi,
+    DeepSeekMoe, // DeepseekForCausalLM (deepseek-moe-16b): DeepSeek's experts, standard attention
+    Qwen25Vl, // Qwen2_5_VLForConditionalGeneration: a Qwen2 language model and a vision tower
 };
 
 struct Architecture {
@@ -52,6 +57,26 @@ constexpr Architecture kArchitectures[] = {
     {"Gemma2ForCausalLM", "gemma2", Family::Gemma2, true},
     {"Gemma3ForCausalLM", "gemma3_text", Family::Gemma3, true},
     {"Gemma3ForConditionalGeneration", "gemma3", Family::Gemma3, true},
+    {"Phi3ForCausalLM", "phi3", Family::Phi3, false},
+    {"PhiForCausalLM", "phi", Family::Phi, false},
+    {"DeepseekForCausalLM", "deepseek", Family::DeepSeekMoe, false},
+    {"Qwen2_5_VLForConditionalGeneration", "qwen2_5_vl", Family::Qwen25Vl, false},
+};
+
+// Architectures refused with the reason, rather than as unknown.
+constexpr std::pair<const char*, const char*> kRefused[] = {
+    {"MiniMaxText01ForCausalLM",
+     "MiniMax-Text-01 mixes lightning (linear) attention layers with softmax attention "
+     "(attn_type_list): a linear-attention layer keeps no key/value cache and costs O(s) "
+     "per token, which ParaScope's layers (softmax attention only) cannot express"},
+    {"MiniMaxM1ForCausalLM",
+     "MiniMax-M1 mixes lightning (linear) attention layers with softmax attention "
+     "(attn_type_list): a linear-attention layer keeps no key/value cache and costs O(s) per "
+     "token, which ParaScope's layers (softmax attention only) cannot express"},
+    {"MiniMaxForCausalLM",
+     "MiniMax's hybrid models mix lightning (linear) attention with softmax attention "
+     "(attn_type_list / layer_types): ParaScope's layers (softmax attention only) cannot "
+     "express the linear-attention layers"},
 };
 
 // One config object's fields, with errors named by their config.json path. A field that is
@@ -175,6 +200,11 @@ const Architecture* findArchitecture(const nlohmann::json& config, std::vector<I
             {"architectures", "is missing (and so is model_type): this does not look like a Hugging Face config.json"});
         return nullptr;
     }
+    for (const auto& [refused, why] : kRefused)
+        if (name == refused) {
+            errors.push_back({"architectures", "\"" + name + "\" cannot be imported: " + why});
+            return nullptr;
+        }
     std::string known;
     for (const Architecture& a : kArchitectures)
         known += (known.empty() ? "" : ", ") + std::string(a.name);
@@ -216,6 +246,16 @@ void readShape(Fields& f, Family fam, ModelSpec& m)
         if (fam != Family::GptOss && fam != Family::Mixtral)
             m.ffn_hidden = f.required("intermediate_size");
     }
+    if (fam == Family::Phi) {
+        // PhiDecoderLayer (modeling_phi.py): one LayerNorm whose output feeds attention and the MLP
+        // side by side; fc1 h×f and fc2 f×h (GELU); every linear layer, lm_head included, has a bias.
+        m.mlp = MlpKind::Gelu;
+        m.norm = NormKind::LayerNorm;
+        m.parallel_block = true;
+        m.output_bias = true;
+        if (f.flag("qk_layernorm", false))
+            f.unmapped("qk_layernorm", "LayerNorms (weight and bias) over each head's query and key");
+    }
     if (m.head_dim == 0)
         m.head_dim = m.heads > 0 ? std::max<std::int64_t>(1, m.hidden / m.heads) : 1;
 }
@@ -227,7 +267,9 @@ void readBiasesAndNorms(Fields& f, Family fam, ModelSpec& m)
     // are ParaScope's `bias`; one without the other has no field.
     const bool attention_bias = f.flag("attention_bias", fam == Family::GptOss);
     const bool mlp_bias = f.flag("mlp_bias", false);
-    if (fam == Family::GptOss) {
+    if (fam == Family::Phi) {
+        m.bias = true; // q, k, v, dense, fc1, fc2
+    } else if (fam == Family::GptOss) {
         if (!attention_bias)
             f.unmapped("attention_bias", "GPT-OSS without attention biases (its experts and router keep theirs)");
         m.bias = true; // q, k, v, o, every expert's projections and the router carry biases
@@ -239,7 +281,7 @@ void readBiasesAndNorms(Fields& f, Family fam, ModelSpec& m)
         else if (mlp_bias)
             f.unmapped("mlp_bias", "MLP biases without attention biases");
     }
-    if (fam == Family::Qwen2 || fam == Family::Qwen2Moe)
+    if (fam == Family::Qwen2 || fam == Family::Qwen2Moe || fam == Family::Qwen25Vl)
         m.qkv_bias = !m.bias; // Qwen2Attention: q, k and v with bias, o without
     if (fam == Family::Qwen3 || fam == Family::Qwen3Moe || fam == Family::Gemma3)
         m.qk_norm = true; // q_norm and k_norm over each head
@@ -253,10 +295,11 @@ void readBiasesAndNorms(Fields& f, Family fam, ModelSpec& m)
 void readSlidingWindow(Fields& f, Family fam, ModelSpec& m)
 {
     const std::optional<std::int64_t> window = f.integer("sliding_window", 1);
-    if (fam == Family::Qwen2 || fam == Family::Qwen3 || fam == Family::Qwen2Moe || fam == Family::Qwen3Moe) {
+    if (fam == Family::Qwen2 || fam == Family::Qwen3 || fam == Family::Qwen2Moe || fam == Family::Qwen3Moe
+        || fam == Family::Qwen25Vl) {
         if (f.flag("use_sliding_window", false))
             f.unmapped("use_sliding_window", "sliding windows on the layers from max_window_layers on");
-    } else if (fam == Family::Mistral || fam == Family::Mixtral) {
+    } else if (fam == Family::Mistral || fam == Family::Mixtral || fam == Family::Phi3) {
         if (window)
             m.sliding_window = SlidingWindow{*window, 0}; // every layer
     } else if (fam == Family::GptOss || fam == Family::Gemma2 || fam == Family::Gemma3) {
@@ -320,7 +363,7 @@ void readMoe(Fields& f, Family fam, ModelSpec& m)
         if (const nlohmann::json* only = f.get("mlp_only_layers"); only && !(only->is_array() && only->empty()))
             f.unmapped("mlp_only_layers", "dense layers at chosen positions");
         m.moe = e;
-    } else if (fam == Family::DeepSeek && f.has("n_routed_experts")) {
+    } else if ((fam == Family::DeepSeek || fam == Family::DeepSeekMoe) && f.has("n_routed_experts")) {
         MoeSpec e;
         e.experts = int(f.required("n_routed_experts", 1, 1 << 24));
         e.top_k = int(f.required("num_experts_per_tok", 1, 1 << 24));
@@ -359,27 +402,6 @@ const std::vector<std::string>& hfArchitectures()
         return v;
     }();
     return names;
-}
-
-std::string modelNameFromPath(const std::string& file)
-{
-    namespace fs = std::filesystem;
-    const fs::path p(file);
-    // The Hugging Face cache: models--ORG--NAME/snapshots/HASH/config.json.
-    for (fs::path dir = p.parent_path(); !dir.empty() && dir != dir.parent_path(); dir = dir.parent_path()) {
-        const std::string d = dir.filename().string();
-        if (d.rfind("models--", 0) == 0) {
-            const std::size_t cut = d.rfind("--");
-            return cut + 2 < d.size() ? d.substr(cut + 2) : d;
-        }
-    }
-    std::string stem = p.stem().string();
-    if (stem.size() > 7 && stem.substr(stem.size() - 7) == ".config")
-        stem.resize(stem.size() - 7); // "Qwen3-8B.config.json"
-    if (stem != "config" && !stem.empty())
-        return stem;
-    const std::string folder = p.parent_path().filename().string();
-    return folder.empty() || folder == "." ? std::string("imported model") : folder;
 }
 
 std::optional<HfImport> importHfConfig(const nlohmann::json& config, const std::string& file,
@@ -446,6 +468,13 @@ std::optional<HfImport> importHfConfig(const nlohmann::json& config, const std::
     out.model = *checked;
     out.model.id = "custom";
     out.architecture = arch_name;
+    if (options.text_only && config.contains("vision_config"))
+        if (const auto v = visionTowerParams(arch_name, config["vision_config"], errors)) {
+            out.vision_params = v->params;
+            out.vision_formula = v->formula;
+        }
+    if (errors.size() > errors_before)
+        return std::nullopt;
     return out;
 }
 

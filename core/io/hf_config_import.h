@@ -24,6 +24,10 @@ struct HfImportOptions {
 struct HfImport {
     ModelSpec model;
     std::string architecture; // as the config names it: "Qwen3MoeForCausalLM"
+    // A multimodal config imported --text-only: its vision tower's parameters, counted apart (0
+    // when the tower has no count here), and how.
+    std::int64_t vision_params = 0;
+    std::string vision_formula;
 };
 
 // The architectures importHfConfig() reads, as their config.json names them.

@@ -35,4 +35,9 @@ struct MegatronImport {
 std::optional<MegatronImport> importMegatronArgs(const std::string& text, const std::string& name,
                                                  const MegatronImportOptions& options, std::vector<InputError>& errors);
 
+// The summary for a reader (the CLI's stderr, the app's import dialog): where the arguments came
+// from, the flags used, those read and ignored (each with why; the plain ones on one line), and
+// the words not understood. `lang` "zh" labels the lists in Chinese.
+std::string importSummaryText(const nlohmann::json& summary, const std::string& lang);
+
 } // namespace parascope

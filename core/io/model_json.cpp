@@ -110,6 +110,7 @@ void readModelFields(ObjectReader& r, ModelSpec& m, std::vector<InputError>& err
         r.error("qk_norm", "is not defined with mla (MLA normalises its latents, not each head's query and key)");
     m.attention_sinks = r.boolean("attention_sinks").value_or(false);
     m.parallel_block = r.boolean("parallel_block").value_or(false);
+    m.output_bias = r.boolean("output_bias").value_or(false);
     m.post_norms = r.boolean("post_norms").value_or(false);
     if (m.post_norms && m.parallel_block)
         r.error("post_norms", "is not defined with parallel_block (one norm feeds attention and MLP side by side)");
@@ -140,9 +141,10 @@ nlohmann::json modelToJson(const ModelSpec& m)
     if (m.position == PositionKind::Learned)
         j["max_positions"] = m.max_positions;
     // Variants only when set, so that files of models without them stay as they were.
-    for (const auto& [key, on] : {std::pair{"qkv_bias", m.qkv_bias}, std::pair{"qk_norm", m.qk_norm},
-                                  std::pair{"attention_sinks", m.attention_sinks},
-                                  std::pair{"parallel_block", m.parallel_block}, std::pair{"post_norms", m.post_norms}})
+    for (const auto& [key, on] :
+         {std::pair{"qkv_bias", m.qkv_bias}, std::pair{"qk_norm", m.qk_norm},
+          std::pair{"attention_sinks", m.attention_sinks}, std::pair{"parallel_block", m.parallel_block},
+          std::pair{"post_norms", m.post_norms}, std::pair{"output_bias", m.output_bias}})
         if (on)
             j[key] = true;
     if (m.mtp_modules > 0)

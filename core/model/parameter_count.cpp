@@ -209,7 +209,7 @@ ParamCounts countParameters(const ModelSpec& m, Explain explain)
 
     c.word_embedding = m.vocab * h;
     c.position_embedding = m.position == PositionKind::Learned ? m.max_positions * h : 0;
-    c.output_layer = m.tied_embeddings ? 0 : m.vocab * h;
+    c.output_layer = (m.tied_embeddings ? 0 : m.vocab * h) + (m.output_bias ? m.vocab : 0);
     c.final_norm = normParams(m);
 
     const std::int64_t mtp_active = countMtpModule(c, m);

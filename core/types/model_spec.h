@@ -86,6 +86,7 @@ struct ModelSpec {
     bool qk_norm = false; // RMSNorm over each head's query and key (Qwen3, Gemma 3): 2·d_head
     bool attention_sinks = false; // one learned logit per head and layer (GPT-OSS)
     bool parallel_block = false; // attention and MLP read one norm's output side by side (GPT-J, PaLM)
+    bool output_bias = false; // the output layer (lm_head) has a bias of vocab (Phi-1/1.5/2)
     bool post_norms = false; // a norm after attention and after the MLP as well as before
         // ("sandwich", Gemma 2/3): 4 norms per layer instead of 2
     std::optional<SlidingWindow> sliding_window;

@@ -1217,10 +1217,6 @@ The previous file is unchanged.</translation>
         <translation>&amp;Import model (Hugging Face config.json)…</translation>
     </message>
     <message>
-        <source>Llama, Mistral, Mixtral, Qwen2/3 dense and MoE, DeepSeek-V2/V3, GPT-2, GPT-OSS and Gemma 1/2/3 configs; the model opens in the custom-model editor</source>
-        <translation>Llama, Mistral, Mixtral, Qwen2/3 dense and MoE, DeepSeek-V2/V3, GPT-2, GPT-OSS and Gemma 1/2/3 configs; the model opens in the custom-model editor</translation>
-    </message>
-    <message>
         <source>&amp;Calibrate from this machine…</source>
         <translation>&amp;Calibrate from this machine…</translation>
     </message>
@@ -1269,6 +1265,50 @@ The previous file is unchanged.</translation>
     <message>
         <source>Calibrate</source>
         <translation>Calibrate</translation>
+    </message>
+    <message>
+        <source>Import Megatron-LM launch script</source>
+        <translation>Import Megatron-LM launch script</translation>
+    </message>
+    <message>
+        <source>Launch scripts and argument lists (*.sh *.txt);;All files (*)</source>
+        <translation>Launch scripts and argument lists (*.sh *.txt);;All files (*)</translation>
+    </message>
+    <message>
+        <source>Llama, Mistral, Mixtral, Qwen2/3 dense and MoE, DeepSeek-V2/V3 and MoE 16B, GPT-2, GPT-OSS, Gemma 1/2/3, Phi-2/3 and Qwen2.5-VL&apos;s language model; the model opens in the custom-model editor</source>
+        <translation>Llama, Mistral, Mixtral, Qwen2/3 dense and MoE, DeepSeek-V2/V3 and MoE 16B, GPT-2, GPT-OSS, Gemma 1/2/3, Phi-2/3 and Qwen2.5-VL's language model; the model opens in the custom-model editor</translation>
+    </message>
+    <message>
+        <source>Import &amp;Megatron-LM launch script…</source>
+        <translation>Import &amp;Megatron-LM launch script…</translation>
+    </message>
+    <message>
+        <source>A pretrain_gpt.py launch script (torchrun, srun, sbatch) or a file of its flags: read as bash runs it, the scenario its launcher line describes, with every flag used, ignored or not understood listed</source>
+        <translation>A pretrain_gpt.py launch script (torchrun, srun, sbatch) or a file of its flags: read as bash runs it, the scenario its launcher line describes, with every flag used, ignored or not understood listed</translation>
+    </message>
+    <message>
+        <source>Imported %1 (%2); its vision tower, %3 parameters, is not part of the model</source>
+        <translation>Imported %1 (%2); its vision tower, %3 parameters, is not part of the model</translation>
+    </message>
+    <message>
+        <source>The script does not say how many GPUs run it. GPUs:</source>
+        <translation>The script does not say how many GPUs run it. GPUs:</translation>
+    </message>
+    <message>
+        <source>The vocabulary size comes from the tokenizer, which ParaScope cannot read. Vocabulary size:</source>
+        <translation>The vocabulary size comes from the tokenizer, which ParaScope cannot read. Vocabulary size:</translation>
+    </message>
+    <message>
+        <source>assumed: %1</source>
+        <translation>assumed: %1</translation>
+    </message>
+    <message>
+        <source>Imported %1: %2 flags used, %3 ignored, %4 not understood</source>
+        <translation>Imported %1: %2 flags used, %3 ignored, %4 not understood</translation>
+    </message>
+    <message>
+        <source>%1 imported. What was done with each flag:</source>
+        <translation>%1 imported. What was done with each flag:</translation>
     </message>
 </context>
 <context>

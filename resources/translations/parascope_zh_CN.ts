@@ -1202,10 +1202,6 @@ The previous file is unchanged.</source>
         <translation>导入模型（Hugging Face config.json）(&amp;I)…</translation>
     </message>
     <message>
-        <source>Llama, Mistral, Mixtral, Qwen2/3 dense and MoE, DeepSeek-V2/V3, GPT-2, GPT-OSS and Gemma 1/2/3 configs; the model opens in the custom-model editor</source>
-        <translation>支持 Llama、Mistral、Mixtral、Qwen2/3 稠密与 MoE、DeepSeek-V2/V3、GPT-2、GPT-OSS 和 Gemma 1/2/3 的配置；导入后在自定义模型编辑器中打开</translation>
-    </message>
-    <message>
         <source>&amp;Calibrate from this machine…</source>
         <translation>用本机测量校准(&amp;C)…</translation>
     </message>
@@ -1254,6 +1250,50 @@ The previous file is unchanged.</source>
     <message>
         <source>Calibrate</source>
         <translation>校准</translation>
+    </message>
+    <message>
+        <source>Import Megatron-LM launch script</source>
+        <translation>导入 Megatron-LM 启动脚本</translation>
+    </message>
+    <message>
+        <source>Launch scripts and argument lists (*.sh *.txt);;All files (*)</source>
+        <translation>启动脚本与参数列表 (*.sh *.txt);;所有文件 (*)</translation>
+    </message>
+    <message>
+        <source>Llama, Mistral, Mixtral, Qwen2/3 dense and MoE, DeepSeek-V2/V3 and MoE 16B, GPT-2, GPT-OSS, Gemma 1/2/3, Phi-2/3 and Qwen2.5-VL&apos;s language model; the model opens in the custom-model editor</source>
+        <translation>Llama、Mistral、Mixtral、Qwen2/3 稠密与 MoE、DeepSeek-V2/V3 与 MoE 16B、GPT-2、GPT-OSS、Gemma 1/2/3、Phi-2/3 以及 Qwen2.5-VL 的语言模型；模型在自定义模型编辑器中打开</translation>
+    </message>
+    <message>
+        <source>Import &amp;Megatron-LM launch script…</source>
+        <translation>导入 Megatron-LM 启动脚本(&amp;M)…</translation>
+    </message>
+    <message>
+        <source>A pretrain_gpt.py launch script (torchrun, srun, sbatch) or a file of its flags: read as bash runs it, the scenario its launcher line describes, with every flag used, ignored or not understood listed</source>
+        <translation>pretrain_gpt.py 的启动脚本（torchrun、srun、sbatch）或其参数文件：按 bash 的执行方式读取，得到启动行所描述的场景，并列出每个参数是已采用、未采用还是未能理解</translation>
+    </message>
+    <message>
+        <source>Imported %1 (%2); its vision tower, %3 parameters, is not part of the model</source>
+        <translation>已导入 %1（%2）；其视觉编码器（%3 参数）不属于该模型</translation>
+    </message>
+    <message>
+        <source>The script does not say how many GPUs run it. GPUs:</source>
+        <translation>脚本没有说明使用多少张 GPU。GPU 数：</translation>
+    </message>
+    <message>
+        <source>The vocabulary size comes from the tokenizer, which ParaScope cannot read. Vocabulary size:</source>
+        <translation>词表大小取自分词器，ParaScope 无法读取。词表大小：</translation>
+    </message>
+    <message>
+        <source>assumed: %1</source>
+        <translation>假定：%1</translation>
+    </message>
+    <message>
+        <source>Imported %1: %2 flags used, %3 ignored, %4 not understood</source>
+        <translation>已导入 %1：采用 %2 个参数，未采用 %3 个，未能理解 %4 个</translation>
+    </message>
+    <message>
+        <source>%1 imported. What was done with each flag:</source>
+        <translation>已导入 %1。每个参数的处理如下：</translation>
     </message>
 </context>
 <context>

@@ -315,6 +315,25 @@ private slots:
         QVERIFY(j["summary"]["ignored"].size() == 8 && j["summary"]["not_understood"].empty());
     }
 
+    // DeepSeek-V3's count says what the MTP module adds: 671,026,419,200 without it (the card's
+    // 671B), 11,610,068,224 in it, 682,636,487,424 together (tst_model_import derives both).
+    void mtpModuleIsLabelled()
+    {
+        QTemporaryDir dir;
+        const QString file = dir.filePath(QStringLiteral("ds3.parascope.json"));
+        QFile f(file);
+        QVERIFY(f.open(QIODevice::WriteOnly));
+        f.write(R"({"schema": "parascope.scenario/1", "model": "deepseek-v3", "cluster": "dgx-h100",
+                    "parallel": {"tp": 8, "pp": 16, "dp": 8, "ep": 8}, "training": {"global_batch": 1024}})");
+        f.close();
+        Run r = run({QStringLiteral("evaluate"), file});
+        QVERIFY2(r.out.contains("682.636 B params with the MTP module (671.026 B without, MTP 11.610 B)"),
+                 r.out.left(400).constData());
+        r = run({QStringLiteral("evaluate"), file, QStringLiteral("--format"), QStringLiteral("json")});
+        QCOMPARE(nlohmann::json::parse(r.out.toStdString())["model"]["mtp_params"].get<std::int64_t>(),
+                 std::int64_t(11610068224));
+    }
+
     void everyExampleAnswers()
     {
         const QDir dir(QStringLiteral(PARASCOPE_TEST_DATA));

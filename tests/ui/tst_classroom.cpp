@@ -227,6 +227,7 @@ private slots:
                              QStringLiteral("torchtitan"),
                              QStringLiteral("PP 2"),
                              QStringLiteral("Hugging Face"),
+                             QStringLiteral("Megatron-LM"),
                              QStringLiteral("config.json"),
                              QStringLiteral("ZeRO-Offload"),
                              QStringLiteral("FSDP"),

@@ -97,6 +97,31 @@ private slots:
         QCOMPARE(w.model()->scenario().model.name, std::string("gemma-2-9b"));
     }
 
+    // File → Import Megatron-LM launch script… and a script dropped on the window (issue 37): the
+    // scenario its launcher line describes, and the summary of every flag.
+    void importMegatronLaunchScript()
+    {
+        MainWindow w;
+        w.setLanguage(QStringLiteral("en"));
+        w.model()->setScenario(sevenB());
+        const QString script = QStringLiteral(PARASCOPE_TEST_DATA "/megatron/llama3_8b_fp8_mock.sh");
+        QVERIFY(droppedKind(script) == DroppedKind::LaunchScript);
+        QVERIFY(w.imports()->openDropped(script).isEmpty());
+        // tst_launch_scripts derives these: FP8 from the quoted "--fp8-format hybrid", TP 2 · DP 8.
+        QCOMPARE(w.model()->scenario().training.precision, Precision::Fp8);
+        QCOMPARE(w.model()->scenario().parallel.tp, 2);
+        QCOMPARE(w.model()->scenario().parallel.dp, 8);
+        QVERIFY(w.imports()->lastImportSummary().contains(QStringLiteral("--fp8-param-gather: FP8 parameter")));
+        // The DeepSeek-V3 sbatch script does not say its GPUs or vocabulary: without asking they are
+        // given, else the error names them.
+        const QString sbatch = QStringLiteral(PARASCOPE_TEST_DATA "/megatron/deepseek_v3_sbatch.sh");
+        const QString error = w.imports()->importLaunchScript(sbatch, false);
+        QVERIFY2(error.contains(QStringLiteral("--gpus")), qPrintable(error));
+        QVERIFY(w.imports()->importLaunchScript(sbatch, false, 256, 129280).isEmpty());
+        QCOMPARE(w.model()->scenario().parallel.zero, 3);
+        QVERIFY(w.model()->scenario().model.mla.has_value());
+    }
+
     void compareWithAMeasuredTrace()
     {
         // Tools → Compare with a measured trace: read on a worker, then a dialog beside the

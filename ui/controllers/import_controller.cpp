@@ -3,8 +3,10 @@
 #include "dialogs/calibration_dialog.h"
 #include "dialogs/probe_launcher.h"
 #include "format.h"
+#include "language.h"
 #include "hardware/hardware_profile.h"
 #include "io/hf_config_import.h"
+#include "io/megatron_args_import.h"
 #include "io/scenario_json.h"
 #include "models/scenario_model.h"
 #include "scenario_panel.h"
@@ -15,6 +17,7 @@
 #include <QFile>
 #include <QFileDialog>
 #include <QFileInfo>
+#include <QInputDialog>
 #include <QMenu>
 #include <QMessageBox>
 
@@ -28,6 +31,13 @@ DroppedKind droppedKind(const QString& file)
         const bool event_array = head.trimmed().startsWith('[') && head.contains("\"ph\"") && head.contains("\"ts\"");
         if (head.contains("\"traceEvents\"") || event_array || head.startsWith("\x1f\x8b"))
             return DroppedKind::Trace;
+    }
+    if (QFile f(file); f.open(QIODevice::ReadOnly)) {
+        const QByteArray head = f.read(64 * 1024);
+        const QByteArray start = head.trimmed();
+        if (!start.startsWith('{') && !start.startsWith('[')
+            && (start.startsWith("#!") || head.contains("pretrain_") || head.contains("--num-layers")))
+            return DroppedKind::LaunchScript;
     }
     std::vector<InputError> errors;
     const auto j = readJsonFile(file.toStdString(), errors);
@@ -50,6 +60,13 @@ void ImportController::addFileActions(QMenu* menu)
         if (!f.isEmpty())
             importModel(f);
     });
+    import_launch_ = menu->addAction(QString(), this, [this] {
+        const QString f
+            = QFileDialog::getOpenFileName(context_.window, tr("Import Megatron-LM launch script"), QString(),
+                                           tr("Launch scripts and argument lists (*.sh *.txt);;All files (*)"));
+        if (!f.isEmpty())
+            importLaunchScript(f);
+    });
 }
 
 void ImportController::addToolsActions(QMenu* menu)
@@ -67,8 +84,12 @@ void ImportController::retranslate()
 {
     import_model_->setText(tr("&Import model (Hugging Face config.json)…"));
     import_model_->setToolTip(
-        tr("Llama, Mistral, Mixtral, Qwen2/3 dense and MoE, DeepSeek-V2/V3, GPT-2, GPT-OSS and Gemma 1/2/3 "
-           "configs; the model opens in the custom-model editor"));
+        tr("Llama, Mistral, Mixtral, Qwen2/3 dense and MoE, DeepSeek-V2/V3 and MoE 16B, GPT-2, GPT-OSS, Gemma "
+           "1/2/3, Phi-2/3 and Qwen2.5-VL's language model; the model opens in the custom-model editor"));
+    import_launch_->setText(tr("Import &Megatron-LM launch script…"));
+    import_launch_->setToolTip(tr("A pretrain_gpt.py launch script (torchrun, srun, sbatch) or a file of its flags: "
+                                  "read as bash runs it, the scenario its launcher line describes, with every flag "
+                                  "used, ignored or not understood listed"));
     calibrate_->setText(tr("&Calibrate from this machine…"));
     import_profile_->setText(tr("&Import profile…"));
 }
@@ -102,6 +123,7 @@ QString ImportController::openDropped(const QString& file)
     switch (droppedKind(file)) {
     case DroppedKind::Trace: drops_.compare(file); return {};
     case DroppedKind::HfConfig: return importModel(file);
+    case DroppedKind::LaunchScript: return importLaunchScript(file);
     case DroppedKind::Scenario: break;
     }
     return drops_.open(file);
@@ -138,7 +160,70 @@ QString ImportController::importModel(const QString& file, bool ask)
         });
     }
     context_.model->flush();
-    context_.showMessage(tr("Imported %1 (%2)").arg(str(imported->model.name), str(imported->architecture)), 5000);
+    if (imported->vision_params > 0)
+        context_.showMessage(tr("Imported %1 (%2); its vision tower, %3 parameters, is not part of the model")
+                                     .arg(str(imported->model.name), str(imported->architecture))
+                                     .arg(double(imported->vision_params) / 1e9, 0, 'f', 3)
+                                 + QStringLiteral(" B"),
+                             8000);
+    else
+        context_.showMessage(tr("Imported %1 (%2)").arg(str(imported->model.name), str(imported->architecture)), 5000);
+    return {};
+}
+
+QString ImportController::importLaunchScript(const QString& file, bool ask, std::int64_t gpus, std::int64_t vocab)
+{
+    std::vector<InputError> errors;
+    const auto text = readTextFile(file.toStdString(), errors);
+    MegatronImportOptions options;
+    options.gpus = gpus;
+    options.vocab = vocab;
+    std::optional<MegatronImport> imported;
+    // What the script cannot say is asked for, then the import runs again (twice at most).
+    for (int attempt = 0; text && attempt < 3; ++attempt) {
+        errors.clear();
+        imported = importMegatronArgs(*text, QFileInfo(file).completeBaseName().toStdString(), options, errors);
+        if (imported || !ask)
+            break;
+        const QString e = errorsText(errors);
+        bool ok = false;
+        if (options.gpus == 0 && e.contains(QStringLiteral("--gpus")))
+            options.gpus = QInputDialog::getInt(context_.window, tr("Import Megatron-LM launch script"),
+                                                tr("The script does not say how many GPUs run it. GPUs:"), 8, 1,
+                                                1 << 20, 1, &ok);
+        else if (options.vocab == 0 && e.contains(QStringLiteral("--vocab")))
+            options.vocab = QInputDialog::getInt(context_.window, tr("Import Megatron-LM launch script"),
+                                                 tr("The vocabulary size comes from the tokenizer, which ParaScope "
+                                                    "cannot read. Vocabulary size:"),
+                                                 32000, 1, 1 << 30, 1, &ok);
+        if (!ok)
+            break;
+    }
+    const std::optional<Scenario> sc = imported ? readScenario(imported->scenario, errors) : std::nullopt;
+    if (!sc) {
+        const QString e = errorsText(errors);
+        context_.showError(tr("Import Megatron-LM launch script"), tr("Could not import %1:\n%2").arg(file, e));
+        return e;
+    }
+    context_.model->setScenario(*sc);
+    context_.model->flush();
+    const std::string lang = uiLanguage().toStdString();
+    summary_ = QString::fromStdString(importSummaryText(imported->summary, lang));
+    for (const std::string& n : imported->notes)
+        summary_ += tr("assumed: %1").arg(QString::fromStdString(n)) + QLatin1Char('\n');
+    context_.showMessage(tr("Imported %1: %2 flags used, %3 ignored, %4 not understood")
+                             .arg(QFileInfo(file).fileName())
+                             .arg(imported->summary["used"].size())
+                             .arg(imported->summary["ignored"].size())
+                             .arg(imported->summary["not_understood"].size()),
+                         8000);
+    if (ask && context_.window->isVisible()) {
+        QMessageBox box(QMessageBox::Information, tr("Import Megatron-LM launch script"),
+                        tr("%1 imported. What was done with each flag:").arg(QFileInfo(file).fileName()),
+                        QMessageBox::Ok, context_.window);
+        box.setDetailedText(summary_);
+        box.exec();
+    }
     return {};
 }
 

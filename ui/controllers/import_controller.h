@@ -9,6 +9,7 @@
 
 #include <QObject>
 
+#include <cstdint>
 #include <functional>
 
 class QAction;
@@ -20,7 +21,9 @@ class ScenarioPanel;
 
 // What a dropped file is: a profiler trace (its "traceEvents" within the first KB, a bare array
 // of events, or gzip's magic), a Hugging Face config.json, else a scenario.
-enum class DroppedKind { Trace, HfConfig, Scenario };
+// A Megatron-LM launch script: "#!" first, or a pretrain_*.py launcher or "--num-layers" in a text
+// file that is not JSON.
+enum class DroppedKind { Trace, HfConfig, LaunchScript, Scenario };
 DroppedKind droppedKind(const QString& file);
 
 class ImportController : public WindowPart {
@@ -34,6 +37,10 @@ public:
     // With ask = false nothing asks (tests, scripts): the model is applied as read (a multimodal
     // config's language model alone), the profile without the calibration dialog.
     QString importModel(const QString& file, bool ask = true);
+    // File → Import Megatron-LM launch script…: the scenario its launcher line describes; the
+    // GPU count and the vocabulary are asked for when the script does not say them (with ask =
+    // false: `gpus` and `vocab`, or an error), and the summary of every flag is shown.
+    QString importLaunchScript(const QString& file, bool ask = true, std::int64_t gpus = 0, std::int64_t vocab = 0);
     QString importProfile(const QString& file, bool ask = true);
     QString calibrateFromThisMachine(bool ask = true);
 
@@ -54,6 +61,13 @@ private:
     WindowContext context_;
     ScenarioPanel* panel_;
     QAction* import_model_ = nullptr;
+    QAction* import_launch_ = nullptr;
+
+public:
+    const QString& lastImportSummary() const { return summary_; } // the launch script's, for tests
+
+private:
+    QString summary_;
     QAction* calibrate_ = nullptr;
     QAction* import_profile_ = nullptr;
 };

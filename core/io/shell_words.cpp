@@ -99,6 +99,7 @@ public:
             out_.push_back({cur_, line_, why_});
         cur_.clear();
         why_.clear();
+        reasons_ = 0;
         present_ = false;
     }
     void lineHint(int line)
@@ -106,11 +107,14 @@ public:
         if (!present_)
             line_ = line;
     }
+    // Each reason once, at most three (a word with several unset variables names them all).
     void cannotRead(const std::string& why)
     {
         present_ = true;
-        if (why_.empty())
-            why_ = why;
+        if (why_.find(why) != std::string::npos || reasons_ >= 3)
+            return;
+        why_ += (why_.empty() ? "" : "; ") + why;
+        ++reasons_;
     }
     std::vector<Field> finish()
     {
@@ -133,6 +137,7 @@ private:
     bool split_;
     int line_;
     bool present_ = false, overflowed_ = false;
+    int reasons_ = 0;
     std::string cur_, why_;
     std::vector<Field> out_;
 };

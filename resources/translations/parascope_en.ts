@@ -1310,6 +1310,10 @@ The previous file is unchanged.</translation>
         <source>%1 imported. What was done with each flag:</source>
         <translation>%1 imported. What was done with each flag:</translation>
     </message>
+    <message>
+        <source>FP8 needs a GPU with FP8 tensor cores: the cluster is %1, not %2.</source>
+        <translation>FP8 needs a GPU with FP8 tensor cores: the cluster is %1, not %2.</translation>
+    </message>
 </context>
 <context>
     <name>parascope::ui::LanguageController</name>

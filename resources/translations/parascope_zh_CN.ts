@@ -1295,6 +1295,10 @@ The previous file is unchanged.</source>
         <source>%1 imported. What was done with each flag:</source>
         <translation>已导入 %1。每个参数的处理如下：</translation>
     </message>
+    <message>
+        <source>FP8 needs a GPU with FP8 tensor cores: the cluster is %1, not %2.</source>
+        <translation>FP8 需要带 FP8 张量核心的 GPU：集群改用 %1，而不是 %2。</translation>
+    </message>
 </context>
 <context>
     <name>parascope::ui::LanguageController</name>

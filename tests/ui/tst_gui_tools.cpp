@@ -111,13 +111,18 @@ private slots:
         QCOMPARE(w.model()->scenario().training.precision, Precision::Fp8);
         QCOMPARE(w.model()->scenario().parallel.tp, 2);
         QCOMPARE(w.model()->scenario().parallel.dp, 8);
+        // The chosen cluster (A100) has no FP8: the import's default (H100) instead, and said so.
+        QCOMPARE(w.model()->scenario().cluster.id, std::string("dgx-h100"));
+        QVERIFY(w.imports()->lastImportSummary().contains(QStringLiteral("FP8 needs a GPU with FP8")));
         QVERIFY(w.imports()->lastImportSummary().contains(QStringLiteral("--fp8-param-gather: FP8 parameter")));
         // The DeepSeek-V3 sbatch script does not say its GPUs or vocabulary: without asking they are
         // given, else the error names them.
         const QString sbatch = QStringLiteral(PARASCOPE_TEST_DATA "/megatron/deepseek_v3_sbatch.sh");
         const QString error = w.imports()->importLaunchScript(sbatch, false);
         QVERIFY2(error.contains(QStringLiteral("--gpus")), qPrintable(error));
+        w.model()->setScenario(sevenB());
         QVERIFY(w.imports()->importLaunchScript(sbatch, false, 256, 129280).isEmpty());
+        QCOMPARE(w.model()->scenario().cluster.id, sevenB().cluster.id); // bf16: the chosen cluster stays
         QCOMPARE(w.model()->scenario().parallel.zero, 3);
         QVERIFY(w.model()->scenario().model.mla.has_value());
     }

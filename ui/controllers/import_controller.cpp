@@ -178,6 +178,10 @@ QString ImportController::importLaunchScript(const QString& file, bool ask, std:
     MegatronImportOptions options;
     options.gpus = gpus;
     options.vocab = vocab;
+    // The cluster the user has chosen stays (a script does not say its hardware).
+    const std::string cluster = context_.model->scenario().cluster.id;
+    if (findPreset("clusters", cluster))
+        options.cluster = cluster;
     std::optional<MegatronImport> imported;
     // What the script cannot say is asked for, then the import runs again (twice at most).
     for (int attempt = 0; text && attempt < 3; ++attempt) {
@@ -199,7 +203,17 @@ QString ImportController::importLaunchScript(const QString& file, bool ask, std:
         if (!ok)
             break;
     }
-    const std::optional<Scenario> sc = imported ? readScenario(imported->scenario, errors) : std::nullopt;
+    std::optional<Scenario> sc = imported ? readScenario(imported->scenario, errors) : std::nullopt;
+    QString cluster_note;
+    if (sc && sc->training.precision == Precision::Fp8 && sc->cluster.gpu.peak_fp8_flops <= 0) {
+        // An FP8 script on a GPU without FP8: on the import's default cluster instead, said so.
+        cluster_note = tr("FP8 needs a GPU with FP8 tensor cores: the cluster is %1, not %2.")
+                           .arg(QString::fromStdString(MegatronImportOptions{}.cluster),
+                                QString::fromStdString(sc->cluster.name));
+        options.cluster = MegatronImportOptions{}.cluster;
+        imported = importMegatronArgs(*text, QFileInfo(file).completeBaseName().toStdString(), options, errors);
+        sc = imported ? readScenario(imported->scenario, errors) : std::nullopt;
+    }
     if (!sc) {
         const QString e = errorsText(errors);
         context_.showError(tr("Import Megatron-LM launch script"), tr("Could not import %1:\n%2").arg(file, e));
@@ -211,6 +225,8 @@ QString ImportController::importLaunchScript(const QString& file, bool ask, std:
     summary_ = QString::fromStdString(importSummaryText(imported->summary, lang));
     for (const std::string& n : imported->notes)
         summary_ += tr("assumed: %1").arg(QString::fromStdString(n)) + QLatin1Char('\n');
+    if (!cluster_note.isEmpty())
+        summary_ += cluster_note + QLatin1Char('\n');
     context_.showMessage(tr("Imported %1: %2 flags used, %3 ignored, %4 not understood")
                              .arg(QFileInfo(file).fileName())
                              .arg(imported->summary["used"].size())

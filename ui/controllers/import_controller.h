@@ -37,7 +37,8 @@ public:
     // With ask = false nothing asks (tests, scripts): the model is applied as read (a multimodal
     // config's language model alone), the profile without the calibration dialog.
     QString importModel(const QString& file, bool ask = true);
-    // File → Import Megatron-LM launch script…: the scenario its launcher line describes; the
+    // File → Import Megatron-LM launch script…: the scenario its launcher line describes, on the
+    // cluster already chosen (a script does not name its hardware); the
     // GPU count and the vocabulary are asked for when the script does not say them (with ask =
     // false: `gpus` and `vocab`, or an error), and the summary of every flag is shown.
     QString importLaunchScript(const QString& file, bool ask = true, std::int64_t gpus = 0, std::int64_t vocab = 0);

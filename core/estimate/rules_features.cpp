@@ -79,6 +79,20 @@ void fp8ActivationsWithoutFp8(const RuleInput& in, std::vector<Diagnostic>& out)
         "Choose precision FP8, or turn FP8 activation storage off.", "把精度设为 FP8，或关闭 FP8 激活存储。"));
 }
 
+// FP8 on a GPU without FP8 tensor cores (A100, V100): the engine costs the GEMMs at the bf16 rate.
+void fp8WithoutFp8Gpu(const RuleInput& in, std::vector<Diagnostic>& out)
+{
+    const GpuSpec& gpu = in.sc.cluster.gpu;
+    if (in.sc.training.precision != Precision::Fp8 || gpu.peak_fp8_flops > 0)
+        return;
+    out.push_back(make(Severity::Warning, "fp8_unsupported", "training.precision",
+                       "The " + gpu.name + " has no FP8 tensor cores: FP8 training does not run on it; the step "
+                           + "is costed at the bf16 rate, with no FP8 gain.",
+                       gpu.name + " 没有 FP8 张量核心：FP8 训练无法在其上运行；单步按 BF16 速率计算，没有 FP8 收益。",
+                       "Choose precision BF16, or a GPU with FP8 (H100, H200, B200).",
+                       "把精度设为 BF16，或选用支持 FP8 的 GPU（H100、H200、B200）。"));
+}
+
 void sequenceOverCp(const RuleInput& in, std::vector<Diagnostic>& out)
 {
     const long long cp = in.sc.parallel.cp, seq = in.sc.training.seq_len;
@@ -174,6 +188,7 @@ std::vector<DiagnosticRule> rules::features()
         {"sp_requires_tp", "sp_requires_tp", OnScenario, Layout, {"parallel.sequence_parallel"}, sequenceParallelWithoutTp},
         {"cp_not_divisible", "cp_not_divisible", OnScenario, Layout, {"parallel.cp"}, sequenceOverCp},
         {"fp8_activations_need_fp8", "fp8_activations_need_fp8", OnScenario, Memory, {"training.precision"}, fp8ActivationsWithoutFp8},
+        {"fp8_unsupported", "fp8_unsupported", OnScenario, Efficiency, {"training.precision"}, fp8WithoutFp8Gpu},
         {"seq_exceeds_positions", "seq_exceeds_positions", OnScenario, Layout, {"training.seq_len"}, sequenceBeyondPositions},
         {"offload_needs_zero3", "offload_needs_zero3", OnScenario, Layout, {"parallel.zero"}, offloadParamsWithoutZero3},
         {"offload_needs_host", "offload_needs_host", OnScenario, Layout, {"parallel.offload"}, offloadWithoutHost},

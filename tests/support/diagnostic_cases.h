@@ -161,6 +161,8 @@ inline const std::vector<Case>& cases()
         {"diag-sp_requires_tp.parascope.json", "sp_requires_tp", "info", -1, {}},
         // fp8_activations in bf16: no FP8 copies to keep.
         {"diag-fp8_activations_need_fp8.parascope.json", "fp8_activations_need_fp8", "info", -1, {}},
+        // FP8 asked of an A100, whose tensor cores have no FP8 (datasheet: 0 FP8 TFLOP/s).
+        {"diag-fp8_unsupported.parascope.json", "fp8_unsupported", "warning", -1, {}},
         // CP = 3: load-balanced ring attention needs seq_len % 2·CP; 4096 % 6 = 4 ≠ 0.
         {"diag-cp_not_divisible.parascope.json", "cp_not_divisible", "error", -1, {}},
         // GPT-3 175B has 2048 learned positions; seq_len 4096 > 2048.

@@ -48,7 +48,7 @@ std::vector<int> ranksTheRowsAllow(Collective op, const Run& run)
         const bool all = std::all_of(rows.begin(), rows.end(), [&](const Row* r) {
             const double algbw = r->bytes / (r->time_us * 1e3); // GB/s
             const double predicted = busFactor(op, n) * algbw;
-            const double time_digit = r->time_us >= 10000 ? 0.1 : r->time_us >= 1000 ? 0.01 : 0.01;
+            const double time_digit = r->time_us >= 10000 ? 0.1 : 0.01; // the last printed digit (µs)
             return std::abs(predicted - r->busbw) <= 0.0051 + predicted * time_digit / r->time_us;
         });
         if (all)

@@ -148,4 +148,38 @@ std::optional<MegatronImport> importMegatronArgs(const std::string& text, const 
     return out;
 }
 
+std::string importSummaryText(const nlohmann::json& s, const std::string& lang)
+{
+    const bool zh = lang.rfind("zh", 0) == 0;
+    const auto say = [zh](const std::string& en, const std::string& cn) { return zh ? cn : en; };
+    std::string out;
+    out += s["launcher"].is_null()
+        ? say("arguments: the file's words (no launcher line)\n", "参数：文件中的各词（无启动行）\n")
+        : say("arguments of ", "参数来自 ") + s["launcher"].get<std::string>() + "\n";
+    std::string used;
+    for (const auto& u : s["used"])
+        used += (used.empty() ? "" : " ") + u.get<std::string>();
+    out += say("used (", "已采用（") + std::to_string(s["used"].size()) + "): " + used + "\n";
+    out += say("read and ignored (", "已读取但未采用（") + std::to_string(s["ignored"].size()) + "):\n";
+    // Flags with their own reason one per line; the rest (learning rate, data, logging, …) on one.
+    std::string plain, plain_why;
+    for (const auto& i : s["ignored"]) {
+        if (i.value("generic", false)) {
+            plain += (plain.empty() ? "" : " ") + i["flag"].get<std::string>();
+            plain_why = i["why"].get<std::string>();
+            continue;
+        }
+        out += "  line " + std::to_string(i["line"].get<int>()) + ": " + i["flag"].get<std::string>() + ": "
+            + i["why"].get<std::string>() + "\n";
+    }
+    if (!plain.empty())
+        out += "  " + plain_why + ": " + plain + "\n";
+    out += say("not understood (", "未能理解（") + std::to_string(s["not_understood"].size()) + ")"
+        + (s["not_understood"].empty() ? "\n" : ":\n");
+    for (const auto& n : s["not_understood"])
+        out += "  line " + std::to_string(n["line"].get<int>()) + ": \"" + n["word"].get<std::string>()
+            + "\": " + n["why"].get<std::string>() + "\n";
+    return out;
+}
+
 } // namespace parascope

@@ -57,8 +57,6 @@ public:
         return !failed_;
     }
 
-    bool exited() const { return exited_; }
-
 private:
     const Token* peek() const { return i_ < t_.size() ? &t_[i_] : nullptr; }
     bool atWord(std::string_view w) const { return peek() && peek()->kind == Kind::Word && peek()->text == w; }

@@ -61,11 +61,17 @@ ScenarioPanel::ScenarioPanel(ScenarioModel* model, QWidget* parent)
     presets->setRowWrapPolicy(QFormLayout::WrapLongRows);
     form->setRowWrapPolicy(QFormLayout::WrapLongRows);
     outer->addWidget(knobs_box);
-    buildKnobRows(form);
+    // The fault what-ifs (faults.*) in a box of their own, below the layout's choices.
+    faults_box_ = new QGroupBox;
+    faults_box_->setObjectName(QStringLiteral("panel.faults"));
+    auto* faults_form = new QFormLayout(faults_box_);
+    faults_form->setRowWrapPolicy(QFormLayout::WrapLongRows);
+    buildKnobRows(form, faults_form);
     for (std::size_t i = 0; i < rows_.size(); ++i)
         connectKnobRow(i);
 
     buildChoiceRows(form);
+    outer->addWidget(faults_box_);
     gpus_label_ = new QLabel;
     gpus_label_->setWordWrap(true);
     outer->addWidget(gpus_label_);
@@ -198,6 +204,9 @@ void ScenarioPanel::retranslate()
         l->setText(tr(text));
     for (Row& r : rows_)
         r.label->setText(QCoreApplication::translate("Knobs", r.knob->label));
+    faults_box_->setTitle(tr("Faults and stragglers (what-if)"));
+    faults_box_->setToolTip(tr("One slow GPU, one degraded link, hangs that end in the NCCL timeout and loss spikes "
+                               "rolled back to a checkpoint: what each does to the step, the walls and goodput"));
     custom_button_->setText(tr("Custom…"));
     custom_button_->setToolTip(tr("Edit the model as JSON (the same fields as a preset)"));
     lesson_combo_->setItemText(0, tr("(none)"));

@@ -15,6 +15,7 @@ class QCheckBox;
 class QComboBox;
 class QDoubleSpinBox;
 class QFormLayout;
+class QGroupBox;
 class QLabel;
 class QPushButton;
 class QSlider;
@@ -60,7 +61,8 @@ private:
     QLabel* staticLabel(const char* text); // a label whose text retranslate() sets
     void retranslateGradientRows();
     void buildPresetRows(QFormLayout* presets); // lesson, model (and Custom…), cluster
-    void buildKnobRows(QFormLayout* form); // a slider and a number box per knob
+    // A slider and a number box per knob; the fault what-ifs (faults.*) go to `faults`.
+    void buildKnobRows(QFormLayout* form, QFormLayout* faults);
     void connectKnobRow(std::size_t i); // slider, number box and the sweep menu of row i
     void buildModulesButton(); // selective recompute's modules as a menu of check boxes
     void buildChoiceRows(QFormLayout* form); // the enum choices and the communication what-ifs
@@ -73,6 +75,7 @@ private:
     QComboBox* model_combo_ = nullptr;
     QComboBox* cluster_combo_ = nullptr;
     QComboBox* lesson_combo_ = nullptr;
+    QGroupBox* faults_box_ = nullptr; // the fault what-ifs' knobs
     QComboBox* schedule_combo_ = nullptr;
     QComboBox* recompute_combo_ = nullptr;
     QComboBox* precision_combo_ = nullptr;

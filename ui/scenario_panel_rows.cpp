@@ -36,7 +36,7 @@ template <NamedEnum E> QComboBox* enumCombo()
 
 } // namespace
 
-void ScenarioPanel::buildKnobRows(QFormLayout* form)
+void ScenarioPanel::buildKnobRows(QFormLayout* form, QFormLayout* faults)
 {
     for (const Knob& k : knobs()) {
         Row row;
@@ -56,7 +56,7 @@ void ScenarioPanel::buildKnobRows(QFormLayout* form)
         auto* line = new QHBoxLayout;
         line->addWidget(row.slider, 1);
         line->addWidget(row.spin);
-        form->addRow(row.label, line);
+        (QLatin1String(k.path).startsWith(QLatin1String("faults.")) ? faults : form)->addRow(row.label, line);
         rows_.push_back(row);
     }
 }

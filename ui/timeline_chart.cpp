@@ -343,9 +343,15 @@ void TimelineChart::labelRanks(int rows, bool compare)
     if (compare)
         for (int r = 0; r < a_rows_ - 1; r += step)
             ticker->addTick(r, tr("A · rank %1").arg(r));
+    // The straggler's rank says so (faults.straggler_slowdown_pct): the others' gaps are its doing.
+    const FaultConfig& faults = model_->scenario().faults;
+    const int slow = faults.straggler() && model_->estimate().time.straggler_s > 0 ? faults.straggler_stage : -1;
     for (int r = 0; r < rows; r += step) {
         const int rank = sampled.empty() ? r : sampled[std::size_t(r)];
-        ticker->addTick(a_rows_ + r, compare ? tr("B · rank %1").arg(rank) : tr("rank %1").arg(rank));
+        QString label = compare ? tr("B · rank %1").arg(rank) : tr("rank %1").arg(rank);
+        if (rank == slow)
+            label = tr("%1 · slow ×%2").arg(label).arg(faults.stragglerFactor(), 0, 'g', 3);
+        ticker->addTick(a_rows_ + r, label);
     }
     plot_->yAxis->setTicker(ticker);
     plot_->yAxis->setRange(-0.6, std::max(all_rows, 1) - 0.4);

@@ -48,6 +48,8 @@ std::vector<DiagnosticRule> schedule();
 std::vector<DiagnosticRule> features();
 std::vector<DiagnosticRule> memory();
 std::vector<DiagnosticRule> pipelineAndCommunication();
+std::vector<DiagnosticRule> faultSettings(); // configuration: before the outcome rules
+std::vector<DiagnosticRule> faults();
 } // namespace rules
 
 } // namespace parascope

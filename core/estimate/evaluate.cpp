@@ -3,6 +3,7 @@
 #include "schedule/schedule_table.h"
 #include "comm/comm_volume.h"
 #include "estimate/diagnostics.h"
+#include "estimate/faults.h"
 #include "time/op_costs.h"
 #include "time/step_time.h"
 #include "memory/model_states.h"
@@ -89,16 +90,19 @@ Estimate evaluate(const Scenario& input, const EvaluateOptions& options)
     // Interleaved with one chunk per GPU is 1F1B, as Megatron runs it: its in-flight count too
     // (the interleaved warm-up's 2·(p − r − 1) would double stage 0's activations).
     const bool plain_1f1b = input.parallel.schedule == ScheduleKind::Interleaved && input.parallel.vpp <= 1;
+    // One node's links degraded (faults.link_bandwidth_pct): every collective across nodes at its pace.
+    const bool degraded = input.faults.link_bandwidth_pct < 100;
     Scenario adjusted;
-    if (!divides || too_many_chunks || plain_1f1b) {
+    if (!divides || too_many_chunks || plain_1f1b || degraded) {
         adjusted = input;
+        adjusted.cluster = withDegradedLink(input.cluster, input.faults);
         adjusted.training.global_batch = est.microbatches * per_step;
         if (too_many_chunks)
             adjusted.parallel.vpp = int(std::max(1LL, slots / std::max(1, input.parallel.pp)));
         if (plain_1f1b)
             adjusted.parallel.schedule = ScheduleKind::OneFOneB;
     }
-    const Scenario& sc = divides && !too_many_chunks && !plain_1f1b ? input : adjusted;
+    const Scenario& sc = divides && !too_many_chunks && !plain_1f1b && !degraded ? input : adjusted;
 
     const PipelineGeometry geometry = pipelineGeometry(sc.model, sc.parallel);
     const std::vector<StageLayers>& layout = geometry.rank_layers;
@@ -124,9 +128,13 @@ Estimate evaluate(const Scenario& input, const EvaluateOptions& options)
     est.communication = communicationPlan(ci);
 
     // Time: op costs → simulated schedule → step; its peak in-flight microbatches feed memory.
-    const OpCostModel costs = opCosts(sc, est.params, geometry, est.communication, explain);
-    StepSimulation step = simulateStep(sc, costs, est.microbatches, options);
+    // A straggler's rank slowed, and the step without it beside (estimate/faults.h).
+    OpCostModel costs = opCosts(sc, est.params, geometry, est.communication, explain);
+    StepSimulation step = simulateWithStraggler(sc, costs, est.microbatches, options);
     est.time = std::move(step.time);
+    if (explain == Explain::Full)
+        for (Term& t : faultTerms(input, est.time.healthy_step_s, est.time.step_s))
+            est.time.terms.push_back(std::move(t));
     est.timeline = std::move(step.timeline);
     distributeExposure(est.communication, step.exposed_by_group, explain);
     est.memory = computeMemory(sc, est.params, geometry, step.inflight, est.placement, explain);

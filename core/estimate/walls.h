@@ -9,6 +9,11 @@
 //   checkpoint = parameters · (weight bytes + optimizer state bytes), written by every node at once;
 //   interval τ = √(2·C·MTBF) (Young 1974), C the write time;
 //   goodput = 1 − C/τ − (τ/2 + R)/MTBF (Daly 2006, first order; R the restart), ≥ 0.
+// With the fault what-ifs (FaultConfig): hangs and loss spikes are events as well, each losing the
+// work since the checkpoint and the restart, a hang also the NCCL timeout T before anyone knows;
+// with λ the events per second of all three kinds, τ = √(2·C/λ) and
+//   goodput = (1 − C/τ − λ·(τ/2 + R) − λ_hang·T) · healthy step / step,
+// the last factor a straggler's slowdown (estimate/faults.h).
 
 #include "types/diagnostic.h"
 #include "types/term.h"
@@ -48,10 +53,17 @@ struct Wall {
 //   bubble + uneven_stages + exposed_communication + recompute + optimizer + below_peak = 1 − MFU.
 // below_peak is the useful compute's time beyond model FLOPs at peak (kernel efficiency, the
 // operations MFU does not count, the GPU waiting for the host).
+// straggler: the step's growth over a healthy job's (faults.straggler_slowdown_pct), which the
+// other parts would show as uneven stages, bubble, kernels below peak and exposed communication:
+// it is taken from them in that order, so the parts stay disjoint and still add up.
 struct EfficiencyLosses {
     double bubble = 0, uneven_stages = 0, exposed_communication = 0, recompute = 0, optimizer = 0;
+    double straggler = 0;
     double below_peak = 0;
-    double parallel() const { return bubble + uneven_stages + exposed_communication + recompute + optimizer; }
+    double parallel() const
+    {
+        return bubble + uneven_stages + exposed_communication + recompute + optimizer + straggler;
+    }
     double lost() const { return parallel() + below_peak; } // = 1 − MFU
 };
 
@@ -61,7 +73,11 @@ struct StabilityReport {
     // What the checkpoint is written at: min(nodes · per node, the storage's aggregate).
     double checkpoint_write_bytes_per_s = 0;
     bool storage_bound = false; // the file system's aggregate, not the nodes, sets the pace
-    double goodput = 1;
+    // The fault what-ifs: hangs and loss spikes per day, the NCCL timeout, and the straggler's
+    // step slowdown (step / healthy step; 1 without one).
+    double hangs_per_day = 0, loss_spikes_per_day = 0, nccl_timeout_s = 0, straggler_slowdown = 1;
+    double time_goodput = 1; // 1 − what checkpoints, restarts and lost work take, before the straggler
+    double goodput = 1; // time_goodput / straggler_slowdown
 };
 
 struct Walls {
@@ -71,5 +87,10 @@ struct Walls {
 };
 
 Walls computeWalls(const Scenario& sc, const Estimate& est, Explain explain = Explain::Full);
+
+// A wall's value and its verdict against the thresholds; the explanation comes after.
+Wall judgedWall(double value, WallThresholds t);
+// The stability wall and its figures (estimate/stability_wall.cpp).
+Wall stabilityWall(const Scenario& sc, const Estimate& est, StabilityReport& r, Explain explain);
 
 } // namespace parascope

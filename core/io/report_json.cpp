@@ -98,6 +98,7 @@ nlohmann::json wallsToJson(const Estimate& est, const std::string& lang, bool ex
                                      {"exposed_communication", w.losses.exposed_communication},
                                      {"recompute", w.losses.recompute},
                                      {"optimizer", w.losses.optimizer},
+                                     {"straggler", w.losses.straggler},
                                      {"below_peak", w.losses.below_peak},
                                      {"lost", w.losses.lost()}};
     for (const auto& [key, value] : {std::pair{"interruptions_per_day", sr.interruptions_per_day},
@@ -107,6 +108,11 @@ nlohmann::json wallsToJson(const Estimate& est, const std::string& lang, bool ex
                                      {"checkpoint_write_gbps", sr.checkpoint_write_bytes_per_s / 1e9},
                                      {"checkpoint_interval_s", sr.checkpoint_interval_s},
                                      {"restart_s", sr.restart_s},
+                                     {"hangs_per_day", sr.hangs_per_day},
+                                     {"loss_spikes_per_day", sr.loss_spikes_per_day},
+                                     {"nccl_timeout_s", sr.nccl_timeout_s},
+                                     {"straggler_slowdown", sr.straggler_slowdown},
+                                     {"time_goodput", sr.time_goodput},
                                      {"goodput", sr.goodput}})
         walls["stability"][key] = value;
     walls["stability"]["storage_bound"] = sr.storage_bound;
@@ -181,6 +187,8 @@ nlohmann::json reportToJson(const Scenario& sc, const Estimate& est, const std::
                  {"uneven_s", t.uneven_s},
                  {"bubble_s", t.bubble_s},
                  {"idle_s", t.idle_s},
+                 {"healthy_step_s", t.healthy_step_s},
+                 {"straggler_s", t.straggler_s},
                  {"bubble_fraction", t.bubble_fraction},
                  {"exposed_comm_s", t.exposed_comm_s},
                  {"optimizer_s", t.optimizer_s},

@@ -428,6 +428,8 @@ std::optional<Scenario> readScenario(const nlohmann::json& j, std::vector<InputE
         readOverheads(*oj, sc.overheads, errors);
     if (const nlohmann::json* sj = r.child("stability"))
         readStability(*sj, sc.stability, errors);
+    if (const nlohmann::json* fj = r.child("faults"))
+        readFaults(*fj, sc.faults, errors);
     r.finish();
     if (errors.size() != before)
         return std::nullopt;

@@ -164,6 +164,8 @@ nlohmann::json scenarioToJson(const Scenario& sc)
     j["overheads"] = overheadsToJson(sc.overheads);
     if (!(sc.stability == StabilityConfig{}))
         j["stability"] = stabilityToJson(sc.stability);
+    if (!(sc.faults == FaultConfig{}))
+        j["faults"] = faultsToJson(sc.faults);
     return j;
 }
 

@@ -38,6 +38,18 @@ void readStability(const nlohmann::json& j, StabilityConfig& c, std::vector<Inpu
     st.finish();
 }
 
+void readFaults(const nlohmann::json& j, FaultConfig& c, std::vector<InputError>& errors)
+{
+    ObjectReader f(j, "faults", errors);
+    c.straggler_slowdown_pct = int(f.integer("straggler_slowdown_pct", 0, 1000).value_or(c.straggler_slowdown_pct));
+    c.straggler_stage = int(f.integer("straggler_stage", 0, 100000).value_or(c.straggler_stage));
+    c.link_bandwidth_pct = int(f.integer("link_bandwidth_pct", 1, 100).value_or(c.link_bandwidth_pct));
+    c.hangs_per_week = int(f.integer("hangs_per_week", 0, 10000).value_or(c.hangs_per_week));
+    c.nccl_timeout_min = int(f.integer("nccl_timeout_min", 1, 10080).value_or(c.nccl_timeout_min));
+    c.loss_spikes_per_week = int(f.integer("loss_spikes_per_week", 0, 10000).value_or(c.loss_spikes_per_week));
+    f.finish();
+}
+
 nlohmann::json overheadsToJson(const OverheadConfig& o)
 {
     return {{"cuda_context_gib", fileUnits(o.cuda_context_bytes / kGiB)},
@@ -51,6 +63,16 @@ nlohmann::json stabilityToJson(const StabilityConfig& s)
     return {{"failures_per_gpu_day", s.failures_per_gpu_day},
             {"restart_min", fileUnits(s.restart_s / 60)},
             {"checkpoint_write_gbps_per_node", fileUnits(s.checkpoint_write_bytes_per_s_per_node / 1e9)}};
+}
+
+nlohmann::json faultsToJson(const FaultConfig& f)
+{
+    return {{"straggler_slowdown_pct", f.straggler_slowdown_pct},
+            {"straggler_stage", f.straggler_stage},
+            {"link_bandwidth_pct", f.link_bandwidth_pct},
+            {"hangs_per_week", f.hangs_per_week},
+            {"nccl_timeout_min", f.nccl_timeout_min},
+            {"loss_spikes_per_week", f.loss_spikes_per_week}};
 }
 
 } // namespace parascope

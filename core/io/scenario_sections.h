@@ -1,6 +1,7 @@
 #pragma once
 // The scenario file's optional sections that hold settings rather than choices — "overheads"
-// (other memory, memory/other_memory.h) and "stability" (the stability wall, estimate/walls.h) —
+// (other memory, memory/other_memory.h), "stability" (the stability wall, estimate/walls.h) and
+// "faults" (the what-ifs of estimate/faults.h) —
 // read and written in the file's units, and the rounding every writer of the file uses.
 
 #include "types/scenario.h"
@@ -16,8 +17,10 @@ double fileUnits(double v);
 // "stability.…".
 void readOverheads(const nlohmann::json& j, OverheadConfig& into, std::vector<InputError>& errors);
 void readStability(const nlohmann::json& j, StabilityConfig& into, std::vector<InputError>& errors);
+void readFaults(const nlohmann::json& j, FaultConfig& into, std::vector<InputError>& errors);
 
 nlohmann::json overheadsToJson(const OverheadConfig& o);
 nlohmann::json stabilityToJson(const StabilityConfig& s);
+nlohmann::json faultsToJson(const FaultConfig& f);
 
 } // namespace parascope

@@ -43,6 +43,9 @@ struct TimeReport {
     // and idle_s its idle: step = compute_s + idle_s + exposed_comm_s + optimizer_s, the parts a
     // profiler trace of that rank shows (io/trace_comparison.h).
     double mean_compute_s = 0, uneven_s = 0, idle_s = 0;
+    // A straggler (faults.straggler_slowdown_pct): the step simulated without it, and what it
+    // adds, step_s − healthy_step_s (estimate/faults.h). Both 0 on a healthy job.
+    double healthy_step_s = 0, straggler_s = 0;
     std::vector<Term> terms;
     // One dense layer's ops and one MoE layer's (empty without experts), for one microbatch on
     // one GPU: what the op costs add up (time/layer_ops.h). Filled when explaining.

@@ -190,6 +190,31 @@ const std::vector<Knob>& knobs()
                  v.push_back(per_replica * dp);
              return withCurrent(v, s.parallel.gpus());
          }},
+        // Faults and stragglers (FaultConfig, estimate/faults.h): what-ifs on a healthy job.
+        {"faults.straggler_slowdown_pct", "straggler %", {"Straggler slowdown (%)", "慢节点减速（%）"}, 0, 1000, "",
+         [](const Scenario& s) { return (long long)s.faults.straggler_slowdown_pct; },
+         [](Scenario& s, long long v) { s.faults.straggler_slowdown_pct = int(v); },
+         [](const Scenario& s) { return withCurrent({0, 5, 10, 20, 30, 50, 100, 200}, s.faults.straggler_slowdown_pct); }},
+        {"faults.straggler_stage", "straggler stage", {"Straggler's stage", "慢节点所在阶段"}, 0, 100000, "",
+         [](const Scenario& s) { return (long long)s.faults.straggler_stage; },
+         [](Scenario& s, long long v) { s.faults.straggler_stage = int(v); },
+         [](const Scenario& s) { return withCurrent(range(0, std::min(s.parallel.pp, 256) - 1), s.faults.straggler_stage); }},
+        {"faults.link_bandwidth_pct", "link %", {"Degraded link (%)", "降速链路带宽（%）"}, 1, 100, "",
+         [](const Scenario& s) { return (long long)s.faults.link_bandwidth_pct; },
+         [](Scenario& s, long long v) { s.faults.link_bandwidth_pct = int(v); },
+         [](const Scenario& s) { return withCurrent({10, 25, 50, 75, 100}, s.faults.link_bandwidth_pct); }},
+        {"faults.hangs_per_week", "hangs/week", {"Hangs per week", "每周挂起次数"}, 0, 10000, "",
+         [](const Scenario& s) { return (long long)s.faults.hangs_per_week; },
+         [](Scenario& s, long long v) { s.faults.hangs_per_week = int(v); },
+         [](const Scenario& s) { return withCurrent({0, 1, 2, 5, 10, 20, 50}, s.faults.hangs_per_week); }},
+        {"faults.nccl_timeout_min", "NCCL timeout", {"NCCL timeout (min)", "NCCL 超时（分钟）"}, 1, 10080, "",
+         [](const Scenario& s) { return (long long)s.faults.nccl_timeout_min; },
+         [](Scenario& s, long long v) { s.faults.nccl_timeout_min = int(v); },
+         [](const Scenario& s) { return withCurrent({1, 2, 5, 10, 20, 30, 60}, s.faults.nccl_timeout_min); }},
+        {"faults.loss_spikes_per_week", "spikes/week", {"Loss spikes per week", "每周损失尖峰次数"}, 0, 10000, "",
+         [](const Scenario& s) { return (long long)s.faults.loss_spikes_per_week; },
+         [](Scenario& s, long long v) { s.faults.loss_spikes_per_week = int(v); },
+         [](const Scenario& s) { return withCurrent({0, 1, 2, 5, 10, 20}, s.faults.loss_spikes_per_week); }},
     };
     // clang-format on
     return list;

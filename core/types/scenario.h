@@ -42,6 +42,38 @@ struct StabilityConfig {
     bool operator==(const StabilityConfig&) const = default;
 };
 
+// Faults and stragglers: the stability and efficiency walls' what-ifs (scenario key "faults", knobs
+// faults.*), each settable; the defaults are a healthy job. Effects: estimate/faults.h.
+struct FaultConfig {
+    // One GPU computes this much slower, in percent (30: its kernels take 1.3× as long): thermal
+    // or power throttling, a degraded HBM stack, a busy host. Its TP, CP and EP groups wait for it
+    // at every collective, its pipeline at every send and the whole job at the gradient reduction,
+    // so its pipeline rank runs at its pace (Lin et al., OSDI 2025, "Understanding Stragglers in
+    // Large Model Training Using What-if Analysis": the step with and without the straggler).
+    int straggler_slowdown_pct = 0;
+    int straggler_stage = 0; // the pipeline rank it is in, 0 … PP − 1
+    // One node's network links at this share of their bandwidth, in percent (a link trained down
+    // to a lower speed, a flapping port): every ring through the node runs at its pace, and every
+    // group that crosses nodes has one member group through it, which the job waits for.
+    int link_bandwidth_pct = 100;
+    // Hangs per week: a failed link or GPU that leaves a collective waiting. Nothing fails
+    // loudly; the NCCL watchdog ends the job after the timeout, then it restarts from the last
+    // checkpoint: each costs the timeout, the restart and the work since the checkpoint.
+    int hangs_per_week = 0;
+    // PyTorch's ProcessGroupNCCL default since 2.2 (pytorch/pytorch#110947: 30 → 10 minutes);
+    // Megatron-LM's --distributed-timeout-minutes is 10 as well.
+    int nccl_timeout_min = 10;
+    // Loss spikes per week, each rolled back to the last checkpoint (PaLM 540B, Chowdhery et al.
+    // 2022 §5.1: about 20 spikes in the run, each restarted from a checkpoint about 100 steps
+    // before it, skipping 200–500 batches): each costs the restart and the work since the
+    // checkpoint. What the skipped data does to the model is outside this model.
+    int loss_spikes_per_week = 0;
+    bool operator==(const FaultConfig&) const = default;
+    bool straggler() const { return straggler_slowdown_pct > 0; }
+    double stragglerFactor() const { return 1 + straggler_slowdown_pct / 100.0; }
+    double linkFraction() const { return link_bandwidth_pct / 100.0; }
+};
+
 struct Scenario {
     std::string name;
     ModelSpec model;
@@ -50,6 +82,7 @@ struct Scenario {
     TrainingConfig training;
     OverheadConfig overheads;
     StabilityConfig stability;
+    FaultConfig faults;
 
     // Microbatches per step per pipeline: global_batch / (micro_batch · dp). 0 if not integral.
     long long microbatches() const;

@@ -186,6 +186,30 @@
         <source>GPUs (more data-parallel replicas, same global batch)</source>
         <translation>GPUs (more data-parallel replicas, same global batch)</translation>
     </message>
+    <message>
+        <source>NCCL timeout (min)</source>
+        <translation>NCCL timeout (min)</translation>
+    </message>
+    <message>
+        <source>Straggler slowdown (%)</source>
+        <translation>Straggler slowdown (%)</translation>
+    </message>
+    <message>
+        <source>Straggler&apos;s stage</source>
+        <translation>Straggler's stage</translation>
+    </message>
+    <message>
+        <source>Degraded link (%)</source>
+        <translation>Degraded link (%)</translation>
+    </message>
+    <message>
+        <source>Hangs per week</source>
+        <translation>Hangs per week</translation>
+    </message>
+    <message>
+        <source>Loss spikes per week</source>
+        <translation>Loss spikes per week</translation>
+    </message>
 </context>
 <context>
     <name>MainWindow</name>
@@ -1834,6 +1858,14 @@ borderline</translation>
         <source>Keep the linear layers&apos; inputs for the backward as the FP8 copies their GEMMs made, 1 byte instead of 2, as DeepSeek-V3 does (the attention output stays 16-bit): less activation memory at no step time in the model</source>
         <translation>Keep the linear layers' inputs for the backward as the FP8 copies their GEMMs made, 1 byte instead of 2, as DeepSeek-V3 does (the attention output stays 16-bit): less activation memory at no step time in the model</translation>
     </message>
+    <message>
+        <source>Faults and stragglers (what-if)</source>
+        <translation>Faults and stragglers (what-if)</translation>
+    </message>
+    <message>
+        <source>One slow GPU, one degraded link, hangs that end in the NCCL timeout and loss spikes rolled back to a checkpoint: what each does to the step, the walls and goodput</source>
+        <translation>One slow GPU, one degraded link, hangs that end in the NCCL timeout and loss spikes rolled back to a checkpoint: what each does to the step, the walls and goodput</translation>
+    </message>
 </context>
 <context>
     <name>parascope::ui::SearchTableModel</name>
@@ -2156,6 +2188,10 @@ borderline</translation>
     <message>
         <source> · %1 of %2 ranks</source>
         <translation> · %1 of %2 ranks</translation>
+    </message>
+    <message>
+        <source>%1 · slow ×%2</source>
+        <translation>%1 · slow ×%2</translation>
     </message>
 </context>
 <context>

@@ -186,6 +186,30 @@
         <source>GPUs (more data-parallel replicas, same global batch)</source>
         <translation>GPU 数（增加数据并行副本，全局批大小不变）</translation>
     </message>
+    <message>
+        <source>NCCL timeout (min)</source>
+        <translation>NCCL 超时（分钟）</translation>
+    </message>
+    <message>
+        <source>Straggler slowdown (%)</source>
+        <translation>慢节点减速（%）</translation>
+    </message>
+    <message>
+        <source>Straggler&apos;s stage</source>
+        <translation>慢节点所在阶段</translation>
+    </message>
+    <message>
+        <source>Degraded link (%)</source>
+        <translation>降速链路带宽（%）</translation>
+    </message>
+    <message>
+        <source>Hangs per week</source>
+        <translation>每周挂起次数</translation>
+    </message>
+    <message>
+        <source>Loss spikes per week</source>
+        <translation>每周损失尖峰次数</translation>
+    </message>
 </context>
 <context>
     <name>MainWindow</name>
@@ -1819,6 +1843,14 @@ borderline</source>
         <source>Keep the linear layers&apos; inputs for the backward as the FP8 copies their GEMMs made, 1 byte instead of 2, as DeepSeek-V3 does (the attention output stays 16-bit): less activation memory at no step time in the model</source>
         <translation>反向传播所需的线性层输入改存其 GEMM 已生成的 FP8 副本，每个元素 1 字节而非 2 字节，与 DeepSeek-V3 的做法相同（注意力输出仍为 16 位）：激活显存更少，模型中不增加单步耗时</translation>
     </message>
+    <message>
+        <source>Faults and stragglers (what-if)</source>
+        <translation>故障与慢节点（假设分析）</translation>
+    </message>
+    <message>
+        <source>One slow GPU, one degraded link, hangs that end in the NCCL timeout and loss spikes rolled back to a checkpoint: what each does to the step, the walls and goodput</source>
+        <translation>一块变慢的 GPU、一条降速的链路、以 NCCL 超时告终的挂起、回滚到检查点的损失尖峰：各自对单步耗时、四堵墙和有效训练时间占比的影响</translation>
+    </message>
 </context>
 <context>
     <name>parascope::ui::SearchTableModel</name>
@@ -2138,6 +2170,10 @@ borderline</source>
     <message>
         <source> · %1 of %2 ranks</source>
         <translation> · 显示 %2 个 rank 中的 %1 个</translation>
+    </message>
+    <message>
+        <source>%1 · slow ×%2</source>
+        <translation>%1 · 慢 ×%2</translation>
     </message>
 </context>
 <context>

@@ -163,6 +163,12 @@ inline const std::vector<Case>& cases()
         {"diag-fp8_activations_need_fp8.parascope.json", "fp8_activations_need_fp8", "info", -1, {}},
         // FP8 asked of an A100, whose tensor cores have no FP8 (datasheet: 0 FP8 TFLOP/s).
         {"diag-fp8_unsupported.parascope.json", "fp8_unsupported", "warning", -1, {}},
+        // The straggler on stage 4 of PP = 2 (stages 0 … 1): no GPU would be slowed.
+        {"diag-straggler_stage_outside_pipeline.parascope.json", "straggler_stage_outside_pipeline", "error", -1, {}},
+        // One GPU of stage 1 30 % slower: its rank's compute 1.3×, the step longer than without it.
+        {"diag-straggler_slows_step.parascope.json", "straggler_slows_step", "warning", -1, {}},
+        // One node's links at 25 % on a 2-node job: the DP and PP traffic across nodes at a quarter.
+        {"diag-degraded_link.parascope.json", "degraded_link", "warning", -1, {}},
         // CP = 3: load-balanced ring attention needs seq_len % 2·CP; 4096 % 6 = 4 ≠ 0.
         {"diag-cp_not_divisible.parascope.json", "cp_not_divisible", "error", -1, {}},
         // GPT-3 175B has 2048 learned positions; seq_len 4096 > 2048.

@@ -68,6 +68,13 @@ const std::vector<Knob>& knobs()
         {"parallel.cp", QT_TRANSLATE_NOOP("Knobs", "Context parallel (CP)")},
         {"parallel.ep", QT_TRANSLATE_NOOP("Knobs", "Expert parallel (EP)")},
         {"parallel.zero", QT_TRANSLATE_NOOP("Knobs", "ZeRO stage")},
+        // The fault what-ifs (types/scenario.h FaultConfig), in the panel's box of their own.
+        {"faults.straggler_slowdown_pct", QT_TRANSLATE_NOOP("Knobs", "Straggler slowdown (%)")},
+        {"faults.straggler_stage", QT_TRANSLATE_NOOP("Knobs", "Straggler's stage")},
+        {"faults.link_bandwidth_pct", QT_TRANSLATE_NOOP("Knobs", "Degraded link (%)")},
+        {"faults.hangs_per_week", QT_TRANSLATE_NOOP("Knobs", "Hangs per week")},
+        {"faults.nccl_timeout_min", QT_TRANSLATE_NOOP("Knobs", "NCCL timeout (min)")},
+        {"faults.loss_spikes_per_week", QT_TRANSLATE_NOOP("Knobs", "Loss spikes per week")},
     };
     static const std::vector<Knob> list = [] {
         std::vector<Knob> v;

@@ -2,6 +2,7 @@
 
 #include "chart_style.h"
 #include "estimate/display_names.h"
+#include "estimate/faults.h"
 #include "format.h"
 #include "language.h"
 #include "models/scenario_model.h"
@@ -375,7 +376,9 @@ void CollectiveChart::setPosition(double steps_done)
 
 ClusterSpec CollectiveChart::clusterForChoice() const
 {
-    ClusterSpec cluster = model_->scenario().cluster;
+    // With one node's links degraded (faults.link_bandwidth_pct) the explainer plans on the links
+    // the engine costs, so the two show one number.
+    ClusterSpec cluster = withDegradedLink(model_->scenario().cluster, model_->scenario().faults);
     if (choice_.gpus_per_node > 0)
         cluster.gpus_per_node = std::min(choice_.gpus_per_node, std::max(1, cluster.gpus_per_node));
     return cluster;

@@ -390,10 +390,12 @@ void ScenarioPanel::applyKnob(Row& row, long long value)
 
 void ScenarioPanel::highlightKnob(const QString& path)
 {
-    // The knobs that are not sliders: the SP check box, the CPU offload and the precision choices.
+    // The knobs that are not sliders: the SP check box, the CPU offload, precision and gradient
+    // compression choices.
     QWidget* other = path == QLatin1String("parallel.sequence_parallel") ? static_cast<QWidget*>(sp_check_)
         : path == QLatin1String("parallel.offload")                      ? static_cast<QWidget*>(offload_combo_)
         : path == QLatin1String("training.precision")                    ? static_cast<QWidget*>(precision_combo_)
+        : path == QLatin1String("training.grad_comm")                    ? static_cast<QWidget*>(grad_comm_combo_)
                                                                          : nullptr;
     if (other) {
         other->setStyleSheet(QStringLiteral("background: #E69F00; color: black; border-radius: 3px;"));

@@ -1,5 +1,6 @@
 #include "comm/group_collectives.h"
 
+#include "comm/grad_compression.h"
 #include "comm/plan_builder.h"
 #include "schedule/pipeline_geometry.h"
 
@@ -264,6 +265,31 @@ void fullySharded(Builder& b, Group group, double params, const GroupPlacement* 
           grad_ov, vol("reduce-scatter per layer per microbatch of "), fsdp, on);
 }
 
+// DDP's once-per-step reduction of every bucket: an all-reduce of the gradients (or of their
+// quantized copy); PowerSGD's two all-reduces (P, then Q) of r·(n + m) per n·m elements; top-k's
+// all-gather of every rank's k values and indices (comm/grad_compression.h).
+template <class Vol>
+void ddpReduction(Builder& b, Group group, double params, double buckets, Overlap grad_ov, const Vol& vol)
+{
+    const CommInputs& in = b.in;
+    const TrainingConfig& t = in.training;
+    const GradWire w = gradWire(in.model, in.parallel, t);
+    const double n = double(in.placement.group(group).size);
+    if (w.gathered) {
+        b.add(group, Collective::AllGather, Purpose::Gradients, buckets, n * params * w.bytes_per_element / buckets, 1,
+              grad_ov, vol("all-gather of every rank's top-k of "), w.source);
+        return;
+    }
+    const char* src = t.grad_comm == GradComm::Same
+        ? "Rajbhandari et al. 2019 (ZeRO) §7; Megatron distrib_optimizer.md; bucket max(40M, 1M·dp) params"
+        : *w.source ? w.source
+                    : "gradients compressed on the wire: FP8-LM (Peng et al. 2023) §3.1, 1-bit Adam (Tang et al. "
+                      "2021); bucket max(40M, 1M·dp) params unless set";
+    const double calls = buckets * w.calls_per_bucket;
+    b.add(group, Collective::AllReduce, Purpose::Gradients, calls, params * w.bytes_per_element / calls, 1, grad_ov,
+          vol(w.calls_per_bucket > 1 ? "all-reduce of P and Q (PowerSGD) of " : "all-reduce of "), src);
+}
+
 // The data-parallel group over `group`'s GPUs, for `params` parameters per GPU. HSDP (shard_size
 // < dp·cp, ZeRO ≥ 1): the ZeRO collectives run inside each shard group (shard_size consecutive
 // ranks of dp·cp, stride tp), and once per step the gradient shard (Ψ/shard_size) is
@@ -294,8 +320,7 @@ void dataParallelGroup(Builder& b, Group group, double params)
         return [=] { return what + std::string("Ψ = ") + num(params) + " params in " + num(buckets) + " calls"; };
     };
     if (p.zero == 0)
-        b.add(group, Collective::AllReduce, Purpose::Gradients, buckets, params * grad_bytes / buckets, 1, grad_ov,
-              vol("all-reduce of "), src);
+        ddpReduction(b, group, params, buckets, grad_ov, vol);
     if (p.zero == 1 || p.zero == 2) // ZeRO-2 must reduce-scatter every microbatch: its gradients are sharded
         b.add(group, Collective::ReduceScatter, Purpose::Gradients, p.zero == 2 ? buckets * mb : buckets,
               params * grad_bytes / buckets, p.zero == 2 ? mb : 1, grad_ov,

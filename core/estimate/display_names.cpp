@@ -109,6 +109,8 @@ Localized displayName(GradComm v)
     case GradComm::Bf16: return {"BF16", "BF16"};
     case GradComm::Fp8: return {"FP8", "FP8"};
     case GradComm::OneBit: return {"1-bit (error feedback)", "1 比特（误差补偿）"};
+    case GradComm::PowerSgd: return {"PowerSGD (low rank)", "PowerSGD（低秩）"};
+    case GradComm::TopK: return {"top-k (sparse)", "Top-k（稀疏）"};
     }
     return {"?", "?"};
 }

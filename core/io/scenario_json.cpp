@@ -382,6 +382,8 @@ void readTraining(const nlohmann::json& tj, TrainingConfig& tc, std::vector<Inpu
         tc.grad_dtype = *v;
     if (auto v = t.choice<GradComm>("grad_comm"))
         tc.grad_comm = *v;
+    tc.powersgd_rank = int(t.integer("powersgd_rank", 1, 1024).value_or(tc.powersgd_rank));
+    tc.topk_permille = int(t.integer("topk_permille", 1, 1000).value_or(tc.topk_permille));
     if (auto v = t.choice<Optimizer>("optimizer"))
         tc.optimizer = *v;
     if (auto v = t.choice<Recompute>("recompute"))

@@ -130,6 +130,10 @@ nlohmann::json trainingToJson(const TrainingConfig& t)
         j["attention_kernel"] = toString(t.attention_kernel);
     if (t.grad_comm != GradComm::Same)
         j["grad_comm"] = toString(t.grad_comm);
+    if (t.powersgd_rank != TrainingConfig{}.powersgd_rank)
+        j["powersgd_rank"] = t.powersgd_rank;
+    if (t.topk_permille != TrainingConfig{}.topk_permille)
+        j["topk_permille"] = t.topk_permille;
     if (t.cross_entropy != CrossEntropy::Fused)
         j["cross_entropy"] = toString(t.cross_entropy);
     if (t.recompute == Recompute::Selective && t.recompute_modules != unsigned(RecomputeModule::CoreAttn)) {

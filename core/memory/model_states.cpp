@@ -15,6 +15,12 @@ StateBytes stateBytes(const TrainingConfig& t)
     // counted with the gradients, and sharded as they are.
     if (t.grad_comm == GradComm::OneBit)
         b.gradients += 4;
+    // PowerSGD keeps the error M − P·Qᵀ at the gradients' width (PyTorch powerSGD_hook's
+    // error_dict); top-k its residual in fp32 (Deep Gradient Compression's local accumulation).
+    if (t.grad_comm == GradComm::PowerSgd)
+        b.gradients += b.gradients;
+    if (t.grad_comm == GradComm::TopK)
+        b.gradients += 4;
     const double master = fp32 ? 0 : 4;
     b.optimizer = master + (t.optimizer == Optimizer::AdamW ? 8 : 4);
     return b;

@@ -1,5 +1,7 @@
 #include "time/tail_costs.h"
 
+#include "comm/grad_compression.h"
+
 namespace parascope {
 
 double optimizerStepSeconds(const TrainingConfig& t, double opt_shard, double hbm, std::vector<Term>& terms,
@@ -28,16 +30,27 @@ double gradCompressionSeconds(const Scenario& sc, double stage_params, double mi
         return 0;
     TrainingConfig native = t;
     native.grad_comm = GradComm::Same;
-    const double bytes = 2 * (native.gradWireBytes() + t.gradWireBytes()) + (t.grad_comm == GradComm::OneBit ? 8 : 0);
+    const GradWire w = gradWire(sc.model, p, t);
+    const bool sketch = w.passes > 0;
+    if (sketch && p.zero >= 1)
+        return 0; // a DDP hook: not applied to ZeRO's sharded reduction (grad_compression_needs_ddp)
+    // Quantizers: read the gradients and write the wire copy, then the reverse; sketches: their
+    // passes over the gradients (comm/grad_compression.h).
+    const double bytes = sketch
+        ? w.passes * native.gradWireBytes()
+        : 2 * (native.gradWireBytes() + t.gradWireBytes()) + (t.grad_comm == GradComm::OneBit ? 8 : 0);
     const double passes = p.zero >= 2 ? microbatches : 1;
     const double seconds = passes * stage_params * bytes / hbm;
     addTerm(terms, explain, [&] {
         return Term{"time.grad_compress",
                     seconds,
                     "s",
-                    "passes · Ψ_stage · 2·(gradient + wire bytes) (+ 8 B error feedback for 1-bit) / HBM",
+                    sketch ? "Ψ_stage · passes · gradient bytes / HBM"
+                           : "passes · Ψ_stage · 2·(gradient + wire bytes) (+ 8 B error feedback for 1-bit) / HBM",
                     num(passes) + "·" + num(stage_params) + "·" + num(bytes) + "/" + num(hbm),
-                    "FP8-LM (Peng et al. 2023) §3.1; 1-bit Adam (Tang et al. 2021) §4: compress, send, decompress"};
+                    sketch ? std::string(w.source)
+                           : "FP8-LM (Peng et al. 2023) §3.1; 1-bit Adam (Tang et al. 2021) §4: compress, send, "
+                             "decompress"};
     });
     return seconds;
 }

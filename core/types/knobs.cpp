@@ -190,6 +190,17 @@ const std::vector<Knob>& knobs()
                  v.push_back(per_replica * dp);
              return withCurrent(v, s.parallel.gpus());
          }},
+        // Gradient compression on the data-parallel wire (comm/grad_compression.h).
+        enumKnob<GradComm>("training.grad_comm", "grad comm", {"Gradients on the wire", "梯度通信格式"},
+                           [](auto& s) -> auto& { return s.training.grad_comm; }),
+        {"training.powersgd_rank", "PowerSGD rank", {"PowerSGD rank", "PowerSGD 秩"}, 1, 1024, "",
+         [](const Scenario& s) { return (long long)s.training.powersgd_rank; },
+         [](Scenario& s, long long v) { s.training.powersgd_rank = int(v); },
+         [](const Scenario& s) { return withCurrent({1, 2, 4, 8, 16, 32}, s.training.powersgd_rank); }},
+        {"training.topk_permille", "top-k ‰", {"Top-k kept (‰)", "Top-k 保留比例（‰）"}, 1, 1000, "",
+         [](const Scenario& s) { return (long long)s.training.topk_permille; },
+         [](Scenario& s, long long v) { s.training.topk_permille = int(v); },
+         [](const Scenario& s) { return withCurrent({1, 2, 5, 10, 50, 100}, s.training.topk_permille); }},
         // Faults and stragglers (FaultConfig, estimate/faults.h): what-ifs on a healthy job.
         {"faults.straggler_slowdown_pct", "straggler %", {"Straggler slowdown (%)", "慢节点减速（%）"}, 0, 1000, "",
          [](const Scenario& s) { return (long long)s.faults.straggler_slowdown_pct; },

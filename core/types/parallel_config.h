@@ -17,7 +17,7 @@ enum class GradDtype { Bf16, Fp32 };
 // What the data-parallel gradient reduction sends on the wire (the communication module's
 // what-if): the gradients as they are, bf16, fp8 (FP8-LM, Peng et al. 2023 §3.1) or one bit per
 // element with error feedback (1-bit Adam, Tang et al. 2021).
-enum class GradComm { Same, Bf16, Fp8, OneBit };
+enum class GradComm { Same, Bf16, Fp8, OneBit, PowerSgd, TopK };
 enum class Optimizer { AdamW, Sgd };
 // How context parallelism exchanges keys and values (Megatron --cp-comm-type): p2p, the ring
 // (ring attention, each K/V chunk passed on cp−1 times behind the attention blocks); a2a, the
@@ -83,7 +83,8 @@ inline constexpr EnumName<GradDtype> kGradDtypeNames[] = {{GradDtype::Bf16, "bf1
 constexpr std::span<const EnumName<GradDtype>> enumNames(GradDtype) { return kGradDtypeNames; }
 inline const char* toString(GradDtype v) { return nameOf(v); }
 inline constexpr EnumName<GradComm> kGradCommNames[]
-    = {{GradComm::Same, "same"}, {GradComm::Bf16, "bf16"}, {GradComm::Fp8, "fp8"}, {GradComm::OneBit, "1bit"}};
+    = {{GradComm::Same, "same"},   {GradComm::Bf16, "bf16"},         {GradComm::Fp8, "fp8"},
+       {GradComm::OneBit, "1bit"}, {GradComm::PowerSgd, "powersgd"}, {GradComm::TopK, "topk"}};
 constexpr std::span<const EnumName<GradComm>> enumNames(GradComm) { return kGradCommNames; }
 inline const char* toString(GradComm v) { return nameOf(v); }
 inline constexpr EnumName<Fp8Recipe> kFp8RecipeNames[] = {{Fp8Recipe::Delayed, "delayed"},
@@ -231,14 +232,24 @@ struct TrainingConfig {
     double moeLoad() const { return moe_capacity_factor > 0 ? moe_capacity_factor : moe_load_imbalance; }
     GradDtype grad_dtype = GradDtype::Bf16;
     GradComm grad_comm = GradComm::Same;
-    // Bytes per gradient element in the data-parallel reduction.
+    // PowerSGD's rank r and top-k's share of elements kept, in ‰ (comm/grad_compression.h):
+    // PyTorch's powerSGD_hook starts at rank 1, Vogels et al. 2019 trained at 2–4; Deep Gradient
+    // Compression (Lin et al. 2018) kept 0.1 % (1 ‰).
+    int powersgd_rank = 4;
+    int topk_permille = 1;
+    double topkDensity() const { return topk_permille / 1000.0; }
+    // Bytes per gradient element in a quantized (or plain) data-parallel reduction; PowerSGD and
+    // top-k are sketches whose wire volume depends on the model (comm/grad_compression.h): here
+    // the gradients' own width, what the sharded (ZeRO) reductions send with them.
     double gradWireBytes() const
     {
         switch (grad_comm) {
         case GradComm::Bf16: return 2;
         case GradComm::Fp8: return 1;
         case GradComm::OneBit: return 1.0 / 8;
-        case GradComm::Same: break;
+        case GradComm::Same:
+        case GradComm::PowerSgd:
+        case GradComm::TopK: break;
         }
         return (precision == Precision::Fp32 || grad_dtype == GradDtype::Fp32) ? 4 : 2;
     }

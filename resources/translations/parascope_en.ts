@@ -210,6 +210,14 @@
         <source>Loss spikes per week</source>
         <translation>Loss spikes per week</translation>
     </message>
+    <message>
+        <source>PowerSGD rank</source>
+        <translation>PowerSGD rank</translation>
+    </message>
+    <message>
+        <source>Top-k kept (‰)</source>
+        <translation>Top-k kept (‰)</translation>
+    </message>
 </context>
 <context>
     <name>MainWindow</name>

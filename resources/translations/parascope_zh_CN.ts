@@ -210,6 +210,14 @@
         <source>Loss spikes per week</source>
         <translation>每周损失尖峰次数</translation>
     </message>
+    <message>
+        <source>PowerSGD rank</source>
+        <translation>PowerSGD 秩</translation>
+    </message>
+    <message>
+        <source>Top-k kept (‰)</source>
+        <translation>Top-k 保留比例（‰）</translation>
+    </message>
 </context>
 <context>
     <name>MainWindow</name>

@@ -42,7 +42,12 @@ inline const std::set<QString>& allowedWords()
         // the optimizer's and an author's names, and the course's "token" (zh-terminology.md)
         QStringLiteral("Adam"), QStringLiteral("AdamW"), QStringLiteral("Korthikanti"), QStringLiteral("token"),
         // op names Chinese texts keep (the layer-ops table)
-        QStringLiteral("QKV"), QStringLiteral("MLP"), QStringLiteral("MLA"), QStringLiteral("softmax")};
+        QStringLiteral("QKV"), QStringLiteral("MLP"), QStringLiteral("MLA"), QStringLiteral("softmax"),
+        // gradient compression: the methods, the models and the authors the caveat cites (FP8-LM, Top-k)
+        QStringLiteral("PowerSGD"), QStringLiteral("DDP"), QStringLiteral("DGC"), QStringLiteral("SGD"),
+        QStringLiteral("BERT"), QStringLiteral("ResNet"), QStringLiteral("LSTM"), QStringLiteral("LM"),
+        QStringLiteral("Top"), QStringLiteral("Peng"), QStringLiteral("Tang"), QStringLiteral("Vogels"),
+        QStringLiteral("Lin")};
     return words;
 }
 

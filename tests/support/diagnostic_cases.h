@@ -163,6 +163,10 @@ inline const std::vector<Case>& cases()
         {"diag-fp8_activations_need_fp8.parascope.json", "fp8_activations_need_fp8", "info", -1, {}},
         // FP8 asked of an A100, whose tensor cores have no FP8 (datasheet: 0 FP8 TFLOP/s).
         {"diag-fp8_unsupported.parascope.json", "fp8_unsupported", "warning", -1, {}},
+        // PowerSGD (a DDP all-reduce hook) asked of ZeRO-1's sharded reduce-scatter.
+        {"diag-grad_compression_needs_ddp.parascope.json", "grad_compression_needs_ddp", "error", -1, {}},
+        // Top-k gradients under DDP: the caveat that convergence is outside the model.
+        {"diag-grad_compression_accuracy.parascope.json", "grad_compression_accuracy", "info", -1, {}},
         // The straggler on stage 4 of PP = 2 (stages 0 … 1): no GPU would be slowed.
         {"diag-straggler_stage_outside_pipeline.parascope.json", "straggler_stage_outside_pipeline", "error", -1, {}},
         // One GPU of stage 1 30 % slower: its rank's compute 1.3×, the step longer than without it.

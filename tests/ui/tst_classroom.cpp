@@ -228,6 +228,8 @@ private slots:
                              QStringLiteral("PP 2"),
                              QStringLiteral("Hugging Face"),
                              QStringLiteral("Megatron-LM"),
+                             QStringLiteral("PowerSGD"),
+                             QStringLiteral("Top-k"),
                              QStringLiteral("config.json"),
                              QStringLiteral("ZeRO-Offload"),
                              QStringLiteral("FSDP"),

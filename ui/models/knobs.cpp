@@ -68,6 +68,8 @@ const std::vector<Knob>& knobs()
         {"parallel.cp", QT_TRANSLATE_NOOP("Knobs", "Context parallel (CP)")},
         {"parallel.ep", QT_TRANSLATE_NOOP("Knobs", "Expert parallel (EP)")},
         {"parallel.zero", QT_TRANSLATE_NOOP("Knobs", "ZeRO stage")},
+        {"training.powersgd_rank", QT_TRANSLATE_NOOP("Knobs", "PowerSGD rank")},
+        {"training.topk_permille", QT_TRANSLATE_NOOP("Knobs", "Top-k kept (‰)")},
         // The fault what-ifs (types/scenario.h FaultConfig), in the panel's box of their own.
         {"faults.straggler_slowdown_pct", QT_TRANSLATE_NOOP("Knobs", "Straggler slowdown (%)")},
         {"faults.straggler_stage", QT_TRANSLATE_NOOP("Knobs", "Straggler's stage")},

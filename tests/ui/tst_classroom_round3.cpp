@@ -228,7 +228,7 @@ private slots:
         for (const Lesson& l : lessons())
             numbers.push_back(std::stoi(l.id));
         QVERIFY(std::is_sorted(numbers.begin(), numbers.end()));
-        QCOMPARE(numbers.back(), 10);
+        QCOMPARE(numbers.back(), int(numbers.size())); // 1 … n, none missing
 
         MainWindow w;
         w.setLanguage(QStringLiteral("en"));

@@ -1,5 +1,6 @@
 #include "models/knobs.h"
 
+#include "estimate/diagnostic_rules.h"
 #include "estimate/diagnostics.h"
 #include "types/knobs.h"
 
@@ -28,8 +29,23 @@ std::vector<std::string> errorsOn(const Scenario& s, const std::string& path)
 // fixes (too few microbatches for the pipeline: the global batch) stay reachable: "what breaks
 // if PP = 16" is a question the class asks. The current value is always kept, valid or not
 // (a typed or loaded layout), so the slider shows where the scenario is.
+// Whether any configuration rule can put an error on `path` (the rules name the knobs their
+// diagnostics highlight, estimate/diagnostic_rules.h): for the others every value is valid, and
+// the slider need not evaluate each one (the fault what-ifs, the batch sizes).
+bool ruled(const std::string& path)
+{
+    for (const DiagnosticRule& r : diagnosticRules())
+        if (r.phase == RulePhase::OnScenario)
+            for (const char* k : r.knobs)
+                if (path == k)
+                    return true;
+    return false;
+}
+
 std::vector<long long> validValues(const parascope::Knob& k, const Scenario& s)
 {
+    if (!ruled(k.path))
+        return k.offered(s);
     const std::vector<std::string> now = errorsOn(s, k.path);
     const long long current = k.get(s);
     std::vector<long long> out;

@@ -3,7 +3,7 @@
 // (with --set and --profile) and writing the answer (stdout or --out). One file per subcommand:
 // cmd_evaluate.cpp (evaluate, timeline, sweep), cmd_search.cpp, cmd_validate.cpp,
 // cmd_profile.cpp (profile, presets), cmd_model.cpp (model import-hf, import-megatron),
-// cmd_trace.cpp (compare-trace), cmd_collective.cpp (collective), cmd_advise.cpp (advise).
+// cmd_trace.cpp (compare-trace), cmd_collective.cpp (collective), cmd_advise.cpp (advise), cmd_class.cpp (class-answers).
 
 #include "hardware/nccl_tests_import.h"
 #include "io/error_bands.h"
@@ -85,6 +85,7 @@ int timelineCommand(const Args& a);
 int sweepCommand(const Args& a);
 int searchCommand(const Args& a);
 int adviseCommand(const Args& a);
+int classAnswersCommand(const Args& a);
 int validateCommand(const Args& a);
 int profileCommand(const Args& a);
 int presetsCommand(const Args& a);

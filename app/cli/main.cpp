@@ -31,11 +31,11 @@ int main(int argc, char** argv)
         static const struct {
             const char* name;
             int (*run)(const Args&);
-        } kCommands[]
-            = {{"evaluate", evaluateCommand},     {"timeline", timelineCommand}, {"sweep", sweepCommand},
-               {"search", searchCommand},         {"validate", validateCommand}, {"profile", profileCommand},
-               {"presets", presetsCommand},       {"model", modelCommand},       {"compare-trace", compareTraceCommand},
-               {"collective", collectiveCommand}, {"advise", adviseCommand}};
+        } kCommands[] = {
+            {"evaluate", evaluateCommand},     {"timeline", timelineCommand}, {"sweep", sweepCommand},
+            {"search", searchCommand},         {"validate", validateCommand}, {"profile", profileCommand},
+            {"presets", presetsCommand},       {"model", modelCommand},       {"compare-trace", compareTraceCommand},
+            {"collective", collectiveCommand}, {"advise", adviseCommand},     {"class-answers", classAnswersCommand}};
         for (const auto& c : kCommands)
             if (cmd == c.name)
                 return c.run(a);

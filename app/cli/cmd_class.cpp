@@ -1,0 +1,82 @@
+// parascope-cli class-answers: a class's exercise answers (the app's exported CSV, one file per
+// student or joined) binned for the teacher (lessons/class_answers.h): per exercise, the engine's
+// value today, how many were right, how many made each listed mistake, and how far off the rest
+// were, each band with the feedback most of its answers got.
+
+#include "cli.h"
+
+#include "lessons/class_answers.h"
+
+#include <nlohmann/json.hpp>
+
+#include <iostream>
+
+namespace parascope::cli {
+
+namespace {
+
+nlohmann::json answersJson(const std::vector<ExerciseAnswers>& all, const Args& a)
+{
+    nlohmann::json out = {{"schema", "parascope.class-answers/1"}, {"exercises", nlohmann::json::array()}};
+    for (const ExerciseAnswers& x : all) {
+        nlohmann::json bins = nlohmann::json::array();
+        for (const AnswerBin& b : x.bins)
+            bins.push_back({{"label", b.label.in(a.lang)}, {"count", b.count}, {"typical", b.typical.in(a.lang)}});
+        out["exercises"].push_back({{"lesson", x.lesson},
+                                    {"step", x.step},
+                                    {"quantity", x.quantity},
+                                    {"unit", x.unit},
+                                    {"engine", x.truth},
+                                    {"answers", x.answers},
+                                    {"bins", std::move(bins)}});
+    }
+    return out;
+}
+
+std::string answersText(const std::vector<ExerciseAnswers>& all, const Args& a)
+{
+    std::string out;
+    for (const ExerciseAnswers& x : all) {
+        out += say(a, "Lesson ", "教学案例 ") + x.lesson + say(a, ", step ", "，第 ") + std::to_string(x.step)
+            + say(a, "", " 步") + ": " + x.quantity + say(a, ", engine ", "，引擎值 ") + num(x.truth) + " " + x.unit
+            + say(a, ", ", "，") + std::to_string(x.answers.size()) + say(a, " answers\n", " 个回答\n");
+        for (const AnswerBin& b : x.bins) {
+            if (b.count == 0)
+                continue;
+            out += "  " + std::string(std::size_t(b.count), '#') + " " + std::to_string(b.count) + "  "
+                + b.label.in(a.lang) + "\n";
+            if (!b.typical.en.empty() && b.typical.in(a.lang) != b.label.in(a.lang))
+                out += "      " + say(a, "typically: ", "典型反馈：") + b.typical.in(a.lang) + "\n";
+        }
+    }
+    return out;
+}
+
+} // namespace
+
+int classAnswersCommand(const Args& a)
+{
+    const std::string format = a.format.empty() ? "text" : a.format;
+    if (format != "json" && format != "text")
+        return badUsage(a, "--format needs json or text", "--format 只能是 json 或 text");
+    if (a.positional.empty())
+        return badUsage(a, "class-answers needs at least one ANSWERS.csv", "class-answers 至少需要一个 ANSWERS.csv");
+    std::string csv;
+    std::vector<InputError> errors;
+    for (const std::string& file : a.positional) {
+        const auto text = readTextFile(file, errors);
+        if (!text)
+            return printFileErrors(file, errors);
+        std::vector<InputError> lines;
+        const std::vector<ExerciseAnswers> one = classAnswers(*text, file, lines);
+        for (const InputError& e : lines)
+            std::cerr << "parascope-cli: " << e.text() << "\n";
+        if (!lines.empty())
+            return kExitBadInput;
+        csv += *text + "\n";
+    }
+    const std::vector<ExerciseAnswers> all = classAnswers(csv, "answers", errors);
+    return emit(a, format == "json" ? answersJson(all, a).dump(2) + "\n" : answersText(all, a));
+}
+
+} // namespace parascope::cli

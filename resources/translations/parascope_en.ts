@@ -560,6 +560,21 @@
     </message>
 </context>
 <context>
+    <name>parascope::ui::ClassAnswersDialog</name>
+    <message>
+        <source>Class answers</source>
+        <translation>Class answers</translation>
+    </message>
+    <message>
+        <source>%1, step %2: %3 (%4 answers)</source>
+        <translation>%1, step %2: %3 (%4 answers)</translation>
+    </message>
+    <message>
+        <source>answers (the engine today: %1 %2)</source>
+        <translation>answers (the engine today: %1 %2)</translation>
+    </message>
+</context>
+<context>
     <name>parascope::ui::CollectiveChart</name>
     <message numerus="yes">
         <source>%1 %2 of %3 on %n GPU(s)</source>
@@ -963,6 +978,36 @@
     <message>
         <source>That was the lesson&apos;s last step: back to step 1</source>
         <translation>That was the lesson's last step: back to step 1</translation>
+    </message>
+    <message>
+        <source>Class answers</source>
+        <translation>Class answers</translation>
+    </message>
+    <message>
+        <source>Exercise answers (*.csv)</source>
+        <translation>Exercise answers (*.csv)</translation>
+    </message>
+    <message>
+        <source>&amp;Class answers…</source>
+        <translation>&amp;Class answers…</translation>
+    </message>
+    <message>
+        <source>The students&apos; exported exercise answers (CSV) as a histogram per exercise, with the typical mistake of each bar</source>
+        <translation>The students' exported exercise answers (CSV) as a histogram per exercise, with the typical mistake of each bar</translation>
+    </message>
+    <message>
+        <source>%1: cannot be read (%2)</source>
+        <translation>%1: cannot be read (%2)</translation>
+    </message>
+    <message>
+        <source>These lines were left out:
+%1</source>
+        <translation>These lines were left out:
+%1</translation>
+    </message>
+    <message>
+        <source>no answers in the files</source>
+        <translation>no answers in the files</translation>
     </message>
 </context>
 <context>

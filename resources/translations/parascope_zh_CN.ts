@@ -560,6 +560,21 @@
     </message>
 </context>
 <context>
+    <name>parascope::ui::ClassAnswersDialog</name>
+    <message>
+        <source>Class answers</source>
+        <translation>全班答案分布</translation>
+    </message>
+    <message>
+        <source>%1, step %2: %3 (%4 answers)</source>
+        <translation>%1，第 %2 步：%3（%4 个回答）</translation>
+    </message>
+    <message>
+        <source>answers (the engine today: %1 %2)</source>
+        <translation>回答数（引擎当前值：%1 %2）</translation>
+    </message>
+</context>
+<context>
     <name>parascope::ui::CollectiveChart</name>
     <message numerus="yes">
         <source>%1 %2 of %3 on %n GPU(s)</source>
@@ -951,6 +966,36 @@
     <message>
         <source>That was the lesson&apos;s last step: back to step 1</source>
         <translation>这是本课的最后一步：回到第 1 步</translation>
+    </message>
+    <message>
+        <source>Class answers</source>
+        <translation>全班答案分布</translation>
+    </message>
+    <message>
+        <source>Exercise answers (*.csv)</source>
+        <translation>练习答案 (*.csv)</translation>
+    </message>
+    <message>
+        <source>&amp;Class answers…</source>
+        <translation>全班答案分布(&amp;C)…</translation>
+    </message>
+    <message>
+        <source>The students&apos; exported exercise answers (CSV) as a histogram per exercise, with the typical mistake of each bar</source>
+        <translation>把学生导出的练习答案（CSV）按每道练习画成直方图，并给出每一栏对应的典型错误</translation>
+    </message>
+    <message>
+        <source>%1: cannot be read (%2)</source>
+        <translation>%1：无法读取（%2）</translation>
+    </message>
+    <message>
+        <source>These lines were left out:
+%1</source>
+        <translation>以下各行未被计入：
+%1</translation>
+    </message>
+    <message>
+        <source>no answers in the files</source>
+        <translation>文件中没有答案</translation>
     </message>
 </context>
 <context>

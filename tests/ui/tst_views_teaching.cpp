@@ -10,6 +10,7 @@
 #include "io/scenario_json.h"
 #include "language.h"
 #include "dialogs/advisor_dialog.h"
+#include "dialogs/class_answers_dialog.h"
 #include "exercise_panel.h"
 #include "main_window.h"
 #include "controllers/course_controller.h"
@@ -22,6 +23,9 @@
 #include "estimate/textbook.h"
 
 #include <QTextBrowser>
+#include <QMessageBox>
+#include <QTemporaryDir>
+#include <QTimer>
 
 #include <qcustomplot.h>
 
@@ -259,6 +263,40 @@ private slots:
             d->grab().save(dir + QStringLiteral("/advisor-zh.png"));
         }
         QVERIFY(w.course()->showAdvisor() == d); // one window
+    }
+
+    // Tools → Class answers…: the fixture's answers (tests/data/class/answers.csv, hand-binned in
+    // tst_class_answers) as a histogram per exercise; a bad line is named, the rest still shown.
+    void classAnswersHistogram()
+    {
+        MainWindow w;
+        w.setLanguage(QStringLiteral("en"));
+        QCOMPARE(w.course()->showClassAnswers({QStringLiteral(PARASCOPE_TEST_DATA "/class/answers.csv")}), QString());
+        ClassAnswersDialog* d = w.course()->classAnswersDialog();
+        QVERIFY(d);
+        QCOMPARE(d->findChild<QComboBox*>(QStringLiteral("classAnswers.exercise"))->count(), 2);
+        const QString first = d->summary(); // lesson 11, step 2
+        QVERIFY2(first.contains(QStringLiteral("1 right")) && first.contains(QStringLiteral("1 You averaged")),
+                 qPrintable(first));
+        d->findChild<QComboBox*>(QStringLiteral("classAnswers.exercise"))->setCurrentIndex(1);
+        QVERIFY(d->summary().contains(QStringLiteral("2 You kept DP 64's volume")));
+        QCOMPARE(d->plot()->plottableCount(), 1);
+        QCOMPARE(static_cast<QCPBars*>(d->plot()->plottable(0))->data()->size(), 3); // right, the mistake, 1.5–3×
+        d->close();
+        // A line that is not an answer is reported with its file and line.
+        QTemporaryDir dir;
+        const QString bad = dir.filePath(QStringLiteral("bad.csv"));
+        QFile f(bad);
+        QVERIFY(f.open(QIODevice::WriteOnly));
+        f.write("time,lesson,step,quantity,unit,estimate\nx,11-faults-stragglers,2,step_s,s,abc\n");
+        f.close();
+        QTimer::singleShot(0, [] {
+            for (QWidget* top : QApplication::topLevelWidgets())
+                if (auto* box = qobject_cast<QMessageBox*>(top))
+                    box->accept();
+        });
+        const QString problems = w.course()->showClassAnswers({bad});
+        QVERIFY2(problems.contains(QStringLiteral("bad.csv:2")), qPrintable(problems));
     }
 
     void exercisePredictThenReveal()

@@ -3,6 +3,7 @@
 #include "lessons/lesson_text.h"
 
 #include "dialogs/advisor_dialog.h"
+#include "dialogs/class_answers_dialog.h"
 #include "exercise_panel.h"
 #include "language.h"
 #include "lessons/lessons.h"
@@ -11,6 +12,9 @@
 #include "scenario_panel.h"
 
 #include <QDockWidget>
+#include <QFile>
+#include <QFileDialog>
+#include <QMessageBox>
 #include <QMainWindow>
 #include <QAction>
 #include <QGraphicsBlurEffect>
@@ -73,12 +77,21 @@ void CourseController::addToolsActions(QMenu* menu)
 {
     advisor_action_ = menu->addAction(QString(), this, [this] { showAdvisor(); });
     advisor_action_->setShortcut(QKeySequence(Qt::CTRL | Qt::Key_D));
+    class_answers_action_ = menu->addAction(QString(), this, [this] {
+        const QStringList files = QFileDialog::getOpenFileNames(context_.window, tr("Class answers"), QString(),
+                                                                tr("Exercise answers (*.csv)"));
+        if (!files.isEmpty())
+            showClassAnswers(files);
+    });
 }
 
 void CourseController::retranslate()
 {
     updateStepActions();
     advisor_action_->setText(tr("&Advisor: the decision procedure…"));
+    class_answers_action_->setText(tr("&Class answers…"));
+    class_answers_action_->setToolTip(tr("The students' exported exercise answers (CSV) as a histogram per exercise, "
+                                         "with the typical mistake of each bar"));
     advisor_action_->setToolTip(
         tr("Does it fit with DP? Then ZeRO; TP inside a node, PP across nodes; communication; bubble — "
            "step by step, beside the strategy search's best"));
@@ -202,6 +215,40 @@ QString CourseController::exportExerciseResults(const QString& file)
                              3000);
     return e;
 }
+
+QString CourseController::showClassAnswers(const QStringList& files)
+{
+    std::string csv;
+    QString problems;
+    for (const QString& f : files) {
+        QFile in(f);
+        if (!in.open(QIODevice::ReadOnly)) {
+            problems += tr("%1: cannot be read (%2)").arg(f, in.errorString()) + QLatin1Char('\n');
+            continue;
+        }
+        const std::string text = in.readAll().toStdString();
+        std::vector<InputError> errors;
+        classAnswers(text, f.toStdString(), errors);
+        for (const InputError& e : errors)
+            problems += QString::fromStdString(e.text()) + QLatin1Char('\n');
+        csv += text + "\n";
+    }
+    std::vector<InputError> ignored; // reported per file above, with the file's own line numbers
+    std::vector<ExerciseAnswers> answers = classAnswers(csv, "answers", ignored);
+    if (!problems.isEmpty())
+        QMessageBox::warning(context_.window, tr("Class answers"),
+                             tr("These lines were left out:\n%1").arg(problems.trimmed()));
+    if (answers.empty())
+        return problems.isEmpty() ? tr("no answers in the files") : problems.trimmed();
+    auto* dialog = new ClassAnswersDialog(std::move(answers), context_.window);
+    dialog->setAttribute(Qt::WA_DeleteOnClose);
+    dialog->resize(760, 520);
+    dialog->show();
+    class_answers_ = dialog;
+    return problems.trimmed();
+}
+
+ClassAnswersDialog* CourseController::classAnswersDialog() const { return class_answers_; }
 
 AdvisorDialog* CourseController::showAdvisor()
 {

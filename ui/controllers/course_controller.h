@@ -21,6 +21,7 @@ class QWidget;
 namespace parascope::ui {
 
 class AdvisorDialog;
+class ClassAnswersDialog;
 class ExercisePanel;
 class ScenarioPanel;
 
@@ -33,7 +34,7 @@ public:
     QTextBrowser* lessonText() const { return lesson_text_; }
     ExercisePanel* exercise() const { return exercise_; }
     void addScenarioActions(QMenu* menu); // Next lesson step, Restore this lesson step
-    void addToolsActions(QMenu* menu); // Advisor
+    void addToolsActions(QMenu* menu); // Advisor, Class answers
     void retranslate() override;
 
     // A lesson's step becomes the scenario; an unknown lesson changes nothing.
@@ -45,6 +46,11 @@ public:
     bool pending() const; // an exercise hides the estimate
     QString exportExerciseResults(const QString& file);
     AdvisorDialog* showAdvisor();
+    // The class's answer CSVs as a histogram per exercise (dialogs/class_answers_dialog.h); the
+    // lines left out, one per line ("" when none). Lines that cannot be read are also shown in a
+    // message box.
+    QString showClassAnswers(const QStringList& files);
+    ClassAnswersDialog* classAnswersDialog() const;
 
 signals:
     void lessonLoaded(); // the scenario is the lesson's, no file's
@@ -67,6 +73,8 @@ private:
     QAction* next_step_ = nullptr;
     QAction* restore_step_ = nullptr;
     QAction* advisor_action_ = nullptr;
+    QAction* class_answers_action_ = nullptr;
+    QPointer<ClassAnswersDialog> class_answers_;
 };
 
 } // namespace parascope::ui

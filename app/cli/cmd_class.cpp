@@ -61,21 +61,19 @@ int classAnswersCommand(const Args& a)
         return badUsage(a, "--format needs json or text", "--format 只能是 json 或 text");
     if (a.positional.empty())
         return badUsage(a, "class-answers needs at least one ANSWERS.csv", "class-answers 至少需要一个 ANSWERS.csv");
-    std::string csv;
+    std::vector<AnswerFile> files;
     std::vector<InputError> errors;
     for (const std::string& file : a.positional) {
-        const auto text = readTextFile(file, errors);
+        auto text = readTextFile(file, errors);
         if (!text)
             return printFileErrors(file, errors);
-        std::vector<InputError> lines;
-        const std::vector<ExerciseAnswers> one = classAnswers(*text, file, lines);
-        for (const InputError& e : lines)
-            std::cerr << "parascope-cli: " << e.text() << "\n";
-        if (!lines.empty())
-            return kExitBadInput;
-        csv += *text + "\n";
+        files.push_back({file, std::move(*text)});
     }
-    const std::vector<ExerciseAnswers> all = classAnswers(csv, "answers", errors);
+    const std::vector<ExerciseAnswers> all = classAnswers(files, errors);
+    for (const InputError& e : errors)
+        std::cerr << "parascope-cli: " << e.text() << "\n";
+    if (!errors.empty())
+        return kExitBadInput;
     return emit(a, format == "json" ? answersJson(all, a).dump(2) + "\n" : answersText(all, a));
 }
 

@@ -269,7 +269,8 @@ void fullySharded(Builder& b, Group group, double params, const GroupPlacement* 
 // quantized copy); PowerSGD's two all-reduces (P, then Q) of r·(n + m) per n·m elements; top-k's
 // all-gather of every rank's k values and indices (comm/grad_compression.h).
 template <class Vol>
-void ddpReduction(Builder& b, Group group, double params, double buckets, Overlap grad_ov, const Vol& vol)
+void ddpReduction(Builder& b, Group group, double params, double buckets, Overlap grad_ov, const Vol& vol,
+                  const char* src)
 {
     const CommInputs& in = b.in;
     const TrainingConfig& t = in.training;
@@ -280,14 +281,10 @@ void ddpReduction(Builder& b, Group group, double params, double buckets, Overla
               grad_ov, vol("all-gather of every rank's top-k of "), w.source);
         return;
     }
-    const char* src = t.grad_comm == GradComm::Same
-        ? "Rajbhandari et al. 2019 (ZeRO) §7; Megatron distrib_optimizer.md; bucket max(40M, 1M·dp) params"
-        : *w.source ? w.source
-                    : "gradients compressed on the wire: FP8-LM (Peng et al. 2023) §3.1, 1-bit Adam (Tang et al. "
-                      "2021); bucket max(40M, 1M·dp) params unless set";
     const double calls = buckets * w.calls_per_bucket;
     b.add(group, Collective::AllReduce, Purpose::Gradients, calls, params * w.bytes_per_element / calls, 1, grad_ov,
-          vol(w.calls_per_bucket > 1 ? "all-reduce of P and Q (PowerSGD) of " : "all-reduce of "), src);
+          vol(w.calls_per_bucket > 1 ? "all-reduce of P and Q (PowerSGD) of " : "all-reduce of "),
+          *w.source ? w.source : src);
 }
 
 // The data-parallel group over `group`'s GPUs, for `params` parameters per GPU. HSDP (shard_size
@@ -320,7 +317,7 @@ void dataParallelGroup(Builder& b, Group group, double params)
         return [=] { return what + std::string("Ψ = ") + num(params) + " params in " + num(buckets) + " calls"; };
     };
     if (p.zero == 0)
-        ddpReduction(b, group, params, buckets, grad_ov, vol);
+        ddpReduction(b, group, params, buckets, grad_ov, vol, src);
     if (p.zero == 1 || p.zero == 2) // ZeRO-2 must reduce-scatter every microbatch: its gradients are sharded
         b.add(group, Collective::ReduceScatter, Purpose::Gradients, p.zero == 2 ? buckets * mb : buckets,
               params * grad_bytes / buckets, p.zero == 2 ? mb : 1, grad_ov,

@@ -19,15 +19,13 @@ Wall judgedWall(double value, WallThresholds t)
 
 namespace {
 
-Wall judged(double value, WallThresholds t) { return judgedWall(value, t); }
-
 std::string pct(double f) { return formatPercent(f); }
 std::string gib(double b) { return formatBytes(b); }
 
 Wall memoryWall(const Estimate& est, Explain explain)
 {
     const MemoryReport& m = est.memory;
-    Wall w = judged(m.capacity_bytes > 0 ? m.peak_bytes / m.capacity_bytes : 0, kMemoryWall);
+    Wall w = judgedWall(m.capacity_bytes > 0 ? m.peak_bytes / m.capacity_bytes : 0, kMemoryWall);
     if (explain == Explain::NumbersOnly)
         return w;
     w.explanation = {"peak " + gib(m.peak_bytes) + " of " + gib(m.capacity_bytes) + " per GPU, on pipeline stage "
@@ -42,7 +40,7 @@ Wall memoryWall(const Estimate& est, Explain explain)
 Wall communicationWall(const Estimate& est, Explain explain)
 {
     const TimeReport& t = est.time;
-    Wall w = judged(t.step_s > 0 ? t.exposed_comm_s / t.step_s : 0, kCommunicationWall);
+    Wall w = judgedWall(t.step_s > 0 ? t.exposed_comm_s / t.step_s : 0, kCommunicationWall);
     if (explain == Explain::NumbersOnly)
         return w;
     const CommEntry* worst = nullptr;
@@ -94,7 +92,7 @@ Wall efficiencyWall(const Estimate& est, EfficiencyLosses& losses, Explain expla
 {
     losses = efficiencyLosses(est);
     const EfficiencyLosses& l = losses;
-    Wall w = judged(l.parallel(), kEfficiencyWall);
+    Wall w = judgedWall(l.parallel(), kEfficiencyWall);
     if (explain == Explain::NumbersOnly)
         return w;
     const double mfu = est.throughput.mfu;

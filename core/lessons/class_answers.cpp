@@ -77,39 +77,29 @@ ExerciseAnswers emptyAnswers(const Lesson& l, int step, double truth)
     return a;
 }
 
-} // namespace
-
-std::vector<ExerciseAnswers> classAnswers(const std::string& csv, const std::string& name,
-                                          std::vector<InputError>& errors)
-{
-    std::map<std::pair<std::string, int>, ExerciseAnswers> by_step;
+// The answers binned as they are read: per step, its bins; per bin, the count of each feedback
+// text its answers got (the most frequent becomes the bin's `typical`).
+struct Binner {
+    using Key = std::pair<std::string, int>;
+    std::map<Key, ExerciseAnswers> by_step;
     std::map<std::string, std::vector<Estimate>> cache;
-    // Per bin, the count of each feedback text its answers got.
-    std::map<std::pair<std::pair<std::string, int>, std::size_t>, std::map<std::string, std::pair<int, Localized>>>
-        said;
-    std::size_t start = 0;
-    for (int line_no = 1; start < csv.size(); ++line_no) {
-        std::size_t end = csv.find('\n', start);
-        if (end == std::string::npos)
-            end = csv.size();
-        const std::string line = csv.substr(start, end - start);
-        start = end + 1;
-        const std::string where = name + ":" + std::to_string(line_no);
-        if (line.empty() || line == "\r" || line.rfind("time,lesson,", 0) == 0)
-            continue;
+    std::map<std::pair<Key, std::size_t>, std::map<std::string, std::pair<int, Localized>>> said;
+
+    void add(const std::string& line, const std::string& where, std::vector<InputError>& errors)
+    {
         const std::vector<std::string> f = csvFields(line);
         double step_value = 0, answer = 0;
         if (f.size() < 6 || !number(f[2], step_value) || !number(f[5], answer)) {
             errors.push_back({where, "not an answer line (time,lesson,step,quantity,unit,estimate,…)"});
-            continue;
+            return;
         }
         const Lesson* l = findLesson(f[1]);
         const int step = int(step_value);
         if (!l || step < 1 || std::size_t(step) > l->steps.size() || !l->steps[std::size_t(step - 1)].exercise) {
             errors.push_back({where, "no exercise at lesson \"" + f[1] + "\" step " + f[2]});
-            continue;
+            return;
         }
-        const auto key = std::make_pair(l->id, step);
+        const Key key{l->id, step};
         const double truth = truthOf(*l, std::size_t(step - 1), cache);
         auto it = by_step.find(key);
         if (it == by_step.end())
@@ -127,20 +117,45 @@ std::vector<ExerciseAnswers> classAnswers(const std::string& csv, const std::str
         fb.first += 1;
         fb.second = g.feedback;
     }
-    std::vector<ExerciseAnswers> out;
-    for (auto& [key, a] : by_step) {
-        for (std::size_t b = 1; b < a.bins.size(); ++b) {
-            const auto s = said.find({key, b});
-            if (s == said.end())
-                continue;
-            const auto most = std::max_element(s->second.begin(), s->second.end(), [](const auto& x, const auto& y) {
-                return x.second.first < y.second.first;
-            });
-            a.bins[b].typical = most->second.second;
+
+    std::vector<ExerciseAnswers> finish()
+    {
+        std::vector<ExerciseAnswers> out;
+        for (auto& [key, a] : by_step) {
+            for (std::size_t b = 1; b < a.bins.size(); ++b) {
+                const auto s = said.find({key, b});
+                if (s == said.end())
+                    continue;
+                const auto most
+                    = std::max_element(s->second.begin(), s->second.end(),
+                                       [](const auto& x, const auto& y) { return x.second.first < y.second.first; });
+                a.bins[b].typical = most->second.second;
+            }
+            out.push_back(std::move(a));
         }
-        out.push_back(std::move(a));
+        return out;
     }
-    return out;
+};
+
+} // namespace
+
+std::vector<ExerciseAnswers> classAnswers(const std::vector<AnswerFile>& files, std::vector<InputError>& errors)
+{
+    Binner binner;
+    for (const AnswerFile& file : files) {
+        const std::string& csv = file.text;
+        std::size_t start = 0;
+        for (int line_no = 1; start < csv.size(); ++line_no) {
+            std::size_t end = csv.find('\n', start);
+            if (end == std::string::npos)
+                end = csv.size();
+            const std::string line = csv.substr(start, end - start);
+            start = end + 1;
+            if (!line.empty() && line != "\r" && line.rfind("time,lesson,", 0) != 0)
+                binner.add(line, file.name + ":" + std::to_string(line_no), errors);
+        }
+    }
+    return binner.finish();
 }
 
 } // namespace parascope

@@ -30,10 +30,20 @@ struct ExerciseAnswers {
     std::vector<AnswerBin> bins; // right, the listed mistakes, then the six bands; empty bins kept
 };
 
-// Every exercise the CSV answers, in lesson and step order. Lines that cannot be read (a field
-// missing, a number that is not one, a lesson or step without an exercise) are errors naming the
-// line ("answers.csv:12: …") and are left out; the rest is still binned.
-std::vector<ExerciseAnswers> classAnswers(const std::string& csv, const std::string& name,
-                                          std::vector<InputError>& errors);
+struct AnswerFile {
+    std::string name; // for messages: "answers.csv"
+    std::string text;
+};
+
+// Every exercise the files answer, in lesson and step order, each step's answers from all files
+// together. Lines that cannot be read (a field missing, a number that is not one, a lesson or step
+// without an exercise) are errors naming the file and line ("answers.csv:12: …") and are left out;
+// the rest is still binned.
+std::vector<ExerciseAnswers> classAnswers(const std::vector<AnswerFile>& files, std::vector<InputError>& errors);
+inline std::vector<ExerciseAnswers> classAnswers(const std::string& csv, const std::string& name,
+                                                 std::vector<InputError>& errors)
+{
+    return classAnswers({{name, csv}}, errors);
+}
 
 } // namespace parascope

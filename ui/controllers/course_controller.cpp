@@ -218,23 +218,19 @@ QString CourseController::exportExerciseResults(const QString& file)
 
 QString CourseController::showClassAnswers(const QStringList& files)
 {
-    std::string csv;
+    std::vector<AnswerFile> csvs;
     QString problems;
     for (const QString& f : files) {
         QFile in(f);
-        if (!in.open(QIODevice::ReadOnly)) {
+        if (in.open(QIODevice::ReadOnly))
+            csvs.push_back({f.toStdString(), in.readAll().toStdString()});
+        else
             problems += tr("%1: cannot be read (%2)").arg(f, in.errorString()) + QLatin1Char('\n');
-            continue;
-        }
-        const std::string text = in.readAll().toStdString();
-        std::vector<InputError> errors;
-        classAnswers(text, f.toStdString(), errors);
-        for (const InputError& e : errors)
-            problems += QString::fromStdString(e.text()) + QLatin1Char('\n');
-        csv += text + "\n";
     }
-    std::vector<InputError> ignored; // reported per file above, with the file's own line numbers
-    std::vector<ExerciseAnswers> answers = classAnswers(csv, "answers", ignored);
+    std::vector<InputError> errors;
+    std::vector<ExerciseAnswers> answers = classAnswers(csvs, errors);
+    for (const InputError& e : errors)
+        problems += QString::fromStdString(e.text()) + QLatin1Char('\n');
     if (!problems.isEmpty())
         QMessageBox::warning(context_.window, tr("Class answers"),
                              tr("These lines were left out:\n%1").arg(problems.trimmed()));

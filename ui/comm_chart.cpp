@@ -154,6 +154,7 @@ QString CommChart::ladderHtml(const CommEntry& c) const
     g.nodes = std::max<std::int64_t>(1, c.nodes_spanned);
     g.ranks_per_node = std::max<std::int64_t>(1, c.group_size / g.nodes);
     g.link = c.link;
+    networkShares(g, model_->scenario().cluster);
     const BandwidthLadder l = bandwidthLadder(c.link, model_->scenario().cluster, c.collective, c.bytes_per_call, g);
     std::vector<std::string> lines = ladderLines(l, uiLanguage().toStdString());
     if (l.algorithm != c.algorithm && lines.size() > 4) // DeepEP: the last rungs are its own (above)

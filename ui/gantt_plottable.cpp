@@ -104,14 +104,15 @@ void GanttPlottable::draw(QCPPainter* painter)
         painter->drawRect(rect);
     }
     // Cell borders (the slot grid): a white line where one op ends and the next begins, when the
-    // ops are at least 4 pixels wide.
+    // ops are at least 4 pixels wide — on the communication lane too, where a reduction's
+    // gradient buckets follow one another.
     if (cell_borders_) {
         painter->setPen(QPen(Qt::white, 1));
         for (const GanttRect& r : rects) {
-            if (r.lane != 0 || r.count != 1 || std::abs(r.x1 - r.x0) < 4)
+            if (r.count != 1 || std::abs(r.x1 - r.x0) < 4)
                 continue;
-            const double top = k->coordToPixel(r.row + kComputeTop);
-            const double bottom = k->coordToPixel(r.row + kComputeBottom);
+            const double top = k->coordToPixel(r.row + (r.lane == 0 ? kComputeTop : kCommTop));
+            const double bottom = k->coordToPixel(r.row + (r.lane == 0 ? kComputeBottom : kCommBottom));
             painter->drawLine(QPointF(std::min(r.x0, r.x1), top), QPointF(std::min(r.x0, r.x1), bottom));
         }
         painter->setPen(Qt::NoPen);

@@ -66,11 +66,17 @@ ScenarioPanel::ScenarioPanel(ScenarioModel* model, QWidget* parent)
     faults_box_->setObjectName(QStringLiteral("panel.faults"));
     auto* faults_form = new QFormLayout(faults_box_);
     faults_form->setRowWrapPolicy(QFormLayout::WrapLongRows);
-    buildKnobRows(form, faults_form);
+    // The network fabric's what-ifs (network.*): NICs per node, leaf switches, oversubscription.
+    network_box_ = new QGroupBox;
+    network_box_->setObjectName(QStringLiteral("panel.network"));
+    auto* network_form = new QFormLayout(network_box_);
+    network_form->setRowWrapPolicy(QFormLayout::WrapLongRows);
+    buildKnobRows(form, faults_form, network_form);
     for (std::size_t i = 0; i < rows_.size(); ++i)
         connectKnobRow(i);
 
     buildChoiceRows(form);
+    outer->addWidget(network_box_);
     outer->addWidget(faults_box_);
     gpus_label_ = new QLabel;
     gpus_label_->setWordWrap(true);
@@ -134,7 +140,11 @@ void ScenarioPanel::connectPresets()
         std::vector<InputError> errors;
         if (auto c
             = readCluster(nlohmann::json(cluster_combo_->itemData(i).toString().toStdString()), "cluster", errors))
-            model_->edit([&](Scenario& s) { s.cluster = *c; });
+            model_->edit([&](Scenario& s) {
+                const FabricSpec fabric = s.cluster.fabric; // the network what-ifs stay with the scenario
+                s.cluster = *c;
+                s.cluster.fabric = fabric;
+            });
     });
     connect(lesson_combo_, qOverload<int>(&QComboBox::activated), this, [this](int i) {
         const QString id = lesson_combo_->itemData(i).toString();
@@ -156,6 +166,7 @@ void ScenarioPanel::connectChoices()
         });
     };
     enumEdit(schedule_combo_, [](Scenario& s) -> ScheduleKind& { return s.parallel.schedule; });
+    enumEdit(async_combo_, [](Scenario& s) -> AsyncPipeline& { return s.parallel.async_pipeline; });
     enumEdit(recompute_combo_, [](Scenario& s) -> Recompute& { return s.training.recompute; });
     enumEdit(precision_combo_, [](Scenario& s) -> Precision& { return s.training.precision; });
     enumEdit(fp8_combo_, [](Scenario& s) -> Fp8Recipe& { return s.training.fp8_recipe; });
@@ -204,6 +215,10 @@ void ScenarioPanel::retranslate()
         l->setText(tr(text));
     for (Row& r : rows_)
         r.label->setText(QCoreApplication::translate("Knobs", r.knob->label));
+    network_box_->setTitle(tr("Network topology (what-if)"));
+    network_box_->setToolTip(tr("The fabric between the nodes: NICs shared by a node's GPUs instead of one per GPU, "
+                                "leaf switches whose uplinks are oversubscribed; each group's link in the "
+                                "communication chart's bandwidth ladder"));
     faults_box_->setTitle(tr("Faults and stragglers (what-if)"));
     faults_box_->setToolTip(tr("One slow GPU, one degraded link, hangs that end in the NCCL timeout and loss spikes "
                                "rolled back to a checkpoint: what each does to the step, the walls and goodput"));
@@ -220,6 +235,10 @@ void ScenarioPanel::retranslate()
             combo->setItemText(combo->findData(QString::fromLatin1(n.name)), inUi(displayName(n.value)));
     };
     name(schedule_combo_, ScheduleKind{});
+    name(async_combo_, AsyncPipeline{});
+    async_combo_->setToolTip(tr("1F1B flushes the pipeline at every optimizer step (a bubble); PipeDream keeps a "
+                                "weight version per microbatch in flight and PipeDream-2BW two, run without a "
+                                "flush and compute with stale weights; needs 1F1B and PP > 1"));
     name(recompute_combo_, Recompute{});
     name(precision_combo_, Precision{});
     name(fp8_combo_, Fp8Recipe{});
@@ -325,6 +344,7 @@ void ScenarioPanel::sync()
     if (ci < 0)
         cluster_combo_->setPlaceholderText(str(s.cluster.name));
     selectEnum(schedule_combo_, s.parallel.schedule);
+    selectEnum(async_combo_, s.parallel.async_pipeline);
     selectEnum(recompute_combo_, s.training.recompute);
     selectEnum(precision_combo_, s.training.precision);
     selectEnum(fp8_combo_, s.training.fp8_recipe);
@@ -396,6 +416,9 @@ void ScenarioPanel::highlightKnob(const QString& path)
         : path == QLatin1String("parallel.offload")                      ? static_cast<QWidget*>(offload_combo_)
         : path == QLatin1String("training.precision")                    ? static_cast<QWidget*>(precision_combo_)
         : path == QLatin1String("training.grad_comm")                    ? static_cast<QWidget*>(grad_comm_combo_)
+        : path == QLatin1String("parallel.async_pipeline")               ? static_cast<QWidget*>(async_combo_)
+        : path == QLatin1String("parallel.overlap_grad_reduce")          ? static_cast<QWidget*>(overlap_dp_check_)
+        : path == QLatin1String("parallel.grad_bucket_mparams")          ? static_cast<QWidget*>(bucket_spin_)
                                                                          : nullptr;
     if (other) {
         other->setStyleSheet(QStringLiteral("background: #E69F00; color: black; border-radius: 3px;"));

@@ -62,7 +62,7 @@ private:
     void retranslateGradientRows();
     void buildPresetRows(QFormLayout* presets); // lesson, model (and Custom…), cluster
     // A slider and a number box per knob; the fault what-ifs (faults.*) go to `faults`.
-    void buildKnobRows(QFormLayout* form, QFormLayout* faults);
+    void buildKnobRows(QFormLayout* form, QFormLayout* faults, QFormLayout* network);
     void connectKnobRow(std::size_t i); // slider, number box and the sweep menu of row i
     void buildModulesButton(); // selective recompute's modules as a menu of check boxes
     void buildChoiceRows(QFormLayout* form); // the enum choices and the communication what-ifs
@@ -76,7 +76,9 @@ private:
     QComboBox* cluster_combo_ = nullptr;
     QComboBox* lesson_combo_ = nullptr;
     QGroupBox* faults_box_ = nullptr; // the fault what-ifs' knobs
+    QGroupBox* network_box_ = nullptr; // network.* knobs
     QComboBox* schedule_combo_ = nullptr;
+    QComboBox* async_combo_ = nullptr; // parallel.async_pipeline: flush, PipeDream, 2BW
     QComboBox* recompute_combo_ = nullptr;
     QComboBox* precision_combo_ = nullptr;
     QComboBox* fp8_combo_ = nullptr;

@@ -36,7 +36,7 @@ template <NamedEnum E> QComboBox* enumCombo()
 
 } // namespace
 
-void ScenarioPanel::buildKnobRows(QFormLayout* form, QFormLayout* faults)
+void ScenarioPanel::buildKnobRows(QFormLayout* form, QFormLayout* faults, QFormLayout* network)
 {
     for (const Knob& k : knobs()) {
         Row row;
@@ -56,7 +56,11 @@ void ScenarioPanel::buildKnobRows(QFormLayout* form, QFormLayout* faults)
         auto* line = new QHBoxLayout;
         line->addWidget(row.slider, 1);
         line->addWidget(row.spin);
-        (QLatin1String(k.path).startsWith(QLatin1String("faults.")) ? faults : form)->addRow(row.label, line);
+        const QLatin1String path(k.path);
+        QFormLayout* box = path.startsWith(QLatin1String("faults.")) ? faults
+            : path.startsWith(QLatin1String("network."))             ? network
+                                                                     : form;
+        box->addRow(row.label, line);
         rows_.push_back(row);
     }
 }
@@ -116,6 +120,8 @@ void ScenarioPanel::buildModulesButton()
 void ScenarioPanel::buildChoiceRows(QFormLayout* form)
 {
     schedule_combo_ = enumCombo<ScheduleKind>();
+    async_combo_ = enumCombo<AsyncPipeline>();
+    async_combo_->setObjectName(QStringLiteral("panel.asyncPipeline"));
     recompute_combo_ = enumCombo<Recompute>();
     precision_combo_ = enumCombo<Precision>();
     fp8_combo_ = enumCombo<Fp8Recipe>();
@@ -148,6 +154,7 @@ void ScenarioPanel::buildChoiceRows(QFormLayout* form)
     attention_combo_->setSizeAdjustPolicy(QComboBox::AdjustToMinimumContentsLengthWithIcon);
     attention_combo_->setMinimumContentsLength(8);
     form->addRow(staticLabel(QT_TR_NOOP("Schedule")), schedule_combo_);
+    form->addRow(staticLabel(QT_TR_NOOP("Pipeline flush")), async_combo_);
     form->addRow(staticLabel(QT_TR_NOOP("Recompute")), recompute_combo_);
     form->addRow(staticLabel(QT_TR_NOOP("Recomputed")), modules_button_);
     form->addRow(staticLabel(QT_TR_NOOP("Precision")), precision_combo_);

@@ -41,11 +41,13 @@ QString typeName(OpType t)
 }
 
 // The length the time axis shows: the step, or for an extrapolated step (very many microbatches)
-// the simulated part, not a step of which it would be a sliver.
+// the simulated part, not a step of which it would be a sliver; without a flush (its step is the
+// steady state, shorter than the flushed step's ops drawn) the ops' end.
 double shownLength(const Estimate& x)
 {
     double s = x.time.step_s;
-    if (x.timeline.microbatches_shown < x.timeline.microbatches_total && !x.timeline.timeline.ops.empty()) {
+    const bool partial = x.timeline.microbatches_shown < x.timeline.microbatches_total;
+    if ((partial || x.time.note.rfind("no flush", 0) == 0) && !x.timeline.timeline.ops.empty()) {
         s = 0;
         for (const TimedOp& op : x.timeline.timeline.ops)
             s = std::max(s, op.end_s);
@@ -146,6 +148,11 @@ QString TimelineChart::tooltipFor(int segment) const
         text += tr(", stage %1 (chunk %2)").arg(op.stage).arg(op.chunk);
     if (op.microbatch >= 0)
         text += tr(", microbatch %1").arg(op.microbatch);
+    if (op.bucket >= 0)
+        text += tr(", gradient bucket %1 of %2 (%3 end within the backward)")
+                    .arg(op.bucket + 1)
+                    .arg(e.time.grad_buckets)
+                    .arg(e.time.grad_buckets_hidden);
     text += tr("<br>start %1, duration %2").arg(seconds(op.start_s), seconds(op.end_s - op.start_s));
     if (op.comm_s > 0 && !op.comm_lane)
         text += tr("<br>of which exposed communication %1").arg(seconds(op.comm_s));
@@ -176,10 +183,14 @@ QString TimelineChart::headline(const Scenario& sc, const Estimate& e) const
     const QString closed = QString::fromStdString(formula.formula);
     const QString head
         = tr("%1 · step %2").arg(inUi(displayName(p.schedule)), secondsWithBand(model_->scenario(), e.time.step_s));
-    QString bubble = tr("bubble: simulated %1 %, formula %2 = %3 %")
-                         .arg(e.time.bubble_fraction * 100, 0, 'f', 1)
-                         .arg(closed)
-                         .arg(formula.value * 100, 0, 'f', 1);
+    QString bubble = p.asyncPipeline()
+        ? tr("no flush (%1): no bubble; drawn: a flushed step's ops")
+              .arg(p.async_pipeline == AsyncPipeline::TwoBw ? QStringLiteral("PipeDream-2BW")
+                                                            : QStringLiteral("PipeDream"))
+        : tr("bubble: simulated %1 %, formula %2 = %3 %")
+              .arg(e.time.bubble_fraction * 100, 0, 'f', 1)
+              .arg(closed)
+              .arg(formula.value * 100, 0, 'f', 1);
     // What the timeline leaves out (microbatches, ranks): on the bubble's line, or a third line
     // when that is too wide for the chart.
     QString shown;

@@ -76,8 +76,35 @@ void nvlinkRungs(BandwidthLadder& l, const ClusterSpec& cl)
                        cl.source});
 }
 
+// A group over more leaf switches than one: what the oversubscribed uplinks leave it
+// (parallel/placement.h networkShares).
+void spineRung(BandwidthLadder& l, const ClusterSpec& cl, const GroupPlacement& g, Collective op)
+{
+    const bool a2a = op == Collective::AllToAll;
+    const double share = a2a ? g.all_to_all_share : g.network_share;
+    if (g.leaves <= 1 || share >= g.nic_share)
+        return;
+    const LinkSpec& ln = cl.inter_node;
+    const std::string o = num(double(cl.fabric.oversubscription)), n = num(double(cl.fabric.nodes_per_leaf));
+    const std::string slower = num(g.nic_share / share);
+    l.rungs.push_back(
+        {{"through the spine (" + o + ":1)", "经过脊交换机（收敛比 " + o + ":1）"},
+         ln.bytes_per_s * share * ln.efficiency,
+         a2a ? Localized{"÷ " + slower + " = o·(N − n)/N: the group spans " + num(double(g.leaves)) + " leaves of " + n
+                             + " nodes; an all-to-all sends (N − n)/N of each node's traffic up uplinks " + o
+                             + ":1 oversubscribed",
+                         "÷ " + slower + " = o·(N − n)/N：该组跨 " + num(double(g.leaves)) + " 个叶交换机（每个 " + n
+                             + " 个节点）；全对全把每个节点 (N − n)/N 的流量送上 " + o + ":1 超额订阅的上行链路"}
+             : Localized{"÷ " + slower + " = o/n: the group spans " + num(double(g.leaves)) + " leaves of " + n
+                             + " nodes; a ring or tree sends one node's traffic up each leaf's uplinks, " + o
+                             + ":1 oversubscribed",
+                         "÷ " + slower + " = o/n：该组跨 " + num(double(g.leaves)) + " 个叶交换机（每个 " + n
+                             + " 个节点）；环或树每个叶交换机只有一个节点的流量上行，上行链路 " + o + ":1 超额订阅"},
+         "Leiserson 1985 (fat trees); NVIDIA DGX SuperPOD reference architecture"});
+}
+
 // The network: a NIC's rate per direction (Gb/s ÷ 8), one NIC per GPU (rail-optimised).
-void networkRungs(BandwidthLadder& l, const ClusterSpec& cl)
+void networkRungs(BandwidthLadder& l, const ClusterSpec& cl, const GroupPlacement& g, Collective op)
 {
     const LinkSpec& ln = cl.inter_node;
     const std::string gbit = num(std::round(ln.bytes_per_s * 8 / 1e9));
@@ -91,13 +118,19 @@ void networkRungs(BandwidthLadder& l, const ClusterSpec& cl)
                        {"÷ 2; a NIC is sold by its rate per direction in Gb/s: ÷ 8 for bytes",
                         "÷ 2；网卡按单向速率（Gb/s）标称：÷ 8 换算为字节"},
                        cl.source});
-    l.rungs.push_back({{"per GPU", "每块 GPU"},
-                       ln.bytes_per_s,
-                       {"× 1: one NIC per GPU (rail-optimised: GPU i of every node on rail i)",
-                        "× 1：每块 GPU 一块网卡（轨道优化：各节点的第 i 块 GPU 在第 i 条轨道上）"},
-                       cl.source});
+    const int nics = cl.fabric.nics_per_node;
+    const std::string shared = num(double(nics)) + " / " + num(double(cl.gpus_per_node));
+    l.rungs.push_back(
+        {{"per GPU", "每块 GPU"},
+         ln.bytes_per_s * g.nic_share,
+         nics > 0 ? Localized{"× " + shared + ": the node's " + num(double(nics))
+                                  + " NICs shared by its GPUs, all sending at once",
+                              "× " + shared + "：节点的 " + num(double(nics)) + " 块网卡由本节点所有 GPU 同时共用"}
+                  : Localized{"× 1: one NIC per GPU (rail-optimised: GPU i of every node on rail i)",
+                              "× 1：每块 GPU 一块网卡（轨道优化：各节点的第 i 块 GPU 在第 i 条轨道上）"},
+         cl.source});
     l.rungs.push_back({{"achievable (efficiency)", "可达带宽（效率）"},
-                       ln.bytes_per_s * ln.efficiency,
+                       ln.bytes_per_s * g.nic_share * ln.efficiency,
                        {"× " + num(ln.efficiency)
                             + ": what nccl-tests reaches per NIC; NCCL's ring spreads a GPU's "
                               "traffic over all of its node's NICs (one channel each)",
@@ -105,6 +138,7 @@ void networkRungs(BandwidthLadder& l, const ClusterSpec& cl)
                             + "：nccl-tests 每块网卡实测能达到的比例；NCCL 的环形算法把一块 GPU "
                               "的流量分到本节点所有网卡上（每卡一个通道）"},
                        cl.source});
+    spineRung(l, cl, g, op);
 }
 
 // The chapter's figures: NVLink 600 GB/s (an A100's, both directions), IB 12.5 GB/s (a 100 Gb/s
@@ -152,7 +186,7 @@ BandwidthLadder bandwidthLadder(Link link, const ClusterSpec& cluster, Collectiv
                (l.link == Link::Network ? std::string("网络") : name) + "（" + cluster.name + "）：" + op_name + "，"
                    + n + " 块 GPU"};
     if (l.link == Link::Network)
-        networkRungs(l, cluster);
+        networkRungs(l, cluster, g, op);
     else
         nvlinkRungs(l, cluster);
     collectiveRungs(l, op, S, g, cluster);

@@ -67,7 +67,7 @@ CollectiveTime hierarchical(Collective c, double S, const GroupPlacement& g, con
 {
     CollectiveTime out;
     const LinkSpec& intra = cl.intra_node;
-    const LinkSpec& inter = cl.inter_node;
+    const LinkSpec inter = networkLink(g, cl);
     const double k = double(g.ranks_per_node), N = double(g.nodes);
     const double t_nvl = k > 1 ? ringSteps(c, k) * (intra.latency_s + S / k / intra.busBytesPerS(S)) : 0.0;
     const double t_net = ringSteps(c, N) * (inter.latency_s + S / (k * N) / inter.busBytesPerS(S / k));
@@ -91,8 +91,9 @@ CollectiveTime doubleBinaryTree(double S, const GroupPlacement& g, const Cluster
     CollectiveTime out;
     const double k = double(g.ranks_per_node), N = double(g.nodes);
     const double levels = std::ceil(std::log2(std::max(1.0, N)));
-    const double latency = 2 * (levels * cl.inter_node.latency_s + (k - 1) * cl.intra_node.latency_s);
-    const double net = N > 1 ? 2 * S / (k * cl.inter_node.busBytesPerS(S)) : 0.0;
+    const LinkSpec inter = networkLink(g, cl);
+    const double latency = 2 * (levels * inter.latency_s + (k - 1) * cl.intra_node.latency_s);
+    const double net = N > 1 ? 2 * S / (k * inter.busBytesPerS(S)) : 0.0;
     const double nvl = k > 1 ? 2 * S / cl.intra_node.busBytesPerS(S) : 0.0;
     out.seconds = latency + std::max(net, nvl) / kTreeBandwidthFactor;
     if (explain == Explain::Full)
@@ -132,7 +133,8 @@ CollectiveTime pairwiseAcrossNodes(double S, const GroupPlacement& g, const Clus
     CollectiveTime out;
     const double n = double(g.size), k = double(g.ranks_per_node), N = double(g.nodes);
     const double remote = (n - k) / n * S, local = (k - 1) / n * S;
-    const double t_net = (N - 1) * cl.inter_node.latency_s + remote / cl.inter_node.busBytesPerS(S);
+    const LinkSpec inter = networkLink(g, cl, true);
+    const double t_net = (N - 1) * inter.latency_s + remote / inter.busBytesPerS(S);
     const double t_nvl = (k - 1) * cl.intra_node.latency_s + local / cl.intra_node.busBytesPerS(S);
     out.seconds = std::max(t_net, t_nvl);
     if (explain == Explain::Full)
@@ -153,7 +155,8 @@ CollectiveTime binomialTree(Collective c, double S, const GroupPlacement& g, con
 {
     CollectiveTime out;
     const std::int64_t n = g.size, k = std::max<std::int64_t>(1, g.ranks_per_node);
-    const double t_net = cl.inter_node.latency_s + S / cl.inter_node.busBytesPerS(S);
+    const LinkSpec inter = networkLink(g, cl);
+    const double t_net = inter.latency_s + S / inter.busBytesPerS(S);
     const double t_nvl = cl.intra_node.latency_s + S / cl.intra_node.busBytesPerS(S);
     double down = 0;
     int levels = 0, network_levels = 0;
@@ -232,7 +235,7 @@ double ringStepSeconds(double chunk, double channels, double S, const GroupPlace
     const LinkSpec& intra = cl.intra_node;
     if (!g.crossesNodes())
         return intra.latency_s + channels * chunk / intra.busBytesPerS(S);
-    const LinkSpec& inter = cl.inter_node;
+    const LinkSpec inter = networkLink(g, cl);
     const double t_net = inter.latency_s + chunk / inter.busBytesPerS(S);
     const double nvl_chunks = g.ranks_per_node > 1 ? std::max(1.0, channels - 1) : 0.0;
     const double t_nvl = nvl_chunks > 0 ? intra.latency_s + nvl_chunks * chunk / intra.busBytesPerS(S) : 0.0;
@@ -259,7 +262,7 @@ CollectiveTime collectiveModelTime(CollectiveAlgorithm a, Collective c, double S
     }
     if (!available(a, c, g, cl) && runs(CollectiveAlgorithm::Ring, c))
         a = CollectiveAlgorithm::Ring;
-    const LinkSpec& link = g.crossesNodes() ? cl.inter_node : cl.intra_node;
+    const LinkSpec link = g.crossesNodes() ? networkLink(g, cl, a == CollectiveAlgorithm::Pairwise) : cl.intra_node;
     switch (a) {
     case CollectiveAlgorithm::Ring: return ring(c, S, g, cl, c == Collective::Broadcast ? 1 : ringChannels(g), explain);
     case CollectiveAlgorithm::FlatRing: return ring(c, S, g, cl, 1, explain);
@@ -332,7 +335,7 @@ CollectiveTime dedupAllToAllTime(double S, double top_k, double experts, const G
     const double token = S / top_k; // one copy of the tokens
     const double gpus_reached = otherExpertGroupsReached(experts, top_k, n);
     const LinkSpec& intra = cl.intra_node;
-    const LinkSpec& inter = cl.inter_node;
+    const LinkSpec inter = networkLink(g, cl, true);
     const char* src = "deepseek-ai/DeepEP (intranode and internode normal kernels: one copy per GPU, one per node "
                       "over RDMA forwarded by NVLink); balanced routing";
     // Inside the node every other GPU of the token's experts gets one copy over NVLink (across

@@ -15,9 +15,10 @@ int mod(int a, int n) { return ((a % n) + n) % n; }
 // Steps are built one at a time into `current`, timed, then kept or dropped.
 class StepBuilder {
 public:
-    StepBuilder(CollectivePlan& plan, const ClusterSpec& cluster, int listed_ranks)
+    StepBuilder(CollectivePlan& plan, const ClusterSpec& cluster, const GroupPlacement& g, int listed_ranks)
         : plan_(plan)
         , cluster_(cluster)
+        , network_(networkLink(g, cluster, plan.op == Collective::AllToAll))
         , keep_(plan.ranks <= listed_ranks)
         , ramp_{plan.bytes, plan.bytes}
     {
@@ -53,7 +54,7 @@ public:
     // α + bytes·β on the link (the LinkSpec's latency, bandwidth and efficiency).
     double transferSeconds(double bytes, Link link) const
     {
-        const LinkSpec& l = link == Link::Network ? cluster_.inter_node : cluster_.intra_node;
+        const LinkSpec& l = link == Link::Network ? network_ : cluster_.intra_node; // the fabric's share
         const double bw = l.busBytesPerS(link == Link::Network ? ramp_.network : ramp_.nvlink);
         return l.latency_s + (bw > 0 ? bytes / bw : 0.0);
     }
@@ -126,6 +127,7 @@ private:
 
     CollectivePlan& plan_;
     const ClusterSpec& cluster_;
+    const LinkSpec network_; // the inter-node link at the group's share of the fabric (parallel/placement.h)
     bool keep_;
     double clock_ = 0;
     std::vector<ChunkTransfer> current_;
@@ -404,6 +406,7 @@ GroupPlacement explainerPlacement(int ranks, const ClusterSpec& cluster)
     g.ranks_per_node = std::min(std::max(1, cluster.gpus_per_node), ranks);
     g.nodes = ranks / g.ranks_per_node;
     g.link = g.nodes > 1 ? Link::Network : cluster.intra_is_pcie ? Link::Pcie : Link::NvLink;
+    networkShares(g, cluster);
     return g;
 }
 
@@ -454,7 +457,7 @@ std::optional<CollectivePlan> planCollective(Collective op, double bytes, int ra
     plan.nodes = int(g.nodes);
     plan.engine_algorithm = assumedAlgorithm(op, bytes, g, cluster);
     plan.engine_time_s = collectiveTime(plan.engine_algorithm, op, bytes, g, cluster, Explain::NumbersOnly).seconds;
-    StepBuilder b(plan, cluster, std::min(listed_ranks, CollectivePlan::kMaxListedRanks));
+    StepBuilder b(plan, cluster, g, std::min(listed_ranks, CollectivePlan::kMaxListedRanks));
     const Formulas formulas = planSteps(b, plan, g, cluster);
     summarize(plan, formulas);
     return plan;

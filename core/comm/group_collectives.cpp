@@ -269,21 +269,22 @@ void fullySharded(Builder& b, Group group, double params, const GroupPlacement* 
 // quantized copy); PowerSGD's two all-reduces (P, then Q) of r·(n + m) per n·m elements; top-k's
 // all-gather of every rank's k values and indices (comm/grad_compression.h).
 template <class Vol>
-void ddpReduction(Builder& b, Group group, double params, double buckets, Overlap grad_ov, const Vol& vol,
-                  const char* src)
+void ddpReduction(Builder& b, Group group, double params, double buckets, double updates, Overlap grad_ov,
+                  const Vol& vol, const char* src)
 {
     const CommInputs& in = b.in;
     const TrainingConfig& t = in.training;
     const GradWire w = gradWire(in.model, in.parallel, t);
     const double n = double(in.placement.group(group).size);
     if (w.gathered) {
-        b.add(group, Collective::AllGather, Purpose::Gradients, buckets, n * params * w.bytes_per_element / buckets, 1,
-              grad_ov, vol("all-gather of every rank's top-k of "), w.source);
+        b.add(group, Collective::AllGather, Purpose::Gradients, updates * buckets,
+              n * params * w.bytes_per_element / buckets, updates, grad_ov, vol("all-gather of every rank's top-k of "),
+              w.source);
         return;
     }
     const double calls = buckets * w.calls_per_bucket;
-    b.add(group, Collective::AllReduce, Purpose::Gradients, calls, params * w.bytes_per_element / calls, 1, grad_ov,
-          vol(w.calls_per_bucket > 1 ? "all-reduce of P and Q (PowerSGD) of " : "all-reduce of "),
+    b.add(group, Collective::AllReduce, Purpose::Gradients, updates * calls, params * w.bytes_per_element / calls,
+          updates, grad_ov, vol(w.calls_per_bucket > 1 ? "all-reduce of P and Q (PowerSGD) of " : "all-reduce of "),
           *w.source ? w.source : src);
 }
 
@@ -316,15 +317,18 @@ void dataParallelGroup(Builder& b, Group group, double params)
     const auto vol = [&](const char* what) {
         return [=] { return what + std::string("Ψ = ") + num(params) + " params in " + num(buckets) + " calls"; };
     };
+    // PipeDream updates the weights after every microbatch: the reduction and the gather of the
+    // updated weights run m times a step (parallel.async_pipeline).
+    const double updates = p.asyncPipeline() && p.async_pipeline == AsyncPipeline::PipeDream ? mb : 1;
     if (p.zero == 0)
-        ddpReduction(b, group, params, buckets, grad_ov, vol, src);
+        ddpReduction(b, group, params, buckets, updates, grad_ov, vol, src);
     if (p.zero == 1 || p.zero == 2) // ZeRO-2 must reduce-scatter every microbatch: its gradients are sharded
-        b.add(group, Collective::ReduceScatter, Purpose::Gradients, p.zero == 2 ? buckets * mb : buckets,
-              params * grad_bytes / buckets, p.zero == 2 ? mb : 1, grad_ov,
+        b.add(group, Collective::ReduceScatter, Purpose::Gradients, p.zero == 2 ? buckets * mb : buckets * updates,
+              params * grad_bytes / buckets, p.zero == 2 ? mb : updates, grad_ov,
               vol(p.zero == 2 ? "reduce-scatter per microbatch of " : "reduce-scatter of "), src, on);
     if (p.zero == 1 || p.zero == 2)
-        b.add(group, Collective::AllGather, Purpose::Parameters, buckets, params * w_bytes / buckets, 1, param_ov,
-              vol("all-gather of updated "), src, on);
+        b.add(group, Collective::AllGather, Purpose::Parameters, buckets * updates, params * w_bytes / buckets, updates,
+              param_ov, vol("all-gather of updated "), src, on);
     if (p.zero >= 3)
         fullySharded(b, group, params, on, grad_ov, param_ov);
     if (hybrid)

@@ -49,7 +49,9 @@ std::vector<DiagnosticRule> features();
 std::vector<DiagnosticRule> memory();
 std::vector<DiagnosticRule> pipelineAndCommunication();
 std::vector<DiagnosticRule> faultSettings(); // configuration: before the outcome rules
+std::vector<DiagnosticRule> asyncPipeline(); // configuration: before the outcome rules
 std::vector<DiagnosticRule> faults();
+std::vector<DiagnosticRule> network();
 } // namespace rules
 
 } // namespace parascope

@@ -11,8 +11,8 @@ std::span<const DiagnosticRule> diagnosticRules()
 {
     static const std::vector<DiagnosticRule> table = [] {
         std::vector<DiagnosticRule> all;
-        for (auto part : {rules::layout, rules::schedule, rules::features, rules::faultSettings, rules::memory,
-                          rules::pipelineAndCommunication, rules::faults})
+        for (auto part : {rules::layout, rules::schedule, rules::features, rules::faultSettings, rules::asyncPipeline,
+                          rules::memory, rules::pipelineAndCommunication, rules::faults, rules::network})
             for (DiagnosticRule& r : part())
                 all.push_back(std::move(r));
         return all;

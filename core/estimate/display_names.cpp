@@ -102,6 +102,16 @@ Localized displayName(CpComm v)
     return {"?", "?"};
 }
 
+Localized displayName(AsyncPipeline v)
+{
+    switch (v) {
+    case AsyncPipeline::Flush: return {"flush (PipeDream-Flush)", "刷新（PipeDream-Flush）"};
+    case AsyncPipeline::PipeDream: return {"PipeDream (weight stashing)", "PipeDream（权重暂存）"};
+    case AsyncPipeline::TwoBw: return {"PipeDream-2BW (2 versions)", "PipeDream-2BW（双缓冲权重）"};
+    }
+    return {"?", "?"};
+}
+
 Localized displayName(GradComm v)
 {
     switch (v) {

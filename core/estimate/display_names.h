@@ -37,6 +37,7 @@ Localized displayName(CpComm v);
 Localized displayName(MoeDispatcher v);
 Localized displayName(Offload v);
 Localized displayName(GradComm v);
+Localized displayName(AsyncPipeline v);
 Localized displayName(RecomputeModule v);
 Localized displayName(AttentionKernel v);
 Localized displayName(Group v);

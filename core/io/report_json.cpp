@@ -136,6 +136,29 @@ nlohmann::json diagnosticsToJson(const Estimate& est, const std::string& lang)
     return diags;
 }
 
+// Each group's size, stride, nodes, link and share of the network; the pipeline's boundaries.
+nlohmann::json placementToJson(const Placement& placement)
+{
+    nlohmann::json groups = nlohmann::json::array();
+    for (const GroupPlacement& g : placement.groups)
+        groups.push_back({{"group", toString(g.group)},
+                          {"size", g.size},
+                          {"stride", g.stride},
+                          {"nodes", g.nodes},
+                          {"link", toString(g.link)},
+                          {"leaves", g.leaves},
+                          {"network_share", g.network_share},
+                          {"all_to_all_share", g.all_to_all_share}});
+    // Entry i: pipeline rank i → i + 1 (an interleaved pipeline's last entry wraps to rank 0).
+    nlohmann::json boundaries = nlohmann::json::array();
+    for (const PipelineBoundary& b : placement.pp_boundaries)
+        boundaries.push_back(toString(b.link));
+    return {{"gpus", placement.gpus},
+            {"nodes", placement.nodes},
+            {"groups", std::move(groups)},
+            {"pp_boundary_links", std::move(boundaries)}};
+}
+
 } // namespace
 
 nlohmann::json reportToJson(const Scenario& sc, const Estimate& est, const std::string& lang, bool explain)
@@ -163,21 +186,7 @@ nlohmann::json reportToJson(const Scenario& sc, const Estimate& est, const std::
     j["communication"] = communicationToJson(est, explain);
     j["textbook"] = textbookToJson(textbookRows(sc, est), lang);
 
-    nlohmann::json groups = nlohmann::json::array();
-    for (const GroupPlacement& g : est.placement.groups)
-        groups.push_back({{"group", toString(g.group)},
-                          {"size", g.size},
-                          {"stride", g.stride},
-                          {"nodes", g.nodes},
-                          {"link", toString(g.link)}});
-    // Entry i: pipeline rank i → i + 1 (an interleaved pipeline's last entry wraps to rank 0).
-    nlohmann::json boundaries = nlohmann::json::array();
-    for (const PipelineBoundary& b : est.placement.pp_boundaries)
-        boundaries.push_back(toString(b.link));
-    j["placement"] = {{"gpus", est.placement.gpus},
-                      {"nodes", est.placement.nodes},
-                      {"groups", std::move(groups)},
-                      {"pp_boundary_links", std::move(boundaries)}};
+    j["placement"] = placementToJson(est.placement);
 
     const TimeReport& t = est.time;
     j["uncertainty"] = uncertaintyJson(sc, lang);
@@ -189,6 +198,9 @@ nlohmann::json reportToJson(const Scenario& sc, const Estimate& est, const std::
                  {"idle_s", t.idle_s},
                  {"healthy_step_s", t.healthy_step_s},
                  {"straggler_s", t.straggler_s},
+                 {"grad_buckets", t.grad_buckets},
+                 {"grad_buckets_hidden", t.grad_buckets_hidden},
+                 {"last_bucket_s", t.last_bucket_s},
                  {"bubble_fraction", t.bubble_fraction},
                  {"exposed_comm_s", t.exposed_comm_s},
                  {"optimizer_s", t.optimizer_s},

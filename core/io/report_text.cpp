@@ -81,6 +81,20 @@ std::string noteZh(const TimeReport& t)
 // The text report, section by section (textReport puts them together).
 namespace {
 
+// The fabric's what-ifs (network.*), when they are not the DGX design.
+std::string fabricText(const FabricSpec& f, bool zh)
+{
+    std::string nics
+        = f.nics_per_node > 0 ? std::to_string(f.nics_per_node) : std::string(zh ? "每 GPU 一块" : "one per GPU");
+    std::string out = zh ? "每节点网卡 " + nics : "NICs per node " + nics;
+    if (f.nodes_per_leaf > 0)
+        out += zh ? "，每个叶交换机 " + std::to_string(f.nodes_per_leaf) + " 个节点，上行收敛比 "
+                + std::to_string(f.oversubscription) + ":1"
+                  : ", " + std::to_string(f.nodes_per_leaf) + " nodes per leaf switch, uplinks "
+                + std::to_string(f.oversubscription) + ":1 oversubscribed";
+    return out;
+}
+
 void headerText(std::ostringstream& o, const Scenario& sc, const Estimate& est, bool zh)
 {
     [[maybe_unused]] const auto T = [zh](const char* en, const char* cn) { return std::string(zh ? cn : en); };
@@ -101,6 +115,8 @@ void headerText(std::ostringstream& o, const Scenario& sc, const Estimate& est, 
         o << "\n";
         o << "集群：" << est.gpus << " × " << sc.cluster.gpu.name << "（" << est.placement.nodes << " 个节点，每节点 "
           << sc.cluster.gpus_per_node << " 块 GPU）\n";
+        if (!sc.cluster.fabric.isDefault())
+            o << "  网络：" << fabricText(sc.cluster.fabric, true) << "\n";
         for (const Term& c : sc.cluster.calibration)
             o << "  已校准 " << c.name << " = " << num(c.value) << "（推导与来源见机器可读报告）\n";
     } else {
@@ -115,6 +131,8 @@ void headerText(std::ostringstream& o, const Scenario& sc, const Estimate& est, 
         o << "Cluster: " << est.gpus << " × " << sc.cluster.gpu.name << " ("
           << countOf(est.placement.nodes, "node", "nodes") << ", " << sc.cluster.gpus_per_node
           << (sc.cluster.gpus_per_node == 1 ? " GPU/node)\n" : " GPUs/node)\n");
+        if (!sc.cluster.fabric.isDefault())
+            o << "  Network: " << fabricText(sc.cluster.fabric, false) << "\n";
         for (const Term& c : sc.cluster.calibration)
             o << "  calibrated " << c.name.substr(c.name.find('.') + 1) << " = " << num(c.value) << "  ["
               << c.substituted << "; " << c.source << "]\n";

@@ -262,12 +262,16 @@ void readParallelScalars(ObjectReader& p, ParallelConfig& pc)
     if (auto b = p.number("grad_bucket_mparams", 0, 1e6))
         pc.grad_bucket_mparams = *b;
     pc.reshard_after_forward = p.boolean("reshard_after_forward").value_or(true);
+    if (auto d = p.integer("zero3_prefetch", 0, 64))
+        pc.zero3_prefetch = int(*d);
     pc.shard_size = int(p.integer("shard_size", 0, kMaxDegree).value_or(0));
     pc.zero3_max_live_params = p.number("zero3_max_live_params", 0, 1e15).value_or(pc.zero3_max_live_params);
     pc.account_for_embedding_in_pipeline_split = p.boolean("account_for_embedding_in_pipeline_split").value_or(false);
     pc.account_for_loss_in_pipeline_split = p.boolean("account_for_loss_in_pipeline_split").value_or(false);
     if (auto s = p.choice<ScheduleKind>("schedule"))
         pc.schedule = *s;
+    if (auto a = p.choice<AsyncPipeline>("async_pipeline"))
+        pc.async_pipeline = *a;
     if (auto c = p.choice<CpComm>("cp_comm"))
         pc.cp_comm = *c;
     if (auto d = p.choice<MoeDispatcher>("moe_dispatcher"))
@@ -432,6 +436,8 @@ std::optional<Scenario> readScenario(const nlohmann::json& j, std::vector<InputE
         readStability(*sj, sc.stability, errors);
     if (const nlohmann::json* fj = r.child("faults"))
         readFaults(*fj, sc.faults, errors);
+    if (const nlohmann::json* nj = r.child("network"))
+        readFabric(*nj, sc.cluster.fabric, errors);
     r.finish();
     if (errors.size() != before)
         return std::nullopt;

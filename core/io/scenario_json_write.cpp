@@ -88,6 +88,10 @@ nlohmann::json parallelToJson(const ParallelConfig& p)
         j["etp"] = p.etp;
     if (!p.reshard_after_forward)
         j["reshard_after_forward"] = false;
+    if (p.async_pipeline != AsyncPipeline::Flush)
+        j["async_pipeline"] = toString(p.async_pipeline);
+    if (p.zero3_prefetch != 1)
+        j["zero3_prefetch"] = p.zero3_prefetch;
     if (p.cp_comm != CpComm::P2p)
         j["cp_comm"] = toString(p.cp_comm);
     if (p.moe_dispatcher != MoeDispatcher::AllToAll)
@@ -170,6 +174,8 @@ nlohmann::json scenarioToJson(const Scenario& sc)
         j["stability"] = stabilityToJson(sc.stability);
     if (!(sc.faults == FaultConfig{}))
         j["faults"] = faultsToJson(sc.faults);
+    if (!sc.cluster.fabric.isDefault())
+        j["network"] = fabricToJson(sc.cluster.fabric);
     return j;
 }
 

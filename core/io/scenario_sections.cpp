@@ -50,6 +50,22 @@ void readFaults(const nlohmann::json& j, FaultConfig& c, std::vector<InputError>
     f.finish();
 }
 
+void readFabric(const nlohmann::json& j, FabricSpec& c, std::vector<InputError>& errors)
+{
+    ObjectReader f(j, "network", errors);
+    c.nics_per_node = int(f.integer("nics_per_node", 0, 1024).value_or(c.nics_per_node));
+    c.nodes_per_leaf = int(f.integer("nodes_per_leaf", 0, 1 << 20).value_or(c.nodes_per_leaf));
+    c.oversubscription = int(f.integer("oversubscription", 1, 64).value_or(c.oversubscription));
+    f.finish();
+}
+
+nlohmann::json fabricToJson(const FabricSpec& f)
+{
+    return {{"nics_per_node", f.nics_per_node},
+            {"nodes_per_leaf", f.nodes_per_leaf},
+            {"oversubscription", f.oversubscription}};
+}
+
 nlohmann::json overheadsToJson(const OverheadConfig& o)
 {
     return {{"cuda_context_gib", fileUnits(o.cuda_context_bytes / kGiB)},

@@ -1,7 +1,7 @@
 #pragma once
 // The scenario file's optional sections that hold settings rather than choices — "overheads"
 // (other memory, memory/other_memory.h), "stability" (the stability wall, estimate/walls.h) and
-// "faults" (the what-ifs of estimate/faults.h) —
+// "faults" (the what-ifs of estimate/faults.h) and "network" (the fabric's what-ifs) —
 // read and written in the file's units, and the rounding every writer of the file uses.
 
 #include "types/scenario.h"
@@ -18,6 +18,9 @@ double fileUnits(double v);
 void readOverheads(const nlohmann::json& j, OverheadConfig& into, std::vector<InputError>& errors);
 void readStability(const nlohmann::json& j, StabilityConfig& into, std::vector<InputError>& errors);
 void readFaults(const nlohmann::json& j, FaultConfig& into, std::vector<InputError>& errors);
+// "network": the fabric between the nodes (types/gpu_spec.h FabricSpec), kept in the cluster.
+void readFabric(const nlohmann::json& j, FabricSpec& into, std::vector<InputError>& errors);
+nlohmann::json fabricToJson(const FabricSpec& f);
 
 nlohmann::json overheadsToJson(const OverheadConfig& o);
 nlohmann::json stabilityToJson(const StabilityConfig& s);

@@ -38,11 +38,13 @@ Term zero3GatherTerm(const OtherMemoryInputs& in)
     return Term{"other.zero3_gather",
                 in.zero3_gather_bytes,
                 "bytes",
-                in.zero3_gather_layers == 2 ? "2 layers of unsharded weights (current + prefetched)"
-                                            : "every layer of the stage unsharded (reshard_after_forward = false)",
-                num(in.zero3_gather_layers) + " layers → " + num(in.zero3_gather_bytes),
+                in.zero3_whole_stage ? "every layer of the stage unsharded (reshard_after_forward = false)"
+                                     : "(1 + prefetch depth) layers of unsharded weights (the layer computed + "
+                                       "those gathered ahead)",
+                in.zero3_whole_stage ? num(in.zero3_gather_layers) + " layers → " + num(in.zero3_gather_bytes)
+                                     : "(1 + " + num(in.zero3_prefetch) + ") layers → " + num(in.zero3_gather_bytes),
                 "Rajbhandari et al. 2019 (ZeRO-3); Zhao et al. 2023 (PyTorch FSDP) §3.3: parameters gathered "
-                "per layer, one ahead"};
+                "per layer, prefetched ahead (parallel.zero3_prefetch; FSDP's default is one layer)"};
 }
 
 } // namespace

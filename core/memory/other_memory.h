@@ -15,7 +15,9 @@ struct OtherMemoryInputs {
     double logits_bytes = 0; // last stage: the loss's logits buffers (0 elsewhere)
     double logits_bytes_per_element = 4; // 4 fused (one fp32 copy), 12 eager (training.cross_entropy)
     double zero3_gather_bytes = 0; // ZeRO-3: unsharded parameters of the layers being gathered
-    double zero3_gather_layers = 2; // how many layers those are (2: current + prefetched)
+    double zero3_gather_layers = 2; // how many layers those are (2: current + one prefetched)
+    int zero3_prefetch = 1; // layers gathered ahead (parallel.zero3_prefetch)
+    bool zero3_whole_stage = false; // reshard_after_forward = false: the stage's layers stay gathered
     bool zero3_max_live = false; // capped by zero3_max_live_params (DeepSpeed) instead
 };
 

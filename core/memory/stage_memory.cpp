@@ -6,6 +6,7 @@
 #include "schedule/pipeline_closed_form.h"
 
 #include <algorithm>
+#include <cmath>
 #include <iterator>
 
 namespace parascope {
@@ -95,6 +96,28 @@ void offloadToCpu(StageMemory& st, const StageParams& sp, const ParallelConfig& 
                             "Ren et al. 2021 (ZeRO-Offload) §4.1; PyTorch FSDP CPUOffload(offload_params=True)"});
 }
 
+// Weight versions an asynchronous pipeline keeps (parallel.async_pipeline, time/async_pipeline.h):
+// PipeDream stashes one per microbatch in flight on the rank, so that a microbatch's backward
+// uses the weights its forward did (Narayanan et al. 2019 §3.3: p − r versions on rank r of
+// 1F1B); PipeDream-2BW double-buffers two (Narayanan et al. 2021 §3.1).
+void stashWeights(const StageInputs& in, const StageLayers& layers, StageMemory& st, bool with_terms)
+{
+    const ParallelConfig& p = in.sc.parallel;
+    const std::size_t r = std::size_t(layers.rank);
+    const double inflight = r < in.inflight.size() ? in.inflight[r] : 1.0;
+    const bool two_bw = p.async_pipeline == AsyncPipeline::TwoBw;
+    const double versions = two_bw ? 2.0 : std::max(1.0, std::ceil(inflight - 1e-9));
+    const double extra = (versions - 1) * st.weights;
+    if (with_terms)
+        st.terms.push_back({"weights.stashed_versions", extra, "bytes",
+                            two_bw ? "(2 − 1) · stage weights (double-buffered)"
+                                   : "(microbatches in flight − 1) · stage weights (one version each)",
+                            "(" + num(versions) + " − 1) · " + num(st.weights),
+                            two_bw ? "Narayanan et al. 2021 (PipeDream-2BW) §3.1"
+                                   : "Narayanan et al. 2019 (PipeDream) §3.3 weight stashing"});
+    st.weights += extra;
+}
+
 // The stage's weights, gradients and optimizer states (and what offload moves to the CPU).
 void stageModelStates(const StageInputs& in, const StageLayers& layers, StageMemory& st, bool with_terms)
 {
@@ -106,6 +129,8 @@ void stageModelStates(const StageInputs& in, const StageLayers& layers, StageMem
     st.gradients = ms.gradients;
     st.optimizer = ms.optimizer;
     st.terms = std::move(ms.terms);
+    if (p.asyncPipeline())
+        stashWeights(in, layers, st, with_terms);
     if (p.offload != Offload::None)
         offloadToCpu(st, sp, p, with_terms);
 }
@@ -209,18 +234,21 @@ OtherMemoryInputs otherInputs(const StageInputs& in, const StageLayers& layers, 
     if (layers.has_output)
         oi.logits_bytes = (1 + mtp) * oi.logits_bytes_per_element * double(t.seq_len) / p.cp * double(t.micro_batch)
             * double(in.sc.model.vocab) / p.tp;
-    // ZeRO-3 / FSDP: the layer being computed and the one prefetched are unsharded; without
+    // ZeRO-3 / FSDP: the layer being computed and the zero3_prefetch ones prefetched are unsharded; without
     // reshard_after_forward every layer of the stage stays unsharded from its forward to its
     // backward, so the peak holds them all.
     // DeepSpeed gathers module by module, never more than zero3_max_live_params at once.
     if (p.zero >= 3) {
-        const double gathered_layers = p.reshard_after_forward ? 2.0 : std::max(2.0, double(layers.layers));
+        const double in_flight = 1.0 + std::max(0, p.zero3_prefetch); // the layer computed + those prefetched
+        const double gathered_layers = p.reshard_after_forward ? in_flight : std::max(in_flight, double(layers.layers));
         double gathered = gathered_layers * in.largest_layer / p.tp;
         if (p.zero3_max_live_params > 0 && p.zero3_max_live_params < gathered) {
             gathered = p.zero3_max_live_params;
             oi.zero3_max_live = true;
         }
         oi.zero3_gather_layers = gathered_layers;
+        oi.zero3_prefetch = p.zero3_prefetch;
+        oi.zero3_whole_stage = gathered_layers > in_flight;
         oi.zero3_gather_bytes = gathered * in.sb.weights;
     }
     return oi;

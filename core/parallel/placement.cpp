@@ -23,7 +23,35 @@ GroupPlacement placeGroup(Group group, std::int64_t size, std::int64_t stride, c
         g.nodes = (g.stride * (g.size - 1) + 1 + G - 1) / G;
     g.ranks_per_node = g.size / g.nodes > 0 ? g.size / g.nodes : 1;
     g.link = g.nodes > 1 ? Link::Network : (cluster.intra_is_pcie ? Link::Pcie : Link::NvLink);
+    networkShares(g, cluster);
     return g;
+}
+
+void networkShares(GroupPlacement& g, const ClusterSpec& cluster)
+{
+    g.network_share = g.all_to_all_share = g.nic_share = 1;
+    g.leaves = 1;
+    if (g.nodes <= 1)
+        return;
+    const FabricSpec& f = cluster.fabric;
+    const double gpus = std::max(1, cluster.gpus_per_node);
+    g.nic_share = f.nics_per_node > 0 ? std::min(1.0, f.nics_per_node / gpus) : 1.0;
+    double ring = 1, all_to_all = 1;
+    if (f.nodes_per_leaf > 0 && g.nodes > f.nodes_per_leaf) {
+        const double n = f.nodes_per_leaf, N = double(g.nodes), o = std::max(1, f.oversubscription);
+        g.leaves = (g.nodes + f.nodes_per_leaf - 1) / f.nodes_per_leaf;
+        ring = std::max(1.0, o / n);
+        all_to_all = std::max(1.0, o * (N - n) / N);
+    }
+    g.network_share = g.nic_share / ring;
+    g.all_to_all_share = g.nic_share / all_to_all;
+}
+
+LinkSpec networkLink(const GroupPlacement& g, const ClusterSpec& cluster, bool all_to_all)
+{
+    LinkSpec l = cluster.inter_node;
+    l.bytes_per_s *= all_to_all ? g.all_to_all_share : g.network_share;
+    return l;
 }
 
 Placement placeRanks(const ParallelConfig& p, const ClusterSpec& cluster)

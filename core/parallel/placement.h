@@ -27,6 +27,11 @@ struct GroupPlacement {
     std::int64_t nodes = 1; // nodes the group of rank 0 spans
     std::int64_t ranks_per_node = 1; // members that share a node (size / nodes)
     Link link = Link::NvLink; // the slowest link the group's traffic crosses
+    // Of each GPU's datasheet network bandwidth, what this group's traffic gets on the cluster's
+    // fabric (networkShares): rings and trees, and all-to-alls. 1 inside a node.
+    double network_share = 1, all_to_all_share = 1;
+    double nic_share = 1; // the node's NICs shared by its GPUs (fabric.nics_per_node / GPUs per node)
+    std::int64_t leaves = 1; // leaf switches the group spans (1: its traffic stays below one leaf)
     bool crossesNodes() const { return nodes > 1; }
 };
 
@@ -49,6 +54,19 @@ struct Placement {
 };
 
 GroupPlacement placeGroup(Group group, std::int64_t size, std::int64_t stride, const ClusterSpec& cluster);
+
+// The group's shares of the network on the cluster's fabric (FabricSpec), set by placeGroup.
+// Every GPU of a node runs a group of each kind at once (the DP groups of all TP ranks reduce
+// together), so a node's traffic is its GPUs' and its NICs carry it: nic_share = min(1, NICs /
+// GPUs per node). A group over more nodes than a leaf switch holds (n nodes per leaf, o : 1
+// oversubscribed uplinks of n·B/o) sends part of its traffic up: a ring or a tree one node's per
+// leaf (B against n·B/o: slower by max(1, o/n)); an all-to-all (N − n)/N of every node's
+// (n·B·(N − n)/N against n·B/o: slower by max(1, o·(N − n)/N)). Leiserson 1985 (fat trees);
+// NVIDIA DGX SuperPOD reference architecture (rail-optimised, non-blocking).
+void networkShares(GroupPlacement& g, const ClusterSpec& cluster);
+
+// The network link a group's traffic sees: the cluster's inter-node link at its share.
+LinkSpec networkLink(const GroupPlacement& g, const ClusterSpec& cluster, bool all_to_all = false);
 Placement placeRanks(const ParallelConfig& p, const ClusterSpec& cluster);
 std::vector<PipelineBoundary> pipelineBoundaries(const ParallelConfig& p, const ClusterSpec& cluster);
 

@@ -1,4 +1,5 @@
 #include "schedule/simulator.h"
+#include "schedule/grad_buckets.h"
 
 #include <algorithm>
 #include <cmath>
@@ -96,6 +97,7 @@ private:
     void wake(int stage);
     void record(int r, OpType t, int stage, int mb, double start, double end, double comm);
     void recordSend(int r, int to_stage, int stage, int mb, double start);
+    void recordZeroCollectives(int r, OpType t, int stage, int chunk, int mb, double start, double end);
     void finishForward(int r, int s, int mb, double end);
     void finishBackward(int r, int s, int mb, bool full, double start, double end);
     void finish(const Action& a, int r, double start, double end);
@@ -118,6 +120,7 @@ private:
     std::deque<int> work_;
     std::vector<char> queued_;
     std::size_t done_ = 0;
+    bool zero_lanes_ = false; // any ZeRO-2/3 collective to draw beside the passes
 };
 
 Simulation::Simulation(const SimulationInput& in)
@@ -141,9 +144,13 @@ Simulation::Simulation(const SimulationInput& in)
     tl_.comm_in_ops_s.assign(p_, 0);
     tl_.pipeline_end_per_rank_s.assign(p_, 0);
     tl_.tail_exposed_s.assign(p_, 0);
+    tl_.grad_buckets_hidden.assign(p_, 0);
     tl_.step_end_per_rank_s.assign(p_, 0);
     tl_.peak_inflight.assign(p_, 0);
     findUnpaired();
+    zero_lanes_ = std::any_of(in_.stages.begin(), in_.stages.end(), [](const StageCost& c) {
+        return c.forward_gather_s > 0 || c.backward_gather_s > 0 || c.backward_reduce_s > 0;
+    });
     if (in_.record_ops)
         tl_.ops.reserve(2 * sch_.actionCount() + 4 * std::size_t(p_)); // compute ops and about as many sends
     for (int r = 0; r < p_; ++r)
@@ -261,8 +268,32 @@ void Simulation::wake(int stage)
 
 void Simulation::record(int r, OpType t, int stage, int mb, double start, double end, double comm)
 {
-    if (in_.record_ops)
-        tl_.ops.push_back({r, false, t, stage, stage >= 0 ? sch_.chunkOfStage(stage) : 0, mb, start, end, comm});
+    if (!in_.record_ops)
+        return;
+    const int chunk = stage >= 0 ? sch_.chunkOfStage(stage) : 0;
+    tl_.ops.push_back({r, false, t, stage, chunk, mb, start, end, comm});
+    if (zero_lanes_)
+        recordZeroCollectives(r, t, stage, chunk, mb, start, end);
+}
+
+// ZeRO-2/3 on the communication lane beside a pass: the forward's (and the backward's) parameter
+// all-gather from the pass's start (prefetched ahead of the layers, or, without prefetch, the
+// exposed part at the start of the pass), and the backward's gradient reduce-scatter ending with
+// the pass (each layer's gradients go out behind it).
+void Simulation::recordZeroCollectives(int r, OpType t, int stage, int chunk, int mb, double start, double end)
+{
+    if (stage < 0 || std::size_t(stage) >= in_.stages.size() || t == OpType::W)
+        return;
+    const StageCost& c = in_.stages[std::size_t(stage)];
+    const double gather = t == OpType::F ? c.forward_gather_s
+        : t == OpType::FB                ? c.forward_gather_s + c.backward_gather_s
+                                         : c.backward_gather_s;
+    const double reduce = t == OpType::F ? 0.0 : c.backward_reduce_s;
+    if (gather > 0)
+        tl_.ops.push_back({r, true, OpType::AllGather, stage, chunk, mb, start, start + gather, gather});
+    if (reduce > 0)
+        tl_.ops.push_back({r, true, OpType::ReduceScatter, stage, chunk, mb, std::max(start, end - reduce),
+                           std::max(start, end - reduce) + reduce, reduce});
 }
 
 void Simulation::recordSend(int r, int to_stage, int stage, int mb, double start)
@@ -364,12 +395,17 @@ void Simulation::addTails()
         const RankTail& t = in_.tails[r];
         double now = clock_[r];
         if (t.grad_reduce_s > 0) {
-            const double start = t.overlap_grad_reduce ? last_backward_start_[r] : clock_[r];
-            const double end = std::max(start + t.grad_reduce_s, clock_[r] + t.last_bucket_s);
-            if (in_.record_ops)
-                tl_.ops.push_back({r, true, t.grad_reduce_type, -1, 0, -1, start, end, t.grad_reduce_s});
-            tl_.tail_exposed_s[r] += std::max(0.0, end - clock_[r]);
-            now = std::max(now, end);
+            const BucketChain chain
+                = bucketChain({t.grad_reduce_s, t.last_bucket_s, t.grad_buckets, t.overlap_grad_reduce},
+                              last_backward_start_[r], clock_[r], in_.record_ops);
+            for (std::size_t b = 0; b < chain.buckets.size(); ++b) {
+                const BucketSlot& slot = chain.buckets[b];
+                tl_.ops.push_back({r, true, t.grad_reduce_type, -1, 0, -1, slot.start_s, slot.end_s,
+                                   slot.end_s - slot.start_s, -1, int(b)});
+            }
+            tl_.grad_buckets_hidden[r] = chain.hidden;
+            tl_.tail_exposed_s[r] += std::max(0.0, chain.end_s - clock_[r]);
+            now = std::max(now, chain.end_s);
         }
         if (t.optimizer_s > 0) {
             if (in_.record_ops)

@@ -57,6 +57,7 @@ struct TimedOp {
     double start_s = 0, end_s = 0;
     double comm_s = 0; // of the duration, communication not hidden (TP/EP/CP inside the op)
     int peer_stage = -1; // a send: the virtual stage that receives it
+    int bucket = -1; // a gradient bucket's collective: which of the rank's buckets (schedule/grad_buckets.h)
 };
 
 // Duration of each op kind on one virtual stage, and how much of it is exposed communication.
@@ -69,6 +70,10 @@ struct StageCost {
     // longer, exposed communication.
     double unpaired_forward_s = 0, unpaired_backward_s = 0;
     double backward_s() const { return backward_input_s + backward_weight_s; }
+    // ZeRO-2/3's collectives of one pass (all of them, hidden or not): the parameter all-gathers
+    // run ahead of the layers that need them (prefetch) and the gradient reduce-scatters behind
+    // the layers that produced them; drawn on the communication lane beside the pass.
+    double forward_gather_s = 0, backward_gather_s = 0, backward_reduce_s = 0;
 };
 
 // Work after the last backward of a rank: gradient reduction (overlappable with the backward
@@ -78,6 +83,7 @@ struct RankTail {
     // One bucket of the reduction: the last one is ready only when the backward ends, so even an
     // overlapped reduction ends at least this long after it.
     double last_bucket_s = 0;
+    int grad_buckets = 1; // how many collectives the reduction is issued in (its buckets)
     OpType grad_reduce_type = OpType::AllReduce;
     bool overlap_grad_reduce = true;
     double optimizer_s = 0; // with the gradient compression pass, when the gradients travel compressed
@@ -108,6 +114,7 @@ struct Timeline {
     std::vector<double> comm_in_ops_s; // per rank: exposed communication inside pipeline ops
     std::vector<double> pipeline_end_per_rank_s;
     std::vector<double> tail_exposed_s; // per rank: exposed grad reduce + param gather
+    std::vector<int> grad_buckets_hidden; // per rank: buckets of the reduction that end within the backward
     std::vector<double> step_end_per_rank_s; // per rank: end of its tail (optimizer, gathers)
     std::vector<double> peak_inflight; // per rank, in units of "the rank's layers for one microbatch"
     bool deadlock = false;

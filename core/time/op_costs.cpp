@@ -136,9 +136,17 @@ StageOpCost stageCost(const StageInputs& in, int s)
     // gathered weights were kept (reshard_after_forward = false).
     const double backward_gathers = p.reshard_after_forward ? 1 : 0;
     const ZeroEdges edges = zeroEdges(in, V);
-    st.forward.dp += edges.forward_s + std::max(0.0, ag - edges.forward_s - kZeroOverlap * fwd);
-    st.backward.dp += edges.backward_s
-        + std::max(0.0, backward_gathers * ag + rs - edges.backward_s - kZeroOverlap * (bwd_in + bwd_w));
+    // Without prefetch (parallel.zero3_prefetch = 0) a layer's gather starts when the layer needs
+    // it: nothing hides. One layer or more ahead hides the same in this steady-state model (the
+    // layers are alike); deeper prefetch costs memory (stage_memory.cpp) and helps only when
+    // layers' times vary, which the model does not see.
+    const double overlap = p.zero >= 3 && p.zero3_prefetch == 0 ? 0.0 : kZeroOverlap;
+    st.forward.dp += edges.forward_s + std::max(0.0, ag - edges.forward_s - overlap * fwd);
+    st.backward.dp
+        += edges.backward_s + std::max(0.0, backward_gathers * ag + rs - edges.backward_s - overlap * (bwd_in + bwd_w));
+    st.cost.forward_gather_s = ag;
+    st.cost.backward_gather_s = backward_gathers * ag;
+    st.cost.backward_reduce_s = rs;
     st.cost.forward_s = fwd + st.forward.total();
     st.cost.forward_comm_s = st.forward.total();
     st.cost.backward_input_s = bwd_in + st.backward.total();
@@ -160,6 +168,7 @@ RankTail rankTail(const Scenario& sc, const std::vector<CommEntry>& comm, const 
     tail.optimizer_s = out.optimizer_s;
     tail.grad_reduce_s += offload.gradients_s;
     tail.overlap_grad_reduce = p.overlap_grad_reduce;
+    int buckets = 0;
     for (const CommEntry& c : comm) {
         // DualPipe's all-reduce of the two copies' gradients runs with the data-parallel one.
         if (c.group == Group::Pp && c.collective == Collective::AllReduce) {
@@ -171,18 +180,24 @@ RankTail rankTail(const Scenario& sc, const std::vector<CommEntry>& comm, const 
         // Once per step after the last backward: the gradient reduction of ZeRO-0/1, and HSDP's
         // all-reduce of the gradient shard across replicas (also under ZeRO-2/3, whose
         // reduce-scatters run inside every microbatch).
+        // Per weight update: once a step, or (PipeDream) once per microbatch, `rounds` times.
+        const double updates = std::max(1.0, double(c.rounds));
         if (c.purpose == Purpose::Gradients && (p.zero <= 1 || c.collective == Collective::AllReduce)) {
-            tail.grad_reduce_s += c.time_s;
-            if (c.calls_per_step > 0)
+            tail.grad_reduce_s += c.time_s / updates;
+            if (c.calls_per_step > 0) {
                 tail.last_bucket_s = std::max(tail.last_bucket_s, c.time_s / c.calls_per_step);
+                buckets += int(std::lround(c.calls_per_step / updates));
+            }
             tail.grad_reduce_type = c.collective == Collective::AllReduce ? OpType::AllReduce : OpType::ReduceScatter;
         }
         if (c.purpose == Purpose::Parameters && p.zero <= 2) {
             // Megatron overlap_param_gather hides it behind the next step's first forward.
             const double first_fwd = out.stages.empty() ? 0 : out.stages.front().cost.forward_s;
-            tail.param_gather_s += p.overlap_grad_reduce ? std::max(0.0, c.time_s - first_fwd) : c.time_s;
+            const double gather = c.time_s / updates;
+            tail.param_gather_s += p.overlap_grad_reduce ? std::max(0.0, gather - first_fwd) : gather;
         }
     }
+    tail.grad_buckets = std::max(1, buckets);
     return tail;
 }
 
@@ -324,6 +339,11 @@ OpCostModel opCosts(const Scenario& sc, const ParamCounts& params, const Pipelin
     RankTail tail = rankTail(sc, comm, out, offload);
     // Compressed gradients (training.grad_comm): compressed before, decompressed after each reduction.
     tail.optimizer_s += gradCompressionSeconds(sc, shard_params, rates.microbatches, rates.hbm, out.terms, explain);
+    // PipeDream updates after every microbatch: m optimizer steps a step (time/async_pipeline.h).
+    if (p.asyncPipeline() && p.async_pipeline == AsyncPipeline::PipeDream) {
+        out.optimizer_s *= double(rates.microbatches);
+        tail.optimizer_s *= double(rates.microbatches);
+    }
     out.tails.assign(std::size_t(geometry.ranks), tail);
     if (explain == Explain::NumbersOnly)
         return out;

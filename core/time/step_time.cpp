@@ -1,7 +1,9 @@
 #include "time/step_time.h"
 
 #include "schedule/generators.h"
+#include "schedule/grad_buckets.h"
 #include "schedule/pipeline_closed_form.h"
+#include "time/async_pipeline.h"
 
 #include <algorithm>
 #include <cmath>
@@ -120,6 +122,31 @@ void finish(StepSimulation& out, const OpCostModel& costs, double step, double c
                        "what a lighter pipeline rank waits, on average, for the heaviest"});
 }
 
+BucketInput bucketInput(const RankTail& tail)
+{
+    return {tail.grad_reduce_s, tail.last_bucket_s, tail.grad_buckets, tail.overlap_grad_reduce};
+}
+
+// The gradient reduction's buckets on the report, and the term that explains them.
+void noteBuckets(TimeReport& t, const RankTail& tail, int hidden, Explain explain)
+{
+    if (tail.grad_reduce_s <= 0)
+        return;
+    t.grad_buckets = std::max(1, tail.grad_buckets);
+    t.grad_buckets_hidden = hidden;
+    t.last_bucket_s = t.grad_buckets == 1 ? tail.grad_reduce_s : std::min(tail.grad_reduce_s, tail.last_bucket_s);
+    if (explain == Explain::NumbersOnly)
+        return;
+    t.terms.push_back({"time.grad_buckets", double(t.grad_buckets), "count",
+                       "n buckets of the gradient reduction G; bucket i is ready (i + 1)/n of the way through the last "
+                       "backward D; they go out one after another: exposed = max(L, G + D/n − D)",
+                       num(t.grad_buckets_hidden) + " of " + num(t.grad_buckets)
+                           + " end within the backward; the last takes " + num(t.last_bucket_s) + " s"
+                           + (tail.overlap_grad_reduce ? "" : " (not overlapped: all after it)"),
+                       "Li et al., PyTorch Distributed (VLDB 2020) §3.2.3; Megatron-Core DDP bucket_size "
+                       "(parallel.grad_bucket_mparams)"});
+}
+
 StepSimulation closedForm(const Scenario& sc, const OpCostModel& costs, long long m, const std::string& why,
                           Explain explain)
 {
@@ -149,7 +176,8 @@ StepSimulation closedForm(const Scenario& sc, const OpCostModel& costs, long lon
             addExposure(by_group, st.backward, share * double(m));
         }
     const double md = double(std::max(1LL, m));
-    const double bf = p.pp > 1 ? bubbleFraction(p.schedule, p.pp, p.vpp, m) : 0.0;
+    const bool async = p.asyncPipeline(); // no flush: no fill, no drain (time/async_pipeline.h)
+    const double bf = p.pp > 1 && !async ? bubbleFraction(p.schedule, p.pp, p.vpp, m) : 0.0;
     // Combined 1F1B: the critical rank's warm-up forwards and cool-down backwards run unpaired
     // (StageCost::unpaired_forward_s), spread over its chunks.
     double unpaired = 0;
@@ -166,20 +194,22 @@ StepSimulation closedForm(const Scenario& sc, const OpCostModel& costs, long lon
     // Kaplan et al. 2020 §2.1, Narayanan et al. 2021 §3.3).
     constexpr double kBackwardShareOfMicrobatch = 4.0 / 6.0;
     const double last_bwd = t_mb * kBackwardShareOfMicrobatch;
-    const double grad_exposed
-        = tail.overlap_grad_reduce ? std::max(tail.last_bucket_s, tail.grad_reduce_s - last_bwd) : tail.grad_reduce_s;
-    const double tail_exposed = grad_exposed + tail.param_gather_s;
+    const BucketChain chain = bucketChain(bucketInput(tail), 0.0, last_bwd, false);
+    const double grad_exposed = tail.grad_reduce_s > 0 ? chain.end_s - last_bwd : 0.0;
+    const double tail_exposed = weightUpdatesPerStep(p, m) * (grad_exposed + tail.param_gather_s);
     // The fill and the drain cross every stage boundary once each (forward, then backward).
     double boundaries = 0;
     for (int b = 0; b + 1 < p.pp; ++b)
         boundaries += b < int(costs.boundary_p2p_s.size()) ? costs.boundary_p2p_s[std::size_t(b)] : costs.p2p_s;
     // Blocking sends (no pipeline overlap): each microbatch's forward and backward send hold the
     // slowest boundary's rank once more.
-    const double p2p_exposed = p.pp > 1 ? 2.0 * boundaries + (costs.blocking_p2p ? md * 2.0 * costs.p2p_s : 0.0) : 0.0;
+    const double p2p_exposed
+        = p.pp > 1 ? (async ? 0.0 : 2.0 * boundaries) + (costs.blocking_p2p ? md * 2.0 * costs.p2p_s : 0.0) : 0.0;
     out.time.critical_rank = critical;
     out.inflight = inflightMicrobatches(p.schedule, p.pp, p.vpp, m);
     finish(out, costs, pipeline + p2p_exposed + tail_exposed + costs.optimizer_s, md * (t_mb - comm_mb),
            md * comm_mb + unpaired, tail_exposed, p2p_exposed, by_group, explain);
+    noteBuckets(out.time, tail, chain.hidden, explain);
     return out;
 }
 
@@ -255,6 +285,25 @@ std::map<Group, double> exposureByGroup(const std::vector<Action>& actions, cons
     return by_group;
 }
 
+// Exposed pipeline p2p: the step less the same schedule's without p2p time.
+double exposedP2p(const PipelineSchedule& schedule, const OpCostModel& costs, const Timeline& tl)
+{
+    if (tl.ranks <= 1 || costs.p2p_s <= 0)
+        return 0;
+    const Timeline no_p2p = run(schedule, costs, false, false);
+    return std::max(0.0, tl.step_s - no_p2p.step_s);
+}
+
+// The rank whose step ends last.
+int lastRank(const Timeline& tl)
+{
+    int critical = 0;
+    for (int r = 0; r < tl.ranks; ++r)
+        if (tl.step_end_per_rank_s[r] > tl.step_end_per_rank_s[critical])
+            critical = r;
+    return critical;
+}
+
 // The numbers of the step: at most options.max_simulated_ops ops simulated, whether or not the
 // timeline is wanted, so that a scenario has one step time whatever is asked. The ops are kept
 // (record_ops) only when they fit kMaxRecordedOps.
@@ -297,30 +346,34 @@ StepSimulation simulateNumbers(const Scenario& sc, const OpCostModel& costs, lon
         out.time.note = "simulated " + num(double(m_sim)) + " of " + num(double(m)) + " microbatches; the other "
             + num(double(m - m_sim)) + " add the steady-state period " + num(period) + " s each";
     }
-    // Exposed pipeline p2p: the same schedule without p2p time.
-    double pp_exposed = 0;
-    if (p > 1 && costs.p2p_s > 0) {
-        const Timeline no_p2p = run(*schedule, costs, false, false);
-        pp_exposed = std::max(0.0, tl.step_s - no_p2p.step_s);
+    // No flush (time/async_pipeline.h): the steady state, paced by the busiest rank, hides the
+    // pipeline's sends; else the rank that ends last, and the sends it waited for.
+    const bool async = sc.parallel.asyncPipeline();
+    const AsyncStep steady = async ? asyncSteadyState(sc.parallel, tl, m, m_sim) : AsyncStep{};
+    const double pp_exposed = async ? 0.0 : exposedP2p(*schedule, costs, tl);
+    const int critical = async ? steady.critical : lastRank(tl);
+    double step = tl.step_s + extra, tail_exposed = tl.tail_exposed_s[critical];
+    if (async) {
+        step = steady.step_s;
+        tail_exposed = steady.tail_exposed_s;
+        out.time.note = "no flush (" + std::string(toString(sc.parallel.async_pipeline))
+            + "): the steady state of 1F1B; the timeline shows one flushed step's ops";
     }
-
-    int critical = 0;
-    for (int r = 0; r < p; ++r)
-        if (tl.step_end_per_rank_s[r] > tl.step_end_per_rank_s[critical])
-            critical = r;
     const double scale = double(m) / double(m_sim);
     const std::map<Group, double> by_group = exposureByGroup(schedule->actions[critical], costs, scale);
     out.time.critical_rank = critical;
     out.inflight = tl.peak_inflight;
     if (m_sim < m && kind == ScheduleKind::GPipe)
         out.inflight = inflightMicrobatches(kind, p, full.vpp, m); // GPipe holds all m
-    const double step = tl.step_s + extra;
     const double compute = (tl.busy_s[critical] - tl.comm_in_ops_s[critical]) * scale;
-    finish(out, costs, step, compute, tl.comm_in_ops_s[critical] * scale, tl.tail_exposed_s[critical], pp_exposed,
-           by_group, explain);
+    finish(out, costs, step, compute, tl.comm_in_ops_s[critical] * scale, tail_exposed, pp_exposed, by_group, explain);
+    if (async && explain != Explain::NumbersOnly)
+        out.time.terms.push_back(asyncTerm(sc.parallel, steady, m));
+    if (std::size_t(critical) < costs.tails.size())
+        noteBuckets(out.time, costs.tails[std::size_t(critical)], tl.grad_buckets_hidden[critical], explain);
 
     out.timeline.simulated = record_ops;
-    if (m_sim < m)
+    if (m_sim < m || async)
         out.timeline.note = out.time.note;
     out.timeline.microbatches_shown = m_sim;
     out.timeline.microbatches_total = m;

@@ -46,6 +46,11 @@ struct TimeReport {
     // A straggler (faults.straggler_slowdown_pct): the step simulated without it, and what it
     // adds, step_s − healthy_step_s (estimate/faults.h). Both 0 on a healthy job.
     double healthy_step_s = 0, straggler_s = 0;
+    // The critical rank's data-parallel gradient reduction (ZeRO-0/1, HSDP's replica all-reduce)
+    // in its buckets (schedule/grad_buckets.h): how many, how many end within the backward, and
+    // what the last one takes (it cannot hide). 0 buckets: no reduction after the backward.
+    int grad_buckets = 0, grad_buckets_hidden = 0;
+    double last_bucket_s = 0;
     std::vector<Term> terms;
     // One dense layer's ops and one MoE layer's (empty without experts), for one microbatch on
     // one GPU: what the op costs add up (time/layer_ops.h). Filled when explaining.

@@ -120,6 +120,15 @@ struct StorageSpec {
     std::string source;
 };
 
+// The network between the nodes (the topology what-ifs, parallel/placement.h networkShares). The
+// defaults are the DGX design: one NIC per GPU on its own rail, one non-blocking fat tree.
+struct FabricSpec {
+    int nics_per_node = 0; // 0: one per GPU (rail-optimised); fewer: the node's GPUs share them
+    int nodes_per_leaf = 0; // nodes under one leaf switch; 0: one non-blocking layer for every node
+    int oversubscription = 1; // a leaf's downlink : uplink bandwidth, o : 1
+    bool isDefault() const { return nics_per_node == 0 && nodes_per_leaf == 0 && oversubscription == 1; }
+};
+
 struct ClusterSpec {
     std::string id;
     std::string name;
@@ -132,6 +141,7 @@ struct ClusterSpec {
     HostSpec host; // for CPU offload (unknown: offload cannot be evaluated)
     NvlsSpec nvls;
     StorageSpec storage;
+    FabricSpec fabric; // the scenario's "network" section (types/scenario.h), not the preset's
     std::string source;
     std::vector<Term> calibration; // what a hardware profile changed (empty: datasheet defaults)
     std::vector<MeasuredCollective> measured_collectives; // used for groups of the same op, size and placement

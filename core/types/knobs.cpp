@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <charconv>
+#include <cmath>
 
 namespace parascope {
 
@@ -78,13 +79,77 @@ long long microbatchesOf(const Scenario& s)
 
 constexpr long long kMaxDegree = 1LL << 24;
 
-} // namespace
-
-const std::vector<Knob>& knobs()
+// The what-ifs beside the layout: how the gradient reduction and ZeRO-3's gathers overlap
+// (schedule/grad_buckets.h, time/op_costs.cpp), and faults and stragglers.
+std::vector<Knob> whatIfKnobs()
 {
     // A table, one knob per row (not reflowed):
     // clang-format off
-    static const std::vector<Knob> list = {
+    return {
+        {"parallel.overlap_grad_reduce", "overlap DP", {"Overlap DP gradient reduction (0 no, 1 yes)", "DP 梯度归约与反向重叠（0 否，1 是）"}, 0, 1, "",
+         [](const Scenario& s) { return (long long)s.parallel.overlap_grad_reduce; },
+         [](Scenario& s, long long v) { s.parallel.overlap_grad_reduce = v != 0; },
+         [](const Scenario&) { return std::vector<long long>{0, 1}; }},
+        {"parallel.grad_bucket_mparams", "bucket", {"Gradient bucket (M params; 0 Megatron's default)", "梯度分桶（百万参数；0 为 Megatron 默认）"}, 0, 1000000,
+         "0: Megatron's max(40 M, 1 M·DP) parameters",
+         [](const Scenario& s) { return std::llround(s.parallel.grad_bucket_mparams); },
+         [](Scenario& s, long long v) { s.parallel.grad_bucket_mparams = double(v); },
+         [](const Scenario& s) { return withCurrent({0, 5, 10, 25, 40, 100, 250, 1000}, std::llround(s.parallel.grad_bucket_mparams)); }},
+        {"parallel.zero3_prefetch", "prefetch", {"ZeRO-3 prefetch depth (layers)", "ZeRO-3 预取深度（层）"}, 0, 64, "",
+         [](const Scenario& s) { return (long long)s.parallel.zero3_prefetch; },
+         [](Scenario& s, long long v) { s.parallel.zero3_prefetch = int(v); },
+         [](const Scenario& s) { return withCurrent({0, 1, 2, 3, 4}, s.parallel.zero3_prefetch); }},
+        // 1F1B with or without a flush (time/async_pipeline.h): PipeDream, PipeDream-2BW.
+        enumKnob<AsyncPipeline>("parallel.async_pipeline", "flush", {"Pipeline flush", "流水线刷新方式"},
+                                [](auto& s) -> auto& { return s.parallel.async_pipeline; }),
+        // The network between the nodes (FabricSpec, parallel/placement.h networkShares).
+        {"network.nics_per_node", "NICs/node", {"NICs per node (0: one per GPU, rail-optimised)", "每节点网卡数（0：每块 GPU 一块，轨道优化）"}, 0, 1024, "",
+         [](const Scenario& s) { return (long long)s.cluster.fabric.nics_per_node; },
+         [](Scenario& s, long long v) { s.cluster.fabric.nics_per_node = int(v); },
+         [](const Scenario& s) { return withCurrent({0, 1, 2, 4, 8}, s.cluster.fabric.nics_per_node); }},
+        {"network.nodes_per_leaf", "nodes/leaf", {"Nodes per leaf switch (0: one non-blocking layer)", "每个叶交换机的节点数（0：单层无阻塞）"}, 0, 1 << 20, "",
+         [](const Scenario& s) { return (long long)s.cluster.fabric.nodes_per_leaf; },
+         [](Scenario& s, long long v) { s.cluster.fabric.nodes_per_leaf = int(v); },
+         [](const Scenario& s) { return withCurrent({0, 2, 4, 8, 16, 32}, s.cluster.fabric.nodes_per_leaf); }},
+        {"network.oversubscription", "oversubscription", {"Leaf uplink oversubscription (o:1)", "叶交换机上行收敛比（o:1）"}, 1, 64, "",
+         [](const Scenario& s) { return (long long)s.cluster.fabric.oversubscription; },
+         [](Scenario& s, long long v) { s.cluster.fabric.oversubscription = int(v); },
+         [](const Scenario& s) { return withCurrent({1, 2, 3, 4, 8}, s.cluster.fabric.oversubscription); }},
+        // Faults and stragglers (FaultConfig, estimate/faults.h): what-ifs on a healthy job.
+        {"faults.straggler_slowdown_pct", "straggler %", {"Straggler slowdown (%)", "慢节点减速（%）"}, 0, 1000, "",
+         [](const Scenario& s) { return (long long)s.faults.straggler_slowdown_pct; },
+         [](Scenario& s, long long v) { s.faults.straggler_slowdown_pct = int(v); },
+         [](const Scenario& s) { return withCurrent({0, 5, 10, 20, 30, 50, 100, 200}, s.faults.straggler_slowdown_pct); }},
+        {"faults.straggler_stage", "straggler stage", {"Straggler's stage", "慢节点所在阶段"}, 0, 100000, "",
+         [](const Scenario& s) { return (long long)s.faults.straggler_stage; },
+         [](Scenario& s, long long v) { s.faults.straggler_stage = int(v); },
+         [](const Scenario& s) { return withCurrent(range(0, std::min(s.parallel.pp, 256) - 1), s.faults.straggler_stage); }},
+        {"faults.link_bandwidth_pct", "link %", {"Degraded link (%)", "降速链路带宽（%）"}, 1, 100, "",
+         [](const Scenario& s) { return (long long)s.faults.link_bandwidth_pct; },
+         [](Scenario& s, long long v) { s.faults.link_bandwidth_pct = int(v); },
+         [](const Scenario& s) { return withCurrent({10, 25, 50, 75, 100}, s.faults.link_bandwidth_pct); }},
+        {"faults.hangs_per_week", "hangs/week", {"Hangs per week", "每周挂起次数"}, 0, 10000, "",
+         [](const Scenario& s) { return (long long)s.faults.hangs_per_week; },
+         [](Scenario& s, long long v) { s.faults.hangs_per_week = int(v); },
+         [](const Scenario& s) { return withCurrent({0, 1, 2, 5, 10, 20, 50}, s.faults.hangs_per_week); }},
+        {"faults.nccl_timeout_min", "NCCL timeout", {"NCCL timeout (min)", "NCCL 超时（分钟）"}, 1, 10080, "",
+         [](const Scenario& s) { return (long long)s.faults.nccl_timeout_min; },
+         [](Scenario& s, long long v) { s.faults.nccl_timeout_min = int(v); },
+         [](const Scenario& s) { return withCurrent({1, 2, 5, 10, 20, 30, 60}, s.faults.nccl_timeout_min); }},
+        {"faults.loss_spikes_per_week", "spikes/week", {"Loss spikes per week", "每周损失尖峰次数"}, 0, 10000, "",
+         [](const Scenario& s) { return (long long)s.faults.loss_spikes_per_week; },
+         [](Scenario& s, long long v) { s.faults.loss_spikes_per_week = int(v); },
+         [](const Scenario& s) { return withCurrent({0, 1, 2, 5, 10, 20}, s.faults.loss_spikes_per_week); }},
+    };
+    // clang-format on
+}
+
+// The layout and the training choices, in the order the app shows them.
+std::vector<Knob> layoutKnobs()
+{
+    // A table, one knob per row (not reflowed):
+    // clang-format off
+    return {
         {"training.seq_len", "seq", {"Sequence length", "序列长度"}, 1, 1LL << 27, "",
          [](const Scenario& s) { return (long long)s.training.seq_len; },
          [](Scenario& s, long long v) { s.training.seq_len = v; },
@@ -201,33 +266,20 @@ const std::vector<Knob>& knobs()
          [](const Scenario& s) { return (long long)s.training.topk_permille; },
          [](Scenario& s, long long v) { s.training.topk_permille = int(v); },
          [](const Scenario& s) { return withCurrent({1, 2, 5, 10, 50, 100}, s.training.topk_permille); }},
-        // Faults and stragglers (FaultConfig, estimate/faults.h): what-ifs on a healthy job.
-        {"faults.straggler_slowdown_pct", "straggler %", {"Straggler slowdown (%)", "慢节点减速（%）"}, 0, 1000, "",
-         [](const Scenario& s) { return (long long)s.faults.straggler_slowdown_pct; },
-         [](Scenario& s, long long v) { s.faults.straggler_slowdown_pct = int(v); },
-         [](const Scenario& s) { return withCurrent({0, 5, 10, 20, 30, 50, 100, 200}, s.faults.straggler_slowdown_pct); }},
-        {"faults.straggler_stage", "straggler stage", {"Straggler's stage", "慢节点所在阶段"}, 0, 100000, "",
-         [](const Scenario& s) { return (long long)s.faults.straggler_stage; },
-         [](Scenario& s, long long v) { s.faults.straggler_stage = int(v); },
-         [](const Scenario& s) { return withCurrent(range(0, std::min(s.parallel.pp, 256) - 1), s.faults.straggler_stage); }},
-        {"faults.link_bandwidth_pct", "link %", {"Degraded link (%)", "降速链路带宽（%）"}, 1, 100, "",
-         [](const Scenario& s) { return (long long)s.faults.link_bandwidth_pct; },
-         [](Scenario& s, long long v) { s.faults.link_bandwidth_pct = int(v); },
-         [](const Scenario& s) { return withCurrent({10, 25, 50, 75, 100}, s.faults.link_bandwidth_pct); }},
-        {"faults.hangs_per_week", "hangs/week", {"Hangs per week", "每周挂起次数"}, 0, 10000, "",
-         [](const Scenario& s) { return (long long)s.faults.hangs_per_week; },
-         [](Scenario& s, long long v) { s.faults.hangs_per_week = int(v); },
-         [](const Scenario& s) { return withCurrent({0, 1, 2, 5, 10, 20, 50}, s.faults.hangs_per_week); }},
-        {"faults.nccl_timeout_min", "NCCL timeout", {"NCCL timeout (min)", "NCCL 超时（分钟）"}, 1, 10080, "",
-         [](const Scenario& s) { return (long long)s.faults.nccl_timeout_min; },
-         [](Scenario& s, long long v) { s.faults.nccl_timeout_min = int(v); },
-         [](const Scenario& s) { return withCurrent({1, 2, 5, 10, 20, 30, 60}, s.faults.nccl_timeout_min); }},
-        {"faults.loss_spikes_per_week", "spikes/week", {"Loss spikes per week", "每周损失尖峰次数"}, 0, 10000, "",
-         [](const Scenario& s) { return (long long)s.faults.loss_spikes_per_week; },
-         [](Scenario& s, long long v) { s.faults.loss_spikes_per_week = int(v); },
-         [](const Scenario& s) { return withCurrent({0, 1, 2, 5, 10, 20}, s.faults.loss_spikes_per_week); }},
     };
     // clang-format on
+}
+
+} // namespace
+
+const std::vector<Knob>& knobs()
+{
+    static const std::vector<Knob> list = [] {
+        std::vector<Knob> all = layoutKnobs();
+        for (Knob& k : whatIfKnobs())
+            all.push_back(std::move(k));
+        return all;
+    }();
     return list;
 }
 

@@ -14,6 +14,11 @@ enum class ScheduleKind { GPipe, OneFOneB, Interleaved, ZbH1, ZbV, DualPipeV, Du
 enum class Recompute { None, Selective, Full };
 enum class Precision { Bf16, Fp16, Fp8, Fp32 };
 enum class GradDtype { Bf16, Fp32 };
+// Whether the pipeline flushes at each optimizer step (1F1B: PipeDream-Flush, the default) or
+// runs on without one (Narayanan et al.): PipeDream keeps a weight version per microbatch in
+// flight (weight stashing) and updates after every microbatch; PipeDream-2BW keeps two versions
+// (double-buffered weights) and updates every m microbatches, one update stale.
+enum class AsyncPipeline { Flush, PipeDream, TwoBw };
 // What the data-parallel gradient reduction sends on the wire (the communication module's
 // what-if): the gradients as they are, bf16, fp8 (FP8-LM, Peng et al. 2023 §3.1) or one bit per
 // element with error feedback (1-bit Adam, Tang et al. 2021).
@@ -82,6 +87,10 @@ inline const char* toString(Precision v) { return nameOf(v); }
 inline constexpr EnumName<GradDtype> kGradDtypeNames[] = {{GradDtype::Bf16, "bf16"}, {GradDtype::Fp32, "fp32"}};
 constexpr std::span<const EnumName<GradDtype>> enumNames(GradDtype) { return kGradDtypeNames; }
 inline const char* toString(GradDtype v) { return nameOf(v); }
+inline constexpr EnumName<AsyncPipeline> kAsyncPipelineNames[]
+    = {{AsyncPipeline::Flush, "flush"}, {AsyncPipeline::PipeDream, "pipedream"}, {AsyncPipeline::TwoBw, "2bw"}};
+constexpr std::span<const EnumName<AsyncPipeline>> enumNames(AsyncPipeline) { return kAsyncPipelineNames; }
+inline const char* toString(AsyncPipeline v) { return nameOf(v); }
 inline constexpr EnumName<GradComm> kGradCommNames[]
     = {{GradComm::Same, "same"},   {GradComm::Bf16, "bf16"},         {GradComm::Fp8, "fp8"},
        {GradComm::OneBit, "1bit"}, {GradComm::PowerSgd, "powersgd"}, {GradComm::TopK, "topk"}};
@@ -114,6 +123,12 @@ struct ParallelConfig {
     Offload offload = Offload::None;
     int zero = 0; // 0..3; 1 = distributed optimizer
     ScheduleKind schedule = ScheduleKind::OneFOneB;
+    // 1F1B without a flush (AsyncPipeline): PipeDream or PipeDream-2BW (schedule/async_pipeline.h).
+    AsyncPipeline async_pipeline = AsyncPipeline::Flush;
+    bool asyncPipeline() const
+    {
+        return async_pipeline != AsyncPipeline::Flush && pp > 1 && schedule == ScheduleKind::OneFOneB;
+    }
     std::vector<int> stage_layers; // optional uneven layout: layers per pipeline rank (DualPipe: per
         // stage of one direction; rank r holds stages r and pp−1−r)
     bool tp_comm_overlap = false; // Megatron --tp-comm-overlap
@@ -145,6 +160,12 @@ struct ParallelConfig {
     // computed and the one prefetched); DeepSpeed ZeRO-3 gathers module by module and keeps at
     // most this many parameters unsharded (stage3_max_live_parameters, default 1e9).
     double zero3_max_live_params = 0;
+    // ZeRO-3 / FSDP prefetch depth: how many layers ahead the parameter all-gather is issued
+    // (FSDP BackwardPrefetch / forward_prefetch, FSDP2 set_modules_to_forward_prefetch, DeepSpeed
+    // stage3_prefetch_bucket_size). 0: each layer gathers when it starts, nothing hides; 1 (the
+    // default) hides the gather behind the layer before; each layer more keeps one more layer's
+    // unsharded weights and hides no more while the layers are alike.
+    int zero3_prefetch = 1;
     // HSDP (PyTorch FSDP's hybrid sharding; DeepSpeed ZeRO++ hpZ): ZeRO shards the states over
     // `shard_size` consecutive data-parallel ranks (a node, typically) and replicates across the
     // dp·cp / shard_size groups of them; 0 = over all dp·cp ranks.

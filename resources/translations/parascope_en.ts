@@ -218,6 +218,22 @@
         <source>Top-k kept (‰)</source>
         <translation>Top-k kept (‰)</translation>
     </message>
+    <message>
+        <source>ZeRO-3 prefetch depth (layers)</source>
+        <translation>ZeRO-3 prefetch depth (layers)</translation>
+    </message>
+    <message>
+        <source>NICs per node (0: one per GPU)</source>
+        <translation>NICs per node (0: one per GPU)</translation>
+    </message>
+    <message>
+        <source>Nodes per leaf switch (0: non-blocking)</source>
+        <translation>Nodes per leaf switch (0: non-blocking)</translation>
+    </message>
+    <message>
+        <source>Leaf uplink oversubscription (o:1)</source>
+        <translation>Leaf uplink oversubscription (o:1)</translation>
+    </message>
 </context>
 <context>
     <name>MainWindow</name>
@@ -1919,6 +1935,22 @@ borderline</translation>
         <source>One slow GPU, one degraded link, hangs that end in the NCCL timeout and loss spikes rolled back to a checkpoint: what each does to the step, the walls and goodput</source>
         <translation>One slow GPU, one degraded link, hangs that end in the NCCL timeout and loss spikes rolled back to a checkpoint: what each does to the step, the walls and goodput</translation>
     </message>
+    <message>
+        <source>Network topology (what-if)</source>
+        <translation>Network topology (what-if)</translation>
+    </message>
+    <message>
+        <source>The fabric between the nodes: NICs shared by a node&apos;s GPUs instead of one per GPU, leaf switches whose uplinks are oversubscribed; each group&apos;s link in the communication chart&apos;s bandwidth ladder</source>
+        <translation>The fabric between the nodes: NICs shared by a node's GPUs instead of one per GPU, leaf switches whose uplinks are oversubscribed; each group's link in the communication chart's bandwidth ladder</translation>
+    </message>
+    <message>
+        <source>1F1B flushes the pipeline at every optimizer step (a bubble); PipeDream keeps a weight version per microbatch in flight and PipeDream-2BW two, run without a flush and compute with stale weights; needs 1F1B and PP &gt; 1</source>
+        <translation>1F1B flushes the pipeline at every optimizer step (a bubble); PipeDream keeps a weight version per microbatch in flight and PipeDream-2BW two, run without a flush and compute with stale weights; needs 1F1B and PP &gt; 1</translation>
+    </message>
+    <message>
+        <source>Pipeline flush</source>
+        <translation>Pipeline flush</translation>
+    </message>
 </context>
 <context>
     <name>parascope::ui::SearchTableModel</name>
@@ -2245,6 +2277,14 @@ borderline</translation>
     <message>
         <source>%1 · slow ×%2</source>
         <translation>%1 · slow ×%2</translation>
+    </message>
+    <message>
+        <source>, gradient bucket %1 of %2 (%3 end within the backward)</source>
+        <translation>, gradient bucket %1 of %2 (%3 end within the backward)</translation>
+    </message>
+    <message>
+        <source>no flush (%1): no bubble; drawn: a flushed step&apos;s ops</source>
+        <translation>no flush (%1): no bubble; drawn: a flushed step's ops</translation>
     </message>
 </context>
 <context>

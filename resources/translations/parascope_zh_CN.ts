@@ -218,6 +218,22 @@
         <source>Top-k kept (‰)</source>
         <translation>Top-k 保留比例（‰）</translation>
     </message>
+    <message>
+        <source>ZeRO-3 prefetch depth (layers)</source>
+        <translation>ZeRO-3 预取深度（层）</translation>
+    </message>
+    <message>
+        <source>NICs per node (0: one per GPU)</source>
+        <translation>每节点网卡数（0：每块 GPU 一块）</translation>
+    </message>
+    <message>
+        <source>Nodes per leaf switch (0: non-blocking)</source>
+        <translation>每个叶交换机的节点数（0：无阻塞）</translation>
+    </message>
+    <message>
+        <source>Leaf uplink oversubscription (o:1)</source>
+        <translation>叶交换机上行收敛比（o:1）</translation>
+    </message>
 </context>
 <context>
     <name>MainWindow</name>
@@ -1904,6 +1920,22 @@ borderline</source>
         <source>One slow GPU, one degraded link, hangs that end in the NCCL timeout and loss spikes rolled back to a checkpoint: what each does to the step, the walls and goodput</source>
         <translation>一块变慢的 GPU、一条降速的链路、以 NCCL 超时告终的挂起、回滚到检查点的损失尖峰：各自对单步耗时、四堵墙和有效训练时间占比的影响</translation>
     </message>
+    <message>
+        <source>Network topology (what-if)</source>
+        <translation>网络拓扑（假设分析）</translation>
+    </message>
+    <message>
+        <source>The fabric between the nodes: NICs shared by a node&apos;s GPUs instead of one per GPU, leaf switches whose uplinks are oversubscribed; each group&apos;s link in the communication chart&apos;s bandwidth ladder</source>
+        <translation>节点之间的网络：一个节点的多块 GPU 共用网卡（而不是每块 GPU 一块），叶交换机的上行链路有收敛比；每个通信组的链路见通信图中的带宽阶梯</translation>
+    </message>
+    <message>
+        <source>1F1B flushes the pipeline at every optimizer step (a bubble); PipeDream keeps a weight version per microbatch in flight and PipeDream-2BW two, run without a flush and compute with stale weights; needs 1F1B and PP &gt; 1</source>
+        <translation>1F1B 在每次优化器更新时刷新流水线（产生气泡）；PipeDream 为每个在途微批保存一份权重版本，PipeDream-2BW 保存两份，二者都不刷新流水线，用陈旧的权重计算；需要 1F1B 且 PP &gt; 1</translation>
+    </message>
+    <message>
+        <source>Pipeline flush</source>
+        <translation>流水线刷新方式</translation>
+    </message>
 </context>
 <context>
     <name>parascope::ui::SearchTableModel</name>
@@ -2227,6 +2259,14 @@ borderline</source>
     <message>
         <source>%1 · slow ×%2</source>
         <translation>%1 · 慢 ×%2</translation>
+    </message>
+    <message>
+        <source>, gradient bucket %1 of %2 (%3 end within the backward)</source>
+        <translation>，梯度分桶 %1/%2（其中 %3 个在反向结束前完成）</translation>
+    </message>
+    <message>
+        <source>no flush (%1): no bubble; drawn: a flushed step&apos;s ops</source>
+        <translation>不刷新（%1）：无气泡；图中为带刷新的单步</translation>
     </message>
 </context>
 <context>

@@ -189,7 +189,7 @@ void TstDiagnostics::triggers()
     // no single knob).
     if (std::string(c.code) != "out_of_memory" && std::string(c.code) != "memory_borderline")
         QVERIFY2(d->knob.rfind("parallel.", 0) == 0 || d->knob.rfind("training.", 0) == 0
-                     || d->knob.rfind("faults.", 0) == 0,
+                     || d->knob.rfind("faults.", 0) == 0 || d->knob.rfind("network.", 0) == 0,
                  ("knob \"" + d->knob + "\" is not a scenario path").c_str());
 
     // Exactly the intended errors: the file is a focused example of its rule.

@@ -326,9 +326,12 @@ private slots:
         const double P = 6738415616.0, buckets = 169, Sb = 2 * P / buckets;
         const double grad
             = buckets * 30 * std::max(6e-6 + Sb / 128 / (25e9 * 0.96), 3.4e-6 + 7 * Sb / 128 / (300e9 * 0.77));
-        // Exposed: what the backward share of the last microbatch (the closed form's 4/6) cannot
-        //   hide, 162.030 − 4/6·99.091 = 95.969 ms;  step = m·t_mb + exposed = 294.151 ms.
-        const double exposed = grad - 4.0 / 6.0 * t_mb;
+        // Exposed: the buckets go out one after another behind the backward share of the last
+        //   microbatch (the closed form's D = 4/6·t_mb = 66.061 ms), the first ready D/169 into it
+        //   (schedule/grad_buckets.h): G + D/n − D = 162.030 + 0.391 − 66.061 = 96.360 ms;
+        //   step = m·t_mb + exposed = 294.542 ms.
+        const double D = 4.0 / 6.0 * t_mb;
+        const double exposed = grad + D / buckets - D;
         const double step = m * t_mb + exposed;
 
         const Estimate e = evaluate(sc, o);

@@ -58,9 +58,10 @@ inline QStringList namesToStrip()
     static QStringList names;
     if (!names.isEmpty())
         return names;
-    names = {QStringLiteral("All-to-All"), QStringLiteral("ZB-H1"),     QStringLiteral("ZB-V"),
-             QStringLiteral("tokens/s"),   QStringLiteral("TFLOP/s"),   QStringLiteral("parascope-cli"),
-             QStringLiteral("top-k"),      QStringLiteral("nccl-tests")};
+    names = {QStringLiteral("All-to-All"), QStringLiteral("ZB-H1"),      QStringLiteral("ZB-V"),
+             QStringLiteral("tokens/s"),   QStringLiteral("TFLOP/s"),    QStringLiteral("parascope-cli"),
+             QStringLiteral("top-k"),      QStringLiteral("nccl-tests"), QStringLiteral("PipeDream-2BW"),
+             QStringLiteral("PipeDream"),  QStringLiteral("flush")}; // flush: parallel.async_pipeline's value
     const Run r = run({QStringLiteral("presets"), QStringLiteral("--format"), QStringLiteral("json")});
     const nlohmann::json j = nlohmann::json::parse(r.out.toStdString());
     for (const auto& kind : j.items())

@@ -173,6 +173,19 @@ inline const std::vector<Case>& cases()
         {"diag-straggler_slows_step.parascope.json", "straggler_slows_step", "warning", -1, {}},
         // One node's links at 25 % on a 2-node job: the DP and PP traffic across nodes at a quarter.
         {"diag-degraded_link.parascope.json", "degraded_link", "warning", -1, {}},
+        // PipeDream-2BW is 1F1B without a flush; the schedule is interleaved.
+        {"diag-async_pipeline_needs_1f1b.parascope.json", "async_pipeline_needs_1f1b", "error", -1, {}},
+        // PipeDream with PP = 1: no pipeline to run without a flush.
+        {"diag-async_pipeline_needs_1f1b-pp1.parascope.json", "async_pipeline_needs_1f1b", "error", -1, {}},
+        // 2BW keeps two whole weight versions; ZeRO-3 has only shards.
+        {"diag-async_pipeline_with_zero3.parascope.json", "async_pipeline_with_zero3", "error", -1, {}},
+        // 2BW needs m ≥ PP: global batch 2 / (micro batch 1 · DP 1) = 2 < PP = 4.
+        {"diag-async_2bw_too_few_microbatches.parascope.json", "async_2bw_too_few_microbatches", "error", -1, {}},
+        // 2BW on PP = 2 with m = 16: runs, one update stale on every stage.
+        {"diag-async_pipeline_staleness.parascope.json", "async_pipeline_staleness", "info", -1, {}},
+        // DP's ring over 4 nodes, one per leaf switch, 4:1 uplinks: a node's traffic up each leaf,
+        // B against 1·B/4, 4× slower (o/n).
+        {"diag-spine_oversubscribed.parascope.json", "spine_oversubscribed", "warning", -1, {}},
         // CP = 3: load-balanced ring attention needs seq_len % 2·CP; 4096 % 6 = 4 ≠ 0.
         {"diag-cp_not_divisible.parascope.json", "cp_not_divisible", "error", -1, {}},
         // GPT-3 175B has 2048 learned positions; seq_len 4096 > 2048.

@@ -86,6 +86,11 @@ const std::vector<Knob>& knobs()
         {"parallel.zero", QT_TRANSLATE_NOOP("Knobs", "ZeRO stage")},
         {"training.powersgd_rank", QT_TRANSLATE_NOOP("Knobs", "PowerSGD rank")},
         {"training.topk_permille", QT_TRANSLATE_NOOP("Knobs", "Top-k kept (‰)")},
+        {"parallel.zero3_prefetch", QT_TRANSLATE_NOOP("Knobs", "ZeRO-3 prefetch depth (layers)")},
+        // The network fabric's what-ifs (types/gpu_spec.h FabricSpec), in the panel's box of their own.
+        {"network.nics_per_node", QT_TRANSLATE_NOOP("Knobs", "NICs per node (0: one per GPU)")},
+        {"network.nodes_per_leaf", QT_TRANSLATE_NOOP("Knobs", "Nodes per leaf switch (0: non-blocking)")},
+        {"network.oversubscription", QT_TRANSLATE_NOOP("Knobs", "Leaf uplink oversubscription (o:1)")},
         // The fault what-ifs (types/scenario.h FaultConfig), in the panel's box of their own.
         {"faults.straggler_slowdown_pct", QT_TRANSLATE_NOOP("Knobs", "Straggler slowdown (%)")},
         {"faults.straggler_stage", QT_TRANSLATE_NOOP("Knobs", "Straggler's stage")},

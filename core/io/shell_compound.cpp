@@ -30,7 +30,7 @@ bool Runner::compoundOrSimple(bool live, const Token& token)
 {
     const Token* t = &token;
     if (t->kind == Kind::Open) {
-        ++i_;
+        step();
         return group(live, Kind::Close, "");
     }
     if (t->kind == Kind::Word) {
@@ -44,7 +44,7 @@ bool Runner::compoundOrSimple(bool live, const Token& token)
         if (w == "case")
             return caseClause(live);
         if (w == "{") {
-            ++i_;
+            step();
             return group(live, Kind::Word, "}");
         }
         if (w == "function")
@@ -62,7 +62,7 @@ bool Runner::group(bool live, Kind close_kind, std::string_view close_word)
     const bool status = list(live, {close_word});
     skipSeparators();
     if (peek() && peek()->kind == close_kind && (close_kind != Kind::Word || peek()->text == close_word)) {
-        ++i_;
+        step();
         return status;
     }
     return expectWord(close_kind == Kind::Close ? ")" : close_word);
@@ -72,7 +72,7 @@ bool Runner::ifClause(bool live)
 {
     bool taken = false, status = true;
     do {
-        ++i_; // "if" or "elif"
+        step(); // "if" or "elif"
         const bool cond = list(live && !taken, {"then"});
         if (!expectWord("then"))
             return false;
@@ -85,7 +85,7 @@ bool Runner::ifClause(bool live)
         skipSeparators();
     } while (atWord("elif"));
     if (atWord("else")) {
-        ++i_;
+        step();
         const bool s = list(live && !taken, {"fi"});
         if (live && !taken)
             status = s;
@@ -96,11 +96,11 @@ bool Runner::ifClause(bool live)
 bool Runner::forClause(bool live)
 {
     const int line = peek()->line;
-    ++i_;
+    step();
     if (!peek() || peek()->kind != Kind::Word || !isNameStart(peek()->text.empty() ? '0' : peek()->text[0])) {
         note(line, "a for loop other than \"for NAME in WORDS\" is not run");
         while (peek() && !atWord("do"))
-            ++i_;
+            step();
         if (!expectWord("do"))
             return false;
         list(false, {"done"});
@@ -110,7 +110,7 @@ bool Runner::forClause(bool live)
     std::vector<Field> values;
     skipSeparators();
     if (atWord("in"))
-        for (++i_; peek() && peek()->kind == Kind::Word; ++i_)
+        for (step(); peek() && peek()->kind == Kind::Word; step())
             for (Field& f : shell_.fields(peek()->text, peek()->line))
                 values.push_back(std::move(f));
     if (!expectWord("do"))
@@ -136,7 +136,7 @@ bool Runner::whileClause(bool live)
 {
     const int line = peek()->line;
     const bool until = peek()->text == "until";
-    ++i_;
+    step();
     const std::size_t before = out_.notes.size();
     const bool cond = list(live, {"do"}) != until;
     if (live && cond && out_.notes.size() == before)
@@ -149,9 +149,9 @@ bool Runner::whileClause(bool live)
 
 bool Runner::caseClause(bool live)
 {
-    ++i_;
+    step();
     const Token word = peek() ? *peek() : Token{};
-    ++i_;
+    step();
     const std::vector<Field> f = shell_.fields(word.text, word.line);
     const std::string subject = f.empty() ? std::string() : f.front().text;
     if (live && !f.empty() && !f.front().why.empty())
@@ -164,20 +164,20 @@ bool Runner::caseClause(bool live)
         if (!peek() || atWord("esac"))
             break;
         if (peek()->kind == Kind::Open)
-            ++i_;
+            step();
         bool match = false;
         while (peek() && peek()->kind != Kind::Close) {
             if (peek()->kind == Kind::Word)
                 for (const Field& p : shell_.fields(peek()->text, peek()->line))
                     match = match || globMatch(subject, p.text);
-            ++i_;
+            step();
         }
-        ++i_; // ')'
+        step(); // ')'
         const bool run = live && !taken && match && (f.empty() || f.front().why.empty());
         list(run, {"esac"});
         taken = taken || run;
         if (peek() && peek()->kind == Kind::CaseEnd)
-            ++i_;
+            step();
     }
     return expectWord("esac");
 }
@@ -185,9 +185,15 @@ bool Runner::caseClause(bool live)
 bool Runner::functionDefinition(bool keyword)
 {
     if (keyword)
-        ++i_;
-    const std::string name = peek() ? peek()->text : std::string();
-    ++i_;
+        step();
+    if (!peek() || peek()->kind != Kind::Word) {
+        const int line = peek() ? peek()->line : t_.back().line;
+        errors_.push_back({"line " + std::to_string(line), "\"function\" without a name"});
+        failed_ = true;
+        return false;
+    }
+    const std::string name = peek()->text;
+    step();
     if (peek() && peek()->kind == Kind::Open && i_ + 1 < t_.size() && t_[i_ + 1].kind == Kind::Close)
         i_ += 2;
     skipSeparators();

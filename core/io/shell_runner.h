@@ -51,7 +51,7 @@ public:
             list(true, {});
             if (i_ < t_.size() && !failed_) { // a stray keyword or ')': step over it
                 note(t_[i_].line, shown(t_[i_].text.empty() ? ")" : t_[i_].text) + " where no command starts");
-                ++i_;
+                step();
             }
         }
         return !failed_;
@@ -59,12 +59,19 @@ public:
 
 private:
     const Token* peek() const { return i_ < t_.size() ? &t_[i_] : nullptr; }
+    // Moves to the next token, never past the end: a clause cut short (`function` or `case` as
+    // the last word) must leave i_ a valid end for the token ranges a function body is copied from.
+    void step()
+    {
+        if (i_ < t_.size())
+            ++i_;
+    }
     bool atWord(std::string_view w) const { return peek() && peek()->kind == Kind::Word && peek()->text == w; }
     void note(int line, const std::string& what) { out_.notes.push_back("line " + std::to_string(line) + ": " + what); }
     void skipSeparators()
     {
         while (peek() && peek()->kind == Kind::Separator)
-            ++i_;
+            step();
     }
     bool expectWord(std::string_view w)
     {
@@ -72,7 +79,7 @@ private:
             return false;
         skipSeparators();
         if (atWord(w)) {
-            ++i_;
+            step();
             return true;
         }
         const int line = peek() ? peek()->line : (t_.empty() ? 0 : t_.back().line);
@@ -98,7 +105,7 @@ private:
                 return status;
             status = andOr(live);
             if (peek() && (peek()->kind == Kind::Background))
-                ++i_;
+                step();
         }
     }
 
@@ -107,7 +114,7 @@ private:
         bool status = pipeline(live);
         while (peek() && (peek()->kind == Kind::And || peek()->kind == Kind::Or)) {
             const bool run_next = peek()->kind == Kind::And ? status : !status;
-            ++i_;
+            step();
             skipSeparators();
             const bool s = pipeline(live && run_next);
             if (live && run_next)
@@ -120,10 +127,10 @@ private:
     {
         const bool negate = atWord("!");
         if (negate)
-            ++i_;
+            step();
         bool status = command(live);
         while (peek() && peek()->kind == Kind::Pipe && !failed_) {
-            ++i_;
+            step();
             skipSeparators();
             status = command(live);
         }

@@ -43,15 +43,15 @@ Simple Runner::collectSimple()
                 : t->kind == Kind::Open          ? "("
                                                  : ")";
             s.words.push_back({Kind::Word, w, t->line, false});
-            ++i_;
+            step();
             continue;
         }
         if (endsCommand(t->kind) || (t->kind == Kind::Open && !s.words.empty()))
             break;
-        ++i_;
+        step();
         if (t->kind == Kind::Redirect) {
             if (peek() && peek()->kind == Kind::Word)
-                ++i_;
+                step();
         } else if (t->kind == Kind::HereDoc) {
             s.heredocs.push_back(*t);
         } else if (t->kind == Kind::Open) {
@@ -59,10 +59,10 @@ Simple Runner::collectSimple()
         } else if (const auto a = s.words.empty() ? splitAssignment(t->text) : std::nullopt) {
             if (a->raw.empty() && peek() && peek()->kind == Kind::Open) {
                 Simple::Array arr{*a, {}};
-                for (++i_; peek() && peek()->kind != Kind::Close; ++i_)
+                for (step(); peek() && peek()->kind != Kind::Close; step())
                     if (peek()->kind == Kind::Word)
                         arr.words.push_back(*peek());
-                ++i_;
+                step();
                 s.arrays.push_back(std::move(arr));
             } else {
                 s.assignments.push_back({*a, t->line});

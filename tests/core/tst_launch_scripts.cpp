@@ -241,6 +241,22 @@ private slots:
                 && n[1]["why"].get<std::string>().find("unrecognized") != std::string::npos);
     }
 
+    void clausesCutShortAreErrorsWithALine()
+    {
+        // Found by fuzz_measurement: a clause ending with the script once stepped past the last
+        // token, and the function around it copied a body from beyond the end.
+        for (const char* script : {"function f function", "function f case", "function", "f() case x", "case"}) {
+            shell::Shell sh;
+            std::vector<InputError> errors;
+            QVERIFY2(!shell::readScript(script, sh, errors) || !errors.empty(), script);
+            QVERIFY2(!errors.empty() && errors.front().path == "line 1", script);
+        }
+        std::vector<InputError> errors;
+        shell::Shell sh;
+        QVERIFY(!shell::readScript("function\n", sh, errors));
+        QCOMPARE(errors.front().text(), std::string("line 1: \"function\" without a name"));
+    }
+
     void otherTrainingScriptsAreRefusedByName()
     {
         std::vector<InputError> errors;

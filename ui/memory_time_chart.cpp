@@ -11,6 +11,7 @@
 #include <QComboBox>
 #include <QHBoxLayout>
 #include <QLabel>
+#include <QSignalBlocker>
 #include <QVBoxLayout>
 
 #include <algorithm>
@@ -45,6 +46,14 @@ double peakOf(const std::vector<MemoryPoint>& lane)
 
 QString microbatches(double n) { return QString::number(n, 'g', 3); }
 
+// MiB below a GiB, else GiB (the allocator's reserve is MiB under expandable segments).
+QString bytesUi(double b)
+{
+    // A no-break space keeps the number and its unit on one line of the wrapped headline.
+    return b < kGiB ? QStringLiteral("%1\u00a0MiB").arg(std::lround(b / (1 << 20)))
+                    : gib(b) + QStringLiteral("\u00a0GiB");
+}
+
 } // namespace
 
 MemoryTimeChart::MemoryTimeChart(ScenarioModel* model, QWidget* parent)
@@ -58,6 +67,25 @@ MemoryTimeChart::MemoryTimeChart(ScenarioModel* model, QWidget* parent)
     row->addStretch(1);
     qobject_cast<QVBoxLayout*>(layout())->insertLayout(0, row);
     caption_->setBuddy(compare_box_);
+    mode_box_ = new QComboBox;
+    mode_box_->setObjectName(QStringLiteral("memoryTime.mode"));
+    mode_box_->addItems({QString(), QString()});
+    allocator_caption_ = new QLabel;
+    allocator_box_ = new QComboBox;
+    allocator_box_->setObjectName(QStringLiteral("memoryTime.allocator"));
+    for (AllocatorKind k : {AllocatorKind::Caching, AllocatorKind::Expandable})
+        allocator_box_->addItem(QString(), int(k));
+    allocator_caption_->setBuddy(allocator_box_);
+    allocator_caption_->setVisible(false);
+    allocator_box_->setVisible(false);
+    row->insertWidget(0, mode_box_);
+    row->insertWidget(row->count() - 1, allocator_caption_);
+    row->insertWidget(row->count() - 1, allocator_box_);
+    connect(mode_box_, &QComboBox::currentIndexChanged, this, [this](int i) { setAllocatorView(i == 1); });
+    connect(allocator_box_, &QComboBox::activated, this, [this] {
+        const auto kind = AllocatorKind(allocator_box_->currentData().toInt());
+        model_->edit([kind](Scenario& s) { s.overheads.allocator = kind; });
+    });
     compare_box_->setObjectName(QStringLiteral("memoryTime.compare"));
     compare_box_->addItem(QString(), -1);
     for (ScheduleKind k : {ScheduleKind::GPipe, ScheduleKind::OneFOneB})
@@ -74,6 +102,12 @@ MemoryTimeChart::MemoryTimeChart(ScenarioModel* model, QWidget* parent)
     compare_graph_ = plot_->addGraph();
     compare_graph_->setLineStyle(QCPGraph::lsStepLeft);
     compare_graph_->setPen(QPen(QColor(80, 80, 80), 2, Qt::DashLine));
+    allocated_graph_ = plot_->addGraph();
+    allocated_graph_->setLineStyle(QCPGraph::lsStepLeft);
+    allocated_graph_->setPen(QPen(palette::blue, 2));
+    reserved_graph_ = plot_->addGraph();
+    reserved_graph_->setLineStyle(QCPGraph::lsStepLeft);
+    reserved_graph_->setPen(QPen(palette::orange, 2, Qt::DashDotLine));
     cursor_ = new QCPItemStraightLine(plot_);
     cursor_->setPen(QPen(palette::black, 1));
     cursor_->setVisible(false);
@@ -84,6 +118,11 @@ MemoryTimeChart::MemoryTimeChart(ScenarioModel* model, QWidget* parent)
 void MemoryTimeChart::retranslate()
 {
     caption_->setText(tr("Compare rank 0 with"));
+    mode_box_->setItemText(0, tr("Every stage in use"));
+    mode_box_->setItemText(1, tr("Allocated vs reserved"));
+    allocator_caption_->setText(tr("Allocator"));
+    allocator_box_->setItemText(0, tr("caching (default)"));
+    allocator_box_->setItemText(1, tr("expandable segments"));
     compare_box_->setItemText(0, tr("nothing"));
     for (int i = 1; i < compare_box_->count(); ++i)
         compare_box_->setItemText(i, inUi(displayName(ScheduleKind(compare_box_->itemData(i).toInt()))));
@@ -111,6 +150,71 @@ void MemoryTimeChart::setCursorTime(double t_s)
     plot_->replot(QCustomPlot::rpQueuedReplot);
 }
 
+void MemoryTimeChart::setAllocatorView(bool on)
+{
+    allocator_mode_ = on;
+    if (mode_box_->currentIndex() != (on ? 1 : 0))
+        mode_box_->setCurrentIndex(on ? 1 : 0); // calls back here once
+    // One row of controls: the compared schedule for the stage curves, the allocator for the
+    // allocator's view (both at once made the window wider than 1024 px).
+    caption_->setVisible(!on);
+    compare_box_->setVisible(!on);
+    allocator_caption_->setVisible(on);
+    allocator_box_->setVisible(on);
+    draw();
+}
+
+QString MemoryTimeChart::allocatorHeadline() const
+{
+    const AllocatorView& a = allocator_;
+    const bool caching = a.allocator == AllocatorKind::Caching;
+    QString text
+        = tr("Stage %1: peak allocated %2 GiB, reserved %3 GiB, %4 of it fragmentation (%5 allocator); "
+             "%6 would keep %7. Reserved never falls: freed blocks stay cached")
+              .arg(a.rank)
+              .arg(gib(a.allocated_peak, 1), gib(a.reserved_peak, 1), bytesUi(a.reserve_bytes),
+                   caching ? tr("caching") : tr("expandable segments"),
+                   caching ? tr("expandable segments") : tr("the caching allocator"), bytesUi(a.other_reserve_bytes));
+    if (a.pcie.bytes_per_s > 0)
+        text += tr("; CPU offload over PCIe per step: %1 to the host, %2 back, %3 s")
+                    .arg(bytesUi(a.pcie.d2h_bytes), bytesUi(a.pcie.h2d_bytes))
+                    .arg(a.pcie.seconds(), 0, 'g', 3);
+    return text;
+}
+
+void MemoryTimeChart::drawAllocator(const Estimate& e)
+{
+    allocator_ = parascope::allocatorView(model_->scenario(), e);
+    for (QCPGraph* g : rank_graphs_) {
+        g->setVisible(false);
+        g->removeFromLegend();
+    }
+    compare_graph_->setVisible(false);
+    compare_graph_->removeFromLegend();
+    const double end = e.time.step_s;
+    setSteps(allocated_graph_, allocator_.allocated, end);
+    setSteps(reserved_graph_, allocator_.reserved, end);
+    allocated_graph_->setName(tr("allocated (memory_allocated)"));
+    reserved_graph_->setName(tr("reserved (memory_reserved, what nvidia-smi shows)"));
+    for (QCPGraph* g : {allocated_graph_, reserved_graph_}) {
+        g->setVisible(true);
+        g->addToLegend();
+    }
+    finishPlot(e, end, std::max(e.memory.capacity_bytes, allocator_.reserved_peak), allocatorHeadline());
+}
+
+void MemoryTimeChart::finishPlot(const Estimate& e, double end, double top, const QString& headline)
+{
+    capacity_->setData({0, end}, {e.memory.capacity_bytes / kGiB, e.memory.capacity_bytes / kGiB});
+    plot_->xAxis->setRange(0, std::max(end, 1e-9));
+    plot_->yAxis->setRange(0, top / kGiB * 1.1);
+    if (auto* title = qobject_cast<QCPTextElement*>(plot_->plotLayout()->element(0, 0))) {
+        title->setFont(plot_->font());
+        title->setText(wrapText(headline, QFontMetrics(plot_->font()), std::max(200, plot_->width() - 20)));
+    }
+    replotIfShown();
+}
+
 std::vector<int> MemoryTimeChart::drawnRanks(int ranks, const std::vector<int>& sampled)
 {
     std::vector<int> out;
@@ -128,6 +232,8 @@ std::vector<int> MemoryTimeChart::drawnRanks(int ranks, const std::vector<int>& 
 
 QString MemoryTimeChart::headline() const
 {
+    if (allocator_mode_)
+        return allocatorHeadline();
     const Estimate& e = model_->estimate();
     if (lanes_.empty() || e.timeline.timeline.peak_inflight.empty())
         return {};
@@ -170,6 +276,16 @@ void MemoryTimeChart::draw()
     if (showInvalid())
         return;
     const Estimate& e = model_->estimate();
+    {
+        const QSignalBlocker block(allocator_box_);
+        allocator_box_->setCurrentIndex(allocator_box_->findData(int(model_->scenario().overheads.allocator)));
+    }
+    if (allocator_mode_)
+        return drawAllocator(e);
+    for (QCPGraph* g : {allocated_graph_, reserved_graph_}) {
+        g->setVisible(false);
+        g->removeFromLegend();
+    }
     lanes_ = memoryOverStep(e);
     double end = e.time.step_s;
     // The compared schedule: the same scenario under it (without virtual stages), rank 0 (kept
@@ -228,14 +344,7 @@ void MemoryTimeChart::draw()
         compare_graph_->addToLegend();
         top = std::max(top, peakOf(compare_lane_));
     }
-    capacity_->setData({0, end}, {e.memory.capacity_bytes / kGiB, e.memory.capacity_bytes / kGiB});
-    plot_->xAxis->setRange(0, std::max(end, 1e-9));
-    plot_->yAxis->setRange(0, top / kGiB * 1.1);
-    if (auto* title = qobject_cast<QCPTextElement*>(plot_->plotLayout()->element(0, 0))) {
-        title->setFont(plot_->font());
-        title->setText(wrapText(headline(), QFontMetrics(plot_->font()), std::max(200, plot_->width() - 20)));
-    }
-    replotIfShown();
+    finishPlot(e, end, top, headline());
 }
 
 } // namespace parascope::ui

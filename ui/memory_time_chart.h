@@ -4,10 +4,14 @@
 // every forward and falling when their backward is done — against the GPU's capacity, with the
 // timeline's playback cursor. "Compare with" draws rank 0 under GPipe or 1F1B on the same axes:
 // GPipe fills up with every microbatch before the first backward, 1F1B holds at most p, the
-// picture that explains why 1F1B exists. Exportable (--export memory-time).
+// picture that explains why 1F1B exists. "Show: allocated vs reserved" is the memory-management
+// view (estimate/allocator_view.h): the peak stage's bytes in use and what the caching allocator
+// keeps reserved, with the allocator's choice (caching or expandable_segments, the scenario's
+// overheads.allocator) and CPU offload's PCIe copies. Exportable (--export memory-time).
 
 #include "chart_view.h"
 
+#include "estimate/allocator_view.h"
 #include "estimate/memory_over_time.h"
 #include "types/parallel_config.h"
 
@@ -30,6 +34,10 @@ public:
     // The schedule drawn beside the scenario's for rank 0 (nullopt: none).
     void setCompare(std::optional<ScheduleKind> kind);
     std::optional<ScheduleKind> compare() const { return compare_; }
+    // The memory-management view: allocated vs reserved of the peak stage.
+    void setAllocatorView(bool on);
+    bool allocatorViewShown() const { return allocator_mode_; }
+    const AllocatorView& allocatorView() const { return allocator_; }
     // What is drawn (tests): per rank the curve's points, the compared rank 0, the headline.
     const std::vector<std::vector<MemoryPoint>>& lanes() const { return lanes_; }
     const std::vector<MemoryPoint>& compareLane() const { return compare_lane_; }
@@ -50,6 +58,9 @@ protected:
 
 private:
     void draw();
+    void drawAllocator(const Estimate& e);
+    QString allocatorHeadline() const;
+    void finishPlot(const Estimate& e, double end, double top, const QString& headline);
     void catchUp();
 
     QComboBox* compare_box_;
@@ -66,6 +77,13 @@ private:
     // exported, so slider moves on the other tabs do not pay for it.
     bool compare_stale_ = false;
     QLabel* caption_ = nullptr;
+    QComboBox* mode_box_ = nullptr; // every stage in use | allocated vs reserved
+    QComboBox* allocator_box_ = nullptr; // overheads.allocator
+    QLabel* allocator_caption_ = nullptr;
+    bool allocator_mode_ = false;
+    AllocatorView allocator_;
+    QCPGraph* allocated_graph_ = nullptr;
+    QCPGraph* reserved_graph_ = nullptr;
 };
 
 } // namespace parascope::ui

@@ -11,6 +11,7 @@
 #include "chart_export.h"
 #include "diagnostics_panel.h"
 #include "main_window.h"
+#include "memory_time_chart.h"
 #include "controllers/course_controller.h"
 #include "controllers/export_controller.h"
 #include "controllers/files_controller.h"
@@ -100,7 +101,8 @@ struct Options {
                                            QStringLiteral("WxH"), QStringLiteral("1280x720")};
     const QCommandLineOption tabOpt{
         QStringLiteral("tab"),
-        QStringLiteral("With --screenshot: explorer, sweep, search, collectives, memory-time, layer-ops or textbook"),
+        QStringLiteral("With --screenshot: explorer, sweep, search, collectives, memory-time, memory-allocator (its "
+                       "allocated vs reserved view), layer-ops or textbook"),
         QStringLiteral("tab"), QStringLiteral("explorer")};
     const QCommandLineOption presenterOpt{QStringLiteral("presenter"), QStringLiteral("Start in presenter mode")};
     const QCommandLineOption lessonOpt{QStringLiteral("lesson"),
@@ -181,10 +183,13 @@ std::optional<MainWindow::Tab> checkNamedValues(const QCommandLineParser& parser
                      qPrintable(paths.join(QStringLiteral(", "))), qPrintable(parser.value(o.sweepOpt)));
         return std::nullopt;
     }
-    const std::optional<MainWindow::Tab> tab
-        = parascope::enumFromName<MainWindow::Tab>(parser.value(o.tabOpt).toStdString());
+    const QString tab_name = parser.value(o.tabOpt);
+    const std::optional<MainWindow::Tab> tab = tab_name == QLatin1String("memory-allocator")
+        ? MainWindow::Tab::MemoryTime
+        : parascope::enumFromName<MainWindow::Tab>(tab_name.toStdString());
     if (!tab)
-        std::fprintf(stderr, "parascope: --tab needs one of %s\n", parascope::enumNameList<MainWindow::Tab>().c_str());
+        std::fprintf(stderr, "parascope: --tab needs one of %s or memory-allocator\n",
+                     parascope::enumNameList<MainWindow::Tab>().c_str());
     return tab;
 }
 
@@ -286,6 +291,8 @@ int takeScreenshot(MainWindow& window, const QCommandLineParser& parser, const O
     if (parser.isSet(o.presenterOpt))
         window.presenter()->setOn(true);
     window.showTab(c.tab);
+    if (parser.value(o.tabOpt) == QLatin1String("memory-allocator"))
+        window.memoryTimeChart()->setAllocatorView(true);
     if (c.tab == MainWindow::Tab::Sweep)
         window.showSweep(parser.value(o.sweepOpt), true);
     if (c.tab == MainWindow::Tab::Search)

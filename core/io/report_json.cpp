@@ -1,4 +1,5 @@
 #include "io/report_json.h"
+#include "estimate/allocator_view.h"
 #include "io/error_bands.h"
 
 #include "io/comm_report.h"
@@ -69,6 +70,17 @@ nlohmann::json memoryToJson(const Scenario& sc, const Estimate& est, bool explai
                      {"cpu_bytes_per_node", whole(est.memory.cpu_bytes_per_node)},
                      {"capacity_bytes", whole(est.memory.host_capacity_bytes)},
                      {"fits", est.memory.fits_host}};
+    // The memory-management view's peaks (estimate/allocator_view.h).
+    const AllocatorView a = allocatorView(sc, est);
+    m["allocator"] = {{"kind", toString(a.allocator)},
+                      {"stage", a.rank},
+                      {"allocated_peak_bytes", whole(a.allocated_peak)},
+                      {"reserved_peak_bytes", whole(a.reserved_peak)},
+                      {"reserve_bytes", whole(a.reserve_bytes)},
+                      {"other_allocator_reserve_bytes", whole(a.other_reserve_bytes)},
+                      {"pcie_d2h_bytes", whole(a.pcie.d2h_bytes)},
+                      {"pcie_h2d_bytes", whole(a.pcie.h2d_bytes)},
+                      {"pcie_s", a.pcie.seconds()}};
     return m;
 }
 

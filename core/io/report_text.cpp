@@ -3,6 +3,7 @@
 // the diagnostics. The JSON report is io/report_json.cpp.
 
 #include "io/report_json.h"
+#include "estimate/allocator_view.h"
 #include "io/error_bands.h"
 
 #include "io/comm_report.h"
@@ -174,6 +175,33 @@ template <class Tr> std::string verdictText(const MemoryReport& m, const Tr& T)
     return T(" (does NOT fit)", "（放不下）");
 }
 
+// Bytes as the allocator lines show them: MiB below a GiB, else GiB.
+std::string bytesText(double b)
+{
+    return b < double(1ull << 30) ? fmt("%.0f MiB", b / double(1ull << 20)) : gib(b) + " GiB";
+}
+
+// The memory-management view's peaks (estimate/allocator_view.h) and CPU offload's PCIe copies.
+void allocatorText(std::ostringstream& o, const Scenario& sc, const Estimate& est, bool zh)
+{
+    const auto T = [zh](const char* en, const char* cn) { return std::string(zh ? cn : en); };
+    const AllocatorView a = allocatorView(sc, est);
+    if (est.memory.stages.empty())
+        return;
+    const bool caching = a.allocator == AllocatorKind::Caching;
+    o << T("Allocator (", "显存分配器（") << (zh ? (caching ? "缓存分配器" : "可扩展段") : toString(a.allocator))
+      << T("): stage ", "）：阶段 ") << a.rank << T(" allocated ", " 已分配 ") << gib(a.allocated_peak)
+      << T(" GiB, reserved ", " GiB，已预留 ") << gib(a.reserved_peak) << T(" GiB (fragmentation ", " GiB（碎片 ")
+      << bytesText(a.reserve_bytes)
+      << (caching ? T("; expandable_segments would keep ", "；改用可扩展段只留 ")
+                  : T("; the caching allocator would keep ", "；改用缓存分配器会留 "))
+      << bytesText(a.other_reserve_bytes) << T(")", "）") << "\n";
+    if (a.pcie.bytes_per_s > 0)
+        o << T("CPU offload over PCIe per step: ", "CPU 卸载每步 PCIe 传输：") << T("to the host ", "传到主机 ")
+          << bytesText(a.pcie.d2h_bytes) << T(", back ", "，传回 ") << bytesText(a.pcie.h2d_bytes) << T(", ", "，")
+          << seconds(a.pcie.seconds()) << "\n";
+}
+
 void memoryText(std::ostringstream& o, const Scenario& sc, const Estimate& est, bool zh)
 {
     [[maybe_unused]] const auto T = [zh](const char* en, const char* cn) { return std::string(zh ? cn : en); };
@@ -205,6 +233,7 @@ void memoryText(std::ostringstream& o, const Scenario& sc, const Estimate& est, 
           << T("): host memory per node ", "）：每个节点主机内存 ") << gib(est.memory.cpu_bytes_per_node) << " / "
           << gib(est.memory.host_capacity_bytes) << " GiB"
           << (est.memory.fits_host ? T(" (fits)", "（放得下）") : T(" (does NOT fit)", "（放不下）")) << "\n";
+    allocatorText(o, sc, est, zh);
     o << "\n";
 }
 

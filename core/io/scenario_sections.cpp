@@ -24,6 +24,8 @@ void readOverheads(const nlohmann::json& j, OverheadConfig& oc, std::vector<Inpu
     oc.workspace_bytes = o.number("workspace_gib", 0, 1024).value_or(oc.workspace_bytes / kGiB) * kGiB;
     oc.nccl_bytes_per_group = o.number("nccl_buffer_mib", 0, 1 << 20).value_or(oc.nccl_bytes_per_group / kMiB) * kMiB;
     oc.fragmentation = o.number("fragmentation", 0, 1).value_or(oc.fragmentation);
+    if (auto a = o.choice<AllocatorKind>("allocator"))
+        oc.allocator = *a;
     o.finish();
 }
 
@@ -68,10 +70,13 @@ nlohmann::json fabricToJson(const FabricSpec& f)
 
 nlohmann::json overheadsToJson(const OverheadConfig& o)
 {
-    return {{"cuda_context_gib", fileUnits(o.cuda_context_bytes / kGiB)},
-            {"workspace_gib", fileUnits(o.workspace_bytes / kGiB)},
-            {"nccl_buffer_mib", fileUnits(o.nccl_bytes_per_group / kMiB)},
-            {"fragmentation", o.fragmentation}};
+    nlohmann::json j{{"cuda_context_gib", fileUnits(o.cuda_context_bytes / kGiB)},
+                     {"workspace_gib", fileUnits(o.workspace_bytes / kGiB)},
+                     {"nccl_buffer_mib", fileUnits(o.nccl_bytes_per_group / kMiB)},
+                     {"fragmentation", o.fragmentation}};
+    if (o.allocator != AllocatorKind::Caching)
+        j["allocator"] = toString(o.allocator);
+    return j;
 }
 
 nlohmann::json stabilityToJson(const StabilityConfig& s)

@@ -26,6 +26,14 @@ struct OtherMemory {
     std::vector<Term> terms;
 };
 
+// What the allocator keeps beyond the bytes in use at the peak (the term other.fragmentation):
+// the caching allocator, `fragmentation` of the activations (freed blocks of one segment that
+// a larger request cannot use); expandable segments, at most one 2 MiB mapping page per stream
+// (kAllocatorStreams: the compute stream and the communication stream's buffers).
+inline constexpr double kExpandablePageBytes = 2.0 * (1 << 20);
+inline constexpr int kAllocatorStreams = 2;
+double fragmentationReserve(const OverheadConfig& c, double activations);
+
 OtherMemory otherMemory(const OverheadConfig& c, const OtherMemoryInputs& in, Explain explain = Explain::Full);
 
 } // namespace parascope

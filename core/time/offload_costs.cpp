@@ -34,6 +34,11 @@ OffloadCosts offloadCosts(const Scenario& sc, const ParamCounts& params, const P
     const double h2d = p.offload == Offload::Optimizer ? c.shard_params * StateBytes{}.weights / c.pcie_bytes_per_s : 0;
     c.optimizer_s = cpu_step + h2d;
     c.gradients_s = c.shard_params * grad_bytes / c.pcie_bytes_per_s;
+    c.d2h_bytes = c.shard_params * grad_bytes;
+    c.h2d_bytes = p.offload == Offload::Optimizer ? c.shard_params * StateBytes{}.weights : 0;
+    if (p.offload == Offload::Params) // a gather each forward, and each backward unless kept
+        c.h2d_bytes
+            = c.shard_params * StateBytes{}.weights * double(sc.microbatches()) * (p.reshard_after_forward ? 2 : 1);
     if (explain == Explain::NumbersOnly)
         return c;
     terms.push_back({"time.offload_optimizer", c.optimizer_s, "s",

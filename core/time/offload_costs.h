@@ -18,6 +18,9 @@ struct OffloadCosts {
     double optimizer_s = 0; // CPU optimizer step + weights back over PCIe (offload optimizer)
     double gradients_s = 0; // gradients to the host after the backward (overlappable)
     bool active = false; // offload on and the host described
+    // PCIe traffic per GPU and step: gradients to the host; weights back (offloaded optimizer)
+    // and, with the parameters offloaded, each ZeRO-3 gather's copy of the shard.
+    double d2h_bytes = 0, h2d_bytes = 0;
     // Per ZeRO-3 gather of a whole rank's layers, with the parameters on the host: the PCIe copy
     // before the all-gather.
     double gatherCopy() const { return pcie_bytes_per_s > 0 ? shard_params * 2 / pcie_bytes_per_s : 0; }

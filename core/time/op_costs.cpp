@@ -310,6 +310,8 @@ OpCostModel opCosts(const Scenario& sc, const ParamCounts& params, const Pipelin
     const CommEntry* zero_rs = p.zero >= 2 ? findEntry(comm, Group::Dp, Purpose::Gradients) : nullptr;
     const CommEntry* zero_ag = p.zero >= 3 ? findEntry(comm, Group::Dp, Purpose::Parameters) : nullptr;
     const OffloadCosts offload = offloadCosts(sc, params, geometry, out.terms, explain);
+    if (offload.active)
+        out.offload_pcie = {offload.d2h_bytes, offload.h2d_bytes, offload.pcie_bytes_per_s};
     const auto bf16Gemm = [&](double flops) { return gemmSeconds(sc.cluster.gpu, rates, flops, rates.bf16_gemm_rate); };
     const StageInputs in{sc,
                          params,

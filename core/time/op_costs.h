@@ -34,6 +34,12 @@ struct StageOpCost {
     double recompute_s = 0; // of compute_s, what recompute runs again in the backward
 };
 
+// CPU offload's PCIe copies per GPU and step (time/offload_costs.h), at the achievable rate.
+struct PcieTraffic {
+    double d2h_bytes = 0, h2d_bytes = 0, bytes_per_s = 0;
+    double seconds() const { return bytes_per_s > 0 ? (d2h_bytes + h2d_bytes) / bytes_per_s : 0; }
+};
+
 struct OpCostModel {
     PipelineGeometry geometry; // the pipeline the stages belong to
     std::vector<StageOpCost> stages; // per virtual stage
@@ -42,6 +48,7 @@ struct OpCostModel {
     bool blocking_p2p = false; // sends block their sender (parallel.pp_comm_overlap false)
     std::vector<RankTail> tails; // per rank
     double optimizer_s = 0;
+    PcieTraffic offload_pcie; // CPU offload's copies (time/offload_costs.h)
     std::vector<Term> terms; // per-layer costs of a typical layer, explained
     // One layer's ops (time/layer_ops.h) for one microbatch: a dense layer's, and a MoE layer's
     // when the model has experts (else empty). The stage costs above add these up.

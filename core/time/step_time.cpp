@@ -53,6 +53,7 @@ void finish(StepSimulation& out, const OpCostModel& costs, double step, double c
     t.step_s = step;
     t.compute_s = compute;
     t.optimizer_s = costs.optimizer_s;
+    t.offload_pcie = costs.offload_pcie;
     t.exposed_comm_s = exposed_ops + exposed_tail + exposed_pp;
     t.idle_s = std::max(0.0, step - compute - t.exposed_comm_s - t.optimizer_s);
     const std::vector<double> per_rank = rankMicrobatchTimes(costs);

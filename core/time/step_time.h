@@ -28,6 +28,7 @@ struct ComputeKinds {
 
 struct TimeReport {
     ComputeKinds compute_kinds;
+    PcieTraffic offload_pcie; // all 0 without CPU offload
     double step_s = 0, compute_s = 0, bubble_s = 0, bubble_fraction = 0, exposed_comm_s = 0, optimizer_s = 0;
     std::string method; // "simulated", "simulated (extrapolated)" or "closed-form"
     std::string note; // why the closed form, or what was extrapolated

@@ -102,6 +102,9 @@ std::vector<Knob> whatIfKnobs()
         // 1F1B with or without a flush (time/async_pipeline.h): PipeDream, PipeDream-2BW.
         enumKnob<AsyncPipeline>("parallel.async_pipeline", "flush", {"Pipeline flush", "流水线刷新方式"},
                                 [](auto& s) -> auto& { return s.parallel.async_pipeline; }),
+        // The allocator's segments (memory/other_memory.h fragmentationReserve).
+        enumKnob<AllocatorKind>("overheads.allocator", "allocator", {"GPU memory allocator", "显存分配器"},
+                                [](auto& s) -> auto& { return s.overheads.allocator; }),
         // The network between the nodes (FabricSpec, parallel/placement.h networkShares).
         {"network.nics_per_node", "NICs/node", {"NICs per node (0: one per GPU, rail-optimised)", "每节点网卡数（0：每块 GPU 一块，轨道优化）"}, 0, 1024, "",
          [](const Scenario& s) { return (long long)s.cluster.fabric.nics_per_node; },
@@ -341,6 +344,11 @@ bool applyKnobAssignment(Scenario& sc, std::string_view assignment, std::string&
                 }
         if (!named) {
             why = std::string(path) + ": \"" + std::string(text) + "\" is not a whole number";
+            if (const Knob* k = findKnob(path); k->value_name) {
+                why = std::string(path) + ": \"" + std::string(text) + "\" is not one of ";
+                for (long long i = k->min; i <= k->max; ++i)
+                    why += std::string(i > k->min ? ", " : "") + k->value_name(i);
+            }
             return false;
         }
     }

@@ -10,6 +10,15 @@
 
 namespace parascope {
 
+// PyTorch's CUDA caching allocator (PYTORCH_CUDA_ALLOC_CONF): fixed-size segments split into
+// blocks (the default), or expandable_segments:True — one segment per stream, grown and shrunk
+// page by page through CUDA virtual memory, so freed blocks can be mapped together again.
+enum class AllocatorKind { Caching, Expandable };
+inline constexpr EnumName<AllocatorKind> kAllocatorKindNames[]
+    = {{AllocatorKind::Caching, "caching"}, {AllocatorKind::Expandable, "expandable_segments"}};
+constexpr std::span<const EnumName<AllocatorKind>> enumNames(AllocatorKind) { return kAllocatorKindNames; }
+inline const char* toString(AllocatorKind v) { return nameOf(v); }
+
 // "Other" memory per GPU beyond model states and activations (memory/other_memory.h), each
 // configurable (scenario key "overheads").
 // Defaults and their sources (each also the source of its Term, memory/other_memory.cpp):
@@ -25,6 +34,9 @@ struct OverheadConfig {
     // Allocator reserve, a fraction of the activations: Megatron-LM theoretical_memory_usage.py
     // (×1.05 on activations).
     double fragmentation = 0.05;
+    // The reserve above applies to the caching allocator; expandable segments keep at most a
+    // mapping page per stream (memory/other_memory.h fragmentationReserve).
+    AllocatorKind allocator = AllocatorKind::Caching;
 };
 
 // The stability wall's inputs (estimate/walls.h), each settable (scenario key "stability").

@@ -1714,6 +1714,50 @@ borderline</translation>
         <source> (curves of %1 of %2 ranks, evenly spaced)</source>
         <translation> (curves of %1 of %2 ranks, evenly spaced)</translation>
     </message>
+    <message>
+        <source>Every stage in use</source>
+        <translation>Every stage in use</translation>
+    </message>
+    <message>
+        <source>Allocated vs reserved</source>
+        <translation>Allocated vs reserved</translation>
+    </message>
+    <message>
+        <source>Allocator</source>
+        <translation>Allocator</translation>
+    </message>
+    <message>
+        <source>caching (default)</source>
+        <translation>caching (default)</translation>
+    </message>
+    <message>
+        <source>expandable segments</source>
+        <translation>expandable segments</translation>
+    </message>
+    <message>
+        <source>Stage %1: peak allocated %2 GiB, reserved %3 GiB, %4 of it fragmentation (%5 allocator); %6 would keep %7. Reserved never falls: freed blocks stay cached</source>
+        <translation>Stage %1: peak allocated %2 GiB, reserved %3 GiB, %4 of it fragmentation (%5 allocator); %6 would keep %7. Reserved never falls: freed blocks stay cached</translation>
+    </message>
+    <message>
+        <source>caching</source>
+        <translation>caching</translation>
+    </message>
+    <message>
+        <source>the caching allocator</source>
+        <translation>the caching allocator</translation>
+    </message>
+    <message>
+        <source>; CPU offload over PCIe per step: %1 to the host, %2 back, %3 s</source>
+        <translation>; CPU offload over PCIe per step: %1 to the host, %2 back, %3 s</translation>
+    </message>
+    <message>
+        <source>allocated (memory_allocated)</source>
+        <translation>allocated (memory_allocated)</translation>
+    </message>
+    <message>
+        <source>reserved (memory_reserved, what nvidia-smi shows)</source>
+        <translation>reserved (memory_reserved, what nvidia-smi shows)</translation>
+    </message>
 </context>
 <context>
     <name>parascope::ui::PlaybackBar</name>

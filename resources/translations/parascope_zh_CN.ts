@@ -1699,6 +1699,50 @@ borderline</source>
         <source> (curves of %1 of %2 ranks, evenly spaced)</source>
         <translation>（均匀抽取 %2 个流水线 rank 中的 %1 个绘制曲线）</translation>
     </message>
+    <message>
+        <source>Every stage in use</source>
+        <translation>各阶段显存占用</translation>
+    </message>
+    <message>
+        <source>Allocated vs reserved</source>
+        <translation>已分配与已预留</translation>
+    </message>
+    <message>
+        <source>Allocator</source>
+        <translation>显存分配器</translation>
+    </message>
+    <message>
+        <source>caching (default)</source>
+        <translation>缓存分配器（默认）</translation>
+    </message>
+    <message>
+        <source>expandable segments</source>
+        <translation>可扩展段</translation>
+    </message>
+    <message>
+        <source>Stage %1: peak allocated %2 GiB, reserved %3 GiB, %4 of it fragmentation (%5 allocator); %6 would keep %7. Reserved never falls: freed blocks stay cached</source>
+        <translation>阶段 %1：已分配峰值 %2 GiB，已预留 %3 GiB，其中碎片 %4（%5）；改用%6只留 %7。已预留显存不会回落：释放的块仍被缓存</translation>
+    </message>
+    <message>
+        <source>caching</source>
+        <translation>缓存分配器</translation>
+    </message>
+    <message>
+        <source>the caching allocator</source>
+        <translation>缓存分配器</translation>
+    </message>
+    <message>
+        <source>; CPU offload over PCIe per step: %1 to the host, %2 back, %3 s</source>
+        <translation>；CPU 卸载每步 PCIe 传输：传到主机 %1，传回 %2，%3 s</translation>
+    </message>
+    <message>
+        <source>allocated (memory_allocated)</source>
+        <translation>已分配（memory_allocated）</translation>
+    </message>
+    <message>
+        <source>reserved (memory_reserved, what nvidia-smi shows)</source>
+        <translation>已预留（memory_reserved，即 nvidia-smi 显示的值）</translation>
+    </message>
 </context>
 <context>
     <name>parascope::ui::PlaybackBar</name>

@@ -8,6 +8,7 @@
 #include "collectives_view.h"
 #include "comm_chart.h"
 #include "io/scenario_json.h"
+#include "format.h"
 #include "language.h"
 #include "dialogs/advisor_dialog.h"
 #include "dialogs/class_answers_dialog.h"
@@ -214,6 +215,49 @@ private slots:
         const double ratio16
             = (peak(chart->compareLane()) - chart->compareLane().front().bytes) / (peak(chart->lanes()[0]) - floor16);
         QVERIFY2(std::abs(ratio16 - 4.0) < 1e-6, qPrintable(QString::number(ratio16)));
+    }
+
+    void memoryManagementView()
+    {
+        // Show: allocated vs reserved on the same pipeline: the peak stage's two curves, the
+        // reserve (0.05 of its activations under the caching allocator) in the headline, and the
+        // allocator combo editing the scenario: expandable segments keep 4 MiB, and the peak the
+        // memory table shows drops by as much as the headline's reserve did.
+        MainWindow w;
+        w.setLanguage(QStringLiteral("en"));
+        w.model()->setScenario(
+            scenario(R"({"schema":"parascope.scenario/1","model":"llama2-7b","cluster":"dgx-a100-80g",
+            "parallel":{"tp":1,"pp":4,"dp":1,"zero":0,"schedule":"1f1b"},
+            "training":{"seq_len":4096,"micro_batch":1,"global_batch":8,"recompute":"selective"}})"));
+        w.model()->flush();
+        MemoryTimeChart* chart = w.memoryTimeChart();
+        auto* mode = chart->findChild<QComboBox*>(QStringLiteral("memoryTime.mode"));
+        auto* allocator = chart->findChild<QComboBox*>(QStringLiteral("memoryTime.allocator"));
+        QVERIFY(mode && allocator);
+        mode->setCurrentIndex(1);
+        QVERIFY(chart->allocatorViewShown());
+        const AllocatorView& a = chart->allocatorView();
+        const StageMemory& st = w.model()->estimate().memory.stages[std::size_t(a.rank)];
+        QVERIFY(std::abs(a.reserve_bytes - 0.05 * st.activations) < 1);
+        QVERIFY(std::abs(a.reserved_peak - w.model()->estimate().memory.peak_bytes) < 1);
+        QVERIFY2(chart->headline().contains(QStringLiteral("reserved %1 GiB").arg(gib(a.reserved_peak, 1))),
+                 qPrintable(chart->headline()));
+        const double caching_peak = w.model()->estimate().memory.peak_bytes;
+        const double caching_reserve = a.reserve_bytes;
+        allocator->setCurrentIndex(1);
+        emit allocator->activated(1);
+        w.model()->flush();
+        QCOMPARE(w.model()->scenario().overheads.allocator, AllocatorKind::Expandable);
+        QCOMPARE(chart->allocatorView().reserve_bytes, 4.0 * (1 << 20));
+        QVERIFY(chart->headline().contains(QStringLiteral("4\u00a0MiB of it fragmentation")));
+        QVERIFY(std::abs(caching_peak - w.model()->estimate().memory.peak_bytes - (caching_reserve - 4.0 * (1 << 20)))
+                < 1);
+        // Undo brings the caching allocator back, and the combo follows the scenario.
+        w.model()->undo();
+        w.model()->flush();
+        QCOMPARE(allocator->currentIndex(), 0);
+        mode->setCurrentIndex(0);
+        QVERIFY(chart->headline().contains(QStringLiteral("at most 4 microbatches")));
     }
 
     void advisorWalksTheProcedure()

@@ -46,6 +46,19 @@ using parascope::test::views::scenario;
 using parascope::test::views::sevenB;
 using parascope::test::views::seventyB;
 
+namespace {
+
+// Lesson 6's pipeline: Llama-2 7B, PP 4, 1F1B, micro batch 1, `global_batch` microbatches.
+Scenario lessonSixPipeline(int global_batch)
+{
+    return scenario(R"({"schema":"parascope.scenario/1","model":"llama2-7b","cluster":"dgx-a100-80g",
+            "parallel":{"tp":1,"pp":4,"dp":1,"zero":0,"schedule":"1f1b"},
+            "training":{"seq_len":4096,"micro_batch":1,"global_batch":)"
+                    + std::to_string(global_batch) + R"(,"recompute":"selective"}})");
+}
+
+} // namespace
+
 class TstViewsTeaching : public QObject {
     Q_OBJECT
 
@@ -165,10 +178,7 @@ private slots:
         // the first forward) are twice 1F1B's, 8/4.
         MainWindow w;
         w.setLanguage(QStringLiteral("en"));
-        w.model()->setScenario(
-            scenario(R"({"schema":"parascope.scenario/1","model":"llama2-7b","cluster":"dgx-a100-80g",
-            "parallel":{"tp":1,"pp":4,"dp":1,"zero":0,"schedule":"1f1b"},
-            "training":{"seq_len":4096,"micro_batch":1,"global_batch":8,"recompute":"selective"}})"));
+        w.model()->setScenario(lessonSixPipeline(8));
         w.model()->flush();
         MemoryTimeChart* chart = w.memoryTimeChart();
         const Estimate& e = w.model()->estimate();
@@ -203,10 +213,7 @@ private slots:
         // four times 1F1B's 4.
         const double gpipe_8 = peak(chart->compareLane());
         QVERIFY(!chart->isVisible());
-        w.model()->setScenario(
-            scenario(R"({"schema":"parascope.scenario/1","model":"llama2-7b","cluster":"dgx-a100-80g",
-            "parallel":{"tp":1,"pp":4,"dp":1,"zero":0,"schedule":"1f1b"},
-            "training":{"seq_len":4096,"micro_batch":1,"global_batch":16,"recompute":"selective"}})"));
+        w.model()->setScenario(lessonSixPipeline(16));
         w.model()->flush();
         QCOMPARE(peak(chart->compareLane()), gpipe_8);
         QCOMPARE(w.exports()->exportChartTo(ChartKind::MemoryTime, file, QSize(1280, 720), 1), QString());
@@ -225,10 +232,7 @@ private slots:
         // memory table shows drops by as much as the headline's reserve did.
         MainWindow w;
         w.setLanguage(QStringLiteral("en"));
-        w.model()->setScenario(
-            scenario(R"({"schema":"parascope.scenario/1","model":"llama2-7b","cluster":"dgx-a100-80g",
-            "parallel":{"tp":1,"pp":4,"dp":1,"zero":0,"schedule":"1f1b"},
-            "training":{"seq_len":4096,"micro_batch":1,"global_batch":8,"recompute":"selective"}})"));
+        w.model()->setScenario(lessonSixPipeline(8));
         w.model()->flush();
         MemoryTimeChart* chart = w.memoryTimeChart();
         auto* mode = chart->findChild<QComboBox*>(QStringLiteral("memoryTime.mode"));

@@ -9,11 +9,11 @@
 #include "search/advice.h"
 
 #include <QFutureWatcher>
+#include <QListWidget> // adviceView() converts to the QWidget it is
 #include <QWidget>
 
 class QLabel;
 class QListView;
-class QListWidget;
 class QTimer;
 
 namespace parascope::ui {

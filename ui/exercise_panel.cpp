@@ -2,6 +2,7 @@
 
 #include "estimate/evaluate.h"
 #include "language.h"
+#include "panel_fit.h"
 
 #include <QDoubleValidator>
 #include <QHBoxLayout>
@@ -147,21 +148,7 @@ void ExercisePanel::showGrade()
     fitFeedback();
 }
 
-void ExercisePanel::fitFeedback()
-{
-    // The revealed answer is read whole, not scrolled: the panel asks the splitter above it for
-    // the height of its text at its width (the lesson text above gives it up and scrolls), at
-    // most 60 % of the window.
-    auto* scroll = findChild<QScrollArea*>();
-    if (!scroll || !scroll->widget())
-        return;
-    const int width = std::max(120, scroll->viewport()->width());
-    const int body = scroll->widget()->layout()->totalHeightForWidth(width);
-    const int need = body + title_->sizeHint().height() + reveal_->sizeHint().height() + 3 * layout()->spacing()
-        + layout()->contentsMargins().top() + layout()->contentsMargins().bottom();
-    const int cap = window() ? window()->height() * 3 / 5 : need;
-    setMinimumHeight(std::min(need, cap));
-}
+void ExercisePanel::fitFeedback() { fitScrolledText(this, title_->sizeHint().height() + reveal_->sizeHint().height()); }
 
 QString ExercisePanel::resultText() const { return result_->text(); }
 

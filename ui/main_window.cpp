@@ -118,13 +118,13 @@ void MainWindow::buildControllers()
     files_ = new FilesController(context);
     new HistoryController(context); // found by findChild, retranslated with the other parts
     import_ = new ImportController(context, panel_);
-    course_ = new CourseController(context, panel_, {tabs_, diagnostics_});
+    course_ = new CourseController(context, panel_, {tabs_, diagnostics_}, diagnostics_->adviceView());
     status_ = new StatusLabel(model_, [this] { return course_->pending(); });
     statusBar()->addWidget(status_, 1);
     compare_ = new CompareController(context);
     auto* right = new FixedWidthHint<QSplitter>(264, Qt::Vertical); // the dock never follows a step's text
     for (QWidget* w :
-         std::initializer_list<QWidget*>{diagnostics_, compare_->table(), course_->lessonText(), course_->exercise()})
+         std::initializer_list<QWidget*>{diagnostics_, compare_->table(), course_->lessonText(), course_->tasks()})
         right->addWidget(w);
     right_dock_ = dock(this, "rightDock", right, Qt::RightDockWidgetArea);
     right_dock_->setMinimumWidth(196);

@@ -3,7 +3,8 @@
 //   parascope SCENARIO --export memory|timeline|communication|sweep|search|slots|walls|collective|memory-time --out FILE [--size WxH] [--scale S] [--lang zh|en] [--sweep PATH] [--no-context]
 //   parascope [SCENARIO] --screenshot FILE.png --window-size WxH [--tab explorer|sweep|search|collectives|memory-time|layer-ops|textbook] [--presenter] [--lang zh|en]
 //   parascope [SCENARIO] --presenter
-//   parascope --lesson ID [--step N] [--screenshot FILE.png …]   (a lesson at a step, e.g. from a slide's link)
+//   parascope --lesson ID [--step N] [--screenshot FILE.png [--hand-in] …]   (a lesson at a step, e.g. from a
+//   slide's link; --hand-in: a design task's step graded, the layout on screen handed in)
 // The export and screenshot forms render without a display (offscreen), never touch the user's
 // settings, and exit: 0 written, 2 bad input.
 
@@ -13,6 +14,7 @@
 #include "main_window.h"
 #include "memory_time_chart.h"
 #include "controllers/course_controller.h"
+#include "design_task_panel.h"
 #include "controllers/export_controller.h"
 #include "controllers/files_controller.h"
 #include "controllers/presenter_controller.h"
@@ -111,6 +113,9 @@ struct Options {
     const QCommandLineOption stepOpt{QStringLiteral("step"),
                                      QStringLiteral("With --lesson: the step to open, from 1 (default 1)"),
                                      QStringLiteral("n"), QStringLiteral("1")};
+    const QCommandLineOption handInOpt{
+        QStringLiteral("hand-in"),
+        QStringLiteral("With --lesson and --screenshot on a design task's step: hand in the layout, show the grade")};
     const QCommandLineOption noContextOpt{
         QStringLiteral("no-context"), QStringLiteral("With --export: no title line with the model, GPUs and layout")};
 };
@@ -123,7 +128,7 @@ void setUpParser(QCommandLineParser& parser, const Options& o)
     parser.addVersionOption();
     parser.addPositionalArgument(QStringLiteral("scenario"), QStringLiteral("A parascope.scenario/1 file to open"));
     parser.addOptions({o.exportOpt, o.outOpt, o.sizeOpt, o.scaleOpt, o.langOpt, o.sweepOpt, o.shotOpt, o.windowSizeOpt,
-                       o.tabOpt, o.presenterOpt, o.lessonOpt, o.stepOpt, o.noContextOpt});
+                       o.tabOpt, o.presenterOpt, o.lessonOpt, o.stepOpt, o.handInOpt, o.noContextOpt});
 }
 
 using parascope::ui::MainWindow;
@@ -297,6 +302,11 @@ int takeScreenshot(MainWindow& window, const QCommandLineParser& parser, const O
         window.showSweep(parser.value(o.sweepOpt), true);
     if (c.tab == MainWindow::Tab::Search)
         window.searchView()->runSearch(false);
+    if (parser.isSet(o.handInOpt) && window.course()->design()->pending()) {
+        window.course()->design()->handIn(); // graded when the Advisor and the search are back
+        while (!window.course()->design()->grade())
+            QCoreApplication::processEvents(QEventLoop::WaitForMoreEvents);
+    }
     window.resize(c.window_size);
     window.show();
     QCoreApplication::processEvents(); // lay out, then draw what the layout changed (no user input here)

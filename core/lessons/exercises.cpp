@@ -14,6 +14,7 @@ std::string exerciseUnit(Quantity q)
     case ClaimUnit::Fraction: return "%";
     case ClaimUnit::Seconds: return "s";
     case ClaimUnit::Count: return "";
+    case ClaimUnit::Days: return "d"; // the day, a unit accepted for use with the SI
     }
     return "";
 }

@@ -87,6 +87,7 @@ std::string formatted(const NumericClaim& c, double v)
     case ClaimUnit::Fraction: return formatPercent(v);
     case ClaimUnit::Seconds: return formatSeconds(v);
     case ClaimUnit::Count: return formatFixed(v, 0, "");
+    case ClaimUnit::Days: return formatFixed(v, 1, ""); // the text says "days" or "天" after it
     }
     return "—";
 }
@@ -147,6 +148,8 @@ Lesson renderLesson(const Lesson& lesson, const std::vector<Estimate>& estimates
         render(out.steps[i].text, i);
         if (out.steps[i].exercise)
             render(out.steps[i].exercise->prompt, i);
+        if (out.steps[i].design)
+            render(out.steps[i].design->prompt, i);
     }
     return out;
 }

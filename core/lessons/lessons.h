@@ -41,6 +41,9 @@
 //                              parameter collectives (dp and expert-dp groups), GiB
 //   "uneven_stages"            the efficiency wall's uneven-stages part: what the lighter pipeline
 //                              ranks wait for the heaviest, a fraction of the step, 0 … 1
+//   "train_days"               days to train the lesson's design task's tokens (its first step with
+//                              a "design") at the step's tokens/s and the stability wall's time
+//                              goodput (lessons/design_task.h: trainingDays); days
 //   per stage (an array of ranges, each with "stage": a pipeline stage; absent = the peak stage):
 //   "memory_gib"               [{"stage": 0, "part": P, "min", "max"}], P one of weights,
 //                              gradients, optimizer, states (the three above), activations (= saved +
@@ -66,7 +69,13 @@
 // tolerance: the relative error still counted right (default 0.1); a mistake matches an estimate
 // within that tolerance of the engine's value × factor ("you multiplied by DP").
 //
-// Numbers in the text (checked by tst_lessons): every number written with %, GiB, MiB, s or ms
+// A step may instead be a design task (lessons/design_task.h): the student sets the layout with
+// the sliders and hands it in; it is graded wall by wall against the Advisor's and the search's
+// layouts on the same GPUs, which are revealed after:
+//   "design": {"prompt": {"en", "zh"}, "tokens": 2e12, "days": 30}
+// A step is an exercise or a design task, not both.
+//
+// Numbers in the text (checked by tst_lessons): every number written with %, GiB, MiB, s, ms or days
 // lies, within its rounding, in a range of the same unit of its step's expect or of a step it
 // compares itself with (the introduction: of any step); fractions may be quoted without their
 // sign ("20 % faster"). Memory is written in GiB (2^30 B), as the app shows it, never GB. Both
@@ -84,7 +93,7 @@
 namespace parascope {
 
 // The unit a number in a lesson's text carries when a claim backs it ("31.6 %", "18.45 GiB").
-enum class ClaimUnit { GiB, MiB, Fraction, Seconds, Count };
+enum class ClaimUnit { GiB, MiB, Fraction, Seconds, Count, Days };
 
 enum class Quantity {
     PeakGib,
@@ -108,7 +117,8 @@ enum class Quantity {
     CheckpointWriteS,
     Mfu,
     DpGibSent,
-    UnevenStages
+    UnevenStages,
+    TrainDays
 };
 
 // The one table of numeric claims: JSON key, unit, and what qualifies it.
@@ -141,6 +151,7 @@ inline constexpr QuantityInfo kQuantities[] = {
     {Quantity::Mfu, "mfu", ClaimUnit::Fraction, QuantityInfo::Plain},
     {Quantity::DpGibSent, "dp_gib_sent", ClaimUnit::GiB, QuantityInfo::Plain},
     {Quantity::UnevenStages, "uneven_stages", ClaimUnit::Fraction, QuantityInfo::Plain},
+    {Quantity::TrainDays, "train_days", ClaimUnit::Days, QuantityInfo::Plain},
 };
 const QuantityInfo& quantityInfo(Quantity q);
 
@@ -187,12 +198,20 @@ struct Exercise {
     std::vector<ExerciseMistake> mistakes;
 };
 
+// A design task: train `tokens` in `days` on the step's GPUs, model and batch (design_task.h).
+struct DesignTask {
+    Localized prompt;
+    double tokens = 0; // tokens to train on
+    double days = 0; // the deadline, days of wall-clock training
+};
+
 struct LessonStep {
     Localized label;
     Localized text;
     LessonExpect expect;
     Scenario scenario;
     std::optional<Exercise> exercise;
+    std::optional<DesignTask> design;
 };
 
 struct Lesson {
@@ -207,6 +226,9 @@ std::optional<Lesson> readLesson(const std::string& id, const nlohmann::json& j,
 
 // Every lesson preset, sorted by id, read as readLesson() does.
 std::vector<Lesson> readLessons(std::vector<InputError>& errors);
+
+// The lesson's design task: that of its first step with one (nullptr: none).
+const DesignTask* lessonDesign(const Lesson& lesson);
 
 // The lessons, read once; those that do not read are left out (the tests read them all).
 const std::vector<Lesson>& lessons();

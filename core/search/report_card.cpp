@@ -102,6 +102,7 @@ LayoutMarks marksOf(const Scenario& sc, const Estimate& est)
     m.stability = est.walls.stability.value;
     m.step_s = est.time.step_s;
     m.tokens_per_s = est.throughput.tokens_per_s;
+    m.time_goodput = est.walls.stability_report.time_goodput;
     m.step_band = bandFor(builtInBands(), sc);
     return m;
 }

@@ -29,6 +29,7 @@ struct LayoutMarks {
     bool fits = false;
     double memory_headroom = 0, exposed_comm = 0, bubble_imbalance = 0, stability = 0;
     double step_s = 0, tokens_per_s = 0;
+    double time_goodput = 1; // the wall-clock share checkpoints and restarts leave (tokens/s has the straggler)
     ErrorBand step_band; // how sure the step is: its class's band (io/error_bands.h)
 };
 

@@ -1038,6 +1038,53 @@
     </message>
 </context>
 <context>
+    <name>parascope::ui::DesignTaskPanel</name>
+    <message>
+        <source>Your layout:</source>
+        <translation>Your layout:</translation>
+    </message>
+    <message>
+        <source>Revealed</source>
+        <translation>Revealed</translation>
+    </message>
+    <message>
+        <source>The Advisor (the decision procedure): %1, %2 days</source>
+        <translation>The Advisor (the decision procedure): %1, %2 days</translation>
+    </message>
+    <message>
+        <source>The strategy search: %1, %2 days</source>
+        <translation>The strategy search: %1, %2 days</translation>
+    </message>
+    <message>
+        <source>Tools → Advisor (Ctrl+D) walks the procedure step by step; move a slider and hand in again.</source>
+        <translation>Tools → Advisor (Ctrl+D) walks the procedure step by step; move a slider and hand in again.</translation>
+    </message>
+    <message>
+        <source>Design task</source>
+        <translation>Design task</translation>
+    </message>
+    <message>
+        <source>Hand in again</source>
+        <translation>Hand in again</translation>
+    </message>
+    <message>
+        <source>Hand in my layout</source>
+        <translation>Hand in my layout</translation>
+    </message>
+    <message>
+        <source>Grading: the Advisor and the search are still working on these GPUs…</source>
+        <translation>Grading: the Advisor and the search are still working on these GPUs…</translation>
+    </message>
+    <message>
+        <source>Set TP, PP, DP, ZeRO, recompute and the micro batch with the sliders, then hand in. The Advisor&apos;s and the search&apos;s answers are revealed after.</source>
+        <translation>Set TP, PP, DP, ZeRO, recompute and the micro batch with the sliders, then hand in. The Advisor's and the search's answers are revealed after.</translation>
+    </message>
+    <message>
+        <source>%1: %2</source>
+        <translation>%1: %2</translation>
+    </message>
+</context>
+<context>
     <name>parascope::ui::DiagnosticsPanel</name>
     <message numerus="yes">
         <source>, %n warning(s)</source>

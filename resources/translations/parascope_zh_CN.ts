@@ -1026,6 +1026,53 @@
     </message>
 </context>
 <context>
+    <name>parascope::ui::DesignTaskPanel</name>
+    <message>
+        <source>Your layout:</source>
+        <translation>你的布局：</translation>
+    </message>
+    <message>
+        <source>Revealed</source>
+        <translation>揭晓</translation>
+    </message>
+    <message>
+        <source>The Advisor (the decision procedure): %1, %2 days</source>
+        <translation>决策流程向导：%1，%2 天</translation>
+    </message>
+    <message>
+        <source>The strategy search: %1, %2 days</source>
+        <translation>策略搜索：%1，%2 天</translation>
+    </message>
+    <message>
+        <source>Tools → Advisor (Ctrl+D) walks the procedure step by step; move a slider and hand in again.</source>
+        <translation>工具 → 决策流程向导（Ctrl+D）逐步展示决策流程；移动滑块后可再次提交。</translation>
+    </message>
+    <message>
+        <source>Design task</source>
+        <translation>设计任务</translation>
+    </message>
+    <message>
+        <source>Hand in again</source>
+        <translation>再次提交</translation>
+    </message>
+    <message>
+        <source>Hand in my layout</source>
+        <translation>提交我的布局</translation>
+    </message>
+    <message>
+        <source>Grading: the Advisor and the search are still working on these GPUs…</source>
+        <translation>评分中：决策流程与策略搜索仍在这些 GPU 上计算…</translation>
+    </message>
+    <message>
+        <source>Set TP, PP, DP, ZeRO, recompute and the micro batch with the sliders, then hand in. The Advisor&apos;s and the search&apos;s answers are revealed after.</source>
+        <translation>用滑块设置 TP、PP、DP、ZeRO、重计算和微批大小，然后提交。决策流程和策略搜索的答案在提交之后揭晓。</translation>
+    </message>
+    <message>
+        <source>%1: %2</source>
+        <translation>%1：%2</translation>
+    </message>
+</context>
+<context>
     <name>parascope::ui::DiagnosticsPanel</name>
     <message numerus="yes">
         <source>, %n warning(s)</source>

@@ -44,7 +44,7 @@ bool startsWith(const std::u32string& s, std::size_t at, const std::u32string& w
     return s.compare(at, what.size(), what) == 0;
 }
 
-// Every number in `text` followed (after at most one space) by %, GiB, MiB, s, ms or 秒. Numbers
+// Every number in `text` followed (after at most one space) by %, GiB, MiB, s, ms, 秒, days or 天. Numbers
 // glued to a name (A100, Llama-2, A100-80GB, ZeRO-1) are skipped. A decimal unit of memory (GB,
 // MB, TB) is reported in `decimal_units`: the app shows GiB.
 std::vector<Quoted> quotedNumbers(const std::string& utf8, std::vector<std::string>& decimal_units)
@@ -105,6 +105,9 @@ std::vector<Quoted> quotedNumbers(const std::string& utf8, std::vector<std::stri
             q.value /= 1000;
             q.half_unit /= 1000;
             q.text += "ms";
+        } else if ((startsWith(s, j, U"days") && unitEnds(j + 4)) || startsWith(s, j, U"天")) {
+            q.unit = ClaimUnit::Days;
+            q.text += "days";
         } else if ((startsWith(s, j, U"s") && unitEnds(j + 1)) || startsWith(s, j, U"秒")) {
             q.unit = ClaimUnit::Seconds;
             q.text += "s";
@@ -134,10 +137,26 @@ bool backs(const NumericClaim& c, const Quoted& q)
     return meets(q.value) || (q.unit == ClaimUnit::Fraction && meets(-q.value));
 }
 
-// The claims a step's text may quote: its own, and those of the steps it compares itself with.
+// The design task's deadline is a given of the task, quoted as "30 days" wherever the lesson
+// talks of its goal.
+std::vector<NumericClaim> givens(const Lesson& l)
+{
+    std::vector<NumericClaim> out;
+    if (const DesignTask* d = lessonDesign(l)) {
+        NumericClaim deadline;
+        deadline.quantity = Quantity::TrainDays;
+        deadline.min = deadline.max = d->days;
+        out.push_back(deadline);
+    }
+    return out;
+}
+
+// The claims a step's text may quote: its own, those of the steps it compares itself with, and
+// the lesson's givens.
 std::vector<NumericClaim> claimsFor(const Lesson& l, std::size_t step)
 {
-    std::vector<NumericClaim> out = l.steps[step].expect.numbers;
+    std::vector<NumericClaim> out = givens(l);
+    out.insert(out.end(), l.steps[step].expect.numbers.begin(), l.steps[step].expect.numbers.end());
     for (const NumericClaim& c : l.steps[step].expect.numbers)
         if (c.step >= 0 && std::size_t(c.step) < l.steps.size())
             for (const NumericClaim& o : l.steps[std::size_t(c.step)].expect.numbers)
@@ -230,6 +249,8 @@ std::vector<std::pair<std::string, const Localized*>> texts(const Lesson& l)
             for (std::size_t m = 0; m < ex->mistakes.size(); ++m)
                 out.emplace_back(at + ".mistakes[" + std::to_string(m) + "].hint", &ex->mistakes[m].hint);
         }
+        if (const auto& d = l.steps[i].design)
+            out.emplace_back("steps[" + std::to_string(i) + "].design.prompt", &d->prompt);
     }
     return out;
 }
@@ -276,7 +297,7 @@ private slots:
         std::vector<std::string> failures;
         std::size_t quoted = 0;
         for (const Lesson& l : shownLessons()) {
-            std::vector<NumericClaim> all;
+            std::vector<NumericClaim> all = givens(l);
             for (const LessonStep& s : l.steps)
                 all.insert(all.end(), s.expect.numbers.begin(), s.expect.numbers.end());
             for (const char* lang : {"en", "zh"}) {
@@ -312,9 +333,9 @@ private slots:
         std::vector<std::string> decimal;
         const std::vector<Quoted> q
             = quotedNumbers("bubble 31.6 % vs 19 %; 18.45 GiB on A100-80GB, 204 MiB over, 2,097,152 tokens, 12.08 s, 5 "
-                            "ms, 8 stages, 26 GB, 显存 7.61 GiB，3 秒",
+                            "ms, 8 stages, 26 GB, 显存 7.61 GiB，3 秒, 67.3 days, 30 天, 2 dayside",
                             decimal);
-        QCOMPARE(int(q.size()), 8);
+        QCOMPARE(int(q.size()), 10);
         QCOMPARE(q[0].unit, ClaimUnit::Fraction);
         QCOMPARE(q[0].value, 0.316);
         QCOMPARE(q[0].half_unit, 0.0005);
@@ -327,6 +348,10 @@ private slots:
         QCOMPARE(q[5].value, 0.005);
         QCOMPARE(q[6].value, 7.61);
         QCOMPARE(q[7].unit, ClaimUnit::Seconds);
+        QCOMPARE(q[8].unit, ClaimUnit::Days);
+        QCOMPARE(q[8].value, 67.3);
+        QCOMPARE(q[9].unit, ClaimUnit::Days);
+        QCOMPARE(q[9].value, 30.0);
         QCOMPARE(int(decimal.size()), 1);
         QCOMPARE(QString::fromStdString(decimal[0]), QStringLiteral("26 GB"));
 

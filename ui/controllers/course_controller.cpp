@@ -4,6 +4,7 @@
 
 #include "dialogs/advisor_dialog.h"
 #include "dialogs/class_answers_dialog.h"
+#include "design_task_panel.h"
 #include "exercise_panel.h"
 #include "language.h"
 #include "lessons/lessons.h"
@@ -20,25 +21,37 @@
 #include <QGraphicsBlurEffect>
 #include <QMenu>
 #include <QTextBrowser>
+#include <QVBoxLayout>
 
 #include <algorithm>
 
 namespace parascope::ui {
 
-CourseController::CourseController(const WindowContext& context, ScenarioPanel* panel, QList<QWidget*> blurred)
+CourseController::CourseController(const WindowContext& context, ScenarioPanel* panel, QList<QWidget*> blurred,
+                                   QWidget* withheld)
     : WindowPart(context.window)
     , context_(context)
     , panel_(panel)
     , blurred_(std::move(blurred))
+    , withheld_(withheld)
     , lesson_text_(new QTextBrowser)
     , exercise_(new ExercisePanel)
+    , design_(new DesignTaskPanel(context.model))
+    , tasks_(new QWidget)
 {
+    auto* tasks = new QVBoxLayout(tasks_);
+    tasks->setContentsMargins(0, 0, 0, 0);
+    tasks->addWidget(exercise_);
+    tasks->addWidget(design_);
+    tasks_->hide();
     lesson_text_->setOpenExternalLinks(false);
     // The right dock's width is the user's: its parts never push it wider as their text changes
     // from one lesson step to the next (an explicit minimum wins over the content's).
     lesson_text_->setMinimumWidth(180);
     exercise_->setMinimumWidth(180);
+    design_->setMinimumWidth(180);
     connect(exercise_, &ExercisePanel::pendingChanged, this, &CourseController::hideForExercise);
+    connect(design_, &DesignTaskPanel::pendingChanged, this, &CourseController::withholdForDesign);
     connect(panel_, &ScenarioPanel::lessonChosen, this, [this](const QString& id) { loadLesson(id, 0); });
 }
 
@@ -71,6 +84,9 @@ void CourseController::updateStepActions()
     restore_step_->setText(tr("&Restore this lesson step"));
     restore_step_->setToolTip(tr("Put every knob back as this lesson step set it"));
     restore_step_->setEnabled(in_lesson);
+    // The design task's references are revealed after the layout is handed in.
+    if (advisor_action_)
+        advisor_action_->setEnabled(!design_->pending());
 }
 
 void CourseController::addToolsActions(QMenu* menu)
@@ -96,6 +112,7 @@ void CourseController::retranslate()
         tr("Does it fit with DP? Then ZeRO; TP inside a node, PP across nodes; communication; bubble — "
            "step by step, beside the strategy search's best"));
     exercise_->retranslate();
+    design_->retranslate();
     showLessonText();
 }
 
@@ -137,6 +154,8 @@ void CourseController::loadLesson(const QString& id, int step)
     lesson_step_ = std::clamp(step, 0, int(l->steps.size()) - 1);
     context_.model->setScenario(l->steps[std::size_t(lesson_step_)].scenario);
     exercise_->setStep(l, lesson_step_);
+    design_->setStep(l, lesson_step_);
+    tasks_->setVisible(l->steps[std::size_t(lesson_step_)].exercise || l->steps[std::size_t(lesson_step_)].design);
     showLessonText();
     updateStepActions();
     emit lessonLoaded();
@@ -159,6 +178,8 @@ void CourseController::leaveLesson()
     lesson_.reset();
     panel_->showLesson(QString());
     exercise_->setStep(nullptr, -1);
+    design_->setStep(nullptr, -1);
+    tasks_->hide();
     showLessonText();
     updateStepActions();
 }
@@ -190,21 +211,38 @@ void CourseController::showLessonText()
     lesson_text_->setHtml(html);
 }
 
+namespace {
+
+// Blurred and disabled while something is hidden; the blur is the widget's own effect and goes
+// when it is revealed.
+void blur(QWidget* w, bool hidden)
+{
+    if (hidden) {
+        auto* effect = new QGraphicsBlurEffect;
+        effect->setBlurRadius(18);
+        w->setGraphicsEffect(effect);
+    } else {
+        w->setGraphicsEffect(nullptr);
+    }
+    w->setEnabled(!hidden);
+}
+
+} // namespace
+
 void CourseController::hideForExercise(bool pending)
 {
     // The blur is each widget's own effect: it goes when the estimate is revealed.
-    for (QWidget* w : blurred_) {
-        if (pending) {
-            auto* blur = new QGraphicsBlurEffect;
-            blur->setBlurRadius(18);
-            w->setGraphicsEffect(blur);
-        } else {
-            w->setGraphicsEffect(nullptr);
-        }
-        w->setEnabled(!pending);
-    }
+    for (QWidget* w : blurred_)
+        blur(w, pending);
     showLessonText();
     emit pendingChanged();
+}
+
+void CourseController::withholdForDesign(bool pending)
+{
+    if (withheld_)
+        blur(withheld_, pending);
+    updateStepActions();
 }
 
 QString CourseController::exportExerciseResults(const QString& file)

@@ -1,8 +1,9 @@
 #pragma once
 // The course beside the charts: the lesson the scenario panel picked, its text and step (Scenario
 // → Next lesson step, Ctrl+→), the exercise of a step (predict, then reveal: the charts stay
-// blurred until then; the answers export as CSV for the teacher) and the Advisor (Tools →
-// Advisor, Ctrl+D), the course's decision procedure on the scenario.
+// blurred until then; the answers export as CSV for the teacher), a step's design task (the
+// layout handed in and graded; the Advisor waits until then) and the Advisor (Tools → Advisor,
+// Ctrl+D), the course's decision procedure on the scenario.
 
 #include "controllers/window_context.h"
 #include "controllers/window_part.h"
@@ -22,6 +23,7 @@ namespace parascope::ui {
 
 class AdvisorDialog;
 class ClassAnswersDialog;
+class DesignTaskPanel;
 class ExercisePanel;
 class ScenarioPanel;
 
@@ -29,10 +31,15 @@ class CourseController : public WindowPart {
     Q_OBJECT
 public:
     // blurred: what an exercise hides until its estimate is revealed (the charts' tabs, and the
-    // "what breaks" panel with its fixes, which quote the numbers).
-    CourseController(const WindowContext& context, ScenarioPanel* panel, QList<QWidget*> blurred);
+    // "what breaks" panel with its fixes, which quote the numbers); withheld: what a design task
+    // hides until the layout is handed in (the fixes, which would give the Advisor's layout away).
+    CourseController(const WindowContext& context, ScenarioPanel* panel, QList<QWidget*> blurred,
+                     QWidget* withheld = nullptr);
     QTextBrowser* lessonText() const { return lesson_text_; }
     ExercisePanel* exercise() const { return exercise_; }
+    DesignTaskPanel* design() const { return design_; }
+    QAction* advisorAction() const { return advisor_action_; }
+    QWidget* tasks() const { return tasks_; } // the exercise and the design task, for the right panel
     void addScenarioActions(QMenu* menu); // Next lesson step, Restore this lesson step
     void addToolsActions(QMenu* menu); // Advisor, Class answers
     void retranslate() override;
@@ -58,13 +65,17 @@ signals:
 
 private:
     void hideForExercise(bool pending);
+    void withholdForDesign(bool pending);
     void showLessonText();
-    void updateStepActions(); // texts and enabled states of the step actions
+    void updateStepActions(); // texts and enabled states of the step actions and the Advisor
     WindowContext context_;
     ScenarioPanel* panel_;
     QList<QWidget*> blurred_;
+    QPointer<QWidget> withheld_;
     QTextBrowser* lesson_text_;
     ExercisePanel* exercise_;
+    DesignTaskPanel* design_;
+    QWidget* tasks_; // holds both; hidden when the step has neither
     QPointer<AdvisorDialog> advisor_;
     QString lesson_id_;
     // The lesson shown, its numbers rendered from the engine (lessons/lesson_text.h) when loaded.

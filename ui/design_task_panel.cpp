@@ -40,27 +40,8 @@ DesignTaskPanel::DesignTaskPanel(ScenarioModel* model, QWidget* parent)
     , hand_in_(new QPushButton)
 {
     setObjectName(QStringLiteral("designTaskPanel"));
-    auto* outer = new QVBoxLayout(this);
-    outer->setContentsMargins(4, 4, 4, 4);
-    for (QLabel* l : {title_, prompt_, result_}) {
-        l->setWordWrap(true);
-        l->setTextFormat(Qt::RichText);
-    }
-    outer->addWidget(title_);
     // The prompt and the grade scroll between the title and the button on a short panel.
-    auto* scroll = new QScrollArea;
-    scroll->setWidgetResizable(true);
-    scroll->setFrameShape(QFrame::NoFrame);
-    scroll->setHorizontalScrollBarPolicy(Qt::ScrollBarAlwaysOff);
-    outer->addWidget(scroll, 1);
-    auto* body = new QWidget;
-    scroll->setWidget(body);
-    auto* layout = new QVBoxLayout(body);
-    layout->setContentsMargins(0, 0, 0, 0);
-    layout->addWidget(prompt_);
-    layout->addWidget(result_);
-    layout->addStretch(1);
-    outer->addWidget(hand_in_);
+    titledScrollingText(this, title_, {prompt_, result_})->addWidget(hand_in_);
     hand_in_->setObjectName(QStringLiteral("design.handIn"));
     connect(hand_in_, &QPushButton::clicked, this, &DesignTaskPanel::handIn);
     connect(watcher_, &QFutureWatcher<DecisionResult>::finished, this, &DesignTaskPanel::referencesReady);

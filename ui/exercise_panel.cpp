@@ -37,27 +37,8 @@ ExercisePanel::ExercisePanel(QWidget* parent)
     , result_(new QLabel)
 {
     setObjectName(QStringLiteral("exercisePanel"));
-    // The title and the answer row (below) stay in view; the prompt and the result scroll between
-    // them when the right panel is short (a 768-pixel projector).
-    auto* outer = new QVBoxLayout(this);
-    outer->setContentsMargins(4, 4, 4, 4);
-    for (QLabel* l : {title_, prompt_, result_}) {
-        l->setWordWrap(true);
-        l->setTextFormat(Qt::RichText);
-    }
-    outer->addWidget(title_);
-    auto* scroll = new QScrollArea;
-    scroll->setWidgetResizable(true);
-    scroll->setFrameShape(QFrame::NoFrame);
-    scroll->setHorizontalScrollBarPolicy(Qt::ScrollBarAlwaysOff);
-    outer->addWidget(scroll, 1);
-    auto* body = new QWidget;
-    scroll->setWidget(body);
-    auto* layout = new QVBoxLayout(body);
-    layout->setContentsMargins(0, 0, 0, 0);
-    layout->addWidget(prompt_);
-    layout->addWidget(result_);
-    layout->addStretch(1);
+    // The title and the answer row (below) stay in view; the prompt and the result scroll between.
+    QVBoxLayout* outer = titledScrollingText(this, title_, {prompt_, result_});
     auto* row = new QHBoxLayout;
     row->addWidget(answer_, 1);
     row->addWidget(unit_);

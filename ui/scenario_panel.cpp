@@ -209,6 +209,16 @@ void ScenarioPanel::showLesson(const QString& id)
     lesson_combo_->setCurrentIndex(std::max(0, lesson_combo_->findData(id)));
 }
 
+void ScenarioPanel::addUserLesson(const QString& id, const Localized& title)
+{
+    user_lessons_[id] = title;
+    const QSignalBlocker block(lesson_combo_);
+    if (lesson_combo_->findData(id) < 0)
+        lesson_combo_->addItem(inUi(title), id);
+    else
+        lesson_combo_->setItemText(lesson_combo_->findData(id), inUi(title));
+}
+
 void ScenarioPanel::retranslate()
 {
     for (auto& [l, text] : static_labels_)
@@ -228,6 +238,8 @@ void ScenarioPanel::retranslate()
     for (int i = 1; i < lesson_combo_->count(); ++i)
         if (const Lesson* l = findLesson(lesson_combo_->itemData(i).toString().toStdString()))
             lesson_combo_->setItemText(i, inUi(l->title));
+        else if (auto u = user_lessons_.find(lesson_combo_->itemData(i).toString()); u != user_lessons_.end())
+            lesson_combo_->setItemText(i, inUi(u->second));
     // Enum values read as the course says them (1F1B, 交错式 1F1B, 选择性重计算, BF16), the
     // same names as the reports (estimate/diagnostics.h displayName); the data stays the code.
     const auto name = [](QComboBox* combo, auto kind) {

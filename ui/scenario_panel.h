@@ -3,9 +3,12 @@
 // with a number box that offers only sensible values, plus the GPU count they imply.
 
 #include "models/knobs.h"
+#include "types/diagnostic.h"
 #include "types/model_spec.h"
 
 #include <QWidget>
+
+#include <map>
 
 #include <optional>
 
@@ -37,8 +40,11 @@ public:
     QSlider* slider(const QString& path) const;
     QSpinBox* spinBox(const QString& path) const;
     QComboBox* modelCombo() const { return model_combo_; }
+    QComboBox* lessonCombo() const { return lesson_combo_; }
     // The lesson combo shows this lesson ("" for none), without emitting lessonChosen.
     void showLesson(const QString& id);
+    // A teacher's lesson file (Tools → Open a lesson file…) joins the combo after the presets.
+    void addUserLesson(const QString& id, const Localized& title);
     // The custom-model editor, on the scenario's model or on `start` (an imported model); OK
     // makes it the scenario's model. Returns whether it did.
     bool editCustomModel(const std::optional<ModelSpec>& start = std::nullopt);
@@ -75,6 +81,7 @@ private:
     QComboBox* model_combo_ = nullptr;
     QComboBox* cluster_combo_ = nullptr;
     QComboBox* lesson_combo_ = nullptr;
+    std::map<QString, Localized> user_lessons_; // id → title, for retranslate()
     QGroupBox* faults_box_ = nullptr; // the fault what-ifs' knobs
     QGroupBox* network_box_ = nullptr; // network.* knobs
     QComboBox* schedule_combo_ = nullptr;

@@ -52,7 +52,7 @@ const char* const kUsageText
       "      ALGORITHM: the engine's pick by default; ring, tree, nvls (NCCL's), hierarchical, flat_ring, "
       "binomial_tree (teaching)\n"
       "  parascope-cli advise FILE [--set PATH=VALUE]… [--format text|json] [--lang en|zh]\n"
-      "  parascope-cli class-answers ANSWERS.csv… [--format text|json] [--lang en|zh]\n"
+      "  parascope-cli class-answers ANSWERS.csv… [--lesson FILE.json]… [--format text|json] [--lang en|zh]\n"
       "  parascope-cli --version | --help\n"
       "\n"
       "evaluate  reads a parascope.scenario/1 JSON file and prints memory per pipeline stage,\n"
@@ -122,7 +122,7 @@ const char* const kUsageTextZh
       "      ALGORITHM: the engine's pick by default; ring, tree, nvls (NCCL's), hierarchical, flat_ring, "
       "binomial_tree (teaching)\n"
       "  parascope-cli advise FILE [--set PATH=VALUE]… [--format text|json] [--lang en|zh]\n"
-      "  parascope-cli class-answers ANSWERS.csv… [--format text|json] [--lang en|zh]\n"
+      "  parascope-cli class-answers ANSWERS.csv… [--lesson FILE.json]… [--format text|json] [--lang en|zh]\n"
       "  parascope-cli --version | --help\n"
       "\n"
       "evaluate  读取 parascope.scenario/1 场景文件，输出每个流水线阶段的显存、每种集合通信的通信量、\n"
@@ -333,6 +333,11 @@ int parseScenarioOption(const std::string& arg, ArgReader& r, Args& a)
             return badUsage(a, "--set needs PATH=VALUE (e.g. --set parallel.dp=16)",
                             "--set 需要 PATH=VALUE（例如 --set parallel.dp=16）");
         a.sets.push_back(v);
+    } else if (arg == "--lesson") {
+        const char* v = r.value();
+        if (!v)
+            return badUsage(a, "--lesson needs a lesson FILE.json", "--lesson 需要一个教学案例文件 FILE.json");
+        a.lessons.push_back(v);
     } else if (arg == "--out") {
         const char* v = r.value();
         if (!v)

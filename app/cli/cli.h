@@ -29,6 +29,7 @@ struct Args {
     std::string param;
     std::string values;
     std::vector<std::string> sets; // --set PATH=VALUE, in order
+    std::vector<std::string> lessons; // class-answers --lesson FILE: a teacher's lesson files
     long long gpus = 0, top = 10, threads = 0;
     bool closed_form = false, fewest_gpus = false;
     parascope::NcclTestsOverrides nccl;

@@ -63,13 +63,20 @@ int classAnswersCommand(const Args& a)
         return badUsage(a, "class-answers needs at least one ANSWERS.csv", "class-answers 至少需要一个 ANSWERS.csv");
     std::vector<AnswerFile> files;
     std::vector<InputError> errors;
+    std::vector<Lesson> user; // the teacher's own lessons (the app's exercise editor writes them)
+    for (const std::string& file : a.lessons) {
+        std::optional<Lesson> l = readLessonFile(file, errors);
+        if (!l)
+            return printFileErrors(file, errors);
+        user.push_back(std::move(*l));
+    }
     for (const std::string& file : a.positional) {
         auto text = readTextFile(file, errors);
         if (!text)
             return printFileErrors(file, errors);
         files.push_back({file, std::move(*text)});
     }
-    const std::vector<ExerciseAnswers> all = classAnswers(files, errors);
+    const std::vector<ExerciseAnswers> all = classAnswers(files, errors, user);
     for (const InputError& e : errors)
         std::cerr << "parascope-cli: " << e.text() << "\n";
     if (!errors.empty())

@@ -67,8 +67,9 @@ double truthOf(const Lesson& lesson, std::size_t step, std::map<std::string, std
 ExerciseAnswers emptyAnswers(const Lesson& l, int step, double truth)
 {
     const Exercise& ex = *l.steps[std::size_t(step - 1)].exercise;
-    ExerciseAnswers a{l.id, step, ex.ask.name(), exerciseUnit(ex.ask.quantity), toExerciseUnit(ex.ask.quantity, truth),
-                      {},   {}};
+    ExerciseAnswers a{
+        l.id, l.title, step, ex.ask.name(), exerciseUnit(ex.ask.quantity), toExerciseUnit(ex.ask.quantity, truth),
+        {},   {}};
     a.bins.push_back({{"right", "正确"}, 0, {}});
     for (const ExerciseMistake& m : ex.mistakes)
         a.bins.push_back({m.hint, 0, {}});
@@ -80,6 +81,7 @@ ExerciseAnswers emptyAnswers(const Lesson& l, int step, double truth)
 // The answers binned as they are read: per step, its bins; per bin, the count of each feedback
 // text its answers got (the most frequent becomes the bin's `typical`).
 struct Binner {
+    const std::vector<Lesson>& user; // a teacher's lesson files, looked up before the presets
     using Key = std::pair<std::string, int>;
     std::map<Key, ExerciseAnswers> by_step;
     std::map<std::string, std::vector<Estimate>> cache;
@@ -93,7 +95,7 @@ struct Binner {
             errors.push_back({where, "not an answer line (time,lesson,step,quantity,unit,estimate,…)"});
             return;
         }
-        const Lesson* l = findLesson(f[1]);
+        const Lesson* l = findLesson(f[1], user);
         const int step = int(step_value);
         if (!l || step < 1 || std::size_t(step) > l->steps.size() || !l->steps[std::size_t(step - 1)].exercise) {
             errors.push_back({where, "no exercise at lesson \"" + f[1] + "\" step " + f[2]});
@@ -139,9 +141,10 @@ struct Binner {
 
 } // namespace
 
-std::vector<ExerciseAnswers> classAnswers(const std::vector<AnswerFile>& files, std::vector<InputError>& errors)
+std::vector<ExerciseAnswers> classAnswers(const std::vector<AnswerFile>& files, std::vector<InputError>& errors,
+                                          const std::vector<Lesson>& user)
 {
-    Binner binner;
+    Binner binner{user, {}, {}, {}};
     for (const AnswerFile& file : files) {
         const std::string& csv = file.text;
         std::size_t start = 0;

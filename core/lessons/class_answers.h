@@ -7,6 +7,7 @@
 // way (within 1.5×, 1.5–3×, beyond 3×, too low or too high), each band with the feedback most of
 // its answers got — the typical mistake it corresponds to, to discuss in class.
 
+#include "lessons/lessons.h"
 #include "types/diagnostic.h"
 #include "util/json_reader.h"
 
@@ -23,6 +24,7 @@ struct AnswerBin {
 
 struct ExerciseAnswers {
     std::string lesson; // lesson id
+    Localized title; // the lesson's
     int step = 0; // 1-based, as the CSV counts
     std::string quantity, unit;
     double truth = 0; // the engine's value today, in `unit`
@@ -38,8 +40,10 @@ struct AnswerFile {
 // Every exercise the files answer, in lesson and step order, each step's answers from all files
 // together. Lines that cannot be read (a field missing, a number that is not one, a lesson or step
 // without an exercise) are errors naming the file and line ("answers.csv:12: …") and are left out;
-// the rest is still binned.
-std::vector<ExerciseAnswers> classAnswers(const std::vector<AnswerFile>& files, std::vector<InputError>& errors);
+// the rest is still binned. `user`: a teacher's own lesson files (the exercise editor's, read with
+// readLessonFile), looked up before the presets.
+std::vector<ExerciseAnswers> classAnswers(const std::vector<AnswerFile>& files, std::vector<InputError>& errors,
+                                          const std::vector<Lesson>& user = {});
 inline std::vector<ExerciseAnswers> classAnswers(const std::string& csv, const std::string& name,
                                                  std::vector<InputError>& errors)
 {

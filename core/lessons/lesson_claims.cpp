@@ -48,7 +48,34 @@ double tpCollectivesPerLayer(const Estimate& e)
     return layers > 0 && e.microbatches > 0 ? calls / (double(layers) * double(e.microbatches)) : 0.0;
 }
 
+// The collective's time on its link per step, the plan's entries of that name added up; NaN when
+// the plan has none.
+double collectiveSeconds(const Estimate& e, const std::string& key)
+{
+    double s = 0;
+    bool found = false;
+    for (const CommEntry& entry : e.communication)
+        if (collectiveKey(entry) == key) {
+            s += entry.time_s;
+            found = true;
+        }
+    return found ? s : std::numeric_limits<double>::quiet_NaN();
+}
+
 } // namespace
+
+std::string collectiveKey(const CommEntry& entry)
+{
+    return std::string(toString(entry.group)) + "." + toString(entry.collective) + "." + toString(entry.purpose);
+}
+
+bool isCollectiveKey(const std::string& key)
+{
+    const std::size_t a = key.find('.');
+    const std::size_t b = a == std::string::npos ? a : key.find('.', a + 1);
+    return b != std::string::npos && enumFromName<Group>(key.substr(0, a))
+        && enumFromName<Collective>(key.substr(a + 1, b - a - 1)) && enumFromName<Purpose>(key.substr(b + 1));
+}
 
 double measure(const NumericClaim& c, const Lesson& lesson, std::size_t step, const std::vector<Estimate>& estimates)
 {
@@ -103,6 +130,7 @@ double measure(const NumericClaim& c, const Lesson& lesson, std::size_t step, co
     case Quantity::CheckpointWriteS: return e.walls.stability_report.checkpoint_write_s;
     case Quantity::Mfu: return e.throughput.mfu;
     case Quantity::UnevenStages: return e.walls.losses.uneven_stages;
+    case Quantity::CollectiveS: return collectiveSeconds(e, c.collective);
     case Quantity::TrainDays: {
         const DesignTask* task = lessonDesign(lesson);
         return task ? trainingDays(task->tokens, e.throughput.tokens_per_s, e.walls.stability_report.time_goodput)

@@ -54,6 +54,12 @@ std::optional<NumericClaim> parsePlaceholder(const std::string& inside, std::str
         why = "takes " + std::to_string(wanted - 1) + " qualifier(s) after the name";
         return std::nullopt;
     }
+    if (info->shape == QuantityInfo::PerCollective) {
+        c.collective = parts[1];
+        if (!isCollectiveKey(c.collective))
+            why = "\"" + parts[1] + "\" is not a collective such as dp.reduce_scatter.gradients";
+        return isCollectiveKey(c.collective) ? std::optional<NumericClaim>(c) : std::nullopt;
+    }
     if (wanted >= 2) {
         const std::optional<int> n = integer(parts[1]);
         if (!n) {

@@ -9,6 +9,7 @@
 //   {{peak_gib}}                    "18.45 GiB" (two decimals, the memory tooltip's)
 //   {{memory_gib:0:activations}}    a stage's part: {{memory_gib:STAGE:PART}}
 //   {{inflight:0}}, {{compute_vs_stage0:7}}   per stage (compute_vs_stage0 as "2.7 %")
+//   {{collective_s:dp.reduce_scatter.gradients}}  a collective's time ("1.54 s")
 //   {{step_s_vs:1}}, {{tokens_per_s_vs:1}}    against step 1, the magnitude ("16 %": the prose
 //                                             says "longer", "fewer")
 // The text around it stays as written; the tests check the rendered prose's numbers against the

@@ -7,6 +7,7 @@
 #include <algorithm>
 #include <cmath>
 #include <cstdlib>
+#include <filesystem>
 #include <limits>
 #include <sstream>
 
@@ -84,6 +85,21 @@ std::vector<std::string> readCodes(ObjectReader& r, const char* key, const std::
     return out;
 }
 
+// "collective": GROUP.COLLECTIVE.PURPOSE, each part a name of its enum (types/comm_types.h).
+std::string readCollectiveKey(ObjectReader& r)
+{
+    const std::optional<std::string> key = r.string("collective", true);
+    if (!key)
+        return {};
+    const bool ok = isCollectiveKey(*key);
+    if (!ok)
+        r.error("collective",
+                "must be GROUP.COLLECTIVE.PURPOSE such as \"dp.reduce_scatter.gradients\" (groups "
+                    + enumNameList<Group>() + "; collectives " + enumNameList<Collective>() + "; purposes "
+                    + enumNameList<Purpose>() + "), got \"" + *key + "\"");
+    return ok ? *key : std::string();
+}
+
 // The step's `expect`; `pp` is the step's pipeline size when its scenario read (0 otherwise).
 LessonExpect readExpect(const nlohmann::json* j, const std::string& path, std::size_t self, std::size_t steps, int pp,
                         std::vector<InputError>& errors)
@@ -116,9 +132,11 @@ LessonExpect readExpect(const nlohmann::json* j, const std::string& path, std::s
             continue;
         }
         if (!v->is_array() || v->empty()) {
+            const char* qualifier = q.shape == QuantityInfo::PerStage ? "stage"
+                : q.shape == QuantityInfo::PerCollective              ? "collective"
+                                                                      : "step";
             r.error(q.key,
-                    "must be a non-empty array of {" + std::string(q.shape == QuantityInfo::PerStage ? "stage" : "step")
-                        + ", min, max}, got " + describeJson(*v));
+                    "must be a non-empty array of {" + std::string(qualifier) + ", min, max}, got " + describeJson(*v));
             continue;
         }
         for (std::size_t i = 0; i < v->size(); ++i) {
@@ -139,6 +157,8 @@ LessonExpect readExpect(const nlohmann::json* j, const std::string& path, std::s
                     if (auto part = cr.choice<MemoryPart>("part"))
                         c.part = *part;
                 }
+            } else if (q.shape == QuantityInfo::PerCollective) {
+                c.collective = readCollectiveKey(cr);
             } else {
                 const std::optional<std::int64_t> other = cr.integer("step", 0, std::int64_t(steps) - 1, true);
                 if (other && std::size_t(*other) == self)
@@ -190,6 +210,8 @@ std::optional<Exercise> readExercise(const nlohmann::json& j, const std::string&
                                      + " pipeline stages");
                     if (info->quantity == Quantity::MemoryGib)
                         ex.ask.part = ar.choice<MemoryPart>("part").value_or(MemoryPart::Total);
+                } else if (info->shape == QuantityInfo::PerCollective) {
+                    ex.ask.collective = readCollectiveKey(ar);
                 }
             }
             ar.finish();
@@ -262,6 +284,8 @@ std::string NumericClaim::name() const
         out += "]";
     } else if (q.shape == QuantityInfo::VersusStep) {
         out += "[step " + std::to_string(step) + "]";
+    } else if (q.shape == QuantityInfo::PerCollective) {
+        out += "[" + collective + "]";
     }
     return out;
 }
@@ -347,6 +371,31 @@ const std::vector<Lesson>& lessons()
         return readLessons(errors);
     }();
     return list;
+}
+
+std::optional<Lesson> readLessonFile(const std::string& path, std::vector<InputError>& errors)
+{
+    const std::optional<nlohmann::json> j = readJsonFile(path, errors);
+    if (!j)
+        return std::nullopt;
+    std::string id = std::filesystem::path(path).filename().string();
+    if (id.size() > 5 && id.compare(id.size() - 5, 5, ".json") == 0)
+        id.resize(id.size() - 5);
+    std::vector<InputError> mine;
+    std::optional<Lesson> l = readLesson(id, *j, mine);
+    const std::string preset = "lessons/" + id; // readLesson's prefix: the file's path instead
+    for (InputError& e : mine)
+        e.path = path + e.path.substr(std::min(preset.size(), e.path.size()));
+    errors.insert(errors.end(), mine.begin(), mine.end());
+    return l;
+}
+
+const Lesson* findLesson(const std::string& id, const std::vector<Lesson>& user)
+{
+    for (const Lesson& l : user)
+        if (l.id == id)
+            return &l;
+    return findLesson(id);
 }
 
 const Lesson* findLesson(const std::string& id)

@@ -53,6 +53,11 @@
 //                              stage holds at its peak
 //   "compute_vs_stage0"        [{"stage": 15, "min", "max"}] the stage's compute time in the
 //                              simulated timeline / stage 0's − 1 (0.25: a quarter more work)
+//   per collective (an array of ranges, each with "collective": GROUP.COLLECTIVE.PURPOSE as the
+//   communication plan names it, e.g. "dp.reduce_scatter.gradients"; collectiveKey below):
+//   "collective_s"             [{"collective": "tp.all_gather.activations", "min", "max"}] the
+//                              collective's time on its link per step (the communication chart's
+//                              bar; the entries of that name added up), s
 //   against another step of the lesson ("step": its index in steps, from 0):
 //   "step_s_vs"                [{"step": 1, "min", "max"}] step time / the other's − 1
 //                              (−0.2: 20 % faster)
@@ -63,7 +68,8 @@
 // step's text and charts until the student has typed an estimate of one of the quantities above
 // (a plain one, or per stage), then shows the engine's value, the formula and where the estimate
 // went wrong:
-//   "exercise": {"ask": {"quantity": "dp_gib_sent"} | {"quantity": "memory_gib", "stage": 0, "part": "total"},
+//   "exercise": {"ask": {"quantity": "dp_gib_sent"} | {"quantity": "memory_gib", "stage": 0, "part": "total"}
+//                       | {"quantity": "collective_s", "collective": "dp.reduce_scatter.gradients"},
 //                "prompt": {"en", "zh"}, "formula": {"en", "zh"}, "tolerance": 0.1,
 //                "mistakes": [{"factor": 4, "hint": {"en", "zh"}}, …]}
 // tolerance: the relative error still counted right (default 0.1); a mistake matches an estimate
@@ -118,7 +124,8 @@ enum class Quantity {
     Mfu,
     DpGibSent,
     UnevenStages,
-    TrainDays
+    TrainDays,
+    CollectiveS
 };
 
 // The one table of numeric claims: JSON key, unit, and what qualifies it.
@@ -126,7 +133,7 @@ struct QuantityInfo {
     Quantity quantity;
     const char* key;
     ClaimUnit unit;
-    enum Shape { Plain, PerStage, VersusStep } shape;
+    enum Shape { Plain, PerStage, VersusStep, PerCollective } shape;
 };
 inline constexpr QuantityInfo kQuantities[] = {
     {Quantity::PeakGib, "peak_gib", ClaimUnit::GiB, QuantityInfo::Plain},
@@ -152,6 +159,7 @@ inline constexpr QuantityInfo kQuantities[] = {
     {Quantity::DpGibSent, "dp_gib_sent", ClaimUnit::GiB, QuantityInfo::Plain},
     {Quantity::UnevenStages, "uneven_stages", ClaimUnit::Fraction, QuantityInfo::Plain},
     {Quantity::TrainDays, "train_days", ClaimUnit::Days, QuantityInfo::Plain},
+    {Quantity::CollectiveS, "collective_s", ClaimUnit::Seconds, QuantityInfo::PerCollective},
 };
 const QuantityInfo& quantityInfo(Quantity q);
 
@@ -175,8 +183,9 @@ struct NumericClaim {
     int stage = -1; // PerStage: the pipeline stage, −1 = the peak stage
     MemoryPart part = MemoryPart::Total; // memory_gib
     int step = -1; // VersusStep: the step compared with
+    std::string collective; // PerCollective: "dp.reduce_scatter.gradients"
     double min = 0, max = 0; // in the unit of the quantity (GiB, MiB, s, fraction, count)
-    std::string name() const; // "memory_gib[stage 0, activations]", for messages
+    std::string name() const; // "memory_gib[stage 0, activations]", "collective_s[dp.all_gather.parameters]"
 };
 
 struct LessonExpect {
@@ -226,6 +235,17 @@ std::optional<Lesson> readLesson(const std::string& id, const nlohmann::json& j,
 
 // Every lesson preset, sorted by id, read as readLesson() does.
 std::vector<Lesson> readLessons(std::vector<InputError>& errors);
+
+// A collective of the communication plan as claims name it: "dp.reduce_scatter.gradients".
+std::string collectiveKey(const CommEntry& entry);
+bool isCollectiveKey(const std::string& key); // three known names joined by dots
+
+// A lesson file a teacher wrote (the exercise editor's, or by hand): read as readLesson() does,
+// its id the file's name without ".json". Errors name the file.
+std::optional<Lesson> readLessonFile(const std::string& path, std::vector<InputError>& errors);
+
+// The lesson `id` among `user` lessons first, then the presets (nullptr: neither).
+const Lesson* findLesson(const std::string& id, const std::vector<Lesson>& user);
 
 // The lesson's design task: that of its first step with one (nullptr: none).
 const DesignTask* lessonDesign(const Lesson& lesson);

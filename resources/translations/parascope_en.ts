@@ -427,6 +427,37 @@
     </message>
 </context>
 <context>
+    <name>parascope::ui</name>
+    <message>
+        <source>Peak memory per GPU</source>
+        <translation>Peak memory per GPU</translation>
+    </message>
+    <message>
+        <source>Step time</source>
+        <translation>Step time</translation>
+    </message>
+    <message>
+        <source>Bubble (the simulated timeline)</source>
+        <translation>Bubble (the simulated timeline)</translation>
+    </message>
+    <message>
+        <source>Bubble (the schedule&apos;s formula)</source>
+        <translation>Bubble (the schedule's formula)</translation>
+    </message>
+    <message>
+        <source>Exposed communication / step</source>
+        <translation>Exposed communication / step</translation>
+    </message>
+    <message>
+        <source>GiB each GPU sends in DP collectives per step</source>
+        <translation>GiB each GPU sends in DP collectives per step</translation>
+    </message>
+    <message>
+        <source>MFU</source>
+        <translation>MFU</translation>
+    </message>
+</context>
+<context>
     <name>parascope::ui::AdvisorDialog</name>
     <message>
         <source>ok</source>
@@ -1025,6 +1056,26 @@
         <source>no answers in the files</source>
         <translation>no answers in the files</translation>
     </message>
+    <message>
+        <source>Open a lesson file</source>
+        <translation>Open a lesson file</translation>
+    </message>
+    <message>
+        <source>Lesson (*.json)</source>
+        <translation>Lesson (*.json)</translation>
+    </message>
+    <message>
+        <source>&amp;Write an exercise from the screen…</source>
+        <translation>&amp;Write an exercise from the screen…</translation>
+    </message>
+    <message>
+        <source>Pick a quantity the window shows, write the question and save it as a lesson step</source>
+        <translation>Pick a quantity the window shows, write the question and save it as a lesson step</translation>
+    </message>
+    <message>
+        <source>&amp;Open a lesson file…</source>
+        <translation>&amp;Open a lesson file…</translation>
+    </message>
 </context>
 <context>
     <name>parascope::ui::CustomModelDialog</name>
@@ -1126,6 +1177,117 @@
             <numerusform>&lt;b&gt;What breaks&lt;/b&gt; (%1): %n error</numerusform>
             <numerusform>&lt;b&gt;What breaks&lt;/b&gt; (%1): %n errors</numerusform>
         </translation>
+    </message>
+</context>
+<context>
+    <name>parascope::ui::ExerciseEditorDialog</name>
+    <message>
+        <source>weights</source>
+        <translation>weights</translation>
+    </message>
+    <message>
+        <source>gradients</source>
+        <translation>gradients</translation>
+    </message>
+    <message>
+        <source>optimizer states</source>
+        <translation>optimizer states</translation>
+    </message>
+    <message>
+        <source>activations</source>
+        <translation>activations</translation>
+    </message>
+    <message>
+        <source>other</source>
+        <translation>other</translation>
+    </message>
+    <message>
+        <source>total</source>
+        <translation>total</translation>
+    </message>
+    <message>
+        <source>Stage %1 memory: %2</source>
+        <translation>Stage %1 memory: %2</translation>
+    </message>
+    <message>
+        <source>%1 %2 (%3): time per step</source>
+        <translation>%1 %2 (%3): time per step</translation>
+    </message>
+    <message>
+        <source>Write an exercise from the screen</source>
+        <translation>Write an exercise from the screen</translation>
+    </message>
+    <message>
+        <source>Quantity</source>
+        <translation>Quantity</translation>
+    </message>
+    <message>
+        <source>The engine now</source>
+        <translation>The engine now</translation>
+    </message>
+    <message>
+        <source>Question (English)</source>
+        <translation>Question (English)</translation>
+    </message>
+    <message>
+        <source>Question (Chinese)</source>
+        <translation>Question (Chinese)</translation>
+    </message>
+    <message>
+        <source>How to work it out (English)</source>
+        <translation>How to work it out (English)</translation>
+    </message>
+    <message>
+        <source>How to work it out (Chinese)</source>
+        <translation>How to work it out (Chinese)</translation>
+    </message>
+    <message>
+        <source>Step label (English)</source>
+        <translation>Step label (English)</translation>
+    </message>
+    <message>
+        <source>Step label (Chinese)</source>
+        <translation>Step label (Chinese)</translation>
+    </message>
+    <message>
+        <source>An estimate this close to the engine&apos;s value, relatively, counts as right</source>
+        <translation>An estimate this close to the engine's value, relatively, counts as right</translation>
+    </message>
+    <message>
+        <source>Tolerance</source>
+        <translation>Tolerance</translation>
+    </message>
+    <message>
+        <source>Browse…</source>
+        <translation>Browse…</translation>
+    </message>
+    <message>
+        <source>Lesson file</source>
+        <translation>Lesson file</translation>
+    </message>
+    <message>
+        <source>only for a new file</source>
+        <translation>only for a new file</translation>
+    </message>
+    <message>
+        <source>New lesson&apos;s title</source>
+        <translation>New lesson's title</translation>
+    </message>
+    <message>
+        <source>Saved as step %1 of %2: Tools → Open a lesson file… shows it</source>
+        <translation>Saved as step %1 of %2: Tools → Open a lesson file… shows it</translation>
+    </message>
+    <message>
+        <source>Lesson (*.json)</source>
+        <translation>Lesson (*.json)</translation>
+    </message>
+    <message>
+        <source>Pick a quantity first.</source>
+        <translation>Pick a quantity first.</translation>
+    </message>
+    <message>
+        <source>Choose the lesson file to save to.</source>
+        <translation>Choose the lesson file to save to.</translation>
     </message>
 </context>
 <context>

@@ -427,6 +427,37 @@
     </message>
 </context>
 <context>
+    <name>parascope::ui</name>
+    <message>
+        <source>Peak memory per GPU</source>
+        <translation>每块 GPU 的峰值显存</translation>
+    </message>
+    <message>
+        <source>Step time</source>
+        <translation>单步耗时</translation>
+    </message>
+    <message>
+        <source>Bubble (the simulated timeline)</source>
+        <translation>气泡（模拟时间线）</translation>
+    </message>
+    <message>
+        <source>Bubble (the schedule&apos;s formula)</source>
+        <translation>气泡（调度的公式）</translation>
+    </message>
+    <message>
+        <source>Exposed communication / step</source>
+        <translation>未重叠通信 / 单步耗时</translation>
+    </message>
+    <message>
+        <source>GiB each GPU sends in DP collectives per step</source>
+        <translation>每块 GPU 每步在 DP 集合通信中发送的 GiB</translation>
+    </message>
+    <message>
+        <source>MFU</source>
+        <translation>MFU</translation>
+    </message>
+</context>
+<context>
     <name>parascope::ui::AdvisorDialog</name>
     <message>
         <source>ok</source>
@@ -1013,6 +1044,26 @@
         <source>no answers in the files</source>
         <translation>文件中没有答案</translation>
     </message>
+    <message>
+        <source>Open a lesson file</source>
+        <translation>打开教学案例文件</translation>
+    </message>
+    <message>
+        <source>Lesson (*.json)</source>
+        <translation>教学案例（*.json）</translation>
+    </message>
+    <message>
+        <source>&amp;Write an exercise from the screen…</source>
+        <translation>从屏幕出一道练习题(&amp;W)…</translation>
+    </message>
+    <message>
+        <source>Pick a quantity the window shows, write the question and save it as a lesson step</source>
+        <translation>选择窗口上显示的一个量，写下题目，保存为教学案例的一步</translation>
+    </message>
+    <message>
+        <source>&amp;Open a lesson file…</source>
+        <translation>打开教学案例文件(&amp;O)…</translation>
+    </message>
 </context>
 <context>
     <name>parascope::ui::CustomModelDialog</name>
@@ -1111,6 +1162,117 @@
         <translation>
             <numerusform>&lt;b&gt;问题诊断&lt;/b&gt;（%1）：%n 个错误</numerusform>
         </translation>
+    </message>
+</context>
+<context>
+    <name>parascope::ui::ExerciseEditorDialog</name>
+    <message>
+        <source>weights</source>
+        <translation>权重</translation>
+    </message>
+    <message>
+        <source>gradients</source>
+        <translation>梯度</translation>
+    </message>
+    <message>
+        <source>optimizer states</source>
+        <translation>优化器状态</translation>
+    </message>
+    <message>
+        <source>activations</source>
+        <translation>激活</translation>
+    </message>
+    <message>
+        <source>other</source>
+        <translation>其他</translation>
+    </message>
+    <message>
+        <source>total</source>
+        <translation>合计</translation>
+    </message>
+    <message>
+        <source>Stage %1 memory: %2</source>
+        <translation>阶段 %1 显存：%2</translation>
+    </message>
+    <message>
+        <source>%1 %2 (%3): time per step</source>
+        <translation>%1 %2（%3）：每步耗时</translation>
+    </message>
+    <message>
+        <source>Write an exercise from the screen</source>
+        <translation>从屏幕出一道练习题</translation>
+    </message>
+    <message>
+        <source>Quantity</source>
+        <translation>量</translation>
+    </message>
+    <message>
+        <source>The engine now</source>
+        <translation>引擎当前数值</translation>
+    </message>
+    <message>
+        <source>Question (English)</source>
+        <translation>题目（英文）</translation>
+    </message>
+    <message>
+        <source>Question (Chinese)</source>
+        <translation>题目（中文）</translation>
+    </message>
+    <message>
+        <source>How to work it out (English)</source>
+        <translation>解题思路（英文）</translation>
+    </message>
+    <message>
+        <source>How to work it out (Chinese)</source>
+        <translation>解题思路（中文）</translation>
+    </message>
+    <message>
+        <source>Step label (English)</source>
+        <translation>步骤名称（英文）</translation>
+    </message>
+    <message>
+        <source>Step label (Chinese)</source>
+        <translation>步骤名称（中文）</translation>
+    </message>
+    <message>
+        <source>An estimate this close to the engine&apos;s value, relatively, counts as right</source>
+        <translation>估计值与引擎数值的相对误差在此范围内即算正确</translation>
+    </message>
+    <message>
+        <source>Tolerance</source>
+        <translation>容差</translation>
+    </message>
+    <message>
+        <source>Browse…</source>
+        <translation>浏览…</translation>
+    </message>
+    <message>
+        <source>Lesson file</source>
+        <translation>教学案例文件</translation>
+    </message>
+    <message>
+        <source>only for a new file</source>
+        <translation>仅用于新文件</translation>
+    </message>
+    <message>
+        <source>New lesson&apos;s title</source>
+        <translation>新教学案例的标题</translation>
+    </message>
+    <message>
+        <source>Saved as step %1 of %2: Tools → Open a lesson file… shows it</source>
+        <translation>已保存为 %2 的第 %1 步：工具 → 打开教学案例文件… 可查看</translation>
+    </message>
+    <message>
+        <source>Lesson (*.json)</source>
+        <translation>教学案例（*.json）</translation>
+    </message>
+    <message>
+        <source>Pick a quantity first.</source>
+        <translation>请先选择一个量。</translation>
+    </message>
+    <message>
+        <source>Choose the lesson file to save to.</source>
+        <translation>请选择要保存到的教学案例文件。</translation>
     </message>
 </context>
 <context>

@@ -1,17 +1,25 @@
 // The lessons' tasks in the main window, offscreen: the capstone's design task (issue 38 §7) —
-// the charts stay in view, the Advisor and the fixes wait until the layout is handed in, the grade is wall by
-// wall and reveals the Advisor's and the search's layouts with their days, in both languages.
+// the charts stay in view, the Advisor and the fixes wait until the layout is handed in, the grade
+// is wall by wall and reveals the Advisor's and the search's layouts with their days, in both
+// languages — and an exercise a teacher writes from the screen (§8): saved to a lesson file,
+// reopened as a student meets it, answered, exported, and binned in the class's histogram.
 
 #include "controllers/course_controller.h"
 #include "diagnostics_panel.h"
 #include "design_task_panel.h"
+#include "dialogs/class_answers_dialog.h"
+#include "dialogs/exercise_editor_dialog.h"
+#include "scenario_panel.h"
 #include "exercise_panel.h"
 #include "lessons/lessons.h"
 #include "main_window.h"
 #include "models/scenario_model.h"
 
 #include <QAction>
+#include <QComboBox>
+#include <QLineEdit>
 #include <QListWidget>
+#include <QTemporaryDir>
 #include <QtTest>
 
 using namespace parascope;
@@ -82,6 +90,45 @@ private slots:
         QVERIFY(!d->pending());
         QVERIFY(!d->isVisible());
         QVERIFY(w.course()->advisorAction()->isEnabled());
+    }
+
+    void exerciseWrittenFromTheScreen()
+    {
+        MainWindow w;
+        w.setLanguage(QStringLiteral("en"));
+        ExerciseEditorDialog* editor = w.course()->showExerciseEditor();
+        // The default scenario's DP gradient ReduceScatter: a row of the communication chart.
+        int row = -1;
+        for (std::size_t i = 0; i < editor->quantities().size(); ++i)
+            if (editor->quantities()[i].collective == "dp.reduce_scatter.gradients")
+                row = int(i);
+        QVERIFY(row >= 0);
+        editor->choose(row);
+        editor->setTexts({"How long does DP's ReduceScatter take per step?", "DP 的 ReduceScatter 每步耗时多少？"},
+                         {"α + β · bytes per call, × calls", "α + β · 每次字节数，× 调用次数"}, {"DP time", "DP 耗时"});
+        editor->setTolerancePercent(20);
+        QTemporaryDir dir;
+        const QString file = dir.filePath(QStringLiteral("week-3.json"));
+        QCOMPARE(editor->save(), QStringLiteral("Choose the lesson file to save to."));
+        editor->setFile(file, {"Week 3", "第三周"});
+        QCOMPARE(editor->save(), QString());
+        QCOMPARE(editor->savedStep(), 1);
+        // Reopened as a student meets it: in the lesson combo, the estimate hidden until revealed.
+        QVERIFY(w.course()->exercise()->pending());
+        QCOMPARE(w.panel()->lessonCombo()->currentData().toString(), QStringLiteral("week-3"));
+        const double truth = measure(w.course()->userLessons().front().steps[0].exercise->ask,
+                                     w.course()->userLessons().front(), 0, {w.model()->estimate()});
+        w.course()->exercise()->answerBox()->setText(QString::number(truth * 4, 'g', 6));
+        QVERIFY(w.course()->exercise()->reveal());
+        // A second save appends a second step.
+        QCOMPARE(editor->save(), QString());
+        QCOMPARE(editor->savedStep(), 2);
+        QCOMPARE(int(w.course()->userLessons().front().steps.size()), 2);
+        // The answers exported and read back into the class histogram, found in the teacher's file.
+        const QString csv = dir.filePath(QStringLiteral("answers.csv"));
+        QCOMPARE(w.course()->exportExerciseResults(csv), QString());
+        QCOMPARE(w.course()->showClassAnswers({csv}), QString());
+        QVERIFY(w.course()->classAnswersDialog());
     }
 };
 

@@ -5,6 +5,7 @@
 #include "dialogs/advisor_dialog.h"
 #include "dialogs/class_answers_dialog.h"
 #include "design_task_panel.h"
+#include "dialogs/exercise_editor_dialog.h"
 #include "exercise_panel.h"
 #include "language.h"
 #include "lessons/lessons.h"
@@ -93,6 +94,13 @@ void CourseController::addToolsActions(QMenu* menu)
 {
     advisor_action_ = menu->addAction(QString(), this, [this] { showAdvisor(); });
     advisor_action_->setShortcut(QKeySequence(Qt::CTRL | Qt::Key_D));
+    editor_action_ = menu->addAction(QString(), this, [this] { showExerciseEditor(); });
+    open_lesson_action_ = menu->addAction(QString(), this, [this] {
+        const QString f
+            = QFileDialog::getOpenFileName(context_.window, tr("Open a lesson file"), QString(), tr("Lesson (*.json)"));
+        if (!f.isEmpty())
+            openLessonFile(f);
+    });
     class_answers_action_ = menu->addAction(QString(), this, [this] {
         const QStringList files = QFileDialog::getOpenFileNames(context_.window, tr("Class answers"), QString(),
                                                                 tr("Exercise answers (*.csv)"));
@@ -106,6 +114,9 @@ void CourseController::retranslate()
     updateStepActions();
     advisor_action_->setText(tr("&Advisor: the decision procedure…"));
     class_answers_action_->setText(tr("&Class answers…"));
+    editor_action_->setText(tr("&Write an exercise from the screen…"));
+    editor_action_->setToolTip(tr("Pick a quantity the window shows, write the question and save it as a lesson step"));
+    open_lesson_action_->setText(tr("&Open a lesson file…"));
     class_answers_action_->setToolTip(tr("The students' exported exercise answers (CSV) as a histogram per exercise, "
                                          "with the typical mistake of each bar"));
     advisor_action_->setToolTip(
@@ -142,7 +153,7 @@ void keepDockWidths(QMainWindow* window)
 
 void CourseController::loadLesson(const QString& id, int step)
 {
-    const Lesson* raw = findLesson(id.toStdString());
+    const Lesson* raw = findLesson(id.toStdString(), user_lessons_);
     if (!raw || raw->steps.empty())
         return;
     if (!lesson_ || lesson_->id != raw->id)
@@ -163,7 +174,7 @@ void CourseController::loadLesson(const QString& id, int step)
 
 void CourseController::nextStep()
 {
-    const Lesson* l = findLesson(lesson_id_.toStdString());
+    const Lesson* l = findLesson(lesson_id_.toStdString(), user_lessons_);
     if (!l || l->steps.empty())
         return;
     const bool wraps = lesson_step_ + 1 >= int(l->steps.size());
@@ -266,7 +277,7 @@ QString CourseController::showClassAnswers(const QStringList& files)
             problems += tr("%1: cannot be read (%2)").arg(f, in.errorString()) + QLatin1Char('\n');
     }
     std::vector<InputError> errors;
-    std::vector<ExerciseAnswers> answers = classAnswers(csvs, errors);
+    std::vector<ExerciseAnswers> answers = classAnswers(csvs, errors, user_lessons_);
     for (const InputError& e : errors)
         problems += QString::fromStdString(e.text()) + QLatin1Char('\n');
     if (!problems.isEmpty())
@@ -283,6 +294,42 @@ QString CourseController::showClassAnswers(const QStringList& files)
 }
 
 ClassAnswersDialog* CourseController::classAnswersDialog() const { return class_answers_; }
+
+ExerciseEditorDialog* CourseController::showExerciseEditor()
+{
+    if (!editor_) {
+        editor_ = new ExerciseEditorDialog(context_.model, context_.window);
+        editor_->setAttribute(Qt::WA_DeleteOnClose);
+        // The new step at once, as a student meets it: the estimate hidden until revealed.
+        connect(editor_, &ExerciseEditorDialog::saved, this,
+                [this](const QString& file, int step) { openLessonFile(file, step - 1); });
+    }
+    editor_->show();
+    editor_->raise();
+    return editor_;
+}
+
+QString CourseController::openLessonFile(const QString& file, int step)
+{
+    std::vector<InputError> errors;
+    std::optional<Lesson> l = readLessonFile(file.toStdString(), errors);
+    QString problems;
+    for (const InputError& e : errors)
+        problems += QString::fromStdString(e.text()) + QLatin1Char('\n');
+    if (!l) {
+        if (!context_.headless)
+            QMessageBox::warning(context_.window, tr("Open a lesson file"), problems.trimmed());
+        return problems.trimmed();
+    }
+    std::erase_if(user_lessons_, [&](const Lesson& u) { return u.id == l->id; });
+    const QString id = QString::fromStdString(l->id);
+    panel_->addUserLesson(id, l->title);
+    const int last = int(l->steps.size()) - 1;
+    user_lessons_.push_back(std::move(*l));
+    lesson_.reset(); // the file may have changed under the same id
+    loadLesson(id, step < 0 ? last : step);
+    return {};
+}
 
 AdvisorDialog* CourseController::showAdvisor()
 {

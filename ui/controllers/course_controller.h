@@ -24,6 +24,7 @@ namespace parascope::ui {
 class AdvisorDialog;
 class ClassAnswersDialog;
 class DesignTaskPanel;
+class ExerciseEditorDialog;
 class ExercisePanel;
 class ScenarioPanel;
 
@@ -41,7 +42,7 @@ public:
     QAction* advisorAction() const { return advisor_action_; }
     QWidget* tasks() const { return tasks_; } // the exercise and the design task, for the right panel
     void addScenarioActions(QMenu* menu); // Next lesson step, Restore this lesson step
-    void addToolsActions(QMenu* menu); // Advisor, Class answers
+    void addToolsActions(QMenu* menu); // Advisor, exercise editor, open a lesson file, class answers
     void retranslate() override;
 
     // A lesson's step becomes the scenario; an unknown lesson changes nothing.
@@ -58,6 +59,12 @@ public:
     // message box.
     QString showClassAnswers(const QStringList& files);
     ClassAnswersDialog* classAnswersDialog() const;
+    // Tools → Write an exercise from the screen…: its saves open the lesson file at the new step.
+    ExerciseEditorDialog* showExerciseEditor();
+    // Tools → Open a lesson file…: a teacher's lesson (the editor's, or by hand) at `step` (from 0,
+    // −1 its last); "" when it opened, else what is wrong (also in a message box when visible).
+    QString openLessonFile(const QString& file, int step = 0);
+    const std::vector<Lesson>& userLessons() const { return user_lessons_; }
 
 signals:
     void lessonLoaded(); // the scenario is the lesson's, no file's
@@ -85,6 +92,10 @@ private:
     QAction* restore_step_ = nullptr;
     QAction* advisor_action_ = nullptr;
     QAction* class_answers_action_ = nullptr;
+    QAction* editor_action_ = nullptr;
+    QAction* open_lesson_action_ = nullptr;
+    std::vector<Lesson> user_lessons_; // lesson files opened this session, looked up before the presets
+    QPointer<ExerciseEditorDialog> editor_;
     QPointer<ClassAnswersDialog> class_answers_;
 };
 

@@ -23,12 +23,11 @@ ClassAnswersDialog::ClassAnswersDialog(std::vector<ExerciseAnswers> answers, QWi
     setWindowTitle(tr("Class answers"));
     exercise_->setObjectName(QStringLiteral("classAnswers.exercise"));
     for (const ExerciseAnswers& a : answers_)
-        exercise_->addItem(
-            tr("%1, step %2: %3 (%4 answers)")
-                .arg(findLesson(a.lesson) ? inUi(findLesson(a.lesson)->title) : QString::fromStdString(a.lesson))
-                .arg(a.step)
-                .arg(QString::fromStdString(a.quantity))
-                .arg(a.answers.size()));
+        exercise_->addItem(tr("%1, step %2: %3 (%4 answers)")
+                               .arg(inUi(a.title))
+                               .arg(a.step)
+                               .arg(QString::fromStdString(a.quantity))
+                               .arg(a.answers.size()));
     typical_->setWordWrap(true);
     typical_->setTextFormat(Qt::RichText);
     plot_->setMinimumSize(520, 260);

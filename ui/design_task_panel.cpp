@@ -26,8 +26,6 @@ QString markSymbol(DesignMark m)
     return {};
 }
 
-QString days(double d) { return std::isfinite(d) ? QString::number(d, 'f', 1) : QStringLiteral("∞"); }
-
 } // namespace
 
 DesignTaskPanel::DesignTaskPanel(ScenarioModel* model, QWidget* parent)
@@ -117,12 +115,12 @@ void DesignTaskPanel::showGrade()
     html += QStringLiteral("<p><b>%1</b><br>%2</p>")
                 .arg(tr("Revealed").toHtmlEscaped(),
                      tr("The Advisor (the decision procedure): %1, %2 days")
-                         .arg(str(g.card.procedure.layout), days(g.procedure_days))
+                         .arg(str(g.card.procedure.layout), str(formatDays(g.procedure_days)))
                          .toHtmlEscaped());
     if (g.card.search)
         html += QStringLiteral("<p>%1</p>")
                     .arg(tr("The strategy search: %1, %2 days")
-                             .arg(str(g.card.search->layout), days(g.search_days))
+                             .arg(str(g.card.search->layout), str(formatDays(g.search_days)))
                              .toHtmlEscaped());
     html += QStringLiteral("<ul>");
     for (const Localized& d : g.card.differences)

@@ -18,8 +18,6 @@ constexpr double kPassRatio = 1.25, kPassPoints = 0.01;
 constexpr double kCloseRatio = 2.0, kClosePoints = 0.02;
 constexpr double kGoalSlack = 1.10;
 
-std::string days(double d) { return std::isfinite(d) ? formatFixed(d, 1, "") : std::string("∞"); }
-
 double daysOf(const DesignTask& task, const LayoutMarks& m)
 {
     return trainingDays(task.tokens, m.tokens_per_s, m.time_goodput);
@@ -84,21 +82,22 @@ DesignCheck wallCheck(const char* id, Localized name, double yours, const std::v
 DesignCheck goalCheck(const DesignTask& task, const DesignGrade& g)
 {
     const Localized name{"Goal", "训练目标"};
-    const std::string goal = days(task.days);
+    const std::string goal = formatDays(task.days);
     const double best_ref = std::isfinite(g.search_days) ? std::min(g.procedure_days, g.search_days) : g.procedure_days;
-    const std::string refs_en = "the procedure " + days(g.procedure_days) + " days"
-        + (std::isfinite(g.search_days) ? ", the search " + days(g.search_days) + " days" : "");
-    const std::string refs_zh = "决策流程 " + days(g.procedure_days) + " 天"
-        + (std::isfinite(g.search_days) ? "，策略搜索 " + days(g.search_days) + " 天" : "");
+    const std::string refs_en = "the procedure " + formatDays(g.procedure_days) + " days"
+        + (std::isfinite(g.search_days) ? ", the search " + formatDays(g.search_days) + " days" : "");
+    const std::string refs_zh = "决策流程 " + formatDays(g.procedure_days) + " 天"
+        + (std::isfinite(g.search_days) ? "，策略搜索 " + formatDays(g.search_days) + " 天" : "");
     if (g.days <= task.days)
         return {"goal",
                 name,
                 DesignMark::Pass,
-                {days(g.days) + " days: within the " + goal + " days", days(g.days) + " 天：在 " + goal + " 天之内"}};
+                {formatDays(g.days) + " days: within the " + goal + " days",
+                 formatDays(g.days) + " 天：在 " + goal + " 天之内"}};
     const std::string need = std::to_string(std::int64_t(std::ceil(g.gpus_for_goal)));
-    Localized note{days(g.days) + " days: over the " + goal
+    Localized note{formatDays(g.days) + " days: over the " + goal
                        + " days; at this layout's tokens/s per GPU the goal needs at least " + need + " GPUs",
-                   days(g.days) + " 天：超过 " + goal + " 天；按这个布局每块 GPU 的吞吐，达成目标至少需要 " + need
+                   formatDays(g.days) + " 天：超过 " + goal + " 天；按这个布局每块 GPU 的吞吐，达成目标至少需要 " + need
                        + " 块 GPU"};
     const bool reachable = best_ref <= task.days;
     note.en += reachable ? " (the references meet it: " + refs_en + ")"
@@ -133,6 +132,8 @@ DesignMark designMark(double yours, double best)
         return DesignMark::Close;
     return DesignMark::Fail;
 }
+
+std::string formatDays(double d) { return std::isfinite(d) ? formatFixed(d, 1, "") : std::string("∞"); }
 
 double trainingDays(double tokens, double tokens_per_s, double goodput)
 {
@@ -177,12 +178,12 @@ std::string designGradeText(const DesignGrade& g, const std::string& lang)
     for (const DesignCheck& c : g.checks)
         out += std::string("  ") + symbol[int(c.mark)] + " " + say(c.name) + (zh ? "：" : ": ") + say(c.note) + "\n";
     out += say(g.verdict) + "\n";
-    out += zh ? "揭晓——决策流程向导：" + g.card.procedure.layout + "，" + days(g.procedure_days) + " 天"
+    out += zh ? "揭晓——决策流程向导：" + g.card.procedure.layout + "，" + formatDays(g.procedure_days) + " 天"
               : "Revealed — the Advisor (the course's decision procedure): " + g.card.procedure.layout + ", "
-            + days(g.procedure_days) + " days";
+            + formatDays(g.procedure_days) + " days";
     if (g.card.search)
-        out += zh ? "；策略搜索：" + g.card.search->layout + "，" + days(g.search_days) + " 天"
-                  : "; the strategy search: " + g.card.search->layout + ", " + days(g.search_days) + " days";
+        out += zh ? "；策略搜索：" + g.card.search->layout + "，" + formatDays(g.search_days) + " 天"
+                  : "; the strategy search: " + g.card.search->layout + ", " + formatDays(g.search_days) + " days";
     out += "\n";
     for (const Localized& d : g.card.differences)
         out += "  · " + say(d) + "\n";

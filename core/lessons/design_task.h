@@ -33,6 +33,10 @@
 
 namespace parascope {
 
+// Days as the grade writes them, one decimal ("50.7"; "∞" when the layout trains nothing): the
+// panel's text and the grade's notes show the same digits.
+std::string formatDays(double days);
+
 // Days to train `tokens` at `tokens_per_s` with `goodput` of the wall-clock time useful (the
 // stability wall's time goodput: a straggler is already in tokens/s); +inf at 0.
 double trainingDays(double tokens, double tokens_per_s, double goodput);

@@ -17,14 +17,6 @@ namespace {
 constexpr double kGiB = double(1ull << 30);
 constexpr double kMiB = double(1ull << 20);
 
-std::string show(double v)
-{
-    std::ostringstream out;
-    out.precision(6);
-    out << v;
-    return out.str();
-}
-
 // Full recompute's working set: the term the memory model writes (memory/stage_memory.cpp).
 double workingSet(const StageMemory& st)
 {
@@ -67,6 +59,14 @@ double collectiveSeconds(const Estimate& e, const std::string& key)
 std::string collectiveKey(const CommEntry& entry)
 {
     return std::string(toString(entry.group)) + "." + toString(entry.collective) + "." + toString(entry.purpose);
+}
+
+std::string claimNumber(double v)
+{
+    std::ostringstream out;
+    out.precision(6);
+    out << v;
+    return out.str();
 }
 
 bool isCollectiveKey(const std::string& key)
@@ -189,8 +189,8 @@ std::vector<std::string> checkLesson(const Lesson& lesson, const std::vector<Est
         for (const NumericClaim& c : x.numbers) {
             const double v = measure(c, lesson, i, estimates);
             if (!(v >= c.min && v <= c.max))
-                out.push_back(at + c.name() + ": the engine gives " + show(v) + ", the lesson claims " + show(c.min)
-                              + " … " + show(c.max));
+                out.push_back(at + c.name() + ": the engine gives " + claimNumber(v) + ", the lesson claims "
+                              + claimNumber(c.min) + " … " + claimNumber(c.max));
         }
     }
     return out;

@@ -17,14 +17,6 @@ namespace {
 
 std::string join(const std::string& path, const std::string& key) { return path.empty() ? key : path + "." + key; }
 
-std::string show(double v)
-{
-    std::ostringstream out;
-    out.precision(6);
-    out << v;
-    return out.str();
-}
-
 // A text in both languages: {"en": "…", "zh": "…"}; both are required and nothing else is read.
 Localized localizedText(ObjectReader& parent, const char* key, const std::string& path, std::vector<InputError>& errors)
 {
@@ -55,7 +47,7 @@ void readRange(ObjectReader& r, NumericClaim& c)
     const std::optional<double> min = r.number("min", -kLimit, kLimit, true);
     const std::optional<double> max = r.number("max", -kLimit, kLimit, true);
     if (min && max && *min > *max)
-        r.error("min", show(*min) + " is above max " + show(*max));
+        r.error("min", claimNumber(*min) + " is above max " + claimNumber(*max));
     c.min = min.value_or(0);
     c.max = max.value_or(0);
 }

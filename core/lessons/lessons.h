@@ -260,6 +260,9 @@ const Lesson* findLesson(const std::string& id);
 double measure(const NumericClaim& claim, const Lesson& lesson, std::size_t step,
                const std::vector<Estimate>& estimates);
 
+// A claim's number in a message, six significant digits ("0.316228").
+std::string claimNumber(double v);
+
 // Every claim of every step that the estimates contradict, one line each, naming the lesson, the
 // step and the claim: `lessons/ID: steps[1].expect.bubble_simulated: 0.3162 is not in 0.18 … 0.2`.
 std::vector<std::string> checkLesson(const Lesson& lesson, const std::vector<Estimate>& estimates);

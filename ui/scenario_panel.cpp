@@ -380,13 +380,11 @@ void ScenarioPanel::sync()
                                     .arg(chosen.isEmpty() ? tr("nothing") : chosen.join(QStringLiteral(", "))));
     // The recipe, CP, dispatch and recompute-module rows show only where they apply (FP8, CP > 1,
     // EP > 1, selective recompute): four rows less on a 720p projector otherwise.
-    if (auto* form = qobject_cast<QFormLayout*>(fp8_combo_->parentWidget()->layout())) {
-        form->setRowVisible(fp8_combo_, s.training.precision == Precision::Fp8);
-        form->setRowVisible(fp8_act_check_, s.training.precision == Precision::Fp8);
-        form->setRowVisible(cp_combo_, s.parallel.cp > 1);
-        form->setRowVisible(dispatcher_combo_, s.model.moe.has_value() && s.parallel.ep > 1);
-        form->setRowVisible(modules_button_, s.training.recompute == Recompute::Selective);
-    }
+    optional_rows_->setShown(fp8_combo_, s.training.precision == Precision::Fp8);
+    optional_rows_->setShown(fp8_act_check_, s.training.precision == Precision::Fp8);
+    optional_rows_->setShown(cp_combo_, s.parallel.cp > 1);
+    optional_rows_->setShown(dispatcher_combo_, s.model.moe.has_value() && s.parallel.ep > 1);
+    optional_rows_->setShown(modules_button_, s.training.recompute == Recompute::Selective);
     selectEnum(grad_combo_, s.training.grad_dtype);
     selectEnum(grad_comm_combo_, s.training.grad_comm);
     overlap_dp_check_->setChecked(s.parallel.overlap_grad_reduce);

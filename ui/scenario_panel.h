@@ -2,6 +2,7 @@
 // The scenario panel: preset pickers, a custom-model editor, and every knob as a slider paired
 // with a number box that offers only sensible values, plus the GPU count they imply.
 
+#include "optional_rows.h"
 #include "models/knobs.h"
 #include "types/diagnostic.h"
 #include "types/model_spec.h"
@@ -92,6 +93,7 @@ private:
     QComboBox* cp_combo_ = nullptr;
     QComboBox* dispatcher_combo_ = nullptr;
     QComboBox* offload_combo_ = nullptr;
+    std::optional<OptionalRows> optional_rows_; // the rows above, shown only where they apply
     QToolButton* modules_button_ = nullptr; // selective recompute's modules, a menu of check boxes
     QComboBox* grad_combo_ = nullptr;
     QCheckBox* sp_check_ = nullptr;

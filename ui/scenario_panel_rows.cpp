@@ -172,6 +172,11 @@ void ScenarioPanel::buildChoiceRows(QFormLayout* form)
     form->addRow(overlap_ep_check_); // across both columns: its own text is its label
     form->addRow(overlap_pp_check_); // across both columns: its own text is its label
     form->addRow(staticLabel(QT_TR_NOOP("Attention kernel")), attention_combo_);
+    optional_rows_.emplace(form); // in the form's order
+    for (QWidget* w : {static_cast<QWidget*>(modules_button_), static_cast<QWidget*>(fp8_combo_),
+                       static_cast<QWidget*>(fp8_act_check_), static_cast<QWidget*>(cp_combo_),
+                       static_cast<QWidget*>(dispatcher_combo_)})
+        optional_rows_->add(w);
 }
 
 } // namespace parascope::ui

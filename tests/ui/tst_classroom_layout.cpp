@@ -2,7 +2,8 @@
 // exercise feedback and the A/B comparison read whole at 1280×720, the right dock keeps its width
 // between lesson steps, the first start and presenter mode fill a projector's screen, and a
 // timeline export leaves the live chart as it was. The panel and lesson behaviour is
-// tst_classroom_round3.
+// tst_classroom_round3. Every knob label keeps its height at 1024×768 through every lesson step,
+// and the knob form's optional rows come back in place (ui/optional_rows.h).
 
 #include "classroom_scenarios.h"
 #include "controllers/course_controller.h"
@@ -13,10 +14,15 @@
 #include "lessons/lessons.h"
 #include "main_window.h"
 #include "models/scenario_model.h"
+#include "optional_rows.h"
 #include "timeline_chart.h"
 
+#include <QCheckBox>
 #include <QDockWidget>
+#include <QFormLayout>
+#include <QLabel>
 #include <QLineEdit>
+#include <QRegularExpression>
 #include <QScreen>
 #include <QScrollArea>
 #include <QScrollBar>
@@ -144,6 +150,72 @@ private slots:
                                     .arg(*std::min_element(widths.begin(), widths.end()))
                                     .arg(*std::max_element(widths.begin(), widths.end()))));
         }
+    }
+
+    // Every knob's name stays readable at 1024×768 through every lesson step, whichever optional
+    // rows (FP8 recipe, CP exchange, MoE dispatch, recomputed modules) the step's scenario hides:
+    // Qt 6.4's form layout squeezed EP's (lesson 14 step 2) or CP's (lesson 13 step 1) label to
+    // zero height while rows of the form were hidden (ui/optional_rows.h).
+    void everyKnobLabelIsReadable()
+    {
+        for (const Lesson& l : lessons()) {
+            for (std::size_t i = 0; i < l.steps.size(); ++i) {
+                MainWindow w(nullptr, MainWindow::Session::Headless); // as --lesson ID --step N opens it
+                w.setLanguage(QStringLiteral("en"));
+                w.course()->loadLesson(QString::fromStdString(l.id), int(i));
+                w.resize(1024, 768);
+                w.show();
+                QCoreApplication::processEvents();
+                for (const QLabel* label : w.findChildren<QLabel*>(QRegularExpression(QStringLiteral("\\.label$")))) {
+                    if (!label->isVisibleTo(&w))
+                        continue;
+                    QVERIFY2(label->height() >= label->sizeHint().height(),
+                             qPrintable(QStringLiteral("%1 step %2: %3 is %4 px high")
+                                            .arg(QString::fromStdString(l.id))
+                                            .arg(i + 1)
+                                            .arg(label->objectName())
+                                            .arg(label->height())));
+                }
+            }
+        }
+    }
+
+    // A row taken out of the form comes back at its own place, whatever else was taken or put
+    // back meanwhile, and a row across both columns (a check box) as well as a labelled one.
+    void optionalRowsComeBackInPlace()
+    {
+        QWidget box;
+        auto* form = new QFormLayout(&box);
+        std::vector<QWidget*> fields;
+        for (int i = 0; i < 6; ++i) {
+            QWidget* f = i == 2 ? static_cast<QWidget*>(new QCheckBox) : new QLineEdit;
+            f->setObjectName(QString::number(i));
+            i == 2 ? form->addRow(f) : form->addRow(QStringLiteral("row %1").arg(i), f);
+            fields.push_back(f);
+        }
+        OptionalRows optional(form);
+        for (int i : {1, 2, 4})
+            optional.add(fields[std::size_t(i)]);
+        const auto order = [form] {
+            QString o;
+            for (int r = 0; r < form->rowCount(); ++r) {
+                QLayoutItem* f = form->itemAt(r, QFormLayout::FieldRole);
+                o += (f ? f : form->itemAt(r, QFormLayout::SpanningRole))->widget()->objectName();
+            }
+            return o;
+        };
+        optional.setShown(fields[1], false);
+        optional.setShown(fields[4], false);
+        QCOMPARE(order(), QStringLiteral("0235"));
+        optional.setShown(fields[2], false);
+        QCOMPARE(order(), QStringLiteral("035"));
+        optional.setShown(fields[4], true);
+        optional.setShown(fields[2], true);
+        QCOMPARE(order(), QStringLiteral("02345"));
+        optional.setShown(fields[1], true);
+        optional.setShown(fields[1], true); // twice: nothing more
+        QCOMPARE(order(), QStringLiteral("012345"));
+        QCOMPARE(form->labelForField(fields[1])->property("text").toString(), QStringLiteral("row 1"));
     }
 
     // §17: on a projector-sized screen the first start fills the available screen, and presenter

@@ -3,6 +3,7 @@
 # Skips what is already installed; works as root or through sudo.
 #   packaging/install-deps.sh            build + test + run dependencies
 #   packaging/install-deps.sh --runtime  only what the installed app needs
+#   packaging/install-deps.sh --web      what the web edition builds and tests with (packaging/web)
 set -euo pipefail
 
 build_pkgs=(
@@ -23,10 +24,20 @@ test_pkgs=( python3 clang-format xvfb xauth imagemagick dpkg-dev file desktop-fi
 # client-request header count_instructions is built with).
 fuzz_pkgs=( clang libclang-rt-14-dev valgrind )
 
-wanted=("${runtime_pkgs[@]}")
-if [[ "${1:-}" != "--runtime" ]]; then
-  wanted+=("${build_pkgs[@]}" "${test_pkgs[@]}" "${fuzz_pkgs[@]}")
-fi
+# The web edition (packaging/web/build.sh): emscripten compiles the engine (its JavaScript tools
+# run on node, with Debian's node-acorn), npm installs the page's libraries from the lockfile,
+# chromium runs the browser tests headless, fonts-noto-cjk draws the Chinese in its screenshots.
+# A machine whose node came from elsewhere (NodeSource) keeps it: npm is then asked for only when
+# no npm is on the PATH.
+web_pkgs=( cmake ninja-build git nlohmann-json3-dev emscripten chromium fonts-noto-cjk )
+command -v node >/dev/null 2>&1 || web_pkgs+=( nodejs )
+command -v npm >/dev/null 2>&1 || web_pkgs+=( npm )
+
+case "${1:-}" in
+  --runtime) wanted=("${runtime_pkgs[@]}") ;;
+  --web) wanted=("${web_pkgs[@]}") ;;
+  *) wanted=("${runtime_pkgs[@]}" "${build_pkgs[@]}" "${test_pkgs[@]}" "${fuzz_pkgs[@]}") ;;
+esac
 
 missing=()
 for p in "${wanted[@]}"; do

@@ -2,20 +2,15 @@
 
 #include "schedule/schedule_table.h"
 
-#include <charconv>
+#include "util/decimal_text.h"
 
 namespace parascope {
 
 namespace {
 
-// `v` with `decimals` digits after the point, then `unit` (std::to_chars: printf's rounding,
-// without its locale and format parsing; search formats many of these).
-std::string fixed(double v, int decimals, const char* unit)
-{
-    char buf[64];
-    const auto r = std::to_chars(buf, buf + sizeof buf - 8, v, std::chars_format::fixed, decimals);
-    return std::string(buf, r.ptr) + unit;
-}
+// `v` with `decimals` digits after the point, then `unit` (printf's rounding without its locale
+// and format parsing, util/decimal_text.h; search formats many of these).
+std::string fixed(double v, int decimals, const char* unit) { return fixedText(v, decimals) + unit; }
 
 } // namespace
 

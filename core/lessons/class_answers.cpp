@@ -2,9 +2,9 @@
 
 #include "estimate/evaluate.h"
 #include "lessons/exercises.h"
+#include "util/decimal_text.h"
 
 #include <algorithm>
-#include <charconv>
 #include <cmath>
 #include <map>
 
@@ -31,11 +31,7 @@ std::vector<std::string> csvFields(const std::string& line)
     return out;
 }
 
-bool number(const std::string& s, double& v)
-{
-    const auto [end, ec] = std::from_chars(s.data(), s.data() + s.size(), v);
-    return ec == std::errc() && end == s.data() + s.size() && std::isfinite(v);
-}
+bool number(const std::string& s, double& v) { return parseFiniteDecimal(s, v); }
 
 // The six bands of an answer that matched no listed mistake, by its ratio to the truth.
 int bandOf(double ratio)

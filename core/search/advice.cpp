@@ -10,7 +10,6 @@
 #include "search/advice_moves.h"
 
 #include <algorithm>
-#include <charconv>
 #include <map>
 #include <optional>
 #include <set>
@@ -23,20 +22,13 @@ using namespace advice_detail;
 
 // ---- Formatting --------------------------------------------------------------------------------
 
-std::string fixed(double v, int decimals, const char* unit)
-{
-    char buf[64];
-    const auto r = std::to_chars(buf, buf + sizeof buf - 8, v, std::chars_format::fixed, decimals);
-    return std::string(buf, r.ptr) + unit;
-}
-
 // "+8.0 %", "−24.7 %": the change from `before` to `after`.
 std::string change(double before, double after)
 {
     if (before <= 0)
         return "";
     const double pct = (after / before - 1) * 100;
-    const std::string magnitude = fixed(std::abs(pct), 1, " %");
+    const std::string magnitude = formatFixed(std::abs(pct), 1, " %");
     return (pct < 0 && magnitude != "0.0 %" ? "−" : "+") + magnitude;
 }
 

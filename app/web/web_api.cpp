@@ -1,0 +1,274 @@
+#include "web_api.h"
+
+#include "estimate/evaluate.h"
+#include "io/hf_config_import.h"
+#include "io/model_json.h"
+#include "io/report_json.h"
+#include "io/scenario_json.h"
+#include "io/timeline_json.h"
+#include "lessons/lessons.h"
+#include "search/advice.h"
+#include "types/knobs.h"
+#include "util/json_reader.h"
+
+#include <nlohmann/json.hpp>
+
+#include <cmath>
+#include <functional>
+#include <map>
+#include <optional>
+
+namespace parascope::web {
+
+namespace {
+
+using nlohmann::json;
+using Errors = std::vector<InputError>;
+using Method = std::function<std::optional<json>(const json& request, Errors& errors)>;
+
+std::string langOf(const json& request)
+{
+    const auto it = request.find("lang");
+    return it != request.end() && it->is_string() && it->get<std::string>() == "zh" ? "zh" : "en";
+}
+
+// request.scenario as a Scenario; errors are prefixed with "scenario." so the page can place them.
+std::optional<Scenario> scenarioOf(const json& request, Errors& errors)
+{
+    const auto it = request.find("scenario");
+    if (it == request.end() || !it->is_object()) {
+        errors.push_back({"scenario", "must be a parascope.scenario/1 object"});
+        return std::nullopt;
+    }
+    Errors own;
+    auto sc = readScenario(*it, own);
+    for (InputError& e : own)
+        errors.push_back({e.path.empty() ? "scenario" : "scenario." + e.path, e.message});
+    return sc;
+}
+
+// As `parascope-cli evaluate --format json` writes it: the report, and the evaluated fixes.
+std::optional<json> evaluateMethod(const json& request, Errors& errors)
+{
+    const auto sc = scenarioOf(request, errors);
+    if (!sc)
+        return std::nullopt;
+    EvaluateOptions options;
+    options.record_timeline = false;
+    const Estimate est = evaluate(*sc, options);
+    const std::string lang = langOf(request);
+    json report = reportToJson(*sc, est, lang, true);
+    const AdviceList advice = advise(*sc, est);
+    if (!advice.items.empty())
+        report["advice"] = adviceToJson(advice.items, lang);
+    return report;
+}
+
+// The simulated step for drawing: each op as [rank, lane (0 compute, 1 communication), type,
+// start µs, end µs, microbatch], whole microseconds (a pixel of a 10 s step is ~10,000 µs). A
+// fifth of parascope.timeline/1's size, and whole numbers are quick to write and read: the Gantt
+// redraws on every knob move. The exact times are in "timeline".
+json ganttJson(const Scenario& sc, const Estimate& est)
+{
+    const TimelineReport& r = est.timeline;
+    json ops = json::array();
+    for (const TimedOp& op : r.timeline.ops)
+        ops.push_back({op.rank, op.comm_lane ? 1 : 0, toString(op.type), std::llround(op.start_s * 1e6),
+                       std::llround(op.end_s * 1e6), op.microbatch});
+    return {{"simulated", r.simulated},
+            {"schedule", toString(sc.parallel.schedule)},
+            {"step_s", est.time.step_s},
+            {"ranks", r.timeline.ranks},
+            {"ranks_shown", r.ranks_shown},
+            {"microbatches_shown", r.microbatches_shown},
+            {"microbatches_total", r.microbatches_total},
+            {"ops", ops}};
+}
+
+// What the page redraws on every knob move, from one evaluation: the report (without the fixes,
+// which evaluate many changed scenarios and come after, from "evaluate") and the Gantt's ops.
+std::optional<json> exploreMethod(const json& request, Errors& errors)
+{
+    const auto sc = scenarioOf(request, errors);
+    if (!sc)
+        return std::nullopt;
+    const Estimate est = evaluate(*sc);
+    return json{{"report", reportToJson(*sc, est, langOf(request), false)}, {"gantt", ganttJson(*sc, est)}};
+}
+
+// As `parascope-cli timeline` writes it (parascope.timeline/1).
+std::optional<json> timelineMethod(const json& request, Errors& errors)
+{
+    const auto sc = scenarioOf(request, errors);
+    if (!sc)
+        return std::nullopt;
+    return timelineToJson(*sc, evaluate(*sc));
+}
+
+json knobJson(const Knob& k, const Scenario& sc)
+{
+    json j = {{"path", k.path},
+              {"short", k.short_name},
+              {"label", {{"en", k.label.en}, {"zh", k.label.zh}}},
+              {"min", k.min},
+              {"max", k.max},
+              {"rule", k.rule},
+              {"value", k.get(sc)},
+              {"offered", k.offered(sc)}};
+    if (k.value_name) {
+        json names = json::object();
+        for (long long v = k.min; v <= k.max; ++v)
+            names[std::to_string(v)] = k.value_name(v);
+        j["value_names"] = names;
+    }
+    return j;
+}
+
+// The knob table for this scenario: each knob's range, value and the values worth offering,
+// so the page's sliders have the app's ranges and steps.
+std::optional<json> knobsMethod(const json& request, Errors& errors)
+{
+    const auto sc = scenarioOf(request, errors);
+    if (!sc)
+        return std::nullopt;
+    json list = json::array();
+    for (const Knob& k : knobs())
+        list.push_back(knobJson(k, *sc));
+    return list;
+}
+
+// Applies "PATH=VALUE" assignments in order (each knob's rule moves what moves with it, as a
+// slider and `--set` do) and answers the scenario; the first one refused is the error.
+std::optional<json> setMethod(const json& request, Errors& errors)
+{
+    auto sc = scenarioOf(request, errors);
+    if (!sc)
+        return std::nullopt;
+    const auto set = request.find("set");
+    if (set == request.end() || !set->is_array()) {
+        errors.push_back({"set", "must be a list of \"PATH=VALUE\" strings"});
+        return std::nullopt;
+    }
+    for (std::size_t i = 0; i < set->size(); ++i) {
+        std::string why;
+        const json& a = (*set)[i];
+        if (!a.is_string() || !applyKnobAssignment(*sc, a.get<std::string>(), why)) {
+            errors.push_back({"set[" + std::to_string(i) + "]", a.is_string() ? why : "must be a string"});
+            return std::nullopt;
+        }
+    }
+    return json{{"scenario", scenarioToJson(*sc)}};
+}
+
+std::optional<json> presetsMethod(const json&, Errors&)
+{
+    json out = json::object();
+    for (const char* kind : {"models", "gpus", "clusters"}) {
+        json list = json::array();
+        for (const PresetInfo& p : listPresets(kind))
+            list.push_back({{"id", p.id}, {"name", p.name}, {"source", p.source}});
+        out[kind] = list;
+    }
+    return out;
+}
+
+json localized(const Localized& l) { return {{"en", l.en}, {"zh", l.zh}}; }
+
+json stepJson(const LessonStep& s)
+{
+    json j = {{"label", localized(s.label)}, {"text", localized(s.text)}, {"scenario", scenarioToJson(s.scenario)}};
+    if (s.exercise)
+        j["exercise"] = {{"prompt", localized(s.exercise->prompt)},
+                         {"formula", localized(s.exercise->formula)},
+                         {"quantity", s.exercise->ask.name()},
+                         {"tolerance", s.exercise->tolerance}};
+    if (s.design)
+        j["design"] = {{"prompt", localized(s.design->prompt)}, {"tokens", s.design->tokens}, {"days", s.design->days}};
+    return j;
+}
+
+// The built-in lessons with their steps, each step's scenario whole.
+std::optional<json> lessonsMethod(const json&, Errors&)
+{
+    json list = json::array();
+    for (const Lesson& l : lessons()) {
+        json steps = json::array();
+        for (const LessonStep& s : l.steps)
+            steps.push_back(stepJson(s));
+        list.push_back({{"id", l.id}, {"title", localized(l.title)}, {"text", localized(l.text)}, {"steps", steps}});
+    }
+    return list;
+}
+
+// A Hugging Face config.json (as text, with its file name) → the model as a scenario holds it.
+std::optional<json> importHfMethod(const json& request, Errors& errors)
+{
+    const auto text = request.find("config");
+    if (text == request.end() || !text->is_string()) {
+        errors.push_back({"config", "must be the text of a config.json"});
+        return std::nullopt;
+    }
+    const auto config = parseJsonText(text->get<std::string>(), errors);
+    if (!config)
+        return std::nullopt;
+    HfImportOptions options;
+    const auto text_only = request.find("text_only");
+    options.text_only = text_only != request.end() && text_only->is_boolean() && text_only->get<bool>();
+    const auto name = request.find("file");
+    const std::string file = name != request.end() && name->is_string() ? name->get<std::string>() : "config.json";
+    const auto imported = importHfConfig(*config, file, options, errors);
+    if (!imported)
+        return std::nullopt;
+    return json{{"model", modelToJson(imported->model)}, {"architecture", imported->architecture}};
+}
+
+const std::map<std::string, Method, std::less<>>& table()
+{
+    static const std::map<std::string, Method, std::less<>> t
+        = {{"evaluate", evaluateMethod}, {"explore", exploreMethod},   {"timeline", timelineMethod},
+           {"knobs", knobsMethod},       {"set", setMethod},           {"presets", presetsMethod},
+           {"lessons", lessonsMethod},   {"import_hf", importHfMethod}};
+    return t;
+}
+
+std::string errorsJson(const Errors& errors)
+{
+    json list = json::array();
+    for (const InputError& e : errors)
+        list.push_back({{"path", e.path}, {"message", e.message}});
+    return json{{"errors", list}}.dump();
+}
+
+} // namespace
+
+std::string call(std::string_view method, std::string_view request)
+{
+    Errors errors;
+    const auto m = table().find(method);
+    if (m == table().end()) {
+        std::string known;
+        for (const auto& [name, _] : table())
+            known += (known.empty() ? "" : ", ") + name;
+        return errorsJson({{"", "no method \"" + std::string(method) + "\"; there are " + known}});
+    }
+    const auto parsed = parseJsonText(std::string(request), errors);
+    if (!parsed || !parsed->is_object()) {
+        if (errors.empty())
+            errors.push_back({"", "the request must be a JSON object"});
+        return errorsJson(errors);
+    }
+    const auto result = m->second(*parsed, errors);
+    if (!result)
+        return errorsJson(errors.empty() ? Errors{{"", "refused"}} : errors);
+    return json{{"ok", *result}}.dump();
+}
+
+std::vector<std::string> methods()
+{
+    std::vector<std::string> names;
+    for (const auto& [name, _] : table())
+        names.push_back(name);
+    return names;
+}
+
+} // namespace parascope::web

@@ -1,0 +1,41 @@
+#!/usr/bin/env bash
+# The web edition's tests (run by .ci/run):
+#   bash packaging/web/test.sh NATIVE_BUILD_DIR [SHOTS_DIR]
+# 1. The same engine: parascope-web-dump, built natively (NATIVE_BUILD_DIR, e.g. build/ci) and by
+#    emscripten (run under node), answers every method for the default scenario, every model
+#    preset and every lesson step; the two outputs must be byte for byte the same.
+# 2. The page in Debian's chromium (test/browser.mjs): the numbers parascope-cli prints, the PP
+#    knob, links, save and open, screenshots (SHOTS_DIR, default build/web-shots) and the redraw
+#    benchmark.
+set -euo pipefail
+native=$(cd "${1:?usage: packaging/web/test.sh NATIVE_BUILD_DIR [SHOTS_DIR]}" && pwd)
+root=$(cd "$(dirname "$0")/../.." && pwd)
+shots=${2:-$root/build/web-shots}
+out="$root/build/web"
+cd "$root"
+
+bash packaging/web/build.sh "$out"
+export NODE_PATH=/usr/share/nodejs${NODE_PATH:+:$NODE_PATH}
+mkdir -p "$shots"
+work=$(mktemp -d)
+trap 'rm -rf "$work"' EXIT
+
+scenario=resources/scenarios/default.parascope.json
+"$native/app/web/parascope-web-dump" "$scenario" > "$work/native.txt"
+node build/wasm/app/web/parascope-web-dump.js "$scenario" > "$work/wasm.txt"
+if ! cmp -s "$work/native.txt" "$work/wasm.txt"; then
+  echo "FAIL the wasm engine's answers differ from the native engine's; first difference:" >&2
+  diff <(tr ',' '\n' < "$work/native.txt") <(tr ',' '\n' < "$work/wasm.txt") | head -20 >&2
+  exit 1
+fi
+echo "PASS native and wasm engines: $(grep -c '' "$work/native.txt") lines of answers, byte for byte the same"
+
+cli="$native/app/cli/parascope-cli"
+{
+  printf '{"default": '
+  "$cli" evaluate "$scenario" --format json
+  printf ', "pp16": '
+  "$cli" evaluate "$scenario" --format json --set parallel.pp=16
+  printf '}\n'
+} > "$work/expected.json"
+node packaging/web/test/browser.mjs "$out" "$work/expected.json" "$shots"

@@ -1,0 +1,128 @@
+// The web edition in a real browser (Debian's chromium, headless, driven by playwright-core):
+//   node browser.mjs OUT EXPECTED.json SHOTS_DIR
+// EXPECTED.json: parascope-cli's reports {"default": …, "pp16": …} (packaging/web/test.sh makes
+// it). Checks that the page opened from file:// shows the native engine's step time and peak
+// memory, that moving the PP knob shows the native numbers for PP 16, that a lesson link opens
+// its step, that a saved scenario reopens as it was saved, takes screenshots at 1280×720 and
+// 1024×768 in zh and en, and reports the redraw benchmark (slider → every chart drawn).
+import { chromium } from "playwright-core";
+import fs from "node:fs";
+import path from "node:path";
+import { pathToFileURL } from "node:url";
+
+const [outDir, expectedFile, shotsDir] = process.argv.slice(2);
+const expected = JSON.parse(fs.readFileSync(expectedFile, "utf8"));
+const page_url = pathToFileURL(path.resolve(outDir, "index.html")).href;
+let failures = 0;
+function check(ok, what) {
+  console.log((ok ? "PASS " : "FAIL ") + what);
+  if (!ok) failures++;
+}
+
+const browser = await chromium.launch({
+  executablePath: process.env.CHROMIUM || "/usr/bin/chromium",
+  args: ["--no-sandbox", "--disable-gpu", "--font-render-hinting=none"],
+});
+const context = await browser.newContext({ viewport: { width: 1280, height: 720 }, acceptDownloads: true });
+const page = await context.newPage();
+page.on("pageerror", (e) => check(false, "no script error: " + e.message));
+
+async function open(hash = "") {
+  await page.goto("about:blank"); // a new document each time, not a jump within the page
+  await page.goto(page_url + hash);
+  await page.waitForSelector("body[data-ready='1']", { timeout: 30000 });
+}
+async function shown() {
+  return page.evaluate(() => ({
+    step: Number(document.querySelector("[data-testid=step]").dataset.value),
+    peak: Number(document.querySelector("[data-testid=peak]").dataset.value),
+    verdict: document.querySelector("[data-testid=verdict]").textContent,
+  }));
+}
+function sameAsNative(got, report, what) {
+  check(got.step === report.time.step_s, `${what}: step time ${got.step} = parascope-cli's ${report.time.step_s}`);
+  check(got.peak === report.memory.peak_bytes, `${what}: peak memory ${got.peak} = parascope-cli's ${report.memory.peak_bytes}`);
+}
+
+// 1. The default scenario from file://.
+await open();
+sameAsNative(await shown(), expected.default, "default scenario");
+
+// 2. The PP knob to 16, as a student drags it.
+async function setKnob(knobPath, value) {
+  await page.evaluate(([p, v]) => {
+    const r = knobRows.get(p);
+    r.input.value = String(r.knob.offered.indexOf(v));
+    r.input.dispatchEvent(new Event("input"));
+  }, [knobPath, value]);
+}
+await setKnob("parallel.pp", 16);
+sameAsNative(await shown(), expected.pp16, "PP 16");
+const hash16 = await page.evaluate(() => location.hash);
+await open(hash16);
+sameAsNative(await shown(), expected.pp16, "PP 16 reopened from its link");
+
+// 3. Save, then open the saved file: the same picture.
+const download = page.waitForEvent("download");
+await page.click("#save");
+const saved = path.join(shotsDir, "saved.parascope.json");
+await (await download).saveAs(saved);
+await open();
+await page.setInputFiles("#open-file", saved);
+await page.waitForFunction(() => document.querySelector("#model").value !== "" && location.hash.length > 0);
+sameAsNative(await shown(), expected.pp16, "the saved PP 16 scenario reopened");
+
+// 4. A lesson link opens its step.
+await open("#lesson=4-what-breaks-pp16&step=2&lang=zh");
+const lesson = await page.evaluate(() => ({ id: state.lesson && state.lesson.id, step: state.step,
+                                            text: document.querySelector("#lesson-text").textContent }));
+check(lesson.id === "4-what-breaks-pp16" && lesson.step === 1 && lesson.text.length > 20, "lesson link opens lesson 4 step 2");
+
+// Every step of every lesson draws without a script error (the page's error handler above).
+const steps = await page.evaluate(() => {
+  let n = 0;
+  for (const l of state.lessons) for (let i = 0; i < l.steps.length; i++, n++) openLesson(l, i);
+  return n;
+});
+check(steps > 30, `every lesson step drawn (${steps})`);
+
+// 5. Screenshots, both languages and both projector sizes.
+for (const lang of ["zh", "en"]) {
+  for (const [w, h] of [[1280, 720], [1024, 768]]) {
+    await page.setViewportSize({ width: w, height: h });
+    await open("#lang=" + lang);
+    await page.evaluate(() => Object.values(charts).forEach((c) => c.resize()));
+    await page.screenshot({ path: path.join(shotsDir, `web-${lang}-${w}x${h}.png`) });
+  }
+}
+
+// 6. Redraw benchmark: PP moved back and forth, each move until every chart is painted.
+await open();
+const times = await page.evaluate(() => {
+  const r = knobRows.get("parallel.pp");
+  const out = [];
+  for (let i = 0; i < 41; i++) {
+    const t0 = performance.now();
+    r.input.value = String(i % 2 ? r.knob.offered.indexOf(16) : r.knob.offered.indexOf(8));
+    r.input.dispatchEvent(new Event("input"));
+    Object.values(charts).forEach((c) => c.getZr().refreshImmediately());
+    out.push(performance.now() - t0);
+  }
+  return out.slice(1);
+});
+const engineTimes = await page.evaluate(() => {
+  const out = [];
+  for (let i = 0; i < 41; i++) {
+    const t0 = performance.now();
+    call("explore", { scenario: state.scenario, lang: LANG });
+    out.push(performance.now() - t0);
+  }
+  return out.slice(1);
+});
+const median = (xs) => xs.sort((a, b) => a - b)[xs.length >> 1];
+console.log(`redraw benchmark (slider → all charts, ${times.length} moves): median ${median(times).toFixed(1)} ms, ` +
+            `max ${times[times.length - 1].toFixed(1)} ms; of it the engine (explore): median ${median(engineTimes).toFixed(1)} ms`);
+
+await browser.close();
+console.log(failures ? `${failures} check(s) failed` : "all browser checks passed");
+process.exit(failures ? 1 : 0);

@@ -6,6 +6,8 @@
 #include "io/report_json.h"
 #include "io/scenario_json.h"
 #include "io/timeline_json.h"
+#include "lessons/exercises.h"
+#include "lessons/lesson_text.h"
 #include "lessons/lessons.h"
 #include "search/advice.h"
 #include "types/knobs.h"
@@ -187,17 +189,61 @@ json stepJson(const LessonStep& s)
     return j;
 }
 
-// The built-in lessons with their steps, each step's scenario whole.
+// The built-in lessons: id, title and how many steps (the page's list).
 std::optional<json> lessonsMethod(const json&, Errors&)
 {
     json list = json::array();
-    for (const Lesson& l : lessons()) {
-        json steps = json::array();
-        for (const LessonStep& s : l.steps)
-            steps.push_back(stepJson(s));
-        list.push_back({{"id", l.id}, {"title", localized(l.title)}, {"text", localized(l.text)}, {"steps", steps}});
-    }
+    for (const Lesson& l : lessons())
+        list.push_back({{"id", l.id}, {"title", localized(l.title)}, {"steps", l.steps.size()}});
     return list;
+}
+
+// One lesson as the app shows it: its texts with the engine's numbers put in (lesson_text.h,
+// every step evaluated), each step's scenario whole, its exercise and design task.
+std::optional<json> lessonMethod(const json& request, Errors& errors)
+{
+    const auto id = request.find("id");
+    const Lesson* found = id != request.end() && id->is_string() ? findLesson(id->get<std::string>()) : nullptr;
+    if (!found) {
+        errors.push_back({"id", "must name a built-in lesson"});
+        return std::nullopt;
+    }
+    const Lesson l = renderLesson(*found);
+    json steps = json::array();
+    for (const LessonStep& s : l.steps)
+        steps.push_back(stepJson(s));
+    return json{{"id", l.id}, {"title", localized(l.title)}, {"text", localized(l.text)}, {"steps", steps}};
+}
+
+// A lesson step's exercise graded as the app grades it (lessons/exercises.h): the engine's value
+// in the exercise's unit, the error, and the feedback for the mistake the answer matches.
+std::optional<json> gradeMethod(const json& request, Errors& errors)
+{
+    const auto id = request.find("lesson"), step = request.find("step"), answer = request.find("answer");
+    const Lesson* lesson = id != request.end() && id->is_string() ? findLesson(id->get<std::string>()) : nullptr;
+    if (!lesson)
+        errors.push_back({"lesson", "must name a built-in lesson"});
+    else if (step == request.end() || !step->is_number_integer() || step->get<long long>() < 0
+             || step->get<std::size_t>() >= lesson->steps.size() || !lesson->steps[step->get<std::size_t>()].exercise)
+        errors.push_back({"step", "must be the index of one of the lesson's steps with an exercise"});
+    if (answer == request.end() || !answer->is_number())
+        errors.push_back({"answer", "must be a number"});
+    if (!errors.empty())
+        return std::nullopt;
+    const std::size_t i = step->get<std::size_t>();
+    const LessonStep& s = lesson->steps[i];
+    std::vector<Estimate> estimates(i + 1);
+    estimates[i] = evaluate(s.scenario);
+    const double truth = measure(s.exercise->ask, *lesson, i, estimates);
+    const ExerciseGrade g = gradeExercise(*s.exercise, answer->get<double>(), truth,
+                                          {double(s.scenario.training.seq_len), double(s.scenario.parallel.dp)});
+    return json{{"truth", g.truth},
+                {"answer", g.answer},
+                {"error", g.error},
+                {"correct", g.correct},
+                {"mistake", g.mistake},
+                {"feedback", localized(g.feedback)},
+                {"unit", exerciseUnit(s.exercise->ask.quantity)}};
 }
 
 // A Hugging Face config.json (as text, with its file name) → the model as a scenario holds it.
@@ -225,9 +271,10 @@ std::optional<json> importHfMethod(const json& request, Errors& errors)
 const std::map<std::string, Method, std::less<>>& table()
 {
     static const std::map<std::string, Method, std::less<>> t
-        = {{"evaluate", evaluateMethod}, {"explore", exploreMethod},   {"timeline", timelineMethod},
-           {"knobs", knobsMethod},       {"set", setMethod},           {"presets", presetsMethod},
-           {"lessons", lessonsMethod},   {"import_hf", importHfMethod}};
+        = {{"evaluate", evaluateMethod},   {"explore", exploreMethod}, {"timeline", timelineMethod},
+           {"knobs", knobsMethod},         {"set", setMethod},         {"presets", presetsMethod},
+           {"lessons", lessonsMethod},     {"lesson", lessonMethod},   {"import_hf", importHfMethod},
+           {"grade_exercise", gradeMethod}};
     return t;
 }
 

@@ -56,9 +56,17 @@ int main(int argc, char** argv)
         sc["model"] = p.id;
         dumpScenario(sc);
     }
-    for (const parascope::Lesson& l : parascope::lessons())
+    for (const parascope::Lesson& l : parascope::lessons()) {
+        answer("lesson", {{"id", l.id}});
         for (const parascope::LessonStep& s : l.steps)
             dumpScenario(parascope::scenarioToJson(s.scenario));
+    }
+    for (const parascope::Lesson& l : parascope::lessons())
+        for (std::size_t i = 0; i < l.steps.size(); ++i)
+            if (l.steps[i].exercise)
+                for (double guess : {1.0, 10.0, 100.0})
+                    answer("grade_exercise", {{"lesson", l.id}, {"step", i}, {"answer", guess}});
+    answer("grade_exercise", {{"lesson", "no-such-lesson"}, {"step", 0}, {"answer", "x"}});
     answer("set", {{"scenario", *base}, {"set", {"parallel.pp=16", "training.recompute=full"}}});
     answer("set", {{"scenario", *base}, {"set", {"parallel.pp=0"}}});
     answer("evaluate", {{"scenario", {{"model", "no-such-model"}}}});

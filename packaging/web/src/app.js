@@ -33,7 +33,7 @@ function stateHash() {
 function readHash() {
   const params = new URLSearchParams(location.hash.slice(1));
   if (params.get("lang")) LANG = params.get("lang") === "en" ? "en" : "zh";
-  const lesson = params.get("lesson") && state.lessons.find((l) => l.id === params.get("lesson"));
+  const lesson = params.get("lesson") && lessonById(params.get("lesson"));
   if (lesson) openLesson(lesson, Math.max(0, (parseInt(params.get("step"), 10) || 1) - 1));
   if (params.get("s")) {
     try { return setScenario(JSON.parse(fromBase64Url(params.get("s")))); }
@@ -226,9 +226,18 @@ function fillLessons() {
   for (const l of state.lessons) sel.add(new Option(localized(l.title), l.id));
   sel.value = state.lesson ? state.lesson.id : "";
 }
+// The lesson with its texts' numbers put in by the engine (every step evaluated: asked once).
+const lessonCache = new Map();
+function lessonById(id) {
+  if (!state.lessons.some((l) => l.id === id)) return null;
+  if (!lessonCache.has(id)) lessonCache.set(id, call("lesson", { id }).ok);
+  return lessonCache.get(id);
+}
 function openLesson(lesson, step) {
   state.lesson = lesson;
   state.step = Math.min(step, lesson.steps.length - 1);
+  state.pending = !!lesson.steps[state.step].exercise;
+  state.grade = null;
   state.scenario = lesson.steps[state.step].scenario;
   renderLesson();
   redraw();
@@ -238,6 +247,7 @@ function renderLesson() {
   const l = state.lesson;
   $("step-nav").hidden = !l;
   box.hidden = !l;
+  if (!l) state.pending = false;
   $("lesson").value = l ? l.id : "";
   if (!l) return;
   const s = l.steps[state.step];
@@ -246,11 +256,40 @@ function renderLesson() {
   box.querySelector("h3").textContent = localized(l.title);
   box.querySelector(".label").textContent = localized(s.label);
   box.querySelector(".text").textContent = localized(s.text);
-  if (s.exercise) {
-    const p = document.createElement("p");
-    p.textContent = t("exercise") + ": " + localized(s.exercise.prompt);
-    box.appendChild(p);
+  if (s.exercise) renderExercise(box, l, s); // above the text: the question first, in view
+  document.body.classList.toggle("pending", !!state.pending);
+}
+
+// Predict, then reveal (as the app's exercise panel): the numbers stay hidden (blurred) until the
+// estimate is in; the engine grades it (grade_exercise) and says which usual mistake it matches.
+function renderExercise(box, lesson, step) {
+  const ex = document.createElement("div");
+  ex.className = "exercise";
+  ex.innerHTML = "<p class=prompt></p><input id=estimate inputmode=decimal size=10> <span class=unit></span> " +
+                 "<button id=reveal></button><p class=result></p><p class=formula hidden></p>";
+  ex.querySelector(".prompt").textContent = t("exercise") + t("colon") + localized(step.exercise.prompt);
+  ex.querySelector("#estimate").placeholder = t("yourEstimate");
+  ex.querySelector("#reveal").textContent = t("reveal");
+  ex.querySelector(".formula").textContent = t("formula") + localized(step.exercise.formula);
+  const result = ex.querySelector(".result");
+  if (!state.pending) {
+    ex.querySelector("#estimate").disabled = true;
+    ex.querySelector("#reveal").disabled = true;
+    ex.querySelector(".formula").hidden = false;
+    if (state.grade) result.textContent = localized(state.grade.feedback);
+  } else {
+    result.textContent = t("predictFirst");
   }
+  ex.querySelector("#reveal").addEventListener("click", () => {
+    const answer = Number(ex.querySelector("#estimate").value.trim().replace(",", "."));
+    if (!ex.querySelector("#estimate").value.trim() || !Number.isFinite(answer)) return void (result.textContent = t("typeFirst"));
+    const g = call("grade_exercise", { lesson: lesson.id, step: state.step, answer });
+    if (g.errors) return showErrors(g.errors);
+    state.grade = g.ok;
+    state.pending = false;
+    renderLesson();
+  });
+  box.insertBefore(ex, box.querySelector(".text"));
 }
 
 // ---- Files, link, export, language --------------------------------------------------------------
@@ -298,7 +337,7 @@ function wireButtons() {
   });
   $("lang").addEventListener("change", () => { LANG = $("lang").value; applyLanguage(); redraw(); });
   $("lesson").addEventListener("change", () => {
-    const l = state.lessons.find((x) => x.id === $("lesson").value);
+    const l = lessonById($("lesson").value);
     if (l) return openLesson(l, 0);
     state.lesson = null;
     renderLesson();

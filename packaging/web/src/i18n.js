@@ -48,6 +48,12 @@ const WORDS = {
   optimizerStep: ["Optimizer", "优化器"],
   stepOf: ["Step {0} of {1}", "第 {0} 步，共 {1} 步"],
   exercise: ["Exercise", "练习"],
+  colon: [": ", "："],
+  predictFirst: ["Predict first: the numbers are hidden until you reveal your estimate.", "先预测：揭晓估计之前，数字都被隐藏。"],
+  reveal: ["Reveal", "揭晓"],
+  yourEstimate: ["your estimate", "你的估计"],
+  typeFirst: ["Type your estimate first: a number.", "请先输入你的估计值（一个数字）。"],
+  formula: ["Formula: ", "公式："],
   loadFailed: ["Could not open {0}: {1}", "无法打开 {0}：{1}"],
   engineError: ["The engine refused this scenario:", "引擎拒绝了该场景："],
 };

@@ -77,11 +77,24 @@ await open("#lesson=4-what-breaks-pp16&step=2&lang=zh");
 const lesson = await page.evaluate(() => ({ id: state.lesson && state.lesson.id, step: state.step,
                                             text: document.querySelector("#lesson-text").textContent }));
 check(lesson.id === "4-what-breaks-pp16" && lesson.step === 1 && lesson.text.length > 20, "lesson link opens lesson 4 step 2");
+check(!lesson.text.includes("{{"), "the lesson's text has the engine's numbers put in");
+
+// An exercise: the numbers hidden until the estimate is revealed, then the engine's grade.
+await open("#lesson=2-llama70b-512&step=1&lang=en");
+check(await page.evaluate(() => document.body.classList.contains("pending")), "exercise step: numbers hidden before the estimate");
+await page.fill("#estimate", "10");
+await page.click("#reveal");
+const graded = await page.evaluate(() => ({ pending: document.body.classList.contains("pending"),
+                                            result: document.querySelector(".exercise .result").textContent }));
+check(!graded.pending && graded.result.startsWith("Right"), "exercise revealed and graded: " + graded.result);
 
 // Every step of every lesson draws without a script error (the page's error handler above).
 const steps = await page.evaluate(() => {
   let n = 0;
-  for (const l of state.lessons) for (let i = 0; i < l.steps.length; i++, n++) openLesson(l, i);
+  for (const entry of state.lessons) {
+    const l = lessonById(entry.id);
+    for (let i = 0; i < l.steps.length; i++, n++) openLesson(l, i);
+  }
   return n;
 });
 check(steps > 30, `every lesson step drawn (${steps})`);

@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # Builds ParaScope's web edition into the folder OUT: index.html and what it loads, the engine
 # (WebAssembly embedded in parascope-web.js, so the page opens from file:// as well as from any
-# static host), ECharts from npm (package-lock.json), the default scenario. Installs what it needs
+# static host), uPlot and ECharts from npm (package-lock.json), the default scenario. Installs what it needs
 # first (packaging/install-deps.sh --web; npm ci), as the README's commands do.
 #   bash packaging/web/build.sh OUT
 # Publish: copy OUT to any static host (GitHub Pages, a course server, a USB stick).
@@ -21,9 +21,11 @@ cd "$root"
 cmake --build build/wasm -j"$(nproc)" --target parascope-web parascope-web-dump
 
 mkdir -p "$out"
-cp "$web"/src/index.html "$web"/src/style.css "$web"/src/app.js "$web"/src/charts.js "$web"/src/i18n.js "$out"/
+cp "$web"/src/index.html "$web"/src/style.css "$web"/src/app.js "$web"/src/charts.js "$web"/src/live_charts.js \
+   "$web"/src/i18n.js "$out"/
 cp build/wasm/app/web/parascope-web.js "$out"/
 cp "$web"/node_modules/echarts/dist/echarts.min.js "$out"/
+cp "$web"/node_modules/uplot/dist/uPlot.iife.min.js "$web"/node_modules/uplot/dist/uPlot.min.css "$out"/
 {
   echo "// resources/scenarios/default.parascope.json, the scenario the page opens on."
   printf 'const DEFAULT_SCENARIO = '
@@ -34,6 +36,7 @@ mkdir -p "$out"/licenses
 cp LICENSE "$out"/licenses/ParaScope-GPL-3.0.txt
 cp "$web"/node_modules/echarts/LICENSE "$out"/licenses/echarts-Apache-2.0.txt
 cp "$web"/node_modules/zrender/LICENSE "$out"/licenses/zrender-BSD-3-Clause.txt
+cp "$web"/node_modules/uplot/LICENSE "$out"/licenses/uPlot-MIT.txt
 
 # The budget: 3 MB gzip for the whole folder (what a static host serves compressed).
 total=0

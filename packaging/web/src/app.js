@@ -3,7 +3,6 @@
 // URL's hash holds it, so a link opens the same picture.
 "use strict";
 let Engine = null;
-const charts = {};
 const state = { scenario: null, lesson: null, step: 0, report: null, gantt: null, presets: null, lessons: [] };
 const knobRows = new Map(); // path → { row, input, value, knob }
 const $ = (id) => document.getElementById(id);
@@ -130,10 +129,9 @@ function redraw() {
   updateKnobs();
   selectPresets();
   renderSummary();
-  // Merged into the charts' options (not rebuilt): the series keep their count, only data change.
-  charts.memory.setOption(memoryOption(state.report));
-  charts.comm.setOption(commOption(state.report));
-  charts.timeline.setOption(timelineOption(state.gantt, "", charts.timeline.getHeight()));
+  LIVE.memory.update(state.report);
+  LIVE.comm.update(state.report);
+  LIVE.timeline.update(state.gantt);
   history.replaceState(null, "", stateHash());
   scheduleAdvice();
 }
@@ -335,7 +333,7 @@ function wireButtons() {
   $("link").addEventListener("click", () => {
     navigator.clipboard?.writeText(location.href.split("#")[0] + stateHash()).then(() => { $("link").title = t("linkCopied"); });
   });
-  $("lang").addEventListener("change", () => { LANG = $("lang").value; applyLanguage(); redraw(); });
+  $("lang").addEventListener("change", () => { LANG = $("lang").value; applyLanguage(); makeLiveCharts(); redraw(); });
   $("lesson").addEventListener("change", () => {
     const l = lessonById($("lesson").value);
     if (l) return openLesson(l, 0);
@@ -346,7 +344,7 @@ function wireButtons() {
   $("step-prev").addEventListener("click", () => state.lesson && state.step > 0 && openLesson(state.lesson, state.step - 1));
   $("step-next").addEventListener("click", () => state.lesson && openLesson(state.lesson, state.step + 1));
   document.querySelectorAll("[data-export]").forEach((b) => b.addEventListener("click", () => exportChart(b.dataset.export, b.dataset.fmt)));
-  window.addEventListener("resize", () => Object.values(charts).forEach((c) => c.resize()));
+  window.addEventListener("resize", resizeLiveCharts);
 }
 function applyLanguage() {
   document.documentElement.lang = LANG === "zh" ? "zh-CN" : "en";
@@ -358,11 +356,14 @@ function applyLanguage() {
 
 createParaScope().then((module) => {
   Engine = module;
-  for (const id of ["memory", "comm", "timeline"]) charts[id] = echarts.init($("chart-" + id), null, { renderer: "canvas" });
   fillPresets();
   state.lessons = call("lessons", {}).ok;
   wireButtons();
+  const hashLang = new URLSearchParams(location.hash.slice(1)).get("lang");
+  if (hashLang) LANG = hashLang === "en" ? "en" : "zh";
+  makeLiveCharts();
   readHash();
   applyLanguage();
+  resizeLiveCharts(); // the columns have their widths now
   document.body.dataset.ready = "1";
 });

@@ -104,21 +104,22 @@ for (const lang of ["zh", "en"]) {
   for (const [w, h] of [[1280, 720], [1024, 768]]) {
     await page.setViewportSize({ width: w, height: h });
     await open("#lang=" + lang);
-    await page.evaluate(() => Object.values(charts).forEach((c) => c.resize()));
+    await page.evaluate(() => resizeLiveCharts());
     await page.screenshot({ path: path.join(shotsDir, `web-${lang}-${w}x${h}.png`) });
   }
 }
 
-// 6. Redraw benchmark: PP moved back and forth, each move until every chart is painted.
+// 6. Redraw benchmark: PP moved back and forth, each move until every chart is painted (uPlot
+// paints in a microtask after setData: awaiting one after the move waits for it).
 await open();
-const times = await page.evaluate(() => {
+const times = await page.evaluate(async () => {
   const r = knobRows.get("parallel.pp");
   const out = [];
   for (let i = 0; i < 41; i++) {
     const t0 = performance.now();
     r.input.value = String(i % 2 ? r.knob.offered.indexOf(16) : r.knob.offered.indexOf(8));
     r.input.dispatchEvent(new Event("input"));
-    Object.values(charts).forEach((c) => c.getZr().refreshImmediately());
+    await Promise.resolve();
     out.push(performance.now() - t0);
   }
   return out.slice(1);

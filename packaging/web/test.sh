@@ -31,11 +31,20 @@ fi
 echo "PASS native and wasm engines: $(grep -c '' "$work/native.txt") lines of answers, byte for byte the same"
 
 cli="$native/app/cli/parascope-cli"
+# A Hugging Face config imported by the CLI into the default scenario: what the page's
+# Import HF config… must show.
+hf_config=tests/data/hf/llama-3.1-8b.json
+"$cli" model import-hf "$hf_config" --out "$work/model.json" >/dev/null
+node -e 'const fs = require("fs"); const [sc, m, out] = process.argv.slice(1);
+         const s = JSON.parse(fs.readFileSync(sc)); s.model = JSON.parse(fs.readFileSync(m));
+         fs.writeFileSync(out, JSON.stringify(s));' "$scenario" "$work/model.json" "$work/hf.parascope.json"
 {
   printf '{"default": '
   "$cli" evaluate "$scenario" --format json
   printf ', "pp16": '
   "$cli" evaluate "$scenario" --format json --set parallel.pp=16
+  printf ', "hf": '
+  "$cli" evaluate "$work/hf.parascope.json" --format json
   printf '}\n'
 } > "$work/expected.json"
-node packaging/web/test/browser.mjs "$out" "$work/expected.json" "$shots"
+node packaging/web/test/browser.mjs "$out" "$work/expected.json" "$shots" "$hf_config"

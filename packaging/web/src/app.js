@@ -132,6 +132,7 @@ function redraw() {
   LIVE.memory.update(state.report);
   LIVE.comm.update(state.report);
   LIVE.timeline.update(state.gantt);
+  renderCommTable();
   history.replaceState(null, "", stateHash());
   scheduleAdvice();
 }
@@ -174,6 +175,28 @@ function renderSummary() {
   if (!r.diagnostics.length) list.innerHTML = "<li></li>", list.firstChild.textContent = t("nothingBreaks");
 }
 
+// What each group sends, by which algorithm over which link (the report's communication table).
+function formatBytes(b) {
+  const units = ["B", "KiB", "MiB", "GiB", "TiB"];
+  let i = 0;
+  while (b >= 1024 && i < units.length - 1) { b /= 1024; i++; }
+  return b.toFixed(i ? 1 : 0) + " " + units[i];
+}
+function renderCommTable() {
+  const table = $("comm-table");
+  table.textContent = "";
+  const head = table.insertRow();
+  for (const k of ["commGroup", "commAlgorithm", "commBytes", "commTime"]) head.insertCell().textContent = t(k);
+  head.className = "head";
+  for (const c of state.report.communication) {
+    const row = table.insertRow();
+    row.insertCell().textContent = c.group.toUpperCase() + " " + c.collective + " · " + c.purpose;
+    row.insertCell().textContent = c.algorithm + " · " + c.link;
+    row.insertCell().textContent = formatBytes(c.bytes_per_gpu_per_step);
+    row.insertCell().textContent = (c.time_s * 1e3).toFixed(1) + " · " + (c.exposed_s * 1e3).toFixed(1) + " ms";
+  }
+}
+
 // The evaluated fixes try many changed scenarios: after the charts, once the knobs rest.
 let adviceTimer = 0;
 function scheduleAdvice() {
@@ -205,15 +228,23 @@ function fillPresets() {
     const sel = $(id);
     for (const p of state.presets[kind]) sel.add(new Option(p.name, p.id));
     sel.addEventListener("change", () => {
+      if (sel.value === "__custom") return;
       const sc = Object.assign({}, state.scenario, { [id]: sel.value });
       setScenario(sc);
     });
   }
 }
+// A preset by its id; a model or cluster written out in the scenario (an imported config) as
+// one more entry, by its name.
 function selectPresets() {
   for (const id of ["model", "cluster"]) {
-    const v = state.scenario[id];
-    $(id).value = typeof v === "string" ? v : "";
+    const v = state.scenario[id], sel = $(id);
+    let custom = sel.querySelector("option[data-custom]");
+    if (typeof v !== "string") {
+      if (!custom) { custom = new Option("", "__custom"); custom.dataset.custom = "1"; sel.add(custom, 0); }
+      custom.textContent = (v && v.name) || "custom";
+    } else if (custom) custom.remove();
+    sel.value = typeof v === "string" ? v : "__custom";
   }
 }
 function fillLessons() {
@@ -329,6 +360,16 @@ function wireButtons() {
       setScenario(scenario);
     } catch (err) { showErrors([{ path: file.name, message: String(err) }]); }
     e.target.value = "";
+  });
+  // A Hugging Face config.json: the engine reads it (import_hf) and the scenario takes the model.
+  $("import-hf").addEventListener("click", () => $("import-hf-file").click());
+  $("import-hf-file").addEventListener("change", async (e) => {
+    const file = e.target.files[0];
+    e.target.value = "";
+    if (!file) return;
+    const answer = call("import_hf", { config: await file.text(), file: file.name });
+    if (answer.errors) return showErrors(answer.errors.map((x) => ({ path: file.name + (x.path ? ": " + x.path : ""), message: x.message })));
+    setScenario(Object.assign({}, state.scenario, { model: answer.ok.model }));
   });
   $("link").addEventListener("click", () => {
     navigator.clipboard?.writeText(location.href.split("#")[0] + stateHash()).then(() => { $("link").title = t("linkCopied"); });

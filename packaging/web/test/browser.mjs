@@ -1,7 +1,7 @@
 // The web edition in a real browser (Debian's chromium, headless, driven by playwright-core):
-//   node browser.mjs OUT EXPECTED.json SHOTS_DIR
-// EXPECTED.json: parascope-cli's reports {"default": …, "pp16": …} (packaging/web/test.sh makes
-// it). Checks that the page opened from file:// shows the native engine's step time and peak
+//   node browser.mjs OUT EXPECTED.json SHOTS_DIR HF_CONFIG.json
+// EXPECTED.json: parascope-cli's reports {"default": …, "pp16": …, "hf": …} (packaging/web/test.sh
+// makes it; "hf": the default scenario with HF_CONFIG.json's model, imported by the CLI). Checks that the page opened from file:// shows the native engine's step time and peak
 // memory, that moving the PP knob shows the native numbers for PP 16, that a lesson link opens
 // its step, that a saved scenario reopens as it was saved, takes screenshots at 1280×720 and
 // 1024×768 in zh and en, and reports the redraw benchmark (slider → every chart drawn).
@@ -10,7 +10,7 @@ import fs from "node:fs";
 import path from "node:path";
 import { pathToFileURL } from "node:url";
 
-const [outDir, expectedFile, shotsDir] = process.argv.slice(2);
+const [outDir, expectedFile, shotsDir, hfConfig] = process.argv.slice(2);
 const expected = JSON.parse(fs.readFileSync(expectedFile, "utf8"));
 const page_url = pathToFileURL(path.resolve(outDir, "index.html")).href;
 let failures = 0;
@@ -71,6 +71,12 @@ await open();
 await page.setInputFiles("#open-file", saved);
 await page.waitForFunction(() => document.querySelector("#model").value !== "" && location.hash.length > 0);
 sameAsNative(await shown(), expected.pp16, "the saved PP 16 scenario reopened");
+
+// A Hugging Face config through Import HF config…: the CLI's import, evaluated, to the digit.
+await open();
+await page.setInputFiles("#import-hf-file", hfConfig);
+await page.waitForFunction(() => document.querySelector("#model").value === "__custom");
+sameAsNative(await shown(), expected.hf, "imported " + path.basename(hfConfig));
 
 // 4. A lesson link opens its step.
 await open("#lesson=4-what-breaks-pp16&step=2&lang=zh");

@@ -162,6 +162,24 @@ std::optional<json> setMethod(const json& request, Errors& errors)
     return json{{"scenario", scenarioToJson(*sc)}};
 }
 
+// A knob move in one call (the page's slider): the assignments applied by their rules, then what
+// the page redraws for the new scenario ("explore") and its knob table ("knobs").
+std::optional<json> moveMethod(const json& request, Errors& errors)
+{
+    auto moved = setMethod(request, errors);
+    if (!moved)
+        return std::nullopt;
+    json next = request;
+    next["scenario"] = std::move((*moved)["scenario"]);
+    auto explored = exploreMethod(next, errors);
+    auto table = knobsMethod(next, errors);
+    if (!explored || !table)
+        return std::nullopt;
+    (*explored)["scenario"] = std::move(next["scenario"]);
+    (*explored)["knobs"] = std::move(*table);
+    return explored;
+}
+
 std::optional<json> presetsMethod(const json&, Errors&)
 {
     json out = json::object();
@@ -270,11 +288,17 @@ std::optional<json> importHfMethod(const json& request, Errors& errors)
 
 const std::map<std::string, Method, std::less<>>& table()
 {
-    static const std::map<std::string, Method, std::less<>> t
-        = {{"evaluate", evaluateMethod},   {"explore", exploreMethod}, {"timeline", timelineMethod},
-           {"knobs", knobsMethod},         {"set", setMethod},         {"presets", presetsMethod},
-           {"lessons", lessonsMethod},     {"lesson", lessonMethod},   {"import_hf", importHfMethod},
-           {"grade_exercise", gradeMethod}};
+    static const std::map<std::string, Method, std::less<>> t = {{"evaluate", evaluateMethod},
+                                                                 {"explore", exploreMethod},
+                                                                 {"timeline", timelineMethod},
+                                                                 {"knobs", knobsMethod},
+                                                                 {"set", setMethod},
+                                                                 {"move", moveMethod},
+                                                                 {"presets", presetsMethod},
+                                                                 {"lessons", lessonsMethod},
+                                                                 {"lesson", lessonMethod},
+                                                                 {"import_hf", importHfMethod},
+                                                                 {"grade_exercise", gradeMethod}};
     return t;
 }
 

@@ -69,6 +69,7 @@ int main(int argc, char** argv)
     answer("grade_exercise", {{"lesson", "no-such-lesson"}, {"step", 0}, {"answer", "x"}});
     answer("set", {{"scenario", *base}, {"set", {"parallel.pp=16", "training.recompute=full"}}});
     answer("set", {{"scenario", *base}, {"set", {"parallel.pp=0"}}});
+    answer("move", {{"scenario", *base}, {"set", {"parallel.pp=16"}}, {"lang", "zh"}});
     answer("evaluate", {{"scenario", {{"model", "no-such-model"}}}});
     answer("no_such_method", json::object());
     return 0;

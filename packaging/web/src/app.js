@@ -73,11 +73,9 @@ function buildKnobs(list) {
     knobRows.set(k.path, { row, input, value: row.querySelector(".value"), label: row.querySelector(".label"), knob: k });
   }
 }
-function updateKnobs() {
-  const answer = call("knobs", { scenario: state.scenario });
-  if (answer.errors) return;
-  if (knobRows.size !== answer.ok.length) buildKnobs(answer.ok);
-  for (const k of answer.ok) {
+function updateKnobs(table) {
+  if (knobRows.size !== table.length) buildKnobs(table);
+  for (const k of table) {
     const r = knobRows.get(k.path);
     r.knob = k;
     // An enum knob's label lists its values for the CLI ("Recompute (0 none, 1 selective, 2 full)"):
@@ -104,10 +102,12 @@ function onKnob(path) {
   const value = r.knob.value_names ? +r.input.value : r.knob.offered[+r.input.value];
   applyChanges([path + "=" + value]);
 }
+// A knob move: one engine call (move) sets, evaluates and returns the new knob table.
 function applyChanges(assignments) {
-  const answer = call("set", { scenario: state.scenario, set: assignments });
+  const answer = call("move", { scenario: state.scenario, set: assignments, lang: LANG });
   if (answer.errors) return showErrors(answer.errors);
-  setScenario(answer.ok.scenario);
+  state.scenario = answer.ok.scenario;
+  show(answer.ok);
 }
 
 // ---- Redraw -------------------------------------------------------------------------------------
@@ -121,20 +121,23 @@ function contextLine() {
              t("peak") + " " + (r.memory.peak_bytes / GIB).toFixed(1) + " GiB" : "";
 }
 function redraw() {
-  const answer = call("explore", { scenario: state.scenario, lang: LANG });
-  if (answer.errors) return showErrors(answer.errors);
+  const explored = call("explore", { scenario: state.scenario, lang: LANG });
+  if (explored.errors) return showErrors(explored.errors);
+  explored.ok.knobs = call("knobs", { scenario: state.scenario }).ok;
+  show(explored.ok);
+}
+function show(answer) {
   showErrors([]);
-  state.report = answer.ok.report;
-  state.gantt = answer.ok.gantt;
-  updateKnobs();
+  state.report = answer.report;
+  state.gantt = answer.gantt;
+  updateKnobs(answer.knobs);
   selectPresets();
   renderSummary();
   LIVE.memory.update(state.report);
   LIVE.comm.update(state.report);
   LIVE.timeline.update(state.gantt);
   renderCommTable();
-  history.replaceState(null, "", stateHash());
-  scheduleAdvice();
+  scheduleAdvice(); // and the URL, once the knobs rest
 }
 function renderSummary() {
   const r = state.report;
@@ -202,6 +205,7 @@ let adviceTimer = 0;
 function scheduleAdvice() {
   clearTimeout(adviceTimer);
   adviceTimer = setTimeout(() => {
+    history.replaceState(null, "", stateHash());
     const answer = call("evaluate", { scenario: state.scenario, lang: LANG });
     const list = $("advice");
     list.textContent = "";

@@ -58,6 +58,7 @@ async function setKnob(knobPath, value) {
 }
 await setKnob("parallel.pp", 16);
 sameAsNative(await shown(), expected.pp16, "PP 16");
+await page.waitForFunction(() => location.hash === stateHash()); // the URL follows once the knobs rest
 const hash16 = await page.evaluate(() => location.hash);
 await open(hash16);
 sameAsNative(await shown(), expected.pp16, "PP 16 reopened from its link");

@@ -63,6 +63,17 @@ function opColor(type) {
 // the data-parallel collectives) as a thin bar under them, as the desktop app draws it. Each kind
 // of op is one "lines" series in large mode (a segment per op, as wide as a bar is high): drawn in
 // one path per colour, so a step of thousands of ops redraws within a slider move.
+// The engine's flat list (six whole numbers per op: rank, lane, type index, start µs, end µs,
+// microbatch) as one array per op with the type's name.
+function ganttOps(gantt) {
+  const ops = [];
+  for (let i = 0; i + 5 < gantt.ops.length; i += 6) {
+    const f = gantt.ops;
+    ops.push([f[i], f[i + 1], gantt.types[f[i + 2]], f[i + 3], f[i + 4], f[i + 5]]);
+  }
+  return ops;
+}
+
 const GANTT_KINDS = [["forward", (o) => o[1] === 0 && o[2] === "F"],
                      ["backward", (o) => o[1] === 0 && (o[2] === "B" || o[2] === "I" || o[2] === "W")],
                      ["optimizerStep", (o) => o[1] === 0 && o[2] === "optimizer"],
@@ -70,7 +81,8 @@ const GANTT_KINDS = [["forward", (o) => o[1] === 0 && o[2] === "F"],
 const GANTT_GRID = { left: 60, right: 16, top: 30, bottom: 62 };
 
 function timelineOption(gantt, context, heightPx) {
-  const ranks = [...new Set(gantt.ops.map((o) => o[0]))].sort((a, b) => a - b);
+  const ops = ganttOps(gantt);
+  const ranks = [...new Set(ops.map((o) => o[0]))].sort((a, b) => a - b);
   const row = new Map(ranks.map((r, i) => [r, i]));
   const top = context ? 52 : GANTT_GRID.top;
   const rowPx = Math.max(2, ((heightPx || 230) - top - GANTT_GRID.bottom) / Math.max(ranks.length, 1));
@@ -78,7 +90,7 @@ function timelineOption(gantt, context, heightPx) {
   const series = GANTT_KINDS.map(([kind, isKind]) => {
     const comm = kind === "comm";
     const coords = [];
-    for (const o of gantt.ops) {
+    for (const o of ops) {
       if (!isKind(o)) continue;
       const y = row.get(o[0]) + (comm ? 0.38 : -0.08);
       coords.push({ coords: [[o[3] / 1e6, y], [Math.max(o[4], o[3] + 1) / 1e6, y]] });

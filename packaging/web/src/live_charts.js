@@ -93,16 +93,18 @@ function commChart(el) {
 // The Gantt: a row per pipeline rank, compute ops as bars, communication as a thin bar under
 // them (the desktop app's drawing), painted straight onto uPlot's canvas.
 function ganttChart(el) {
-  const state = { ops: [], rows: new Map(), ranks: [], step: 1 };
+  const state = { ops: [], types: [], rows: new Map(), ranks: [], step: 1 };
   const paint = (u) => {
     const ctx = u.ctx, h = Math.abs(u.valToPos(1, "y", true) - u.valToPos(0, "y", true));
     ctx.save();
     ctx.beginPath(); ctx.rect(u.bbox.left, u.bbox.top, u.bbox.width, u.bbox.height); ctx.clip();
-    for (const o of state.ops) {
-      ctx.fillStyle = o[1] ? COLORS.comm : o[2] === "F" ? COLORS.F : o[2] === "optimizer" ? COLORS.optimizerStep : COLORS.B;
-      const x0 = u.valToPos(o[3] / 1e6, "x", true), x1 = u.valToPos(o[4] / 1e6, "x", true);
-      const y = u.valToPos(state.rows.get(o[0]), "y", true);
-      ctx.fillRect(x0, o[1] ? y + h * 0.3 : y - h * 0.35, Math.max(x1 - x0, 1), h * (o[1] ? 0.15 : 0.6));
+    const f = state.ops; // six whole numbers per op: rank, lane, type, start µs, end µs, microbatch
+    for (let i = 0; i + 5 < f.length; i += 6) {
+      const type = state.types[f[i + 2]], comm = f[i + 1] === 1;
+      ctx.fillStyle = comm ? COLORS.comm : type === "F" ? COLORS.F : type === "optimizer" ? COLORS.optimizerStep : COLORS.B;
+      const x0 = u.valToPos(f[i + 3] / 1e6, "x", true), x1 = u.valToPos(f[i + 4] / 1e6, "x", true);
+      const y = u.valToPos(state.rows.get(f[i]), "y", true);
+      ctx.fillRect(x0, comm ? y + h * 0.3 : y - h * 0.35, Math.max(x1 - x0, 1), h * (comm ? 0.15 : 0.6));
     }
     ctx.restore();
   };
@@ -119,7 +121,10 @@ function ganttChart(el) {
   return {
     plot: u,
     update(gantt) {
-      state.ranks = [...new Set(gantt.ops.map((o) => o[0]))].sort((a, b) => a - b);
+      const ranks = new Set();
+      for (let i = 0; i < gantt.ops.length; i += 6) ranks.add(gantt.ops[i]);
+      state.ranks = [...ranks].sort((a, b) => a - b);
+      state.types = gantt.types;
       state.rows = new Map(state.ranks.map((r, i) => [r, i]));
       state.ops = gantt.ops;
       state.step = gantt.step_s;

@@ -79,6 +79,20 @@ await page.setInputFiles("#import-hf-file", hfConfig);
 await page.waitForFunction(() => document.querySelector("#model").value === "__custom");
 sameAsNative(await shown(), expected.hf, "imported " + path.basename(hfConfig));
 
+// Every chart exports as PNG and SVG (ECharts, with the context line).
+await open();
+for (const which of ["memory", "comm", "timeline"]) {
+  for (const fmt of ["png", "svg"]) {
+    const got = page.waitForEvent("download");
+    await page.click(`[data-export=${which}][data-fmt=${fmt}]`);
+    const file = path.join(shotsDir, `export-${which}.${fmt}`);
+    await (await got).saveAs(file);
+    const text = fmt === "svg" ? fs.readFileSync(file, "utf8") : "";
+    check(fs.statSync(file).size > 5000 && (fmt === "png" || text.includes("Llama-2 70B")),
+          `${which} exported as ${fmt.toUpperCase()} (${fs.statSync(file).size} bytes${fmt === "svg" ? ", with the context line" : ""})`);
+  }
+}
+
 // 4. A lesson link opens its step.
 await open("#lesson=4-what-breaks-pp16&step=2&lang=zh");
 const lesson = await page.evaluate(() => ({ id: state.lesson && state.lesson.id, step: state.step,

@@ -1,6 +1,8 @@
 #include "web_api.h"
 
+#include "comm/collective_steps.h"
 #include "estimate/evaluate.h"
+#include "io/collective_json.h"
 #include "io/hf_config_import.h"
 #include "io/model_json.h"
 #include "io/report_json.h"
@@ -274,6 +276,42 @@ std::optional<json> gradeMethod(const json& request, Errors& errors)
                 {"unit", exerciseUnit(s.exercise->ask.quantity)}};
 }
 
+// One collective step by step (the collective explainer, `parascope-cli collective --format
+// json`): op, bytes, ranks, cluster (a preset id, default dgx-h100), algorithm (default: what the
+// engine would run there, in its stepped form).
+std::optional<json> collectiveMethod(const json& request, Errors& errors)
+{
+    const auto text = [&](const char* key, const char* fallback) {
+        const auto it = request.find(key);
+        return it != request.end() && it->is_string() ? it->get<std::string>() : std::string(fallback);
+    };
+    const auto op = enumFromName<Collective>(text("op", ""));
+    if (!op)
+        errors.push_back({"op", "must name a collective (all_reduce, all_gather, reduce_scatter, all_to_all, …)"});
+    const auto bytes = request.find("bytes"), ranks = request.find("ranks");
+    if (bytes == request.end() || !bytes->is_number() || bytes->get<double>() <= 0)
+        errors.push_back({"bytes", "must be a number of bytes > 0"});
+    if (ranks == request.end() || !ranks->is_number_integer() || ranks->get<long long>() < 2
+        || ranks->get<long long>() > 1 << 20)
+        errors.push_back({"ranks", "must be a whole number of GPUs ≥ 2"});
+    const auto cluster = readCluster(json(text("cluster", "dgx-h100")), "cluster", errors);
+    if (!errors.empty())
+        return std::nullopt;
+    const int n = int(ranks->get<long long>());
+    const double size = bytes->get<double>();
+    const std::string asked = text("algorithm", "");
+    const auto algorithm = asked.empty() ? std::optional(explainerAlgorithm(*op, size, n, *cluster))
+                                         : enumFromName<CollectiveAlgorithm>(asked);
+    if (!algorithm) {
+        errors.push_back({"algorithm", "\"" + asked + "\" names no algorithm"});
+        return std::nullopt;
+    }
+    const auto plan = planCollective(*op, size, n, *cluster, *algorithm, errors);
+    if (!plan)
+        return std::nullopt;
+    return planJson(*plan, *cluster);
+}
+
 // A Hugging Face config.json (as text, with its file name) → the model as a scenario holds it.
 std::optional<json> importHfMethod(const json& request, Errors& errors)
 {
@@ -308,6 +346,7 @@ const std::map<std::string, Method, std::less<>>& table()
                                                                  {"lessons", lessonsMethod},
                                                                  {"lesson", lessonMethod},
                                                                  {"import_hf", importHfMethod},
+                                                                 {"collective", collectiveMethod},
                                                                  {"grade_exercise", gradeMethod}};
     return t;
 }

@@ -71,6 +71,11 @@ int main(int argc, char** argv)
     answer("set", {{"scenario", *base}, {"set", {"parallel.pp=0"}}});
     answer("move", {{"scenario", *base}, {"set", {"parallel.pp=16"}}, {"lang", "zh"}});
     answer("evaluate", {{"scenario", {{"model", "no-such-model"}}}});
+    for (const char* op : {"all_reduce", "all_gather", "reduce_scatter", "all_to_all"})
+        for (int ranks : {8, 16, 64})
+            answer("collective", {{"op", op}, {"bytes", 256 << 20}, {"ranks", ranks}, {"cluster", "dgx-a100-80g"}});
+    answer("collective", {{"op", "all_reduce"}, {"bytes", 1 << 20}, {"ranks", 16}, {"algorithm", "tree"}});
+    answer("collective", {{"op", "all_sum"}, {"bytes", -1}, {"ranks", 1}, {"cluster", "nowhere"}});
     answer("no_such_method", json::object());
     return 0;
 }

@@ -385,6 +385,11 @@ void summarize(CollectivePlan& plan, const Formulas& formulas)
 
 } // namespace
 
+CollectiveAlgorithm explainerAlgorithm(Collective op, double bytes, int ranks, const ClusterSpec& cluster)
+{
+    return steppedAlgorithm(assumedAlgorithm(op, bytes, explainerPlacement(ranks, cluster), cluster), op);
+}
+
 CollectiveAlgorithm steppedAlgorithm(CollectiveAlgorithm engine, Collective op)
 {
     switch (engine) {

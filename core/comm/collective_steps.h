@@ -92,6 +92,10 @@ std::vector<std::vector<int>> collectiveHoldings(const CollectivePlan& plan, int
 // the ring (an all-to-all's ring is its pairwise exchange; DeepEP is shown as that exchange).
 CollectiveAlgorithm steppedAlgorithm(CollectiveAlgorithm engine, Collective op);
 
+// The algorithm the explainer steps through when none is asked for: what the engine would run for
+// this collective and placement (assumedAlgorithm), in its stepped form (steppedAlgorithm).
+CollectiveAlgorithm explainerAlgorithm(Collective op, double bytes, int ranks, const ClusterSpec& cluster);
+
 // The group the explainer plays on: `ranks` GPUs filling nodes of the cluster's GPUs per node in
 // order, as the engine places a group of that size and node count.
 GroupPlacement explainerPlacement(int ranks, const ClusterSpec& cluster);

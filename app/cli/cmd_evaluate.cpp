@@ -37,13 +37,9 @@ int evaluateCommand(const Args& a)
     options.record_timeline = false;
     const parascope::Estimate est = parascope::evaluate(*scenario, options);
     // What would fix each problem, each change evaluated (search/advice.h); none when nothing is wrong.
+    if (format == "json")
+        return emit(a, parascope::reportWithAdviceJson(*scenario, est, a.lang, a.explain).dump(2) + "\n");
     const parascope::AdviceList advice = parascope::advise(*scenario, est);
-    if (format == "json") {
-        nlohmann::json report = parascope::reportToJson(*scenario, est, a.lang, a.explain);
-        if (!advice.items.empty())
-            report["advice"] = parascope::adviceToJson(advice.items, a.lang);
-        return emit(a, report.dump(2) + "\n");
-    }
     return emit(a, parascope::textReport(*scenario, est, a.lang) + parascope::adviceText(est, advice.items, a.lang));
 }
 

@@ -17,6 +17,7 @@
 
 #include <nlohmann/json.hpp>
 
+#include <climits>
 #include <cmath>
 #include <functional>
 #include <map>
@@ -59,13 +60,7 @@ std::optional<json> evaluateMethod(const json& request, Errors& errors)
         return std::nullopt;
     EvaluateOptions options;
     options.record_timeline = false;
-    const Estimate est = evaluate(*sc, options);
-    const std::string lang = langOf(request);
-    json report = reportToJson(*sc, est, lang, true);
-    const AdviceList advice = advise(*sc, est);
-    if (!advice.items.empty())
-        report["advice"] = adviceToJson(advice.items, lang);
-    return report;
+    return reportWithAdviceJson(*sc, evaluate(*sc, options), langOf(request), true);
 }
 
 // The simulated step for drawing: "ops" is one flat list of whole numbers, six per op — rank,
@@ -101,13 +96,18 @@ json ganttJson(const Scenario& sc, const Estimate& est)
 
 // What the page redraws on every knob move, from one evaluation: the report (without the fixes,
 // which evaluate many changed scenarios and come after, from "evaluate") and the Gantt's ops.
+json exploreJson(const Scenario& sc, const std::string& lang)
+{
+    const Estimate est = evaluate(sc);
+    return {{"report", reportToJson(sc, est, lang, false)}, {"gantt", ganttJson(sc, est)}};
+}
+
 std::optional<json> exploreMethod(const json& request, Errors& errors)
 {
     const auto sc = scenarioOf(request, errors);
     if (!sc)
         return std::nullopt;
-    const Estimate est = evaluate(*sc);
-    return json{{"report", reportToJson(*sc, est, langOf(request), false)}, {"gantt", ganttJson(*sc, est)}};
+    return exploreJson(*sc, langOf(request));
 }
 
 // As `parascope-cli timeline` writes it (parascope.timeline/1).
@@ -140,20 +140,25 @@ json knobJson(const Knob& k, const Scenario& sc)
 
 // The knob table for this scenario: each knob's range, value and the values worth offering,
 // so the page's sliders have the app's ranges and steps.
+json knobTableJson(const Scenario& sc)
+{
+    json list = json::array();
+    for (const Knob& k : knobs())
+        list.push_back(knobJson(k, sc));
+    return list;
+}
+
 std::optional<json> knobsMethod(const json& request, Errors& errors)
 {
     const auto sc = scenarioOf(request, errors);
     if (!sc)
         return std::nullopt;
-    json list = json::array();
-    for (const Knob& k : knobs())
-        list.push_back(knobJson(k, *sc));
-    return list;
+    return knobTableJson(*sc);
 }
 
 // Applies "PATH=VALUE" assignments in order (each knob's rule moves what moves with it, as a
 // slider and `--set` do) and answers the scenario; the first one refused is the error.
-std::optional<json> setMethod(const json& request, Errors& errors)
+std::optional<Scenario> movedScenario(const json& request, Errors& errors)
 {
     auto sc = scenarioOf(request, errors);
     if (!sc)
@@ -171,25 +176,29 @@ std::optional<json> setMethod(const json& request, Errors& errors)
             return std::nullopt;
         }
     }
+    return sc;
+}
+
+std::optional<json> setMethod(const json& request, Errors& errors)
+{
+    const auto sc = movedScenario(request, errors);
+    if (!sc)
+        return std::nullopt;
     return json{{"scenario", scenarioToJson(*sc)}};
 }
 
 // A knob move in one call (the page's slider): the assignments applied by their rules, then what
-// the page redraws for the new scenario ("explore") and its knob table ("knobs").
+// the page redraws for the new scenario ("explore") and its knob table ("knobs"); the scenario is
+// read once.
 std::optional<json> moveMethod(const json& request, Errors& errors)
 {
-    auto moved = setMethod(request, errors);
-    if (!moved)
+    const auto sc = movedScenario(request, errors);
+    if (!sc)
         return std::nullopt;
-    json next = request;
-    next["scenario"] = std::move((*moved)["scenario"]);
-    auto explored = exploreMethod(next, errors);
-    auto table = knobsMethod(next, errors);
-    if (!explored || !table)
-        return std::nullopt;
-    (*explored)["scenario"] = std::move(next["scenario"]);
-    (*explored)["knobs"] = std::move(*table);
-    return explored;
+    json out = exploreJson(*sc, langOf(request));
+    out["scenario"] = scenarioToJson(*sc);
+    out["knobs"] = knobTableJson(*sc);
+    return out;
 }
 
 std::optional<json> presetsMethod(const json&, Errors&)
@@ -288,16 +297,17 @@ std::optional<json> collectiveMethod(const json& request, Errors& errors)
     const auto op = enumFromName<Collective>(text("op", ""));
     if (!op)
         errors.push_back({"op", "must name a collective (all_reduce, all_gather, reduce_scatter, all_to_all, …)"});
+    // Types here; the ranges are planCollective's (comm/collective_checks.cpp), as for the CLI.
     const auto bytes = request.find("bytes"), ranks = request.find("ranks");
-    if (bytes == request.end() || !bytes->is_number() || bytes->get<double>() <= 0)
-        errors.push_back({"bytes", "must be a number of bytes > 0"});
-    if (ranks == request.end() || !ranks->is_number_integer() || ranks->get<long long>() < 2
-        || ranks->get<long long>() > 1 << 20)
-        errors.push_back({"ranks", "must be a whole number of GPUs ≥ 2"});
+    if (bytes == request.end() || !bytes->is_number())
+        errors.push_back({"bytes", "must be a number of bytes"});
+    if (ranks == request.end() || !ranks->is_number_integer())
+        errors.push_back({"ranks", "must be a whole number of GPUs"});
     const auto cluster = readCluster(json(text("cluster", "dgx-h100")), "cluster", errors);
     if (!errors.empty())
         return std::nullopt;
-    const int n = int(ranks->get<long long>());
+    const long long asked_ranks = ranks->get<long long>();
+    const int n = asked_ranks < 0 || asked_ranks > INT_MAX ? -1 : int(asked_ranks); // out of range: refused there
     const double size = bytes->get<double>();
     const std::string asked = text("algorithm", "");
     const auto algorithm = asked.empty() ? std::optional(explainerAlgorithm(*op, size, n, *cluster))
@@ -306,7 +316,10 @@ std::optional<json> collectiveMethod(const json& request, Errors& errors)
         errors.push_back({"algorithm", "\"" + asked + "\" names no algorithm"});
         return std::nullopt;
     }
-    const auto plan = planCollective(*op, size, n, *cluster, *algorithm, errors);
+    Errors refused;
+    const auto plan = planCollective(*op, size, n, *cluster, *algorithm, refused);
+    for (InputError& e : refused) // named by the CLI's options ("--bytes"): here by the request's fields
+        errors.push_back({e.path.rfind("--", 0) == 0 ? e.path.substr(2) : e.path, e.message});
     if (!plan)
         return std::nullopt;
     return planJson(*plan, *cluster);

@@ -76,6 +76,7 @@ int main(int argc, char** argv)
             answer("collective", {{"op", op}, {"bytes", 256 << 20}, {"ranks", ranks}, {"cluster", "dgx-a100-80g"}});
     answer("collective", {{"op", "all_reduce"}, {"bytes", 1 << 20}, {"ranks", 16}, {"algorithm", "tree"}});
     answer("collective", {{"op", "all_sum"}, {"bytes", -1}, {"ranks", 1}, {"cluster", "nowhere"}});
+    answer("collective", {{"op", "all_reduce"}, {"bytes", -1}, {"ranks", 12}, {"cluster", "dgx-a100-80g"}});
     answer("no_such_method", json::object());
     return 0;
 }

@@ -3,6 +3,7 @@
 #include "estimate/diagnostics.h"
 #include "estimate/display_names.h"
 #include "estimate/evaluate.h"
+#include "io/report_json.h"
 #include "memory/stage_memory.h"
 #include "schedule/pipeline_geometry.h"
 #include "parallel/placement.h"
@@ -468,6 +469,15 @@ std::string adviceText(const Estimate& est, const std::vector<Advice>& advice, c
     for (const auto& [codes, message] : lines)
         o += "  " + codes + (zh ? "：" : ": ") + message + "\n";
     return o;
+}
+
+nlohmann::json reportWithAdviceJson(const Scenario& sc, const Estimate& est, const std::string& lang, bool explain)
+{
+    nlohmann::json report = reportToJson(sc, est, lang, explain);
+    const AdviceList advice = advise(sc, est);
+    if (!advice.items.empty())
+        report["advice"] = adviceToJson(advice.items, lang);
+    return report;
 }
 
 } // namespace parascope

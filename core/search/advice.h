@@ -82,6 +82,10 @@ nlohmann::json adviceValueJson(const AdviceChange& change);
 // "exposed_comm_s"}]`; lang picks "message".
 nlohmann::json adviceToJson(const std::vector<Advice>& advice, const std::string& lang);
 
+// `parascope.report/1` (io/report_json.h) with the fixes of advise() as its "advice" (absent when
+// there are none): what `parascope-cli evaluate --format json` prints and the web edition answers.
+nlohmann::json reportWithAdviceJson(const Scenario& sc, const Estimate& est, const std::string& lang, bool explain);
+
 // The report's section: a heading and one line per item ("  out_of_memory: ZeRO-3: …"), or a line
 // saying that nothing was found. Empty when the estimate diagnosed nothing.
 std::string adviceText(const Estimate& est, const std::vector<Advice>& advice, const std::string& lang);

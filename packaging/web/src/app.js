@@ -179,11 +179,13 @@ function renderSummary() {
 }
 
 // What each group sends, by which algorithm over which link (the report's communication table).
-function formatBytes(b) {
-  const units = ["B", "KiB", "MiB", "GiB", "TiB"];
-  let i = 0;
-  while (b >= 1024 && i < units.length - 1) { b /= 1024; i++; }
-  return b.toFixed(i ? 1 : 0) + " " + units[i];
+// The engine's rule (core/estimate/display_names.cpp formatBytes), so the page and the app write
+// a collective's bytes the same way: MiB whole, GiB to 0.1, TiB to 0.01.
+function formatBytes(bytes) {
+  const gib = bytes / 1024 ** 3;
+  if (gib >= 1024) return (gib / 1024).toFixed(2) + " TiB";
+  if (gib >= 1) return gib.toFixed(1) + " GiB";
+  return (bytes / 1024 ** 2).toFixed(0) + " MiB";
 }
 function renderCommTable() {
   const table = $("comm-table");

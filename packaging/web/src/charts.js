@@ -52,13 +52,6 @@ function commOption(report, context) {
   };
 }
 
-function opColor(type) {
-  if (type === "F") return COLORS.F;
-  if (type === "B" || type === "W") return COLORS.B;
-  if (type === "optimizer") return COLORS.optimizerStep;
-  return COLORS.comm;
-}
-
 // The Gantt: one row per pipeline rank, its compute ops as bars and its communication (sends,
 // the data-parallel collectives) as a thin bar under them, as the desktop app draws it. Each kind
 // of op is one "lines" series in large mode (a segment per op, as wide as a bar is high): drawn in

@@ -7,13 +7,11 @@
 #include "estimate/display_names.h"
 #include "estimate/evaluate.h"
 #include "io/error_bands.h"
-#include "io/report_json.h"
 #include "util/text_columns.h"
 #include "io/scenario_json.h"
 #include "search/decision.h"
+#include "lessons/course_json.h"
 #include "search/report_card.h"
-
-#include <nlohmann/json.hpp>
 
 #include <string>
 
@@ -33,38 +31,11 @@ std::string verdictWord(const Args& a, DecisionVerdict v)
     return {};
 }
 
-nlohmann::json localized(const Args& a, const Localized& l) { return l.in(a.lang); }
-
 // The procedure's layout with the switches it sets too (SP, the schedule).
 std::string layoutLine(const Args& a, const Scenario& sc)
 {
     return layoutText(sc.parallel) + (sc.parallel.sequence_parallel ? " · SP" : "") + " · "
         + displayName(sc.parallel.schedule).in(a.lang);
-}
-
-nlohmann::json marksJson(const LayoutMarks& m)
-{
-    return {{"layout", m.layout},
-            {"fits", m.fits},
-            {"memory_headroom", m.memory_headroom},
-            {"exposed_comm", m.exposed_comm},
-            {"bubble_imbalance", m.bubble_imbalance},
-            {"stability", m.stability},
-            {"step_s", m.step_s},
-            {"step_band", m.step_band.mape},
-            {"tokens_per_s", m.tokens_per_s}};
-}
-
-nlohmann::json cardJson(const Args& a, const ReportCard& c)
-{
-    nlohmann::json differences = nlohmann::json::array();
-    for (const Localized& d : c.differences)
-        differences.push_back(d.in(a.lang));
-    nlohmann::json j
-        = {{"yours", marksJson(c.yours)}, {"procedure", marksJson(c.procedure)}, {"differences", differences}};
-    if (c.search)
-        j["search"] = marksJson(*c.search);
-    return j;
 }
 
 // The report card: a row per wall, a column per layout, then why they differ.
@@ -111,31 +82,8 @@ int adviseCommand(const Args& a)
     if (!scenario)
         return kExitBadInput;
     const DecisionResult r = decide(*scenario);
-    if (format == "json") {
-        nlohmann::json steps = nlohmann::json::array();
-        for (const DecisionStep& s : r.steps)
-            steps.push_back({{"id", s.id},
-                             {"title", localized(a, s.title)},
-                             {"verdict", toString(s.verdict)},
-                             {"finding", localized(a, s.finding)},
-                             {"finding_en", s.finding.en},
-                             {"finding_zh", s.finding.zh},
-                             {"why", localized(a, s.why)},
-                             {"numbers", termsToJson(s.numbers)}});
-        nlohmann::json out = {{"schema", "parascope.advice/1"},
-                              {"steps", steps},
-                              {"scenario", scenarioToJson(r.scenario)},
-                              {"fits", r.fits},
-                              {"step_s", r.estimate.time.step_s},
-                              {"peak_bytes", r.estimate.memory.peak_bytes},
-                              {"uncertainty", uncertaintyJson(r.scenario, a.lang)}};
-        if (r.search_best) {
-            out["search_best"] = {{"scenario", scenarioToJson(*r.search_best)}, {"step_s", r.search_best_step_s}};
-        }
-        out["comparison"] = localized(a, r.comparison);
-        out["report_card"] = cardJson(a, reportCard(*scenario, evaluate(*scenario), r));
-        return emit(a, out.dump(2) + "\n");
-    }
+    if (format == "json")
+        return emit(a, adviceJson(*scenario, r, a.lang).dump(2) + "\n");
     std::string text = say(a, "The course's decision procedure on ", "课程的决策流程：") + r.scenario.model.name + ", "
         + std::to_string(r.scenario.parallel.gpus()) + " × " + r.scenario.cluster.gpu.name + "\n\n";
     for (const DecisionStep& s : r.steps) {

@@ -6,6 +6,7 @@
 #include "cli.h"
 
 #include "lessons/class_answers.h"
+#include "lessons/course_json.h"
 
 #include <nlohmann/json.hpp>
 
@@ -14,24 +15,6 @@
 namespace parascope::cli {
 
 namespace {
-
-nlohmann::json answersJson(const std::vector<ExerciseAnswers>& all, const Args& a)
-{
-    nlohmann::json out = {{"schema", "parascope.class-answers/1"}, {"exercises", nlohmann::json::array()}};
-    for (const ExerciseAnswers& x : all) {
-        nlohmann::json bins = nlohmann::json::array();
-        for (const AnswerBin& b : x.bins)
-            bins.push_back({{"label", b.label.in(a.lang)}, {"count", b.count}, {"typical", b.typical.in(a.lang)}});
-        out["exercises"].push_back({{"lesson", x.lesson},
-                                    {"step", x.step},
-                                    {"quantity", x.quantity},
-                                    {"unit", x.unit},
-                                    {"engine", x.truth},
-                                    {"answers", x.answers},
-                                    {"bins", std::move(bins)}});
-    }
-    return out;
-}
 
 std::string answersText(const std::vector<ExerciseAnswers>& all, const Args& a)
 {
@@ -81,7 +64,7 @@ int classAnswersCommand(const Args& a)
         std::cerr << "parascope-cli: " << e.text() << "\n";
     if (!errors.empty())
         return kExitBadInput;
-    return emit(a, format == "json" ? answersJson(all, a).dump(2) + "\n" : answersText(all, a));
+    return emit(a, format == "json" ? classAnswersJson(all, a.lang).dump(2) + "\n" : answersText(all, a));
 }
 
 } // namespace parascope::cli

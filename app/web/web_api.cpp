@@ -1,7 +1,9 @@
 #include "web_api.h"
+#include "web_methods.h"
 
 #include "comm/collective_steps.h"
 #include "estimate/evaluate.h"
+#include "estimate/faults.h"
 #include "io/collective_json.h"
 #include "io/hf_config_import.h"
 #include "io/model_json.h"
@@ -17,6 +19,7 @@
 
 #include <nlohmann/json.hpp>
 
+#include <algorithm>
 #include <climits>
 #include <cmath>
 #include <functional>
@@ -25,12 +28,7 @@
 
 namespace parascope::web {
 
-namespace {
-
-using nlohmann::json;
-using Errors = std::vector<InputError>;
-using Method = std::function<std::optional<json>(const json& request, Errors& errors)>;
-
+// The requests' common fields (web_methods.h).
 std::string langOf(const json& request)
 {
     const auto it = request.find("lang");
@@ -51,6 +49,10 @@ std::optional<Scenario> scenarioOf(const json& request, Errors& errors)
         errors.push_back({e.path.empty() ? "scenario" : "scenario." + e.path, e.message});
     return sc;
 }
+
+namespace {
+
+using Method = std::function<std::optional<json>(const json& request, Errors& errors)>;
 
 // As `parascope-cli evaluate --format json` writes it: the report, and the evaluated fixes.
 std::optional<json> evaluateMethod(const json& request, Errors& errors)
@@ -213,81 +215,35 @@ std::optional<json> presetsMethod(const json&, Errors&)
     return out;
 }
 
-json localized(const Localized& l) { return {{"en", l.en}, {"zh", l.zh}}; }
-
-json stepJson(const LessonStep& s)
+// The cluster a collective is explained on: a scenario's (with its degraded link, as the engine
+// times its communication), else "cluster" (a preset's id or a cluster written out; default
+// dgx-h100); "gpus_per_node" (optional) puts that many of the group's GPUs in each node, as a
+// data-parallel group across nodes often has one.
+std::optional<ClusterSpec> explainerCluster(const json& request, Errors& errors)
 {
-    json j = {{"label", localized(s.label)}, {"text", localized(s.text)}, {"scenario", scenarioToJson(s.scenario)}};
-    if (s.exercise)
-        j["exercise"] = {{"prompt", localized(s.exercise->prompt)},
-                         {"formula", localized(s.exercise->formula)},
-                         {"quantity", s.exercise->ask.name()},
-                         {"tolerance", s.exercise->tolerance}};
-    if (s.design)
-        j["design"] = {{"prompt", localized(s.design->prompt)}, {"tokens", s.design->tokens}, {"days", s.design->days}};
-    return j;
-}
-
-// The built-in lessons: id, title and how many steps (the page's list).
-std::optional<json> lessonsMethod(const json&, Errors&)
-{
-    json list = json::array();
-    for (const Lesson& l : lessons())
-        list.push_back({{"id", l.id}, {"title", localized(l.title)}, {"steps", l.steps.size()}});
-    return list;
-}
-
-// One lesson as the app shows it: its texts with the engine's numbers put in (lesson_text.h,
-// every step evaluated), each step's scenario whole, its exercise and design task.
-std::optional<json> lessonMethod(const json& request, Errors& errors)
-{
-    const auto id = request.find("id");
-    const Lesson* found = id != request.end() && id->is_string() ? findLesson(id->get<std::string>()) : nullptr;
-    if (!found) {
-        errors.push_back({"id", "must name a built-in lesson"});
+    std::optional<ClusterSpec> cluster;
+    if (request.contains("scenario")) {
+        if (const auto sc = scenarioOf(request, errors))
+            cluster = withDegradedLink(sc->cluster, sc->faults);
+    } else {
+        const auto given = request.find("cluster");
+        cluster = readCluster(given != request.end() ? *given : json("dgx-h100"), "cluster", errors);
+    }
+    const auto per_node = request.find("gpus_per_node");
+    if (per_node == request.end() || !cluster)
+        return cluster;
+    if (!per_node->is_number_integer() || per_node->get<long long>() < 1) {
+        errors.push_back({"gpus_per_node", "must be a whole number of GPUs, at least 1"});
         return std::nullopt;
     }
-    const Lesson l = renderLesson(*found);
-    json steps = json::array();
-    for (const LessonStep& s : l.steps)
-        steps.push_back(stepJson(s));
-    return json{{"id", l.id}, {"title", localized(l.title)}, {"text", localized(l.text)}, {"steps", steps}};
-}
-
-// A lesson step's exercise graded as the app grades it (lessons/exercises.h): the engine's value
-// in the exercise's unit, the error, and the feedback for the mistake the answer matches.
-std::optional<json> gradeMethod(const json& request, Errors& errors)
-{
-    const auto id = request.find("lesson"), step = request.find("step"), answer = request.find("answer");
-    const Lesson* lesson = id != request.end() && id->is_string() ? findLesson(id->get<std::string>()) : nullptr;
-    if (!lesson)
-        errors.push_back({"lesson", "must name a built-in lesson"});
-    else if (step == request.end() || !step->is_number_integer() || step->get<long long>() < 0
-             || step->get<std::size_t>() >= lesson->steps.size() || !lesson->steps[step->get<std::size_t>()].exercise)
-        errors.push_back({"step", "must be the index of one of the lesson's steps with an exercise"});
-    if (answer == request.end() || !answer->is_number())
-        errors.push_back({"answer", "must be a number"});
-    if (!errors.empty())
-        return std::nullopt;
-    const std::size_t i = step->get<std::size_t>();
-    const LessonStep& s = lesson->steps[i];
-    std::vector<Estimate> estimates(i + 1);
-    estimates[i] = evaluate(s.scenario);
-    const double truth = measure(s.exercise->ask, *lesson, i, estimates);
-    const ExerciseGrade g = gradeExercise(*s.exercise, answer->get<double>(), truth,
-                                          {double(s.scenario.training.seq_len), double(s.scenario.parallel.dp)});
-    return json{{"truth", g.truth},
-                {"answer", g.answer},
-                {"error", g.error},
-                {"correct", g.correct},
-                {"mistake", g.mistake},
-                {"feedback", localized(g.feedback)},
-                {"unit", exerciseUnit(s.exercise->ask.quantity)}};
+    cluster->gpus_per_node = int(std::min<long long>(per_node->get<long long>(), cluster->gpus_per_node));
+    return cluster;
 }
 
 // One collective step by step (the collective explainer, `parascope-cli collective --format
-// json`): op, bytes, ranks, cluster (a preset id, default dgx-h100), algorithm (default: what the
-// engine would run there, in its stepped form).
+// json`): op, bytes, ranks, the cluster (explainerCluster), algorithm (default: what the
+// engine would run there, in its stepped form), lang; the answer is the CLI's with "ladder_lines":
+// the bandwidth ladder as the CLI's text prints it, in the request's language.
 std::optional<json> collectiveMethod(const json& request, Errors& errors)
 {
     const auto text = [&](const char* key, const char* fallback) {
@@ -303,7 +259,7 @@ std::optional<json> collectiveMethod(const json& request, Errors& errors)
         errors.push_back({"bytes", "must be a number of bytes"});
     if (ranks == request.end() || !ranks->is_number_integer())
         errors.push_back({"ranks", "must be a whole number of GPUs"});
-    const auto cluster = readCluster(json(text("cluster", "dgx-h100")), "cluster", errors);
+    const auto cluster = explainerCluster(request, errors);
     if (!errors.empty())
         return std::nullopt;
     const long long asked_ranks = ranks->get<long long>();
@@ -322,7 +278,9 @@ std::optional<json> collectiveMethod(const json& request, Errors& errors)
         errors.push_back({e.path.rfind("--", 0) == 0 ? e.path.substr(2) : e.path, e.message});
     if (!plan)
         return std::nullopt;
-    return planJson(*plan, *cluster);
+    json out = planJson(*plan, *cluster);
+    out["ladder_lines"] = ladderLines(ladderOf(*plan, *cluster), langOf(request)); // the ladder, in words
+    return out;
 }
 
 // A Hugging Face config.json (as text, with its file name) → the model as a scenario holds it.
@@ -358,9 +316,12 @@ const std::map<std::string, Method, std::less<>>& table()
                                                                  {"presets", presetsMethod},
                                                                  {"lessons", lessonsMethod},
                                                                  {"lesson", lessonMethod},
+                                                                 {"grade_design", gradeDesignMethod},
+                                                                 {"advise", adviseMethod},
+                                                                 {"class_answers", classAnswersMethod},
                                                                  {"import_hf", importHfMethod},
                                                                  {"collective", collectiveMethod},
-                                                                 {"grade_exercise", gradeMethod}};
+                                                                 {"grade_exercise", gradeExerciseMethod}};
     return t;
 }
 

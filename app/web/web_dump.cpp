@@ -1,7 +1,9 @@
 // parascope-web-dump: the web API's answers for every lesson step and every model preset (on the
 // default scenario's cluster and layout, as the page's model picker sets them), one JSON line per
-// request, in a fixed order. Built natively and by emscripten (run under Node); tests/web/
-// compares the two outputs byte for byte, so the page shows what the desktop app shows.
+// request, in a fixed order; then the course's methods (the Advisor, the design task, a class's
+// answers from tests/data/class: run it from the repository's root). Built natively and by
+// emscripten (run under Node); packaging/web/test.sh compares the two outputs byte for byte, so
+// the page shows what the desktop app shows.
 //   parascope-web-dump SCENARIO.json      (the default scenario: resources/scenarios/)
 
 #include "web_api.h"
@@ -13,6 +15,7 @@
 #include <nlohmann/json.hpp>
 
 #include <cstdio>
+#include <cstdlib>
 #include <iostream>
 #include <string>
 
@@ -32,6 +35,42 @@ void dumpScenario(const json& scenario)
     answer("timeline", {{"scenario", scenario}});
     answer("explore", {{"scenario", scenario}, {"lang", "zh"}});
     answer("knobs", {{"scenario", scenario}});
+}
+
+std::string fileText(const char* path)
+{
+    std::vector<parascope::InputError> errors;
+    const auto text = parascope::readTextFile(path, errors);
+    if (!text) { // run from the repository's root, as packaging/web/test.sh does
+        std::fprintf(stderr, "parascope-web-dump: %s\n", errors.front().text().c_str());
+        std::exit(1);
+    }
+    return *text;
+}
+
+// The Advisor on the default scenario and the capstone's task; the capstone's design task handed
+// in as the task sets it (DP 1,024: out of memory) and with the procedure's layout; the class
+// answers the tests keep (tests/data/class), and refusals.
+void courseDump(const json& base)
+{
+    answer("advise", {{"scenario", base}, {"lang", "zh"}});
+    for (const parascope::Lesson& l : parascope::lessons())
+        for (std::size_t i = 0; i < l.steps.size(); ++i)
+            if (l.steps[i].design) {
+                const json task = parascope::scenarioToJson(l.steps[i].scenario);
+                answer("advise", {{"scenario", task}, {"lang", "en"}});
+                answer("grade_design", {{"lesson", l.id}, {"step", i}, {"scenario", task}, {"lang", "zh"}});
+                json layout = task;
+                layout["parallel"]["tp"] = 8;
+                layout["parallel"]["dp"] = 128;
+                answer("grade_design", {{"lesson", l.id}, {"step", i}, {"scenario", layout}, {"lang", "en"}});
+            }
+    answer("grade_design", {{"lesson", "no-such-lesson"}, {"step", 0}});
+    const std::string csv = fileText("tests/data/class/answers.csv");
+    for (const char* lang : {"en", "zh"})
+        answer("class_answers", {{"files", {{{"file", "answers.csv"}, {"text", csv}}}}, {"lang", lang}});
+    answer("class_answers", {{"files", {{{"file", "bad.csv"}, {"text", "time,lesson,step\nx,no-such,1\n"}}}}});
+    answer("class_answers", {{"files", "answers.csv"}});
 }
 
 } // namespace
@@ -77,6 +116,12 @@ int main(int argc, char** argv)
     answer("collective", {{"op", "all_reduce"}, {"bytes", 1 << 20}, {"ranks", 16}, {"algorithm", "tree"}});
     answer("collective", {{"op", "all_sum"}, {"bytes", -1}, {"ranks", 1}, {"cluster", "nowhere"}});
     answer("collective", {{"op", "all_reduce"}, {"bytes", -1}, {"ranks", 12}, {"cluster", "dgx-a100-80g"}});
+    // The default scenario's DP group (8 GPUs, one per node) on its cluster, as a row of the page's
+    // communication table opens it; and a GPUs-per-node that is not one.
+    answer("collective",
+           {{"op", "all_gather"}, {"bytes", 1 << 28}, {"ranks", 8}, {"gpus_per_node", 1}, {"scenario", *base}});
+    answer("collective", {{"op", "all_gather"}, {"bytes", 1 << 28}, {"ranks", 8}, {"gpus_per_node", 0}});
+    courseDump(*base);
     answer("no_such_method", json::object());
     return 0;
 }

@@ -21,8 +21,7 @@ cd "$root"
 cmake --build build/wasm -j"$(nproc)" --target parascope-web parascope-web-dump
 
 mkdir -p "$out"
-cp "$web"/src/index.html "$web"/src/style.css "$web"/src/app.js "$web"/src/charts.js "$web"/src/live_charts.js \
-   "$web"/src/i18n.js "$out"/
+cp "$web"/src/index.html "$web"/src/style.css "$web"/src/*.js "$out"/
 cp build/wasm/app/web/parascope-web.js "$out"/
 cp "$web"/node_modules/echarts/dist/echarts.min.js "$out"/
 cp "$web"/node_modules/uplot/dist/uPlot.iife.min.js "$web"/node_modules/uplot/dist/uPlot.min.css "$out"/

@@ -34,6 +34,7 @@ cli="$native/app/cli/parascope-cli"
 # A Hugging Face config imported by the CLI into the default scenario: what the page's
 # Import HF config… must show.
 hf_config=tests/data/hf/llama-3.1-8b.json
+class_csv=tests/data/class/answers.csv # a class's exercise answers, as the app exports them
 "$cli" model import-hf "$hf_config" --out "$work/model.json" >/dev/null
 node -e 'const fs = require("fs"); const [sc, m, out] = process.argv.slice(1);
          const s = JSON.parse(fs.readFileSync(sc)); s.model = JSON.parse(fs.readFileSync(m));
@@ -45,6 +46,10 @@ node -e 'const fs = require("fs"); const [sc, m, out] = process.argv.slice(1);
   "$cli" evaluate "$scenario" --format json --set parallel.pp=16
   printf ', "hf": '
   "$cli" evaluate "$work/hf.parascope.json" --format json
+  printf ', "advise": '
+  "$cli" advise "$scenario" --format json
+  printf ', "class": '
+  "$cli" class-answers "$class_csv" --format json
   printf '}\n'
 } > "$work/expected.json"
-node packaging/web/test/browser.mjs "$out" "$work/expected.json" "$shots" "$hf_config"
+node packaging/web/test/browser.mjs "$out" "$work/expected.json" "$shots" "$hf_config" "$class_csv"

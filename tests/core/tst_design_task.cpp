@@ -5,12 +5,14 @@
 
 #include "estimate/evaluate.h"
 #include "io/scenario_json.h"
+#include "lessons/course_json.h"
 #include "lessons/design_task.h"
 #include "search/decision.h"
 
 #include <QTest>
 
 #include <cmath>
+#include <limits>
 
 using namespace parascope;
 
@@ -87,6 +89,28 @@ private slots:
         QVERIFY(!g.passed);
         QVERIFY2(g.verdict.en.rfind("Not yet: Memory", 0) == 0, g.verdict.en.c_str());
         QVERIFY(g.verdict.zh.rfind("还不行：显存墙", 0) == 0);
+    }
+
+    // The grade as JSON (what the web edition's grade_design answers): the same checks, marks and
+    // notes in the asked language, the days (null where a layout trains nothing) and the text.
+    void gradeAsJsonCarriesEveryCheck()
+    {
+        const LessonStep& task = capstone().steps[0];
+        DesignGrade g
+            = gradeDesign(*task.design, task.scenario, task.scenario, evaluate(task.scenario), capstoneReferences());
+        const nlohmann::json j = designGradeJson(g, "zh");
+        QCOMPARE(j["checks"].size(), g.checks.size());
+        for (std::size_t i = 0; i < g.checks.size(); ++i) {
+            QCOMPARE(j["checks"][i]["id"].get<std::string>(), g.checks[i].id);
+            QCOMPARE(j["checks"][i]["mark"].get<std::string>(), std::string(toString(g.checks[i].mark)));
+            QCOMPARE(j["checks"][i]["note"].get<std::string>(), g.checks[i].note.zh);
+        }
+        QCOMPARE(j["verdict"].get<std::string>(), g.verdict.zh);
+        QCOMPARE(j["days"].get<double>(), g.days);
+        QCOMPARE(j["text"].get<std::string>(), designGradeText(g, "zh"));
+        QCOMPARE(j["report_card"]["procedure"]["layout"].get<std::string>(), g.card.procedure.layout);
+        g.days = std::numeric_limits<double>::infinity();
+        QVERIFY(designGradeJson(g, "en")["days"].is_null());
     }
 
     // The search's own layout handed in: every wall as good as the references (it is one), and

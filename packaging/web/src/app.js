@@ -199,6 +199,11 @@ function renderCommTable() {
     row.insertCell().textContent = c.algorithm + " · " + c.link;
     row.insertCell().textContent = formatBytes(c.bytes_per_gpu_per_step);
     row.insertCell().textContent = (c.time_s * 1e3).toFixed(1) + " · " + (c.exposed_s * 1e3).toFixed(1) + " ms";
+    if (OPS.includes(c.collective)) { // step by step in the explainer, at this size and group
+      row.className = "explain";
+      row.title = t("explainRow");
+      row.addEventListener("click", () => explainCommEntry(c));
+    }
   }
 }
 
@@ -253,80 +258,6 @@ function selectPresets() {
     sel.value = typeof v === "string" ? v : "__custom";
   }
 }
-function fillLessons() {
-  state.lessons = call("lessons", {}).ok;
-  const sel = $("lesson");
-  sel.textContent = "";
-  sel.add(new Option(t("noLesson"), ""));
-  for (const l of state.lessons) sel.add(new Option(localized(l.title), l.id));
-  sel.value = state.lesson ? state.lesson.id : "";
-}
-// The lesson with its texts' numbers put in by the engine (every step evaluated: asked once).
-const lessonCache = new Map();
-function lessonById(id) {
-  if (!state.lessons.some((l) => l.id === id)) return null;
-  if (!lessonCache.has(id)) lessonCache.set(id, call("lesson", { id }).ok);
-  return lessonCache.get(id);
-}
-function openLesson(lesson, step) {
-  state.lesson = lesson;
-  state.step = Math.min(step, lesson.steps.length - 1);
-  state.pending = !!lesson.steps[state.step].exercise;
-  state.grade = null;
-  state.scenario = lesson.steps[state.step].scenario;
-  renderLesson();
-  redraw();
-}
-function renderLesson() {
-  const box = $("lesson-text");
-  const l = state.lesson;
-  $("step-nav").hidden = !l;
-  box.hidden = !l;
-  if (!l) state.pending = false;
-  $("lesson").value = l ? l.id : "";
-  if (!l) return;
-  const s = l.steps[state.step];
-  $("step-label").textContent = " " + t("stepOf", state.step + 1, l.steps.length) + " ";
-  box.innerHTML = "<h3></h3><p class=label></p><div class=text></div>";
-  box.querySelector("h3").textContent = localized(l.title);
-  box.querySelector(".label").textContent = localized(s.label);
-  box.querySelector(".text").textContent = localized(s.text);
-  if (s.exercise) renderExercise(box, l, s); // above the text: the question first, in view
-  document.body.classList.toggle("pending", !!state.pending);
-}
-
-// Predict, then reveal (as the app's exercise panel): the numbers stay hidden (blurred) until the
-// estimate is in; the engine grades it (grade_exercise) and says which usual mistake it matches.
-function renderExercise(box, lesson, step) {
-  const ex = document.createElement("div");
-  ex.className = "exercise";
-  ex.innerHTML = "<p class=prompt></p><input id=estimate inputmode=decimal size=10> <span class=unit></span> " +
-                 "<button id=reveal></button><p class=result></p><p class=formula hidden></p>";
-  ex.querySelector(".prompt").textContent = t("exercise") + t("colon") + localized(step.exercise.prompt);
-  ex.querySelector("#estimate").placeholder = t("yourEstimate");
-  ex.querySelector("#reveal").textContent = t("reveal");
-  ex.querySelector(".formula").textContent = t("formula") + localized(step.exercise.formula);
-  const result = ex.querySelector(".result");
-  if (!state.pending) {
-    ex.querySelector("#estimate").disabled = true;
-    ex.querySelector("#reveal").disabled = true;
-    ex.querySelector(".formula").hidden = false;
-    if (state.grade) result.textContent = localized(state.grade.feedback);
-  } else {
-    result.textContent = t("predictFirst");
-  }
-  ex.querySelector("#reveal").addEventListener("click", () => {
-    const answer = Number(ex.querySelector("#estimate").value.trim().replace(",", "."));
-    if (!ex.querySelector("#estimate").value.trim() || !Number.isFinite(answer)) return void (result.textContent = t("typeFirst"));
-    const g = call("grade_exercise", { lesson: lesson.id, step: state.step, answer });
-    if (g.errors) return showErrors(g.errors);
-    state.grade = g.ok;
-    state.pending = false;
-    renderLesson();
-  });
-  box.insertBefore(ex, box.querySelector(".text"));
-}
-
 // ---- Files, link, export, language --------------------------------------------------------------
 function download(name, blob) {
   const a = document.createElement("a");
@@ -406,6 +337,8 @@ createParaScope().then((module) => {
   fillPresets();
   state.lessons = call("lessons", {}).ok;
   wireButtons();
+  wireCourse();
+  $("collective-open").addEventListener("click", openExplainer);
   const hashLang = new URLSearchParams(location.hash.slice(1)).get("lang");
   if (hashLang) LANG = hashLang === "en" ? "en" : "zh";
   makeLiveCharts();

@@ -1,16 +1,20 @@
 // The web edition in a real browser (Debian's chromium, headless, driven by playwright-core):
-//   node browser.mjs OUT EXPECTED.json SHOTS_DIR HF_CONFIG.json
-// EXPECTED.json: parascope-cli's reports {"default": …, "pp16": …, "hf": …} (packaging/web/test.sh
-// makes it; "hf": the default scenario with HF_CONFIG.json's model, imported by the CLI). Checks that the page opened from file:// shows the native engine's step time and peak
-// memory, that moving the PP knob shows the native numbers for PP 16, that a lesson link opens
-// its step, that a saved scenario reopens as it was saved, takes screenshots at 1280×720 and
-// 1024×768 in zh and en, and reports the redraw benchmark (slider → every chart drawn).
+//   node browser.mjs OUT EXPECTED.json SHOTS_DIR HF_CONFIG.json CLASS.csv
+// EXPECTED.json: parascope-cli's answers {"default", "pp16", "hf", "advise", "class"}
+// (packaging/web/test.sh makes it; "hf": the default scenario with HF_CONFIG.json's model,
+// imported by the CLI; "advise": the Advisor on the default scenario; "class": CLASS.csv binned).
+// Checks that the page opened from file:// shows the native engine's step time and peak memory,
+// that moving the PP knob shows the native numbers for PP 16, that a lesson link opens its step,
+// that a saved scenario reopens as it was saved, that the Advisor, the collective explainer, the
+// design task and the class's answers agree with the CLI and the engine's communication table;
+// takes screenshots at 1280×720 and 1024×768 in zh and en, and reports the redraw benchmark
+// (slider → every chart drawn).
 import { chromium } from "playwright-core";
 import fs from "node:fs";
 import path from "node:path";
 import { pathToFileURL } from "node:url";
 
-const [outDir, expectedFile, shotsDir, hfConfig] = process.argv.slice(2);
+const [outDir, expectedFile, shotsDir, hfConfig, classCsv] = process.argv.slice(2);
 const expected = JSON.parse(fs.readFileSync(expectedFile, "utf8"));
 const page_url = pathToFileURL(path.resolve(outDir, "index.html")).href;
 let failures = 0;
@@ -120,13 +124,79 @@ const steps = await page.evaluate(() => {
 });
 check(steps > 30, `every lesson step drawn (${steps})`);
 
-// 5. Screenshots, both languages and both projector sizes.
+// The Advisor: the procedure's layout and step time as parascope-cli advise prints them; applying
+// it shows that step time in the summary.
+await open("#lang=en");
+await page.click("#advisor-open");
+await page.waitForSelector("#advisor table.card tr");
+const advice = await page.evaluate(() => ({ step: state.advice.step_s, layout: state.advice.report_card.procedure.layout,
+                                            text: document.querySelector("#advisor-body").textContent }));
+check(advice.step === expected.advise.step_s && advice.layout === expected.advise.report_card.procedure.layout &&
+      advice.text.includes(expected.advise.report_card.procedure.layout),
+      `Advisor: ${advice.layout}, ${advice.step} s = parascope-cli advise`);
+await page.click("#apply-procedure");
+check((await shown()).step === expected.advise.step_s, "the procedure's layout applied: its step time in the summary");
+
+// The collective explainer opened from each row of the communication table: the engine's time
+// per call of that row (time ÷ calls per step), on the scenario's cluster and node layout.
+await open("#lang=en");
+const rows = await page.evaluate(() => state.report.communication.map((c, i) => ({ i, c }))
+  .filter(({ c }) => OPS.includes(c.collective)));
+for (const { i, c } of rows) {
+  await page.evaluate((k) => { document.querySelector("details:has(#comm-table)").open = true;
+                                document.querySelectorAll("#comm-table tr")[k + 1].click(); }, i);
+  const plan = await page.evaluate(() => explainer.plan);
+  const perCall = c.time_s / c.calls_per_step;
+  // The table writes the bytes per call whole (a DP bucket is the gradients ÷ the buckets): the
+  // explainer's time may differ by what one byte takes, ≤ perCall / bytes.
+  check(Math.abs(plan.engine_time_s - perCall) <= perCall / c.bytes_per_call && plan.steps.length > 0,
+        `explainer on ${c.group.toUpperCase()} ${c.collective}: ${plan.engine_time_s} s = the table's ${perCall} s per call`);
+  await page.evaluate(() => document.querySelector("#collective").close());
+}
+
+// The design task (lesson 15): handed in as the task sets it (DP 1,024 alone), it is out of
+// memory; the grade reveals the Advisor's layout, the one parascope-cli advise gives the task.
+await open("#lesson=15-capstone-1024-a100&step=1&lang=en");
+await page.click("#hand-in");
+await page.waitForSelector(".design .verdict", { timeout: 60000 });
+const grade = await page.evaluate(() => state.designGrade);
+check(grade.checks.length === 6 && grade.checks.find((c) => c.id === "memory").mark === "fail" && !grade.passed,
+      "design task graded: " + grade.verdict);
+
+// A class's answers: the page bins them as parascope-cli class-answers does.
+await open("#lang=en");
+await page.setInputFiles("#class-file", classCsv);
+await page.waitForSelector("#class[open] h4");
+const binned = await page.evaluate(() => [...document.querySelectorAll("#class-body h4")].length);
+const counts = await page.evaluate(() => [...document.querySelectorAll("#class-body .bin b")].map((b) => +b.textContent));
+const cliCounts = expected.class.exercises.flatMap((x) => x.bins.map((b) => b.count).filter((n) => n > 0));
+check(binned === expected.class.exercises.length && JSON.stringify(counts) === JSON.stringify(cliCounts),
+      `class answers: ${binned} exercises, bins ${counts.join(",")} = parascope-cli class-answers`);
+
+// 5. Screenshots, both languages and both projector sizes: the page, then each dialog.
 for (const lang of ["zh", "en"]) {
   for (const [w, h] of [[1280, 720], [1024, 768]]) {
     await page.setViewportSize({ width: w, height: h });
     await open("#lang=" + lang);
     await page.evaluate(() => resizeLiveCharts());
     await page.screenshot({ path: path.join(shotsDir, `web-${lang}-${w}x${h}.png`) });
+    const shot = (name) => page.screenshot({ path: path.join(shotsDir, `web-${name}-${lang}-${w}x${h}.png`) });
+    await page.click("#advisor-open");
+    await page.waitForSelector("#advisor table.card tr");
+    await shot("advisor");
+    await page.evaluate(() => document.querySelector("#advisor").close());
+    await page.evaluate(() => { document.querySelector("details:has(#comm-table)").open = true;
+                                document.querySelectorAll("#comm-table tr.explain")[2].click(); });
+    await page.evaluate(() => showCollectiveStep(1));
+    await shot("collective");
+    await page.evaluate(() => document.querySelector("#collective").close());
+    await page.setInputFiles("#class-file", classCsv);
+    await page.waitForSelector("#class[open] h4");
+    await shot("class");
+    await open(`#lesson=15-capstone-1024-a100&step=1&lang=${lang}`);
+    await page.click("#hand-in");
+    await page.waitForSelector(".design .verdict", { timeout: 60000 });
+    await shot("design");
   }
 }
 

@@ -65,43 +65,73 @@ std::optional<json> evaluateMethod(const json& request, Errors& errors)
     return reportWithAdviceJson(*sc, evaluate(*sc, options), langOf(request), true);
 }
 
-// The simulated step for drawing: "ops" is one flat list of whole numbers, six per op — rank,
-// lane (0 compute, 1 communication), type (an index into "types"), start µs, end µs, microbatch
-// (a pixel of a 10 s step is ~10,000 µs). Flat whole numbers are quick to write and to read (a
-// nested list with names took half the knob move's engine time); the Gantt redraws on every
-// knob move. The exact times are in "timeline".
-json ganttJson(const Scenario& sc, const Estimate& est)
+std::vector<double>& keptOps() // the last Gantt's ops: lastGanttOps()
+{
+    static std::vector<double> ops;
+    return ops;
+}
+
+// The simulated step's ops for drawing, six numbers per op — rank, lane (0 compute, 1
+// communication), type (an index into the Gantt's "types"), start µs, end µs, microbatch — whole
+// numbers (a pixel of a 10 s step is ~10,000 µs). The exact times are in "timeline".
+const std::vector<double>& ganttOps(const TimelineReport& r)
+{
+    std::vector<double>& ops = keptOps();
+    ops.clear();
+    ops.reserve(r.timeline.ops.size() * 6);
+    for (const TimedOp& op : r.timeline.ops)
+        for (double v : {double(op.rank), op.comm_lane ? 1.0 : 0.0, double(op.type), std::round(op.start_s * 1e6),
+                         std::round(op.end_s * 1e6), double(op.microbatch)})
+            ops.push_back(v);
+    return ops;
+}
+
+// The Gantt the page draws on every knob move: its ops either as "ops", one flat JSON list, or
+// (in_memory) left in the module's memory for the page to read as a Float64Array
+// (lastGanttOps(); "ops_in_memory" says how many numbers): writing and parsing 25,000 numbers as
+// JSON was most of a knob move's engine time.
+json ganttJson(const Scenario& sc, const Estimate& est, bool in_memory)
 {
     const TimelineReport& r = est.timeline;
-    json ops = json::array();
-    auto& flat = ops.get_ref<json::array_t&>();
-    flat.reserve(r.timeline.ops.size() * 6);
-    for (const TimedOp& op : r.timeline.ops) {
-        for (long long v : {(long long)op.rank, op.comm_lane ? 1LL : 0LL, (long long)op.type,
-                            (long long)std::llround(op.start_s * 1e6), (long long)std::llround(op.end_s * 1e6),
-                            (long long)op.microbatch})
-            flat.emplace_back(v);
-    }
+    const std::vector<double>& flat = ganttOps(r);
     json types = json::array(); // by the enum's value, the index an op carries
     for (const auto& n : enumNames(OpType{}))
         types[std::size_t(n.value)] = n.name;
-    return {{"simulated", r.simulated},
-            {"schedule", toString(sc.parallel.schedule)},
-            {"step_s", est.time.step_s},
-            {"ranks", r.timeline.ranks},
-            {"ranks_shown", r.ranks_shown},
-            {"microbatches_shown", r.microbatches_shown},
-            {"microbatches_total", r.microbatches_total},
-            {"types", types},
-            {"ops", std::move(ops)}};
+    json out = {{"simulated", r.simulated},
+                {"schedule", toString(sc.parallel.schedule)},
+                {"step_s", est.time.step_s},
+                {"ranks", r.timeline.ranks},
+                {"ranks_shown", r.ranks_shown},
+                {"microbatches_shown", r.microbatches_shown},
+                {"microbatches_total", r.microbatches_total},
+                {"types", types}};
+    if (in_memory) {
+        out["ops_in_memory"] = flat.size();
+    } else {
+        json ops = json::array();
+        auto& list = ops.get_ref<json::array_t&>();
+        list.reserve(flat.size());
+        for (double v : flat)
+            list.emplace_back(static_cast<long long>(v));
+        out["ops"] = std::move(ops);
+    }
+    return out;
 }
 
 // What the page redraws on every knob move, from one evaluation: the report (without the fixes,
 // which evaluate many changed scenarios and come after, from "evaluate") and the Gantt's ops.
-json exploreJson(const Scenario& sc, const std::string& lang)
+// request.ops == "memory": the Gantt's ops in the module's memory (ganttJson).
+bool opsInMemory(const json& request)
+{
+    const auto it = request.find("ops");
+    return it != request.end() && it->is_string() && it->get<std::string>() == "memory";
+}
+
+json exploreJson(const Scenario& sc, const json& request)
 {
     const Estimate est = evaluate(sc);
-    return {{"report", reportToJson(sc, est, lang, false)}, {"gantt", ganttJson(sc, est)}};
+    return {{"report", reportToJson(sc, est, langOf(request), false)},
+            {"gantt", ganttJson(sc, est, opsInMemory(request))}};
 }
 
 std::optional<json> exploreMethod(const json& request, Errors& errors)
@@ -109,7 +139,7 @@ std::optional<json> exploreMethod(const json& request, Errors& errors)
     const auto sc = scenarioOf(request, errors);
     if (!sc)
         return std::nullopt;
-    return exploreJson(*sc, langOf(request));
+    return exploreJson(*sc, request);
 }
 
 // As `parascope-cli timeline` writes it (parascope.timeline/1).
@@ -197,7 +227,7 @@ std::optional<json> moveMethod(const json& request, Errors& errors)
     const auto sc = movedScenario(request, errors);
     if (!sc)
         return std::nullopt;
-    json out = exploreJson(*sc, langOf(request));
+    json out = exploreJson(*sc, request);
     out["scenario"] = scenarioToJson(*sc);
     out["knobs"] = knobTableJson(*sc);
     return out;
@@ -358,6 +388,8 @@ std::string call(std::string_view method, std::string_view request)
     answer["ok"] = std::move(*result); // not copied: a knob move's answer is ~100 KB
     return answer.dump();
 }
+
+const std::vector<double>& lastGanttOps() { return keptOps(); }
 
 std::vector<std::string> methods()
 {

@@ -17,6 +17,11 @@ namespace parascope::web {
 
 std::string call(std::string_view method, std::string_view request);
 
+// The Gantt's ops of the last "explore" or "move" (six numbers per op, as ganttJson's "ops"),
+// kept until the next one: asked with "ops": "memory", the answer leaves them out of its JSON and
+// the page reads them here, from the module's memory (parascope_gantt_ops).
+const std::vector<double>& lastGanttOps();
+
 // Every method call() answers, in a stable order (the page's and the tests' list).
 std::vector<std::string> methods();
 

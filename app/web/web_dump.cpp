@@ -109,6 +109,12 @@ int main(int argc, char** argv)
     answer("set", {{"scenario", *base}, {"set", {"parallel.pp=16", "training.recompute=full"}}});
     answer("set", {{"scenario", *base}, {"set", {"parallel.pp=0"}}});
     answer("move", {{"scenario", *base}, {"set", {"parallel.pp=16"}}, {"lang", "zh"}});
+    // The page's way: the Gantt's ops left in memory, then read (printed as the JSON list would be).
+    answer("move", {{"scenario", *base}, {"set", {"parallel.pp=16"}}, {"lang", "zh"}, {"ops", "memory"}});
+    json kept = json::array();
+    for (double v : parascope::web::lastGanttOps())
+        kept.push_back(static_cast<long long>(v));
+    std::cout << "lastGanttOps\n" << kept.dump() << '\n';
     answer("evaluate", {{"scenario", {{"model", "no-such-model"}}}});
     for (const char* op : {"all_reduce", "all_gather", "reduce_scatter", "all_to_all"})
         for (int ranks : {8, 16, 64})

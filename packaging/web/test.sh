@@ -29,6 +29,15 @@ if ! cmp -s "$work/native.txt" "$work/wasm.txt"; then
   exit 1
 fi
 echo "PASS native and wasm engines: $(grep -c '' "$work/native.txt") lines of answers, byte for byte the same"
+# The page reads a knob move's Gantt from the module's memory ("ops": "memory"): the same numbers
+# as the answer's JSON list.
+node -e 'const lines = require("fs").readFileSync(process.argv[1], "utf8").split("\n");
+         const moves = lines.flatMap((l, i) => (l.startsWith("move ") ? [JSON.parse(lines[i + 1]).ok] : []));
+         const listed = moves.find((m) => m.gantt.ops).gantt.ops;
+         const kept = JSON.parse(lines[lines.indexOf("lastGanttOps") + 1]);
+         const inMemory = moves.find((m) => m.gantt.ops_in_memory !== undefined).gantt.ops_in_memory;
+         if (JSON.stringify(kept) !== JSON.stringify(listed) || inMemory !== listed.length) process.exit(1);
+         console.log(`PASS the Gantt read from memory: ${kept.length} numbers, the JSON list'"'"'s`);' "$work/wasm.txt"
 
 cli="$native/app/cli/parascope-cli"
 # A Hugging Face config imported by the CLI into the default scenario: what the page's

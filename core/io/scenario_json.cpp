@@ -274,6 +274,8 @@ void readParallelScalars(ObjectReader& p, ParallelConfig& pc)
         pc.async_pipeline = *a;
     if (auto c = p.choice<CpComm>("cp_comm"))
         pc.cp_comm = *c;
+    if (auto o = p.choice<TpOverlap>("tp_overlap"))
+        pc.tp_overlap = *o;
     if (auto d = p.choice<MoeDispatcher>("moe_dispatcher"))
         pc.moe_dispatcher = *d;
     if (auto o = p.choice<Offload>("offload"))

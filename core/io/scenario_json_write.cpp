@@ -94,6 +94,8 @@ nlohmann::json parallelToJson(const ParallelConfig& p)
         j["zero3_prefetch"] = p.zero3_prefetch;
     if (p.cp_comm != CpComm::P2p)
         j["cp_comm"] = toString(p.cp_comm);
+    if (p.tp_overlap != TpOverlap::Userbuffers)
+        j["tp_overlap"] = toString(p.tp_overlap);
     if (p.moe_dispatcher != MoeDispatcher::AllToAll)
         j["moe_dispatcher"] = toString(p.moe_dispatcher);
     if (p.offload != Offload::None)

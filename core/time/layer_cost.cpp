@@ -53,6 +53,10 @@ LayerCost sumOps(const std::vector<LayerOp>& ops)
         case TpSlot::MlpOut: c.mlp_out_s += op.forward_s; break;
         case TpSlot::None: break;
         }
+        if (op.slot != TpSlot::None) {
+            c.linear_dx_s += op.input_grad_s, c.linear_dw_s += op.weight_grad_s;
+            c.overlap_split_f_s += op.overlap_split_f_s, c.overlap_split_b_s += op.overlap_split_b_s;
+        }
         if (op.rate == OpRate::Attention)
             c.attention_s = op.forward_s, c.attention_b_s = op.input_grad_s;
         else if (op.name == "elementwise")

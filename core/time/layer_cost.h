@@ -13,7 +13,10 @@
 namespace parascope::layer_cost {
 
 struct LayerCost {
-    double linear_s = 0; // forward GEMMs (= each of the dX and dW GEMM passes)
+    double linear_s = 0; // forward GEMMs
+    double linear_dx_s = 0, linear_dw_s = 0; // the dX and dW GEMM passes (the forward's size)
+    // Of linear_s and linear_dx_s: TP overlap's GEMMs run in chunks (layer_ops.h).
+    double overlap_split_f_s = 0, overlap_split_b_s = 0;
     // The GEMMs each TP collective runs next to (and can hide behind with tp_comm_overlap): the
     // attention's input projections after its all-gather, its output projection before its
     // reduce-scatter (all-reduce), the same for the MLP (experts, shared experts, router).
@@ -38,7 +41,7 @@ struct LayerCost {
     double forward() const { return linear_s + attention_s + elementwise_s + cast_f_s + routing_s; }
     double backwardInput(const TrainingConfig& t) const
     {
-        return linear_s + attention_b_s + 2 * elementwise_s + cast_b_s + routing_s + recomputed(t);
+        return linear_dx_s + attention_b_s + 2 * elementwise_s + cast_b_s + routing_s + recomputed(t);
     }
     // What the backward runs of the forward once more: core attention, the selective modules,
     // or the whole forward.
@@ -51,7 +54,7 @@ struct LayerCost {
             r += forward();
         return r;
     }
-    double backwardWeight() const { return linear_s; }
+    double backwardWeight() const { return linear_dw_s; }
     // Exposed communication; a full recompute's backward runs the forward's once more.
     double commForward() const { return tp_f + ep_f + cp_f; }
     double commBackward(bool full) const { return tp_b + ep_b + cp_b + (full ? commForward() : 0); }

@@ -118,7 +118,8 @@ StageOpCost stageCost(const StageInputs& in, int s)
     const double bwd_w = sum([](const LayerCost& x) { return x.backwardWeight(); }) + head;
     st.compute_s = fwd + bwd_in + bwd_w;
     const double attention_passes = full || t.recomputes(RecomputeModule::CoreAttn) ? 2 : 1;
-    st.gemm_s = sum([&](const LayerCost& x) { return x.linear_s * (full ? 4 : 3); }) + 3 * head;
+    st.gemm_s = sum([&](const LayerCost& x) { return x.linear_s * (full ? 2 : 1) + x.linear_dx_s + x.linear_dw_s; })
+        + 3 * head;
     st.attention_s = sum([&](const LayerCost& x) { return x.attention_s * attention_passes + x.attention_b_s; });
     st.host_wait_s = sum([](const LayerCost& x) { return x.host_f + x.host_b; });
     st.recompute_s = sum([&](const LayerCost& x) { return x.recomputed(t); });
@@ -278,6 +279,14 @@ void explainLayer(std::vector<Term>& terms, const Scenario& sc, const LayerOpRat
                              + num(dense.mlp_out_s) + " s",
                          "Megatron TP: 2 collectives per layer and direction; --tp-comm-overlap / async TP hide "
                          "each behind its own GEMM"});
+    if (dense.overlap_split_f_s + dense.overlap_split_b_s > 0)
+        terms.push_back({"time.layer_tp_overlap_split", dense.overlap_split_f_s + dense.overlap_split_b_s, "s",
+                         "Σ over the GEMMs beside a TP collective: n·t(F/n) − t(F) = (n − 1)·g_half/rate",
+                         num(dense.overlap_split_f_s) + " s forward + " + num(dense.overlap_split_b_s)
+                             + " s input gradient; n = TP " + num(double(p.tp)) + " (async_tp), g_half = "
+                             + num(sc.cluster.gpu.gemm_half_flops / 1e9) + " GFLOP (FP8: its own)",
+                         "PyTorch async TP runs every such GEMM in TP chunks, one after another; Transformer "
+                         "Engine's userbuffers overlap its chunks on three streams (not charged)"});
     else
         terms.push_back({"time.layer_tp_comm", dense.tp_f, "s",
                          sp ? "2·(t_AG + t_RS) per direction" : "2·t_AR per direction", num(tp_dir),

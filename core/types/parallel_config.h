@@ -33,6 +33,16 @@ inline constexpr EnumName<CpComm> kCpCommNames[]
     = {{CpComm::P2p, "p2p"}, {CpComm::A2a, "a2a"}, {CpComm::AllGather, "allgather"}};
 constexpr std::span<const EnumName<CpComm>> enumNames(CpComm) { return kCpCommNames; }
 inline const char* toString(CpComm v) { return nameOf(v); }
+// Which TP communication overlap (tp_comm_overlap) runs: userbuffers, Transformer Engine's under
+// Megatron --tp-comm-overlap (chunk GEMMs on up to three concurrent streams); async_tp, PyTorch's
+// micro-pipelined async TP (torchtitan's enable_async_tensor_parallel: every all-gather→matmul
+// and matmul→reduce-scatter in TP chunks, one after another). time/layer_ops.cpp charges the
+// chunks' fixed costs (overlapSplitCosts).
+enum class TpOverlap { Userbuffers, AsyncTp };
+inline constexpr EnumName<TpOverlap> kTpOverlapNames[]
+    = {{TpOverlap::Userbuffers, "userbuffers"}, {TpOverlap::AsyncTp, "async_tp"}};
+constexpr std::span<const EnumName<TpOverlap>> enumNames(TpOverlap) { return kTpOverlapNames; }
+inline const char* toString(TpOverlap v) { return nameOf(v); }
 // How MoE tokens reach their experts (Megatron --moe-token-dispatcher-type): alltoall sends a
 // copy of each token to every one of its top_k experts (Megatron's alltoall dispatcher, GShard);
 // deepep sends it once per destination GPU inside a node and once per destination node across
@@ -131,7 +141,8 @@ struct ParallelConfig {
     }
     std::vector<int> stage_layers; // optional uneven layout: layers per pipeline rank (DualPipe: per
         // stage of one direction; rank r holds stages r and pp−1−r)
-    bool tp_comm_overlap = false; // Megatron --tp-comm-overlap
+    bool tp_comm_overlap = false; // Megatron --tp-comm-overlap, PyTorch async TP
+    TpOverlap tp_overlap = TpOverlap::Userbuffers; // which implementation, with tp_comm_overlap
     // Combined 1F1B (Megatron --overlap-moe-expert-parallel-comm): one microbatch's forward runs
     // beside the previous one's backward, layer by layer, each one's expert-parallel dispatch and
     // combine hidden behind the other's compute. Megatron allows it with EP > 1, without full

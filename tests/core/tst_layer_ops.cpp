@@ -1,7 +1,7 @@
 // A layer as a list of ops (core/time/layer_ops.h), each kind derived by hand: the GEMMs with
 // the size curve, flash and unfused attention, the elementwise pass, FP8 casts, a MoE layer's
-// grouped expert GEMMs, router and routing; the kernel counts; and the stage cost the op costs
-// add up from the same list.
+// grouped expert GEMMs, router and routing; async TP's GEMM chunks; the kernel counts; and the
+// stage cost the op costs add up from the same list.
 
 #include "by_hand.h"
 #include "io/layer_ops_report.h"
@@ -161,6 +161,51 @@ private slots:
 
     // The stage's forward is its layers' ops added up: 32 layers of the dense list plus the
     // output layer (PP 1: one stage holds both), no communication on one GPU.
+    // PyTorch async TP runs each GEMM beside a TP collective as TP chunks, one after another:
+    // each chunk pays the size curve's fixed cost g/r, so the GEMM takes TP·t(F/TP) − t(F) =
+    // (TP − 1)·g/r longer, forward and input gradient, not its dW. TP 8 with SP on the A100
+    // preset (g = 2 GFLOP, r = 312e12·0.869·0.78): 7 · 2e9 / 211.5e12 = 66.2 µs per GEMM.
+    // Transformer Engine's userbuffers overlap their chunks on three streams: not charged.
+    void asyncTpSplitsTheGemmsBesideItsCollectives()
+    {
+        Scenario sc = llama7b();
+        sc.parallel.tp = 8;
+        sc.parallel.sequence_parallel = true;
+        sc.parallel.tp_comm_overlap = true;
+        const std::vector<LayerOp> userbuffers = layerOps(sc, layerOpRates(sc), false);
+        sc.parallel.tp_overlap = TpOverlap::AsyncTp;
+        const std::vector<LayerOp> async = layerOps(sc, layerOpRates(sc), false);
+        const double r = 312e12 * 0.869 * 0.78, extra = 7 * 2e9 / r; // 66.2 µs
+        QVERIFY(near(extra, 66.19e-6, 1e-3));
+        for (const char* name : {"qkv", "out", "mlp_up", "mlp_down"}) {
+            const LayerOp &a = named(async, name), &u = named(userbuffers, name);
+            QCOMPARE(u.overlap_split_f_s, 0.0);
+            QVERIFY2(near(a.overlap_split_f_s, extra), qPrintable(versus(name, a.overlap_split_f_s, extra)));
+            QVERIFY(near(a.forward_s, u.forward_s + extra));
+            QVERIFY(near(a.input_grad_s, u.input_grad_s + extra));
+            QCOMPARE(a.weight_grad_s, u.weight_grad_s); // dW is not split
+        }
+        QCOMPARE(named(async, "attention").forward_s, named(userbuffers, "attention").forward_s);
+        // Without SP only the output projections sit beside a collective (the all-reduce).
+        sc.parallel.sequence_parallel = false;
+        const std::vector<LayerOp> no_sp = layerOps(sc, layerOpRates(sc), false);
+        QCOMPARE(named(no_sp, "qkv").overlap_split_f_s, 0.0);
+        QVERIFY(near(named(no_sp, "out").overlap_split_f_s, extra));
+        QVERIFY(near(named(no_sp, "mlp_down").overlap_split_b_s, extra));
+        // The stage's compute (communication apart): 4 GEMMs × (forward + input gradient) × 32
+        // layers more than userbuffers', all of it GEMM time.
+        sc.parallel.sequence_parallel = true;
+        const Estimate e = evaluate(sc);
+        const OpCostModel with = opCosts(sc, e.params, pipelineGeometry(sc.model, sc.parallel), e.communication);
+        sc.parallel.tp_overlap = TpOverlap::Userbuffers;
+        const Estimate e0 = evaluate(sc);
+        const OpCostModel without = opCosts(sc, e0.params, pipelineGeometry(sc.model, sc.parallel), e0.communication);
+        const StageOpCost &a = with.stages.front(), &u = without.stages.front();
+        QVERIFY2(near(a.compute_s - u.compute_s, 32 * 4 * 2 * extra, 1e-6),
+                 qPrintable(versus("stage compute", a.compute_s - u.compute_s, 32 * 4 * 2 * extra)));
+        QVERIFY(near(a.gemm_s - u.gemm_s, 32 * 4 * 2 * extra, 1e-6));
+    }
+
     void theStageAddsUpTheOps()
     {
         const Scenario sc = llama7b();

@@ -108,6 +108,7 @@ private slots:
         QVERIFY2(nameTableRoundTrips<Group>(why), why.c_str());
         QVERIFY2(nameTableRoundTrips<Collective>(why), why.c_str());
         QVERIFY2(nameTableRoundTrips<Purpose>(why), why.c_str());
+        QVERIFY2(nameTableRoundTrips<TpOverlap>(why), why.c_str());
         // The reader names the choices from the table.
         std::vector<InputError> errors;
         nlohmann::json j = scenarioToJson(test::presetScenario("llama2-7b", "dgx-a100-80g", 1, 1, 8));
@@ -169,6 +170,7 @@ void TstScenarioJson::roundTrip_data()
                      {"zero", 1},
                      {"stage_layers", {3, 5}},
                      {"tp_comm_overlap", true},
+                     {"tp_overlap", "async_tp"},
                      {"overlap_grad_reduce", false},
                      {"moe_dispatcher", "deepep"}};
     j["training"] = {{"seq_len", 2048},      {"micro_batch", 2},    {"global_batch", 64},

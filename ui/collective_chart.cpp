@@ -1,5 +1,7 @@
 #include "collective_chart.h"
 
+#include "comm/explainer_request.h"
+
 #include "chart_style.h"
 #include "estimate/display_names.h"
 #include "estimate/faults.h"
@@ -378,10 +380,8 @@ ClusterSpec CollectiveChart::clusterForChoice() const
 {
     // With one node's links degraded (faults.link_bandwidth_pct) the explainer plans on the links
     // the engine costs, so the two show one number.
-    ClusterSpec cluster = withDegradedLink(model_->scenario().cluster, model_->scenario().faults);
-    if (choice_.gpus_per_node > 0)
-        cluster.gpus_per_node = std::min(choice_.gpus_per_node, std::max(1, cluster.gpus_per_node));
-    return cluster;
+    return withGroupPerNode(withDegradedLink(model_->scenario().cluster, model_->scenario().faults),
+                            choice_.gpus_per_node);
 }
 
 void CollectiveChart::refresh()

@@ -1,4 +1,6 @@
 #include "collectives_view.h"
+
+#include "comm/explainer_request.h"
 #include "byte_size_spin_box.h"
 
 #include "comm/comm_volume.h"
@@ -28,10 +30,6 @@ constexpr int kFrameMs = 33; // ~30 frames per second
 constexpr double kSecondsPerStep = 0.8; // the pieces take this long to cross a link
 constexpr int kScrubPerStep = 20; // slider positions per step
 constexpr double kMiB = 1048576.0;
-const Collective kOps[] = {Collective::AllReduce, Collective::AllGather, Collective::ReduceScatter,
-                           Collective::AllToAll, Collective::Broadcast};
-
-bool steppable(Collective op) { return std::find(std::begin(kOps), std::end(kOps), op) != std::end(kOps); }
 } // namespace
 
 CollectivesView::CollectivesView(ScenarioModel* model, QWidget* parent)
@@ -113,7 +111,7 @@ void CollectivesView::setUpControls()
     algorithm_->setObjectName(QStringLiteral("collectives.algorithm"));
     play_->setObjectName(QStringLiteral("collectives.play"));
     scrub_->setObjectName(QStringLiteral("collectives.scrub"));
-    for (Collective op : kOps)
+    for (Collective op : kExplainedCollectives)
         op_->addItem(QString(), int(op));
     for (CollectiveAlgorithm a : kExplainerAlgorithms)
         algorithm_->addItem(QString(), int(a));
@@ -230,15 +228,16 @@ QString CollectivesView::originKey(const CommEntry& e)
 
 bool CollectivesView::showEntry(const CommEntry& entry, const QString& name)
 {
-    if (!steppable(entry.collective) || entry.group_size < 2 || entry.bytes_per_call <= 0)
+    const std::optional<ExplainerRequest> r = explainerRequest(entry);
+    if (!r)
         return false;
     CollectiveChoice c;
-    c.op = entry.collective;
-    c.bytes = entry.bytes_per_call;
-    c.ranks = int(std::min<std::int64_t>(entry.group_size, CollectivePlan::kMaxRanks));
-    c.group_gpus = entry.group_size; // above kMaxRanks the chart says it shows fewer
-    c.gpus_per_node = int(std::max<std::int64_t>(1, entry.group_size / std::max<std::int64_t>(1, entry.nodes_spanned)));
-    c.algorithm = steppedAlgorithm(entry.algorithm, entry.collective); // the engine's, where it has a step-by-step form
+    c.op = r->op;
+    c.bytes = r->bytes;
+    c.ranks = r->ranks;
+    c.group_gpus = r->group_gpus; // above kMaxRanks the chart says it shows fewer
+    c.gpus_per_node = r->gpus_per_node;
+    c.algorithm = r->algorithm;
     c.origin = name;
     c.origin_key = originKey(entry);
     setChoice(c);
@@ -250,8 +249,7 @@ int CollectivesView::defaultEntry(const std::vector<CommEntry>& communication)
     int best = -1;
     for (std::size_t i = 0; i < communication.size(); ++i) {
         const CommEntry& e = communication[i];
-        if (steppable(e.collective) && e.group_size >= 2 && e.bytes_per_call > 0
-            && (best < 0 || e.time_s > communication[std::size_t(best)].time_s))
+        if (explainerRequest(e) && (best < 0 || e.time_s > communication[std::size_t(best)].time_s))
             best = int(i);
     }
     return best;

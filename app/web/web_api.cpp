@@ -2,6 +2,7 @@
 #include "web_methods.h"
 
 #include "comm/collective_steps.h"
+#include "comm/explainer_request.h"
 #include "estimate/evaluate.h"
 #include "estimate/faults.h"
 #include "io/collective_json.h"
@@ -10,6 +11,7 @@
 #include "io/report_json.h"
 #include "io/scenario_json.h"
 #include "io/timeline_json.h"
+#include "lessons/course_json.h"
 #include "lessons/exercises.h"
 #include "lessons/lesson_text.h"
 #include "lessons/lessons.h"
@@ -153,14 +155,9 @@ std::optional<json> timelineMethod(const json& request, Errors& errors)
 
 json knobJson(const Knob& k, const Scenario& sc)
 {
-    json j = {{"path", k.path},
-              {"short", k.short_name},
-              {"label", {{"en", k.label.en}, {"zh", k.label.zh}}},
-              {"min", k.min},
-              {"max", k.max},
-              {"rule", k.rule},
-              {"value", k.get(sc)},
-              {"offered", k.offered(sc)}};
+    json j
+        = {{"path", k.path}, {"short", k.short_name}, {"label", localizedJson(k.label)}, {"min", k.min}, {"max", k.max},
+           {"rule", k.rule}, {"value", k.get(sc)},    {"offered", k.offered(sc)}};
     if (k.value_name) {
         json names = json::object();
         for (long long v = k.min; v <= k.max; ++v)
@@ -245,71 +242,107 @@ std::optional<json> presetsMethod(const json&, Errors&)
     return out;
 }
 
-// The cluster a collective is explained on: a scenario's (with its degraded link, as the engine
+// The cluster a collective is explained on: a scenario's with its degraded link (as the engine
 // times its communication), else "cluster" (a preset's id or a cluster written out; default
-// dgx-h100); "gpus_per_node" (optional) puts that many of the group's GPUs in each node, as a
-// data-parallel group across nodes often has one.
-std::optional<ClusterSpec> explainerCluster(const json& request, Errors& errors)
+// dgx-h100).
+std::optional<ClusterSpec> explainerCluster(const json& request, const std::optional<Scenario>& sc, Errors& errors)
 {
-    std::optional<ClusterSpec> cluster;
-    if (request.contains("scenario")) {
-        if (const auto sc = scenarioOf(request, errors))
-            cluster = withDegradedLink(sc->cluster, sc->faults);
-    } else {
-        const auto given = request.find("cluster");
-        cluster = readCluster(given != request.end() ? *given : json("dgx-h100"), "cluster", errors);
-    }
+    if (sc)
+        return withDegradedLink(sc->cluster, sc->faults);
+    const auto given = request.find("cluster");
+    return readCluster(given != request.end() ? *given : json("dgx-h100"), "cluster", errors);
+}
+
+// "gpus_per_node": at most that many of the group's GPUs in each node (0 when not asked).
+std::optional<int> perNodeOf(const json& request, Errors& errors)
+{
     const auto per_node = request.find("gpus_per_node");
-    if (per_node == request.end() || !cluster)
-        return cluster;
+    if (per_node == request.end())
+        return 0;
     if (!per_node->is_number_integer() || per_node->get<long long>() < 1) {
         errors.push_back({"gpus_per_node", "must be a whole number of GPUs, at least 1"});
         return std::nullopt;
     }
-    cluster->gpus_per_node = int(std::min<long long>(per_node->get<long long>(), cluster->gpus_per_node));
-    return cluster;
+    return int(std::min<long long>(per_node->get<long long>(), INT_MAX));
 }
 
-// One collective step by step (the collective explainer, `parascope-cli collective --format
-// json`): op, bytes, ranks, the cluster (explainerCluster), algorithm (default: what the
-// engine would run there, in its stepped form), lang; the answer is the CLI's with "ladder_lines":
-// the bandwidth ladder as the CLI's text prints it, in the request's language.
-std::optional<json> collectiveMethod(const json& request, Errors& errors)
+// "entry": row N of the scenario's communication, as the explainer plays it (explainerRequest:
+// the engine's bytes per call, group, GPUs per node and algorithm), so it shows the time the
+// engine charged that row.
+std::optional<ExplainerRequest> entryRequest(const json& request, const Scenario& sc, Errors& errors)
 {
-    const auto text = [&](const char* key, const char* fallback) {
+    const auto entry = request.find("entry");
+    const std::vector<CommEntry> comm = evaluate(sc).communication;
+    if (!entry->is_number_integer() || entry->get<long long>() < 0 || entry->get<std::size_t>() >= comm.size()) {
+        errors.push_back({"entry", "must be the index of a row of the scenario's communication"});
+        return std::nullopt;
+    }
+    const auto r = explainerRequest(comm[entry->get<std::size_t>()]);
+    if (!r)
+        errors.push_back({"entry", "this row has no step-by-step form (a send/recv, a group of one GPU)"});
+    return r;
+}
+
+// The request's own fields: op, bytes, ranks, algorithm (default: what the engine would run for
+// that group on the cluster, in its stepped form). Types here; the ranges are planCollective's
+// (comm/collective_checks.cpp), as for the CLI.
+std::optional<ExplainerRequest> fieldsRequest(const json& request, Errors& errors)
+{
+    const auto text = [&](const char* key) {
         const auto it = request.find(key);
-        return it != request.end() && it->is_string() ? it->get<std::string>() : std::string(fallback);
+        return it != request.end() && it->is_string() ? it->get<std::string>() : std::string();
     };
-    const auto op = enumFromName<Collective>(text("op", ""));
+    const auto op = enumFromName<Collective>(text("op"));
     if (!op)
         errors.push_back({"op", "must name a collective (all_reduce, all_gather, reduce_scatter, all_to_all, …)"});
-    // Types here; the ranges are planCollective's (comm/collective_checks.cpp), as for the CLI.
     const auto bytes = request.find("bytes"), ranks = request.find("ranks");
     if (bytes == request.end() || !bytes->is_number())
         errors.push_back({"bytes", "must be a number of bytes"});
     if (ranks == request.end() || !ranks->is_number_integer())
         errors.push_back({"ranks", "must be a whole number of GPUs"});
-    const auto cluster = explainerCluster(request, errors);
+    const std::string asked = text("algorithm");
+    const auto algorithm = enumFromName<CollectiveAlgorithm>(asked);
+    if (!asked.empty() && !algorithm)
+        errors.push_back({"algorithm", "\"" + asked + "\" names no algorithm"});
     if (!errors.empty())
         return std::nullopt;
     const long long asked_ranks = ranks->get<long long>();
-    const int n = asked_ranks < 0 || asked_ranks > INT_MAX ? -1 : int(asked_ranks); // out of range: refused there
-    const double size = bytes->get<double>();
-    const std::string asked = text("algorithm", "");
-    const auto algorithm = asked.empty() ? std::optional(explainerAlgorithm(*op, size, n, *cluster))
-                                         : enumFromName<CollectiveAlgorithm>(asked);
-    if (!algorithm) {
-        errors.push_back({"algorithm", "\"" + asked + "\" names no algorithm"});
+    ExplainerRequest r;
+    r.op = *op;
+    r.bytes = bytes->get<double>();
+    r.ranks = asked_ranks < 0 || asked_ranks > INT_MAX ? -1 : int(asked_ranks); // out of range: refused there
+    r.algorithm = algorithm.value_or(CollectiveAlgorithm::Ring);
+    return r;
+}
+
+// One collective step by step (the collective explainer, `parascope-cli collective --format
+// json`): a row of a scenario's communication ({scenario, entry}), or {op, bytes, ranks,
+// algorithm} on a scenario's cluster or a "cluster" (explainerCluster), with "gpus_per_node";
+// lang. The answer is the CLI's with "ladder_lines": the bandwidth ladder as the CLI's text prints
+// it, in the request's language.
+std::optional<json> collectiveMethod(const json& request, Errors& errors)
+{
+    const auto sc = request.contains("scenario") ? scenarioOf(request, errors) : std::nullopt;
+    if (request.contains("scenario") && !sc)
         return std::nullopt;
-    }
+    const bool row = sc && request.contains("entry");
+    const auto asked = row ? entryRequest(request, *sc, errors) : fieldsRequest(request, errors);
+    const auto per_node = row ? std::optional(asked ? asked->gpus_per_node : 0) : perNodeOf(request, errors);
+    const auto base = explainerCluster(request, sc, errors);
+    if (!asked || !per_node || !base || !errors.empty())
+        return std::nullopt;
+    const ClusterSpec cluster = withGroupPerNode(*base, *per_node);
+    const bool engine_pick = !row && !request.contains("algorithm");
+    const CollectiveAlgorithm algorithm
+        = engine_pick ? explainerAlgorithm(asked->op, asked->bytes, asked->ranks, cluster) : asked->algorithm;
     Errors refused;
-    const auto plan = planCollective(*op, size, n, *cluster, *algorithm, refused);
+    const auto plan = planCollective(asked->op, asked->bytes, asked->ranks, cluster, algorithm, refused);
     for (InputError& e : refused) // named by the CLI's options ("--bytes"): here by the request's fields
         errors.push_back({e.path.rfind("--", 0) == 0 ? e.path.substr(2) : e.path, e.message});
     if (!plan)
         return std::nullopt;
-    json out = planJson(*plan, *cluster);
-    out["ladder_lines"] = ladderLines(ladderOf(*plan, *cluster), langOf(request)); // the ladder, in words
+    json out = planJson(*plan, cluster);
+    out["ladder_lines"] = ladderLines(ladderOf(*plan, cluster), langOf(request)); // the ladder, in words
     return out;
 }
 

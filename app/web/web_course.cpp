@@ -22,18 +22,18 @@ namespace parascope::web {
 
 namespace {
 
-json localized(const Localized& l) { return {{"en", l.en}, {"zh", l.zh}}; }
-
 json stepJson(const LessonStep& s)
 {
-    json j = {{"label", localized(s.label)}, {"text", localized(s.text)}, {"scenario", scenarioToJson(s.scenario)}};
+    json j = {
+        {"label", localizedJson(s.label)}, {"text", localizedJson(s.text)}, {"scenario", scenarioToJson(s.scenario)}};
     if (s.exercise)
-        j["exercise"] = {{"prompt", localized(s.exercise->prompt)},
-                         {"formula", localized(s.exercise->formula)},
+        j["exercise"] = {{"prompt", localizedJson(s.exercise->prompt)},
+                         {"formula", localizedJson(s.exercise->formula)},
                          {"quantity", s.exercise->ask.name()},
                          {"tolerance", s.exercise->tolerance}};
     if (s.design)
-        j["design"] = {{"prompt", localized(s.design->prompt)}, {"tokens", s.design->tokens}, {"days", s.design->days}};
+        j["design"]
+            = {{"prompt", localizedJson(s.design->prompt)}, {"tokens", s.design->tokens}, {"days", s.design->days}};
     return j;
 }
 
@@ -98,7 +98,7 @@ std::optional<json> lessonsMethod(const json&, Errors&)
 {
     json list = json::array();
     for (const Lesson& l : lessons())
-        list.push_back({{"id", l.id}, {"title", localized(l.title)}, {"steps", l.steps.size()}});
+        list.push_back({{"id", l.id}, {"title", localizedJson(l.title)}, {"steps", l.steps.size()}});
     return list;
 }
 
@@ -113,7 +113,7 @@ std::optional<json> lessonMethod(const json& request, Errors& errors)
     json steps = json::array();
     for (const LessonStep& s : l.steps)
         steps.push_back(stepJson(s));
-    return json{{"id", l.id}, {"title", localized(l.title)}, {"text", localized(l.text)}, {"steps", steps}};
+    return json{{"id", l.id}, {"title", localizedJson(l.title)}, {"text", localizedJson(l.text)}, {"steps", steps}};
 }
 
 // A lesson step's exercise graded as the app grades it (lessons/exercises.h): the engine's value
@@ -141,7 +141,7 @@ std::optional<json> gradeExerciseMethod(const json& request, Errors& errors)
                 {"error", g.error},
                 {"correct", g.correct},
                 {"mistake", g.mistake},
-                {"feedback", localized(g.feedback)},
+                {"feedback", localizedJson(g.feedback)},
                 {"unit", exerciseUnit(s.exercise->ask.quantity)}};
 }
 

@@ -122,8 +122,11 @@ int main(int argc, char** argv)
     answer("collective", {{"op", "all_reduce"}, {"bytes", 1 << 20}, {"ranks", 16}, {"algorithm", "tree"}});
     answer("collective", {{"op", "all_sum"}, {"bytes", -1}, {"ranks", 1}, {"cluster", "nowhere"}});
     answer("collective", {{"op", "all_reduce"}, {"bytes", -1}, {"ranks", 12}, {"cluster", "dgx-a100-80g"}});
-    // The default scenario's DP group (8 GPUs, one per node) on its cluster, as a row of the page's
-    // communication table opens it; and a GPUs-per-node that is not one.
+    // Each row of the default scenario's communication as the page's table opens it (its DP group:
+    // 8 GPUs, one per node; its send/recv rows refused); a group set by hand with one GPU per node
+    // on the scenario's cluster, and a GPUs-per-node that is not one.
+    for (int entry = 0; entry < 7; ++entry)
+        answer("collective", {{"scenario", *base}, {"entry", entry}, {"lang", "zh"}});
     answer("collective",
            {{"op", "all_gather"}, {"bytes", 1 << 28}, {"ranks", 8}, {"gpus_per_node", 1}, {"scenario", *base}});
     answer("collective", {{"op", "all_gather"}, {"bytes", 1 << 28}, {"ranks", 8}, {"gpus_per_node", 0}});

@@ -40,6 +40,8 @@ json stepJson(const DecisionStep& s, const std::string& lang)
 
 } // namespace
 
+json localizedJson(const Localized& l) { return {{"en", l.en}, {"zh", l.zh}}; }
+
 json reportCardJson(const ReportCard& c, const std::string& lang)
 {
     json differences = json::array();

@@ -17,6 +17,9 @@
 
 namespace parascope {
 
+// Both languages of a text: {"en": …, "zh": …} (lesson files, the web edition's lessons and knobs).
+nlohmann::json localizedJson(const Localized& l);
+
 nlohmann::json reportCardJson(const ReportCard& card, const std::string& lang);
 
 // The procedure walked on `asked` (decide(asked)), each step with its numbers, the resulting

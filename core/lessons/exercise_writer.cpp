@@ -1,6 +1,7 @@
 #include "lessons/exercise_writer.h"
 
 #include "io/scenario_json.h"
+#include "lessons/course_json.h"
 
 #include <cmath>
 
@@ -10,8 +11,6 @@ namespace {
 
 // Both languages, each falling back to the other; empty when neither is given.
 Localized bothLanguages(const Localized& l) { return {l.en.empty() ? l.zh : l.en, l.zh.empty() ? l.en : l.zh}; }
-
-nlohmann::json localizedJson(const Localized& l) { return {{"en", l.en}, {"zh", l.zh}}; }
 
 // The claim's qualifiers: {"stage", "part"} or {"collective"}; nothing for a plain quantity.
 nlohmann::json qualifiers(const NumericClaim& c)

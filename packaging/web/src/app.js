@@ -203,7 +203,7 @@ function renderCommTable() {
   const head = table.insertRow();
   for (const k of ["commGroup", "commAlgorithm", "commBytes", "commTime"]) head.insertCell().textContent = t(k);
   head.className = "head";
-  for (const c of state.report.communication) {
+  state.report.communication.forEach((c, i) => {
     const row = table.insertRow();
     row.insertCell().textContent = c.group.toUpperCase() + " " + c.collective + " · " + c.purpose;
     row.insertCell().textContent = c.algorithm + " · " + c.link;
@@ -212,9 +212,9 @@ function renderCommTable() {
     if (OPS.includes(c.collective)) { // step by step in the explainer, at this size and group
       row.className = "explain";
       row.title = t("explainRow");
-      row.addEventListener("click", () => explainCommEntry(c));
+      row.addEventListener("click", () => explainCommEntry(i));
     }
-  }
+  });
 }
 
 // The evaluated fixes try many changed scenarios: after the charts, once the knobs rest.

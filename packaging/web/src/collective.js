@@ -27,45 +27,47 @@ function fillExplainerControls() {
   cluster.options[0].textContent = t("scenarioCluster");
 }
 const SCENARIO_CLUSTER = "__scenario";
-// A row of the communication table: its collective, its bytes per call, its group's GPUs and how
-// many share a node, on the scenario's cluster (with its degraded link): the engine's time per
-// call, step by step.
-function explainCommEntry(c) {
+// Row `entry` of the scenario's communication table: the engine plays that row as it charged it
+// (its bytes per call, its group's GPUs and GPUs per node, its algorithm, on the scenario's
+// cluster) and the controls show what it chose.
+function explainCommEntry(entry) {
   openExplainer();
-  $("coll-op").value = c.collective;
-  const mib = c.bytes_per_call / 1024 ** 2;
+  $("coll-cluster").value = SCENARIO_CLUSTER;
+  if (!showPlan(call("collective", { scenario: state.scenario, entry, lang: LANG }))) return;
+  const p = explainer.plan;
+  $("coll-op").value = p.op;
+  const mib = p.bytes / 1024 ** 2;
   $("coll-size").value = mib >= 1024 ? +(mib / 1024).toPrecision(6) : +mib.toPrecision(6);
   $("coll-unit").value = mib >= 1024 ? "GiB" : "MiB";
-  $("coll-ranks").value = c.group_size;
-  $("coll-per-node").value = Math.max(1, Math.floor(c.group_size / Math.max(1, c.nodes_spanned)));
-  $("coll-algorithm").value = "";
-  $("coll-cluster").value = SCENARIO_CLUSTER;
-  explainer.bytes = c.bytes_per_call; // exact: the size field shows it rounded
-  planCollective();
+  $("coll-ranks").value = p.ranks;
+  $("coll-per-node").value = p.gpus_per_node;
+  $("coll-algorithm").value = p.algorithm;
 }
 function openExplainer() {
   fillExplainerControls();
   $("collective").showModal();
   if (!explainer.plan) planCollective();
 }
-function planCollective(e) {
-  if (e && e.target && e.target.id !== "coll-cluster" && e.target.id !== "coll-op" && e.target.id !== "coll-algorithm")
-    explainer.bytes = null; // the size or the GPUs moved by hand
-  const size = explainer.bytes || Number($("coll-size").value) * ($("coll-unit").value === "GiB" ? 1024 ** 3 : 1024 ** 2);
+// The controls as they stand: a collective set by hand (on a preset, or the scenario's cluster).
+function planCollective() {
+  const size = Number($("coll-size").value) * ($("coll-unit").value === "GiB" ? 1024 ** 3 : 1024 ** 2);
   const request = { op: $("coll-op").value, bytes: size, ranks: Number($("coll-ranks").value), lang: LANG };
   if ($("coll-cluster").value === SCENARIO_CLUSTER) request.scenario = state.scenario;
   else request.cluster = $("coll-cluster").value;
   if ($("coll-per-node").value) request.gpus_per_node = Number($("coll-per-node").value);
   if ($("coll-algorithm").value) request.algorithm = $("coll-algorithm").value;
-  const answer = call("collective", request);
+  showPlan(call("collective", request));
+}
+function showPlan(answer) {
   $("coll-errors").hidden = !answer.errors;
   if (answer.errors) {
     $("coll-errors").textContent = answer.errors.map((x) => x.path + ": " + x.message).join("; ");
-    return;
+    return false;
   }
   explainer.plan = answer.ok;
   renderCollective(answer.ok);
   showCollectiveStep(0);
+  return true;
 }
 function seconds(s) { return s >= 1 ? s.toFixed(2) + " s" : s >= 1e-3 ? (s * 1e3).toFixed(2) + " ms" : (s * 1e6).toFixed(1) + " µs"; }
 function renderCollective(p) {

@@ -55,7 +55,7 @@ LayerCost sumOps(const std::vector<LayerOp>& ops)
         }
         if (op.slot != TpSlot::None) {
             c.linear_dx_s += op.input_grad_s, c.linear_dw_s += op.weight_grad_s;
-            c.overlap_split_f_s += op.overlap_split_f_s, c.overlap_split_b_s += op.overlap_split_b_s;
+            c.overlap_split_s += op.overlap_split_s;
         }
         if (op.rate == OpRate::Attention)
             c.attention_s = op.forward_s, c.attention_b_s = op.input_grad_s;

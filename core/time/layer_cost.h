@@ -15,8 +15,7 @@ namespace parascope::layer_cost {
 struct LayerCost {
     double linear_s = 0; // forward GEMMs
     double linear_dx_s = 0, linear_dw_s = 0; // the dX and dW GEMM passes (the forward's size)
-    // Of linear_s and linear_dx_s: TP overlap's GEMMs run in chunks (layer_ops.h).
-    double overlap_split_f_s = 0, overlap_split_b_s = 0;
+    double overlap_split_s = 0; // of linear_s and of linear_dx_s each: TP overlap's chunks (layer_ops.h)
     // The GEMMs each TP collective runs next to (and can hide behind with tp_comm_overlap): the
     // attention's input projections after its all-gather, its output projection before its
     // reduce-scatter (all-reduce), the same for the MLP (experts, shared experts, router).

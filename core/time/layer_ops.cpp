@@ -306,9 +306,9 @@ void overlapSplitCosts(std::vector<LayerOp>& ops, const Scenario& sc, const Laye
                 - gemmSeconds(sc.cluster.gpu, r, op.flops, rate);
         };
         const int chunks = overlapChunks(p, op.slot);
-        op.overlap_split_f_s = op.overlap_split_b_s = extra(chunks);
-        op.forward_s += op.overlap_split_f_s;
-        op.input_grad_s += op.overlap_split_b_s;
+        op.overlap_split_s = extra(chunks);
+        op.forward_s += op.overlap_split_s;
+        op.input_grad_s += op.overlap_split_s;
     }
 }
 

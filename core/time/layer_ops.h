@@ -46,9 +46,9 @@ struct LayerOp {
     double forward_s = 0, input_grad_s = 0, weight_grad_s = 0;
     double cast_forward_s = 0, cast_backward_s = 0; // FP8: quantizing its inputs / output gradients
     double recompute_s = 0; // selective recompute modules, in the backward
-    // Of forward_s and of input_grad_s: what running the GEMM in chunks beside its overlapped TP
-    // collective adds (overlapSplitCosts in layer_ops.cpp; 0 without overlap).
-    double overlap_split_f_s = 0, overlap_split_b_s = 0;
+    // Of forward_s and of input_grad_s each: what running the GEMM in chunks beside its overlapped
+    // TP collective adds (overlapSplitCosts in layer_ops.cpp; 0 without overlap).
+    double overlap_split_s = 0;
     // The Term (TimeReport::terms) that explains this op's time with its formula and source:
     // time.layer_forward_gemm, time.moe_layer_forward_gemm, time.layer_forward_attention,
     // time.layer_elementwise or time.moe_routing (its FP8 casts: time.layer_fp8_casts).

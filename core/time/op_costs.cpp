@@ -279,12 +279,12 @@ void explainLayer(std::vector<Term>& terms, const Scenario& sc, const LayerOpRat
                              + num(dense.mlp_out_s) + " s",
                          "Megatron TP: 2 collectives per layer and direction; --tp-comm-overlap / async TP hide "
                          "each behind its own GEMM"});
-    if (dense.overlap_split_f_s + dense.overlap_split_b_s > 0)
-        terms.push_back({"time.layer_tp_overlap_split", dense.overlap_split_f_s + dense.overlap_split_b_s, "s",
-                         "Σ over the GEMMs beside a TP collective: n·t(F/n) − t(F) = (n − 1)·g_half/rate",
-                         num(dense.overlap_split_f_s) + " s forward + " + num(dense.overlap_split_b_s)
-                             + " s input gradient; n = TP " + num(double(p.tp)) + " (async_tp), g_half = "
-                             + num(sc.cluster.gpu.gemm_half_flops / 1e9) + " GFLOP (FP8: its own)",
+    if (dense.overlap_split_s > 0)
+        terms.push_back({"time.layer_tp_overlap_split", 2 * dense.overlap_split_s, "s",
+                         "2 · Σ over the GEMMs beside a TP collective: n·t(F/n) − t(F) = (n − 1)·g_half/rate",
+                         num(dense.overlap_split_s) + " s forward + the same in the input gradient; n = TP "
+                             + num(double(p.tp)) + " (async_tp), g_half = " + num(sc.cluster.gpu.gemm_half_flops / 1e9)
+                             + " GFLOP (FP8: its own)",
                          "PyTorch async TP runs every such GEMM in TP chunks, one after another; Transformer "
                          "Engine's userbuffers overlap its chunks on three streams (not charged)"});
     else

@@ -179,8 +179,8 @@ private slots:
         QVERIFY(near(extra, 66.19e-6, 1e-3));
         for (const char* name : {"qkv", "out", "mlp_up", "mlp_down"}) {
             const LayerOp &a = named(async, name), &u = named(userbuffers, name);
-            QCOMPARE(u.overlap_split_f_s, 0.0);
-            QVERIFY2(near(a.overlap_split_f_s, extra), qPrintable(versus(name, a.overlap_split_f_s, extra)));
+            QCOMPARE(u.overlap_split_s, 0.0);
+            QVERIFY2(near(a.overlap_split_s, extra), qPrintable(versus(name, a.overlap_split_s, extra)));
             QVERIFY(near(a.forward_s, u.forward_s + extra));
             QVERIFY(near(a.input_grad_s, u.input_grad_s + extra));
             QCOMPARE(a.weight_grad_s, u.weight_grad_s); // dW is not split
@@ -189,9 +189,9 @@ private slots:
         // Without SP only the output projections sit beside a collective (the all-reduce).
         sc.parallel.sequence_parallel = false;
         const std::vector<LayerOp> no_sp = layerOps(sc, layerOpRates(sc), false);
-        QCOMPARE(named(no_sp, "qkv").overlap_split_f_s, 0.0);
-        QVERIFY(near(named(no_sp, "out").overlap_split_f_s, extra));
-        QVERIFY(near(named(no_sp, "mlp_down").overlap_split_b_s, extra));
+        QCOMPARE(named(no_sp, "qkv").overlap_split_s, 0.0);
+        QVERIFY(near(named(no_sp, "out").overlap_split_s, extra));
+        QVERIFY(near(named(no_sp, "mlp_down").input_grad_s - named(userbuffers, "mlp_down").input_grad_s, extra));
         // The stage's compute (communication apart): 4 GEMMs × (forward + input gradient) × 32
         // layers more than userbuffers', all of it GEMM time.
         sc.parallel.sequence_parallel = true;

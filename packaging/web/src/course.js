@@ -174,7 +174,8 @@ function renderCard(table, card) {
   const rows = [["cardLayout", (m) => m.layout], ["cardHeadroom", (m) => pct(m.memory_headroom)],
                 ["cardExposed", (m) => pct(m.exposed_comm)], ["cardBubble", (m) => pct(m.bubble_imbalance)],
                 ["cardStability", (m) => pct(m.stability)],
-                ["stepTime", (m) => m.step_s.toFixed(2) + " s (±" + (m.step_band * 100).toFixed(0) + " %)"]];
+                // The band as the engine writes it (bandText's short form, "±6.9 %"), as in the summary.
+                ["stepTime", (m) => m.step_s.toFixed(2) + " s (±" + pct(m.step_band) + ")"]];
   table.textContent = "";
   const head = table.insertRow();
   head.className = "head";

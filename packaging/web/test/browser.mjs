@@ -134,6 +134,14 @@ const advice = await page.evaluate(() => ({ step: state.advice.step_s, layout: s
 check(advice.step === expected.advise.step_s && advice.layout === expected.advise.report_card.procedure.layout &&
       advice.text.includes(expected.advise.report_card.procedure.layout),
       `Advisor: ${advice.layout}, ${advice.step} s = parascope-cli advise`);
+// Your layout's band in the report card is the one the summary shows for the same step.
+const bands = await page.evaluate(() => {
+  const band = (text) => (text.match(/±[0-9.]+ %/) || [""])[0];
+  const row = [...document.querySelectorAll("#advisor table.card tr")].find((r) => r.cells[0].textContent === t("stepTime"));
+  return { card: band(row.cells[1].textContent),
+           summary: band(document.querySelector("[data-testid=step]").textContent) };
+});
+check(bands.card !== "" && bands.card === bands.summary, `report card's band ${bands.card} = the summary's ${bands.summary}`);
 await page.click("#apply-procedure");
 check((await shown()).step === expected.advise.step_s, "the procedure's layout applied: its step time in the summary");
 

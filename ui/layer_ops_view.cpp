@@ -115,11 +115,15 @@ void LayerOpsView::refresh()
         const LayerOp& op = ops[i];
         QString tip = op.rate == OpRate::Memory
             ? tr("%1: %2 moved per forward pass").arg(QString::fromStdString(op.name), bytesText(op.bytes))
+            : op.rate == OpRate::Host
+            ? tr("%1: the GPU idles while the host issues the layer: the dispatcher reads the token counts back "
+                 "every forward, so the host is never more than a layer ahead")
+                  .arg(QString::fromStdString(op.name))
             : tr("%1: %2 GFLOP forward").arg(QString::fromStdString(op.name)).arg(op.flops / 1e9, 0, 'f', 2);
         // The Term that explains the op's time, with its formula and source (the JSON report's terms).
         tip += QStringLiteral("\n") + QString::fromLatin1(op.term);
-        row(int(i), inUi(layerOpLabel(op.name)), inUi(displayName(op.rate)), inUi(displayName(op.precision)),
-            sumLayerOps({op}), tip);
+        row(int(i), inUi(layerOpLabel(op.name)), inUi(displayName(op.rate)),
+            op.rate == OpRate::Host ? QStringLiteral("–") : inUi(displayName(op.precision)), sumLayerOps({op}), tip);
     }
     const LayerOpsTotal sum = sumLayerOps(ops);
     row(int(ops.size()), tr("Layer (sum)"), QString(), QString(), sum, QString());

@@ -172,6 +172,7 @@ void ScenarioPanel::connectChoices()
     enumEdit(fp8_combo_, [](Scenario& s) -> Fp8Recipe& { return s.training.fp8_recipe; });
     enumEdit(cp_combo_, [](Scenario& s) -> CpComm& { return s.parallel.cp_comm; });
     enumEdit(dispatcher_combo_, [](Scenario& s) -> MoeDispatcher& { return s.parallel.moe_dispatcher; });
+    enumEdit(tp_overlap_combo_, [](Scenario& s) -> TpOverlap& { return s.parallel.tp_overlap; });
     enumEdit(offload_combo_, [](Scenario& s) -> Offload& { return s.parallel.offload; });
     connect(attention_combo_, qOverload<int>(&QComboBox::activated), this, [this](int i) {
         const auto kernel = enumFromName<AttentionKernel>(attention_combo_->itemData(i).toString().toStdString());
@@ -256,6 +257,11 @@ void ScenarioPanel::retranslate()
     name(fp8_combo_, Fp8Recipe{});
     name(cp_combo_, CpComm{});
     name(dispatcher_combo_, MoeDispatcher{});
+    name(tp_overlap_combo_, TpOverlap{});
+    tp_overlap_combo_->setToolTip(
+        tr("Which TP overlap runs: Transformer Engine's userbuffers (Megatron's --tp-comm-overlap) or PyTorch's "
+           "async TP (torchtitan), which splits each GEMM beside a TP collective into TP chunks, each paying a "
+           "GEMM's fixed cost"));
     name(offload_combo_, Offload{});
     offload_combo_->setToolTip(
         tr("Keep model states in the node's CPU memory (ZeRO-Offload, FSDP CPU offload): GPU memory drops, "
@@ -362,6 +368,7 @@ void ScenarioPanel::sync()
     selectEnum(fp8_combo_, s.training.fp8_recipe);
     selectEnum(cp_combo_, s.parallel.cp_comm);
     selectEnum(dispatcher_combo_, s.parallel.moe_dispatcher);
+    selectEnum(tp_overlap_combo_, s.parallel.tp_overlap);
     selectEnum(offload_combo_, s.parallel.offload);
     QStringList chosen;
     for (QAction* a : modules_button_->menu()->actions()) {
@@ -384,6 +391,7 @@ void ScenarioPanel::sync()
     optional_rows_->setShown(fp8_act_check_, s.training.precision == Precision::Fp8);
     optional_rows_->setShown(cp_combo_, s.parallel.cp > 1);
     optional_rows_->setShown(dispatcher_combo_, s.model.moe.has_value() && s.parallel.ep > 1);
+    optional_rows_->setShown(tp_overlap_combo_, s.parallel.tp_comm_overlap && s.parallel.tp > 1);
     optional_rows_->setShown(modules_button_, s.training.recompute == Recompute::Selective);
     selectEnum(grad_combo_, s.training.grad_dtype);
     selectEnum(grad_comm_combo_, s.training.grad_comm);

@@ -92,6 +92,7 @@ private:
     QComboBox* fp8_combo_ = nullptr;
     QComboBox* cp_combo_ = nullptr;
     QComboBox* dispatcher_combo_ = nullptr;
+    QComboBox* tp_overlap_combo_ = nullptr; // parallel.tp_overlap, with TP overlap on
     QComboBox* offload_combo_ = nullptr;
     std::optional<OptionalRows> optional_rows_; // the rows above, shown only where they apply
     QToolButton* modules_button_ = nullptr; // selective recompute's modules, a menu of check boxes

@@ -138,6 +138,8 @@ void ScenarioPanel::buildChoiceRows(QFormLayout* form)
     grad_comm_combo_ = enumCombo<GradComm>();
     overlap_dp_check_ = new QCheckBox;
     overlap_tp_check_ = new QCheckBox;
+    tp_overlap_combo_ = enumCombo<TpOverlap>();
+    tp_overlap_combo_->setObjectName(QStringLiteral("panel.tpOverlap"));
     overlap_ep_check_ = new QCheckBox;
     overlap_pp_check_ = new QCheckBox;
     bucket_spin_ = new FocusWheel<ParamCountSpinBox>;
@@ -169,13 +171,14 @@ void ScenarioPanel::buildChoiceRows(QFormLayout* form)
     form->addRow(staticLabel(QT_TR_NOOP("Gradient bucket")), bucket_spin_);
     form->addRow(overlap_dp_check_); // across both columns: its own text is its label
     form->addRow(overlap_tp_check_); // across both columns: its own text is its label
+    form->addRow(staticLabel(QT_TR_NOOP("TP overlap by")), tp_overlap_combo_);
     form->addRow(overlap_ep_check_); // across both columns: its own text is its label
     form->addRow(overlap_pp_check_); // across both columns: its own text is its label
     form->addRow(staticLabel(QT_TR_NOOP("Attention kernel")), attention_combo_);
     optional_rows_.emplace(form); // in the form's order
     for (QWidget* w : {static_cast<QWidget*>(modules_button_), static_cast<QWidget*>(fp8_combo_),
                        static_cast<QWidget*>(fp8_act_check_), static_cast<QWidget*>(cp_combo_),
-                       static_cast<QWidget*>(dispatcher_combo_)})
+                       static_cast<QWidget*>(dispatcher_combo_), static_cast<QWidget*>(tp_overlap_combo_)})
         optional_rows_->add(w);
 }
 

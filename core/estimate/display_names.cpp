@@ -72,6 +72,7 @@ Localized displayName(OpRate v)
     case OpRate::Bf16Gemm: return {"GEMM (BF16)", "矩阵乘（BF16）"};
     case OpRate::Attention: return {"fused attention", "融合注意力"};
     case OpRate::Memory: return {"memory-bound", "访存受限"};
+    case OpRate::Host: return {"host-bound", "主机受限"};
     }
     return {"?", "?"};
 }
@@ -93,6 +94,15 @@ Localized displayName(CpComm v)
     case CpComm::P2p: return {"ring (P2P)", "环形（P2P）"};
     case CpComm::A2a: return {"All-to-All (Ulysses)", "All-to-All（Ulysses）"};
     case CpComm::AllGather: return {"AllGather of K/V", "AllGather（K/V）"};
+    }
+    return {"?", "?"};
+}
+
+Localized displayName(TpOverlap v)
+{
+    switch (v) {
+    case TpOverlap::Userbuffers: return {"userbuffers (Transformer Engine)", "userbuffers（Transformer Engine）"};
+    case TpOverlap::AsyncTp: return {"async TP (PyTorch, GEMMs in chunks)", "异步 TP（PyTorch，矩阵乘分块）"};
     }
     return {"?", "?"};
 }

@@ -34,6 +34,7 @@ Localized displayName(Precision v);
 Localized displayName(OpRate v); // an op's rate class: "GEMM" / "矩阵乘", "memory-bound" / "访存受限"
 Localized displayName(Fp8Recipe v);
 Localized displayName(CpComm v);
+Localized displayName(TpOverlap v); // parallel.tp_overlap: which TP communication overlap runs
 Localized displayName(MoeDispatcher v);
 Localized displayName(Offload v);
 Localized displayName(GradComm v);

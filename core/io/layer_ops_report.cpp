@@ -35,6 +35,7 @@ const OpLabel kOpLabels[] = {
     {"shared_up", {"shared experts, up", "共享专家上投影"}},
     {"shared_down", {"shared experts, down", "共享专家下投影"}},
     {"elementwise", {"norms, activation, residuals, rotary", "归一化、激活、残差、旋转位置编码"}},
+    {"host_wait", {"host: the GPU waits", "主机下发：GPU 等待"}},
 };
 // clang-format on
 
@@ -76,9 +77,10 @@ void table(std::ostringstream& o, const std::vector<LayerOp>& ops, bool zh)
             o << padColumns(layerOpMs(t.recompute_s), 10);
         o << "\n";
     };
-    for (const LayerOp& op : ops)
-        row(in(layerOpLabel(op.name)), in(displayName(op.rate)), in(displayName(op.precision)), op.forward_kernels,
-            op.backward_kernels, sumLayerOps({op}));
+    for (const LayerOp& op : ops) // the host's wait has no precision: it runs no kernel
+        row(in(layerOpLabel(op.name)), in(displayName(op.rate)),
+            op.rate == OpRate::Host ? "–" : in(displayName(op.precision)), op.forward_kernels, op.backward_kernels,
+            sumLayerOps({op}));
     row(zh ? "合计（一层）" : "layer (sum)", "", "", sum.forward_kernels, sum.backward_kernels, sum);
 }
 

@@ -78,6 +78,7 @@ private:
         case OpRate::Bf16Gemm: return moe_ ? "time.moe_layer_forward_gemm" : "time.layer_forward_gemm";
         case OpRate::Attention: return "time.layer_forward_attention";
         case OpRate::Memory: return name == "routing" ? "time.moe_routing" : "time.layer_elementwise";
+        case OpRate::Host: return "time.moe_host_wait";
         }
         return "";
     }

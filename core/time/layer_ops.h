@@ -20,11 +20,14 @@ namespace parascope {
 // How an op's time is computed: a GEMM at the GEMM efficiency its size reaches (in the training
 // precision, or bf16 where FP8 recipes keep it), fused attention at the attention rate, or a
 // memory-bound pass over its bytes at the achievable HBM bandwidth.
-enum class OpRate { Gemm, Bf16Gemm, Attention, Memory };
+// Host: not a kernel but the GPU idling while the host issues the layer (a MoE layer's
+// dispatcher reads its token counts back every forward; time/layer_cost.cpp hostWaits).
+enum class OpRate { Gemm, Bf16Gemm, Attention, Memory, Host };
 inline constexpr EnumName<OpRate> kOpRateNames[] = {{OpRate::Gemm, "gemm"},
                                                     {OpRate::Bf16Gemm, "bf16_gemm"},
                                                     {OpRate::Attention, "attention"},
-                                                    {OpRate::Memory, "memory"}};
+                                                    {OpRate::Memory, "memory"},
+                                                    {OpRate::Host, "host"}};
 constexpr std::span<const EnumName<OpRate>> enumNames(OpRate) { return kOpRateNames; }
 inline const char* toString(OpRate v) { return nameOf(v); }
 
@@ -51,7 +54,8 @@ struct LayerOp {
     double overlap_split_s = 0;
     // The Term (TimeReport::terms) that explains this op's time with its formula and source:
     // time.layer_forward_gemm, time.moe_layer_forward_gemm, time.layer_forward_attention,
-    // time.layer_elementwise or time.moe_routing (its FP8 casts: time.layer_fp8_casts).
+    // time.layer_elementwise, time.moe_routing or time.moe_host_wait (its FP8 casts:
+    // time.layer_fp8_casts).
     const char* term = "";
 };
 

@@ -293,6 +293,20 @@ void explainLayer(std::vector<Term>& terms, const Scenario& sc, const LayerOpRat
                          "Megatron TP: 2 collectives per layer and direction"});
 }
 
+// The MoE layer's host wait as a row of its op list (the op breakdown): the GPU idles
+// max(0, H − its forward work) in the forward and max(0, 2H − its backward work) in the backward
+// (layer_cost.cpp hostWaits), no kernel of its own.
+LayerOp hostWaitOp(const LayerCost& moe)
+{
+    LayerOp op;
+    op.name = "host_wait";
+    op.rate = OpRate::Host;
+    op.forward_s = moe.host_f;
+    op.input_grad_s = moe.host_b;
+    op.term = "time.moe_host_wait";
+    return op;
+}
+
 } // namespace
 
 OpCostModel opCosts(const Scenario& sc, const ParamCounts& params, const PipelineGeometry& geometry,
@@ -313,6 +327,8 @@ OpCostModel opCosts(const Scenario& sc, const ParamCounts& params, const Pipelin
     const LayerCost moe = layerCost(sc, out.moe_ops, lc, true);
     if (!m.moe)
         out.moe_ops.clear();
+    else if (moe.host_f + moe.host_b > 0)
+        out.moe_ops.push_back(hostWaitOp(moe));
 
     // ZeRO-2/3 collectives run every microbatch, hidden behind that microbatch's compute; CPU
     // offload (time/offload_costs.h); the output layer and MTP's 2h → h projection in bf16.

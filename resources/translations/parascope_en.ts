@@ -1726,6 +1726,10 @@ The previous file is unchanged.</translation>
         <source>What selective recompute runs again in the backward</source>
         <translation>What selective recompute runs again in the backward</translation>
     </message>
+    <message>
+        <source>%1: the GPU idles while the host issues the layer: the dispatcher reads the token counts back every forward, so the host is never more than a layer ahead</source>
+        <translation>%1: the GPU idles while the host issues the layer: the dispatcher reads the token counts back every forward, so the host is never more than a layer ahead</translation>
+    </message>
 </context>
 <context>
     <name>parascope::ui::MainWindow</name>
@@ -2203,6 +2207,14 @@ borderline</translation>
     <message>
         <source>Pipeline flush</source>
         <translation>Pipeline flush</translation>
+    </message>
+    <message>
+        <source>Which TP overlap runs: Transformer Engine&apos;s userbuffers (Megatron&apos;s --tp-comm-overlap) or PyTorch&apos;s async TP (torchtitan), which splits each GEMM beside a TP collective into TP chunks, each paying a GEMM&apos;s fixed cost</source>
+        <translation>Which TP overlap runs: Transformer Engine's userbuffers (Megatron's --tp-comm-overlap) or PyTorch's async TP (torchtitan), which splits each GEMM beside a TP collective into TP chunks, each paying a GEMM's fixed cost</translation>
+    </message>
+    <message>
+        <source>TP overlap by</source>
+        <translation>TP overlap by</translation>
     </message>
 </context>
 <context>

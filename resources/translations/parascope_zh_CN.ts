@@ -1711,6 +1711,10 @@ The previous file is unchanged.</source>
         <source>What selective recompute runs again in the backward</source>
         <translation>选择性重计算在反向中重新执行的部分</translation>
     </message>
+    <message>
+        <source>%1: the GPU idles while the host issues the layer: the dispatcher reads the token counts back every forward, so the host is never more than a layer ahead</source>
+        <translation>%1：主机下发本层时 GPU 空闲：分发器每次前向都把 token 计数读回主机，主机最多只能领先一层</translation>
+    </message>
 </context>
 <context>
     <name>parascope::ui::MainWindow</name>
@@ -2188,6 +2192,14 @@ borderline</source>
     <message>
         <source>Pipeline flush</source>
         <translation>流水线刷新方式</translation>
+    </message>
+    <message>
+        <source>Which TP overlap runs: Transformer Engine&apos;s userbuffers (Megatron&apos;s --tp-comm-overlap) or PyTorch&apos;s async TP (torchtitan), which splits each GEMM beside a TP collective into TP chunks, each paying a GEMM&apos;s fixed cost</source>
+        <translation>TP 通信重叠的实现：Transformer Engine 的 userbuffers（Megatron 的 --tp-comm-overlap），或 PyTorch 的异步 TP（torchtitan）：与 TP 集合通信相邻的每个矩阵乘被切成 TP 块，每块都付一次矩阵乘的固定开销</translation>
+    </message>
+    <message>
+        <source>TP overlap by</source>
+        <translation>TP 重叠实现</translation>
     </message>
 </context>
 <context>

@@ -282,6 +282,50 @@ private slots:
         QCOMPARE(std::string(named(ops, "elementwise").term), std::string("time.layer_elementwise"));
     }
 
+    // A MoE layer that waits for the host lists the wait as a row of its ops (the op breakdown):
+    // Mixtral 8x7B with TP 1, EP 1 (no communication inside the layer), no recompute, and a host
+    // that needs H = 0.1 s per layer forward (2H per backward), far above the GPU work: the
+    // layer's forward takes H, so the row is H − Σ the kernels' forward, and its backward 2H − Σ
+    // their dX + dW (layer_cost.cpp hostWaits). The rows then add up to H and 2H exactly.
+    void aHostBoundMoeLayerListsItsWait()
+    {
+        Scenario sc = presetScenario("mixtral-8x7b", "dgx-h100", 1, 2, 4);
+        sc.parallel.ep = 1;
+        sc.training.recompute = Recompute::None;
+        const double H = 0.1;
+        sc.cluster.gpu.moe_layer_host_s = H;
+        const Estimate e = evaluate(sc);
+        const std::vector<LayerOp>& ops = e.time.moe_layer_ops;
+        QVERIFY(!ops.empty());
+        const LayerOp& wait = ops.back();
+        QCOMPARE(wait.name, std::string("host_wait"));
+        QCOMPARE(wait.rate, OpRate::Host);
+        QCOMPARE(wait.forward_kernels + wait.backward_kernels, 0);
+        double forward = 0, backward = 0;
+        for (std::size_t i = 0; i + 1 < ops.size(); ++i) {
+            forward += ops[i].forward_s;
+            backward += ops[i].input_grad_s + ops[i].weight_grad_s;
+        }
+        QVERIFY(near(wait.forward_s, H - forward, 1e-12));
+        QVERIFY(near(wait.input_grad_s, 2 * H - backward, 1e-12));
+        const LayerOpsTotal sum = sumLayerOps(ops);
+        QVERIFY(near(sum.forward_s, H, 1e-12));
+        QVERIFY(near(sum.input_grad_s + sum.weight_grad_s, 2 * H, 1e-12));
+        // Its Term is in the report, and the text and JSON reports list the row.
+        QVERIFY(std::any_of(e.time.terms.begin(), e.time.terms.end(),
+                            [](const Term& t) { return t.name == "time.moe_host_wait"; }));
+        QVERIFY(textReport(sc, e, "en").find("host: the GPU waits") != std::string::npos);
+        QVERIFY(textReport(sc, e, "zh").find("主机下发：GPU 等待") != std::string::npos);
+        const nlohmann::json json = reportToJson(sc, e, "en")["time"]["moe_layer_ops"];
+        QCOMPARE(json.back()["rate"].get<std::string>(), std::string("host"));
+        QCOMPARE(json.back()["forward_s"].get<double>(), wait.forward_s);
+        // A host faster than the GPU work: no wait, no row.
+        sc.cluster.gpu.moe_layer_host_s = 1e-6;
+        const Estimate fast = evaluate(sc);
+        QVERIFY(std::none_of(fast.time.moe_layer_ops.begin(), fast.time.moe_layer_ops.end(),
+                             [](const LayerOp& op) { return op.rate == OpRate::Host; }));
+    }
+
     // A model whose every layer is MoE lists only the MoE layer; the JSON labels follow --lang.
     void aMoeModelListsItsMoeLayer()
     {

@@ -220,6 +220,8 @@ private slots:
                              QStringLiteral("PyTorch SDPA"),
                              QStringLiteral("cuDNN"),
                              QStringLiteral("Transformer Engine"),
+                             QStringLiteral("userbuffers"),
+                             QStringLiteral("PyTorch"),
                              QStringLiteral("Hopper"),
                              QStringLiteral("FlashAttention-3"),
                              QStringLiteral("FlashAttention-2"),

@@ -110,6 +110,23 @@ private slots:
         w.model()->flush();
         QCOMPARE(w.model()->scenario().parallel.cp_comm, CpComm::A2a);
 
+        // Which TP overlap runs: only with TP overlap on and TP > 1; it edits parallel.tp_overlap,
+        // and the file keeps it (scenario_json_write).
+        QComboBox* tp_overlap = comboWith("async_tp");
+        QVERIFY(tp_overlap);
+        s.parallel.tp = 2;
+        s.parallel.tp_comm_overlap = false;
+        w.model()->setScenario(s);
+        QVERIFY(!tp_overlap->isVisibleTo(w.panel()));
+        s.parallel.tp_comm_overlap = true;
+        w.model()->setScenario(s);
+        QVERIFY(tp_overlap->isVisibleTo(w.panel()));
+        QCOMPARE(tp_overlap->currentData().toString(), QStringLiteral("userbuffers"));
+        tp_overlap->activated(tp_overlap->findData(QStringLiteral("async_tp")));
+        w.model()->flush();
+        QCOMPARE(w.model()->scenario().parallel.tp_overlap, TpOverlap::AsyncTp);
+        s = w.model()->scenario();
+
         // Selective recompute's modules: a button whose menu holds one check box per module
         // (its data the module's bit), shown only with selective recompute.
         QToolButton* modules = nullptr;

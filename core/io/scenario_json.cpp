@@ -154,6 +154,7 @@ std::optional<GpuSpec> readGpu(const nlohmann::json& in, const std::string& path
     g.attention_efficiency = r.number("attention_efficiency", 0.01, 1).value_or(g.attention_efficiency);
     g.attention_efficiency_fa2 = r.number("attention_efficiency_fa2", 0, 1).value_or(g.attention_efficiency_fa2);
     g.attention_half_seq = r.number("attention_half_seq", 0, 1e9).value_or(g.attention_half_seq);
+    g.attention_half_seq_fa2 = r.number("attention_half_seq_fa2", 0, 1e9).value_or(g.attention_half_seq_fa2);
     g.attention_half_head_dim = r.number("attention_half_head_dim", 0, 1e6).value_or(g.attention_half_head_dim);
     g.gemm_half_flops = r.number("gemm_half_gflop", 0, 1e9).value_or(g.gemm_half_flops / 1e9) * 1e9;
     g.gemm_half_flops_fp8 = r.number("gemm_half_gflop_fp8", 0, 1e9).value_or(g.gemm_half_flops_fp8 / 1e9) * 1e9;

@@ -34,6 +34,7 @@ nlohmann::json gpuToJson(const GpuSpec& g)
             {"attention_efficiency", g.attention_efficiency},
             {"attention_efficiency_fa2", g.attention_efficiency_fa2},
             {"attention_half_seq", fileUnits(g.attention_half_seq)},
+            {"attention_half_seq_fa2", fileUnits(g.attention_half_seq_fa2)},
             {"attention_half_head_dim", fileUnits(g.attention_half_head_dim)},
             {"gemm_half_gflop", fileUnits(g.gemm_half_flops / 1e9)},
             {"gemm_half_gflop_fp8", fileUnits(g.gemm_half_flops_fp8 / 1e9)},

@@ -43,11 +43,12 @@ Term attentionTerm(const Scenario& sc, const AttentionRate& rate, double forward
     const GpuSpec& gpu = sc.cluster.gpu;
     const TrainingConfig& t = sc.training;
     const ModelSpec& m = sc.model;
-    const double eta = gpu.attentionEta(t.attention_kernel == AttentionKernel::Fa2);
+    const bool fa2 = t.attention_kernel == AttentionKernel::Fa2;
+    const double eta = gpu.attentionEta(fa2);
     const std::string flops
         = num(tokens) + "·2·" + num(double(t.seq_len)) + "·" + num(double(m.queryWidth())) + "/" + num(split);
     const std::string constants = ", η = " + num(eta) + " (" + toString(t.attention_kernel)
-        + "), s' = " + num(rate.seq_per_call) + ", s½ = " + num(gpu.attention_half_seq) + ", d = " + num(headDim(m));
+        + "), s' = " + num(rate.seq_per_call) + ", s½ = " + num(gpu.attentionHalfSeq(fa2)) + ", d = " + num(headDim(m));
     if (!t.flash_attention)
         return {"time.layer_forward_attention",
                 forward_s,
@@ -56,8 +57,10 @@ Term attentionTerm(const Scenario& sc, const AttentionRate& rate, double forward
                 "2 × gemm_time(" + flops + ")",
                 "Megatron-LM (2021) core attention: baddbmm + softmax + bmm"};
     const std::string stays = fp8 ? " (attention stays bf16 in FP8 recipes)" : "";
-    const std::string sources = "FlashAttention-2 (Dao 2023) Fig. 4 / FlashAttention-3 (Shah et al. 2024) Figs. 5–6: "
-                                "causal forward + backward sweeps";
+    const std::string sources = "causal forward + backward sweeps, see the GPU preset's source (Hopper: cuDNN 9 and "
+                                "PyTorch SDPA's FlashAttention-2, NVIDIA/cudnn-frontend benchmark_results.csv; A100: "
+                                "FlashAttention-2 (Dao 2023) Fig. 4); head dim: FlashAttention-3 (Shah et al. 2024) "
+                                "Figs. 5–6";
     if (!ringCp(sc.parallel))
         return {"time.layer_forward_attention",
                 forward_s,

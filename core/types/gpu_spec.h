@@ -28,6 +28,7 @@ struct GpuSpec {
     double attention_efficiency = 0.5;
     double attention_efficiency_fa2 = 0; // the same for FlashAttention-2 (0: as attention_efficiency)
     double attention_half_seq = 0; // tokens per sequence (0: no length effect)
+    double attention_half_seq_fa2 = 0; // the same for FlashAttention-2 (0: as attention_half_seq)
     double attention_half_head_dim = 0; // (0: no head-dim effect)
     double gemm_half_flops = 0; // a GEMM of this many FLOPs reaches half of gemm_efficiency (0: no size effect)
     double gemm_half_flops_fp8 = 0; // the same for FP8 GEMMs (0: gemm_half_flops × the FP8/bf16 peak ratio)
@@ -45,11 +46,17 @@ struct GpuSpec {
     // 512…16k tokens) follows s/(s + 495) within 2 %, and its d 64 runs reach 0.91 of d 128.
     double attentionEfficiency(double seq, double head_dim, bool fa2 = false) const
     {
-        const double len = attention_half_seq > 0 ? seq / (seq + attention_half_seq) : 1.0;
+        const double half = attentionHalfSeq(fa2);
+        const double len = half > 0 ? seq / (seq + half) : 1.0;
         const double dim = attention_half_head_dim > 0
             ? (head_dim / (head_dim + attention_half_head_dim)) / (128.0 / (128.0 + attention_half_head_dim))
             : 1.0;
         return attentionEta(fa2) * len * dim;
+    }
+    // The sequence length at which the kernel reaches half of η (s½).
+    double attentionHalfSeq(bool fa2) const
+    {
+        return fa2 && attention_half_seq_fa2 > 0 ? attention_half_seq_fa2 : attention_half_seq;
     }
     // The kernel's asymptotic fraction of the bf16 peak (η).
     double attentionEta(bool fa2) const

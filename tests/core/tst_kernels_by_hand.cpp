@@ -42,18 +42,24 @@ private slots:
         Scenario sc = llama7bOnH100(1, Recompute::Selective);
         const GpuSpec& g = sc.cluster.gpu;
         QCOMPARE(g.peak_bf16_flops, 989e12);
-        QCOMPARE(g.attention_efficiency, 0.51);
-        QCOMPARE(g.attention_efficiency_fa2, 0.343);
-        QCOMPARE(g.attention_half_seq, 580.0);
+        // cuDNN 9's and FlashAttention-2's causal forward + backward sweeps (the preset's source:
+        // NVIDIA/cudnn-frontend benchmark_results.csv) as η·s/(s + s½).
+        QCOMPARE(g.attention_efficiency, 0.534);
+        QCOMPARE(g.attention_efficiency_fa2, 0.337);
+        QCOMPARE(g.attention_half_seq, 540.0);
+        QCOMPARE(g.attention_half_seq_fa2, 1100.0);
         QCOMPARE(g.attention_half_head_dim, 35.0);
         QCOMPARE(g.sustained_clock, 0.78);
         // Forward attention of one layer and microbatch: the causal half of T·4·s·q,
-        // T·2·s·q = 4096·2·4096·4096 = 137.44 GFLOP, at 989e12 · η · s/(s + 580) · 0.78 with
-        // s/(s + 580) = 4096/4676 = 0.87596 (head dim 128: factor 1):
-        //   cuDNN (η 0.51):  3.44625e14 FLOP/s → 0.398808 ms;
-        //   FlashAttention-2 (η 0.343): 2.31778e14 FLOP/s → 0.592981 ms.
-        const double F = 4096.0 * 2 * 4096 * 4096, len = 4096.0 / (4096 + 580);
-        const double cudnn = F / (989e12 * 0.51 * len * 0.78), fa2 = F / (989e12 * 0.343 * len * 0.78);
+        // T·2·s·q = 4096·2·4096·4096 = 137.44 GFLOP, at 989e12 · η · s/(s + s½) · 0.78 (head dim
+        // 128: factor 1):
+        //   cuDNN (η 0.534, 4096/4636 = 0.883520): 3.63956e14 FLOP/s → 0.377625 ms;
+        //   FlashAttention-2 (η 0.337, 4096/5196 = 0.788299): 2.04933e14 FLOP/s → 0.670654 ms.
+        const double F = 4096.0 * 2 * 4096 * 4096;
+        const double cudnn = F / (989e12 * 0.534 * (4096.0 / 4636) * 0.78);
+        const double fa2 = F / (989e12 * 0.337 * (4096.0 / 5196) * 0.78);
+        QVERIFY(near(cudnn, 0.377625e-3, 1e-5));
+        QVERIFY(near(fa2, 0.670654e-3, 1e-5));
         const double engine_cudnn = termValue(sc, "time.layer_forward_attention");
         QVERIFY2(near(engine_cudnn, cudnn), qPrintable(versus("cuDNN attention", engine_cudnn, cudnn)));
         sc.training.attention_kernel = AttentionKernel::Fa2;
@@ -93,33 +99,33 @@ private slots:
         // Llama-2 7B on H100 at 32,768 tokens with CP 4 on a load-balanced ring: a GPU holds
         // 8,192 tokens, T = 8192, and does the causal half of their attention, T·2·s·q =
         // 8192·2·32768·4096 = 2.19902e12 FLOP per layer forward. 1/4 of it is the causal call on
-        // its own chunks (s' = 8192) at 989e12·0.51·(8192/8772)·0.78 = 3.67411e14 FLOP/s. The other
+        // its own chunks (s' = 8192) at 989e12·0.534·(8192/8732)·0.78 = 3.86463e14 FLOP/s. The other
         // 3/4 are unmasked blocks, half with 4,096 keys, half with 8,192, at the causal rate for
         // that length over r(x) = 0.92·x/(x + 248) (FlashAttention-3 Fig. 5's causal/unmasked
         // forward ratio): r(4096) = 0.867477, r(8192) = 0.892967, so
-        //   4096 keys: 989e12·0.51·(4096/4676)·0.78 / 0.867477 = 3.97273e14 FLOP/s,
-        //   8192 keys: 3.67411e14 / 0.892967 = 4.11450e14 FLOP/s;
-        //   time = 2.19902e12·(0.25/3.67411e14 + 0.375/3.97273e14 + 0.375/4.11450e14) = 5.57625 ms,
-        // 0.93168 of the 5.98518 ms that one causal call at s' = 8192 would take.
+        //   4096 keys: 989e12·0.534·(4096/4636)·0.78 / 0.867477 = 4.19557e14 FLOP/s,
+        //   8192 keys: 3.86463e14 / 0.892967 = 4.32786e14 FLOP/s;
+        //   time = 2.19902e12·(0.25/3.86463e14 + 0.375/4.19557e14 + 0.375/4.32786e14) = 5.29343 ms,
+        // 0.93028 of the 5.69012 ms that one causal call at s' = 8192 would take.
         Scenario sc = llama7bOnH100(1, Recompute::Full);
         sc.training.seq_len = 32768;
         sc.model.max_positions = 32768;
         sc.parallel.cp = 4;
         QCOMPARE(GpuSpec::causalThroughputRatio(4096), 0.92 * 4096 / 4344);
         const double F = 8192.0 * 2 * 32768 * 4096;
-        const double causal = 989e12 * 0.51 * (8192.0 / 8772) * 0.78;
-        const double keys_4k = 989e12 * 0.51 * (4096.0 / 4676) * 0.78 / (0.92 * 4096 / 4344);
+        const double causal = 989e12 * 0.534 * (8192.0 / 8732) * 0.78;
+        const double keys_4k = 989e12 * 0.534 * (4096.0 / 4636) * 0.78 / (0.92 * 4096 / 4344);
         const double keys_8k = causal / (0.92 * 8192 / 8440);
         const double ring = F * (0.25 / causal + 0.375 / keys_4k + 0.375 / keys_8k);
-        QVERIFY(near(ring, 5.57625e-3, 1e-5));
+        QVERIFY(near(ring, 5.29343e-3, 1e-5));
         const double engine_ring = termValue(sc, "time.layer_forward_attention");
         QVERIFY2(near(engine_ring, ring), qPrintable(versus("ring CP attention", engine_ring, ring)));
         // The ring's blocks are not the masked call's: 7 % faster than one causal call at s'.
-        QVERIFY(near(ring / (F / causal), 0.93168, 1e-4));
+        QVERIFY(near(ring / (F / causal), 0.93028, 1e-4));
         // Ulysses (a2a) CP: each GPU runs whole sequences of 32 / 4 heads, one causal call at
-        // s = 32,768: 989e12·0.51·(32768/33348)·0.78 = 3.86582e14 FLOP/s on the same FLOPs, 5.68838 ms.
+        // s = 32,768: 989e12·0.534·(32768/33308)·0.78 = 4.05260e14 FLOP/s on the same FLOPs, 5.42621 ms.
         sc.parallel.cp_comm = CpComm::A2a;
-        const double ulysses = F / (989e12 * 0.51 * (32768.0 / 33348) * 0.78);
+        const double ulysses = F / (989e12 * 0.534 * (32768.0 / 33308) * 0.78);
         const double engine_ulysses = termValue(sc, "time.layer_forward_attention");
         QVERIFY2(near(engine_ulysses, ulysses), qPrintable(versus("Ulysses attention", engine_ulysses, ulysses)));
     }
@@ -141,12 +147,12 @@ private slots:
         // The backward redoes k (2·T·kv·h), o (2·T·h·q) and the MLP's up projection (2·T·f·h) at
         // the GEMM rate 6.1945e14 on the size curve (F + 10e9)/rate, and the elementwise ops
         // write what they dropped again (2·s·(6h + 2kv + 4f) B at 3350e9·0.9 B/s); it no longer
-        // redoes the attention forward (cuDNN: 0.398808 ms per layer, as above).
+        // redoes the attention forward (cuDNN: 0.377625 ms per layer, as above).
         const double r = 989e12 * 0.803 * 0.78, hbm = 3350e9 * 0.9, T = 4096;
         const auto gemm = [&](double flops) { return (flops + 10e9) / r; };
         const double again = gemm(2 * T * kv * h) + gemm(2 * T * h * 4096) + gemm(2 * T * f * h);
         const double elementwise = 2 * s * (6 * h + 2 * kv + 4 * f) / hbm;
-        const double attention = T * 2 * s * 4096 / (989e12 * 0.51 * (s / (s + 580)) * 0.78);
+        const double attention = T * 2 * s * 4096 / (989e12 * 0.534 * (s / (s + 540)) * 0.78);
         const StageCost c_core = firstStageCost(core), c_op = firstStageCost(op);
         const double hand = 32 * (again + elementwise - attention);
         QVERIFY2(near(c_op.backward_input_s - c_core.backward_input_s, hand, 1e-6),

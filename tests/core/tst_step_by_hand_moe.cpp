@@ -38,8 +38,8 @@ private slots:
         const GpuSpec& g = sc.cluster.gpu;
         QCOMPARE(g.peak_bf16_flops, 989e12);
         QCOMPARE(g.gemm_efficiency, 0.803);
-        QCOMPARE(g.attention_efficiency, 0.51);
-        QCOMPARE(g.attention_half_seq, 580.0);
+        QCOMPARE(g.attention_efficiency, 0.534);
+        QCOMPARE(g.attention_half_seq, 540.0);
         QCOMPARE(g.sustained_clock, 0.78);
         QCOMPARE(g.gemm_half_flops, 10e9);
         QCOMPARE(g.hbm_bytes_per_s, 3350e9);
@@ -51,11 +51,11 @@ private slots:
         QCOMPARE(sc.cluster.intra_node.half_bytes, 0.0);
 
         // Rates: GEMM 989e12·0.803·0.78 = 6.1945026e14 FLOP/s times F/(F + 10e9) per GEMM;
-        // flash attention (causal) 989e12·0.51·0.78 · s/(s + 580) (head dim 128: factor 1)
-        // = 3.446248e14 FLOP/s; HBM 3350e9·0.9 = 3.015e12 B/s.
+        // flash attention (causal) 989e12·0.534·0.78 · s/(s + 540) (head dim 128: factor 1)
+        // = 3.639561e14 FLOP/s; HBM 3350e9·0.9 = 3.015e12 B/s.
         const double h = 4096, q = 4096, kv = 1024, a = 32, E = 8, k = 2, fe = 14336, V = 32000;
         const double T = 4096, s = 4096, L = 32, m = 2;
-        const double gemm_rate = 989e12 * 0.803 * 0.78, attn_rate = 989e12 * 0.51 * (s / (s + 580)) * 0.78,
+        const double gemm_rate = 989e12 * 0.803 * 0.78, attn_rate = 989e12 * 0.534 * (s / (s + 540)) * 0.78,
                      hbm = 3350e9 * 0.9;
         const auto gemm = [&](double M, double N, double K) {
             const double flops = 2 * M * N * K;
@@ -73,7 +73,7 @@ private slots:
         //   lin                                                          = 5.29515 ms
         const double lin
             = gemm(T, q + 2 * kv, h) + gemm(T, h, q) + gemm(T * k, 2 * fe, h) + gemm(T * k, h, fe) + gemm(T, E, h);
-        //   attention causal T·2·s·q = 137.4 GFLOP                        att = 0.39881 ms
+        //   attention causal T·2·s·q = 137.4 GFLOP                        att = 0.37763 ms
         const double att = T * 2 * s * q / attn_rate;
         //   elementwise: the MoE layer's activations per token (Korthikanti, flash, TP 1):
         //     10h − 2h + 4E (norms, masks, fp32 router probabilities) + 2q + 4kv + 2q
@@ -90,14 +90,14 @@ private slots:
         //     permutation to the k slots and back 4·(1 + k)·h bytes per token (one expert per
         //     GPU: no sort by expert): T·(96 + 49,152)/3.015e12 B/s         = 0.06691 ms
         const double routing = T * (12 * E + 4 * (1 + k) * h) / hbm;
-        // Per layer: forward lin + att + elem + 2·t_a2a + routing = 6.62752 ms;
+        // Per layer: forward lin + att + elem + 2·t_a2a + routing = 6.60634 ms;
         // input gradient lin + 2.5·att (flash backward) + 2·elem + att (selective recompute
-        //   redoes the attention) + 2·t_a2a + routing = 8.12532 ms; weight gradient lin = 5.29515 ms.
+        //   redoes the attention) + 2·t_a2a + routing = 8.05118 ms; weight gradient lin = 5.29515 ms.
         // The output layer 2·T·h·V = 1073.7 GFLOP (0.99077) → H = 1.74952 ms, in F, I and W.
         const double H = gemm(T, V, h);
-        const double F = L * (lin + att + elem + 2 * a2a + routing) + H; // 213.830 ms
-        const double B = L * (lin + 2.5 * att + 2 * elem + att + 2 * a2a + routing) + H + L * lin + H; // 432.954 ms
-        // PP = 1: 1F1B is F B F B on one rank, pipeline = m·(F + B) = 1.293569 s.
+        const double F = L * (lin + att + elem + 2 * a2a + routing) + H; // 213.152 ms
+        const double B = L * (lin + 2.5 * att + 2 * elem + att + 2 * a2a + routing) + H + L * lin + H; // 430.582 ms
+        // PP = 1: 1F1B is F B F B on one rank, pipeline = m·(F + B) = 1.287468 s.
         // Tail: the dense gradients (attention, norms, router, embeddings) all-reduce over DP 8
         // inside the node by NVLink SHARP (the H100 preset's measured 480 GB/s busbw, faster than
         // the ring's 369), 1,605,636,096 params in 41 buckets: 41·25 µs + 2·7/8·3.21 GB/(480 GB/s)
@@ -111,7 +111,7 @@ private slots:
         // α_nvls + 2·7/8·(1,605,636,096·2/41 B)/(480 GB/s) = 25 µs + 285.6 µs = 0.311 ms after the
         // backward (by the ring it would be 14·α + 2·7/8·S/(369 GB/s) = 0.419 ms).
         const double last_bucket = 25e-6 + 2.0 * 7 / 8 * (1605636096.0 * 2 / 41) / 480e9;
-        const double step = m * (F + B) + last_bucket + optimizer; // = 1.361143 s
+        const double step = m * (F + B) + last_bucket + optimizer; // = 1.355042 s
         // Exposed communication: the all-to-alls inside the ops, m·L·4·t_a2a = 46.831 ms, and the
         // last bucket; no bubble.
         const double exposed = m * L * 4 * a2a;

@@ -122,8 +122,8 @@ void LayerOpsView::refresh()
             : tr("%1: %2 GFLOP forward").arg(QString::fromStdString(op.name)).arg(op.flops / 1e9, 0, 'f', 2);
         // The Term that explains the op's time, with its formula and source (the JSON report's terms).
         tip += QStringLiteral("\n") + QString::fromLatin1(op.term);
-        row(int(i), inUi(layerOpLabel(op.name)), inUi(displayName(op.rate)),
-            op.rate == OpRate::Host ? QStringLiteral("–") : inUi(displayName(op.precision)), sumLayerOps({op}), tip);
+        row(int(i), inUi(layerOpLabel(op.name)), inUi(displayName(op.rate)), inUi(layerOpPrecision(op)),
+            sumLayerOps({op}), tip);
     }
     const LayerOpsTotal sum = sumLayerOps(ops);
     row(int(ops.size()), tr("Layer (sum)"), QString(), QString(), sum, QString());

@@ -77,10 +77,9 @@ void table(std::ostringstream& o, const std::vector<LayerOp>& ops, bool zh)
             o << padColumns(layerOpMs(t.recompute_s), 10);
         o << "\n";
     };
-    for (const LayerOp& op : ops) // the host's wait has no precision: it runs no kernel
-        row(in(layerOpLabel(op.name)), in(displayName(op.rate)),
-            op.rate == OpRate::Host ? "–" : in(displayName(op.precision)), op.forward_kernels, op.backward_kernels,
-            sumLayerOps({op}));
+    for (const LayerOp& op : ops)
+        row(in(layerOpLabel(op.name)), in(displayName(op.rate)), in(layerOpPrecision(op)), op.forward_kernels,
+            op.backward_kernels, sumLayerOps({op}));
     row(zh ? "合计（一层）" : "layer (sum)", "", "", sum.forward_kernels, sum.backward_kernels, sum);
 }
 
@@ -92,6 +91,11 @@ Localized layerOpLabel(std::string_view name)
         if (l.name == name)
             return l.label;
     return {std::string(name), std::string(name)};
+}
+
+Localized layerOpPrecision(const LayerOp& op)
+{
+    return op.rate == OpRate::Host ? Localized{"–", "–"} : displayName(op.precision);
 }
 
 std::string layerOpMs(double seconds) { return seconds > 0 ? fmt("%.3f", seconds * 1e3) : std::string("–"); }

@@ -18,6 +18,9 @@ namespace parascope {
 // The op's name for people: "qkv" → "QKV projection" / "QKV 投影"; an unknown name as it is.
 Localized layerOpLabel(std::string_view name);
 
+// The op's precision for people ("BF16", "FP8"); "–" for the host's wait, which runs no kernel.
+Localized layerOpPrecision(const LayerOp& op);
+
 // An op's time as every view writes it: ms with three decimals (a layer's ops are 10 µs to
 // 10 ms), "–" for nothing.
 std::string layerOpMs(double seconds);

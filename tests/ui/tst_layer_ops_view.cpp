@@ -32,6 +32,7 @@ void compareRows(const QTableWidget* t, const std::vector<LayerOp>& ops)
         QCOMPARE(t->item(r, 1)->text(), ms(op.forward_s));
         QCOMPARE(t->item(r, 2)->text(), ms(op.input_grad_s));
         QCOMPARE(t->item(r, 3)->text(), ms(op.weight_grad_s));
+        QCOMPARE(t->item(r, 8)->text(), inUi(layerOpPrecision(op)));
     }
     const LayerOpsTotal sum = sumLayerOps(ops);
     QCOMPARE(t->item(int(ops.size()), 1)->text(), ms(sum.forward_s));
@@ -83,6 +84,16 @@ private slots:
         compareRows(view.table(), model.estimate().time.layer_ops);
         view.showMoeLayer(true);
         compareRows(view.table(), model.estimate().time.moe_layer_ops);
+        // A host far slower than the GPU work (0.1 s per MoE layer forward): the wait is the
+        // list's last row, host-bound, no precision, the same numbers as the report's list.
+        Scenario s = model.scenario();
+        s.cluster.gpu.moe_layer_host_s = 0.1;
+        model.setScenario(s);
+        model.flush();
+        const std::vector<LayerOp>& ops = model.estimate().time.moe_layer_ops;
+        QCOMPARE(ops.back().rate, OpRate::Host);
+        compareRows(view.table(), ops);
+        QCOMPARE(view.table()->item(int(ops.size()) - 1, 8)->text(), QStringLiteral("–"));
     }
 };
 

@@ -243,6 +243,39 @@ void explainMoeLayer(std::vector<Term>& terms, const Scenario& sc, const LayerOp
                          "backward; a rank's passes before its first backward and after its last forward have none"});
 }
 
+// A dense layer's exposed TP communication per microbatch, forward (the term's value) and
+// backward: everything without overlap; with it, what each collective's own GEMM cannot hide
+// (PyTorch's async TP leaves the backward's reduce-scatters exposed: layer_cost.cpp).
+Term tpTerm(const Scenario& sc, const LayerCost& dense, const LayerComm& lc)
+{
+    const ParallelConfig& p = sc.parallel;
+    const bool sp = p.sequence_parallel && p.tp > 1;
+    const double tp_dir = tpCollectivesPerLayer(sc.model) * (sp ? lc.t_ag + lc.t_rs : lc.t_ar);
+    if (!p.tp_comm_overlap)
+        return {"time.layer_tp_comm",
+                dense.tp_f,
+                "s",
+                sp ? "2·(t_AG + t_RS) per direction" : "2·t_AR per direction",
+                num(tp_dir),
+                "Megatron TP: 2 collectives per layer and direction"};
+    const bool async = p.tp_overlap == TpOverlap::AsyncTp && sp;
+    std::string formula = sp ? "Σ max(0, t_AG − GEMM_in) + max(0, t_RS − GEMM_out), attention and MLP"
+                             : "Σ max(0, t_AR − GEMM_out), attention and MLP, per direction";
+    if (async)
+        formula += "; backward: the reduce-scatters after q/k/v and SwiGLU's gate/up take t_RS each";
+    return {"time.layer_tp_comm",
+            dense.tp_f,
+            "s",
+            formula,
+            num(tp_dir) + " without overlap; QKV " + num(dense.attn_in_s) + ", out " + num(dense.attn_out_s)
+                + ", MLP in " + num(dense.mlp_in_s) + ", MLP out " + num(dense.mlp_out_s) + " s; forward "
+                + num(dense.tp_f) + " s, backward " + num(dense.tp_b) + " s",
+            async ? "PyTorch async TP fuses a collective with one matmul: the backward's reduce-scatters follow a "
+                    "sum of matmuls and stay exposed (pytorch/pytorch#149946)"
+                  : "Megatron TP: 2 collectives per layer and direction; --tp-comm-overlap hides each behind its "
+                    "own GEMM"};
+}
+
 // The terms that explain a layer's costs: GEMMs (a MoE layer's after the dense one's), FP8 casts,
 // attention, elementwise, TP.
 void explainLayer(std::vector<Term>& terms, const Scenario& sc, const LayerOpRates& r, const LayerCost& dense,
@@ -251,8 +284,6 @@ void explainLayer(std::vector<Term>& terms, const Scenario& sc, const LayerOpRat
     const ParallelConfig& p = sc.parallel;
     const TrainingConfig& t = sc.training;
     const double tokens = r.tokens, split = r.split, gemm_rate = r.gemm_rate, hbm = r.hbm;
-    const bool sp = p.sequence_parallel && p.tp > 1;
-    const double tp_dir = tpCollectivesPerLayer(sc.model) * (sp ? lc.t_ag + lc.t_rs : lc.t_ar);
     const std::string src = "FLOPs / (peak · efficiency); elementwise bytes / (HBM · efficiency)";
     terms.push_back({"time.layer_forward_gemm", dense.linear_s, "s",
                      "tokens·(2h(q + 2kv) + 2qh + MLP)/t / (peak · gemm_efficiency)",
@@ -270,15 +301,7 @@ void explainLayer(std::vector<Term>& terms, const Scenario& sc, const LayerOpRat
     terms.push_back({"time.layer_elementwise", dense.elementwise_s, "s",
                      "activation bytes per layer / (HBM · efficiency)", num(dense.elementwise_s * hbm) + "/" + num(hbm),
                      "memory-bound kernels stream each activation once per pass"});
-    if (p.tp_comm_overlap)
-        terms.push_back({"time.layer_tp_comm", dense.tp_f, "s",
-                         sp ? "Σ max(0, t_AG − GEMM_in) + max(0, t_RS − GEMM_out), attention and MLP, per direction"
-                            : "Σ max(0, t_AR − GEMM_out), attention and MLP, per direction",
-                         num(tp_dir) + " without overlap; QKV " + num(dense.attn_in_s) + ", out "
-                             + num(dense.attn_out_s) + ", MLP in " + num(dense.mlp_in_s) + ", MLP out "
-                             + num(dense.mlp_out_s) + " s",
-                         "Megatron TP: 2 collectives per layer and direction; --tp-comm-overlap / async TP hide "
-                         "each behind its own GEMM"});
+    terms.push_back(tpTerm(sc, dense, lc));
     if (dense.overlap_split_s > 0)
         terms.push_back({"time.layer_tp_overlap_split", 2 * dense.overlap_split_s, "s",
                          "2 · Σ over the GEMMs beside a TP collective: n·t(F/n) − t(F) = (n − 1)·g_half/rate",
@@ -287,10 +310,6 @@ void explainLayer(std::vector<Term>& terms, const Scenario& sc, const LayerOpRat
                              + " GFLOP (FP8: its own)",
                          "PyTorch async TP runs every such GEMM in TP chunks, one after another; Transformer "
                          "Engine's userbuffers overlap its chunks on three streams (not charged)"});
-    else
-        terms.push_back({"time.layer_tp_comm", dense.tp_f, "s",
-                         sp ? "2·(t_AG + t_RS) per direction" : "2·t_AR per direction", num(tp_dir),
-                         "Megatron TP: 2 collectives per layer and direction"});
 }
 
 // The MoE layer's host wait as a row of its op list (the op breakdown): the GPU idles

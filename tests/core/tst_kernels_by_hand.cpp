@@ -245,6 +245,36 @@ private slots:
             if (c.group == Group::Tp && c.collective == Collective::AllGather)
                 QCOMPARE(c.calls_per_step, 1536.0);
     }
+
+    void asyncTpLeavesTheBackwardScattersExposed()
+    {
+        // PyTorch's async TP fuses a collective with one matmul. The backward's reduce-scatters
+        // of the input gradient follow the sum of several matmuls (q, k, v; SwiGLU's gate and
+        // up: pytorch/pytorch#149946) and stay exposed; its all-gathers of the output gradients
+        // feed one matmul each, the output projections' dX, and hide behind it. Same TP 8 · SP
+        // Llama 7B as above; async TP runs each GEMM beside a collective in 8 chunks, 7·g/r
+        // longer (g = 10 GFLOP): out' = out + 7g/r, down' = down + 7g/r. Per layer backward:
+        //   max(0, t_AG − out') + t_RS + max(0, t_AG − down') + t_RS.
+        Scenario sc = llama7bOnH100(8, Recompute::Selective);
+        sc.parallel.sequence_parallel = true;
+        sc.training.recompute = Recompute::None;
+        sc.parallel.tp_comm_overlap = true;
+        const Estimate plain = evaluate(sc);
+        const double t_ag = callTime(plain, Group::Tp, Collective::AllGather);
+        const double t_rs = callTime(plain, Group::Tp, Collective::ReduceScatter);
+        const double r = 989e12 * 0.803 * 0.78, T = 4096, h = 4096, f = 11008, split = 7 * 10e9 / r;
+        const auto gemm = [&](double flops) { return (flops + 10e9) / r; };
+        const double out = gemm(2 * T * h * (h / 8)) + split, down = gemm(2 * T * h * (f / 8)) + split;
+        const auto over = [](double comm, double hide) { return std::max(0.0, comm - hide); };
+        const double userbuffers = firstStageCost(sc).backward_comm_s;
+        sc.parallel.tp_overlap = TpOverlap::AsyncTp;
+        const double backward = over(t_ag, out) + t_rs + over(t_ag, down) + t_rs;
+        const double engine = firstStageCost(sc).backward_comm_s;
+        QVERIFY2(near(engine, 32 * backward), qPrintable(versus("async TP, backward", engine, 32 * backward)));
+        // Both reduce-scatters are exposed, so the backward shows more than userbuffers', which
+        // hides every collective behind its GEMM.
+        QVERIFY(engine > userbuffers + 32 * t_rs);
+    }
 };
 
 QTEST_GUILESS_MAIN(TstKernelsByHand)

@@ -158,6 +158,7 @@ std::optional<GpuSpec> readGpu(const nlohmann::json& in, const std::string& path
     g.attention_half_head_dim = r.number("attention_half_head_dim", 0, 1e6).value_or(g.attention_half_head_dim);
     g.gemm_half_flops = r.number("gemm_half_gflop", 0, 1e9).value_or(g.gemm_half_flops / 1e9) * 1e9;
     g.gemm_half_flops_fp8 = r.number("gemm_half_gflop_fp8", 0, 1e9).value_or(g.gemm_half_flops_fp8 / 1e9) * 1e9;
+    g.fp8_block_gemm_ratio = r.number("fp8_block_gemm_ratio", 0.1, 1).value_or(g.fp8_block_gemm_ratio);
     g.kernel_overhead_s = r.number("kernel_overhead_us", 0, 1e6).value_or(g.kernel_overhead_s * 1e6) * 1e-6;
     g.moe_layer_host_s = r.number("moe_layer_host_us", 0, 1e7).value_or(g.moe_layer_host_s * 1e6) * 1e-6;
     g.sustained_clock = r.number("sustained_clock", 0.1, 1).value_or(g.sustained_clock);

@@ -38,6 +38,7 @@ nlohmann::json gpuToJson(const GpuSpec& g)
             {"attention_half_head_dim", fileUnits(g.attention_half_head_dim)},
             {"gemm_half_gflop", fileUnits(g.gemm_half_flops / 1e9)},
             {"gemm_half_gflop_fp8", fileUnits(g.gemm_half_flops_fp8 / 1e9)},
+            {"fp8_block_gemm_ratio", g.fp8_block_gemm_ratio},
             {"kernel_overhead_us", fileUnits(g.kernel_overhead_s * 1e6)},
             {"moe_layer_host_us", fileUnits(g.moe_layer_host_s * 1e6)},
             {"sustained_clock", g.sustained_clock}};

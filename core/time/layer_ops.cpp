@@ -340,6 +340,8 @@ LayerOpRates layerOpRates(const Scenario& sc)
     // Tensor-core work runs at the sustained clock, not the boost clock the peak is quoted at.
     r.gemm_rate = peak * gpu.gemm_efficiency * gpu.sustained_clock;
     r.bf16_gemm_rate = r.bf16_peak * gpu.gemm_efficiency * gpu.sustained_clock;
+    if (r.fp8 && t.fp8_recipe == Fp8Recipe::Blockwise)
+        r.gemm_rate *= gpu.fp8_block_gemm_ratio;
     r.attention = attentionRate(sc, r.bf16_peak);
     r.hbm = gpu.hbm_bytes_per_s * gpu.hbm_efficiency;
     r.casts = fp8Casts(t.fp8_recipe);

@@ -285,9 +285,14 @@ void explainLayer(std::vector<Term>& terms, const Scenario& sc, const LayerOpRat
     const TrainingConfig& t = sc.training;
     const double tokens = r.tokens, split = r.split, gemm_rate = r.gemm_rate, hbm = r.hbm;
     const std::string src = "FLOPs / (peak · efficiency); elementwise bytes / (HBM · efficiency)";
+    const bool block = r.fp8 && t.fp8_recipe == Fp8Recipe::Blockwise && sc.cluster.gpu.fp8_block_gemm_ratio < 1;
     terms.push_back({"time.layer_forward_gemm", dense.linear_s, "s",
-                     "tokens·(2h(q + 2kv) + 2qh + MLP)/t / (peak · gemm_efficiency)",
-                     num(tokens) + "·…/" + num(split) + "/" + num(gemm_rate), src});
+                     block ? "tokens·(2h(q + 2kv) + 2qh + MLP)/t / (peak · gemm_efficiency · fp8_block_gemm_ratio)"
+                           : "tokens·(2h(q + 2kv) + 2qh + MLP)/t / (peak · gemm_efficiency)",
+                     num(tokens) + "·…/" + num(split) + "/" + num(gemm_rate),
+                     block ? src + "; FP8 block scales: " + num(sc.cluster.gpu.fp8_block_gemm_ratio)
+                             + " of the tensor-scaled FP8 rate (the GPU preset's source)"
+                           : src});
     if (sc.model.moe)
         explainMoeLayer(terms, sc, r, moe);
     if (r.fp8) {

@@ -33,6 +33,11 @@ struct GpuSpec {
     double gemm_half_flops = 0; // a GEMM of this many FLOPs reaches half of gemm_efficiency (0: no size effect)
     double gemm_half_flops_fp8 = 0; // the same for FP8 GEMMs (0: gemm_half_flops × the FP8/bf16 peak ratio)
     double kernel_overhead_s = 0; // launch + tail per transformer layer and pass (forward, or each backward half)
+    // FP8 GEMMs with a scale per block (fp8_recipe blockwise: 1×128 activations, 128×128 weights)
+    // run at this fraction of the tensor-scaled FP8 rate. Hopper's tensor cores take one scale
+    // per tensor, so block-scaled kernels (cuBLAS 12.9) rescale partial sums on the CUDA cores;
+    // 1 where the hardware scales blocks itself (Blackwell runs the recipe as MXFP8).
+    double fp8_block_gemm_ratio = 1;
     // The host's (CPU's) time to issue one MoE layer's forward in eager PyTorch (Megatron-Core
     // without CUDA graphs); its backward takes twice as long. The dispatcher reads the token
     // counts back to the host every forward (a device-to-host sync), so the host never runs more

@@ -130,6 +130,34 @@ private slots:
         QCOMPARE(named(ops, "attention").precision, Precision::Bf16); // attention stays bf16
     }
 
+    void fp8BlockScalesSlowTheGemms()
+    {
+        // Blockwise FP8 on H100: the GEMMs run at fp8_block_gemm_ratio = 0.82 of the tensor-scaled
+        // FP8 rate (Transformer Engine's H200 GEMM benchmark: block kernels 20.58 ms against the
+        // current-scaling kernels' 16.79 ms per layer of its 5B config), same half size; the
+        // casts move 4 + 2/32 bytes per element (one fp32 scale per 128).
+        Scenario sc = presetScenario("llama2-7b", "dgx-h100", 1, 1, 1);
+        sc.training.seq_len = 4096;
+        sc.training.micro_batch = 1;
+        sc.training.global_batch = 8;
+        sc.training.precision = Precision::Fp8;
+        sc.training.fp8_recipe = Fp8Recipe::Blockwise;
+        QCOMPARE(sc.cluster.gpu.fp8_block_gemm_ratio, 0.82);
+        const std::vector<LayerOp> block = layerOps(sc, layerOpRates(sc), false);
+        const double T = 4096, h = 4096, N = 3 * 4096, rb = 1979e12 * 0.803 * 0.78 * 0.82;
+        QVERIFY(near(named(block, "qkv").forward_s, gemm(T, N, h, rb, 55e9)));
+        QVERIFY(near(named(block, "qkv").cast_backward_s, T * N * (4 + 2.0 / 32) / (3350e9 * 0.9) + 150e-6 / 11));
+        // Delayed scaling keeps the full FP8 rate; bf16 ops (attention, the router) do not move.
+        sc.training.fp8_recipe = Fp8Recipe::Delayed;
+        const std::vector<LayerOp> delayed = layerOps(sc, layerOpRates(sc), false);
+        QVERIFY(near(named(delayed, "qkv").forward_s, gemm(T, N, h, rb / 0.82, 55e9)));
+        QCOMPARE(named(block, "attention").forward_s, named(delayed, "attention").forward_s);
+        // A GPU that scales blocks in hardware (ratio 1) runs blockwise at the FP8 rate.
+        sc.training.fp8_recipe = Fp8Recipe::Blockwise;
+        sc.cluster.gpu.fp8_block_gemm_ratio = 1;
+        QCOMPARE(named(layerOps(sc, layerOpRates(sc), false), "qkv").forward_s, named(delayed, "qkv").forward_s);
+    }
+
     void moeLayerByHand()
     {
         // Mixtral 8x7B (8 experts of width 14336, top 2, h = 4096, SwiGLU), TP 1, EP 8: one

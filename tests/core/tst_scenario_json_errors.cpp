@@ -180,6 +180,12 @@ void TstScenarioJsonErrors::errorNamesPath_data()
 
     j = base();
     j["cluster"] = customCluster();
+    j["cluster"]["gpu"]["fp8_block_gemm_ratio"] = 1.5; // a fraction of the FP8 rate, never above it
+    row("block-scaled FP8 faster than FP8", j, "cluster.gpu.fp8_block_gemm_ratio",
+        {QStringLiteral("must be a number in"), QStringLiteral("got 1.5")});
+
+    j = base();
+    j["cluster"] = customCluster();
     j["cluster"]["inter_node"].erase("bandwidth_gbps");
     row("link without bandwidth", j, "cluster.inter_node.bandwidth_gbps", {QStringLiteral("is required")});
 

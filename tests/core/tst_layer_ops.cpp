@@ -16,17 +16,33 @@ using namespace parascope::test;
 
 namespace {
 
+// Eight microbatches of one 4096-token sequence.
+Scenario eightSequencesOf4096(Scenario sc)
+{
+    sc.training.seq_len = 4096;
+    sc.training.micro_batch = 1;
+    sc.training.global_batch = 8;
+    return sc;
+}
+
 // Llama-2 7B (h = q = kv = 4096, a = 32, f = 11008 SwiGLU) on the DGX A100 80GB preset, TP = 1,
 // s = 4096, micro batch 1 (T = 4096 tokens), bf16, flash attention, no recompute.
 Scenario llama7b()
 {
-    Scenario sc = presetScenario("llama2-7b", "dgx-a100-80g", 1, 1, 1);
-    sc.training.seq_len = 4096;
-    sc.training.micro_batch = 1;
-    sc.training.global_batch = 8;
+    Scenario sc = eightSequencesOf4096(presetScenario("llama2-7b", "dgx-a100-80g", 1, 1, 1));
     sc.training.recompute = Recompute::None;
     sc.training.flash_attention = true;
     sc.training.precision = Precision::Bf16;
+    return sc;
+}
+
+// The same model on the DGX H100 preset in FP8 with the given scaling recipe (the preset's
+// recompute and attention defaults).
+Scenario llama7bFp8OnH100(Fp8Recipe recipe)
+{
+    Scenario sc = eightSequencesOf4096(presetScenario("llama2-7b", "dgx-h100", 1, 1, 1));
+    sc.training.precision = Precision::Fp8;
+    sc.training.fp8_recipe = recipe;
     return sc;
 }
 
@@ -109,12 +125,7 @@ private slots:
         // H100, delayed scaling (4 bytes per element): the QKV GEMM quantizes its input M·K =
         // T·h and its weight N·K once per step (/m = 8) forward, its output gradient M·N backward,
         // at 3350e9·0.9 B/s; it runs at the FP8 rate with the FP8 half size (55 GFLOP).
-        Scenario sc = presetScenario("llama2-7b", "dgx-h100", 1, 1, 1);
-        sc.training.seq_len = 4096;
-        sc.training.micro_batch = 1;
-        sc.training.global_batch = 8;
-        sc.training.precision = Precision::Fp8;
-        sc.training.fp8_recipe = Fp8Recipe::Delayed;
+        Scenario sc = llama7bFp8OnH100(Fp8Recipe::Delayed);
         QCOMPARE(sc.cluster.gpu.gemm_half_flops_fp8, 55e9);
         const std::vector<LayerOp> ops = layerOps(sc, layerOpRates(sc), false);
         const LayerOp& qkv = named(ops, "qkv");
@@ -136,12 +147,7 @@ private slots:
         // FP8 rate (Transformer Engine's H200 GEMM benchmark: block kernels 20.58 ms against the
         // current-scaling kernels' 16.79 ms per layer of its 5B config), same half size; the
         // casts move 4 + 2/32 bytes per element (one fp32 scale per 128).
-        Scenario sc = presetScenario("llama2-7b", "dgx-h100", 1, 1, 1);
-        sc.training.seq_len = 4096;
-        sc.training.micro_batch = 1;
-        sc.training.global_batch = 8;
-        sc.training.precision = Precision::Fp8;
-        sc.training.fp8_recipe = Fp8Recipe::Blockwise;
+        Scenario sc = llama7bFp8OnH100(Fp8Recipe::Blockwise);
         QCOMPARE(sc.cluster.gpu.fp8_block_gemm_ratio, 0.82);
         const std::vector<LayerOp> block = layerOps(sc, layerOpRates(sc), false);
         const double T = 4096, h = 4096, N = 3 * 4096, rb = 1979e12 * 0.803 * 0.78 * 0.82;

@@ -188,8 +188,7 @@ void TstScenarioJson::roundTrip_data()
     QTest::newRow("learned positions, preset gpu in custom cluster") << utf8(j.dump());
 
     // The kernel-level fields: an inline GPU with its attention and FP8 GEMM curves (block scales
-    // included), the FA2
-    // kernel, torchtitan's op SAC with TP, DeepSpeed's live-parameter cap.
+    // included), the FA2 kernel, torchtitan's op SAC with TP, DeepSpeed's live-parameter cap.
     j = base();
     j["cluster"] = customCluster();
     j["cluster"]["gpu"].update({{"attention_efficiency", 0.5},

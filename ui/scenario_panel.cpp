@@ -261,7 +261,7 @@ void ScenarioPanel::retranslate()
     tp_overlap_combo_->setToolTip(
         tr("Which TP overlap runs: Transformer Engine's userbuffers (Megatron's --tp-comm-overlap) or PyTorch's "
            "async TP (torchtitan), which splits each GEMM beside a TP collective into TP chunks, each paying a "
-           "GEMM's fixed cost"));
+           "GEMM's fixed cost, and leaves the backward's reduce-scatters after q/k/v and gate/up exposed"));
     name(offload_combo_, Offload{});
     offload_combo_->setToolTip(
         tr("Keep model states in the node's CPU memory (ZeRO-Offload, FSDP CPU offload): GPU memory drops, "
@@ -317,7 +317,7 @@ void ScenarioPanel::retranslateGradientRows()
            "bucket cannot hide)"));
     overlap_tp_check_->setToolTip(
         tr("Megatron --tp-comm-overlap / PyTorch async TP: each TP collective hides behind the GEMM it "
-           "feeds or follows"));
+           "feeds or follows (async TP: except the backward's reduce-scatters, which follow a sum of matmuls)"));
     overlap_tp_check_->setText(tr("Overlap TP communication"));
     overlap_ep_check_->setText(tr("Overlap EP All-to-All (combined 1F1B)"));
     overlap_pp_check_->setText(tr("Overlap pipeline sends"));

@@ -2153,10 +2153,6 @@ borderline</translation>
         <translation>The data-parallel gradient reduction runs during the backward, bucket by bucket (the last bucket cannot hide)</translation>
     </message>
     <message>
-        <source>Megatron --tp-comm-overlap / PyTorch async TP: each TP collective hides behind the GEMM it feeds or follows</source>
-        <translation>Megatron --tp-comm-overlap / PyTorch async TP: each TP collective hides behind the GEMM it feeds or follows</translation>
-    </message>
-    <message>
         <source>Overlap TP communication</source>
         <translation>Overlap TP communication</translation>
     </message>
@@ -2209,12 +2205,16 @@ borderline</translation>
         <translation>Pipeline flush</translation>
     </message>
     <message>
-        <source>Which TP overlap runs: Transformer Engine&apos;s userbuffers (Megatron&apos;s --tp-comm-overlap) or PyTorch&apos;s async TP (torchtitan), which splits each GEMM beside a TP collective into TP chunks, each paying a GEMM&apos;s fixed cost</source>
-        <translation>Which TP overlap runs: Transformer Engine's userbuffers (Megatron's --tp-comm-overlap) or PyTorch's async TP (torchtitan), which splits each GEMM beside a TP collective into TP chunks, each paying a GEMM's fixed cost</translation>
-    </message>
-    <message>
         <source>TP overlap by</source>
         <translation>TP overlap by</translation>
+    </message>
+    <message>
+        <source>Which TP overlap runs: Transformer Engine&apos;s userbuffers (Megatron&apos;s --tp-comm-overlap) or PyTorch&apos;s async TP (torchtitan), which splits each GEMM beside a TP collective into TP chunks, each paying a GEMM&apos;s fixed cost, and leaves the backward&apos;s reduce-scatters after q/k/v and gate/up exposed</source>
+        <translation>Which TP overlap runs: Transformer Engine's userbuffers (Megatron's --tp-comm-overlap) or PyTorch's async TP (torchtitan), which splits each GEMM beside a TP collective into TP chunks, each paying a GEMM's fixed cost, and leaves the backward's reduce-scatters after q/k/v and gate/up exposed</translation>
+    </message>
+    <message>
+        <source>Megatron --tp-comm-overlap / PyTorch async TP: each TP collective hides behind the GEMM it feeds or follows (async TP: except the backward&apos;s reduce-scatters, which follow a sum of matmuls)</source>
+        <translation>Megatron --tp-comm-overlap / PyTorch async TP: each TP collective hides behind the GEMM it feeds or follows (async TP: except the backward's reduce-scatters, which follow a sum of matmuls)</translation>
     </message>
 </context>
 <context>

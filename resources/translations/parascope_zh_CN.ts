@@ -2138,10 +2138,6 @@ borderline</source>
         <translation>数据并行梯度归约在反向计算期间逐桶进行（最后一个桶无法被掩盖）</translation>
     </message>
     <message>
-        <source>Megatron --tp-comm-overlap / PyTorch async TP: each TP collective hides behind the GEMM it feeds or follows</source>
-        <translation>Megatron --tp-comm-overlap / PyTorch 异步 TP：每个 TP 集合通信被其前后的矩阵乘掩盖</translation>
-    </message>
-    <message>
         <source>Overlap TP communication</source>
         <translation>TP 通信与矩阵乘重叠</translation>
     </message>
@@ -2194,12 +2190,16 @@ borderline</source>
         <translation>流水线刷新方式</translation>
     </message>
     <message>
-        <source>Which TP overlap runs: Transformer Engine&apos;s userbuffers (Megatron&apos;s --tp-comm-overlap) or PyTorch&apos;s async TP (torchtitan), which splits each GEMM beside a TP collective into TP chunks, each paying a GEMM&apos;s fixed cost</source>
-        <translation>TP 通信重叠的实现：Transformer Engine 的 userbuffers（Megatron 的 --tp-comm-overlap），或 PyTorch 的异步 TP（torchtitan）：与 TP 集合通信相邻的每个矩阵乘被切成 TP 块，每块都付一次矩阵乘的固定开销</translation>
-    </message>
-    <message>
         <source>TP overlap by</source>
         <translation>TP 重叠实现</translation>
+    </message>
+    <message>
+        <source>Which TP overlap runs: Transformer Engine&apos;s userbuffers (Megatron&apos;s --tp-comm-overlap) or PyTorch&apos;s async TP (torchtitan), which splits each GEMM beside a TP collective into TP chunks, each paying a GEMM&apos;s fixed cost, and leaves the backward&apos;s reduce-scatters after q/k/v and gate/up exposed</source>
+        <translation>TP 通信重叠的实现：Transformer Engine 的 userbuffers（Megatron 的 --tp-comm-overlap），或 PyTorch 的异步 TP（torchtitan）：与 TP 集合通信相邻的每个矩阵乘被切成 TP 块，每块都付一次矩阵乘的固定开销；反向中 QKV 投影与 MLP 门控/上投影之后的 ReduceScatter 不被掩盖</translation>
+    </message>
+    <message>
+        <source>Megatron --tp-comm-overlap / PyTorch async TP: each TP collective hides behind the GEMM it feeds or follows (async TP: except the backward&apos;s reduce-scatters, which follow a sum of matmuls)</source>
+        <translation>Megatron --tp-comm-overlap / PyTorch 异步 TP：每个 TP 集合通信被其前后的矩阵乘掩盖（异步 TP 例外：反向的 ReduceScatter 接在几个矩阵乘之和后面，无法掩盖）</translation>
     </message>
 </context>
 <context>

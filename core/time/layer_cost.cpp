@@ -109,13 +109,6 @@ double asyncTpBackward(const Scenario& sc, const LayerCost& c, double gather, do
     return over(gather, c.attn_out_s) + scatter + over(gather, c.mlp_out_s) + mlp_scatter;
 }
 
-bool asyncTpSplitsBackward(const Scenario& sc)
-{
-    const ParallelConfig& p = sc.parallel;
-    return p.tp_comm_overlap && p.tp_overlap == TpOverlap::AsyncTp && p.sequence_parallel && p.tp > 1
-        && tpCollectivesPerLayer(sc.model) == 2;
-}
-
 void exposeTp(LayerCost& c, const Scenario& sc, const LayerComm& lc)
 {
     c.tp_f = exposedTp(sc, c, lc, lc.t_ag, lc.t_rs);
@@ -186,6 +179,13 @@ void hostWaits(LayerCost& c, const Scenario& sc, bool moe, std::pair<double, dou
 }
 
 } // namespace
+
+bool asyncTpSplitsBackward(const Scenario& sc)
+{
+    const ParallelConfig& p = sc.parallel;
+    return p.tp_comm_overlap && p.tp_overlap == TpOverlap::AsyncTp && p.sequence_parallel && p.tp > 1
+        && tpCollectivesPerLayer(sc.model) == 2;
+}
 
 LayerCost layerCost(const Scenario& sc, const std::vector<LayerOp>& ops, const LayerComm& lc, bool moe)
 {

@@ -59,6 +59,10 @@ struct LayerCost {
     double commBackward(bool full) const { return tp_b + ep_b + cp_b + (full ? commForward() : 0); }
 };
 
+// Whether PyTorch's async TP leaves the backward's reduce-scatters exposed (layer_cost.cpp
+// asyncTpBackward): async TP with SP over two TP collectives per layer and direction.
+bool asyncTpSplitsBackward(const Scenario& sc);
+
 // Time of one call of (group, collective) from the communication plan; 0 if absent.
 double callTime(const std::vector<CommEntry>& comm, Group group, Collective collective,
                 std::optional<Purpose> purpose = std::nullopt);

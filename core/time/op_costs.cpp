@@ -258,11 +258,13 @@ Term tpTerm(const Scenario& sc, const LayerCost& dense, const LayerComm& lc)
                 sp ? "2·(t_AG + t_RS) per direction" : "2·t_AR per direction",
                 num(tp_dir),
                 "Megatron TP: 2 collectives per layer and direction"};
-    const bool async = p.tp_overlap == TpOverlap::AsyncTp && sp;
+    const bool async = asyncTpSplitsBackward(sc);
     std::string formula = sp ? "Σ max(0, t_AG − GEMM_in) + max(0, t_RS − GEMM_out), attention and MLP"
                              : "Σ max(0, t_AR − GEMM_out), attention and MLP, per direction";
     if (async)
-        formula += "; backward: the reduce-scatters after q/k/v and SwiGLU's gate/up take t_RS each";
+        formula += sc.model.mlp == MlpKind::SwiGlu
+            ? "; backward: the reduce-scatters after q/k/v and SwiGLU's gate/up take t_RS each"
+            : "; backward: the reduce-scatter after q/k/v takes t_RS";
     return {"time.layer_tp_comm",
             dense.tp_f,
             "s",

@@ -35,6 +35,7 @@ const OpLabel kOpLabels[] = {
     {"shared_up", {"shared experts, up", "共享专家上投影"}},
     {"shared_down", {"shared experts, down", "共享专家下投影"}},
     {"elementwise", {"norms, activation, residuals, rotary", "归一化、激活、残差、旋转位置编码"}},
+    {"sequence_relayout", {"SP relayout copies ([b, s, h])", "序列并行重排拷贝（[b, s, h]）"}},
     {"host_wait", {"host: the GPU waits", "主机下发：GPU 等待"}},
 };
 // clang-format on

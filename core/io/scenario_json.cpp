@@ -278,6 +278,8 @@ void readParallelScalars(ObjectReader& p, ParallelConfig& pc)
         pc.cp_comm = *c;
     if (auto o = p.choice<TpOverlap>("tp_overlap"))
         pc.tp_overlap = *o;
+    if (auto l = p.choice<ActivationLayout>("activation_layout"))
+        pc.activation_layout = *l;
     if (auto d = p.choice<MoeDispatcher>("moe_dispatcher"))
         pc.moe_dispatcher = *d;
     if (auto o = p.choice<Offload>("offload"))

@@ -98,6 +98,8 @@ nlohmann::json parallelToJson(const ParallelConfig& p)
         j["cp_comm"] = toString(p.cp_comm);
     if (p.tp_overlap != TpOverlap::Userbuffers)
         j["tp_overlap"] = toString(p.tp_overlap);
+    if (p.activation_layout != ActivationLayout::Sbh)
+        j["activation_layout"] = toString(p.activation_layout);
     if (p.moe_dispatcher != MoeDispatcher::AllToAll)
         j["moe_dispatcher"] = toString(p.moe_dispatcher);
     if (p.offload != Offload::None)

@@ -25,6 +25,7 @@ struct LayerCost {
     double elementwise_s = 0; // one pass over the layer's activations
     double cast_f_s = 0, cast_b_s = 0; // FP8 quantization before the forward / backward GEMMs
     double routing_s = 0; // MoE router softmax/top-k and token permutation, per direction
+    double relayout_f_s = 0, relayout_b_s = 0; // SP's copies with batch-first activations (layer_ops.cpp)
     double recompute_s = 0; // selective recompute modules other than core_attn, in the backward
     double tp_f = 0, tp_b = 0, ep_f = 0, ep_b = 0, cp_f = 0, cp_b = 0; // exposed comm
     double host_f = 0, host_b = 0; // MoE: the GPU waiting for the host to issue the layer's kernels
@@ -33,14 +34,15 @@ struct LayerCost {
     double unpaired_f = 0, unpaired_b = 0;
 
     // The layer's compute per microbatch, before any host wait. Forward: GEMMs, attention,
-    // elementwise, FP8 casts, routing. Backward, input gradients: dX GEMMs (= the forward's), the
-    // attention backward, elementwise twice (read the activation, write the gradient), FP8's
+    // elementwise, FP8 casts, routing, SP's relayout copies. Backward, input gradients: dX GEMMs
+    // (= the forward's), the attention backward, elementwise twice (read the activation, write
+    // the gradient), the backward collectives' relayout copies, FP8's
     // quantization of the output gradients, and what recompute repeats of the forward; weight
     // gradients: the dW GEMMs.
-    double forward() const { return linear_s + attention_s + elementwise_s + cast_f_s + routing_s; }
+    double forward() const { return linear_s + attention_s + elementwise_s + cast_f_s + routing_s + relayout_f_s; }
     double backwardInput(const TrainingConfig& t) const
     {
-        return linear_dx_s + attention_b_s + 2 * elementwise_s + cast_b_s + routing_s + recomputed(t);
+        return linear_dx_s + attention_b_s + 2 * elementwise_s + cast_b_s + routing_s + relayout_b_s + recomputed(t);
     }
     // What the backward runs of the forward once more: core attention, the selective modules,
     // or the whole forward.

@@ -2,7 +2,9 @@
 
 #include "memory/activation_memory.h"
 #include "model/flops.h"
+#include "comm/comm_volume.h"
 #include "model/parameter_count.h"
+#include "time/layer_cost.h"
 #include "time/step_time.h"
 
 #include <algorithm>
@@ -77,7 +79,10 @@ private:
         case OpRate::Gemm:
         case OpRate::Bf16Gemm: return moe_ ? "time.moe_layer_forward_gemm" : "time.layer_forward_gemm";
         case OpRate::Attention: return "time.layer_forward_attention";
-        case OpRate::Memory: return name == "routing" ? "time.moe_routing" : "time.layer_elementwise";
+        case OpRate::Memory:
+            return name == "routing"          ? "time.moe_routing"
+                : name == "sequence_relayout" ? "time.layer_sp_relayout"
+                                              : "time.layer_elementwise";
         case OpRate::Host: return "time.moe_host_wait";
         }
         return "";
@@ -244,6 +249,37 @@ void elementwise(OpList& ops, const Scenario& sc, const LayerOpRates& r, bool mo
     op.recompute_s = 2 * layerActivation(sc.model, modules, sc.parallel, moe, Explain::NumbersOnly).recomputed / r.hbm;
 }
 
+// PyTorch's DTensor keeps activations batch-first ([b, s, h], parallel.activation_layout bsh) and
+// shards the sequence along dimension 1: its functional all_gather_tensor gathers along dimension
+// 0 and reassembles the sequence with torch.cat(torch.chunk(out, tp), dim=1); reduce_scatter_tensor
+// first lays its input out with torch.cat(torch.chunk(in, tp, dim=1)) (torch/distributed/
+// _functional_collectives.py). Each SP collective so reads and writes its whole buffer once more:
+// 2·S bytes, S = (s/cp)·b·h times the bytes it carries (FP8 gathers: 1). Megatron's [s, b, h]
+// gathers along dimension 0 in place. Async TP's fused collective matmuls take each shard as it
+// arrives (no copy); the backward's reduce-scatters it cannot fuse (asyncTpSplitsBackward) pay it.
+// Per layer and direction: n all-gathers and n reduce-scatters (n = 2; 1 for a parallel block);
+// op SAC (every_other_mm) gathers the forward's inputs once more in the backward.
+void sequenceRelayout(OpList& ops, const Scenario& sc, const LayerOpRates& r)
+{
+    const ParallelConfig& p = sc.parallel;
+    const TrainingConfig& t = sc.training;
+    if (p.activation_layout != ActivationLayout::Bsh || p.tp <= 1 || !p.sequence_parallel)
+        return;
+    const double n = tpCollectivesPerLayer(sc.model);
+    const double S = r.tokens * double(sc.model.hidden) * (t.precision == Precision::Fp32 ? 4.0 : 2.0);
+    const double gathered = t.fp8Gathers() ? S / 2 : S; // the forward's all-gathers
+    const bool fused = p.tp_comm_overlap && p.tp_overlap == TpOverlap::AsyncTp;
+    const bool regather = t.recompute != Recompute::Full && t.recomputes(RecomputeModule::EveryOtherMm);
+    LayerOp& op = ops.other("sequence_relayout", OpRate::Memory);
+    op.bytes = fused ? 0.0 : 2 * n * (gathered + S);
+    const double backward = fused ? (layer_cost::asyncTpSplitsBackward(sc) ? 2 * n * S : 0.0) : 2 * n * (S + S);
+    op.forward_s = op.bytes / r.hbm;
+    op.input_grad_s = backward / r.hbm;
+    op.recompute_s = !fused && regather ? 2 * n * gathered / r.hbm : 0.0;
+    op.forward_kernels = fused ? 0 : int(2 * n);
+    op.backward_kernels = backward <= 0 ? 0 : fused ? int(n) : int(2 * n);
+}
+
 // Each FP8 quantization is a kernel of its own (one before each GEMM's forward, one before its
 // backward), and pays the fixed cost every kernel of the layer pays: gpu.kernel_overhead_s is a
 // bf16 layer pass's launches and tails, so one kernel's share is kernel_overhead_s over the
@@ -362,6 +398,7 @@ std::vector<LayerOp> layerOps(const Scenario& sc, const LayerOpRates& r, bool mo
     else
         denseMlp(ops, sc, r);
     elementwise(ops, sc, r, moe);
+    sequenceRelayout(ops, sc, r);
     std::vector<LayerOp> out = ops.take();
     castKernelCosts(out, sc.cluster.gpu, r);
     overlapSplitCosts(out, sc, r);

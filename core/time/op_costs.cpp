@@ -278,6 +278,22 @@ Term tpTerm(const Scenario& sc, const LayerCost& dense, const LayerComm& lc)
                     "own GEMM"};
 }
 
+// The copies a batch-first run's SP collectives add (layer_ops.cpp sequenceRelayout).
+Term relayoutTerm(const Scenario& sc, const LayerCost& dense, const LayerOpRates& r)
+{
+    const bool fused = sc.parallel.tp_comm_overlap && sc.parallel.tp_overlap == TpOverlap::AsyncTp;
+    return {"time.layer_sp_relayout",
+            dense.relayout_f_s + dense.relayout_b_s,
+            "s",
+            fused ? "2·n·S / (HBM · efficiency), the backward's unfused reduce-scatters only"
+                  : "2·S per all-gather and reduce-scatter / (HBM · efficiency), S = (s/cp)·b·h·bytes",
+            "S = " + num(r.tokens * double(sc.model.hidden)) + " elements; " + num(dense.relayout_f_s) + " s forward + "
+                + num(dense.relayout_b_s) + " s backward",
+            "PyTorch DTensor, batch-first [b, s, h]: all_gather_tensor and reduce_scatter_tensor along dim 1 "
+            "reassemble the sequence with torch.cat (torch/distributed/_functional_collectives.py); Megatron's "
+            "[s, b, h] gathers in place"};
+}
+
 // The terms that explain a layer's costs: GEMMs (a MoE layer's after the dense one's), FP8 casts,
 // attention, elementwise, TP.
 void explainLayer(std::vector<Term>& terms, const Scenario& sc, const LayerOpRates& r, const LayerCost& dense,
@@ -309,6 +325,8 @@ void explainLayer(std::vector<Term>& terms, const Scenario& sc, const LayerOpRat
                      "activation bytes per layer / (HBM · efficiency)", num(dense.elementwise_s * hbm) + "/" + num(hbm),
                      "memory-bound kernels stream each activation once per pass"});
     terms.push_back(tpTerm(sc, dense, lc));
+    if (dense.relayout_f_s + dense.relayout_b_s > 0)
+        terms.push_back(relayoutTerm(sc, dense, r));
     if (dense.overlap_split_s > 0)
         terms.push_back({"time.layer_tp_overlap_split", 2 * dense.overlap_split_s, "s",
                          "2 · Σ over the GEMMs beside a TP collective: n·t(F/n) − t(F) = (n − 1)·g_half/rate",

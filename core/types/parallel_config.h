@@ -79,6 +79,15 @@ enum class AttentionKernel { Cudnn, Fa2 };
 // copy and the fp32 log-softmax in the forward (2 + 4 + 4), the saved log-softmax, its gradient
 // and the input gradient in the backward (4 + 4 + 4): 12 bytes at the peak.
 enum class CrossEntropy { Fused, Eager };
+// How a run lays out its activations, which decides what its sequence-parallel collectives cost
+// besides the transfer. sbh, sequence first ([s, b, h]; Megatron-LM): the sequence shards are the
+// tensor's leading dimension, and an all-gather or reduce-scatter works on them in place. bsh,
+// batch first ([b, s, h]; PyTorch DTensor, as torchtitan runs TP): the sequence is dimension 1;
+// PyTorch's functional all_gather_tensor gathers along dimension 0 and then reassembles the
+// sequence (torch.cat of the gathered chunks along dimension 1), reduce_scatter_tensor lays its
+// input out the same way before it scatters: one more read and write of the whole buffer per
+// collective (time/layer_ops.cpp sequenceRelayout).
+enum class ActivationLayout { Sbh, Bsh };
 
 inline constexpr EnumName<ScheduleKind> kScheduleKindNames[] = {
     {ScheduleKind::GPipe, "gpipe"},      {ScheduleKind::OneFOneB, "1f1b"}, {ScheduleKind::Interleaved, "interleaved"},
@@ -120,6 +129,10 @@ inline constexpr EnumName<CrossEntropy> kCrossEntropyNames[]
     = {{CrossEntropy::Fused, "fused"}, {CrossEntropy::Eager, "eager"}};
 constexpr std::span<const EnumName<CrossEntropy>> enumNames(CrossEntropy) { return kCrossEntropyNames; }
 inline const char* toString(CrossEntropy v) { return nameOf(v); }
+inline constexpr EnumName<ActivationLayout> kActivationLayoutNames[]
+    = {{ActivationLayout::Sbh, "sbh"}, {ActivationLayout::Bsh, "bsh"}};
+constexpr std::span<const EnumName<ActivationLayout>> enumNames(ActivationLayout) { return kActivationLayoutNames; }
+inline const char* toString(ActivationLayout v) { return nameOf(v); }
 inline constexpr EnumName<Optimizer> kOptimizerNames[] = {{Optimizer::AdamW, "adamw"}, {Optimizer::Sgd, "sgd"}};
 constexpr std::span<const EnumName<Optimizer>> enumNames(Optimizer) { return kOptimizerNames; }
 inline const char* toString(Optimizer v) { return nameOf(v); }
@@ -143,6 +156,7 @@ struct ParallelConfig {
         // stage of one direction; rank r holds stages r and pp−1−r)
     bool tp_comm_overlap = false; // Megatron --tp-comm-overlap, PyTorch async TP
     TpOverlap tp_overlap = TpOverlap::Userbuffers; // which implementation, with tp_comm_overlap
+    ActivationLayout activation_layout = ActivationLayout::Sbh; // what SP's collectives copy besides
     // Combined 1F1B (Megatron --overlap-moe-expert-parallel-comm): one microbatch's forward runs
     // beside the previous one's backward, layer by layer, each one's expert-parallel dispatch and
     // combine hidden behind the other's compute. Megatron allows it with EP > 1, without full

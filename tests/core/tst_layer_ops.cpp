@@ -1,7 +1,7 @@
 // A layer as a list of ops (core/time/layer_ops.h), each kind derived by hand: the GEMMs with
 // the size curve, flash and unfused attention, the elementwise pass, FP8 casts, a MoE layer's
-// grouped expert GEMMs, router and routing; async TP's GEMM chunks; the kernel counts; and the
-// stage cost the op costs add up from the same list.
+// grouped expert GEMMs, router and routing; async TP's GEMM chunks; batch-first SP's copies; the
+// kernel counts; and the stage cost the op costs add up from the same list.
 
 #include "by_hand.h"
 #include "io/layer_ops_report.h"
@@ -58,6 +58,13 @@ const LayerOp& named(const std::vector<LayerOp>& ops, const std::string& name)
 double gemm(double M, double N, double K, double r, double g)
 {
     return 2 * M * N * K / (r * (2 * M * N * K) / (2 * M * N * K + g));
+}
+
+// The first pipeline stage's costs per microbatch as the step time builds them.
+StageOpCost firstStage(const Scenario& sc)
+{
+    const Estimate e = evaluate(sc);
+    return opCosts(sc, e.params, pipelineGeometry(sc.model, sc.parallel), e.communication).stages.front();
 }
 
 } // namespace
@@ -229,15 +236,60 @@ private slots:
         // The stage's compute (communication apart): 4 GEMMs × (forward + input gradient) × 32
         // layers more than userbuffers', all of it GEMM time.
         sc.parallel.sequence_parallel = true;
-        const Estimate e = evaluate(sc);
-        const OpCostModel with = opCosts(sc, e.params, pipelineGeometry(sc.model, sc.parallel), e.communication);
+        const StageOpCost a = firstStage(sc);
         sc.parallel.tp_overlap = TpOverlap::Userbuffers;
-        const Estimate e0 = evaluate(sc);
-        const OpCostModel without = opCosts(sc, e0.params, pipelineGeometry(sc.model, sc.parallel), e0.communication);
-        const StageOpCost &a = with.stages.front(), &u = without.stages.front();
+        const StageOpCost u = firstStage(sc);
         QVERIFY2(near(a.compute_s - u.compute_s, 32 * 4 * 2 * extra, 1e-6),
                  qPrintable(versus("stage compute", a.compute_s - u.compute_s, 32 * 4 * 2 * extra)));
         QVERIFY(near(a.gemm_s - u.gemm_s, 32 * 4 * 2 * extra, 1e-6));
+    }
+
+    // PyTorch's batch-first SP (activation_layout bsh): each all-gather and reduce-scatter copies
+    // its whole buffer once more (torch.cat of the chunks along the sequence dimension). Llama-2
+    // 7B with TP 8 and SP on the A100 preset: T = 4096 tokens, S = T·h·2 = 4096·4096·2 = 32 MiB,
+    // HBM 2039e9·0.9 = 1.835e12 B/s. Forward: 2 all-gathers + 2 reduce-scatters, 2·S each:
+    // 8·S/HBM = 268.4 MB / 1.835e12 = 146.3 µs; the backward the same; op SAC gathers the 2
+    // inputs again: 4·S/HBM = 73.1 µs. Async TP fuses all but the backward's 2 reduce-scatters
+    // (asyncTpSplitsBackward): 0 forward, 4·S/HBM backward. Megatron's [s, b, h]: no copy.
+    void batchFirstSequenceParallelCopies()
+    {
+        Scenario sc = llama7b();
+        sc.parallel.tp = 8;
+        sc.parallel.sequence_parallel = true;
+        const auto has = [](const std::vector<LayerOp>& ops) {
+            return std::any_of(ops.begin(), ops.end(),
+                               [](const LayerOp& op) { return op.name == "sequence_relayout"; });
+        };
+        QVERIFY(!has(layerOps(sc, layerOpRates(sc), false)));
+        sc.parallel.activation_layout = ActivationLayout::Bsh;
+        const double S = 4096.0 * 4096 * 2, hbm = 2039e9 * 0.9, copy = 8 * S / hbm;
+        QVERIFY(near(copy, 146.28e-6, 1e-3));
+        std::vector<LayerOp> ops = layerOps(sc, layerOpRates(sc), false);
+        const LayerOp& plain = named(ops, "sequence_relayout");
+        QVERIFY2(near(plain.forward_s, copy), qPrintable(versus("forward", plain.forward_s, copy)));
+        QVERIFY(near(plain.input_grad_s, copy));
+        QCOMPARE(plain.recompute_s, 0.0);
+        QCOMPARE(plain.forward_kernels, 4);
+        QCOMPARE(std::string(plain.term), std::string("time.layer_sp_relayout"));
+        sc.training.recompute = Recompute::Selective;
+        sc.training.recompute_modules = unsigned(RecomputeModule::EveryOtherMm);
+        ops = layerOps(sc, layerOpRates(sc), false);
+        QVERIFY(near(named(ops, "sequence_relayout").recompute_s, 4 * S / hbm));
+        sc.training.recompute = Recompute::None;
+        sc.parallel.tp_comm_overlap = true;
+        sc.parallel.tp_overlap = TpOverlap::AsyncTp;
+        ops = layerOps(sc, layerOpRates(sc), false);
+        QCOMPARE(named(ops, "sequence_relayout").forward_s, 0.0);
+        QVERIFY(near(named(ops, "sequence_relayout").input_grad_s, 4 * S / hbm));
+        // The stage: 32 layers, each microbatch's forward and input gradient 2 · 146.3 µs more.
+        sc.parallel.tp_comm_overlap = false;
+        const Estimate e = evaluate(sc);
+        QVERIFY(std::any_of(e.time.terms.begin(), e.time.terms.end(),
+                            [](const Term& t) { return t.name == "time.layer_sp_relayout"; }));
+        const double with = firstStage(sc).compute_s;
+        sc.parallel.activation_layout = ActivationLayout::Sbh;
+        const double added = with - firstStage(sc).compute_s;
+        QVERIFY2(near(added, 32 * 2 * copy, 1e-6), qPrintable(versus("stage compute", added, 32 * 2 * copy)));
     }
 
     void theStageAddsUpTheOps()

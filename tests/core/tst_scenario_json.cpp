@@ -188,7 +188,8 @@ void TstScenarioJson::roundTrip_data()
     QTest::newRow("learned positions, preset gpu in custom cluster") << utf8(j.dump());
 
     // The kernel-level fields: an inline GPU with its attention and FP8 GEMM curves (block scales
-    // included), the FA2 kernel, torchtitan's op SAC with TP, DeepSpeed's live-parameter cap.
+    // included), the FA2 kernel, torchtitan's op SAC with TP and its batch-first layout, DeepSpeed's
+    // live-parameter cap.
     j = base();
     j["cluster"] = customCluster();
     j["cluster"]["gpu"].update({{"attention_efficiency", 0.5},
@@ -198,7 +199,12 @@ void TstScenarioJson::roundTrip_data()
                                 {"gemm_half_gflop", 8},
                                 {"gemm_half_gflop_fp8", 40},
                                 {"fp8_block_gemm_ratio", 0.8}});
-    j["parallel"] = {{"tp", 2}, {"dp", 4}, {"sequence_parallel", true}, {"zero", 3}, {"zero3_max_live_params", 1e8}};
+    j["parallel"] = {{"tp", 2},
+                     {"dp", 4},
+                     {"sequence_parallel", true},
+                     {"zero", 3},
+                     {"zero3_max_live_params", 1e8},
+                     {"activation_layout", "bsh"}};
     j["training"] = {{"seq_len", 4096},           {"global_batch", 16},       {"precision", "fp8"},
                      {"attention_kernel", "fa2"}, {"recompute", "selective"}, {"recompute_modules", {"every_other_mm"}},
                      {"cross_entropy", "eager"}};

@@ -217,6 +217,10 @@ void TstScenarioJsonErrors::errorNamesPath_data()
     row("bad moe dispatcher", j, "parallel.moe_dispatcher",
         {QStringLiteral("alltoall, deepep"), QStringLiteral("got \"hybridep\"")});
     j = base();
+    j["parallel"]["activation_layout"] = "bhs";
+    row("bad activation layout", j, "parallel.activation_layout",
+        {QStringLiteral("sbh, bsh"), QStringLiteral("got \"bhs\"")});
+    j = base();
     j["training"]["cross_entropy"] = "chunked";
     row("bad cross entropy", j, "training.cross_entropy",
         {QStringLiteral("fused, eager"), QStringLiteral("got \"chunked\"")});

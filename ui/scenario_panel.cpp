@@ -173,6 +173,7 @@ void ScenarioPanel::connectChoices()
     enumEdit(cp_combo_, [](Scenario& s) -> CpComm& { return s.parallel.cp_comm; });
     enumEdit(dispatcher_combo_, [](Scenario& s) -> MoeDispatcher& { return s.parallel.moe_dispatcher; });
     enumEdit(tp_overlap_combo_, [](Scenario& s) -> TpOverlap& { return s.parallel.tp_overlap; });
+    enumEdit(layout_combo_, [](Scenario& s) -> ActivationLayout& { return s.parallel.activation_layout; });
     enumEdit(offload_combo_, [](Scenario& s) -> Offload& { return s.parallel.offload; });
     connect(attention_combo_, qOverload<int>(&QComboBox::activated), this, [this](int i) {
         const auto kernel = enumFromName<AttentionKernel>(attention_combo_->itemData(i).toString().toStdString());
@@ -262,6 +263,7 @@ void ScenarioPanel::retranslate()
         tr("Which TP overlap runs: Transformer Engine's userbuffers (Megatron's --tp-comm-overlap) or PyTorch's "
            "async TP (torchtitan), which splits each GEMM beside a TP collective into TP chunks, each paying a "
            "GEMM's fixed cost, and leaves the backward's reduce-scatters after q/k/v and gate/up exposed"));
+    name(layout_combo_, ActivationLayout{});
     name(offload_combo_, Offload{});
     offload_combo_->setToolTip(
         tr("Keep model states in the node's CPU memory (ZeRO-Offload, FSDP CPU offload): GPU memory drops, "
@@ -298,10 +300,15 @@ void ScenarioPanel::retranslate()
     fitScrollArea();
 }
 
-// The check boxes and gradient rows' texts and tooltips (retranslate's second half).
+// The check boxes, the activation layout and the gradient rows' texts and tooltips (retranslate's
+// second half).
 void ScenarioPanel::retranslateGradientRows()
 {
     sp_check_->setText(tr("Sequence parallelism (SP)"));
+    layout_combo_->setToolTip(
+        tr("How the run lays out its activations: sequence first [s, b, h] (Megatron-LM), where SP's "
+           "AllGather and ReduceScatter work in place, or batch first [b, s, h] (PyTorch DTensor, "
+           "torchtitan), where each copies its whole buffer once more to reassemble the sequence"));
     grad_comm_combo_->setToolTip(
         tr("What the data-parallel gradient reduction sends: the gradients as they are, BF16, FP8 or one bit "
            "per element with error feedback (1-bit Adam): fewer bytes on the link for a compression pass "
@@ -369,6 +376,7 @@ void ScenarioPanel::sync()
     selectEnum(cp_combo_, s.parallel.cp_comm);
     selectEnum(dispatcher_combo_, s.parallel.moe_dispatcher);
     selectEnum(tp_overlap_combo_, s.parallel.tp_overlap);
+    selectEnum(layout_combo_, s.parallel.activation_layout);
     selectEnum(offload_combo_, s.parallel.offload);
     QStringList chosen;
     for (QAction* a : modules_button_->menu()->actions()) {
@@ -392,6 +400,7 @@ void ScenarioPanel::sync()
     optional_rows_->setShown(cp_combo_, s.parallel.cp > 1);
     optional_rows_->setShown(dispatcher_combo_, s.model.moe.has_value() && s.parallel.ep > 1);
     optional_rows_->setShown(tp_overlap_combo_, s.parallel.tp_comm_overlap && s.parallel.tp > 1);
+    optional_rows_->setShown(layout_combo_, s.parallel.tp > 1 && s.parallel.sequence_parallel);
     optional_rows_->setShown(modules_button_, s.training.recompute == Recompute::Selective);
     selectEnum(grad_combo_, s.training.grad_dtype);
     selectEnum(grad_comm_combo_, s.training.grad_comm);

@@ -140,6 +140,8 @@ void ScenarioPanel::buildChoiceRows(QFormLayout* form)
     overlap_tp_check_ = new QCheckBox;
     tp_overlap_combo_ = enumCombo<TpOverlap>();
     tp_overlap_combo_->setObjectName(QStringLiteral("panel.tpOverlap"));
+    layout_combo_ = enumCombo<ActivationLayout>();
+    layout_combo_->setObjectName(QStringLiteral("panel.activationLayout"));
     overlap_ep_check_ = new QCheckBox;
     overlap_pp_check_ = new QCheckBox;
     bucket_spin_ = new FocusWheel<ParamCountSpinBox>;
@@ -167,6 +169,7 @@ void ScenarioPanel::buildChoiceRows(QFormLayout* form)
     form->addRow(staticLabel(QT_TR_NOOP("CPU offload")), offload_combo_);
     form->addRow(staticLabel(QT_TR_NOOP("Gradient dtype")), grad_combo_);
     form->addRow(sp_check_); // across both columns: its own text is its label
+    form->addRow(staticLabel(QT_TR_NOOP("Activation layout")), layout_combo_);
     form->addRow(staticLabel(QT_TR_NOOP("Gradients on the wire")), grad_comm_combo_);
     form->addRow(staticLabel(QT_TR_NOOP("Gradient bucket")), bucket_spin_);
     form->addRow(overlap_dp_check_); // across both columns: its own text is its label
@@ -178,7 +181,8 @@ void ScenarioPanel::buildChoiceRows(QFormLayout* form)
     optional_rows_.emplace(form); // in the form's order
     for (QWidget* w : {static_cast<QWidget*>(modules_button_), static_cast<QWidget*>(fp8_combo_),
                        static_cast<QWidget*>(fp8_act_check_), static_cast<QWidget*>(cp_combo_),
-                       static_cast<QWidget*>(dispatcher_combo_), static_cast<QWidget*>(tp_overlap_combo_)})
+                       static_cast<QWidget*>(dispatcher_combo_), static_cast<QWidget*>(tp_overlap_combo_),
+                       static_cast<QWidget*>(layout_combo_)})
         optional_rows_->add(w);
 }
 

@@ -140,6 +140,17 @@ Localized displayName(Offload v)
     return {"?", "?"};
 }
 
+Localized displayName(ActivationLayout v)
+{
+    switch (v) {
+    case ActivationLayout::Sbh:
+        return {"[s, b, h] (Megatron-LM: SP in place)", "[s, b, h]（Megatron-LM：序列并行原地收发）"};
+    case ActivationLayout::Bsh:
+        return {"[b, s, h] (PyTorch DTensor: SP copies)", "[b, s, h]（PyTorch：序列并行需重排拷贝）"};
+    }
+    return {"?", "?"};
+}
+
 Localized displayName(MoeDispatcher v)
 {
     switch (v) {

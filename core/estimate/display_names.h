@@ -35,6 +35,7 @@ Localized displayName(OpRate v); // an op's rate class: "GEMM" / "矩阵乘", "m
 Localized displayName(Fp8Recipe v);
 Localized displayName(CpComm v);
 Localized displayName(TpOverlap v); // parallel.tp_overlap: which TP communication overlap runs
+Localized displayName(ActivationLayout v); // parallel.activation_layout: what SP's collectives copy
 Localized displayName(MoeDispatcher v);
 Localized displayName(Offload v);
 Localized displayName(GradComm v);

@@ -2201,6 +2201,14 @@ borderline</source>
         <source>Megatron --tp-comm-overlap / PyTorch async TP: each TP collective hides behind the GEMM it feeds or follows (async TP: except the backward&apos;s reduce-scatters, which follow a sum of matmuls)</source>
         <translation>Megatron --tp-comm-overlap / PyTorch 异步 TP：每个 TP 集合通信被其前后的矩阵乘掩盖（异步 TP 例外：反向的 ReduceScatter 接在几个矩阵乘之和后面，无法掩盖）</translation>
     </message>
+    <message>
+        <source>How the run lays out its activations: sequence first [s, b, h] (Megatron-LM), where SP&apos;s AllGather and ReduceScatter work in place, or batch first [b, s, h] (PyTorch DTensor, torchtitan), where each copies its whole buffer once more to reassemble the sequence</source>
+        <translation>激活在显存中的排布：序列维在前 [s, b, h]（Megatron-LM），序列并行的 AllGather 与 ReduceScatter 原地完成；批维在前 [b, s, h]（PyTorch，torchtitan），每次都要把整个缓冲区再读写一遍以重排序列维</translation>
+    </message>
+    <message>
+        <source>Activation layout</source>
+        <translation>激活布局</translation>
+    </message>
 </context>
 <context>
     <name>parascope::ui::SearchTableModel</name>

@@ -127,6 +127,24 @@ private slots:
         QCOMPARE(w.model()->scenario().parallel.tp_overlap, TpOverlap::AsyncTp);
         s = w.model()->scenario();
 
+        // The activation layout only with TP > 1 and SP; batch first adds SP's copies to the step.
+        QComboBox* layout = comboWith("bsh");
+        QVERIFY(layout);
+        s.parallel.sequence_parallel = false;
+        w.model()->setScenario(s);
+        QVERIFY(!layout->isVisibleTo(w.panel()));
+        s.parallel.sequence_parallel = true;
+        w.model()->setScenario(s);
+        QVERIFY(layout->isVisibleTo(w.panel()));
+        QCOMPARE(layout->currentData().toString(), QStringLiteral("sbh"));
+        w.model()->flush();
+        const double in_place = w.model()->estimate().time.step_s;
+        layout->activated(layout->findData(QStringLiteral("bsh")));
+        w.model()->flush();
+        QCOMPARE(w.model()->scenario().parallel.activation_layout, ActivationLayout::Bsh);
+        QVERIFY(w.model()->estimate().time.step_s > in_place);
+        s = w.model()->scenario();
+
         // Selective recompute's modules: a button whose menu holds one check box per module
         // (its data the module's bit), shown only with selective recompute.
         QToolButton* modules = nullptr;

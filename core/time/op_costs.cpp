@@ -281,7 +281,7 @@ Term tpTerm(const Scenario& sc, const LayerCost& dense, const LayerComm& lc)
 // The copies a batch-first run's SP collectives add (layer_ops.cpp sequenceRelayout).
 Term relayoutTerm(const Scenario& sc, const LayerCost& dense, const LayerOpRates& r)
 {
-    const bool fused = sc.parallel.tp_comm_overlap && sc.parallel.tp_overlap == TpOverlap::AsyncTp;
+    const bool fused = dense.relayout_f_s <= 0; // async TP: only the backward's unfused scatters copy
     return {"time.layer_sp_relayout",
             dense.relayout_f_s + dense.relayout_b_s,
             "s",

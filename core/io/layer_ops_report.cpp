@@ -36,6 +36,7 @@ const OpLabel kOpLabels[] = {
     {"shared_down", {"shared experts, down", "共享专家下投影"}},
     {"elementwise", {"norms, activation, residuals, rotary", "归一化、激活、残差、旋转位置编码"}},
     {"sequence_relayout", {"SP relayout copies ([b, s, h])", "序列并行重排拷贝（[b, s, h]）"}},
+    {"fsdp_copy_out", {"FSDP2 copy-out (per-parameter shards)", "FSDP2 参数拷出（逐参数分片）"}},
     {"host_wait", {"host: the GPU waits", "主机下发：GPU 等待"}},
 };
 // clang-format on

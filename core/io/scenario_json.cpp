@@ -280,6 +280,8 @@ void readParallelScalars(ObjectReader& p, ParallelConfig& pc)
         pc.tp_overlap = *o;
     if (auto l = p.choice<ActivationLayout>("activation_layout"))
         pc.activation_layout = *l;
+    if (auto z = p.choice<Zero3Sharding>("zero3_sharding"))
+        pc.zero3_sharding = *z;
     if (auto d = p.choice<MoeDispatcher>("moe_dispatcher"))
         pc.moe_dispatcher = *d;
     if (auto o = p.choice<Offload>("offload"))

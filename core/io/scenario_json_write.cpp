@@ -100,6 +100,8 @@ nlohmann::json parallelToJson(const ParallelConfig& p)
         j["tp_overlap"] = toString(p.tp_overlap);
     if (p.activation_layout != ActivationLayout::Sbh)
         j["activation_layout"] = toString(p.activation_layout);
+    if (p.zero3_sharding != Zero3Sharding::Flat)
+        j["zero3_sharding"] = toString(p.zero3_sharding);
     if (p.moe_dispatcher != MoeDispatcher::AllToAll)
         j["moe_dispatcher"] = toString(p.moe_dispatcher);
     if (p.offload != Offload::None)

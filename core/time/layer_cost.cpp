@@ -65,6 +65,8 @@ LayerCost sumOps(const std::vector<LayerOp>& ops)
             c.routing_s = op.forward_s;
         else if (op.name == "sequence_relayout")
             c.relayout_f_s = op.forward_s, c.relayout_b_s = op.input_grad_s;
+        else if (op.name == "fsdp_copy_out")
+            c.fsdp_copy_f_s = op.forward_s, c.fsdp_copy_b_s = op.input_grad_s;
         c.cast_f_s += op.cast_forward_s;
         c.cast_b_s += op.cast_backward_s;
         c.recompute_s += op.recompute_s;

@@ -26,6 +26,7 @@ struct LayerCost {
     double cast_f_s = 0, cast_b_s = 0; // FP8 quantization before the forward / backward GEMMs
     double routing_s = 0; // MoE router softmax/top-k and token permutation, per direction
     double relayout_f_s = 0, relayout_b_s = 0; // SP's copies with batch-first activations (layer_ops.cpp)
+    double fsdp_copy_f_s = 0, fsdp_copy_b_s = 0; // FSDP2's copy-out of a gathered unit (layer_ops.cpp)
     double recompute_s = 0; // selective recompute modules other than core_attn, in the backward
     double tp_f = 0, tp_b = 0, ep_f = 0, ep_b = 0, cp_f = 0, cp_b = 0; // exposed comm
     double host_f = 0, host_b = 0; // MoE: the GPU waiting for the host to issue the layer's kernels
@@ -34,15 +35,21 @@ struct LayerCost {
     double unpaired_f = 0, unpaired_b = 0;
 
     // The layer's compute per microbatch, before any host wait. Forward: GEMMs, attention,
-    // elementwise, FP8 casts, routing, SP's relayout copies. Backward, input gradients: dX GEMMs
-    // (= the forward's), the attention backward, elementwise twice (read the activation, write
-    // the gradient), the backward collectives' relayout copies, FP8's
-    // quantization of the output gradients, and what recompute repeats of the forward; weight
-    // gradients: the dW GEMMs.
-    double forward() const { return linear_s + attention_s + elementwise_s + cast_f_s + routing_s + relayout_f_s; }
+    // elementwise, FP8 casts, routing, SP's relayout copies, FSDP2's copy-out. Backward, input
+    // gradients: dX GEMMs (= the forward's), the attention backward, elementwise twice (read the
+    // activation, write the gradient), the backward collectives' relayout copies, the backward
+    // gather's copy-out, FP8's quantization of the output gradients, and what recompute repeats
+    // of the forward (not its copy-out: the recompute runs on the backward's gathered unit);
+    // weight gradients: the dW GEMMs.
+    double forward() const { return forwardCompute() + fsdp_copy_f_s; }
+    double forwardCompute() const
+    {
+        return linear_s + attention_s + elementwise_s + cast_f_s + routing_s + relayout_f_s;
+    }
     double backwardInput(const TrainingConfig& t) const
     {
-        return linear_dx_s + attention_b_s + 2 * elementwise_s + cast_b_s + routing_s + relayout_b_s + recomputed(t);
+        return linear_dx_s + attention_b_s + 2 * elementwise_s + cast_b_s + routing_s + relayout_b_s + fsdp_copy_b_s
+            + recomputed(t);
     }
     // What the backward runs of the forward once more: core attention, the selective modules,
     // or the whole forward.
@@ -52,7 +59,7 @@ struct LayerCost {
         if (t.recompute == Recompute::Selective)
             r += recompute_s;
         else if (t.recompute == Recompute::Full)
-            r += forward();
+            r += forwardCompute();
         return r;
     }
     double backwardWeight() const { return linear_dw_s; }

@@ -82,6 +82,7 @@ private:
         case OpRate::Memory:
             return name == "routing"          ? "time.moe_routing"
                 : name == "sequence_relayout" ? "time.layer_sp_relayout"
+                : name == "fsdp_copy_out"     ? "time.fsdp_copy_out"
                                               : "time.layer_elementwise";
         case OpRate::Host: return "time.moe_host_wait";
         }
@@ -280,6 +281,36 @@ void sequenceRelayout(OpList& ops, const Scenario& sc, const LayerOpRates& r)
     op.backward_kernels = backward <= 0 ? 0 : fused ? int(n) : int(2 * n);
 }
 
+// PyTorch FSDP2 (parallel.zero3_sharding: per_parameter) gathers a unit's shards into one flat
+// buffer, then, on the compute stream after the gather's event, copies them out into the
+// unsharded parameters (foreach_all_gather_copy_out: torch.split_with_sizes_copy, in
+// torch/distributed/fsdp's _fsdp_collectives.py): the gathered bytes read once and written once,
+// serial with the layer's kernels. Once per gather, as comm/group_collectives.cpp counts them:
+// the forward's, and the backward's when reshard_after_forward freed the unit in between. The
+// unit is the layer's parameters on this GPU: TP splits attention and MLP, EP·ETP the routed
+// experts, the rest whole; a group of one shard gathers nothing.
+void fsdpCopyOut(OpList& ops, const Scenario& sc, const LayerOpRates& r, bool moe)
+{
+    const ParallelConfig& p = sc.parallel;
+    const TrainingConfig& t = sc.training;
+    if (p.zero < 3 || p.zero3_sharding != Zero3Sharding::PerParameter)
+        return;
+    const ParamCounts c = countParameters(sc.model, Explain::NumbersOnly);
+    const LayerParams& l = moe ? c.moe_layer : c.dense_layer;
+    const double whole = double(l.norms + l.router + l.attention_replicated);
+    const double dense = p.zeroShard() > 1 ? double(l.attention + l.dense_mlp) / p.tp + whole : 0.0;
+    const double experts = p.expertZeroShard() > 1 ? double(l.routed_experts) / (double(p.ep) * p.expertTp()) : 0.0;
+    const double gathered = t.fp8Gathers() ? 1.0 : t.precision == Precision::Fp32 ? 4.0 : 2.0;
+    if (dense + experts <= 0)
+        return;
+    LayerOp& op = ops.other("fsdp_copy_out", OpRate::Memory);
+    op.bytes = 2 * (dense + experts) * gathered;
+    op.forward_s = op.bytes / r.hbm;
+    op.input_grad_s = p.reshard_after_forward ? op.forward_s : 0.0;
+    op.forward_kernels = 1;
+    op.backward_kernels = p.reshard_after_forward ? 1 : 0;
+}
+
 // Each FP8 quantization is a kernel of its own (one before each GEMM's forward, one before its
 // backward), and pays the fixed cost every kernel of the layer pays: gpu.kernel_overhead_s is a
 // bf16 layer pass's launches and tails, so one kernel's share is kernel_overhead_s over the
@@ -399,6 +430,7 @@ std::vector<LayerOp> layerOps(const Scenario& sc, const LayerOpRates& r, bool mo
         denseMlp(ops, sc, r);
     elementwise(ops, sc, r, moe);
     sequenceRelayout(ops, sc, r);
+    fsdpCopyOut(ops, sc, r, moe && sc.model.moe);
     std::vector<LayerOp> out = ops.take();
     castKernelCosts(out, sc.cluster.gpu, r);
     overlapSplitCosts(out, sc, r);

@@ -294,6 +294,25 @@ Term relayoutTerm(const Scenario& sc, const LayerCost& dense, const LayerOpRates
             "[s, b, h] gathers in place"};
 }
 
+// FSDP2's copy-out of each gathered unit (layer_ops.cpp fsdpCopyOut): the MoE layer's where every
+// layer is one.
+Term fsdpCopyOutTerm(const Scenario& sc, const LayerCost& dense, const LayerCost& moe, const LayerOpRates& r)
+{
+    const bool moe_only = sc.model.moe && sc.model.moeLayerCount() >= sc.model.layers;
+    const LayerCost& l = moe_only ? moe : dense;
+    return {"time.fsdp_copy_out",
+            l.fsdp_copy_f_s + l.fsdp_copy_b_s,
+            "s",
+            "2·Ψ_layer·bytes / (HBM · efficiency) per gather: the forward's, and the backward's with "
+            "reshard_after_forward",
+            "Ψ_layer·bytes = " + num(l.fsdp_copy_f_s * r.hbm / 2) + " bytes of the layer on this GPU; "
+                + num(l.fsdp_copy_f_s) + " s forward + " + num(l.fsdp_copy_b_s) + " s backward",
+            "PyTorch FSDP2, per-parameter shards: foreach_all_gather_copy_out copies the gathered buffer into the "
+            "unsharded parameters with torch.split_with_sizes_copy on the compute stream "
+            "(torch/distributed/fsdp, _fsdp_collectives.py); FSDP1, DeepSpeed ZeRO-3 and Megatron-FSDP gather "
+            "in place"};
+}
+
 // The terms that explain a layer's costs: GEMMs (a MoE layer's after the dense one's), FP8 casts,
 // attention, elementwise, TP.
 void explainLayer(std::vector<Term>& terms, const Scenario& sc, const LayerOpRates& r, const LayerCost& dense,
@@ -327,6 +346,8 @@ void explainLayer(std::vector<Term>& terms, const Scenario& sc, const LayerOpRat
     terms.push_back(tpTerm(sc, dense, lc));
     if (dense.relayout_f_s + dense.relayout_b_s > 0)
         terms.push_back(relayoutTerm(sc, dense, r));
+    if (dense.fsdp_copy_f_s + moe.fsdp_copy_f_s > 0)
+        terms.push_back(fsdpCopyOutTerm(sc, dense, moe, r));
     if (dense.overlap_split_s > 0)
         terms.push_back({"time.layer_tp_overlap_split", 2 * dense.overlap_split_s, "s",
                          "2 · Σ over the GEMMs beside a TP collective: n·t(F/n) − t(F) = (n − 1)·g_half/rate",

@@ -88,6 +88,14 @@ enum class CrossEntropy { Fused, Eager };
 // input out the same way before it scatters: one more read and write of the whole buffer per
 // collective (time/layer_ops.cpp sequenceRelayout).
 enum class ActivationLayout { Sbh, Bsh };
+// How ZeRO-3 / FSDP holds a unit's shards, which decides what a gather costs besides the
+// transfer. flat (PyTorch FSDP1's FlatParameter, DeepSpeed ZeRO-3, Megatron-FSDP): the unit's
+// parameters are views into the buffer the all-gather writes. per_parameter (PyTorch FSDP2, as
+// torchtitan runs it): every parameter is sharded on its own; FSDP2 gathers the shards into one
+// flat buffer and then, on the compute stream, copies them out into the unsharded parameters
+// (foreach_all_gather_copy_out, torch.split_with_sizes_copy): one more read and write of the
+// gathered unit per gather (time/layer_ops.cpp fsdpCopyOut).
+enum class Zero3Sharding { Flat, PerParameter };
 
 inline constexpr EnumName<ScheduleKind> kScheduleKindNames[] = {
     {ScheduleKind::GPipe, "gpipe"},      {ScheduleKind::OneFOneB, "1f1b"}, {ScheduleKind::Interleaved, "interleaved"},
@@ -133,6 +141,10 @@ inline constexpr EnumName<ActivationLayout> kActivationLayoutNames[]
     = {{ActivationLayout::Sbh, "sbh"}, {ActivationLayout::Bsh, "bsh"}};
 constexpr std::span<const EnumName<ActivationLayout>> enumNames(ActivationLayout) { return kActivationLayoutNames; }
 inline const char* toString(ActivationLayout v) { return nameOf(v); }
+inline constexpr EnumName<Zero3Sharding> kZero3ShardingNames[]
+    = {{Zero3Sharding::Flat, "flat"}, {Zero3Sharding::PerParameter, "per_parameter"}};
+constexpr std::span<const EnumName<Zero3Sharding>> enumNames(Zero3Sharding) { return kZero3ShardingNames; }
+inline const char* toString(Zero3Sharding v) { return nameOf(v); }
 inline constexpr EnumName<Optimizer> kOptimizerNames[] = {{Optimizer::AdamW, "adamw"}, {Optimizer::Sgd, "sgd"}};
 constexpr std::span<const EnumName<Optimizer>> enumNames(Optimizer) { return kOptimizerNames; }
 inline const char* toString(Optimizer v) { return nameOf(v); }
@@ -181,6 +193,7 @@ struct ParallelConfig {
     // forward to the backward: one gather per microbatch instead of two, the whole stage's
     // unsharded weights in memory.
     bool reshard_after_forward = true;
+    Zero3Sharding zero3_sharding = Zero3Sharding::Flat; // what a ZeRO-3 gather copies besides
     // ZeRO-3 gathering granularity: 0 gathers whole layers (PyTorch FSDP's units, the layer being
     // computed and the one prefetched); DeepSpeed ZeRO-3 gathers module by module and keeps at
     // most this many parameters unsharded (stage3_max_live_parameters, default 1e9).

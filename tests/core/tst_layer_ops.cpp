@@ -1,7 +1,7 @@
 // A layer as a list of ops (core/time/layer_ops.h), each kind derived by hand: the GEMMs with
 // the size curve, flash and unfused attention, the elementwise pass, FP8 casts, a MoE layer's
-// grouped expert GEMMs, router and routing; async TP's GEMM chunks; batch-first SP's copies; the
-// kernel counts; and the stage cost the op costs add up from the same list.
+// grouped expert GEMMs, router and routing; async TP's GEMM chunks; batch-first SP's copies;
+// FSDP2's copy-out; the kernel counts; and the stage cost the op costs add up from the same list.
 
 #include "by_hand.h"
 #include "io/layer_ops_report.h"
@@ -290,6 +290,60 @@ private slots:
         sc.parallel.activation_layout = ActivationLayout::Sbh;
         const double added = with - firstStage(sc).compute_s;
         QVERIFY2(near(added, 32 * 2 * copy, 1e-6), qPrintable(versus("stage compute", added, 32 * 2 * copy)));
+    }
+
+    // PyTorch FSDP2 (zero3_sharding per_parameter) copies each gathered unit out of the gather's
+    // flat buffer into the unsharded parameters on the compute stream. Llama-2 7B, one layer:
+    // attention 4·h² = 67 108 864, SwiGLU 3·h·f = 3·4096·11008 = 135 266 304, two RMSNorms 2·h =
+    // 8192: Ψ = 202 383 360 parameters. In bf16 a copy reads and writes 2 bytes each: 4·Ψ =
+    // 809.5 MB / 1.835e12 B/s = 441.1 µs, in the forward and again in the backward's gather
+    // (reshard_after_forward); none without it. TP 2 halves attention and MLP: Ψ = 101 195 776,
+    // 220.6 µs. FSDP1, DeepSpeed and Megatron-FSDP (flat) gather in place: no copy; nor does
+    // ZeRO-1. A full recompute runs on the backward's gathered unit: no third copy.
+    void fsdp2CopiesOutEachGather()
+    {
+        Scenario sc = llama7b();
+        sc.parallel.dp = 8;
+        sc.parallel.zero = 3;
+        const auto has = [](const Scenario& s) {
+            const std::vector<LayerOp> ops = layerOps(s, layerOpRates(s), false);
+            return std::any_of(ops.begin(), ops.end(), [](const LayerOp& op) { return op.name == "fsdp_copy_out"; });
+        };
+        QVERIFY(!has(sc));
+        sc.parallel.zero3_sharding = Zero3Sharding::PerParameter;
+        const double psi = 4.0 * 4096 * 4096 + 3.0 * 4096 * 11008 + 2 * 4096, hbm = 2039e9 * 0.9;
+        QCOMPARE(psi, 202383360.0);
+        const double copy = 4 * psi / hbm;
+        QVERIFY(near(copy, 441.14e-6, 1e-3));
+        const LayerOp& op = named(layerOps(sc, layerOpRates(sc), false), "fsdp_copy_out");
+        QVERIFY2(near(op.forward_s, copy), qPrintable(versus("forward", op.forward_s, copy)));
+        QVERIFY(near(op.input_grad_s, copy));
+        QCOMPARE(op.forward_kernels, 1);
+        QCOMPARE(std::string(op.term), std::string("time.fsdp_copy_out"));
+        sc.parallel.reshard_after_forward = false;
+        QCOMPARE(named(layerOps(sc, layerOpRates(sc), false), "fsdp_copy_out").input_grad_s, 0.0);
+        sc.parallel.reshard_after_forward = true;
+        sc.parallel.tp = 2;
+        const double half = 4 * (psi - 2 * 4096) / 2 / hbm + 4 * 2 * 4096 / hbm;
+        QVERIFY(near(half, 220.6e-6, 1e-3));
+        QVERIFY(near(named(layerOps(sc, layerOpRates(sc), false), "fsdp_copy_out").forward_s, half));
+        sc.parallel.tp = 1;
+        sc.parallel.zero = 1;
+        QVERIFY(!has(sc));
+        // The stage: 32 layers, forward and input gradient 441.1 µs more each, with and without a
+        // full recompute.
+        sc.parallel.zero = 3;
+        const Estimate e = evaluate(sc);
+        QVERIFY(std::any_of(e.time.terms.begin(), e.time.terms.end(),
+                            [](const Term& t) { return t.name == "time.fsdp_copy_out"; }));
+        for (const Recompute r : {Recompute::None, Recompute::Full}) {
+            sc.training.recompute = r;
+            sc.parallel.zero3_sharding = Zero3Sharding::PerParameter;
+            const double with = firstStage(sc).compute_s;
+            sc.parallel.zero3_sharding = Zero3Sharding::Flat;
+            const double added = with - firstStage(sc).compute_s;
+            QVERIFY2(near(added, 32 * 2 * copy, 1e-6), qPrintable(versus("stage compute", added, 32 * 2 * copy)));
+        }
     }
 
     void theStageAddsUpTheOps()

@@ -204,7 +204,8 @@ void TstScenarioJson::roundTrip_data()
                      {"sequence_parallel", true},
                      {"zero", 3},
                      {"zero3_max_live_params", 1e8},
-                     {"activation_layout", "bsh"}};
+                     {"activation_layout", "bsh"},
+                     {"zero3_sharding", "per_parameter"}};
     j["training"] = {{"seq_len", 4096},           {"global_batch", 16},       {"precision", "fp8"},
                      {"attention_kernel", "fa2"}, {"recompute", "selective"}, {"recompute_modules", {"every_other_mm"}},
                      {"cross_entropy", "eager"}};

@@ -221,6 +221,10 @@ void TstScenarioJsonErrors::errorNamesPath_data()
     row("bad activation layout", j, "parallel.activation_layout",
         {QStringLiteral("sbh, bsh"), QStringLiteral("got \"bhs\"")});
     j = base();
+    j["parallel"]["zero3_sharding"] = "fsdp2";
+    row("bad zero3 sharding", j, "parallel.zero3_sharding",
+        {QStringLiteral("flat, per_parameter"), QStringLiteral("got \"fsdp2\"")});
+    j = base();
     j["training"]["cross_entropy"] = "chunked";
     row("bad cross entropy", j, "training.cross_entropy",
         {QStringLiteral("fused, eager"), QStringLiteral("got \"chunked\"")});

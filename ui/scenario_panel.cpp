@@ -174,6 +174,7 @@ void ScenarioPanel::connectChoices()
     enumEdit(dispatcher_combo_, [](Scenario& s) -> MoeDispatcher& { return s.parallel.moe_dispatcher; });
     enumEdit(tp_overlap_combo_, [](Scenario& s) -> TpOverlap& { return s.parallel.tp_overlap; });
     enumEdit(layout_combo_, [](Scenario& s) -> ActivationLayout& { return s.parallel.activation_layout; });
+    enumEdit(sharding_combo_, [](Scenario& s) -> Zero3Sharding& { return s.parallel.zero3_sharding; });
     enumEdit(offload_combo_, [](Scenario& s) -> Offload& { return s.parallel.offload; });
     connect(attention_combo_, qOverload<int>(&QComboBox::activated), this, [this](int i) {
         const auto kernel = enumFromName<AttentionKernel>(attention_combo_->itemData(i).toString().toStdString());
@@ -264,6 +265,7 @@ void ScenarioPanel::retranslate()
            "async TP (torchtitan), which splits each GEMM beside a TP collective into TP chunks, each paying a "
            "GEMM's fixed cost, and leaves the backward's reduce-scatters after q/k/v and gate/up exposed"));
     name(layout_combo_, ActivationLayout{});
+    name(sharding_combo_, Zero3Sharding{});
     name(offload_combo_, Offload{});
     offload_combo_->setToolTip(
         tr("Keep model states in the node's CPU memory (ZeRO-Offload, FSDP CPU offload): GPU memory drops, "
@@ -300,8 +302,8 @@ void ScenarioPanel::retranslate()
     fitScrollArea();
 }
 
-// The check boxes, the activation layout and the gradient rows' texts and tooltips (retranslate's
-// second half).
+// The check boxes, the activation layout, the ZeRO-3 sharding and the gradient rows' texts and
+// tooltips (retranslate's second half).
 void ScenarioPanel::retranslateGradientRows()
 {
     sp_check_->setText(tr("Sequence parallelism (SP)"));
@@ -309,6 +311,10 @@ void ScenarioPanel::retranslateGradientRows()
         tr("How the run lays out its activations: sequence first [s, b, h] (Megatron-LM), where SP's "
            "AllGather and ReduceScatter work in place, or batch first [b, s, h] (PyTorch DTensor, "
            "torchtitan), where each copies its whole buffer once more to reassemble the sequence"));
+    sharding_combo_->setToolTip(
+        tr("How ZeRO-3 / FSDP holds a layer's shards: one flat buffer the AllGather writes in place (PyTorch "
+           "FSDP1, DeepSpeed ZeRO-3, Megatron-FSDP), or each parameter sharded on its own (PyTorch FSDP2, "
+           "torchtitan), where every AllGather is followed by a copy of the gathered layer into its parameters"));
     grad_comm_combo_->setToolTip(
         tr("What the data-parallel gradient reduction sends: the gradients as they are, BF16, FP8 or one bit "
            "per element with error feedback (1-bit Adam): fewer bytes on the link for a compression pass "
@@ -377,6 +383,7 @@ void ScenarioPanel::sync()
     selectEnum(dispatcher_combo_, s.parallel.moe_dispatcher);
     selectEnum(tp_overlap_combo_, s.parallel.tp_overlap);
     selectEnum(layout_combo_, s.parallel.activation_layout);
+    selectEnum(sharding_combo_, s.parallel.zero3_sharding);
     selectEnum(offload_combo_, s.parallel.offload);
     QStringList chosen;
     for (QAction* a : modules_button_->menu()->actions()) {
@@ -401,6 +408,7 @@ void ScenarioPanel::sync()
     optional_rows_->setShown(dispatcher_combo_, s.model.moe.has_value() && s.parallel.ep > 1);
     optional_rows_->setShown(tp_overlap_combo_, s.parallel.tp_comm_overlap && s.parallel.tp > 1);
     optional_rows_->setShown(layout_combo_, s.parallel.tp > 1 && s.parallel.sequence_parallel);
+    optional_rows_->setShown(sharding_combo_, s.parallel.zero >= 3);
     optional_rows_->setShown(modules_button_, s.training.recompute == Recompute::Selective);
     selectEnum(grad_combo_, s.training.grad_dtype);
     selectEnum(grad_comm_combo_, s.training.grad_comm);
@@ -461,22 +469,6 @@ void ScenarioPanel::highlightKnob(const QString& path)
         QLabel* l = r.label;
         QTimer::singleShot(1500, l, [l] { l->setStyleSheet(QString()); });
     }
-}
-
-QSlider* ScenarioPanel::slider(const QString& path) const
-{
-    for (const Row& r : rows_)
-        if (path == QLatin1String(r.knob->path))
-            return r.slider;
-    return nullptr;
-}
-
-QSpinBox* ScenarioPanel::spinBox(const QString& path) const
-{
-    for (const Row& r : rows_)
-        if (path == QLatin1String(r.knob->path))
-            return r.spin;
-    return nullptr;
 }
 
 bool ScenarioPanel::editCustomModel(const std::optional<ModelSpec>& start)

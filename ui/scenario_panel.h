@@ -94,6 +94,7 @@ private:
     QComboBox* dispatcher_combo_ = nullptr;
     QComboBox* tp_overlap_combo_ = nullptr; // parallel.tp_overlap, with TP overlap on
     QComboBox* layout_combo_ = nullptr; // parallel.activation_layout, with TP > 1 and SP
+    QComboBox* sharding_combo_ = nullptr; // parallel.zero3_sharding, with ZeRO-3
     QComboBox* offload_combo_ = nullptr;
     std::optional<OptionalRows> optional_rows_; // the rows above, shown only where they apply
     QToolButton* modules_button_ = nullptr; // selective recompute's modules, a menu of check boxes

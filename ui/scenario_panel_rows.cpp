@@ -142,6 +142,8 @@ void ScenarioPanel::buildChoiceRows(QFormLayout* form)
     tp_overlap_combo_->setObjectName(QStringLiteral("panel.tpOverlap"));
     layout_combo_ = enumCombo<ActivationLayout>();
     layout_combo_->setObjectName(QStringLiteral("panel.activationLayout"));
+    sharding_combo_ = enumCombo<Zero3Sharding>();
+    sharding_combo_->setObjectName(QStringLiteral("panel.zero3Sharding"));
     overlap_ep_check_ = new QCheckBox;
     overlap_pp_check_ = new QCheckBox;
     bucket_spin_ = new FocusWheel<ParamCountSpinBox>;
@@ -167,6 +169,7 @@ void ScenarioPanel::buildChoiceRows(QFormLayout* form)
     form->addRow(staticLabel(QT_TR_NOOP("CP exchange")), cp_combo_);
     form->addRow(staticLabel(QT_TR_NOOP("MoE dispatch")), dispatcher_combo_);
     form->addRow(staticLabel(QT_TR_NOOP("CPU offload")), offload_combo_);
+    form->addRow(staticLabel(QT_TR_NOOP("ZeRO-3 sharding")), sharding_combo_);
     form->addRow(staticLabel(QT_TR_NOOP("Gradient dtype")), grad_combo_);
     form->addRow(sp_check_); // across both columns: its own text is its label
     form->addRow(staticLabel(QT_TR_NOOP("Activation layout")), layout_combo_);
@@ -181,9 +184,25 @@ void ScenarioPanel::buildChoiceRows(QFormLayout* form)
     optional_rows_.emplace(form); // in the form's order
     for (QWidget* w : {static_cast<QWidget*>(modules_button_), static_cast<QWidget*>(fp8_combo_),
                        static_cast<QWidget*>(fp8_act_check_), static_cast<QWidget*>(cp_combo_),
-                       static_cast<QWidget*>(dispatcher_combo_), static_cast<QWidget*>(tp_overlap_combo_),
-                       static_cast<QWidget*>(layout_combo_)})
+                       static_cast<QWidget*>(dispatcher_combo_), static_cast<QWidget*>(sharding_combo_),
+                       static_cast<QWidget*>(layout_combo_), static_cast<QWidget*>(tp_overlap_combo_)})
         optional_rows_->add(w);
+}
+
+QSlider* ScenarioPanel::slider(const QString& path) const
+{
+    for (const Row& r : rows_)
+        if (path == QLatin1String(r.knob->path))
+            return r.slider;
+    return nullptr;
+}
+
+QSpinBox* ScenarioPanel::spinBox(const QString& path) const
+{
+    for (const Row& r : rows_)
+        if (path == QLatin1String(r.knob->path))
+            return r.spin;
+    return nullptr;
 }
 
 } // namespace parascope::ui

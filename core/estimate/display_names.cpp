@@ -151,6 +151,18 @@ Localized displayName(ActivationLayout v)
     return {"?", "?"};
 }
 
+Localized displayName(Zero3Sharding v)
+{
+    switch (v) {
+    case Zero3Sharding::Flat:
+        return {"flat buffer (FSDP1, DeepSpeed, Megatron-FSDP: gathered in place)", "整块缓冲（FSDP1 等：原地聚合）"};
+    case Zero3Sharding::PerParameter:
+        return {"per parameter (PyTorch FSDP2: copied out after each gather)",
+                "逐参数分片（PyTorch FSDP2：每次聚合后拷出）"};
+    }
+    return {"?", "?"};
+}
+
 Localized displayName(MoeDispatcher v)
 {
     switch (v) {

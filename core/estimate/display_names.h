@@ -36,6 +36,7 @@ Localized displayName(Fp8Recipe v);
 Localized displayName(CpComm v);
 Localized displayName(TpOverlap v); // parallel.tp_overlap: which TP communication overlap runs
 Localized displayName(ActivationLayout v); // parallel.activation_layout: what SP's collectives copy
+Localized displayName(Zero3Sharding v); // parallel.zero3_sharding: what a ZeRO-3 gather copies
 Localized displayName(MoeDispatcher v);
 Localized displayName(Offload v);
 Localized displayName(GradComm v);

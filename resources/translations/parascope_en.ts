@@ -64,7 +64,7 @@
     </message>
     <message>
         <source>writing the SVG&apos;s fonts failed: %1</source>
-        <translation>writing the SVG&apos;s fonts failed: %1</translation>
+        <translation>writing the SVG's fonts failed: %1</translation>
     </message>
 </context>
 <context>
@@ -196,7 +196,7 @@
     </message>
     <message>
         <source>Straggler&apos;s stage</source>
-        <translation>Straggler&apos;s stage</translation>
+        <translation>Straggler's stage</translation>
     </message>
     <message>
         <source>Degraded link (%)</source>
@@ -442,7 +442,7 @@
     </message>
     <message>
         <source>Bubble (the schedule&apos;s formula)</source>
-        <translation>Bubble (the schedule&apos;s formula)</translation>
+        <translation>Bubble (the schedule's formula)</translation>
     </message>
     <message>
         <source>Exposed communication / step</source>
@@ -485,11 +485,11 @@
     </message>
     <message>
         <source>Use the search&apos;s best</source>
-        <translation>Use the search&apos;s best</translation>
+        <translation>Use the search's best</translation>
     </message>
     <message>
         <source>The course&apos;s decision procedure on %1, %2 GPUs, global batch %3: each step with what it found and why.</source>
-        <translation>The course&apos;s decision procedure on %1, %2 GPUs, global batch %3: each step with what it found and why.</translation>
+        <translation>The course's decision procedure on %1, %2 GPUs, global batch %3: each step with what it found and why.</translation>
     </message>
     <message>
         <source>Why: </source>
@@ -661,7 +661,7 @@
     </message>
     <message>
         <source>Each GPU sends %1 (%2). The textbook&apos;s 2·S·n = %3 is the total over all %4 GPUs, not one GPU&apos;s traffic; a parameter server would move %5 through its one server.</source>
-        <translation>Each GPU sends %1 (%2). The textbook&apos;s 2·S·n = %3 is the total over all %4 GPUs, not one GPU&apos;s traffic; a parameter server would move %5 through its one server.</translation>
+        <translation>Each GPU sends %1 (%2). The textbook's 2·S·n = %3 is the total over all %4 GPUs, not one GPU's traffic; a parameter server would move %5 through its one server.</translation>
     </message>
     <message>
         <source>Each GPU sends at most %1 (%2).</source>
@@ -681,7 +681,7 @@
     </message>
     <message>
         <source>NCCL&apos;s ring: %1 channels, one per NIC, each with S/%1; the diagram plays channel 1, every step timed with all channels sharing the links.</source>
-        <translation>NCCL&apos;s ring: %1 channels, one per NIC, each with S/%1; the diagram plays channel 1, every step timed with all channels sharing the links.</translation>
+        <translation>NCCL's ring: %1 channels, one per NIC, each with S/%1; the diagram plays channel 1, every step timed with all channels sharing the links.</translation>
     </message>
     <message>
         <source>The engine (the communication chart) runs this collective by %1 too: the same %2.</source>
@@ -732,7 +732,7 @@
     </message>
     <message>
         <source>The buffer S, as nccl-tests&apos; size column (for an all-gather: the gathered output)</source>
-        <translation>The buffer S, as nccl-tests&apos; size column (for an all-gather: the gathered output)</translation>
+        <translation>The buffer S, as nccl-tests' size column (for an all-gather: the gathered output)</translation>
     </message>
     <message>
         <source>GPUs of the group in each node: a data-parallel group across nodes often has one</source>
@@ -860,7 +860,7 @@
     </message>
     <message>
         <source>, by the %1 algorithm at a bus bandwidth of %2 GB/s (nccl-tests&apos; busbw: factor·S/t)</source>
-        <translation>, by the %1 algorithm at a bus bandwidth of %2 GB/s (nccl-tests&apos; busbw: factor·S/t)</translation>
+        <translation>, by the %1 algorithm at a bus bandwidth of %2 GB/s (nccl-tests' busbw: factor·S/t)</translation>
     </message>
     <message>
         <source>Bandwidth ladder, %1:</source>
@@ -989,7 +989,7 @@
     </message>
     <message>
         <source>Does it fit with DP? Then ZeRO; TP inside a node, PP across nodes; communication; bubble — step by step, beside the strategy search&apos;s best</source>
-        <translation>Does it fit with DP? Then ZeRO; TP inside a node, PP across nodes; communication; bubble — step by step, beside the strategy search&apos;s best</translation>
+        <translation>Does it fit with DP? Then ZeRO; TP inside a node, PP across nodes; communication; bubble — step by step, beside the strategy search's best</translation>
     </message>
     <message>
         <source>&lt;p&gt;Pick a lesson in the scenario panel to read what it shows.&lt;/p&gt;</source>
@@ -1001,7 +1001,7 @@
     </message>
     <message>
         <source>Exercise: predict the number asked below, then Reveal. The charts and this step&apos;s text stay hidden until you do.</source>
-        <translation>Exercise: predict the number asked below, then Reveal. The charts and this step&apos;s text stay hidden until you do.</translation>
+        <translation>Exercise: predict the number asked below, then Reveal. The charts and this step's text stay hidden until you do.</translation>
     </message>
     <message numerus="yes">
         <source>Exported %n answer(s) to %1</source>
@@ -1012,7 +1012,7 @@
     </message>
     <message>
         <source>Back to the lesson&apos;s first step</source>
-        <translation>Back to the lesson&apos;s first step</translation>
+        <translation>Back to the lesson's first step</translation>
     </message>
     <message>
         <source>&amp;Restore this lesson step</source>
@@ -1024,7 +1024,7 @@
     </message>
     <message>
         <source>That was the lesson&apos;s last step: back to step 1</source>
-        <translation>That was the lesson&apos;s last step: back to step 1</translation>
+        <translation>That was the lesson's last step: back to step 1</translation>
     </message>
     <message>
         <source>Class answers</source>
@@ -1040,7 +1040,7 @@
     </message>
     <message>
         <source>The students&apos; exported exercise answers (CSV) as a histogram per exercise, with the typical mistake of each bar</source>
-        <translation>The students&apos; exported exercise answers (CSV) as a histogram per exercise, with the typical mistake of each bar</translation>
+        <translation>The students' exported exercise answers (CSV) as a histogram per exercise, with the typical mistake of each bar</translation>
     </message>
     <message>
         <source>%1: cannot be read (%2)</source>
@@ -1085,7 +1085,7 @@
     </message>
     <message>
         <source>A model is a JSON object with the fields of a preset (layers, hidden, heads, kv_heads, ffn_hidden, vocab, mlp, norm, bias, tied_embeddings, position, moe) and, where the model has them, qkv_bias, qk_norm, attention_sinks, parallel_block, sliding_window, mla and mtp_modules (README, &quot;Scenario files&quot;).</source>
-        <translation>A model is a JSON object with the fields of a preset (layers, hidden, heads, kv_heads, ffn_hidden, vocab, mlp, norm, bias, tied_embeddings, position, moe) and, where the model has them, qkv_bias, qk_norm, attention_sinks, parallel_block, sliding_window, mla and mtp_modules (README, &quot;Scenario files&quot;).</translation>
+        <translation>A model is a JSON object with the fields of a preset (layers, hidden, heads, kv_heads, ffn_hidden, vocab, mlp, norm, bias, tied_embeddings, position, moe) and, where the model has them, qkv_bias, qk_norm, attention_sinks, parallel_block, sliding_window, mla and mtp_modules (README, "Scenario files").</translation>
     </message>
 </context>
 <context>
@@ -1128,7 +1128,7 @@
     </message>
     <message>
         <source>Set TP, PP, DP, ZeRO, recompute and the micro batch with the sliders, then hand in. The Advisor&apos;s and the search&apos;s answers are revealed after.</source>
-        <translation>Set TP, PP, DP, ZeRO, recompute and the micro batch with the sliders, then hand in. The Advisor&apos;s and the search&apos;s answers are revealed after.</translation>
+        <translation>Set TP, PP, DP, ZeRO, recompute and the micro batch with the sliders, then hand in. The Advisor's and the search's answers are revealed after.</translation>
     </message>
     <message>
         <source>%1: %2</source>
@@ -1251,7 +1251,7 @@
     </message>
     <message>
         <source>An estimate this close to the engine&apos;s value, relatively, counts as right</source>
-        <translation>An estimate this close to the engine&apos;s value, relatively, counts as right</translation>
+        <translation>An estimate this close to the engine's value, relatively, counts as right</translation>
     </message>
     <message>
         <source>Tolerance</source>
@@ -1271,7 +1271,7 @@
     </message>
     <message>
         <source>New lesson&apos;s title</source>
-        <translation>New lesson&apos;s title</translation>
+        <translation>New lesson's title</translation>
     </message>
     <message>
         <source>Saved as step %1 of %2: Tools → Open a lesson file… shows it</source>
@@ -1578,7 +1578,7 @@ The previous file is unchanged.</translation>
     </message>
     <message>
         <source>Llama, Mistral, Mixtral, Qwen2/3 dense and MoE, DeepSeek-V2/V3 and MoE 16B, GPT-2, GPT-OSS, Gemma 1/2/3, Phi-2/3 and Qwen2.5-VL&apos;s language model; the model opens in the custom-model editor</source>
-        <translation>Llama, Mistral, Mixtral, Qwen2/3 dense and MoE, DeepSeek-V2/V3 and MoE 16B, GPT-2, GPT-OSS, Gemma 1/2/3, Phi-2/3 and Qwen2.5-VL&apos;s language model; the model opens in the custom-model editor</translation>
+        <translation>Llama, Mistral, Mixtral, Qwen2/3 dense and MoE, DeepSeek-V2/V3 and MoE 16B, GPT-2, GPT-OSS, Gemma 1/2/3, Phi-2/3 and Qwen2.5-VL's language model; the model opens in the custom-model editor</translation>
     </message>
     <message>
         <source>Import &amp;Megatron-LM launch script…</source>
@@ -1684,11 +1684,11 @@ The previous file is unchanged.</translation>
     </message>
     <message>
         <source>%1: %2 ops, %3 kernel launches forward and %4 backward; %5 per microbatch on one GPU. The same list as the command-line report&apos;s time.layer_ops.</source>
-        <translation>%1: %2 ops, %3 kernel launches forward and %4 backward; %5 per microbatch on one GPU. The same list as the command-line report&apos;s time.layer_ops.</translation>
+        <translation>%1: %2 ops, %3 kernel launches forward and %4 backward; %5 per microbatch on one GPU. The same list as the command-line report's time.layer_ops.</translation>
     </message>
     <message>
         <source>How the time is computed: GEMM efficiency, the attention kernel&apos;s rate, or HBM bandwidth</source>
-        <translation>How the time is computed: GEMM efficiency, the attention kernel&apos;s rate, or HBM bandwidth</translation>
+        <translation>How the time is computed: GEMM efficiency, the attention kernel's rate, or HBM bandwidth</translation>
     </message>
     <message>
         <source>Kernels</source>
@@ -2090,7 +2090,7 @@ borderline</translation>
     </message>
     <message>
         <source>The fused (flash) attention kernel the training software calls: cuDNN (Transformer Engine, as fast as FlashAttention-3 on Hopper) or FlashAttention-2 (PyTorch SDPA&apos;s default); none keeps the s × s scores in memory</source>
-        <translation>The fused (flash) attention kernel the training software calls: cuDNN (Transformer Engine, as fast as FlashAttention-3 on Hopper) or FlashAttention-2 (PyTorch SDPA&apos;s default); none keeps the s × s scores in memory</translation>
+        <translation>The fused (flash) attention kernel the training software calls: cuDNN (Transformer Engine, as fast as FlashAttention-3 on Hopper) or FlashAttention-2 (PyTorch SDPA's default); none keeps the s × s scores in memory</translation>
     </message>
     <message>
         <source>MoE dispatch</source>
@@ -2098,7 +2098,7 @@ borderline</translation>
     </message>
     <message>
         <source>How MoE tokens reach their experts: a copy per expert (Megatron&apos;s All-to-All) or one per GPU and per node (DeepEP); used when EP &gt; 1</source>
-        <translation>How MoE tokens reach their experts: a copy per expert (Megatron&apos;s All-to-All) or one per GPU and per node (DeepEP); used when EP &gt; 1</translation>
+        <translation>How MoE tokens reach their experts: a copy per expert (Megatron's All-to-All) or one per GPU and per node (DeepEP); used when EP &gt; 1</translation>
     </message>
     <message>
         <source>Recomputed</source>
@@ -2114,7 +2114,7 @@ borderline</translation>
     </message>
     <message>
         <source>What selective recompute rebuilds in the backward instead of keeping (Megatron&apos;s --recompute-modules, torchtitan&apos;s op-level SAC): %1</source>
-        <translation>What selective recompute rebuilds in the backward instead of keeping (Megatron&apos;s --recompute-modules, torchtitan&apos;s op-level SAC): %1</translation>
+        <translation>What selective recompute rebuilds in the backward instead of keeping (Megatron's --recompute-modules, torchtitan's op-level SAC): %1</translation>
     </message>
     <message>
         <source>CPU offload</source>
@@ -2122,7 +2122,7 @@ borderline</translation>
     </message>
     <message>
         <source>Keep model states in the node&apos;s CPU memory (ZeRO-Offload, FSDP CPU offload): GPU memory drops, host memory per node and the PCIe copies and CPU optimizer step enter the step; parameters need ZeRO-3</source>
-        <translation>Keep model states in the node&apos;s CPU memory (ZeRO-Offload, FSDP CPU offload): GPU memory drops, host memory per node and the PCIe copies and CPU optimizer step enter the step; parameters need ZeRO-3</translation>
+        <translation>Keep model states in the node's CPU memory (ZeRO-Offload, FSDP CPU offload): GPU memory drops, host memory per node and the PCIe copies and CPU optimizer step enter the step; parameters need ZeRO-3</translation>
     </message>
     <message>
         <source>Gradients on the wire</source>
@@ -2138,11 +2138,11 @@ borderline</translation>
     </message>
     <message>
         <source>Off: each activation or gradient send holds its GPU until it has arrived (synchronous send/recv), as in the textbook&apos;s pipeline timeline</source>
-        <translation>Off: each activation or gradient send holds its GPU until it has arrived (synchronous send/recv), as in the textbook&apos;s pipeline timeline</translation>
+        <translation>Off: each activation or gradient send holds its GPU until it has arrived (synchronous send/recv), as in the textbook's pipeline timeline</translation>
     </message>
     <message>
         <source>Megatron --overlap-moe-expert-parallel-comm: one microbatch&apos;s forward runs beside the previous one&apos;s backward, each one&apos;s dispatch and combine hidden behind the other&apos;s compute; needs EP &gt; 1, no full recompute, and with a pipeline the interleaved schedule</source>
-        <translation>Megatron --overlap-moe-expert-parallel-comm: one microbatch&apos;s forward runs beside the previous one&apos;s backward, each one&apos;s dispatch and combine hidden behind the other&apos;s compute; needs EP &gt; 1, no full recompute, and with a pipeline the interleaved schedule</translation>
+        <translation>Megatron --overlap-moe-expert-parallel-comm: one microbatch's forward runs beside the previous one's backward, each one's dispatch and combine hidden behind the other's compute; needs EP &gt; 1, no full recompute, and with a pipeline the interleaved schedule</translation>
     </message>
     <message>
         <source>Overlap DP gradient reduction</source>
@@ -2166,11 +2166,11 @@ borderline</translation>
     </message>
     <message>
         <source>Megatron&apos;s default</source>
-        <translation>Megatron&apos;s default</translation>
+        <translation>Megatron's default</translation>
     </message>
     <message>
         <source>Gradient bucket, millions of parameters (type 40, 40 M, 1.5 G or a plain count such as 536870912; Megatron&apos;s default is max(40 M, 1 M·DP)): smaller buckets mean more calls (latency), larger ones a longer last bucket, which cannot overlap the backward</source>
-        <translation>Gradient bucket, millions of parameters (type 40, 40 M, 1.5 G or a plain count such as 536870912; Megatron&apos;s default is max(40 M, 1 M·DP)): smaller buckets mean more calls (latency), larger ones a longer last bucket, which cannot overlap the backward</translation>
+        <translation>Gradient bucket, millions of parameters (type 40, 40 M, 1.5 G or a plain count such as 536870912; Megatron's default is max(40 M, 1 M·DP)): smaller buckets mean more calls (latency), larger ones a longer last bucket, which cannot overlap the backward</translation>
     </message>
     <message>
         <source>FP8 activation storage</source>
@@ -2178,7 +2178,7 @@ borderline</translation>
     </message>
     <message>
         <source>Keep the linear layers&apos; inputs for the backward as the FP8 copies their GEMMs made, 1 byte instead of 2, as DeepSeek-V3 does (the attention output stays 16-bit): less activation memory at no step time in the model</source>
-        <translation>Keep the linear layers&apos; inputs for the backward as the FP8 copies their GEMMs made, 1 byte instead of 2, as DeepSeek-V3 does (the attention output stays 16-bit): less activation memory at no step time in the model</translation>
+        <translation>Keep the linear layers' inputs for the backward as the FP8 copies their GEMMs made, 1 byte instead of 2, as DeepSeek-V3 does (the attention output stays 16-bit): less activation memory at no step time in the model</translation>
     </message>
     <message>
         <source>Faults and stragglers (what-if)</source>
@@ -2194,7 +2194,7 @@ borderline</translation>
     </message>
     <message>
         <source>The fabric between the nodes: NICs shared by a node&apos;s GPUs instead of one per GPU, leaf switches whose uplinks are oversubscribed; each group&apos;s link in the communication chart&apos;s bandwidth ladder</source>
-        <translation>The fabric between the nodes: NICs shared by a node&apos;s GPUs instead of one per GPU, leaf switches whose uplinks are oversubscribed; each group&apos;s link in the communication chart&apos;s bandwidth ladder</translation>
+        <translation>The fabric between the nodes: NICs shared by a node's GPUs instead of one per GPU, leaf switches whose uplinks are oversubscribed; each group's link in the communication chart's bandwidth ladder</translation>
     </message>
     <message>
         <source>1F1B flushes the pipeline at every optimizer step (a bubble); PipeDream keeps a weight version per microbatch in flight and PipeDream-2BW two, run without a flush and compute with stale weights; needs 1F1B and PP &gt; 1</source>
@@ -2210,19 +2210,27 @@ borderline</translation>
     </message>
     <message>
         <source>Which TP overlap runs: Transformer Engine&apos;s userbuffers (Megatron&apos;s --tp-comm-overlap) or PyTorch&apos;s async TP (torchtitan), which splits each GEMM beside a TP collective into TP chunks, each paying a GEMM&apos;s fixed cost, and leaves the backward&apos;s reduce-scatters after q/k/v and gate/up exposed</source>
-        <translation>Which TP overlap runs: Transformer Engine&apos;s userbuffers (Megatron&apos;s --tp-comm-overlap) or PyTorch&apos;s async TP (torchtitan), which splits each GEMM beside a TP collective into TP chunks, each paying a GEMM&apos;s fixed cost, and leaves the backward&apos;s reduce-scatters after q/k/v and gate/up exposed</translation>
+        <translation>Which TP overlap runs: Transformer Engine's userbuffers (Megatron's --tp-comm-overlap) or PyTorch's async TP (torchtitan), which splits each GEMM beside a TP collective into TP chunks, each paying a GEMM's fixed cost, and leaves the backward's reduce-scatters after q/k/v and gate/up exposed</translation>
     </message>
     <message>
         <source>Megatron --tp-comm-overlap / PyTorch async TP: each TP collective hides behind the GEMM it feeds or follows (async TP: except the backward&apos;s reduce-scatters, which follow a sum of matmuls)</source>
-        <translation>Megatron --tp-comm-overlap / PyTorch async TP: each TP collective hides behind the GEMM it feeds or follows (async TP: except the backward&apos;s reduce-scatters, which follow a sum of matmuls)</translation>
+        <translation>Megatron --tp-comm-overlap / PyTorch async TP: each TP collective hides behind the GEMM it feeds or follows (async TP: except the backward's reduce-scatters, which follow a sum of matmuls)</translation>
     </message>
     <message>
         <source>How the run lays out its activations: sequence first [s, b, h] (Megatron-LM), where SP&apos;s AllGather and ReduceScatter work in place, or batch first [b, s, h] (PyTorch DTensor, torchtitan), where each copies its whole buffer once more to reassemble the sequence</source>
-        <translation>How the run lays out its activations: sequence first [s, b, h] (Megatron-LM), where SP&apos;s AllGather and ReduceScatter work in place, or batch first [b, s, h] (PyTorch DTensor, torchtitan), where each copies its whole buffer once more to reassemble the sequence</translation>
+        <translation>How the run lays out its activations: sequence first [s, b, h] (Megatron-LM), where SP's AllGather and ReduceScatter work in place, or batch first [b, s, h] (PyTorch DTensor, torchtitan), where each copies its whole buffer once more to reassemble the sequence</translation>
     </message>
     <message>
         <source>Activation layout</source>
         <translation>Activation layout</translation>
+    </message>
+    <message>
+        <source>How ZeRO-3 / FSDP holds a layer&apos;s shards: one flat buffer the AllGather writes in place (PyTorch FSDP1, DeepSpeed ZeRO-3, Megatron-FSDP), or each parameter sharded on its own (PyTorch FSDP2, torchtitan), where every AllGather is followed by a copy of the gathered layer into its parameters</source>
+        <translation>How ZeRO-3 / FSDP holds a layer's shards: one flat buffer the AllGather writes in place (PyTorch FSDP1, DeepSpeed ZeRO-3, Megatron-FSDP), or each parameter sharded on its own (PyTorch FSDP2, torchtitan), where every AllGather is followed by a copy of the gathered layer into its parameters</translation>
+    </message>
+    <message>
+        <source>ZeRO-3 sharding</source>
+        <translation>ZeRO-3 sharding</translation>
     </message>
 </context>
 <context>
@@ -2455,7 +2463,7 @@ borderline</translation>
     </message>
     <message>
         <source>The chapter&apos;s shortcuts for this scenario, beside the engine&apos;s number for the same quantity, and what each shortcut leaves out.</source>
-        <translation>The chapter&apos;s shortcuts for this scenario, beside the engine&apos;s number for the same quantity, and what each shortcut leaves out.</translation>
+        <translation>The chapter's shortcuts for this scenario, beside the engine's number for the same quantity, and what each shortcut leaves out.</translation>
     </message>
     <message>
         <source>Textbook value</source>
@@ -2557,7 +2565,7 @@ borderline</translation>
     </message>
     <message>
         <source>no flush (%1): no bubble; drawn: a flushed step&apos;s ops</source>
-        <translation>no flush (%1): no bubble; drawn: a flushed step&apos;s ops</translation>
+        <translation>no flush (%1): no bubble; drawn: a flushed step's ops</translation>
     </message>
 </context>
 <context>

@@ -2209,6 +2209,14 @@ borderline</source>
         <source>Activation layout</source>
         <translation>激活布局</translation>
     </message>
+    <message>
+        <source>How ZeRO-3 / FSDP holds a layer&apos;s shards: one flat buffer the AllGather writes in place (PyTorch FSDP1, DeepSpeed ZeRO-3, Megatron-FSDP), or each parameter sharded on its own (PyTorch FSDP2, torchtitan), where every AllGather is followed by a copy of the gathered layer into its parameters</source>
+        <translation>ZeRO-3 / FSDP 如何保存一层的分片：AllGather 原地写入的一整块扁平缓冲（PyTorch FSDP1 以及 Megatron-LM 的 FSDP 等），或每个参数各自分片（PyTorch FSDP2，torchtitan）：每次 AllGather 之后都要把聚合好的一层再拷贝进各个参数</translation>
+    </message>
+    <message>
+        <source>ZeRO-3 sharding</source>
+        <translation>ZeRO-3 分片方式</translation>
+    </message>
 </context>
 <context>
     <name>parascope::ui::SearchTableModel</name>

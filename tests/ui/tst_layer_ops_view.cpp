@@ -1,13 +1,14 @@
 // The "Layer ops" tab (ui/layer_ops_view.h), offscreen: its rows are the estimate's op list
 // (TimeReport::layer_ops, the same list the CLI's text and JSON reports print), op by op, with
 // the layer's sum; a MoE model with leading dense layers offers both layers; the labels follow
-// the language.
+// the language; the panel's ZeRO-3 sharding row adds FSDP2's copy-out.
 
 #include "io/layer_ops_report.h"
 #include "language.h"
 #include "layer_ops_view.h"
 #include "main_window.h"
 #include "models/scenario_model.h"
+#include "scenario_panel.h"
 #include "views_scenarios.h"
 
 #include <QComboBox>
@@ -68,6 +69,45 @@ private slots:
         QCOMPARE(t->item(0, 0)->text(), QStringLiteral("QKV 投影"));
         QCOMPARE(t->horizontalHeaderItem(1)->text(), QStringLiteral("前向 ms"));
         w.setLanguage(QStringLiteral("en"), MainWindow::Remember::No);
+    }
+
+    // The panel's ZeRO-3 sharding row shows only with ZeRO-3; PyTorch FSDP2's per-parameter shards
+    // add their copy-out to the layer's ops and the step, in both languages.
+    void theZero3ShardingRowAddsFsdp2sCopyOut()
+    {
+        MainWindow w(nullptr, MainWindow::Session::Headless);
+        w.setLanguage(QStringLiteral("en"), MainWindow::Remember::No);
+        Scenario s = test::views::sevenB();
+        w.model()->setScenario(s);
+        QComboBox* sharding = nullptr;
+        for (QComboBox* c : w.panel()->findChildren<QComboBox*>())
+            if (c->findData(QStringLiteral("per_parameter")) >= 0)
+                sharding = c;
+        QVERIFY(sharding);
+        QVERIFY(!sharding->isVisibleTo(w.panel()));
+        s.parallel.zero = 3;
+        w.model()->setScenario(s);
+        QVERIFY(sharding->isVisibleTo(w.panel()));
+        QCOMPARE(sharding->currentData().toString(), QStringLiteral("flat"));
+        w.model()->flush();
+        const double flat = w.model()->estimate().time.step_s;
+        sharding->activated(sharding->findData(QStringLiteral("per_parameter")));
+        w.model()->flush();
+        QCOMPARE(w.model()->scenario().parallel.zero3_sharding, Zero3Sharding::PerParameter);
+        QVERIFY(w.model()->estimate().time.step_s > flat);
+        w.showTab(MainWindow::Tab::LayerOps);
+        const QTableWidget* t = w.layerOpsView()->table();
+        const std::vector<LayerOp>& ops = w.model()->estimate().time.layer_ops;
+        compareRows(t, ops);
+        QCOMPARE(ops.back().name, std::string("fsdp_copy_out"));
+        const int last = int(ops.size()) - 1;
+        QCOMPARE(t->item(last, 0)->text(), QStringLiteral("FSDP2 copy-out (per-parameter shards)"));
+        w.setLanguage(QStringLiteral("zh"), MainWindow::Remember::No);
+        QCOMPARE(t->item(last, 0)->text(), QStringLiteral("FSDP2 参数拷出（逐参数分片）"));
+        w.setLanguage(QStringLiteral("en"), MainWindow::Remember::No);
+        s.parallel.zero = 1;
+        w.model()->setScenario(s);
+        QVERIFY(!sharding->isVisibleTo(w.panel()));
     }
 
     // DeepSeek-V3 keeps three dense layers before its MoE layers: both lists, one at a time.

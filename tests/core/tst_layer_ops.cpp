@@ -315,7 +315,8 @@ private slots:
         QCOMPARE(psi, 202383360.0);
         const double copy = 4 * psi / hbm;
         QVERIFY(near(copy, 441.14e-6, 1e-3));
-        const LayerOp& op = named(layerOps(sc, layerOpRates(sc), false), "fsdp_copy_out");
+        const std::vector<LayerOp> ops = layerOps(sc, layerOpRates(sc), false);
+        const LayerOp& op = named(ops, "fsdp_copy_out");
         QVERIFY2(near(op.forward_s, copy), qPrintable(versus("forward", op.forward_s, copy)));
         QVERIFY(near(op.input_grad_s, copy));
         QCOMPARE(op.forward_kernels, 1);

@@ -1,6 +1,7 @@
 #include "time/layer_ops.h"
 
 #include "memory/activation_memory.h"
+#include "memory/model_states.h"
 #include "model/flops.h"
 #include "comm/comm_volume.h"
 #include "model/parameter_count.h"
@@ -287,19 +288,20 @@ void sequenceRelayout(OpList& ops, const Scenario& sc, const LayerOpRates& r)
 // torch/distributed/fsdp's _fsdp_collectives.py): the gathered bytes read once and written once,
 // serial with the layer's kernels. Once per gather, as comm/group_collectives.cpp counts them:
 // the forward's, and the backward's when reshard_after_forward freed the unit in between. The
-// unit is the layer's parameters on this GPU: TP splits attention and MLP, EP·ETP the routed
-// experts, the rest whole; a group of one shard gathers nothing.
+// unit is the layer's parameters on this GPU, split as the memory model splits a stage's
+// (memory/model_states.h stageParams); a group of one shard gathers nothing.
 void fsdpCopyOut(OpList& ops, const Scenario& sc, const LayerOpRates& r, bool moe)
 {
     const ParallelConfig& p = sc.parallel;
     const TrainingConfig& t = sc.training;
     if (p.zero < 3 || p.zero3_sharding != Zero3Sharding::PerParameter)
         return;
-    const ParamCounts c = countParameters(sc.model, Explain::NumbersOnly);
-    const LayerParams& l = moe ? c.moe_layer : c.dense_layer;
-    const double whole = double(l.norms + l.router + l.attention_replicated);
-    const double dense = p.zeroShard() > 1 ? double(l.attention + l.dense_mlp) / p.tp + whole : 0.0;
-    const double experts = p.expertZeroShard() > 1 ? double(l.routed_experts) / (double(p.ep) * p.expertTp()) : 0.0;
+    StageLayers one_layer;
+    one_layer.layers = 1;
+    one_layer.moe_layers = moe ? 1 : 0;
+    const StageParams layer = stageParams(countParameters(sc.model, Explain::NumbersOnly), one_layer, p);
+    const double dense = p.zeroShard() > 1 ? layer.dense : 0.0;
+    const double experts = p.expertZeroShard() > 1 ? layer.experts : 0.0;
     const double gathered = t.fp8Gathers() ? 1.0 : t.precision == Precision::Fp32 ? 4.0 : 2.0;
     if (dense + experts <= 0)
         return;

@@ -204,6 +204,7 @@ void ScenarioPanel::connectChoices()
     });
     boolEdit(sp_check_, [](Scenario& s) -> bool& { return s.parallel.sequence_parallel; });
     boolEdit(fp8_act_check_, [](Scenario& s) -> bool& { return s.training.fp8_activations; });
+    boolEdit(repeat_kv_check_, [](Scenario& s) -> bool& { return s.training.repeat_kv; });
 }
 
 void ScenarioPanel::showLesson(const QString& id)
@@ -284,11 +285,6 @@ void ScenarioPanel::retranslate()
         tr("How MoE tokens reach their experts: a copy per expert (Megatron's All-to-All) or one per "
            "GPU and per node (DeepEP); used when EP > 1"));
     fp8_combo_->setToolTip(tr("How FP8 GEMMs scale their inputs; used when the precision is FP8"));
-    fp8_act_check_->setText(tr("FP8 activation storage"));
-    fp8_act_check_->setToolTip(
-        tr("Keep the linear layers' inputs for the backward as the FP8 copies their GEMMs made, 1 byte instead "
-           "of 2, as DeepSeek-V3 does (the attention output stays 16-bit): less activation memory at no step "
-           "time in the model"));
     for (const EnumName<GradDtype>& n : enumNames(GradDtype{}))
         grad_combo_->setItemText(grad_combo_->findData(QString::fromLatin1(n.name)),
                                  QString::fromLatin1(n.name).toUpper());
@@ -306,6 +302,16 @@ void ScenarioPanel::retranslate()
 // tooltips (retranslate's second half).
 void ScenarioPanel::retranslateGradientRows()
 {
+    fp8_act_check_->setText(tr("FP8 activation storage"));
+    fp8_act_check_->setToolTip(
+        tr("Keep the linear layers' inputs for the backward as the FP8 copies their GEMMs made, 1 byte instead "
+           "of 2, as DeepSeek-V3 does (the attention output stays 16-bit): less activation memory at no step "
+           "time in the model"));
+    repeat_kv_check_->setText(tr("K/V repeated to every query head"));
+    repeat_kv_check_->setToolTip(
+        tr("The model code copies the GQA keys and values out to every query head before the "
+           "attention kernel (repeat_kv, as torchtitan's Llama did): a copy in the forward and "
+           "the backward, and CP moves them at the query heads' width"));
     sp_check_->setText(tr("Sequence parallelism (SP)"));
     layout_combo_->setToolTip(
         tr("How the run lays out its activations: sequence first [s, b, h] (Megatron-LM), where SP's "
@@ -400,16 +406,7 @@ void ScenarioPanel::sync()
     modules_button_->setToolTip(tr("What selective recompute rebuilds in the backward instead of keeping (Megatron's "
                                    "--recompute-modules, torchtitan's op-level SAC): %1")
                                     .arg(chosen.isEmpty() ? tr("nothing") : chosen.join(QStringLiteral(", "))));
-    // The recipe, CP, dispatch and recompute-module rows show only where they apply (FP8, CP > 1,
-    // EP > 1, selective recompute): four rows less on a 720p projector otherwise.
-    optional_rows_->setShown(fp8_combo_, s.training.precision == Precision::Fp8);
-    optional_rows_->setShown(fp8_act_check_, s.training.precision == Precision::Fp8);
-    optional_rows_->setShown(cp_combo_, s.parallel.cp > 1);
-    optional_rows_->setShown(dispatcher_combo_, s.model.moe.has_value() && s.parallel.ep > 1);
-    optional_rows_->setShown(tp_overlap_combo_, s.parallel.tp_comm_overlap && s.parallel.tp > 1);
-    optional_rows_->setShown(layout_combo_, s.parallel.tp > 1 && s.parallel.sequence_parallel);
-    optional_rows_->setShown(sharding_combo_, s.parallel.zero >= 3);
-    optional_rows_->setShown(modules_button_, s.training.recompute == Recompute::Selective);
+    showOptionalRows(s);
     selectEnum(grad_combo_, s.training.grad_dtype);
     selectEnum(grad_comm_combo_, s.training.grad_comm);
     overlap_dp_check_->setChecked(s.parallel.overlap_grad_reduce);
@@ -419,6 +416,7 @@ void ScenarioPanel::sync()
     bucket_spin_->setValue(s.parallel.grad_bucket_mparams);
     sp_check_->setChecked(s.parallel.sequence_parallel);
     fp8_act_check_->setChecked(s.training.fp8_activations);
+    repeat_kv_check_->setChecked(s.training.repeat_kv);
     if (s.training.flash_attention)
         selectEnum(attention_combo_, s.training.attention_kernel);
     else

@@ -66,6 +66,7 @@ private:
     void applyKnob(Row& row, long long value);
     // Construction, in the order the constructor calls them (scenario_panel_rows.cpp builds the rows).
     QLabel* staticLabel(const char* text); // a label whose text retranslate() sets
+    void showOptionalRows(const Scenario& s);
     void retranslateGradientRows();
     void buildPresetRows(QFormLayout* presets); // lesson, model (and Custom…), cluster
     // A slider and a number box per knob; the fault what-ifs (faults.*) go to `faults`.
@@ -101,6 +102,7 @@ private:
     QComboBox* grad_combo_ = nullptr;
     QCheckBox* sp_check_ = nullptr;
     QCheckBox* fp8_act_check_ = nullptr; // training.fp8_activations, shown with FP8
+    QCheckBox* repeat_kv_check_ = nullptr; // training.repeat_kv, shown with GQA
     // The communication module's what-ifs: gradients on the wire, overlap per group, buckets.
     QComboBox* grad_comm_combo_ = nullptr;
     QCheckBox* overlap_dp_check_ = nullptr;

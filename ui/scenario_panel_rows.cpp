@@ -159,6 +159,8 @@ void ScenarioPanel::buildChoiceRows(QFormLayout* form)
     attention_combo_->addItem(QStringLiteral("none"), QStringLiteral("none"));
     attention_combo_->setSizeAdjustPolicy(QComboBox::AdjustToMinimumContentsLengthWithIcon);
     attention_combo_->setMinimumContentsLength(8);
+    repeat_kv_check_ = new QCheckBox;
+    repeat_kv_check_->setObjectName(QStringLiteral("panel.repeatKv"));
     form->addRow(staticLabel(QT_TR_NOOP("Schedule")), schedule_combo_);
     form->addRow(staticLabel(QT_TR_NOOP("Pipeline flush")), async_combo_);
     form->addRow(staticLabel(QT_TR_NOOP("Recompute")), recompute_combo_);
@@ -181,12 +183,31 @@ void ScenarioPanel::buildChoiceRows(QFormLayout* form)
     form->addRow(overlap_ep_check_); // across both columns: its own text is its label
     form->addRow(overlap_pp_check_); // across both columns: its own text is its label
     form->addRow(staticLabel(QT_TR_NOOP("Attention kernel")), attention_combo_);
+    form->addRow(repeat_kv_check_); // across both columns: its own text is its label
     optional_rows_.emplace(form); // in the form's order
     for (QWidget* w : {static_cast<QWidget*>(modules_button_), static_cast<QWidget*>(fp8_combo_),
                        static_cast<QWidget*>(fp8_act_check_), static_cast<QWidget*>(cp_combo_),
                        static_cast<QWidget*>(dispatcher_combo_), static_cast<QWidget*>(sharding_combo_),
-                       static_cast<QWidget*>(layout_combo_), static_cast<QWidget*>(tp_overlap_combo_)})
+                       static_cast<QWidget*>(layout_combo_), static_cast<QWidget*>(tp_overlap_combo_),
+                       static_cast<QWidget*>(repeat_kv_check_)})
         optional_rows_->add(w);
+}
+
+// The rows that apply only to some scenarios, shown where they do (sync's part).
+void ScenarioPanel::showOptionalRows(const Scenario& s)
+{
+    // The recipe, CP, dispatch, recompute-module and K/V repeat rows show only where they apply
+    // (FP8, CP > 1, EP > 1, selective recompute, fewer KV heads than query heads): rows less on a
+    // 720p projector otherwise.
+    optional_rows_->setShown(fp8_combo_, s.training.precision == Precision::Fp8);
+    optional_rows_->setShown(fp8_act_check_, s.training.precision == Precision::Fp8);
+    optional_rows_->setShown(cp_combo_, s.parallel.cp > 1);
+    optional_rows_->setShown(dispatcher_combo_, s.model.moe.has_value() && s.parallel.ep > 1);
+    optional_rows_->setShown(tp_overlap_combo_, s.parallel.tp_comm_overlap && s.parallel.tp > 1);
+    optional_rows_->setShown(layout_combo_, s.parallel.tp > 1 && s.parallel.sequence_parallel);
+    optional_rows_->setShown(sharding_combo_, s.parallel.zero >= 3);
+    optional_rows_->setShown(modules_button_, s.training.recompute == Recompute::Selective);
+    optional_rows_->setShown(repeat_kv_check_, !s.model.mla && s.model.kv_heads < s.model.heads);
 }
 
 QSlider* ScenarioPanel::slider(const QString& path) const

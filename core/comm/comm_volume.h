@@ -96,6 +96,11 @@ struct CommInputs {
 // Every group's collectives (comm/group_collectives.h), TP, SP, CP, EP, PP, DP in that order.
 std::vector<CommEntry> communicationPlan(const CommInputs& in);
 
+// Width per token of K and V on one TP rank as the attention kernel, and so CP, takes them: the
+// KV heads (split by TP up to their count), or the query heads split by TP where the model code
+// repeats K and V first (training.repeat_kv).
+double cpKvWidth(const ModelSpec& m, const TrainingConfig& t, const ParallelConfig& p);
+
 // Megatron DDP bucket: max(40M, 1M·dp) parameters (distributed_data_parallel_config.py).
 double bucketParams(std::int64_t dp);
 

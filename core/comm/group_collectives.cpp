@@ -43,8 +43,24 @@ const char* reduceScatterText(const ModelSpec& m)
                             : "2 RS fwd + 2 RS bwd per layer, S = s·b·h·2";
 }
 
-// K and V of one TP rank: split with the KV heads (GQA heads repeat when TP exceeds them).
-double kvSplit(const CommInputs& in) { return std::min<double>(in.parallel.tp, std::max(1, in.model.kv_heads)); }
+// PyTorch's ring with the allgather rotation (CpComm::RingAllGather): one all-gather of K and V
+// per pass (the forward's, a full recompute's, and the backward's own), and the K/V gradients,
+// accumulated in fp32, sent on around the ring after every block of the backward: cp sends per
+// layer (torch/distributed/tensor/experimental/_attention.py, _templated_ring_attention_backward:
+// the dkv rotater is an all-to-all permute whatever the rotate method).
+void ringAllGatherCollectives(Builder& b, const Shape& x, double kv, double cp)
+{
+    const char* src = "PyTorch context_parallel, rotate method allgather "
+                      "(torch/distributed/tensor/experimental/_attention.py); torchtitan";
+    b.add(Group::Cp, Collective::AllGather, Purpose::Kv, (x.full ? 3 : 2) * x.L * x.mb,
+          x.s * cp * x.bsz * kv * x.act_bytes, x.mb, Overlap::Attention,
+          "1 AG per layer and pass (forward, backward, +1 with full recompute), S = s·b·(k + v)/t·2, behind the first "
+          "block",
+          src);
+    b.add(Group::Cp, Collective::SendRecv, Purpose::Gradients, cp * x.L * x.mb, x.s * x.bsz * kv * 4, x.mb,
+          Overlap::Attention,
+          "cp sends per layer backward, S = (s/cp)·b·(k + v)/t·4 (fp32 dK, dV), each behind the next block", src);
+}
 
 // Megatron's gradient bucket, or the one the scenario sets.
 double bucket(const ParallelConfig& p, std::int64_t dp)
@@ -53,6 +69,13 @@ double bucket(const ParallelConfig& p, std::int64_t dp)
 }
 
 } // namespace
+
+double cpKvWidth(const ModelSpec& m, const TrainingConfig& t, const ParallelConfig& p)
+{
+    // The KV heads split with TP, repeated on each rank once TP exceeds them.
+    const double split = t.repeat_kv ? double(p.tp) : std::min<double>(p.tp, std::max(1, m.kv_heads));
+    return double(m.kernelKeyWidth(t.repeat_kv) + m.kernelValueWidth(t.repeat_kv)) / split;
+}
 
 // Per layer 2 all-reduces forward (after attention and MLP) and 2 backward of s·b·h; full
 // recompute repeats the forward ones.
@@ -124,8 +147,10 @@ std::vector<CommEntry> contextParallelCollectives(const CommInputs& in)
     const ModelSpec& m = in.model;
     if (p.cp <= 1)
         return {};
-    const double kv = double(m.kvWidth() + m.valueWidth()) / kvSplit(in);
-    if (p.cp_comm == CpComm::P2p) {
+    const double kv = cpKvWidth(m, in.training, p);
+    if (p.cp_comm == CpComm::RingAllGather) {
+        ringAllGatherCollectives(b, x, kv, double(p.cp));
+    } else if (p.cp_comm == CpComm::P2p) {
         const double per_layer = (1 + kCpBackwardSendsPerStep) * (p.cp - 1) + (x.full ? (p.cp - 1) : 0);
         b.add(Group::Cp, Collective::SendRecv, Purpose::Kv, per_layer * x.L * x.mb, x.s * x.bsz * kv * x.act_bytes,
               x.mb, Overlap::Attention, "3·(cp−1) sends per layer, S = 2·(s/cp)·b·(g·d/t)·2",

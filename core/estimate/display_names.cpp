@@ -94,6 +94,7 @@ Localized displayName(CpComm v)
     case CpComm::P2p: return {"ring (P2P)", "环形（P2P）"};
     case CpComm::A2a: return {"All-to-All (Ulysses)", "All-to-All（Ulysses）"};
     case CpComm::AllGather: return {"AllGather of K/V", "AllGather（K/V）"};
+    case CpComm::RingAllGather: return {"ring, K/V AllGather (PyTorch)", "环形，K/V AllGather（PyTorch）"};
     }
     return {"?", "?"};
 }

@@ -37,6 +37,8 @@ const OpLabel kOpLabels[] = {
     {"elementwise", {"norms, activation, residuals, rotary", "归一化、激活、残差、旋转位置编码"}},
     {"sequence_relayout", {"SP relayout copies ([b, s, h])", "序列并行重排拷贝（[b, s, h]）"}},
     {"fsdp_copy_out", {"FSDP2 copy-out (per-parameter shards)", "FSDP2 参数拷出（逐参数分片）"}},
+    {"kv_repeat", {"K/V repeat (GQA repeat_kv)", "K/V 按查询头复制"}},
+    {"cp_ring_merge", {"CP ring merges (fp32)", "CP 环：单精度合并"}},
     {"host_wait", {"host: the GPU waits", "主机下发：GPU 等待"}},
 };
 // clang-format on

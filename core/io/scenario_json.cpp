@@ -402,6 +402,7 @@ void readTraining(const nlohmann::json& tj, TrainingConfig& tc, std::vector<Inpu
         tc.recompute = *v;
     readRecomputeModules(t, tc, errors);
     tc.flash_attention = t.boolean("flash_attention").value_or(tc.flash_attention);
+    tc.repeat_kv = t.boolean("repeat_kv").value_or(tc.repeat_kv);
     t.finish();
 }
 

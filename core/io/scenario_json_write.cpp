@@ -140,6 +140,8 @@ nlohmann::json trainingToJson(const TrainingConfig& t)
         j["fp8_recipe"] = toString(t.fp8_recipe);
     if (t.attention_kernel != AttentionKernel::Cudnn)
         j["attention_kernel"] = toString(t.attention_kernel);
+    if (t.repeat_kv)
+        j["repeat_kv"] = true;
     if (t.grad_comm != GradComm::Same)
         j["grad_comm"] = toString(t.grad_comm);
     if (t.powersgd_rank != TrainingConfig{}.powersgd_rank)

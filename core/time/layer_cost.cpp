@@ -32,7 +32,8 @@ LayerComm layerComm(const Scenario& sc, const std::vector<CommEntry>& comm)
         : lc.t_ag;
     lc.t_rs = callTime(comm, Group::Tp, Collective::ReduceScatter);
     lc.t_a2a = callTime(comm, Group::Ep, Collective::AllToAll);
-    lc.t_kv = callTime(comm, Group::Cp, Collective::SendRecv);
+    lc.t_kv = callTime(comm, Group::Cp, Collective::SendRecv, Purpose::Kv);
+    lc.cp_dkv = callTime(comm, Group::Cp, Collective::SendRecv, Purpose::Gradients);
     lc.cp_a2a = callTime(comm, Group::Cp, Collective::AllToAll, Purpose::Kv)
         + callTime(comm, Group::Cp, Collective::AllToAll, Purpose::Activations);
     lc.cp_ag = callTime(comm, Group::Cp, Collective::AllGather);
@@ -67,6 +68,8 @@ LayerCost sumOps(const std::vector<LayerOp>& ops)
             c.relayout_f_s = op.forward_s, c.relayout_b_s = op.input_grad_s;
         else if (op.name == "fsdp_copy_out")
             c.fsdp_copy_f_s = op.forward_s, c.fsdp_copy_b_s = op.input_grad_s;
+        else if (op.name == "kv_repeat" || op.name == "cp_ring_merge")
+            c.attn_copy_f_s += op.forward_s, c.attn_copy_b_s += op.input_grad_s;
         c.cast_f_s += op.cast_forward_s;
         c.cast_b_s += op.cast_backward_s;
         c.recompute_s += op.recompute_s;
@@ -154,6 +157,12 @@ void exposeCp(LayerCost& c, const Scenario& sc, const LayerComm& lc)
     } else if (p.cp_comm == CpComm::AllGather) { // K/V gathered, their gradients scattered
         c.cp_f = lc.cp_ag;
         c.cp_b = lc.cp_rs;
+    } else if (p.cp_comm == CpComm::RingAllGather) {
+        // The gather runs beside the first block (the local keys, causal: 1/cp of the rank's
+        // attention); each block's gradient send beside the next block, the last one after all.
+        const double cp = double(p.cp), block_f = c.attention_s / cp, block_b = c.attention_b_s / cp;
+        c.cp_f = over(lc.cp_ag, block_f);
+        c.cp_b = over(lc.cp_ag, block_b) + (cp - 1) * over(lc.cp_dkv, block_b) + lc.cp_dkv;
     } else { // ring steps hidden behind the attention blocks they feed
         c.cp_f = std::max(0.0, (p.cp - 1) * lc.t_kv - c.attention_s);
         // The backward's sends hide behind the attention backward.

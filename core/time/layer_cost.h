@@ -27,6 +27,9 @@ struct LayerCost {
     double routing_s = 0; // MoE router softmax/top-k and token permutation, per direction
     double relayout_f_s = 0, relayout_b_s = 0; // SP's copies with batch-first activations (layer_ops.cpp)
     double fsdp_copy_f_s = 0, fsdp_copy_b_s = 0; // FSDP2's copy-out of a gathered unit (layer_ops.cpp)
+    // The attention's own memory-bound passes: GQA's K/V repeat, PyTorch CP's fp32 merges of the
+    // blocks (layer_ops.cpp kvRepeat, ringMerges), per direction.
+    double attn_copy_f_s = 0, attn_copy_b_s = 0;
     double recompute_s = 0; // selective recompute modules other than core_attn, in the backward
     double tp_f = 0, tp_b = 0, ep_f = 0, ep_b = 0, cp_f = 0, cp_b = 0; // exposed comm
     double host_f = 0, host_b = 0; // MoE: the GPU waiting for the host to issue the layer's kernels
@@ -34,28 +37,28 @@ struct LayerCost {
     // beyond a paired one, its all-to-alls exposed again.
     double unpaired_f = 0, unpaired_b = 0;
 
-    // The layer's compute per microbatch, before any host wait. Forward: GEMMs, attention,
-    // elementwise, FP8 casts, routing, SP's relayout copies, FSDP2's copy-out. Backward, input
-    // gradients: dX GEMMs (= the forward's), the attention backward, elementwise twice (read the
-    // activation, write the gradient), the backward collectives' relayout copies, the backward
-    // gather's copy-out, FP8's quantization of the output gradients, and what recompute repeats
-    // of the forward (not its copy-out: the recompute runs on the backward's gathered unit);
-    // weight gradients: the dW GEMMs.
+    // The layer's compute per microbatch, before any host wait. Forward: GEMMs, attention and its
+    // copies, elementwise, FP8 casts, routing, SP's relayout copies, FSDP2's copy-out. Backward,
+    // input gradients: dX GEMMs (= the forward's), the attention backward and its copies,
+    // elementwise twice (read the activation, write the gradient), the backward collectives'
+    // relayout copies, the backward gather's copy-out, FP8's quantization of the output
+    // gradients, and what recompute repeats of the forward (not its copy-out: the recompute runs
+    // on the backward's gathered unit); weight gradients: the dW GEMMs.
     double forward() const { return forwardCompute() + fsdp_copy_f_s; }
     double forwardCompute() const
     {
-        return linear_s + attention_s + elementwise_s + cast_f_s + routing_s + relayout_f_s;
+        return linear_s + attention_s + attn_copy_f_s + elementwise_s + cast_f_s + routing_s + relayout_f_s;
     }
     double backwardInput(const TrainingConfig& t) const
     {
-        return linear_dx_s + attention_b_s + 2 * elementwise_s + cast_b_s + routing_s + relayout_b_s + fsdp_copy_b_s
-            + recomputed(t);
+        return linear_dx_s + attention_b_s + attn_copy_b_s + 2 * elementwise_s + cast_b_s + routing_s + relayout_b_s
+            + fsdp_copy_b_s + recomputed(t);
     }
     // What the backward runs of the forward once more: core attention, the selective modules,
     // or the whole forward.
     double recomputed(const TrainingConfig& t) const
     {
-        double r = t.recomputes(RecomputeModule::CoreAttn) ? attention_s : 0;
+        double r = t.recomputes(RecomputeModule::CoreAttn) ? attention_s + attn_copy_f_s : 0;
         if (t.recompute == Recompute::Selective)
             r += recompute_s;
         else if (t.recompute == Recompute::Full)
@@ -82,6 +85,7 @@ struct LayerComm {
     double t_ar = 0, t_ag = 0, t_ag_b = 0, t_rs = 0; // TP: all-reduce, all-gather (backward's), reduce-scatter
     double t_a2a = 0; // EP: one all-to-all
     double t_kv = 0; // CP ring: one K/V send
+    double cp_dkv = 0; // CP ring_allgather: one send of the fp32 K/V gradients
     double cp_a2a = 0, cp_ag = 0, cp_rs = 0; // CP Ulysses (both all-to-alls); CP all-gather and its reduce-scatter
 };
 LayerComm layerComm(const Scenario& sc, const std::vector<CommEntry>& comm);

@@ -81,10 +81,11 @@ private:
         case OpRate::Bf16Gemm: return moe_ ? "time.moe_layer_forward_gemm" : "time.layer_forward_gemm";
         case OpRate::Attention: return "time.layer_forward_attention";
         case OpRate::Memory:
-            return name == "routing"          ? "time.moe_routing"
-                : name == "sequence_relayout" ? "time.layer_sp_relayout"
-                : name == "fsdp_copy_out"     ? "time.fsdp_copy_out"
-                                              : "time.layer_elementwise";
+            return name == "routing"                             ? "time.moe_routing"
+                : name == "sequence_relayout"                    ? "time.layer_sp_relayout"
+                : name == "fsdp_copy_out"                        ? "time.fsdp_copy_out"
+                : name == "kv_repeat" || name == "cp_ring_merge" ? "time.attention_copies"
+                                                                 : "time.layer_elementwise";
         case OpRate::Host: return "time.moe_host_wait";
         }
         return "";
@@ -165,6 +166,59 @@ void attentionCore(OpList& ops, const Scenario& sc, const LayerOpRates& r, bool 
         op.forward_kernels = 3; // baddbmm, softmax, bmm
         op.backward_kernels = 5; // four batched GEMMs and the softmax's backward
     }
+}
+
+// GQA's repeat_kv (training.repeat_kv): the model code copies K and V out to every query head
+// before the attention kernel (expand + reshape): the KV heads' bytes read and the repeated ones
+// written. The backward rebuilds the copies for the attention's backward (torch.compile's min-cut
+// partitioner keeps the smaller tensors before the expansion, op SAC recomputes it like any
+// non-matmul op; a full recompute's forward has already rebuilt them) and sums each head group's
+// gradient back: once or twice the forward's bytes. Nothing with as many KV heads as query heads
+// (repeat_kv returns its input) or MLA. The kept activations stay at the KV heads' width.
+void kvRepeat(OpList& ops, const Scenario& sc, const LayerOpRates& r)
+{
+    const ModelSpec& m = sc.model;
+    const TrainingConfig& t = sc.training;
+    if (!t.repeat_kv || m.mla || m.kv_heads >= m.heads)
+        return;
+    TrainingConfig plain = t;
+    plain.repeat_kv = false;
+    const double bytes = t.precision == Precision::Fp32 ? 4.0 : 2.0;
+    const bool rebuilt = t.recompute == Recompute::Full;
+    LayerOp& op = ops.other("kv_repeat", OpRate::Memory);
+    op.bytes = r.tokens * (cpKvWidth(m, plain, sc.parallel) + cpKvWidth(m, t, sc.parallel)) * bytes;
+    op.forward_s = op.bytes / r.hbm;
+    op.input_grad_s = (rebuilt ? 1 : 2) * op.forward_s;
+    op.forward_kernels = 2; // K and V
+    op.backward_kernels = rebuilt ? 2 : 4;
+}
+
+// PyTorch's ring attention (CpComm::RingAllGather) merges each block's output into the running
+// one in fp32 and accumulates the gradients of Q, K and V in fp32 (_SDPAMerger and
+// _templated_ring_attention_backward in torch/distributed/tensor/experimental/_attention.py), in
+// eager kernels beside the flash calls. The ring's last rank, whose blocks all take the whole Q:
+// forward, per element of the output E_o, the first block's cast to fp32 (2 + 4 B) and the
+// result's back (4 + 2), then per later block its cast (6), out − block (12), σ(Δlse)·that (8) and
+// out − that (12): E_o·(12 + 38·(cp − 1)). Backward, per element of Q, the fp32 zeros (4), a
+// bf16 dQ added per block (2 + 4 + 4) and the cast back (6): E_q·(10 + 10·cp); per element of K
+// and V, zeros (4), the first block's add (10), each later block's add into the received half
+// (5) and torch.cat of the whole (8), the concatenation sent on every block (8), the cast back
+// (6): E_kv·(20 + 13·(cp − 1) + 8·cp).
+void ringMerges(OpList& ops, const Scenario& sc, const LayerOpRates& r)
+{
+    const ParallelConfig& p = sc.parallel;
+    const ModelSpec& m = sc.model;
+    if (p.cp <= 1 || p.cp_comm != CpComm::RingAllGather)
+        return;
+    const double cp = double(p.cp), tp = double(p.tp);
+    const double E_o = r.tokens * double(m.attentionOutWidth()) / tp, E_q = r.tokens * double(m.queryWidth()) / tp;
+    const double E_kv = r.tokens * cpKvWidth(m, sc.training, p);
+    LayerOp& op = ops.other("cp_ring_merge", OpRate::Memory);
+    op.bytes = E_o * (12 + 38 * (cp - 1));
+    op.forward_s = op.bytes / r.hbm;
+    op.input_grad_s = (E_q * (10 + 10 * cp) + E_kv * (20 + 13 * (cp - 1) + 8 * cp)) / r.hbm;
+    op.forward_kernels = int(2 + 4 * (cp - 1)); // two casts, then per block a cast and three passes
+    op.backward_kernels = int(5 + 5 * cp); // three fills, two casts; per block three adds, two cats
 }
 
 // The expert grid re-slices the stage's tp·cp·dp GPUs: an ETP group holds every token of etp/tp
@@ -424,7 +478,9 @@ std::vector<LayerOp> layerOps(const Scenario& sc, const LayerOpRates& r, bool mo
 {
     OpList ops(sc, r, moe && sc.model.moe);
     attentionProjections(ops, sc, r, false);
+    kvRepeat(ops, sc, r);
     attentionCore(ops, sc, r, moe);
+    ringMerges(ops, sc, r);
     attentionProjections(ops, sc, r, true);
     if (moe && sc.model.moe)
         experts(ops, sc, r);

@@ -313,6 +313,26 @@ Term fsdpCopyOutTerm(const Scenario& sc, const LayerCost& dense, const LayerCost
             "in place"};
 }
 
+// The attention's own copies (layer_ops.cpp kvRepeat, ringMerges): the dense layer's.
+Term attentionCopiesTerm(const Scenario& sc, const LayerCost& dense)
+{
+    const bool ring = sc.parallel.cp > 1 && sc.parallel.cp_comm == CpComm::RingAllGather;
+    const char* repeat = "repeat_kv: tokens·((k + v)/t + (q + o)/t)·2 B each way";
+    const char* merges = "ring merges: E_o·(12 + 38·(cp − 1)) B forward, E_q·(10 + 10·cp) + "
+                         "E_kv·(20 + 13·(cp − 1) + 8·cp) B backward (fp32)";
+    const std::string formula = sc.training.repeat_kv && ring ? std::string(repeat) + "; " + merges
+        : ring                                                ? std::string(merges)
+                                                              : std::string(repeat);
+    return {"time.attention_copies",
+            dense.attn_copy_f_s + dense.attn_copy_b_s,
+            "s",
+            formula + " / (HBM · efficiency)",
+            num(dense.attn_copy_f_s) + " s forward + " + num(dense.attn_copy_b_s) + " s backward",
+            "GQA's repeat_kv before the attention kernel (torchtitan's Llama until pytorch/torchtitan#2259); PyTorch "
+            "context_parallel's fp32 merges and gradient accumulation, _SDPAMerger and "
+            "_templated_ring_attention_backward (torch/distributed/tensor/experimental/_attention.py)"};
+}
+
 // The terms that explain a layer's costs: GEMMs (a MoE layer's after the dense one's), FP8 casts,
 // attention, elementwise, TP.
 void explainLayer(std::vector<Term>& terms, const Scenario& sc, const LayerOpRates& r, const LayerCost& dense,
@@ -348,6 +368,8 @@ void explainLayer(std::vector<Term>& terms, const Scenario& sc, const LayerOpRat
         terms.push_back(relayoutTerm(sc, dense, r));
     if (dense.fsdp_copy_f_s + moe.fsdp_copy_f_s > 0)
         terms.push_back(fsdpCopyOutTerm(sc, dense, moe, r));
+    if (dense.attn_copy_f_s + dense.attn_copy_b_s > 0)
+        terms.push_back(attentionCopiesTerm(sc, dense));
     if (dense.overlap_split_s > 0)
         terms.push_back({"time.layer_tp_overlap_split", 2 * dense.overlap_split_s, "s",
                          "2 · Σ over the GEMMs beside a TP collective: n·t(F/n) − t(F) = (n − 1)·g_half/rate",

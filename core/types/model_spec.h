@@ -109,6 +109,10 @@ struct ModelSpec {
     }
     std::int64_t valueWidth() const { return mla ? heads * mla->v_head_dim : kv_heads * head_dim; }
     std::int64_t attentionOutWidth() const { return mla ? heads * mla->v_head_dim : heads * head_dim; }
+    // K and V as the attention kernel takes them: the KV heads, or every query head where the
+    // model code repeats them first (training.repeat_kv; MLA's already are).
+    std::int64_t kernelKeyWidth(bool repeat_kv) const { return repeat_kv ? queryWidth() : kvWidth(); }
+    std::int64_t kernelValueWidth(bool repeat_kv) const { return repeat_kv ? attentionOutWidth() : valueWidth(); }
 };
 
 } // namespace parascope

@@ -27,10 +27,17 @@ enum class Optimizer { AdamW, Sgd };
 // How context parallelism exchanges keys and values (Megatron --cp-comm-type): p2p, the ring
 // (ring attention, each K/V chunk passed on cp−1 times behind the attention blocks); a2a, the
 // all-to-all of DeepSpeed-Ulysses (Jacobs et al. 2023: Q, K, V go from sequence shards to head
-// shards and the output back); allgather, every rank gathers all keys and values (Llama 3's CP).
-enum class CpComm { P2p, A2a, AllGather };
-inline constexpr EnumName<CpComm> kCpCommNames[]
-    = {{CpComm::P2p, "p2p"}, {CpComm::A2a, "a2a"}, {CpComm::AllGather, "allgather"}};
+// shards and the output back); allgather, every rank gathers all keys and values (Llama 3's CP);
+// ring_allgather, PyTorch's context_parallel with its default allgather rotation (torchtitan): the
+// keys and values gathered once per pass behind the first (local, causal) block, the attention
+// run block by block with fp32 merges of the outputs, the backward gathering them again and
+// passing the fp32 K/V gradients around the ring, one send per block
+// (torch/distributed/tensor/experimental/_attention.py; time/layer_cost.cpp exposeCp).
+enum class CpComm { P2p, A2a, AllGather, RingAllGather };
+inline constexpr EnumName<CpComm> kCpCommNames[] = {{CpComm::P2p, "p2p"},
+                                                    {CpComm::A2a, "a2a"},
+                                                    {CpComm::AllGather, "allgather"},
+                                                    {CpComm::RingAllGather, "ring_allgather"}};
 constexpr std::span<const EnumName<CpComm>> enumNames(CpComm) { return kCpCommNames; }
 inline const char* toString(CpComm v) { return nameOf(v); }
 // Which TP communication overlap (tp_comm_overlap) runs: userbuffers, Transformer Engine's under
@@ -327,6 +334,11 @@ struct TrainingConfig {
     }
     bool flash_attention = true;
     AttentionKernel attention_kernel = AttentionKernel::Cudnn; // with flash_attention
+    // The model code expands K and V to every query head before the attention kernel (GQA's
+    // repeat_kv: torchtitan's Llama until pytorch/torchtitan#2259, Hugging Face's eager
+    // attention): CP moves keys and values at the query heads' width, and the copy runs in the
+    // forward and again in the backward (time/layer_ops.cpp kvRepeat).
+    bool repeat_kv = false;
     CrossEntropy cross_entropy = CrossEntropy::Fused;
 };
 

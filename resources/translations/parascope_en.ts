@@ -2232,6 +2232,14 @@ borderline</translation>
         <source>ZeRO-3 sharding</source>
         <translation>ZeRO-3 sharding</translation>
     </message>
+    <message>
+        <source>K/V repeated to every query head</source>
+        <translation>K/V repeated to every query head</translation>
+    </message>
+    <message>
+        <source>The model code copies the GQA keys and values out to every query head before the attention kernel (repeat_kv, as torchtitan&apos;s Llama did): a copy in the forward and the backward, and CP moves them at the query heads&apos; width</source>
+        <translation>The model code copies the GQA keys and values out to every query head before the attention kernel (repeat_kv, as torchtitan's Llama did): a copy in the forward and the backward, and CP moves them at the query heads' width</translation>
+    </message>
 </context>
 <context>
     <name>parascope::ui::SearchTableModel</name>

@@ -2217,6 +2217,14 @@ borderline</source>
         <source>ZeRO-3 sharding</source>
         <translation>ZeRO-3 分片方式</translation>
     </message>
+    <message>
+        <source>K/V repeated to every query head</source>
+        <translation>K/V 复制到每个查询头</translation>
+    </message>
+    <message>
+        <source>The model code copies the GQA keys and values out to every query head before the attention kernel (repeat_kv, as torchtitan&apos;s Llama did): a copy in the forward and the backward, and CP moves them at the query heads&apos; width</source>
+        <translation>模型代码在注意力核之前把分组查询注意力的键和值复制到每个查询头（repeat_kv，torchtitan 的 Llama 曾如此）：前向与反向各多一次拷贝，上下文并行按查询头宽度传输 K/V</translation>
+    </message>
 </context>
 <context>
     <name>parascope::ui::SearchTableModel</name>

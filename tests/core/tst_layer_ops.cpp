@@ -60,13 +60,6 @@ double gemm(double M, double N, double K, double r, double g)
     return 2 * M * N * K / (r * (2 * M * N * K) / (2 * M * N * K + g));
 }
 
-// The first pipeline stage's costs per microbatch as the step time builds them.
-StageOpCost firstStage(const Scenario& sc)
-{
-    const Estimate e = evaluate(sc);
-    return opCosts(sc, e.params, pipelineGeometry(sc.model, sc.parallel), e.communication).stages.front();
-}
-
 } // namespace
 
 class TstLayerOps : public QObject {
@@ -236,9 +229,9 @@ private slots:
         // The stage's compute (communication apart): 4 GEMMs × (forward + input gradient) × 32
         // layers more than userbuffers', all of it GEMM time.
         sc.parallel.sequence_parallel = true;
-        const StageOpCost a = firstStage(sc);
+        const StageOpCost a = firstStageOpCost(sc);
         sc.parallel.tp_overlap = TpOverlap::Userbuffers;
-        const StageOpCost u = firstStage(sc);
+        const StageOpCost u = firstStageOpCost(sc);
         QVERIFY2(near(a.compute_s - u.compute_s, 32 * 4 * 2 * extra, 1e-6),
                  qPrintable(versus("stage compute", a.compute_s - u.compute_s, 32 * 4 * 2 * extra)));
         QVERIFY(near(a.gemm_s - u.gemm_s, 32 * 4 * 2 * extra, 1e-6));
@@ -286,9 +279,9 @@ private slots:
         const Estimate e = evaluate(sc);
         QVERIFY(std::any_of(e.time.terms.begin(), e.time.terms.end(),
                             [](const Term& t) { return t.name == "time.layer_sp_relayout"; }));
-        const double with = firstStage(sc).compute_s;
+        const double with = firstStageOpCost(sc).compute_s;
         sc.parallel.activation_layout = ActivationLayout::Sbh;
-        const double added = with - firstStage(sc).compute_s;
+        const double added = with - firstStageOpCost(sc).compute_s;
         QVERIFY2(near(added, 32 * 2 * copy, 1e-6), qPrintable(versus("stage compute", added, 32 * 2 * copy)));
     }
 
@@ -340,9 +333,9 @@ private slots:
         for (const Recompute r : {Recompute::None, Recompute::Full}) {
             sc.training.recompute = r;
             sc.parallel.zero3_sharding = Zero3Sharding::PerParameter;
-            const double with = firstStage(sc).compute_s;
+            const double with = firstStageOpCost(sc).compute_s;
             sc.parallel.zero3_sharding = Zero3Sharding::Flat;
-            const double added = with - firstStage(sc).compute_s;
+            const double added = with - firstStageOpCost(sc).compute_s;
             QVERIFY2(near(added, 32 * 2 * copy, 1e-6), qPrintable(versus("stage compute", added, 32 * 2 * copy)));
         }
     }

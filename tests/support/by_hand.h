@@ -75,10 +75,13 @@ inline const CommEntry* findComm(const Estimate& e, Group group, Collective coll
     return nullptr;
 }
 
-inline StageCost firstStageCost(const Scenario& sc)
+// The first pipeline stage's costs per microbatch as the step time builds them.
+inline StageOpCost firstStageOpCost(const Scenario& sc)
 {
     const Estimate e = evaluate(sc);
-    return opCosts(sc, e.params, pipelineGeometry(sc.model, sc.parallel), e.communication).stages.front().cost;
+    return opCosts(sc, e.params, pipelineGeometry(sc.model, sc.parallel), e.communication).stages.front();
 }
+
+inline StageCost firstStageCost(const Scenario& sc) { return firstStageOpCost(sc).cost; }
 
 } // namespace parascope::test

@@ -317,7 +317,8 @@ Term fsdpCopyOutTerm(const Scenario& sc, const LayerCost& dense, const LayerCost
 Term attentionCopiesTerm(const Scenario& sc, const LayerCost& dense)
 {
     const bool ring = sc.parallel.cp > 1 && sc.parallel.cp_comm == CpComm::RingAllGather;
-    const char* repeat = "repeat_kv: tokens·((k + v)/t + (q + o)/t)·2 B each way";
+    const char* repeat = "repeat_kv: tokens·((k + v)/t + (q + o)/t)·2 B forward, twice that backward (rebuilt, "
+                         "then the gradients summed; once with full recompute)";
     const char* merges = "ring merges: E_o·(12 + 38·(cp − 1)) B forward, E_q·(10 + 10·cp) + "
                          "E_kv·(20 + 13·(cp − 1) + 8·cp) B backward (fp32)";
     const std::string formula = sc.training.repeat_kv && ring ? std::string(repeat) + "; " + merges

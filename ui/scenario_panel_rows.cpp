@@ -207,7 +207,7 @@ void ScenarioPanel::showOptionalRows(const Scenario& s)
     optional_rows_->setShown(layout_combo_, s.parallel.tp > 1 && s.parallel.sequence_parallel);
     optional_rows_->setShown(sharding_combo_, s.parallel.zero >= 3);
     optional_rows_->setShown(modules_button_, s.training.recompute == Recompute::Selective);
-    optional_rows_->setShown(repeat_kv_check_, !s.model.mla && s.model.kv_heads < s.model.heads);
+    optional_rows_->setShown(repeat_kv_check_, s.model.groupedKv());
 }
 
 QSlider* ScenarioPanel::slider(const QString& path) const

@@ -98,8 +98,8 @@ std::vector<CommEntry> communicationPlan(const CommInputs& in);
 
 // Width per token of K and V on one TP rank as the attention kernel, and so CP, takes them: the
 // KV heads (split by TP up to their count), or the query heads split by TP where the model code
-// repeats K and V first (training.repeat_kv).
-double cpKvWidth(const ModelSpec& m, const TrainingConfig& t, const ParallelConfig& p);
+// repeats K and V first (repeat_kv: training.repeat_kv).
+double kernelKvWidth(const ModelSpec& m, const ParallelConfig& p, bool repeat_kv);
 
 // Megatron DDP bucket: max(40M, 1M·dp) parameters (distributed_data_parallel_config.py).
 double bucketParams(std::int64_t dp);

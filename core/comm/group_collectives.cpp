@@ -70,11 +70,11 @@ double bucket(const ParallelConfig& p, std::int64_t dp)
 
 } // namespace
 
-double cpKvWidth(const ModelSpec& m, const TrainingConfig& t, const ParallelConfig& p)
+double kernelKvWidth(const ModelSpec& m, const ParallelConfig& p, bool repeat_kv)
 {
     // The KV heads split with TP, repeated on each rank once TP exceeds them.
-    const double split = t.repeat_kv ? double(p.tp) : std::min<double>(p.tp, std::max(1, m.kv_heads));
-    return double(m.kernelKeyWidth(t.repeat_kv) + m.kernelValueWidth(t.repeat_kv)) / split;
+    const double split = repeat_kv ? double(p.tp) : std::min<double>(p.tp, std::max(1, m.kv_heads));
+    return double(m.kernelKeyWidth(repeat_kv) + m.kernelValueWidth(repeat_kv)) / split;
 }
 
 // Per layer 2 all-reduces forward (after attention and MLP) and 2 backward of s·b·h; full
@@ -147,7 +147,7 @@ std::vector<CommEntry> contextParallelCollectives(const CommInputs& in)
     const ModelSpec& m = in.model;
     if (p.cp <= 1)
         return {};
-    const double kv = cpKvWidth(m, in.training, p);
+    const double kv = kernelKvWidth(m, p, in.training.repeat_kv);
     if (p.cp_comm == CpComm::RingAllGather) {
         ringAllGatherCollectives(b, x, kv, double(p.cp));
     } else if (p.cp_comm == CpComm::P2p) {

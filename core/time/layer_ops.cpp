@@ -180,14 +180,12 @@ void kvRepeat(OpList& ops, const Scenario& sc, const LayerOpRates& r)
 {
     const ModelSpec& m = sc.model;
     const TrainingConfig& t = sc.training;
-    if (!t.repeat_kv || m.mla || m.kv_heads >= m.heads)
+    if (!t.repeat_kv || !m.groupedKv())
         return;
-    TrainingConfig plain = t;
-    plain.repeat_kv = false;
     const double bytes = t.precision == Precision::Fp32 ? 4.0 : 2.0;
     const bool rebuilt = t.recompute == Recompute::Full;
     LayerOp& op = ops.other("kv_repeat", OpRate::Memory);
-    op.bytes = r.tokens * (cpKvWidth(m, plain, sc.parallel) + cpKvWidth(m, t, sc.parallel)) * bytes;
+    op.bytes = r.tokens * (kernelKvWidth(m, sc.parallel, false) + kernelKvWidth(m, sc.parallel, true)) * bytes;
     op.forward_s = op.bytes / r.hbm;
     op.input_grad_s = (rebuilt ? 1 : 2) * op.forward_s;
     op.forward_kernels = 2; // K and V
@@ -213,7 +211,7 @@ void ringMerges(OpList& ops, const Scenario& sc, const LayerOpRates& r)
         return;
     const double cp = double(p.cp), tp = double(p.tp);
     const double E_o = r.tokens * double(m.attentionOutWidth()) / tp, E_q = r.tokens * double(m.queryWidth()) / tp;
-    const double E_kv = r.tokens * cpKvWidth(m, sc.training, p);
+    const double E_kv = r.tokens * kernelKvWidth(m, p, sc.training.repeat_kv);
     LayerOp& op = ops.other("cp_ring_merge", OpRate::Memory);
     op.bytes = E_o * (12 + 38 * (cp - 1));
     op.forward_s = op.bytes / r.hbm;

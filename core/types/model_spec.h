@@ -109,6 +109,9 @@ struct ModelSpec {
     }
     std::int64_t valueWidth() const { return mla ? heads * mla->v_head_dim : kv_heads * head_dim; }
     std::int64_t attentionOutWidth() const { return mla ? heads * mla->v_head_dim : heads * head_dim; }
+    // Fewer KV heads than query heads (GQA, MQA): what training.repeat_kv expands (MLA's keys and
+    // values are per query head already).
+    bool groupedKv() const { return !mla && kv_heads < heads; }
     // K and V as the attention kernel takes them: the KV heads, or every query head where the
     // model code repeats them first (training.repeat_kv; MLA's already are).
     std::int64_t kernelKeyWidth(bool repeat_kv) const { return repeat_kv ? queryWidth() : kvWidth(); }

@@ -60,7 +60,7 @@ private slots:
     void theGathersAndGradientSendsByHand()
     {
         Scenario sc = llama8bCp4();
-        QCOMPARE(cpKvWidth(sc.model, sc.training, sc.parallel), 8192.0);
+        QCOMPARE(kernelKvWidth(sc.model, sc.parallel, sc.training.repeat_kv), 8192.0);
         const std::vector<CommEntry> plan = evaluate(sc).communication;
         const CommEntry* ag = entry(plan, Collective::AllGather);
         const CommEntry* send = entry(plan, Collective::SendRecv);
@@ -74,14 +74,14 @@ private slots:
         sc.training.recompute = Recompute::Full;
         QCOMPARE(entry(evaluate(sc).communication, Collective::AllGather)->calls_per_step, 96.0);
         sc.training.repeat_kv = false;
-        QCOMPARE(cpKvWidth(sc.model, sc.training, sc.parallel), 2048.0);
+        QCOMPARE(kernelKvWidth(sc.model, sc.parallel, sc.training.repeat_kv), 2048.0);
         QCOMPARE(entry(evaluate(sc).communication, Collective::AllGather)->bytes_per_call, 134217728.0);
         // TP 8 splits the 32 query heads to 4 per rank: repeated K and V 8192/8 = 1024; the 8
         // KV heads alone one per rank, 256.
         sc.parallel.tp = 8;
-        QCOMPARE(cpKvWidth(sc.model, sc.training, sc.parallel), 256.0);
+        QCOMPARE(kernelKvWidth(sc.model, sc.parallel, sc.training.repeat_kv), 256.0);
         sc.training.repeat_kv = true;
-        QCOMPARE(cpKvWidth(sc.model, sc.training, sc.parallel), 1024.0);
+        QCOMPARE(kernelKvWidth(sc.model, sc.parallel, sc.training.repeat_kv), 1024.0);
     }
 
     // The gather runs beside the first block, 1/cp of the attention; each gradient send beside

@@ -35,7 +35,7 @@ const OpLabel kOpLabels[] = {
     {"shared_up", {"shared experts, up", "共享专家上投影"}},
     {"shared_down", {"shared experts, down", "共享专家下投影"}},
     {"elementwise", {"norms, activation, residuals, rotary", "归一化、激活、残差、旋转位置编码"}},
-    {"sequence_relayout", {"SP relayout copies ([b, s, h])", "序列并行重排拷贝（[b, s, h]）"}},
+    {"sequence_relayout", {"SP collectives' copies (layout, async TP)", "序列并行集合通信的拷贝（重排、异步 TP）"}},
     {"fsdp_copy_out", {"FSDP2 copy-out (per-parameter shards)", "FSDP2 参数拷出（逐参数分片）"}},
     {"kv_repeat", {"K/V repeat (GQA repeat_kv)", "K/V 按查询头复制"}},
     {"cp_ring_merge", {"CP ring merges (fp32)", "CP 环：单精度合并"}},

@@ -304,35 +304,56 @@ void elementwise(OpList& ops, const Scenario& sc, const LayerOpRates& r, bool mo
     op.recompute_s = 2 * layerActivation(sc.model, modules, sc.parallel, moe, Explain::NumbersOnly).recomputed / r.hbm;
 }
 
-// PyTorch's DTensor keeps activations batch-first ([b, s, h], parallel.activation_layout bsh) and
-// shards the sequence along dimension 1: its functional all_gather_tensor gathers along dimension
-// 0 and reassembles the sequence with torch.cat(torch.chunk(out, tp), dim=1); reduce_scatter_tensor
-// first lays its input out with torch.cat(torch.chunk(in, tp, dim=1)) (torch/distributed/
-// _functional_collectives.py). Each SP collective so reads and writes its whole buffer once more:
-// 2·S bytes, S = (s/cp)·b·h times the bytes it carries (FP8 gathers: 1). Megatron's [s, b, h]
-// gathers along dimension 0 in place. Async TP's fused collective matmuls take each shard as it
-// arrives (no copy); the backward's reduce-scatters it cannot fuse (asyncTpSplitsBackward) pay it.
-// Per layer and direction: n all-gathers and n reduce-scatters (n = 2; 1 for a parallel block);
-// op SAC (every_other_mm) gathers the forward's inputs once more in the backward.
+// The copies an SP collective adds on the compute stream, in bytes, for a buffer of x bytes.
+// Batch-first ([b, s, h], parallel.activation_layout bsh): PyTorch's DTensor shards the sequence
+// along dimension 1, its functional all_gather_tensor gathers along dimension 0 and reassembles
+// the sequence with torch.cat(torch.chunk(out, tp), dim=1), and reduce_scatter_tensor first lays
+// its input out with torch.cat(torch.chunk(in, tp, dim=1)) (torch/distributed/
+// _functional_collectives.py): the whole buffer read and written once more, 2·x. Megatron's
+// [s, b, h] gathers in place: nothing. Async TP's fused collective matmuls
+// (torch/distributed/_symmetric_memory: _pipelined_all_gather_and_consume,
+// _fused_matmul_reduce_scatter_impl) take each shard as it arrives, whatever the layout, but
+// copy the local shard into the symmetric buffer before the first chunk and into the gathered
+// output after the last (4·x/tp), and a reduce-scatter's partial products arrive unsummed:
+// reduce_partials reads the TP partials and writes the shard, (1 + 1/tp)·x.
+struct SpCopies {
+    double tp;
+    bool bsh;
+    double gather(double x, bool fused) const { return fused ? 4 * x / tp : bsh ? 2 * x : 0.0; }
+    double scatter(double x, bool fused) const { return fused ? (1 + 1 / tp) * x : bsh ? 2 * x : 0.0; }
+};
+
+// Per layer and direction: n all-gathers and n reduce-scatters (n = 2; 1 for a parallel block),
+// S = (s/cp)·b·h times the bytes an element carries (the forward's FP8 gathers: 1). The backward
+// gathers the output gradients (fused by async TP) and scatters the input gradients (unfused
+// after separate projections: layer_cost::asyncTpSplitsBackward); op SAC (every_other_mm)
+// gathers the forward's inputs once more.
 void sequenceRelayout(OpList& ops, const Scenario& sc, const LayerOpRates& r)
 {
     const ParallelConfig& p = sc.parallel;
     const TrainingConfig& t = sc.training;
-    if (p.activation_layout != ActivationLayout::Bsh || p.tp <= 1 || !p.sequence_parallel)
+    const bool fused = p.tp_comm_overlap && p.tp_overlap == TpOverlap::AsyncTp;
+    const bool bsh = p.activation_layout == ActivationLayout::Bsh;
+    if (p.tp <= 1 || !p.sequence_parallel || (!bsh && !fused))
         return;
+    const SpCopies c{double(p.tp), bsh};
     const double n = tpCollectivesPerLayer(sc.model);
     const double S = r.tokens * double(sc.model.hidden) * (t.precision == Precision::Fp32 ? 4.0 : 2.0);
     const double gathered = t.fp8Gathers() ? S / 2 : S; // the forward's all-gathers
-    const bool fused = p.tp_comm_overlap && p.tp_overlap == TpOverlap::AsyncTp;
+    const bool fused_b = fused && !layer_cost::asyncTpSplitsBackward(sc);
     const bool regather = t.recompute != Recompute::Full && t.recomputes(RecomputeModule::EveryOtherMm);
     LayerOp& op = ops.other("sequence_relayout", OpRate::Memory);
-    op.bytes = fused ? 0.0 : 2 * n * (gathered + S);
-    const double backward = fused ? (layer_cost::asyncTpSplitsBackward(sc) ? 2 * n * S : 0.0) : 2 * n * (S + S);
+    op.bytes = n * (c.gather(gathered, fused) + c.scatter(S, fused));
+    const double backward = n * (c.gather(S, fused) + c.scatter(S, fused_b));
     op.forward_s = op.bytes / r.hbm;
     op.input_grad_s = backward / r.hbm;
-    op.recompute_s = !fused && regather ? 2 * n * gathered / r.hbm : 0.0;
-    op.forward_kernels = fused ? 0 : int(2 * n);
-    op.backward_kernels = backward <= 0 ? 0 : fused ? int(n) : int(2 * n);
+    op.recompute_s = regather ? n * c.gather(gathered, fused) / r.hbm : 0.0;
+    const auto kernels = [&](bool f, bool f_s) {
+        const double copies = (f ? 2 : bsh ? 1 : 0) + (f_s ? 1 : bsh ? 1 : 0);
+        return int(n * copies);
+    };
+    op.forward_kernels = kernels(fused, fused);
+    op.backward_kernels = kernels(fused, fused_b);
 }
 
 // PyTorch FSDP2 (parallel.zero3_sharding: per_parameter) gathers a unit's shards into one flat

@@ -3,6 +3,7 @@
 #include "time/attention_rate.h"
 #include "time/layer_cost.h"
 #include "time/layer_ops.h"
+#include "time/loss_cost.h"
 #include "time/fp8_casts.h"
 #include "time/tail_costs.h"
 #include "time/offload_costs.h"
@@ -43,6 +44,7 @@ struct StageInputs {
     const CommEntry* zero_ag;
     const OffloadCosts& offload;
     double logits_s, mtp_projection_s;
+    LossCost loss;
 };
 
 // ZeRO-3 / FSDP's per-microbatch collectives that nothing can hide (FSDP2's implicit prefetch
@@ -110,11 +112,13 @@ StageOpCost stageCost(const StageInputs& in, int s)
     st.forward.cp = sum([](const LayerCost& x) { return x.cp_f; });
     st.backward.cp = sum([](const LayerCost& x) { return x.cp_b; }) + (full ? st.forward.cp : 0);
     const double head = output ? (1 + mtp) * in.logits_s + mtp * in.mtp_projection_s : 0;
+    const double loss_f = output ? (1 + mtp) * in.loss.forward_s : 0,
+                 loss_b = output ? (1 + mtp) * in.loss.backward_s : 0;
 
     // The layers' compute (LayerCost::forward, backwardInput, backwardWeight), their MoE host
-    // waits, and the output layer (head) in each pass.
-    const double fwd = sum([](const LayerCost& x) { return x.forward() + x.host_f; }) + head;
-    const double bwd_in = sum([&](const LayerCost& x) { return x.backwardInput(t) + x.host_b; }) + head;
+    // waits, and the output layer (head) and its loss in each pass.
+    const double fwd = sum([](const LayerCost& x) { return x.forward() + x.host_f; }) + head + loss_f;
+    const double bwd_in = sum([&](const LayerCost& x) { return x.backwardInput(t) + x.host_b; }) + head + loss_b;
     const double bwd_w = sum([](const LayerCost& x) { return x.backwardWeight(); }) + head;
     st.compute_s = fwd + bwd_in + bwd_w;
     const double attention_passes = full || t.recomputes(RecomputeModule::CoreAttn) ? 2 : 1;
@@ -278,20 +282,24 @@ Term tpTerm(const Scenario& sc, const LayerCost& dense, const LayerComm& lc)
                     "own GEMM"};
 }
 
-// The copies a batch-first run's SP collectives add (layer_ops.cpp sequenceRelayout).
+// The copies the SP collectives add on the compute stream (layer_ops.cpp sequenceRelayout).
 Term relayoutTerm(const Scenario& sc, const LayerCost& dense, const LayerOpRates& r)
 {
-    const bool fused = dense.relayout_f_s <= 0; // async TP: only the backward's unfused scatters copy
+    const bool fused = sc.parallel.tp_comm_overlap && sc.parallel.tp_overlap == TpOverlap::AsyncTp;
     return {"time.layer_sp_relayout",
             dense.relayout_f_s + dense.relayout_b_s,
             "s",
-            fused ? "2·n·S / (HBM · efficiency), the backward's unfused reduce-scatters only"
+            fused ? "(4·S/tp per fused all-gather + (1 + 1/tp)·S per fused reduce-scatter + 2·S per unfused "
+                    "batch-first one) / (HBM · efficiency), S = (s/cp)·b·h·bytes"
                   : "2·S per all-gather and reduce-scatter / (HBM · efficiency), S = (s/cp)·b·h·bytes",
             "S = " + num(r.tokens * double(sc.model.hidden)) + " elements; " + num(dense.relayout_f_s) + " s forward + "
                 + num(dense.relayout_b_s) + " s backward",
-            "PyTorch DTensor, batch-first [b, s, h]: all_gather_tensor and reduce_scatter_tensor along dim 1 "
-            "reassemble the sequence with torch.cat (torch/distributed/_functional_collectives.py); Megatron's "
-            "[s, b, h] gathers in place"};
+            fused ? "PyTorch async TP (torch/distributed/_symmetric_memory): the local shard copied into the "
+                    "symmetric buffer and into the gathered output; a fused reduce-scatter sums its TP partial "
+                    "products in a kernel of its own (reduce_partials)"
+                  : "PyTorch DTensor, batch-first [b, s, h]: all_gather_tensor and reduce_scatter_tensor along dim 1 "
+                    "reassemble the sequence with torch.cat (torch/distributed/_functional_collectives.py); "
+                    "Megatron's [s, b, h] gathers in place"};
 }
 
 // FSDP2's copy-out of each gathered unit (layer_ops.cpp fsdpCopyOut): the MoE layer's where every
@@ -435,7 +443,8 @@ OpCostModel opCosts(const Scenario& sc, const ParamCounts& params, const Pipelin
                          zero_ag,
                          offload,
                          bf16Gemm(rates.tokens * 2.0 * double(m.hidden) * double(m.vocab) / rates.split),
-                         bf16Gemm(rates.tokens * 2.0 * 2 * double(m.hidden) * double(m.hidden) / rates.split)};
+                         bf16Gemm(rates.tokens * 2.0 * 2 * double(m.hidden) * double(m.hidden) / rates.split),
+                         lossCost(sc, rates)};
     for (int s = 0; s < geometry.virtualStages(); ++s)
         out.stages.push_back(stageCost(in, s));
 
@@ -463,6 +472,7 @@ OpCostModel opCosts(const Scenario& sc, const ParamCounts& params, const Pipelin
     if (explain == Explain::NumbersOnly)
         return out;
     explainLayer(out.terms, sc, rates, dense, moe, lc);
+    out.terms.push_back(lossTerm(in.loss));
     if (const ZeroEdges e = zeroEdges(in, geometry.stages.front()); e.forward_s + e.backward_s > 0)
         out.terms.push_back(
             {"time.fsdp_edges", e.forward_s + e.backward_s, "s",

@@ -227,13 +227,15 @@ private slots:
         QVERIFY(near(named(no_sp, "out").overlap_split_s, extra));
         QVERIFY(near(named(no_sp, "mlp_down").input_grad_s - named(userbuffers, "mlp_down").input_grad_s, extra));
         // The stage's compute (communication apart): 4 GEMMs × (forward + input gradient) × 32
-        // layers more than userbuffers', all of it GEMM time.
+        // layers more than userbuffers' as GEMM time, and async TP's own copies, 3.25·S forward
+        // and 1·S backward (S = 4096·4096·2 B; tst_loss_and_async_copies).
         sc.parallel.sequence_parallel = true;
         const StageOpCost a = firstStageOpCost(sc);
         sc.parallel.tp_overlap = TpOverlap::Userbuffers;
         const StageOpCost u = firstStageOpCost(sc);
-        QVERIFY2(near(a.compute_s - u.compute_s, 32 * 4 * 2 * extra, 1e-6),
-                 qPrintable(versus("stage compute", a.compute_s - u.compute_s, 32 * 4 * 2 * extra)));
+        const double copies = 4.25 * 4096.0 * 4096 * 2 / (2039e9 * 0.9);
+        QVERIFY2(near(a.compute_s - u.compute_s, 32 * (4 * 2 * extra + copies), 1e-6),
+                 qPrintable(versus("stage compute", a.compute_s - u.compute_s, 32 * (4 * 2 * extra + copies))));
         QVERIFY(near(a.gemm_s - u.gemm_s, 32 * 4 * 2 * extra, 1e-6));
     }
 
@@ -243,7 +245,8 @@ private slots:
     // HBM 2039e9·0.9 = 1.835e12 B/s. Forward: 2 all-gathers + 2 reduce-scatters, 2·S each:
     // 8·S/HBM = 268.4 MB / 1.835e12 = 146.3 µs; the backward the same; op SAC gathers the 2
     // inputs again: 4·S/HBM = 73.1 µs. Async TP fuses all but the backward's 2 reduce-scatters
-    // (asyncTpSplitsBackward): 0 forward, 4·S/HBM backward. Megatron's [s, b, h]: no copy.
+    // (asyncTpSplitsBackward), whose relayout stays (4·S), and copies of its own: 3.25·S forward,
+    // 1·S + 4·S backward (tst_loss_and_async_copies derives them). Megatron's [s, b, h]: no copy.
     void batchFirstSequenceParallelCopies()
     {
         Scenario sc = llama7b();
@@ -272,8 +275,8 @@ private slots:
         sc.parallel.tp_comm_overlap = true;
         sc.parallel.tp_overlap = TpOverlap::AsyncTp;
         ops = layerOps(sc, layerOpRates(sc), false);
-        QCOMPARE(named(ops, "sequence_relayout").forward_s, 0.0);
-        QVERIFY(near(named(ops, "sequence_relayout").input_grad_s, 4 * S / hbm));
+        QVERIFY(near(named(ops, "sequence_relayout").forward_s, 3.25 * S / hbm));
+        QVERIFY(near(named(ops, "sequence_relayout").input_grad_s, 5 * S / hbm));
         // The stage: 32 layers, each microbatch's forward and input gradient 2 · 146.3 µs more.
         sc.parallel.tp_comm_overlap = false;
         const Estimate e = evaluate(sc);
@@ -348,7 +351,8 @@ private slots:
         double layer = 0;
         for (const LayerOp& op : costs.dense_ops)
             layer += op.forward_s + op.cast_forward_s;
-        const double head = gemm(4096, 32000, 4096, 312e12 * 0.869 * 0.78, 2e9);
+        // The output layer's GEMM and the loss's read of its 4096·32000 bf16 logits.
+        const double head = gemm(4096, 32000, 4096, 312e12 * 0.869 * 0.78, 2e9) + 4096.0 * 32000 * 2 / (2039e9 * 0.9);
         QVERIFY2(near(costs.stages.front().cost.forward_s, 32 * layer + head),
                  qPrintable(versus("stage forward", costs.stages.front().cost.forward_s, 32 * layer + head)));
         QVERIFY(costs.moe_ops.empty()); // a dense model

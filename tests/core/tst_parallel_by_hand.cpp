@@ -76,12 +76,15 @@ private slots:
 
         // One chunk of 8 layers is the 1F1B test's stage (tst_step_by_hand, the same scenario
         // per layer): f = 8·(lin + att + elem), b = 8·((lin + 2.5·att + 2·elem) + lin); the last
-        // chunk (3, on rank 1) also runs the output layer H = gemm(T, V, h) in its forward and
-        // twice in its backward; one send of s·b·h·2 bytes over NVLink t = 3.4 µs + S/(231e9).
+        // chunk (3, on rank 1) also runs the output layer and its loss, H = gemm(T, V, h) + T·V·2/hbm
+        // (the loss's read of the bf16 logits), in its forward and twice in its backward (the
+        // GEMM's dX and dW; the loss's read and write); one send of s·b·h·2 bytes over NVLink
+        // t = 3.4 µs + S/(231e9).
         const Llama7bA100Layer layer; // tests/support/by_hand.h
         const double h = layer.h, f_ = layer.f, V = layer.V, hbm = layer.hbm;
         const double lin = layer.lin(), att = layer.att(), elem = layer.elem();
-        const double f = 8 * (lin + att + elem), b = 8 * ((lin + 2.5 * att + 2 * elem) + lin), H = layer.head();
+        const double f = 8 * (lin + att + elem), b = 8 * ((lin + 2.5 * att + 2 * elem) + lin);
+        const double H = layer.head() + layer.loss();
         const double t = layer.send();
 
         // Replayed (an op starts when its rank is free and its input has arrived, t after the

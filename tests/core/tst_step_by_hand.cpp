@@ -156,11 +156,14 @@ private slots:
         // elementwise passes twice, then the dW GEMMs.
         const double F = 8 * (lin + att + elem);
         const double B = 8 * ((lin + 2.5 * att + 2 * elem) + lin);
-        // The last stage also runs the output layer, 2·T·h·V = 1073.7 GFLOP (0.99814) → H =
-        // 5.0867 ms, in its forward, its input gradient and its weight gradient:
-        //   F₃ = F + H = 79.918 ms,   B₃ = B + 2H = 163.893 ms.
+        // The last stage also runs the output layer, 2·T·h·V = 1073.7 GFLOP (0.99814) → 5.0867
+        // ms, in its forward, its input gradient and its weight gradient, and the loss over its
+        // T·V bf16 logits: one read forward, 262.1 MB / 1.8351e12 B/s = 0.14285 ms, a read and a
+        // write backward (twice that). Per pass H = 5.0867 + 0.14285 = 5.2296 ms (the loss's
+        // backward share rides on the input gradient's H, the same 3H in all):
+        //   F₃ = F + H = 80.061 ms,   B₃ = B + 2H = 164.178 ms.
         // (The first stage's embedding is a lookup: no op time.)
-        const double H = layer.head();
+        const double H = layer.head() + layer.loss();
         const double F3 = F + H, B3 = B + 2 * H;
         // A pipeline send of one activation (or its gradient), S = s·b·h·2 = 33,554,432 B over
         // NVLink (the 4 stages are on one node): t = α + S/(bw·eff) = 3.4 µs + S/(300e9·0.77)
@@ -172,11 +175,11 @@ private slots:
         //   steady stage 3 then runs F₃ B₃ for each microbatch without waiting, m·(F₃ + B₃):
         //          its next input leaves stage 2 after stage 2 has run B (ready t after stage 3's
         //          B) and F, so it arrives F + B + 2t after stage 3's previous B ended, while
-        //          stage 3 is busy F₃ + B₃ = F + B + 3H in between (3H = 15.3 ms ≥ 2t = 0.30 ms);
+        //          stage 3 is busy F₃ + B₃ = F + B + 3H in between (3H = 15.7 ms ≥ 2t = 0.30 ms);
         //          stages 0–2 follow stage 3's period the same way, each with that slack;
         //   drain  stage 3's last B walks back to stage 0: 3·(t + B), each stage idle by then.
         //   pipeline = 3·(F + t) + m·(F₃ + B₃) + 3·(t + B) = (p−1)·(F + B + 2t) + m·(F + B + 3H)
-        //            = 3·(228.550 + 0.297) ms + 8·243.810 ms = 2.637025 s, ending on rank 0.
+        //            = 3·(228.550 + 0.297) ms + 8·244.239 ms = 2.640453 s, ending on rank 0.
         const double p = 4, m = 8;
         const double pipeline = (p - 1) * (F + B + 2 * t) + m * (F3 + B3);
         // Tail: no DP, so no gradient reduction; the optimizer (fused AdamW, memory bound) on the
@@ -185,14 +188,14 @@ private slots:
         // read + write) + 2 (grad) + 2 (weights) = 28 B each: 49.0 GB / 1.8351e12 B/s = 26.704 ms.
         const double shard = 8 * (4 * h * h + 3 * h * f + 2 * h) + V * h + h;
         const double optimizer = shard * 28 / hbm;
-        const double step = pipeline + optimizer; // = 2.663728 s
+        const double step = pipeline + optimizer; // = 2.667157 s
         // Idle of the critical rank: rank 0 computes m·(F + B) = 1.828401 s; the exposed p2p is
         // what the sends add to the step, 2·(p−1)·t = 0.892 ms (the simulator reruns without
-        // them); the rest is idle: (p−1)·(F + B) + 3·m·H = 0.685650 + 0.122082 = 0.807732 s.
+        // them); the rest is idle: (p−1)·(F + B) + 3·m·H = 0.685650 + 0.125511 = 0.811161 s.
         const double compute = m * (F + B);
         const double idle = (p - 1) * (F + B) + 3 * m * H;
         // The bubble, one definition for every schedule: the heaviest rank (3, m·(F₃ + B₃)) idle,
-        // step − m·(F₃ + B₃) − 2(p−1)t − optimizer = (p−1)·(F + B) = 0.685650 s, 25.74 % of the
+        // step − m·(F₃ + B₃) − 2(p−1)t − optimizer = (p−1)·(F + B) = 0.685650 s, 25.71 % of the
         // step: the textbook (p−1) slots. Uneven stages: the heaviest rank's compute over the
         // mean rank's, m·(F + B + 3H) − m·(F + B + 3H/4) = 2.25·m·H; the parts add up:
         // idle = bubble + uneven + (mean − rank 0's compute) = (p−1)(F + B) + 2.25mH + 0.75mH.

@@ -93,11 +93,14 @@ private slots:
         // Per layer: forward lin + att + elem + 2·t_a2a + routing = 6.60634 ms;
         // input gradient lin + 2.5·att (flash backward) + 2·elem + att (selective recompute
         //   redoes the attention) + 2·t_a2a + routing = 8.05118 ms; weight gradient lin = 5.29515 ms.
-        // The output layer 2·T·h·V = 1073.7 GFLOP (0.99077) → H = 1.74952 ms, in F, I and W.
-        const double H = gemm(T, V, h);
-        const double F = L * (lin + att + elem + 2 * a2a + routing) + H; // 213.152 ms
-        const double B = L * (lin + 2.5 * att + 2 * elem + att + 2 * a2a + routing) + H + L * lin + H; // 430.582 ms
-        // PP = 1: 1F1B is F B F B on one rank, pipeline = m·(F + B) = 1.287468 s.
+        // The output layer 2·T·h·V = 1073.7 GFLOP (0.99077) → H = 1.74952 ms, in F, I and W; the
+        // loss reads the T·V bf16 logits once forward, 262.1 MB / 3.015e12 B/s = Λ = 0.08695 ms,
+        // and reads them and writes their gradient in the input gradient, 2Λ.
+        const double H = gemm(T, V, h), loss = T * V * 2 / hbm;
+        const double F = L * (lin + att + elem + 2 * a2a + routing) + H + loss; // 213.239 ms
+        const double B
+            = L * (lin + 2.5 * att + 2 * elem + att + 2 * a2a + routing) + H + 2 * loss + L * lin + H; // 430.756 ms
+        // PP = 1: 1F1B is F B F B on one rank, pipeline = m·(F + B) = 1.287990 s.
         // Tail: the dense gradients (attention, norms, router, embeddings) all-reduce over DP 8
         // inside the node by NVLink SHARP (the H100 preset's measured 480 GB/s busbw, faster than
         // the ring's 369), 1,605,636,096 params in 41 buckets: 41·25 µs + 2·7/8·3.21 GB/(480 GB/s)
@@ -111,7 +114,7 @@ private slots:
         // α_nvls + 2·7/8·(1,605,636,096·2/41 B)/(480 GB/s) = 25 µs + 285.6 µs = 0.311 ms after the
         // backward (by the ring it would be 14·α + 2·7/8·S/(369 GB/s) = 0.419 ms).
         const double last_bucket = 25e-6 + 2.0 * 7 / 8 * (1605636096.0 * 2 / 41) / 480e9;
-        const double step = m * (F + B) + last_bucket + optimizer; // = 1.355042 s
+        const double step = m * (F + B) + last_bucket + optimizer; // = 1.355564 s
         // Exposed communication: the all-to-alls inside the ops, m·L·4·t_a2a = 46.831 ms, and the
         // last bucket; no bubble.
         const double exposed = m * L * 4 * a2a;

@@ -62,6 +62,9 @@ struct Llama7bA100Layer {
     double elem() const { return s * (10 * h + 2 * q + 4 * kv + 2 * q + 6 * f + 4 * a) / hbm + 150e-6; }
     // The output layer, 2·T·h·V FLOPs.
     double head() const { return gemm(T, V, h); }
+    // The loss's one read of the T·V bf16 logits (forward; the backward reads them and writes
+    // their gradient: twice that).
+    double loss() const { return T * V * 2 / hbm; }
     // One activation (s·b·h·2 bytes) over NVLink: α + S/(bw·eff).
     double send() const { return 3.4e-6 + s * h * 2 / (300e9 * 0.77); }
 };

@@ -180,6 +180,10 @@ void readDispatcher(FlagReader& f, nlohmann::json& parallel)
     const bool flex = dispatcher == "flex" && (backend == "deepep" || backend == "hybridep");
     if (f.has("moe-enable-deepep") || flex) {
         parallel["moe_dispatcher"] = "deepep";
+        // The SMs its kernels hold (what combined 1F1B's compute beside them loses).
+        const char* sms = backend == "hybridep" && flex ? "moe-hybridep-num-sms" : "moe-deepep-num-sms";
+        if (const auto k = f.integer(sms, 1, 1 << 16))
+            parallel["deepep_sms"] = *k;
         if (backend == "hybridep" && flex)
             f.note("--moe-flex-dispatcher-backend hybridep costed as DeepEP (both fuse dispatch and combine into "
                    "one kernel over NVLink and RDMA)");

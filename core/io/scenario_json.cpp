@@ -162,6 +162,7 @@ std::optional<GpuSpec> readGpu(const nlohmann::json& in, const std::string& path
     g.kernel_overhead_s = r.number("kernel_overhead_us", 0, 1e6).value_or(g.kernel_overhead_s * 1e6) * 1e-6;
     g.moe_layer_host_s = r.number("moe_layer_host_us", 0, 1e7).value_or(g.moe_layer_host_s * 1e6) * 1e-6;
     g.sustained_clock = r.number("sustained_clock", 0.1, 1).value_or(g.sustained_clock);
+    g.sm_count = int(r.integer("sm_count", 0, 100000).value_or(g.sm_count));
     r.finish();
     if (errors.size() != before)
         return std::nullopt;
@@ -259,6 +260,7 @@ void readParallelScalars(ObjectReader& p, ParallelConfig& pc)
     pc.zero = int(knobInteger(p, "parallel.zero").value_or(0));
     pc.tp_comm_overlap = p.boolean("tp_comm_overlap").value_or(false);
     pc.ep_comm_overlap = p.boolean("ep_comm_overlap").value_or(false);
+    pc.deepep_sms = int(p.integer("deepep_sms", 1, 100000).value_or(pc.deepep_sms));
     pc.pp_comm_overlap = p.boolean("pp_comm_overlap").value_or(true);
     pc.overlap_grad_reduce = p.boolean("overlap_grad_reduce").value_or(true);
     if (auto b = p.number("grad_bucket_mparams", 0, 1e6))
@@ -447,6 +449,10 @@ std::optional<Scenario> readScenario(const nlohmann::json& j, std::vector<InputE
         readFaults(*fj, sc.faults, errors);
     if (const nlohmann::json* nj = r.child("network"))
         readFabric(*nj, sc.cluster.fabric, errors);
+    if (const int sms = sc.cluster.gpu.sm_count; sms > 0 && sc.parallel.deepep_sms >= sms)
+        errors.push_back({"parallel.deepep_sms",
+                          "must be below the GPU's " + std::to_string(sms) + " SMs (cluster.gpu.sm_count), got "
+                              + std::to_string(sc.parallel.deepep_sms)});
     r.finish();
     if (errors.size() != before)
         return std::nullopt;

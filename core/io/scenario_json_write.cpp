@@ -41,7 +41,8 @@ nlohmann::json gpuToJson(const GpuSpec& g)
             {"fp8_block_gemm_ratio", g.fp8_block_gemm_ratio},
             {"kernel_overhead_us", fileUnits(g.kernel_overhead_s * 1e6)},
             {"moe_layer_host_us", fileUnits(g.moe_layer_host_s * 1e6)},
-            {"sustained_clock", g.sustained_clock}};
+            {"sustained_clock", g.sustained_clock},
+            {"sm_count", g.sm_count}};
 }
 
 // An inline cluster (one that is not a preset), its GPU by preset id when it is one.
@@ -110,6 +111,8 @@ nlohmann::json parallelToJson(const ParallelConfig& p)
         j["shard_size"] = p.shard_size;
     if (p.ep_comm_overlap)
         j["ep_comm_overlap"] = true;
+    if (p.deepep_sms != ParallelConfig{}.deepep_sms)
+        j["deepep_sms"] = p.deepep_sms;
     if (!p.pp_comm_overlap)
         j["pp_comm_overlap"] = false;
     if (p.grad_bucket_mparams > 0)

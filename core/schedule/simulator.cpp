@@ -157,11 +157,12 @@ Simulation::Simulation(const SimulationInput& in)
         work_.push_back(r);
 }
 
-// Without unpaired costs nothing is unpaired: no pass comes before 0 or after the end.
+// Without unpaired costs nothing is unpaired: no pass comes before 0 or after the end. (A cost
+// can be negative: a pair pays a slowdown an unpaired pass does not, layer_cost.cpp exposeEp.)
 void Simulation::findUnpaired()
 {
     const bool pairs = std::any_of(in_.stages.begin(), in_.stages.end(), [](const StageCost& c) {
-        return c.unpaired_forward_s > 0 || c.unpaired_backward_s > 0;
+        return c.unpaired_forward_s != 0 || c.unpaired_backward_s != 0;
     });
     for (int r = 0; r < p_ && pairs; ++r) {
         const auto& list = sch_.actions[r];

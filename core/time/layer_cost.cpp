@@ -128,10 +128,25 @@ void exposeTp(LayerCost& c, const Scenario& sc, const LayerComm& lc)
         c.tp_b += exposedTp(sc, c, lc, lc.t_ag, 0.0);
 }
 
+// The compute that runs beside DeepEP's kernels slows by k/(N − k) of the time they run: they
+// hold k = parallel.deepep_sms of the GPU's N SMs (DeepEP's Buffer.set_num_sms; Megatron's
+// --moe-deepep-num-sms, default 20, and its Model Zoo's 1F1B-overlap recipe leaves as many SMs
+// free in the norm kernels, NVTE_*_LAYERNORM_SM_MARGIN). NCCL's all-to-all takes SMs too, by its
+// channel count, which no source here gives: not charged.
+double deepEpSmShare(const Scenario& sc)
+{
+    const int N = sc.cluster.gpu.sm_count, k = sc.parallel.deepep_sms;
+    if (sc.parallel.moe_dispatcher != MoeDispatcher::DeepEp || N <= 0 || k >= N)
+        return 0.0;
+    return double(k) / double(N - k);
+}
+
 // A MoE layer's dispatch and combine, forward and backward. Combined 1F1B (parallel_config.h
 // ep_comm_overlap; Megatron-Core "Combined 1F1B: Expert-Parallel All-to-All Overlap"): the
 // forward's hide behind the paired backward's compute of the layer, the backward's behind the
-// forward's. Returns the (forward, backward) time a partner hides.
+// forward's, which the communication kernels' SMs slow (deepEpSmShare; booked on the slowed
+// pass). Returns what a pass without a partner adds back: the all-to-alls its partner would have
+// hidden, less the slowdown it does not suffer.
 std::pair<double, double> exposeEp(LayerCost& c, const Scenario& sc, const LayerComm& lc)
 {
     const TrainingConfig& t = sc.training;
@@ -142,9 +157,12 @@ std::pair<double, double> exposeEp(LayerCost& c, const Scenario& sc, const Layer
         return {0.0, 0.0};
     const double hidden_f = std::min(c.ep_f, c.backwardInput(t) + c.backwardWeight());
     const double hidden_b = std::min(c.ep_b, c.forward());
-    c.ep_f -= hidden_f;
-    c.ep_b -= hidden_b;
-    return {hidden_f, hidden_b};
+    const double share = deepEpSmShare(sc);
+    c.ep_sm_f = share * hidden_b; // the forward's compute, beside the backward's all-to-alls
+    c.ep_sm_b = share * hidden_f;
+    c.ep_f += c.ep_sm_f - hidden_f;
+    c.ep_b += c.ep_sm_b - hidden_b;
+    return {hidden_f - c.ep_sm_f, hidden_b - c.ep_sm_b};
 }
 
 void exposeCp(LayerCost& c, const Scenario& sc, const LayerComm& lc)
@@ -189,6 +207,8 @@ void hostWaits(LayerCost& c, const Scenario& sc, bool moe, std::pair<double, dou
     c.host_b = std::max(0.0, H_b - gpu_b);
     c.unpaired_f = std::max(H, gpu_f + hidden.first) - std::max(H, gpu_f);
     c.unpaired_b = std::max(H_b, gpu_b + hidden.second) - std::max(H_b, gpu_b);
+    // (Negative where the slowdown a pair pays outweighs what its partner hid: an unpaired pass
+    // is then the shorter.)
 }
 
 } // namespace

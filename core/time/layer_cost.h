@@ -32,6 +32,9 @@ struct LayerCost {
     double attn_copy_f_s = 0, attn_copy_b_s = 0;
     double recompute_s = 0; // selective recompute modules other than core_attn, in the backward
     double tp_f = 0, tp_b = 0, ep_f = 0, ep_b = 0, cp_f = 0, cp_b = 0; // exposed comm
+    // Of ep_f and ep_b: combined 1F1B's compute slowed by the DeepEP kernels beside it, which hold
+    // parallel.deepep_sms of the GPU's SMs (layer_cost.cpp exposeEp).
+    double ep_sm_f = 0, ep_sm_b = 0;
     double host_f = 0, host_b = 0; // MoE: the GPU waiting for the host to issue the layer's kernels
     // Combined 1F1B: what a pass without a partner (warm-up forwards, cool-down backwards) takes
     // beyond a paired one, its all-to-alls exposed again.

@@ -238,7 +238,12 @@ void explainMoeLayer(std::vector<Term>& terms, const Scenario& sc, const LayerOp
              "eager PyTorch issues each kernel from the host; the dispatcher's device-to-host read of the token "
              "counts every forward keeps the host at most one layer ahead (Megatron-Core MoE report, "
              "arXiv 2603.07685: host-boundedness, CUDA graphs); H fitted, see the GPU preset's source"});
-    if (moe.unpaired_f + moe.unpaired_b > 0)
+    if (moe.ep_sm_f + moe.ep_sm_b > 0)
+        terms.push_back({"time.ep_overlap_sm_share", moe.ep_sm_f + moe.ep_sm_b, "s",
+                         "k/(N − k) · the all-to-all time the partner pass hides, per MoE layer and pair",
+                         "k = " + num(double(p.deepep_sms)) + " DeepEP SMs of N = " + num(double(gpu.sm_count)),
+                         "the compute beside DeepEP's kernels runs on the SMs they leave (--moe-deepep-num-sms)"});
+    if (moe.unpaired_f + moe.unpaired_b != 0)
         terms.push_back({"time.moe_unpaired_pass", moe.unpaired_f + moe.unpaired_b, "s",
                          "max(H, GPU + A) − max(H, GPU) per direction, A = the all-to-alls a partner pass hides; "
                          "each rank's warm-up forwards and cool-down backwards",

@@ -45,6 +45,7 @@ struct GpuSpec {
     // (CUDA graphs). Fitted, see the presets' source.
     double moe_layer_host_s = 0;
     double sustained_clock = 1; // sustained / boost clock under hours of full load (power and thermal limits)
+    int sm_count = 0; // streaming multiprocessors (datasheet); 0: unknown, no SM sharing charged
     std::string source;
 
     // η·s/(s + s½)·(d/(d + d½))/(128/(128 + d½)): FlashAttention-2's causal A100 sweep (d 128,

@@ -181,6 +181,9 @@ struct ParallelConfig {
     // combine hidden behind the other's compute. Megatron allows it with EP > 1, without full
     // recompute, and with PP > 1 only on the interleaved schedule (epOverlapApplies).
     bool ep_comm_overlap = false;
+    // The SMs DeepEP's dispatch and combine kernels run on (Megatron --moe-deepep-num-sms, its
+    // default 20): under combined 1F1B the compute beside them has the rest of the GPU's SMs.
+    int deepep_sms = 20;
     // Pipeline sends overlapped with compute (the default: a rank computes on while its
     // activation travels; Megatron --overlap-p2p-comm). false: each send blocks its sender until
     // it has arrived (Megatron's batched, synchronous send/recv), as in the textbook's timeline.

@@ -40,12 +40,6 @@ const CommEntry* entry(const std::vector<CommEntry>& plan, Collective c)
     return it == plan.end() ? nullptr : &*it;
 }
 
-const LayerOp* named(const std::vector<LayerOp>& ops, const std::string& name)
-{
-    const auto it = std::find_if(ops.begin(), ops.end(), [&](const LayerOp& op) { return op.name == name; });
-    return it == ops.end() ? nullptr : &*it;
-}
-
 } // namespace
 
 class TstCpRingAllGather : public QObject {
@@ -91,7 +85,7 @@ private slots:
     {
         const Scenario sc = llama8bCp4();
         const std::vector<LayerOp> ops = layerOps(sc, layerOpRates(sc), false);
-        const LayerOp* attention = named(ops, "attention");
+        const LayerOp* attention = findOp(ops, "attention");
         QVERIFY(attention);
         const double A_f = attention->forward_s, A_b = attention->input_grad_s;
         for (const double scale : {0.1, 1.0, 3.0}) {
@@ -116,8 +110,8 @@ private slots:
     {
         Scenario sc = llama8bCp4();
         const std::vector<LayerOp> ops = layerOps(sc, layerOpRates(sc), false);
-        const LayerOp* merge = named(ops, "cp_ring_merge");
-        const LayerOp* repeat = named(ops, "kv_repeat");
+        const LayerOp* merge = findOp(ops, "cp_ring_merge");
+        const LayerOp* repeat = findOp(ops, "kv_repeat");
         QVERIFY(merge && repeat);
         QCOMPARE(merge->bytes, 4227858432.0);
         QVERIFY2(near(merge->forward_s, 4227858432.0 / kHbm),
@@ -136,16 +130,16 @@ private slots:
         const double fewer = 32 * (3 * 167772160.0 + 4580179968.0) / kHbm;
         const double less = with - firstStageOpCost(sc).compute_s;
         QVERIFY2(near(less, fewer, 1e-6), qPrintable(versus("stage compute", less, fewer)));
-        QVERIFY(!named(layerOps(sc, layerOpRates(sc), false), "kv_repeat"));
+        QVERIFY(!findOp(layerOps(sc, layerOpRates(sc), false), "kv_repeat"));
         sc.training.repeat_kv = true;
         sc.training.recompute = Recompute::Full;
         const std::vector<LayerOp> full_ops = layerOps(sc, layerOpRates(sc), false);
-        const LayerOp* full = named(full_ops, "kv_repeat");
+        const LayerOp* full = findOp(full_ops, "kv_repeat");
         QVERIFY(full && near(full->input_grad_s, full->forward_s));
         sc.parallel.cp_comm = CpComm::P2p;
-        QVERIFY(!named(layerOps(sc, layerOpRates(sc), false), "cp_ring_merge"));
+        QVERIFY(!findOp(layerOps(sc, layerOpRates(sc), false), "cp_ring_merge"));
         sc.parallel.cp_comm = CpComm::A2a;
-        QVERIFY(!named(layerOps(sc, layerOpRates(sc), false), "cp_ring_merge"));
+        QVERIFY(!findOp(layerOps(sc, layerOpRates(sc), false), "cp_ring_merge"));
     }
 
     // torch.compile's partitioner and op SAC keep K and V before the expansion: repeat_kv leaves

@@ -20,16 +20,8 @@ namespace {
 // rank, selective recompute), with DeepEP's dispatcher.
 Scenario mixtralDeepEp()
 {
-    Scenario sc = presetScenario("mixtral-8x7b", "dgx-h100", 1, 1, 8);
-    sc.parallel.ep = 8;
+    Scenario sc = mixtralEp8OnH100();
     sc.parallel.moe_dispatcher = MoeDispatcher::DeepEp;
-    sc.training.seq_len = 4096;
-    sc.training.micro_batch = 1;
-    sc.training.global_batch = 16;
-    sc.training.recompute = Recompute::Selective;
-    sc.training.flash_attention = true;
-    sc.training.precision = Precision::Bf16;
-    sc.training.grad_dtype = GradDtype::Bf16;
     return sc;
 }
 

@@ -33,12 +33,6 @@ Scenario llama7b(int tp, int pp, const char* extra_parallel = "")
 
 constexpr double kHbm = 3350e9 * 0.9;
 
-const LayerOp* named(const std::vector<LayerOp>& ops, std::string_view name)
-{
-    const auto it = std::find_if(ops.begin(), ops.end(), [&](const LayerOp& op) { return op.name == name; });
-    return it == ops.end() ? nullptr : &*it;
-}
-
 } // namespace
 
 class TestLossAndAsyncCopies : public QObject {
@@ -92,11 +86,11 @@ private slots:
     void asyncTpCopiesItsShardsAndSumsItsPartials()
     {
         Scenario sc = llama7b(8, 1);
-        QVERIFY(!named(layerOps(sc, layerOpRates(sc), false), "sequence_relayout"));
+        QVERIFY(!findOp(layerOps(sc, layerOpRates(sc), false), "sequence_relayout"));
         sc = llama7b(8, 1, R"(,"tp_comm_overlap":true,"tp_overlap":"async_tp")");
         const double S = 4096.0 * 4096 * 2;
         std::vector<LayerOp> ops = layerOps(sc, layerOpRates(sc), false);
-        const LayerOp* op = named(ops, "sequence_relayout");
+        const LayerOp* op = findOp(ops, "sequence_relayout");
         QVERIFY(op);
         QCOMPARE(op->bytes, 3.25 * S);
         QVERIFY2(near(op->forward_s, 3.25 * S / kHbm), qPrintable(versus("forward", op->forward_s, 36.17e-6)));
@@ -111,7 +105,7 @@ private slots:
         sc.training.recompute = Recompute::Selective;
         sc.training.recompute_modules = unsigned(RecomputeModule::EveryOtherMm);
         ops = layerOps(sc, layerOpRates(sc), false);
-        QVERIFY(near(named(ops, "sequence_relayout")->recompute_s, S / kHbm));
+        QVERIFY(near(findOp(ops, "sequence_relayout")->recompute_s, S / kHbm));
     }
 };
 

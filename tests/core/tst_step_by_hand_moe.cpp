@@ -18,23 +18,10 @@ class TstStepByHandMoe : public QObject {
 private slots:
     void moeWithExpertParallelByHand()
     {
-        // Mixtral 8x7B (L = 32 MoE layers, h = q = 4096, kv = 8·128 = 1024, a = 32, E = 8
-        // experts of f_e = 14336 SwiGLU, top_k = 2, V = 32000) on one DGX H100 node: TP = PP = 1,
-        // DP = 8, EP = 8 (ETP = TP = 1: one whole expert per GPU), seq s = 4096, micro batch 1
-        // (T = 4096 tokens), global batch 16 → m = 2 microbatches, selective recompute (the
-        // course default), flash attention, bf16, AdamW with bf16 gradients, overlapped grad
-        // reduce. Simulated (the default).
-        Scenario sc = presetScenario("mixtral-8x7b", "dgx-h100", 1, 1, 8);
-        sc.parallel.ep = 8;
-        sc.parallel.overlap_grad_reduce = true;
-        sc.training.seq_len = 4096;
-        sc.training.micro_batch = 1;
-        sc.training.global_batch = 16;
-        sc.training.recompute = Recompute::Selective;
-        sc.training.flash_attention = true;
-        sc.training.precision = Precision::Bf16;
-        sc.training.grad_dtype = GradDtype::Bf16;
-        sc.training.optimizer = Optimizer::AdamW;
+        // Mixtral 8x7B on one DGX H100 node, DP = EP = 8 (ETP = TP = 1: one whole expert per
+        // GPU), s = 4096, micro batch 1 (T = 4096 tokens), m = 2 microbatches, selective
+        // recompute (the course default): by_hand.h mixtralEp8OnH100. Simulated (the default).
+        Scenario sc = mixtralEp8OnH100();
         const GpuSpec& g = sc.cluster.gpu;
         QCOMPARE(g.peak_bf16_flops, 989e12);
         QCOMPARE(g.gemm_efficiency, 0.803);

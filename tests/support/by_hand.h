@@ -10,6 +10,8 @@
 #include <QString>
 
 #include <cmath>
+#include <string_view>
+#include <vector>
 
 namespace parascope::test {
 
@@ -86,5 +88,34 @@ inline StageOpCost firstStageOpCost(const Scenario& sc)
 }
 
 inline StageCost firstStageCost(const Scenario& sc) { return firstStageOpCost(sc).cost; }
+
+// The op of a layer's list by name; null when the list has none.
+inline const LayerOp* findOp(const std::vector<LayerOp>& ops, std::string_view name)
+{
+    for (const LayerOp& op : ops)
+        if (op.name == name)
+            return &op;
+    return nullptr;
+}
+
+// Mixtral 8x7B (L = 32 MoE layers, h = q = 4096, kv = 8·128 = 1024, a = 32, E = 8 experts of
+// f_e = 14336 SwiGLU, top_k = 2, V = 32000) on one DGX H100 node: TP = PP = 1, DP = EP = 8 (one
+// whole expert per GPU), seq 4096, micro batch 1, global batch 16 → m = 2 microbatches,
+// selective recompute, flash attention, bf16, AdamW with bf16 gradients, overlapped grad reduce.
+inline Scenario mixtralEp8OnH100()
+{
+    Scenario sc = presetScenario("mixtral-8x7b", "dgx-h100", 1, 1, 8);
+    sc.parallel.ep = 8;
+    sc.parallel.overlap_grad_reduce = true;
+    sc.training.seq_len = 4096;
+    sc.training.micro_batch = 1;
+    sc.training.global_batch = 16;
+    sc.training.recompute = Recompute::Selective;
+    sc.training.flash_attention = true;
+    sc.training.precision = Precision::Bf16;
+    sc.training.grad_dtype = GradDtype::Bf16;
+    sc.training.optimizer = Optimizer::AdamW;
+    return sc;
+}
 
 } // namespace parascope::test

@@ -10,8 +10,12 @@ namespace parascope {
 // cross-entropy (flash_attn/ops/triton/cross_entropy.py: one load of each row forward; the
 // backward loads it again and stores the gradient, in place), torch.compile's fused log-softmax
 // and NLL — and the least any implementation moves: an eager loss that first upcasts to fp32
-// (torchtitan without compile), or a kernel that reads the row twice for its maximum and its sum,
-// moves more, which is not charged. Nothing fitted.
+// (training.cross_entropy eager, torchtitan without compile: the upcast, log_softmax and their
+// backward, about 14 + 22 bytes per bf16 logit against 2 + 4), or a kernel that reads the row
+// twice for its maximum and its sum, moves more, which is not charged: charging the eager runs'
+// passes made the check part worse once the 500 W clock was refitted on its eager fit run
+// (docs/VALIDATION.md, "The loss pass"). The memory model does follow cross_entropy (other.logits).
+// Nothing fitted.
 LossCost lossCost(const Scenario& sc, const LayerOpRates& r)
 {
     LossCost c;

@@ -216,8 +216,7 @@ void hostWaits(LayerCost& c, const Scenario& sc, bool moe, std::pair<double, dou
 bool asyncTpSplitsBackward(const Scenario& sc)
 {
     const ParallelConfig& p = sc.parallel;
-    return p.tp_comm_overlap && p.tp_overlap == TpOverlap::AsyncTp && p.sequence_parallel && p.tp > 1
-        && tpCollectivesPerLayer(sc.model) == 2;
+    return p.asyncTp() && p.sequence_parallel && p.tp > 1 && tpCollectivesPerLayer(sc.model) == 2;
 }
 
 LayerCost layerCost(const Scenario& sc, const std::vector<LayerOp>& ops, const LayerComm& lc, bool moe)

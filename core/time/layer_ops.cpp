@@ -321,6 +321,9 @@ struct SpCopies {
     bool bsh;
     double gather(double x, bool fused) const { return fused ? 4 * x / tp : bsh ? 2 * x : 0.0; }
     double scatter(double x, bool fused) const { return fused ? (1 + 1 / tp) * x : bsh ? 2 * x : 0.0; }
+    // Their kernels: two shard copies, one reduction, one relayout copy.
+    int gatherKernels(bool fused) const { return fused ? 2 : bsh ? 1 : 0; }
+    int scatterKernels(bool fused) const { return fused || bsh ? 1 : 0; }
 };
 
 // Per layer and direction: n all-gathers and n reduce-scatters (n = 2; 1 for a parallel block),
@@ -332,7 +335,7 @@ void sequenceRelayout(OpList& ops, const Scenario& sc, const LayerOpRates& r)
 {
     const ParallelConfig& p = sc.parallel;
     const TrainingConfig& t = sc.training;
-    const bool fused = p.tp_comm_overlap && p.tp_overlap == TpOverlap::AsyncTp;
+    const bool fused = p.asyncTp();
     const bool bsh = p.activation_layout == ActivationLayout::Bsh;
     if (p.tp <= 1 || !p.sequence_parallel || (!bsh && !fused))
         return;
@@ -348,12 +351,8 @@ void sequenceRelayout(OpList& ops, const Scenario& sc, const LayerOpRates& r)
     op.forward_s = op.bytes / r.hbm;
     op.input_grad_s = backward / r.hbm;
     op.recompute_s = regather ? n * c.gather(gathered, fused) / r.hbm : 0.0;
-    const auto kernels = [&](bool f, bool f_s) {
-        const double copies = (f ? 2 : bsh ? 1 : 0) + (f_s ? 1 : bsh ? 1 : 0);
-        return int(n * copies);
-    };
-    op.forward_kernels = kernels(fused, fused);
-    op.backward_kernels = kernels(fused, fused_b);
+    op.forward_kernels = int(n) * (c.gatherKernels(fused) + c.scatterKernels(fused));
+    op.backward_kernels = int(n) * (c.gatherKernels(fused) + c.scatterKernels(fused_b));
 }
 
 // PyTorch FSDP2 (parallel.zero3_sharding: per_parameter) gathers a unit's shards into one flat

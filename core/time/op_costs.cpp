@@ -290,7 +290,7 @@ Term tpTerm(const Scenario& sc, const LayerCost& dense, const LayerComm& lc)
 // The copies the SP collectives add on the compute stream (layer_ops.cpp sequenceRelayout).
 Term relayoutTerm(const Scenario& sc, const LayerCost& dense, const LayerOpRates& r)
 {
-    const bool fused = sc.parallel.tp_comm_overlap && sc.parallel.tp_overlap == TpOverlap::AsyncTp;
+    const bool fused = sc.parallel.asyncTp();
     return {"time.layer_sp_relayout",
             dense.relayout_f_s + dense.relayout_b_s,
             "s",

@@ -47,7 +47,7 @@ namespace {
 int overlapChunks(const ParallelConfig& p, TpSlot slot)
 {
     const bool out = slot == TpSlot::AttentionOut || slot == TpSlot::MlpOut;
-    if (p.tp_overlap != TpOverlap::AsyncTp || (!p.sequence_parallel && !out))
+    if (!p.asyncTp() || (!p.sequence_parallel && !out))
         return 1;
     return p.tp;
 }

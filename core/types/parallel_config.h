@@ -188,6 +188,9 @@ struct ParallelConfig {
     // activation travels; Megatron --overlap-p2p-comm). false: each send blocks its sender until
     // it has arrived (Megatron's batched, synchronous send/recv), as in the textbook's timeline.
     bool pp_comm_overlap = true;
+    // PyTorch's async TP: collectives fused with the matmuls beside them (time/layer_ops.cpp
+    // sequenceRelayout, time/layer_cost.cpp asyncTpSplitsBackward, time/op_fixed_costs.cpp).
+    bool asyncTp() const { return tp_comm_overlap && tp_overlap == TpOverlap::AsyncTp; }
     bool epOverlapApplies(bool full_recompute) const
     {
         return ep_comm_overlap && ep > 1 && !full_recompute

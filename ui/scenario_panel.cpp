@@ -198,6 +198,7 @@ void ScenarioPanel::connectChoices()
     boolEdit(overlap_tp_check_, [](Scenario& s) -> bool& { return s.parallel.tp_comm_overlap; });
     boolEdit(overlap_pp_check_, [](Scenario& s) -> bool& { return s.parallel.pp_comm_overlap; });
     boolEdit(overlap_ep_check_, [](Scenario& s) -> bool& { return s.parallel.ep_comm_overlap; });
+    connectDeepEpRow();
     connect(bucket_spin_, &QDoubleSpinBox::valueChanged, this, [this](double v) {
         if (!syncing_)
             model_->edit([v](Scenario& s) { s.parallel.grad_bucket_mparams = v; });
@@ -338,15 +339,7 @@ void ScenarioPanel::retranslateGradientRows()
         tr("Megatron --tp-comm-overlap / PyTorch async TP: each TP collective hides behind the GEMM it "
            "feeds or follows (async TP: except the backward's reduce-scatters, which follow a sum of matmuls)"));
     overlap_tp_check_->setText(tr("Overlap TP communication"));
-    overlap_ep_check_->setText(tr("Overlap EP All-to-All (combined 1F1B)"));
-    overlap_pp_check_->setText(tr("Overlap pipeline sends"));
-    overlap_pp_check_->setToolTip(
-        tr("Off: each activation or gradient send holds its GPU until it has arrived (synchronous "
-           "send/recv), as in the textbook's pipeline timeline"));
-    overlap_ep_check_->setToolTip(
-        tr("Megatron --overlap-moe-expert-parallel-comm: one microbatch's forward runs beside the previous "
-           "one's backward, each one's dispatch and combine hidden behind the other's compute; needs EP > 1, "
-           "no full recompute, and with a pipeline the interleaved schedule"));
+    retranslateOverlapRows();
 }
 
 void ScenarioPanel::fitScrollArea()
@@ -412,6 +405,8 @@ void ScenarioPanel::sync()
     overlap_dp_check_->setChecked(s.parallel.overlap_grad_reduce);
     overlap_tp_check_->setChecked(s.parallel.tp_comm_overlap);
     overlap_ep_check_->setChecked(s.parallel.ep_comm_overlap);
+    deepep_spin_->setRange(1, std::max(1, s.cluster.gpu.sm_count - 1)); // the engine's bound (scenario_json.cpp)
+    deepep_spin_->setValue(s.parallel.deepep_sms);
     overlap_pp_check_->setChecked(s.parallel.pp_comm_overlap);
     bucket_spin_->setValue(s.parallel.grad_bucket_mparams);
     sp_check_->setChecked(s.parallel.sequence_parallel);

@@ -68,6 +68,7 @@ private:
     QLabel* staticLabel(const char* text); // a label whose text retranslate() sets
     void showOptionalRows(const Scenario& s);
     void retranslateGradientRows();
+    void retranslateOverlapRows(); // the overlap check boxes and DeepEP's SMs (scenario_panel_rows.cpp)
     void buildPresetRows(QFormLayout* presets); // lesson, model (and Custom…), cluster
     // A slider and a number box per knob; the fault what-ifs (faults.*) go to `faults`.
     void buildKnobRows(QFormLayout* form, QFormLayout* faults, QFormLayout* network);
@@ -76,6 +77,7 @@ private:
     void buildChoiceRows(QFormLayout* form); // the enum choices and the communication what-ifs
     void connectPresets(); // the preset combos and the Custom… button edit the scenario
     void connectChoices(); // the choice rows edit the scenario
+    void connectDeepEpRow(); // parallel.deepep_sms (scenario_panel_rows.cpp)
     void fitScrollArea(); // the scroll area around the panel as wide as the panel needs
 
     ScenarioModel* model_;
@@ -109,6 +111,7 @@ private:
     QCheckBox* overlap_tp_check_ = nullptr;
     QCheckBox* overlap_ep_check_ = nullptr;
     QCheckBox* overlap_pp_check_ = nullptr;
+    QSpinBox* deepep_spin_ = nullptr; // parallel.deepep_sms, shown with DeepEP under combined 1F1B
     QDoubleSpinBox* bucket_spin_ = nullptr; // millions of parameters, typed with a unit
     QComboBox* attention_combo_ = nullptr; // flash attention's kernel, or none
     QPushButton* custom_button_ = nullptr;

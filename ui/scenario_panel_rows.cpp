@@ -146,6 +146,9 @@ void ScenarioPanel::buildChoiceRows(QFormLayout* form)
     sharding_combo_->setObjectName(QStringLiteral("panel.zero3Sharding"));
     overlap_ep_check_ = new QCheckBox;
     overlap_pp_check_ = new QCheckBox;
+    deepep_spin_ = new FocusWheelSpinBox;
+    deepep_spin_->setObjectName(QStringLiteral("panel.deepepSms"));
+    deepep_spin_->setKeyboardTracking(false);
     bucket_spin_ = new FocusWheel<ParamCountSpinBox>;
     bucket_spin_->setRange(0, 1e6); // millions of parameters (the scenario file's range); 0: Megatron's default
     grad_comm_combo_->setObjectName(QStringLiteral("panel.gradComm"));
@@ -181,6 +184,7 @@ void ScenarioPanel::buildChoiceRows(QFormLayout* form)
     form->addRow(overlap_tp_check_); // across both columns: its own text is its label
     form->addRow(staticLabel(QT_TR_NOOP("TP overlap by")), tp_overlap_combo_);
     form->addRow(overlap_ep_check_); // across both columns: its own text is its label
+    form->addRow(staticLabel(QT_TR_NOOP("DeepEP SMs")), deepep_spin_);
     form->addRow(overlap_pp_check_); // across both columns: its own text is its label
     form->addRow(staticLabel(QT_TR_NOOP("Attention kernel")), attention_combo_);
     form->addRow(repeat_kv_check_); // across both columns: its own text is its label
@@ -189,7 +193,7 @@ void ScenarioPanel::buildChoiceRows(QFormLayout* form)
                        static_cast<QWidget*>(fp8_act_check_), static_cast<QWidget*>(cp_combo_),
                        static_cast<QWidget*>(dispatcher_combo_), static_cast<QWidget*>(sharding_combo_),
                        static_cast<QWidget*>(layout_combo_), static_cast<QWidget*>(tp_overlap_combo_),
-                       static_cast<QWidget*>(repeat_kv_check_)})
+                       static_cast<QWidget*>(deepep_spin_), static_cast<QWidget*>(repeat_kv_check_)})
         optional_rows_->add(w);
 }
 
@@ -208,6 +212,34 @@ void ScenarioPanel::showOptionalRows(const Scenario& s)
     optional_rows_->setShown(sharding_combo_, s.parallel.zero >= 3);
     optional_rows_->setShown(modules_button_, s.training.recompute == Recompute::Selective);
     optional_rows_->setShown(repeat_kv_check_, s.model.groupedKv());
+    // DeepEP's SMs cost time only where its kernels run beside compute (layer_cost.cpp deepEpSmShare).
+    optional_rows_->setShown(deepep_spin_,
+                             s.model.moe.has_value() && s.parallel.moe_dispatcher == MoeDispatcher::DeepEp
+                                 && s.parallel.epOverlapApplies(s.training.recompute == Recompute::Full));
+}
+
+void ScenarioPanel::connectDeepEpRow()
+{
+    connect(deepep_spin_, qOverload<int>(&QSpinBox::valueChanged), this, [this](int k) {
+        if (!syncing_)
+            model_->edit([k](Scenario& s) { s.parallel.deepep_sms = k; });
+    });
+}
+
+void ScenarioPanel::retranslateOverlapRows()
+{
+    overlap_ep_check_->setText(tr("Overlap EP All-to-All (combined 1F1B)"));
+    overlap_pp_check_->setText(tr("Overlap pipeline sends"));
+    overlap_pp_check_->setToolTip(
+        tr("Off: each activation or gradient send holds its GPU until it has arrived (synchronous "
+           "send/recv), as in the textbook's pipeline timeline"));
+    overlap_ep_check_->setToolTip(
+        tr("Megatron --overlap-moe-expert-parallel-comm: one microbatch's forward runs beside the previous "
+           "one's backward, each one's dispatch and combine hidden behind the other's compute; needs EP > 1, "
+           "no full recompute, and with a pipeline the interleaved schedule"));
+    deepep_spin_->setToolTip(
+        tr("Megatron --moe-deepep-num-sms (default 20): the SMs DeepEP's dispatch and combine kernels hold; the "
+           "compute beside them runs on the rest, k/(N − k) of the hidden All-to-All time longer"));
 }
 
 QSlider* ScenarioPanel::slider(const QString& path) const

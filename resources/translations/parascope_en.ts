@@ -2240,6 +2240,14 @@ borderline</translation>
         <source>The model code copies the GQA keys and values out to every query head before the attention kernel (repeat_kv, as torchtitan&apos;s Llama did): a copy in the forward and the backward, and CP moves them at the query heads&apos; width</source>
         <translation>The model code copies the GQA keys and values out to every query head before the attention kernel (repeat_kv, as torchtitan's Llama did): a copy in the forward and the backward, and CP moves them at the query heads' width</translation>
     </message>
+    <message>
+        <source>DeepEP SMs</source>
+        <translation>DeepEP SMs</translation>
+    </message>
+    <message>
+        <source>Megatron --moe-deepep-num-sms (default 20): the SMs DeepEP&apos;s dispatch and combine kernels hold; the compute beside them runs on the rest, k/(N − k) of the hidden All-to-All time longer</source>
+        <translation>Megatron --moe-deepep-num-sms (default 20): the SMs DeepEP's dispatch and combine kernels hold; the compute beside them runs on the rest, k/(N − k) of the hidden All-to-All time longer</translation>
+    </message>
 </context>
 <context>
     <name>parascope::ui::SearchTableModel</name>

@@ -2225,6 +2225,14 @@ borderline</source>
         <source>The model code copies the GQA keys and values out to every query head before the attention kernel (repeat_kv, as torchtitan&apos;s Llama did): a copy in the forward and the backward, and CP moves them at the query heads&apos; width</source>
         <translation>模型代码在注意力核之前把分组查询注意力的键和值复制到每个查询头（repeat_kv，torchtitan 的 Llama 曾如此）：前向与反向各多一次拷贝，上下文并行按查询头宽度传输 K/V</translation>
     </message>
+    <message>
+        <source>DeepEP SMs</source>
+        <translation>DeepEP 流多处理器数</translation>
+    </message>
+    <message>
+        <source>Megatron --moe-deepep-num-sms (default 20): the SMs DeepEP&apos;s dispatch and combine kernels hold; the compute beside them runs on the rest, k/(N − k) of the hidden All-to-All time longer</source>
+        <translation>Megatron --moe-deepep-num-sms（默认 20）：DeepEP 的分发与合并内核占用的流多处理器（SM）数；与之并行的计算只能用其余的流多处理器，多花被掩盖的 All-to-All 时间的 k/(N − k)</translation>
+    </message>
 </context>
 <context>
     <name>parascope::ui::SearchTableModel</name>

@@ -1,7 +1,8 @@
 // The "Layer ops" tab (ui/layer_ops_view.h), offscreen: its rows are the estimate's op list
 // (TimeReport::layer_ops, the same list the CLI's text and JSON reports print), op by op, with
 // the layer's sum; a MoE model with leading dense layers offers both layers; the labels follow
-// the language; the panel's ZeRO-3 sharding row adds FSDP2's copy-out.
+// the language; the panel's ZeRO-3 sharding row adds FSDP2's copy-out; its DeepEP SMs row edits
+// what the overlapped all-to-alls take from the compute.
 
 #include "io/layer_ops_report.h"
 #include "language.h"
@@ -12,6 +13,7 @@
 #include "views_scenarios.h"
 
 #include <QComboBox>
+#include <QSpinBox>
 #include <QTableWidget>
 #include <QtTest>
 
@@ -134,6 +136,38 @@ private slots:
         QCOMPARE(ops.back().rate, OpRate::Host);
         compareRows(view.table(), ops);
         QCOMPARE(view.table()->item(int(ops.size()) - 1, 8)->text(), QStringLiteral("–"));
+    }
+
+    // parallel.deepep_sms: a row only where DeepEP's kernels run beside compute (DeepEP under
+    // combined 1F1B), bounded by the GPU's SMs less one (the engine's input check), and the step
+    // grows with it (tests/core/tst_deepep_overlap.cpp derives by how much).
+    void theDeepEpSmsRowEditsTheScenario()
+    {
+        MainWindow w(nullptr, MainWindow::Session::Headless);
+        w.setLanguage(QStringLiteral("en"), MainWindow::Remember::No);
+        Scenario s = test::views::scenario(
+            R"({"schema":"parascope.scenario/1","model":"mixtral-8x7b","cluster":"dgx-h100",
+                "parallel":{"tp":1,"pp":1,"dp":8,"ep":8,"moe_dispatcher":"deepep"},
+                "training":{"seq_len":4096,"micro_batch":1,"global_batch":64,"recompute":"selective"}})");
+        w.model()->setScenario(s);
+        auto* sms = w.panel()->findChild<QSpinBox*>(QStringLiteral("panel.deepepSms"));
+        QVERIFY(sms);
+        QVERIFY(!sms->isVisibleTo(w.panel())); // no overlap: DeepEP's SMs cost nothing
+        s.parallel.ep_comm_overlap = true;
+        w.model()->setScenario(s);
+        QVERIFY(sms->isVisibleTo(w.panel()));
+        QCOMPARE(sms->value(), 20); // Megatron's --moe-deepep-num-sms default
+        QCOMPARE(sms->maximum(), 131); // H100: 132 SMs
+        w.model()->flush();
+        const double at20 = w.model()->estimate().time.step_s;
+        sms->setValue(64);
+        w.model()->flush();
+        QCOMPARE(w.model()->scenario().parallel.deepep_sms, 64);
+        QVERIFY(w.model()->estimate().time.step_s > at20);
+        s = w.model()->scenario();
+        s.parallel.moe_dispatcher = MoeDispatcher::AllToAll;
+        w.model()->setScenario(s);
+        QVERIFY(!sms->isVisibleTo(w.panel()));
     }
 };
 

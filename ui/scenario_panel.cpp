@@ -206,6 +206,7 @@ void ScenarioPanel::connectChoices()
     boolEdit(sp_check_, [](Scenario& s) -> bool& { return s.parallel.sequence_parallel; });
     boolEdit(fp8_act_check_, [](Scenario& s) -> bool& { return s.training.fp8_activations; });
     boolEdit(repeat_kv_check_, [](Scenario& s) -> bool& { return s.training.repeat_kv; });
+    boolEdit(fused_projections_check_, [](Scenario& s) -> bool& { return s.training.fused_projections; });
 }
 
 void ScenarioPanel::showLesson(const QString& id)
@@ -308,11 +309,7 @@ void ScenarioPanel::retranslateGradientRows()
         tr("Keep the linear layers' inputs for the backward as the FP8 copies their GEMMs made, 1 byte instead "
            "of 2, as DeepSeek-V3 does (the attention output stays 16-bit): less activation memory at no step "
            "time in the model"));
-    repeat_kv_check_->setText(tr("K/V repeated to every query head"));
-    repeat_kv_check_->setToolTip(
-        tr("The model code copies the GQA keys and values out to every query head before the "
-           "attention kernel (repeat_kv, as torchtitan's Llama did): a copy in the forward and "
-           "the backward, and CP moves them at the query heads' width"));
+    retranslateModelCodeRows();
     sp_check_->setText(tr("Sequence parallelism (SP)"));
     layout_combo_->setToolTip(
         tr("How the run lays out its activations: sequence first [s, b, h] (Megatron-LM), where SP's "
@@ -412,6 +409,7 @@ void ScenarioPanel::sync()
     sp_check_->setChecked(s.parallel.sequence_parallel);
     fp8_act_check_->setChecked(s.training.fp8_activations);
     repeat_kv_check_->setChecked(s.training.repeat_kv);
+    fused_projections_check_->setChecked(s.training.fused_projections);
     if (s.training.flash_attention)
         selectEnum(attention_combo_, s.training.attention_kernel);
     else

@@ -69,6 +69,7 @@ private:
     void showOptionalRows(const Scenario& s);
     void retranslateGradientRows();
     void retranslateOverlapRows(); // the overlap check boxes and DeepEP's SMs (scenario_panel_rows.cpp)
+    void retranslateModelCodeRows(); // how the model code is written: repeat_kv, fused projections
     void buildPresetRows(QFormLayout* presets); // lesson, model (and Custom…), cluster
     // A slider and a number box per knob; the fault what-ifs (faults.*) go to `faults`.
     void buildKnobRows(QFormLayout* form, QFormLayout* faults, QFormLayout* network);
@@ -105,6 +106,7 @@ private:
     QCheckBox* sp_check_ = nullptr;
     QCheckBox* fp8_act_check_ = nullptr; // training.fp8_activations, shown with FP8
     QCheckBox* repeat_kv_check_ = nullptr; // training.repeat_kv, shown with GQA
+    QCheckBox* fused_projections_check_ = nullptr; // training.fused_projections, shown without MLA
     // The communication module's what-ifs: gradients on the wire, overlap per group, buckets.
     QComboBox* grad_comm_combo_ = nullptr;
     QCheckBox* overlap_dp_check_ = nullptr;

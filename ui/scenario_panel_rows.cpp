@@ -34,6 +34,13 @@ template <NamedEnum E> QComboBox* enumCombo()
     return c;
 }
 
+// A widget with the object name tests and the highlight find it by.
+template <typename W> W* named(W* w, const char* name)
+{
+    w->setObjectName(QString::fromLatin1(name));
+    return w;
+}
+
 } // namespace
 
 void ScenarioPanel::buildKnobRows(QFormLayout* form, QFormLayout* faults, QFormLayout* network)
@@ -120,13 +127,11 @@ void ScenarioPanel::buildModulesButton()
 void ScenarioPanel::buildChoiceRows(QFormLayout* form)
 {
     schedule_combo_ = enumCombo<ScheduleKind>();
-    async_combo_ = enumCombo<AsyncPipeline>();
-    async_combo_->setObjectName(QStringLiteral("panel.asyncPipeline"));
+    async_combo_ = named(enumCombo<AsyncPipeline>(), "panel.asyncPipeline");
     recompute_combo_ = enumCombo<Recompute>();
     precision_combo_ = enumCombo<Precision>();
     fp8_combo_ = enumCombo<Fp8Recipe>();
-    fp8_act_check_ = new QCheckBox;
-    fp8_act_check_->setObjectName(QStringLiteral("panel.fp8Activations"));
+    fp8_act_check_ = named(new QCheckBox, "panel.fp8Activations");
     cp_combo_ = enumCombo<CpComm>();
     dispatcher_combo_ = enumCombo<MoeDispatcher>();
     offload_combo_ = enumCombo<Offload>();
@@ -135,35 +140,25 @@ void ScenarioPanel::buildChoiceRows(QFormLayout* form)
     buildModulesButton();
     grad_combo_ = enumCombo<GradDtype>();
     sp_check_ = new QCheckBox;
-    grad_comm_combo_ = enumCombo<GradComm>();
-    overlap_dp_check_ = new QCheckBox;
-    overlap_tp_check_ = new QCheckBox;
-    tp_overlap_combo_ = enumCombo<TpOverlap>();
-    tp_overlap_combo_->setObjectName(QStringLiteral("panel.tpOverlap"));
-    layout_combo_ = enumCombo<ActivationLayout>();
-    layout_combo_->setObjectName(QStringLiteral("panel.activationLayout"));
-    sharding_combo_ = enumCombo<Zero3Sharding>();
-    sharding_combo_->setObjectName(QStringLiteral("panel.zero3Sharding"));
-    overlap_ep_check_ = new QCheckBox;
-    overlap_pp_check_ = new QCheckBox;
-    deepep_spin_ = new FocusWheelSpinBox;
-    deepep_spin_->setObjectName(QStringLiteral("panel.deepepSms"));
+    grad_comm_combo_ = named(enumCombo<GradComm>(), "panel.gradComm");
+    overlap_dp_check_ = named(new QCheckBox, "panel.overlapDp");
+    overlap_tp_check_ = named(new QCheckBox, "panel.overlapTp");
+    tp_overlap_combo_ = named(enumCombo<TpOverlap>(), "panel.tpOverlap");
+    layout_combo_ = named(enumCombo<ActivationLayout>(), "panel.activationLayout");
+    sharding_combo_ = named(enumCombo<Zero3Sharding>(), "panel.zero3Sharding");
+    overlap_ep_check_ = named(new QCheckBox, "panel.overlapEp");
+    overlap_pp_check_ = named(new QCheckBox, "panel.overlapPp");
+    deepep_spin_ = named(new FocusWheelSpinBox, "panel.deepepSms");
     deepep_spin_->setKeyboardTracking(false);
-    bucket_spin_ = new FocusWheel<ParamCountSpinBox>;
+    bucket_spin_ = named(new FocusWheel<ParamCountSpinBox>, "panel.gradBucket");
     bucket_spin_->setRange(0, 1e6); // millions of parameters (the scenario file's range); 0: Megatron's default
-    grad_comm_combo_->setObjectName(QStringLiteral("panel.gradComm"));
-    overlap_dp_check_->setObjectName(QStringLiteral("panel.overlapDp"));
-    overlap_tp_check_->setObjectName(QStringLiteral("panel.overlapTp"));
-    overlap_ep_check_->setObjectName(QStringLiteral("panel.overlapEp"));
-    overlap_pp_check_->setObjectName(QStringLiteral("panel.overlapPp"));
-    bucket_spin_->setObjectName(QStringLiteral("panel.gradBucket"));
     // Flash attention and its kernel in one row: the fused kernels by name, or "none (unfused)".
     attention_combo_ = enumCombo<AttentionKernel>();
     attention_combo_->addItem(QStringLiteral("none"), QStringLiteral("none"));
     attention_combo_->setSizeAdjustPolicy(QComboBox::AdjustToMinimumContentsLengthWithIcon);
     attention_combo_->setMinimumContentsLength(8);
-    repeat_kv_check_ = new QCheckBox;
-    repeat_kv_check_->setObjectName(QStringLiteral("panel.repeatKv"));
+    repeat_kv_check_ = named(new QCheckBox, "panel.repeatKv");
+    fused_projections_check_ = named(new QCheckBox, "panel.fusedProjections");
     form->addRow(staticLabel(QT_TR_NOOP("Schedule")), schedule_combo_);
     form->addRow(staticLabel(QT_TR_NOOP("Pipeline flush")), async_combo_);
     form->addRow(staticLabel(QT_TR_NOOP("Recompute")), recompute_combo_);
@@ -188,12 +183,14 @@ void ScenarioPanel::buildChoiceRows(QFormLayout* form)
     form->addRow(overlap_pp_check_); // across both columns: its own text is its label
     form->addRow(staticLabel(QT_TR_NOOP("Attention kernel")), attention_combo_);
     form->addRow(repeat_kv_check_); // across both columns: its own text is its label
+    form->addRow(fused_projections_check_); // across both columns: its own text is its label
     optional_rows_.emplace(form); // in the form's order
     for (QWidget* w : {static_cast<QWidget*>(modules_button_), static_cast<QWidget*>(fp8_combo_),
                        static_cast<QWidget*>(fp8_act_check_), static_cast<QWidget*>(cp_combo_),
                        static_cast<QWidget*>(dispatcher_combo_), static_cast<QWidget*>(sharding_combo_),
                        static_cast<QWidget*>(layout_combo_), static_cast<QWidget*>(tp_overlap_combo_),
-                       static_cast<QWidget*>(deepep_spin_), static_cast<QWidget*>(repeat_kv_check_)})
+                       static_cast<QWidget*>(deepep_spin_), static_cast<QWidget*>(repeat_kv_check_),
+                       static_cast<QWidget*>(fused_projections_check_)})
         optional_rows_->add(w);
 }
 
@@ -212,6 +209,7 @@ void ScenarioPanel::showOptionalRows(const Scenario& s)
     optional_rows_->setShown(sharding_combo_, s.parallel.zero >= 3);
     optional_rows_->setShown(modules_button_, s.training.recompute == Recompute::Selective);
     optional_rows_->setShown(repeat_kv_check_, s.model.groupedKv());
+    optional_rows_->setShown(fused_projections_check_, !s.model.mla); // MLA's projections are apart anyway
     // DeepEP's SMs cost time only where its kernels run beside compute (layer_cost.cpp deepEpSmShare).
     optional_rows_->setShown(deepep_spin_,
                              s.model.moe.has_value() && s.parallel.moe_dispatcher == MoeDispatcher::DeepEp
@@ -256,6 +254,21 @@ QSpinBox* ScenarioPanel::spinBox(const QString& path) const
         if (path == QLatin1String(r.knob->path))
             return r.spin;
     return nullptr;
+}
+
+void ScenarioPanel::retranslateModelCodeRows()
+{
+    repeat_kv_check_->setText(tr("K/V repeated to every query head"));
+    repeat_kv_check_->setToolTip(
+        tr("The model code copies the GQA keys and values out to every query head before the "
+           "attention kernel (repeat_kv, as torchtitan's Llama did): a copy in the forward and "
+           "the backward, and CP moves them at the query heads' width"));
+    fused_projections_check_->setText(tr("Fused projections (QKV; gate and up)"));
+    fused_projections_check_->setToolTip(
+        tr("Megatron-LM fuses Q, K and V into one GEMM (linear_qkv) and SwiGLU's gate and up into another "
+           "(linear_fc1). Off: one GEMM per weight, as torchtitan's Llama writes it (wq, wk, wv; w1, w3): "
+           "each further GEMM pays a GEMM's fixed cost in every pass (and in every chunk under async TP), and "
+           "the input gradient adds up the partial products"));
 }
 
 } // namespace parascope::ui

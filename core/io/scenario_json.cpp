@@ -405,6 +405,7 @@ void readTraining(const nlohmann::json& tj, TrainingConfig& tc, std::vector<Inpu
     readRecomputeModules(t, tc, errors);
     tc.flash_attention = t.boolean("flash_attention").value_or(tc.flash_attention);
     tc.repeat_kv = t.boolean("repeat_kv").value_or(tc.repeat_kv);
+    tc.fused_projections = t.boolean("fused_projections").value_or(tc.fused_projections);
     t.finish();
 }
 

@@ -145,6 +145,8 @@ nlohmann::json trainingToJson(const TrainingConfig& t)
         j["attention_kernel"] = toString(t.attention_kernel);
     if (t.repeat_kv)
         j["repeat_kv"] = true;
+    if (!t.fused_projections)
+        j["fused_projections"] = false;
     if (t.grad_comm != GradComm::Same)
         j["grad_comm"] = toString(t.grad_comm);
     if (t.powersgd_rank != TrainingConfig{}.powersgd_rank)

@@ -25,14 +25,15 @@ std::vector<GemmShape> scenarioGemmShapes(const Scenario& sc)
                 return;
         out.push_back(std::move(g));
     };
-    // Attention: Q, K and V fused into one column-parallel GEMM (MLA: each projection alone);
-    // the output projection is row-parallel.
+    // Attention: Q, K and V fused into one column-parallel GEMM (MLA, or training.fused_projections
+    // off: each projection alone); the output projection is row-parallel.
+    const bool fused = sc.training.fused_projections;
     std::int64_t qkv = 0;
     for (const Projection& pr : attentionProjections(m)) {
         const std::string_view name = pr.name;
         if (name == "o")
             add("attention out", M, pr.out, pr.in / (pr.tp_split ? tp : 1));
-        else if (m.mla)
+        else if (m.mla || !fused)
             add(std::string("attention ") + pr.name, M, pr.out / (pr.tp_split ? tp : 1), pr.in);
         else
             qkv += pr.out;
@@ -41,7 +42,7 @@ std::vector<GemmShape> scenarioGemmShapes(const Scenario& sc)
         add("qkv", M, qkv / tp, h);
     const bool dense_layers = !m.moe || m.moeLayerCount() < m.layers;
     if (dense_layers) {
-        add("mlp up", M, up * m.ffn_hidden / tp, h);
+        add("mlp up", M, (fused ? up : 1) * m.ffn_hidden / tp, h); // unfused SwiGLU: w1 and w3 alike
         add("mlp down", M, h, m.ffn_hidden / tp);
     }
     if (m.moe && m.moeLayerCount() > 0) {

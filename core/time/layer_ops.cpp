@@ -21,6 +21,10 @@ namespace {
 // cuBLAS grouped GEMMs on Ampere/Hopper use 128-row tiles for large problems).
 constexpr double kGroupedGemmTileRows = 128;
 
+// Bytes of one activation element: bf16 (FP8 recipes keep activations and gradients in bf16), fp32
+// when training in fp32.
+double activationBytes(const TrainingConfig& t) { return t.precision == Precision::Fp32 ? 4.0 : 2.0; }
+
 // FLOPs of the flash attention backward over its forward (Dao 2023, FlashAttention-2 §4.1).
 constexpr double kFlashBackwardFlops = 2.5;
 
@@ -57,6 +61,21 @@ public:
     // What a selective recompute module runs again of a GEMM (no new quantization: the forward's
     // FP8 copies are recomputed alike, counted once).
     double again(double M, double N, double K) const { return gemmTime(2 * M * N * K, r_.gemm_rate); }
+    // One GEMM per weight instead of one for the n of them (training.fused_projections off):
+    // Σ t(F_i) = t(ΣF) + (n − 1)·g_half/rate, so each pass pays n − 1 more fixed costs of the size
+    // curve; the input gradient adds up its n partial products (one fused add: read n, write 1,
+    // of the input's `input_bytes`). Kernels: n − 1 more forward, 2(n − 1) + 1 backward.
+    void separate(LayerOp& op, int n, double input_bytes) const
+    {
+        const double rate = op.precision == Precision::Fp8 ? r_.gemm_rate : r_.bf16_gemm_rate;
+        const double fixed = (n - 1) * (gemmTime(op.flops, rate) - op.flops / rate);
+        op.gemms = n;
+        op.forward_s += fixed;
+        op.input_grad_s += fixed + (n + 1) * input_bytes / r_.hbm;
+        op.weight_grad_s += fixed;
+        op.forward_kernels += n - 1;
+        op.backward_kernels += 2 * (n - 1) + 1;
+    }
 
     LayerOp& other(const char* name, OpRate rate)
     {
@@ -99,6 +118,7 @@ private:
         op.flops = op.input_grad_flops = op.weight_grad_flops = flops; // dX and dW: the same size
         op.forward_s = gemmTime(flops, flop_rate);
         op.input_grad_s = op.weight_grad_s = op.forward_s; // dX and dW: the same size
+        op.gemms = 1;
         op.forward_kernels = 1;
         op.backward_kernels = 2;
         return op;
@@ -133,6 +153,8 @@ void attentionProjections(OpList& ops, const Scenario& sc, const LayerOpRates& r
     const bool every_other = t.recomputes(RecomputeModule::EveryOtherMm); // k and o again
     if (!after_core) {
         LayerOp& qkv = ops.gemm("qkv", TpSlot::AttentionIn, T, (q + 2 * kv) / split, h);
+        if (!t.fused_projections) // wq, wk, wv
+            ops.separate(qkv, 3, T * h * activationBytes(t));
         if (every_other)
             qkv.recompute_s = ops.again(T, kv / split, h);
     } else {
@@ -182,7 +204,7 @@ void kvRepeat(OpList& ops, const Scenario& sc, const LayerOpRates& r)
     const TrainingConfig& t = sc.training;
     if (!t.repeat_kv || !m.groupedKv())
         return;
-    const double bytes = t.precision == Precision::Fp32 ? 4.0 : 2.0;
+    const double bytes = activationBytes(t);
     const bool rebuilt = t.recompute == Recompute::Full;
     LayerOp& op = ops.other("kv_repeat", OpRate::Memory);
     op.bytes = r.tokens * (kernelKvWidth(m, sc.parallel, false) + kernelKvWidth(m, sc.parallel, true)) * bytes;
@@ -262,7 +284,9 @@ void experts(OpList& ops, const Scenario& sc, const LayerOpRates& r)
         routing.recompute_s = (routed_up + router) + routed_down + routing.forward_s;
     if (e.shared_experts > 0) {
         const double fs = double(e.shared_ffn_hidden > 0 ? e.shared_ffn_hidden : e.ffn_hidden) * e.shared_experts;
-        ops.gemm("shared_up", TpSlot::MlpIn, T, up * fs / split, h);
+        LayerOp& shared_up = ops.gemm("shared_up", TpSlot::MlpIn, T, up * fs / split, h);
+        if (!t.fused_projections && up > 1)
+            ops.separate(shared_up, 2, T * h * activationBytes(t));
         LayerOp& down = ops.gemm("shared_down", TpSlot::MlpOut, T, h, fs / split);
         if (t.recomputes(RecomputeModule::SharedExperts) || whole_block)
             down.recompute_s = ops.again(T, up * fs / split, h) + ops.again(T, h, fs / split);
@@ -275,7 +299,9 @@ void denseMlp(OpList& ops, const Scenario& sc, const LayerOpRates& r)
     const TrainingConfig& t = sc.training;
     const double h = double(m.hidden), up = m.mlp == MlpKind::SwiGlu ? 2 : 1, ff = double(m.ffn_hidden), T = r.tokens,
                  split = r.split;
-    ops.gemm("mlp_up", TpSlot::MlpIn, T, up * ff / split, h);
+    LayerOp& mlp_up = ops.gemm("mlp_up", TpSlot::MlpIn, T, up * ff / split, h);
+    if (!t.fused_projections && up > 1) // SwiGLU's w1 and w3
+        ops.separate(mlp_up, 2, T * h * activationBytes(t));
     LayerOp& down = ops.gemm("mlp_down", TpSlot::MlpOut, T, h, ff / split);
     if (t.recomputes(RecomputeModule::Mlp))
         down.recompute_s = ops.again(T, up * ff / split, h) + ops.again(T, h, ff / split);

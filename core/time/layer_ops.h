@@ -44,6 +44,7 @@ struct LayerOp {
     double flops = 0; // forward FLOPs on this GPU
     double input_grad_flops = 0, weight_grad_flops = 0; // the backward's: dX, dW
     double bytes = 0; // memory-bound ops: bytes one forward pass moves
+    int gemms = 0; // GEMMs it issues per pass (torchtitan's separate wq, wk, wv: 3)
     int forward_kernels = 0; // kernel launches per microbatch: what a host/launch-time model needs
     int backward_kernels = 0;
     double forward_s = 0, input_grad_s = 0, weight_grad_s = 0;
@@ -58,6 +59,12 @@ struct LayerOp {
     // time.layer_fp8_casts).
     const char* term = "";
 };
+
+// What the GEMM term says where training.fused_projections is off.
+inline constexpr const char* kSeparateProjectionsNote
+    = "; one GEMM per weight (wq, wk, wv; SwiGLU's w1, w3: torchtitan's Llama, training.fused_projections "
+      "off): each further GEMM + g_half/rate per pass, and per chunk under async TP; dX adds its partial "
+      "products";
 
 // What an op's time depends on besides its shape.
 struct LayerOpRates {

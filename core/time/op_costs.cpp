@@ -355,7 +355,8 @@ void explainLayer(std::vector<Term>& terms, const Scenario& sc, const LayerOpRat
     const ParallelConfig& p = sc.parallel;
     const TrainingConfig& t = sc.training;
     const double tokens = r.tokens, split = r.split, gemm_rate = r.gemm_rate, hbm = r.hbm;
-    const std::string src = "FLOPs / (peak · efficiency); elementwise bytes / (HBM · efficiency)";
+    const std::string src = std::string("FLOPs / (peak · efficiency); elementwise bytes / (HBM · efficiency)")
+        + (t.fused_projections ? "" : kSeparateProjectionsNote);
     const bool block = r.fp8 && t.fp8_recipe == Fp8Recipe::Blockwise && sc.cluster.gpu.fp8_block_gemm_ratio < 1;
     terms.push_back({"time.layer_forward_gemm", dense.linear_s, "s",
                      block ? "tokens·(2h(q + 2kv) + 2qh + MLP)/t / (peak · gemm_efficiency · fp8_block_gemm_ratio)"

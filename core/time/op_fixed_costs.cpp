@@ -69,7 +69,7 @@ void overlapSplitCosts(std::vector<LayerOp>& ops, const Scenario& sc, const Laye
                 - gemmSeconds(sc.cluster.gpu, r, op.flops, rate);
         };
         const int chunks = overlapChunks(p, op.slot);
-        op.overlap_split_s = extra(chunks);
+        op.overlap_split_s = op.gemms * extra(chunks); // each of the op's GEMMs is split (t is affine in F)
         op.forward_s += op.overlap_split_s;
         op.input_grad_s += op.overlap_split_s;
     }

@@ -345,6 +345,12 @@ struct TrainingConfig {
     // attention): CP moves keys and values at the query heads' width, and the copy runs in the
     // forward and again in the backward (time/layer_ops.cpp kvRepeat).
     bool repeat_kv = false;
+    // The input projections in one GEMM each (Megatron's linear_qkv and linear_fc1 with gate and up
+    // in one weight), or one GEMM per weight as torchtitan's and Hugging Face's Llama write them
+    // (wq, wk, wv; SwiGLU's w1 and w3): each further GEMM pays the size curve's fixed cost, and
+    // under async TP in every chunk; the input gradient sums the partial products (layer_ops.cpp
+    // separateProjections).
+    bool fused_projections = true;
     CrossEntropy cross_entropy = CrossEntropy::Fused;
 };
 

@@ -2248,6 +2248,14 @@ borderline</translation>
         <source>Megatron --moe-deepep-num-sms (default 20): the SMs DeepEP&apos;s dispatch and combine kernels hold; the compute beside them runs on the rest, k/(N − k) of the hidden All-to-All time longer</source>
         <translation>Megatron --moe-deepep-num-sms (default 20): the SMs DeepEP's dispatch and combine kernels hold; the compute beside them runs on the rest, k/(N − k) of the hidden All-to-All time longer</translation>
     </message>
+    <message>
+        <source>Megatron-LM fuses Q, K and V into one GEMM (linear_qkv) and SwiGLU&apos;s gate and up into another (linear_fc1). Off: one GEMM per weight, as torchtitan&apos;s Llama writes it (wq, wk, wv; w1, w3): each further GEMM pays a GEMM&apos;s fixed cost in every pass (and in every chunk under async TP), and the input gradient adds up the partial products</source>
+        <translation>Megatron-LM fuses Q, K and V into one GEMM (linear_qkv) and SwiGLU's gate and up into another (linear_fc1). Off: one GEMM per weight, as torchtitan's Llama writes it (wq, wk, wv; w1, w3): each further GEMM pays a GEMM's fixed cost in every pass (and in every chunk under async TP), and the input gradient adds up the partial products</translation>
+    </message>
+    <message>
+        <source>Fused projections (QKV; gate and up)</source>
+        <translation>Fused projections (QKV; gate and up)</translation>
+    </message>
 </context>
 <context>
     <name>parascope::ui::SearchTableModel</name>

@@ -2233,6 +2233,14 @@ borderline</source>
         <source>Megatron --moe-deepep-num-sms (default 20): the SMs DeepEP&apos;s dispatch and combine kernels hold; the compute beside them runs on the rest, k/(N − k) of the hidden All-to-All time longer</source>
         <translation>Megatron --moe-deepep-num-sms（默认 20）：DeepEP 的分发与合并内核占用的流多处理器（SM）数；与之并行的计算只能用其余的流多处理器，多花被掩盖的 All-to-All 时间的 k/(N − k)</translation>
     </message>
+    <message>
+        <source>Megatron-LM fuses Q, K and V into one GEMM (linear_qkv) and SwiGLU&apos;s gate and up into another (linear_fc1). Off: one GEMM per weight, as torchtitan&apos;s Llama writes it (wq, wk, wv; w1, w3): each further GEMM pays a GEMM&apos;s fixed cost in every pass (and in every chunk under async TP), and the input gradient adds up the partial products</source>
+        <translation>Megatron-LM 把 Q、K、V 融合成一个 GEMM（linear_qkv），把 SwiGLU 的门控与上投影融合成另一个（linear_fc1）。关闭：每个权重各做一次 GEMM，即 torchtitan 的 Llama 写法（wq、wk、wv；w1、w3）：每多一个 GEMM，每一遍（异步 TP 下每一块）都多付一次 GEMM 的固定开销，输入梯度还要把各部分乘积相加</translation>
+    </message>
+    <message>
+        <source>Fused projections (QKV; gate and up)</source>
+        <translation>融合投影矩阵乘</translation>
+    </message>
 </context>
 <context>
     <name>parascope::ui::SearchTableModel</name>

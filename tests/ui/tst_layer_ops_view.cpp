@@ -2,7 +2,8 @@
 // (TimeReport::layer_ops, the same list the CLI's text and JSON reports print), op by op, with
 // the layer's sum; a MoE model with leading dense layers offers both layers; the labels follow
 // the language; the panel's ZeRO-3 sharding row adds FSDP2's copy-out; its DeepEP SMs row edits
-// what the overlapped all-to-alls take from the compute.
+// what the overlapped all-to-alls take from the compute; its fused-projections check box splits
+// QKV into three GEMMs (tests/core/tst_separate_projections.cpp derives the cost).
 
 #include "io/layer_ops_report.h"
 #include "language.h"
@@ -12,6 +13,7 @@
 #include "scenario_panel.h"
 #include "views_scenarios.h"
 
+#include <QCheckBox>
 #include <QComboBox>
 #include <QSpinBox>
 #include <QTableWidget>
@@ -168,6 +170,24 @@ private slots:
         s.parallel.moe_dispatcher = MoeDispatcher::AllToAll;
         w.model()->setScenario(s);
         QVERIFY(!sms->isVisibleTo(w.panel()));
+    }
+
+    void theFusedProjectionsBoxSplitsQkv()
+    {
+        MainWindow w(nullptr, MainWindow::Session::Headless);
+        w.setLanguage(QStringLiteral("en"), MainWindow::Remember::No);
+        w.model()->setScenario(test::views::sevenB());
+        w.model()->flush();
+        auto* fused = w.panel()->findChild<QCheckBox*>(QStringLiteral("panel.fusedProjections"));
+        QVERIFY(fused && fused->isVisibleTo(w.panel()) && fused->isChecked());
+        const double step = w.model()->estimate().time.step_s;
+        fused->setChecked(false);
+        w.model()->flush();
+        QVERIFY(!w.model()->scenario().training.fused_projections);
+        QVERIFY(w.model()->estimate().time.step_s > step);
+        w.showTab(MainWindow::Tab::LayerOps);
+        compareRows(w.layerOpsView()->table(), w.model()->estimate().time.layer_ops);
+        QCOMPARE(w.layerOpsView()->table()->item(0, 6)->text(), QStringLiteral("3/7")); // wq, wk, wv
     }
 };
 

@@ -12,11 +12,11 @@ namespace parascope::ui {
 
 namespace {
 
-// "1.47 s" over "±6.9 %": the step with its band (io/error_bands.h), narrow enough for the
-// right panel.
-QString stepCell(const Scenario& sc, double s)
+// "1.47 s ±6.9 %": a number with its scenario's band (io/error_bands.h; step time, tokens/s and
+// MFU alike). The cell shows the band on a line of its own, narrow enough for the right panel.
+QString withBand(const Scenario& sc, const QString& value)
 {
-    return seconds(s) + QLatin1Char('\n') + inUi(bandText(bandFor(builtInBands(), sc), true));
+    return value + QStringLiteral(" ") + inUi(bandText(bandFor(builtInBands(), sc), true));
 }
 
 } // namespace
@@ -64,15 +64,17 @@ void CompareTable::refresh()
         const double d = (now - before) * 100;
         return (d >= 0 ? QStringLiteral("+") : QString()) + QString::number(d, 'f', 1) + tr(" pts");
     };
+    const Scenario &pinned = *model_->pinnedScenario(), &now = model_->scenario();
     const std::vector<Row> rows = {
         {tr("Scenario"), compareName(*model_->pinnedScenario(), model_->scenario()),
          compareName(model_->scenario(), *model_->pinnedScenario()), QString()},
-        {tr("Step time"), stepCell(*model_->pinnedScenario(), a->time.step_s),
-         stepCell(model_->scenario(), b.time.step_s), signedPercent(b.time.step_s, a->time.step_s)},
-        {tr("Tokens/s"), QString::number(a->throughput.tokens_per_s, 'f', 0),
-         QString::number(b.throughput.tokens_per_s, 'f', 0),
+        {tr("Step time"), withBand(pinned, seconds(a->time.step_s)), withBand(now, seconds(b.time.step_s)),
+         signedPercent(b.time.step_s, a->time.step_s)},
+        {tr("Tokens/s"), withBand(pinned, QString::number(a->throughput.tokens_per_s, 'f', 0)),
+         withBand(now, QString::number(b.throughput.tokens_per_s, 'f', 0)),
          signedPercent(b.throughput.tokens_per_s, a->throughput.tokens_per_s)},
-        {tr("MFU"), pct(a->throughput.mfu), pct(b.throughput.mfu), points(b.throughput.mfu, a->throughput.mfu)},
+        {tr("MFU"), withBand(pinned, pct(a->throughput.mfu)), withBand(now, pct(b.throughput.mfu)),
+         points(b.throughput.mfu, a->throughput.mfu)},
         {tr("Peak memory (GiB)"), gib(a->memory.peak_bytes, 1), gib(b.memory.peak_bytes, 1),
          signedPercent(b.memory.peak_bytes, a->memory.peak_bytes)},
         {tr("Bubble (simulated)"), pct(a->time.bubble_fraction), pct(b.time.bubble_fraction),
@@ -87,8 +89,10 @@ void CompareTable::refresh()
         int c = 0;
         for (const QString& cell : {row.name, row.a, row.b, row.delta}) {
             // In the cell a layout's parts stack ("TP 2", "PP 4", …); text() and csv() keep one line.
-            auto* item = new QTableWidgetItem(
-                r == 0 && c > 0 ? QString(cell).replace(QStringLiteral(" · "), QStringLiteral("\n")) : cell);
+            // So do a number and its band; text() and csv() keep one line.
+            auto* item = new QTableWidgetItem(r == 0 && c > 0
+                                                  ? QString(cell).replace(QStringLiteral(" · "), QStringLiteral("\n"))
+                                                  : QString(cell).replace(QStringLiteral(" ±"), QStringLiteral("\n±")));
             item->setData(Qt::UserRole, cell);
             item->setTextAlignment(c == 0 ? Qt::AlignLeft | Qt::AlignVCenter : Qt::AlignRight | Qt::AlignVCenter);
             item->setToolTip(cell);

@@ -181,8 +181,7 @@ QString TimelineChart::headline(const Scenario& sc, const Estimate& e) const
     const ParallelConfig& p = sc.parallel;
     const Term formula = bubbleTerm(p.schedule, p.pp, p.vpp, e.microbatches);
     const QString closed = QString::fromStdString(formula.formula);
-    const QString head
-        = tr("%1 · step %2").arg(inUi(displayName(p.schedule)), secondsWithBand(model_->scenario(), e.time.step_s));
+    const QString head = tr("%1 · step %2").arg(inUi(displayName(p.schedule)), secondsWithBand(sc, e.time.step_s));
     QString bubble = p.asyncPipeline()
         ? tr("no flush (%1): no bubble; drawn: a flushed step's ops")
               .arg(p.async_pipeline == AsyncPipeline::TwoBw ? QStringLiteral("PipeDream-2BW")

@@ -1,6 +1,7 @@
 #include "io/timeline_json.h"
 
 #include "estimate/memory_over_time.h"
+#include "io/error_bands.h"
 
 #include <algorithm>
 #include <map>
@@ -49,6 +50,7 @@ nlohmann::json timelineToJson(const Scenario& sc, const Estimate& est)
     j["microbatches_shown"] = t.microbatches_shown;
     j["microbatches_total"] = t.microbatches_total;
     j["step_s"] = est.time.step_s;
+    j["uncertainty"] = uncertaintyJson(sc, "en"); // how sure step_s is (io/error_bands.h)
     j["method"] = est.time.method;
     if (!est.time.note.empty())
         j["note"] = est.time.note;
@@ -235,6 +237,7 @@ nlohmann::json timelineToChromeTrace(const Scenario& sc, const Estimate& est, co
               {"scenario", sc.name},
               {"schedule", toString(sc.parallel.schedule)},
               {"step_s", est.time.step_s},
+              {"step_band", bandText(bandFor(builtInBands(), sc)).en},
               {"microbatches_shown", est.timeline.microbatches_shown},
               {"microbatches_total", est.timeline.microbatches_total}}}};
 }

@@ -1,5 +1,7 @@
 #include "io/trace_comparison.h"
 
+#include "io/error_bands.h"
+
 #include <cctype>
 
 namespace parascope {
@@ -146,6 +148,9 @@ TraceComparison compareWithTrace(const Scenario& sc, const Estimate& est, const 
             add(key, plan[key], measured[key], false);
 
     c.step_error = trace.step_s > 0 ? (t.step_s - trace.step_s) / trace.step_s : 0;
+    // How sure the simulated step is, beside the measured one (the band every step time carries).
+    const Localized band = bandText(bandFor(builtInBands(), sc));
+    c.notes.push_back({"the simulated step carries " + band.en, "模拟的单步耗时误差范围 " + band.zh});
     if (sc.parallel.pp > 1)
         c.notes.push_back({"simulated: pipeline rank " + num(double(t.critical_rank))
                                + " (the critical one); measured: the GPU "
@@ -168,6 +173,7 @@ nlohmann::json traceComparisonToJson(const Scenario& sc, const MeasuredTrace& tr
     j["trace"] = {{"gpu", trace.gpu_name},          {"device", trace.device},    {"rank", trace.rank},
                   {"world_size", trace.world_size}, {"steps", std::move(steps)}, {"step_s", trace.step_s}};
     j["step_error"] = c.sameJob() ? nlohmann::json(c.step_error) : nlohmann::json(nullptr);
+    j["uncertainty"] = uncertaintyJson(sc, "en"); // the simulated step's band
     nlohmann::json different = nlohmann::json::array();
     for (const Localized& d : c.different_job)
         different.push_back(d.en);

@@ -66,7 +66,9 @@ json adviceJson(const Scenario& asked, const DecisionResult& r, const std::strin
                 {"peak_bytes", r.estimate.memory.peak_bytes},
                 {"uncertainty", uncertaintyJson(r.scenario, lang)}};
     if (r.search_best)
-        out["search_best"] = {{"scenario", scenarioToJson(*r.search_best)}, {"step_s", r.search_best_step_s}};
+        out["search_best"] = {{"scenario", scenarioToJson(*r.search_best)},
+                              {"step_s", r.search_best_step_s},
+                              {"uncertainty", uncertaintyJson(*r.search_best, lang)}};
     out["comparison"] = r.comparison.in(lang);
     out["report_card"] = reportCardJson(reportCard(asked, evaluate(asked), r), lang);
     return out;

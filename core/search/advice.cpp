@@ -144,6 +144,7 @@ Advice make(const std::string& code, Goal goal, const Candidate& c, const Outcom
     a.capacity_bytes = alt.capacity;
     a.fits = alt.fits;
     a.step_s = alt.step;
+    a.band = bandFor(builtInBands(), c.sc);
     a.tokens_per_s = alt.tokens;
     a.bubble_fraction = alt.bubble;
     a.exposed_comm_s = alt.exposed;
@@ -157,8 +158,10 @@ Advice make(const std::string& code, Goal goal, const Candidate& c, const Outcom
         parts.push_back(
             {"tokens/s " + change(base.tokens, alt.tokens), "吞吐 tokens/s " + change(base.tokens, alt.tokens)});
     const std::string step_change = relative ? change(base.step, alt.step) : "";
-    parts.push_back({"step " + formatSeconds(alt.step) + (step_change.empty() ? "" : " (" + step_change + ")"),
-                     "单步耗时 " + formatSeconds(alt.step) + (step_change.empty() ? "" : "（" + step_change + "）")});
+    const std::string band = " " + bandText(a.band, true).en; // "±6.0 %": the same in both languages
+    parts.push_back(
+        {"step " + formatSeconds(alt.step) + band + (step_change.empty() ? "" : " (" + step_change + ")"),
+         "单步耗时 " + formatSeconds(alt.step) + band + (step_change.empty() ? "" : "（" + step_change + "）")});
     if (batch && goal != Goal::Fit)
         parts.push_back(
             {"changes the training, not the layout: global batch " + n(base_batch) + " → "
@@ -437,6 +440,7 @@ nlohmann::json adviceToJson(const std::vector<Advice>& advice, const std::string
                         {"fits", a.fits},
                         {"step_s", a.step_s},
                         {"tokens_per_s", a.tokens_per_s},
+                        {"step_band", bandJson(a.band, lang)},
                         {"bubble_fraction", a.bubble_fraction},
                         {"exposed_comm_s", a.exposed_comm_s}});
     }

@@ -16,6 +16,7 @@
 // deterministic, no shared state: the app calls it on a worker thread.
 
 #include "estimate/estimate.h"
+#include "io/error_bands.h"
 #include "types/scenario.h"
 
 #include <nlohmann/json.hpp>
@@ -46,6 +47,7 @@ struct Advice {
     // The evaluation of the changed scenario.
     double peak_bytes = 0, capacity_bytes = 0, step_s = 0, tokens_per_s = 0, bubble_fraction = 0, exposed_comm_s = 0;
     bool fits = false;
+    ErrorBand band; // how sure its step time is: the changed scenario's class (io/error_bands.h)
 };
 
 struct AdviceOptions {

@@ -2,6 +2,7 @@
 
 #include "estimate/display_names.h"
 #include "estimate/evaluate.h"
+#include "io/error_bands.h"
 #include "search/search.h"
 
 #include <algorithm>
@@ -348,14 +349,17 @@ Localized Procedure::compareWithSearch(DecisionResult& out) const
             + displayName(best.training.recompute).zh;
     }
     const std::string gain = formatPercent(1 - best.step_s / mine);
-    return {"The strategy search's best is " + gain + " faster: step " + formatSeconds(best.step_s) + " against "
-                + formatSeconds(mine) + " (" + en
+    // Each step with how sure it is (its class's band, io/error_bands.h): "8.92 s ±10.7 %".
+    const auto sure = [](double s, const Scenario& sc) {
+        return formatSeconds(s) + " " + bandText(bandFor(builtInBands(), sc), true).en;
+    };
+    const std::string theirs = sure(best.step_s, *out.search_best), yours = sure(mine, out.scenario);
+    return {"The strategy search's best is " + gain + " faster: step " + theirs + " against " + yours + " (" + en
                 + "). The procedure stops at the first layout that fits; the search weighs every layout by its step "
                   "time, and finds "
                   "what the rule of thumb misses (less model parallelism with more sharding, a larger micro batch, "
                   "less recompute).",
-            "策略搜索的最优解快 " + gain + "：单步 " + formatSeconds(best.step_s) + "，本流程为 " + formatSeconds(mine)
-                + "（" + zh
+            "策略搜索的最优解快 " + gain + "：单步 " + theirs + "，本流程为 " + yours + "（" + zh
                 + "）。决策流程停在第一个放得下的布局；搜索按单步耗时比较所有布局，能找到经验法则漏掉的方案（更少的模型"
                   "并行配合更多切分、"
                   "更大的微批、更少的重计算）。"};

@@ -80,11 +80,12 @@ void compare(std::vector<Localized>& out, const LayoutMarks& a, const ParallelCo
         const double faster = a.step_s / b.step_s - 1;
         std::string who = name.en;
         who[0] = char(std::toupper(static_cast<unsigned char>(who[0])));
-        out.push_back({who + "'s " + b.layout + " takes " + formatSeconds(b.step_s) + " a step against your "
-                           + formatSeconds(a.step_s) + ": "
+        // Each step with its band ("8.92 s ±10.7 %"): the two may be in different classes.
+        const std::string theirs = formatSeconds(b.step_s) + " " + bandText(b.step_band, true).en;
+        const std::string yours = formatSeconds(a.step_s) + " " + bandText(a.step_band, true).en;
+        out.push_back({who + "'s " + b.layout + " takes " + theirs + " a step against your " + yours + ": "
                            + (faster > 0 ? formatPercent(faster) + " faster" : formatPercent(-faster) + " slower"),
-                       name.zh + "的 " + b.layout + " 单步耗时 " + formatSeconds(b.step_s) + "，你的为 "
-                           + formatSeconds(a.step_s) + "："
+                       name.zh + "的 " + b.layout + " 单步耗时 " + theirs + "，你的为 " + yours + "："
                            + (faster > 0 ? "快 " + formatPercent(faster) : "慢 " + formatPercent(-faster))});
     }
 }

@@ -191,15 +191,17 @@ Evaluated evaluateAll(const Scenario& base, const SearchOptions& o, const std::v
 }
 
 // Best step per (TP, PP): cells exist for every pair enumerated, fitting or not.
-void fillCells(SearchResult& r, const std::vector<Strategy>& candidates, const Evaluated& ev)
+void fillCells(SearchResult& r, const Scenario& base, const std::vector<Strategy>& candidates, const Evaluated& ev)
 {
     const std::vector<SearchRow>& rows = ev.rows;
+    std::vector<std::size_t> best; // per cell, the row of its fastest fitting layout
     for (std::size_t i = 0; i < candidates.size() && i < rows.size(); ++i) {
         const ParallelConfig& p = candidates[i].parallel;
         auto it = std::find_if(r.cells.begin(), r.cells.end(),
                                [&](const SearchCell& c) { return c.tp == p.tp && c.pp == p.pp; });
         if (it == r.cells.end()) {
-            r.cells.push_back({p.tp, p.pp, false, false, 0, 0});
+            r.cells.push_back({p.tp, p.pp, false, false, 0, 0, {}});
+            best.push_back(rows.size());
             it = r.cells.end() - 1;
         }
         if (ev.layout_ok[i] && rows[i].step_s > 0)
@@ -208,8 +210,12 @@ void fillCells(SearchResult& r, const std::vector<Strategy>& candidates, const E
             it->fits = true;
             it->best_step_s = rows[i].step_s;
             it->best_tokens_per_s = rows[i].tokens_per_s;
+            best[std::size_t(it - r.cells.begin())] = i;
         }
     }
+    for (std::size_t c = 0; c < r.cells.size(); ++c)
+        if (best[c] < rows.size())
+            r.cells[c].best_band = bandFor(builtInBands(), applyRow(base, rows[best[c]]));
     std::sort(r.cells.begin(), r.cells.end(),
               [](const SearchCell& a, const SearchCell& b) { return a.tp != b.tp ? a.tp < b.tp : a.pp < b.pp; });
 }
@@ -272,7 +278,7 @@ SearchResult searchStrategies(const Scenario& base, const SearchOptions& o)
     const std::vector<Strategy> candidates = enumerateStrategies(base, o);
     r.enumerated = candidates.size();
     const Evaluated ev = evaluateAll(base, o, candidates, r);
-    fillCells(r, candidates, ev);
+    fillCells(r, base, candidates, ev);
     std::vector<SearchRow> good;
     for (std::size_t i = 0; i < ev.rows.size(); ++i) {
         if (!ev.ok[i] || ev.rows[i].step_s <= 0)

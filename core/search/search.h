@@ -10,6 +10,7 @@
 // then the simpler layout (see rankRows), so the best row is never dominated by one it ties with.
 
 #include "estimate/estimate.h"
+#include "io/error_bands.h"
 #include "types/scenario.h"
 
 #include <functional>
@@ -53,6 +54,7 @@ struct SearchCell {
     bool fits = false; // some strategy with this TP and PP fits
     double best_step_s = 0; // the fastest of those
     double best_tokens_per_s = 0; // its throughput
+    ErrorBand best_band; // how sure its step is: its layout's class (io/error_bands.h)
 };
 
 struct SearchResult {

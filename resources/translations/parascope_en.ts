@@ -357,6 +357,25 @@
     </message>
 </context>
 <context>
+    <name>SearchHeatmap</name>
+    <message>
+        <source>TP %1 · PP %2</source>
+        <translation>TP %1 · PP %2</translation>
+    </message>
+    <message>
+        <source>%1: best step %2 s %3 (%4 tokens/s)</source>
+        <translation>%1: best step %2 s %3 (%4 tokens/s)</translation>
+    </message>
+    <message>
+        <source>%1: every valid layout runs out of memory</source>
+        <translation>%1: every valid layout runs out of memory</translation>
+    </message>
+    <message>
+        <source>%1: no valid layout on this many GPUs</source>
+        <translation>%1: no valid layout on this many GPUs</translation>
+    </message>
+</context>
+<context>
     <name>TimelineChart</name>
     <message>
         <source>Forward</source>

@@ -112,6 +112,12 @@ private slots:
         QCOMPARE(r.code, 0);
         const nlohmann::json j = nlohmann::json::parse(r.out.toStdString());
         QCOMPARE(j["schema"].get<std::string>(), std::string("parascope.timeline/1"));
+        // The step with how sure it is: the report's band (issue 36 §1), in the trace's header too.
+        const Run report
+            = run({QStringLiteral("evaluate"), defaultScenario(), QStringLiteral("--format"), QStringLiteral("json")});
+        const nlohmann::json band = nlohmann::json::parse(report.out.toStdString())["uncertainty"];
+        QCOMPARE(j["uncertainty"], band);
+        QCOMPARE(t["otherData"]["step_band"], band["text"]);
 
         r = run({QStringLiteral("timeline"), defaultScenario(), QStringLiteral("--format"), QStringLiteral("svg")});
         QCOMPARE(r.code, 2);
@@ -283,7 +289,13 @@ private slots:
             = run({QStringLiteral("evaluate"), defaultScenario(), QStringLiteral("--format"), QStringLiteral("json")});
         const double step = nlohmann::json::parse(report.out.toStdString())["time"]["step_s"].get<double>();
         QCOMPARE(j["rows"][0]["simulated_s"].get<double>(), step);
+        // How sure the simulated step is (issue 36 §1): the report's band, in the JSON and the notes.
+        const nlohmann::json band = nlohmann::json::parse(report.out.toStdString())["uncertainty"];
+        QCOMPARE(j["uncertainty"], band);
         r = run({QStringLiteral("compare-trace"), defaultScenario(), trace});
+        QVERIFY2(
+            r.out.contains(QByteArray::fromStdString("the simulated step carries " + band["text"].get<std::string>())),
+            r.out.constData());
         QCOMPARE(r.code, 0);
         QVERIFY2(r.out.contains("measured trace: NVIDIA H100 80GB HBM3 · rank 3/8, 2 steps"), r.out.constData());
         QVERIFY2(r.out.contains("exposed communication") && r.out.contains("1.50"), r.out.constData());
@@ -448,6 +460,10 @@ private slots:
             QVERIFY(!a["changes"].empty());
             QVERIFY(a["message_en"].get<std::string>().find(": ") != std::string::npos);
             QVERIFY(QString::fromStdString(a["message_zh"].get<std::string>()).contains(QStringLiteral("单步耗时")));
+            // Each changed layout's step with its own class's band (issue 36 §1), in the message too.
+            const std::string short_band
+                = QStringLiteral("±%1 %").arg(a["step_band"]["relative"].get<double>() * 100, 0, 'f', 1).toStdString();
+            QVERIFY(a["message_en"].get<std::string>().find(short_band) != std::string::npos);
             if (a["code"] == "out_of_memory") {
                 ++oom;
                 QVERIFY(a["fits"].get<bool>());

@@ -3,6 +3,7 @@
 // are written by hand from the format (times in µs; GPU rows pid = device, tid = stream; kernels
 // tied to their CPU launch by args.correlation), with numbers that add up by hand.
 
+#include "io/error_bands.h"
 #include "io/trace_comparison.h"
 #include "scenario_fixture.h"
 
@@ -214,11 +215,12 @@ private slots:
         QVERIFY(close(c.row("communication")->measured_s, 2e-3));
         QVERIFY(close(c.row("comm.all_reduce")->measured_s, 2e-3));
         QVERIFY(close(c.step_error, (est.time.step_s - 10e-3) / 10e-3));
-        // The trace's job had 8 GPUs, the scenario 8 (TP 2 · PP 2 · DP 2): no note about it; PP 2
-        // says which rank is simulated.
+        // The trace's job had 8 GPUs, the scenario 8 (TP 2 · PP 2 · DP 2): no note about it; the
+        // simulated step's band (issue 36 §1), and PP 2 says which rank is simulated.
         QCOMPARE(est.gpus, 8LL);
-        QCOMPARE(int(c.notes.size()), 1);
-        QVERIFY(c.notes[0].en.find("critical") != std::string::npos);
+        QCOMPARE(int(c.notes.size()), 2);
+        QCOMPARE(c.notes[0].en, "the simulated step carries " + bandText(bandFor(builtInBands(), sc)).en);
+        QVERIFY(c.notes[1].en.find("critical") != std::string::npos);
         QVERIFY(c.sameJob());
         // The same trace (an H100, 8 GPUs) against an A100 scenario of 16 GPUs is a different
         // job: no error figure, and each reason said.

@@ -104,6 +104,9 @@ private slots:
         for (const HeatCell& h : cells)
             QVERIFY(h.empty || h.step_s >= best->step_s);
         QCOMPARE(best->step_s, v.result().top.front().step_s);
+        // Its tooltip says how sure that step is: the band of the table's first layout (issue 36 §1).
+        const ErrorBand band = bandFor(builtInBands(), applyRow(model.scenario(), v.result().top.front()));
+        QVERIFY2(best->tooltip.contains(QString::fromStdString(bandText(band, true).en)), qPrintable(best->tooltip));
 
         // Its colour, as drawn: far from the white background and from an empty cell, and it is
         // the strongest (darkest) of all the cells.

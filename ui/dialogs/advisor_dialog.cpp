@@ -156,7 +156,8 @@ QString AdvisorDialog::cardHtml(const ReportCard& c)
     row(tr("Exposed communication"), [](const LayoutMarks& m) { return formatPercent(m.exposed_comm); });
     row(tr("Bubble + uneven stages"), [](const LayoutMarks& m) { return formatPercent(m.bubble_imbalance); });
     row(tr("Stability (1 − goodput)"), [](const LayoutMarks& m) { return formatPercent(m.stability); });
-    row(tr("Step"), [](const LayoutMarks& m) { return formatSeconds(m.step_s); });
+    row(tr("Step"),
+        [](const LayoutMarks& m) { return formatSeconds(m.step_s) + " " + bandText(m.step_band, true).en; });
     html += QStringLiteral("</table><ul>");
     for (const Localized& d : c.differences)
         html += QStringLiteral("<li>%1</li>").arg(inUi(d).toHtmlEscaped());

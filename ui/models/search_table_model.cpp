@@ -1,6 +1,7 @@
 #include "models/search_table_model.h"
 
 #include "format.h"
+#include "language.h"
 
 #include <QCoreApplication>
 
@@ -122,21 +123,23 @@ HeatGrid heatGrid(const SearchResult& result)
             const auto it = std::find_if(result.cells.begin(), result.cells.end(),
                                          [&](const SearchCell& c) { return c.tp == h.tp && c.pp == h.pp; });
             const SearchCell* c = it == result.cells.end() ? nullptr : &*it;
-            const QString where = trHeat("TP %1 · PP %2").arg(h.tp).arg(h.pp);
+            const QString where = trHeat(QT_TRANSLATE_NOOP("SearchHeatmap", "TP %1 · PP %2")).arg(h.tp).arg(h.pp);
             if (c && c->fits) {
                 h.empty = false;
                 h.step_s = c->best_step_s;
                 h.best = !best_marked && c->best_step_s == g.fastest_s;
                 best_marked = best_marked || h.best;
                 h.text = stepText(c->best_step_s);
-                h.tooltip = trHeat("%1: best step %2 s (%3 tokens/s)")
-                                .arg(where, h.text)
+                h.tooltip = trHeat(QT_TRANSLATE_NOOP("SearchHeatmap", "%1: best step %2 s %3 (%4 tokens/s)"))
+                                .arg(where, h.text, inUi(bandText(c->best_band, true)))
                                 .arg(c->best_tokens_per_s, 0, 'f', 0);
             } else {
                 h.text = c && c->valid ? QStringLiteral("OOM") : QStringLiteral("—");
-                h.tooltip = (c && c->valid ? trHeat("%1: every valid layout runs out of memory")
-                                           : trHeat("%1: no valid layout on this many GPUs"))
-                                .arg(where);
+                h.tooltip
+                    = (c && c->valid
+                           ? trHeat(QT_TRANSLATE_NOOP("SearchHeatmap", "%1: every valid layout runs out of memory"))
+                           : trHeat(QT_TRANSLATE_NOOP("SearchHeatmap", "%1: no valid layout on this many GPUs")))
+                          .arg(where);
             }
             g.cells.push_back(h);
         }

@@ -6,6 +6,7 @@
 #include "estimate/evaluate.h"
 #include "estimate/faults.h"
 #include "io/collective_json.h"
+#include "io/error_bands.h"
 #include "io/hf_config_import.h"
 #include "io/model_json.h"
 #include "io/report_json.h"
@@ -102,6 +103,7 @@ json ganttJson(const Scenario& sc, const Estimate& est, bool in_memory)
     json out = {{"simulated", r.simulated},
                 {"schedule", toString(sc.parallel.schedule)},
                 {"step_s", est.time.step_s},
+                {"step_band", bandText(bandFor(builtInBands(), sc), true).en}, // how sure: "±6.0 %"
                 {"ranks", r.timeline.ranks},
                 {"ranks_shown", r.ranks_shown},
                 {"microbatches_shown", r.microbatches_shown},

@@ -94,7 +94,7 @@ function timelineOption(gantt, context, heightPx) {
   });
   return {
     animation: false,
-    title: { text: gantt.schedule + " · " + t("stepTime") + " " + gantt.step_s.toFixed(2) + " s",
+    title: { text: gantt.schedule + " · " + t("stepTime") + " " + gantt.step_s.toFixed(2) + " s" + bandSuffix(gantt),
              subtext: context || "", left: "center", textStyle: { fontSize: 13 } },
     legend: { type: "scroll", bottom: 0, itemWidth: 12, textStyle: { fontSize: 11 }, selectedMode: false },
     grid: Object.assign({}, GANTT_GRID, { top }),

@@ -129,3 +129,5 @@ function t(key, ...args) {
   return s;
 }
 function localized(obj) { return obj ? (LANG === "zh" ? obj.zh || obj.en : obj.en) : ""; }
+// How sure a step time is, after it: " (±6.0 %)" (the engine's band, the same in both languages).
+function bandSuffix(gantt) { return gantt.step_band ? (LANG === "zh" ? "（" + gantt.step_band + "）" : " (" + gantt.step_band + ")") : ""; }

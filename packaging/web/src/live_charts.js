@@ -128,7 +128,7 @@ function ganttChart(el) {
       state.rows = new Map(state.ranks.map((r, i) => [r, i]));
       state.ops = gantt.ops;
       state.step = gantt.step_s;
-      u.root.querySelector(".u-title").textContent = gantt.schedule + " · " + t("stepTime") + " " + gantt.step_s.toFixed(2) + " s";
+      u.root.querySelector(".u-title").textContent = gantt.schedule + " · " + t("stepTime") + " " + gantt.step_s.toFixed(2) + " s" + bandSuffix(gantt);
       u.setData([[0, gantt.step_s], [null, null], [null, null], [null, null], [null, null]]);
     },
   };

@@ -352,6 +352,18 @@ void SweepView::plotPoints(int every)
         r->axis(QCPAxis::atBottom)->setTicker(r == ratio_rect_ ? bottom : ticker);
         r->axis(QCPAxis::atBottom)->setRange(-0.5, std::max(1, n) - 0.5);
     }
+    // How sure the step and the MFU are, in their legends (and so in an export): the points'
+    // bands, one, or the range over the classes the sweep passes through (each point's in its tooltip).
+    double low = 1e9, high = -1;
+    for (const SweepPoint& p : result_.points)
+        if (p.gpus > 0)
+            low = std::min(low, p.band.mape), high = std::max(high, p.band.mape);
+    const QString band = high < 0 ? QString()
+        : QString::number(low * 100, 'f', 1) == QString::number(high * 100, 'f', 1)
+        ? QStringLiteral(" ±%1 %").arg(low * 100, 0, 'f', 1)
+        : QStringLiteral(" ±%1–%2 %").arg(low * 100, 0, 'f', 1).arg(high * 100, 0, 'f', 1);
+    step_->setName(tr("Step time (s)") + band);
+    mfu_->setName(tr("MFU (%)") + band);
     const Knob* knob = findSweepKnob(QString::fromStdString(result_.param));
     ratio_rect_->axis(QCPAxis::atBottom)
         ->setLabel(knob ? QCoreApplication::translate("Knobs", knob->label) : QString::fromStdString(result_.param));

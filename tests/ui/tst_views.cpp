@@ -196,6 +196,13 @@ private slots:
         QVERIFY2(v.pointText(2).contains(QStringLiteral("How sure: ")
                                          + QString::fromStdString(bandText(v.result().points[2].band).en)),
                  qPrintable(v.pointText(2)));
+        // And the step's legend (what an export shows): the band, one class along this axis.
+        bool legend = false;
+        const QString step_band = QString::fromStdString(bandText(v.result().points[0].band, true).en);
+        for (int i = 0; i < v.plot()->legend->itemCount(); ++i)
+            if (auto* item = qobject_cast<QCPPlottableLegendItem*>(v.plot()->legend->item(i)))
+                legend = legend || item->plottable()->name() == QStringLiteral("Step time (s) ") + step_band;
+        QVERIFY(legend);
         // In Chinese too.
         uiLanguageStorage() = QStringLiteral("zh");
         QCOMPARE(v.axisNote(), QStringLiteral("沿此轴，GPU 数从 8 变为 32（DP 保持为 4）。"));

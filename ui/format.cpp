@@ -28,6 +28,15 @@ QString secondsWithBand(const Scenario& sc, double s)
     return seconds(s) + (chineseUi() ? QStringLiteral("（%1）") : QStringLiteral(" (%1)")).arg(band);
 }
 
+QString bandRange(const std::vector<double>& mapes)
+{
+    if (mapes.empty())
+        return {};
+    const auto [low, high] = std::minmax_element(mapes.begin(), mapes.end());
+    const QString a = QString::number(*low * 100, 'f', 1), b = QString::number(*high * 100, 'f', 1);
+    return a == b ? QStringLiteral(" ±%1 %").arg(a) : QStringLiteral(" ±%1–%2 %").arg(a, b);
+}
+
 QString bandTooltip(const Scenario& sc)
 {
     return QCoreApplication::translate("MainWindow", "How sure: %1; tokens/s and MFU alike.")

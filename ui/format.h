@@ -35,6 +35,9 @@ QString secondsWithBand(const Scenario& sc, double s);
 // The band in full for a tooltip: "How sure: ±6.9 % (dense: the mean error of 5 reference runs
 // …); tokens/s and MFU alike." — the text the CLI's report and JSON give.
 QString bandTooltip(const Scenario& sc);
+// The bands of several predictions after a legend or axis name: " ±6.0 %" when they round alike,
+// " ±6.0–10.7 %" over the classes they span, "" for none (mapes as fractions).
+QString bandRange(const std::vector<double>& mapes);
 
 // "+12.3 %" / "−4.0 %": now relative to before; empty when before is 0.
 QString signedPercent(double now, double before);

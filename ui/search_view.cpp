@@ -3,6 +3,7 @@
 
 #include "language.h"
 
+#include "io/error_bands.h"
 #include "models/scenario_model.h"
 #include "models/search_table_model.h"
 #include "background.h"
@@ -349,6 +350,15 @@ void SearchView::refresh()
 
 void SearchView::draw()
 {
+    // How sure the steps drawn are: the bands of the layouts' classes, on the step axes (exports too).
+    std::vector<double> rows, cells;
+    for (const SearchRow& r : result_.top)
+        rows.push_back(bandFor(builtInBands(), parascope::applyRow(model_->scenario(), r)).mape);
+    for (const SearchCell& c : result_.cells)
+        if (c.fits)
+            cells.push_back(c.best_band.mape);
+    plot_->yAxis->setLabel(tr("Step time (s)") + bandRange(rows));
+    heat_scale_->axis()->setLabel(tr("best step (s)") + bandRange(cells));
     QVector<double> ax, ay, fx, fy, bx, by;
     for (const SearchRow& r : result_.top) {
         ax << r.peak_bytes / kGiB;

@@ -354,14 +354,11 @@ void SweepView::plotPoints(int every)
     }
     // How sure the step and the MFU are, in their legends (and so in an export): the points'
     // bands, one, or the range over the classes the sweep passes through (each point's in its tooltip).
-    double low = 1e9, high = -1;
+    std::vector<double> mapes;
     for (const SweepPoint& p : result_.points)
         if (p.gpus > 0)
-            low = std::min(low, p.band.mape), high = std::max(high, p.band.mape);
-    const QString band = high < 0 ? QString()
-        : QString::number(low * 100, 'f', 1) == QString::number(high * 100, 'f', 1)
-        ? QStringLiteral(" ±%1 %").arg(low * 100, 0, 'f', 1)
-        : QStringLiteral(" ±%1–%2 %").arg(low * 100, 0, 'f', 1).arg(high * 100, 0, 'f', 1);
+            mapes.push_back(p.band.mape);
+    const QString band = bandRange(mapes);
     step_->setName(tr("Step time (s)") + band);
     mfu_->setName(tr("MFU (%)") + band);
     const Knob* knob = findSweepKnob(QString::fromStdString(result_.param));

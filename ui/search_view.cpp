@@ -353,7 +353,7 @@ void SearchView::draw()
     // How sure the steps drawn are: the bands of the layouts' classes, on the step axes (exports too).
     std::vector<double> rows, cells;
     for (const SearchRow& r : result_.top)
-        rows.push_back(bandFor(builtInBands(), parascope::applyRow(model_->scenario(), r)).mape);
+        rows.push_back(bandFor(builtInBands(), parascope::applyRow(table_->base(), r)).mape);
     for (const SearchCell& c : result_.cells)
         if (c.fits)
             cells.push_back(c.best_band.mape);

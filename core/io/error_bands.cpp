@@ -1,5 +1,6 @@
 #include "io/error_bands.h"
 
+#include "estimate/display_names.h"
 #include "io/scenario_json.h"
 
 #include <cstdio>
@@ -55,6 +56,8 @@ Localized bandText(const ErrorBand& b, bool short_form)
             band + "（" + cls.zh + "：" + std::to_string(b.runs) + " 个未参与拟合的参考运行的平均误差；最大 "
                 + pct(b.max_abs_error) + "）"};
 }
+
+std::string secondsWithBand(double s, const ErrorBand& b) { return formatSeconds(s) + " " + bandText(b, true).en; }
 
 ErrorBand bandFor(const ErrorBands& bands, const Scenario& sc)
 {

@@ -49,6 +49,8 @@ Localized bandClassName(const std::string& run_class);
 // The band as a reader sees it: "±10.1 % (MoE: the mean error of 8 reference runs no constant was
 // fitted on; worst 31.4 %)"; `short_form`: "±10.1 %" alone.
 Localized bandText(const ErrorBand& b, bool short_form = false);
+// A step with its band in short form, the same in both languages: "8.92 s ±10.7 %".
+std::string secondsWithBand(double s, const ErrorBand& b);
 
 // Fewer check runs than this in a class: its band is the whole check part's.
 inline constexpr int kMinRunsPerBand = 4;

@@ -158,10 +158,9 @@ Advice make(const std::string& code, Goal goal, const Candidate& c, const Outcom
         parts.push_back(
             {"tokens/s " + change(base.tokens, alt.tokens), "吞吐 tokens/s " + change(base.tokens, alt.tokens)});
     const std::string step_change = relative ? change(base.step, alt.step) : "";
-    const std::string band = " " + bandText(a.band, true).en; // "±6.0 %": the same in both languages
-    parts.push_back(
-        {"step " + formatSeconds(alt.step) + band + (step_change.empty() ? "" : " (" + step_change + ")"),
-         "单步耗时 " + formatSeconds(alt.step) + band + (step_change.empty() ? "" : "（" + step_change + "）")});
+    const std::string step = secondsWithBand(alt.step, a.band); // "108.24 s ±6.0 %"
+    parts.push_back({"step " + step + (step_change.empty() ? "" : " (" + step_change + ")"),
+                     "单步耗时 " + step + (step_change.empty() ? "" : "（" + step_change + "）")});
     if (batch && goal != Goal::Fit)
         parts.push_back(
             {"changes the training, not the layout: global batch " + n(base_batch) + " → "

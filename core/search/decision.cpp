@@ -350,10 +350,8 @@ Localized Procedure::compareWithSearch(DecisionResult& out) const
     }
     const std::string gain = formatPercent(1 - best.step_s / mine);
     // Each step with how sure it is (its class's band, io/error_bands.h): "8.92 s ±10.7 %".
-    const auto sure = [](double s, const Scenario& sc) {
-        return formatSeconds(s) + " " + bandText(bandFor(builtInBands(), sc), true).en;
-    };
-    const std::string theirs = sure(best.step_s, *out.search_best), yours = sure(mine, out.scenario);
+    const std::string theirs = secondsWithBand(best.step_s, bandFor(builtInBands(), *out.search_best));
+    const std::string yours = secondsWithBand(mine, bandFor(builtInBands(), out.scenario));
     return {"The strategy search's best is " + gain + " faster: step " + theirs + " against " + yours + " (" + en
                 + "). The procedure stops at the first layout that fits; the search weighs every layout by its step "
                   "time, and finds "

@@ -81,8 +81,8 @@ void compare(std::vector<Localized>& out, const LayoutMarks& a, const ParallelCo
         std::string who = name.en;
         who[0] = char(std::toupper(static_cast<unsigned char>(who[0])));
         // Each step with its band ("8.92 s ±10.7 %"): the two may be in different classes.
-        const std::string theirs = formatSeconds(b.step_s) + " " + bandText(b.step_band, true).en;
-        const std::string yours = formatSeconds(a.step_s) + " " + bandText(a.step_band, true).en;
+        const std::string theirs = secondsWithBand(b.step_s, b.step_band);
+        const std::string yours = secondsWithBand(a.step_s, a.step_band);
         out.push_back({who + "'s " + b.layout + " takes " + theirs + " a step against your " + yours + ": "
                            + (faster > 0 ? formatPercent(faster) + " faster" : formatPercent(-faster) + " slower"),
                        name.zh + "的 " + b.layout + " 单步耗时 " + theirs + "，你的为 " + yours + "："

@@ -156,8 +156,7 @@ QString AdvisorDialog::cardHtml(const ReportCard& c)
     row(tr("Exposed communication"), [](const LayoutMarks& m) { return formatPercent(m.exposed_comm); });
     row(tr("Bubble + uneven stages"), [](const LayoutMarks& m) { return formatPercent(m.bubble_imbalance); });
     row(tr("Stability (1 − goodput)"), [](const LayoutMarks& m) { return formatPercent(m.stability); });
-    row(tr("Step"),
-        [](const LayoutMarks& m) { return formatSeconds(m.step_s) + " " + bandText(m.step_band, true).en; });
+    row(tr("Step"), [](const LayoutMarks& m) { return parascope::secondsWithBand(m.step_s, m.step_band); });
     html += QStringLiteral("</table><ul>");
     for (const Localized& d : c.differences)
         html += QStringLiteral("<li>%1</li>").arg(inUi(d).toHtmlEscaped());

@@ -20,6 +20,7 @@ public:
     // `base`: the searched scenario, whose model a row's band depends on (its class).
     void setRows(std::vector<SearchRow> rows, const Scenario& base);
     const SearchRow* row(int r) const;
+    const Scenario& base() const { return base_; }
     int rowCount(const QModelIndex& parent = QModelIndex()) const override;
     int columnCount(const QModelIndex& parent = QModelIndex()) const override;
     QVariant data(const QModelIndex& index, int role = Qt::DisplayRole) const override;

@@ -131,15 +131,17 @@ std::string searchCsv(const parascope::Scenario& scenario, const parascope::Sear
 {
     std::ostringstream o2;
     char line[320];
-    o2 << "rank,tp,pp,vpp,dp,cp,ep,sp,zero,micro_batch,recompute,schedule,step_s,step_band,tokens_per_s,mfu,peak_gib\n";
+    o2 << "rank,tp,pp,vpp,dp,cp,ep,sp,zero,micro_batch,recompute,schedule,step_s,step_band,band_class,tokens_per_s,mfu,"
+          "peak_gib\n";
     int k = 0;
     for (const auto& row : r.top) {
         const auto& p = row.parallel;
-        std::snprintf(line, sizeof line, "%d,%d,%d,%d,%d,%d,%d,%d,%d,%lld,%s,%s,%.6g,%.4f,%.6g,%.6g,%.4f\n", ++k, p.tp,
-                      p.pp, p.vpp, p.dp, p.cp, p.ep, p.sequence_parallel ? 1 : 0, p.zero,
+        const parascope::ErrorBand band = rowBand(scenario, row);
+        std::snprintf(line, sizeof line, "%d,%d,%d,%d,%d,%d,%d,%d,%d,%lld,%s,%s,%.6g,%.4f,%s,%.6g,%.6g,%.4f\n", ++k,
+                      p.tp, p.pp, p.vpp, p.dp, p.cp, p.ep, p.sequence_parallel ? 1 : 0, p.zero,
                       (long long)row.training.micro_batch, parascope::toString(row.training.recompute),
-                      parascope::toString(p.schedule), row.step_s, rowBand(scenario, row).mape, row.tokens_per_s,
-                      row.mfu, row.peak_bytes / kGiB);
+                      parascope::toString(p.schedule), row.step_s, band.mape, parascope::bandClassId(band).c_str(),
+                      row.tokens_per_s, row.mfu, row.peak_bytes / kGiB);
         o2 << line;
     }
     return o2.str();

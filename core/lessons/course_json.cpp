@@ -13,7 +13,7 @@ namespace {
 
 using nlohmann::json;
 
-json marksJson(const LayoutMarks& m)
+json marksJson(const LayoutMarks& m, const std::string& lang)
 {
     return {{"layout", m.layout},
             {"fits", m.fits},
@@ -22,7 +22,7 @@ json marksJson(const LayoutMarks& m)
             {"bubble_imbalance", m.bubble_imbalance},
             {"stability", m.stability},
             {"step_s", m.step_s},
-            {"step_band", m.step_band.mape},
+            {"step_band", bandJson(m.step_band, lang)},
             {"tokens_per_s", m.tokens_per_s}};
 }
 
@@ -47,9 +47,10 @@ json reportCardJson(const ReportCard& c, const std::string& lang)
     json differences = json::array();
     for (const Localized& d : c.differences)
         differences.push_back(d.in(lang));
-    json j = {{"yours", marksJson(c.yours)}, {"procedure", marksJson(c.procedure)}, {"differences", differences}};
+    json j = {
+        {"yours", marksJson(c.yours, lang)}, {"procedure", marksJson(c.procedure, lang)}, {"differences", differences}};
     if (c.search)
-        j["search"] = marksJson(*c.search);
+        j["search"] = marksJson(*c.search, lang);
     return j;
 }
 

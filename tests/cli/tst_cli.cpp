@@ -12,6 +12,7 @@
 
 #include <nlohmann/json.hpp>
 
+#include <cmath>
 #include <cstdint>
 #include <cstdlib>
 
@@ -261,7 +262,7 @@ private slots:
         QCOMPARE(picked_eval.code, 0);
         // The result says how sure its step is, as evaluate says it of the same scenario.
         QCOMPARE(j["uncertainty"], nlohmann::json::parse(picked_eval.out.toStdString())["uncertainty"]);
-        QCOMPARE(j["report_card"]["yours"]["step_band"].get<double>(), j["uncertainty"]["relative"].get<double>());
+        QCOMPARE(j["report_card"]["yours"]["step_band"], j["uncertainty"]); // one band, one JSON form
         r = run({QStringLiteral("advise"), defaultScenario()});
         QCOMPARE(r.code, 0);
         QVERIFY2(r.out.contains("TP 8 inside a node is enough") && r.out.contains("Result: TP 8 · PP 1 · DP 64"),
@@ -426,7 +427,15 @@ private slots:
                  QStringLiteral("csv")});
         QCOMPARE(r.code, 0);
         QVERIFY(r.out.startsWith("rank,tp,pp,vpp,dp"));
-        QCOMPARE(r.out.trimmed().split('\n').size(), 4);
+        const QList<QByteArray> rows = r.out.trimmed().split('\n');
+        QCOMPARE(rows.size(), 4);
+        // Each row's band and its class, as the JSON's step_band says them.
+        const QList<QByteArray> head = rows[0].split(','), first = rows[1].split(',');
+        QCOMPARE(first.size(), head.size());
+        QCOMPARE(first[head.indexOf("band_class")].toStdString(), j["top"][0]["step_band"]["class"].get<std::string>());
+        QVERIFY(
+            std::abs(first[head.indexOf("step_band")].toDouble() - j["top"][0]["step_band"]["relative"].get<double>())
+            < 5e-5); // four decimals in the CSV
         r = run({QStringLiteral("search"), scen, QStringLiteral("--gpus"), QStringLiteral("0")});
         QCOMPARE(r.code, 2);
     }

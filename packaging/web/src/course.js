@@ -175,7 +175,7 @@ function renderCard(table, card) {
                 ["cardExposed", (m) => pct(m.exposed_comm)], ["cardBubble", (m) => pct(m.bubble_imbalance)],
                 ["cardStability", (m) => pct(m.stability)],
                 // The band as the engine writes it (bandText's short form, "±6.9 %"), as in the summary.
-                ["stepTime", (m) => m.step_s.toFixed(2) + " s (±" + pct(m.step_band) + ")"]];
+                ["stepTime", (m) => m.step_s.toFixed(2) + " s (±" + pct(m.step_band.relative) + ")"]];
   table.textContent = "";
   const head = table.insertRow();
   head.className = "head";

@@ -1,7 +1,7 @@
 // parascope: the desktop application.
 //   parascope [SCENARIO]
 //   parascope SCENARIO --export memory|timeline|communication|sweep|search|slots|walls|collective|memory-time --out FILE [--size WxH] [--scale S] [--lang zh|en] [--sweep PATH] [--no-context]
-//   parascope [SCENARIO] --screenshot FILE.png --window-size WxH [--tab explorer|sweep|search|collectives|memory-time|layer-ops|textbook] [--presenter] [--lang zh|en]
+//   parascope [SCENARIO] --screenshot FILE.png --window-size WxH [--tab explorer|sweep|search|collectives|memory-time|layer-ops|textbook] [--dialog advisor] [--presenter] [--lang zh|en]
 //   parascope [SCENARIO] --presenter
 //   parascope --lesson ID [--step N] [--screenshot FILE.png [--hand-in] …]   (a lesson at a step, e.g. from a
 //   slide's link; --hand-in: a design task's step graded, the layout on screen handed in)
@@ -14,6 +14,7 @@
 #include "main_window.h"
 #include "memory_time_chart.h"
 #include "controllers/course_controller.h"
+#include "dialogs/advisor_dialog.h"
 #include "design_task_panel.h"
 #include "controllers/export_controller.h"
 #include "controllers/files_controller.h"
@@ -29,8 +30,10 @@
 #include <QBuffer>
 #include <QCommandLineParser>
 #include <QIcon>
+#include <QPainter>
 #include <QSize>
 
+#include <algorithm>
 #include <cstdio>
 #include <optional>
 #include <cstring>
@@ -106,6 +109,10 @@ struct Options {
         QStringLiteral("With --screenshot: explorer, sweep, search, collectives, memory-time, memory-allocator (its "
                        "allocated vs reserved view), layer-ops or textbook"),
         QStringLiteral("tab"), QStringLiteral("explorer")};
+    const QCommandLineOption dialogOpt{
+        QStringLiteral("dialog"),
+        QStringLiteral("With --screenshot: advisor (Tools → Advisor, worked out, over the window)"),
+        QStringLiteral("name")};
     const QCommandLineOption presenterOpt{QStringLiteral("presenter"), QStringLiteral("Start in presenter mode")};
     const QCommandLineOption lessonOpt{QStringLiteral("lesson"),
                                        QStringLiteral("Open this lesson (its id, e.g. 2-llama70b-512)"),
@@ -128,7 +135,7 @@ void setUpParser(QCommandLineParser& parser, const Options& o)
     parser.addVersionOption();
     parser.addPositionalArgument(QStringLiteral("scenario"), QStringLiteral("A parascope.scenario/1 file to open"));
     parser.addOptions({o.exportOpt, o.outOpt, o.sizeOpt, o.scaleOpt, o.langOpt, o.sweepOpt, o.shotOpt, o.windowSizeOpt,
-                       o.tabOpt, o.presenterOpt, o.lessonOpt, o.stepOpt, o.handInOpt, o.noContextOpt});
+                       o.tabOpt, o.dialogOpt, o.presenterOpt, o.lessonOpt, o.stepOpt, o.handInOpt, o.noContextOpt});
 }
 
 using parascope::ui::MainWindow;
@@ -140,6 +147,7 @@ struct Checked {
     QSize export_size;
     double scale = 1;
     QString lesson; // --lesson, checked; empty without
+    bool advisor = false; // --dialog advisor
     int step = 0; // --step − 1
 };
 
@@ -211,6 +219,11 @@ bool checkScreenshot(const QCommandLineParser& parser, const Options& o, Checked
         std::fprintf(stderr, "parascope: --screenshot writes a .png file\n");
         return false;
     }
+    if (parser.isSet(o.dialogOpt) && parser.value(o.dialogOpt) != QLatin1String("advisor")) {
+        std::fprintf(stderr, "parascope: --dialog needs advisor, got \"%s\"\n", qPrintable(parser.value(o.dialogOpt)));
+        return false;
+    }
+    c.advisor = parser.isSet(o.dialogOpt);
     return true;
 }
 
@@ -288,6 +301,20 @@ int exportChart(MainWindow& window, const QCommandLineParser& parser, const Opti
     return 0;
 }
 
+// --dialog advisor: the Advisor opened and worked out, drawn centred over the window's image as a
+// screen would show it (at its own size, or the screen's less a margin when that is smaller).
+void paintAdvisor(MainWindow& window, QImage& image)
+{
+    parascope::ui::AdvisorDialog* advisor = window.course()->showAdvisor();
+    while (advisor->running())
+        QCoreApplication::processEvents(QEventLoop::WaitForMoreEvents);
+    advisor->resize(std::min(advisor->width(), image.width() - 40), std::min(advisor->height(), image.height() - 40));
+    QCoreApplication::processEvents();
+    const QImage dialog = advisor->grab().toImage();
+    QPainter painter(&image);
+    painter.drawImage((image.width() - dialog.width()) / 2, (image.height() - dialog.height()) / 2, dialog);
+}
+
 // The headless --screenshot: the whole window as a PNG; the exit code.
 int takeScreenshot(MainWindow& window, const QCommandLineParser& parser, const Options& o, const Checked& c)
 {
@@ -319,7 +346,9 @@ int takeScreenshot(MainWindow& window, const QCommandLineParser& parser, const O
         std::fprintf(stderr,
                      "parascope: note: the window needs at least %dx%d; the screenshot shows the top-left %dx%d\n",
                      needed.width(), needed.height(), c.window_size.width(), c.window_size.height());
-    const QImage image = window.grab().toImage().copy(QRect(QPoint(0, 0), c.window_size));
+    QImage image = window.grab().toImage().copy(QRect(QPoint(0, 0), c.window_size));
+    if (c.advisor)
+        paintAdvisor(window, image);
     QByteArray png;
     QBuffer buffer(&png);
     buffer.open(QIODevice::WriteOnly);

@@ -241,8 +241,24 @@ private slots:
             const QStringList wh = QString::fromLatin1(size).split(QLatin1Char('x'));
             QCOMPARE(QImage(png).size(), QSize(wh[0].toInt(), wh[1].toInt()));
         }
+        // --dialog advisor: the Advisor, worked out, drawn over the middle of the same window.
+        const QString plain = dir.filePath(QStringLiteral("plain.png")),
+                      advisor = dir.filePath(QStringLiteral("adv.png"));
+        QCOMPARE(run({scenario, QStringLiteral("--screenshot"), plain, QStringLiteral("--window-size"),
+                      QStringLiteral("1024x768")}),
+                 0);
+        QCOMPARE(run({scenario, QStringLiteral("--screenshot"), advisor, QStringLiteral("--window-size"),
+                      QStringLiteral("1024x768"), QStringLiteral("--dialog"), QStringLiteral("advisor")}),
+                 0);
+        const QRect middle(312, 284, 400, 200);
+        QCOMPARE(QImage(advisor).size(), QSize(1024, 768));
+        QVERIFY(QImage(advisor).copy(middle) != QImage(plain).copy(middle));
+        QCOMPARE(QImage(advisor).pixel(2, 760), QImage(plain).pixel(2, 760)); // the status bar's corner stays
         // A value that names nothing is refused with exit 2, never replaced by a default.
         const QString out = dir.filePath(QStringLiteral("x.png"));
+        QCOMPARE(
+            run({scenario, QStringLiteral("--screenshot"), out, QStringLiteral("--dialog"), QStringLiteral("about")}),
+            2);
         QCOMPARE(run({scenario, QStringLiteral("--export"), QStringLiteral("memory"), QStringLiteral("--out"),
                       dir.filePath(QStringLiteral("x.jpg"))}),
                  2);

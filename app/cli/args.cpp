@@ -27,9 +27,9 @@ using namespace parascope;
 
 namespace {
 
-const char* const kUsageText
-    = "usage:\n"
-      "  parascope-cli evaluate FILE [--set PATH=VALUE]… [--format text|json] [--lang en|zh] [--no-explain] [--profile "
+// The commands and their options, the same in both languages.
+const char* const kSynopsis
+    = "  parascope-cli evaluate FILE [--set PATH=VALUE]… [--format text|json] [--lang en|zh] [--no-explain] [--profile "
       "PROFILE]\n"
       "  parascope-cli timeline FILE [--set PATH=VALUE]… [--format json|chrome-trace [--comm-lanes]] [--out FILE] "
       "[--profile PROFILE]\n"
@@ -53,8 +53,10 @@ const char* const kUsageText
       "binomial_tree (teaching)\n"
       "  parascope-cli advise FILE [--set PATH=VALUE]… [--format text|json] [--lang en|zh]\n"
       "  parascope-cli class-answers ANSWERS.csv… [--lesson FILE.json]… [--format text|json] [--lang en|zh]\n"
-      "  parascope-cli --version | --help\n"
-      "\n"
+      "  parascope-cli --version | --help\n";
+
+const char* const kUsageText
+    = "\n"
       "evaluate  reads a parascope.scenario/1 JSON file and prints memory per pipeline stage,\n"
       "          communication per collective, step time, what breaks and advice: changes on the\n"
       "          same GPUs that fix a problem, each evaluated. --profile applies a\n"
@@ -98,33 +100,7 @@ const char* const kUsageText
       "exit codes: 0 evaluated (even when it does not fit), 2 bad input, 1 internal error.\n";
 
 const char* const kUsageTextZh
-    = "用法：\n"
-      "  parascope-cli evaluate FILE [--set PATH=VALUE]… [--format text|json] [--lang en|zh] [--no-explain] [--profile "
-      "PROFILE]\n"
-      "  parascope-cli timeline FILE [--set PATH=VALUE]… [--format json|chrome-trace [--comm-lanes]] [--out FILE] "
-      "[--profile PROFILE]\n"
-      "  parascope-cli sweep FILE --param PARAM --values V1,V2,… [--set PATH=VALUE]… [--format text|json|csv] [--lang "
-      "en|zh]\n"
-      "  parascope-cli search FILE [--gpus N] [--top K] [--threads N] [--closed-form] [--fewest-gpus] [--format "
-      "text|json|csv] [--lang en|zh]\n"
-      "  parascope-cli validate [RUNS.json] [--format text|json] [--out BANDS.json] [--lang en|zh]\n"
-      "  parascope-cli profile import-nccl-tests LOG... [--op OP] [--ranks N] [--nodes N] [--into PROFILE] --out "
-      "PROFILE\n"
-      "  parascope-cli presets [models|gpus|clusters] [--format text|json] [--lang en|zh]\n"
-      "  parascope-cli model import-hf CONFIG.json [--text-only] [--out MODEL.json]\n"
-      "  parascope-cli model import-megatron ARGS [--gpus N] [--cluster PRESET] [--vocab N] [--format text|json] "
-      "[--out "
-      "SCENARIO.json]\n"
-      "  parascope-cli compare-trace FILE TRACE.json [--device N] [--set PATH=VALUE]… [--format text|json] [--lang "
-      "en|zh]\n"
-      "  parascope-cli collective --op OP --bytes S --ranks N [--cluster PRESET] [--algorithm ALGORITHM] "
-      "[--format text|json] [--lang en|zh]\n"
-      "      ALGORITHM: the engine's pick by default; ring, tree, nvls (NCCL's), hierarchical, flat_ring, "
-      "binomial_tree (teaching)\n"
-      "  parascope-cli advise FILE [--set PATH=VALUE]… [--format text|json] [--lang en|zh]\n"
-      "  parascope-cli class-answers ANSWERS.csv… [--lesson FILE.json]… [--format text|json] [--lang en|zh]\n"
-      "  parascope-cli --version | --help\n"
-      "\n"
+    = "\n"
       "evaluate  读取 parascope.scenario/1 场景文件，输出每个流水线阶段的显存、每种集合通信的通信量、\n"
       "          单步耗时、问题诊断，以及调整建议：在同样的 GPU 上能解决问题的改动，每项都已重新评估。\n"
       "          --profile 用 parascope-probe 生成的 parascope.hardware-profile/1 校准集群。\n"
@@ -185,7 +161,7 @@ std::string usage(const std::string& lang)
                        }()
                        + ")"
                             : std::string());
-    return std::string(zh ? kUsageTextZh : kUsageText)
+    return std::string(zh ? "用法：\n" : "usage:\n") + kSynopsis + (zh ? kUsageTextZh : kUsageText)
         + (zh ? "--set 与 sweep --param 可用的参数：" : "knobs for --set and sweep --param:") + list + "\n";
 }
 

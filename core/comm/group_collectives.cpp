@@ -25,7 +25,7 @@ Shape shapeOf(const CommInputs& in)
     const ParallelConfig& p = in.parallel;
     const TrainingConfig& t = in.training;
     return {double(std::max(1LL, in.microbatches)),
-            t.precision == Precision::Fp32 ? 4.0 : 2.0,
+            t.activationBytes(),
             double(t.seq_len) / p.cp,
             double(t.micro_batch),
             double(in.model.hidden),

@@ -21,10 +21,6 @@ namespace {
 // cuBLAS grouped GEMMs on Ampere/Hopper use 128-row tiles for large problems).
 constexpr double kGroupedGemmTileRows = 128;
 
-// Bytes of one activation element: bf16 (FP8 recipes keep activations and gradients in bf16), fp32
-// when training in fp32.
-double activationBytes(const TrainingConfig& t) { return t.precision == Precision::Fp32 ? 4.0 : 2.0; }
-
 // FLOPs of the flash attention backward over its forward (Dao 2023, FlashAttention-2 §4.1).
 constexpr double kFlashBackwardFlops = 2.5;
 
@@ -154,7 +150,7 @@ void attentionProjections(OpList& ops, const Scenario& sc, const LayerOpRates& r
     if (!after_core) {
         LayerOp& qkv = ops.gemm("qkv", TpSlot::AttentionIn, T, (q + 2 * kv) / split, h);
         if (!t.fused_projections) // wq, wk, wv
-            ops.separate(qkv, 3, T * h * activationBytes(t));
+            ops.separate(qkv, 3, T * h * t.activationBytes());
         if (every_other)
             qkv.recompute_s = ops.again(T, kv / split, h);
     } else {
@@ -204,7 +200,7 @@ void kvRepeat(OpList& ops, const Scenario& sc, const LayerOpRates& r)
     const TrainingConfig& t = sc.training;
     if (!t.repeat_kv || !m.groupedKv())
         return;
-    const double bytes = activationBytes(t);
+    const double bytes = t.activationBytes();
     const bool rebuilt = t.recompute == Recompute::Full;
     LayerOp& op = ops.other("kv_repeat", OpRate::Memory);
     op.bytes = r.tokens * (kernelKvWidth(m, sc.parallel, false) + kernelKvWidth(m, sc.parallel, true)) * bytes;
@@ -286,7 +282,7 @@ void experts(OpList& ops, const Scenario& sc, const LayerOpRates& r)
         const double fs = double(e.shared_ffn_hidden > 0 ? e.shared_ffn_hidden : e.ffn_hidden) * e.shared_experts;
         LayerOp& shared_up = ops.gemm("shared_up", TpSlot::MlpIn, T, up * fs / split, h);
         if (!t.fused_projections && up > 1)
-            ops.separate(shared_up, 2, T * h * activationBytes(t));
+            ops.separate(shared_up, 2, T * h * t.activationBytes());
         LayerOp& down = ops.gemm("shared_down", TpSlot::MlpOut, T, h, fs / split);
         if (t.recomputes(RecomputeModule::SharedExperts) || whole_block)
             down.recompute_s = ops.again(T, up * fs / split, h) + ops.again(T, h, fs / split);
@@ -301,7 +297,7 @@ void denseMlp(OpList& ops, const Scenario& sc, const LayerOpRates& r)
                  split = r.split;
     LayerOp& mlp_up = ops.gemm("mlp_up", TpSlot::MlpIn, T, up * ff / split, h);
     if (!t.fused_projections && up > 1) // SwiGLU's w1 and w3
-        ops.separate(mlp_up, 2, T * h * activationBytes(t));
+        ops.separate(mlp_up, 2, T * h * t.activationBytes());
     LayerOp& down = ops.gemm("mlp_down", TpSlot::MlpOut, T, h, ff / split);
     if (t.recomputes(RecomputeModule::Mlp))
         down.recompute_s = ops.again(T, up * ff / split, h) + ops.again(T, h, ff / split);
@@ -367,7 +363,7 @@ void sequenceRelayout(OpList& ops, const Scenario& sc, const LayerOpRates& r)
         return;
     const SpCopies c{double(p.tp), bsh};
     const double n = tpCollectivesPerLayer(sc.model);
-    const double S = r.tokens * double(sc.model.hidden) * (t.precision == Precision::Fp32 ? 4.0 : 2.0);
+    const double S = r.tokens * double(sc.model.hidden) * t.activationBytes();
     const double gathered = t.fp8Gathers() ? S / 2 : S; // the forward's all-gathers
     const bool fused_b = fused && !layer_cost::asyncTpSplitsBackward(sc);
     const bool regather = t.recompute != Recompute::Full && t.recomputes(RecomputeModule::EveryOtherMm);

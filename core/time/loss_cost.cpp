@@ -19,7 +19,7 @@ namespace parascope {
 LossCost lossCost(const Scenario& sc, const LayerOpRates& r)
 {
     LossCost c;
-    const double bytes = sc.training.precision == Precision::Fp32 ? 4.0 : 2.0;
+    const double bytes = sc.training.activationBytes();
     c.elements = r.tokens * double(sc.model.vocab) / r.split;
     c.forward_bytes = c.elements * bytes;
     c.backward_bytes = 2 * c.elements * bytes;

@@ -309,6 +309,9 @@ struct TrainingConfig {
     // Compression (Lin et al. 2018) kept 0.1 % (1 ‰).
     int powersgd_rank = 4;
     int topk_permille = 1;
+    // Bytes of one activation element: bf16 (FP8 recipes keep activations and gradients in bf16),
+    // fp32 when training in fp32. What a TP/CP collective, a copy or the logits move per element.
+    double activationBytes() const { return precision == Precision::Fp32 ? 4.0 : 2.0; }
     double topkDensity() const { return topk_permille / 1000.0; }
     // Bytes per gradient element in a quantized (or plain) data-parallel reduction; PowerSGD and
     // top-k are sketches whose wire volume depends on the model (comm/grad_compression.h): here
@@ -349,7 +352,7 @@ struct TrainingConfig {
     // in one weight), or one GEMM per weight as torchtitan's and Hugging Face's Llama write them
     // (wq, wk, wv; SwiGLU's w1 and w3): each further GEMM pays the size curve's fixed cost, and
     // under async TP in every chunk; the input gradient sums the partial products (layer_ops.cpp
-    // separateProjections).
+    // OpList::separate).
     bool fused_projections = true;
     CrossEntropy cross_entropy = CrossEntropy::Fused;
 };

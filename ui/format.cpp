@@ -37,10 +37,11 @@ QString bandRange(const std::vector<double>& mapes)
     return a == b ? QStringLiteral(" ±%1 %").arg(a) : QStringLiteral(" ±%1–%2 %").arg(a, b);
 }
 
-QString bandTooltip(const Scenario& sc)
+QString bandTooltip(const Scenario& sc) { return bandTooltip(bandFor(builtInBands(), sc)); }
+
+QString bandTooltip(const ErrorBand& band)
 {
-    return QCoreApplication::translate("MainWindow", "How sure: %1; tokens/s and MFU alike.")
-        .arg(inUi(bandText(bandFor(builtInBands(), sc))));
+    return QCoreApplication::translate("MainWindow", "How sure: %1; tokens/s and MFU alike.").arg(inUi(bandText(band)));
 }
 
 QString signedPercent(double now, double before)

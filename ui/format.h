@@ -14,8 +14,9 @@
 #include <vector>
 
 namespace parascope {
+struct ErrorBand;
 struct Estimate;
-}
+} // namespace parascope
 
 namespace parascope::ui {
 
@@ -35,6 +36,7 @@ QString secondsWithBand(const Scenario& sc, double s);
 // The band in full for a tooltip: "How sure: ±6.9 % (dense: the mean error of 5 reference runs
 // …); tokens/s and MFU alike." — the text the CLI's report and JSON give.
 QString bandTooltip(const Scenario& sc);
+QString bandTooltip(const ErrorBand& band); // a band already chosen (a search row's)
 // The bands of several predictions after a legend or axis name: " ±6.0 %" when they round alike,
 // " ±6.0–10.7 %" over the classes they span, "" for none (mapes as fractions).
 QString bandRange(const std::vector<double>& mapes);

@@ -3,7 +3,6 @@
 
 #include "language.h"
 
-#include "io/error_bands.h"
 #include "models/scenario_model.h"
 #include "models/search_table_model.h"
 #include "background.h"
@@ -267,7 +266,7 @@ void SearchView::searchFinished()
 void SearchView::showOutcome(const SearchOutcome& outcome)
 {
     result_ = outcome.result;
-    table_->setRows(result_.top, model_->scenario());
+    table_->setRows(result_.top);
     summary_->setText(tr("%1 strategies on %2 GPUs: %3 valid, %4 fit%5 (%6 s). Double-click a row to apply it.")
                           .arg(result_.enumerated)
                           .arg(outcome.gpus)
@@ -353,7 +352,7 @@ void SearchView::draw()
     // How sure the steps drawn are: the bands of the layouts' classes, on the step axes (exports too).
     std::vector<double> rows, cells;
     for (const SearchRow& r : result_.top)
-        rows.push_back(bandFor(builtInBands(), parascope::applyRow(table_->base(), r)).mape);
+        rows.push_back(r.band.mape);
     for (const SearchCell& c : result_.cells)
         if (c.fits)
             cells.push_back(c.best_band.mape);

@@ -76,12 +76,6 @@ std::string describeRow(const Args& a, const parascope::SearchRow& row)
                    + parascope::toString(p.schedule));
 }
 
-// How sure a row's step is: the band of the layout the row is (io/error_bands.h).
-parascope::ErrorBand rowBand(const parascope::Scenario& scenario, const parascope::SearchRow& row)
-{
-    return parascope::bandFor(parascope::builtInBands(), parascope::applyRow(scenario, row));
-}
-
 // One ranked strategy as JSON: the scenario's own parallel and training sections, then its numbers.
 nlohmann::json searchRowJson(const Args& a, const parascope::Scenario& scenario, const parascope::SearchRow& row)
 {
@@ -94,7 +88,7 @@ nlohmann::json searchRowJson(const Args& a, const parascope::Scenario& scenario,
                           {"mfu", row.mfu},
                           {"peak_bytes", row.peak_bytes},
                           {"bubble_fraction", row.bubble_fraction},
-                          {"step_band", parascope::bandJson(rowBand(scenario, row), a.lang)}};
+                          {"step_band", parascope::bandJson(row.band, a.lang)}};
 }
 
 // The parascope.search/1 answer.
@@ -127,7 +121,7 @@ std::string searchJson(const Args& a, const parascope::Scenario& scenario, const
 }
 
 // The ranked strategies as CSV, one line each.
-std::string searchCsv(const parascope::Scenario& scenario, const parascope::SearchResult& r)
+std::string searchCsv(const parascope::SearchResult& r)
 {
     std::ostringstream o2;
     char line[320];
@@ -136,7 +130,7 @@ std::string searchCsv(const parascope::Scenario& scenario, const parascope::Sear
     int k = 0;
     for (const auto& row : r.top) {
         const auto& p = row.parallel;
-        const parascope::ErrorBand band = rowBand(scenario, row);
+        const parascope::ErrorBand& band = row.band;
         std::snprintf(line, sizeof line, "%d,%d,%d,%d,%d,%d,%d,%d,%d,%lld,%s,%s,%.6g,%.4f,%s,%.6g,%.6g,%.4f\n", ++k,
                       p.tp, p.pp, p.vpp, p.dp, p.cp, p.ep, p.sequence_parallel ? 1 : 0, p.zero,
                       (long long)row.training.micro_batch, parascope::toString(row.training.recompute),
@@ -148,8 +142,7 @@ std::string searchCsv(const parascope::Scenario& scenario, const parascope::Sear
 }
 
 // The counts line, then the ranked strategies.
-void writeTopRows(std::ostream& o2, const Args& a, const parascope::Scenario& scenario,
-                  const parascope::SearchResult& r)
+void writeTopRows(std::ostream& o2, const Args& a, const parascope::SearchResult& r)
 {
     char line[320];
     if (zh(a))
@@ -165,7 +158,7 @@ void writeTopRows(std::ostream& o2, const Args& a, const parascope::Scenario& sc
         std::snprintf(line, sizeof line, "%3d. ", ++k);
         o2 << line << padColumns(describeRow(a, row), 62, false);
         std::snprintf(line, sizeof line, zh(a) ? " 单步 %8.3f s " : " step %8.3f s ", row.step_s);
-        o2 << line << padColumns(parascope::bandText(rowBand(scenario, row), true).in(a.lang), 8, false);
+        o2 << line << padColumns(parascope::bandText(row.band, true).in(a.lang), 8, false);
         std::snprintf(line, sizeof line,
                       zh(a) ? "  %10.0f tokens/s  MFU %8s  峰值 %6.1f GiB\n"
                             : "  %10.0f tokens/s  MFU %8s  peak %6.1f GiB\n",
@@ -187,13 +180,13 @@ void writeEmptyReason(std::ostream& o2, const Args& a, const parascope::EmptySea
 }
 
 // The Pareto front of peak memory against step time.
-void writePareto(std::ostream& o2, const Args& a, const parascope::Scenario& scenario, const parascope::SearchResult& r)
+void writePareto(std::ostream& o2, const Args& a, const parascope::SearchResult& r)
 {
     char line[320];
     o2 << say(a, "\nPareto front (peak memory vs step time):\n", "\n帕累托前沿（峰值显存与单步耗时）：\n");
     for (const auto& row : r.pareto) {
         std::snprintf(line, sizeof line, "  %6.1f GiB  %8.3f s ", row.peak_bytes / kGiB, row.step_s);
-        o2 << line << padColumns(parascope::bandText(rowBand(scenario, row), true).in(a.lang), 8, false) << "  "
+        o2 << line << padColumns(parascope::bandText(row.band, true).in(a.lang), 8, false) << "  "
            << describeRow(a, row) << "\n";
     }
 }
@@ -218,18 +211,18 @@ void writeFits(std::ostream& o2, const Args& a, const SearchAnswer& s)
 }
 
 // The text answer.
-std::string searchText(const Args& a, const parascope::Scenario& scenario, const SearchAnswer& s)
+std::string searchText(const Args& a, const SearchAnswer& s)
 {
     std::ostringstream o2;
-    writeTopRows(o2, a, scenario, s.r);
+    writeTopRows(o2, a, s.r);
     std::vector<parascope::ErrorBand> bands;
     for (const auto* rows : {&s.r.top, &s.r.pareto})
         for (const auto& row : *rows)
-            bands.push_back(rowBand(scenario, row));
+            bands.push_back(row.band);
     o2 << bandNote(a, bands);
     if (s.empty)
         writeEmptyReason(o2, a, *s.empty);
-    writePareto(o2, a, scenario, s.r);
+    writePareto(o2, a, s.r);
     writeFits(o2, a, s);
     return o2.str();
 }
@@ -248,8 +241,8 @@ int searchCommand(const Args& a)
     if (format == "json")
         return emit(a, searchJson(a, *scenario, s));
     if (format == "csv")
-        return emit(a, searchCsv(*scenario, s.r));
-    return emit(a, searchText(a, *scenario, s));
+        return emit(a, searchCsv(s.r));
+    return emit(a, searchText(a, s));
 }
 
 } // namespace parascope::cli

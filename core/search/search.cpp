@@ -293,6 +293,9 @@ SearchResult searchStrategies(const Scenario& base, const SearchOptions& o)
     rankRows(good);
     r.top.assign(good.begin(), good.begin() + std::min(good.size(), o.top));
     r.pareto = paretoFront(good);
+    for (std::vector<SearchRow>* kept : {&r.top, &r.pareto})
+        for (SearchRow& row : *kept)
+            row.band = bandFor(builtInBands(), applyRow(base, row)); // a CP layout's class can differ
     r.seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
     return r;
 }

@@ -45,6 +45,7 @@ struct SearchRow {
     TrainingConfig training;
     double step_s = 0, tokens_per_s = 0, mfu = 0, peak_bytes = 0, bubble_fraction = 0;
     bool fits = false;
+    ErrorBand band; // how sure its step is: its layout's class (set on the rows a result keeps)
 };
 
 // The best strategy of each (TP, PP) pair, for the TP×PP heatmap.

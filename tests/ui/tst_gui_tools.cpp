@@ -246,7 +246,7 @@ private slots:
         const std::size_t enumerated = v->result().enumerated;
         // Interactive: the call returns at once, the GUI thread stays free, the result arrives by
         // signal and equals the one computed in place.
-        v->table()->setRows({}, s);
+        v->table()->setRows({});
         v->runSearch(true);
         QTRY_VERIFY_WITH_TIMEOUT(!v->isSearching() && v->table()->rowCount() > 0, 60000);
         QCOMPARE(v->result().enumerated, enumerated);

@@ -15,11 +15,10 @@ namespace {
 enum Column { Rank, TokensCol, StepCol, MfuCol, PeakCol, Layout, Recompute_, Schedule, ColumnCount };
 } // namespace
 
-void SearchTableModel::setRows(std::vector<SearchRow> rows, const Scenario& base)
+void SearchTableModel::setRows(std::vector<SearchRow> rows)
 {
     beginResetModel();
     rows_ = std::move(rows);
-    base_ = base;
     endResetModel();
 }
 
@@ -38,10 +37,7 @@ QVariant SearchTableModel::data(const QModelIndex& index, int role) const
     const int col = index.column();
     if (r && role == Qt::ToolTipRole && (col == StepCol || col == TokensCol || col == MfuCol)) {
         // How sure, for this row's layout (its class can differ from the searched one: CP > 1).
-        Scenario sc = base_;
-        sc.parallel = r->parallel;
-        sc.training = r->training;
-        return bandTooltip(sc);
+        return bandTooltip(r->band);
     }
     if (!r || role != Qt::DisplayRole || col >= ColumnCount)
         return {};

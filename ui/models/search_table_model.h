@@ -17,10 +17,8 @@ class SearchTableModel : public QAbstractTableModel {
     Q_OBJECT
 public:
     using QAbstractTableModel::QAbstractTableModel;
-    // `base`: the searched scenario, whose model a row's band depends on (its class).
-    void setRows(std::vector<SearchRow> rows, const Scenario& base);
+    void setRows(std::vector<SearchRow> rows); // each with its band (core/search/search.h)
     const SearchRow* row(int r) const;
-    const Scenario& base() const { return base_; }
     int rowCount(const QModelIndex& parent = QModelIndex()) const override;
     int columnCount(const QModelIndex& parent = QModelIndex()) const override;
     QVariant data(const QModelIndex& index, int role = Qt::DisplayRole) const override;
@@ -28,7 +26,6 @@ public:
 
 private:
     std::vector<SearchRow> rows_;
-    Scenario base_;
 };
 
 // One cell of the TP × PP heatmap: what it says. The view adds its colour and whether its text

@@ -172,6 +172,7 @@ void ScenarioPanel::connectChoices()
     enumEdit(fp8_combo_, [](Scenario& s) -> Fp8Recipe& { return s.training.fp8_recipe; });
     enumEdit(cp_combo_, [](Scenario& s) -> CpComm& { return s.parallel.cp_comm; });
     enumEdit(dispatcher_combo_, [](Scenario& s) -> MoeDispatcher& { return s.parallel.moe_dispatcher; });
+    enumEdit(graphs_combo_, [](Scenario& s) -> CudaGraphs& { return s.training.cuda_graphs; });
     enumEdit(tp_overlap_combo_, [](Scenario& s) -> TpOverlap& { return s.parallel.tp_overlap; });
     enumEdit(layout_combo_, [](Scenario& s) -> ActivationLayout& { return s.parallel.activation_layout; });
     enumEdit(sharding_combo_, [](Scenario& s) -> Zero3Sharding& { return s.parallel.zero3_sharding; });
@@ -262,6 +263,7 @@ void ScenarioPanel::retranslate()
     name(fp8_combo_, Fp8Recipe{});
     name(cp_combo_, CpComm{});
     name(dispatcher_combo_, MoeDispatcher{});
+    name(graphs_combo_, CudaGraphs{});
     name(tp_overlap_combo_, TpOverlap{});
     tp_overlap_combo_->setToolTip(
         tr("Which TP overlap runs: Transformer Engine's userbuffers (Megatron's --tp-comm-overlap) or PyTorch's "
@@ -287,6 +289,9 @@ void ScenarioPanel::retranslate()
         tr("How MoE tokens reach their experts: a copy per expert (Megatron's All-to-All) or one per "
            "GPU and per node (DeepEP); used when EP > 1"));
     fp8_combo_->setToolTip(tr("How FP8 GEMMs scale their inputs; used when the precision is FP8"));
+    graphs_combo_->setToolTip(tr("Which parts of a layer replay as CUDA graphs (Megatron's --cuda-graph-impl and "
+                                 "--cuda-graph-modules): whole MoE layers need a capacity factor and take the host "
+                                 "out; attention and router alone leave the dispatcher and experts eager"));
     for (const EnumName<GradDtype>& n : enumNames(GradDtype{}))
         grad_combo_->setItemText(grad_combo_->findData(QString::fromLatin1(n.name)),
                                  QString::fromLatin1(n.name).toUpper());
@@ -377,6 +382,7 @@ void ScenarioPanel::sync()
     selectEnum(fp8_combo_, s.training.fp8_recipe);
     selectEnum(cp_combo_, s.parallel.cp_comm);
     selectEnum(dispatcher_combo_, s.parallel.moe_dispatcher);
+    selectEnum(graphs_combo_, s.training.cuda_graphs);
     selectEnum(tp_overlap_combo_, s.parallel.tp_overlap);
     selectEnum(layout_combo_, s.parallel.activation_layout);
     selectEnum(sharding_combo_, s.parallel.zero3_sharding);
@@ -436,12 +442,13 @@ void ScenarioPanel::applyKnob(Row& row, long long value)
 
 void ScenarioPanel::highlightKnob(const QString& path)
 {
-    // The knobs that are not sliders: the SP check box, the CPU offload, precision and gradient
-    // compression choices.
+    // The knobs that are not sliders: the SP check box, the CPU offload, precision, gradient
+    // compression and CUDA graph choices.
     QWidget* other = path == QLatin1String("parallel.sequence_parallel") ? static_cast<QWidget*>(sp_check_)
         : path == QLatin1String("parallel.offload")                      ? static_cast<QWidget*>(offload_combo_)
         : path == QLatin1String("training.precision")                    ? static_cast<QWidget*>(precision_combo_)
         : path == QLatin1String("training.grad_comm")                    ? static_cast<QWidget*>(grad_comm_combo_)
+        : path == QLatin1String("training.cuda_graphs")                  ? static_cast<QWidget*>(graphs_combo_)
         : path == QLatin1String("parallel.async_pipeline")               ? static_cast<QWidget*>(async_combo_)
         : path == QLatin1String("parallel.overlap_grad_reduce")          ? static_cast<QWidget*>(overlap_dp_check_)
         : path == QLatin1String("parallel.grad_bucket_mparams")          ? static_cast<QWidget*>(bucket_spin_)

@@ -96,6 +96,7 @@ private:
     QComboBox* fp8_combo_ = nullptr;
     QComboBox* cp_combo_ = nullptr;
     QComboBox* dispatcher_combo_ = nullptr;
+    QComboBox* graphs_combo_ = nullptr; // training.cuda_graphs, shown with MoE
     QComboBox* tp_overlap_combo_ = nullptr; // parallel.tp_overlap, with TP overlap on
     QComboBox* layout_combo_ = nullptr; // parallel.activation_layout, with TP > 1 and SP
     QComboBox* sharding_combo_ = nullptr; // parallel.zero3_sharding, with ZeRO-3

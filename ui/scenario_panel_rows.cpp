@@ -134,6 +134,7 @@ void ScenarioPanel::buildChoiceRows(QFormLayout* form)
     fp8_act_check_ = named(new QCheckBox, "panel.fp8Activations");
     cp_combo_ = enumCombo<CpComm>();
     dispatcher_combo_ = enumCombo<MoeDispatcher>();
+    graphs_combo_ = named(enumCombo<CudaGraphs>(), "panel.cudaGraphs");
     offload_combo_ = enumCombo<Offload>();
     // Selective recompute's modules (Megatron --recompute-modules, torchtitan's op SAC): one
     // check box each in the button's menu; the data of each action is its bit.
@@ -168,6 +169,7 @@ void ScenarioPanel::buildChoiceRows(QFormLayout* form)
     form->addRow(fp8_act_check_); // across both columns: its own text is its label
     form->addRow(staticLabel(QT_TR_NOOP("CP exchange")), cp_combo_);
     form->addRow(staticLabel(QT_TR_NOOP("MoE dispatch")), dispatcher_combo_);
+    form->addRow(staticLabel(QT_TR_NOOP("CUDA graphs")), graphs_combo_);
     form->addRow(staticLabel(QT_TR_NOOP("CPU offload")), offload_combo_);
     form->addRow(staticLabel(QT_TR_NOOP("ZeRO-3 sharding")), sharding_combo_);
     form->addRow(staticLabel(QT_TR_NOOP("Gradient dtype")), grad_combo_);
@@ -187,10 +189,10 @@ void ScenarioPanel::buildChoiceRows(QFormLayout* form)
     optional_rows_.emplace(form); // in the form's order
     for (QWidget* w : {static_cast<QWidget*>(modules_button_), static_cast<QWidget*>(fp8_combo_),
                        static_cast<QWidget*>(fp8_act_check_), static_cast<QWidget*>(cp_combo_),
-                       static_cast<QWidget*>(dispatcher_combo_), static_cast<QWidget*>(sharding_combo_),
-                       static_cast<QWidget*>(layout_combo_), static_cast<QWidget*>(tp_overlap_combo_),
-                       static_cast<QWidget*>(deepep_spin_), static_cast<QWidget*>(repeat_kv_check_),
-                       static_cast<QWidget*>(fused_projections_check_)})
+                       static_cast<QWidget*>(dispatcher_combo_), static_cast<QWidget*>(graphs_combo_),
+                       static_cast<QWidget*>(sharding_combo_), static_cast<QWidget*>(layout_combo_),
+                       static_cast<QWidget*>(tp_overlap_combo_), static_cast<QWidget*>(deepep_spin_),
+                       static_cast<QWidget*>(repeat_kv_check_), static_cast<QWidget*>(fused_projections_check_)})
         optional_rows_->add(w);
 }
 
@@ -204,6 +206,7 @@ void ScenarioPanel::showOptionalRows(const Scenario& s)
     optional_rows_->setShown(fp8_act_check_, s.training.precision == Precision::Fp8);
     optional_rows_->setShown(cp_combo_, s.parallel.cp > 1);
     optional_rows_->setShown(dispatcher_combo_, s.model.moe.has_value() && s.parallel.ep > 1);
+    optional_rows_->setShown(graphs_combo_, s.model.moe.has_value()); // only MoE layers have a host time
     optional_rows_->setShown(tp_overlap_combo_, s.parallel.tp_comm_overlap && s.parallel.tp > 1);
     optional_rows_->setShown(layout_combo_, s.parallel.tp > 1 && s.parallel.sequence_parallel);
     optional_rows_->setShown(sharding_combo_, s.parallel.zero >= 3);

@@ -173,6 +173,17 @@ Localized displayName(MoeDispatcher v)
     return {"?", "?"};
 }
 
+Localized displayName(CudaGraphs v)
+{
+    switch (v) {
+    case CudaGraphs::None: return {"none (eager)", "不用（逐个启动）"};
+    case CudaGraphs::Partial: return {"attention and router", "注意力与路由"};
+    case CudaGraphs::Layers: return {"whole layers", "整层"};
+    case CudaGraphs::FullIteration: return {"whole iteration", "整个迭代"};
+    }
+    return {"?", "?"};
+}
+
 Localized displayName(RecomputeModule v)
 {
     switch (v) {

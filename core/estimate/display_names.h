@@ -38,6 +38,7 @@ Localized displayName(TpOverlap v); // parallel.tp_overlap: which TP communicati
 Localized displayName(ActivationLayout v); // parallel.activation_layout: what SP's collectives copy
 Localized displayName(Zero3Sharding v); // parallel.zero3_sharding: what a ZeRO-3 gather copies
 Localized displayName(MoeDispatcher v);
+Localized displayName(CudaGraphs v); // training.cuda_graphs: which parts replay as CUDA graphs
 Localized displayName(Offload v);
 Localized displayName(GradComm v);
 Localized displayName(AsyncPipeline v);

@@ -214,6 +214,26 @@ void zeroWithPipeline(const RuleInput& in, std::vector<Diagnostic>& out)
         "Use ZeRO-1 with PP, or drop PP.", "有 PP 时使用 ZeRO-1，或去掉 PP。"));
 }
 
+// A MoE layer replays as a CUDA graph only with static shapes: Megatron-Core refuses the "moe"
+// graph module with dropless routing ("moe cuda graph is only supported with drop-padding MoE",
+// transformer_config.py), and a whole-iteration capture cannot hold the dispatcher's read of the
+// token counts. A capacity factor drops and pads every expert to one size.
+void cudaGraphsNeedStaticShapes(const RuleInput& in, std::vector<Diagnostic>& out)
+{
+    const TrainingConfig& t = in.sc.training;
+    if (!t.moeGraphed() || !in.sc.model.moe || t.moe_capacity_factor > 0)
+        return;
+    out.push_back(make(Severity::Error, "cuda_graphs_need_static_shapes", "training.cuda_graphs",
+                       "CUDA graphs of " + displayName(t.cuda_graphs).en
+                           + " need static shapes, but dropless MoE routing sends each expert a different number "
+                             "of tokens every step (Megatron-Core refuses it).",
+                       "CUDA 图（" + displayName(t.cuda_graphs).zh
+                           + "）要求张量形状固定，而无丢弃的 MoE 路由每步发给每个专家的词元数都不同（Megatron "
+                             "不允许）。",
+                       "Set a capacity factor (drop and pad, e.g. 1), or graph only attention and the router.",
+                       "设置容量因子（丢弃并填充，例如 1），或只把注意力与路由做成 CUDA 图。"));
+}
+
 } // namespace
 
 std::vector<DiagnosticRule> rules::features()
@@ -227,6 +247,7 @@ std::vector<DiagnosticRule> rules::features()
         {"sp_requires_tp", "sp_requires_tp", OnScenario, Layout, {"parallel.sequence_parallel"}, sequenceParallelWithoutTp},
         {"cp_not_divisible", "cp_not_divisible", OnScenario, Layout, {"parallel.cp"}, sequenceOverCp},
         {"fp8_activations_need_fp8", "fp8_activations_need_fp8", OnScenario, Memory, {"training.precision"}, fp8ActivationsWithoutFp8},
+        {"cuda_graphs_need_static_shapes", "cuda_graphs_need_static_shapes", OnScenario, Layout, {"training.cuda_graphs"}, cudaGraphsNeedStaticShapes},
         {"fp8_unsupported", "fp8_unsupported", OnScenario, Efficiency, {"training.precision"}, fp8WithoutFp8Gpu},
         {"grad_compression_needs_ddp", "grad_compression_needs_ddp", OnScenario, Layout, {"training.grad_comm"}, sketchNeedsDdp},
         {"grad_compression_accuracy", "grad_compression_accuracy", OnScenario, Communication, {"training.grad_comm"}, compressionAccuracy},

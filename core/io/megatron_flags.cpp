@@ -70,6 +70,7 @@ const std::set<std::string> kSwitches = {"group-query-attention",
                                          "moe-router-pre-softmax",
                                          "enable-experimental",
                                          "external-cuda-graph",
+                                         "enable-cuda-graph",
                                          "te-rng-tracker",
                                          "use-nccl-ub",
                                          "fsdp-double-buffer",
@@ -100,10 +101,18 @@ const std::set<std::string> kSwitches = {"group-query-attention",
                                          "no-position-embedding"};
 
 // Flags that take several words (argparse nargs='*' / '+' or a fixed count).
-const std::set<std::string> kManyValues
-    = {"recompute-modules",       "rampup-batch-size", "data-path",       "train-data-path", "valid-data-path",
-       "test-data-path",          "cuda-graph-scope",  "offload-modules", "profile-ranks",   "spec",
-       "per-split-data-args-path"};
+const std::set<std::string> kManyValues = {"recompute-modules",
+                                           "rampup-batch-size",
+                                           "data-path",
+                                           "train-data-path",
+                                           "valid-data-path",
+                                           "test-data-path",
+                                           "cuda-graph-scope",
+                                           "cuda-graph-modules",
+                                           "offload-modules",
+                                           "profile-ranks",
+                                           "spec",
+                                           "per-split-data-args-path"};
 
 bool isFlag(const std::string& w) { return w.size() > 2 && w.rfind("--", 0) == 0; }
 

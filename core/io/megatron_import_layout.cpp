@@ -177,6 +177,36 @@ void readRecompute(FlagReader& f, nlohmann::json& training, long long layers, co
     }
 }
 
+// Megatron-Core's CUDA graphs: --cuda-graph-impl (none, local, transformer_engine, full_iteration;
+// --enable-cuda-graph and --external-cuda-graph are the older switches for local and
+// transformer_engine) and the modules each layer captures (--cuda-graph-modules, formerly
+// --cuda-graph-scope; empty or "full": the whole layer). What matters to the host model is whether
+// the MoE block replays (training.cuda_graphs layers) or only attention and the router do (partial).
+std::string readCudaGraphs(FlagReader& f)
+{
+    std::vector<std::string> modules = f.values("cuda-graph-scope");
+    for (const std::string& m : f.values("cuda-graph-modules"))
+        modules.push_back(m);
+    const bool local = f.has("enable-cuda-graph"), te = f.has("external-cuda-graph");
+    const std::string impl = f.value("cuda-graph-impl").value_or(local ? "local" : te ? "transformer_engine" : "none");
+    const auto has = [&](const char* m) { return std::find(modules.begin(), modules.end(), m) != modules.end(); };
+    if (impl == "full_iteration" || has("full_iteration"))
+        return "full_iteration";
+    if (impl == "none")
+        return "none";
+    if (impl != "local" && impl != "transformer_engine") {
+        f.error("cuda-graph-impl",
+                "must be none, local, transformer_engine or full_iteration, got " + quoteInput(impl));
+        return "none";
+    }
+    std::erase(modules, std::string("full"));
+    if (modules.empty() || has("moe"))
+        return "layers"; // with attention eager ("moe" alone) the token-count read is still gone
+    if (has("full_iteration_inference"))
+        f.note("--cuda-graph-scope full_iteration_inference graphs inference only: training runs eager");
+    return has("attn") || has("mlp") || has("moe_router") || has("moe_preprocess") ? "partial" : "none";
+}
+
 } // namespace
 
 nlohmann::json readTraining(FlagReader& f, long long layers, const nlohmann::json& parallel)
@@ -199,6 +229,8 @@ nlohmann::json readTraining(FlagReader& f, long long layers, const nlohmann::jso
     if (f.has("cross-entropy-loss-fusion"))
         training["cross_entropy"] = "fused";
     readRecompute(f, training, layers, parallel);
+    if (const std::string graphs = readCudaGraphs(f); graphs != "none")
+        training["cuda_graphs"] = graphs;
     return training;
 }
 
@@ -213,9 +245,6 @@ const std::map<std::string, std::string> kIgnoredBecause = {
     {"step-batch-size-schedule",
      "a batch-size schedule over the first tokens; ParaScope models the steady global "
      "batch"},
-    {"cuda-graph-impl", "CUDA graphs: ParaScope's host-time model assumes eager launches"},
-    {"cuda-graph-scope", "CUDA graphs: ParaScope's host-time model assumes eager launches"},
-    {"external-cuda-graph", "CUDA graphs: ParaScope's host-time model assumes eager launches"},
     {"fp8-amax-history-len", "the delayed-scaling history length: no effect on step time or memory in the model"},
     {"fp8-amax-compute-algo", "how the delayed scale is taken: no effect on step time or memory in the model"},
     {"max-position-embeddings", "with rotary positions no parameters depend on it"},

@@ -386,6 +386,8 @@ void readTraining(const nlohmann::json& tj, TrainingConfig& tc, std::vector<Inpu
         tc.attention_kernel = *v;
     if (auto v = t.choice<CrossEntropy>("cross_entropy"))
         tc.cross_entropy = *v;
+    if (auto v = t.choice<CudaGraphs>("cuda_graphs"))
+        tc.cuda_graphs = *v;
     tc.moe_capacity_factor = t.number("moe_capacity_factor", 0, 64).value_or(tc.moe_capacity_factor);
     if (tc.moe_capacity_factor > 0 && tc.moe_capacity_factor < 1)
         t.error("moe_capacity_factor",

@@ -155,6 +155,8 @@ nlohmann::json trainingToJson(const TrainingConfig& t)
         j["topk_permille"] = t.topk_permille;
     if (t.cross_entropy != CrossEntropy::Fused)
         j["cross_entropy"] = toString(t.cross_entropy);
+    if (t.cuda_graphs != CudaGraphs::None)
+        j["cuda_graphs"] = toString(t.cuda_graphs);
     if (t.recompute == Recompute::Selective && t.recompute_modules != unsigned(RecomputeModule::CoreAttn)) {
         j["recompute_modules"] = recomputeModuleNames(t.recompute_modules);
     }

@@ -199,7 +199,7 @@ void hostWaits(LayerCost& c, const Scenario& sc, bool moe, std::pair<double, dou
 {
     const TrainingConfig& t = sc.training;
     const bool full = t.recompute == Recompute::Full;
-    const double H = moe && sc.model.moe ? sc.cluster.gpu.moe_layer_host_s : 0.0;
+    const double H = moe ? moeHostSeconds(sc) : 0.0;
     const double gpu_f = c.forward() + c.commForward();
     const double gpu_b = c.backwardInput(t) + c.backwardWeight() + c.commBackward(full);
     const double H_b = (full ? 3 : 2) * H;
@@ -212,6 +212,22 @@ void hostWaits(LayerCost& c, const Scenario& sc, bool moe, std::pair<double, dou
 }
 
 } // namespace
+
+double moeHostSeconds(const Scenario& sc)
+{
+    return sc.model.moe && !sc.training.moeGraphed() ? sc.cluster.gpu.moe_layer_host_s : 0.0;
+}
+
+const char* moeHostNote(const Scenario& sc)
+{
+    switch (sc.training.cuda_graphs) {
+    case CudaGraphs::None: return "";
+    case CudaGraphs::Partial: return " (partial CUDA graphs: the dispatcher and the experts stay eager, H as eager)";
+    case CudaGraphs::Layers:
+    case CudaGraphs::FullIteration: return " (CUDA graphs replay the MoE layers: no host issues them)";
+    }
+    return "";
+}
 
 bool asyncTpSplitsBackward(const Scenario& sc)
 {

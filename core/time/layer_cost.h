@@ -77,6 +77,13 @@ struct LayerCost {
 // Whether PyTorch's async TP leaves the backward's reduce-scatters exposed (layer_cost.cpp
 // asyncTpBackward): async TP with SP over two TP collectives per layer and direction.
 bool asyncTpSplitsBackward(const Scenario& sc);
+// The host's time to issue one MoE layer's forward (gpu.moe_layer_host_s): 0 where the model has
+// no MoE or its MoE layers replay as CUDA graphs (training.cuda_graphs layers or full_iteration).
+// Partial graphs leave it: the dispatcher and the experts stay eager and the token counts still
+// go to the host every forward.
+double moeHostSeconds(const Scenario& sc);
+// What training.cuda_graphs does to that time, said beside it ("" when eager).
+const char* moeHostNote(const Scenario& sc);
 
 // Time of one call of (group, collective) from the communication plan; 0 if absent.
 double callTime(const std::vector<CommEntry>& comm, Group group, Collective collective,

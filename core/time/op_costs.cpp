@@ -233,8 +233,8 @@ void explainMoeLayer(std::vector<Term>& terms, const Scenario& sc, const LayerOp
             {"time.moe_host_wait", moe.host_f + moe.host_b, "s",
              "max(0, H − GPU time of the layer's forward) + max(0, 2H − its backward's), per MoE layer and "
              "microbatch",
-             "H = " + num(gpu.moe_layer_host_s) + " s; waits " + num(moe.host_f) + " s forward + " + num(moe.host_b)
-                 + " s backward",
+             "H = " + num(layer_cost::moeHostSeconds(sc)) + " s" + layer_cost::moeHostNote(sc) + "; waits "
+                 + num(moe.host_f) + " s forward + " + num(moe.host_b) + " s backward",
              "eager PyTorch issues each kernel from the host; the dispatcher's device-to-host read of the token "
              "counts every forward keeps the host at most one layer ahead (Megatron-Core MoE report, "
              "arXiv 2603.07685: host-boundedness, CUDA graphs); H fitted, see the GPU preset's source"});

@@ -105,6 +105,9 @@ std::vector<Knob> whatIfKnobs()
         // The allocator's segments (memory/other_memory.h fragmentationReserve).
         enumKnob<AllocatorKind>("overheads.allocator", "allocator", {"GPU memory allocator", "显存分配器"},
                                 [](auto& s) -> auto& { return s.overheads.allocator; }),
+        // Which parts of a layer replay as CUDA graphs (time/layer_cost.h moeHostSeconds).
+        enumKnob<CudaGraphs>("training.cuda_graphs", "CUDA graphs", {"CUDA graphs", "CUDA 图"},
+                             [](auto& s) -> auto& { return s.training.cuda_graphs; }),
         // The network between the nodes (FabricSpec, parallel/placement.h networkShares).
         {"network.nics_per_node", "NICs/node", {"NICs per node (0: one per GPU, rail-optimised)", "每节点网卡数（0：每块 GPU 一块，轨道优化）"}, 0, 1024, "",
          [](const Scenario& s) { return (long long)s.cluster.fabric.nics_per_node; },

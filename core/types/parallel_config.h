@@ -86,6 +86,14 @@ enum class AttentionKernel { Cudnn, Fa2 };
 // copy and the fp32 log-softmax in the forward (2 + 4 + 4), the saved log-softmax, its gradient
 // and the input gradient in the backward (4 + 4 + 4): 12 bytes at the peak.
 enum class CrossEntropy { Fused, Eager };
+// Which parts of a layer replay as CUDA graphs instead of being issued kernel by kernel from the
+// host (Megatron-Core --cuda-graph-impl and --cuda-graph-modules): none (eager); partial,
+// attention and the MoE router and preprocessing (Transformer Engine's scoped graphs for dropless
+// MoE: the dispatcher and the experts stay eager, the token counts still go to the host); layers,
+// whole layers, MoE included (needs static shapes: a capacity factor); full_iteration, the whole
+// forward-backward (the same). Only MoE layers have a host time in the model (time/layer_cost.cpp
+// hostWaits); dense layers' launch gaps are GPU-side (kernel_overhead_us) and stay.
+enum class CudaGraphs { None, Partial, Layers, FullIteration };
 // How a run lays out its activations, which decides what its sequence-parallel collectives cost
 // besides the transfer. sbh, sequence first ([s, b, h]; Megatron-LM): the sequence shards are the
 // tensor's leading dimension, and an all-gather or reduce-scatter works on them in place. bsh,
@@ -144,6 +152,12 @@ inline constexpr EnumName<CrossEntropy> kCrossEntropyNames[]
     = {{CrossEntropy::Fused, "fused"}, {CrossEntropy::Eager, "eager"}};
 constexpr std::span<const EnumName<CrossEntropy>> enumNames(CrossEntropy) { return kCrossEntropyNames; }
 inline const char* toString(CrossEntropy v) { return nameOf(v); }
+inline constexpr EnumName<CudaGraphs> kCudaGraphsNames[] = {{CudaGraphs::None, "none"},
+                                                            {CudaGraphs::Partial, "partial"},
+                                                            {CudaGraphs::Layers, "layers"},
+                                                            {CudaGraphs::FullIteration, "full_iteration"}};
+constexpr std::span<const EnumName<CudaGraphs>> enumNames(CudaGraphs) { return kCudaGraphsNames; }
+inline const char* toString(CudaGraphs v) { return nameOf(v); }
 inline constexpr EnumName<ActivationLayout> kActivationLayoutNames[]
     = {{ActivationLayout::Sbh, "sbh"}, {ActivationLayout::Bsh, "bsh"}};
 constexpr std::span<const EnumName<ActivationLayout>> enumNames(ActivationLayout) { return kActivationLayoutNames; }
@@ -355,6 +369,9 @@ struct TrainingConfig {
     // OpList::separate).
     bool fused_projections = true;
     CrossEntropy cross_entropy = CrossEntropy::Fused;
+    CudaGraphs cuda_graphs = CudaGraphs::None;
+    // The MoE layers replay as graphs: no host issues their kernels, none reads token counts back.
+    bool moeGraphed() const { return cuda_graphs == CudaGraphs::Layers || cuda_graphs == CudaGraphs::FullIteration; }
 };
 
 } // namespace parascope

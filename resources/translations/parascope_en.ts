@@ -2275,6 +2275,14 @@ borderline</translation>
         <source>Fused projections (QKV; gate and up)</source>
         <translation>Fused projections (QKV; gate and up)</translation>
     </message>
+    <message>
+        <source>Which parts of a layer replay as CUDA graphs (Megatron&apos;s --cuda-graph-impl and --cuda-graph-modules): whole MoE layers need a capacity factor and take the host out; attention and router alone leave the dispatcher and experts eager</source>
+        <translation>Which parts of a layer replay as CUDA graphs (Megatron's --cuda-graph-impl and --cuda-graph-modules): whole MoE layers need a capacity factor and take the host out; attention and router alone leave the dispatcher and experts eager</translation>
+    </message>
+    <message>
+        <source>CUDA graphs</source>
+        <translation>CUDA graphs</translation>
+    </message>
 </context>
 <context>
     <name>parascope::ui::SearchTableModel</name>

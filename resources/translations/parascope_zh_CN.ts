@@ -2260,6 +2260,14 @@ borderline</source>
         <source>Fused projections (QKV; gate and up)</source>
         <translation>融合投影矩阵乘</translation>
     </message>
+    <message>
+        <source>Which parts of a layer replay as CUDA graphs (Megatron&apos;s --cuda-graph-impl and --cuda-graph-modules): whole MoE layers need a capacity factor and take the host out; attention and router alone leave the dispatcher and experts eager</source>
+        <translation>一层中哪些部分以 CUDA 图重放（Megatron 的 --cuda-graph-impl 与 --cuda-graph-modules）：整个 MoE 层需要设置容量因子，主机不再逐个发射内核；只做注意力与路由时，分发器和专家仍逐个发射</translation>
+    </message>
+    <message>
+        <source>CUDA graphs</source>
+        <translation>CUDA 图</translation>
+    </message>
 </context>
 <context>
     <name>parascope::ui::SearchTableModel</name>

@@ -3,9 +3,10 @@
 // its sequence, head dim and kernel (cuDNN / FlashAttention-2), and on a context-parallel ring
 // (mostly unmasked blocks), torchtitan's op-level selective recompute (every_other_mm), TP
 // communication overlap that hides each collective behind its own GEMM only, and a MoE layer
-// waiting for the host that issues it. The preset
+// waiting for the host that issues it, or replayed as CUDA graphs. The preset
 // numbers each derivation uses are asserted first, so the comments stay true.
 
+#include "io/scenario_json.h"
 #include "memory/activation_memory.h"
 #include "by_hand.h"
 
@@ -195,6 +196,50 @@ private slots:
         const StageCost before = firstStageCost(dense);
         dense.cluster.gpu.moe_layer_host_s = H;
         QCOMPARE(firstStageCost(dense).forward_s, before.forward_s);
+    }
+
+    // training.cuda_graphs (issue 36 §2, "CUDA graphs where a recipe enables them"). With whole
+    // MoE layers replayed as graphs no host issues their kernels and no token count is read back:
+    // the same Mixtral stage as above with H = 0.1 s takes exactly its GPU work, as with H = 0
+    // (16·H = 1.6 s of forward gone). Partial graphs (attention and the router) leave the
+    // dispatcher and the experts eager and the read in place: still 16·H forward, 16·2H backward.
+    // The file keeps the choice; dropless routing under whole-layer graphs is an error
+    // (cuda_graphs_need_static_shapes), a capacity factor of 1 clears it.
+    void cudaGraphsTakeTheHostOutOfMoeLayers()
+    {
+        Scenario sc = presetScenario("mixtral-8x7b", "dgx-h100", 1, 2, 4);
+        sc.parallel.ep = 4;
+        sc.training.recompute = Recompute::None;
+        sc.training.moe_capacity_factor = 1; // static shapes; the busiest expert's load stays 1
+        sc.cluster.gpu.moe_layer_host_s = 0;
+        const StageCost gpu_only = firstStageCost(sc);
+        const double H = 0.1;
+        sc.cluster.gpu.moe_layer_host_s = H;
+        for (CudaGraphs g : {CudaGraphs::Layers, CudaGraphs::FullIteration}) {
+            sc.training.cuda_graphs = g;
+            const StageCost graphed = firstStageCost(sc);
+            QCOMPARE(graphed.forward_s, gpu_only.forward_s);
+            QCOMPARE(graphed.backward_input_s, gpu_only.backward_input_s);
+        }
+        sc.training.cuda_graphs = CudaGraphs::Partial;
+        const StageCost partial = firstStageCost(sc);
+        QVERIFY(near(partial.forward_s, 16 * H, 1e-12));
+        QVERIFY(near(partial.backward_input_s + partial.backward_weight_s, 16 * 2 * H, 1e-12));
+        std::vector<InputError> errors;
+        sc.training.cuda_graphs = CudaGraphs::Layers;
+        const std::optional<Scenario> back = readScenario(scenarioToJson(sc), errors);
+        QVERIFY(back && errors.empty() && back->training.cuda_graphs == CudaGraphs::Layers);
+        const auto flagged = [](const Scenario& x) {
+            for (const Diagnostic& d : evaluate(x).diagnostics)
+                if (d.code == "cuda_graphs_need_static_shapes")
+                    return true;
+            return false;
+        };
+        QVERIFY(!flagged(sc));
+        sc.training.moe_capacity_factor = 0;
+        QVERIFY(flagged(sc));
+        sc.training.cuda_graphs = CudaGraphs::Partial;
+        QVERIFY(!flagged(sc));
     }
 
     void tpOverlapHidesEachCollectiveBehindItsGemm()

@@ -241,6 +241,38 @@ private slots:
                 && n[1]["why"].get<std::string>().find("unrecognized") != std::string::npos);
     }
 
+    // Megatron-Core's CUDA graph flags map to training.cuda_graphs (they were ignored before):
+    // the whole layer (no modules, "full", or the "moe" module) is "layers", attention or the
+    // router alone "partial", the full_iteration implementation "full_iteration"; every flag is
+    // used, none ignored.
+    void cudaGraphFlagsMapToTheScenario()
+    {
+        const auto graphs = [](const std::string& flags) {
+            std::vector<InputError> errors;
+            MegatronImportOptions o;
+            o.gpus = 8;
+            const auto r = importMegatronArgs("torchrun pretrain_gpt.py --num-layers 2 --hidden-size 64 "
+                                              "--num-attention-heads 4 --seq-length 64 --vocab-size 64 "
+                                                  + flags + "\n",
+                                              "x", o, errors);
+            if (!r || !errors.empty() || !r->summary["ignored"].empty())
+                return std::string("<") + joined(errors) + ">";
+            return r->scenario["training"].value("cuda_graphs", std::string("none"));
+        };
+        QCOMPARE(graphs(""), std::string("none"));
+        QCOMPARE(graphs("--cuda-graph-impl none"), std::string("none"));
+        QCOMPARE(graphs("--cuda-graph-impl transformer_engine --cuda-graph-scope attn moe_router moe_preprocess"),
+                 std::string("partial"));
+        QCOMPARE(graphs("--cuda-graph-impl transformer_engine --cuda-graph-modules attn"), std::string("partial"));
+        QCOMPARE(graphs("--cuda-graph-impl local"), std::string("layers"));
+        QCOMPARE(graphs("--cuda-graph-impl transformer_engine --cuda-graph-scope attn moe"), std::string("layers"));
+        QCOMPARE(graphs("--enable-cuda-graph"), std::string("layers"));
+        QCOMPARE(graphs("--external-cuda-graph --cuda-graph-scope attn"), std::string("partial"));
+        QCOMPARE(graphs("--cuda-graph-impl local --cuda-graph-scope full_iteration"), std::string("full_iteration"));
+        QCOMPARE(graphs("--cuda-graph-impl full_iteration"), std::string("full_iteration"));
+        QVERIFY(graphs("--cuda-graph-impl sometimes").find("--cuda-graph-impl") != std::string::npos);
+    }
+
     void clausesCutShortAreErrorsWithALine()
     {
         // Found by fuzz_measurement: a clause ending with the script once stepped past the last

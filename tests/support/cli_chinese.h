@@ -26,28 +26,29 @@ namespace parascope::test {
 // should have been translated.
 inline const std::set<QString>& allowedWords()
 {
-    static const std::set<QString> words = {
-        QStringLiteral("TP"), QStringLiteral("PP"), QStringLiteral("DP"), QStringLiteral("CP"), QStringLiteral("EP"),
-        QStringLiteral("VPP"), QStringLiteral("SP"), QStringLiteral("ETP"), QStringLiteral("GPU"),
-        QStringLiteral("CPU"), QStringLiteral("MFU"), QStringLiteral("HFU"), QStringLiteral("ZeRO"),
-        QStringLiteral("GiB"), QStringLiteral("MiB"), QStringLiteral("TiB"), QStringLiteral("GB"), QStringLiteral("TB"),
-        QStringLiteral("ms"), QStringLiteral("AllReduce"), QStringLiteral("AllGather"), QStringLiteral("ReduceScatter"),
-        QStringLiteral("NVLink"), QStringLiteral("InfiniBand"), QStringLiteral("PCIe"), QStringLiteral("GPipe"),
-        QStringLiteral("DualPipeV"), QStringLiteral("DualPipe"), QStringLiteral("KV"), QStringLiteral("GQA"),
-        QStringLiteral("MoE"), QStringLiteral("FLOPs"), QStringLiteral("MAPE"), QStringLiteral("Megatron"),
-        QStringLiteral("DeepSpeed"), QStringLiteral("Narayanan"), QStringLiteral("GPT"), QStringLiteral("ParaScope"),
-        QStringLiteral("FSDP"), QStringLiteral("HSDP"), QStringLiteral("Ulysses"), QStringLiteral("rank"),
-        QStringLiteral("GEMM"), QStringLiteral("algbw"), QStringLiteral("busbw"), QStringLiteral("KiB"),
-        QStringLiteral("NCCL"), QStringLiteral("NVLS"), QStringLiteral("NVSwitch"), QStringLiteral("DeepEP"),
-        // the optimizer's and an author's names, and the course's "token" (zh-terminology.md)
-        QStringLiteral("Adam"), QStringLiteral("AdamW"), QStringLiteral("Korthikanti"), QStringLiteral("token"),
-        // op names Chinese texts keep (the layer-ops table)
-        QStringLiteral("QKV"), QStringLiteral("MLP"), QStringLiteral("MLA"), QStringLiteral("softmax"),
-        // gradient compression: the methods, the models and the authors the caveat cites (FP8-LM, Top-k)
-        QStringLiteral("PowerSGD"), QStringLiteral("DDP"), QStringLiteral("DGC"), QStringLiteral("SGD"),
-        QStringLiteral("BERT"), QStringLiteral("ResNet"), QStringLiteral("LSTM"), QStringLiteral("LM"),
-        QStringLiteral("Top"), QStringLiteral("Peng"), QStringLiteral("Tang"), QStringLiteral("Vogels"),
-        QStringLiteral("Lin")};
+    static const std::set<QString> words
+        = {QStringLiteral("TP"), QStringLiteral("PP"), QStringLiteral("DP"), QStringLiteral("CP"), QStringLiteral("EP"),
+           QStringLiteral("VPP"), QStringLiteral("SP"), QStringLiteral("ETP"), QStringLiteral("GPU"),
+           QStringLiteral("CPU"), QStringLiteral("CUDA"), QStringLiteral("MFU"), QStringLiteral("HFU"),
+           QStringLiteral("ZeRO"), QStringLiteral("GiB"), QStringLiteral("MiB"), QStringLiteral("TiB"),
+           QStringLiteral("GB"), QStringLiteral("TB"), QStringLiteral("ms"), QStringLiteral("AllReduce"),
+           QStringLiteral("AllGather"), QStringLiteral("ReduceScatter"), QStringLiteral("NVLink"),
+           QStringLiteral("InfiniBand"), QStringLiteral("PCIe"), QStringLiteral("GPipe"), QStringLiteral("DualPipeV"),
+           QStringLiteral("DualPipe"), QStringLiteral("KV"), QStringLiteral("GQA"), QStringLiteral("MoE"),
+           QStringLiteral("FLOPs"), QStringLiteral("MAPE"), QStringLiteral("Megatron"), QStringLiteral("DeepSpeed"),
+           QStringLiteral("Narayanan"), QStringLiteral("GPT"), QStringLiteral("ParaScope"), QStringLiteral("FSDP"),
+           QStringLiteral("HSDP"), QStringLiteral("Ulysses"), QStringLiteral("rank"), QStringLiteral("GEMM"),
+           QStringLiteral("algbw"), QStringLiteral("busbw"), QStringLiteral("KiB"), QStringLiteral("NCCL"),
+           QStringLiteral("NVLS"), QStringLiteral("NVSwitch"), QStringLiteral("DeepEP"),
+           // the optimizer's and an author's names, and the course's "token" (zh-terminology.md)
+           QStringLiteral("Adam"), QStringLiteral("AdamW"), QStringLiteral("Korthikanti"), QStringLiteral("token"),
+           // op names Chinese texts keep (the layer-ops table)
+           QStringLiteral("QKV"), QStringLiteral("MLP"), QStringLiteral("MLA"), QStringLiteral("softmax"),
+           // gradient compression: the methods, the models and the authors the caveat cites (FP8-LM, Top-k)
+           QStringLiteral("PowerSGD"), QStringLiteral("DDP"), QStringLiteral("DGC"), QStringLiteral("SGD"),
+           QStringLiteral("BERT"), QStringLiteral("ResNet"), QStringLiteral("LSTM"), QStringLiteral("LM"),
+           QStringLiteral("Top"), QStringLiteral("Peng"), QStringLiteral("Tang"), QStringLiteral("Vogels"),
+           QStringLiteral("Lin")};
     return words;
 }
 

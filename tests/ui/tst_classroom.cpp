@@ -219,6 +219,7 @@ private slots:
                              QStringLiteral("FA2"),
                              QStringLiteral("PyTorch SDPA"),
                              QStringLiteral("cuDNN"),
+                             QStringLiteral("CUDA"),
                              QStringLiteral("Transformer Engine"),
                              QStringLiteral("userbuffers"),
                              QStringLiteral("PyTorch"),

@@ -1,10 +1,12 @@
-// Diagnostic rules about the evaluated step: the pipeline bubble, TP groups that cross nodes and
-// communication that compute does not hide (estimate/diagnostic_rules.h).
+// Diagnostic rules about the evaluated step: the pipeline bubble, MoE layers waiting for the host,
+// TP groups that cross nodes and communication that compute does not hide
+// (estimate/diagnostic_rules.h).
 
 #include "estimate/diagnostic_rules.h"
 
 #include "estimate/diagnostic_text.h"
 #include "estimate/display_names.h"
+#include "estimate/walls.h"
 #include "schedule/pipeline_closed_form.h"
 
 #include <algorithm>
@@ -174,6 +176,30 @@ void exposedCommunication(const RuleInput& in, std::vector<Diagnostic>& out)
              "可尝试" + any.zh + "。"));
 }
 
+// MoE layers that wait for the host that issues them (time/layer_cost.cpp hostWaits): eager
+// PyTorch issues every kernel and the dispatcher reads the token counts back every forward, so a
+// layer whose GPU work is shorter than the host's time takes the host's. Said from a tenth of
+// the step (the busiest rank's waits).
+void moeHostBound(const RuleInput& in, std::vector<Diagnostic>& out)
+{
+    const double share = efficiencyLosses(*in.est).host_wait; // the efficiency wall's part
+    if (!in.sc.model.moe || share < 0.1)
+        return;
+    const std::string pct = formatPercent(share), seconds = formatSeconds(share * in.est->time.step_s),
+                      host = formatSeconds(in.sc.cluster.gpu.moe_layer_host_s);
+    out.push_back(make(
+        Severity::Warning, "moe_host_bound", "training.cuda_graphs",
+        "MoE layers wait for the host: " + pct + " of the step (" + seconds
+            + "). A layer's GPU work is shorter than the " + host
+            + " the host takes to issue its forward (twice that backward), and reading the token counts back keeps "
+              "the host at most a layer ahead.",
+        "MoE 层在等待主机下发：占单步耗时的 " + pct + "（" + seconds + "）。每层的 GPU 工作量少于主机下发其前向所需的 "
+            + host + "（反向为两倍），而把词元数读回主机使主机最多只能领先一层。",
+        "More work per GPU and layer (a larger micro batch, a smaller TP), or whole MoE layers as CUDA graphs (with a "
+        "capacity factor).",
+        "让每块 GPU 每层做更多工作（更大的微批、更小的 TP），或把整个 MoE 层做成 CUDA 图（需设置容量因子）。"));
+}
+
 } // namespace
 
 std::vector<DiagnosticRule> rules::pipelineAndCommunication()
@@ -184,6 +210,7 @@ std::vector<DiagnosticRule> rules::pipelineAndCommunication()
     using enum RuleWall;
     return {
         {"large_bubble", "large_bubble", OnEstimate, Efficiency, {"parallel.pp"}, largeBubble},
+        {"moe_host_bound", "moe_host_bound", OnEstimate, Efficiency, {"training.cuda_graphs"}, moeHostBound},
         {"tp_spans_nodes", "tp_spans_nodes", OnEstimate, Communication, {"parallel.tp"}, tpSpansNodes},
         {"exposed_comm_high", "exposed_comm_high", OnEstimate, Communication,
          {"parallel.tp", "parallel.cp", "parallel.ep", "parallel.dp", "parallel.pp"}, exposedCommunication},

@@ -61,6 +61,8 @@ Wall communicationWall(const Estimate& est, Explain explain)
     return w;
 }
 
+} // namespace
+
 EfficiencyLosses efficiencyLosses(const Estimate& est)
 {
     const TimeReport& t = est.time;
@@ -85,8 +87,11 @@ EfficiencyLosses efficiencyLosses(const Estimate& est)
         *part -= take;
         rest -= take;
     }
+    l.host_wait = std::clamp(t.compute_kinds.host_wait_s * mean_share / step, 0.0, std::max(0.0, l.below_peak));
     return l;
 }
+
+namespace {
 
 Wall efficiencyWall(const Estimate& est, EfficiencyLosses& losses, Explain explain)
 {
@@ -101,11 +106,13 @@ Wall efficiencyWall(const Estimate& est, EfficiencyLosses& losses, Explain expla
             + pct(l.uneven_stages) + ", exposed communication " + pct(l.exposed_communication) + ", recompute "
             + pct(l.recompute) + ", optimizer " + pct(l.optimizer)
             + (l.straggler > 0 ? ", the straggler " + pct(l.straggler) : std::string()) + "; kernels below peak "
-            + pct(l.below_peak) + "; together 1 − MFU = " + pct(l.lost()) + " (MFU " + pct(mfu) + ")",
+            + pct(l.below_peak) + (l.host_wait > 0 ? " (the GPU waiting for the host " + pct(l.host_wait) + ")" : "")
+            + "; together 1 − MFU = " + pct(l.lost()) + " (MFU " + pct(mfu) + ")",
         "并行带来的单步损失 " + pct(w.value) + "：气泡 " + pct(l.bubble) + "，阶段负载不均 " + pct(l.uneven_stages)
             + "，未重叠通信 " + pct(l.exposed_communication) + "，重计算 " + pct(l.recompute) + "，优化器 "
             + pct(l.optimizer) + (l.straggler > 0 ? "，慢节点 " + pct(l.straggler) : std::string()) + "；算子未达峰值 "
-            + pct(l.below_peak) + "；合计 1 − MFU = " + pct(l.lost()) + "（MFU " + pct(mfu) + "）"};
+            + pct(l.below_peak) + (l.host_wait > 0 ? "（其中 GPU 等待主机下发 " + pct(l.host_wait) + "）" : "")
+            + "；合计 1 − MFU = " + pct(l.lost()) + "（MFU " + pct(mfu) + "）"};
     w.terms.push_back({"walls.efficiency", w.value, "fraction",
                        "(bubble + uneven stages + exposed communication + recompute + optimizer + straggler) / step",
                        num(l.bubble) + " + " + num(l.uneven_stages) + " + " + num(l.exposed_communication) + " + "

@@ -52,7 +52,8 @@ struct Wall {
 // kernels below peak they add up to what MFU says is lost:
 //   bubble + uneven_stages + exposed_communication + recompute + optimizer + below_peak = 1 − MFU.
 // below_peak is the useful compute's time beyond model FLOPs at peak (kernel efficiency, the
-// operations MFU does not count, the GPU waiting for the host).
+// operations MFU does not count, the GPU waiting for the host); host_wait is that last part of it,
+// said apart (MoE layers the host issues more slowly than the GPU runs them).
 // straggler: the step's growth over a healthy job's (faults.straggler_slowdown_pct), which the
 // other parts would show as uneven stages, bubble, kernels below peak and exposed communication:
 // it is taken from them in that order, so the parts stay disjoint and still add up.
@@ -60,6 +61,7 @@ struct EfficiencyLosses {
     double bubble = 0, uneven_stages = 0, exposed_communication = 0, recompute = 0, optimizer = 0;
     double straggler = 0;
     double below_peak = 0;
+    double host_wait = 0; // of below_peak: the GPU waiting for the host that issues MoE layers
     double parallel() const
     {
         return bubble + uneven_stages + exposed_communication + recompute + optimizer + straggler;
@@ -87,6 +89,8 @@ struct Walls {
 };
 
 Walls computeWalls(const Scenario& sc, const Estimate& est, Explain explain = Explain::Full);
+// The step's losses as the efficiency wall splits them (also what moe_host_bound says).
+EfficiencyLosses efficiencyLosses(const Estimate& est);
 
 // A wall's value and its verdict against the thresholds; the explanation comes after.
 Wall judgedWall(double value, WallThresholds t);

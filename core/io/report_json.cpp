@@ -112,6 +112,7 @@ nlohmann::json wallsToJson(const Estimate& est, const std::string& lang, bool ex
                                      {"optimizer", w.losses.optimizer},
                                      {"straggler", w.losses.straggler},
                                      {"below_peak", w.losses.below_peak},
+                                     {"host_wait", w.losses.host_wait}, // a part of below_peak
                                      {"lost", w.losses.lost()}};
     for (const auto& [key, value] : {std::pair{"interruptions_per_day", sr.interruptions_per_day},
                                      {"mtbf_s", sr.mtbf_s},

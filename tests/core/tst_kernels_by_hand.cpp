@@ -6,6 +6,7 @@
 // waiting for the host that issues it, or replayed as CUDA graphs. The preset
 // numbers each derivation uses are asserted first, so the comments stay true.
 
+#include "estimate/display_names.h"
 #include "io/scenario_json.h"
 #include "memory/activation_memory.h"
 #include "by_hand.h"
@@ -240,6 +241,32 @@ private slots:
         QVERIFY(flagged(sc));
         sc.training.cuda_graphs = CudaGraphs::Partial;
         QVERIFY(!flagged(sc));
+    }
+
+    // The GPU's wait for the host is one figure: what moe_host_bound says and the efficiency
+    // wall's part of "kernels below peak" (both efficiencyLosses().host_wait, on the mean rank).
+    // Qwen3-30B-A3B on 16 H100 (EP 8, micro batch 1): a layer's GPU work is well under H.
+    void hostWaitIsOneFigure()
+    {
+        Scenario sc = presetScenario("qwen3-30b-a3b", "dgx-h100", 1, 1, 16);
+        sc.parallel.ep = 8;
+        const Estimate est = evaluate(sc);
+        const Diagnostic* d = nullptr;
+        for (const Diagnostic& x : est.diagnostics)
+            if (x.code == "moe_host_bound")
+                d = &x;
+        QVERIFY(d && est.walls.losses.host_wait >= 0.1);
+        const std::string share = formatPercent(est.walls.losses.host_wait);
+        QVERIFY2(d->message.en.find(share + " of the step") != std::string::npos, d->message.en.c_str());
+        QVERIFY2(d->message.zh.find(share) != std::string::npos, d->message.zh.c_str());
+        QVERIFY(est.walls.efficiency.explanation.en.find("waiting for the host " + share) != std::string::npos);
+        QVERIFY(est.walls.efficiency.explanation.zh.find("等待主机下发 " + share) != std::string::npos);
+        // Whole MoE layers as CUDA graphs (with a capacity factor): no wait, nothing said.
+        sc.training.cuda_graphs = CudaGraphs::Layers;
+        sc.training.moe_capacity_factor = 1;
+        const Estimate graphed = evaluate(sc);
+        QCOMPARE(graphed.walls.losses.host_wait, 0.0);
+        QVERIFY(!graphed.has("moe_host_bound"));
     }
 
     void tpOverlapHidesEachCollectiveBehindItsGemm()

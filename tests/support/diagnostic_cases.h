@@ -114,6 +114,10 @@ inline const std::vector<Case>& cases()
         // PP = 8 with m = 64 / (1·8) = 8 microbatches: 1F1B idles (p−1)/(m+p−1) = 7/15 = 47 % of
         // compute + bubble; with the exposed communication in the step still ≈ 41 % > 25 %.
         {"diag-large_bubble.parascope.json", "large_bubble", "warning", -1, {}},
+        // Qwen3-30B-A3B (hidden 2048, 128 experts of 768, top 8) on 16 H100, micro batch 1 of 4096
+        // tokens: a MoE layer's forward is about 1 ms of GPU work against the host's 3.1 ms, so the
+        // GPU waits for the host most of the step.
+        {"diag-moe_host_bound.parascope.json", "moe_host_bound", "warning", -1, {}},
         // Llama-2 13B, DP = 64 without ZeRO: every GPU holds all of Ψ = 13.0e9 params × 16 B
         // (2 weights + 2 grads + 12 AdamW) = 208 GB = 194 GiB of model states > 80 GiB. One stage: 0.
         {"diag-out_of_memory.parascope.json", "out_of_memory", "error", 0, {}},

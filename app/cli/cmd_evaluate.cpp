@@ -75,17 +75,22 @@ int badParam(const Args& a)
     return badUsage(a, "--param must be one of " + list, "--param 只能取以下参数之一：" + list);
 }
 
-// --values as whole numbers; returns an exit code on error, -1 when parsed.
-int parseValues(const Args& a, std::vector<long long>& values)
+// --values as whole numbers, or an enum knob's values by name; returns an exit code on error, -1
+// when parsed.
+int parseValues(const Args& a, const parascope::Knob& knob, std::vector<long long>& values)
 {
     std::stringstream ss(a.values);
     for (std::string item; std::getline(ss, item, ',');) {
-        char* end = nullptr;
-        const long long v = std::strtoll(item.c_str(), &end, 10);
-        if (item.empty() || !end || *end != '\0')
-            return badUsage(a, "--values needs whole numbers separated by commas, got \"" + item + "\"",
-                            "--values 需要以逗号分隔的整数，收到“" + item + "”");
-        values.push_back(v);
+        const std::optional<long long> v = parascope::parseKnobValue(knob, item);
+        if (!v)
+            return badUsage(
+                a,
+                std::string(knob.value_name ? "--values needs whole numbers or value names"
+                                            : "--values needs whole numbers")
+                    + " separated by commas, got \"" + item + "\"",
+                std::string(knob.value_name ? "--values 需要以逗号分隔的整数或取值名" : "--values 需要以逗号分隔的整数")
+                    + "，收到“" + item + "”");
+        values.push_back(*v);
     }
     if (values.empty() || values.size() > 10000)
         return badUsage(a, "--values needs 1 to 10000 values", "--values 需要 1 到 10000 个值");
@@ -240,10 +245,11 @@ int sweepCommand(const Args& a)
     const std::string format = a.format.empty() ? "text" : a.format;
     if (format != "json" && format != "text" && format != "csv")
         return badUsage(a, "--format needs text, json or csv", "--format 只能是 text、json 或 csv");
-    if (!parascope::findKnob(a.param))
+    const parascope::Knob* knob = parascope::findKnob(a.param);
+    if (!knob)
         return badParam(a);
     std::vector<long long> values;
-    if (const int rc = parseValues(a, values); rc != -1)
+    if (const int rc = parseValues(a, *knob, values); rc != -1)
         return rc;
     const auto scenario = loadScenario(a, "sweep");
     if (!scenario)

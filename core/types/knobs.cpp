@@ -324,6 +324,20 @@ bool applyKnob(Scenario& sc, std::string_view path, long long value, std::string
     return true;
 }
 
+std::optional<long long> parseKnobValue(const Knob& k, std::string_view text)
+{
+    long long value = 0;
+    const auto [end, ec] = std::from_chars(text.data(), text.data() + text.size(), value);
+    if (ec == std::errc() && end == text.data() + text.size())
+        return value;
+    // Enum knobs by name, as the scenario file spells them (the enums' name tables).
+    if (k.value_name)
+        for (long long i = k.min; i <= k.max; ++i)
+            if (text == k.value_name(i))
+                return i;
+    return std::nullopt;
+}
+
 bool applyKnobAssignment(Scenario& sc, std::string_view assignment, std::string& why)
 {
     const std::size_t eq = assignment.find('=');
@@ -332,30 +346,20 @@ bool applyKnobAssignment(Scenario& sc, std::string_view assignment, std::string&
         return false;
     }
     const std::string_view path = assignment.substr(0, eq), text = assignment.substr(eq + 1);
-    if (!findKnob(path)) // say that, and which knobs there are, before judging the value
+    const Knob* k = findKnob(path);
+    if (!k) // say that, and which knobs there are, before judging the value
         return applyKnob(sc, path, 0, why);
-    long long value = 0;
-    const auto [end, ec] = std::from_chars(text.data(), text.data() + text.size(), value);
-    if (ec != std::errc() || end != text.data() + text.size()) {
-        // Enum knobs by name, as the scenario file spells them (the enums' name tables).
-        bool named = false;
-        if (const Knob* k = findKnob(path); k->value_name)
-            for (long long i = k->min; i <= k->max && !named; ++i)
-                if (text == k->value_name(i)) {
-                    value = i;
-                    named = true;
-                }
-        if (!named) {
-            why = std::string(path) + ": \"" + std::string(text) + "\" is not a whole number";
-            if (const Knob* k = findKnob(path); k->value_name) {
-                why = std::string(path) + ": \"" + std::string(text) + "\" is not one of ";
-                for (long long i = k->min; i <= k->max; ++i)
-                    why += std::string(i > k->min ? ", " : "") + k->value_name(i);
-            }
-            return false;
+    const std::optional<long long> value = parseKnobValue(*k, text);
+    if (!value) {
+        why = std::string(path) + ": \"" + std::string(text) + "\" is not a whole number";
+        if (k->value_name) {
+            why = std::string(path) + ": \"" + std::string(text) + "\" is not one of ";
+            for (long long i = k->min; i <= k->max; ++i)
+                why += std::string(i > k->min ? ", " : "") + k->value_name(i);
         }
+        return false;
     }
-    return applyKnob(sc, path, value, why);
+    return applyKnob(sc, path, *value, why);
 }
 
 } // namespace parascope

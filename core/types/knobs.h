@@ -11,6 +11,7 @@
 
 #include <functional>
 #include <string>
+#include <optional>
 #include <string_view>
 #include <vector>
 
@@ -47,5 +48,8 @@ bool applyKnob(Scenario& sc, std::string_view path, long long value, std::string
 // Parses "PATH=VALUE" (as `--set` takes it) and applies it. Enum knobs take their names too:
 // training.recompute=full, parallel.schedule=interleaved.
 bool applyKnobAssignment(Scenario& sc, std::string_view assignment, std::string& why);
+// A value as --set and sweep --values take it: a whole number, or an enum knob's value by its
+// name (training.cuda_graphs=layers); nullopt for anything else.
+std::optional<long long> parseKnobValue(const Knob& k, std::string_view text);
 
 } // namespace parascope

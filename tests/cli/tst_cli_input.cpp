@@ -239,6 +239,23 @@ private slots:
         QCOMPARE(point["diagnostics"].size(), report["diagnostics"].size());
     }
 
+    // An enum knob's sweep values by name, as --set takes them: the same points as by position;
+    // a name that is not one of its values is a usage error that says so.
+    void sweepTakesEnumValuesByName()
+    {
+        const auto enumSweep = [&](const char* values) {
+            return run({QStringLiteral("sweep"), defaultScenario(), QStringLiteral("--param"),
+                        QStringLiteral("training.recompute"), QStringLiteral("--values"), QString::fromLatin1(values),
+                        QStringLiteral("--format"), QStringLiteral("csv")});
+        };
+        const Run named = enumSweep("none,selective,full"), numbered = enumSweep("0,1,2");
+        QCOMPARE(named.code, 0);
+        QCOMPARE(named.out, numbered.out);
+        const Run r = enumSweep("none,sometimes");
+        QCOMPARE(r.code, 2);
+        QVERIFY2(r.err.contains("value names") && r.err.contains("sometimes"), r.err.constData());
+    }
+
     void setRefusesWhatNoKnobCanDo()
     {
         for (const char* bad : {"parallel.pp", "model.hidden=1", "parallel.zero=7", "parallel.tp=two"}) {

@@ -8,6 +8,7 @@
 #include "estimate/display_names.h"
 #include "estimate/walls.h"
 #include "schedule/pipeline_closed_form.h"
+#include "time/layer_cost.h"
 
 #include <algorithm>
 
@@ -179,14 +180,14 @@ void exposedCommunication(const RuleInput& in, std::vector<Diagnostic>& out)
 // MoE layers that wait for the host that issues them (time/layer_cost.cpp hostWaits): eager
 // PyTorch issues every kernel and the dispatcher reads the token counts back every forward, so a
 // layer whose GPU work is shorter than the host's time takes the host's. Said from a tenth of
-// the step (the busiest rank's waits).
+// the step, with the efficiency wall's figure (on average over the pipeline ranks).
 void moeHostBound(const RuleInput& in, std::vector<Diagnostic>& out)
 {
-    const double share = efficiencyLosses(*in.est).host_wait; // the efficiency wall's part
-    if (!in.sc.model.moe || share < 0.1)
+    const double share = efficiencyLosses(*in.est).host_wait; // 0 without MoE layers the host paces
+    if (share < 0.1)
         return;
     const std::string pct = formatPercent(share), seconds = formatSeconds(share * in.est->time.step_s),
-                      host = formatSeconds(in.sc.cluster.gpu.moe_layer_host_s);
+                      host = formatSeconds(layer_cost::moeHostSeconds(in.sc));
     out.push_back(make(
         Severity::Warning, "moe_host_bound", "training.cuda_graphs",
         "MoE layers wait for the host: " + pct + " of the step (" + seconds

@@ -23,6 +23,14 @@ double optimizerShardParams(const StageParams& sp, const ParallelConfig& p)
     return p.zero >= 1 ? sp.dense / zeroDegree(p) + sp.experts / expertZeroDegree(p) : sp.total();
 }
 
+double largestOptimizerShard(const ParamCounts& params, const PipelineGeometry& geometry, const ParallelConfig& p)
+{
+    double most = 0;
+    for (const StageLayers& L : geometry.rank_layers)
+        most = std::max(most, optimizerShardParams(stageParams(params, L, p), p));
+    return most;
+}
+
 namespace {
 
 // What every stage's memory shares: the scenario, one layer's activations and the counts that

@@ -55,5 +55,7 @@ double zeroDegree(const ParallelConfig& p);
 double expertZeroDegree(const ParallelConfig& p);
 // The parameters whose optimizer states one GPU keeps: its stage's, sharded by ZeRO ≥ 1.
 double optimizerShardParams(const StageParams& sp, const ParallelConfig& p);
+// The most any rank of the pipeline keeps (the optimizer's step, CPU offload).
+double largestOptimizerShard(const ParamCounts& params, const PipelineGeometry& geometry, const ParallelConfig& p);
 
 } // namespace parascope

@@ -17,8 +17,7 @@ OffloadCosts offloadCosts(const Scenario& sc, const ParamCounts& params, const P
     if (p.offload == Offload::None)
         return c;
     c.pcie_bytes_per_s = host.pcie_bytes_per_s * host.pcie_efficiency;
-    for (const StageLayers& L : geometry.rank_layers)
-        c.shard_params = std::max(c.shard_params, optimizerShardParams(stageParams(params, L, p), p));
+    c.shard_params = largestOptimizerShard(params, geometry, p);
     if (!host.known())
         return c;
     c.active = true;

@@ -463,7 +463,7 @@ OpCostModel opCosts(const Scenario& sc, const ParamCounts& params, const Pipelin
     double shard_params = 0;
     for (const StageLayers& L : geometry.rank_layers)
         shard_params = std::max(shard_params, stageParams(params, L, p).total());
-    const double opt_shard = p.zero >= 1 ? shard_params / zeroDegree(p) : shard_params;
+    const double opt_shard = largestOptimizerShard(params, geometry, p); // experts: over expert-dp
     out.optimizer_s
         = offload.active ? offload.optimizer_s : optimizerStepSeconds(t, opt_shard, rates.hbm, out.terms, explain);
     RankTail tail = rankTail(sc, comm, out, offload);

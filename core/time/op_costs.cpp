@@ -7,6 +7,7 @@
 #include "time/fp8_casts.h"
 #include "time/tail_costs.h"
 #include "time/offload_costs.h"
+#include "time/zero_costs.h"
 
 #include "memory/activation_memory.h"
 #include "model/parameter_count.h"
@@ -26,12 +27,6 @@ using namespace layer_cost;
 
 namespace {
 
-// Fraction of an op's compute that can hide ZeRO-2/3 per-microbatch collectives: FSDP and
-// DeepSpeed prefetch a bounded amount ahead and the collectives compete with compute for SMs and
-// HBM. Chosen (0.7) on Narayanan et al. 2021 Table 2's ZeRO-3 rows (fit part) when those were
-// costed as a flat ring; kept unchanged since, the held-out FSDP runs check it.
-constexpr double kZeroOverlap = 0.7;
-
 // What every stage's cost is built from: a dense and a MoE layer's costs, the ZeRO-2/3
 // collectives of each microbatch, CPU offload, the output layer and MTP's projection.
 struct StageInputs {
@@ -40,44 +35,11 @@ struct StageInputs {
     const PipelineGeometry& geometry;
     const LayerCost& dense;
     const LayerCost& moe;
-    const CommEntry* zero_rs;
-    const CommEntry* zero_ag;
+    ZeroRound zero; // ZeRO-2/3's collectives of one microbatch (time/zero_costs.h)
     const OffloadCosts& offload;
     double logits_s, mtp_projection_s;
     LossCost loss;
 };
-
-// ZeRO-3 / FSDP's per-microbatch collectives that nothing can hide (FSDP2's implicit prefetch
-// issues a unit's all-gather when the unit before it starts; ZeRO-3's prefetch alike): the
-// forward's first gather — the root unit (embedding, final norm, output layer) and the first
-// layer, with nothing before them to run behind — and in the backward the first layer's gather
-// (resharded after the forward) and the last reduce-scatter, the first layer's and the root's,
-// with nothing after them. A unit is one transformer layer (torchtitan and Megatron FSDP wrap
-// each block). Bytes by share of the rank's parameters; on each rank's first chunk.
-struct ZeroEdges {
-    double forward_s = 0, backward_s = 0;
-    double edge_params = 0, layer_params = 0, rank_params = 0; // the parameter counts they gather
-};
-
-ZeroEdges zeroEdges(const StageInputs& in, const VirtualStage& V)
-{
-    ZeroEdges e;
-    const ParallelConfig& p = in.sc.parallel;
-    if (p.zero < 3 || V.chunk != 0 || !in.zero_ag || in.zero_ag->rounds <= 0)
-        return e;
-    const StageLayers& L = in.geometry.rank_layers[std::size_t(V.rank)];
-    e.rank_params = stageParams(in.params, L, p).total();
-    e.layer_params = stageParams(in.params, {V.rank, 1, V.moe_layers > 0 ? 1 : 0, false, false}, p).total();
-    e.edge_params = e.layer_params + stageParams(in.params, {V.rank, 0, 0, L.has_embedding, L.has_output}, p).total();
-    if (e.rank_params <= 0)
-        return e;
-    const double ag = in.zero_ag->time_s / in.zero_ag->rounds / e.rank_params; // seconds per parameter
-    const double rs
-        = in.zero_rs && in.zero_rs->rounds > 0 ? in.zero_rs->time_s / in.zero_rs->rounds / e.rank_params : 0;
-    e.forward_s = ag * e.edge_params;
-    e.backward_s = (p.reshard_after_forward ? ag * e.layer_params : 0) + rs * e.edge_params;
-    return e;
-}
 
 // Virtual stage s: its layers' compute, MoE host waits and the output layer (head) in each pass,
 // with the TP/EP/CP communication they cannot hide and ZeRO-2/3's per-microbatch collectives.
@@ -129,29 +91,24 @@ StageOpCost stageCost(const StageInputs& in, int s)
     st.recompute_s = sum([&](const LayerCost& x) { return x.recomputed(t); });
     // The plan's ZeRO collectives cover the whole rank; this stage's share is its layers.
     const double stage_share = double(layers) / std::max(1, L.layers);
-    // ZeRO-2/3 prefetch hides the per-microbatch collectives behind at most kZeroOverlap
-    // of the compute they run with.
-    const double rs = in.zero_rs && in.zero_rs->rounds > 0 ? in.zero_rs->time_s / in.zero_rs->rounds * stage_share : 0;
-    double ag = in.zero_ag && in.zero_ag->rounds > 0 ? in.zero_ag->time_s / in.zero_ag->rounds * stage_share : 0;
-    // Parameters offloaded to the host (FSDP CPUOffload(offload_params)): each gather first
-    // copies the stage's weight shard over PCIe, then all-gathers it.
+    // ZeRO-2/3's per-microbatch collectives, the dense parameters' and the routed experts'
+    // (time/zero_costs.h); parameters offloaded to the host (FSDP CPUOffload(offload_params))
+    // are first copied over PCIe, then all-gathered.
+    ZeroPass zp{in.zero.gather_s * stage_share, 0, in.zero.reduce_s * stage_share};
     if (p.offload == Offload::Params)
-        ag += stage_share * in.offload.gatherCopy();
+        zp.gather_s += stage_share * in.offload.gatherCopy();
     // The backward's gather (which also serves a full recompute) unless the forward's
     // gathered weights were kept (reshard_after_forward = false).
-    const double backward_gathers = p.reshard_after_forward ? 1 : 0;
-    const ZeroEdges edges = zeroEdges(in, V);
-    // Without prefetch (parallel.zero3_prefetch = 0) a layer's gather starts when the layer needs
-    // it: nothing hides. One layer or more ahead hides the same in this steady-state model (the
-    // layers are alike); deeper prefetch costs memory (stage_memory.cpp) and helps only when
-    // layers' times vary, which the model does not see.
-    const double overlap = p.zero >= 3 && p.zero3_prefetch == 0 ? 0.0 : kZeroOverlap;
-    st.forward.dp += edges.forward_s + std::max(0.0, ag - edges.forward_s - overlap * fwd);
-    st.backward.dp
-        += edges.backward_s + std::max(0.0, backward_gathers * ag + rs - edges.backward_s - overlap * (bwd_in + bwd_w));
-    st.cost.forward_gather_s = ag;
-    st.cost.backward_gather_s = backward_gathers * ag;
-    st.cost.backward_reduce_s = rs;
+    zp.backward_gather_s = p.reshard_after_forward ? zp.gather_s : 0;
+    const ZeroEdges edges = zeroEdges(in.sc, in.params, in.geometry, in.zero, V);
+    const auto beside = [&](const GroupExposure& x) { return in.zero.besideTime(x.tp, x.ep, x.cp); };
+    const std::pair<double, double> exposed
+        = zeroExposure(p, zp, edges, fwd + beside(st.forward), bwd_in + bwd_w + beside(st.backward));
+    st.forward.dp += exposed.first;
+    st.backward.dp += exposed.second;
+    st.cost.forward_gather_s = zp.gather_s;
+    st.cost.backward_gather_s = zp.backward_gather_s;
+    st.cost.backward_reduce_s = zp.reduce_s;
     st.cost.forward_s = fwd + st.forward.total();
     st.cost.forward_comm_s = st.forward.total();
     st.cost.backward_input_s = bwd_in + st.backward.total();
@@ -434,8 +391,6 @@ OpCostModel opCosts(const Scenario& sc, const ParamCounts& params, const Pipelin
 
     // ZeRO-2/3 collectives run every microbatch, hidden behind that microbatch's compute; CPU
     // offload (time/offload_costs.h); the output layer and MTP's 2h → h projection in bf16.
-    const CommEntry* zero_rs = p.zero >= 2 ? findEntry(comm, Group::Dp, Purpose::Gradients) : nullptr;
-    const CommEntry* zero_ag = p.zero >= 3 ? findEntry(comm, Group::Dp, Purpose::Parameters) : nullptr;
     const OffloadCosts offload = offloadCosts(sc, params, geometry, out.terms, explain);
     if (offload.active)
         out.offload_pcie = {offload.d2h_bytes, offload.h2d_bytes, offload.pcie_bytes_per_s};
@@ -445,8 +400,7 @@ OpCostModel opCosts(const Scenario& sc, const ParamCounts& params, const Pipelin
                          geometry,
                          dense,
                          moe,
-                         zero_rs,
-                         zero_ag,
+                         zeroRound(comm, p.zero),
                          offload,
                          bf16Gemm(rates.tokens * 2.0 * double(m.hidden) * double(m.vocab) / rates.split),
                          bf16Gemm(rates.tokens * 2.0 * 2 * double(m.hidden) * double(m.hidden) / rates.split),
@@ -479,7 +433,8 @@ OpCostModel opCosts(const Scenario& sc, const ParamCounts& params, const Pipelin
         return out;
     explainLayer(out.terms, sc, rates, dense, moe, lc);
     out.terms.push_back(lossTerm(in.loss));
-    if (const ZeroEdges e = zeroEdges(in, geometry.stages.front()); e.forward_s + e.backward_s > 0)
+    if (const ZeroEdges e = zeroEdges(sc, params, geometry, in.zero, geometry.stages.front());
+        e.forward_s + e.backward_s > 0)
         out.terms.push_back(
             {"time.fsdp_edges", e.forward_s + e.backward_s, "s",
              "per microbatch: AG·(root + layer)/P (forward) + AG·layer/P + RS·(root + layer)/P (backward)",

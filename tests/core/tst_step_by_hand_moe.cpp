@@ -172,6 +172,71 @@ private slots:
                  qPrintable(versus("optimizer states", e.memory.stages.front().optimizer, shard * 12)));
     }
 
+    void expertShardsGatherEveryMicrobatch()
+    {
+        // Mixtral 8x7B fully sharded (ZeRO-3) over two DGX H100 nodes with EP 1: each layer's 8
+        // experts shard over the expert-data-parallel group (all 16 GPUs) and are gathered every
+        // microbatch like the dense weights, forward and again backward (resharded after the
+        // forward), and their gradients reduce-scattered. One round for the rank: AG = Σ all-gather
+        // time / rounds over the dense (Dp) and expert (Edp) entries, RS likewise. At 1024 tokens a
+        // microbatch the GPU computes far less than that moves, so beyond the 0.7 of the compute
+        // that prefetch hides (time/zero_costs.cpp kZeroOverlap; the first gather and the last
+        // reduce-scatter, which cannot hide, are inside the same sum) all of it is exposed:
+        //   exposed = m·(AG + AG + RS) − 0.7·compute, m = 2.
+        // (Until 2026-12-07 only the dense entries were charged: the experts' 93 % of the traffic
+        // ran for free and the step came out shorter than its own link time.)
+        Scenario sc = presetScenario("mixtral-8x7b", "dgx-h100", 1, 1, 16);
+        sc.parallel.zero = 3;
+        sc.parallel.ep = 1;
+        sc.training.seq_len = 1024;
+        sc.training.micro_batch = 1;
+        sc.training.global_batch = 32;
+        const Estimate e = evaluate(sc);
+        QCOMPARE(e.microbatches, 2LL);
+        double ag = 0, rs = 0, expert_ag = 0;
+        for (const CommEntry& c : e.communication) {
+            if (c.group != Group::Dp && c.group != Group::Edp)
+                continue;
+            if (c.purpose == Purpose::Parameters)
+                ag += c.time_s / c.rounds;
+            if (c.purpose == Purpose::Gradients)
+                rs += c.time_s / c.rounds;
+            if (c.group == Group::Edp && c.purpose == Purpose::Parameters)
+                expert_ag = c.time_s / c.rounds;
+        }
+        QVERIFY(expert_ag > 0.9 * ag);
+        QVERIFY(2 * (2 * ag + rs) > e.time.compute_s); // communication-bound
+        const double exposed = 2 * (2 * ag + rs) - 0.7 * e.time.compute_s;
+        QVERIFY2(near(e.time.exposed_comm_s, exposed), qPrintable(versus("exposed", e.time.exposed_comm_s, exposed)));
+        QVERIFY(e.time.step_s >= 2 * (2 * ag + rs));
+
+        // TP 2 (DP 8 at stride 2, still across both nodes): the ZeRO collectives go over the
+        // network while TP's all-gathers and reduce-scatters use NVLink, so prefetch also runs
+        // beside the TP time the passes expose: exposed = TP + m·(AG + AG + RS) − 0.7·(compute + TP),
+        // m = 4.
+        sc.parallel.tp = 2;
+        sc.parallel.dp = 8;
+        sc.parallel.sequence_parallel = true;
+        const Estimate t = evaluate(sc);
+        double tag = 0, trs = 0, tp = 0;
+        for (const CommEntry& c : t.communication) {
+            if (c.group == Group::Tp) {
+                QCOMPARE(c.link, Link::NvLink);
+                tp += c.exposed_s;
+            }
+            if (c.group != Group::Dp && c.group != Group::Edp)
+                continue;
+            QCOMPARE(c.link, Link::Network);
+            (c.purpose == Purpose::Parameters ? tag : trs) += c.time_s / c.rounds;
+        }
+        QVERIFY(tp > 0);
+        const double tm = double(t.microbatches); // 32 sequences over DP 8: 4
+        QCOMPARE(tm, 4.0);
+        const double t_exposed = tp + tm * (2 * tag + trs) - 0.7 * (t.time.compute_s + tp);
+        QVERIFY2(near(t.time.exposed_comm_s, t_exposed),
+                 qPrintable(versus("exposed beside TP", t.time.exposed_comm_s, t_exposed)));
+    }
+
     void fineGrainedMoeByHand()
     {
         // A fine-grained MoE layer (Qwen3-MoE style: 128 experts of width 768, top 8; h 2048,

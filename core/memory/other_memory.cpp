@@ -40,7 +40,8 @@ Term zero3GatherTerm(const OtherMemoryInputs& in)
                 "bytes",
                 in.zero3_whole_stage ? "every layer of the stage unsharded (reshard_after_forward = false)"
                                      : "(1 + prefetch depth) layers of unsharded weights (the layer computed + "
-                                       "those gathered ahead)",
+                                       "those gathered ahead); a layer is this GPU's share: dense weights / TP, "
+                                       "routed experts / (EP·ETP)",
                 in.zero3_whole_stage ? num(in.zero3_gather_layers) + " layers → " + num(in.zero3_gather_bytes)
                                      : "(1 + " + num(in.zero3_prefetch) + ") layers → " + num(in.zero3_gather_bytes),
                 "Rajbhandari et al. 2019 (ZeRO-3); Zhao et al. 2023 (PyTorch FSDP) §3.3: parameters gathered "

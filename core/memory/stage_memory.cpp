@@ -45,7 +45,7 @@ struct StageInputs {
     int communicators;
     bool has_experts;
     StateBytes sb;
-    double largest_layer;
+    double largest_layer; // parameters one GPU gathers of its largest layer (ZeRO-3)
 };
 
 // The process groups of size > 1 this GPU belongs to (their NCCL communicators).
@@ -62,6 +62,16 @@ int countCommunicators(const Placement& placement, bool has_experts)
 }
 
 // The stage-independent inputs, computed once for all stages.
+// The most one GPU holds of a single layer once ZeRO-3 has gathered it: its TP share of the dense
+// weights and, in a MoE layer, its EP·ETP share of the routed experts (stageParams, as the
+// gathers of time/zero_costs.cpp count them).
+double largestGatheredLayer(const ParamCounts& params, const ParallelConfig& p)
+{
+    const double dense = params.dense_layers > 0 ? stageParams(params, {0, 1, 0, false, false}, p).total() : 0;
+    const double moe = params.moe_layers > 0 ? stageParams(params, {0, 1, 1, false, false}, p).total() : 0;
+    return std::max(dense, moe);
+}
+
 StageInputs stageInputs(const Scenario& sc, const ParamCounts& params, const std::vector<double>& inflight,
                         const Placement& placement, Explain explain)
 {
@@ -79,7 +89,7 @@ StageInputs stageInputs(const Scenario& sc, const ParamCounts& params, const std
             countCommunicators(placement, has_experts),
             has_experts,
             stateBytes(t),
-            double(std::max(params.dense_layer.total(), params.moe_layer.total()))};
+            largestGatheredLayer(params, p)};
 }
 
 // Moves the offloaded model states of a stage from the GPU to its `cpu` bytes.
@@ -249,7 +259,7 @@ OtherMemoryInputs otherInputs(const StageInputs& in, const StageLayers& layers, 
     if (p.zero >= 3) {
         const double in_flight = 1.0 + std::max(0, p.zero3_prefetch); // the layer computed + those prefetched
         const double gathered_layers = p.reshard_after_forward ? in_flight : std::max(in_flight, double(layers.layers));
-        double gathered = gathered_layers * in.largest_layer / p.tp;
+        double gathered = gathered_layers * in.largest_layer;
         if (p.zero3_max_live_params > 0 && p.zero3_max_live_params < gathered) {
             gathered = p.zero3_max_live_params;
             oi.zero3_max_live = true;

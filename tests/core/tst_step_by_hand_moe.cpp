@@ -237,6 +237,24 @@ private slots:
                  qPrintable(versus("exposed beside TP", t.time.exposed_comm_s, t_exposed)));
     }
 
+    void gatherBufferHoldsTheGpusShare()
+    {
+        // ZeRO-3 gathers each GPU's own share of a layer: with EP 8 a Mixtral 8x7B layer is its
+        // attention 2h·q + 2h·kv = 41,943,040, router h·E = 32,768 and norms 2h = 8,192 whole
+        // (TP 1) and one of its 8 experts, 3·h·f_e = 176,160,768: 218,144,768 parameters. Prefetch
+        // one layer ahead holds two layers, bf16: 872,579,072 bytes (not the whole layer's 8
+        // experts: 2.9 GB).
+        Scenario sc = mixtralEp8OnH100();
+        sc.parallel.zero = 3;
+        const double h = 4096, q = 4096, kv = 1024, E = 8, fe = 14336;
+        const double layer = 2 * h * q + 2 * h * kv + h * E + 2 * h + 3 * h * fe;
+        QCOMPARE(layer, 218144768.0);
+        const Estimate e = evaluate(sc);
+        const Term* gather = findTerm(e.memory.stages.front().terms, "other.zero3_gather");
+        QVERIFY(gather);
+        QVERIFY2(near(gather->value, 2 * layer * 2), qPrintable(versus("gather buffer", gather->value, 2 * layer * 2)));
+    }
+
     void fineGrainedMoeByHand()
     {
         // A fine-grained MoE layer (Qwen3-MoE style: 128 experts of width 768, top 8; h 2048,

@@ -144,6 +144,12 @@ Localized exposedCommFixes(const Scenario& sc, const Estimate& est, const CommEn
                            "让梯度归约与反向计算重叠（overlap_grad_reduce）"});
     if (p.zero >= 2)
         options.push_back({"use ZeRO-1 instead of ZeRO-" + n(p.zero), "用 ZeRO-1 代替 ZeRO-" + n(p.zero)});
+    // The experts' ZeRO collectives: each GPU holds, gathers and reduces 1/(EP·ETP) of them.
+    const long long ep2 = 2LL * p.ep;
+    if (worst && worst->group == Group::Edp && p.zero >= 2 && sc.model.moe && sc.model.moe->experts % ep2 == 0
+        && (p.tp * p.cp * p.dp) % (ep2 * p.expertTp()) == 0)
+        options.push_back({"raise EP to " + n(ep2) + " (each GPU then holds and gathers half as many experts)",
+                           "把专家并行（EP）提高到 " + n(ep2) + "（每块 GPU 持有并聚合的专家减半）"});
     if (p.dp >= 2 && p.dp % 2 == 0 && 2LL * p.pp <= sc.model.layers)
         options.push_back({"trade DP for PP (PP " + n(2LL * p.pp) + ", DP " + n(p.dp / 2) + ")",
                            "用 PP 替换部分 DP（PP " + n(2LL * p.pp) + "，DP " + n(p.dp / 2) + "）"});

@@ -272,6 +272,13 @@ std::vector<Scenario> exposedMoves(const Scenario& base, const Estimate& est, lo
         s.parallel.zero = 1;
         out.push_back(s);
     }
+    // A MoE model's ZeRO collectives move each GPU's 1/(EP·ETP) of the experts: double EP.
+    if (p.zero >= 2 && base.model.moe && base.model.moe->experts % (2LL * p.ep) == 0
+        && (p.tp * p.cp * p.dp) % (2LL * p.ep * p.expertTp()) == 0) {
+        s = base;
+        s.parallel.ep = 2 * p.ep;
+        out.push_back(s);
+    }
     if (p.dp % 2 == 0) {
         s = base;
         if (setPp(s, 2LL * p.pp, m) && base.model.layers % s.parallel.pp == 0)

@@ -6,7 +6,9 @@
 // The preset numbers each derivation uses are asserted first, so the comments stay true.
 
 #include "by_hand.h"
+#include "search/advice.h"
 
+#include <algorithm>
 #include <cmath>
 
 using namespace parascope;
@@ -209,6 +211,22 @@ private slots:
         const double exposed = 2 * (2 * ag + rs) - 0.7 * e.time.compute_s;
         QVERIFY2(near(e.time.exposed_comm_s, exposed), qPrintable(versus("exposed", e.time.exposed_comm_s, exposed)));
         QVERIFY(e.time.step_s >= 2 * (2 * ag + rs));
+        // What breaks names the experts' gathers and what shrinks them: EP 2 halves each GPU's
+        // share (8 experts, 16 GPUs: valid).
+        const auto high = std::find_if(e.diagnostics.begin(), e.diagnostics.end(),
+                                       [](const Diagnostic& d) { return d.code == "exposed_comm_high"; });
+        QVERIFY(high != e.diagnostics.end());
+        QVERIFY2(high->message.en.find("expert DP AllGather") != std::string::npos, high->message.en.c_str());
+        QVERIFY2(high->suggestion.en.find("raise EP to 2") != std::string::npos, high->suggestion.en.c_str());
+        QVERIFY(high->suggestion.zh.find("把专家并行（EP）提高到 2") != std::string::npos);
+        // The Advisor evaluates that change: EP 2 moves half the expert bytes and shortens the step.
+        const AdviceList advice = advise(sc, e);
+        const auto ep2 = std::find_if(advice.items.begin(), advice.items.end(), [](const Advice& a) {
+            return a.code == "exposed_comm_high" && a.changes.size() == 1 && a.changes[0].path == "parallel.ep"
+                && a.changes[0].value == 2;
+        });
+        QVERIFY(ep2 != advice.items.end());
+        QVERIFY(ep2->step_s < e.time.step_s);
 
         // TP 2 (DP 8 at stride 2, still across both nodes): the ZeRO collectives go over the
         // network while TP's all-gathers and reduce-scatters use NVLink, so prefetch also runs

@@ -36,13 +36,13 @@ DiagnosticsPanel::DiagnosticsPanel(ScenarioModel* model, QWidget* parent)
     header_->setWordWrap(true); // a long verdict wraps instead of widening the window
     advice_header_->setWordWrap(true);
     view_->setModel(diagnostics_);
+    // No item spacing: the delegate wraps the text to the view's width, and spacing would paint
+    // it narrower than it was measured, eliding a long message's last line.
     view_->setWordWrap(true);
     view_->setUniformItemSizes(false);
-    view_->setSpacing(3);
     view_->setAlternatingRowColors(true);
     view_->setResizeMode(QListView::Adjust);
     advice_view_->setWordWrap(true);
-    advice_view_->setSpacing(3);
     advice_view_->setResizeMode(QListView::Adjust);
     connect(view_, &QListView::clicked, this, [this](const QModelIndex& i) {
         const int stage = i.data(DiagnosticsModel::StageRole).toInt();

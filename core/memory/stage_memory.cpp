@@ -61,7 +61,6 @@ int countCommunicators(const Placement& placement, bool has_experts)
     return communicators;
 }
 
-// The stage-independent inputs, computed once for all stages.
 // The most one GPU holds of a single layer once ZeRO-3 has gathered it: its TP share of the dense
 // weights and, in a MoE layer, its EP·ETP share of the routed experts (stageParams, as the
 // gathers of time/zero_costs.cpp count them).
@@ -72,6 +71,7 @@ double largestGatheredLayer(const ParamCounts& params, const ParallelConfig& p)
     return std::max(dense, moe);
 }
 
+// The stage-independent inputs, computed once for all stages.
 StageInputs stageInputs(const Scenario& sc, const ParamCounts& params, const std::vector<double>& inflight,
                         const Placement& placement, Explain explain)
 {

@@ -146,8 +146,8 @@ Localized exposedCommFixes(const Scenario& sc, const Estimate& est, const CommEn
         options.push_back({"use ZeRO-1 instead of ZeRO-" + n(p.zero), "用 ZeRO-1 代替 ZeRO-" + n(p.zero)});
     // The experts' ZeRO collectives: each GPU holds, gathers and reduces 1/(EP·ETP) of them.
     const long long ep2 = 2LL * p.ep;
-    if (worst && worst->group == Group::Edp && p.zero >= 2 && sc.model.moe && sc.model.moe->experts % ep2 == 0
-        && (p.tp * p.cp * p.dp) % (ep2 * p.expertTp()) == 0)
+    if (worst && worst->group == Group::Edp && p.zero >= 2 && sc.model.moe
+        && p.expertGridFits(ep2, sc.model.moe->experts))
         options.push_back({"raise EP to " + n(ep2) + " (each GPU then holds and gathers half as many experts)",
                            "把专家并行（EP）提高到 " + n(ep2) + "（每块 GPU 持有并聚合的专家减半）"});
     if (p.dp >= 2 && p.dp % 2 == 0 && 2LL * p.pp <= sc.model.layers)

@@ -273,8 +273,7 @@ std::vector<Scenario> exposedMoves(const Scenario& base, const Estimate& est, lo
         out.push_back(s);
     }
     // A MoE model's ZeRO collectives move each GPU's 1/(EP·ETP) of the experts: double EP.
-    if (p.zero >= 2 && base.model.moe && base.model.moe->experts % (2LL * p.ep) == 0
-        && (p.tp * p.cp * p.dp) % (2LL * p.ep * p.expertTp()) == 0) {
+    if (p.zero >= 2 && base.model.moe && p.expertGridFits(2LL * p.ep, base.model.moe->experts)) {
         s = base;
         s.parallel.ep = 2 * p.ep;
         out.push_back(s);
@@ -402,9 +401,8 @@ void epFixes(Fixes& f)
 {
     const ParallelConfig& p = f.base.parallel;
     const int experts = f.base.model.moe ? f.base.model.moe->experts : 1;
-    const long long stage_gpus = (long long)p.tp * p.cp * p.dp;
     for (long long v = p.ep - 1; v >= 1; --v)
-        if (experts % v == 0 && stage_gpus % (v * p.expertTp()) == 0) {
+        if (p.expertGridFits(v, experts)) {
             f.s.parallel.ep = int(v);
             f.push(true);
             break;

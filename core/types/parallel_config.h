@@ -249,6 +249,13 @@ struct ParallelConfig {
     // The expert-data-parallel degree the experts' ZeRO shards over: the stage's tp·cp·dp GPUs
     // re-sliced into EP·ETP expert groups.
     double expertZeroShard() const { return std::max(1.0, double(tp) * cp * dp / (double(ep) * expertTp())); }
+    // Whether EP = ep_degree is a valid layout for `experts` routed experts: it divides them, and
+    // EP·ETP divides the stage's tp·cp·dp GPUs (Megatron-Core's expert grid re-slices them).
+    bool expertGridFits(std::int64_t ep_degree, int experts) const
+    {
+        return ep_degree > 0 && experts % ep_degree == 0
+            && (std::int64_t(tp) * cp * dp) % (ep_degree * expertTp()) == 0;
+    }
 };
 
 // Megatron --recompute-modules (with --recompute-granularity selective): what the backward

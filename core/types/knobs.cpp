@@ -80,7 +80,7 @@ long long microbatchesOf(const Scenario& s)
 constexpr long long kMaxDegree = 1LL << 24;
 
 // The what-ifs beside the layout: how the gradient reduction and ZeRO-3's gathers overlap
-// (schedule/grad_buckets.h, time/op_costs.cpp), and faults and stragglers.
+// (schedule/grad_buckets.h, time/zero_costs.cpp), and faults and stragglers.
 std::vector<Knob> whatIfKnobs()
 {
     // A table, one knob per row (not reflowed):
@@ -150,8 +150,8 @@ std::vector<Knob> whatIfKnobs()
     // clang-format on
 }
 
-// The layout and the training choices, in the order the app shows them.
-std::vector<Knob> layoutKnobs()
+// The batch: sequence length, micro batch and global batch.
+std::vector<Knob> batchKnobs()
 {
     // A table, one knob per row (not reflowed):
     // clang-format off
@@ -175,6 +175,16 @@ std::vector<Knob> layoutKnobs()
                  v.push_back(unit * k);
              return withCurrent(v, s.training.global_batch);
          }},
+    };
+    // clang-format on
+}
+
+// The parallel degrees, ZeRO, recompute and the pipeline schedule.
+std::vector<Knob> degreeKnobs()
+{
+    // A table, one knob per row (not reflowed):
+    // clang-format off
+    return {
         {"parallel.tp", "TP", {"Tensor parallel (TP)", "张量并行（TP）"}, 1, kMaxDegree, "",
          [](const Scenario& s) { return (long long)s.parallel.tp; },
          [](Scenario& s, long long v) { s.parallel.tp = int(v); },
@@ -227,6 +237,16 @@ std::vector<Knob> layoutKnobs()
                             [](auto& s) -> auto& { return s.training.recompute; }),
         enumKnob<ScheduleKind>("parallel.schedule", "schedule", {"Schedule", "流水线调度"},
                                [](auto& s) -> auto& { return s.parallel.schedule; }),
+    };
+    // clang-format on
+}
+
+// The GPU count, through DP: weak scaling (the microbatch count stays) and strong scaling.
+std::vector<Knob> gpuKnobs()
+{
+    // A table, one knob per row (not reflowed):
+    // clang-format off
+    return {
         {"gpus", "GPUs", {"GPUs (through DP)", "GPU 数（通过 DP）"}, 1, kMaxDegree,
          "DP = GPUs/(TP·PP·CP); the microbatch count stays, so the global batch follows",
          [](const Scenario& s) { return (long long)s.parallel.gpus(); },
@@ -261,7 +281,16 @@ std::vector<Knob> layoutKnobs()
                  v.push_back(per_replica * dp);
              return withCurrent(v, s.parallel.gpus());
          }},
-        // Gradient compression on the data-parallel wire (comm/grad_compression.h).
+    };
+    // clang-format on
+}
+
+// Gradient compression on the data-parallel wire (comm/grad_compression.h).
+std::vector<Knob> gradientKnobs()
+{
+    // A table, one knob per row (not reflowed):
+    // clang-format off
+    return {
         enumKnob<GradComm>("training.grad_comm", "grad comm", {"Gradients on the wire", "梯度通信格式"},
                            [](auto& s) -> auto& { return s.training.grad_comm; }),
         {"training.powersgd_rank", "PowerSGD rank", {"PowerSGD rank", "PowerSGD 秩"}, 1, 1024, "",
@@ -274,6 +303,16 @@ std::vector<Knob> layoutKnobs()
          [](const Scenario& s) { return withCurrent({1, 2, 5, 10, 50, 100}, s.training.topk_permille); }},
     };
     // clang-format on
+}
+
+// The layout and the training choices, in the order the app shows them.
+std::vector<Knob> layoutKnobs()
+{
+    std::vector<Knob> all;
+    for (std::vector<Knob> (*part)() : {batchKnobs, degreeKnobs, gpuKnobs, gradientKnobs})
+        for (Knob& k : part())
+            all.push_back(std::move(k));
+    return all;
 }
 
 } // namespace

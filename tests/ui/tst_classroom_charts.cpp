@@ -139,6 +139,44 @@ private slots:
                  qPrintable(w.memoryChart()->barLabels().join(QLatin1Char(' '))));
     }
 
+    // "What if PP = 32?": 32 stage numbers under a chart a projector gives 250 pixels ran into one
+    // another ("0123456789101112…"); they are thinned to what the axis holds, 0 always shown.
+    void stageNumbersDoNotRunTogether()
+    {
+        for (const QSize size : {QSize(1280, 720), QSize(1024, 768)}) {
+            MainWindow w;
+            w.setLanguage(QStringLiteral("zh"));
+            w.resize(size);
+            w.show();
+            QVERIFY(QTest::qWaitForWindowExposed(&w));
+            w.model()->setScenario(
+                scenario(R"({"schema":"parascope.scenario/1","model":"llama2-70b","cluster":"dgx-h100",
+                "parallel":{"tp":8,"pp":32,"dp":1},"training":{"seq_len":4096,"micro_batch":1,"global_batch":64}})"));
+            w.model()->flush();
+            QApplication::processEvents();
+            QCustomPlot* plot = w.memoryChart()->plot();
+            plot->replot();
+            QApplication::processEvents();
+            auto ticker = plot->xAxis->ticker().dynamicCast<QCPAxisTickerText>();
+            QVERIFY(ticker);
+            const QMap<double, QString> ticks = ticker->ticks();
+            QVERIFY2(ticks.size() >= 2 && ticks.size() < 32, qPrintable(QString::number(ticks.size())));
+            QCOMPARE(ticks.firstKey(), 0.0);
+            const QFontMetrics fm(plot->xAxis->tickLabelFont());
+            double right = -1e9; // the right edge of the label before
+            for (auto it = ticks.cbegin(); it != ticks.cend(); ++it) {
+                const double centre = plot->xAxis->coordToPixel(it.key());
+                const double half = fm.horizontalAdvance(it.value()) / 2.0;
+                QVERIFY2(centre - half > right,
+                         qPrintable(QStringLiteral("%1×%2: stage %3 touches the one before")
+                                        .arg(size.width())
+                                        .arg(size.height())
+                                        .arg(it.value())));
+                right = centre + half;
+            }
+        }
+    }
+
     void whatBreaksOffersEvaluatedFixesAndFoldsWhenNothingBreaks()
     {
         MainWindow w;

@@ -179,7 +179,7 @@ QString MemoryTimeChart::allocatorHeadline() const
         text += tr("; CPU offload over PCIe per step: %1 to the host, %2 back, %3 s")
                     .arg(bytesUi(a.pcie.d2h_bytes), bytesUi(a.pcie.h2d_bytes))
                     .arg(a.pcie.seconds(), 0, 'g', 3);
-    return text;
+    return text + partialNote(model_->estimate());
 }
 
 void MemoryTimeChart::drawAllocator(const Estimate& e)
@@ -191,7 +191,7 @@ void MemoryTimeChart::drawAllocator(const Estimate& e)
     }
     compare_graph_->setVisible(false);
     compare_graph_->removeFromLegend();
-    const double end = e.time.step_s;
+    const double end = shownTimelineSeconds(e);
     setSteps(allocated_graph_, allocator_.allocated, end);
     setSteps(reserved_graph_, allocator_.reserved, end);
     allocated_graph_->setName(tr("allocated (memory_allocated)"));
@@ -246,7 +246,19 @@ QString MemoryTimeChart::headline() const
                     .arg(inUi(displayName(*compare_)), microbatches(compare_inflight_), gib(peakOf(compare_lane_), 1));
     if (drawn_.size() < lanes_.size())
         text += tr(" (curves of %1 of %2 ranks, evenly spaced)").arg(drawn_.size()).arg(lanes_.size());
-    return text;
+    return text + partialNote(e);
+}
+
+// A long step is drawn as the timeline draws it: its first microbatches as a step of their own.
+QString MemoryTimeChart::partialNote(const Estimate& e)
+{
+    if (!timelineIsPartial(e) || !e.timeline.simulated)
+        return {};
+    return tr("; drawn: the first %1 of %2 microbatches as a step of their own, as on the timeline "
+              "(the whole step: %3 s)")
+        .arg(e.timeline.microbatches_shown)
+        .arg(e.timeline.microbatches_total)
+        .arg(e.time.step_s, 0, 'f', 2);
 }
 
 void MemoryTimeChart::refresh()
@@ -287,7 +299,7 @@ void MemoryTimeChart::draw()
         g->removeFromLegend();
     }
     lanes_ = memoryOverStep(e);
-    double end = e.time.step_s;
+    double end = shownTimelineSeconds(e);
     // The compared schedule: the same scenario under it (without virtual stages), rank 0 (kept
     // as it was while stale: the tab is hidden).
     if (!compare_stale_) {
@@ -303,7 +315,7 @@ void MemoryTimeChart::draw()
         if (!lanes.empty() && !oe.timeline.timeline.peak_inflight.empty()) {
             compare_lane_ = lanes.front();
             compare_inflight_ = oe.timeline.timeline.peak_inflight.front();
-            end = std::max(end, oe.time.step_s);
+            end = std::max(end, shownTimelineSeconds(oe));
         }
     }
     // Rank 0 (the most in flight) and the last rank stand out; the ones between are quiet. At

@@ -60,6 +60,7 @@ private:
     void draw();
     void drawAllocator(const Estimate& e);
     QString allocatorHeadline() const;
+    static QString partialNote(const Estimate& e);
     void finishPlot(const Estimate& e, double end, double top, const QString& headline);
     void catchUp();
 

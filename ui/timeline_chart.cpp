@@ -3,6 +3,7 @@
 
 #include "gantt_plottable.h"
 #include "estimate/display_names.h"
+#include "estimate/memory_over_time.h"
 #include "language.h"
 #include "models/scenario_model.h"
 #include "playback_bar.h"
@@ -38,21 +39,6 @@ QString typeName(OpType t)
     case OpType::Optimizer: return QCoreApplication::translate("TimelineChart", "Optimizer");
     default: return QCoreApplication::translate("TimelineChart", "Collective (DP)");
     }
-}
-
-// The length the time axis shows: the step, or for an extrapolated step (very many microbatches)
-// the simulated part, not a step of which it would be a sliver; without a flush (its step is the
-// steady state, shorter than the flushed step's ops drawn) the ops' end.
-double shownLength(const Estimate& x)
-{
-    double s = x.time.step_s;
-    const bool partial = x.timeline.microbatches_shown < x.timeline.microbatches_total;
-    if ((partial || x.time.note.rfind("no flush", 0) == 0) && !x.timeline.timeline.ops.empty()) {
-        s = 0;
-        for (const TimedOp& op : x.timeline.timeline.ops)
-            s = std::max(s, op.end_s);
-    }
-    return s;
 }
 
 } // namespace
@@ -276,10 +262,11 @@ void TimelineChart::refresh()
     const bool compare = a && a->timeline.simulated && e.timeline.simulated;
     a_rows_ = compare ? a->timeline.timeline.ranks + 1 : 0;
     setGanttSegments(e, compare ? a : nullptr, rows);
-    playback_->setStepLength(e.time.step_s);
+    playback_->setStepLength(shownTimelineSeconds(e)); // the drawn part: a long step draws its first microbatches
     showPresentTypes(tl, compare ? &a->timeline.timeline : nullptr);
     labelRanks(rows, compare);
-    plot_->xAxis->setRange(0, std::max(1e-9, std::max(shownLength(e), compare ? shownLength(*a) : 0.0)));
+    plot_->xAxis->setRange(0,
+                           std::max(1e-9, std::max(shownTimelineSeconds(e), compare ? shownTimelineSeconds(*a) : 0.0)));
     if (compare) {
         // Each side by its layout (its model too when they differ), wrapped to the chart's width.
         const Scenario &sa = *model_->pinnedScenario(), &sb = model_->scenario();

@@ -59,4 +59,15 @@ double memoryAt(const std::vector<MemoryPoint>& lane, double t_s)
     return it == lane.begin() ? lane.front().bytes : std::prev(it)->bytes;
 }
 
+double shownTimelineSeconds(const Estimate& e)
+{
+    const bool no_flush = e.time.note.rfind("no flush", 0) == 0;
+    if ((!timelineIsPartial(e) && !no_flush) || e.timeline.timeline.ops.empty())
+        return e.time.step_s;
+    double end = 0;
+    for (const TimedOp& op : e.timeline.timeline.ops)
+        end = std::max(end, op.end_s);
+    return end;
+}
+
 } // namespace parascope

@@ -29,4 +29,17 @@ std::vector<std::vector<MemoryPoint>> memoryOverStep(const Estimate& e);
 // The lane's value at time t (the last change at or before t).
 double memoryAt(const std::vector<MemoryPoint>& lane, double t_s);
 
+// The time the drawn timeline covers, where the charts' time axes end: the step, or, when the
+// timeline holds only the first microbatches of a long step (a step of their own, simulated for
+// drawing) or runs without a flush (the steady state's step is shorter than the flushed step's
+// ops drawn), the end of its last op. Drawn on the whole step, the memory of the first 128 of 512
+// microbatches fell to the floor at a quarter of it and stayed there.
+double shownTimelineSeconds(const Estimate& e);
+
+// Whether the timeline holds fewer microbatches than the step has.
+inline bool timelineIsPartial(const Estimate& e)
+{
+    return e.timeline.microbatches_shown < e.timeline.microbatches_total;
+}
+
 } // namespace parascope

@@ -50,6 +50,9 @@ nlohmann::json timelineToJson(const Scenario& sc, const Estimate& est)
     j["microbatches_shown"] = t.microbatches_shown;
     j["microbatches_total"] = t.microbatches_total;
     j["step_s"] = est.time.step_s;
+    // Where the ops end: the step, or the end of the first microbatches a long step is drawn with
+    // (a step of their own; estimate/memory_over_time.h shownTimelineSeconds).
+    j["drawn_s"] = shownTimelineSeconds(est);
     j["uncertainty"] = uncertaintyJson(sc, "en"); // how sure step_s is (io/error_bands.h)
     j["method"] = est.time.method;
     if (!est.time.note.empty())
@@ -237,6 +240,7 @@ nlohmann::json timelineToChromeTrace(const Scenario& sc, const Estimate& est, co
               {"scenario", sc.name},
               {"schedule", toString(sc.parallel.schedule)},
               {"step_s", est.time.step_s},
+              {"drawn_s", shownTimelineSeconds(est)},
               {"step_band", bandText(bandFor(builtInBands(), sc)).en},
               {"microbatches_shown", est.timeline.microbatches_shown},
               {"microbatches_total", est.timeline.microbatches_total}}}};

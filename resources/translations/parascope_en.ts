@@ -1990,6 +1990,10 @@ borderline</translation>
         <source>reserved (memory_reserved, what nvidia-smi shows)</source>
         <translation>reserved (memory_reserved, what nvidia-smi shows)</translation>
     </message>
+    <message>
+        <source>; drawn: the first %1 of %2 microbatches as a step of their own, as on the timeline (the whole step: %3 s)</source>
+        <translation>; drawn: the first %1 of %2 microbatches as a step of their own, as on the timeline (the whole step: %3 s)</translation>
+    </message>
 </context>
 <context>
     <name>parascope::ui::PlaybackBar</name>

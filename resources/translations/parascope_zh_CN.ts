@@ -1975,6 +1975,10 @@ borderline</source>
         <source>reserved (memory_reserved, what nvidia-smi shows)</source>
         <translation>已预留（memory_reserved，即 nvidia-smi 显示的值）</translation>
     </message>
+    <message>
+        <source>; drawn: the first %1 of %2 microbatches as a step of their own, as on the timeline (the whole step: %3 s)</source>
+        <translation>；图中画的是前 %1 个微批（共 %2 个）单独成一步，与时间线相同（整步：%3 s）</translation>
+    </message>
 </context>
 <context>
     <name>parascope::ui::PlaybackBar</name>

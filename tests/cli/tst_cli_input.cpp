@@ -111,8 +111,16 @@ private slots:
         QCOMPARE(r.code, 0);
         const nlohmann::json timeline = nlohmann::json::parse(r.out.toStdString());
         QVERIFY(timeline["ops"].size() <= 50000 + 64); // kMaxRecordedOps: a prefix, extrapolated
-        if (timeline["microbatches_shown"].get<long long>() < timeline["microbatches_total"].get<long long>())
+        double last_op = 0;
+        for (const auto& op : timeline["ops"])
+            last_op = std::max(last_op, op["end_s"].get<double>());
+        if (timeline["microbatches_shown"].get<long long>() < timeline["microbatches_total"].get<long long>()) {
             QVERIFY(timeline["timeline_note"].get<std::string>().find("simulated") != std::string::npos);
+            // The drawn ops end where "drawn_s" says, before the step (the charts' time axis).
+            if (!timeline["ops"].empty())
+                QCOMPARE(timeline["drawn_s"].get<double>(), last_op);
+            QVERIFY(timeline["drawn_s"].get<double>() <= timeline["step_s"].get<double>());
+        }
         // One step time for one scenario, whether or not the timeline was asked for.
         QCOMPARE(timeline["step_s"].get<double>(), report["time"]["step_s"].get<double>());
         r = run({QStringLiteral("timeline"), file, QStringLiteral("--format"), QStringLiteral("chrome-trace")});

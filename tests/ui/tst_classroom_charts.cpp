@@ -19,6 +19,7 @@
 #include "controllers/export_controller.h"
 #include "estimate/memory_over_time.h"
 #include "memory_chart.h"
+#include "memory_time_chart.h"
 #include "pdf_text.h"
 #include "playback_bar.h"
 #include "models/scenario_model.h"
@@ -175,6 +176,42 @@ private slots:
                 right = centre + half;
             }
         }
+    }
+
+    // A step too long to keep whole (16,384 microbatches) is drawn as its first microbatches, a
+    // step of their own: the timeline's axis ends with them, and the memory over time did not —
+    // drawn on the whole step, its curves fell to the floor at a fraction of it and stayed there.
+    // Both axes and the playback now end where the drawn ops do, and the memory says so.
+    void longStepDrawnAsTheTimelineDrawsIt()
+    {
+        MainWindow w;
+        w.setLanguage(QStringLiteral("en"));
+        w.resize(1280, 720);
+        w.show();
+        QVERIFY(QTest::qWaitForWindowExposed(&w));
+        w.model()->setScenario(
+            scenario(R"({"schema":"parascope.scenario/1","model":"llama2-7b","cluster":"dgx-a100-80g",
+            "parallel":{"tp":1,"pp":4,"dp":1,"schedule":"1f1b"},
+            "training":{"seq_len":4096,"micro_batch":1,"global_batch":16384,"recompute":"selective"}})"));
+        w.model()->flush();
+        QApplication::processEvents();
+        const Estimate& e = w.model()->estimate();
+        QVERIFY(e.timeline.simulated && timelineIsPartial(e));
+        double last_op = 0;
+        for (const TimedOp& op : e.timeline.timeline.ops)
+            last_op = std::max(last_op, op.end_s);
+        QCOMPARE(shownTimelineSeconds(e), last_op);
+        QVERIFY2(last_op < e.time.step_s / 2, qPrintable(QStringLiteral("%1 of %2 s").arg(last_op).arg(e.time.step_s)));
+        QCOMPARE(w.timelineChart()->plot()->xAxis->range().upper, last_op);
+        MemoryTimeChart* memory = w.memoryTimeChart();
+        memory->refresh();
+        QCOMPARE(memory->plot()->xAxis->range().upper, last_op);
+        const QString shown = QString::number(e.timeline.microbatches_shown);
+        QVERIFY2(memory->headline().contains(QStringLiteral("drawn: the first %1 of 16384 microbatches").arg(shown)),
+                 qPrintable(memory->headline()));
+        // The playback runs over the drawn part: at its end the cursor is at the last op.
+        w.timelineChart()->playback()->seek(1e9);
+        QCOMPARE(w.timelineChart()->playback()->time(), last_op);
     }
 
     void whatBreaksOffersEvaluatedFixesAndFoldsWhenNothingBreaks()

@@ -5,6 +5,7 @@
 #include "comm/explainer_request.h"
 #include "estimate/evaluate.h"
 #include "estimate/faults.h"
+#include "estimate/memory_over_time.h"
 #include "io/collective_json.h"
 #include "io/error_bands.h"
 #include "io/hf_config_import.h"
@@ -103,6 +104,7 @@ json ganttJson(const Scenario& sc, const Estimate& est, bool in_memory)
     json out = {{"simulated", r.simulated},
                 {"schedule", toString(sc.parallel.schedule)},
                 {"step_s", est.time.step_s},
+                {"drawn_s", shownTimelineSeconds(est)}, // where the time axis ends (the drawn ops)
                 {"step_band", bandText(bandFor(builtInBands(), sc), true).en}, // how sure: "±6.0 %"
                 {"ranks", r.timeline.ranks},
                 {"ranks_shown", r.ranks_shown},

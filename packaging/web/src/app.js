@@ -208,7 +208,7 @@ function renderCommTable() {
     row.insertCell().textContent = c.group.toUpperCase() + " " + c.collective + " · " + c.purpose;
     row.insertCell().textContent = c.algorithm + " · " + c.link;
     row.insertCell().textContent = formatBytes(c.bytes_per_gpu_per_step);
-    row.insertCell().textContent = (c.time_s * 1e3).toFixed(1) + " · " + (c.exposed_s * 1e3).toFixed(1) + " ms";
+    row.insertCell().textContent = seconds(c.time_s) + " · " + seconds(c.exposed_s); // collective.js: s, ms or µs
     if (OPS.includes(c.collective)) { // step by step in the explainer, at this size and group
       row.className = "explain";
       row.title = t("explainRow");

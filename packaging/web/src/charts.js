@@ -39,15 +39,15 @@ function commOption(report, context) {
   return {
     animation: false,
     title: { text: t("commTitle"), subtext: context || "", left: "center", textStyle: { fontSize: 13 } },
-    tooltip: { trigger: "axis", valueFormatter: (v) => v.toFixed(1) + " ms" },
+    tooltip: { trigger: "axis", valueFormatter: (v) => (v >= 1 ? v.toFixed(2) + " s" : (v * 1e3).toFixed(1) + " ms") },
     legend: { type: "scroll", bottom: 0, itemWidth: 12, textStyle: { fontSize: 11 } },
     grid: { left: 8, right: 16, top: context ? 52 : 32, bottom: 40, containLabel: true },
     xAxis: { type: "value", name: t("commAxis"), nameLocation: "middle", nameGap: 22, splitNumber: 3,
              axisLabel: { hideOverlap: true } },
     yAxis: { type: "category", data: names, inverse: true, axisLabel: { fontSize: 10 } },
     series: [
-      { name: t("onLink"), type: "bar", itemStyle: { color: "#56B4E9" }, data: rows.map((c) => +(c.time_s * 1e3).toFixed(2)) },
-      { name: t("exposed"), type: "bar", itemStyle: { color: "#D55E00" }, data: rows.map((c) => +(c.exposed_s * 1e3).toFixed(2)) },
+      { name: t("onLink"), type: "bar", itemStyle: { color: "#56B4E9" }, data: rows.map((c) => +c.time_s.toPrecision(4)) },
+      { name: t("exposed"), type: "bar", itemStyle: { color: "#D55E00" }, data: rows.map((c) => +c.exposed_s.toPrecision(4)) },
     ],
   };
 }
@@ -94,12 +94,12 @@ function timelineOption(gantt, context, heightPx) {
   });
   return {
     animation: false,
-    title: { text: gantt.schedule + " · " + t("stepTime") + " " + gantt.step_s.toFixed(2) + " s" + bandSuffix(gantt),
+    title: { text: gantt.schedule + " · " + t("stepTime") + " " + gantt.step_s.toFixed(2) + " s" + bandSuffix(gantt) + drawnSuffix(gantt),
              subtext: context || "", left: "center", textStyle: { fontSize: 13 } },
     legend: { type: "scroll", bottom: 0, itemWidth: 12, textStyle: { fontSize: 11 }, selectedMode: false },
     grid: Object.assign({}, GANTT_GRID, { top }),
     xAxis: { type: "value", name: t("timeAxis"), nameLocation: "middle", nameGap: 22, min: 0,
-             max: +gantt.step_s.toFixed(3), axisLabel: { showMaxLabel: false } },
+             max: +gantt.drawn_s.toFixed(3), axisLabel: { showMaxLabel: false } },
     // The ranks' names on a category axis; the ops on a hidden value axis over the same rows
     // (row i at i, from −0.5 to n − 0.5), where a communication bar sits a fraction below its row.
     yAxis: [{ type: "category", inverse: true, data: ranks.map((r) => "rank " + r), axisTick: { show: false },

@@ -43,11 +43,12 @@ const WORDS = {
   stageAxis: ["Pipeline stage", "流水线阶段"],
   memTitle: ["Memory per pipeline stage", "各流水线阶段的显存"],
   commTitle: ["Communication per step", "每步通信"],
-  commAxis: ["Time per step (ms)", "每步时间（ms）"],
+  commAxis: ["Time per step (s)", "每步时间（s）"], // seconds, as the desktop app's chart: 10 s of exposed TP at a large batch was "800,000" ms under the axis's name
   onLink: ["Time on the link", "链路占用时间"],
   exposed: ["Not overlapped", "未重叠通信"],
   timelineTitle: ["Pipeline timeline", "流水线时间线"],
   timeAxis: ["Time within the step (s)", "步内时间（s）"],
+  drawnFirst: [" · showing {0} of {1} microbatches", " · 显示 {1} 个微批中的 {0} 个"],
   forward: ["Forward", "前向"],
   backward: ["Backward", "反向"],
   comm: ["Communication", "集合通信"],
@@ -131,3 +132,8 @@ function t(key, ...args) {
 function localized(obj) { return obj ? (LANG === "zh" ? obj.zh || obj.en : obj.en) : ""; }
 // How sure a step time is, after it: " (±6.0 %)" (the engine's band, the same in both languages).
 function bandSuffix(gantt) { return gantt.step_band ? (LANG === "zh" ? "（" + gantt.step_band + "）" : " (" + gantt.step_band + ")") : ""; }
+// A long step is drawn as its first microbatches (a step of their own): the title says how many,
+// in the desktop app's words, and the time axis ends with them (gantt.drawn_s), not at step_s.
+function drawnSuffix(gantt) {
+  return gantt.microbatches_shown < gantt.microbatches_total ? t("drawnFirst", gantt.microbatches_shown, gantt.microbatches_total) : "";
+}

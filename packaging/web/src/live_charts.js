@@ -85,7 +85,7 @@ function commChart(el) {
     update(report) {
       const rows = report.communication;
       names = rows.map((c) => c.group.toUpperCase() + " " + (SHORT_COLLECTIVE[c.collective] || c.collective));
-      u.setData([rows.map((c, i) => i), rows.map((c) => c.time_s * 1e3), rows.map((c) => c.exposed_s * 1e3)]);
+      u.setData([rows.map((c, i) => i), rows.map((c) => c.time_s), rows.map((c) => c.exposed_s)]);
     },
   };
 }
@@ -127,9 +127,10 @@ function ganttChart(el) {
       state.types = gantt.types;
       state.rows = new Map(state.ranks.map((r, i) => [r, i]));
       state.ops = gantt.ops;
-      state.step = gantt.step_s;
-      u.root.querySelector(".u-title").textContent = gantt.schedule + " · " + t("stepTime") + " " + gantt.step_s.toFixed(2) + " s" + bandSuffix(gantt);
-      u.setData([[0, gantt.step_s], [null, null], [null, null], [null, null], [null, null]]);
+      state.step = gantt.drawn_s; // the drawn ops' end: a long step draws its first microbatches
+      u.root.querySelector(".u-title").textContent = gantt.schedule + " · " + t("stepTime") + " " + gantt.step_s.toFixed(2) + " s"
+        + bandSuffix(gantt) + drawnSuffix(gantt);
+      u.setData([[0, gantt.drawn_s], [null, null], [null, null], [null, null], [null, null]]);
     },
   };
 }

@@ -51,8 +51,8 @@ Wall communicationWall(const Estimate& est, Explain explain)
                 zh = "未重叠通信占单步耗时的 " + pct(w.value);
     if (worst && worst->exposed_s > 0) {
         const Localized g = displayName(worst->group), c = displayName(worst->collective);
-        en += "; most of it " + g.en + " " + c.en + " (" + num(worst->exposed_s * 1e3) + " ms)";
-        zh += "；最多的是 " + g.zh + " " + c.zh + "（" + num(worst->exposed_s * 1e3) + " ms）";
+        en += "; most of it " + g.en + " " + c.en + " (" + formatSeconds(worst->exposed_s) + ")";
+        zh += "；最多的是 " + g.zh + " " + c.zh + "（" + formatSeconds(worst->exposed_s) + "）";
     }
     w.explanation = {en, zh};
     w.terms.push_back({"walls.communication", w.value, "fraction", "exposed communication / step time",

@@ -20,6 +20,7 @@
 #include <algorithm>
 #include <limits>
 #include <map>
+#include <numeric>
 
 namespace parascope::ui {
 
@@ -310,8 +311,51 @@ int SweepView::tickEvery(int n) const
         widest = std::max(
             {widest, fm.horizontalAdvance(QStringLiteral("✗ ") + QString::number(p.value)) + fm.averageCharWidth() * 2,
              fm.horizontalAdvance(alsoText(p)) + fm.averageCharWidth() * 2});
-    const int width = ratio_rect_->width() > 0 ? ratio_rect_->width() : plot_->width() - 80;
+    const int width = axisWidth();
     return std::max(1, (n * widest + std::max(1, width) - 1) / std::max(1, width));
+}
+
+int SweepView::axisWidth() const { return ratio_rect_->width() > 0 ? ratio_rect_->width() : plot_->width() - 80; }
+
+// The x axes' labels, as many as have room and never two touching: first the valid values (every
+// k-th, then the others), then the invalid ones (✗). The invalid ones were always labelled, and on
+// the lowest axis, where each label says "128 GPUs" too, PP 1 … 16 all out of memory ran together
+// ("8 GPUs16 GPUs32 GPUs") while the one valid value, PP 32, had none. The dashed lines and the
+// list below name every breaking point.
+void SweepView::setTickLabels(int every)
+{
+    const int n = int(result_.points.size());
+    const QFontMetrics fm(ratio_rect_->axis(QCPAxis::atBottom)->tickLabelFont());
+    const double slot = double(axisWidth()) / std::max(1, n), gap = fm.averageCharWidth();
+    const auto labelOf = [this](int i) {
+        const SweepPoint& p = result_.points[std::size_t(i)];
+        return std::pair<QString, QString>{(p.valid ? QString() : QStringLiteral("✗ ")) + QString::number(p.value),
+                                           alsoText(p)};
+    };
+    const auto rank = [&](int i) { return result_.points[std::size_t(i)].valid ? (i % every == 0 ? 0 : 1) : 2; };
+    std::vector<int> order(std::size_t(std::max(0, n)));
+    std::iota(order.begin(), order.end(), 0);
+    std::stable_sort(order.begin(), order.end(), [&](int a, int b) { return rank(a) < rank(b); });
+    std::map<int, std::pair<double, double>> placed; // index → its label's left and right pixels
+    for (int i : order) {
+        const auto [label, also] = labelOf(i);
+        const double half = std::max(fm.horizontalAdvance(label), fm.horizontalAdvance(also)) / 2.0;
+        const double left = (i + 0.5) * slot - half, right = (i + 0.5) * slot + half;
+        const auto after = placed.upper_bound(i);
+        const bool clear_after = after == placed.end() || right + gap <= after->second.first;
+        const bool clear_before = after == placed.begin() || std::prev(after)->second.second + gap <= left;
+        if (clear_after && clear_before)
+            placed[i] = {left, right};
+    }
+    auto ticker = QSharedPointer<QCPAxisTickerText>::create();
+    auto bottom = QSharedPointer<QCPAxisTickerText>::create();
+    for (const auto& entry : placed) {
+        const auto [label, also] = labelOf(entry.first);
+        ticker->addTick(entry.first, label);
+        bottom->addTick(entry.first, also.isEmpty() ? label : label + QLatin1Char('\n') + also);
+    }
+    for (QCPAxisRect* r : {memory_rect_, time_rect_, ratio_rect_})
+        r->axis(QCPAxis::atBottom)->setTicker(r == ratio_rect_ ? bottom : ticker);
 }
 
 // The sweep's points on the three charts, the tick labels on the shared x axis and the y ranges.
@@ -320,8 +364,7 @@ void SweepView::plotPoints(int every)
     const int n = int(result_.points.size());
     QVector<double> x(n), peak(n), cap(n), step(n), bubble(n), mfu(n), lost(n);
     // The upper charts label the values; the lowest also says what changes with them ("512 GPUs").
-    auto ticker = QSharedPointer<QCPAxisTickerText>::create();
-    auto bottom = QSharedPointer<QCPAxisTickerText>::create();
+    setTickLabels(every);
     for (int i = 0; i < n; ++i) {
         const SweepPoint& p = result_.points[std::size_t(i)];
         x[i] = i; // categorical: one slot per value
@@ -334,12 +377,6 @@ void SweepView::plotPoints(int every)
         bubble[i] = p.valid ? p.bubble_fraction * 100 : nan;
         mfu[i] = p.valid ? p.mfu * 100 : nan;
         lost[i] = p.valid ? (1 - p.goodput) * 100 : nan;
-        if (i % every == 0 || !p.valid) {
-            const QString label = (p.valid ? QString() : QStringLiteral("✗ ")) + QString::number(p.value);
-            const QString also = alsoText(p);
-            ticker->addTick(i, label);
-            bottom->addTick(i, also.isEmpty() ? label : label + QLatin1Char('\n') + also);
-        }
     }
     peak_->setData(x, peak, true);
     capacity_->setData(x, cap, true);
@@ -349,7 +386,6 @@ void SweepView::plotPoints(int every)
     stability_->setData(x, lost, true);
     for (QCPAxisRect* r : {memory_rect_, time_rect_, ratio_rect_}) {
         r->axis(QCPAxis::atBottom)->grid()->setZeroLinePen(Qt::NoPen); // categories: no line through the first
-        r->axis(QCPAxis::atBottom)->setTicker(r == ratio_rect_ ? bottom : ticker);
         r->axis(QCPAxis::atBottom)->setRange(-0.5, std::max(1, n) - 0.5);
     }
     // How sure the step and the MFU are, in their legends (and so in an export): the points'

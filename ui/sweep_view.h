@@ -52,6 +52,8 @@ private:
     void addCharts();
     void connectSweeps();
     int tickEvery(int n) const;
+    int axisWidth() const; // the lowest chart's width in pixels (an estimate before the first layout)
+    void setTickLabels(int every);
     void plotPoints(int every);
     QString markBreaks(int n);
 

@@ -30,6 +30,7 @@
 
 using namespace parascope;
 using namespace parascope::ui;
+using parascope::test::gui::scenario;
 using parascope::test::gui::sevenB;
 
 class TstGuiTools : public QObject {
@@ -231,6 +232,51 @@ private slots:
         const QString png = dir.filePath(QStringLiteral("sweep.png"));
         QVERIFY(w.exports()->exportChartTo(ChartKind::Sweep, png, QSize(1280, 720), 1).isEmpty());
         QCOMPARE(QImage(png).size(), QSize(1280, 720));
+    }
+
+    // Qwen3-235B at PP 32 swept over PP: 1 … 16 are out of memory, and each ✗ value was labelled
+    // whatever the room, "8 GPUs" under it on the lowest axis ("8 块 GPU16 块 GPU32 块 GPU" at
+    // 1280×720 in zh), while PP 32, the one valid value, had no label. No two labels of an axis
+    // touch now, and valid values are labelled first.
+    void sweepLabelsNeverTouch()
+    {
+        MainWindow w;
+        w.setLanguage(QStringLiteral("zh"));
+        w.resize(1280, 720);
+        w.show();
+        QVERIFY(QTest::qWaitForWindowExposed(&w));
+        w.model()->setScenario(scenario(R"({"schema":"parascope.scenario/1","model":"qwen3-235b-a22b",
+            "cluster":"dgx-h100","overheads":{"allocator":"expandable_segments"},"parallel":{"tp":2,"pp":32,"dp":4,
+            "ep":8,"etp":1,"vpp":3,"schedule":"interleaved","sequence_parallel":true,"zero":1,
+            "account_for_embedding_in_pipeline_split":true,"account_for_loss_in_pipeline_split":true},
+            "training":{"seq_len":4096,"micro_batch":1,"global_batch":2048,"recompute":"selective",
+            "recompute_modules":["moe_act","layernorm"]}})"));
+        w.model()->flush();
+        w.showTab(MainWindow::Tab::Sweep);
+        w.sweepView()->runSweep(QStringLiteral("parallel.pp"), {1, 2, 4, 8, 16, 32, 47, 64, 94}, true);
+        int invalid = 0;
+        for (const SweepPoint& p : w.sweepView()->result().points)
+            invalid += p.valid ? 0 : 1;
+        QCOMPARE(invalid, 8); // PP 32 alone is valid (the Model Zoo's layout)
+        QCustomPlot* plot = w.sweepView()->plot();
+        plot->replot();
+        QCPAxis* lowest = nullptr;
+        for (QCPAxisRect* r : plot->axisRects())
+            lowest = r->axis(QCPAxis::atBottom);
+        const QFontMetrics fm(lowest->tickLabelFont());
+        const auto ticks = lowest->ticker().dynamicCast<QCPAxisTickerText>()->ticks();
+        QVERIFY(ticks.size() >= 3);
+        QVERIFY2(ticks.contains(5.0), "the one valid value, PP 32, is labelled");
+        double right = -1e9;
+        for (auto it = ticks.cbegin(); it != ticks.cend(); ++it) {
+            double half = 0;
+            for (const QString& line : it.value().split(QLatin1Char('\n')))
+                half = std::max(half, fm.horizontalAdvance(line) / 2.0);
+            const double centre = lowest->coordToPixel(it.key());
+            QVERIFY2(centre - half > right, qPrintable(it.value()));
+            right = centre + half;
+        }
+        w.setLanguage(QStringLiteral("en")); // the language is a setting: the tests after read English
     }
 
     void searchRunsOffTheGuiThread()

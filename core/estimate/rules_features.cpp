@@ -207,10 +207,12 @@ void zeroWithPipeline(const RuleInput& in, std::vector<Diagnostic>& out)
         return;
     out.push_back(make(
         Severity::Warning, "zero_with_pp", "parallel.zero",
-        "ZeRO-" + n(p.zero) + " with pipeline parallelism reduces or gathers every microbatch: "
-            + "DeepSpeed does not support it and Megatron offers ZeRO-1 (distributed optimizer) only.",
+        "ZeRO-" + n(p.zero) + " with pipeline parallelism reduces or gathers every microbatch. "
+            + "DeepSpeed does not support it and Megatron offers ZeRO-1 (distributed optimizer) only; "
+            + "PyTorch FSDP2 runs it (torchtitan), and the step time includes those collectives.",
         "ZeRO-" + n(p.zero)
-            + " 与流水线并行同用时每个微批都要归约或收集：DeepSpeed 不支持，Megatron 只提供 ZeRO-1（分布式优化器）。",
+            + " 与流水线并行同用时每个微批都要归约或收集。DeepSpeed 不支持，Megatron 只提供 ZeRO-1（分布式优化器）；"
+              "PyTorch FSDP2（torchtitan）支持，单步耗时已计入这些集合通信。",
         "Use ZeRO-1 with PP, or drop PP.", "有 PP 时使用 ZeRO-1，或去掉 PP。"));
 }
 

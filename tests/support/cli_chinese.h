@@ -36,6 +36,7 @@ inline const std::set<QString>& allowedWords()
            QStringLiteral("InfiniBand"), QStringLiteral("PCIe"), QStringLiteral("GPipe"), QStringLiteral("DualPipeV"),
            QStringLiteral("DualPipe"), QStringLiteral("KV"), QStringLiteral("GQA"), QStringLiteral("MoE"),
            QStringLiteral("FLOPs"), QStringLiteral("MAPE"), QStringLiteral("Megatron"), QStringLiteral("DeepSpeed"),
+           QStringLiteral("PyTorch"), QStringLiteral("torchtitan"), // frameworks, named like Megatron
            QStringLiteral("Narayanan"), QStringLiteral("GPT"), QStringLiteral("ParaScope"), QStringLiteral("FSDP"),
            QStringLiteral("HSDP"), QStringLiteral("Ulysses"), QStringLiteral("rank"), QStringLiteral("GEMM"),
            QStringLiteral("algbw"), QStringLiteral("busbw"), QStringLiteral("KiB"), QStringLiteral("NCCL"),

@@ -102,6 +102,13 @@ void GanttPlottable::draw(QCPPainter* painter)
         const QRectF rect(QPointF(std::min(r.x0, r.x1), std::min(top, bottom)),
                           QPointF(std::max(r.x0, r.x1) + (std::abs(r.x1 - r.x0) < 1 ? 1 : 0), std::max(top, bottom)));
         painter->drawRect(rect);
+        if (r.mixed && r.second_share > 0) { // the next type's share of the time, as a band on top
+            QRectF band = rect;
+            band.setHeight(rect.height() * r.second_share);
+            painter->setBrush(colourOf(r.second));
+            painter->drawRect(band);
+            painter->setBrush(current);
+        }
     }
     // Cell borders (the slot grid): a white line where one op ends and the next begins, when the
     // ops are at least 4 pixels wide — on the communication lane too, where a reduction's

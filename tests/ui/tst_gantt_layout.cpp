@@ -62,6 +62,26 @@ private slots:
         QVERIFY(rects[0].mixed);
     }
 
+    void mixedRectanglesKeepTheSecondTypesShare()
+    {
+        // 1F1B far zoomed out: a forward of 1 µs then a backward of 2 µs, 1,000 times over 10 px.
+        // A merged rectangle is backward (two thirds of its time) with the forward's third beside
+        // it, which the painter draws as a third of the row: not a row all backward.
+        std::vector<GanttSegment> s;
+        for (int i = 0; i < 1000; ++i) {
+            s.push_back({0, 0, i * 3e-6, i * 3e-6 + 1e-6, OpType::F, i, 2 * i});
+            s.push_back({0, 0, i * 3e-6 + 1e-6, (i + 1) * 3e-6, OpType::B, i, 2 * i + 1});
+        }
+        const auto rects = layoutGantt(s, TimeToPixel{0, 3e-3, 0, 10});
+        QVERIFY(rects.size() >= 5);
+        for (const GanttRect& r : rects) {
+            QVERIFY(r.mixed);
+            QCOMPARE(r.type, OpType::B);
+            QCOMPARE(r.second, OpType::F);
+            QVERIFY2(std::abs(r.second_share - 1.0 / 3) < 0.05, std::to_string(r.second_share).c_str());
+        }
+    }
+
     void rowsAndLanesNeverMerge()
     {
         std::vector<GanttSegment> s

@@ -60,6 +60,17 @@ std::vector<GanttRect> layoutGantt(const std::vector<GanttSegment>& segments, co
     const auto flush = [&] {
         if (open) {
             cur.type = OpType(std::max_element(time_by_type.begin(), time_by_type.end()) - time_by_type.begin());
+            if (cur.mixed) {
+                double total = 0, second = -1;
+                for (std::size_t t = 0; t < time_by_type.size(); ++t) {
+                    total += time_by_type[t];
+                    if (OpType(t) != cur.type && time_by_type[t] > second) {
+                        second = time_by_type[t];
+                        cur.second = OpType(t);
+                    }
+                }
+                cur.second_share = total > 0 ? second / total : 0;
+            }
             out.push_back(cur);
         }
         open = false;

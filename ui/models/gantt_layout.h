@@ -34,6 +34,11 @@ struct GanttRect {
     int microbatch = -1; // −1 when merged
     int count = 1; // ops in the rectangle
     int op = -1; // the first op
+    // When mixed: the type that fills the next most, and its share of the rectangle's op time (the
+    // painter gives it that share of the row's height: 1F1B's forwards at a third of a dense row
+    // instead of a row all backward).
+    OpType second = OpType::F;
+    double second_share = 0;
 };
 
 // Segments sorted by (row, lane, start) from the timeline.

@@ -6,6 +6,10 @@
 
 #include <QCoreApplication>
 
+#include <algorithm>
+#include <QEvent>
+#include <QTextDocument>
+
 namespace parascope::ui {
 
 QString statusLine(const Scenario& sc, const Estimate& e, const Estimate* pinned)
@@ -58,8 +62,61 @@ void StatusLabel::refresh()
 {
     const QString text = hidden_() ? tr("Predict first: the numbers are hidden until you reveal your estimate.")
                                    : statusLine(model_->scenario(), model_->estimate(), model_->pinnedEstimate());
-    setText(text);
+    full_ = text;
+    fit();
     setToolTip(hidden_() ? text : text + QStringLiteral("<br>") + bandTooltip(model_->scenario()).toHtmlEscaped());
+}
+
+void StatusLabel::resizeEvent(QResizeEvent* e)
+{
+    QLabel::resizeEvent(e);
+    fit();
+}
+
+void StatusLabel::showEvent(QShowEvent* e)
+{
+    QLabel::showEvent(e);
+    fit();
+}
+
+void StatusLabel::changeEvent(QEvent* e)
+{
+    QLabel::changeEvent(e);
+    if (e->type() == QEvent::FontChange)
+        fit();
+}
+
+// Fitted only while shown: a hidden label has no width of its own yet.
+void StatusLabel::fit() { setText(isVisible() ? fitStatusLine(full_, font(), width() - 2 * margin() - 4) : full_); }
+
+QString fitStatusLine(const QString& html, const QFont& font, int width)
+{
+    QTextDocument doc;
+    doc.setDefaultFont(font);
+    doc.setDocumentMargin(0);
+    const auto fits = [&](const QString& text) {
+        doc.setHtml(text);
+        return doc.idealWidth() <= width;
+    };
+    if (width <= 0 || fits(html))
+        return html;
+    const QString sep = QStringLiteral(" · ");
+    QStringList parts = html.split(sep);
+    while (parts.size() > 1) {
+        // First without the last part's closing parenthesis ("(stage 0)"), then without the part.
+        const QString& last = parts.back();
+        const qsizetype paren = std::max(last.lastIndexOf(QStringLiteral(" (")), last.lastIndexOf(QChar(0xFF08)));
+        if (paren > 0) {
+            QStringList shorter = parts;
+            shorter.back() = last.left(paren);
+            if (const QString text = shorter.join(sep) + QStringLiteral(" …"); fits(text))
+                return text;
+        }
+        parts.removeLast();
+        if (const QString text = parts.join(sep) + QStringLiteral(" …"); fits(text))
+            return text;
+    }
+    return parts.front() + QStringLiteral(" …");
 }
 
 } // namespace parascope::ui

@@ -15,6 +15,7 @@
 #include "main_window.h"
 #include "models/scenario_model.h"
 #include "optional_rows.h"
+#include "status_line.h"
 #include "timeline_chart.h"
 
 #include <QCheckBox>
@@ -28,6 +29,7 @@
 #include <QScrollBar>
 #include <QSettings>
 #include <QTemporaryDir>
+#include <QTextDocument>
 #include <QtTest>
 
 #include <qcustomplot.h>
@@ -235,6 +237,41 @@ private slots:
         QCOMPARE(w.geometry().size(), screen->geometry().size());
         w.presenter()->setOn(false);
         QSettings().clear();
+    }
+
+    // The status line in presenter mode at 1024×768 was cut mid-figure ("峰值显存 50.5 / 80.0
+    // GiB（|"); it now keeps the figures that fit whole, from the left, ends with " …" and never
+    // runs past the label. Each shown figure is one of the full line's, or its figure without the
+    // stage in parentheses.
+    void statusLineKeepsWholeFigures()
+    {
+        for (const char* lang : {"zh", "en"}) {
+            MainWindow w(nullptr, MainWindow::Session::Headless);
+            w.setLanguage(QLatin1String(lang));
+            w.resize(1024, 768);
+            w.show();
+            w.presenter()->setOn(true);
+            w.course()->loadLesson(QStringLiteral("15-capstone-1024-a100"), 2);
+            w.model()->flush();
+            QCoreApplication::processEvents();
+            const StatusLabel* status = w.findChild<StatusLabel*>();
+            QVERIFY(status);
+            const QString shown = status->text(), full = status->fullText();
+            QTextDocument doc;
+            doc.setDefaultFont(status->font());
+            doc.setDocumentMargin(0);
+            doc.setHtml(shown);
+            QVERIFY2(doc.idealWidth() <= status->width(), qPrintable(shown));
+            if (shown == full)
+                continue; // it fits whole (a larger test screen)
+            QVERIFY2(shown.endsWith(QStringLiteral(" …")), qPrintable(shown));
+            const QStringList parts = shown.chopped(2).split(QStringLiteral(" · "));
+            const QStringList whole = full.split(QStringLiteral(" · "));
+            for (qsizetype i = 0; i < parts.size(); ++i)
+                QVERIFY2(parts[i] == whole[i] || (i == parts.size() - 1 && whole[i].startsWith(parts[i])),
+                         qPrintable(parts[i]));
+            w.presenter()->setOn(false);
+        }
     }
 };
 

@@ -86,8 +86,15 @@ void StatusLabel::changeEvent(QEvent* e)
         fit();
 }
 
-// Fitted only while shown: a hidden label has no width of its own yet.
-void StatusLabel::fit() { setText(isVisible() ? fitStatusLine(full_, font(), width() - 2 * margin() - 4) : full_); }
+// Fitted only while shown (a hidden label has no width of its own yet), and measured again only
+// when the label's own layout of the whole line (its size hint) is wider than it: a slider move
+// lays the line out once, as before.
+void StatusLabel::fit()
+{
+    setText(full_);
+    if (isVisible() && sizeHint().width() > width())
+        setText(fitStatusLine(full_, font(), width() - 2 * margin() - 4));
+}
 
 QString fitStatusLine(const QString& html, const QFont& font, int width)
 {

@@ -179,7 +179,7 @@ QString TimelineChart::headline(const Scenario& sc, const Estimate& e) const
     // What the timeline leaves out (microbatches, ranks): on the bubble's line, or a third line
     // when that is too wide for the chart.
     QString shown;
-    if (e.timeline.microbatches_shown < e.timeline.microbatches_total)
+    if (timelineIsPartial(e))
         shown += tr(" · showing %1 of %2 microbatches")
                      .arg(e.timeline.microbatches_shown)
                      .arg(e.timeline.microbatches_total);

@@ -11,7 +11,6 @@
 #include <QToolTip>
 
 #include <algorithm>
-#include <QTransform>
 #include <QVBoxLayout>
 
 #include <algorithm>
@@ -79,6 +78,7 @@ MemoryChart::MemoryChart(ScenarioModel* model, QWidget* parent)
     capacity_label_->setPositionAlignment(Qt::AlignRight | Qt::AlignBottom);
     capacity_label_->position->setType(QCPItemPosition::ptAxisRectRatio);
     capacity_label_->setColor(palette::vermillion);
+    capacity_label_->setLayer(QStringLiteral("axes")); // above the red frames of the bars over it
     highlight_ = new QCPItemRect(plot_);
     highlight_->setLayer(QStringLiteral("grid")); // behind the bars
     highlight_->setPen(Qt::NoPen);
@@ -324,10 +324,13 @@ bool MemoryChart::markBars(const MemoryReport& m, double shift, bool compare)
     int over = 0;
     for (const StageMemory& st : m.stages)
         over += memoryVerdict(st.total(), m.capacity_bytes) == MemoryVerdict::OutOfMemory ? 1 : 0;
-    const bool summarised = !totals && over > kMaxMarkedStages;
+    // Turned "OOM" marks a line high on neighbouring bars touch where the stages are closer
+    // than a line (PP 16 at 1024×768): then too, one label counts them (the frames show which).
+    const int pitch_px = plot_->axisRect()->width() / std::max(1, n);
+    const bool summarised = !totals && (over > kMaxMarkedStages || (over > 1 && pitch_px <= fm.height()));
     if (summarised)
         markOomSummary(over, n, fm);
-    for (int i = 0; i < (summarised ? 0 : n); ++i) {
+    for (int i = 0; i < (over > kMaxMarkedStages ? 0 : n); ++i) {
         const double total = m.stages[std::size_t(i)].total() / kGiB;
         // Out of memory framed in red; inside the band the model cannot resolve, said in amber.
         const MemoryVerdict verdict = memoryVerdict(total * kGiB, m.capacity_bytes);
@@ -340,7 +343,7 @@ bool MemoryChart::markBars(const MemoryReport& m, double shift, bool compare)
             frame->bottomRight->setCoords(i + shift + (compare ? 0.18 : 0.35), 0);
             marks_.push_back(frame);
         }
-        if (!totals && !oom)
+        if (summarised || (!totals && !oom))
             continue;
         auto* label = new QCPItemText(plot_);
         label->setFont(plot_->xAxis->tickLabelFont());
@@ -350,10 +353,15 @@ bool MemoryChart::markBars(const MemoryReport& m, double shift, bool compare)
             label->setRotation(-90);
         label->position->setCoords(i + shift, total);
         label->setPadding(QMargins(0, 0, 0, 2));
-        label->setText(!totals          ? tr("OOM")
-                           : oom        ? tr("%1\nOOM").arg(total, 0, 'f', 1)
-                           : borderline ? tr("%1\nborderline").arg(total, 0, 'f', 1)
-                                        : QString::number(total, 'f', 1));
+        // Turned along a bar a line wide, the total and the verdict share one line (fitAxes
+        // leaves room for "000.0 OOM"): two lines were wider than the bar and ran into the next.
+        const QString figure = QString::number(total, 'f', 1);
+        label->setText(!totals ? tr("OOM")
+                           : !upright && (oom || borderline)
+                           ? figure + QLatin1Char(' ') + (oom ? tr("OOM") : tr("borderline"))
+                           : oom        ? tr("%1\nOOM").arg(figure)
+                           : borderline ? tr("%1\nborderline").arg(figure)
+                                        : figure);
         marks_.push_back(label);
     }
     if (!totals && over == 0 && !compare) // bars too thin for their totals: the peak, once
@@ -405,57 +413,6 @@ void MemoryChart::markPinnedTotals(const Estimate& a)
         label->setText(QString::number(st.total() / kGiB, 'f', 1));
         marks_.push_back(label);
     }
-}
-
-// The pixels a text item covers (after the axes have their ranges).
-QRectF textItemRect(const QCPItemText* t)
-{
-    const QFontMetricsF fm(t->font());
-    QSizeF size(0, 0);
-    for (const QString& line : t->text().split(QLatin1Char('\n')))
-        size = QSizeF(std::max(size.width(), fm.horizontalAdvance(line)), size.height() + fm.height());
-    const QMargins pad = t->padding();
-    size += QSizeF(pad.left() + pad.right(), pad.top() + pad.bottom());
-    // The box as aligned to its position, then turned about the position as QCPItemText does.
-    const Qt::Alignment al = t->positionAlignment();
-    const double x = al & Qt::AlignLeft ? 0 : al & Qt::AlignRight ? -size.width() : -size.width() / 2;
-    const double y = al & Qt::AlignTop ? 0 : al & Qt::AlignBottom ? -size.height() : -size.height() / 2;
-    QTransform turn;
-    turn.rotate(t->rotation());
-    return turn.mapRect(QRectF(QPointF(x, y), size)).translated(t->position->pixelPosition());
-}
-
-// The capacity label where no bar's label is: above the line at the left, else at the right,
-// else below the line (lesson 1: an 80.2 GiB OOM bar under an 80.0 GiB line).
-void MemoryChart::clearCapacityLabel(int n)
-{
-    if (plot_->axisRect()->width() <= 0)
-        return;
-    const double cap = capacity_label_->position->coords().y();
-    const struct {
-        double x;
-        Qt::Alignment align;
-    } spots[] = {{-0.55, Qt::AlignLeft | Qt::AlignBottom},
-                 {n - 0.45, Qt::AlignRight | Qt::AlignBottom},
-                 {-0.55, Qt::AlignLeft | Qt::AlignTop},
-                 {n - 0.45, Qt::AlignRight | Qt::AlignTop}};
-    // The whole label, then its number alone; where neither fits, the dashed line speaks alone
-    // (the status bar's "peak … / 80.0 GiB" says the capacity) rather than over a bar's total.
-    capacity_label_->setVisible(true);
-    for (const QString& text : {tr("capacity %1 GiB").arg(cap, 0, 'f', 1), tr("%1 GiB").arg(cap, 0, 'f', 1)})
-        for (const auto& spot : spots) {
-            capacity_label_->setText(text);
-            capacity_label_->position->setCoords(spot.x, cap);
-            capacity_label_->setPositionAlignment(spot.align);
-            const QRectF mine = textItemRect(capacity_label_);
-            if (QRectF(plot_->axisRect()->rect()).contains(mine) // never cut by the plot's edge
-                && std::none_of(marks_.begin(), marks_.end(), [&](QCPAbstractItem* item) {
-                       auto* t = qobject_cast<QCPItemText*>(item);
-                       return t && textItemRect(t).intersects(mine);
-                   }))
-                return;
-        }
-    capacity_label_->setVisible(false);
 }
 
 // The one label counting the stages over capacity, top left, when bars are too thin to mark.

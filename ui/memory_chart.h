@@ -74,7 +74,8 @@ private:
     QCPItemText* cornerLabel(const QColor& color, Qt::Alignment side);
     void fitAxes(int n, double top, bool upright);
     void markPinnedTotals(const Estimate& a);
-    void clearCapacityLabel(int n);
+    void clearCapacityLabel(int n); // memory_chart_capacity.cpp
+    bool barUnder(const QRectF& r) const;
 };
 
 } // namespace parascope::ui

@@ -18,6 +18,7 @@
 #include "controllers/compare_controller.h"
 #include "controllers/export_controller.h"
 #include "estimate/memory_over_time.h"
+#include "memory/memory_verdict.h"
 #include "memory_chart.h"
 #include "memory_time_chart.h"
 #include "pdf_text.h"
@@ -176,6 +177,65 @@ private slots:
                 right = centre + half;
             }
         }
+    }
+
+    // DeepSeek-V3 on PP 16 with 9 stages over capacity: the turned "OOM" marks, a line high and
+    // closer than a line apart, ran into one another (the totals' two lines over every bar), and
+    // the capacity label sat over the first bars under their red frames. Now no text touches
+    // another, the bars over capacity keep their frames and one label counts them, and the
+    // capacity label is on the dashed line's free stretch, clear of every bar.
+    void memoryMarksStayApartOnThinOomBars()
+    {
+        const Scenario dsv3 = scenario(R"({"schema":"parascope.scenario/1","model":"deepseek-v3",
+            "cluster":"dgx-h100","parallel":{"tp":1,"pp":16,"dp":128,"ep":64,"moe_dispatcher":"deepep"},
+            "training":{"seq_len":4096,"micro_batch":1,"global_batch":15360,"precision":"fp8",
+            "grad_dtype":"fp32","recompute":"selective"}})");
+        for (const char* lang : {"zh", "en"})
+            for (const QSize size : {QSize(1280, 720), QSize(1024, 768)}) {
+                const QString at
+                    = QStringLiteral("%1 %2×%3").arg(QLatin1String(lang)).arg(size.width()).arg(size.height());
+                MainWindow w;
+                w.setLanguage(QLatin1String(lang));
+                w.resize(size);
+                w.show();
+                QVERIFY(QTest::qWaitForWindowExposed(&w));
+                w.model()->setScenario(dsv3);
+                w.model()->flush();
+                QApplication::processEvents();
+                QCustomPlot* plot = w.memoryChart()->plot();
+                plot->replot();
+                const MemoryReport& m = w.model()->estimate().memory;
+                int over = 0, frames = 0;
+                std::vector<QRectF> bars;
+                for (const StageMemory& st : m.stages) {
+                    over += memoryVerdict(st.total(), m.capacity_bytes) == MemoryVerdict::OutOfMemory ? 1 : 0;
+                    const double x0 = plot->xAxis->coordToPixel(st.stage - 0.35);
+                    const double x1 = plot->xAxis->coordToPixel(st.stage + 0.35);
+                    bars.emplace_back(QPointF(x0, plot->yAxis->coordToPixel(st.total() / double(1ull << 30))),
+                                      QPointF(x1, plot->yAxis->coordToPixel(0)));
+                }
+                QVERIFY2(over >= 2, qPrintable(at));
+                std::vector<QRectF> rects;
+                QStringList texts;
+                for (int i = 0; i < plot->itemCount(); ++i) {
+                    frames += qobject_cast<QCPItemRect*>(plot->item(i)) && plot->item(i)->visible() ? 1 : 0;
+                    if (auto* t = qobject_cast<QCPItemText*>(plot->item(i));
+                        t && t->visible() && !t->text().isEmpty()) {
+                        rects.push_back(textItemRect(t));
+                        texts << t->text();
+                        if (t->text().endsWith(QStringLiteral("GiB"))) // the capacity label
+                            for (const QRectF& bar : bars)
+                                QVERIFY2(!rects.back().adjusted(1, 1, -1, -1).intersects(bar),
+                                         qPrintable(at + texts.last()));
+                    }
+                }
+                QCOMPARE(frames, over); // the highlight rectangle is hidden: each frame marks a stage
+                QVERIFY2(texts.join(QLatin1Char(' ')).contains(QStringLiteral("GiB")), qPrintable(at));
+                for (std::size_t i = 0; i < rects.size(); ++i)
+                    for (std::size_t j = i + 1; j < rects.size(); ++j)
+                        QVERIFY2(!rects[i].intersects(rects[j]),
+                                 qPrintable(at + QStringLiteral(": %1 / %2").arg(texts[int(i)], texts[int(j)])));
+            }
     }
 
     // A step too long to keep whole (16,384 microbatches) is drawn as its first microbatches, a

@@ -18,11 +18,24 @@
 #include <QVBoxLayout>
 
 #include <algorithm>
+#include <cmath>
 #include <limits>
 #include <map>
 #include <numeric>
 
 namespace parascope::ui {
+
+namespace {
+
+// A point whose only errors are memory (the layout runs, it does not fit): its numbers stand.
+bool onlyOutOfMemory(const SweepPoint& p)
+{
+    return p.gpus > 0 && std::all_of(p.diagnostics.begin(), p.diagnostics.end(), [](const Diagnostic& d) {
+               return d.severity != Severity::Error || d.code == "out_of_memory" || d.code == "host_out_of_memory";
+           });
+}
+
+} // namespace
 
 SweepView::SweepView(ScenarioModel* model, QWidget* parent)
     : ChartView(model, parent)
@@ -98,6 +111,9 @@ void SweepView::addCharts()
     peak_ = graph(memory_rect_, palette::blue);
     capacity_ = graph(memory_rect_, palette::vermillion, Qt::DashLine);
     capacity_->setScatterStyle(QCPScatterStyle::ssNone);
+    oom_ = graph(memory_rect_, palette::vermillion);
+    oom_->setLineStyle(QCPGraph::lsNone);
+    oom_->setScatterStyle(QCPScatterStyle(QCPScatterStyle::ssCross, QPen(palette::vermillion, 2), Qt::NoBrush, 9));
     step_ = graph(time_rect_, palette::green);
     bubble_ = graph(ratio_rect_, palette::orange);
     mfu_ = graph(ratio_rect_, palette::purple);
@@ -160,6 +176,7 @@ void SweepView::retranslate()
     run_->setText(tr("Sweep"));
     peak_->setName(tr("Peak memory per GPU (GiB)"));
     capacity_->setName(tr("GPU capacity (GiB)"));
+    oom_->setName(tr("Out of memory: the peak it would need (GiB)"));
     step_->setName(tr("Step time (s)"));
     bubble_->setName(tr("Bubble (idle / step, %)"));
     mfu_->setName(tr("MFU (%)"));
@@ -290,6 +307,9 @@ void SweepView::draw()
     plotPoints(tickEvery(n));
     // Breaking points: a dashed line before the first value where each appears, named below.
     plot_->clearItems();
+    if (n > 0
+        && std::none_of(result_.points.begin(), result_.points.end(), [](const SweepPoint& p) { return p.valid; }))
+        noneRuns();
     const QString text = markBreaks(n);
     // What else the knob's rule moves along the axis (a PP sweep keeps DP: the GPU count grows).
     changes_->setText(tr("<b>Note:</b> %1").arg(axisNote().toHtmlEscaped()));
@@ -362,7 +382,7 @@ void SweepView::setTickLabels(int every)
 void SweepView::plotPoints(int every)
 {
     const int n = int(result_.points.size());
-    QVector<double> x(n), peak(n), cap(n), step(n), bubble(n), mfu(n), lost(n);
+    QVector<double> x(n), peak(n), over(n), cap(n), step(n), bubble(n), mfu(n), lost(n);
     // The upper charts label the values; the lowest also says what changes with them ("512 GPUs").
     setTickLabels(every);
     for (int i = 0; i < n; ++i) {
@@ -371,7 +391,11 @@ void SweepView::plotPoints(int every)
         // An invalid value (PP = 64 on 32 layers) has no memory, step or MFU to draw: a gap
         // (NaN), marked ✗ on the axis and explained below.
         const double nan = std::numeric_limits<double>::quiet_NaN();
-        peak[i] = p.valid ? p.peak_bytes / kGiB : nan;
+        // Out of memory and nothing else: the peak it would need is drawn, marked ✕ (a sweep whose
+        // every value is over the capacity, DeepSeek-V3 over PP 1 … 61, showed an empty chart).
+        const bool sized = p.valid || onlyOutOfMemory(p);
+        peak[i] = sized ? p.peak_bytes / kGiB : nan;
+        over[i] = sized && !p.valid ? p.peak_bytes / kGiB : nan;
         cap[i] = p.capacity_bytes / kGiB;
         step[i] = p.valid ? p.step_s : nan;
         bubble[i] = p.valid ? p.bubble_fraction * 100 : nan;
@@ -380,6 +404,10 @@ void SweepView::plotPoints(int every)
     }
     peak_->setData(x, peak, true);
     capacity_->setData(x, cap, true);
+    oom_->setData(x, over, true);
+    oom_->removeFromLegend();
+    if (std::any_of(over.begin(), over.end(), [](double v) { return !std::isnan(v); }))
+        oom_->addToLegend();
     step_->setData(x, step, true);
     bubble_->setData(x, bubble, true);
     mfu_->setData(x, mfu, true);
@@ -401,52 +429,14 @@ void SweepView::plotPoints(int every)
     ratio_rect_->axis(QCPAxis::atBottom)
         ->setLabel(knob ? QCoreApplication::translate("Knobs", knob->label) : QString::fromStdString(result_.param));
     bool found = false;
+    // Headroom for the breaking points' numbers at the top (markBreaks), clear of the points.
+    const double headroom = result_.breaks.empty() ? 1.1 : 1.25;
     memory_rect_->axis(QCPAxis::atLeft)
-        ->setRange(0, std::max(1.0, std::max(peak_->getValueRange(found).upper, cap.isEmpty() ? 1 : cap[0])) * 1.1);
-    time_rect_->axis(QCPAxis::atLeft)->setRange(0, std::max(1e-6, step_->getValueRange(found).upper) * 1.1);
+        ->setRange(0,
+                   std::max(1.0, std::max(peak_->getValueRange(found).upper, cap.isEmpty() ? 1 : cap[0])) * headroom);
+    const double slowest = step_->getValueRange(found).upper;
+    time_rect_->axis(QCPAxis::atLeft)->setRange(0, found ? std::max(1e-6, slowest) * 1.1 : 1.0);
     ratio_rect_->axis(QCPAxis::atLeft)->setRange(0, 100);
-}
-
-// Draws each breaking point's dashed lines and number; returns the numbered list for breaks_.
-QString SweepView::markBreaks(int n)
-{
-    QString text;
-    std::map<int, QString> numbers; // slot → "1, 2": one label per line, never two on top of each other
-    int number = 0;
-    for (const BreakingPoint& b : result_.breaks) {
-        ++number;
-        int idx = 0;
-        for (int i = 0; i < n; ++i)
-            if (result_.points[std::size_t(i)].value == b.value)
-                idx = i;
-        for (QCPAxisRect* r : {memory_rect_, time_rect_, ratio_rect_}) {
-            auto* line = new QCPItemStraightLine(plot_);
-            line->setClipAxisRect(r);
-            line->point1->setAxes(r->axis(QCPAxis::atBottom), r->axis(QCPAxis::atLeft));
-            line->point2->setAxes(r->axis(QCPAxis::atBottom), r->axis(QCPAxis::atLeft));
-            line->point1->setCoords(idx - 0.5, 0);
-            line->point2->setCoords(idx - 0.5, 1);
-            line->setPen(QPen(palette::vermillion, 1, Qt::DashLine));
-        }
-        QString& at = numbers[idx];
-        at += (at.isEmpty() ? QString() : QStringLiteral(", ")) + QString::number(number);
-        text += QStringLiteral("%1. ").arg(number) + inUi(b.message).toHtmlEscaped() + QStringLiteral("<br>");
-    }
-    // Numbered on the chart too (exports carry them), in the words of the list below.
-    for (const auto& [idx, label_text] : numbers) {
-        auto* label = new QCPItemText(plot_);
-        label->setClipAxisRect(memory_rect_);
-        label->position->setAxes(memory_rect_->axis(QCPAxis::atBottom), memory_rect_->axis(QCPAxis::atLeft));
-        label->position->setCoords(idx - 0.45, memory_rect_->axis(QCPAxis::atLeft)->range().upper);
-        label->setPositionAlignment(Qt::AlignLeft | Qt::AlignTop);
-        label->setText(label_text);
-        label->setColor(palette::vermillion);
-        QFont f = plot_->font();
-        f.setPointSize(std::max(6, theme_.font_pt - 2));
-        f.setBold(true);
-        label->setFont(f);
-    }
-    return text;
 }
 
 } // namespace parascope::ui

@@ -56,6 +56,7 @@ private:
     void setTickLabels(int every);
     void plotPoints(int every);
     QString markBreaks(int n);
+    void noneRuns();
 
     QComboBox* param_;
     QLineEdit* values_;
@@ -67,6 +68,7 @@ private:
     QCPAxisRect* ratio_rect_ = nullptr;
     QCPGraph* peak_ = nullptr;
     QCPGraph* capacity_ = nullptr;
+    QCPGraph* oom_ = nullptr; // the peaks of the values that are out of memory and nothing else
     QCPGraph* step_ = nullptr;
     QCPGraph* bubble_ = nullptr;
     QCPGraph* mfu_ = nullptr;

@@ -2501,6 +2501,14 @@ borderline</translation>
         <source>How sure: %1</source>
         <translation>How sure: %1</translation>
     </message>
+    <message>
+        <source>Out of memory: the peak it would need (GiB)</source>
+        <translation>Out of memory: the peak it would need (GiB)</translation>
+    </message>
+    <message>
+        <source>No value runs (✗): see the breaking points below</source>
+        <translation>No value runs (✗): see the breaking points below</translation>
+    </message>
 </context>
 <context>
     <name>parascope::ui::TextbookView</name>

@@ -2484,6 +2484,14 @@ borderline</source>
         <source>How sure: %1</source>
         <translation>可信度：%1</translation>
     </message>
+    <message>
+        <source>Out of memory: the peak it would need (GiB)</source>
+        <translation>显存溢出：所需峰值显存（GiB）</translation>
+    </message>
+    <message>
+        <source>No value runs (✗): see the breaking points below</source>
+        <translation>没有可运行的取值（✗）：见下方的临界点</translation>
+    </message>
 </context>
 <context>
     <name>parascope::ui::TextbookView</name>

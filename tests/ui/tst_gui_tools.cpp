@@ -26,6 +26,8 @@
 #include <QTemporaryDir>
 #include <QtTest>
 
+#include <cmath>
+
 #include <set>
 
 using namespace parascope;
@@ -277,6 +279,52 @@ private slots:
             right = centre + half;
         }
         w.setLanguage(QStringLiteral("en")); // the language is a setting: the tests after read English
+    }
+
+    // A sweep whose every value is out of memory (Llama-2 70B on one GPU per stage, PP 1 … 4)
+    // drew an empty chart: the peaks were dropped with the invalid points, the step chart stood
+    // over an axis of 10⁻⁶ s. The peak each value would need is drawn (✕, named in the legend), a
+    // value the knob refuses stays a gap, and the step and ratio charts say that nothing runs.
+    void sweepOutOfMemoryStillShowsThePeak()
+    {
+        MainWindow w;
+        w.setLanguage(QStringLiteral("en"));
+        w.resize(1280, 720);
+        w.show();
+        QVERIFY(QTest::qWaitForWindowExposed(&w));
+        w.model()->setScenario(scenario(R"({"schema":"parascope.scenario/1","model":"llama2-70b",
+            "cluster":"dgx-a100-80g","parallel":{"tp":1,"pp":1,"dp":1},
+            "training":{"seq_len":4096,"micro_batch":1,"global_batch":8}})"));
+        w.model()->flush();
+        w.showTab(MainWindow::Tab::Sweep);
+        w.sweepView()->runSweep(QStringLiteral("parallel.pp"), {0, 1, 2, 4}, true);
+        const SweepResult& r = w.sweepView()->result();
+        QCOMPARE(int(r.points.size()), 4);
+        QCustomPlot* plot = w.sweepView()->plot();
+        const auto graphNamed = [plot](const QString& name) -> QCPGraph* {
+            for (int i = 0; i < plot->graphCount(); ++i)
+                if (plot->graph(i)->name() == name)
+                    return plot->graph(i);
+            return nullptr;
+        };
+        QCPGraph* peak = graphNamed(QStringLiteral("Peak memory per GPU (GiB)"));
+        QCPGraph* over = graphNamed(QStringLiteral("Out of memory: the peak it would need (GiB)"));
+        QVERIFY(peak && over);
+        QVERIFY(std::isnan(peak->data()->at(0)->value)); // PP 0: refused, no layout ran
+        QVERIFY(std::isnan(over->data()->at(0)->value));
+        for (int i = 1; i < 4; ++i) {
+            const SweepPoint& p = r.points[std::size_t(i)];
+            QVERIFY(!p.valid && p.peak_bytes > p.capacity_bytes);
+            QCOMPARE(peak->data()->at(i)->value, p.peak_bytes / double(1ull << 30));
+            QCOMPARE(over->data()->at(i)->value, p.peak_bytes / double(1ull << 30));
+        }
+        QVERIFY(plot->legend->hasItemWithPlottable(over));
+        int notes = 0;
+        for (int i = 0; i < plot->itemCount(); ++i)
+            if (auto* t = qobject_cast<QCPItemText*>(plot->item(i));
+                t && t->text().startsWith(QStringLiteral("No value runs")))
+                ++notes;
+        QCOMPARE(notes, 2); // the step chart and the ratio chart
     }
 
     void searchRunsOffTheGuiThread()

@@ -83,9 +83,10 @@ void CollectiveDiagram::draw(QCPPainter* p)
     p->setPen(palette::black);
 
     // Header: what runs, then where the step is; footer: the figures. Each block wrapped to the
-    // width and measured as drawn.
+    // width and measured as drawn; wrapped a little short of it, since the plot's buffer draws a
+    // line a few pixels wider than the widget's metrics add up ("(both ways" ran off the edge).
     const auto block = [&](const QString& text, const QFont& f, double top) {
-        const QString wrapped = wrapText(text, QFontMetrics(f), width);
+        const QString wrapped = wrapText(text, QFontMetrics(f), int(width * 0.96));
         const QRectF box = QFontMetricsF(f).boundingRect(QRectF(all.left() + 4, top, width, 1e6),
                                                          Qt::AlignLeft | Qt::AlignTop, wrapped);
         return std::make_pair(wrapped, QRectF(all.left() + 4, top, width, box.height()));
@@ -390,6 +391,13 @@ void CollectiveChart::refresh()
     std::vector<InputError> errors;
     plan_ = planCollective(choice_.op, choice_.bytes, choice_.ranks, cluster, choice_.algorithm, errors);
     error_ = errors.empty() ? QString() : errorsText(errors);
+    if (plan_) { // opened from a row: compared with what the engine charged it (DeepEP's dispatch)
+        ExplainerRequest row;
+        row.group_gpus = choice_.group_gpus > 0 ? choice_.group_gpus : choice_.ranks;
+        row.charged = choice_.charged;
+        row.charged_call_s = choice_.charged_call_s;
+        compareWithRow(*plan_, row);
+    }
     alternatives_.clear();
     if (plan_)
         for (CollectiveAlgorithm a : kExplainerAlgorithms) {

@@ -29,6 +29,9 @@ struct CollectiveChoice {
     QString origin; // the communication chart's row it came from ("DP ReduceScatter · gradients · NVLink"), or ""
     QString origin_key; // that row in any language: "group/collective/purpose"
     std::int64_t group_gpus = 0; // that row's group size, when more than `ranks` can show
+    // That row's algorithm and time a call, as the engine charged it (comm/explainer_request.h).
+    CollectiveAlgorithm charged = CollectiveAlgorithm::Ring;
+    double charged_call_s = 0;
 };
 
 // The most GPUs drawn one by one; above, the figures alone (still exact).

@@ -48,6 +48,9 @@ QStringList CollectiveChart::engineLines(const CollectivePlan& p)
                                .arg(factor, 0, 'f', 2);
     out << (teachingOnly(p.algorithm) ? tr("Teaching version, not what NCCL runs.") + QLatin1Char(' ') + engine
                                       : engine);
+    if (p.engine_algorithm == CollectiveAlgorithm::DeepEp)
+        out << tr("DeepEP sends a token once to each other GPU that holds any of its experts, and across nodes once "
+                  "to each other node (NVLink forwards it there); the exchange shown sends one copy per expert.");
     return out;
 }
 
@@ -55,8 +58,10 @@ QString CollectiveChart::headline() const
 {
     const int per_node = plan_ ? plan_->gpus_per_node : std::max(1, choice_.gpus_per_node);
     const int nodes = plan_ ? plan_->nodes : std::max(1, choice_.ranks / per_node);
+    // The plan's algorithm: an all-to-all's ring is played as its pairwise exchange, named so.
     return tr("%1 %2 of %3 on %n GPU(s)", nullptr, choice_.ranks)
-               .arg(algorithmName(choice_.algorithm), collectiveName(choice_.op), bytesText(choice_.bytes))
+               .arg(algorithmName(plan_ ? plan_->algorithm : choice_.algorithm), collectiveName(choice_.op),
+                    bytesText(choice_.bytes))
         + tr(" · %n node(s)", nullptr, nodes) + tr(" · %1 per node").arg(per_node);
 }
 

@@ -238,6 +238,8 @@ bool CollectivesView::showEntry(const CommEntry& entry, const QString& name)
     c.group_gpus = r->group_gpus; // above kMaxRanks the chart says it shows fewer
     c.gpus_per_node = r->gpus_per_node;
     c.algorithm = r->algorithm;
+    c.charged = r->charged;
+    c.charged_call_s = r->charged_call_s;
     c.origin = name;
     c.origin_key = originKey(entry);
     setChoice(c);

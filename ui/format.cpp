@@ -111,6 +111,38 @@ QString contextLine(const Scenario& sc, std::int64_t gpus)
         .arg(inUi(displayName(p.schedule)));
 }
 
+namespace {
+
+bool cjk(QChar c)
+{
+    const char16_t u = c.unicode(); // CJK punctuation, kana, ideographs; fullwidth forms
+    return (u >= 0x2E80 && u <= 0x9FFF) || (u >= 0xF900 && u <= 0xFAFF) || (u >= 0xFF00 && u <= 0xFFEF);
+}
+
+// The last place a line may break, before line[k]: at a space (dropped there), or beside a CJK
+// character — Chinese has no spaces between words — unless the next character may not start a
+// line (，。）…) or the one before may not end it (（“…); −1 where there is none.
+qsizetype lastBreak(const QString& line, QChar next)
+{
+    static const QString no_start = QStringLiteral("，。、；：？！）》」』】’”,.;:!?)%");
+    static const QString no_end = QStringLiteral("（《「『【‘“(");
+    for (qsizetype k = line.size() - 1; k > 0; --k) {
+        const QChar a = line[k - 1], b = line[k];
+        if (b == QLatin1Char(' ')) { // not between a number and its unit ("45.3 GB/s", "12 %")
+            const QChar after = k + 1 < line.size() ? line[k + 1] : next;
+            const bool unit = a.isDigit() && (after.isLetter() || after == QLatin1Char('%')) && !cjk(after);
+            if (!unit)
+                return k;
+            continue;
+        }
+        if ((cjk(a) || cjk(b)) && a != QLatin1Char(' ') && !no_start.contains(b) && !no_end.contains(a))
+            return k;
+    }
+    return -1;
+}
+
+} // namespace
+
 QString wrapText(const QString& text, const QFontMetrics& fm, int width)
 {
     // Linear: each character's advance is added up (measuring the growing line for every
@@ -119,13 +151,18 @@ QString wrapText(const QString& text, const QFontMetrics& fm, int width)
     for (const QString& paragraph : text.split(QLatin1Char('\n'))) {
         QString line;
         int line_px = 0;
-        for (const QChar c : paragraph) {
+        for (qsizetype i = 0; i < paragraph.size(); ++i) {
+            const QChar c = paragraph[i];
             const int c_px = fm.horizontalAdvance(c);
             if (line_px + c_px > width && !line.isEmpty()) {
-                const qsizetype space = line.lastIndexOf(QLatin1Char(' '));
-                out << (space > 0 ? line.left(space) : line);
-                line = space > 0 ? line.mid(space + 1) : QString();
+                line += c; // the break may fall just before it
+                qsizetype k = lastBreak(line, i + 1 < paragraph.size() ? paragraph[i + 1] : QChar());
+                if (k <= 0)
+                    k = line.size() - 1; // nowhere to break: cut before it
+                out << line.left(k);
+                line = line.mid(line[k] == QLatin1Char(' ') ? k + 1 : k);
                 line_px = fm.horizontalAdvance(line);
+                continue;
             }
             line += c;
             line_px += c_px;

@@ -66,8 +66,9 @@ QString invalidReason(const Estimate& est);
 // PP 8 · DP 8 · CP 1 · EP 1 · ZeRO-1 · micro batch 1 · global batch 512 · 1F1B".
 QString contextLine(const Scenario& sc, std::int64_t gpus);
 
-// `text` broken into lines no wider than `width` pixels: at spaces, or between any two
-// characters in Chinese; existing line breaks are kept.
+// `text` broken into lines no wider than `width` pixels: at spaces (never between a number and
+// its unit), or beside a Chinese character unless punctuation forbids it (no line starts with
+// "，" or ends with "（"); a word wider than the line is cut; existing line breaks are kept.
 QString wrapText(const QString& text, const QFontMetrics& fm, int width);
 
 // One error per line, each with its path ("parallel.tp: must be …").

@@ -340,7 +340,9 @@ std::optional<json> collectiveMethod(const json& request, Errors& errors)
     const CollectiveAlgorithm algorithm
         = engine_pick ? explainerAlgorithm(asked->op, asked->bytes, asked->ranks, cluster) : asked->algorithm;
     Errors refused;
-    const auto plan = planCollective(asked->op, asked->bytes, asked->ranks, cluster, algorithm, refused);
+    auto plan = planCollective(asked->op, asked->bytes, asked->ranks, cluster, algorithm, refused);
+    if (plan && row) // compared with what the engine charged the row (DeepEP's dispatch)
+        compareWithRow(*plan, *asked);
     for (InputError& e : refused) // named by the CLI's options ("--bytes"): here by the request's fields
         errors.push_back({e.path.rfind("--", 0) == 0 ? e.path.substr(2) : e.path, e.message});
     if (!plan)

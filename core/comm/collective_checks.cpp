@@ -1,13 +1,46 @@
-// What the explainer checks before it plays a collective, and what every rank holds after a
-// number of its steps (comm/collective_steps.h).
+// What the explainer picks and checks before it plays a collective (the algorithm, the group's
+// placement, the request's errors), and what every rank holds after a number of its steps
+// (comm/collective_steps.h).
 
 #include "comm/collective_steps.h"
+
+#include "comm/collective_cost.h"
 
 #include "types/term.h"
 
 #include <algorithm>
 
 namespace parascope {
+
+CollectiveAlgorithm explainerAlgorithm(Collective op, double bytes, int ranks, const ClusterSpec& cluster)
+{
+    return steppedAlgorithm(assumedAlgorithm(op, bytes, explainerPlacement(ranks, cluster), cluster), op);
+}
+
+CollectiveAlgorithm steppedAlgorithm(CollectiveAlgorithm engine, Collective op)
+{
+    switch (engine) {
+    case CollectiveAlgorithm::Hierarchical: // the explainer's form is the all-reduce's
+        return op == Collective::AllReduce ? engine : CollectiveAlgorithm::Ring;
+    case CollectiveAlgorithm::Ring:
+    case CollectiveAlgorithm::Tree:
+    case CollectiveAlgorithm::Nvls:
+    case CollectiveAlgorithm::FlatRing:
+    case CollectiveAlgorithm::BinomialTree: return runs(engine, op) ? engine : CollectiveAlgorithm::Ring;
+    default: return CollectiveAlgorithm::Ring; // an all-to-all's ring is its pairwise exchange
+    }
+}
+
+GroupPlacement explainerPlacement(int ranks, const ClusterSpec& cluster)
+{
+    GroupPlacement g;
+    g.size = ranks;
+    g.ranks_per_node = std::min(std::max(1, cluster.gpus_per_node), ranks);
+    g.nodes = ranks / g.ranks_per_node;
+    g.link = g.nodes > 1 ? Link::Network : cluster.intra_is_pcie ? Link::Pcie : Link::NvLink;
+    networkShares(g, cluster);
+    return g;
+}
 
 namespace {
 

@@ -131,19 +131,23 @@ CollectiveTime nvls(Collective c, double S, const GroupPlacement& g, const Clust
 CollectiveTime pairwiseAcrossNodes(double S, const GroupPlacement& g, const ClusterSpec& cl, Explain explain)
 {
     CollectiveTime out;
-    const double n = double(g.size), k = double(g.ranks_per_node), N = double(g.nodes);
-    const double remote = (n - k) / n * S, local = (k - 1) / n * S;
+    const double n = double(g.size), k = double(g.ranks_per_node);
     const LinkSpec inter = networkLink(g, cl, true);
-    const double t_net = (N - 1) * inter.latency_s + remote / inter.busBytesPerS(S);
-    const double t_nvl = (k - 1) * cl.intra_node.latency_s + local / cl.intra_node.busBytesPerS(S);
-    out.seconds = std::max(t_net, t_nvl);
+    // Node by node (the explainer's steps, comm/collective_steps.cpp): n − k sends of S/n across
+    // the network, one a step, each a message of its own (α each); each GPU's k − 1 NVLink sends
+    // go beside the first k − 1 of them.
+    const double s_net = inter.latency_s + S / n / inter.busBytesPerS(S);
+    const double s_nvl = cl.intra_node.latency_s + S / n / cl.intra_node.busBytesPerS(S);
+    out.seconds = (k - 1) * std::max(s_net, s_nvl) + (n - 2 * k + 1) * s_net;
     if (explain == Explain::Full)
-        out.term = {"comm.time",
-                    out.seconds,
-                    "s",
-                    "max((N−1)·α_net + (n−k)/n·S/busbw_net, (k−1)·α_nvl + (k−1)/n·S/busbw_nvl)",
-                    "max(" + num(t_net) + ", " + num(t_nvl) + ")",
-                    kSource};
+        out.term
+            = {"comm.time",
+               out.seconds,
+               "s",
+               "(k−1)·max(α_net + (S/n)/busbw_net, α_nvl + (S/n)/busbw_nvl) + (n−2k+1)·(α_net + "
+               "(S/n)/busbw_net): n−k steps across the network, the NVLink sends beside the first k−1",
+               num(k - 1) + "·max(" + num(s_net) + ", " + num(s_nvl) + ") + " + num(n - 2 * k + 1) + "·" + num(s_net),
+               kSource};
     return out;
 }
 

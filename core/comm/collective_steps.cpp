@@ -204,18 +204,52 @@ struct Formulas {
     std::string bytes, time;
 };
 
-// Pairwise exchange: at step k every rank sends the piece meant for rank + k.
+// Across nodes the exchange goes node by node, as the engine times it (comm/collective_cost.cpp
+// pairwiseAcrossNodes): in step (s − 1)·k + t (s = 1 … N − 1, t = 0 … k − 1) GPU i of node a
+// sends over the network to GPU (i + t) mod k of node a + s, and beside the first k − 1 steps over
+// NVLink to GPU i + 1 + step of its own node: n − k steps, each as long as its longer send. (Rank
+// r to r + k made every step wait for the network, though most of a GPU's first sends stay inside
+// its node: 63 network steps for 64 GPUs on 8 nodes where the NICs carry 56.)
+void exchangeNodeByNode(StepBuilder& b, const CollectivePlan& plan, double bytes)
+{
+    const int n = plan.ranks, k = plan.gpus_per_node, N = plan.nodes;
+    const double piece = bytes / n;
+    const Localized phase{"pairwise exchange, node by node", "逐节点两两交换"};
+    int step = 0;
+    for (int s = 1; s < N; ++s)
+        for (int t = 0; t < k; ++t, ++step) {
+            const bool inside = step < k - 1;
+            if (!b.keepsTransfers()) {
+                b.endStepOnLinks(phase, piece, true, inside);
+                continue;
+            }
+            for (int r = 0; r < n; ++r) {
+                const int node = r / k, i = r % k;
+                const int far = ((node + s) % N) * k + (i + t) % k;
+                b.send(r, far, far, piece, false);
+                if (inside) {
+                    const int near = node * k + (i + 1 + step) % k;
+                    b.send(r, near, near, piece, false);
+                }
+            }
+            b.endStep(phase);
+        }
+    if (!b.keepsTransfers())
+        for (int r = 0; r < n; ++r)
+            b.addSent(r, (n - 1) * piece);
+}
+
+// Pairwise exchange: at step k every rank sends the piece meant for rank + k (inside one node).
 void pairwiseExchange(StepBuilder& b, const CollectivePlan& plan, double bytes)
 {
+    if (plan.nodes > 1)
+        return exchangeNodeByNode(b, plan, bytes);
     const int n = plan.ranks;
     const double nd = n;
     for (int k = 1; k < n; ++k) {
         const Localized phase{"pairwise exchange", "两两交换"};
         if (!b.keepsTransfers()) {
-            // Nodes of g: some pair stays inside a node iff k < g or k > n − g; with
-            // several nodes some pair always crosses (rank g − 1 to g − 1 + k, or 0 to k).
-            const int g = plan.gpus_per_node;
-            b.endStepOnLinks(phase, bytes / nd, plan.nodes > 1, g > 1 && (k < g || k > n - g));
+            b.endStepOnLinks(phase, bytes / nd, false, true);
             continue;
         }
         for (int r = 0; r < n; ++r)
@@ -267,7 +301,11 @@ Formulas planRing(StepBuilder& b, const CollectivePlan& plan, Collective op, dou
     case Collective::AllGather:
         ringAllGather(b, oneRing(n), bytes / nd, kAllGather, 0);
         return {"(n−1)/n · S", "(n−1) steps of α + (S/n)·β"};
-    case Collective::AllToAll: pairwiseExchange(b, plan, bytes); return {"(n−1)/n · S", "(n−1) steps of α + (S/n)·β"};
+    case Collective::AllToAll:
+        pairwiseExchange(b, plan, bytes);
+        if (plan.nodes > 1)
+            return {"(n−1)/n · S", "(n−k) steps of α_net + (S/n)·β_net, the k−1 NVLink sends beside the first ones"};
+        return {"(n−1)/n · S", "(n−1) steps of α + (S/n)·β"};
     default: // Broadcast
         pipelinedBroadcast(b, plan, bytes);
         return {"S (each rank but the last forwards every chunk)", "(2n−2) steps of α + (S/n)·β"};
@@ -384,36 +422,6 @@ void summarize(CollectivePlan& plan, const Formulas& formulas)
 }
 
 } // namespace
-
-CollectiveAlgorithm explainerAlgorithm(Collective op, double bytes, int ranks, const ClusterSpec& cluster)
-{
-    return steppedAlgorithm(assumedAlgorithm(op, bytes, explainerPlacement(ranks, cluster), cluster), op);
-}
-
-CollectiveAlgorithm steppedAlgorithm(CollectiveAlgorithm engine, Collective op)
-{
-    switch (engine) {
-    case CollectiveAlgorithm::Hierarchical: // the explainer's form is the all-reduce's
-        return op == Collective::AllReduce ? engine : CollectiveAlgorithm::Ring;
-    case CollectiveAlgorithm::Ring:
-    case CollectiveAlgorithm::Tree:
-    case CollectiveAlgorithm::Nvls:
-    case CollectiveAlgorithm::FlatRing:
-    case CollectiveAlgorithm::BinomialTree: return runs(engine, op) ? engine : CollectiveAlgorithm::Ring;
-    default: return CollectiveAlgorithm::Ring; // an all-to-all's ring is its pairwise exchange
-    }
-}
-
-GroupPlacement explainerPlacement(int ranks, const ClusterSpec& cluster)
-{
-    GroupPlacement g;
-    g.size = ranks;
-    g.ranks_per_node = std::min(std::max(1, cluster.gpus_per_node), ranks);
-    g.nodes = ranks / g.ranks_per_node;
-    g.link = g.nodes > 1 ? Link::Network : cluster.intra_is_pcie ? Link::Pcie : Link::NvLink;
-    networkShares(g, cluster);
-    return g;
-}
 
 namespace {
 

@@ -726,6 +726,10 @@
         <source>Bandwidth ladder: %1 GB/s (both ways → one way → per GPU → achievable → algbw → busbw; hover the diagram for each step)</source>
         <translation>Bandwidth ladder: %1 GB/s (both ways → one way → per GPU → achievable → algbw → busbw; hover the diagram for each step)</translation>
     </message>
+    <message>
+        <source>DeepEP sends a token once to each other GPU that holds any of its experts, and across nodes once to each other node (NVLink forwards it there); the exchange shown sends one copy per expert.</source>
+        <translation>DeepEP sends a token once to each other GPU that holds any of its experts, and across nodes once to each other node (NVLink forwards it there); the exchange shown sends one copy per expert.</translation>
+    </message>
 </context>
 <context>
     <name>parascope::ui::CollectivesView</name>

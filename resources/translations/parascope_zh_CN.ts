@@ -722,6 +722,10 @@
         <source>Bandwidth ladder: %1 GB/s (both ways → one way → per GPU → achievable → algbw → busbw; hover the diagram for each step)</source>
         <translation>带宽阶梯：%1 GB/s（双向 → 单向 → 每块 GPU → 可达 → algbw → busbw；鼠标悬停在图上查看每一级）</translation>
     </message>
+    <message>
+        <source>DeepEP sends a token once to each other GPU that holds any of its experts, and across nodes once to each other node (NVLink forwards it there); the exchange shown sends one copy per expert.</source>
+        <translation>DeepEP 把一个词元只发给持有其任一专家的每块其他 GPU 一次，跨节点时只发给每个其他节点一次（再由 NVLink 转发到节点内）；图中的两两交换则为每个专家各发一份。</translation>
+    </message>
 </context>
 <context>
     <name>parascope::ui::CollectivesView</name>

@@ -139,6 +139,37 @@ private slots:
         QCOMPARE(int(pairs.size()), 12);
     }
 
+    void allToAllAcrossNodesGoesNodeByNode()
+    {
+        // 16 GPUs on 2 DGX H100 nodes (k = 8, N = 2), S = 1 GB: n − k = 8 steps. In step t GPU i
+        // of node a sends S/16 = 62.5 MB to GPU (i + t) mod 8 of the other node over its NIC, and
+        // in the first k − 1 = 7 steps another S/16 to GPU i + 1 + t of its own node over NVLink.
+        // A step lasts its network send: 6 µs + 62.5e6/(50e9·0.94) = 1.33578 ms (NVLink's
+        // 3.4 µs + 62.5e6/(450e9·0.82) = 0.1728 ms beside it); 8 steps = 10.686 ms. The engine's
+        // all-to-all (evaluate's EP rows) is the same sum: 7·max(s_net, s_nvl) + 1·s_net.
+        const double S = 1e9, step = 6e-6 + 62.5e6 / (50e9 * 0.94);
+        const CollectivePlan p = plan(Collective::AllToAll, S, 16, CollectiveAlgorithm::Ring);
+        QCOMPARE(int(p.steps.size()), 8);
+        QVERIFY(close(p.time_s, 8 * step));
+        QVERIFY(std::abs(p.time_s - 10.686e-3) < 0.001e-3);
+        QVERIFY(close(p.engine_time_s, p.time_s));
+        std::set<std::pair<int, int>> pairs;
+        for (std::size_t k = 0; k < p.steps.size(); ++k) {
+            int network = 0, nvlink = 0;
+            for (const ChunkTransfer& t : p.steps[k].transfers) {
+                QVERIFY(pairs.insert({t.from, t.to}).second); // every ordered pair once
+                network += t.link == Link::Network ? 1 : 0;
+                nvlink += t.link == Link::NvLink ? 1 : 0;
+            }
+            QCOMPARE(network, 16); // each NIC sends one piece a step and receives one
+            QCOMPARE(nvlink, k < 7 ? 16 : 0);
+            QVERIFY(close(p.steps[k].end_s - p.steps[k].start_s, step));
+        }
+        QCOMPARE(int(pairs.size()), 16 * 15);
+        for (double sent : p.bytes_sent_by_rank)
+            QVERIFY(close(sent, 15 * 62.5e6));
+    }
+
     void flatRingVersusHierarchicalAcrossNodes()
     {
         // 16 GPUs on 2 DGX H100 nodes, S = 1 GiB. NVLink step α_n + x/B_n with B_n = 450e9·0.82,

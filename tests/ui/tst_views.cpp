@@ -82,6 +82,37 @@ class TstViews : public QObject {
 private slots:
     void initTestCase() { uiLanguageStorage() = QStringLiteral("en"); }
 
+    // Chinese has no spaces between words: a line broke only at the few spaces beside Latin
+    // words ("…每块其他 GPU" / "一次，跨节点时…" / "（再由 NVLink" / "转发到节点内）"), leaving half
+    // lines. It now breaks beside any Chinese character, never before "，" or after "（", and
+    // never between a number and its unit ("45.3 GB/s").
+    void wrapBreaksChineseAnywhereButPunctuation()
+    {
+        const QFont font(QStringLiteral("Noto Sans CJK SC"), 12);
+        const QFontMetrics fm(font);
+        const QString zh = QStringLiteral(
+            "DeepEP 把一个词元只发给持有其任一专家的每块其他 GPU 一次，跨节点时只发给每个其他节点一次（再由 NVLink "
+            "转发到节点内）；图中的两两交换则为每个专家各发一份。");
+        const int width = fm.horizontalAdvance(zh) / 3;
+        const QStringList lines = wrapText(zh, fm, width).split(QLatin1Char('\n'));
+        QVERIFY2(lines.size() >= 3 && lines.size() <= 4, qPrintable(lines.join(QLatin1Char('|'))));
+        QCOMPARE(lines.join(QString()).remove(QLatin1Char(' ')), QString(zh).remove(QLatin1Char(' ')));
+        for (int i = 0; i < lines.size(); ++i) {
+            QVERIFY2(fm.horizontalAdvance(lines[i]) <= width, qPrintable(lines[i]));
+            if (i + 1 < lines.size()) // full lines: no half line left by a far-away space
+                QVERIFY2(fm.horizontalAdvance(lines[i]) > width - 3 * fm.horizontalAdvance(QChar(0x4E00)),
+                         qPrintable(lines[i]));
+            QVERIFY2(!QStringLiteral("，。；：）").contains(lines[i].front()), qPrintable(lines[i]));
+            QVERIFY2(!QStringLiteral("（").contains(lines[i].back()), qPrintable(lines[i]));
+        }
+        // A number keeps its unit: "45.3 GB/s" is never split, even where the width falls inside it.
+        const QString en = QStringLiteral("total bus bandwidth busbw 45.3 GB/s as nccl-tests prints them");
+        for (int w = fm.horizontalAdvance(QStringLiteral("busbw")) + 4; w < fm.horizontalAdvance(en); w += 3)
+            for (const QString& line : wrapText(en, fm, w).split(QLatin1Char('\n')))
+                QVERIFY2(!line.endsWith(QStringLiteral("45.3")) && !line.startsWith(QStringLiteral("GB/s")),
+                         qPrintable(QStringLiteral("%1 px: %2").arg(w).arg(line)));
+    }
+
     void heatmapShowsTheBestAndMarksEmptyCells()
     {
         ScenarioModel model;

@@ -50,11 +50,16 @@ LayerOpsView::LayerOpsView(ScenarioModel* model, QWidget* parent)
     layout->addLayout(top);
     layout->addWidget(table_, 1);
     connect(kind_, &QComboBox::currentIndexChanged, this, &LayerOpsView::refresh);
+    connect(kind_, &QComboBox::activated, this, [this] { picked_ = true; });
     connect(model_, &ScenarioModel::estimateChanged, this, &LayerOpsView::refresh);
     retranslate();
 }
 
-void LayerOpsView::showMoeLayer(bool moe) { kind_->setCurrentIndex(moe ? 1 : 0); }
+void LayerOpsView::showMoeLayer(bool moe)
+{
+    picked_ = true;
+    kind_->setCurrentIndex(moe ? 1 : 0);
+}
 
 void LayerOpsView::retranslate()
 {
@@ -91,6 +96,14 @@ void LayerOpsView::refresh()
     const ModelSpec& m = model_->scenario().model;
     const bool has_moe = !est.time.moe_layer_ops.empty(), has_dense = m.moeLayerCount() < m.layers;
     kind_->setVisible(has_moe && has_dense);
+    if (m.name != model_name_) { // another model: its own default until the user picks
+        model_name_ = m.name;
+        picked_ = false;
+    }
+    if (!picked_ && has_moe && has_dense) {
+        const QSignalBlocker block(kind_);
+        kind_->setCurrentIndex(2 * m.moeLayerCount() > m.layers ? 1 : 0);
+    }
     const bool moe = has_moe && (kind_->currentIndex() == 1 || !has_dense);
     const std::vector<LayerOp>& ops = moe ? est.time.moe_layer_ops : est.time.layer_ops;
     table_->setRowCount(int(ops.size()) + 1);

@@ -7,6 +7,8 @@
 
 #include <QWidget>
 
+#include <string>
+
 class QComboBox;
 class QLabel;
 class QTableWidget;
@@ -21,7 +23,8 @@ public:
     explicit LayerOpsView(ScenarioModel* model, QWidget* parent = nullptr);
     void retranslate();
     QTableWidget* table() const { return table_; }
-    // Dense or MoE layer (a MoE model has both where it keeps dense layers).
+    // Dense or MoE layer (a MoE model has both where it keeps dense layers). Until one is picked
+    // for a model, the kind most of its layers are (DeepSeek-V3: 58 MoE of 61).
     void showMoeLayer(bool moe);
 
 private:
@@ -30,6 +33,8 @@ private:
     QLabel* summary_;
     QComboBox* kind_;
     QTableWidget* table_;
+    bool picked_ = false; // the user chose the kind for this model
+    std::string model_name_;
 };
 
 } // namespace parascope::ui

@@ -125,6 +125,14 @@ private slots:
         model.flush();
         LayerOpsView view(&model);
         QVERIFY(!view.findChild<QComboBox*>()->isHidden());
+        // 58 of its 61 layers are MoE: the MoE layer first (it opened on a dense one).
+        compareRows(view.table(), model.estimate().time.moe_layer_ops);
+        view.showMoeLayer(false);
+        compareRows(view.table(), model.estimate().time.layer_ops);
+        Scenario picked = model.scenario(); // the pick holds while the scenario moves
+        picked.training.global_batch = 2048;
+        model.setScenario(picked);
+        model.flush();
         compareRows(view.table(), model.estimate().time.layer_ops);
         view.showMoeLayer(true);
         compareRows(view.table(), model.estimate().time.moe_layer_ops);

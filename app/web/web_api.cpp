@@ -191,10 +191,35 @@ std::optional<json> knobsMethod(const json& request, Errors& errors)
 
 // Applies "PATH=VALUE" assignments in order (each knob's rule moves what moves with it, as a
 // slider and `--set` do) and answers the scenario; the first one refused is the error.
+// "changes": an item of "advice" applied as the app applies it (applyAdvice), its values as
+// adviceToJson spells them.
+bool applyChanges(Scenario& sc, const json& request, Errors& errors)
+{
+    const auto changes = request.find("changes");
+    if (changes == request.end())
+        return true;
+    if (!changes->is_object()) {
+        errors.push_back({"changes", "must be an object of {PATH: VALUE}, as an item of \"advice\" has it"});
+        return false;
+    }
+    Advice a;
+    for (const auto& [path, value] : changes->items()) {
+        std::string why;
+        const auto change = adviceChangeFromJson(path, value, why);
+        if (!change) {
+            errors.push_back({"changes." + path, why});
+            return false;
+        }
+        a.changes.push_back(*change);
+    }
+    sc = applyAdvice(sc, a);
+    return true;
+}
+
 std::optional<Scenario> movedScenario(const json& request, Errors& errors)
 {
     auto sc = scenarioOf(request, errors);
-    if (!sc)
+    if (!sc || !applyChanges(*sc, request, errors))
         return std::nullopt;
     const auto set = request.find("set");
     if (set == request.end() || !set->is_array()) {

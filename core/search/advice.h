@@ -22,6 +22,7 @@
 #include <nlohmann/json.hpp>
 
 #include <functional>
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -78,6 +79,10 @@ Scenario applyAdvice(const Scenario& sc, const Advice& advice);
 
 // A change's value as the scenario file spells it: 8, "full", "interleaved", true.
 nlohmann::json adviceValueJson(const AdviceChange& change);
+// Back from that spelling (the web edition applies an item of "advice" by its "changes"):
+// nullopt, with why, for a path advice does not change or a value of the wrong kind.
+std::optional<AdviceChange> adviceChangeFromJson(const std::string& path, const nlohmann::json& value,
+                                                 std::string& why);
 
 // `"advice": [{"code", "changes": {path: value}, "knobs", "message", "message_en", "message_zh",
 // "peak_bytes", "capacity_bytes", "fits", "step_s", "tokens_per_s", "bubble_fraction",

@@ -52,6 +52,9 @@ const Field kFields[] = {
      [](Scenario& s, long long v) { s.parallel.vpp = int(v); }, nullptr, false},
     {"parallel.zero", [](const Scenario& s) -> long long { return s.parallel.zero; },
      [](Scenario& s, long long v) { s.parallel.zero = int(v); }, nullptr, false},
+    {"parallel.offload", [](const Scenario& s) { return positionOf(s.parallel.offload); },
+     [](Scenario& s, long long v) { s.parallel.offload = atPosition<Offload>(v); },
+     [](long long v) { return toString(atPosition<Offload>(v)); }, false},
     {"training.recompute", [](const Scenario& s) { return positionOf(s.training.recompute); },
      [](Scenario& s, long long v) { s.training.recompute = atPosition<Recompute>(v); },
      [](long long v) { return toString(atPosition<Recompute>(v)); }, false},
@@ -124,9 +127,10 @@ int knobCount(const Candidate& c)
 {
     const bool layout = changed(c, "parallel.tp") || changed(c, "parallel.pp") || changed(c, "parallel.cp");
     int k = 0;
-    for (const char* path : {"parallel.tp", "parallel.pp", "parallel.cp", "parallel.ep", "parallel.zero",
-                             "training.recompute", "training.fp8_activations", "training.micro_batch",
-                             "training.seq_len", "parallel.tp_comm_overlap", "parallel.overlap_grad_reduce"})
+    for (const char* path :
+         {"parallel.tp", "parallel.pp", "parallel.cp", "parallel.ep", "parallel.zero", "parallel.offload",
+          "training.recompute", "training.fp8_activations", "training.micro_batch", "training.seq_len",
+          "parallel.tp_comm_overlap", "parallel.overlap_grad_reduce"})
         k += changed(c, path) ? 1 : 0;
     if (changed(c, "training.recompute_modules") && !changed(c, "training.recompute"))
         ++k; // the modules of selective recompute: one knob with the recompute kind
@@ -174,6 +178,11 @@ Localized describe(const Candidate& c)
     }
     if (v("parallel.zero"))
         others.push_back({"ZeRO-" + n(s.parallel.zero), "ZeRO-" + n(s.parallel.zero)});
+    if (v("parallel.offload"))
+        others.push_back(s.parallel.offload == Offload::None
+                             ? Localized{"no CPU offload", "不卸载到 CPU"}
+                             : Localized{displayName(s.parallel.offload).en + " offloaded to CPU memory",
+                                         displayName(s.parallel.offload).zh + "卸载到 CPU 内存"});
     if (v("training.recompute") || v("training.recompute_modules"))
         others.push_back(recomputeName(s.training));
     if (v("training.fp8_activations"))
@@ -209,3 +218,43 @@ Localized describe(const Candidate& c)
 }
 
 } // namespace parascope::advice_detail
+
+namespace parascope {
+
+std::optional<AdviceChange> adviceChangeFromJson(const std::string& path, const nlohmann::json& value, std::string& why)
+{
+    using advice_detail::Field;
+    const Field* f = advice_detail::fieldOf(path);
+    if (!f) {
+        why = path + ": not a setting advice changes";
+        return std::nullopt;
+    }
+    if (path == "training.recompute_modules" && value.is_array()) { // the module names
+        unsigned mask = 0;
+        for (const nlohmann::json& name : value) {
+            bool known = false;
+            for (const EnumName<RecomputeModule>& m : kRecomputeModuleNames)
+                if (name.is_string() && name.get<std::string>() == m.name) {
+                    mask |= unsigned(m.value);
+                    known = true;
+                }
+            if (!known) {
+                why = path + ": " + name.dump() + " names no recompute module";
+                return std::nullopt;
+            }
+        }
+        return AdviceChange{path, (long long)mask};
+    }
+    if (f->name && value.is_string()) // an enum by its name: positions 0 … until the names repeat
+        for (long long i = 0; i == 0 || std::string(f->name(i)) != f->name(i - 1); ++i)
+            if (value.get<std::string>() == f->name(i))
+                return AdviceChange{path, i};
+    if (f->flag && value.is_boolean())
+        return AdviceChange{path, value.get<bool>() ? 1LL : 0LL};
+    if (!f->name && !f->flag && value.is_number_integer())
+        return AdviceChange{path, value.get<long long>()};
+    why = path + ": " + value.dump() + " is not a value of this setting";
+    return std::nullopt;
+}
+
+} // namespace parascope

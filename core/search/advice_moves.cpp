@@ -74,7 +74,7 @@ std::vector<Dimension> memoryDimensions(const Scenario& base, long long m)
     const ParallelConfig& p = base.parallel;
     const int per_node = std::max(1, base.cluster.gpus_per_node);
     std::vector<Dimension> dims;
-    Dimension tp, pp, cp, zero, recompute, activations, micro;
+    Dimension tp, pp, cp, zero, offload, recompute, activations, micro;
     // TP inside a node, splitting the heads; PP dividing the layers; each taking GPUs from DP.
     for (long long v = 2LL * p.tp; v <= per_node; v *= 2)
         if (tpSplitsHeads(base, v) && ((long long)p.dp * p.tp) % v == 0)
@@ -90,6 +90,13 @@ std::vector<Dimension> memoryDimensions(const Scenario& base, long long m)
             s.parallel.zero = z;
             // Nothing to shard over, or ZeRO-2/3 under a pipeline (zero_with_pp): not advice.
             return (long long)s.parallel.dp * s.parallel.cp > 1 && (z < 2 || s.parallel.pp == 1);
+        });
+    // The optimizer states to the host's memory (ZeRO-Offload), where the cluster says how much
+    // it has: the out-of-memory diagnostic's remedy, evaluated like the others.
+    if (p.offload == Offload::None && base.cluster.host.known())
+        offload.values.push_back([](Scenario& s) {
+            s.parallel.offload = Offload::Optimizer;
+            return true;
         });
     if (base.training.recompute == Recompute::None)
         recompute.values.push_back([](Scenario& s) {
@@ -124,7 +131,7 @@ std::vector<Dimension> memoryDimensions(const Scenario& base, long long m)
             s.training.micro_batch = 1;
             return true;
         });
-    for (Dimension* d : {&tp, &pp, &cp, &zero, &recompute, &activations, &micro})
+    for (Dimension* d : {&tp, &pp, &cp, &zero, &offload, &recompute, &activations, &micro})
         if (!d->values.empty())
             dims.push_back(std::move(*d));
     return dims;

@@ -120,6 +120,15 @@ function applyChanges(assignments) {
   show(answer.ok);
 }
 
+// An evaluated fix: its changes applied as the app applies them (not as knob moves: SP, the CPU
+// offload or FP8 activations are no knobs).
+function applyAdvice(changes) {
+  const answer = callDrawing("move", { scenario: state.scenario, set: [], changes, lang: LANG });
+  if (answer.errors) return showErrors(answer.errors);
+  state.scenario = answer.ok.scenario;
+  show(answer.ok);
+}
+
 // ---- Redraw -------------------------------------------------------------------------------------
 function setScenario(scenario) {
   state.scenario = scenario;
@@ -230,7 +239,7 @@ function scheduleAdvice() {
     for (const a of items) {
       const li = document.createElement("li");
       li.textContent = a["message_" + LANG];
-      li.addEventListener("click", () => applyChanges(Object.entries(a.changes).map(([p, v]) => p + "=" + v)));
+      li.addEventListener("click", () => applyAdvice(a.changes));
       list.appendChild(li);
     }
     if (!items.length) list.innerHTML = "<li></li>", list.firstChild.textContent = t("noFixes");

@@ -145,6 +145,18 @@ check(bands.card !== "" && bands.card === bands.summary, `report card's band ${b
 await page.click("#apply-procedure");
 check((await shown()).step === expected.advise.step_s, "the procedure's layout applied: its step time in the summary");
 
+// An evaluated fix whose change is no knob (Llama-2 7B on one A100: the optimizer states to the
+// CPU's memory) applies as the app applies it; sent as knob moves it failed ("no knob").
+await open("#lang=en");
+await page.evaluate((s) => setScenario(s), { schema: "parascope.scenario/1", model: "llama2-7b", cluster: "dgx-a100-80g",
+  parallel: { tp: 1, pp: 1, dp: 1 }, training: { seq_len: 2048, micro_batch: 1, global_batch: 1, recompute: "full" } });
+await page.waitForFunction(() => (document.querySelector("#advice li") || {}).textContent?.includes("offloaded"));
+await page.evaluate(() => document.querySelector("#advice li").click());
+const fixed = await page.evaluate(() => ({ offload: state.scenario.parallel.offload, error: !$("errors").hidden }));
+const afterFix = await shown();
+check(fixed.offload === "optimizer" && !fixed.error && afterFix.peak < 80 * 2 ** 30,
+      `a fix that is no knob applied: offload ${fixed.offload}, peak ${(afterFix.peak / 2 ** 30).toFixed(1)} GiB`);
+
 // The collective explainer opened from each row of the communication table: the engine's time
 // per call of that row (time ÷ calls per step), on the scenario's cluster and node layout.
 await open("#lang=en");

@@ -176,7 +176,7 @@ QString CommChart::tooltipForRow(int row) const
 }
 
 QStringList CommChart::rowLines(const QString& name, double time, double exposed, double bytes, double calls,
-                                bool narrow)
+                                bool narrow, const QFontMetrics* fm, int width)
 {
     const QString timing = time > 0 && exposed >= 0.995 * time
         ? tr("%1, all exposed").arg(shortTime(time))
@@ -190,7 +190,21 @@ QStringList CommChart::rowLines(const QString& name, double time, double exposed
     const int parts = name.count(dot) + 1;
     const QString head = parts >= 4 ? name.section(dot, 0, 0) + dot + name.section(dot, -1) : name.section(dot, 0, 0);
     const QString tail = parts >= 4 ? name.section(dot, 1, -2) : name.section(dot, 1);
-    return tail.isEmpty() ? QStringList{head, timing, volume} : QStringList{head, tail, timing, volume};
+    // Measured (the chart's font and width): where those two lines would run over the chart
+    // ("专家 DP ReduceScatter · 环形 46.7 GB/s" at 1024×768), the name's parts in order, as many on a
+    // line as fit, a part wider than a line elided — 6 % to spare, as a one-line row (the plot's
+    // buffer draws a little wider than these metrics).
+    const int room = int(width * 0.94);
+    if (!fm || (fm->horizontalAdvance(head) <= room && fm->horizontalAdvance(tail) <= room))
+        return tail.isEmpty() ? QStringList{head, timing, volume} : QStringList{head, tail, timing, volume};
+    QStringList lines;
+    for (const QString& part : name.split(dot)) {
+        if (!lines.isEmpty() && fm->horizontalAdvance(lines.back() + dot + part) <= room)
+            lines.back() += dot + part;
+        else
+            lines << fm->elidedText(part, Qt::ElideRight, room);
+    }
+    return lines << timing << volume;
 }
 
 // How the rows are laid out: how many lines of text each has, and how many fit the height.
@@ -287,13 +301,21 @@ CommChart::RowLayout CommChart::rowLayout(const Estimate& e, const QFontMetrics&
         for (const QString& l :
              rowLines(entryName(c), c.time_s, c.exposed_s, c.bytes_per_gpu_per_step, c.calls_per_step, false))
             out.narrow = out.narrow || fm.horizontalAdvance(l) > width - 8;
-    out.lines = out.narrow ? 5 : 3;
+    // Narrow: the most lines a row's name takes (two, or three where its parts must spread).
+    int text = 2;
+    for (const CommEntry& c : e.communication)
+        if (out.narrow)
+            text = std::max<int>(text,
+                                 rowLines(entryName(c), c.time_s, c.exposed_s, c.bytes_per_gpu_per_step,
+                                          c.calls_per_step, true, &fm, width - 8)
+                                     .size());
+    out.lines = text + 1;
     const int height = plot_->axisRect()->height() > 0 ? plot_->axisRect()->height() : plot_->height() * 2 / 3;
     // QCPItemText spaces its lines a little wider than the font's height: a line's worth of margin.
     // A chart too low for one whole row shows the names only (the numbers are on hover).
     out.names_only = height < (out.lines + 1) * fm.height() + 6;
     if (out.names_only)
-        out.lines = out.narrow ? 3 : 2;
+        out.lines = out.narrow ? text - 1 : 2;
     // Lower still (presenter mode at 1024×768): the name on one line, cut to the width, so that
     // it never runs over its bars.
     out.one_line = out.names_only && out.narrow && height < (out.lines + 1) * fm.height() + 6;
@@ -343,14 +365,16 @@ double CommChart::drawRows(const Estimate& e, const RowLayout& layout, const QFo
         }
         const QString name = rows_[r].size() == 1 ? entryName(e.communication[std::size_t(rows_[r].front())])
                                                   : tr("The other %n collective(s)", nullptr, int(rows_[r].size()));
-        QStringList text = rowLines(name, sum.time, sum.exposed, sum.bytes, sum.calls, layout.narrow);
+        const QFontMetrics fm(font);
+        QStringList text
+            = rowLines(name, sum.time, sum.exposed, sum.bytes, sum.calls, layout.narrow, &fm, layout.width);
         if (layout.one_line)
             // 5 % to spare beyond the label's 1 % indent: the plot paints into its own buffer,
             // where a line of Chinese came out a few pixels wider than these metrics say (presenter
             // mode at 1024×768 cut "环形 71.5 GB/s" at the chart's edge instead of eliding it).
             text = {QFontMetrics(font).elidedText(name, Qt::ElideRight, int(layout.width * 0.94))};
         else if (layout.names_only)
-            text = text.mid(0, layout.narrow ? 2 : 1);
+            text = text.mid(0, text.size() - (layout.narrow ? 2 : 1)); // the numbers are on hover
         addRowLabel(r, text.join(QLatin1Char('\n')), font);
     }
     link_->setData(keys, link, true);

@@ -37,9 +37,9 @@ public:
     QStringList rowTexts() const; // the rows' text as drawn, top to bottom
     static QString entryName(const CommEntry& c); // "TP ReduceScatter · activations · NVLink"
     // A row's text lines: its name, then time, exposed time, bytes per GPU and calls per step; on
-    // a narrow chart four lines instead of two.
+    // a narrow chart four lines instead of two, with `fm` each name line kept within `width`.
     static QStringList rowLines(const QString& name, double time, double exposed, double bytes, double calls,
-                                bool narrow);
+                                bool narrow, const QFontMetrics* fm = nullptr, int width = 0);
 
     // The entry a row shows; −1 for "the other k" and outside the rows.
     int entryAtRow(int row) const;

@@ -17,6 +17,8 @@
 #include "optional_rows.h"
 #include "status_line.h"
 #include "timeline_chart.h"
+#include "comm_chart.h"
+#include "memory_chart.h"
 
 #include <QCheckBox>
 #include <QDockWidget>
@@ -243,6 +245,42 @@ private slots:
     // GiB（|"); it now keeps the figures that fit whole, from the left, ends with " …" and never
     // runs past the label. Each shown figure is one of the full line's, or its figure without the
     // stage in parentheses.
+    // GPT-OSS-120B at 1024×768: the expert DP row's first line, "专家 DP ReduceScatter · 环形
+    // 46.7 GB/s", ran past the chart's right edge ("GB/" cut). A row's name now spreads over the
+    // lines it needs, every line inside the chart, in both languages and at both sizes.
+    void commRowsStayInsideTheChart()
+    {
+        const Scenario oss = test::classroom::scenario(R"({"schema":"parascope.scenario/1","model":"gpt-oss-120b",
+            "cluster":"dgx-h100","parallel":{"tp":1,"pp":4,"dp":16,"ep":8,"zero":1},
+            "training":{"seq_len":4096,"micro_batch":1,"global_batch":512,"recompute":"selective"}})");
+        for (const char* lang : {"zh", "en"})
+            for (const QSize size : {QSize(1024, 768), QSize(1280, 720)}) {
+                MainWindow w;
+                w.setLanguage(QLatin1String(lang));
+                w.resize(size);
+                w.show();
+                QVERIFY(QTest::qWaitForWindowExposed(&w));
+                w.model()->setScenario(oss);
+                w.model()->flush();
+                QApplication::processEvents();
+                QCustomPlot* plot = w.commChart()->plot();
+                plot->replot();
+                const QRectF inside(plot->axisRect()->rect());
+                int labels = 0;
+                for (int i = 0; i < plot->itemCount(); ++i)
+                    if (auto* t = qobject_cast<QCPItemText*>(plot->item(i));
+                        t && t->visible() && !t->text().isEmpty()) {
+                        ++labels;
+                        const QString line
+                            = QStringLiteral("%1 %2×%3: ").arg(QLatin1String(lang)).arg(size.width()).arg(size.height())
+                            + t->text();
+                        QVERIFY2(textItemRect(t).right() <= inside.right(), qPrintable(line));
+                        QVERIFY2(t->text().contains(QStringLiteral("GB/s")), qPrintable(line)); // not elided away
+                    }
+                QVERIFY(labels >= 1); // as many rows as the height holds; the others under the axis
+            }
+    }
+
     void statusLineKeepsWholeFigures()
     {
         for (const char* lang : {"zh", "en"}) {

@@ -286,7 +286,10 @@ void CommChart::refresh()
     const QString axis = ms ? tr("Time per step (ms)") : tr("Time per step (s)");
     plot_->xAxis->setLabel(hidden > 0 ? tr("%1\n%n more: double-click", nullptr, hidden).arg(axis) : axis);
     plot_->yAxis->setRange(-0.5, std::max<double>(double(rows_.size()), 1) - 0.5);
-    plot_->xAxis->setRange(0, std::max(top * scale * 1.05, 1e-6));
+    plot_->xAxis->setRange(0, top > 0 ? top * scale * 1.05 : 1.0);
+    if (rows_.empty()) // one GPU: an empty chart over an axis of 10⁻⁷ ms said nothing
+        addNothingLabel(e.gpus == 1 ? tr("One GPU: nothing to communicate") : tr("No collectives in this layout"),
+                        font);
     plot_->replot(QCustomPlot::rpQueuedReplot);
 }
 
@@ -385,6 +388,21 @@ double CommChart::drawRows(const Estimate& e, const RowLayout& layout, const QFo
     if (!pk.isEmpty())
         pinned_->addToLegend();
     return top;
+}
+
+// The chart's one line where it has no rows, in its middle.
+void CommChart::addNothingLabel(const QString& text, const QFont& font)
+{
+    auto* label = new QCPItemText(plot_);
+    label->setFont(font);
+    label->setColor(QColor(90, 90, 90));
+    label->setBrush(Qt::white); // over the grid's middle line
+    label->setPadding(QMargins(4, 2, 4, 2));
+    label->setPositionAlignment(Qt::AlignCenter);
+    label->position->setType(QCPItemPosition::ptAxisRectRatio);
+    label->position->setCoords(0.5, 0.5);
+    label->setText(text);
+    labels_.push_back(label);
 }
 
 // Row r's text, from the left edge, above its bars.

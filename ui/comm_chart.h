@@ -66,6 +66,7 @@ private:
     RowLayout rowLayout(const Estimate& e, const QFontMetrics& fm) const;
     int chooseRows(const std::vector<int>& order, int fit);
     double drawRows(const Estimate& e, const RowLayout& layout, const QFont& font, double scale);
+    void addNothingLabel(const QString& text, const QFont& font);
     void addRowLabel(std::size_t r, const QString& text, const QFont& font);
 };
 

@@ -889,6 +889,14 @@
         <source>Bandwidth ladder, %1:</source>
         <translation>Bandwidth ladder, %1:</translation>
     </message>
+    <message>
+        <source>One GPU: nothing to communicate</source>
+        <translation>One GPU: nothing to communicate</translation>
+    </message>
+    <message>
+        <source>No collectives in this layout</source>
+        <translation>No collectives in this layout</translation>
+    </message>
 </context>
 <context>
     <name>parascope::ui::CompareController</name>

@@ -878,6 +878,14 @@
         <source>Bandwidth ladder, %1:</source>
         <translation>带宽阶梯，%1：</translation>
     </message>
+    <message>
+        <source>One GPU: nothing to communicate</source>
+        <translation>单块 GPU：没有需要通信的数据</translation>
+    </message>
+    <message>
+        <source>No collectives in this layout</source>
+        <translation>此布局没有集合通信</translation>
+    </message>
 </context>
 <context>
     <name>parascope::ui::CompareController</name>

@@ -11,6 +11,7 @@
 #include "io/report_json.h"
 #include "io/scenario_json.h"
 #include "status_line.h"
+#include "comm_chart.h"
 #include "format.h"
 #include "language.h"
 #include "main_window.h"
@@ -111,6 +112,23 @@ private slots:
             for (const QString& line : wrapText(en, fm, w).split(QLatin1Char('\n')))
                 QVERIFY2(!line.endsWith(QStringLiteral("45.3")) && !line.startsWith(QStringLiteral("GB/s")),
                          qPrintable(QStringLiteral("%1 px: %2").arg(w).arg(line)));
+    }
+
+    // One GPU has no collectives: the communication chart stood empty over an axis of 10⁻⁷ ms.
+    // It says so, on an axis of 0 … 1.
+    void oneGpuHasNothingToCommunicate()
+    {
+        ScenarioModel model;
+        model.setScenario(test::views::scenario(R"({"schema":"parascope.scenario/1","model":"llama2-7b",
+            "cluster":"dgx-a100-80g","parallel":{"tp":1,"pp":1,"dp":1},
+            "training":{"seq_len":2048,"micro_batch":1,"global_batch":1,"recompute":"full"}})"));
+        model.flush();
+        QVERIFY(model.estimate().communication.empty());
+        CommChart chart(&model);
+        chart.resize(500, 300);
+        chart.refresh();
+        QCOMPARE(chart.rowTexts(), QStringList{QStringLiteral("One GPU: nothing to communicate")});
+        QCOMPARE(chart.plot()->xAxis->range().upper, 1.0);
     }
 
     void heatmapShowsTheBestAndMarksEmptyCells()

@@ -281,10 +281,10 @@ SearchResult searchStrategies(const Scenario& base, const SearchOptions& o)
     fillCells(r, base, candidates, ev);
     std::vector<SearchRow> good;
     for (std::size_t i = 0; i < ev.rows.size(); ++i) {
-        if (!ev.ok[i] || ev.rows[i].step_s <= 0)
+        if (!ev.layout_ok[i] || ev.rows[i].step_s <= 0)
             continue;
-        ++r.valid;
-        if (ev.rows[i].fits) {
+        ++r.valid; // breaks no rule but memory (it counted only the error-free, so always the fitting)
+        if (ev.ok[i] && ev.rows[i].fits) {
             ++r.fitting;
             good.push_back(ev.rows[i]);
         }

@@ -59,6 +59,7 @@ struct SearchCell {
 };
 
 struct SearchResult {
+    // valid: breaks no rule but memory; fitting: of those, error-free and within the GPU.
     std::size_t enumerated = 0, evaluated = 0, valid = 0, fitting = 0;
     bool cancelled = false;
     std::vector<SearchRow> top; // by tokens/s, best first

@@ -45,11 +45,15 @@ EmptySearchReason explainEmptySearch(const Scenario& base, const SearchOptions& 
                     "任何并行布局都不可行：" + errors.front().message.zh + errors.front().suggestion.zh};
         return out;
     }
-    if (r.valid > 0) {
+    if (r.valid > 0) { // the layouts break no rule: memory rules them all out
+        const bool host = base.cluster.host.known() && base.parallel.offload == Offload::None;
         out.text = {"Every valid layout of " + countOf(gpus, "GPU", "GPUs")
-                        + " runs out of memory: more GPUs, a shorter sequence or "
-                          "a smaller batch.",
-                    std::to_string(gpus) + " 块 GPU 上的每种合法布局都显存溢出：需要更多 GPU、更短的序列或更小的批。"};
+                        + " runs out of memory: more GPUs, a shorter sequence or a smaller batch"
+                        + (host ? ", or the optimizer states in the CPU's memory (CPU offload: the search keeps "
+                                  "the scenario's)."
+                                : "."),
+                    std::to_string(gpus) + " 块 GPU 上的每种合法布局都显存溢出：需要更多 GPU、更短的序列或更小的批"
+                        + (host ? "，或把优化器状态放到 CPU 内存（CPU 卸载：搜索沿用场景的设置）。" : "。")};
         return out;
     }
     // No layout passes the rules: say which, with the data-parallel widths the others leave.

@@ -40,6 +40,29 @@ private slots:
         }
     }
 
+    // Llama-2 7B on one A100: its three layouts (micro batch 1, 2, 4… of one sequence: here the
+    // enumerated ones) break no rule but all run out of memory. The search said "0 valid" and
+    // blamed the batch ("global batch 1 must be a multiple of micro batch × DP"), which 1 × 1
+    // is; it now counts them valid and says that memory rules them out, and what would help.
+    void everyLayoutOutOfMemorySaysSo()
+    {
+        Scenario sc = presetScenario("llama2-7b", "dgx-a100-80g", 1, 1, 1);
+        sc.training.seq_len = 2048;
+        sc.training.global_batch = 1;
+        sc.training.recompute = Recompute::Full;
+        SearchOptions o;
+        o.threads = 1;
+        const SearchResult r = searchStrategies(sc, o);
+        QVERIFY(r.enumerated >= 1);
+        QCOMPARE(r.valid, r.enumerated);
+        QCOMPARE(r.fitting, std::size_t(0));
+        const EmptySearchReason why = explainEmptySearch(sc, o, r);
+        QVERIFY2(why.text.en.rfind("Every valid layout of 1 GPU runs out of memory", 0) == 0, why.text.en.c_str());
+        QVERIFY(why.text.en.find("CPU offload") != std::string::npos);
+        QVERIFY(why.text.zh.find("CPU 卸载") != std::string::npos);
+        QVERIFY(why.nearest.empty());
+    }
+
     void enumerationDrawsFromTheKnobTable()
     {
         // Every searched TP, PP, CP, EP and ZeRO value is one the knob table offers for the scenario

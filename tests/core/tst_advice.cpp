@@ -245,10 +245,7 @@ private slots:
     // the remedy's (102.2 − 75.3 = 26.9 GiB).
     void theDiagnosticsRemedyIsAFix()
     {
-        Scenario sc = presetScenario("llama2-7b", "dgx-a100-80g", 1, 1, 1);
-        sc.training.seq_len = 2048;
-        sc.training.global_batch = 1;
-        sc.training.recompute = Recompute::Full;
+        const Scenario sc = sevenBOnOneGpu();
         const Estimate est = evaluate(sc);
         QVERIFY(est.has("out_of_memory"));
         const Diagnostic* d = nullptr;

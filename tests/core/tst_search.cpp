@@ -46,10 +46,7 @@ private slots:
     // is; it now counts them valid and says that memory rules them out, and what would help.
     void everyLayoutOutOfMemorySaysSo()
     {
-        Scenario sc = presetScenario("llama2-7b", "dgx-a100-80g", 1, 1, 1);
-        sc.training.seq_len = 2048;
-        sc.training.global_batch = 1;
-        sc.training.recompute = Recompute::Full;
+        const Scenario sc = sevenBOnOneGpu();
         SearchOptions o;
         o.threads = 1;
         const SearchResult r = searchStrategies(sc, o);

@@ -174,7 +174,11 @@ void CollectivesView::follow()
     const auto& comm = model_->estimate().communication;
     for (const CommEntry& e : comm)
         if (!now.origin_key.isEmpty() && originKey(e) == now.origin_key) {
-            if (e.bytes_per_call != now.bytes || e.group_size != now.ranks)
+            // The row as charged too (DeepEP or not, the cluster's links): the engine's figure
+            // beside the explainer's is that row's time a call.
+            const double call_s = e.calls_per_step > 0 ? e.time_s / e.calls_per_step : 0;
+            if (e.bytes_per_call != now.bytes || e.group_size != now.ranks || e.algorithm != now.charged
+                || call_s != now.charged_call_s)
                 showEntry(e, CommChart::entryName(e));
             else // keep the animation's place; the name follows the language
                 chart_->setOriginName(CommChart::entryName(e));

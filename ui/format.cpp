@@ -130,7 +130,7 @@ qsizetype lastBreak(const QString& line, QChar next)
         const QChar a = line[k - 1], b = line[k];
         if (b == QLatin1Char(' ')) { // not between a number and its unit ("45.3 GB/s", "12 %")
             const QChar after = k + 1 < line.size() ? line[k + 1] : next;
-            const bool unit = a.isDigit() && (after.isLetter() || after == QLatin1Char('%')) && !cjk(after);
+            const bool unit = a.isDigit() && (after.isLetter() || after == QLatin1Char('%')); // "8 块" too
             if (!unit)
                 return k;
             continue;
@@ -159,6 +159,13 @@ QString wrapText(const QString& text, const QFontMetrics& fm, int width)
                 qsizetype k = lastBreak(line, i + 1 < paragraph.size() ? paragraph[i + 1] : QChar());
                 if (k <= 0)
                     k = line.size() - 1; // nowhere to break: cut before it
+                if (line[k].isLowSurrogate()) { // never inside a surrogate pair (an emoji, CJK Extension B)
+                    if (k < 2) { // the pair alone is wider than the line: it stays whole
+                        line_px = fm.horizontalAdvance(line);
+                        continue;
+                    }
+                    --k;
+                }
                 out << line.left(k);
                 line = line.mid(line[k] == QLatin1Char(' ') ? k + 1 : k);
                 line_px = fm.horizontalAdvance(line);

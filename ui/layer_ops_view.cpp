@@ -49,15 +49,19 @@ LayerOpsView::LayerOpsView(ScenarioModel* model, QWidget* parent)
     auto* layout = new QVBoxLayout(this);
     layout->addLayout(top);
     layout->addWidget(table_, 1);
-    connect(kind_, &QComboBox::currentIndexChanged, this, &LayerOpsView::refresh);
-    connect(kind_, &QComboBox::activated, this, [this] { picked_ = true; });
+    // Every change of the box's own is made with its signals blocked: a signal is the user's pick
+    // (or showMoeLayer's). Qt emits activated after currentIndexChanged, too late to mark it.
+    connect(kind_, &QComboBox::currentIndexChanged, this, [this] {
+        picked_ = true;
+        refresh();
+    });
     connect(model_, &ScenarioModel::estimateChanged, this, &LayerOpsView::refresh);
     retranslate();
 }
 
 void LayerOpsView::showMoeLayer(bool moe)
 {
-    picked_ = true;
+    picked_ = true; // also where the index is already there (no signal)
     kind_->setCurrentIndex(moe ? 1 : 0);
 }
 

@@ -89,6 +89,12 @@ void MemoryChart::clearCapacityLabel(int n)
 {
     if (plot_->axisRect()->width() <= 0)
         return;
+    // An invalid configuration hides the chart's layer (ChartView::showInvalid): the label, on the
+    // axes' layer above the frames, goes with it.
+    if (const QCPLayer* main = plot_->layer(QStringLiteral("main")); main && !main->visible()) {
+        capacity_label_->setVisible(false);
+        return;
+    }
     const double cap = capacity_label_->position->coords().y();
     std::vector<QRectF> labels;
     for (QCPAbstractItem* item : marks_)

@@ -27,12 +27,20 @@ namespace parascope::ui {
 
 namespace {
 
-// A point whose only errors are memory (the layout runs, it does not fit): its numbers stand.
+// A point whose only errors are memory (the layout runs, it does not fit — the GPU's, or the
+// host's under CPU offload): its memory stands.
 bool onlyOutOfMemory(const SweepPoint& p)
 {
     return p.gpus > 0 && std::all_of(p.diagnostics.begin(), p.diagnostics.end(), [](const Diagnostic& d) {
                return d.severity != Severity::Error || d.code == "out_of_memory" || d.code == "host_out_of_memory";
            });
+}
+
+// Over the GPU's memory (✕); a host out of memory leaves the GPU's peak an ordinary point.
+bool gpuOutOfMemory(const SweepPoint& p)
+{
+    return std::any_of(p.diagnostics.begin(), p.diagnostics.end(),
+                       [](const Diagnostic& d) { return d.code == "out_of_memory"; });
 }
 
 } // namespace
@@ -395,7 +403,7 @@ void SweepView::plotPoints(int every)
         // every value is over the capacity, DeepSeek-V3 over PP 1 … 61, showed an empty chart).
         const bool sized = p.valid || onlyOutOfMemory(p);
         peak[i] = sized ? p.peak_bytes / kGiB : nan;
-        over[i] = sized && !p.valid ? p.peak_bytes / kGiB : nan;
+        over[i] = sized && gpuOutOfMemory(p) ? p.peak_bytes / kGiB : nan;
         cap[i] = p.capacity_bytes / kGiB;
         step[i] = p.valid ? p.step_s : nan;
         bubble[i] = p.valid ? p.bubble_fraction * 100 : nan;

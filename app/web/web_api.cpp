@@ -212,7 +212,15 @@ bool applyChanges(Scenario& sc, const json& request, Errors& errors)
         }
         a.changes.push_back(*change);
     }
-    sc = applyAdvice(sc, a);
+    // Read back as a scenario file is, so that a value out of range ({"parallel.tp": 0}) is an
+    // error with its path, as in a file, not an evaluation that divides by it.
+    Errors own;
+    const auto checked = readScenario(scenarioToJson(applyAdvice(sc, a)), own);
+    for (InputError& e : own)
+        errors.push_back({"changes: " + e.path, e.message});
+    if (!checked)
+        return false;
+    sc = *checked;
     return true;
 }
 

@@ -13,6 +13,7 @@
 #include "status_line.h"
 #include "comm_chart.h"
 #include "format.h"
+#include "memory_chart.h"
 #include "language.h"
 #include "main_window.h"
 #include "controllers/export_controller.h"
@@ -106,6 +107,16 @@ private slots:
             QVERIFY2(!QStringLiteral("，。；：）").contains(lines[i].front()), qPrintable(lines[i]));
             QVERIFY2(!QStringLiteral("（").contains(lines[i].back()), qPrintable(lines[i]));
         }
+        // An emoji (a surrogate pair) is never cut in two, even in a run with nowhere to break.
+        const QString emoji = QString(40, QChar(0x2603)) + QString::fromUtf8("\xF0\x9F\x98\x80").repeated(30);
+        for (int w = 30; w < 200; w += 7)
+            for (const QString& line : wrapText(emoji, fm, w).split(QLatin1Char('\n')))
+                QVERIFY2(!line.front().isLowSurrogate() && !line.back().isHighSurrogate(), qPrintable(line));
+        // "8 块 GPU": the number keeps its measure word.
+        const QString count = QStringLiteral("节点内 TP 8 块 GPU 节点间 DP 64 块 GPU");
+        for (int w = fm.horizontalAdvance(QStringLiteral("节点间 DP")); w < fm.horizontalAdvance(count); w += 3)
+            for (const QString& line : wrapText(count, fm, w).split(QLatin1Char('\n')))
+                QVERIFY2(!line.endsWith(QLatin1Char('8')) && !line.endsWith(QStringLiteral("64")), qPrintable(line));
         // A number keeps its unit: "45.3 GB/s" is never split, even where the width falls inside it.
         const QString en = QStringLiteral("total bus bandwidth busbw 45.3 GB/s as nccl-tests prints them");
         for (int w = fm.horizontalAdvance(QStringLiteral("busbw")) + 4; w < fm.horizontalAdvance(en); w += 3)
@@ -129,6 +140,36 @@ private slots:
         chart.refresh();
         QCOMPARE(chart.rowTexts(), QStringList{QStringLiteral("One GPU: nothing to communicate")});
         QCOMPARE(chart.plot()->xAxis->range().upper, 1.0);
+    }
+
+    // An invalid configuration hides the memory chart; the capacity label, drawn above the bars'
+    // frames on the axes' layer, stayed ("capacity 80.0 GiB" over "Invalid configuration").
+    void capacityLabelGoesWithAnInvalidChart()
+    {
+        ScenarioModel model;
+        model.setScenario(test::views::scenario(R"({"schema":"parascope.scenario/1","model":"llama2-7b",
+            "cluster":"dgx-a100-80g","parallel":{"tp":1,"pp":1,"dp":8},"training":{"global_batch":8}})"));
+        model.flush();
+        MemoryChart chart(&model);
+        chart.resize(600, 400);
+        chart.show();
+        QVERIFY(QTest::qWaitForWindowExposed(&chart));
+        const auto capacityShown = [&chart] {
+            chart.plot()->replot();
+            for (int i = 0; i < chart.plot()->itemCount(); ++i)
+                if (auto* t = qobject_cast<QCPItemText*>(chart.plot()->item(i));
+                    t && t->visible() && t->text().contains(QStringLiteral("GiB")) && t->layer()->visible())
+                    return true;
+            return false;
+        };
+        QVERIFY(capacityShown());
+        Scenario bad = model.scenario();
+        bad.parallel.tp = 3; // 32 heads: no
+        bad.parallel.dp = 1;
+        model.setScenario(bad);
+        model.flush();
+        QVERIFY(model.estimate().hasErrors());
+        QVERIFY(!capacityShown());
     }
 
     void heatmapShowsTheBestAndMarksEmptyCells()

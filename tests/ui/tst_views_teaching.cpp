@@ -169,6 +169,42 @@ private slots:
         QCOMPARE(c->choice().ranks, 2);
     }
 
+    // The explainer follows its row as the engine charges it: opened on Qwen3-30B-A3B's EP 16
+    // all-to-all (two nodes) under DeepEP it compares with DeepEP's time a call; switched to the
+    // all-to-all dispatcher (the same bytes) it compares with the exchange's own — it kept DeepEP's.
+    void explainerFollowsTheRowsCharge()
+    {
+        MainWindow w;
+        w.setLanguage(QStringLiteral("en"));
+        w.model()->setScenario(test::views::scenario(R"({"schema":"parascope.scenario/1","model":"qwen3-30b-a3b",
+            "cluster":"dgx-h100","parallel":{"tp":1,"pp":1,"dp":16,"ep":16,"moe_dispatcher":"deepep"},
+            "training":{"seq_len":4096,"micro_batch":1,"global_batch":64,"recompute":"full"}})"));
+        w.model()->flush();
+        const auto epRow = [&w] {
+            const auto& comm = w.model()->estimate().communication;
+            for (std::size_t i = 0; i < comm.size(); ++i)
+                if (comm[i].group == Group::Ep && comm[i].collective == Collective::AllToAll)
+                    return int(i);
+            return -1;
+        };
+        QString why;
+        QVERIFY(w.collectivesView()->showCommEntry(epRow(), &why));
+        const CollectiveChart* c = w.collectivesView()->chart();
+        const auto perCall = [&w, &epRow] {
+            const CommEntry& e = w.model()->estimate().communication[std::size_t(epRow())];
+            return e.time_s / e.calls_per_step;
+        };
+        QCOMPARE(c->plan()->engine_algorithm, CollectiveAlgorithm::DeepEp);
+        QCOMPARE(c->plan()->engine_time_s, perCall());
+        QVERIFY(c->plan()->time_s > 1.2 * c->plan()->engine_time_s);
+        w.model()->edit([](Scenario& s) { s.parallel.moe_dispatcher = MoeDispatcher::AllToAll; });
+        w.model()->flush();
+        QCOMPARE(c->plan()->engine_algorithm, CollectiveAlgorithm::Pairwise);
+        QVERIFY(std::abs(c->plan()->engine_time_s - perCall()) <= 1e-9 * perCall());
+        QVERIFY(std::abs(c->plan()->time_s - perCall()) <= 1e-9 * perCall());
+        QVERIFY(c->figureLines().join(QLatin1Char(' ')).contains(QStringLiteral("runs this collective by")));
+    }
+
     void memoryOverTheStep()
     {
         // The memory-over-time tab on lesson 6's pipeline (Llama-2 7B, PP 4, 8 microbatches of

@@ -77,7 +77,8 @@ function renderCollective(p) {
   $("coll-engine").textContent = (p.channels > 1 ? t("collChannels", p.channels) + " " : "") +
     (same ? t("collEngineSame", p.algorithm, seconds(p.time_s))
           : (p.teaching_only ? t("collTeaching") + " " : "") +
-            t("collEngineOther", p.engine_algorithm, seconds(p.engine_time_s), (p.time_s / p.engine_time_s).toFixed(2)));
+            t("collEngineOther", p.engine_algorithm, seconds(p.engine_time_s), (p.time_s / p.engine_time_s).toFixed(2))) +
+    (p.engine_algorithm === "deepep" ? " " + t("collDeepEp") : "");
   $("coll-ladder").textContent = p.ladder_lines.join("\n");
   $("coll-terms").textContent = p.terms.map((x) => x.name + " = " + x.formula + "  [" + x.substituted + "]").join("\n");
   $("coll-scrub").max = p.steps.length - 1;

@@ -117,6 +117,8 @@ const WORDS = {
   collEngineOther: ["The engine would run {0} here: {1}; this form takes {2}× as long.",
                     "引擎在此会采用{0}：{1}；本算法耗时为其 {2} 倍。"],
   collTeaching: ["Teaching version, not what NCCL runs.", "教学版本，并非 NCCL 的实际算法。"],
+  collDeepEp: ["DeepEP sends a token once to each other GPU that holds any of its experts, and across nodes once to each other node (NVLink forwards it there); the exchange shown sends one copy per expert.",
+               "DeepEP 把一个词元只发给持有其任一专家的每块其他 GPU 一次，跨节点时只发给每个其他节点一次（再由 NVLink 转发到节点内）；图中的两两交换则为每个专家各发一份。"],
   collStep: ["Step {0} of {1}: {2}, {3} → {4}", "第 {0} 步，共 {1} 步：{2}，{3} → {4}"],
   collNoTransfers: ["(inside the switch or both trees at once: no point-to-point arrows)", "（在交换机内或两棵树同时进行：没有点对点箭头）"],
   engineError: ["The engine refused this scenario:", "引擎拒绝了该场景："],

@@ -156,6 +156,10 @@ const fixed = await page.evaluate(() => ({ offload: state.scenario.parallel.offl
 const afterFix = await shown();
 check(fixed.offload === "optimizer" && !fixed.error && afterFix.peak < 80 * 2 ** 30,
       `a fix that is no knob applied: offload ${fixed.offload}, peak ${(afterFix.peak / 2 ** 30).toFixed(1)} GiB`);
+// Changes are read back as a scenario file is: TP 0 is an error with its path, not a division by zero.
+const refused = await page.evaluate(() => call("move", { scenario: state.scenario, set: [], changes: { "parallel.tp": 0 }, lang: "en" }));
+check(!!refused.errors && refused.errors.some((e) => e.path.includes("parallel.tp")),
+      `a change out of range refused: ${JSON.stringify(refused.errors)}`);
 
 // The collective explainer opened from each row of the communication table: the engine's time
 // per call of that row (time ÷ calls per step), on the scenario's cluster and node layout.

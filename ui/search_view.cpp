@@ -267,9 +267,9 @@ void SearchView::showOutcome(const SearchOutcome& outcome)
 {
     result_ = outcome.result;
     table_->setRows(result_.top);
-    summary_->setText(tr("%1 strategies on %2 GPUs: %3 valid, %4 fit%5 (%6 s). Double-click a row to apply it.")
+    summary_->setText(tr("%1 strategies on %n GPU(s): %2 valid, %3 fit%4 (%5 s). Double-click a row to apply it.",
+                         nullptr, int(std::min<std::int64_t>(outcome.gpus, 1 << 30)))
                           .arg(result_.enumerated)
-                          .arg(outcome.gpus)
                           .arg(result_.valid)
                           .arg(result_.fitting)
                           .arg(result_.cancelled ? tr(", cancelled") : QString())

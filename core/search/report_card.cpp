@@ -83,10 +83,16 @@ void compare(std::vector<Localized>& out, const LayoutMarks& a, const ParallelCo
         // Each step with its band ("8.92 s ±10.7 %"): the two may be in different classes.
         const std::string theirs = secondsWithBand(b.step_s, b.step_band);
         const std::string yours = secondsWithBand(a.step_s, a.step_band);
+        // The same layout (the procedure stops at yours) is the same step, not "−0.0 % slower".
+        const bool same = std::abs(faster) < 0.0005;
         out.push_back({who + "'s " + b.layout + " takes " + theirs + " a step against your " + yours + ": "
-                           + (faster > 0 ? formatPercent(faster) + " faster" : formatPercent(-faster) + " slower"),
+                           + (same             ? std::string("the same")
+                                  : faster > 0 ? formatPercent(faster) + " faster"
+                                               : formatPercent(-faster) + " slower"),
                        name.zh + "的 " + b.layout + " 单步耗时 " + theirs + "，你的为 " + yours + "："
-                           + (faster > 0 ? "快 " + formatPercent(faster) : "慢 " + formatPercent(-faster))});
+                           + (same             ? std::string("相同")
+                                  : faster > 0 ? "快 " + formatPercent(faster)
+                                               : "慢 " + formatPercent(-faster))});
     }
 }
 

@@ -2378,10 +2378,6 @@ borderline</translation>
         <translation>Cancel</translation>
     </message>
     <message>
-        <source>%1 strategies on %2 GPUs: %3 valid, %4 fit%5 (%6 s). Double-click a row to apply it.</source>
-        <translation>%1 strategies on %2 GPUs: %3 valid, %4 fit%5 (%6 s). Double-click a row to apply it.</translation>
-    </message>
-    <message>
         <source>, cancelled</source>
         <translation>, cancelled</translation>
     </message>
@@ -2404,6 +2400,13 @@ borderline</translation>
     <message>
         <source>Best step (s) per TP × PP, darker = faster. Hatched: nothing fits (OOM: out of memory; —: no valid layout).</source>
         <translation>Best step (s) per TP × PP, darker = faster. Hatched: nothing fits (OOM: out of memory; —: no valid layout).</translation>
+    </message>
+    <message numerus="yes">
+        <source>%1 strategies on %n GPU(s): %2 valid, %3 fit%4 (%5 s). Double-click a row to apply it.</source>
+        <translation>
+            <numerusform>%1 strategies on %n GPU: %2 valid, %3 fit%4 (%5 s). Double-click a row to apply it.</numerusform>
+            <numerusform>%1 strategies on %n GPUs: %2 valid, %3 fit%4 (%5 s). Double-click a row to apply it.</numerusform>
+        </translation>
     </message>
 </context>
 <context>

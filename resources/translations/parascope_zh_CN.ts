@@ -2363,10 +2363,6 @@ borderline</source>
         <translation>取消</translation>
     </message>
     <message>
-        <source>%1 strategies on %2 GPUs: %3 valid, %4 fit%5 (%6 s). Double-click a row to apply it.</source>
-        <translation>%2 块 GPU 上共 %1 种策略：%3 种有效，%4 种可放下%5（%6 s）。双击一行即可应用。</translation>
-    </message>
-    <message>
         <source>, cancelled</source>
         <translation>，已取消</translation>
     </message>
@@ -2389,6 +2385,12 @@ borderline</source>
     <message>
         <source>Best step (s) per TP × PP, darker = faster. Hatched: nothing fits (OOM: out of memory; —: no valid layout).</source>
         <translation>各 TP × PP 组合的最短单步耗时（s），颜色越深越快。斜线灰格：放不下（OOM：显存溢出；—：无合法布局）。</translation>
+    </message>
+    <message numerus="yes">
+        <source>%1 strategies on %n GPU(s): %2 valid, %3 fit%4 (%5 s). Double-click a row to apply it.</source>
+        <translation>
+            <numerusform>%n 块 GPU 上共 %1 种策略：%2 种合法，%3 种可放下%4（%5 s）。双击一行即可应用。</numerusform>
+        </translation>
     </message>
 </context>
 <context>

@@ -5,6 +5,7 @@
 #include "estimate/evaluate.h"
 #include "lessons/lessons.h"
 #include "search/report_card.h"
+#include "scenario_fixture.h"
 
 #include <QtTest>
 
@@ -47,6 +48,23 @@ private slots:
         QVERIFY(said("the search's"));
         for (const Localized& s : card.differences)
             QVERIFY2(!s.zh.empty(), s.en.c_str());
+    }
+
+    // Where the procedure stops at your own layout (Llama-2 7B on one A100: nothing else to try),
+    // the two steps are one: the card says "the same", not "−0.0 % slower".
+    void theSameLayoutIsTheSameStep()
+    {
+        const Scenario yours = test::sevenBOnOneGpu();
+        const Estimate e = evaluate(yours);
+        const DecisionResult d = decide(yours);
+        const ReportCard card = reportCard(yours, e, d);
+        QCOMPARE(card.procedure.step_s, card.yours.step_s);
+        bool same = false;
+        for (const Localized& s : card.differences) {
+            QVERIFY2(s.en.find("-0.0") == std::string::npos && s.zh.find("-0.0") == std::string::npos, s.en.c_str());
+            same = same || (s.en.find(": the same") != std::string::npos && s.zh.find("：相同") != std::string::npos);
+        }
+        QVERIFY(same);
     }
 };
 

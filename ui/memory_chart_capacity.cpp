@@ -1,6 +1,7 @@
 // The memory chart's capacity label: placed after every layout, at the pixels it will be drawn
 // at, where it hides neither a bar's label nor a bar.
 #include "memory_chart.h"
+#include "format.h"
 
 #include "models/scenario_model.h"
 
@@ -14,8 +15,6 @@
 namespace parascope::ui {
 
 namespace {
-
-constexpr double kGiBytes = 1024.0 * 1024.0 * 1024.0;
 
 struct Spot {
     double x;
@@ -71,7 +70,7 @@ bool MemoryChart::barUnder(const QRectF& r) const
         const int first = std::max(0, int(std::ceil(lo - shift - width / 2)));
         const int last = std::min(n - 1, int(std::floor(hi - shift + width / 2)));
         for (int i = first; i <= last; ++i)
-            if (plot_->yAxis->coordToPixel(m.stages[std::size_t(i)].total() / kGiBytes) < r.bottom())
+            if (plot_->yAxis->coordToPixel(m.stages[std::size_t(i)].total() / kGiB) < r.bottom())
                 return true;
         return false;
     };
